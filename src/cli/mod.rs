@@ -1,0 +1,28 @@
+//! Command-line interface (native only). Each sub-command lives in its own file and only converts
+//! arguments into library calls, and results into files / stdout. Errors go to stderr, exit code 1.
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "tunelab", version, about = "SG-MCMC samplers, Stein discrepancies and tuners")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+}
+
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    let res: tunelab::Result<()> = match cli.cmd {
+    };
+    match res {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}
