@@ -56,6 +56,15 @@ pub trait Target: Send + Sync {
         }
         self.add_grad_log_prior(theta, out);
     }
+    /// Full-data scores for many samples at once: `out[s*d..(s+1)*d] = grad log p(theta_s | data)` for each
+    /// row `theta_s` of `thetas` (row-major, `d = dim()`). Targets with data override this with a blocked
+    /// (matrix-matrix) implementation; this is the hot loop of KSD scoring.
+    fn grad_log_density_many(&self, thetas: &[f64], out: &mut [f64]) {
+        let d = self.dim();
+        for (t, o) in thetas.chunks_exact(d).zip(out.chunks_exact_mut(d)) {
+            self.grad_log_density(t, o);
+        }
+    }
     /// Number of classes for classifiers (0 when the target is not a classifier).
     fn n_classes(&self) -> usize { 0 }
     /// For classifiers: write `p(class | x_i, theta)` into `out` (length `n_classes()`).
