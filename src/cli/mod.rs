@@ -3,6 +3,8 @@
 
 use clap::{Parser, Subcommand};
 
+mod tune;
+
 #[derive(Parser)]
 #[command(name = "tunelab", version, about = "SG-MCMC samplers, Stein discrepancies and tuners")]
 struct Cli {
@@ -12,11 +14,17 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run a tuner (MAMBA, grid, heuristic, random) from a JSON config or a preset.
+    Tune(tune::ConfigArgs),
+    /// Run the paper's comparison of tuners on one problem and print the table.
+    Compare(tune::CompareArgs),
 }
 
 pub fn main() -> i32 {
     let cli = Cli::parse();
     let res: tunelab::Result<()> = match cli.cmd {
+        Command::Tune(a) => tune::tune(a),
+        Command::Compare(a) => tune::compare_cmd(a),
     };
     match res {
         Ok(()) => 0,
