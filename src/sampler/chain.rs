@@ -7,8 +7,8 @@
 //! - plain: `g_hat = grad log p(theta) + (N/n) sum_{i in S} grad log p(y_i | theta)`
 //!   (Welling & Teh 2011, eq. 4);
 //! - control variates: `g_hat = grad log p(theta) + sum_{i=1}^N grad log p(y_i | theta_map)
-//!   + (N/n) sum_{i in S} [grad log p(y_i | theta) - grad log p(y_i | theta_map)]`
-//!   (Baker, Fearnhead, Fox & Nemeth 2019, eq. 4; Nemeth & Fearnhead 2021, eq. 6).
+//!   + (N/n) sum_{i in S} [grad log p(y_i | theta) - grad log p(y_i | theta_map)]`,
+//!   see Baker, Fearnhead, Fox & Nemeth 2019, eq. 4; Nemeth & Fearnhead 2021, eq. 6).
 //!
 //! Cost accounting ("gradient evaluations" = data points touched): a plain estimate costs n, a
 //! control-variate estimate 2n (the batch at theta and at the MAP); with a full batch drawn without
@@ -286,7 +286,7 @@ impl Chain {
                     self.status = ChainStatus::Diverged { iter: self.iters };
                     break 'outer;
                 }
-                if self.iters % thin == 0 {
+                if self.iters.is_multiple_of(thin) {
                     out.extend_from_slice(&self.theta);
                 }
             }

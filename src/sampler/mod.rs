@@ -20,3 +20,8 @@ pub mod chain;
 
 pub use chain::{Chain, ChainStatus, ControlVariate, RunStats};
 pub use params::{BatchSize, Budget, SamplerKind, SamplerParams, ValidSamplerParams};
+pub mod map;
+pub mod reference;
+
+pub use map::{find_map, MapOptions, MapResult};
+pub use reference::{reference_sample, reference_sample_with, RefOptions, RefResult};
