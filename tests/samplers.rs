@@ -415,7 +415,8 @@ fn seconds_budget_runs_and_stops() {
     let mut c = Chain::new(&g, v, vec![0.0; 2], None, stream(3, 3)).unwrap();
     let mut out = Vec::new();
     let st = c.run(&g, Budget::Seconds(0.02), 1, &mut out, &no_cancel());
-    assert!(st.iters > 0 && st.iters.is_multiple_of(c.check_interval()));
+    assert!(st.iters > 0);
+    assert!(st.seconds >= 0.02, "stops only once the budget is spent");
     assert_eq!(st.status, ChainStatus::Running);
     assert!(!st.cancelled);
 }
@@ -653,4 +654,158 @@ fn mala_recovers_gaussian_moments() {
     assert_eq!(a, b);
     cfg_err(reference_sample(&g, &[0.0; 3], 10, 10, 0, &mut r1), "thin");
     cfg_err(reference_sample(&g, &[0.0; 4], 10, 10, 1, &mut r1), "length 4");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Linear and logistic regression (core-data targets)
+// ---------------------------------------------------------------------------------------------
+
+fn linear_target(n: usize, d: usize, seed: u64) -> tunelab::target::LinearRegression {
+    let (ds, _) = tunelab::data::simulate_linear(n, d, 1.0, &mut stream(seed, 0)).unwrap();
+    tunelab::target::LinearRegression::new(Arc::new(ds), 1.0, 10.0).unwrap()
+}
+
+/// Linear regression with known noise: posterior N(m, S), precision P = S^{-1}. The control-variate
+/// gradient is exact for this model, so SGLD-CV's stationary law is N(m, (P - h P^2/2)^{-1}) exactly
+/// (5% tolerance); plain SGLD with half-data batches adds gradient noise of relative size ~hV/2 ≈ 5%
+/// (10% tolerance); SGHMC-CV with small h matches S within 6%, SGNHT-CV (slower mixing) within 8%.
+/// Means within 0.06 sd (0.08 for SGNHT-CV).
+#[test]
+fn samplers_recover_linear_regression_posterior() {
+    let t = linear_target(50, 3, 41);
+    let (mean, cov) = t.exact_moments().unwrap();
+    let sig = DMatrix::from_row_slice(3, 3, &cov);
+    let p = sig.clone().try_inverse().unwrap();
+    let mut rng = stream(41, 1);
+    let map = find_map(&t, &[0.0; 3], &MapOptions::default(), &mut rng).unwrap();
+    assert!(map.converged);
+    for i in 0..3 {
+        assert!((map.theta[i] - mean[i]).abs() < 1e-7, "MAP = posterior mean for a Gaussian posterior");
+    }
+    let cv = Arc::new(ControlVariate::new(&t, map.theta.clone()).unwrap());
+    let h = 2e-3;
+    let sig_h = (&p - &p * &p * (h / 2.0)).try_inverse().unwrap();
+
+    let s = sample(&t, &params(SamplerKind::SgldCv, h, BatchSize::Fraction(0.1)), map.theta.clone(), Some(cv.clone()), 50_000, 1, 42);
+    let (m, c) = moments(&s, 3);
+    assert!(mean_err(&m, &mean, &sig) < 0.06, "sgld-cv mean {m}");
+    assert!(cov_err(&c, &sig_h) < 0.05, "sgld-cv cov {c} vs {sig_h}");
+
+    let s = sample(&t, &params(SamplerKind::Sgld, h, BatchSize::Fraction(0.5)), map.theta.clone(), None, 50_000, 1, 43);
+    let (m, c) = moments(&s, 3);
+    assert!(mean_err(&m, &mean, &sig) < 0.06, "sgld mean {m}");
+    assert!(cov_err(&c, &sig_h) < 0.10, "sgld cov {c} vs {sig_h}");
+
+    let h = 1e-4;
+    let mut pp = params(SamplerKind::SghmcCv, h, BatchSize::Fraction(0.1));
+    pp.leapfrog = 10;
+    let s = sample(&t, &pp, map.theta.clone(), Some(cv.clone()), 20_000, 1, 44);
+    let (m, c) = moments(&s, 3);
+    assert!(mean_err(&m, &mean, &sig) < 0.06, "sghmc-cv mean {m}");
+    assert!(cov_err(&c, &sig) < 0.06, "sghmc-cv cov {c} vs {sig}");
+
+    let mut pp = params(SamplerKind::SgnhtCv, 2e-4, BatchSize::Fraction(0.1));
+    // A larger a than the default 0.01 mixes faster; its O(a/2) bias (~1.5%) is inside the tolerance
+    // (a = 0.1 is biased by about -7%).
+    pp.thermostat_a = 0.03;
+    let s = sample(&t, &pp, map.theta.clone(), Some(cv), 150_000, 1, 45);
+    let (m, c) = moments(&s, 3);
+    assert!(mean_err(&m, &mean, &sig) < 0.08, "sgnht-cv mean {m}");
+    assert!(cov_err(&c, &sig) < 0.08, "sgnht-cv cov {c} vs {sig}");
+}
+
+/// Logistic regression (non-Gaussian posterior): SGLD-CV with a small step agrees with the exact MALA
+/// reference on the posterior mean (within 0.1 sd) and standard deviations (within 8%).
+#[test]
+fn logistic_sgld_cv_agrees_with_mala() {
+    let (ds, _) = tunelab::data::simulate_logistic(300, 3, &mut stream(51, 0)).unwrap();
+    let t = tunelab::target::LogisticRegression::new(Arc::new(ds), 10.0, false).unwrap();
+    let mut rng = stream(51, 1);
+    let map = find_map(&t, &[0.0; 3], &MapOptions::default(), &mut rng).unwrap();
+    assert!(map.converged && map.grad_norm < 1e-6, "{map:?}");
+    let r = reference_sample(&t, &map.theta, 20_000, 2_000, 1, &mut rng).unwrap();
+    let (mr, cr) = moments(&r.samples, 3);
+    let cv = Arc::new(ControlVariate::new(&t, map.theta.clone()).unwrap());
+    // Posterior sd ~ 0.15, precision ~ 50: h lambda ~ 0.02.
+    let s = sample(&t, &params(SamplerKind::SgldCv, 4e-4, BatchSize::Fraction(0.1)), map.theta.clone(), Some(cv), 60_000, 1, 52);
+    let (ms, cs) = moments(&s, 3);
+    for i in 0..3 {
+        let sd_r = cr[(i, i)].sqrt();
+        assert!((ms[i] - mr[i]).abs() < 0.1 * sd_r, "mean {i}: {} vs {}", ms[i], mr[i]);
+        assert!((cs[(i, i)].sqrt() / sd_r - 1.0).abs() < 0.08, "sd {i}: {} vs {sd_r}", cs[(i, i)].sqrt());
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// CLI
+// ---------------------------------------------------------------------------------------------
+
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("tunelab-samplers-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn cli_sample_writes_samples_and_scores() {
+    let dir = tmpdir("cli");
+    let (ds, _) = tunelab::data::simulate_logistic(500, 3, &mut stream(61, 0)).unwrap();
+    let data = dir.join("d.csv");
+    std::fs::write(&data, ds.to_csv_string()).unwrap();
+    let out = dir.join("s.csv");
+    let scores = dir.join("g.csv");
+    let run = |extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_tunelab"))
+            .args(["sample", "--data", data.to_str().unwrap(), "--model", "logistic", "--seed", "3"])
+            .args(["--out", out.to_str().unwrap()])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    for sampler in ["sgld", "sghmc", "sgnht-cv"] {
+        let o = run(&["--sampler", sampler, "--step", "1e-3", "--batch", "50", "--iters", "100", "--thin", "10", "--leapfrog", "3", "--scores", scores.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("100 iterations, 10 kept"), "{err}");
+        let text = std::fs::read_to_string(&out).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next().unwrap(), "theta1,theta2,theta3");
+        let (vals, n, d) = tunelab::data::read_matrix_csv(&text).unwrap();
+        assert_eq!((n, d), (10, 3));
+        let (g, gn, _) = tunelab::data::read_matrix_csv(&std::fs::read_to_string(&scores).unwrap()).unwrap();
+        assert_eq!(gn, 10);
+        let t = tunelab::target::LogisticRegression::new(Arc::new(ds.clone()), 10.0, false).unwrap();
+        let mut want = vec![0.0; 3];
+        t.grad_log_density(&vals[27..30], &mut want);
+        for j in 0..3 {
+            assert!((g[27 + j] - want[j]).abs() <= 1e-9 * (1.0 + want[j].abs()));
+        }
+    }
+    // Same seed, same output.
+    let a = { run(&["--sampler", "sgld", "--step", "1e-3", "--iters", "20"]); std::fs::read_to_string(&out).unwrap() };
+    let b = { run(&["--sampler", "sgld", "--step", "1e-3", "--iters", "20"]); std::fs::read_to_string(&out).unwrap() };
+    assert_eq!(a, b);
+    // Gradient budget, start at zero.
+    let o = run(&["--sampler", "sgld", "--step", "1e-3", "--batch", "0.1", "--grad-evals", "1000", "--start", "zero"]);
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("20 iterations, 20 kept, 1000 gradient evaluations"));
+    // Divergence: non-zero exit, iteration in the message.
+    let o = run(&["--sampler", "sgld", "--step", "1e3", "--iters", "10000"]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("diverged") && err.contains("at iteration"), "{err}");
+    // Bad input: clear errors, non-zero exit.
+    for (args, needle) in [
+        (vec!["--sampler", "sgd", "--step", "1e-3", "--iters", "5"], "unknown sampler"),
+        (vec!["--sampler", "sgld", "--step", "0", "--iters", "5"], "step size"),
+        (vec!["--sampler", "sgld", "--step", "1e-3", "--batch", "501", "--iters", "5"], "larger than the number of data points"),
+        (vec!["--sampler", "sgld", "--step", "1e-3"], "give a budget"),
+        (vec!["--sampler", "sghmc", "--step", "1e-3", "--leapfrog", "0", "--iters", "5"], "leapfrog"),
+    ] {
+        let o = run(&args);
+        assert!(!o.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

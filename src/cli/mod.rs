@@ -3,6 +3,7 @@
 
 use clap::{Parser, Subcommand};
 
+mod sample;
 mod simulate;
 
 #[derive(Parser)]
@@ -16,12 +17,15 @@ struct Cli {
 enum Command {
     /// Simulate a data set (the paper's logistic regression, or linear regression) to a CSV file.
     Simulate(simulate::SimulateArgs),
+    /// Run one SG-MCMC chain on a model and write its kept samples (and optionally full-data scores).
+    Sample(sample::SampleArgs),
 }
 
 pub fn main() -> i32 {
     let cli = Cli::parse();
     let res: tunelab::Result<()> = match cli.cmd {
         Command::Simulate(a) => simulate::run(&a),
+        Command::Sample(a) => sample::run(&a),
     };
     match res {
         Ok(()) => 0,

@@ -272,7 +272,16 @@ impl Chain {
                     if used >= g { 0 } else { (g - used).div_ceil(per_iter).min(check) }
                 }
                 Budget::Seconds(s) => {
-                    if t0.elapsed().as_secs_f64() >= s || s.is_nan() { 0 } else { check }
+                    let el = t0.elapsed().as_secs_f64();
+                    if el >= s || s.is_nan() {
+                        0
+                    } else if done == 0 {
+                        1
+                    } else {
+                        // Shorten the last chunks so that the overshoot is about one iteration.
+                        let per = el / done as f64;
+                        (((s - el) / per).ceil() as u64).clamp(1, check)
+                    }
                 }
             };
             if chunk == 0 {

@@ -316,7 +316,8 @@ pub enum Budget {
     /// Data points touched by gradient estimates. The run stops at the first iteration boundary at or
     /// past the budget, so it may overshoot by less than one iteration's cost.
     GradEvals(u64),
-    /// Wall-clock seconds (the clock is read every few iterations, see `Chain::check_interval`).
+    /// Wall-clock seconds. The clock is read after the first iteration, then at most every
+    /// `Chain::check_interval` iterations with shorter chunks near the end (overshoot about one iteration).
     Seconds(f64),
 }
 
