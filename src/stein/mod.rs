@@ -5,8 +5,10 @@
 //! (full-data or stochastic gradients), use O(n d) memory, and return the same bits for any number of
 //! rayon threads.
 
+pub mod fssd;
 pub mod kernel;
 pub mod ksd;
 
 pub use kernel::{median_pairwise_distance, ImqKernel, KernelScale};
+pub use fssd::{fssd, fssd_opt, fssd_power, FssdKernel, FssdOptOptions, FssdValue};
 pub use ksd::{ksd, Estimator, KsdOptions, KsdValue};
