@@ -3,6 +3,8 @@
 
 use clap::{Parser, Subcommand};
 
+mod fssd;
+mod ksd;
 mod simulate;
 
 #[derive(Parser)]
@@ -16,12 +18,18 @@ struct Cli {
 enum Command {
     /// Simulate a data set (the paper's logistic regression, or linear regression) to a CSV file.
     Simulate(simulate::SimulateArgs),
+    /// Kernel Stein discrepancy (IMQ kernel) of a sample file and its scores.
+    Ksd(ksd::KsdArgs),
+    /// Squared finite-set Stein discrepancy at given test locations.
+    Fssd(fssd::FssdArgs),
 }
 
 pub fn main() -> i32 {
     let cli = Cli::parse();
     let res: tunelab::Result<()> = match cli.cmd {
         Command::Simulate(a) => simulate::run(&a),
+        Command::Ksd(a) => ksd::run(&a),
+        Command::Fssd(a) => fssd::run(&a),
     };
     match res {
         Ok(()) => 0,

@@ -41,12 +41,21 @@ pub enum Estimator {
 
 /// Options of [`ksd`].
 ///
-/// `Default` is `c = 1`, `beta = -1/2`, `scale = MedianPrecond`, `estimator = V`, chosen by evidence
-/// (`tests/stein.rs`, `kernel_scale_evidence`): on a Gaussian posterior with std 0.03 in d = 10
-/// (FINDINGS.md), `Fixed` with c = 1 does not separate exact samples from samples 20% too wide
-/// (the KSD ranges overlap across 10 seeds at n = 500), while `MedianPrecond` puts every 20%-wide
-/// sample set above every exact one. With `Median` or `MedianPrecond`, `c` multiplies the heuristic
-/// length (keep 1). Use [`KsdOptions::reference`] to reproduce SGMCMCJax / stein-thinning.
+/// `Default` is `c = 1`, `beta = -1/2`, `scale = MedianPrecond`, `estimator = U`, chosen by evidence
+/// (`tests/stein.rs`: `kernel_scale_evidence`, `stuck_chain_trap`). On a Gaussian posterior with
+/// std 0.02-0.04 in d = 10 (the FINDINGS.md setting), 10 seeds:
+/// - exact draws vs draws 20% too wide, n = 500: `Fixed` c = 1 does not separate them (ranges overlap,
+///   z = 1.3); `Median` V (z = 7.3), `MedianPrecond` V (z = 13.8) and `MedianPrecond` U (z = 8.4) put
+///   every wide set above every exact one;
+/// - a stuck chain (spread 2% of the posterior's) vs exact draws: with c = 1 the stuck chain scores
+///   *below* every exact set at n = 50 and 200 (V and U); `MedianPrecond` V is fooled at n = 50 (its
+///   diagonal term gives exact draws a floor of about `(d + d/c^2)/n`); `MedianPrecond` U and `Median`
+///   rank every stuck chain above every exact set.
+///
+/// `MedianPrecond` + U passes both and is also unbiased, so arms with different sample counts are
+/// compared fairly. Its value can be negative (use `ksd_sq`, or the signed `ksd`, for ranking).
+/// With `Median` or `MedianPrecond`, `c` multiplies the heuristic length (keep 1).
+/// Use [`KsdOptions::reference`] to reproduce SGMCMCJax / stein-thinning exactly.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct KsdOptions {
@@ -58,7 +67,7 @@ pub struct KsdOptions {
 
 impl Default for KsdOptions {
     fn default() -> Self {
-        Self { c: 1.0, beta: -0.5, scale: KernelScale::MedianPrecond, estimator: Estimator::V }
+        Self { c: 1.0, beta: -0.5, scale: KernelScale::MedianPrecond, estimator: Estimator::U }
     }
 }
 
