@@ -489,3 +489,161 @@ fn matches_sgmcmcjax_and_stein_thinning() {
     let med = ksd(&x, &s, d, &KsdOptions { scale: KernelScale::Median, estimator: Estimator::V, ..Default::default() }).unwrap().ksd;
     assert!(rel(med, v["stein_thinning_med"].as_f64().unwrap()) < 1e-14);
 }
+
+// ---------------------------------------------------------------------------------------------
+// FSSD
+
+/// Plain FSSD reference: (V, U) from the full list of per-sample features, written from the
+/// definition xi(x, v) = k(x, v) s(x) + grad_x k(x, v), tau = (xi(x, v_1), ..., xi(x, v_J)) / sqrt(dJ).
+fn ref_fssd(x: &[f64], s: &[f64], d: usize, v: &[f64], gauss: Option<f64>, imq: (f64, f64)) -> (f64, f64) {
+    let n = x.len() / d;
+    let j = v.len() / d;
+    let mut feats = vec![vec![0.0; j * d]; n];
+    for i in 0..n {
+        for l in 0..j {
+            let u: Vec<f64> = (0..d).map(|k| x[i * d + k] - v[l * d + k]).collect();
+            let r2: f64 = u.iter().map(|a| a * a).sum();
+            for k in 0..d {
+                let (kv, gk) = match gauss {
+                    Some(s2) => {
+                        let kv = (-r2 / (2.0 * s2)).exp();
+                        (kv, -u[k] / s2 * kv)
+                    }
+                    None => {
+                        let (c, b) = imq;
+                        let q = c * c + r2;
+                        (q.powf(b), b * q.powf(b - 1.0) * 2.0 * u[k])
+                    }
+                };
+                feats[i][l * d + k] = (kv * s[i * d + k] + gk) / ((d * j) as f64).sqrt();
+            }
+        }
+    }
+    let mut vstat = 0.0;
+    for m in 0..j * d {
+        let mean = feats.iter().map(|f| f[m]).sum::<f64>() / n as f64;
+        vstat += mean * mean;
+    }
+    let mut ustat = 0.0;
+    for a in 0..n {
+        for b in 0..n {
+            if a != b {
+                ustat += feats[a].iter().zip(&feats[b]).map(|(p, q)| p * q).sum::<f64>();
+            }
+        }
+    }
+    (vstat, ustat / (n * (n - 1)) as f64)
+}
+
+#[test]
+fn fssd_matches_plain_reference() {
+    use tunelab::stein::{fssd, FssdKernel};
+    for (case, &(n, d, j)) in [(2usize, 1usize, 1usize), (50, 3, 4), (300, 5, 2)].iter().enumerate() {
+        let mut rng = stream(31, case as u64);
+        let x = gaussian_samples(&mut rng, n, &vec![0.2; d], 0.9);
+        let s = gaussian_scores(&x, &vec![0.0; d], 1.0);
+        let v = gaussian_samples(&mut rng, j, &vec![0.0; d], 1.0);
+        let (gv, gu) = ref_fssd(&x, &s, d, &v, Some(1.7), (0.0, 0.0));
+        let g = fssd(&x, &s, d, &v, &FssdKernel::Gauss { sigma2: 1.7 }).unwrap();
+        assert!(rel(g.fssd_sq, gv) < 1e-12 && (g.fssd_sq_u - gu).abs() < 1e-12 * gv.max(1e-3), "{g:?} vs {gv} {gu}");
+        assert_eq!(g.j, j);
+        let (iv, iu) = ref_fssd(&x, &s, d, &v, None, (1.3, -0.4));
+        let m = fssd(&x, &s, d, &v, &FssdKernel::Imq { c: 1.3, beta: -0.4 }).unwrap();
+        assert!(rel(m.fssd_sq, iv) < 1e-12 && (m.fssd_sq_u - iu).abs() < 1e-12 * iv.max(1e-3));
+    }
+}
+
+#[test]
+fn fssd_closed_form_1d() {
+    // one sample x = 1, one location v = 0, N(0,1) target (s = -1), Gaussian sigma2 = 1:
+    // xi = k (s - (x - v)/sigma2) = e^(-1/2) (-1 - 1) = -2 e^(-1/2); FSSD^2 = xi^2 / (dJ) = 4/e.
+    // With two copies of the sample the V and U statistics both equal 4/e.
+    use tunelab::stein::{fssd, FssdKernel};
+    let r = fssd(&[1.0, 1.0], &[-1.0, -1.0], 1, &[0.0], &FssdKernel::Gauss { sigma2: 1.0 }).unwrap();
+    let want = 4.0 / std::f64::consts::E;
+    assert!(rel(r.fssd_sq, want) < 1e-15 && rel(r.fssd_sq_u, want) < 1e-14);
+}
+
+#[test]
+fn fssd_detects_wrong_target_and_is_deterministic() {
+    use tunelab::stein::{fssd, FssdKernel};
+    let d = 4;
+    let x = gaussian_samples(&mut stream(41, 0), 2000, &[0.0; 4], 1.0);
+    let v = gaussian_samples(&mut stream(41, 1), 5, &[0.0; 4], 1.0);
+    let k = FssdKernel::Gauss { sigma2: 2.0 };
+    let good = fssd(&x, &gaussian_scores(&x, &[0.0; 4], 1.0), d, &v, &k).unwrap();
+    let bad = fssd(&x, &gaussian_scores(&x, &[0.0; 4], 0.7), d, &v, &k).unwrap();
+    assert!(good.fssd_sq_u.abs() < 5e-3, "{good:?}");
+    assert!(bad.fssd_sq_u > 20.0 * good.fssd_sq_u.abs(), "{bad:?} vs {good:?}");
+    let s = gaussian_scores(&x, &[0.0; 4], 0.7);
+    let run = |t: usize| rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap().install(|| fssd(&x, &s, d, &v, &k).unwrap());
+    let (a, b) = (run(1), run(4));
+    assert_eq!((a.fssd_sq.to_bits(), a.fssd_sq_u.to_bits()), (b.fssd_sq.to_bits(), b.fssd_sq_u.to_bits()));
+}
+
+#[test]
+fn fssd_power_gradient_matches_finite_differences() {
+    use tunelab::stein::{fssd_power, FssdKernel};
+    let (n, d, j) = (80, 3, 2);
+    let x = gaussian_samples(&mut stream(51, 0), n, &[0.3, 0.0, -0.2], 1.0);
+    let s = gaussian_scores(&x, &[0.0; 3], 0.8);
+    let v = gaussian_samples(&mut stream(51, 1), j, &[0.0; 3], 1.0);
+    for k in [FssdKernel::Gauss { sigma2: 1.5 }, FssdKernel::Imq { c: 1.0, beta: -0.5 }] {
+        let (obj, grad) = fssd_power(&x, &s, d, &v, &k, 1e-2).unwrap();
+        assert!(obj > 0.0);
+        let h = 1e-5;
+        for m in 0..j * d {
+            let (mut vp, mut vm) = (v.clone(), v.clone());
+            vp[m] += h;
+            vm[m] -= h;
+            let fd = (fssd_power(&x, &s, d, &vp, &k, 1e-2).unwrap().0 - fssd_power(&x, &s, d, &vm, &k, 1e-2).unwrap().0) / (2.0 * h);
+            assert!((grad[m] - fd).abs() < 1e-7 * (1e-3 + fd.abs()) + 1e-9, "{k:?} m={m}: {} vs {fd}", grad[m]);
+        }
+    }
+}
+
+#[test]
+fn fssd_opt_improves_power_and_is_reproducible() {
+    use tunelab::stein::{fssd, fssd_opt, fssd_power, FssdKernel, FssdOptOptions};
+    // samples N(0, I_2), target N(0, 0.6^2 I): a scale mismatch the optimiser should localise
+    let d = 2;
+    let x = gaussian_samples(&mut stream(61, 0), 600, &[0.0; 2], 1.0);
+    let s = gaussian_scores(&x, &[0.0; 2], 0.6);
+    let k = FssdKernel::Gauss { sigma2: 1.0 };
+    let opts = FssdOptOptions { steps: 40, ..Default::default() };
+    let (val, locs) = fssd_opt(&x, &s, d, 3, &k, &opts, &mut stream(7, 0)).unwrap();
+    let (val2, locs2) = fssd_opt(&x, &s, d, 3, &k, &opts, &mut stream(7, 0)).unwrap();
+    assert_eq!(locs, locs2);
+    assert_eq!(val, val2);
+    assert_eq!(locs.len(), 6);
+    assert!(val.fssd_sq_u > 0.0);
+    // the optimised locations beat the initial draw on the power criterion (same data)
+    let (_, init) = fssd_opt(&x, &s, d, 3, &k, &FssdOptOptions { steps: 0, ..opts }, &mut stream(7, 0)).unwrap();
+    let p_init = fssd_power(&x, &s, d, &init, &k, 1e-2).unwrap().0;
+    let p_opt = fssd_power(&x, &s, d, &locs, &k, 1e-2).unwrap().0;
+    assert!(p_opt > p_init, "{p_opt} <= {p_init}");
+    // train_fraction = 0: evaluated on all samples
+    let (all, l0) = fssd_opt(&x, &s, d, 3, &k, &FssdOptOptions { train_fraction: 0.0, ..opts }, &mut stream(7, 0)).unwrap();
+    assert_eq!(all, fssd(&x, &s, d, &l0, &k).unwrap());
+}
+
+#[test]
+fn fssd_bad_inputs() {
+    use tunelab::stein::{fssd, fssd_opt, FssdKernel, FssdOptOptions};
+    use tunelab::Error;
+    let x = [0.0, 1.0, 2.0, 3.0];
+    let s = [0.0, -1.0, -2.0, -3.0];
+    let g = FssdKernel::Gauss { sigma2: 1.0 };
+    assert!(matches!(fssd(&x, &s, 2, &[0.0, 0.0], &FssdKernel::Gauss { sigma2: 0.0 }), Err(Error::Config(m)) if m.contains("sigma2")));
+    assert!(matches!(fssd(&x, &s, 2, &[0.0, 0.0], &FssdKernel::Imq { c: 1.0, beta: -1.5 }), Err(Error::Config(m)) if m.contains("beta")));
+    assert!(matches!(fssd(&x, &s, 2, &[0.0], &g), Err(Error::Data(m)) if m.contains("locations")));
+    assert!(matches!(fssd(&x, &s, 2, &[], &g), Err(Error::Data(m)) if m.contains("locations")));
+    assert!(matches!(fssd(&x, &s, 2, &[0.0, f64::NAN], &g), Err(Error::Data(m)) if m.contains("non-finite")));
+    assert!(matches!(fssd(&x[..2], &s[..2], 2, &[0.0, 0.0], &g), Err(Error::Data(m)) if m.contains("at least 2")));
+    assert!(matches!(fssd(&x, &s[..2], 2, &[0.0, 0.0], &g), Err(Error::Data(_))));
+    let mut r = stream(1, 1);
+    assert!(matches!(fssd_opt(&x, &s, 2, 0, &g, &FssdOptOptions::default(), &mut r), Err(Error::Config(_))));
+    assert!(matches!(fssd_opt(&x, &s, 2, 1, &g, &FssdOptOptions { train_fraction: 1.0, ..Default::default() }, &mut r), Err(Error::Config(_))));
+    // 2 samples cannot be split into two parts of >= 2
+    assert!(matches!(fssd_opt(&x, &s, 2, 1, &g, &FssdOptOptions::default(), &mut r), Err(Error::Data(m)) if m.contains("too few")));
+}
