@@ -317,20 +317,21 @@ fn offdiag_sum(x: &[f64], s: &[f64], n: usize, d: usize, c2: f64, beta: f64) -> 
 fn panel_sum(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: usize, r1: usize) -> f64 {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            return unsafe { panel_sum_avx2(tr, n, d, c2, beta, r0, r1) };
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU supports AVX2 and FMA (checked just above).
+            return unsafe { panel_sum_avx2_fma(tr, n, d, c2, beta, r0, r1) };
         }
     }
-    panel_sum_impl(tr, n, d, c2, beta, r0, r1)
+    panel_sum_impl::<false>(tr, n, d, c2, beta, r0, r1)
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn panel_sum_avx2(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: usize, r1: usize) -> f64 {
-    panel_sum_impl(tr, n, d, c2, beta, r0, r1)
+#[target_feature(enable = "avx2,fma")]
+fn panel_sum_avx2_fma(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: usize, r1: usize) -> f64 {
+    panel_sum_impl::<true>(tr, n, d, c2, beta, r0, r1)
 }
 
+/// Pair sums of a tile: R rows x CH columns of `|u|^2`, `(s_i - s_j).u`, `s_i.s_j`.
 struct Tile {
     r2: [[f64; CH]; R],
     t: [[f64; CH]; R],
@@ -338,9 +339,18 @@ struct Tile {
     k0: [f64; CH],
 }
 
+/// `a * b + c`, fused (one rounding) when `FMA` (only instantiated where the CPU has FMA).
 #[inline(always)]
-fn panel_sum_impl(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: usize, r1: usize) -> f64 {
+fn madd<const FMA: bool>(a: f64, b: f64, c: f64) -> f64 {
+    if FMA { a.mul_add(b, c) } else { a * b + c }
+}
+
+#[inline(always)]
+fn panel_sum_impl<const FMA: bool>(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: usize, r1: usize) -> f64 {
     let mut tile = Tile { r2: [[0.0; CH]; R], t: [[0.0; CH]; R], ss: [[0.0; CH]; R], k0: [0.0; CH] };
+    // coordinates of the current R rows, per coordinate k
+    let mut xik = vec![[0.0; R]; d];
+    let mut sik = vec![[0.0; R]; d];
     let np = tr.np;
     let df = d as f64;
     let mut total = 0.0;
@@ -352,25 +362,16 @@ fn panel_sum_impl(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: u
         for (r, v) in ri.iter_mut().enumerate().take(rows) {
             *v = ib + r;
         }
+        for k in 0..d {
+            for r in 0..R {
+                xik[k][r] = tr.xt[k * np + ri[r]];
+                sik[k][r] = tr.st[k * np + ri[r]];
+            }
+        }
         let mut j0 = ib + 1;
         while j0 < n {
             let len = (n - j0).min(CH);
-            for r in 0..R {
-                tile.r2[r] = [0.0; CH];
-                tile.t[r] = [0.0; CH];
-                tile.ss[r] = [0.0; CH];
-            }
-            for k in 0..d {
-                let xr: &[f64; CH] = tr.xt[k * np + j0..k * np + j0 + CH].try_into().unwrap();
-                let sr: &[f64; CH] = tr.st[k * np + j0..k * np + j0 + CH].try_into().unwrap();
-                let mut xi = [0.0; R];
-                let mut si = [0.0; R];
-                for r in 0..R {
-                    xi[r] = tr.xt[k * np + ri[r]];
-                    si[r] = tr.st[k * np + ri[r]];
-                }
-                accumulate(&mut tile, xr, sr, &xi, &si);
-            }
+            tile_sums::<FMA>(&mut tile, tr, d, j0, &xik, &sik);
             for r in 0..rows {
                 let i = ri[r];
                 let start = (i + 1).saturating_sub(j0);
@@ -405,18 +406,36 @@ fn panel_sum_impl(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: u
     total
 }
 
-/// One coordinate's contribution to the pair sums of R rows against CH columns.
+/// Lanes of the register block (one AVX2 vector of f64).
+const L: usize = 4;
+
+/// Fills the tile for rows `xik/sik` against columns `j0..j0+CH`: for each group of L columns the
+/// 3 x R x L sums stay in registers over the loop on coordinates and are stored once.
 #[inline(always)]
-fn accumulate(tile: &mut Tile, xr: &[f64; CH], sr: &[f64; CH], xi: &[f64; R], si: &[f64; R]) {
-    let Tile { r2, t, ss, .. } = tile;
-    for r in 0..R {
-        let (r2, t, ss) = (&mut r2[r], &mut t[r], &mut ss[r]);
-        let (x0, s0) = (xi[r], si[r]);
-        for j in 0..CH {
-            let u = x0 - xr[j];
-            r2[j] += u * u;
-            t[j] += (s0 - sr[j]) * u;
-            ss[j] += s0 * sr[j];
+fn tile_sums<const FMA: bool>(tile: &mut Tile, tr: &Transposed, d: usize, j0: usize, xik: &[[f64; R]], sik: &[[f64; R]]) {
+    let np = tr.np;
+    for g in 0..CH / L {
+        let mut r2 = [[0.0; L]; R];
+        let mut t = [[0.0; L]; R];
+        let mut ss = [[0.0; L]; R];
+        let c0 = j0 + g * L;
+        for k in 0..d {
+            let xj: &[f64; L] = tr.xt[k * np + c0..k * np + c0 + L].try_into().unwrap();
+            let sj: &[f64; L] = tr.st[k * np + c0..k * np + c0 + L].try_into().unwrap();
+            let (xi, si) = (&xik[k], &sik[k]);
+            for r in 0..R {
+                for l in 0..L {
+                    let u = xi[r] - xj[l];
+                    r2[r][l] = madd::<FMA>(u, u, r2[r][l]);
+                    t[r][l] = madd::<FMA>(si[r] - sj[l], u, t[r][l]);
+                    ss[r][l] = madd::<FMA>(si[r], sj[l], ss[r][l]);
+                }
+            }
+        }
+        for r in 0..R {
+            tile.r2[r][g * L..g * L + L].copy_from_slice(&r2[r]);
+            tile.t[r][g * L..g * L + L].copy_from_slice(&t[r]);
+            tile.ss[r][g * L..g * L + L].copy_from_slice(&ss[r]);
         }
     }
 }
