@@ -495,8 +495,10 @@ fn scale_comparison_all_configurations() {
         ("median-precond, U (default)", KsdOptions::default()),
     ];
     let wide = wide_vs_exact(&configs);
-    assert!(!wide[0].0 && !wide[1].0);
-    for r in &wide[2..] {
+    assert!(!wide[0].0 && !wide[1].0 && wide[0].1.abs() < 3.0 && wide[1].1.abs() < 3.0);
+    // median U: clearly shifted (z > 3) but the ranges overlap
+    assert!(!wide[3].0 && wide[3].1 > 3.0, "{:?}", wide[3]);
+    for r in [wide[2], wide[4], wide[5]] {
         assert!(r.0 && r.1 > 5.0, "{r:?}");
     }
     let r50 = stuck_vs_exact(&configs, 50);
@@ -759,4 +761,17 @@ fn cli_ksd_and_fssd() {
     let (ok, _, _) = tunelab(&["fssd", "--samples", &sp, "--scores", &gp, "--locations", &vp, "--gauss-sigma2", "1", "--imq-c", "1", "--imq-beta", "-0.5"]);
     assert!(!ok);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn ksd_of_target_uses_full_data_scores() {
+    use tunelab::stein::ksd_target;
+    use tunelab::target::Gaussian;
+    let mean = [0.3, -0.1];
+    let t = Gaussian::isotropic(mean.to_vec(), 0.5).unwrap();
+    let x = gaussian_samples(&mut stream(81, 0), 70, &mean, 0.6);
+    let want = ksd(&x, &gaussian_scores(&x, &mean, 0.5), 2, &KsdOptions::default()).unwrap();
+    let got = ksd_target(&t, &x, &KsdOptions::default()).unwrap();
+    assert!(rel(got.ksd_sq, want.ksd_sq) < 1e-12);
+    assert!(ksd_target(&t, &x[..3], &KsdOptions::default()).is_err());
 }

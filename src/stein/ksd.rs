@@ -45,8 +45,8 @@ pub enum Estimator {
 /// (`tests/stein.rs`: `kernel_scale_evidence`, `stuck_chain_trap`). On a Gaussian posterior with
 /// std 0.02-0.04 in d = 10 (the FINDINGS.md setting), 10 seeds:
 /// - exact draws vs draws 20% too wide, n = 500: `Fixed` c = 1 does not separate them (ranges overlap,
-///   z = 1.3); `Median` V (z = 7.3), `MedianPrecond` V (z = 13.8) and `MedianPrecond` U (z = 8.4) put
-///   every wide set above every exact one;
+///   z = 1.3; U: z = -0.4); `Median` V (z = 7.3), `MedianPrecond` V (z = 13.8) and `MedianPrecond` U
+///   (z = 8.4) put every wide set above every exact one (`Median` U: z = 4.8, ranges overlap);
 /// - a stuck chain (spread 2% of the posterior's) vs exact draws: with c = 1 the stuck chain scores
 ///   *below* every exact set at n = 50 and 200 (V and U); `MedianPrecond` V is fooled at n = 50 (its
 ///   diagonal term gives exact draws a floor of about `(d + d/c^2)/n`); `MedianPrecond` U and `Median`
@@ -102,7 +102,7 @@ pub(crate) fn check_samples_scores(samples: &[f64], scores: &[f64], d: usize, mi
     if d == 0 {
         return Err(Error::config("dimension d must be at least 1"));
     }
-    if samples.len() % d != 0 {
+    if !samples.len().is_multiple_of(d) {
         return Err(Error::data(format!(
             "samples have {} values, not a multiple of the dimension d = {d}",
             samples.len()
@@ -132,17 +132,27 @@ pub(crate) fn check_samples_scores(samples: &[f64], scores: &[f64], d: usize, mi
     Ok(n)
 }
 
+/// KSD of samples of `target` scored with full-data gradients (computed in parallel by
+/// [`crate::target::full_scores`]).
+pub fn ksd_target(target: &dyn crate::target::Target, samples: &[f64], opts: &KsdOptions) -> Result<KsdValue> {
+    let d = target.dim();
+    check_samples_scores(samples, samples, d, 2)?;
+    let scores = crate::target::full_scores(target, samples);
+    ksd(samples, &scores, d, opts)
+}
+
 /// Kernel Stein discrepancy of `samples` (n x d row-major) with scores `grad log p` at the samples
 /// (same shape), IMQ kernel, estimator and scaling from `opts`. O(n d) memory, O(n^2 d) time (O(n d)
 /// for `Linear`), parallel over row panels with a thread-count-independent result.
 pub fn ksd(samples: &[f64], scores: &[f64], d: usize, opts: &KsdOptions) -> Result<KsdValue> {
     opts.validate()?;
     let n = check_samples_scores(samples, scores, d, 2)?;
-    let scaled = prepare(samples, scores, n, d, opts)?;
-    let (x, s, c) = match &scaled {
-        Some((x, s, c)) => (x.as_slice(), s.as_slice(), *c),
-        None => (samples, scores, opts.c),
+    let prep = prepare(samples, scores, n, d, opts)?;
+    let (x, s) = match &prep.standardised {
+        Some((z, sz)) => (z.as_slice(), sz.as_slice()),
+        None => (samples, scores),
     };
+    let c = prep.c;
     let c2 = c * c;
     let beta = opts.beta;
     let mut ksd_sq = match opts.estimator {
@@ -166,7 +176,7 @@ pub fn ksd(samples: &[f64], scores: &[f64], d: usize, opts: &KsdOptions) -> Resu
             }
         }
     };
-    if scaled.is_some() {
+    if opts.scale != KernelScale::Fixed {
         // (1 + r^2/c^2)^beta = c^(-2 beta) (c^2 + r^2)^beta: unit kernel at r = 0 whatever c is.
         ksd_sq *= c2.powf(-beta);
     }
@@ -176,20 +186,24 @@ pub fn ksd(samples: &[f64], scores: &[f64], d: usize, opts: &KsdOptions) -> Resu
     Ok(KsdValue { ksd: ksd_sq.signum() * ksd_sq.abs().sqrt(), ksd_sq, n, d, c })
 }
 
-/// For the scaled modes: the (possibly standardised) samples and scores and the IMQ scale.
-#[allow(clippy::type_complexity)]
-fn prepare(samples: &[f64], scores: &[f64], n: usize, d: usize, opts: &KsdOptions) -> Result<Option<(Vec<f64>, Vec<f64>, f64)>> {
-    match opts.scale {
-        KernelScale::Fixed => Ok(None),
-        KernelScale::Median => {
-            let med = median_pairwise_distance(samples, n, d);
-            if !(med > 0.0) {
-                return Err(Error::numerical(
-                    "all samples coincide (zero median pairwise distance): the kernel scale is undefined",
-                ));
-            }
-            Ok(Some((samples.to_vec(), scores.to_vec(), opts.c * med)))
+/// The kernel scale and, for `MedianPrecond`, the standardised samples and scores.
+struct Prepared {
+    standardised: Option<(Vec<f64>, Vec<f64>)>,
+    c: f64,
+}
+
+fn prepare(samples: &[f64], scores: &[f64], n: usize, d: usize, opts: &KsdOptions) -> Result<Prepared> {
+    let median = |x: &[f64]| {
+        let med = median_pairwise_distance(x, n, d);
+        if med > 0.0 {
+            Ok(opts.c * med)
+        } else {
+            Err(Error::numerical("all samples coincide (zero median pairwise distance): the kernel scale is undefined"))
         }
+    };
+    match opts.scale {
+        KernelScale::Fixed => Ok(Prepared { standardised: None, c: opts.c }),
+        KernelScale::Median => Ok(Prepared { standardised: None, c: median(samples)? }),
         KernelScale::MedianPrecond => {
             let mut mean = vec![0.0; d];
             for row in samples.chunks_exact(d) {
@@ -208,7 +222,7 @@ fn prepare(samples: &[f64], scores: &[f64], n: usize, d: usize, opts: &KsdOption
             let mut sd = vec![0.0; d];
             for k in 0..d {
                 sd[k] = (var[k] / (n - 1) as f64).sqrt();
-                if !(sd[k] > 0.0) {
+                if sd[k].is_nan() || sd[k] <= 0.0 {
                     return Err(Error::numerical(format!(
                         "coordinate {} of the samples does not vary: the preconditioner is undefined",
                         k + 1
@@ -224,13 +238,8 @@ fn prepare(samples: &[f64], scores: &[f64], n: usize, d: usize, opts: &KsdOption
                     sz.push(srow[k] * sd[k]);
                 }
             }
-            let med = median_pairwise_distance(&z, n, d);
-            if !(med > 0.0) {
-                return Err(Error::numerical(
-                    "all samples coincide (zero median pairwise distance): the kernel scale is undefined",
-                ));
-            }
-            Ok(Some((z, sz, opts.c * med)))
+            let c = median(&z)?;
+            Ok(Prepared { standardised: Some((z, sz)), c })
         }
     }
 }
@@ -372,6 +381,7 @@ fn panel_sum_impl<const FMA: bool>(tr: &Transposed, n: usize, d: usize, c2: f64,
         while j0 < n {
             let len = (n - j0).min(CH);
             tile_sums::<FMA>(&mut tile, tr, d, j0, &xik, &sik);
+            #[allow(clippy::needless_range_loop)]
             for r in 0..rows {
                 let i = ri[r];
                 let start = (i + 1).saturating_sub(j0);
