@@ -14,13 +14,16 @@
 //! - linear-time `(1/m) sum_{i<m} k0(x_{2i}, x_{2i+1})`, `m = floor(n/2)` (Liu et al. 2016, Sec. 4.1).
 //!
 //! Implementation: O(n d) memory (no n x n matrix). The samples and scores are stored transposed
-//! (`d x n`, zero padded) so the pair loop runs over contiguous columns and vectorises; each task
-//! handles a fixed panel of rows against all later columns (symmetry: `sum_{i != j} = 2 sum_{i<j}`),
-//! four rows at a time so every loaded column is used four times. Differences `x_i - x_j` are formed
-//! directly (no `|x|^2 + |y|^2 - 2 x.y` expansion), so there is no cancellation. Panel sums are
-//! combined in panel order, and every sum inside a panel has a fixed order: the result is bitwise
-//! identical for any number of threads (and with or without the AVX2 code path, which only widens
-//! the same IEEE operations).
+//! (`d x n`, zero padded) so pair sums run over contiguous columns; each parallel task handles a fixed
+//! panel of 32 rows against all later columns (symmetry: `sum_{i != j} = 2 sum_{i<j}`), 4 rows x 4
+//! columns at a time with the 48 partial sums (`|u|^2`, `(s_i - s_j).u`, `s_i.s_j`) held in registers
+//! over the coordinates, then the kernel terms are evaluated for a tile of 64 columns in a vectorised
+//! pass (one division and one square root per pair for beta = -1/2; `powf` otherwise). Differences
+//! `x_i - x_j` are formed directly (no `|x|^2 + |y|^2 - 2 x.y` expansion), so there is no
+//! cancellation. Panel sums are combined in panel order and every sum inside a panel has a fixed
+//! order, so the result is bitwise identical for any number of threads. On x86-64 CPUs with AVX2 and
+//! FMA a fused multiply-add build of the same kernel is used; it can differ from the portable build
+//! (wasm, older CPUs) in the last bits.
 
 use super::kernel::{check_c_beta, median_pairwise_distance, KernelScale};
 use crate::error::{Error, Result};
