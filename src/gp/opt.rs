@@ -63,8 +63,11 @@ pub fn lbfgs_box(
         if pg_norm(&x, &g, lo, hi) < opts.gtol {
             break;
         }
-        // two-loop recursion: d = -H g
-        d.copy_from_slice(&g);
+        // two-loop recursion on the free variables: d = -H g_free (active bounds held fixed)
+        for i in 0..n {
+            let active = (x[i] <= lo[i] && g[i] > 0.0) || (x[i] >= hi[i] && g[i] < 0.0);
+            d[i] = if active { 0.0 } else { g[i] };
+        }
         let k = s_hist.len();
         for i in (0..k).rev() {
             let rho = 1.0 / dot(&y_hist[i], &s_hist[i]);
@@ -76,7 +79,7 @@ pub fn lbfgs_box(
             d.iter_mut().for_each(|v| *v *= gamma);
         } else {
             // first step: unit-length move along the gradient
-            let gn2 = dot(&g, &g).sqrt();
+            let gn2 = dot(&d, &d).sqrt();
             d.iter_mut().for_each(|v| *v /= gn2.max(1e-300));
         }
         for i in 0..k {
@@ -85,9 +88,10 @@ pub fn lbfgs_box(
             axpy(alpha[i] - beta, &s_hist[i], &mut d);
         }
         d.iter_mut().for_each(|v| *v = -*v);
-        // zero components that would leave the box immediately
+        // zero components that would leave the box immediately or belong to active bounds
         for i in 0..n {
-            if (x[i] <= lo[i] && d[i] < 0.0) || (x[i] >= hi[i] && d[i] > 0.0) {
+            let active = (x[i] <= lo[i] && g[i] > 0.0) || (x[i] >= hi[i] && g[i] < 0.0);
+            if active || (x[i] <= lo[i] && d[i] < 0.0) || (x[i] >= hi[i] && d[i] > 0.0) {
                 d[i] = 0.0;
             }
         }
