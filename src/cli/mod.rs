@@ -3,6 +3,8 @@
 
 use clap::{Parser, Subcommand};
 
+mod bandit;
+
 #[derive(Parser)]
 #[command(name = "tunelab", version, about = "SG-MCMC samplers, Stein discrepancies and tuners")]
 struct Cli {
@@ -12,11 +14,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Bandit tuners (GP-UCB, D-TTTS, Hyperband, ...) on problems with exact regret.
+    Bandit(bandit::BanditArgs),
 }
 
 pub fn main() -> i32 {
     let cli = Cli::parse();
     let res: tunelab::Result<()> = match cli.cmd {
+        Command::Bandit(a) => bandit::run(a),
     };
     match res {
         Ok(()) => 0,
