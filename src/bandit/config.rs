@@ -10,7 +10,7 @@
 //! ```
 //! Problem kinds: `bernoulli {means}`, `reservoir {a, b, shift = 0, scale = 1}`,
 //! `function {function: branin|hartmann3|hartmann6|rosenbrock|wave1d, dim?, noise_sd = 0.1, drift = 0,
-//! period = 50}`, `tvo-schedule {d = 3, lambda0 = 2, lambda1 = 12, rate = 0.05, noise_sd = 0.1}`,
+//! period = 50}`, `tvo-schedule {d = 3, lambda0 = 2, lambda1 = 12, rate = 0.04, sharpness = 0.1, noise_sd = 0.1}`,
 //! `logreg-sgd {...}` (see [`super::logreg::LogregSgdSpec`]).
 //! Algorithm kinds: `uniform {arms?}`, `random`, `gp-ucb`, `gp-ucb-noninvariant`, `gp-ucb-stationary`
 //! (options [`GpUcbOptions`]), `ttts`, `d-ttts` ([`TttsOptions`]), `successive-halving`, `hyperband`
@@ -45,7 +45,10 @@ fn lambda1() -> f64 {
     12.0
 }
 fn rate() -> f64 {
-    0.05
+    0.04
+}
+fn sharpness() -> f64 {
+    0.1
 }
 
 /// The problem to run.
@@ -85,6 +88,8 @@ pub enum ProblemSpec {
         lambda1: f64,
         #[serde(default = "rate")]
         rate: f64,
+        #[serde(default = "sharpness")]
+        sharpness: f64,
         #[serde(default = "noise_default")]
         noise_sd: f64,
     },
@@ -201,12 +206,7 @@ impl AlgoSpec {
                     let k = o.arms.unwrap_or(default_arms(n_arms)).min(n_arms.unwrap_or(usize::MAX));
                     Box::new(Ttts::new(k, o.clone(), seed)?)
                 } else {
-                    if n_arms.is_some() {
-                        return Err(Error::config(format!(
-                            "algorithm '{name}' draws a new arm every round: it needs a reservoir problem (use 'ttts' on a finite set)"
-                        )));
-                    }
-                    Box::new(DTtts::new(o.clone(), seed)?)
+                    Box::new(DTtts::new(o.clone(), n_arms, seed)?)
                 }
             }
             AlgoSpec::SuccessiveHalving(o) => {
@@ -280,7 +280,7 @@ impl BanditConfig {
                 band: 1.96,
             },
             "tvo-schedule" => BanditConfig {
-                problem: ProblemSpec::TvoSchedule { d: 3, lambda0: 2.0, lambda1: 12.0, rate: 0.05, noise_sd: 0.1 },
+                problem: ProblemSpec::TvoSchedule { d: 3, lambda0: 2.0, lambda1: 12.0, rate: 0.04, sharpness: 0.1, noise_sd: 0.1 },
                 algorithms: vec![
                     AlgoSpec::GpUcb(GpUcbOptions::default()),
                     AlgoSpec::GpUcbNoninvariant(GpUcbOptions::default()),
@@ -330,8 +330,8 @@ impl BanditConfig {
             ProblemSpec::Function { function, dim, noise_sd, drift, period } => {
                 Box::new(TestFunction::new(*function, *dim, *noise_sd, *drift, *period)?)
             }
-            ProblemSpec::TvoSchedule { d, lambda0, lambda1, rate, noise_sd } => {
-                Box::new(TvoSchedule::new(*d, *lambda0, *lambda1, *rate, *noise_sd)?)
+            ProblemSpec::TvoSchedule { d, lambda0, lambda1, rate, sharpness, noise_sd } => {
+                Box::new(TvoSchedule::new(*d, *lambda0, *lambda1, *rate, *sharpness, *noise_sd)?)
             }
         })
     }

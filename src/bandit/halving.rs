@@ -297,10 +297,10 @@ impl BanditAlgo for Halving {
             .map(|i| ArmStat {
                 arm: i,
                 pulls: self.pulls[i] as usize,
-                mean_reward: self.sums[i] / self.pulls[i],
+                mean_reward: Some(self.sums[i] / self.pulls[i]),
                 alpha: None,
                 beta: None,
-                true_value: f64::NAN,
+                true_value: 0.0,
             })
             .collect()
     }

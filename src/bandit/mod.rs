@@ -45,8 +45,8 @@ pub struct ArmStat {
     pub arm: usize,
     /// Times pulled.
     pub pulls: usize,
-    /// Mean of the raw rewards (NaN, i.e. JSON null, if never pulled).
-    pub mean_reward: f64,
+    /// Mean of the raw rewards (`None` if never pulled).
+    pub mean_reward: Option<f64>,
     /// Beta posterior parameters (TTTS, D-TTTS).
     pub alpha: Option<f64>,
     pub beta: Option<f64>,

@@ -13,8 +13,8 @@
 //!       "charts": { "gp_1d": {...} | null, "schedules": {...} | null, "arms": [...] | null } } ],
 //!   "seconds": wall time of the run }
 //! ```
-//! `lo`/`hi` = mean -/+ `band` x (sample sd / sqrt(repeats)). Charts come from repeat 0. Non-finite numbers
-//! (NaN) serialise as JSON `null`.
+//! `lo`/`hi` = mean -/+ `band` x (sample sd / sqrt(repeats)). Charts come from repeat 0. Every number is finite;
+//! optional values are `null`.
 
 use serde::{Deserialize, Serialize};
 
@@ -69,8 +69,8 @@ pub struct Recommendation {
     pub repeat: usize,
     /// Recommended arm (`null` if the algorithm had none).
     pub arm: Option<Arm>,
-    /// Its true expected reward.
-    pub value: f64,
+    /// Its true expected reward (`None` when there is no recommendation).
+    pub value: Option<f64>,
     /// The optimum at that time.
     pub optimum: f64,
 }

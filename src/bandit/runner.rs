@@ -212,7 +212,7 @@ pub fn run(cfg: &BanditConfig, observer: &mut dyn FnMut(&BanditEvent), cancel: &
         for j in sel.iter_mut() {
             let t = j.t;
             let optimum = j.problem.optimum(t);
-            let value = j.last_rec.as_ref().map(|arm| j.problem.value(arm, t)).unwrap_or(f64::NAN);
+            let value = j.last_rec.as_ref().map(|arm| j.problem.value(arm, t));
             recommended.push(Recommendation { repeat: j.repeat, arm: j.last_rec.clone(), value, optimum });
             failures += j.algo.failures();
         }

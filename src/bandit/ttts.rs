@@ -120,7 +120,7 @@ impl TttsOptions {
 /// Largest number of resamples when looking for a challenger different from the leader; after that the
 /// runner-up of the last draw is taken (an exact draw from the challenger distribution except for that
 /// truncation).
-const MAX_RESAMPLES: usize = 100;
+const MAX_RESAMPLES: usize = 30;
 
 /// Top-two Thompson sampling on a finite set of arms (Russo 2016, TTTS with Beta posteriors).
 pub struct Ttts {
@@ -212,68 +212,68 @@ fn arm_stats(stats: &[Stats]) -> Vec<ArmStat> {
         .map(|s| ArmStat {
             arm: s.arm,
             pulls: s.pulls() as usize,
-            mean_reward: if s.pulls() > 0.0 { s.sum / s.pulls() } else { f64::NAN },
+            mean_reward: (s.pulls() > 0.0).then(|| s.sum / s.pulls()),
             alpha: Some(s.alpha()),
             beta: Some(s.beta()),
-            true_value: f64::NAN,
+            true_value: 0.0,
         })
         .collect()
 }
 
 /// Dynamic TTTS (Shang, Kaufmann & Valko 2019, Alg. 1): at round t the list holds t arms from the reservoir
-/// (arm indices 0, 1, 2, ... in reservoir order); TTTS runs on the list.
+/// (arm indices 0, 1, 2, ... in reservoir order); TTTS runs on the list. On a finite set of K arms, arms enter in
+/// index order until all K are in (then it is TTTS with a growing start).
 pub struct DTtts {
     opts: TttsOptions,
-    /// Arms pulled at least once (pseudo-arm mode) or all entered arms.
+    cap: Option<usize>,
+    /// Arms pulled at least once (pseudo-arm mode) or all entered arms; arm `k` is `stats[k]`.
     stats: Vec<Stats>,
-    /// Entered but never pulled (pseudo-arm mode).
-    unpulled: usize,
-    next_index: usize,
+    /// Arms that entered the list.
+    entered: usize,
     bin_rng: Rng,
 }
 
 impl DTtts {
-    /// D-TTTS on a reservoir (`n_arms = None`) or, capped, on a finite set.
-    pub fn new(opts: TttsOptions, seed: u64) -> Result<Self> {
+    /// D-TTTS on a reservoir (`n_arms = None`) or on a finite set of `n_arms` arms.
+    pub fn new(opts: TttsOptions, n_arms: Option<usize>, seed: u64) -> Result<Self> {
         opts.validate()?;
-        Ok(DTtts { opts, stats: Vec::new(), unpulled: 0, next_index: 0, bin_rng: crate::rng::stream(seed, 0xb2) })
+        if n_arms.is_some_and(|n| n < 2) {
+            return Err(Error::config("d-ttts: at least two arms are needed"));
+        }
+        Ok(DTtts { opts, cap: n_arms, stats: Vec::new(), entered: 0, bin_rng: crate::rng::stream(seed, 0xb2) })
     }
 
     /// Number of arms that entered the list.
     pub fn entered(&self) -> usize {
-        self.next_index
+        self.entered
     }
 }
 
 impl BanditAlgo for DTtts {
     fn ask(&mut self, _t: usize, rng: &mut Rng) -> Arm {
-        // a new arm enters every round
-        if self.opts.pseudo_arm {
-            self.unpulled += 1;
-            let i = top_two(&self.stats, self.unpulled, self.opts.beta, rng);
-            if i == self.stats.len() {
-                // the pseudo-arm won: pull a fresh arm (they are exchangeable, take the next in order)
-                self.unpulled -= 1;
-                let k = self.next_index;
-                self.next_index += 1;
+        // a new arm enters every round (until a finite set is exhausted)
+        if self.cap.is_none_or(|c| self.entered < c) {
+            self.entered += 1;
+            if !self.opts.pseudo_arm {
+                let k = self.stats.len();
                 self.stats.push(Stats { arm: k, ..Default::default() });
-                Arm::Index(k)
-            } else {
-                Arm::Index(self.stats[i].arm)
             }
-        } else {
-            let k = self.next_index;
-            self.next_index += 1;
+        }
+        // pseudo-arm mode: the m entered-but-unpulled arms (exchangeable, Beta(1, 1) each) are one pseudo-arm
+        // whose Thompson sample is the max of m uniforms ~ Beta(m, 1); pulling it pulls the next unpulled arm.
+        let m = self.entered - self.stats.len();
+        let i = top_two(&self.stats, m, self.opts.beta, rng);
+        if i == self.stats.len() {
+            let k = self.stats.len();
             self.stats.push(Stats { arm: k, ..Default::default() });
-            let i = top_two(&self.stats, 0, self.opts.beta, rng);
+            Arm::Index(k)
+        } else {
             Arm::Index(self.stats[i].arm)
         }
     }
     fn tell(&mut self, arm: &Arm, reward: f64) {
         let Arm::Index(k) = arm else { return };
-        // arms enter in index order, so stats are sorted by arm index
-        if let Ok(pos) = self.stats.binary_search_by_key(k, |s| s.arm) {
-            let s = &mut self.stats[pos];
+        if let Some(s) = self.stats.get_mut(*k) {
             if binarise(reward, &mut self.bin_rng) {
                 s.succ += 1.0;
             } else {
@@ -328,10 +328,10 @@ impl BanditAlgo for Uniform {
             .map(|i| ArmStat {
                 arm: i,
                 pulls: self.pulls[i] as usize,
-                mean_reward: if self.pulls[i] > 0.0 { self.sums[i] / self.pulls[i] } else { f64::NAN },
+                mean_reward: (self.pulls[i] > 0.0).then(|| self.sums[i] / self.pulls[i]),
                 alpha: None,
                 beta: None,
-                true_value: f64::NAN,
+                true_value: 0.0,
             })
             .collect()
     }
