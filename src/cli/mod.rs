@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 
 mod bandit;
+mod simulate;
 
 #[derive(Parser)]
 #[command(name = "tunelab", version, about = "SG-MCMC samplers, Stein discrepancies and tuners")]
@@ -16,12 +17,15 @@ struct Cli {
 enum Command {
     /// Bandit tuners (GP-UCB, D-TTTS, Hyperband, ...) on problems with exact regret.
     Bandit(bandit::BanditArgs),
+    /// Simulate a data set (the paper's logistic regression, or linear regression) to a CSV file.
+    Simulate(simulate::SimulateArgs),
 }
 
 pub fn main() -> i32 {
     let cli = Cli::parse();
     let res: tunelab::Result<()> = match cli.cmd {
         Command::Bandit(a) => bandit::run(a),
+        Command::Simulate(a) => simulate::run(&a),
     };
     match res {
         Ok(()) => 0,
