@@ -380,3 +380,63 @@ fn bad_configs_give_clear_errors() {
     assert!(err(r#"{"problem": {"kind": "tvo-schedule", "d": 0}, "algorithms": [{"kind": "random"}], "rounds": 5}"#).contains("d must"));
     assert!(err("not json").contains("bandit config"));
 }
+
+#[test]
+fn logreg_sgd_problem_is_exact_and_dttts_finds_a_good_arm() {
+    use tunelab::bandit::logreg::{accuracy, sgd_logistic, LogregData, LogregSgd, LogregSgdSpec};
+    let spec = LogregSgdSpec {
+        data: LogregData::Simulate { n: 300, d: 4 },
+        pool: 24,
+        epochs: 2,
+        ..Default::default()
+    };
+    let mut p = LogregSgd::new(&spec, 7).unwrap();
+    // the optimum is the best arm of the pool, and each value is a validation accuracy in [0, 1]
+    let opt = p.optimum(0);
+    let vals: Vec<f64> = (0..24).map(|k| p.value(&Arm::Index(k), 0)).collect();
+    assert!(vals.iter().all(|v| (0.0..=1.0).contains(v)));
+    assert_eq!(opt, vals.iter().cloned().fold(0.0, f64::max));
+    // huge steps diverge or do badly; the spread of the pool is real
+    let mut sorted = vals.clone();
+    sorted.sort_by(|a, b| a.total_cmp(b));
+    assert!(opt > 0.75 && sorted[0] < opt - 0.05, "{sorted:?}");
+    // rewards are unbiased minibatch accuracies: their mean over many pulls matches the value
+    let mut rng = stream(1, 0);
+    let best = (0..24).find(|&k| vals[k] == opt).unwrap();
+    let m: f64 = (0..400).map(|t| p.pull(&Arm::Index(best), t, &mut rng).unwrap()).sum::<f64>() / 400.0;
+    assert!((m - opt).abs() < 0.03, "{m} vs {opt}");
+    // the training cost is charged once, then only the scoring minibatch
+    let mut q = LogregSgd::new(&spec, 7).unwrap();
+    q.pull(&Arm::Index(3), 0, &mut rng).unwrap();
+    let first = q.cost(&Arm::Index(3));
+    q.pull(&Arm::Index(3), 1, &mut rng).unwrap();
+    assert_eq!(q.cost(&Arm::Index(3)), spec.eval_batch as f64);
+    assert!(first > 200.0 * spec.epochs as f64);
+    // the SGD trainer fits separable data: accuracy on a tiny separable set is 1
+    let ds = tunelab::data::Dataset::new(vec![-2.0, -1.0, 1.0, 2.0], vec![0.0, 0.0, 1.0, 1.0], 1, None, "y").unwrap();
+    let w = sgd_logistic(&ds, 0.5, 0.0, 50, 2, &mut stream(2, 0));
+    assert_eq!(accuracy(&ds, &w, None), 1.0);
+    // a diverging step counts as accuracy 0 rather than a panic
+    let w = sgd_logistic(&ds, 1e300, 1e300, 5, 1, &mut stream(2, 0));
+    assert!(accuracy(&ds, &w, None) <= 1.0);
+
+    // D-TTTS through the runner: within 0.05 of the best validation accuracy of the pool on average
+    let cfg = BanditConfig {
+        problem: ProblemSpec::LogregSgd(spec.clone()),
+        algorithms: vec![AlgoSpec::DTtts(TttsOptions { mc_samples: 100, ..Default::default() })],
+        rounds: 150,
+        repeats: 3,
+        seed: 3,
+        checkpoints: Some(3),
+        band: 1.96,
+    };
+    let rep = run(&cfg, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    let a = &rep.algorithms[0];
+    assert_eq!(a.compute.unit, "data points touched");
+    for r in &a.recommended {
+        let v = r.value.unwrap();
+        assert!(v <= r.optimum + 1e-12);
+    }
+    let mean_regret = a.final_simple_regret.mean;
+    assert!(mean_regret < 0.05, "D-TTTS simple regret {mean_regret}");
+}

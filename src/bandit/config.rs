@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use super::gpucb::{GpUcb, GpUcbOptions, RandomSearch};
 use super::halving::{Halving, HalvingOptions};
 use super::problems::{ArmSpace, FiniteBernoulli, Problem, Reservoir, TestFn, TestFunction, TvoSchedule};
+use super::logreg::{LogregSgd, LogregSgdSpec};
 use super::ttts::{DTtts, Ttts, TttsOptions, Uniform};
 use super::BanditAlgo;
 use crate::{Error, Result};
@@ -93,6 +94,8 @@ pub enum ProblemSpec {
         #[serde(default = "noise_default")]
         noise_sd: f64,
     },
+    /// Step size and L2 penalty of logistic regression trained by SGD, from a pool of random configurations.
+    LogregSgd(LogregSgdSpec),
 }
 
 /// One algorithm of the comparison.
@@ -253,7 +256,7 @@ pub struct BanditConfig {
 }
 
 /// Names of the built-in presets.
-pub const PRESETS: [&str; 3] = ["beta-reservoir", "tvo-schedule", "branin"];
+pub const PRESETS: [&str; 4] = ["beta-reservoir", "tvo-schedule", "branin", "logreg-sgd"];
 
 impl BanditConfig {
     /// Parses a JSON config (errors name the problem).
@@ -261,7 +264,7 @@ impl BanditConfig {
         serde_json::from_str(text).map_err(|e| Error::config(format!("bandit config: {e}")))
     }
 
-    /// A built-in preset: `beta-reservoir`, `tvo-schedule` or `branin`.
+    /// A built-in preset: `beta-reservoir`, `tvo-schedule`, `branin` or `logreg-sgd` (D-TTTS tuning SGD on digits).
     pub fn preset(name: &str) -> Result<Self> {
         let cfg = match name {
             "beta-reservoir" => BanditConfig {
@@ -312,6 +315,21 @@ impl BanditConfig {
                 checkpoints: None,
                 band: 1.96,
             },
+            "logreg-sgd" => BanditConfig {
+                problem: ProblemSpec::LogregSgd(LogregSgdSpec::default()),
+                algorithms: vec![
+                    AlgoSpec::DTtts(TttsOptions::default()),
+                    AlgoSpec::Ttts(TttsOptions::default()),
+                    AlgoSpec::SuccessiveHalving(HalvingOptions::default()),
+                    AlgoSpec::Hyperband(HalvingOptions::default()),
+                    AlgoSpec::Uniform { arms: None, label: None },
+                ],
+                rounds: 600,
+                repeats: 10,
+                seed: 1,
+                checkpoints: None,
+                band: 1.96,
+            },
             other => {
                 return Err(Error::config(format!(
                     "unknown bandit preset '{other}' (known: {})",
@@ -333,6 +351,7 @@ impl BanditConfig {
             ProblemSpec::TvoSchedule { d, lambda0, lambda1, rate, sharpness, noise_sd } => {
                 Box::new(TvoSchedule::new(*d, *lambda0, *lambda1, *rate, *sharpness, *noise_sd)?)
             }
+            ProblemSpec::LogregSgd(spec) => Box::new(LogregSgd::new(spec, seed)?),
         })
     }
 

@@ -11,6 +11,7 @@
 pub mod config;
 pub mod gpucb;
 pub mod halving;
+pub mod logreg;
 pub mod problems;
 pub mod report;
 mod runner;

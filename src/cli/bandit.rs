@@ -13,7 +13,7 @@ pub struct BanditArgs {
     /// JSON config file (problem, algorithms, rounds, repeats, seed).
     #[arg(long, conflicts_with = "preset")]
     pub config: Option<String>,
-    /// Built-in preset: beta-reservoir, tvo-schedule or branin.
+    /// Built-in preset: beta-reservoir, tvo-schedule, branin or logreg-sgd.
     #[arg(long)]
     pub preset: Option<String>,
     /// Write the JSON report here.
