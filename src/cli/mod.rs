@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 
 mod bandit;
+mod sample;
 mod simulate;
 
 #[derive(Parser)]
@@ -19,6 +20,8 @@ enum Command {
     Bandit(bandit::BanditArgs),
     /// Simulate a data set (the paper's logistic regression, or linear regression) to a CSV file.
     Simulate(simulate::SimulateArgs),
+    /// Run one SG-MCMC chain on a model and write its kept samples (and optionally full-data scores).
+    Sample(sample::SampleArgs),
 }
 
 pub fn main() -> i32 {
@@ -26,6 +29,7 @@ pub fn main() -> i32 {
     let res: tunelab::Result<()> = match cli.cmd {
         Command::Bandit(a) => bandit::run(a),
         Command::Simulate(a) => simulate::run(&a),
+        Command::Sample(a) => sample::run(&a),
     };
     match res {
         Ok(()) => 0,
