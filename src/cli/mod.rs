@@ -5,6 +5,8 @@ use clap::{Parser, Subcommand};
 
 mod bandit;
 mod sample;
+mod fssd;
+mod ksd;
 mod simulate;
 
 #[derive(Parser)]
@@ -22,6 +24,10 @@ enum Command {
     Simulate(simulate::SimulateArgs),
     /// Run one SG-MCMC chain on a model and write its kept samples (and optionally full-data scores).
     Sample(sample::SampleArgs),
+    /// Kernel Stein discrepancy (IMQ kernel) of a sample file and its scores.
+    Ksd(ksd::KsdArgs),
+    /// Squared finite-set Stein discrepancy at given test locations.
+    Fssd(fssd::FssdArgs),
 }
 
 pub fn main() -> i32 {
@@ -30,6 +36,8 @@ pub fn main() -> i32 {
         Command::Bandit(a) => bandit::run(a),
         Command::Simulate(a) => simulate::run(&a),
         Command::Sample(a) => sample::run(&a),
+        Command::Ksd(a) => ksd::run(&a),
+        Command::Fssd(a) => fssd::run(&a),
     };
     match res {
         Ok(()) => 0,
