@@ -440,3 +440,44 @@ fn logreg_sgd_problem_is_exact_and_dttts_finds_a_good_arm() {
     let mean_regret = a.final_simple_regret.mean;
     assert!(mean_regret < 0.05, "D-TTTS simple regret {mean_regret}");
 }
+
+#[test]
+fn sgmcmc_step_tuning_runs_and_beats_the_worst_fixed_step() {
+    use tunelab::bandit::sgmcmc_step::{run_step_tuning, StartKind, StepEvent, StepTuneConfig};
+    use tunelab::target::ModelSpec;
+    // N((4, 4), C) started at the origin: tiny steps never get there, so their KSD stays large.
+    let cfg = StepTuneConfig {
+        model: ModelSpec::Gaussian { d: 2, rho: 0.5, mean: Some(vec![4.0, 4.0]), cov: None },
+        log10_step: (-4.0, -0.5),
+        windows: 10,
+        window_iters: 100,
+        thin: 1,
+        fixed_log10_steps: vec![-4.0, -1.0],
+        gp: GpUcbOptions { refit_every: 3, restarts: 1, acq_starts: 3, ..Default::default() },
+        tail: 0.3,
+        start: StartKind::Zero,
+        seed: 4,
+        ..Default::default()
+    };
+    let mut windows = 0;
+    let rep = run_step_tuning(&cfg, &mut |e| if let StepEvent::Window { .. } = e { windows += 1 }, &AtomicBool::new(false)).unwrap();
+    assert_eq!(windows, 10);
+    assert_eq!(rep.gp_ucb.steps.len(), 10);
+    assert_eq!(rep.gp_ucb.rewards.len(), 9);
+    assert!(rep.gp_ucb.steps.iter().all(|h| (1e-4 * 0.999..=10f64.powf(-0.5) * 1.001).contains(h)));
+    let tiny = rep.fixed[0].tail_ksd.unwrap();
+    let good = rep.fixed[1].tail_ksd.unwrap();
+    assert!(tiny > 2.0 * good, "fixed 1e-4: {tiny}, fixed 1e-1: {good}");
+    let g = rep.gp_ucb.tail_ksd.unwrap();
+    assert!(g < tiny, "gp-ucb tail KSD {g} vs worst fixed {tiny}");
+    assert!(rep.gp_posterior.as_ref().unwrap().points.len() == 9);
+    // deterministic
+    let again = run_step_tuning(&cfg, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    assert_eq!(again.gp_ucb, rep.gp_ucb);
+    assert_eq!(again.fixed, rep.fixed);
+    // bad config
+    let bad = StepTuneConfig { log10_step: (-1.0, -3.0), ..cfg.clone() };
+    assert!(matches!(run_step_tuning(&bad, &mut |_| {}, &AtomicBool::new(false)), Err(Error::Config(_))));
+    let bad = StepTuneConfig { window_iters: 1, ..cfg };
+    assert!(matches!(run_step_tuning(&bad, &mut |_| {}, &AtomicBool::new(false)), Err(Error::Config(_))));
+}

@@ -277,7 +277,7 @@ impl BanditConfig {
                     AlgoSpec::Uniform { arms: None, label: None },
                 ],
                 rounds: 1000,
-                repeats: 40,
+                repeats: 20,
                 seed: 1,
                 checkpoints: None,
                 band: 1.96,

@@ -7,6 +7,7 @@
 //! - [`run`]: runs a [`BanditConfig`] (JSON, see [`config`]) over seeded repeats in parallel and returns a
 //!   [`BanditReport`] (JSON, see [`report`]) with regret curves (mean and band over repeats), recommendations and
 //!   chart data; events go to an observer on the calling thread.
+//! - [`sgmcmc_step::run_step_tuning`]: GP-UCB choosing an SG-MCMC step size window by window, against fixed steps.
 
 pub mod config;
 pub mod gpucb;
@@ -15,6 +16,7 @@ pub mod logreg;
 pub mod problems;
 pub mod report;
 mod runner;
+pub mod sgmcmc_step;
 pub mod ttts;
 
 use serde::{Deserialize, Serialize};

@@ -90,7 +90,7 @@ pub struct TttsOptions {
     /// maximum of their uniform prior samples, Beta(m, 1) for m such arms (default true). With false, every
     /// entered arm keeps its own Beta(1, 1) posterior (O(t) per round).
     pub pseudo_arm: bool,
-    /// Monte Carlo draws for the recommendation (default 500).
+    /// Monte Carlo draws for the recommendation (default 200).
     pub mc_samples: usize,
     /// Label in the report.
     pub label: Option<String>,
@@ -98,7 +98,7 @@ pub struct TttsOptions {
 
 impl Default for TttsOptions {
     fn default() -> Self {
-        TttsOptions { beta: 0.5, arms: None, pseudo_arm: true, mc_samples: 500, label: None }
+        TttsOptions { beta: 0.5, arms: None, pseudo_arm: true, mc_samples: 200, label: None }
     }
 }
 
@@ -120,7 +120,7 @@ impl TttsOptions {
 /// Largest number of resamples when looking for a challenger different from the leader; after that the
 /// runner-up of the last draw is taken (an exact draw from the challenger distribution except for that
 /// truncation).
-const MAX_RESAMPLES: usize = 30;
+const MAX_RESAMPLES: usize = 10;
 
 /// Top-two Thompson sampling on a finite set of arms (Russo 2016, TTTS with Beta posteriors).
 pub struct Ttts {
@@ -141,8 +141,14 @@ impl Ttts {
     }
 }
 
-/// One TTTS decision over `stats`, plus an optional pseudo-arm sampled from Beta(m, 1): returns the index into
-/// `stats`, or `stats.len()` for the pseudo-arm.
+/// One TTTS decision over `stats`, plus an optional pseudo-arm standing for `m` exchangeable unpulled arms with
+/// Beta(1, 1) posteriors (sampled as the max of their samples, Beta(m, 1)): returns the index into `stats`, or
+/// `stats.len()` for "a fresh unpulled arm".
+///
+/// Exactness of the pseudo-arm: when the leader is an unpulled arm A and a resample's maximum is again among the
+/// unpulled arms, that maximum is A with probability 1/m (exchangeability), so it is rejected with probability
+/// 1/m and otherwise accepted as another unpulled arm (pulling either is pulling a fresh arm). This gives the
+/// same decision distribution as keeping the m arms explicitly.
 fn top_two(stats: &[Stats], pseudo_m: usize, beta: f64, rng: &mut Rng) -> usize {
     let n = stats.len() + usize::from(pseudo_m > 0);
     let draw = |rng: &mut Rng| -> (usize, usize) {
@@ -166,6 +172,7 @@ fn top_two(stats: &[Stats], pseudo_m: usize, beta: f64, rng: &mut Rng) -> usize 
         }
         (b1, b2)
     };
+    let pseudo = stats.len();
     let (leader, _) = draw(rng);
     if n == 1 || rng.random::<f64>() < beta {
         return leader;
@@ -173,6 +180,10 @@ fn top_two(stats: &[Stats], pseudo_m: usize, beta: f64, rng: &mut Rng) -> usize 
     for k in 0..MAX_RESAMPLES {
         let (c, second) = draw(rng);
         if c != leader {
+            return c;
+        }
+        if c == pseudo && pseudo_m > 1 && rng.random::<f64>() >= 1.0 / pseudo_m as f64 {
+            // another unpulled arm than the leader
             return c;
         }
         if k + 1 == MAX_RESAMPLES {

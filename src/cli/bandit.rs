@@ -31,9 +31,16 @@ pub struct BanditArgs {
     /// Show progress on stderr.
     #[arg(long)]
     pub progress: bool,
+    /// Run GP-UCB step-size selection for SG-MCMC (window by window, against fixed steps) from this JSON config
+    /// (`{}` for the defaults); `--preset sgld-step` runs the defaults.
+    #[arg(long, conflicts_with_all = ["config", "preset"])]
+    pub step_config: Option<String>,
 }
 
 pub fn run(args: BanditArgs) -> Result<()> {
+    if args.step_config.is_some() || args.preset.as_deref() == Some("sgld-step") {
+        return run_step(&args);
+    }
     let mut cfg = match (&args.config, &args.preset) {
         (Some(path), None) => {
             let text = std::fs::read_to_string(path).map_err(|e| Error::Io(format!("{path}: {e}")))?;
@@ -89,6 +96,50 @@ pub fn run(args: BanditArgs) -> Result<()> {
     }
     if let Some(path) = &args.out {
         let text = serde_json::to_string_pretty(&report).map_err(|e| Error::Io(e.to_string()))?;
+        std::fs::write(path, text).map_err(|e| Error::Io(format!("{path}: {e}")))?;
+        println!("report written to {path}");
+    }
+    Ok(())
+}
+
+fn run_step(args: &BanditArgs) -> Result<()> {
+    use tunelab::bandit::sgmcmc_step::{run_step_tuning, StepEvent, StepTuneConfig};
+    let mut cfg: StepTuneConfig = match &args.step_config {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| Error::Io(format!("{path}: {e}")))?;
+            serde_json::from_str(&text).map_err(|e| Error::config(format!("step config: {e}")))?
+        }
+        None => StepTuneConfig::default(),
+    };
+    if let Some(w) = args.rounds {
+        cfg.windows = w;
+    }
+    if let Some(s) = args.seed {
+        cfg.seed = s;
+    }
+    let cancel = AtomicBool::new(false);
+    let progress = args.progress;
+    let mut observer = |e: &StepEvent| {
+        if progress {
+            if let StepEvent::Window { window, step, ksd, .. } = e {
+                eprintln!("window {window}: h = {step:.3e}, KSD = {ksd:?}");
+            }
+        }
+    };
+    let rep = run_step_tuning(&cfg, &mut observer, &cancel)?;
+    println!("SG-MCMC step size by GP-UCB: {} windows of {} iterations", cfg.windows, cfg.window_iters);
+    println!("{:<22} {:>14} {:>12} {:>10}", "run", "tail KSD", "median h", "diverged");
+    let mut rows = vec![&rep.gp_ucb];
+    rows.extend(rep.fixed.iter());
+    for t in rows {
+        let mut h = t.steps.clone();
+        h.sort_by(|a, b| a.total_cmp(b));
+        let med = h.get(h.len() / 2).copied().unwrap_or(f64::NAN);
+        let tail = t.tail_ksd.map(|v| format!("{v:.4}")).unwrap_or_else(|| "diverged".into());
+        println!("{:<22} {:>14} {:>12.3e} {:>10}", t.name, tail, med, t.diverged_windows);
+    }
+    if let Some(path) = &args.out {
+        let text = serde_json::to_string_pretty(&rep).map_err(|e| Error::Io(e.to_string()))?;
         std::fs::write(path, text).map_err(|e| Error::Io(format!("{path}: {e}")))?;
         println!("report written to {path}");
     }
