@@ -139,16 +139,19 @@ fn gp_ucb_cumulative_regret_is_sublinear() {
 fn d_ttts_recommends_the_best_arm_of_a_fixed_instance() {
     // 8 arms, best (0.9) at index 5, gap 0.1; 400 rounds. Claim: best recommended in >= 18 of 20 seeds.
     let means = vec![0.5, 0.8, 0.3, 0.7, 0.6, 0.9, 0.4, 0.2];
-    let mut hits = 0;
-    for seed in 0..20 {
-        let mut p = FiniteBernoulli::new(means.clone()).unwrap();
-        let mut algo = DTtts::new(TttsOptions::default(), Some(means.len()), seed).unwrap();
-        drive(&mut algo, &mut p, 400, seed);
-        if algo.recommend(400, &mut stream(seed, 9)) == Some(Arm::Index(5)) {
-            hits += 1;
+    for rec in [tunelab::bandit::Recommend::Posterior, tunelab::bandit::Recommend::MostPulled] {
+        let mut hits = 0;
+        for seed in 0..20 {
+            let mut p = FiniteBernoulli::new(means.clone()).unwrap();
+            let opts = TttsOptions { recommend: rec, ..Default::default() };
+            let mut algo = DTtts::new(opts, Some(means.len()), seed).unwrap();
+            drive(&mut algo, &mut p, 400, seed);
+            if algo.recommend(400, &mut stream(seed, 9)) == Some(Arm::Index(5)) {
+                hits += 1;
+            }
         }
+        assert!(hits >= 18, "{rec:?}: best arm recommended in {hits}/20 seeds");
     }
-    assert!(hits >= 18, "best arm recommended in {hits}/20 seeds");
 }
 
 #[test]

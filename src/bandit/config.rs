@@ -23,7 +23,7 @@ use super::gpucb::{GpUcb, GpUcbOptions, RandomSearch};
 use super::halving::{Halving, HalvingOptions};
 use super::problems::{ArmSpace, FiniteBernoulli, Problem, Reservoir, TestFn, TestFunction, TvoSchedule};
 use super::logreg::{LogregSgd, LogregSgdSpec};
-use super::ttts::{DTtts, Ttts, TttsOptions, Uniform};
+use super::ttts::{DTtts, Recommend, Ttts, TttsOptions, Uniform};
 use super::BanditAlgo;
 use crate::{Error, Result};
 
@@ -271,6 +271,11 @@ impl BanditConfig {
                 problem: ProblemSpec::Reservoir { a: 1.0, b: 1.0, shift: 0.0, scale: 1.0 },
                 algorithms: vec![
                     AlgoSpec::DTtts(TttsOptions::default()),
+                    AlgoSpec::DTtts(TttsOptions {
+                        recommend: Recommend::MostPulled,
+                        label: Some("d-ttts (most pulled)".into()),
+                        ..TttsOptions::default()
+                    }),
                     AlgoSpec::Ttts(TttsOptions::default()),
                     AlgoSpec::SuccessiveHalving(HalvingOptions::default()),
                     AlgoSpec::Hyperband(HalvingOptions::default()),
@@ -319,6 +324,11 @@ impl BanditConfig {
                 problem: ProblemSpec::LogregSgd(LogregSgdSpec::default()),
                 algorithms: vec![
                     AlgoSpec::DTtts(TttsOptions::default()),
+                    AlgoSpec::DTtts(TttsOptions {
+                        recommend: Recommend::MostPulled,
+                        label: Some("d-ttts (most pulled)".into()),
+                        ..TttsOptions::default()
+                    }),
                     AlgoSpec::Ttts(TttsOptions::default()),
                     AlgoSpec::SuccessiveHalving(HalvingOptions::default()),
                     AlgoSpec::Hyperband(HalvingOptions::default()),

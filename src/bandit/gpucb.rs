@@ -70,6 +70,8 @@ impl Kappa {
 
 /// Observations before the first type-II ML refit.
 const MIN_FIT: usize = 5;
+/// Consecutive repeats of the same arm that trigger the stuck guard (stationary GP-UCB).
+const STUCK_REPEATS: usize = 3;
 
 /// Options of GP-UCB (all have defaults; JSON field names as here).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -215,6 +217,9 @@ pub struct GpUcb {
     told: usize,
     /// Rounds whose GP update or refit failed numerically (the arm was then drawn at random).
     pub failures: usize,
+    /// Random arms taken by the stuck guard.
+    pub random_steps: usize,
+    repeats: usize,
     hyper_rng: Rng,
 }
 
@@ -251,6 +256,8 @@ impl GpUcb {
             noise: 0.05,
             told: 0,
             failures: 0,
+            random_steps: 0,
+            repeats: 0,
             hyper_rng: crate::rng::stream(seed, 0x6770),
         })
     }
@@ -291,7 +298,7 @@ impl GpUcb {
         let n = self.xs.len();
         // type-II ML is unreliable on a handful of points: keep the initial hyperparameters until MIN_FIT points
         let start = self.init.max(MIN_FIT);
-        let refit = n >= start && (n - start) % self.opts.refit_every == 0;
+        let refit = n >= start && (n - start).is_multiple_of(self.opts.refit_every);
         let up_to_date = self.gp.as_ref().map(|g| g.len()).unwrap_or(0);
         match self.gp.as_mut() {
             Some(gp) if up_to_date + 1 == n => {
@@ -306,7 +313,7 @@ impl GpUcb {
             let hopts = HyperOptions {
                 length_scale: (0.02, 2.0),
                 signal_var: (0.05, 20.0),
-                noise_var: Some((1e-4, 1.0)),
+                noise_var: Some((1e-4, 0.5)),
                 omega: (1e-4, 0.3),
                 restarts: self.opts.restarts,
                 max_iters: 40,
@@ -395,7 +402,7 @@ impl GpUcb {
 
 impl BanditAlgo for GpUcb {
     fn ask(&mut self, t: usize, rng: &mut Rng) -> Arm {
-        let u = if self.xs.len() < self.init {
+        let mut u = if self.xs.len() < self.init {
             random_unit(self.d, self.ordered, rng)
         } else {
             match self.gp.as_ref() {
@@ -403,6 +410,18 @@ impl BanditAlgo for GpUcb {
                 None => random_unit(self.d, self.ordered, rng),
             }
         };
+        // stuck guard (stationary kernel only): a UCB maximiser repeating the previous arm STUCK_REPEATS times
+        // means the exploration bonus no longer moves it (e.g. a box corner with a skewed objective and a small
+        // kappa); take one uniform random arm instead. With the temporal kernel repeating an arm is legitimate.
+        if !self.opts.temporal {
+            let repeat = self.xs.last().is_some_and(|p| p[..self.d].iter().zip(&u).all(|(a, b)| (a - b).abs() < 1e-3));
+            self.repeats = if repeat { self.repeats + 1 } else { 0 };
+            if self.repeats >= STUCK_REPEATS {
+                self.repeats = 0;
+                self.random_steps += 1;
+                u = random_unit(self.d, self.ordered, rng);
+            }
+        }
         Arm::Point(to_box(&u, &self.lo, &self.hi))
     }
 

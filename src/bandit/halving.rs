@@ -40,7 +40,7 @@ pub fn best_empirical(pulls: &[f64], sums: &[f64], frac: f64) -> Option<usize> {
 }
 
 /// Options of successive halving and Hyperband.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(default)]
 pub struct HalvingOptions {
     /// Reduction factor (>= 2; default 3 for Hyperband, 2 for successive halving when not given).
@@ -51,12 +51,6 @@ pub struct HalvingOptions {
     pub max_resource: Option<usize>,
     /// Label in the report.
     pub label: Option<String>,
-}
-
-impl Default for HalvingOptions {
-    fn default() -> Self {
-        HalvingOptions { eta: None, arms: None, max_resource: None, label: None }
-    }
 }
 
 /// One stage: arms to bring forward, additional pulls each, and how many survive it.

@@ -27,7 +27,7 @@ pub use halving::{Halving, HalvingOptions};
 pub use problems::{ArmSpace, Problem, TestFn};
 pub use report::{AlgoReport, BanditEvent, BanditReport, Curve, Summary};
 pub use runner::run;
-pub use ttts::{DTtts, Ttts, TttsOptions, Uniform};
+pub use ttts::{DTtts, Recommend, Ttts, TttsOptions, Uniform};
 
 use crate::rng::Rng;
 

@@ -84,7 +84,7 @@ fn arm_index(arm: &Arm, n: Option<usize>) -> Result<usize> {
     }
 }
 
-fn arm_point<'a>(arm: &'a Arm, dim: usize) -> Result<&'a [f64]> {
+fn arm_point(arm: &Arm, dim: usize) -> Result<&[f64]> {
     match arm {
         Arm::Point(p) if p.len() == dim => Ok(p),
         Arm::Point(p) => Err(Error::config(format!("arm has {} coordinates, problem needs {dim}", p.len()))),
@@ -358,7 +358,7 @@ impl TestFunction {
         if !(noise_sd >= 0.0 && noise_sd.is_finite()) {
             return Err(Error::config("noise_sd must be finite and >= 0"));
         }
-        if !(drift >= 0.0 && drift <= f.max_drift()) {
+        if !(0.0..=f.max_drift()).contains(&drift) {
             return Err(Error::config(format!(
                 "{f:?}: drift must be in [0, {}] so the optimum stays in the box",
                 f.max_drift()

@@ -74,8 +74,48 @@ fn most_probably_best(stats: &[Stats], samples: usize, rng: &mut Rng) -> Option<
     Some(best)
 }
 
+fn most_pulled(stats: &[Stats]) -> Option<usize> {
+    let pm = |s: &Stats| s.alpha() / (s.alpha() + s.beta());
+    let mut best: Option<usize> = None;
+    for (i, s) in stats.iter().enumerate() {
+        if s.pulls() == 0.0 {
+            continue;
+        }
+        match best {
+            Some(b) if stats[b].pulls() > s.pulls() || (stats[b].pulls() == s.pulls() && pm(&stats[b]) >= pm(s)) => {}
+            _ => best = Some(i),
+        }
+    }
+    best
+}
+
+fn recommend(stats: &[Stats], opts: &TttsOptions, rng: &mut Rng) -> Option<usize> {
+    match opts.recommend {
+        Recommend::Posterior => {
+            let idx: Vec<usize> = (0..stats.len()).filter(|&i| stats[i].pulls() > 0.0).collect();
+            let pulled: Vec<Stats> = idx.iter().map(|&i| stats[i].clone()).collect();
+            most_probably_best(&pulled, opts.mc_samples, rng).map(|j| idx[j])
+        }
+        Recommend::MostPulled => most_pulled(stats),
+    }
+}
+
 fn binarise(reward: f64, rng: &mut Rng) -> bool {
     rng.random::<f64>() < reward.clamp(0.0, 1.0)
+}
+
+/// How TTTS / D-TTTS recommend an arm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Recommend {
+    /// Largest posterior probability of being the best (Monte Carlo; Russo 2016). With many arms pulled once
+    /// (D-TTTS on a reservoir), their joint mass can outweigh a well-estimated good arm, so a barely pulled arm
+    /// may be recommended.
+    #[default]
+    Posterior,
+    /// The most pulled arm (ties: larger posterior mean); top-two sampling pulls the best arm about a fraction
+    /// beta of the time.
+    MostPulled,
 }
 
 /// Options of TTTS / D-TTTS.
@@ -92,13 +132,15 @@ pub struct TttsOptions {
     pub pseudo_arm: bool,
     /// Monte Carlo draws for the recommendation (default 200).
     pub mc_samples: usize,
+    /// Recommendation rule (default `posterior`).
+    pub recommend: Recommend,
     /// Label in the report.
     pub label: Option<String>,
 }
 
 impl Default for TttsOptions {
     fn default() -> Self {
-        TttsOptions { beta: 0.5, arms: None, pseudo_arm: true, mc_samples: 200, label: None }
+        TttsOptions { beta: 0.5, arms: None, pseudo_arm: true, mc_samples: 200, recommend: Recommend::Posterior, label: None }
     }
 }
 
@@ -210,7 +252,7 @@ impl BanditAlgo for Ttts {
         }
     }
     fn recommend(&mut self, _t: usize, rng: &mut Rng) -> Option<Arm> {
-        most_probably_best(&self.stats, self.opts.mc_samples, rng).map(|i| Arm::Index(self.stats[i].arm))
+        recommend(&self.stats, &self.opts, rng).map(|i| Arm::Index(self.stats[i].arm))
     }
     fn arm_stats(&self) -> Vec<ArmStat> {
         arm_stats(&self.stats)
@@ -294,8 +336,7 @@ impl BanditAlgo for DTtts {
         }
     }
     fn recommend(&mut self, _t: usize, rng: &mut Rng) -> Option<Arm> {
-        let pulled: Vec<Stats> = self.stats.iter().filter(|s| s.pulls() > 0.0).cloned().collect();
-        most_probably_best(&pulled, self.opts.mc_samples, rng).map(|i| Arm::Index(pulled[i].arm))
+        recommend(&self.stats, &self.opts, rng).map(|i| Arm::Index(self.stats[i].arm))
     }
     fn arm_stats(&self) -> Vec<ArmStat> {
         arm_stats(&self.stats)
