@@ -471,3 +471,34 @@ impl BanditAlgo for GpUcb {
         self.failures
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pava_projects_onto_the_sorted_set() {
+        let mut a = [3.0, 1.0, 2.0];
+        project_sorted(&mut a);
+        assert_eq!(a, [2.0, 2.0, 2.0]);
+        let mut b = [1.0, 3.0, 2.0];
+        project_sorted(&mut b);
+        assert_eq!(b, [1.0, 2.5, 2.5]);
+        let mut c = [0.1, 0.2, 0.9];
+        project_sorted(&mut c);
+        assert_eq!(c, [0.1, 0.2, 0.9]);
+    }
+
+    #[test]
+    fn kappa_theorem_value() {
+        // t = 2, d = 1, delta = 0.1: 2 ln(2 pi^2 4 / 0.3) + 2 ln(4 sqrt(ln 40))
+        let k = Kappa::Theorem { delta: 0.1, scale: 1.0 }.at(2, 1);
+        let pi2 = std::f64::consts::PI.powi(2);
+        let want = 2.0 * (8.0 * pi2 / 0.3).ln() + 2.0 * (4.0 * 40f64.ln().sqrt()).ln();
+        assert!((k - want).abs() < 1e-12);
+        assert_eq!(Kappa::Constant { value: 3.0 }.at(7, 4), 3.0);
+        // grows with t
+        assert!(Kappa::default().at(10, 2) <= Kappa::Theorem { delta: 0.1, scale: 1.0 }.at(10, 2));
+        assert!(Kappa::Theorem { delta: 0.1, scale: 1.0 }.at(100, 2) > Kappa::Theorem { delta: 0.1, scale: 1.0 }.at(10, 2));
+    }
+}
