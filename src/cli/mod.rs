@@ -3,6 +3,7 @@
 
 use clap::{Parser, Subcommand};
 
+mod bandit;
 mod fssd;
 mod ksd;
 mod sample;
@@ -30,6 +31,8 @@ enum Command {
     Tune(tune::ConfigArgs),
     /// Run the paper's comparison of tuners on one problem and print the table.
     Compare(tune::CompareArgs),
+    /// Bandit tuners (GP-UCB, D-TTTS, ...) on problems with a known optimum: regret curves.
+    Bandit(bandit::BanditArgs),
 }
 
 pub fn main() -> i32 {
@@ -41,6 +44,7 @@ pub fn main() -> i32 {
         Command::Fssd(a) => fssd::run(&a),
         Command::Tune(a) => tune::tune(a),
         Command::Compare(a) => tune::compare_cmd(a),
+        Command::Bandit(a) => bandit::run(a),
     };
     match res {
         Ok(()) => 0,
