@@ -3,6 +3,8 @@
 
 use clap::{Parser, Subcommand};
 
+mod simulate;
+
 #[derive(Parser)]
 #[command(name = "tunelab", version, about = "SG-MCMC samplers, Stein discrepancies and tuners")]
 struct Cli {
@@ -12,11 +14,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Simulate a data set (the paper's logistic regression, or linear regression) to a CSV file.
+    Simulate(simulate::SimulateArgs),
 }
 
 pub fn main() -> i32 {
     let cli = Cli::parse();
     let res: tunelab::Result<()> = match cli.cmd {
+        Command::Simulate(a) => simulate::run(&a),
     };
     match res {
         Ok(()) => 0,
