@@ -4,11 +4,12 @@
 use std::sync::atomic::AtomicBool;
 use tunelab::hoag::{
     self, conjugate_gradient, hypergradient, lbfgs, outer_loss_at, Bilevel, HoagBudget, HoagConfig, HoagData,
-    HoagInput, MethodSpec, ProblemKind, Tolerance,
+    MethodSpec, ProblemKind, Tolerance,
 };
+use tunelab::data::Dataset;
 use tunelab::Error;
 
-fn small(problem: ProblemKind, n: usize, d: usize) -> (HoagConfig, HoagInput) {
+fn small(problem: ProblemKind, n: usize, d: usize) -> (HoagConfig, Dataset) {
     let mut cfg = HoagConfig::new(problem);
     cfg.data = HoagData::Simulate { n, d, seed: 3 };
     cfg.landscape_points = 0;
@@ -181,7 +182,7 @@ fn bad_configs_give_clear_errors() {
     assert!(err(&c).contains("run_with_data"));
     // Three label values for logistic regression.
     let c = HoagConfig::preset("logreg").unwrap();
-    let data = HoagInput { x: (0..30).map(|i| i as f64).collect(), y: (0..30).map(|i| (i % 3) as f64).collect(), n: 30, p: 1 };
+    let data = Dataset::new((0..30).map(|i| i as f64).collect(), (0..30).map(|i| (i % 3) as f64).collect(), 1, None, "y").unwrap();
     let e = hoag::run_with_data(&c, Some(&data), &mut |_| {}, &cancel).unwrap_err();
     assert!(matches!(e, Error::Data(_)) && e.to_string().contains("exactly two values"));
     // JSON: unknown field and unknown method.

@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 
 mod simulate;
+mod hoag;
 
 #[derive(Parser)]
 #[command(name = "tunelab", version, about = "SG-MCMC samplers, Stein discrepancies and tuners")]
@@ -16,12 +17,15 @@ struct Cli {
 enum Command {
     /// Simulate a data set (the paper's logistic regression, or linear regression) to a CSV file.
     Simulate(simulate::SimulateArgs),
+    /// HOAG (Pedregosa 2016) against grid/random search, GP-BO and iterative differentiation.
+    Hoag(hoag::HoagArgs),
 }
 
 pub fn main() -> i32 {
     let cli = Cli::parse();
     let res: tunelab::Result<()> = match cli.cmd {
         Command::Simulate(a) => simulate::run(&a),
+        Command::Hoag(a) => hoag::run(&a),
     };
     match res {
         Ok(()) => 0,

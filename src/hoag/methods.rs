@@ -4,7 +4,8 @@
 
 use super::problems::{Bilevel, InnerAt};
 use super::solvers::{conjugate_gradient, norm};
-use super::{HoagConfig, HoagInput, HoagMethodReport, Landscape, MethodSpec, TracePoint};
+use crate::data::Dataset;
+use super::{HoagConfig, HoagMethodReport, Landscape, MethodSpec, TracePoint};
 use crate::gp::{BaseKernel, Gp, HyperOptions, Kernel};
 use crate::rng::{stream, Rng};
 use crate::{Error, Result};
@@ -17,7 +18,7 @@ use web_time::Instant;
 const ALPHA: f64 = 0.5;
 const BETA: f64 = 1.05;
 
-pub(super) fn sizes(_cfg: &HoagConfig, input: &HoagInput) -> (usize, usize, usize, usize) {
+pub(super) fn sizes(_cfg: &HoagConfig, input: &Dataset) -> (usize, usize, usize, usize) {
     let n = input.n;
     (n / 3, 2 * n / 3 - n / 3, n - 2 * n / 3, input.p)
 }
@@ -325,15 +326,17 @@ pub(crate) fn expected_improvement(mu: f64, var: f64, best: f64) -> f64 {
     (best - mu) * norm_cdf(z) + sd * norm_pdf(z)
 }
 
-/// Next BO point: fit a Matern-5/2 GP (type-II ML) on inputs scaled to [0,1]^s and standardised losses,
-/// maximise EI over a grid of candidates. Falls back to a random point when the GP fails (reported state).
+/// Next BO point: fit a Matern-5/2 GP (type-II ML) on inputs scaled to [0,1]^s and standardised log losses
+/// (losses span orders of magnitude across the box), maximise EI over a grid of candidates not already
+/// evaluated. Falls back to a random point when the GP fails.
 fn bo_next(xs: &[Vec<f64>], ys: &[f64], b: [f64; 2], rng: &mut Rng) -> Vec<f64> {
     let s = xs[0].len();
     let scale = |v: &[f64]| v.iter().map(|a| (a - b[0]) / (b[1] - b[0])).collect::<Vec<f64>>();
     let u: Vec<Vec<f64>> = xs.iter().map(|v| scale(v)).collect();
-    let mean = ys.iter().sum::<f64>() / ys.len() as f64;
-    let sd = (ys.iter().map(|y| (y - mean).powi(2)).sum::<f64>() / ys.len() as f64).sqrt().max(1e-12);
-    let z: Vec<f64> = ys.iter().map(|y| (y - mean) / sd).collect();
+    let logs: Vec<f64> = ys.iter().map(|y| y.max(1e-300).ln()).collect();
+    let mean = logs.iter().sum::<f64>() / logs.len() as f64;
+    let sd = (logs.iter().map(|y| (y - mean).powi(2)).sum::<f64>() / logs.len() as f64).sqrt().max(1e-12);
+    let z: Vec<f64> = logs.iter().map(|y| (y - mean) / sd).collect();
     let fitted = Kernel::new(BaseKernel::Matern52, s, 0.2, 1.0).and_then(|k| Gp::fit(&u, &z, k, 1e-6)).and_then(|mut gp| {
         let opts = HyperOptions {
             length_scale: (0.02, 2.0),
@@ -363,6 +366,9 @@ fn bo_next(xs: &[Vec<f64>], ys: &[f64], b: [f64; 2], rng: &mut Rng) -> Vec<f64> 
         } else {
             cand[0] = grid[i / k];
             cand[1] = grid[i % k];
+        }
+        if u.iter().any(|o| o.iter().zip(&cand).all(|(a, c)| (a - c).abs() < 1e-9)) {
+            continue;
         }
         let (m, v) = gp.predict(&cand);
         let ei = expected_improvement(m, v, best);
