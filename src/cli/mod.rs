@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 
 mod simulate;
 mod hoag;
+mod lr_schedule;
 
 #[derive(Parser)]
 #[command(name = "tunelab", version, about = "SG-MCMC samplers, Stein discrepancies and tuners")]
@@ -19,6 +20,8 @@ enum Command {
     Simulate(simulate::SimulateArgs),
     /// HOAG (Pedregosa 2016) against grid/random search, GP-BO and iterative differentiation.
     Hoag(hoag::HoagArgs),
+    /// Learning-rate schedules: constant, exponential decays and the dynamic GP trace-model tuner.
+    LrSchedule(lr_schedule::LrScheduleArgs),
 }
 
 pub fn main() -> i32 {
@@ -26,6 +29,7 @@ pub fn main() -> i32 {
     let res: tunelab::Result<()> = match cli.cmd {
         Command::Simulate(a) => simulate::run(&a),
         Command::Hoag(a) => hoag::run(&a),
+        Command::LrSchedule(a) => lr_schedule::run(&a),
     };
     match res {
         Ok(()) => 0,
