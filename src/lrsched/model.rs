@@ -154,8 +154,8 @@ impl TraceModel {
             length_scale: (0.05, 20.0),
             signal_var: (0.01, 20.0),
             noise_var: Some((1e-4, 2.0)),
-            restarts: 2,
-            max_iters: 60,
+            restarts: 1,
+            max_iters: 40,
             ..HyperOptions::default()
         };
         gp.optimize_hyperparameters(rng, &opts)?;
