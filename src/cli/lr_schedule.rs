@@ -85,10 +85,10 @@ fn print_table(r: &LrReport) {
             m.schedule.last().copied().unwrap_or(f64::NAN)
         );
     }
-    if let Some((n, l)) = &r.best_constant {
-        println!("best constant: {n} ({l:.5})");
+    if let Some(b) = &r.best_constant {
+        println!("best constant: {} ({:.5})", b.name, b.final_loss);
     }
-    if let Some((n, l)) = &r.best_decay {
-        println!("best decay:    {n} ({l:.5})");
+    if let Some(b) = &r.best_decay {
+        println!("best decay:    {} ({:.5})", b.name, b.final_loss);
     }
 }

@@ -2,6 +2,9 @@
 //! differentiation (Domke 2012; Maclaurin et al. 2015: reverse mode through unrolled gradient descent), grid
 //! search, random search and GP Bayesian optimisation with expected improvement (Jones et al. 1998).
 
+// Index loops mirror the equations in these numeric kernels; negated comparisons deliberately catch NaN.
+#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
+
 use super::problems::{Bilevel, InnerAt};
 use super::solvers::{conjugate_gradient, norm};
 use crate::data::Dataset;
@@ -441,6 +444,9 @@ fn search_method(
         xs.push(lam.clone());
         ys.push(if f.is_finite() { f } else { f64::MAX.sqrt() });
         tr.push(k, &lam, f, &best.1, best.0, best.2, None, None);
+        if matches!(spec, MethodSpec::Grid { .. }) && k == grid.len() {
+            break "grid-done";
+        }
         if let Some(why) = tr.out_of_budget(cfg, k) {
             break why;
         }

@@ -4,6 +4,9 @@
 //!
 //! Both take an absolute tolerance on a residual / gradient norm and report whether it was met.
 
+// Index loops mirror the equations in these numeric kernels; negated comparisons deliberately catch NaN.
+#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
+
 /// Outcome of an iterative solve.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SolveInfo {
@@ -161,8 +164,8 @@ pub fn lbfgs(
                 break;
             }
         }
-        if ls >= 40 {
-            break; // line search failed: cannot make progress at this precision
+        if ls >= 40 || f_new >= f {
+            break; // line search failed or no decrease: cannot make progress at this precision
         }
         let mut sy = 0.0;
         let mut yy = 0.0;

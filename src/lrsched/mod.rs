@@ -14,6 +14,9 @@
 //! Events go to an observer on the calling thread. Results do not depend on the number of threads: every
 //! run draws from its own stream `(seed, id)`.
 
+// Index loops mirror the equations in these numeric kernels; negated comparisons deliberately catch NaN.
+#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
+
 pub mod model;
 pub mod train;
 
@@ -343,10 +346,17 @@ pub struct LrReport {
     /// Every schedule: constants, decays, then the dynamic tuner.
     pub methods: Vec<LrMethodReport>,
     pub dynamic: Option<DynamicReport>,
-    /// Name and final loss of the best constant rate, the best decay and the dynamic tuner.
-    pub best_constant: Option<(String, f64)>,
-    pub best_decay: Option<(String, f64)>,
+    /// The best constant rate and the best exponential decay (by final loss).
+    pub best_constant: Option<BestOf>,
+    pub best_decay: Option<BestOf>,
     pub seed: u64,
+}
+
+/// Name and final loss of the best method of a family.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BestOf {
+    pub name: String,
+    pub final_loss: f64,
 }
 
 /// Progress events (serde, tag `type`, kebab-case), delivered on the calling thread.
@@ -539,7 +549,7 @@ pub fn run_with_data(
             .iter()
             .filter(|m| m.family == fam)
             .min_by(|a, b| a.final_loss.total_cmp(&b.final_loss))
-            .map(|m| (m.name.clone(), m.final_loss))
+            .map(|m| BestOf { name: m.name.clone(), final_loss: m.final_loss })
     };
     let best_constant = best_of("constant");
     let best_decay = best_of("exponential-decay");

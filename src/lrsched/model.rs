@@ -14,6 +14,9 @@
 //! by maximum likelihood. Predictions over several intervals use recursive sampling (their Sec. 2.3): each
 //! path draws `f` from the GP predictive (noise included) at its own current value, independently per step.
 
+// Index loops mirror the equations in these numeric kernels; negated comparisons deliberately catch NaN.
+#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
+
 use crate::gp::{BaseKernel, Gp, HyperOptions, Kernel};
 use crate::rng::Rng;
 use crate::{Error, Result};
@@ -103,7 +106,7 @@ pub struct TraceModel {
 /// Inverse standard normal cdf (Acklam's rational approximation, relative error < 1.2e-9).
 pub fn norm_quantile(p: f64) -> f64 {
     let p = p.clamp(1e-300, 1.0 - 1e-16);
-    const A: [f64; 6] = [-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00];
+    const A: [f64; 6] = [-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.38357751867269e+02, -3.066479806614716e+01, 2.506628277459239e+00];
     const B: [f64; 5] = [-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02, 6.680131188771972e+01, -1.328068155288572e+01];
     const C: [f64; 6] = [-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00, -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00];
     const D: [f64; 4] = [7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00];

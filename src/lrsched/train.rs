@@ -3,6 +3,9 @@
 //! 2019, "Which algorithmic choices matter at which batch sizes?", Sec. 3), where decaying the learning rate
 //! provably helps. Optimisers: minibatch SGD and Adam (Kingma & Ba 2015, Algorithm 1).
 
+// Index loops mirror the equations in these numeric kernels; negated comparisons deliberately catch NaN.
+#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
+
 use crate::rng::Rng;
 use rand::RngExt;
 use rand_distr::{Distribution, StandardNormal};
