@@ -56,6 +56,27 @@ fn kernel_ridge_hypergradient_matches_finite_differences() {
 }
 
 #[test]
+fn iterative_differentiation_is_the_exact_derivative_of_the_unrolled_map() {
+    for (problem, n, d, lam) in [(ProblemKind::Logreg, 60, 4, vec![-1.0]), (ProblemKind::KernelRidge, 45, 2, vec![-1.0, -2.0])] {
+        let (cfg, data) = small(problem, n, d);
+        let pr = hoag::problem_from_data(&cfg, &data).unwrap();
+        let eta = 0.5 / pr.at(&lam).lipschitz();
+        let (_, g) = hoag::iterdiff_hypergradient(pr.as_ref(), &lam, eta, 30);
+        for i in 0..lam.len() {
+            let h = 1e-5;
+            let mut a = lam.clone();
+            let mut b = lam.clone();
+            a[i] += h;
+            b[i] -= h;
+            let fd = (hoag::iterdiff_hypergradient(pr.as_ref(), &a, eta, 30).0
+                - hoag::iterdiff_hypergradient(pr.as_ref(), &b, eta, 30).0)
+                / (2.0 * h);
+            assert!((g[i] - fd).abs() <= 1e-7 + 1e-5 * fd.abs(), "{problem:?} {i}: {} vs {fd}", g[i]);
+        }
+    }
+}
+
+#[test]
 fn conjugate_gradient_meets_its_tolerance() {
     // SPD matrix A = B Bᵀ + 0.1 I with a fixed pseudo-random B.
     let n = 30;
@@ -133,7 +154,10 @@ fn presets_and_comparison_run_deterministically() {
     let cancel = AtomicBool::new(false);
     let mut events = 0;
     let a = hoag::run_with_data(&cfg, Some(&data), &mut |_| events += 1, &cancel).unwrap();
-    let b = hoag::run_with_data(&cfg, Some(&data), &mut |_| {}, &cancel).unwrap();
+    // Same numbers on a one-thread pool (the landscape rows run in parallel).
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let b = pool.install(|| hoag::run_with_data(&cfg, Some(&data), &mut |_| {}, &cancel).unwrap());
+    assert_eq!(a.landscape, b.landscape);
     assert_eq!(a.methods.len(), 7);
     assert!(events > 7);
     for (x, y) in a.methods.iter().zip(&b.methods) {

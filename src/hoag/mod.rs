@@ -706,6 +706,18 @@ pub fn hypergradient(pr: &dyn Bilevel, lam: &[f64], tol_rel: f64, max_iter: usiz
     (f, gl.iter().zip(&cross).map(|(a, b)| a - b).collect())
 }
 
+/// The hypergradient of iterative differentiation: outer loss after `steps` of gradient descent from 0 with
+/// fixed step `eta` at `λ`, and its exact derivative in `λ` by reverse mode through the iterations.
+pub fn iterdiff_hypergradient(pr: &dyn Bilevel, lam: &[f64], eta: f64, steps: usize) -> (f64, Vec<f64>) {
+    let at = pr.at(lam);
+    let n = pr.n_inner();
+    let mut x = vec![0.0; n];
+    let mut traj = vec![0.0; steps * n];
+    let mut g = vec![0.0; pr.n_hyper()];
+    let f = methods::unrolled_hypergradient(at.as_ref(), eta, steps, &mut x, &mut traj, &mut g);
+    (f, g)
+}
+
 /// Builds the bilevel problem of a config from data (seeded shuffle, thirds, standardisation): for tests,
 /// custom drivers and charts.
 pub fn problem_from_data(cfg: &HoagConfig, data: &Dataset) -> Result<Box<dyn Bilevel>> {
