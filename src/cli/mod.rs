@@ -3,7 +3,11 @@
 
 use clap::{Parser, Subcommand};
 
+mod fssd;
+mod ksd;
+mod sample;
 mod simulate;
+mod tune;
 mod hoag;
 mod lr_schedule;
 
@@ -16,8 +20,18 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Simulate a data set (the paper's logistic regression, or linear regression) to a CSV file.
+    /// Simulate a data set (the paper's logistic regression, or linear regression) to CSV.
     Simulate(simulate::SimulateArgs),
+    /// Run one SG-MCMC sampler on a data set and write its samples (and scores) to CSV.
+    Sample(sample::SampleArgs),
+    /// Kernel Stein discrepancy (IMQ kernel) of samples given their scores.
+    Ksd(ksd::KsdArgs),
+    /// Finite-set Stein discrepancy of samples at given test locations.
+    Fssd(fssd::FssdArgs),
+    /// Run a tuner (MAMBA, grid, heuristic, random) from a JSON config or a preset.
+    Tune(tune::ConfigArgs),
+    /// Run the paper's comparison of tuners on one problem and print the table.
+    Compare(tune::CompareArgs),
     /// HOAG (Pedregosa 2016) against grid/random search, GP-BO and iterative differentiation.
     Hoag(hoag::HoagArgs),
     /// Learning-rate schedules: constant, exponential decays and the dynamic GP trace-model tuner.
@@ -28,6 +42,11 @@ pub fn main() -> i32 {
     let cli = Cli::parse();
     let res: tunelab::Result<()> = match cli.cmd {
         Command::Simulate(a) => simulate::run(&a),
+        Command::Sample(a) => sample::run(&a),
+        Command::Ksd(a) => ksd::run(&a),
+        Command::Fssd(a) => fssd::run(&a),
+        Command::Tune(a) => tune::tune(a),
+        Command::Compare(a) => tune::compare_cmd(a),
         Command::Hoag(a) => hoag::run(&a),
         Command::LrSchedule(a) => lr_schedule::run(&a),
     };
