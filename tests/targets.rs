@@ -112,6 +112,12 @@ fn logistic_gradients() {
         let theta = randn(&mut rng, t.dim(), 0.7);
         check_all_gradients(&t, &theta, &mut rng);
     }
+    // Feature counts with the unrolled kernels (1, 16) and the run-time kernel (17).
+    for p in [1, 16, 17] {
+        let t = LogisticRegression::new(logistic_data(300, p, 4), 10.0, p == 17).unwrap();
+        let theta = randn(&mut rng, t.dim(), 0.5);
+        check_all_gradients(&t, &theta, &mut rng);
+    }
     // Large predictors (saturated sigmoid) stay finite and exact.
     let t = LogisticRegression::new(data, 10.0, false).unwrap();
     let theta = randn(&mut rng, 5, 40.0);

@@ -163,7 +163,7 @@ pub fn build_target(spec: &ModelSpec, data: Option<Arc<Dataset>>) -> Result<Arc<
 const MAX_CLASSES: usize = 1000;
 
 /// Samples per parallel block in [`full_scores`]; fixed, so results do not depend on the thread count.
-const SCORE_BLOCK: usize = 64;
+const SCORE_BLOCK: usize = 128;
 
 /// Full-data scores `grad log p(theta_s | data)` for every row of `samples` (row-major, `d = target.dim()`),
 /// computed in parallel over fixed blocks of rows with [`Target::grad_log_density_many`] (deterministic).
