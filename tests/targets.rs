@@ -387,6 +387,19 @@ fn model_spec_serde_defaults_and_validation() {
 }
 
 #[test]
+fn bnn_test_set_spec_keeps_the_training_classes() {
+    let train = Arc::new(tunelab::data::parse_csv("a,y\n1,0\n2,1\n3,2\n", &Default::default()).unwrap());
+    let test = Arc::new(tunelab::data::parse_csv("a,y\n1,0\n2,1\n", &Default::default()).unwrap());
+    let spec = ModelSpec::Bnn { hidden: 3, prior_var: 1.0, classes: None };
+    let tr = build_target(&spec, Some(train)).unwrap();
+    // Built on its own, the test set would have 2 classes and another dimension.
+    assert_ne!(build_target(&spec, Some(test.clone())).unwrap().dim(), tr.dim());
+    let te = build_target(&spec.for_test_set(tr.as_ref()), Some(test)).unwrap();
+    assert_eq!((te.dim(), te.n_classes()), (tr.dim(), 3));
+    assert_eq!(ModelSpec::default().for_test_set(tr.as_ref()), ModelSpec::default());
+}
+
+#[test]
 fn full_scores_is_deterministic_across_thread_counts() {
     let data = logistic_data(2000, 6, 9);
     let t = LogisticRegression::new(data, 10.0, false).unwrap();

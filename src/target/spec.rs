@@ -99,6 +99,17 @@ impl ModelSpec {
             ModelSpec::Bnn { .. } => "bnn",
         }
     }
+    /// The spec to use for a held-out set evaluated with parameters of `train`: for `bnn` the number of
+    /// classes is fixed to the training target's (a test split may miss a class, which would change the
+    /// parameter layout); other specs are returned unchanged.
+    pub fn for_test_set(&self, train: &dyn Target) -> ModelSpec {
+        match self {
+            ModelSpec::Bnn { hidden, prior_var, .. } => {
+                ModelSpec::Bnn { hidden: *hidden, prior_var: *prior_var, classes: Some(train.n_classes()) }
+            }
+            other => other.clone(),
+        }
+    }
     /// Whether this model is a classifier (test log-loss / accuracy make sense).
     pub fn is_classifier(&self) -> bool { matches!(self, ModelSpec::Logistic { .. } | ModelSpec::Bnn { .. }) }
 }
