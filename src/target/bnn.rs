@@ -56,8 +56,11 @@ impl Bnn {
         Ok(Self { p: data.p, h: hidden, k: n_classes, labels, data, prior_var })
     }
 
+    /// Number of hidden units.
     pub fn hidden(&self) -> usize { self.h }
+    /// The data set.
     pub fn data(&self) -> &Arc<Dataset> { &self.data }
+    /// Prior variance of every weight and bias.
     pub fn prior_var(&self) -> f64 { self.prior_var }
 
     fn layout(&self) -> Layout {

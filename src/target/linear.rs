@@ -55,8 +55,11 @@ impl LinearRegression {
         })
     }
 
+    /// The data set.
     pub fn data(&self) -> &Arc<Dataset> { &self.data }
+    /// Known noise variance.
     pub fn noise_var(&self) -> f64 { self.noise_var }
+    /// Prior variance.
     pub fn prior_var(&self) -> f64 { self.prior_var }
 }
 

@@ -25,7 +25,9 @@ impl Banana {
         if !(var > 0.0 && var.is_finite()) { return Err(Error::config(format!("banana: var must be positive and finite, got {var}"))); }
         Ok(Self { b, var })
     }
+    /// Curvature `b`.
     pub fn b(&self) -> f64 { self.b }
+    /// Variance of the first coordinate.
     pub fn var(&self) -> f64 { self.var }
 }
 
