@@ -275,3 +275,22 @@ fn uploaded_csv_runs_and_bad_uploads_name_the_line() {
         other => panic!("{:?}", other.map(|r| r.tuner)),
     }
 }
+
+#[test]
+fn an_exploding_oscillating_chain_never_beats_exact_samples() {
+    // Regression test: the signed KSD U-statistic of a chain swinging between +-A is hugely negative.
+    let mut cfg = presets::preset("gaussian").unwrap();
+    cfg.model = serde_json::from_str(r#"{"kind":"gaussian","d":2,"rho":0.0}"#).unwrap();
+    let problem = Problem::build(&cfg, None).unwrap();
+    let mut r = rng::stream(5, 0);
+    use rand::RngExt;
+    let exact: Vec<f64> = (0..400).map(|_| r.sample::<f64, _>(rand_distr::StandardNormal)).collect();
+    let swing: Vec<f64> = (0..400)
+        .map(|i| if (i / 2) % 2 == 0 { 40.0 } else { -40.0 } + 0.5 * r.sample::<f64, _>(rand_distr::StandardNormal))
+        .collect();
+    let m = tune::MetricSpec::default();
+    let s_exact = tune::metric::score(&problem, &m, &exact, 1, &mut r).unwrap().value;
+    let s_swing = tune::metric::score(&problem, &m, &swing, 1, &mut r).unwrap().value;
+    assert!(s_exact >= 0.0 && s_swing >= 0.0);
+    assert!(s_swing > 10.0 * s_exact, "swinging chain {s_swing} vs exact {s_exact}");
+}
