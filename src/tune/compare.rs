@@ -105,7 +105,7 @@ pub fn evaluate(problem: &Problem, report: &Report, reference: Option<&Reference
     let mut r = rng::stream(seed, (1 << 40) + 4);
     let g = score_vectors(problem.train.as_ref(), &x, None, &mut r);
     let opts = ksd_options(&MetricKind::Ksd { scale: None, estimator: None, c: None, beta: None });
-    let ksd = stein::ksd(&x, &g, d, &opts).ok().map(|v| v.ksd);
+    let ksd = stein::ksd(&x, &g, d, &opts).ok().map(|v| v.ksd_sq.abs().sqrt());
     let std_rel_error = reference.map(|rf| {
         best.posterior.std.iter().zip(&rf.std).map(|(a, b)| (a - b).abs() / b.abs().max(1e-300)).sum::<f64>() / d as f64
     });
