@@ -59,10 +59,10 @@ pub struct SampleArgs {
     #[arg(long)]
     pub with_replacement: bool,
     /// Budget: number of iterations (SGHMC: samples of L steps each).
-    #[arg(long, conflicts_with_all = ["grad_evals", "seconds"])]
+    #[arg(long, conflicts_with_all = ["grad_evals", "seconds"], value_parser = parse_count)]
     pub iters: Option<u64>,
     /// Budget: data points touched by gradient estimates.
-    #[arg(long, conflicts_with_all = ["iters", "seconds"])]
+    #[arg(long, conflicts_with_all = ["iters", "seconds"], value_parser = parse_count)]
     pub grad_evals: Option<u64>,
     /// Budget: wall-clock seconds of sampling.
     #[arg(long, conflicts_with_all = ["iters", "grad_evals"])]
@@ -97,6 +97,15 @@ fn write_matrix(path: &str, values: &[f64], d: usize, header: &[String]) -> Resu
         write_matrix_csv(&mut w, values, d, Some(header)).map_err(io)?;
         std::io::Write::flush(&mut w).map_err(io)
     }
+}
+
+/// A count written as an integer or in scientific notation (`20000000`, `2e7`).
+fn parse_count(s: &str) -> std::result::Result<u64, String> {
+    let v: f64 = s.trim().parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if !(v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v < 9.2e18) {
+        return Err(format!("`{s}` is not a whole non-negative number"));
+    }
+    Ok(v as u64)
 }
 
 /// Run `tunelab sample`.
