@@ -3,6 +3,10 @@
 
 use clap::{Parser, Subcommand};
 
+mod sample;
+mod simulate;
+mod tune;
+
 #[derive(Parser)]
 #[command(name = "tunelab", version, about = "SG-MCMC samplers, Stein discrepancies and tuners")]
 struct Cli {
@@ -12,11 +16,23 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Simulate a data set (the paper's logistic regression, or linear regression) to CSV.
+    Simulate(simulate::SimulateArgs),
+    /// Run one SG-MCMC sampler on a data set and write its samples (and scores) to CSV.
+    Sample(sample::SampleArgs),
+    /// Run a tuner (MAMBA, grid, heuristic, random) from a JSON config or a preset.
+    Tune(tune::ConfigArgs),
+    /// Run the paper's comparison of tuners on one problem and print the table.
+    Compare(tune::CompareArgs),
 }
 
 pub fn main() -> i32 {
     let cli = Cli::parse();
     let res: tunelab::Result<()> = match cli.cmd {
+        Command::Simulate(a) => simulate::run(&a),
+        Command::Sample(a) => sample::run(&a),
+        Command::Tune(a) => tune::tune(a),
+        Command::Compare(a) => tune::compare_cmd(a),
     };
     match res {
         Ok(()) => 0,

@@ -46,7 +46,26 @@ impl Gaussian {
         Self::new(mean, cov)
     }
 
+    /// Zero-mean Gaussian with unit variances and correlation `rho` between every pair of coordinates
+    /// (positive definite iff `-1/(d-1) < rho < 1`). In 2-D: `[[1, rho], [rho, 1]]`.
+    pub fn correlated(d: usize, rho: f64) -> Result<Self> { Self::with_mean_correlated(vec![0.0; d], rho) }
+
+    /// Like [`Gaussian::correlated`] with a given mean.
+    pub fn with_mean_correlated(mean: Vec<f64>, rho: f64) -> Result<Self> {
+        let d = mean.len();
+        if d == 0 { return Err(Error::config("Gaussian target needs d >= 1")); }
+        let lower = if d > 1 { -1.0 / (d as f64 - 1.0) } else { f64::NEG_INFINITY };
+        if !(rho < 1.0 && rho > lower) {
+            return Err(Error::config(format!("Gaussian correlation rho must lie in ({lower}, 1) for d = {d}, got {rho}")));
+        }
+        let mut cov = vec![rho; d * d];
+        for i in 0..d { cov[i * d + i] = 1.0; }
+        Self::new(mean, cov)
+    }
+
+    /// Mean vector.
     pub fn mean(&self) -> &[f64] { &self.mean }
+    /// Covariance, row-major d x d.
     pub fn cov(&self) -> &[f64] { &self.cov }
 
     fn quad(&self, theta: &[f64]) -> f64 {
@@ -82,6 +101,7 @@ impl Target for Gaussian {
         }
     }
     fn log_lik_point(&self, theta: &[f64], _i: usize) -> f64 { -0.5 * self.quad(theta) }
+
     fn exact_moments(&self) -> Option<(Vec<f64>, Vec<f64>)> { Some((self.mean.clone(), self.cov.clone())) }
     fn name(&self) -> String { format!("gaussian (d = {})", self.d) }
 }

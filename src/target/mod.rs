@@ -4,9 +4,20 @@
 //! Data-free targets (Gaussian, 2-D toys) report `n_data() == 1` and put their whole log density in the
 //! "likelihood" of the single data point, so that every sampler works on every target.
 
+pub mod bnn;
 pub mod gaussian;
+pub mod kernels;
+pub mod linear;
+pub mod logistic;
+mod spec;
+pub mod toys;
 
+pub use bnn::Bnn;
 pub use gaussian::Gaussian;
+pub use linear::LinearRegression;
+pub use logistic::LogisticRegression;
+pub use spec::{build_target, full_scores, ModelSpec};
+pub use toys::{density_grid, log_density_grid, Banana, Mixture2d};
 
 /// A posterior `p(theta | data) ∝ p(theta) prod_i p(y_i | theta)`.
 ///

@@ -1,1 +1,25 @@
-//! (module under construction: see the issue that owns it)
+//! The tuning framework: configs, arm grids, ask/tell tuners (MAMBA and the paper's baselines), the driver
+//! that runs arms in parallel with budgets, cancellation and progress events, and reports.
+//!
+//! MAMBA scores each round on **that round's samples** by default, as the authors' code does: with warm starts
+//! from the MAP the chains need no burn-in, and per-round scores keep every arm's score on the same number of
+//! iterations' worth of samples within a round. `scoring: "chain"` scores the whole chain instead.
+
+pub mod arms;
+pub mod compare;
+pub mod config;
+pub mod driver;
+pub mod metric;
+pub mod presets;
+pub mod problem;
+pub mod report;
+pub mod schedule;
+pub mod tuner;
+
+pub use arms::{arm_count, grid_arms, Arm};
+pub use config::*;
+pub use driver::{run, run_on, run_with_data};
+pub use problem::Problem;
+pub use report::*;
+pub use schedule::{mamba_schedule, RoundPlan};
+pub use tuner::{Ask, Mamba, OneShot, Tuner};

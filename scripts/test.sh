@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs every test of tunelab: native (cargo test), the wasm binding layer in headless Chromium (single-threaded
+# and threaded builds), and the end-to-end browser tests of the page. Installs what is missing first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export RUSTUP_AUTO_INSTALL=0
+bash scripts/setup.sh
+
+LOG=$(mktemp -d)/test.log
+section() { printf '\n\033[1;34m== %s ==\033[0m\n' "$*"; }
+
+section "native: cargo test"
+cargo test --all-targets 2>&1 | tee -a "$LOG"
+cargo test --doc 2>&1 | tee -a "$LOG"
+
+if [ -f scripts/test-wasm.sh ]; then
+  section "wasm: wasm-pack test --headless --chrome (single-threaded and threaded)"
+  bash scripts/test-wasm.sh 2>&1 | tee -a "$LOG"
+fi
+
+if [ -d tests/e2e ]; then
+  section "browser: build the page and run the end-to-end tests in Chromium"
+  npm run build --silent 2>&1 | tee -a "$LOG"
+  npm run test:e2e --silent 2>&1 | tee -a "$LOG"
+fi
+
+# One closing line over every runner: cargo's "N passed; M failed", wasm-bindgen-test's and node's counts.
+passed=$(grep -Eo '[0-9]+ passed' "$LOG" | awk '{s+=$1} END {print s+0}')
+failed=$(grep -Eo '[0-9]+ failed' "$LOG" | awk '{s+=$1} END {print s+0}')
+node_pass=$(grep -Eo '^# pass [0-9]+' "$LOG" | awk '{s+=$3} END {print s+0}')
+node_fail=$(grep -Eo '^# fail [0-9]+' "$LOG" | awk '{s+=$3} END {print s+0}')
+echo
+echo "tunelab: $((passed + node_pass)) passed, $((failed + node_fail)) failed"
+[ $((failed + node_fail)) -eq 0 ]

@@ -1,0 +1,179 @@
+//! `ModelSpec`: the serde description of a model (the `model` part of the tune config), and
+//! [`build_target`], which validates it against the data and builds the target.
+
+use super::{Banana, Bnn, Gaussian, LinearRegression, LogisticRegression, Mixture2d, Target};
+use crate::data::Dataset;
+use crate::error::{Error, Result};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+fn ten() -> f64 { 10.0 }
+fn one() -> f64 { 1.0 }
+fn two() -> usize { 2 }
+fn half() -> f64 { 0.5 }
+fn twenty() -> usize { 20 }
+fn m1() -> [f64; 2] { [-2.0, 0.0] }
+fn m2() -> [f64; 2] { [2.0, 0.0] }
+
+/// A model, as written in configs: `{"kind": "logistic", "prior_var": 10}`. Every field has a default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum ModelSpec {
+    /// Bayesian logistic regression (labels 0/1), prior `N(0, prior_var I)`; paper App. B.1.
+    Logistic {
+        #[serde(default = "ten")]
+        prior_var: f64,
+        /// Add an intercept as the last parameter (the paper has none).
+        #[serde(default)]
+        intercept: bool,
+    },
+    /// Bayesian linear regression with known noise variance: exact Gaussian posterior.
+    Linear {
+        #[serde(default = "one")]
+        noise_var: f64,
+        #[serde(default = "ten")]
+        prior_var: f64,
+    },
+    /// Data-free Gaussian: `N(mean, cov)` when given (row-major `d x d`), else `N(0, C)` with unit
+    /// variances and correlation `rho` between every pair of coordinates.
+    Gaussian {
+        #[serde(default = "two")]
+        d: usize,
+        #[serde(default = "half")]
+        rho: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mean: Option<Vec<f64>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cov: Option<Vec<f64>>,
+    },
+    /// Data-free 2-D banana (Haario et al. 1999): see [`Banana`].
+    Banana {
+        #[serde(default = "one")]
+        b: f64,
+        #[serde(default = "one")]
+        var: f64,
+    },
+    /// Data-free 2-D two-mode mixture `w N(mean1, sd1^2 I) + (1-w) N(mean2, sd2^2 I)`.
+    Mixture {
+        #[serde(default = "half")]
+        weight: f64,
+        #[serde(default = "m1")]
+        mean1: [f64; 2],
+        #[serde(default = "m2")]
+        mean2: [f64; 2],
+        #[serde(default = "one")]
+        sd1: f64,
+        #[serde(default = "one")]
+        sd2: f64,
+    },
+    /// One-hidden-layer tanh BNN classifier with softmax output; paper App. B.3. The number of classes
+    /// is `max label + 1` unless `classes` is given.
+    Bnn {
+        #[serde(default = "twenty")]
+        hidden: usize,
+        #[serde(default = "one")]
+        prior_var: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        classes: Option<usize>,
+    },
+}
+
+impl Default for ModelSpec {
+    fn default() -> Self { ModelSpec::Logistic { prior_var: 10.0, intercept: false } }
+}
+
+impl ModelSpec {
+    /// Whether this model needs a data set.
+    pub fn needs_data(&self) -> bool {
+        matches!(self, ModelSpec::Logistic { .. } | ModelSpec::Linear { .. } | ModelSpec::Bnn { .. })
+    }
+    /// The `kind` tag as written in configs.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ModelSpec::Logistic { .. } => "logistic",
+            ModelSpec::Linear { .. } => "linear",
+            ModelSpec::Gaussian { .. } => "gaussian",
+            ModelSpec::Banana { .. } => "banana",
+            ModelSpec::Mixture { .. } => "mixture",
+            ModelSpec::Bnn { .. } => "bnn",
+        }
+    }
+    /// Whether this model is a classifier (test log-loss / accuracy make sense).
+    pub fn is_classifier(&self) -> bool { matches!(self, ModelSpec::Logistic { .. } | ModelSpec::Bnn { .. }) }
+}
+
+/// Validate a model spec against the data and build the target.
+///
+/// Data is required for `logistic`, `linear`, `bnn` and must be absent for the data-free targets;
+/// labels are checked (0/1 for logistic, integer classes for bnn).
+pub fn build_target(spec: &ModelSpec, data: Option<Arc<Dataset>>) -> Result<Arc<dyn Target>> {
+    let kind = spec.kind();
+    let data = match (spec.needs_data(), data) {
+        (true, None) => {
+            return Err(Error::config(format!(
+                "model \"{kind}\" needs a data set: upload a CSV, pick the digits or simulate data")))
+        }
+        (false, Some(_)) => {
+            return Err(Error::config(format!(
+                "model \"{kind}\" is a fixed target and takes no data; set the data source to \"none\"")))
+        }
+        (_, d) => d,
+    };
+    Ok(match spec {
+        ModelSpec::Logistic { prior_var, intercept } => {
+            Arc::new(LogisticRegression::new(data.expect("checked above"), *prior_var, *intercept)?)
+        }
+        ModelSpec::Linear { noise_var, prior_var } => {
+            Arc::new(LinearRegression::new(data.expect("checked above"), *noise_var, *prior_var)?)
+        }
+        ModelSpec::Gaussian { d, rho, mean, cov } => match (mean, cov) {
+            (None, None) => Arc::new(Gaussian::correlated(*d, *rho)?),
+            (Some(m), Some(c)) => Arc::new(Gaussian::new(m.clone(), c.clone())?),
+            (Some(m), None) => Arc::new(Gaussian::with_mean_correlated(m.clone(), *rho)?),
+            (None, Some(_)) => return Err(Error::config("gaussian: a covariance \"cov\" needs a \"mean\" too")),
+        },
+        ModelSpec::Banana { b, var } => Arc::new(Banana::new(*b, *var)?),
+        ModelSpec::Mixture { weight, mean1, mean2, sd1, sd2 } => Arc::new(Mixture2d::new(*weight, *mean1, *mean2, *sd1, *sd2)?),
+        ModelSpec::Bnn { hidden, prior_var, classes } => {
+            let data = data.expect("checked above");
+            let k = match classes {
+                Some(k) => *k,
+                None => {
+                    // Check integrality first so the message names the offending row.
+                    data.check_class_labels(usize::MAX)?;
+                    data.n_classes()
+                }
+            };
+            if k > MAX_CLASSES {
+                return Err(Error::data(format!(
+                    "bnn: the label column \"{}\" has labels up to {}; a classifier here supports at most {MAX_CLASSES} classes \
+                     (is \"{}\" really a class index?)", data.label_name, k - 1, data.label_name)));
+            }
+            if k < 2 {
+                return Err(Error::data(format!(
+                    "bnn: the label column \"{}\" has only one class; a classifier needs at least 2", data.label_name)));
+            }
+            Arc::new(Bnn::new(data, *hidden, k, *prior_var)?)
+        }
+    })
+}
+
+/// Largest number of classes a BNN accepts (guards against a regression column used as labels).
+const MAX_CLASSES: usize = 1000;
+
+/// Samples per parallel block in [`full_scores`]; fixed, so results do not depend on the thread count.
+const SCORE_BLOCK: usize = 64;
+
+/// Full-data scores `grad log p(theta_s | data)` for every row of `samples` (row-major, `d = target.dim()`),
+/// computed in parallel over fixed blocks of rows with [`Target::grad_log_density_many`] (deterministic).
+pub fn full_scores(target: &dyn Target, samples: &[f64]) -> Vec<f64> {
+    let d = target.dim();
+    let n = samples.len() / d.max(1);
+    let mut out = vec![0.0; n * d];
+    if n == 0 { return out; }
+    out.par_chunks_mut(SCORE_BLOCK * d)
+        .zip(samples[..n * d].par_chunks(SCORE_BLOCK * d))
+        .for_each(|(o, s)| target.grad_log_density_many(s, o));
+    out
+}

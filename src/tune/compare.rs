@@ -1,0 +1,139 @@
+//! Side-by-side comparison of tuners on one problem (paper section 3.4 and table 2): MAMBA-KSD, MAMBA-FSSD,
+//! grid search scored by test log-loss, grid search scored by KSD, and the h = 1/N heuristic, each evaluated
+//! by the KSD of its chosen samples, the relative error of its posterior standard deviations against a long
+//! run of an exact (Metropolis-adjusted) sampler, and its test log-loss.
+
+use super::config::*;
+use super::driver::{column_moments, run_on};
+use super::metric::{ksd_options, predictive_log_loss, score_vectors, thin_rows};
+use super::problem::Problem;
+use super::report::{Event, Report};
+use crate::error::Result;
+use crate::rng;
+use crate::sampler::{reference_sample, BatchSize};
+use crate::stein;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::AtomicBool;
+use web_time::Instant;
+
+/// Ground truth from the exact sampler.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reference {
+    pub mean: Vec<f64>,
+    pub std: Vec<f64>,
+    pub samples: usize,
+    pub accept_rate: f64,
+    pub seconds: f64,
+}
+
+/// How good a tuner's choice is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Evaluation {
+    /// KSD (crate-default kernel settings, full-data gradients) of the chosen arm's samples.
+    pub ksd: Option<f64>,
+    /// Mean over coordinates of |std - std_ref| / std_ref.
+    pub std_rel_error: Option<f64>,
+    /// Posterior-predictive test log-loss of the chosen samples.
+    pub test_log_loss: Option<f64>,
+    /// Gradient evaluations of sampling plus scoring.
+    pub total_grad_evals: u64,
+    /// Grid search (KSD) compute divided by this tuner's compute.
+    pub speedup_vs_grid: Option<f64>,
+}
+
+/// One tuner of a comparison: its full report plus the evaluation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompareEntry {
+    pub name: String,
+    #[serde(flatten)]
+    pub report: Report,
+    pub evaluation: Evaluation,
+}
+
+/// The comparison report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    pub reference: Option<Reference>,
+    pub entries: Vec<CompareEntry>,
+}
+
+/// The tuners of the paper's comparison, derived from a base config (its data, model, sampler, grid, budget).
+pub fn paper_tuners(base: &TuneConfig) -> Vec<(String, TuneConfig)> {
+    let mut out = Vec::new();
+    let mut mamba_ksd = base.clone();
+    mamba_ksd.tuner = TunerSpec::Mamba { eta: 3, scoring: Scoring::Round };
+    mamba_ksd.metric = MetricSpec { kind: MetricKind::Ksd { scale: None, estimator: None, c: None, beta: None }, ..base.metric.clone() };
+    out.push(("MAMBA-KSD".to_string(), mamba_ksd.clone()));
+    let mut mamba_fssd = mamba_ksd.clone();
+    mamba_fssd.metric = MetricSpec { kind: MetricKind::Fssd { j: 10 }, ..base.metric.clone() };
+    out.push(("MAMBA-FSSD".to_string(), mamba_fssd));
+    if base.data.test_fraction > 0.0 {
+        // Paper section 3.4: batch fixed at 10%, chains started at the MAP plus noise, scored by test log-loss.
+        let mut grid_ll = base.clone();
+        grid_ll.tuner = TunerSpec::Grid;
+        grid_ll.arms.batch = vec![BatchSize::Fraction(0.1)];
+        grid_ll.start = StartSpec::MapNoise(0.1);
+        grid_ll.metric = MetricSpec { kind: MetricKind::LogLoss, ..base.metric.clone() };
+        out.push(("grid (log-loss)".to_string(), grid_ll));
+    }
+    let mut grid_ksd = mamba_ksd.clone();
+    grid_ksd.tuner = TunerSpec::Grid;
+    out.push(("grid (KSD)".to_string(), grid_ksd));
+    let mut heur = mamba_ksd;
+    heur.tuner = TunerSpec::Heuristic;
+    out.push(("heuristic".to_string(), heur));
+    out
+}
+
+/// Long run of the exact reference sampler (MALA with adapted step) from the MAP.
+pub fn reference(problem: &Problem, n_samples: usize, seed: u64) -> Result<Reference> {
+    let t = Instant::now();
+    let mut r = rng::stream(seed, (1 << 40) + 3);
+    let res = reference_sample(problem.train.as_ref(), &problem.map, n_samples, n_samples / 2, 5, &mut r)?;
+    let (mean, std) = column_moments(&res.samples, problem.dim);
+    Ok(Reference { mean, std, samples: res.samples.len() / problem.dim, accept_rate: res.accept_rate, seconds: t.elapsed().as_secs_f64() })
+}
+
+/// Evaluates a report's chosen samples.
+pub fn evaluate(problem: &Problem, report: &Report, reference: Option<&Reference>, seed: u64) -> Result<Evaluation> {
+    let total = report.compute.grad_evals + report.compute.scoring_grad_evals;
+    let Some(best) = &report.best else {
+        return Ok(Evaluation { ksd: None, std_rel_error: None, test_log_loss: None, total_grad_evals: total, speedup_vs_grid: None });
+    };
+    let d = problem.dim;
+    let x = thin_rows(&best.samples, d, 1000);
+    let mut r = rng::stream(seed, (1 << 40) + 4);
+    let g = score_vectors(problem.train.as_ref(), &x, None, &mut r);
+    let opts = ksd_options(&MetricKind::Ksd { scale: None, estimator: None, c: None, beta: None });
+    let ksd = stein::ksd(&x, &g, d, &opts).ok().map(|v| v.ksd);
+    let std_rel_error = reference.map(|rf| {
+        best.posterior.std.iter().zip(&rf.std).map(|(a, b)| (a - b).abs() / b.abs().max(1e-300)).sum::<f64>() / d as f64
+    });
+    let test_log_loss = problem.test.as_ref().map(|t| predictive_log_loss(t.as_ref(), &x));
+    Ok(Evaluation { ksd, std_rel_error, test_log_loss, total_grad_evals: total, speedup_vs_grid: None })
+}
+
+/// Runs every tuner on the same problem and seed and evaluates them.
+pub fn compare(
+    tuners: &[(String, TuneConfig)],
+    problem: &Problem,
+    reference_samples: usize,
+    observer: &mut dyn FnMut(&str, &Event),
+    cancel: &AtomicBool,
+) -> Result<Comparison> {
+    let seed = tuners.first().map(|t| t.1.seed).unwrap_or(0);
+    let reference = if reference_samples > 0 { Some(reference(problem, reference_samples, seed)?) } else { None };
+    let mut entries = Vec::new();
+    for (name, cfg) in tuners {
+        let report = run_on(cfg, problem, &mut |e| observer(name, e), cancel)?;
+        let evaluation = evaluate(problem, &report, reference.as_ref(), cfg.seed)?;
+        entries.push(CompareEntry { name: name.clone(), report, evaluation });
+    }
+    let grid = entries.iter().find(|e| e.name == "grid (KSD)").map(|e| e.evaluation.total_grad_evals as f64);
+    if let Some(g) = grid {
+        for e in entries.iter_mut() {
+            e.evaluation.speedup_vs_grid = Some(g / (e.evaluation.total_grad_evals.max(1) as f64));
+        }
+    }
+    Ok(Comparison { reference, entries })
+}

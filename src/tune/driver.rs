@@ -1,0 +1,300 @@
+//! The driver owns the loop: it asks the tuner for arms, runs them concurrently on the rayon pool in chunks,
+//! enforces the budget, checks the cancel flag between (and, through the samplers, within) chunks, scores the
+//! arms, tells the tuner, and emits progress events on the calling thread (argmin's executor / observer split).
+
+use super::arms::{tuner_arms, Arm};
+use super::config::{BudgetSpec, BudgetUnit, MetricKind, Scoring, StartSpec, TuneConfig, TunerSpec};
+use super::metric::{score, thin_rows};
+use super::problem::Problem;
+use super::report::*;
+use super::tuner::{Mamba, OneShot, Tuner};
+use crate::error::{Error, Result};
+use crate::rng::{self, Rng};
+use crate::sampler::{Chain, ChainStatus, SamplerParams};
+use rand_distr::{Distribution, StandardNormal};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use web_time::Instant;
+
+/// Chunks per round: progress events and cancellation checks happen between chunks.
+pub const CHUNKS: usize = 8;
+/// Samples of the best arm kept in the report.
+pub const REPORT_SAMPLES: usize = 500;
+/// Stream id offset for tuner-level randomness (random search arms).
+const STREAM_TUNER: u64 = (1 << 40) + 2;
+
+struct ArmRun {
+    arm: Arm,
+    batch: usize,
+    chain: Chain,
+    round_samples: Vec<f64>,
+    all_samples: Vec<f64>,
+    scores: Vec<Option<f64>>,
+    status: ArmStatus,
+    pruned_round: Option<usize>,
+    seconds: f64,
+    score_rng: Rng,
+    last_score: f64,
+}
+
+impl ArmRun {
+    fn progress(&self) -> ArmProgress {
+        ArmProgress {
+            arm: self.arm.id,
+            iters: self.chain.iters(),
+            grad_evals: self.chain.grad_evals(),
+            seconds: self.seconds,
+            samples: (self.all_samples.len() + self.round_samples.len()) / self.chain.theta().len().max(1),
+            diverged: matches!(self.chain.status(), ChainStatus::Diverged { .. }),
+        }
+    }
+}
+
+/// A short name for the metric, for reports.
+pub fn metric_name(kind: &MetricKind) -> &'static str {
+    match kind {
+        MetricKind::Ksd { .. } => "ksd",
+        MetricKind::Fssd { .. } => "fssd",
+        MetricKind::FssdOpt { .. } => "fssd-opt",
+        MetricKind::LogLoss => "log-loss",
+        MetricKind::Accuracy => "error-rate",
+    }
+}
+
+fn make_tuner(spec: &TunerSpec, m: usize, r: f64) -> Box<dyn Tuner> {
+    match spec {
+        TunerSpec::Mamba { eta, .. } => Box::new(Mamba::new(m, *eta, r)),
+        TunerSpec::Grid => Box::new(OneShot::new("grid search", m, r)),
+        TunerSpec::Heuristic => Box::new(OneShot::new("heuristic (h = 1/N, 10% batch)", m, r)),
+        TunerSpec::Random { .. } => Box::new(OneShot::new("random search", m, r)),
+    }
+}
+
+/// Mean and standard deviation of each column.
+pub fn column_moments(samples: &[f64], d: usize) -> (Vec<f64>, Vec<f64>) {
+    let n = samples.len() / d.max(1);
+    let mut mean = vec![0.0; d];
+    let mut m2 = vec![0.0; d];
+    // Welford's update, stable for long chains.
+    for (k, row) in samples.chunks_exact(d).enumerate() {
+        for j in 0..d {
+            let delta = row[j] - mean[j];
+            mean[j] += delta / (k + 1) as f64;
+            m2[j] += delta * (row[j] - mean[j]);
+        }
+    }
+    let std = m2.iter().map(|v| if n > 1 { (v / (n - 1) as f64).sqrt() } else { 0.0 }).collect();
+    (mean, std)
+}
+
+/// Runs the tuner a config names on a problem that has already been built.
+pub fn run_on(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMut(&Event), cancel: &AtomicBool) -> Result<Report> {
+    cfg.validate()?;
+    let wall = Instant::now();
+    let (unit, r) = cfg.budget.unit_amount()?;
+    let d = problem.dim;
+    let n = problem.n_data;
+    let mut trng = rng::stream(cfg.seed, STREAM_TUNER);
+    let arms = tuner_arms(&cfg.tuner, &cfg.arms, cfg.sampler.kind, n, &mut trng)?;
+    if arms.is_empty() {
+        return Err(Error::config("no arms to run"));
+    }
+    let scoring = match cfg.tuner {
+        TunerSpec::Mamba { scoring, .. } => scoring,
+        _ => Scoring::Round,
+    };
+    let use_cv = cfg.sampler.kind.is_cv();
+
+    // Build every chain up front: parameter errors (batch larger than N, ...) surface before any work.
+    let mut runs: Vec<ArmRun> = Vec::with_capacity(arms.len());
+    for arm in &arms {
+        let params = SamplerParams {
+            kind: cfg.sampler.kind,
+            step: arm.step,
+            batch: arm.batch,
+            leapfrog: arm.leapfrog,
+            friction: cfg.sampler.friction,
+            thermostat_a: cfg.sampler.thermostat_a,
+            with_replacement: cfg.sampler.with_replacement,
+        }
+        .validate(n)
+        .map_err(|e| Error::config(format!("arm {} (h = {:.3e}): {}", arm.id, arm.step, e)))?;
+        let batch = params.batch_size();
+        let start = match cfg.start {
+            StartSpec::Map => problem.map.clone(),
+            StartSpec::Zero => vec![0.0; d],
+            StartSpec::MapNoise(s) => {
+                let mut r0 = rng::substream(cfg.seed, arm.id as u64, 2);
+                problem.map.iter().map(|m| m + s * <StandardNormal as Distribution<f64>>::sample(&StandardNormal, &mut r0)).collect()
+            }
+        };
+        let cv = use_cv.then(|| problem.cv.clone());
+        let chain = Chain::new(problem.train.as_ref(), params, start, cv, rng::stream(cfg.seed, arm.id as u64))?;
+        runs.push(ArmRun {
+            arm: *arm,
+            batch,
+            chain,
+            round_samples: Vec::new(),
+            all_samples: Vec::new(),
+            scores: Vec::new(),
+            status: ArmStatus::Survivor,
+            pruned_round: None,
+            seconds: 0.0,
+            score_rng: rng::substream(cfg.seed, arm.id as u64, 1),
+            last_score: f64::INFINITY,
+        });
+    }
+
+    let mut tuner = make_tuner(&cfg.tuner, arms.len(), r);
+    let infos: Vec<ArmInfo> = runs.iter().map(|a| ArmInfo::new(&a.arm, a.batch, n)).collect();
+    observer(&Event::Started { tuner: tuner.name(), arms: infos.clone(), schedule: tuner.plan(), dim: d, n_data: n });
+
+    let mut compute = Compute { map_grad_evals: problem.map_grad_evals, threads: rayon::current_num_threads(), ..Default::default() };
+    let mut rounds = Vec::new();
+    let target = problem.train.as_ref();
+
+    while let Some(ask) = tuner.ask() {
+        observer(&Event::RoundStarted { round: ask.round, arms: ask.arms.clone(), budget: ask.budget });
+        rounds.push(RoundReport { round: ask.round, arms: ask.arms.clone(), budget: ask.budget, unit });
+        let mut active: Vec<&mut ArmRun> = runs.iter_mut().filter(|a| ask.arms.contains(&a.arm.id)).collect();
+        // Counters at the start of the round, so that chunk budgets do not accumulate rounding.
+        let base: Vec<(u64, u64)> = active.iter().map(|a| (a.chain.grad_evals(), a.chain.iters())).collect();
+        for chunk in 0..CHUNKS {
+            active.par_iter_mut().with_max_len(1).zip(base.par_iter()).for_each(|(a, &(g0, i0))| {
+                if matches!(a.chain.status(), ChainStatus::Diverged { .. }) {
+                    return;
+                }
+                let frac = (chunk + 1) as f64 / CHUNKS as f64;
+                let budget = match unit {
+                    BudgetUnit::Seconds => BudgetSpec::budget(unit, ask.budget / CHUNKS as f64),
+                    BudgetUnit::GradEvals => {
+                        let goal = g0 + (ask.budget * frac).round() as u64;
+                        match goal.checked_sub(a.chain.grad_evals()) {
+                            Some(b) if b > 0 => crate::sampler::Budget::GradEvals(b),
+                            _ => return,
+                        }
+                    }
+                    BudgetUnit::Iterations => {
+                        let goal = i0 + (ask.budget * frac).round() as u64;
+                        match goal.checked_sub(a.chain.iters()) {
+                            Some(b) if b > 0 => crate::sampler::Budget::Iterations(b),
+                            _ => return,
+                        }
+                    }
+                };
+                let stats = a.chain.run(target, budget, cfg.thin, &mut a.round_samples, cancel);
+                a.seconds += stats.seconds;
+            });
+            if cancel.load(Ordering::Relaxed) {
+                return Err(Error::Cancelled);
+            }
+            observer(&Event::Progress { round: ask.round, chunk, chunks: CHUNKS, arms: active.iter().map(|a| a.progress()).collect() });
+        }
+
+        // Score every arm of the round (in parallel; each arm's score is deterministic on its own stream).
+        let t_score = Instant::now();
+        let scored: Vec<Result<(f64, usize, u64)>> = active
+            .par_iter_mut()
+            .with_max_len(1)
+            .map(|a| {
+                if let ChainStatus::Diverged { .. } = a.chain.status() {
+                    return Ok((f64::INFINITY, 0, 0));
+                }
+                let s = match scoring {
+                    Scoring::Round => score(problem, &cfg.metric, &a.round_samples, a.batch, &mut a.score_rng)?,
+                    Scoring::Chain => {
+                        let mut all = a.all_samples.clone();
+                        all.extend_from_slice(&a.round_samples);
+                        score(problem, &cfg.metric, &all, a.batch, &mut a.score_rng)?
+                    }
+                };
+                Ok((s.value, s.n, s.grad_evals))
+            })
+            .collect();
+        compute.scoring_seconds += t_score.elapsed().as_secs_f64();
+        let mut tell = Vec::with_capacity(active.len());
+        for (a, s) in active.iter_mut().zip(scored) {
+            let (value, ns, cost) = s?;
+            compute.scoring_grad_evals += cost;
+            a.last_score = value;
+            a.scores.push(value.is_finite().then_some(value));
+            let rs = std::mem::take(&mut a.round_samples);
+            a.all_samples.extend_from_slice(&rs);
+            tell.push((a.arm.id, value));
+            observer(&Event::ArmScored { round: ask.round, arm: a.arm.id, score: value.is_finite().then_some(value), grad_evals: a.chain.grad_evals(), samples: ns });
+        }
+        if cancel.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled);
+        }
+        let pruned = tuner.tell(&tell);
+        for a in active.iter_mut() {
+            if pruned.contains(&a.arm.id) {
+                a.status = ArmStatus::Pruned;
+                a.pruned_round = Some(ask.round);
+            }
+        }
+        let survivors: Vec<usize> = ask.arms.iter().copied().filter(|i| !pruned.contains(i)).collect();
+        observer(&Event::Pruned { round: ask.round, arms: pruned });
+        observer(&Event::RoundFinished { round: ask.round, survivors });
+    }
+
+    let mut arm_reports = Vec::with_capacity(runs.len());
+    for (a, info) in runs.iter().zip(infos) {
+        let diverged_iter = match a.chain.status() {
+            ChainStatus::Diverged { iter } => Some(iter),
+            _ => None,
+        };
+        compute.grad_evals += a.chain.grad_evals();
+        compute.seconds += a.seconds;
+        arm_reports.push(ArmReport {
+            info,
+            status: if diverged_iter.is_some() { ArmStatus::Diverged } else { a.status },
+            pruned_round: a.pruned_round,
+            diverged_iter,
+            scores: a.scores.clone(),
+            iters: a.chain.iters(),
+            grad_evals: a.chain.grad_evals(),
+            seconds: a.seconds,
+            samples: a.all_samples.len() / d,
+        });
+    }
+    let best = tuner.best().and_then(|id| runs.iter().find(|a| a.arm.id == id)).filter(|a| a.last_score.is_finite()).map(|a| {
+        let (mean, std) = column_moments(&a.all_samples, d);
+        Best {
+            arm: a.arm.id,
+            step: a.arm.step,
+            batch: a.batch,
+            batch_fraction: a.batch as f64 / n as f64,
+            leapfrog: a.arm.leapfrog,
+            score: a.last_score,
+            posterior: Posterior { mean, std, n: a.all_samples.len() / d },
+            samples: thin_rows(&a.all_samples, d, REPORT_SAMPLES),
+            dim: d,
+        }
+    });
+    compute.wall_seconds = wall.elapsed().as_secs_f64();
+    observer(&Event::Done { best: best.as_ref().map(|b| b.arm) });
+    Ok(Report {
+        tuner: tuner.name(),
+        metric: metric_name(&cfg.metric.kind).into(),
+        arms: arm_reports,
+        rounds,
+        best,
+        compute,
+        config: cfg.clone(),
+    })
+}
+
+/// Builds the problem a config names (uploaded CSV text for `source: upload`) and runs its tuner.
+pub fn run(cfg: &TuneConfig, uploaded: Option<&str>, observer: &mut dyn FnMut(&Event), cancel: &AtomicBool) -> Result<Report> {
+    cfg.validate()?;
+    let problem = Problem::build(cfg, uploaded)?;
+    run_on(cfg, &problem, observer, cancel)
+}
+
+/// Like [`run`], with data the caller has already loaded (e.g. parsed once in the worker).
+pub fn run_with_data(cfg: &TuneConfig, data: Option<crate::data::Dataset>, observer: &mut dyn FnMut(&Event), cancel: &AtomicBool) -> Result<Report> {
+    cfg.validate()?;
+    let problem = Problem::from_data(cfg, data)?;
+    run_on(cfg, &problem, observer, cancel)
+}

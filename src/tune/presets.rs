@@ -1,0 +1,105 @@
+//! Built-in configurations. Every preset is a plain [`TuneConfig`], so `--preset NAME` and the page's preset
+//! menu give the same JSON a user could write by hand.
+
+use super::config::*;
+use crate::error::{Error, Result};
+use crate::sampler::{BatchSize, SamplerKind};
+use crate::target::ModelSpec;
+
+/// Names of the built-in presets.
+pub const PRESETS: &[&str] = &["paper-logreg", "digits-bnn", "demo", "gaussian"];
+
+fn logistic_model() -> ModelSpec {
+    serde_json::from_str(r#"{"kind":"logistic","prior_var":10.0}"#).expect("static model spec")
+}
+
+/// The preset called `name`, with sampler `kind` (presets default to SGLD).
+pub fn preset(name: &str) -> Result<TuneConfig> {
+    let sampler = SamplerSpec::default();
+    let cfg = match name {
+        // Paper section 4.1 / appendix B.1: logistic regression, d = 10, N = 10^4 (10^5 in the paper; a flag),
+        // grid log10 h in {-7.5, ..., -1} x batch {100%, 10%, 1%, 0.1%} = 56 arms, eta = 3.
+        "paper-logreg" => TuneConfig {
+            data: DataSpec { source: DataSource::Simulate { n: 10_000, d: 10, seed: 0 }, test_fraction: 0.2, ..Default::default() },
+            model: logistic_model(),
+            sampler,
+            arms: ArmGrid {
+                log10_step: Some(LogRange { from: -7.5, to: -1.0, by: 0.5 }),
+                steps: vec![],
+                batch: vec![BatchSize::Fraction(1.0), BatchSize::Fraction(0.1), BatchSize::Fraction(0.01), BatchSize::Fraction(0.001)],
+                leapfrog: vec![10],
+            },
+            tuner: TunerSpec::Mamba { eta: 3, scoring: Scoring::Round },
+            budget: BudgetSpec { grad_evals: Some(2.0e7), ..Default::default() },
+            metric: MetricSpec::default(),
+            thin: 10,
+            start: StartSpec::Map,
+            seed: 0,
+        },
+        // Appendix B.3 at browser scale: a one-hidden-layer network on the 8x8 digits.
+        "digits-bnn" => TuneConfig {
+            data: DataSpec { source: DataSource::Digits, standardize: true, test_fraction: 0.2, ..Default::default() },
+            model: serde_json::from_str(r#"{"kind":"bnn","hidden":16,"prior_var":1.0}"#).expect("static model spec"),
+            sampler,
+            arms: ArmGrid {
+                log10_step: Some(LogRange { from: -6.0, to: -2.0, by: 0.5 }),
+                steps: vec![],
+                batch: vec![BatchSize::Fraction(0.1), BatchSize::Fraction(0.01)],
+                leapfrog: vec![5],
+            },
+            tuner: TunerSpec::Mamba { eta: 3, scoring: Scoring::Round },
+            budget: BudgetSpec { grad_evals: Some(3.0e6), ..Default::default() },
+            metric: MetricSpec { max_samples: 300, ..Default::default() },
+            thin: 10,
+            start: StartSpec::Map,
+            seed: 0,
+        },
+        // A run that finishes in a few seconds in a browser: the page's default.
+        "demo" => TuneConfig {
+            data: DataSpec { source: DataSource::Simulate { n: 2_000, d: 5, seed: 0 }, test_fraction: 0.2, ..Default::default() },
+            model: logistic_model(),
+            sampler,
+            arms: ArmGrid {
+                log10_step: Some(LogRange { from: -6.0, to: -2.0, by: 0.5 }),
+                steps: vec![],
+                batch: vec![BatchSize::Fraction(0.1), BatchSize::Fraction(0.01)],
+                leapfrog: vec![10],
+            },
+            tuner: TunerSpec::Mamba { eta: 3, scoring: Scoring::Round },
+            budget: BudgetSpec { grad_evals: Some(2.0e6), ..Default::default() },
+            metric: MetricSpec { max_samples: 500, ..Default::default() },
+            thin: 5,
+            start: StartSpec::Map,
+            seed: 0,
+        },
+        // A data-free Gaussian with known moments (tests and a first lesson).
+        "gaussian" => TuneConfig {
+            data: DataSpec { source: DataSource::None, test_fraction: 0.0, ..Default::default() },
+            model: serde_json::from_str(r#"{"kind":"gaussian","d":2}"#).expect("static model spec"),
+            sampler,
+            arms: ArmGrid {
+                log10_step: Some(LogRange { from: -4.0, to: 0.0, by: 0.5 }),
+                steps: vec![],
+                batch: vec![BatchSize::Fraction(1.0)],
+                leapfrog: vec![5],
+            },
+            tuner: TunerSpec::Mamba { eta: 3, scoring: Scoring::Round },
+            budget: BudgetSpec { iterations: Some(20_000.0), ..Default::default() },
+            metric: MetricSpec { max_samples: 500, ..Default::default() },
+            thin: 5,
+            start: StartSpec::Zero,
+            seed: 0,
+        },
+        other => {
+            return Err(Error::config(format!("unknown preset `{other}`; presets: {}", PRESETS.join(", "))))
+        }
+    };
+    Ok(cfg)
+}
+
+/// The preset with another sampler.
+pub fn preset_with_sampler(name: &str, kind: SamplerKind) -> Result<TuneConfig> {
+    let mut c = preset(name)?;
+    c.sampler.kind = kind;
+    Ok(c)
+}

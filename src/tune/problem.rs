@@ -1,0 +1,121 @@
+//! Building the problem (train / test targets, MAP, control-variate anchor) from a config.
+
+use super::config::{DataSource, DataSpec, TuneConfig};
+use crate::data::{self, CsvOptions, Dataset};
+use crate::error::{Error, Result};
+use crate::rng;
+use crate::sampler::{find_map, ControlVariate, MapOptions};
+use crate::target::{build_target, Target};
+use std::sync::Arc;
+
+/// Stream ids reserved for problem construction (arms use their own ids, far below these).
+pub(crate) const STREAM_SPLIT: u64 = 1 << 40;
+pub(crate) const STREAM_MAP: u64 = (1 << 40) + 1;
+pub(crate) const STREAM_SIM: u64 = 0;
+
+/// Everything a tuner needs about the posterior.
+pub struct Problem {
+    /// Posterior on the training split.
+    pub train: Arc<dyn Target>,
+    /// The same model on the held-out split (log-loss / accuracy), when there is one.
+    pub test: Option<Arc<dyn Target>>,
+    /// MAP of the training posterior (found once, shared by all arms).
+    pub map: Vec<f64>,
+    /// Control-variate anchor at the MAP.
+    pub cv: Arc<ControlVariate>,
+    /// Gradient evaluations (data points touched) spent finding the MAP.
+    pub map_grad_evals: u64,
+    /// Dimension of theta.
+    pub dim: usize,
+    /// Training data size N.
+    pub n_data: usize,
+}
+
+/// Loads the data a config names. `uploaded` is the CSV text handed over by the page (`source: upload`).
+pub fn load_data(spec: &DataSpec, uploaded: Option<&str>) -> Result<Option<Dataset>> {
+    let opts = CsvOptions { label: spec.label.clone(), standardize: false };
+    Ok(match &spec.source {
+        DataSource::Simulate { n, d, seed } => {
+            if *n < 2 || *d == 0 {
+                return Err(Error::config("simulated data needs n >= 2 and d >= 1"));
+            }
+            if *n > 1_000_000 || n.saturating_mul(*d) > 50_000_000 {
+                return Err(Error::config("simulated data is limited to n <= 1,000,000 and n*d <= 5e7"));
+            }
+            let mut r = rng::stream(*seed, STREAM_SIM);
+            Some(data::simulate_logistic(*n, *d, &mut r).0)
+        }
+        DataSource::Csv { path } => Some(data::read_csv(path, &opts)?),
+        DataSource::Upload { name } => {
+            let text = uploaded.ok_or_else(|| {
+                Error::config(format!("the config asks for an uploaded file{} but none was given", if name.is_empty() { String::new() } else { format!(" ({name})") }))
+            })?;
+            Some(data::parse_csv(text, &opts)?)
+        }
+        DataSource::Digits => Some(data::digits()),
+        DataSource::None => None,
+    })
+}
+
+/// Splits (seeded) and standardises (with training statistics) a data set.
+pub fn prepare(spec: &DataSpec, ds: Dataset, seed: u64) -> Result<(Dataset, Option<Dataset>)> {
+    let (mut train, mut test) = if spec.test_fraction > 0.0 {
+        let mut r = rng::stream(seed, STREAM_SPLIT);
+        let (tr, te) = ds.split(spec.test_fraction, &mut r)?;
+        (tr, Some(te))
+    } else {
+        (ds, None)
+    };
+    if spec.standardize {
+        let st = train.standardize();
+        if let Some(te) = test.as_mut() {
+            let p = te.p;
+            for row in te.x.chunks_exact_mut(p) {
+                for j in 0..p {
+                    row[j] = (row[j] - st.mean[j]) / st.sd[j];
+                }
+            }
+        }
+    }
+    Ok((train, test))
+}
+
+impl Problem {
+    /// Builds the targets and finds the MAP.
+    pub fn build(cfg: &TuneConfig, uploaded: Option<&str>) -> Result<Problem> {
+        let data = load_data(&cfg.data, uploaded)?;
+        Self::from_data(cfg, data)
+    }
+
+    /// Builds the problem from already loaded data (the page parses uploads once, in the worker).
+    pub fn from_data(cfg: &TuneConfig, data: Option<Dataset>) -> Result<Problem> {
+        let (train, test) = match data {
+            Some(ds) => {
+                let (tr, te) = prepare(&cfg.data, ds, cfg.seed)?;
+                (Some(Arc::new(tr)), te.map(Arc::new))
+            }
+            None => (None, None),
+        };
+        let target = build_target(&cfg.model, train)?;
+        let test_target = match test {
+            Some(te) => Some(build_target(&cfg.model, Some(te))?),
+            None => None,
+        };
+        let dim = target.dim();
+        let mut r = rng::stream(cfg.seed, STREAM_MAP);
+        let map_res = find_map(target.as_ref(), &vec![0.0; dim], &MapOptions::default(), &mut r)?;
+        if map_res.theta.iter().any(|v| !v.is_finite()) {
+            return Err(Error::numerical("the MAP finder produced non-finite values; check the data (standardise features?)"));
+        }
+        let cv = Arc::new(ControlVariate::new(target.as_ref(), map_res.theta.clone()));
+        Ok(Problem {
+            n_data: target.n_data(),
+            dim,
+            train: target,
+            test: test_target,
+            map: map_res.theta,
+            cv,
+            map_grad_evals: map_res.grad_evals,
+        })
+    }
+}

@@ -1,0 +1,345 @@
+//! Tests of the Stein discrepancies against independently written references.
+//!
+//! The reference functions below are deliberately plain: they compute the Stein kernel term by term
+//! from the kernel's gradients, as SGMCMCJax's `k_0_fun` does, over all n x n pairs, without any of the
+//! library's tiling, symmetry or transposition.
+
+use rand::RngExt;
+use rand_distr::StandardNormal;
+use tunelab::rng::{stream, Rng};
+use tunelab::stein::{ksd, Estimator, KernelScale, KsdOptions};
+
+// ---------------------------------------------------------------------------------------------
+// independent references
+
+/// Stein kernel of the IMQ kernel, written from its gradients (SGMCMCJax `k_0_fun` term by term).
+fn ref_k0(x: &[f64], y: &[f64], sx: &[f64], sy: &[f64], c: f64, beta: f64) -> f64 {
+    let d = x.len();
+    let diff: Vec<f64> = x.iter().zip(y).map(|(a, b)| a - b).collect();
+    let base = c * c + diff.iter().map(|v| v * v).sum::<f64>();
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(p, q)| p * q).sum::<f64>();
+    let term1 = dot(sx, sy) * base.powf(beta);
+    let term2 = -2.0 * beta * dot(sx, &diff) * base.powf(beta - 1.0);
+    let term3 = 2.0 * beta * dot(sy, &diff) * base.powf(beta - 1.0);
+    let term4 = -2.0 * d as f64 * beta * base.powf(beta - 1.0);
+    let term5 = -4.0 * beta * (beta - 1.0) * base.powf(beta - 2.0) * dot(&diff, &diff);
+    term1 + term2 + term3 + term4 + term5
+}
+
+/// Plain double loop: (V-statistic, U-statistic) of KSD^2 with a fixed IMQ kernel.
+fn ref_ksd_sq(x: &[f64], s: &[f64], d: usize, c: f64, beta: f64) -> (f64, f64) {
+    let n = x.len() / d;
+    let (mut all, mut diag) = (0.0, 0.0);
+    for i in 0..n {
+        for j in 0..n {
+            let v = ref_k0(&x[i * d..(i + 1) * d], &x[j * d..(j + 1) * d], &s[i * d..(i + 1) * d], &s[j * d..(j + 1) * d], c, beta);
+            all += v;
+            if i == j {
+                diag += v;
+            }
+        }
+    }
+    (all / (n * n) as f64, (all - diag) / (n * (n - 1)) as f64)
+}
+
+/// Median of all pairwise distances by a full sort.
+fn ref_median(x: &[f64], d: usize) -> f64 {
+    let n = x.len() / d;
+    let mut v = Vec::new();
+    for i in 0..n {
+        for j in (i + 1)..n {
+            v.push((0..d).map(|k| (x[i * d + k] - x[j * d + k]).powi(2)).sum::<f64>().sqrt());
+        }
+    }
+    v.sort_by(f64::total_cmp);
+    let m = v.len();
+    if m % 2 == 1 { v[m / 2] } else { 0.5 * (v[m / 2 - 1] + v[m / 2]) }
+}
+
+fn gaussian_samples(rng: &mut Rng, n: usize, mean: &[f64], sd: f64) -> Vec<f64> {
+    let d = mean.len();
+    let mut x = Vec::with_capacity(n * d);
+    for _ in 0..n {
+        for m in mean {
+            let z: f64 = rng.sample(StandardNormal);
+            x.push(m + sd * z);
+        }
+    }
+    x
+}
+
+/// Scores of the isotropic Gaussian N(mean, sd^2 I).
+fn gaussian_scores(x: &[f64], mean: &[f64], sd: f64) -> Vec<f64> {
+    let d = mean.len();
+    x.iter().enumerate().map(|(p, v)| -(v - mean[p % d]) / (sd * sd)).collect()
+}
+
+fn rel(a: f64, b: f64) -> f64 { (a - b).abs() / b.abs().max(1e-300) }
+
+fn fixed(c: f64, beta: f64, est: Estimator) -> KsdOptions {
+    KsdOptions { c, beta, scale: KernelScale::Fixed, estimator: est }
+}
+
+// ---------------------------------------------------------------------------------------------
+// agreement with the plain loop
+
+#[test]
+fn ksd_matches_plain_double_loop() {
+    // sizes chosen to cross tile (64 columns), micro-block (4 rows) and panel (32 rows) edges
+    for (case, &(n, d, c, beta)) in [(2usize, 1usize, 1.0, -0.5), (7, 3, 1.0, -0.5), (67, 5, 0.7, -0.5), (130, 4, 2.0, -0.3), (97, 2, 1.0, -0.9)]
+        .iter()
+        .enumerate()
+    {
+        let mut rng = stream(11, case as u64);
+        let mean: Vec<f64> = (0..d).map(|k| 0.3 * k as f64 - 0.5).collect();
+        let x = gaussian_samples(&mut rng, n, &mean, 0.8);
+        // scores of a *different* Gaussian, plus noise, so no term vanishes
+        let mut s = gaussian_scores(&x, &vec![0.2; d], 1.1);
+        for v in s.iter_mut() {
+            let z: f64 = rng.sample(StandardNormal);
+            *v += 0.3 * z;
+        }
+        let (v_ref, u_ref) = ref_ksd_sq(&x, &s, d, c, beta);
+        let v = ksd(&x, &s, d, &fixed(c, beta, Estimator::V)).unwrap();
+        let u = ksd(&x, &s, d, &fixed(c, beta, Estimator::U)).unwrap();
+        assert!(rel(v.ksd_sq, v_ref) < 1e-12, "V n={n} d={d}: {} vs {v_ref}", v.ksd_sq);
+        assert!(rel(v.ksd, v_ref.sqrt()) < 1e-12);
+        assert!((u.ksd_sq - u_ref).abs() < 1e-12 * v_ref.abs().max(u_ref.abs()), "U n={n}: {} vs {u_ref}", u.ksd_sq);
+        assert_eq!((v.n, v.d, v.c), (n, d, c));
+        // linear-time estimate: consecutive disjoint pairs
+        let m = n / 2;
+        let lin_ref: f64 = (0..m)
+            .map(|i| {
+                let (a, b) = (2 * i, 2 * i + 1);
+                ref_k0(&x[a * d..(a + 1) * d], &x[b * d..(b + 1) * d], &s[a * d..(a + 1) * d], &s[b * d..(b + 1) * d], c, beta)
+            })
+            .sum::<f64>()
+            / m as f64;
+        let lin = ksd(&x, &s, d, &fixed(c, beta, Estimator::Linear)).unwrap();
+        assert!((lin.ksd_sq - lin_ref).abs() < 1e-12 * lin_ref.abs().max(1.0));
+    }
+}
+
+#[test]
+fn ksd_accuracy_on_a_narrow_offset_posterior() {
+    // FINDINGS-like scale: mean far from 0, spread 0.03, scores ~ 1e3: the tiled code forms x_i - x_j
+    // directly, so it agrees with the plain loop to ~1e-12 relative even here.
+    let d = 10;
+    let mean: Vec<f64> = (0..d).map(|k| 3.0 + k as f64).collect();
+    let x = gaussian_samples(&mut stream(5, 0), 150, &mean, 0.03);
+    let s = gaussian_scores(&x, &mean, 0.03);
+    let (v_ref, u_ref) = ref_ksd_sq(&x, &s, d, 1.0, -0.5);
+    let v = ksd(&x, &s, d, &KsdOptions::reference(1.0, -0.5)).unwrap();
+    assert!(rel(v.ksd_sq, v_ref) < 1e-10, "{} vs {v_ref}", v.ksd_sq);
+    let u = ksd(&x, &s, d, &fixed(1.0, -0.5, Estimator::U)).unwrap();
+    assert!((u.ksd_sq - u_ref).abs() < 1e-10 * v_ref);
+}
+
+#[test]
+fn scaled_modes_match_plain_definitions() {
+    let (n, d) = (90, 3);
+    let mean = [1.0, -2.0, 0.5];
+    let mut rng = stream(3, 0);
+    // anisotropic samples: coordinate sds 0.1, 1, 5
+    let mut x = gaussian_samples(&mut rng, n, &[0.0; 3], 1.0);
+    for (p, v) in x.iter_mut().enumerate() {
+        *v = mean[p % 3] + [0.1, 1.0, 5.0][p % 3] * *v;
+    }
+    let s = gaussian_scores(&x, &[0.9, -2.0, 0.0], 1.3);
+    // Median: (1 + r^2/l^2)^beta = l^(-2 beta) (l^2 + r^2)^beta
+    let l = ref_median(&x, d);
+    let (v_ref, _) = ref_ksd_sq(&x, &s, d, l, -0.5);
+    let med = ksd(&x, &s, d, &KsdOptions { scale: KernelScale::Median, estimator: Estimator::V, ..Default::default() }).unwrap();
+    assert!(rel(med.c, l) < 1e-14);
+    assert!(rel(med.ksd_sq, v_ref * l) < 1e-12);
+    // MedianPrecond: standardise coordinates, scores times sd
+    let mut z = x.clone();
+    let mut sz = s.clone();
+    for k in 0..d {
+        let col: Vec<f64> = (0..n).map(|i| x[i * d + k]).collect();
+        let m = col.iter().sum::<f64>() / n as f64;
+        let sd = (col.iter().map(|v| (v - m).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt();
+        for i in 0..n {
+            z[i * d + k] = (x[i * d + k] - m) / sd;
+            sz[i * d + k] = s[i * d + k] * sd;
+        }
+    }
+    let lz = ref_median(&z, d);
+    let (vz, uz) = ref_ksd_sq(&z, &sz, d, lz, -0.5);
+    let pre = ksd(&x, &s, d, &KsdOptions { scale: KernelScale::MedianPrecond, estimator: Estimator::V, ..Default::default() }).unwrap();
+    assert!(rel(pre.c, lz) < 1e-12);
+    assert!(rel(pre.ksd_sq, vz * lz) < 1e-12);
+    let preu = ksd(&x, &s, d, &KsdOptions { scale: KernelScale::MedianPrecond, estimator: Estimator::U, ..Default::default() }).unwrap();
+    assert!((preu.ksd_sq - uz * lz).abs() < 1e-12 * vz * lz);
+    // invariance: rescaling and shifting coordinates (with scores transformed by the chain rule)
+    // leaves the preconditioned KSD unchanged
+    let x2: Vec<f64> = x.iter().enumerate().map(|(p, v)| 7.0 * v * (1 + p % 3) as f64 + 100.0).collect();
+    let s2: Vec<f64> = s.iter().enumerate().map(|(p, v)| v / (7.0 * (1 + p % 3) as f64)).collect();
+    let pre2 = ksd(&x2, &s2, d, &KsdOptions { scale: KernelScale::MedianPrecond, estimator: Estimator::V, ..Default::default() }).unwrap();
+    assert!(rel(pre2.ksd_sq, pre.ksd_sq) < 1e-10);
+}
+
+// ---------------------------------------------------------------------------------------------
+// closed forms
+
+#[test]
+fn closed_form_two_points_in_1d() {
+    // N(0,1) target, s(x) = -x, c = 1, beta = -1/2, points a = 1, b = -1.
+    // k0(a,a) = s(a)^2 k(a,a) + tr = 1 * 1 + (-2 beta) c^(2(beta-1)) = 2, likewise k0(b,b) = 2.
+    // k0(a,b): u = 2, q = 5, s(a).s(b) = -1, (s(a)-s(b)).u = -4:
+    //   -1/sqrt5 + (-4)/(5 sqrt5) + 1/(5 sqrt5) - 3*4/(25 sqrt5) = -52/(25 sqrt5).
+    let x = [1.0, -1.0];
+    let s = [-1.0, 1.0];
+    let k_ab = -52.0 / (25.0 * 5f64.sqrt());
+    let v = ksd(&x, &s, 1, &KsdOptions::reference(1.0, -0.5)).unwrap();
+    assert!((v.ksd_sq - (4.0 + 2.0 * k_ab) / 4.0).abs() < 1e-15);
+    let u = ksd(&x, &s, 1, &fixed(1.0, -0.5, Estimator::U)).unwrap();
+    assert!((u.ksd_sq - k_ab).abs() < 1e-15);
+    assert!(u.ksd < 0.0 && (u.ksd + (-k_ab).sqrt()).abs() < 1e-15);
+    let l = ksd(&x, &s, 1, &fixed(1.0, -0.5, Estimator::Linear)).unwrap();
+    assert!((l.ksd_sq - k_ab).abs() < 1e-15);
+}
+
+#[test]
+fn diagonal_closed_form_for_coincident_points() {
+    // all points equal to x0 in d = 2: every pair has u = 0, so
+    // KSD^2 = |s|^2 c^(2 beta) - 2 beta d c^(2(beta-1)), here c = 2, beta = -0.3, s = (1, -2).
+    let (c, beta) = (2.0f64, -0.3);
+    let x = [0.5, 0.5, 0.5, 0.5, 0.5, 0.5];
+    let s = [1.0, -2.0, 1.0, -2.0, 1.0, -2.0];
+    let want = 5.0 * c.powf(2.0 * beta) - 2.0 * beta * 2.0 * c.powf(2.0 * (beta - 1.0));
+    for est in [Estimator::V, Estimator::U, Estimator::Linear] {
+        let v = ksd(&x, &s, 2, &fixed(c, beta, est)).unwrap();
+        assert!(rel(v.ksd_sq, want) < 1e-14, "{est:?}");
+    }
+}
+
+#[test]
+fn stein_kernel_matches_finite_differences() {
+    // Independent check of the k0 formula itself: build k0 from numerical derivatives of k.
+    let (c, beta) = (0.8f64, -0.4);
+    let k = |x: &[f64], y: &[f64]| (c * c + x.iter().zip(y).map(|(a, b)| (a - b).powi(2)).sum::<f64>()).powf(beta);
+    let x = [0.3, -0.7, 1.1];
+    let y = [-0.2, 0.4, 0.9];
+    let sx = [1.5, -0.5, 0.25];
+    let sy = [-1.0, 2.0, 0.5];
+    let h = 1e-4;
+    let mut gx = [0.0; 3];
+    let mut gy = [0.0; 3];
+    let mut tr = 0.0;
+    for a in 0..3 {
+        let (mut xp, mut xm) = (x, x);
+        xp[a] += h;
+        xm[a] -= h;
+        gx[a] = (k(&xp, &y) - k(&xm, &y)) / (2.0 * h);
+        let (mut yp, mut ym) = (y, y);
+        yp[a] += h;
+        ym[a] -= h;
+        gy[a] = (k(&x, &yp) - k(&x, &ym)) / (2.0 * h);
+        // d^2 k / dx_a dy_a
+        tr += (k(&xp, &yp) - k(&xp, &ym) - k(&xm, &yp) + k(&xm, &ym)) / (4.0 * h * h);
+    }
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(p, q)| p * q).sum::<f64>();
+    let fd = dot(&sx, &sy) * k(&x, &y) + dot(&sx, &gy) + dot(&sy, &gx) + tr;
+    // two points: U-statistic = k0(x, y)
+    let pts = [x, y].concat();
+    let sc = [sx, sy].concat();
+    let u = ksd(&pts, &sc, 3, &fixed(c, beta, Estimator::U)).unwrap();
+    assert!((u.ksd_sq - fd).abs() < 1e-6, "{} vs {fd}", u.ksd_sq);
+}
+
+#[test]
+fn u_statistic_is_unbiased_for_exact_samples() {
+    // E k0(x, y) = 0 for x, y ~ p independent (Stein identity): the mean U-statistic over repeats is
+    // within 4 standard errors of 0, while the V-statistic mean is clearly positive.
+    let d = 2;
+    let reps = 200;
+    let (mut us, mut vs) = (Vec::new(), Vec::new());
+    for r in 0..reps {
+        let x = gaussian_samples(&mut stream(21, r), 40, &[0.0; 2], 1.0);
+        let s = gaussian_scores(&x, &[0.0; 2], 1.0);
+        us.push(ksd(&x, &s, d, &fixed(1.0, -0.5, Estimator::U)).unwrap().ksd_sq);
+        vs.push(ksd(&x, &s, d, &fixed(1.0, -0.5, Estimator::V)).unwrap().ksd_sq);
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let mu = mean(&us);
+    let se = (us.iter().map(|u| (u - mu).powi(2)).sum::<f64>() / (reps - 1) as f64 / reps as f64).sqrt();
+    assert!(mu.abs() < 4.0 * se, "mean U = {mu}, se = {se}");
+    // V = (n-1)/n U + diag/n; E diag = E|s|^2 + 2 = 2 + 2 = 4 for N(0, I_2), c = 1 -> E V ~ 0.1
+    assert!(mean(&vs) > 0.08 && mean(&vs) < 0.12, "mean V = {}", mean(&vs));
+}
+
+// ---------------------------------------------------------------------------------------------
+// qualitative behaviour
+
+#[test]
+fn ksd_shrinks_with_n_and_grows_with_shift() {
+    let d = 3;
+    let mean = [0.5, -0.5, 1.0];
+    let mut prev = f64::INFINITY;
+    for (r, n) in [100usize, 400, 1600].into_iter().enumerate() {
+        let x = gaussian_samples(&mut stream(8, r as u64), n, &mean, 1.0);
+        let s = gaussian_scores(&x, &mean, 1.0);
+        let v = ksd(&x, &s, d, &KsdOptions::reference(1.0, -0.5)).unwrap();
+        assert!(v.ksd < prev, "n = {n}: {} !< {prev}", v.ksd);
+        prev = v.ksd;
+        // same samples scored against a shifted target: larger
+        let s_shift = gaussian_scores(&x, &[1.5, -0.5, 1.0], 1.0);
+        let w = ksd(&x, &s_shift, d, &KsdOptions::reference(1.0, -0.5)).unwrap();
+        assert!(w.ksd > 2.0 * v.ksd, "n = {n}: shifted {} vs {}", w.ksd, v.ksd);
+    }
+}
+
+#[test]
+fn deterministic_across_thread_counts() {
+    let (n, d) = (300, 6);
+    let x = gaussian_samples(&mut stream(2, 0), n, &[0.1; 6], 1.0);
+    let s = gaussian_scores(&x, &[0.0; 6], 1.2);
+    for opts in [KsdOptions::reference(1.0, -0.5), fixed(1.3, -0.7, Estimator::U), KsdOptions::default()] {
+        let run = |threads: usize| {
+            rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(|| ksd(&x, &s, d, &opts).unwrap())
+        };
+        let a = run(1);
+        let b = run(4);
+        assert_eq!(a.ksd_sq.to_bits(), b.ksd_sq.to_bits());
+        assert_eq!(a.ksd.to_bits(), b.ksd.to_bits());
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// bad inputs
+
+#[test]
+fn bad_inputs_give_clear_errors() {
+    use tunelab::Error;
+    let ok = KsdOptions::reference(1.0, -0.5);
+    let x = [0.0, 1.0, 2.0, 3.0];
+    let s = [0.0, -1.0, -2.0, -3.0];
+    let msg = |r: tunelab::Result<tunelab::stein::KsdValue>| match r {
+        Err(e) => e.to_string(),
+        Ok(v) => panic!("expected an error, got {v:?}"),
+    };
+    assert!(msg(ksd(&x[..2], &s[..2], 2, &ok)).contains("at least 2 samples"));
+    assert!(msg(ksd(&x, &s[..3], 2, &ok)).contains("scores have 3 values"));
+    assert!(msg(ksd(&x[..3], &s[..3], 2, &ok)).contains("not a multiple"));
+    assert!(msg(ksd(&x, &s, 0, &ok)).contains("dimension d"));
+    let mut xn = x;
+    xn[3] = f64::NAN;
+    assert!(msg(ksd(&xn, &s, 2, &ok)).contains("samples: non-finite value NaN at row 2, column 2"));
+    let mut sn = s;
+    sn[0] = f64::INFINITY;
+    assert!(msg(ksd(&x, &sn, 2, &ok)).contains("scores: non-finite value inf at row 1, column 1"));
+    for c in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert!(matches!(ksd(&x, &s, 2, &KsdOptions::reference(c, -0.5)), Err(Error::Config(m)) if m.contains("scale c")));
+    }
+    for b in [0.0, -1.0, 0.5, -2.0, f64::NAN] {
+        assert!(matches!(ksd(&x, &s, 2, &KsdOptions::reference(1.0, b)), Err(Error::Config(m)) if m.contains("beta")));
+    }
+    // degenerate samples under the scaled kernels: a reported numerical state, not a panic
+    let same = [1.0, 1.0, 1.0, 1.0];
+    let sc = KsdOptions { scale: KernelScale::Median, ..Default::default() };
+    assert!(matches!(ksd(&same, &s, 2, &sc), Err(Error::Numerical(m)) if m.contains("coincide")));
+    let pre = KsdOptions { scale: KernelScale::MedianPrecond, ..Default::default() };
+    let col = [1.0, 0.0, 1.0, 5.0];
+    assert!(matches!(ksd(&col, &s, 2, &pre), Err(Error::Numerical(m)) if m.contains("coordinate 1")));
+}

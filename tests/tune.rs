@@ -1,0 +1,239 @@
+//! Tuning framework tests (issue 3): schedule, warm starts, pruning, divergence, cancel, determinism,
+//! accuracy on a known posterior, and config errors.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use tunelab::error::Error;
+use tunelab::rng;
+use tunelab::sampler::{Budget, Chain, SamplerKind, SamplerParams};
+use tunelab::tune::{self, mamba_schedule, presets, ArmStatus, Event, Problem, TuneConfig};
+
+fn quiet() -> impl FnMut(&Event) {
+    |_e: &Event| {}
+}
+
+fn gaussian_cfg() -> TuneConfig {
+    let mut c = presets::preset("gaussian").unwrap();
+    c.budget = tune::BudgetSpec { iterations: Some(6_000.0), ..Default::default() };
+    c
+}
+
+#[test]
+fn schedule_matches_hand_derivation() {
+    // (M, eta) -> arms per round, per-arm budget per round as multiples of r0, and 1 + eta + ... = R / r0.
+    let cases: &[(usize, usize, &[usize], f64)] = &[
+        (4, 2, &[4, 2], 3.0),               // 4 -> 2 -> 1 ; r0 (1 + 2) = R
+        (4, 3, &[4], 1.0),                  // floor(log_3 4) = 1 round; best of 4
+        (12, 2, &[12, 6, 3], 7.0),          // floor(log_2 12) = 3
+        (12, 3, &[12, 4], 4.0),             // 12 -> 4 -> 1
+        (16, 2, &[16, 8, 4, 2], 15.0),      // 16 -> 8 -> 4 -> 2 -> 1
+        (16, 3, &[16, 5], 4.0),             // 16 -> 5 -> 1
+        (27, 2, &[27, 13, 6, 3], 15.0),     // floor(log_2 27) = 4
+        (27, 3, &[27, 9, 3], 13.0),         // 27 -> 9 -> 3 -> 1
+        (56, 2, &[56, 28, 14, 7, 3], 31.0), // floor(log_2 56) = 5
+        (56, 3, &[56, 18, 6], 13.0),        // 56 -> 18 -> 6 -> 2 (best of the 2 by last score)
+    ];
+    let r = 1.3e7;
+    for &(m, eta, arms, denom) in cases {
+        let plan = mamba_schedule(m, eta, r);
+        let got: Vec<usize> = plan.iter().map(|p| p.arms).collect();
+        assert_eq!(got, arms, "arms per round for M = {m}, eta = {eta}");
+        let r0 = r / denom;
+        for (i, p) in plan.iter().enumerate() {
+            let want = r0 * (eta as f64).powi(i as i32);
+            assert!((p.budget - want).abs() < 1e-6 * want, "budget of round {i} for M = {m}, eta = {eta}: {} vs {want}", p.budget);
+            assert_eq!(p.keep, (p.arms / eta).max(1));
+        }
+        let total: f64 = plan.iter().map(|p| p.budget).sum();
+        assert!((total - r).abs() < 1e-6 * r, "the surviving arm uses exactly R");
+    }
+}
+
+#[test]
+fn mamba_prunes_the_worst_and_survivor_gets_r() {
+    let cfg = gaussian_cfg();
+    let rep = tune::run(&cfg, None, &mut quiet(), &AtomicBool::new(false)).unwrap();
+    // 9 arms, eta 3 -> 9 -> 3 -> 1
+    assert_eq!(rep.rounds.iter().map(|r| r.arms.len()).collect::<Vec<_>>(), vec![9, 3]);
+    for r in 0..rep.rounds.len() {
+        let ran: Vec<&tune::ArmReport> = rep.arms.iter().filter(|a| a.scores.len() > r).collect();
+        let kept: Vec<f64> = ran.iter().filter(|a| a.pruned_round != Some(r)).map(|a| a.scores[r].unwrap_or(f64::INFINITY)).collect();
+        let pruned: Vec<f64> = ran.iter().filter(|a| a.pruned_round == Some(r)).map(|a| a.scores[r].unwrap_or(f64::INFINITY)).collect();
+        let worst_kept = kept.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let best_pruned = pruned.iter().cloned().fold(f64::INFINITY, f64::min);
+        assert!(worst_kept <= best_pruned, "round {r}: kept {kept:?} pruned {pruned:?}");
+    }
+    let best = rep.best.as_ref().unwrap();
+    let b = rep.arms.iter().find(|a| a.info.id == best.arm).unwrap();
+    assert_eq!(b.iters, 6_000, "the surviving arm ran exactly R iterations over all rounds");
+    assert_eq!(b.status, ArmStatus::Survivor);
+}
+
+#[test]
+fn warm_start_continues_the_chain() {
+    let cfg = gaussian_cfg();
+    let problem = Problem::build(&cfg, None).unwrap();
+    let rep = tune::run_on(&cfg, &problem, &mut quiet(), &AtomicBool::new(false)).unwrap();
+    let best = rep.best.as_ref().unwrap();
+    // The same arm run in one go for R iterations from the same start and stream gives the same chain.
+    let params = SamplerParams {
+        kind: SamplerKind::Sgld,
+        step: best.step,
+        batch: tunelab::sampler::BatchSize::Fraction(1.0),
+        leapfrog: 1,
+        friction: cfg.sampler.friction,
+        thermostat_a: cfg.sampler.thermostat_a,
+        with_replacement: false,
+    }
+    .validate(problem.n_data)
+    .unwrap();
+    let mut chain = Chain::new(problem.train.as_ref(), params, vec![0.0; problem.dim], None, rng::stream(cfg.seed, best.arm as u64)).unwrap();
+    let mut out = Vec::new();
+    chain.run(problem.train.as_ref(), Budget::Iterations(6_000), cfg.thin, &mut out, &AtomicBool::new(false));
+    let (mean, std) = tune::driver::column_moments(&out, problem.dim);
+    assert_eq!(out.len() / problem.dim, best.posterior.n);
+    for j in 0..problem.dim {
+        assert!((mean[j] - best.posterior.mean[j]).abs() < 1e-12, "mean {j}: {} vs {}", mean[j], best.posterior.mean[j]);
+        assert!((std[j] - best.posterior.std[j]).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn picks_an_accurate_arm_on_a_known_gaussian() {
+    let cfg = gaussian_cfg();
+    let problem = Problem::build(&cfg, None).unwrap();
+    let (_, cov) = problem.train.exact_moments().unwrap();
+    let rep = tune::run_on(&cfg, &problem, &mut quiet(), &AtomicBool::new(false)).unwrap();
+    let best = rep.best.unwrap();
+    for j in 0..problem.dim {
+        let sd = cov[j * problem.dim + j].sqrt();
+        let err = (best.posterior.std[j] - sd).abs() / sd;
+        assert!(err < 0.25, "coordinate {j}: std {} vs exact {sd} (h = {})", best.posterior.std[j], best.step);
+    }
+}
+
+#[test]
+fn diverging_arm_is_pruned_and_reported() {
+    let mut cfg = gaussian_cfg();
+    cfg.arms.log10_step = None;
+    cfg.arms.steps = vec![1e-2, 3e-2, 1e-1, 50.0];
+    cfg.tuner = tune::TunerSpec::Mamba { eta: 2, scoring: tune::Scoring::Round };
+    let rep = tune::run(&cfg, None, &mut quiet(), &AtomicBool::new(false)).unwrap();
+    let bad = rep.arms.iter().find(|a| a.info.step == 50.0).unwrap();
+    assert_eq!(bad.status, ArmStatus::Diverged);
+    assert!(bad.diverged_iter.is_some());
+    assert_eq!(bad.pruned_round, Some(0));
+    assert_eq!(bad.scores, vec![None]);
+    assert!(rep.best.unwrap().step < 1.0);
+}
+
+#[test]
+fn cancel_stops_within_one_chunk() {
+    let cfg = gaussian_cfg();
+    let cancel = AtomicBool::new(false);
+    let mut progress_after_cancel = 0;
+    let mut seen = 0;
+    let res = tune::run(&cfg, None, &mut |e| {
+        if let Event::Progress { .. } = e {
+            if cancel.load(Ordering::Relaxed) {
+                progress_after_cancel += 1;
+            }
+            seen += 1;
+            if seen == 2 {
+                cancel.store(true, Ordering::Relaxed);
+            }
+        }
+    }, &cancel);
+    assert_eq!(res.unwrap_err(), Error::Cancelled);
+    assert_eq!(progress_after_cancel, 0);
+}
+
+fn small_logreg() -> TuneConfig {
+    let mut c = presets::preset("paper-logreg").unwrap();
+    if let tune::DataSource::Simulate { n, .. } = &mut c.data.source {
+        *n = 1_000;
+    }
+    c.arms.log10_step = Some(tune::LogRange { from: -5.0, to: -2.0, by: 1.0 });
+    c.arms.batch = vec![tunelab::sampler::BatchSize::Fraction(0.1), tunelab::sampler::BatchSize::Fraction(0.01)];
+    c.budget = tune::BudgetSpec { grad_evals: Some(2.0e5), ..Default::default() };
+    c.metric.max_samples = 200;
+    c
+}
+
+#[test]
+fn same_result_for_one_and_many_threads() {
+    let cfg = small_logreg();
+    let run = |t: usize| {
+        rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap().install(|| tune::run(&cfg, None, &mut quiet(), &AtomicBool::new(false)).unwrap())
+    };
+    let a = run(1);
+    let b = run(4);
+    assert_eq!(a.best.as_ref().map(|b| b.arm), b.best.as_ref().map(|b| b.arm));
+    assert_eq!(a.best.as_ref().unwrap().samples, b.best.as_ref().unwrap().samples);
+    for (x, y) in a.arms.iter().zip(&b.arms) {
+        assert_eq!(x.scores, y.scores);
+        assert_eq!(x.grad_evals, y.grad_evals);
+        assert_eq!(x.status, y.status);
+    }
+    assert_eq!(a.compute.grad_evals, b.compute.grad_evals);
+}
+
+#[test]
+fn report_json_has_the_documented_fields() {
+    let cfg = small_logreg();
+    let rep = tune::run(&cfg, None, &mut quiet(), &AtomicBool::new(false)).unwrap();
+    let v: serde_json::Value = serde_json::to_value(&rep).unwrap();
+    assert!(v["tuner"].as_str().unwrap().starts_with("mamba"));
+    let arm = &v["arms"][0];
+    for k in ["id", "step", "batch", "leapfrog", "status", "scores"] {
+        assert!(!arm[k].is_null(), "arm field {k}");
+    }
+    assert!(v["rounds"][0]["arms"].is_array() && v["rounds"][0]["budget"].is_number());
+    for k in ["arm", "step", "batch", "leapfrog", "score"] {
+        assert!(!v["best"][k].is_null(), "best field {k}");
+    }
+    assert_eq!(v["best"]["posterior"]["mean"].as_array().unwrap().len(), 10);
+    assert_eq!(v["best"]["posterior"]["std"].as_array().unwrap().len(), 10);
+    for k in ["grad_evals", "seconds", "scoring_seconds"] {
+        assert!(v["compute"][k].is_number(), "compute field {k}");
+    }
+    // The config round-trips through JSON.
+    let back: TuneConfig = serde_json::from_value(v["config"].clone()).unwrap();
+    assert_eq!(back, cfg);
+}
+
+fn config_error(cfg: &TuneConfig) -> String {
+    match tune::run(cfg, None, &mut quiet(), &AtomicBool::new(false)) {
+        Err(Error::Config(m)) => m,
+        other => panic!("expected a config error, got {:?}", other.map(|r| r.tuner)),
+    }
+}
+
+#[test]
+fn bad_configs_give_clear_errors() {
+    let base = small_logreg();
+    let mut c = base.clone();
+    c.arms.log10_step = None;
+    assert!(config_error(&c).contains("no arms"));
+    let mut c = base.clone();
+    c.tuner = tune::TunerSpec::Mamba { eta: 1, scoring: tune::Scoring::Round };
+    assert!(config_error(&c).contains("eta"));
+    let mut c = base.clone();
+    c.budget = tune::BudgetSpec { grad_evals: Some(0.0), ..Default::default() };
+    assert!(config_error(&c).contains("budget"));
+    let mut c = base.clone();
+    c.budget = tune::BudgetSpec::default();
+    assert!(config_error(&c).contains("budget"));
+    let mut c = base.clone();
+    c.arms.log10_step = None;
+    c.arms.steps = vec![1e-3, -1e-3];
+    assert!(config_error(&c).contains("step"));
+    let mut c = base.clone();
+    c.arms.batch = vec![tunelab::sampler::BatchSize::Count(5_000)];
+    let m = config_error(&c);
+    assert!(m.contains("batch") || m.contains("N"), "{m}");
+    let text = serde_json::to_string(&base).unwrap().replace("\"sgld\"", "\"sgldd\"");
+    match TuneConfig::from_json(&text) {
+        Err(Error::Config(m)) => assert!(m.contains("sgldd"), "{m}"),
+        other => panic!("unknown sampler accepted: {other:?}"),
+    }
+}
