@@ -140,13 +140,169 @@ pub fn error_for_test(kind: &str, msg: &str) -> Result<(), JsValue> {
     Err(to_js_error(e))
 }
 
-/// Round-trips a `Float64Array` through Rust (`x -> a*x + b`), to test the typed-array conversion.
-#[wasm_bindgen]
-pub fn affine_f64(xs: &[f64], a: f64, b: f64) -> Vec<f64> {
-    xs.iter().map(|x| a * x + b).collect()
+
+// ------------------------------------------------------------------------------------------------ data
+
+fn set(obj: &js_sys::Object, key: &str, value: &JsValue) -> Result<(), JsValue> {
+    js_sys::Reflect::set(obj, &JsValue::from_str(key), value).map(|_| ())
 }
 
-#[allow(dead_code)]
-fn _assert_to_js_compiles() -> Result<JsValue, JsValue> {
-    to_js(&[1.0f64])
+fn from_js<T: serde::de::DeserializeOwned>(v: JsValue, what: &str) -> Result<T, JsValue> {
+    serde_wasm_bindgen::from_value(v).map_err(|e| to_js_error(crate::Error::config(format!("{what}: {e}"))))
+}
+
+/// Parses and checks an uploaded CSV (in the worker; the text never leaves the browser).
+///
+/// `label`: the label column (default `"y"`, the core's default). `model`: optional model spec; when given
+/// the data is also checked against it (0/1 labels for logistic, class labels for BNN). Returns
+/// `{columns, label, n, p, rows (first `rows` rows, header order), standardized, label_values}`.
+#[wasm_bindgen]
+pub fn csv_preview(text: &str, label: Option<String>, standardize: bool, model: JsValue, rows: usize) -> Result<JsValue, JsValue> {
+    let opts = crate::data::CsvOptions { label: label.unwrap_or_else(|| crate::data::CsvOptions::default().label), standardize };
+    let ds = crate::data::parse_csv(text, &opts).map_err(to_js_error)?;
+    if !model.is_undefined() && !model.is_null() {
+        let spec: crate::target::ModelSpec = from_js(model, "model")?;
+        if spec.needs_data() {
+            crate::target::build_target(&spec, Some(std::sync::Arc::new(ds.clone()))).map_err(to_js_error)?;
+        }
+    }
+    #[derive(serde::Serialize)]
+    struct Preview<'a> {
+        columns: Vec<&'a str>,
+        label: &'a str,
+        n: usize,
+        p: usize,
+        rows: Vec<Vec<f64>>,
+        standardized: bool,
+        label_values: Vec<f64>,
+    }
+    let mut columns: Vec<&str> = ds.feature_names.iter().map(|s| s.as_str()).collect();
+    columns.push(&ds.label_name);
+    let shown = rows.min(ds.n);
+    let preview_rows = (0..shown).map(|i| ds.row(i).iter().copied().chain(std::iter::once(ds.y[i])).collect()).collect();
+    let mut label_values: Vec<f64> = Vec::new();
+    for &v in &ds.y {
+        if label_values.len() > 20 {
+            break;
+        }
+        if !label_values.contains(&v) {
+            label_values.push(v);
+        }
+    }
+    label_values.sort_by(f64::total_cmp);
+    to_js(&Preview {
+        columns,
+        label: &ds.label_name,
+        n: ds.n,
+        p: ds.p,
+        rows: preview_rows,
+        standardized: standardize,
+        label_values,
+    })
+}
+
+// ------------------------------------------------------------------------------------------------ tuning
+
+/// Runs a tuning config (the core's `TuneConfig` JSON as a JS object) with `csv_text` for `source: "upload"`.
+///
+/// Every driver event is passed to `on_event` as a plain object (tag `type`), on this thread, between chunks
+/// of work. If `on_event` returns a truthy value the run stops at the end of the current chunk and the call
+/// throws a `CancelledError`; if it throws, the run stops and its exception is rethrown.
+///
+/// Returns `{report, samples: Float64Array (row-major, dim columns), dim}`: the report as the CLI writes it,
+/// except that the chosen arm's samples come out of `report.best` as a typed array.
+#[wasm_bindgen]
+pub fn tune(config: JsValue, csv_text: Option<String>, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let cfg: crate::tune::TuneConfig = from_js(config, "config")?;
+    let cancel = AtomicBool::new(false);
+    let mut js_failure: Option<JsValue> = None;
+    let mut observer = |ev: &crate::tune::Event| {
+        if js_failure.is_some() {
+            return;
+        }
+        let outcome = to_js(ev).and_then(|v| on_event.call1(&JsValue::NULL, &v));
+        match outcome {
+            Ok(r) if r.is_truthy() => cancel.store(true, Ordering::Relaxed),
+            Ok(_) => {}
+            Err(e) => {
+                js_failure = Some(e);
+                cancel.store(true, Ordering::Relaxed);
+            }
+        }
+    };
+    let result = crate::tune::run(&cfg, csv_text.as_deref(), &mut observer, &cancel);
+    if let Some(e) = js_failure {
+        return Err(e);
+    }
+    let mut report = result.map_err(to_js_error)?;
+    let (samples, dim) = match report.best.as_mut() {
+        Some(b) => (std::mem::take(&mut b.samples), b.dim),
+        None => (Vec::new(), 0),
+    };
+    let out = js_sys::Object::new();
+    set(&out, "report", &to_js(&report)?)?;
+    set(&out, "samples", &js_sys::Float64Array::from(samples.as_slice()).into())?;
+    set(&out, "dim", &JsValue::from(dim as u32))?;
+    Ok(out.into())
+}
+
+/// The built-in preset `name` as a config object (`paper-logreg`, `digits-bnn`, `demo`, `gaussian`).
+#[wasm_bindgen]
+pub fn preset(name: &str) -> Result<JsValue, JsValue> {
+    to_js(&crate::tune::presets::preset(name).map_err(to_js_error)?)
+}
+
+/// Log density of a 2-D model (`{kind: "banana"}`, ...) on an `nx` x `ny` grid covering `samples`
+/// (row-major n x 2; padded by 15%, or [-3, 3]^2 when empty). Returns
+/// `{z: Float64Array (row-major, ny rows), nx, ny, bounds: [x0, x1, y0, y1]}`.
+#[wasm_bindgen]
+pub fn density_grid(model: JsValue, samples: &[f64], nx: usize, ny: usize) -> Result<JsValue, JsValue> {
+    let spec: crate::target::ModelSpec = from_js(model, "model")?;
+    let target = crate::target::build_target(&spec, None).map_err(to_js_error)?;
+    let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+    for p in samples.chunks_exact(2).filter(|p| p[0].is_finite() && p[1].is_finite()) {
+        (x0, x1, y0, y1) = (x0.min(p[0]), x1.max(p[0]), y0.min(p[1]), y1.max(p[1]));
+    }
+    if !(x0 < x1 && y0 < y1) {
+        (x0, x1, y0, y1) = (-3.0, 3.0, -3.0, 3.0);
+    }
+    let (px, py) = (0.15 * (x1 - x0), 0.15 * (y1 - y0));
+    let bounds = [x0 - px, x1 + px, y0 - py, y1 + py];
+    let z = crate::target::log_density_grid(target.as_ref(), (bounds[0], bounds[1]), (bounds[2], bounds[3]), nx, ny)
+        .map_err(to_js_error)?;
+    let out = js_sys::Object::new();
+    set(&out, "z", &js_sys::Float64Array::from(z.as_slice()).into())?;
+    set(&out, "nx", &JsValue::from(nx as u32))?;
+    set(&out, "ny", &JsValue::from(ny as u32))?;
+    set(&out, "bounds", &to_js(&bounds)?)?;
+    Ok(out.into())
+}
+
+// ------------------------------------------------------------------------------------------------ benchmarks
+
+/// Milliseconds for one KSD of `n` x `d` samples (see [`crate::benchkit::ksd_ms`]).
+#[wasm_bindgen]
+pub fn bench_ksd(n: usize, d: usize, seed: u32) -> Result<f64, JsValue> {
+    crate::benchkit::ksd_ms(n, d, seed as u64).map(|r| r.0).map_err(to_js_error)
+}
+
+/// Milliseconds for `chains` parallel SGLD chains of `iters` iterations (see [`crate::benchkit::sgld_ms`]).
+#[wasm_bindgen]
+pub fn bench_sgld(n: usize, d: usize, iters: u32, batch: f64, chains: usize, seed: u32) -> Result<f64, JsValue> {
+    crate::benchkit::sgld_ms(n, d, iters as u64, batch, chains, seed as u64).map(|r| r.0).map_err(to_js_error)
+}
+
+/// The tuners of the paper's comparison for a base config (`[{name, config}]`: MAMBA-KSD, MAMBA-FSSD,
+/// grid with test log-loss when there is a test set, grid with KSD, the heuristic), run one by one by the page.
+#[wasm_bindgen]
+pub fn compare_configs(config: JsValue) -> Result<JsValue, JsValue> {
+    #[derive(serde::Serialize)]
+    struct Entry {
+        name: String,
+        config: crate::tune::TuneConfig,
+    }
+    let base: crate::tune::TuneConfig = from_js(config, "config")?;
+    let list: Vec<Entry> = crate::tune::compare::paper_tuners(&base).into_iter().map(|(name, config)| Entry { name, config }).collect();
+    to_js(&list)
 }

@@ -125,9 +125,12 @@ export class ComputeClient {
     });
   }
 
-  previewCsv(text, label, standardize, rows = 8) {
-    return this.request(REQUEST.PREVIEW_CSV, { text, label, standardize, rows });
+  previewCsv(text, label, standardize, model, rows = 8) {
+    return this.request(REQUEST.PREVIEW_CSV, { text, label, standardize, model, rows });
   }
+
+  compareConfigs(config) { return this.request(REQUEST.COMPARE_CONFIGS, { config }); }
+  preset(name) { return this.request(REQUEST.PRESET, { name }); }
 
   /**
    * Runs a tuning config. Returns {promise, cancel}. cancel() rejects the promise with a CancelledError

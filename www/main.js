@@ -1,6 +1,6 @@
 // The playground page: wires the settings form, the compute worker and the views. The main thread only draws.
 import { ComputeClient, detectFlavour } from './client.js';
-import { parseHash, formatHash, toTuneConfig, PRESETS, COMPARE_TUNERS, TOY_MODELS, DEFAULTS, normalise } from './state.js';
+import { parseHash, formatHash, toTuneConfig, PRESETS, TOY_MODELS, DEFAULTS, normalise } from './state.js';
 import { writeForm, readForm, updateVisibility, describeArms } from './settings.js';
 import { RunModel } from './run.js';
 import { ScoreChart, TraceChart, HistChart, drawDensity, fmtSci } from './charts.js';
@@ -121,13 +121,33 @@ function setDataMessage(text, kind = 'error') {
   m.dataset.kind = kind;
 }
 
+/** Column names of a CSV's header line (for the label menu only; the worker parses and checks the file). */
+export function headerColumns(text) {
+  const line = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+  const out = [];
+  let cell = ''; let q = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (q) { if (c === '"' && line[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') q = false; else cell += c; }
+    else if (c === '"' && cell.trim() === '') { cell = ''; q = true; }
+    else if (c === ',') { out.push(cell.trim()); cell = ''; }
+    else cell += c;
+  }
+  out.push(cell.trim());
+  return out.filter((c) => c !== '');
+}
+
 $('file').addEventListener('change', async (e) => {
   const f = e.target.files?.[0];
   if (!f) return;
   csvName = f.name;
   csvText = await f.text();
-  state = { ...state, label: '' };
-  $('label').replaceChildren(new Option('(last column)', ''));
+  // Label: keep the current one if the file has it, else "y", else the last column.
+  const cols = headerColumns(csvText);
+  if (!cols.includes(state.label)) state = { ...state, label: cols.includes('y') ? 'y' : (cols[cols.length - 1] ?? 'y') };
+  const sel = $('label');
+  sel.replaceChildren(...cols.map((c) => new Option(c, c)));
+  sel.value = state.label;
   writeHash();
   await previewUpload();
 });
@@ -135,7 +155,7 @@ $('file').addEventListener('change', async (e) => {
 async function previewUpload() {
   const box = $('csv-preview');
   try {
-    const p = await client.previewCsv(csvText, state.label || null, state.standardize, 6);
+    const p = await client.previewCsv(csvText, state.label, state.standardize, toTuneConfig(state).model, 6);
     renderPreview(box, p);
     setDataMessage(`${csvName}: ${p.n} rows, ${p.p} features, label “${p.label}”.`, 'ok');
     box.dataset.valid = 'true';
@@ -147,10 +167,7 @@ async function previewUpload() {
 }
 
 function renderPreview(box, p) {
-  const labelSel = $('label');
-  const cols = p.columns ?? [];
-  labelSel.replaceChildren(new Option('(last column)', ''), ...cols.map((c) => new Option(c, c)));
-  labelSel.value = state.label && cols.includes(state.label) ? state.label : '';
+  const cols = p.columns;
   const table = document.createElement('table');
   const head = table.createTHead().insertRow();
   for (const c of cols) {
@@ -171,7 +188,7 @@ function renderPreview(box, p) {
   }
   const meta = document.createElement('p');
   meta.className = 'meta';
-  meta.textContent = `First ${p.rows?.length ?? 0} of ${p.n} rows${p.standardized ? ' (features standardised)' : ''}.`;
+  meta.textContent = `First ${p.rows.length} of ${p.n} rows${p.standardized ? ' (features standardised)' : ''}; label values: ${p.label_values.slice(0, 10).join(', ')}${p.label_values.length > 10 ? ', …' : ''}. Columns are shown features first, label last.`;
   box.replaceChildren(meta, table);
 }
 
@@ -245,9 +262,8 @@ function drawStats(model) {
 
 const fmtRate = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : x >= 1e3 ? `${(x / 1e3).toFixed(1)}k` : x.toFixed(0));
 
-async function runOne(tuner) {
-  const config = toTuneConfig(state, tuner);
-  const model = new RunModel(state.unit, state.thin);
+async function runOne(config) {
+  const model = new RunModel(state.unit);
   let started = false;
   const t0 = performance.now();
   const onProgress = (events, elapsed) => {
@@ -270,6 +286,7 @@ async function runOne(tuner) {
   current = run;
   const result = await run.promise;
   model.elapsed = (performance.now() - t0) / 1000;
+  hooks.lastEvents = model.unknown;
   model.applyReport(result.report);
   if (!started) { scoreChart.reset(model.arms, unitLabel(state.unit), state.metric.toUpperCase()); renderLegend(scoreChart.batches); }
   drawRun(model);
@@ -286,28 +303,35 @@ async function run() {
   setRunning(true);
   hooks.runs++;
   $('progress').value = 0;
-  const tuners = state.compare ? COMPARE_TUNERS : [state.tuner];
   compareEntries = [];
   $('compare-card').hidden = !state.compare;
   try {
-    for (const t of tuners) {
-      const t0 = performance.now();
+    const base = toTuneConfig(state);
+    const runs = state.compare ? await client.compareConfigs(base) : [{ name: state.tuner, config: base }];
+    compareEntries = runs.map((r) => ({ name: r.name, report: null, error: null }));
+    if (state.compare) renderCompare($('compare-table').tBodies[0], compareEntries);
+    let ok = null;
+    for (const [i, r] of runs.entries()) {
       try {
-        lastResult = await runOne(t);
-        compareEntries.push({ tuner: t, report: lastResult.result.report, wall: (performance.now() - t0) / 1000 });
+        lastResult = await runOne(r.config);
+        ok = lastResult;
+        compareEntries[i].report = lastResult.result.report;
       } catch (err) {
         if (err.name === 'CancelledError' || !state.compare) throw err;
-        compareEntries.push({ tuner: t, error: err.message, wall: (performance.now() - t0) / 1000 });
+        compareEntries[i].error = err.message;
       }
       if (state.compare) renderCompare($('compare-table').tBodies[0], compareEntries);
     }
+    if (!ok) throw new Error(compareEntries.map((e) => `${e.name}: ${e.error}`).join('; '));
+    lastResult = ok;
     hooks.lastResult = { config: lastResult.config, report: lastResult.result.report, dim: lastResult.result.dim };
-    hooks.compare = compareEntries.map((e) => ({ tuner: e.tuner, best: e.report?.best ?? null, error: e.error ?? null }));
+    hooks.compare = compareEntries.map((e) => ({ name: e.name, best: e.report?.best ?? null, error: e.error }));
     await showPosterior(lastResult);
     $('export-report').disabled = false;
     $('export-traces').disabled = !lastResult.result.samples;
     $('export-png').disabled = false;
-    showMessage(`Done: the chosen arm is #${lastResult.result.report.best?.arm} (h = ${fmtStep(lastResult.result.report.best?.step)}, batch ${fmtBatch(lastResult.result.report.best?.batch)}).`, 'info');
+    const b = lastResult.result.report.best;
+    showMessage(b ? `Done: the chosen arm is #${b.arm} (h = ${fmtSci(b.step)}, batch ${fmtBatch(b.batch_fraction)}${b.leapfrog > 1 ? `, L = ${b.leapfrog}` : ''}).` : 'Done, but no arm could be chosen (every arm diverged).', b ? 'info' : 'error');
   } catch (err) {
     if (err.name === 'CancelledError') showMessage('Stopped. Change the settings or press Run again.', 'info');
     else showMessage(`The run failed: ${err.message}`, 'error');
@@ -320,7 +344,7 @@ async function run() {
 async function showPosterior({ result, config }) {
   const d = result.dim ?? 0;
   const samples = result.samples;
-  const names = result.names ?? null;
+  const names = null;
   renderBest($('best'), result.report, result);
   renderPosterior($('post-table').tBodies[0], result.report.best?.posterior, names);
   const sel = $('coord');
@@ -337,7 +361,7 @@ async function showPosterior({ result, config }) {
   sel.onchange = drawCoord;
   if (d > 0 && samples) drawCoord(); else { traceChart.clear(); histChart.clear(); }
   const wrap = $('density-wrap');
-  if (d === 2 && config.data.source === 'none' && samples) {
+  if (d === 2 && config.data.source === 'none' && samples.length >= 2) {
     try {
       const grid = await client.request('density-grid', { model: config.model, samples, nx: 120, ny: 120 });
       drawDensity($('density'), grid, samples);

@@ -4,8 +4,10 @@
 //
 // Requests (page -> worker):
 //   {type: 'init', flavour: 'parallel'|'single', threads: number, panicChannel: string}
-//   {type: 'preview-csv', id, text: string, label: string|null, standardize: boolean, rows: number}
+//   {type: 'preview-csv', id, text: string, label: string, standardize: boolean, model: ModelSpec|null, rows: number}
 //   {type: 'run-tune', id, config: TuneConfig, csv: string|null, cancel?: SharedArrayBuffer}
+//   {type: 'compare-configs', id, config: TuneConfig}      -> [{name, config}] (the paper's tuners)
+//   {type: 'preset', id, name: string}                     -> TuneConfig of a core preset
 //   {type: 'probe-threads', id, tasks: number}
 //   {type: 'bench', id, kind: 'ksd'|'sgld', params: object}
 //   {type: 'density-grid', id, model: ModelSpec, samples: Float64Array, nx, ny}   (2-D targets: log density grid)
@@ -22,6 +24,8 @@ export const REQUEST = Object.freeze({
   INIT: 'init',
   PREVIEW_CSV: 'preview-csv',
   RUN_TUNE: 'run-tune',
+  COMPARE_CONFIGS: 'compare-configs',
+  PRESET: 'preset',
   PROBE_THREADS: 'probe-threads',
   BENCH: 'bench',
   DENSITY_GRID: 'density-grid',

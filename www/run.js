@@ -1,36 +1,43 @@
-// RunModel: folds the driver's events (docs/ARCHITECTURE.md) and the final report into what the page draws.
-// Pure (no DOM), so tests, embed mode and the compare mode share it.
+// RunModel: folds the driver's events (src/tune/report.rs, `Event`) and the final report into what the page
+// draws. Pure (no DOM), so tests, embed mode and the compare mode share it.
+//
+// Events: started {tuner, arms: [{id, step, batch, batch_fraction, leapfrog}], schedule: [{arms, budget, keep}],
+// dim, n_data} · round-started {round, arms, budget} · progress {round, chunk, chunks, arms: [{arm, iters,
+// grad_evals, seconds, samples, diverged}]} · arm-scored {round, arm, score|null, grad_evals, samples} ·
+// pruned {round, arms} · round-finished {round, survivors} · done {best}
 
-/** Normalises an arm description from the core ({id, step, batch, leapfrog, ...}). */
-function armFrom(a, i) {
+function armFrom(a) {
   return {
-    id: a.id ?? i, step: a.step ?? a.h ?? NaN, batch: a.batch ?? NaN, leapfrog: a.leapfrog ?? a.L ?? 1,
-    status: 'running', points: [], rounds: [], iters: 0, grad_evals: 0, seconds: 0, score: null, samples: 0,
+    id: a.id, step: a.step, batch: a.batch_fraction, batchCount: a.batch, leapfrog: a.leapfrog,
+    status: 'waiting', points: [], rounds: [], iters: 0, grad_evals: 0, seconds: 0, samples: 0, score: null, prunedAt: null,
   };
 }
 
 export class RunModel {
-  constructor(unit, thin) {
-    this.unit = unit;          // budget unit of the config: 'grad_evals' | 'seconds' | 'iterations'
-    this.thin = thin;
+  /** @param {'grad_evals'|'seconds'|'iterations'} unit budget unit of the config (x axis of the chart) */
+  constructor(unit) {
+    this.unit = unit;
+    this.tuner = '';
     this.arms = [];
     this.byId = new Map();
-    this.schedule = [];        // per round: {arms, budget}
+    this.schedule = [];        // per round: {arms, budget, keep}
+    this.dim = 0;
+    this.nData = 0;
     this.round = 0;
-    this.roundsDone = [];      // [{round, survivors: [ids], ran: [ids]}]
-    this.boundaries = [];      // [{round, x}] compute at the end of each round, for the chart
+    this.chunk = 0;
+    this.chunks = 1;
+    this.roundsDone = [];      // [{round, survivors}]
+    this.boundaries = [];      // [{round, x}]: compute at the end of each round, for the chart
     this.best = null;
     this.done = false;
     this.unknown = [];         // event types this page does not know (reported, never silently dropped)
     this.elapsed = 0;
   }
 
-  /** Total compute the schedule asks for (budget units), when known. */
-  expectedTotal() {
-    return this.schedule.reduce((s, r) => s + (r.arms ?? 0) * (r.budget ?? 0), 0);
-  }
+  /** Total compute the schedule asks for (budget units, summed over arms). */
+  expectedTotal() { return this.schedule.reduce((s, r) => s + r.arms * r.budget, 0); }
 
-  /** Compute spent so far, in budget units, summed over arms. */
+  /** Compute spent so far in budget units (summed over arms). */
   spent() {
     const key = this.unit === 'iterations' ? 'iters' : this.unit;
     return this.arms.reduce((s, a) => s + (a[key] ?? 0), 0);
@@ -40,54 +47,65 @@ export class RunModel {
     return this.arms.reduce((t, a) => ({ iters: t.iters + a.iters, grad_evals: t.grad_evals + a.grad_evals }), { iters: 0, grad_evals: 0 });
   }
 
+  /** An arm's compute in the budget unit (the chart's x). */
+  computeOf(a) { return this.unit === 'iterations' ? a.iters : this.unit === 'seconds' ? a.seconds : a.grad_evals; }
+
   arm(id) { return this.byId.get(id); }
 
-  /** Applies one driver event; returns true when the page should redraw the arms. */
+  /** Applies one driver event; returns true when the arms' drawing changed. */
   apply(ev) {
     switch (ev.type) {
-      case 'started': {
-        const list = Array.isArray(ev.arms) ? ev.arms : [];
-        this.arms = list.map(armFrom);
+      case 'started':
+        this.tuner = ev.tuner;
+        this.arms = ev.arms.map(armFrom);
         this.byId = new Map(this.arms.map((a) => [a.id, a]));
-        this.schedule = (ev.schedule ?? []).map((r) => ({ arms: r.arms ?? r.n_arms ?? r.size, budget: r.budget ?? r.budget_per_arm }));
+        this.schedule = ev.schedule.map((r) => ({ arms: r.arms, budget: r.budget, keep: r.keep }));
+        this.dim = ev.dim;
+        this.nData = ev.n_data;
         return true;
-      }
-      case 'arm-progress': {
-        const a = this.arm(ev.arm);
-        if (!a) return false;
-        a.iters = ev.iters ?? a.iters;
-        a.grad_evals = ev.grad_evals ?? a.grad_evals;
-        a.seconds = ev.seconds ?? a.seconds;
-        a.samples = Math.floor(a.iters / Math.max(1, this.thin));
-        this.round = ev.round ?? this.round;
+      case 'round-started':
+        this.round = ev.round;
+        this.chunk = 0;
+        for (const id of ev.arms) { const a = this.arm(id); if (a && a.status !== 'diverged') a.status = 'running'; }
+        return true;
+      case 'progress':
+        this.round = ev.round;
+        this.chunk = ev.chunk;
+        this.chunks = ev.chunks;
+        for (const p of ev.arms) {
+          const a = this.arm(p.arm);
+          if (!a) continue;
+          Object.assign(a, { iters: p.iters, grad_evals: p.grad_evals, seconds: p.seconds, samples: p.samples });
+          if (p.diverged) a.status = 'diverged';
+        }
         return false;
-      }
       case 'arm-scored': {
         const a = this.arm(ev.arm);
         if (!a) return false;
-        const score = Number.isFinite(ev.score) ? ev.score : Infinity;
-        a.points.push([ev.compute, score, ev.round]);
+        a.grad_evals = Math.max(a.grad_evals, ev.grad_evals);
+        a.samples = ev.samples;
+        const score = ev.score ?? Infinity; // null = +inf (diverged or too few samples)
+        a.points.push([this.computeOf(a), score, ev.round]);
         a.rounds.push({ round: ev.round, score });
         a.score = score;
-        if (!Number.isFinite(score)) a.status = 'diverged';
         return true;
       }
-      case 'pruned': {
-        for (const id of ev.arms ?? []) {
+      case 'pruned':
+        for (const id of ev.arms) {
           const a = this.arm(id);
-          if (a && a.status !== 'diverged') { a.status = 'pruned'; a.prunedAt = ev.round; }
-          else if (a) a.prunedAt = ev.round;
+          if (!a) continue;
+          a.prunedAt = ev.round;
+          if (a.status !== 'diverged') a.status = 'pruned';
         }
         return true;
-      }
       case 'round-finished': {
-        const ran = this.arms.filter((a) => a.rounds.some((r) => r.round === ev.round)).map((a) => a.id);
-        this.roundsDone.push({ round: ev.round, survivors: ev.survivors ?? [], ran });
+        this.roundsDone.push({ round: ev.round, survivors: ev.survivors });
         const xs = this.arms.flatMap((a) => a.points.filter((p) => p[2] === ev.round).map((p) => p[0])).filter((x) => x > 0);
         if (xs.length) this.boundaries.push({ round: ev.round, x: Math.max(...xs) });
         return true;
       }
       case 'done':
+        this.best = ev.best ?? null;
         this.done = true;
         return true;
       default:
@@ -96,18 +114,16 @@ export class RunModel {
     }
   }
 
-  /** Takes the final report: statuses, scores and the best arm come from it (the source of truth). */
+  /** Takes the final report (the source of truth for statuses, scores and the best arm). */
   applyReport(report) {
-    for (const ra of report.arms ?? []) {
+    for (const ra of report.arms) {
       let a = this.arm(ra.id);
-      if (!a) { a = armFrom(ra, this.arms.length); this.arms.push(a); this.byId.set(a.id, a); }
-      a.step = ra.step ?? a.step;
-      a.batch = ra.batch ?? a.batch;
-      a.leapfrog = ra.leapfrog ?? a.leapfrog;
-      a.status = typeof ra.status === 'string' ? ra.status : (ra.status?.kind ?? a.status);
-      const scores = ra.scores ?? [];
+      if (!a) { a = armFrom(ra); this.arms.push(a); this.byId.set(a.id, a); }
+      a.status = ra.status;
+      a.prunedAt = ra.pruned_round;
+      const scores = ra.scores.map((s) => s ?? Infinity);
       if (scores.length) a.score = scores[scores.length - 1];
-      for (const k of ['iters', 'grad_evals', 'seconds', 'samples']) if (ra[k] != null) a[k] = ra[k];
+      Object.assign(a, { iters: ra.iters, grad_evals: ra.grad_evals, seconds: ra.seconds, samples: ra.samples });
     }
     this.best = report.best?.arm ?? null;
     this.done = true;

@@ -45,6 +45,7 @@ export function readForm(form, prev) {
 export function updateVisibility(form, state) {
   for (const el of form.querySelectorAll('[data-show]')) el.hidden = !el.dataset.show.split(' ').includes(state.data);
   for (const el of form.querySelectorAll('[data-show-sampler]')) el.hidden = !el.dataset.showSampler.split(' ').includes(state.sampler);
+  for (const el of form.querySelectorAll('[data-show-model]')) el.hidden = !el.dataset.showModel.split(' ').includes(state.model);
   for (const el of form.querySelectorAll('[data-show-tuner]')) el.hidden = state.compare ? false : !el.dataset.showTuner.split(' ').includes(state.tuner);
 }
 
@@ -57,7 +58,8 @@ export function describeArms(state) {
   const parts = `${steps} step sizes × ${batches} batch sizes` + (usesLeapfrog(state.sampler) ? ` × ${ls} L` : '');
   if (m === 0) return { m, text: 'No arms: check the step range and batch sizes.' };
   let text = `${m} arm${m === 1 ? '' : 's'} (${parts}).`;
-  if (state.tuner === 'mamba' || state.compare) {
+  if (state.compare) text += ' Compare runs MAMBA-KSD, MAMBA-FSSD, grid search (log-loss, KSD) and the heuristic.';
+  else if (state.tuner === 'mamba') {
     const { rounds, sizes } = mambaPlan(m, state.eta);
     text += ` MAMBA: ${rounds} round${rounds === 1 ? '' : 's'}, ${sizes.join(' → ')} arms.`;
   } else if (state.tuner === 'heuristic') text += ' The heuristic runs one arm: h = 1/N, 10% batch.';

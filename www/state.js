@@ -5,22 +5,23 @@
 //   state  -> config: toTuneConfig(state) gives the core's TuneConfig JSON (docs/ARCHITECTURE.md)
 
 /** Built-in toy targets (data-free, 2-D): drawn over their density contours after a run. */
-export const TOY_MODELS = ['banana', 'mixture2d', 'gaussian2d'];
+export const TOY_MODELS = ['banana', 'mixture', 'gaussian'];
 export const DATA_MODELS = ['logistic', 'linear', 'bnn'];
 export const SAMPLERS = ['sgld', 'sgld-cv', 'sghmc', 'sghmc-cv', 'sgnht', 'sgnht-cv'];
 export const TUNERS = ['mamba', 'grid', 'heuristic', 'random'];
-export const METRICS = ['ksd', 'fssd', 'fssd-opt'];
+export const METRICS = ['ksd', 'fssd', 'fssd-opt', 'log-loss', 'accuracy'];
 export const BUDGET_UNITS = ['grad_evals', 'seconds', 'iterations'];
 export const DATA_SOURCES = ['simulate', 'digits', 'upload', 'none'];
 
-/** The built-in default: a small simulated logistic regression, MAMBA over 21 arms, a few seconds. */
+/** The built-in default: the core's `demo` preset (simulated logistic regression, N = 2000, d = 5,
+ * MAMBA over 18 arms, 2e6 gradient evaluations for the best arm): a few seconds in a browser. */
 export const DEFAULTS = Object.freeze({
-  data: 'simulate', n: 2000, d: 5, dseed: 1, label: '', standardize: true, test: 0.2,
-  model: 'logistic', prior: 10,
-  sampler: 'sgld', friction: 0.1,
-  hfrom: -6, hto: -2, hby: 0.5, batch: '1,0.1,0.01', L: '5',
-  tuner: 'mamba', eta: 3, scoring: 'round', rarms: 8,
-  unit: 'grad_evals', budget: 2e6, metric: 'ksd', thin: 10, start: 'map', seed: 42,
+  data: 'simulate', n: 2000, d: 5, dseed: 0, label: 'y', standardize: false, test: 0.2,
+  model: 'logistic', prior: 10, hidden: 16,
+  sampler: 'sgld', friction: 0.01,
+  hfrom: -6, hto: -2, hby: 0.5, batch: '0.1,0.01', L: '10',
+  tuner: 'mamba', eta: 3, scoring: 'round', rarms: 20,
+  unit: 'grad_evals', budget: 2e6, metric: 'ksd', msamples: 500, thin: 5, start: 'map', seed: 0,
   compare: false,
 });
 
@@ -28,12 +29,12 @@ export const DEFAULTS = Object.freeze({
 const KINDS = {
   data: ['enum', DATA_SOURCES], n: ['int', 10, 1e6], d: ['int', 1, 100], dseed: ['int', 0, 2 ** 31],
   label: ['str'], standardize: ['bool'], test: ['num', 0, 0.9],
-  model: ['enum', [...DATA_MODELS, ...TOY_MODELS]], prior: ['num', 1e-6, 1e6],
-  sampler: ['enum', SAMPLERS], friction: ['num', 0, 100],
+  model: ['enum', [...DATA_MODELS, ...TOY_MODELS]], prior: ['num', 1e-6, 1e6], hidden: ['int', 1, 512],
+  sampler: ['enum', SAMPLERS], friction: ['num', 1e-9, 1],
   hfrom: ['num', -12, 2], hto: ['num', -12, 2], hby: ['num', 0.01, 10], batch: ['list'], L: ['list'],
   tuner: ['enum', TUNERS], eta: ['int', 2, 10], scoring: ['enum', ['round', 'chain']], rarms: ['int', 1, 500],
-  unit: ['enum', BUDGET_UNITS], budget: ['num', 1e-9, 1e12], metric: ['enum', METRICS], thin: ['int', 1, 10000],
-  start: ['enum', ['map', 'prior']], seed: ['int', 0, 2 ** 31], compare: ['bool'],
+  unit: ['enum', BUDGET_UNITS], budget: ['num', 1e-9, 1e12], metric: ['enum', METRICS], msamples: ['int', 2, 100000],
+  thin: ['int', 1, 10000], start: ['enum', ['map', 'zero']], seed: ['int', 0, 2 ** 31], compare: ['bool'],
 };
 
 /** Parses one raw string value; returns undefined when invalid. */
@@ -117,23 +118,23 @@ export function mambaPlan(m, eta) {
   return { rounds, sizes };
 }
 
-/** The core's TuneConfig (JSON) for a state and a tuner kind (defaults to state.tuner). */
+/** The core's TuneConfig (JSON, src/tune/config.rs) for a state and a tuner kind (defaults to state.tuner). */
 export function toTuneConfig(state, tuner = state.tuner) {
   const s = normalise(state);
   const data = (() => {
     switch (s.data) {
       case 'simulate': return { source: 'simulate', n: s.n, d: s.d, seed: s.dseed, test_fraction: s.test };
-      case 'digits': return { source: 'digits', standardize: s.standardize, test_fraction: s.test };
-      case 'upload': return { source: 'upload', label: s.label || null, standardize: s.standardize, test_fraction: s.test };
-      default: return { source: 'none' };
+      case 'digits': return { source: 'digits', label: 'y', standardize: s.standardize, test_fraction: s.test };
+      case 'upload': return { source: 'upload', label: s.label || 'y', standardize: s.standardize, test_fraction: s.test };
+      default: return { source: 'none', test_fraction: 0 };
     }
   })();
   const model = (() => {
     switch (s.model) {
       case 'logistic': return { kind: 'logistic', prior_var: s.prior };
       case 'linear': return { kind: 'linear', prior_var: s.prior };
-      case 'bnn': return { kind: 'bnn', prior_var: s.prior };
-      case 'gaussian2d': return { kind: 'gaussian', d: 2 };
+      case 'bnn': return { kind: 'bnn', hidden: s.hidden, prior_var: s.prior };
+      case 'gaussian': return { kind: 'gaussian', d: 2 };
       default: return { kind: s.model };
     }
   })();
@@ -150,25 +151,32 @@ export function toTuneConfig(state, tuner = state.tuner) {
     arms: {
       log10_step: { from: s.hfrom, to: s.hto, by: s.hby },
       batch: parseNumberList(s.batch) ?? [],
-      leapfrog: usesLeapfrog(s.sampler) ? (parseNumberList(s.L) ?? []).map(Math.round) : [1],
+      leapfrog: (parseNumberList(s.L) ?? [10]).map(Math.round),
     },
     tuner: tunerCfg,
     budget: { [s.unit]: s.budget },
-    metric: { kind: s.metric },
+    metric: { kind: s.metric, max_samples: s.msamples },
     thin: s.thin, start: s.start, seed: s.seed,
   };
 }
 
-/** The tuners a "compare" run executes on the same data and seed. */
-export const COMPARE_TUNERS = ['mamba', 'grid', 'heuristic', 'random'];
-
-/** Presets: partial states applied over the current one. */
+/** Presets: partial states applied over the defaults. The first four are the core's presets
+ * (`tunelab tune --preset NAME` runs the same config; an end-to-end test checks they agree). */
 export const PRESETS = {
-  default: { ...DEFAULTS },
-  'paper-logreg': { data: 'simulate', n: 10000, d: 10, model: 'logistic', hfrom: -7.5, hto: -1, hby: 0.5,
-    batch: '1,0.1,0.01,0.001', L: '10', tuner: 'mamba', eta: 3, unit: 'grad_evals', budget: 2e7, metric: 'ksd', thin: 10 },
-  'digits-bnn': { data: 'digits', model: 'bnn', standardize: true, hfrom: -6, hto: -3, hby: 0.5,
-    batch: '0.1,0.01', L: '5', tuner: 'mamba', eta: 3, unit: 'grad_evals', budget: 5e6, metric: 'ksd', thin: 10 },
-  banana: { data: 'none', model: 'banana', sampler: 'sgld', hfrom: -4, hto: -0.5, hby: 0.5, batch: '1', L: '5',
-    tuner: 'mamba', eta: 2, unit: 'iterations', budget: 20000, metric: 'ksd', thin: 5 },
+  demo: { ...DEFAULTS },
+  'paper-logreg': { data: 'simulate', n: 10000, d: 10, dseed: 0, test: 0.2, model: 'logistic', prior: 10, sampler: 'sgld',
+    hfrom: -7.5, hto: -1, hby: 0.5, batch: '1,0.1,0.01,0.001', L: '10', tuner: 'mamba', eta: 3, scoring: 'round',
+    unit: 'grad_evals', budget: 2e7, metric: 'ksd', msamples: 1000, thin: 10, start: 'map', seed: 0 },
+  'digits-bnn': { data: 'digits', standardize: true, test: 0.2, model: 'bnn', hidden: 16, prior: 1, sampler: 'sgld',
+    hfrom: -6, hto: -2, hby: 0.5, batch: '0.1,0.01', L: '5', tuner: 'mamba', eta: 3, scoring: 'round',
+    unit: 'grad_evals', budget: 3e6, metric: 'ksd', msamples: 300, thin: 10, start: 'map', seed: 0 },
+  gaussian: { data: 'none', model: 'gaussian', sampler: 'sgld', hfrom: -4, hto: 0, hby: 0.5, batch: '1', L: '5',
+    tuner: 'mamba', eta: 3, scoring: 'round', unit: 'iterations', budget: 20000, metric: 'ksd', msamples: 500, thin: 5, start: 'zero', seed: 0 },
+  banana: { data: 'none', model: 'banana', sampler: 'sgld', hfrom: -4, hto: 0, hby: 0.5, batch: '1', L: '5',
+    tuner: 'mamba', eta: 3, scoring: 'round', unit: 'iterations', budget: 20000, metric: 'ksd', msamples: 500, thin: 5, start: 'zero', seed: 0 },
+  mixture: { data: 'none', model: 'mixture', sampler: 'sgld', hfrom: -3, hto: 0.5, hby: 0.5, batch: '1', L: '5',
+    tuner: 'mamba', eta: 2, scoring: 'round', unit: 'iterations', budget: 20000, metric: 'ksd', msamples: 500, thin: 5, start: 'zero', seed: 0 },
 };
+
+/** The core presets the page mirrors (name in PRESETS = name of the core preset). */
+export const CORE_PRESETS = ['demo', 'paper-logreg', 'digits-bnn', 'gaussian'];

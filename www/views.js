@@ -12,13 +12,13 @@ const el = (tag, props = {}, ...kids) => {
 
 /** "1e-4.5" style label of a step size. */
 export const fmtStep = (h) => (Number.isFinite(h) && h > 0 ? `1e${+Math.log10(h).toFixed(2)}` : '–');
-/** Batch as "10%" (fraction) or "32" (count). */
-export const fmtBatch = (b) => (!Number.isFinite(b) ? '–' : b <= 1 ? `${+(b * 100).toPrecision(3)}%` : String(Math.round(b)));
+/** A batch fraction as a percentage ("10%", "0.1%"). */
+export const fmtBatch = (f) => (Number.isFinite(f) ? `${+(f * 100).toPrecision(3)}%` : '–');
 const fmtInt = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '–');
 
 function statusText(a, best) {
   if (a.id === best) return 'best';
-  if (a.status === 'pruned') return a.prunedAt != null ? `pruned (round ${a.prunedAt + 1})` : 'pruned';
+  if (a.status === 'pruned') return a.prunedAt != null ? `pruned after round ${a.prunedAt + 1}` : 'pruned';
   return a.status;
 }
 
@@ -63,8 +63,8 @@ export function renderArmsTable(tbody, model) {
   tbody.replaceChildren(...rows.map((a) => {
     const status = statusText(a, model.best);
     const tr = el('tr', { class: a.id === model.best ? 'best' : a.status === 'pruned' ? 'pruned' : '', 'data-arm': String(a.id), 'data-status': a.id === model.best ? 'best' : a.status },
-      el('td', { text: String(a.id) }), el('td', { text: fmtStep(a.step) }), el('td', { text: fmtBatch(a.batch) }),
-      el('td', { text: String(a.leapfrog ?? '–') }), el('td', { text: a.score == null ? '–' : fmtSci(a.score) }),
+      el('td', { text: String(a.id) }), el('td', { text: fmtStep(a.step) }), el('td', { text: `${fmtBatch(a.batch)} (${fmtInt(a.batchCount)})` }),
+      el('td', { text: String(a.leapfrog ?? '–') }), el('td', { text: a.score == null ? '–' : Number.isFinite(a.score) ? fmtSci(a.score) : '∞' }),
       el('td', { class: `status-${a.status}`, text: status }), el('td', { text: fmtInt(a.samples) }),
       el('td', { text: fmtInt(a.grad_evals) }), el('td', { text: Number.isFinite(a.seconds) ? a.seconds.toFixed(2) : '–' }));
     return tr;
@@ -78,17 +78,16 @@ export function renderBest(container, report, result) {
   if (!b) { container.append(el('p', { class: 'placeholder', text: 'Run a tuner to choose an arm.' })); return; }
   const dl = el('dl');
   const add = (k, v) => dl.append(el('dt', { text: k }), el('dd', { text: v }));
-  add('tuner', String(report.tuner?.kind ?? report.tuner ?? ''));
+  add('tuner', `${report.tuner} (${report.metric})`);
   add('arm', `#${b.arm}`);
   add('step size h', `${fmtSci(b.step)} (${fmtStep(b.step)})`);
-  add('batch', fmtBatch(b.batch));
+  add('batch', `${fmtBatch(b.batch_fraction)} (${fmtInt(b.batch)} points)`);
   add('leapfrog L', String(b.leapfrog ?? '–'));
   add('score', fmtSci(b.score));
-  if (report.compute) {
-    add('gradient evaluations', fmtInt(report.compute.grad_evals));
-    add('compute time', `${(report.compute.seconds ?? 0).toFixed(2)} s (scoring ${(report.compute.scoring_seconds ?? 0).toFixed(2)} s)`);
-  }
-  if (result?.wall_seconds != null) add('wall time', `${result.wall_seconds.toFixed(2)} s`);
+  const c = report.compute;
+  add('gradient evaluations', `${fmtInt(c.grad_evals)} sampling + ${fmtInt(c.scoring_grad_evals)} scoring`);
+  add('time', `${c.wall_seconds.toFixed(2)} s wall on ${c.threads} thread${c.threads === 1 ? '' : 's'} (scoring ${c.scoring_seconds.toFixed(2)} s)`);
+  add('posterior from', `${fmtInt(b.posterior.n)} samples`);
   container.append(dl);
 }
 
@@ -99,17 +98,19 @@ export function renderPosterior(tbody, posterior, names) {
     el('td', { text: names?.[i] ?? `θ${i + 1}` }), el('td', { text: fmtSci(m) }), el('td', { text: fmtSci(std[i]) }))));
 }
 
-/** One row per tuner of a compare run. */
+/** One row per tuner of a compare run; speed-up = grid search (KSD) compute / this tuner's compute. */
 export function renderCompare(tbody, entries) {
-  const grid = entries.find((e) => e.tuner === 'grid');
+  const grid = entries.find((e) => e.name === 'grid (KSD)' && e.report);
   tbody.replaceChildren(...entries.map((e) => {
     const b = e.report?.best ?? {};
-    const ge = e.report?.compute?.grad_evals;
-    const speed = grid && ge ? (grid.report?.compute?.grad_evals ?? NaN) / ge : NaN;
-    return el('tr', { 'data-tuner': e.tuner },
-      el('td', { text: e.tuner }), el('td', { text: e.error ? '–' : fmtStep(b.step) }), el('td', { text: e.error ? '–' : fmtBatch(b.batch) }),
-      el('td', { text: String(b.leapfrog ?? '–') }), el('td', { text: e.error ? e.error : fmtSci(b.score) }),
-      el('td', { text: fmtInt(ge) }), el('td', { text: e.wall != null ? e.wall.toFixed(2) : '–' }),
+    const ge = e.report ? e.report.compute.grad_evals + e.report.compute.scoring_grad_evals : NaN;
+    const gridGe = grid ? grid.report.compute.grad_evals + grid.report.compute.scoring_grad_evals : NaN;
+    const speed = gridGe / ge;
+    return el('tr', { 'data-tuner': e.name },
+      el('td', { text: e.name }), el('td', { text: e.report ? fmtStep(b.step) : '–' }), el('td', { text: e.report ? fmtBatch(b.batch_fraction) : '–' }),
+      el('td', { text: String(b.leapfrog ?? '–') }),
+      el('td', { text: e.error ? e.error : e.report ? `${fmtSci(b.score)} (${e.report.metric})` : 'waiting' }),
+      el('td', { text: fmtInt(ge) }), el('td', { text: e.report ? e.report.compute.wall_seconds.toFixed(2) : '–' }),
       el('td', { text: Number.isFinite(speed) ? `${speed.toFixed(1)}×` : '–' }));
   }));
 }

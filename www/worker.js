@@ -47,10 +47,11 @@ function makeObserver(id, cancelView) {
     last = performance.now();
   };
   const observer = (ev) => {
-    if (ev.type === 'arm-progress') {
-      // Keep only the newest progress of each arm within one throttle window.
-      const i = buffer.findIndex((b) => b.type === 'arm-progress' && b.arm === ev.arm);
-      if (i >= 0) buffer[i] = ev; else buffer.push(ev);
+    if (ev.type === 'progress') {
+      // Progress events carry cumulative counters of every arm of the round: keep only the newest one.
+      const i = buffer.findIndex((b) => b.type === 'progress');
+      if (i >= 0) buffer.splice(i, 1);
+      buffer.push(ev);
     } else {
       buffer.push(ev);
     }
@@ -76,7 +77,7 @@ async function handle(msg) {
       return;
     case REQUEST.PREVIEW_CSV: {
       const w = requireWasm();
-      const result = w.csv_preview(msg.text, msg.label ?? undefined, !!msg.standardize, msg.rows ?? 8);
+      const result = w.csv_preview(msg.text, msg.label ?? undefined, !!msg.standardize, msg.model ?? undefined, msg.rows ?? 8);
       post({ type: EVENT.RESULT, id: msg.id, result });
       return;
     }
@@ -87,11 +88,17 @@ async function handle(msg) {
       const t0 = performance.now();
       const result = w.tune(msg.config, msg.csv ?? undefined, observer);
       flush();
-      result.wall_seconds = (performance.now() - t0) / 1000;
-      const transfer = result.samples?.buffer ? [result.samples.buffer] : [];
+      result.worker_seconds = (performance.now() - t0) / 1000;
+      const transfer = [result.samples.buffer];
       post({ type: EVENT.RESULT, id: msg.id, result }, transfer);
       return;
     }
+    case REQUEST.COMPARE_CONFIGS:
+      post({ type: EVENT.RESULT, id: msg.id, result: requireWasm().compare_configs(msg.config) });
+      return;
+    case REQUEST.PRESET:
+      post({ type: EVENT.RESULT, id: msg.id, result: requireWasm().preset(msg.name) });
+      return;
     case REQUEST.PROBE_THREADS: {
       const w = requireWasm();
       const ids = w.probe_threads(msg.tasks ?? 64);
@@ -104,7 +111,7 @@ async function handle(msg) {
       let ms;
       switch (msg.kind) {
         case 'ksd': ms = w.bench_ksd(p.n ?? 1000, p.d ?? 10, p.seed ?? 1); break;
-        case 'sgld': ms = w.bench_sgld(p.n ?? 10000, p.d ?? 10, p.iters ?? 10000, p.batch ?? 0.01, p.seed ?? 1); break;
+        case 'sgld': ms = w.bench_sgld(p.n ?? 10000, p.d ?? 10, p.iters ?? 10000, p.batch ?? 0.01, p.chains ?? 1, p.seed ?? 1); break;
         default: throw new Error(`unknown benchmark "${msg.kind}"`);
       }
       post({ type: EVENT.RESULT, id: msg.id, result: { kind: msg.kind, ms, threads: w.num_threads(), flavour } });
