@@ -306,3 +306,12 @@ pub fn compare_configs(config: JsValue) -> Result<JsValue, JsValue> {
     let list: Vec<Entry> = crate::tune::compare::paper_tuners(&base).into_iter().map(|(name, config)| Entry { name, config }).collect();
     to_js(&list)
 }
+
+/// A config as the core reads it: parsed, validated (settings that need no data) and written back with every
+/// default filled in. The page uses it to check a config before a run and to compare with the core's presets.
+#[wasm_bindgen]
+pub fn normalize_config(config: JsValue) -> Result<JsValue, JsValue> {
+    let cfg: crate::tune::TuneConfig = from_js(config, "config")?;
+    cfg.validate().map_err(to_js_error)?;
+    to_js(&cfg)
+}

@@ -27,6 +27,7 @@ export class ComputeClient {
     this.pending = new Map(); // id -> {resolve, reject, onProgress}
     this.info = null;
     this.fallback = null;
+    this.idle = Promise.resolve(); // a cancelled run that is still stopping
     this.panicChannelName = `tunelab-panic-${Math.random().toString(36).slice(2)}`;
     this.panicChannel = new BroadcastChannel(this.panicChannelName);
     this.panicChannel.onmessage = (e) => {
@@ -116,9 +117,11 @@ export class ComputeClient {
   }
 
   /** Sends a request; resolves with its result, rejects with an Error carrying the worker's message. */
-  async request(type, payload = {}, onProgress = null, transfer = []) {
+  async request(type, payload = {}, onProgress = null, transfer = [], onId = null) {
+    await this.idle;
     await this.readyPromise;
     const id = this.nextId++;
+    onId?.(id);
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onProgress });
       this.worker.postMessage({ type, id, ...payload }, transfer);
@@ -131,35 +134,46 @@ export class ComputeClient {
 
   compareConfigs(config) { return this.request(REQUEST.COMPARE_CONFIGS, { config }); }
   preset(name) { return this.request(REQUEST.PRESET, { name }); }
+  normalizeConfig(config) { return this.request(REQUEST.NORMALIZE_CONFIG, { config }); }
 
   /**
-   * Runs a tuning config. Returns {promise, cancel}. cancel() rejects the promise with a CancelledError
-   * at once and leaves the client ready for the next run.
+   * Runs a tuning config. Returns {promise, cancel}. cancel() rejects the promise with a CancelledError at
+   * once and leaves the client ready for the next run: requests sent meanwhile wait until the worker has
+   * stopped (shared flag, within one chunk of work) or has been replaced (no flag, or no answer in 300 ms).
    */
   runTune(config, csv, onProgress) {
     const sab = this.info?.flavour === 'parallel' && typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(4) : null;
     let rejectRun;
+    let id = null;
     const promise = new Promise((resolve, reject) => {
       rejectRun = reject;
-      this.request(REQUEST.RUN_TUNE, { config, csv, cancel: sab }, onProgress).then(resolve, reject);
+      this.request(REQUEST.RUN_TUNE, { config, csv, cancel: sab }, onProgress, [], (i) => { id = i; }).then(resolve, reject);
     });
     const cancel = () => {
       const err = Object.assign(new Error('stopped'), { name: 'CancelledError' });
       rejectRun(err);
-      if (sab) Atomics.store(new Int32Array(sab), 0, 1);
-      // Without a shared flag, or if the core does not stop within 300 ms: replace the worker.
-      const before = this.worker;
+      if (id == null || !this.pending.has(id)) return;
+      const worker = this.worker;
+      let settle;
+      this.idle = new Promise((res) => { settle = res; });
+      const entry = this.pending.get(id);
+      const finish = () => { clearTimeout(timer); settle(); };
+      // The worker's own answer (CancelledError from the core) ends the wait.
+      entry.resolve = finish;
+      entry.reject = finish;
+      entry.onProgress = null;
       const hard = () => {
-        if (this.worker !== before) return;
-        for (const p of this.pending.values()) p.reject(err);
-        this.pending.clear();
-        this.#spawn();
+        if (this.worker === worker) {
+          this.pending.delete(id);
+          this.#spawn();
+        }
+        this.readyPromise.then(settle, settle);
       };
-      if (!sab) hard();
-      else {
-        const ids = [...this.pending.keys()];
-        setTimeout(() => { if (ids.some((id) => this.pending.has(id))) hard(); }, 300);
-      }
+      let timer = null;
+      if (sab) {
+        Atomics.store(new Int32Array(sab), 0, 1);
+        timer = setTimeout(hard, 300);
+      } else hard();
     };
     return { promise, cancel };
   }

@@ -8,6 +8,7 @@
 //   {type: 'run-tune', id, config: TuneConfig, csv: string|null, cancel?: SharedArrayBuffer}
 //   {type: 'compare-configs', id, config: TuneConfig}      -> [{name, config}] (the paper's tuners)
 //   {type: 'preset', id, name: string}                     -> TuneConfig of a core preset
+//   {type: 'normalize-config', id, config}                 -> the config validated, with the core's defaults filled in
 //   {type: 'probe-threads', id, tasks: number}
 //   {type: 'bench', id, kind: 'ksd'|'sgld', params: object}
 //   {type: 'density-grid', id, model: ModelSpec, samples: Float64Array, nx, ny}   (2-D targets: log density grid)
@@ -26,6 +27,7 @@ export const REQUEST = Object.freeze({
   RUN_TUNE: 'run-tune',
   COMPARE_CONFIGS: 'compare-configs',
   PRESET: 'preset',
+  NORMALIZE_CONFIG: 'normalize-config',
   PROBE_THREADS: 'probe-threads',
   BENCH: 'bench',
   DENSITY_GRID: 'density-grid',

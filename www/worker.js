@@ -99,6 +99,9 @@ async function handle(msg) {
     case REQUEST.PRESET:
       post({ type: EVENT.RESULT, id: msg.id, result: requireWasm().preset(msg.name) });
       return;
+    case REQUEST.NORMALIZE_CONFIG:
+      post({ type: EVENT.RESULT, id: msg.id, result: requireWasm().normalize_config(msg.config) });
+      return;
     case REQUEST.PROBE_THREADS: {
       const w = requireWasm();
       const ids = w.probe_threads(msg.tasks ?? 64);
