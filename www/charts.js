@@ -88,7 +88,7 @@ export class ScoreChart {
             ctx.moveTo(px, u.bbox.top);
             ctx.lineTo(px, u.bbox.top + u.bbox.height);
             ctx.stroke();
-            ctx.fillText(`end of round ${round + 1}`, px + 4, u.bbox.top + 12 * devicePixelRatio);
+            ctx.fillText(`end of round ${round + 1}`, px + 4 * devicePixelRatio, u.bbox.top + u.bbox.height - 6 * devicePixelRatio);
           }
           ctx.restore();
         }],
@@ -109,7 +109,11 @@ export class ScoreChart {
       legend: { show: false },
       focus: { alpha: 0.35 },
       cursor: { focus: { prox: 16 }, drag: { x: false, y: false } },
-      scales: { x: { time: false, distr: 3 }, y: { distr: 3 } },
+      scales: {
+        // Log scales padded around the data (a round's arms share one x, so the range is often narrow).
+        x: { time: false, distr: 3, range: (u, min, max) => (min == null || !(min > 0) ? [1, 10] : [min / 2, max * 2]) },
+        y: { distr: 3, range: (u, min, max) => (min == null || !(min > 0) ? [0.1, 10] : [min / 1.5, max * 1.5]) },
+      },
       axes: [
         { ...AXIS, label: xLabel, labelFont: FONT, values: (u, vals) => vals.map(fmtSci) },
         { ...AXIS, label: yLabel, labelFont: FONT, size: 60, values: (u, vals) => vals.map(fmtSci) },

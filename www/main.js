@@ -141,6 +141,8 @@ $('file').addEventListener('change', async (e) => {
   const f = e.target.files?.[0];
   if (!f) return;
   csvName = f.name;
+  delete $('csv-preview').dataset.valid;
+  setDataMessage(`Reading ${f.name}…`, 'info');
   csvText = await f.text();
   // Label: keep the current one if the file has it, else "y", else the last column.
   const cols = headerColumns(csvText);

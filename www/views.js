@@ -46,7 +46,9 @@ export function renderBracket(container, model, chart) {
     const ol = el('ol');
     for (const a of ran) {
       const finished = model.roundsDone.some((x) => x.round === r);
-      const cls = [a.id === model.best && (model.done) ? 'best' : '', finished && !survivors.has(a.id) ? 'pruned' : '', a.status === 'diverged' ? 'diverged' : ''].join(' ').trim();
+      // The chosen arm is marked once: in the last round it ran.
+      const lastRound = Math.max(...a.rounds.map((x) => x.round));
+      const cls = [a.id === model.best && model.done && r === lastRound ? 'best' : '', finished && !survivors.has(a.id) ? 'pruned' : '', a.status === 'diverged' ? 'diverged' : ''].join(' ').trim();
       const li = el('li', { class: cls, 'data-arm': String(a.id), title: `arm ${a.id}: h = ${fmtStep(a.step)}, batch ${fmtBatch(a.batch)}, L = ${a.leapfrog}` },
         `#${a.id} ${fmtStep(a.step)} · ${fmtBatch(a.batch)} · ${fmtSci(scoreIn(a))}`);
       li.style.borderLeftColor = armColor(chart, a);

@@ -96,6 +96,7 @@ describe('runs in the isolated page (threads)', () => {
     assert.equal(await page.isEnabled('#run'), true);
     assert.equal(await page.isDisabled('#stop'), true);
     // Another run after the cancel works (on the same or a fresh worker).
+    await page.goto('about:blank');
     await page.goto(env.url + FAST);
     await page.waitForFunction(() => window.__tunelab?.info != null);
     await page.click('#run');
@@ -112,6 +113,7 @@ describe('runs in the isolated page (threads)', () => {
       await page.waitForFunction(() => !window.__tunelab.running, null, { timeout: 5_000 });
       assert.match(await page.textContent('#message'), /Stopped/);
     }
+    await page.goto('about:blank');
     await page.goto(env.url + FAST.replace('seed=3', 'seed=4'));
     await page.waitForFunction(() => window.__tunelab?.info != null);
     await page.click('#run');
@@ -134,6 +136,7 @@ describe('uploads and presets (single thread, no isolation headers)', () => {
   after(async () => { await env?.close(); });
 
   test('a real CSV uploads (preview, label column) and a run on it works', async () => {
+    await page.goto('about:blank');
     await page.goto(env.url + FAST.replace('data=simulate', 'data=upload'));
     await page.waitForFunction(() => window.__tunelab?.info != null);
     await page.setInputFiles('#file', file('simulated.csv', logisticCsv(400, 4)));
@@ -162,6 +165,7 @@ describe('uploads and presets (single thread, no isolation headers)', () => {
   ];
   for (const [name, text, re] of bad) {
     test(`bad file ${name} is rejected with a message`, async () => {
+      await page.goto('about:blank');
       await page.goto(env.url + '#data=upload&model=logistic');
       await page.waitForFunction(() => window.__tunelab?.info != null);
       await page.setInputFiles('#file', file(name, text));
@@ -174,6 +178,7 @@ describe('uploads and presets (single thread, no isolation headers)', () => {
   }
 
   test('the page presets are the core presets (same config after the core fills defaults)', async () => {
+    await page.goto('about:blank');
     await page.goto(env.url);
     await page.waitForFunction(() => window.__tunelab?.info != null);
     const diffs = await page.evaluate(async () => {
@@ -191,7 +196,8 @@ describe('uploads and presets (single thread, no isolation headers)', () => {
   });
 
   test('a 2-D toy target draws its samples over the density contours', async () => {
-    await page.goto(env.url + '#preset=banana');
+    await page.goto('about:blank');
+    await page.goto(env.url);
     await page.waitForFunction(() => window.__tunelab?.info != null);
     await page.selectOption('#preset', 'banana');
     await page.fill('#budget', '4000');
