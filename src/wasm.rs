@@ -244,7 +244,7 @@ pub fn tune(config: JsValue, csv_text: Option<String>, on_event: &js_sys::Functi
     let report_js = to_js(&report)?;
     if let Ok(best) = js_sys::Reflect::get(&report_js, &JsValue::from_str("best")) {
         if best.is_object() {
-            js_sys::Reflect::delete_property(best.unchecked_ref(), &JsValue::from_str("samples"))?;
+            js_sys::Reflect::delete_property(best.unchecked_ref::<js_sys::Object>(), &JsValue::from_str("samples"))?;
         }
     }
     let out = js_sys::Object::new();
