@@ -27,3 +27,26 @@ async fn pool_starts_and_runs_on_several_threads() {
     }
     assert_eq!(seen.len(), 2, "only thread(s) {seen:?} ran jobs");
 }
+
+#[wasm_bindgen_test]
+async fn a_tune_run_on_the_pool_matches_the_gradient_budget_schedule() {
+    // The pool may already be started by the other test in this module (one pool per module).
+    if rayon::current_num_threads() < 2 {
+        let _ = wasm_bindgen_futures::JsFuture::from(tunelab::wasm::init_thread_pool(2)).await;
+    }
+    let cfg = js_sys::JSON::parse(
+        r#"{"data":{"source":"simulate","n":300,"d":2,"seed":1,"test_fraction":0.2},"model":{"kind":"logistic"},
+        "sampler":{"kind":"sgld"},"arms":{"log10_step":{"from":-4,"to":-2,"by":1},"batch":[0.1,0.05,0.02]},
+        "tuner":{"kind":"mamba","eta":3},"budget":{"grad_evals":40000},"metric":{"kind":"ksd","max_samples":100},
+        "thin":2,"seed":9}"#,
+    )
+    .unwrap();
+    let noop = js_sys::Function::new_no_args("");
+    let out = tunelab::wasm::tune(cfg, None, &noop).expect("run on the pool");
+    let report = js_sys::Reflect::get(&out, &"report".into()).unwrap();
+    let rounds = js_sys::Array::from(&js_sys::Reflect::get(&report, &"rounds".into()).unwrap());
+    // 9 arms, eta 3: two rounds of 9 and 3 arms.
+    assert_eq!(rounds.length(), 2);
+    let threads = js_sys::Reflect::get(&js_sys::Reflect::get(&report, &"compute".into()).unwrap(), &"threads".into()).unwrap();
+    assert_eq!(threads.as_f64(), Some(2.0));
+}
