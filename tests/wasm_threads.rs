@@ -7,9 +7,18 @@ use wasm_bindgen_test::*;
 // Rayon blocks (Atomics.wait), which the browser forbids on the main thread: run the test in a worker.
 wasm_bindgen_test_configure!(run_in_dedicated_worker);
 
+/// Starts the global pool once for the module (rayon has one global pool; the tests may run in any order).
+async fn ensure_pool() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static STARTED: AtomicBool = AtomicBool::new(false);
+    if !STARTED.swap(true, Ordering::SeqCst) {
+        wasm_bindgen_futures::JsFuture::from(tunelab::wasm::init_thread_pool(2)).await.expect("initThreadPool");
+    }
+}
+
 #[wasm_bindgen_test]
 async fn pool_starts_and_runs_on_several_threads() {
-    wasm_bindgen_futures::JsFuture::from(tunelab::wasm::init_thread_pool(2)).await.expect("initThreadPool");
+    ensure_pool().await;
     assert!(tunelab::wasm::threads_supported());
     assert_eq!(tunelab::wasm::num_threads(), 2);
     assert_eq!(rayon::current_num_threads(), 2);
@@ -30,10 +39,7 @@ async fn pool_starts_and_runs_on_several_threads() {
 
 #[wasm_bindgen_test]
 async fn a_tune_run_on_the_pool_matches_the_gradient_budget_schedule() {
-    // The pool may already be started by the other test in this module (one pool per module).
-    if rayon::current_num_threads() < 2 {
-        let _ = wasm_bindgen_futures::JsFuture::from(tunelab::wasm::init_thread_pool(2)).await;
-    }
+    ensure_pool().await;
     let cfg = js_sys::JSON::parse(
         r#"{"data":{"source":"simulate","n":300,"d":2,"seed":1,"test_fraction":0.2},"model":{"kind":"logistic"},
         "sampler":{"kind":"sgld"},"arms":{"log10_step":{"from":-4,"to":-2,"by":1},"batch":[0.1,0.05,0.02]},
