@@ -47,7 +47,9 @@ for (const isolation of [false, true]) {
     await page.click('#run');
     await page.waitForFunction(() => window.__tunelab.runs >= 1 && !window.__tunelab.running, null, { timeout: 120_000 });
     const lt = await page.evaluate(() => window.__longtasks);
-    console.log(JSON.stringify({ target: 'main-thread-during-default-run', long_tasks_over_50ms: lt.length, longest_ms: lt.length ? Math.max(...lt) : 0 }));
+    const draws = await page.evaluate(() => window.__tunelab.drawTimes ?? []);
+    console.log(JSON.stringify({ target: 'main-thread-during-default-run', long_tasks_over_50ms: lt.length, longest_ms: lt.length ? Math.max(...lt) : 0,
+      redraws: draws.length, longest_redraw_ms: Math.max(0, ...draws) }));
   } finally {
     await env.close();
   }
