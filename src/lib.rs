@@ -28,6 +28,7 @@ pub mod tune;
 pub mod bandit;
 pub mod hoag;
 pub mod lrsched;
+pub mod benchkit;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

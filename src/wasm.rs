@@ -1,0 +1,401 @@
+//! WebAssembly binding layer (wasm-bindgen). It converts types and errors and nothing else: every
+//! computation lives in the pure core. Used by the page's worker (`www/worker.js`).
+//!
+//! Conventions:
+//! - Every [`crate::Error`] becomes a JS `Error` whose `message` is the core's message and whose `name` says
+//!   the kind (`DataError`, `ConfigError`, `NumericalError`, `CancelledError`, `IoError`).
+//! - Configs and reports cross as plain JS objects (serde-wasm-bindgen); sample matrices and traces cross as
+//!   `Float64Array` (row-major, with their shape alongside).
+//! - A Rust panic is printed to the console by `console_error_panic_hook` and surfaces in JS as a
+//!   `RuntimeError` (`unreachable`) thrown by the call; the worker reports it to the page.
+//! - With the `threads` feature, `initThreadPool(n)` (from wasm-bindgen-rayon) starts the rayon pool.
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[cfg(feature = "threads")]
+pub use wasm_bindgen_rayon::init_thread_pool;
+
+/// Converts a core error into a JS `Error` with the core's message and a kind-specific `name`.
+pub fn to_js_error(e: crate::Error) -> JsValue {
+    let name = match &e {
+        crate::Error::Data(_) => "DataError",
+        crate::Error::Config(_) => "ConfigError",
+        crate::Error::Numerical(_) => "NumericalError",
+        crate::Error::Cancelled => "CancelledError",
+        crate::Error::Io(_) => "IoError",
+    };
+    let err = js_sys::Error::new(&e.to_string());
+    err.set_name(name);
+    err.into()
+}
+
+fn ser_err(e: serde_wasm_bindgen::Error) -> JsValue {
+    to_js_error(crate::Error::config(e.to_string()))
+}
+
+/// Serialises a value to a plain JS object (maps as objects, u64 as numbers).
+fn to_js<T: serde::Serialize + ?Sized>(v: &T) -> Result<JsValue, JsValue> {
+    let s = serde_wasm_bindgen::Serializer::json_compatible();
+    v.serialize(&s).map_err(ser_err)
+}
+
+#[wasm_bindgen(inline_js = "export function post_panic(channel, msg) {
+  try { const c = new BroadcastChannel(channel); c.postMessage({ type: 'panic', message: msg }); c.close(); } catch (_) {}
+}")]
+extern "C" {
+    fn post_panic(channel: &str, msg: &str);
+}
+
+/// Name of the BroadcastChannel that panics are reported on (set by the worker at init).
+static PANIC_CHANNEL: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+/// The message of the last panic on any thread (read by the worker after a trap).
+static LAST_PANIC: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// Installs the panic hook (runs when the module starts): logs to the console, remembers the message and
+/// posts it on the panic channel. A panic on a pool thread cannot reach the blocked compute worker, so it
+/// goes straight to the page over a BroadcastChannel; the page then restarts the worker.
+#[wasm_bindgen(start)]
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        let msg = info.to_string();
+        if let Ok(ch) = PANIC_CHANNEL.try_lock() {
+            if !ch.is_empty() {
+                post_panic(&ch, &msg);
+            }
+        }
+        if let Ok(mut last) = LAST_PANIC.try_lock() {
+            *last = Some(msg);
+        }
+    }));
+}
+
+/// Sets the BroadcastChannel name that panics are posted on (empty = none).
+#[wasm_bindgen]
+pub fn set_panic_channel(name: &str) {
+    if let Ok(mut ch) = PANIC_CHANNEL.lock() {
+        *ch = name.to_string();
+    }
+}
+
+/// The message of the last Rust panic, if any (the worker reads it after a `RuntimeError`).
+#[wasm_bindgen]
+pub fn last_panic() -> Option<String> {
+    LAST_PANIC.try_lock().ok().and_then(|l| l.clone())
+}
+
+/// The crate version (`CARGO_PKG_VERSION`).
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
+/// True when this module was built with the rayon thread pool (`threads` feature).
+#[wasm_bindgen]
+pub fn threads_supported() -> bool {
+    cfg!(feature = "threads")
+}
+
+/// Number of threads in the rayon pool (1 in the single-threaded build).
+#[wasm_bindgen]
+pub fn num_threads() -> usize {
+    rayon::current_num_threads()
+}
+
+/// Runs `tasks` small independent jobs on the rayon pool and returns, for each job, the index of the pool
+/// thread that ran it (`-1` = not a pool thread). Shows that the pool really runs work in parallel.
+#[wasm_bindgen]
+pub fn probe_threads(tasks: usize) -> Vec<i32> {
+    use rayon::prelude::*;
+    (0..tasks)
+        .into_par_iter()
+        .map(|i| {
+            // A little work per task so that several threads get to steal.
+            let mut acc = i as f64;
+            for k in 0..20_000 {
+                acc = (acc + k as f64).sqrt();
+            }
+            std::hint::black_box(acc);
+            rayon::current_thread_index().map_or(-1, |t| t as i32)
+        })
+        .collect()
+}
+
+/// Deliberately panics (to test that a Rust panic reaches the page as a readable error).
+#[wasm_bindgen]
+pub fn panic_for_test(msg: &str) {
+    panic!("{msg}");
+}
+
+/// Returns a core error of the given kind (to test the error conversion).
+#[wasm_bindgen]
+pub fn error_for_test(kind: &str, msg: &str) -> Result<(), JsValue> {
+    let e = match kind {
+        "data" => crate::Error::data(msg),
+        "config" => crate::Error::config(msg),
+        "numerical" => crate::Error::numerical(msg),
+        "cancelled" => crate::Error::Cancelled,
+        _ => crate::Error::Io(msg.to_string()),
+    };
+    Err(to_js_error(e))
+}
+
+
+// ------------------------------------------------------------------------------------------------ data
+
+fn set(obj: &js_sys::Object, key: &str, value: &JsValue) -> Result<(), JsValue> {
+    js_sys::Reflect::set(obj, &JsValue::from_str(key), value).map(|_| ())
+}
+
+fn from_js<T: serde::de::DeserializeOwned>(v: JsValue, what: &str) -> Result<T, JsValue> {
+    serde_wasm_bindgen::from_value(v).map_err(|e| to_js_error(crate::Error::config(format!("{what}: {e}"))))
+}
+
+/// Parses and checks an uploaded CSV (in the worker; the text never leaves the browser).
+///
+/// `label`: the label column (default `"y"`, the core's default). `model`: optional model spec; when given
+/// the data is also checked against it (0/1 labels for logistic, class labels for BNN). Returns
+/// `{columns, label, n, p, rows (first `rows` rows, header order), standardized, label_values}`.
+#[wasm_bindgen]
+pub fn csv_preview(text: &str, label: Option<String>, standardize: bool, model: JsValue, rows: usize) -> Result<JsValue, JsValue> {
+    let opts = crate::data::CsvOptions { label: label.unwrap_or_else(|| crate::data::CsvOptions::default().label), standardize };
+    let ds = crate::data::parse_csv(text, &opts).map_err(to_js_error)?;
+    if !model.is_undefined() && !model.is_null() {
+        let spec: crate::target::ModelSpec = from_js(model, "model")?;
+        if spec.needs_data() {
+            crate::target::build_target(&spec, Some(std::sync::Arc::new(ds.clone()))).map_err(to_js_error)?;
+        }
+    }
+    #[derive(serde::Serialize)]
+    struct Preview<'a> {
+        columns: Vec<&'a str>,
+        label: &'a str,
+        n: usize,
+        p: usize,
+        rows: Vec<Vec<f64>>,
+        standardized: bool,
+        label_values: Vec<f64>,
+    }
+    let mut columns: Vec<&str> = ds.feature_names.iter().map(|s| s.as_str()).collect();
+    columns.push(&ds.label_name);
+    let shown = rows.min(ds.n);
+    let preview_rows = (0..shown).map(|i| ds.row(i).iter().copied().chain(std::iter::once(ds.y[i])).collect()).collect();
+    let mut label_values: Vec<f64> = Vec::new();
+    for &v in &ds.y {
+        if label_values.len() > 20 {
+            break;
+        }
+        if !label_values.contains(&v) {
+            label_values.push(v);
+        }
+    }
+    label_values.sort_by(f64::total_cmp);
+    to_js(&Preview {
+        columns,
+        label: &ds.label_name,
+        n: ds.n,
+        p: ds.p,
+        rows: preview_rows,
+        standardized: standardize,
+        label_values,
+    })
+}
+
+// ------------------------------------------------------------------------------------------------ tuning
+
+/// Runs a tuning config (the core's `TuneConfig` JSON as a JS object) with `csv_text` for `source: "upload"`.
+///
+/// Every driver event is passed to `on_event` as a plain object (tag `type`), on this thread, between chunks
+/// of work. If `on_event` returns a truthy value the run stops at the end of the current chunk and the call
+/// throws a `CancelledError`; if it throws, the run stops and its exception is rethrown.
+///
+/// Returns `{report, samples: Float64Array (row-major, dim columns), dim}`: the report as the CLI writes it,
+/// except that the chosen arm's samples come out of `report.best` as a typed array.
+#[wasm_bindgen]
+pub fn tune(config: JsValue, csv_text: Option<String>, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let cfg: crate::tune::TuneConfig = from_js(config, "config")?;
+    let cancel = AtomicBool::new(false);
+    let mut js_failure: Option<JsValue> = None;
+    let mut observer = |ev: &crate::tune::Event| {
+        if js_failure.is_some() {
+            return;
+        }
+        let outcome = to_js(ev).and_then(|v| on_event.call1(&JsValue::NULL, &v));
+        match outcome {
+            Ok(r) if r.is_truthy() => cancel.store(true, Ordering::Relaxed),
+            Ok(_) => {}
+            Err(e) => {
+                js_failure = Some(e);
+                cancel.store(true, Ordering::Relaxed);
+            }
+        }
+    };
+    let result = crate::tune::run(&cfg, csv_text.as_deref(), &mut observer, &cancel);
+    if let Some(e) = js_failure {
+        return Err(e);
+    }
+    let mut report = result.map_err(to_js_error)?;
+    let (samples, dim) = match report.best.as_mut() {
+        Some(b) => (std::mem::take(&mut b.samples), b.dim),
+        None => (Vec::new(), 0),
+    };
+    let report_js = to_js(&report)?;
+    if let Ok(best) = js_sys::Reflect::get(&report_js, &JsValue::from_str("best")) {
+        if best.is_object() {
+            js_sys::Reflect::delete_property(best.unchecked_ref::<js_sys::Object>(), &JsValue::from_str("samples"))?;
+        }
+    }
+    let out = js_sys::Object::new();
+    set(&out, "report", &report_js)?;
+    set(&out, "samples", &js_sys::Float64Array::from(samples.as_slice()).into())?;
+    set(&out, "dim", &JsValue::from(dim as u32))?;
+    Ok(out.into())
+}
+
+/// The built-in preset `name` as a config object (`paper-logreg`, `digits-bnn`, `demo`, `gaussian`).
+#[wasm_bindgen]
+pub fn preset(name: &str) -> Result<JsValue, JsValue> {
+    to_js(&crate::tune::presets::preset(name).map_err(to_js_error)?)
+}
+
+/// Log density of a 2-D model (`{kind: "banana"}`, ...) on an `nx` x `ny` grid covering `samples`
+/// (row-major n x 2; padded by 15%, or [-3, 3]^2 when empty). Returns
+/// `{z: Float64Array (row-major, ny rows), nx, ny, bounds: [x0, x1, y0, y1]}`.
+#[wasm_bindgen]
+pub fn density_grid(model: JsValue, samples: &[f64], nx: usize, ny: usize) -> Result<JsValue, JsValue> {
+    let spec: crate::target::ModelSpec = from_js(model, "model")?;
+    let target = crate::target::build_target(&spec, None).map_err(to_js_error)?;
+    let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+    for p in samples.chunks_exact(2).filter(|p| p[0].is_finite() && p[1].is_finite()) {
+        (x0, x1, y0, y1) = (x0.min(p[0]), x1.max(p[0]), y0.min(p[1]), y1.max(p[1]));
+    }
+    if !(x0 < x1 && y0 < y1) {
+        (x0, x1, y0, y1) = (-3.0, 3.0, -3.0, 3.0);
+    }
+    let (px, py) = (0.15 * (x1 - x0), 0.15 * (y1 - y0));
+    let bounds = [x0 - px, x1 + px, y0 - py, y1 + py];
+    let z = crate::target::log_density_grid(target.as_ref(), (bounds[0], bounds[1]), (bounds[2], bounds[3]), nx, ny)
+        .map_err(to_js_error)?;
+    let out = js_sys::Object::new();
+    set(&out, "z", &js_sys::Float64Array::from(z.as_slice()).into())?;
+    set(&out, "nx", &JsValue::from(nx as u32))?;
+    set(&out, "ny", &JsValue::from(ny as u32))?;
+    set(&out, "bounds", &to_js(&bounds)?)?;
+    Ok(out.into())
+}
+
+// ------------------------------------------------------------------------------------------------ benchmarks
+
+/// Milliseconds for one KSD of `n` x `d` samples (see [`crate::benchkit::ksd_ms`]).
+#[wasm_bindgen]
+pub fn bench_ksd(n: usize, d: usize, seed: u32) -> Result<f64, JsValue> {
+    crate::benchkit::ksd_ms(n, d, seed as u64).map(|r| r.0).map_err(to_js_error)
+}
+
+/// Milliseconds for `chains` parallel SGLD chains of `iters` iterations (see [`crate::benchkit::sgld_ms`]).
+#[wasm_bindgen]
+pub fn bench_sgld(n: usize, d: usize, iters: u32, batch: f64, chains: usize, seed: u32) -> Result<f64, JsValue> {
+    crate::benchkit::sgld_ms(n, d, iters as u64, batch, chains, seed as u64).map(|r| r.0).map_err(to_js_error)
+}
+
+/// The tuners of the paper's comparison for a base config (`[{name, config}]`: MAMBA-KSD, MAMBA-FSSD,
+/// grid with test log-loss when there is a test set, grid with KSD, the heuristic), run one by one by the page.
+#[wasm_bindgen]
+pub fn compare_configs(config: JsValue) -> Result<JsValue, JsValue> {
+    #[derive(serde::Serialize)]
+    struct Entry {
+        name: String,
+        config: crate::tune::TuneConfig,
+    }
+    let base: crate::tune::TuneConfig = from_js(config, "config")?;
+    let list: Vec<Entry> = crate::tune::compare::paper_tuners(&base).into_iter().map(|(name, config)| Entry { name, config }).collect();
+    to_js(&list)
+}
+
+/// A config as the core reads it: parsed, validated (settings that need no data) and written back with every
+/// default filled in. The page uses it to check a config before a run and to compare with the core's presets.
+#[wasm_bindgen]
+pub fn normalize_config(config: JsValue) -> Result<JsValue, JsValue> {
+    let cfg: crate::tune::TuneConfig = from_js(config, "config")?;
+    cfg.validate().map_err(to_js_error)?;
+    to_js(&cfg)
+}
+
+// ------------------------------------------------------------------------------------------------ other tuners
+
+/// Runs `f` with an observer that forwards each event to `on_event` (truthy return = cancel, a throw stops
+/// the run and is rethrown), and returns the report as a plain object. Shared by the bandit, HOAG and
+/// learning-rate-schedule runners.
+fn run_observed<E: serde::Serialize, R: serde::Serialize>(
+    on_event: &js_sys::Function,
+    f: impl FnOnce(&mut dyn FnMut(&E), &std::sync::atomic::AtomicBool) -> crate::Result<R>,
+) -> Result<JsValue, JsValue> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let cancel = AtomicBool::new(false);
+    let mut js_failure: Option<JsValue> = None;
+    let mut observer = |ev: &E| {
+        if js_failure.is_some() {
+            return;
+        }
+        match to_js(ev).and_then(|v| on_event.call1(&JsValue::NULL, &v)) {
+            Ok(r) if r.is_truthy() => cancel.store(true, Ordering::Relaxed),
+            Ok(_) => {}
+            Err(e) => {
+                js_failure = Some(e);
+                cancel.store(true, Ordering::Relaxed);
+            }
+        }
+    };
+    let result = f(&mut observer, &cancel);
+    if let Some(e) = js_failure {
+        return Err(e);
+    }
+    to_js(&result.map_err(to_js_error)?)
+}
+
+/// Parses uploaded CSV text with a label column (default `y`) for the HOAG / schedule runners.
+fn uploaded(csv_text: Option<String>, label: Option<String>) -> Result<Option<crate::data::Dataset>, JsValue> {
+    match csv_text {
+        None => Ok(None),
+        Some(text) => {
+            let opts = crate::data::CsvOptions { label: label.unwrap_or_else(|| "y".into()), standardize: false };
+            crate::data::parse_csv(&text, &opts).map(Some).map_err(to_js_error)
+        }
+    }
+}
+
+/// Runs a bandit comparison (`BanditConfig` JSON; issue 5): events `started`, `progress`, `done`.
+#[wasm_bindgen]
+pub fn run_bandit(config: JsValue, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
+    let cfg: crate::bandit::BanditConfig = from_js(config, "config")?;
+    run_observed(on_event, |obs, cancel| crate::bandit::run(&cfg, obs, cancel))
+}
+
+/// Runs a HOAG comparison (`HoagConfig` JSON; issue 6) on built-in data or on uploaded CSV text.
+#[wasm_bindgen]
+pub fn run_hoag(config: JsValue, csv_text: Option<String>, label: Option<String>, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
+    let cfg: crate::hoag::HoagConfig = from_js(config, "config")?;
+    let data = uploaded(csv_text, label)?;
+    run_observed(on_event, |obs, cancel| crate::hoag::run_with_data(&cfg, data.as_ref(), obs, cancel))
+}
+
+/// Runs a learning-rate-schedule comparison (`LrConfig` JSON; issue 6) on built-in data or uploaded CSV text.
+#[wasm_bindgen]
+pub fn run_lrsched(config: JsValue, csv_text: Option<String>, label: Option<String>, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
+    let cfg: crate::lrsched::LrConfig = from_js(config, "config")?;
+    let data = uploaded(csv_text, label)?;
+    run_observed(on_event, |obs, cancel| crate::lrsched::run_with_data(&cfg, data.as_ref(), obs, cancel))
+}
+
+/// The preset `name` of a runner (`kind` = `bandit`, `hoag` or `lrsched`) as a config object.
+#[wasm_bindgen]
+pub fn runner_preset(kind: &str, name: &str) -> Result<JsValue, JsValue> {
+    match kind {
+        "bandit" => to_js(&crate::bandit::BanditConfig::preset(name).map_err(to_js_error)?),
+        "hoag" => to_js(&crate::hoag::HoagConfig::preset(name).map_err(to_js_error)?),
+        "lrsched" => to_js(&crate::lrsched::LrConfig::preset(name).map_err(to_js_error)?),
+        other => Err(to_js_error(crate::Error::config(format!("unknown runner `{other}`: bandit, hoag or lrsched")))),
+    }
+}

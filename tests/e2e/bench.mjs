@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// Browser benchmark (headless Debian Chromium): the workloads of src/benchkit.rs in the page's compute worker,
+// single-threaded (no isolation headers) and threaded (COOP/COEP). Compare with
+// `cargo run --release --example browser_bench_native`. Usage: node tests/e2e/bench.mjs [reps]
+import { launch, openPage } from './helpers.mjs';
+
+const reps = Number(process.argv[2] ?? 5);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+for (const isolation of [false, true]) {
+  const env = await launch({ isolation });
+  try {
+    const { page } = await openPage(env.context, env.url);
+    const r = await page.evaluate(async (reps) => {
+      const c = window.__tunelab.client;
+      const times = async (kind, params) => {
+        await c.bench(kind, params); // warm-up
+        const out = [];
+        for (let i = 0; i < reps; i++) out.push((await c.bench(kind, params)).ms);
+        return out;
+      };
+      return {
+        info: window.__tunelab.info,
+        ksd: await times('ksd', { n: 1000, d: 10, seed: 1 }),
+        sgld1: await times('sgld', { n: 10000, d: 10, iters: 10000, batch: 0.01, chains: 1, seed: 1 }),
+        sgld4: await times('sgld', { n: 10000, d: 10, iters: 10000, batch: 0.01, chains: 4, seed: 1 }),
+      };
+    }, reps);
+    console.log(JSON.stringify({
+      target: `wasm-${r.info.flavour}`, threads: r.info.threads,
+      ksd_n1000_d10_ms: +median(r.ksd).toFixed(2), sgld_1chain_ms: +median(r.sgld1).toFixed(2), sgld_4chains_ms: +median(r.sgld4).toFixed(2),
+    }));
+  } finally {
+    await env.close();
+  }
+}
+
+// The main thread during a run: the longest task (PerformanceObserver "longtask" reports tasks > 50 ms).
+{
+  const env = await launch({ isolation: true });
+  try {
+    const { page } = await openPage(env.context, env.url);
+    await page.evaluate(() => {
+      window.__longtasks = [];
+      new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longtasks.push(e.duration); }).observe({ type: 'longtask' });
+    });
+    await page.click('#run');
+    await page.waitForFunction(() => window.__tunelab.runs >= 1 && !window.__tunelab.running, null, { timeout: 120_000 });
+    const lt = await page.evaluate(() => window.__longtasks);
+    const draws = await page.evaluate(() => window.__tunelab.drawTimes ?? []);
+    console.log(JSON.stringify({ target: 'main-thread-during-default-run', long_tasks_over_50ms: lt.length, longest_ms: lt.length ? Math.max(...lt) : 0,
+      redraws: draws.length, longest_redraw_ms: Math.max(0, ...draws) }));
+  } finally {
+    await env.close();
+  }
+}

@@ -1,0 +1,55 @@
+// Shared helpers for the end-to-end tests: a local server (with or without isolation headers) and Debian
+// Chromium driven by playwright-core, with a fresh profile that is removed afterwards.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+
+/** Starts a server and a browser; returns {url, browser, context, close}. */
+export async function launch({ isolation = true, root, viewport = { width: 1280, height: 900 } } = {}) {
+  const { server, url } = await startServer({ port: 0, isolation, root, quiet: true });
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tunelab-e2e-profile-'));
+  const before = new Set(fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('org.chromium.Chromium.')));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS, viewport, acceptDownloads: true,
+  });
+  const close = async () => {
+    await context.close().catch(() => {});
+    await new Promise((r) => server.close(r));
+    server.closeAllConnections?.();
+    fs.rmSync(profile, { recursive: true, force: true });
+    for (const f of fs.readdirSync(os.tmpdir())) {
+      if (f.startsWith('org.chromium.Chromium.') && !before.has(f)) fs.rmSync(path.join(os.tmpdir(), f), { recursive: true, force: true });
+    }
+  };
+  return { url, context, close };
+}
+
+/** Opens the page, recording every request URL and every console error. */
+export async function openPage(context, url, hash = '') {
+  const page = await context.newPage();
+  const requests = [];
+  const consoleErrors = [];
+  page.on('request', (r) => requests.push(r.url()));
+  context.on('request', (r) => requests.push(r.url())); // workers' requests too
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  await page.goto(url + hash);
+  await page.waitForFunction(() => window.__tunelab?.info != null, null, { timeout: 60_000 });
+  return { page, requests, consoleErrors };
+}
+
+/** Requests that left 127.0.0.1 (blob: and data: URLs are local). */
+export function foreignRequests(requests) {
+  return requests.filter((u) => !/^(blob:|data:)/.test(u) && new URL(u).hostname !== '127.0.0.1');
+}
+
+/** Waits until the current run is over (no run in progress and the runs counter reached n). */
+export async function waitRunDone(page, runs, timeout = 120_000) {
+  await page.waitForFunction((n) => window.__tunelab.runs >= n && !window.__tunelab.running, runs, { timeout });
+}

@@ -1,0 +1,252 @@
+// End-to-end: runs in the page. A short MAMBA run fills the chart, the bracket and the table; Stop cancels
+// at once and the next run works; a real CSV uploads and runs; every kind of bad file gets its message;
+// the page's presets are the core's; a 2-D toy draws its density; no request leaves 127.0.0.1.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { launch, openPage, foreignRequests, waitRunDone } from './helpers.mjs';
+
+/** A CSV from a seeded logistic model: n rows, d features x1..xd, label y in {0,1}. */
+function logisticCsv(n, d, seed = 7) {
+  let s = seed >>> 0;
+  const u = () => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return (s + 0.5) / 2 ** 32; };
+  const gauss = () => Math.sqrt(-2 * Math.log(u())) * Math.cos(2 * Math.PI * u());
+  const beta = Array.from({ length: d }, () => gauss());
+  const lines = [[...beta.map((_, j) => `x${j + 1}`), 'y'].join(',')];
+  for (let i = 0; i < n; i++) {
+    const x = beta.map(() => gauss());
+    const eta = x.reduce((a, v, j) => a + v * beta[j], 0);
+    const y = u() < 1 / (1 + Math.exp(-eta)) ? 1 : 0;
+    lines.push([...x.map((v) => v.toFixed(5)), y].join(','));
+  }
+  return lines.join('\n') + '\n';
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tunelab-e2e-csv-'));
+const file = (name, text) => { const p = path.join(tmp, name); fs.writeFileSync(p, text); return p; };
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+/** Small, fast settings for runs in tests (N = 500, d = 3, 12 arms, MAMBA eta 3). */
+const FAST = '#data=simulate&n=500&d=3&dseed=0&model=logistic&sampler=sgld&hfrom=-5&hto=-2.5&hby=0.5&batch=0.1,0.02'
+  + '&tuner=mamba&eta=3&unit=grad_evals&budget=200000&metric=ksd&msamples=200&thin=5&start=map&seed=3';
+
+describe('runs in the isolated page (threads)', () => {
+  let env; let page; let requests; let consoleErrors;
+  before(async () => {
+    env = await launch({ isolation: true });
+    ({ page, requests, consoleErrors } = await openPage(env.context, env.url, FAST));
+  });
+  after(async () => { await env?.close(); });
+
+  test('a short MAMBA run fills the chart, bracket and table with every arm and one best arm', async () => {
+    assert.match(await page.textContent('#arm-count'), /^12 arms/);
+    await page.click('#run');
+    await waitRunDone(page, 1);
+    assert.equal(await page.textContent('#message').then((t) => /The run failed/.test(t)), false, await page.textContent('#message'));
+    const h = await page.evaluate(() => ({
+      data: window.__tunelab.lastChartData, arms: window.__tunelab.chartArms, report: window.__tunelab.lastResult.report,
+      unknown: window.__tunelab.unknownEvents,
+    }));
+    const report = h.report;
+    assert.equal(report.arms.length, 12);
+    assert.deepEqual(h.unknown, []);
+    // Chart: x values + one series per arm; every arm has a score point from round 1.
+    assert.equal(h.data.length, 1 + 12);
+    assert.ok(h.data[0].length >= 1);
+    assert.equal(h.arms.length, 12);
+    assert.ok(h.arms.every((a) => a.points >= 1));
+    // Rounds: MAMBA with M = 12, eta = 3 runs floor(log3 12) = 2 rounds: 12 arms, then 4.
+    assert.deepEqual(report.rounds.map((r) => r.arms.length), [12, 4]);
+    const survivors = report.arms.filter((a) => a.status === 'survivor');
+    assert.ok(survivors.length >= 1);
+    assert.ok(report.best && survivors.some((a) => a.id === report.best.arm));
+    // Bracket: one column per round with the arms that ran, the best marked once.
+    const cols = await page.$$eval('#bracket .round', (els) => els.map((e) => e.querySelectorAll('li').length));
+    assert.deepEqual(cols, [12, 4]);
+    assert.equal(await page.locator('#bracket li.best').count(), 1);
+    assert.equal(await page.getAttribute('#bracket li.best', 'data-arm'), String(report.best.arm));
+    // Table: every arm once, one best row, statuses from the report.
+    assert.equal(await page.locator('#arms-table tbody tr').count(), 12);
+    assert.equal(await page.locator('#arms-table tbody tr.best').count(), 1);
+    assert.equal(await page.getAttribute('#arms-table tbody tr.best', 'data-arm'), String(report.best.arm));
+    assert.equal(await page.locator('#arms-table tbody tr[data-status="pruned"]').count(), report.arms.filter((a) => a.status === 'pruned').length);
+    // Posterior: mean/std per coordinate; trace and histogram drawn; progress complete.
+    assert.equal(await page.locator('#post-table tbody tr').count(), 3);
+    assert.equal(report.best.posterior.mean.length, 3);
+    assert.equal(await page.locator('#chart-trace canvas').count(), 1);
+    assert.equal(await page.locator('#chart-hist canvas').count(), 1);
+    assert.equal(await page.getAttribute('#progress', 'value'), '1');
+    assert.equal(await page.isEnabled('#export-report'), true);
+    assert.match(await page.textContent('#stats'), /Done/);
+  });
+
+  test('exports: config and report JSON, traces CSV, charts PNG', async () => {
+    const grab = async (id) => {
+      const [dl] = await Promise.all([page.waitForEvent('download'), page.click(id)]);
+      return { name: dl.suggestedFilename(), body: fs.readFileSync(await dl.path()) };
+    };
+    const cfg = await grab('#export-config');
+    assert.equal(cfg.name, 'tunelab-config.json');
+    const config = JSON.parse(cfg.body);
+    assert.equal(config.seed, 3);
+    assert.deepEqual(config.arms.batch, [0.1, 0.02]);
+    const rep = await grab('#export-report');
+    const report = JSON.parse(rep.body);
+    assert.equal(report.arms.length, 12);
+    assert.ok(report.best.arm >= 0);
+    const tr = await grab('#export-traces');
+    const lines = tr.body.toString().trim().split('\n');
+    assert.equal(lines[0], 'sample,theta1,theta2,theta3');
+    assert.ok(lines.length > 10);
+    assert.ok(lines.slice(1).every((l) => l.split(',').length === 4 && l.split(',').every((v) => Number.isFinite(Number(v)))));
+    const png = await grab('#export-png');
+    assert.deepEqual([...png.body.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+  });
+
+  test('compare mode runs the paper\'s tuners on the same data and seed', async () => {
+    await page.check('#compare');
+    await page.click('#run');
+    await waitRunDone(page, 2);
+    const rows = await page.$$eval('#compare-table tbody tr', (trs) => trs.map((tr) => [tr.dataset.tuner, tr.children[4].textContent]));
+    assert.deepEqual(rows.map((r) => r[0]), ['MAMBA-KSD', 'MAMBA-FSSD', 'grid (log-loss)', 'grid (KSD)', 'heuristic']);
+    assert.ok(rows.every((r) => !/waiting/.test(r[1])), JSON.stringify(rows));
+    const cmp = await page.evaluate(() => window.__tunelab.compare);
+    assert.equal(cmp.length, 5);
+    assert.ok(cmp.every((c) => c.best != null || c.error != null));
+    await page.uncheck('#compare');
+  });
+
+  test('Stop cancels at once, the page stays usable and the next run works', async () => {
+    // A long run: the paper's grid (56 arms, 2e7 gradient evaluations for the best arm).
+    await page.selectOption('#preset', 'paper-logreg');
+    assert.match(await page.textContent('#arm-count'), /^56 arms/);
+    await page.click('#run');
+    await page.waitForFunction(() => Number(document.querySelector('#progress').value) > 0, null, { timeout: 60_000 });
+    const t0 = Date.now();
+    await page.click('#stop');
+    await page.waitForFunction(() => !window.__tunelab.running, null, { timeout: 5_000 });
+    assert.ok(Date.now() - t0 < 2_000, `stopping took ${Date.now() - t0} ms`);
+    assert.match(await page.textContent('#message'), /Stopped/);
+    assert.equal(await page.isEnabled('#run'), true);
+    assert.equal(await page.isDisabled('#stop'), true);
+    // Another run after the cancel works (on the same or a fresh worker).
+    await page.goto('about:blank');
+    await page.goto(env.url + FAST);
+    await page.waitForFunction(() => window.__tunelab?.info != null);
+    await page.click('#run');
+    await waitRunDone(page, 1);
+    assert.equal(await page.evaluate(() => window.__tunelab.lastResult.report.arms.length), 12);
+  });
+
+  test('Stop also works on the single page load without reloading, twice in a row', async () => {
+    await page.selectOption('#preset', 'paper-logreg');
+    for (let k = 0; k < 2; k++) {
+      await page.click('#run');
+      await page.waitForFunction(() => Number(document.querySelector('#progress').value) > 0, null, { timeout: 60_000 });
+      await page.keyboard.press('Escape');
+      await page.waitForFunction(() => !window.__tunelab.running, null, { timeout: 5_000 });
+      assert.match(await page.textContent('#message'), /Stopped/);
+    }
+    await page.goto('about:blank');
+    await page.goto(env.url + FAST.replace('seed=3', 'seed=4'));
+    await page.waitForFunction(() => window.__tunelab?.info != null);
+    await page.click('#run');
+    await waitRunDone(page, 1);
+    assert.ok(await page.evaluate(() => window.__tunelab.lastResult.report.best != null));
+  });
+
+  test('no request left 127.0.0.1 and nothing was logged as an error', () => {
+    assert.deepEqual(foreignRequests(requests), []);
+    assert.deepEqual(consoleErrors.filter((e) => !/deliberate/.test(e)), []);
+  });
+});
+
+describe('uploads and presets (single thread, no isolation headers)', () => {
+  let env; let page; let requests;
+  before(async () => {
+    env = await launch({ isolation: false });
+    ({ page, requests } = await openPage(env.context, env.url));
+  });
+  after(async () => { await env?.close(); });
+
+  test('a real CSV uploads (preview, label column) and a run on it works', async () => {
+    await page.goto('about:blank');
+    await page.goto(env.url + FAST.replace('data=simulate', 'data=upload'));
+    await page.waitForFunction(() => window.__tunelab?.info != null);
+    await page.setInputFiles('#file', file('simulated.csv', logisticCsv(400, 4)));
+    await page.waitForFunction(() => document.querySelector('#csv-preview').dataset.valid != null);
+    assert.equal(await page.getAttribute('#csv-preview', 'data-valid'), 'true', await page.textContent('#data-message'));
+    assert.match(await page.textContent('#data-message'), /simulated\.csv: 400 rows, 4 features, label “y”/);
+    assert.equal(await page.locator('#csv-preview tbody tr').count(), 6);
+    assert.deepEqual(await page.$$eval('#csv-preview thead th', (t) => t.map((x) => x.textContent)), ['x1', 'x2', 'x3', 'x4', 'y']);
+    assert.equal(await page.inputValue('#label'), 'y');
+    await page.click('#run');
+    await waitRunDone(page, 1);
+    const r = await page.evaluate(() => window.__tunelab.lastResult);
+    assert.ok(r, await page.textContent('#message'));
+    assert.equal(r.report.config.data.source, 'upload');
+    assert.equal(r.report.best.posterior.mean.length, 4);
+  });
+
+  const bad = [
+    ['empty.csv', '', /the file is empty/],
+    ['one-row.csv', 'x1,x2,y\n0.5,1.5,1\n', /1 data row\(s\) after the header; at least 2 are needed/],
+    ['ragged.csv', 'x1,x2,y\n0.5,1.5,1\n0.1,0\n0.3,0.2,1\n', /line 3: expected 3 cells \(as in the header\) but found 2/],
+    ['text.csv', 'x1,x2,y\n0.5,abc,1\n0.1,0.2,0\n', /line 2, column "x2": "abc" is not a number/],
+    ['nan.csv', 'x1,x2,y\n0.5,NaN,1\n0.1,0.2,0\n', /line 2, column "x2": value "NaN" is not finite/],
+    ['missing-label.csv', 'x1,x2,y\n0.5,0.2,1\n0.1,0.2,\n', /line 3, column "y": the cell is empty/],
+    ['labels.csv', 'x1,x2,y\n0.5,0.2,1\n0.1,0.2,2\n0.3,0.1,0\n', /line 3, column "y": label 2 is not 0 or 1/],
+  ];
+  for (const [name, text, re] of bad) {
+    test(`bad file ${name} is rejected with a message`, async () => {
+      await page.goto('about:blank');
+      await page.goto(env.url + '#data=upload&model=logistic');
+      await page.waitForFunction(() => window.__tunelab?.info != null);
+      await page.setInputFiles('#file', file(name, text));
+      await page.waitForFunction(() => document.querySelector('#csv-preview').dataset.valid != null);
+      assert.equal(await page.getAttribute('#csv-preview', 'data-valid'), 'false');
+      const msg = await page.textContent('#data-message');
+      assert.match(msg, new RegExp(name.replace('.', '\\.')));
+      assert.match(msg, re);
+    });
+  }
+
+  test('the page presets are the core presets (same config after the core fills defaults)', async () => {
+    await page.goto('about:blank');
+    await page.goto(env.url);
+    await page.waitForFunction(() => window.__tunelab?.info != null);
+    const diffs = await page.evaluate(async () => {
+      const { PRESETS, CORE_PRESETS, toTuneConfig, DEFAULTS } = await import('./www/state.js');
+      const c = window.__tunelab.client;
+      const out = [];
+      for (const name of CORE_PRESETS) {
+        const core = await c.preset(name);
+        const mine = await c.normalizeConfig(toTuneConfig({ ...DEFAULTS, ...PRESETS[name] }));
+        if (JSON.stringify(core) !== JSON.stringify(mine)) out.push({ name, core, mine });
+      }
+      return out;
+    });
+    assert.deepEqual(diffs, []);
+  });
+
+  test('a 2-D toy target draws its samples over the density contours', async () => {
+    await page.goto('about:blank');
+    await page.goto(env.url);
+    await page.waitForFunction(() => window.__tunelab?.info != null);
+    await page.selectOption('#preset', 'banana');
+    await page.fill('#budget', '4000');
+    await page.dispatchEvent('#budget', 'change');
+    await page.click('#run');
+    await waitRunDone(page, 1);
+    assert.equal(await page.isVisible('#density'), true, await page.textContent('#message'));
+    const inked = await page.$eval('#density', (c) => {
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let n = 0; for (let i = 0; i < d.length; i += 4) if (d[i] < 200 || d[i + 2] < 200) n++;
+      return n;
+    });
+    assert.ok(inked > 2000, `only ${inked} drawn pixels`);
+    assert.deepEqual(foreignRequests(requests), []);
+  });
+});

@@ -1,0 +1,131 @@
+// RunModel: folds the driver's events (src/tune/report.rs, `Event`) and the final report into what the page
+// draws. Pure (no DOM), so tests, embed mode and the compare mode share it.
+//
+// Events: started {tuner, arms: [{id, step, batch, batch_fraction, leapfrog}], schedule: [{arms, budget, keep}],
+// dim, n_data} · round-started {round, arms, budget} · progress {round, chunk, chunks, arms: [{arm, iters,
+// grad_evals, seconds, samples, diverged}]} · arm-scored {round, arm, score|null, grad_evals, samples} ·
+// pruned {round, arms} · round-finished {round, survivors} · done {best}
+
+function armFrom(a) {
+  return {
+    id: a.id, step: a.step, batch: a.batch_fraction, batchCount: a.batch, leapfrog: a.leapfrog,
+    status: 'waiting', points: [], rounds: [], iters: 0, grad_evals: 0, seconds: 0, samples: 0, score: null, prunedAt: null,
+  };
+}
+
+export class RunModel {
+  /** @param {'grad_evals'|'seconds'|'iterations'} unit budget unit of the config (x axis of the chart) */
+  constructor(unit) {
+    this.unit = unit;
+    this.tuner = '';
+    this.arms = [];
+    this.byId = new Map();
+    this.schedule = [];        // per round: {arms, budget, keep}
+    this.dim = 0;
+    this.nData = 0;
+    this.round = 0;
+    this.chunk = 0;
+    this.chunks = 1;
+    this.roundsDone = [];      // [{round, survivors}]
+    this.boundaries = [];      // [{round, x}]: compute at the end of each round, for the chart
+    this.best = null;
+    this.done = false;
+    this.unknown = [];         // event types this page does not know (reported, never silently dropped)
+    this.elapsed = 0;
+  }
+
+  /** Total compute the schedule asks for (budget units, summed over arms). */
+  expectedTotal() { return this.schedule.reduce((s, r) => s + r.arms * r.budget, 0); }
+
+  /** Compute spent so far in budget units (summed over arms). */
+  spent() {
+    const key = this.unit === 'iterations' ? 'iters' : this.unit;
+    return this.arms.reduce((s, a) => s + (a[key] ?? 0), 0);
+  }
+
+  totals() {
+    return this.arms.reduce((t, a) => ({ iters: t.iters + a.iters, grad_evals: t.grad_evals + a.grad_evals }), { iters: 0, grad_evals: 0 });
+  }
+
+  /** An arm's compute in the budget unit (the chart's x). */
+  computeOf(a) { return this.unit === 'iterations' ? a.iters : this.unit === 'seconds' ? a.seconds : a.grad_evals; }
+
+  arm(id) { return this.byId.get(id); }
+
+  /** Applies one driver event; returns true when the arms' drawing changed. */
+  apply(ev) {
+    switch (ev.type) {
+      case 'started':
+        this.tuner = ev.tuner;
+        this.arms = ev.arms.map(armFrom);
+        this.byId = new Map(this.arms.map((a) => [a.id, a]));
+        this.schedule = ev.schedule.map((r) => ({ arms: r.arms, budget: r.budget, keep: r.keep }));
+        this.dim = ev.dim;
+        this.nData = ev.n_data;
+        return true;
+      case 'round-started':
+        this.round = ev.round;
+        this.chunk = 0;
+        for (const id of ev.arms) { const a = this.arm(id); if (a && a.status !== 'diverged') a.status = 'running'; }
+        return true;
+      case 'progress':
+        this.round = ev.round;
+        this.chunk = ev.chunk;
+        this.chunks = ev.chunks;
+        for (const p of ev.arms) {
+          const a = this.arm(p.arm);
+          if (!a) continue;
+          Object.assign(a, { iters: p.iters, grad_evals: p.grad_evals, seconds: p.seconds, samples: p.samples });
+          if (p.diverged) a.status = 'diverged';
+        }
+        return false;
+      case 'arm-scored': {
+        const a = this.arm(ev.arm);
+        if (!a) return false;
+        a.grad_evals = Math.max(a.grad_evals, ev.grad_evals);
+        a.samples = ev.samples;
+        const score = ev.score ?? Infinity; // null = +inf (diverged or too few samples)
+        a.points.push([this.computeOf(a), score, ev.round]);
+        a.rounds.push({ round: ev.round, score });
+        a.score = score;
+        return true;
+      }
+      case 'pruned':
+        for (const id of ev.arms) {
+          const a = this.arm(id);
+          if (!a) continue;
+          a.prunedAt = ev.round;
+          if (a.status !== 'diverged') a.status = 'pruned';
+        }
+        return true;
+      case 'round-finished': {
+        this.roundsDone.push({ round: ev.round, survivors: ev.survivors });
+        const xs = this.arms.flatMap((a) => a.points.filter((p) => p[2] === ev.round).map((p) => p[0])).filter((x) => x > 0);
+        if (xs.length) this.boundaries.push({ round: ev.round, x: Math.max(...xs) });
+        return true;
+      }
+      case 'done':
+        this.best = ev.best ?? null;
+        this.done = true;
+        return true;
+      default:
+        this.unknown.push(ev.type);
+        return false;
+    }
+  }
+
+  /** Takes the final report (the source of truth for statuses, scores and the best arm). */
+  applyReport(report) {
+    for (const ra of report.arms) {
+      let a = this.arm(ra.id);
+      if (!a) { a = armFrom(ra); this.arms.push(a); this.byId.set(a.id, a); }
+      a.status = ra.status;
+      a.prunedAt = ra.pruned_round;
+      const scores = ra.scores.map((s) => s ?? Infinity);
+      if (scores.length) a.score = scores[scores.length - 1];
+      Object.assign(a, { iters: ra.iters, grad_evals: ra.grad_evals, seconds: ra.seconds, samples: ra.samples });
+    }
+    this.best = report.best?.arm ?? null;
+    this.done = true;
+  }
+}

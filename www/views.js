@@ -1,0 +1,118 @@
+// DOM views of a run: bracket, arms table, chosen arm, posterior summary, tuner comparison.
+import { fmtSci, OKABE_ITO } from './charts.js';
+
+const el = (tag, props = {}, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'class') e.className = v; else if (k === 'text') e.textContent = v; else if (k.startsWith('data-')) e.setAttribute(k, v); else e[k] = v;
+  }
+  e.append(...kids);
+  return e;
+};
+
+/** "1e-4.5" style label of a step size. */
+export const fmtStep = (h) => (Number.isFinite(h) && h > 0 ? `1e${+Math.log10(h).toFixed(2)}` : '–');
+/** A batch fraction as a percentage ("10%", "0.1%"). */
+export const fmtBatch = (f) => (Number.isFinite(f) ? `${+(f * 100).toPrecision(3)}%` : '–');
+const fmtInt = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '–');
+
+function statusText(a, best) {
+  if (a.id === best) return 'best';
+  if (a.status === 'pruned') return a.prunedAt != null ? `pruned after round ${a.prunedAt + 1}` : 'pruned';
+  return a.status;
+}
+
+/** Colour of an arm (by batch) as on the score chart. */
+function armColor(chart, a) { return chart?.colorOf ? chart.colorOf(a) : OKABE_ITO[0]; }
+
+/** The successive-halving bracket: one column per round with the arms that ran, best first. */
+export function renderBracket(container, model, chart) {
+  container.replaceChildren();
+  const rounds = model.roundsDone.map((r) => r.round);
+  const current = model.done ? null : model.round;
+  if (current != null && !rounds.includes(current) && model.arms.length) rounds.push(current);
+  if (rounds.length === 0) {
+    container.append(el('p', { class: 'placeholder', text: 'The arms that survive each round appear here.' }));
+    return;
+  }
+  container.dataset.rounds = String(model.roundsDone.length);
+  for (const r of rounds) {
+    const ran = model.arms.filter((a) => a.rounds.some((x) => x.round === r) || (r === current && a.status === 'running'));
+    const scoreIn = (a) => a.rounds.find((x) => x.round === r)?.score ?? Infinity;
+    ran.sort((a, b) => scoreIn(a) - scoreIn(b));
+    const survivors = new Set(model.roundsDone.find((x) => x.round === r)?.survivors ?? []);
+    const col = el('div', { class: 'round', 'data-round': String(r) },
+      el('h3', { text: `Round ${r + 1} · ${ran.length} arm${ran.length === 1 ? '' : 's'}` }));
+    const ol = el('ol');
+    for (const a of ran) {
+      const finished = model.roundsDone.some((x) => x.round === r);
+      // The chosen arm is marked once: in the last round it ran.
+      const lastRound = Math.max(...a.rounds.map((x) => x.round));
+      const cls = [a.id === model.best && model.done && r === lastRound ? 'best' : '', finished && !survivors.has(a.id) ? 'pruned' : '', a.status === 'diverged' ? 'diverged' : ''].join(' ').trim();
+      const li = el('li', { class: cls, 'data-arm': String(a.id), title: `arm ${a.id}: h = ${fmtStep(a.step)}, batch ${fmtBatch(a.batch)}, L = ${a.leapfrog}` },
+        `#${a.id} ${fmtStep(a.step)} · ${fmtBatch(a.batch)} · ${fmtSci(scoreIn(a))}`);
+      li.style.borderLeftColor = armColor(chart, a);
+      ol.append(li);
+    }
+    col.append(ol);
+    container.append(col);
+  }
+}
+
+/** The results table: one row per arm, the best first, then by last score. */
+export function renderArmsTable(tbody, model) {
+  const rows = [...model.arms].sort((a, b) => (a.id === model.best ? -1 : b.id === model.best ? 1 : (a.score ?? Infinity) - (b.score ?? Infinity)));
+  tbody.replaceChildren(...rows.map((a) => {
+    const status = statusText(a, model.best);
+    const tr = el('tr', { class: a.id === model.best ? 'best' : a.status === 'pruned' ? 'pruned' : '', 'data-arm': String(a.id), 'data-status': a.id === model.best ? 'best' : a.status },
+      el('td', { text: String(a.id) }), el('td', { text: fmtStep(a.step) }), el('td', { text: model.nData > 1 ? `${fmtBatch(a.batch)} (${fmtInt(a.batchCount)})` : fmtBatch(a.batch) }),
+      el('td', { text: String(a.leapfrog ?? '–') }), el('td', { text: a.score == null ? '–' : Number.isFinite(a.score) ? fmtSci(a.score) : '∞' }),
+      el('td', { class: `status-${a.status}`, text: status }), el('td', { text: fmtInt(a.samples) }),
+      el('td', { text: fmtInt(a.grad_evals) }), el('td', { text: Number.isFinite(a.seconds) ? a.seconds.toFixed(2) : '–' }));
+    return tr;
+  }));
+}
+
+/** The chosen arm's summary. */
+export function renderBest(container, report, result) {
+  container.replaceChildren();
+  const b = report?.best;
+  if (!b) { container.append(el('p', { class: 'placeholder', text: 'Run a tuner to choose an arm.' })); return; }
+  const dl = el('dl');
+  const add = (k, v) => dl.append(el('dt', { text: k }), el('dd', { text: v }));
+  add('tuner', `${report.tuner} (${report.metric})`);
+  add('arm', `#${b.arm}`);
+  add('step size h', `${fmtSci(b.step)} (${fmtStep(b.step)})`);
+  add('batch', b.batch > 1 || b.batch_fraction < 1 ? `${fmtBatch(b.batch_fraction)} (${fmtInt(b.batch)} points)` : `${fmtBatch(b.batch_fraction)}`);
+  add('leapfrog L', String(b.leapfrog ?? '–'));
+  add('score', fmtSci(b.score));
+  const c = report.compute;
+  add('gradient evaluations', `${fmtInt(c.grad_evals)} sampling + ${fmtInt(c.scoring_grad_evals)} scoring`);
+  add('time', `${c.wall_seconds.toFixed(2)} s wall on ${c.threads} thread${c.threads === 1 ? '' : 's'} (scoring ${c.scoring_seconds.toFixed(2)} s)`);
+  add('posterior from', `${fmtInt(b.posterior.n)} samples`);
+  container.append(dl);
+}
+
+/** Posterior mean and std per coordinate. */
+export function renderPosterior(tbody, posterior, names) {
+  const mean = posterior?.mean ?? []; const std = posterior?.std ?? [];
+  tbody.replaceChildren(...mean.map((m, i) => el('tr', {},
+    el('td', { text: names?.[i] ?? `θ${i + 1}` }), el('td', { text: fmtSci(m) }), el('td', { text: fmtSci(std[i]) }))));
+}
+
+/** One row per tuner of a compare run; speed-up = grid search (KSD) compute / this tuner's compute. */
+export function renderCompare(tbody, entries) {
+  const grid = entries.find((e) => e.name === 'grid (KSD)' && e.report);
+  tbody.replaceChildren(...entries.map((e) => {
+    const b = e.report?.best ?? {};
+    const ge = e.report ? e.report.compute.grad_evals + e.report.compute.scoring_grad_evals : NaN;
+    const gridGe = grid ? grid.report.compute.grad_evals + grid.report.compute.scoring_grad_evals : NaN;
+    const speed = gridGe / ge;
+    return el('tr', { 'data-tuner': e.name },
+      el('td', { text: e.name }), el('td', { text: e.report ? fmtStep(b.step) : '–' }), el('td', { text: e.report ? fmtBatch(b.batch_fraction) : '–' }),
+      el('td', { text: String(b.leapfrog ?? '–') }),
+      el('td', { text: e.error ? e.error : e.report ? `${fmtSci(b.score)} (${e.report.metric})` : 'waiting' }),
+      el('td', { text: fmtInt(ge) }), el('td', { text: e.report ? e.report.compute.wall_seconds.toFixed(2) : '–' }),
+      el('td', { text: Number.isFinite(speed) ? `${speed.toFixed(1)}×` : '–' }));
+  }));
+}
