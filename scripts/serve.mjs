@@ -29,6 +29,8 @@ function resolveFile(root, urlPath, dev) {
   if (dev && p.startsWith('/vendor/uplot/')) {
     return safeJoin(path.join(REPO, 'node_modules/uplot/dist'), p.slice('/vendor/uplot/'.length));
   }
+  // The isolation service worker (www/coi.js) must sit at the site root to control the page.
+  if (dev && p === '/coi-serviceworker.js') return path.join(REPO, 'node_modules/coi-serviceworker/coi-serviceworker.js');
   if (dev && !/^\/(index\.html|favicon\.ico|www\/|pkg\/|pkg-parallel\/|data\/|docs\/)/.test(p)) return null;
   return safeJoin(root, p.slice(1));
 }
