@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Static server for the tunelab page, on 127.0.0.1 only.
-//   node scripts/serve.mjs [--root DIR] [--port N] [--no-isolation] [--open]
+//   node scripts/serve.mjs [--root DIR] [--port N] [--no-isolation] [--corp same-origin|cross-origin] [--open]
 // Default root is the repository (dev layout: index.html, www/, pkg/, pkg-parallel/, vendor/ -> node_modules);
 // `--root dist` serves the static build. With isolation (default) every response carries
 // Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp, so the page is
@@ -41,7 +41,9 @@ function safeJoin(base, rel) {
 }
 
 /** Starts the server; resolves to { server, url }. */
-export function startServer({ root = REPO, port = 8080, isolation = true, quiet = false } = {}) {
+/** `corp`: the Cross-Origin-Resource-Policy sent with isolation ('cross-origin' lets an isolated page on another
+ * origin embed the playground in an iframe with allow="cross-origin-isolated"). */
+export function startServer({ root = REPO, port = 8080, isolation = true, quiet = false, corp = 'same-origin' } = {}) {
   root = path.resolve(root);
   const dev = root === REPO;
   const server = http.createServer((req, res) => {
@@ -49,7 +51,7 @@ export function startServer({ root = REPO, port = 8080, isolation = true, quiet 
     if (isolation) {
       headers['Cross-Origin-Opener-Policy'] = 'same-origin';
       headers['Cross-Origin-Embedder-Policy'] = 'require-corp';
-      headers['Cross-Origin-Resource-Policy'] = 'same-origin';
+      headers['Cross-Origin-Resource-Policy'] = corp;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, headers).end();
@@ -96,7 +98,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
   const port = Number(opt('--port') ?? process.env.PORT ?? 8080);
   const root = opt('--root') ? path.resolve(opt('--root')) : REPO;
-  const { url } = await startServer({ root, port, isolation: !args.includes('--no-isolation') });
+  const { url } = await startServer({ root, port, isolation: !args.includes('--no-isolation'), corp: opt('--corp') ?? 'same-origin' });
   console.log(`open ${url} in a browser (Ctrl+C to stop)`);
   if (args.includes('--open')) openBrowser(url);
 }

@@ -60,6 +60,11 @@
     if (status.state !== 'reload-skipped') return;
   }
   set(status.state === 'reload-skipped' ? 'reload-skipped' : 'registering');
+  // Some browsers leave the registration pending forever when service workers are blocked by a setting or
+  // a policy: give up on threads after a while (the page keeps working single-threaded).
+  setTimeout(function () {
+    if (status.state === 'registering') set('failed', 'the service worker did not start within 5 s (blocked by the browser or its settings)');
+  }, 5000);
   sw.register(SW_URL).then(function (reg) {
     if (sw.controller) { if (status.state !== 'reload-skipped') set('controlled'); return; }
     var worker = reg.installing || reg.waiting || reg.active;
