@@ -1,11 +1,13 @@
-//! KSD / FSSD benchmarks: n = 1000, d = 10 and n = 2000, d = 100, with 1 and 2 rayon threads.
+//! KSD / FSSD benchmarks: KSD for n = 1000, d = 10 and n = 2000, d = 100 with 1 and 2 rayon threads
+//! (plain reference V-statistic, the default scaled U-statistic, and a general beta using powf);
+//! FSSD for n = 1000, d = 10, J = 10.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use rand::RngExt;
 use rand_distr::StandardNormal;
 use std::hint::black_box;
 use tunelab::rng::stream;
-use tunelab::stein::{ksd, Estimator, KernelScale, KsdOptions};
+use tunelab::stein::{fssd, ksd, Estimator, FssdKernel, KernelScale, KsdOptions};
 
 fn data(n: usize, d: usize) -> (Vec<f64>, Vec<f64>) {
     let mut rng = stream(1, 0);
@@ -23,7 +25,7 @@ fn bench_ksd(c: &mut Criterion) {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             for (name, opts) in [
                 ("fixed-v", KsdOptions::reference(1.0, -0.5)),
-                ("median-precond-v", KsdOptions { scale: KernelScale::MedianPrecond, estimator: Estimator::V, ..Default::default() }),
+                ("median-precond-u (default)", KsdOptions::default()),
                 ("fixed-v-beta0.3", KsdOptions::reference(1.0, -0.3)),
             ] {
                 if name == "fixed-v-beta0.3" && d == 100 {
@@ -39,5 +41,19 @@ fn bench_ksd(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_ksd);
+fn bench_fssd(c: &mut Criterion) {
+    let mut g = c.benchmark_group("fssd");
+    g.sample_size(20);
+    let (n, d, j) = (1000usize, 10usize, 10usize);
+    let (x, s) = data(n, d);
+    let v: Vec<f64> = x[..j * d].to_vec();
+    let k = FssdKernel::Gauss { sigma2: 2.0 * d as f64 };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    g.bench_function(BenchmarkId::new(format!("gauss/n{n}-d{d}-J{j}"), "1t"), |b| {
+        b.iter(|| pool.install(|| black_box(fssd(black_box(&x), black_box(&s), d, &v, &k).unwrap())))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_ksd, bench_fssd);
 criterion_main!(benches);

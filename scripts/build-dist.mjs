@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DIST = path.join(REPO, 'dist');
+const DIST = path.resolve(process.env.DIST_DIR || path.join(REPO, 'dist'));
 const copy = (from, to) => fs.cpSync(path.join(REPO, from), path.join(DIST, to), { recursive: true, filter: (src) => !src.endsWith('.inputs') });
 
 for (const need of ['node_modules/coi-serviceworker/coi-serviceworker.js', 'pkg/tunelab_bg.wasm', 'pkg-parallel/tunelab_bg.wasm', 'node_modules/uplot/dist/uPlot.esm.js']) {

@@ -28,7 +28,7 @@ function placeholder(el, text) {
   el.append(p);
 }
 
-const fmtSci = (v) => (v == null || !Number.isFinite(v) ? '–' : Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-2 && v !== 0) ? v.toExponential(2) : String(+v.toPrecision(3)));
+const fmtSci = (v) => (v == null ? '' : !Number.isFinite(v) ? '–' : Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-2 && v !== 0) ? v.toExponential(2) : String(+v.toPrecision(3)));
 
 /**
  * Each arm's score against the compute it has spent (both log scale), one line per arm: colour = batch size,

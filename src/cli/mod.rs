@@ -3,6 +3,8 @@
 
 use clap::{Parser, Subcommand};
 
+mod fssd;
+mod ksd;
 mod sample;
 mod simulate;
 mod tune;
@@ -20,6 +22,10 @@ enum Command {
     Simulate(simulate::SimulateArgs),
     /// Run one SG-MCMC sampler on a data set and write its samples (and scores) to CSV.
     Sample(sample::SampleArgs),
+    /// Kernel Stein discrepancy (IMQ kernel) of samples given their scores.
+    Ksd(ksd::KsdArgs),
+    /// Finite-set Stein discrepancy of samples at given test locations.
+    Fssd(fssd::FssdArgs),
     /// Run a tuner (MAMBA, grid, heuristic, random) from a JSON config or a preset.
     Tune(tune::ConfigArgs),
     /// Run the paper's comparison of tuners on one problem and print the table.
@@ -31,6 +37,8 @@ pub fn main() -> i32 {
     let res: tunelab::Result<()> = match cli.cmd {
         Command::Simulate(a) => simulate::run(&a),
         Command::Sample(a) => sample::run(&a),
+        Command::Ksd(a) => ksd::run(&a),
+        Command::Fssd(a) => fssd::run(&a),
         Command::Tune(a) => tune::tune(a),
         Command::Compare(a) => tune::compare_cmd(a),
     };

@@ -150,7 +150,15 @@ pub fn run(args: &SampleArgs) -> Result<()> {
     let zero = vec![0.0; d];
     let mut map_note = String::new();
     let map = if args.start == Start::Map || kind.is_cv() {
-        let r = find_map(t, &zero, &MapOptions::default(), &mut rng)?;
+        // Zero is a saddle point of a BNN's posterior (tanh units are symmetric): start its MAP search
+        // from small random weights instead.
+        let init: Vec<f64> = if spec.kind() == "bnn" {
+            use rand::RngExt;
+            (0..d).map(|_| 0.1 * rng.sample::<f64, _>(rand_distr::StandardNormal)).collect()
+        } else {
+            zero.clone()
+        };
+        let r = find_map(t, &init, &MapOptions::default(), &mut rng)?;
         map_note = format!(
             "; MAP {} after {} L-BFGS iterations (max |grad| {:.2e})",
             if r.converged { "converged" } else { "NOT converged" },

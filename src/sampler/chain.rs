@@ -6,9 +6,9 @@
 //!
 //! - plain: `g_hat = grad log p(theta) + (N/n) sum_{i in S} grad log p(y_i | theta)`
 //!   (Welling & Teh 2011, eq. 4);
-//! - control variates: `g_hat = grad log p(theta) + sum_{i=1}^N grad log p(y_i | theta_map)
-//!   + (N/n) sum_{i in S} [grad log p(y_i | theta) - grad log p(y_i | theta_map)]`,
-//!   see Baker, Fearnhead, Fox & Nemeth 2019, eq. 4; Nemeth & Fearnhead 2021, eq. 6).
+//! - control variates: `g_hat = grad log p(theta) + sum_{i=1}^N grad log p(y_i | theta_map) +
+//!   (N/n) sum_{i in S} [grad log p(y_i | theta) - grad log p(y_i | theta_map)]`
+//!   (Baker, Fearnhead, Fox & Nemeth 2019, eq. 4; Nemeth & Fearnhead 2021, eq. 6).
 //!
 //! Cost accounting ("gradient evaluations" = data points touched): a plain estimate costs n, a
 //! control-variate estimate 2n (the batch at theta and at the MAP); with a full batch drawn without
@@ -237,7 +237,7 @@ impl Chain {
 
     /// Runs the chain for `budget` (counted from this call), appending every kept sample (row-major, `d`
     /// values each) to `out`. A sample is kept after iteration `k` (counted over the chain's life) when
-    /// `k % thin == 0`, so resuming keeps the thinning phase: running `2B` iterations appends exactly what
+    /// `k % thin == 0` (`thin = 0` is taken as 1), so resuming keeps the thinning phase: running `2B` iterations appends exactly what
     /// running `B` and then `B` appends. Stops early when `cancel` is set (checked every
     /// [`Chain::check_interval`] iterations) or at the first non-finite theta/momentum (status
     /// `Diverged`; the non-finite sample is not appended). Never panics on numerical failure.

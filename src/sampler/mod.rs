@@ -1,9 +1,19 @@
 //! Stochastic-gradient MCMC samplers (SGLD, SGHMC, SGNHT and their control-variate versions), a MAP
 //! finder for the control variates, and an exact Metropolis-adjusted reference sampler.
 //!
+//! - [`SamplerParams`] (serde, all fields defaulted) is validated once against N into
+//!   [`ValidSamplerParams`]; the hot path cannot fail.
+//! - A [`Chain`] owns all its state (position, momentum, thermostat, RNG, minibatch permutation), so
+//!   [`Chain::run`] can be called repeatedly with budgets ([`Budget`]) and continues exactly where it
+//!   stopped; numerical blow-up is the state [`ChainStatus::Diverged`], never a panic.
+//! - Gradient evaluations count data points touched: n per plain estimate, 2n with control variates,
+//!   N for a full batch; SGHMC does L estimates per iteration.
+//! - [`find_map`] (L-BFGS) gives the centre of a [`ControlVariate`]; [`reference_sample`]
+//!   (preconditioned MALA with dual averaging) gives ground truth on small problems.
+//!
 //! Typical use (one MAMBA arm):
 //! ```
-//! use std::sync::{atomic::AtomicBool, Arc};
+//! use std::sync::atomic::AtomicBool;
 //! use tunelab::sampler::{Budget, Chain, SamplerKind, SamplerParams, BatchSize};
 //! use tunelab::target::Gaussian;
 //! let target = Gaussian::isotropic(vec![0.0; 2], 1.0).unwrap();
@@ -15,13 +25,12 @@
 //! assert_eq!(out.len(), 20);
 //! ```
 
-pub mod params;
 pub mod chain;
-
-pub use chain::{Chain, ChainStatus, ControlVariate, RunStats};
-pub use params::{BatchSize, Budget, SamplerKind, SamplerParams, ValidSamplerParams};
 pub mod map;
+pub mod params;
 pub mod reference;
 
+pub use chain::{Chain, ChainStatus, ControlVariate, RunStats};
 pub use map::{find_map, MapOptions, MapResult};
+pub use params::{BatchSize, Budget, SamplerKind, SamplerParams, ValidSamplerParams};
 pub use reference::{reference_sample, reference_sample_with, RefOptions, RefResult};

@@ -42,7 +42,7 @@ impl FssdKernel {
         }
     }
 
-    /// `xi(x, v)` written into `out` (length d); returns nothing.
+    /// Writes `xi(x, v)` into `out` (length d).
     #[inline]
     fn xi(&self, x: &[f64], s: &[f64], v: &[f64], out: &mut [f64]) {
         let d = x.len();
@@ -121,7 +121,7 @@ pub struct FssdValue {
 const ROWS: usize = 128;
 
 fn check_locations(locations: &[f64], d: usize) -> Result<usize> {
-    if locations.is_empty() || locations.len() % d != 0 {
+    if locations.is_empty() || !locations.len().is_multiple_of(d) {
         return Err(Error::data(format!(
             "test locations have {} values; need J >= 1 rows of d = {d} values",
             locations.len()
@@ -365,7 +365,7 @@ pub fn fssd_opt(
         }
     }
     let sd: Vec<f64> = (0..d).map(|a| cov[(a, a)].sqrt()).collect();
-    if sd.iter().any(|v| !(*v > 0.0)) {
+    if sd.iter().any(|v| v.is_nan() || *v <= 0.0) {
         return Err(Error::numerical("a coordinate of the samples does not vary: cannot fit a Gaussian for the locations"));
     }
     let mut reg_cov = cov.clone();

@@ -14,13 +14,16 @@
 //! - linear-time `(1/m) sum_{i<m} k0(x_{2i}, x_{2i+1})`, `m = floor(n/2)` (Liu et al. 2016, Sec. 4.1).
 //!
 //! Implementation: O(n d) memory (no n x n matrix). The samples and scores are stored transposed
-//! (`d x n`, zero padded) so the pair loop runs over contiguous columns and vectorises; each task
-//! handles a fixed panel of rows against all later columns (symmetry: `sum_{i != j} = 2 sum_{i<j}`),
-//! four rows at a time so every loaded column is used four times. Differences `x_i - x_j` are formed
-//! directly (no `|x|^2 + |y|^2 - 2 x.y` expansion), so there is no cancellation. Panel sums are
-//! combined in panel order, and every sum inside a panel has a fixed order: the result is bitwise
-//! identical for any number of threads (and with or without the AVX2 code path, which only widens
-//! the same IEEE operations).
+//! (`d x n`, zero padded) so pair sums run over contiguous columns; each parallel task handles a fixed
+//! panel of 32 rows against all later columns (symmetry: `sum_{i != j} = 2 sum_{i<j}`), 4 rows x 4
+//! columns at a time with the 48 partial sums (`|u|^2`, `(s_i - s_j).u`, `s_i.s_j`) held in registers
+//! over the coordinates, then the kernel terms are evaluated for a tile of 64 columns in a vectorised
+//! pass (one division and one square root per pair for beta = -1/2; `powf` otherwise). Differences
+//! `x_i - x_j` are formed directly (no `|x|^2 + |y|^2 - 2 x.y` expansion), so there is no
+//! cancellation. Panel sums are combined in panel order and every sum inside a panel has a fixed
+//! order, so the result is bitwise identical for any number of threads. On x86-64 CPUs with AVX2 and
+//! FMA a fused multiply-add build of the same kernel is used; it can differ from the portable build
+//! (wasm, older CPUs) in the last bits.
 
 use super::kernel::{check_c_beta, median_pairwise_distance, KernelScale};
 use crate::error::{Error, Result};
@@ -41,12 +44,21 @@ pub enum Estimator {
 
 /// Options of [`ksd`].
 ///
-/// `Default` is `c = 1`, `beta = -1/2`, `scale = MedianPrecond`, `estimator = V`, chosen by evidence
-/// (`tests/stein.rs`, `kernel_scale_evidence`): on a Gaussian posterior with std 0.03 in d = 10
-/// (FINDINGS.md), `Fixed` with c = 1 does not separate exact samples from samples 20% too wide
-/// (the KSD ranges overlap across 10 seeds at n = 500), while `MedianPrecond` puts every 20%-wide
-/// sample set above every exact one. With `Median` or `MedianPrecond`, `c` multiplies the heuristic
-/// length (keep 1). Use [`KsdOptions::reference`] to reproduce SGMCMCJax / stein-thinning.
+/// `Default` is `c = 1`, `beta = -1/2`, `scale = MedianPrecond`, `estimator = U`, chosen by evidence
+/// (`tests/stein.rs`: `kernel_scale_evidence`, `stuck_chain_trap`). On a Gaussian posterior with
+/// std 0.02-0.04 in d = 10 (the FINDINGS.md setting), 10 seeds:
+/// - exact draws vs draws 20% too wide, n = 500: `Fixed` c = 1 does not separate them (ranges overlap,
+///   z = 1.3; U: z = -0.4); `Median` V (z = 7.3), `MedianPrecond` V (z = 13.8) and `MedianPrecond` U
+///   (z = 8.4) put every wide set above every exact one (`Median` U: z = 4.8, ranges overlap);
+/// - a stuck chain (spread 2% of the posterior's) vs exact draws: with c = 1 the stuck chain scores
+///   *below* every exact set at n = 50 and 200 (V and U); `MedianPrecond` V is fooled at n = 50 (its
+///   diagonal term gives exact draws a floor of about `(d + d/c^2)/n`); `MedianPrecond` U and `Median`
+///   rank every stuck chain above every exact set.
+///
+/// `MedianPrecond` + U passes both and is also unbiased, so arms with different sample counts are
+/// compared fairly. Its value can be negative (use `ksd_sq`, or the signed `ksd`, for ranking).
+/// With `Median` or `MedianPrecond`, `c` multiplies the heuristic length (keep 1).
+/// Use [`KsdOptions::reference`] to reproduce SGMCMCJax / stein-thinning exactly.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct KsdOptions {
@@ -58,7 +70,7 @@ pub struct KsdOptions {
 
 impl Default for KsdOptions {
     fn default() -> Self {
-        Self { c: 1.0, beta: -0.5, scale: KernelScale::MedianPrecond, estimator: Estimator::V }
+        Self { c: 1.0, beta: -0.5, scale: KernelScale::MedianPrecond, estimator: Estimator::U }
     }
 }
 
@@ -93,7 +105,7 @@ pub(crate) fn check_samples_scores(samples: &[f64], scores: &[f64], d: usize, mi
     if d == 0 {
         return Err(Error::config("dimension d must be at least 1"));
     }
-    if samples.len() % d != 0 {
+    if !samples.len().is_multiple_of(d) {
         return Err(Error::data(format!(
             "samples have {} values, not a multiple of the dimension d = {d}",
             samples.len()
@@ -123,17 +135,27 @@ pub(crate) fn check_samples_scores(samples: &[f64], scores: &[f64], d: usize, mi
     Ok(n)
 }
 
+/// KSD of samples of `target` scored with full-data gradients (computed in parallel by
+/// [`crate::target::full_scores`]).
+pub fn ksd_target(target: &dyn crate::target::Target, samples: &[f64], opts: &KsdOptions) -> Result<KsdValue> {
+    let d = target.dim();
+    check_samples_scores(samples, samples, d, 2)?;
+    let scores = crate::target::full_scores(target, samples);
+    ksd(samples, &scores, d, opts)
+}
+
 /// Kernel Stein discrepancy of `samples` (n x d row-major) with scores `grad log p` at the samples
 /// (same shape), IMQ kernel, estimator and scaling from `opts`. O(n d) memory, O(n^2 d) time (O(n d)
 /// for `Linear`), parallel over row panels with a thread-count-independent result.
 pub fn ksd(samples: &[f64], scores: &[f64], d: usize, opts: &KsdOptions) -> Result<KsdValue> {
     opts.validate()?;
     let n = check_samples_scores(samples, scores, d, 2)?;
-    let scaled = prepare(samples, scores, n, d, opts)?;
-    let (x, s, c) = match &scaled {
-        Some((x, s, c)) => (x.as_slice(), s.as_slice(), *c),
-        None => (samples, scores, opts.c),
+    let prep = prepare(samples, scores, n, d, opts)?;
+    let (x, s) = match &prep.standardised {
+        Some((z, sz)) => (z.as_slice(), sz.as_slice()),
+        None => (samples, scores),
     };
+    let c = prep.c;
     let c2 = c * c;
     let beta = opts.beta;
     let mut ksd_sq = match opts.estimator {
@@ -157,7 +179,7 @@ pub fn ksd(samples: &[f64], scores: &[f64], d: usize, opts: &KsdOptions) -> Resu
             }
         }
     };
-    if scaled.is_some() {
+    if opts.scale != KernelScale::Fixed {
         // (1 + r^2/c^2)^beta = c^(-2 beta) (c^2 + r^2)^beta: unit kernel at r = 0 whatever c is.
         ksd_sq *= c2.powf(-beta);
     }
@@ -167,20 +189,24 @@ pub fn ksd(samples: &[f64], scores: &[f64], d: usize, opts: &KsdOptions) -> Resu
     Ok(KsdValue { ksd: ksd_sq.signum() * ksd_sq.abs().sqrt(), ksd_sq, n, d, c })
 }
 
-/// For the scaled modes: the (possibly standardised) samples and scores and the IMQ scale.
-#[allow(clippy::type_complexity)]
-fn prepare(samples: &[f64], scores: &[f64], n: usize, d: usize, opts: &KsdOptions) -> Result<Option<(Vec<f64>, Vec<f64>, f64)>> {
-    match opts.scale {
-        KernelScale::Fixed => Ok(None),
-        KernelScale::Median => {
-            let med = median_pairwise_distance(samples, n, d);
-            if !(med > 0.0) {
-                return Err(Error::numerical(
-                    "all samples coincide (zero median pairwise distance): the kernel scale is undefined",
-                ));
-            }
-            Ok(Some((samples.to_vec(), scores.to_vec(), opts.c * med)))
+/// The kernel scale and, for `MedianPrecond`, the standardised samples and scores.
+struct Prepared {
+    standardised: Option<(Vec<f64>, Vec<f64>)>,
+    c: f64,
+}
+
+fn prepare(samples: &[f64], scores: &[f64], n: usize, d: usize, opts: &KsdOptions) -> Result<Prepared> {
+    let median = |x: &[f64]| {
+        let med = median_pairwise_distance(x, n, d);
+        if med > 0.0 {
+            Ok(opts.c * med)
+        } else {
+            Err(Error::numerical("all samples coincide (zero median pairwise distance): the kernel scale is undefined"))
         }
+    };
+    match opts.scale {
+        KernelScale::Fixed => Ok(Prepared { standardised: None, c: opts.c }),
+        KernelScale::Median => Ok(Prepared { standardised: None, c: median(samples)? }),
         KernelScale::MedianPrecond => {
             let mut mean = vec![0.0; d];
             for row in samples.chunks_exact(d) {
@@ -199,7 +225,7 @@ fn prepare(samples: &[f64], scores: &[f64], n: usize, d: usize, opts: &KsdOption
             let mut sd = vec![0.0; d];
             for k in 0..d {
                 sd[k] = (var[k] / (n - 1) as f64).sqrt();
-                if !(sd[k] > 0.0) {
+                if sd[k].is_nan() || sd[k] <= 0.0 {
                     return Err(Error::numerical(format!(
                         "coordinate {} of the samples does not vary: the preconditioner is undefined",
                         k + 1
@@ -215,13 +241,8 @@ fn prepare(samples: &[f64], scores: &[f64], n: usize, d: usize, opts: &KsdOption
                     sz.push(srow[k] * sd[k]);
                 }
             }
-            let med = median_pairwise_distance(&z, n, d);
-            if !(med > 0.0) {
-                return Err(Error::numerical(
-                    "all samples coincide (zero median pairwise distance): the kernel scale is undefined",
-                ));
-            }
-            Ok(Some((z, sz, opts.c * med)))
+            let c = median(&z)?;
+            Ok(Prepared { standardised: Some((z, sz)), c })
         }
     }
 }
@@ -308,20 +329,21 @@ fn offdiag_sum(x: &[f64], s: &[f64], n: usize, d: usize, c2: f64, beta: f64) -> 
 fn panel_sum(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: usize, r1: usize) -> f64 {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            return unsafe { panel_sum_avx2(tr, n, d, c2, beta, r0, r1) };
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU supports AVX2 and FMA (checked just above).
+            return unsafe { panel_sum_avx2_fma(tr, n, d, c2, beta, r0, r1) };
         }
     }
-    panel_sum_impl(tr, n, d, c2, beta, r0, r1)
+    panel_sum_impl::<false>(tr, n, d, c2, beta, r0, r1)
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn panel_sum_avx2(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: usize, r1: usize) -> f64 {
-    panel_sum_impl(tr, n, d, c2, beta, r0, r1)
+#[target_feature(enable = "avx2,fma")]
+fn panel_sum_avx2_fma(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: usize, r1: usize) -> f64 {
+    panel_sum_impl::<true>(tr, n, d, c2, beta, r0, r1)
 }
 
+/// Pair sums of a tile: R rows x CH columns of `|u|^2`, `(s_i - s_j).u`, `s_i.s_j`.
 struct Tile {
     r2: [[f64; CH]; R],
     t: [[f64; CH]; R],
@@ -329,9 +351,18 @@ struct Tile {
     k0: [f64; CH],
 }
 
+/// `a * b + c`, fused (one rounding) when `FMA` (only instantiated where the CPU has FMA).
 #[inline(always)]
-fn panel_sum_impl(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: usize, r1: usize) -> f64 {
+fn madd<const FMA: bool>(a: f64, b: f64, c: f64) -> f64 {
+    if FMA { a.mul_add(b, c) } else { a * b + c }
+}
+
+#[inline(always)]
+fn panel_sum_impl<const FMA: bool>(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: usize, r1: usize) -> f64 {
     let mut tile = Tile { r2: [[0.0; CH]; R], t: [[0.0; CH]; R], ss: [[0.0; CH]; R], k0: [0.0; CH] };
+    // coordinates of the current R rows, per coordinate k
+    let mut xik = vec![[0.0; R]; d];
+    let mut sik = vec![[0.0; R]; d];
     let np = tr.np;
     let df = d as f64;
     let mut total = 0.0;
@@ -343,25 +374,17 @@ fn panel_sum_impl(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: u
         for (r, v) in ri.iter_mut().enumerate().take(rows) {
             *v = ib + r;
         }
+        for k in 0..d {
+            for r in 0..R {
+                xik[k][r] = tr.xt[k * np + ri[r]];
+                sik[k][r] = tr.st[k * np + ri[r]];
+            }
+        }
         let mut j0 = ib + 1;
         while j0 < n {
             let len = (n - j0).min(CH);
-            for r in 0..R {
-                tile.r2[r] = [0.0; CH];
-                tile.t[r] = [0.0; CH];
-                tile.ss[r] = [0.0; CH];
-            }
-            for k in 0..d {
-                let xr: &[f64; CH] = tr.xt[k * np + j0..k * np + j0 + CH].try_into().unwrap();
-                let sr: &[f64; CH] = tr.st[k * np + j0..k * np + j0 + CH].try_into().unwrap();
-                let mut xi = [0.0; R];
-                let mut si = [0.0; R];
-                for r in 0..R {
-                    xi[r] = tr.xt[k * np + ri[r]];
-                    si[r] = tr.st[k * np + ri[r]];
-                }
-                accumulate(&mut tile, xr, sr, &xi, &si);
-            }
+            tile_sums::<FMA>(&mut tile, tr, d, j0, &xik, &sik);
+            #[allow(clippy::needless_range_loop)]
             for r in 0..rows {
                 let i = ri[r];
                 let start = (i + 1).saturating_sub(j0);
@@ -396,18 +419,36 @@ fn panel_sum_impl(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: u
     total
 }
 
-/// One coordinate's contribution to the pair sums of R rows against CH columns.
+/// Lanes of the register block (one AVX2 vector of f64).
+const L: usize = 4;
+
+/// Fills the tile for rows `xik/sik` against columns `j0..j0+CH`: for each group of L columns the
+/// 3 x R x L sums stay in registers over the loop on coordinates and are stored once.
 #[inline(always)]
-fn accumulate(tile: &mut Tile, xr: &[f64; CH], sr: &[f64; CH], xi: &[f64; R], si: &[f64; R]) {
-    let Tile { r2, t, ss, .. } = tile;
-    for r in 0..R {
-        let (r2, t, ss) = (&mut r2[r], &mut t[r], &mut ss[r]);
-        let (x0, s0) = (xi[r], si[r]);
-        for j in 0..CH {
-            let u = x0 - xr[j];
-            r2[j] += u * u;
-            t[j] += (s0 - sr[j]) * u;
-            ss[j] += s0 * sr[j];
+fn tile_sums<const FMA: bool>(tile: &mut Tile, tr: &Transposed, d: usize, j0: usize, xik: &[[f64; R]], sik: &[[f64; R]]) {
+    let np = tr.np;
+    for g in 0..CH / L {
+        let mut r2 = [[0.0; L]; R];
+        let mut t = [[0.0; L]; R];
+        let mut ss = [[0.0; L]; R];
+        let c0 = j0 + g * L;
+        for k in 0..d {
+            let xj: &[f64; L] = tr.xt[k * np + c0..k * np + c0 + L].try_into().unwrap();
+            let sj: &[f64; L] = tr.st[k * np + c0..k * np + c0 + L].try_into().unwrap();
+            let (xi, si) = (&xik[k], &sik[k]);
+            for r in 0..R {
+                for l in 0..L {
+                    let u = xi[r] - xj[l];
+                    r2[r][l] = madd::<FMA>(u, u, r2[r][l]);
+                    t[r][l] = madd::<FMA>(si[r] - sj[l], u, t[r][l]);
+                    ss[r][l] = madd::<FMA>(si[r], sj[l], ss[r][l]);
+                }
+            }
+        }
+        for r in 0..R {
+            tile.r2[r][g * L..g * L + L].copy_from_slice(&r2[r]);
+            tile.t[r][g * L..g * L + L].copy_from_slice(&t[r]);
+            tile.ss[r][g * L..g * L + L].copy_from_slice(&ss[r]);
         }
     }
 }

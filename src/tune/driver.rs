@@ -119,7 +119,7 @@ pub fn run_on(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMut(&Eve
         }
         .validate(n)
         .map_err(|e| Error::config(format!("arm {} (h = {:.3e}): {}", arm.id, arm.step, e)))?;
-        let batch = params.batch_size();
+        let batch = params.batch();
         let start = match cfg.start {
             StartSpec::Map => problem.map.clone(),
             StartSpec::Zero => vec![0.0; d],

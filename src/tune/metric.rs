@@ -172,7 +172,12 @@ pub fn score(problem: &Problem, metric: &MetricSpec, samples: &[f64], batch: usi
     let (value, cost) = match &metric.kind {
         MetricKind::Ksd { .. } => {
             let g = score_vectors(problem.train.as_ref(), &x, stoch, rng);
-            (stein::ksd(&x, &g, d, &ksd_options(&metric.kind))?.ksd, score_cost)
+            // Scaled kernels cannot standardise samples that never move (a stuck chain): worst score.
+            match stein::ksd(&x, &g, d, &ksd_options(&metric.kind)) {
+                Ok(v) => (v.ksd, score_cost),
+                Err(Error::Numerical(_)) => (f64::INFINITY, score_cost),
+                Err(e) => return Err(e),
+            }
         }
         MetricKind::Fssd { j } => {
             let g = score_vectors(problem.train.as_ref(), &x, stoch, rng);

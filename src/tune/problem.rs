@@ -43,7 +43,7 @@ pub fn load_data(spec: &DataSpec, uploaded: Option<&str>) -> Result<Option<Datas
                 return Err(Error::config("simulated data is limited to n <= 1,000,000 and n*d <= 5e7"));
             }
             let mut r = rng::stream(*seed, STREAM_SIM);
-            Some(data::simulate_logistic(*n, *d, &mut r).0)
+            Some(data::simulate_logistic(*n, *d, &mut r)?.0)
         }
         DataSource::Csv { path } => Some(data::read_csv(path, &opts)?),
         DataSource::Upload { name } => {
@@ -107,7 +107,7 @@ impl Problem {
         if map_res.theta.iter().any(|v| !v.is_finite()) {
             return Err(Error::numerical("the MAP finder produced non-finite values; check the data (standardise features?)"));
         }
-        let cv = Arc::new(ControlVariate::new(target.as_ref(), map_res.theta.clone()));
+        let cv = Arc::new(ControlVariate::new(target.as_ref(), map_res.theta.clone())?);
         Ok(Problem {
             n_data: target.n_data(),
             dim,
