@@ -66,6 +66,7 @@
     if (status.state === 'registering') set('failed', 'the service worker did not start within 5 s (blocked by the browser or its settings)');
   }, 5000);
   sw.register(SW_URL).then(function (reg) {
+    if (!reg) { set('failed', 'the browser refused the service worker'); return; }
     if (sw.controller) { if (status.state !== 'reload-skipped') set('controlled'); return; }
     var worker = reg.installing || reg.waiting || reg.active;
     if (!worker) return;

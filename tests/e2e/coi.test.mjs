@@ -76,7 +76,7 @@ describe('static host without headers (dist/)', () => {
   });
 
   for (const [name, opts, state, why] of [
-    ['service workers blocked by the browser', { serviceWorkers: 'block' }, 'failed', /could not register \(the service worker did not start/],
+    ['service workers blocked by the browser', { serviceWorkers: 'block' }, 'failed', /isolation service worker could not register/],
     ['no service-worker API (as in some private modes)', { noApi: true }, 'unsupported', /service workers are not available here/],
     ['switched off by the link (#sw=0)', { hash: '&sw=0' }, 'disabled', /switched off by the link/],
   ]) {
@@ -86,6 +86,8 @@ describe('static host without headers (dist/)', () => {
         if (opts.noApi) await b.context.addInitScript(() => { Object.defineProperty(Navigator.prototype, 'serviceWorker', { get: () => undefined }); });
         const page = await b.context.newPage();
         const loads = countLoads(page);
+        const errors = [];
+        page.on('pageerror', (e) => errors.push(String(e)));
         await page.goto(`${pg.url}#lesson=mamba${opts.hash ?? ''}`);
         await page.waitForFunction((st) => window.__tunelab?.info != null && window.__tunelabCoi?.state === st, state, { timeout: 15_000 });
         await page.waitForFunction(() => window.__tunelab.mode != null);
@@ -98,6 +100,7 @@ describe('static host without headers (dist/)', () => {
         assert.match(await page.textContent('#runtime'), /Single thread/);
         await runLesson(page);
         assert.equal(loads.n, 1, 'never reloaded');
+        assert.deepEqual(errors, []);
         assert.deepEqual(nonLoopback(b.requests), []);
       } finally { await b.close(); }
     });

@@ -59,12 +59,14 @@ export function nonLoopback(requests) {
   return requests.filter((u) => !/^(blob:|data:|about:)/.test(u) && !['127.0.0.1', '127.0.0.2'].includes(new URL(u).hostname));
 }
 
-/** Builds dist/ (the static site) once per process; returns its path. */
+/** Builds the static site (scripts/build-dist.mjs) into a temporary folder once per process; returns its path. */
 let built = null;
 export function buildDist() {
   if (!built) {
-    execFileSync(process.execPath, [path.join(REPO, 'scripts/build-dist.mjs')], { cwd: REPO, stdio: 'pipe' });
-    built = path.join(REPO, 'dist');
+    built = fs.mkdtempSync(path.join(os.tmpdir(), 'tunelab-dist-'));
+    execFileSync(process.execPath, [path.join(REPO, 'scripts/build-dist.mjs')], { cwd: REPO, stdio: 'pipe', env: { ...process.env, DIST_DIR: built } });
+    const dir = built;
+    process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   }
   return built;
 }
