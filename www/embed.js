@@ -315,18 +315,40 @@ function lessonPanel(lesson) {
   next.addEventListener('click', () => { if (step < lesson.steps.length) { step++; render(); } });
 
   let panel = null;
+  // The page's own runs (its Run button, Ctrl+Enter, or ours) drive the lesson's status: main.js marks a run
+  // in progress with body[data-running].
+  let finished = [];
+  if (lesson.panel === BUILTIN_PANEL) {
+    let was = document.body.dataset.running === 'true';
+    new MutationObserver(() => {
+      const now = document.body.dataset.running === 'true';
+      if (now === was) return;
+      was = now;
+      if (now) { setStatus('running', 'Running…'); return; }
+      const msg = $('message');
+      if (msg?.dataset.kind === 'error') setStatus('error', msg.textContent || 'The run failed.');
+      else if (/^Stopped/.test(msg?.textContent ?? '')) setStatus('ready', 'Stopped. Press Run to start again.');
+      else {
+        lessonHooks.runs++;
+        lessonHooks.report = hooks.lastResult?.report ?? null;
+        const b = lessonHooks.report?.best;
+        setStatus('done', b ? `Done: arm #${b.arm} chosen. Read the chart, the bracket and the table, then go on.` : 'Done.');
+      }
+      const waiting = finished;
+      finished = [];
+      for (const f of waiting) f();
+    }).observe(document.body, { attributes: true, attributeFilter: ['data-running'] });
+  }
   const runTune = async () => {
     if (hooks.running) return;
-    const before = hooks.runs;
-    setStatus('running', 'Running…');
-    $('run').click();
-    while (hooks.runs === before || hooks.running) await new Promise((r) => setTimeout(r, 100));
-    lessonHooks.runs++;
-    if (hooks.lastResult && !(hooks.errors.length && $('message')?.dataset.kind === 'error')) {
-      lessonHooks.report = hooks.lastResult.report;
-      const b = hooks.lastResult.report?.best;
-      setStatus('done', b ? `Done: arm #${b.arm} chosen. Read the chart, the bracket and the table, then go on.` : 'Done.');
-    } else setStatus('error', $('message')?.textContent || 'The run did not finish.');
+    const over = new Promise((r) => finished.push(r));
+    $('run').click(); // main.js starts a run synchronously, or refuses with a message
+    if (!hooks.running) {
+      finished = [];
+      setStatus('error', $('message')?.textContent || 'The run could not start.');
+      return;
+    }
+    await over;
   };
   const runPanel = async () => {
     if (!panel || panel.running) return;

@@ -32,6 +32,9 @@ describe('lessons', () => {
     await runDone(page, 1);
     let report = await page.evaluate(() => window.__tunelab.lastResult.report);
     assert.deepEqual(report.rounds.map((r) => r.arms.length), [18, 6]);
+    // The page's own Run button drives the lesson's status too.
+    await page.waitForFunction(() => window.__tunelab.lesson.status === 'done');
+    assert.match(await page.textContent('#lesson-status'), new RegExp(`^Done: arm #${report.best.arm} chosen`));
     // Step 4: "Set eta = 2 ... Expect 4 rounds instead of 2 (18 -> 9 -> 4 -> 2 arms)".
     for (let i = 0; i < 3; i++) await page.click('#lesson-next');
     assert.equal(await page.textContent('#lesson-step-no'), 'Step 4 of 5');
