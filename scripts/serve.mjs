@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
+import { renderGuide } from './guide.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -29,6 +30,8 @@ function resolveFile(root, urlPath, dev) {
   if (dev && p.startsWith('/vendor/uplot/')) {
     return safeJoin(path.join(REPO, 'node_modules/uplot/dist'), p.slice('/vendor/uplot/'.length));
   }
+  // The instructor's guide, rendered from docs/instructors.md on each request (build-dist writes it once).
+  if (dev && p === '/docs/instructors.html') return renderGuide();
   // The isolation service worker (www/coi.js) must sit at the site root to control the page.
   if (dev && p === '/coi-serviceworker.js') return path.join(REPO, 'node_modules/coi-serviceworker/coi-serviceworker.js');
   if (dev && !/^\/(index\.html|favicon\.ico|www\/|pkg\/|pkg-parallel\/|data\/|docs\/)/.test(p)) return null;

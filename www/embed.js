@@ -221,7 +221,8 @@ function embedDialog() {
   const dlg = el('dialog', { id: 'embed-dialog', class: 'embed-dialog', 'aria-labelledby': 'embed-h' },
     el('h2', { id: 'embed-h', text: 'Embed these settings in a course page' }),
     el('p', { class: 'help', text: 'Paste the iframe into an LMS page, a Jupyter Book, Quarto or a blog. It opens with the current settings '
-      + '(and lesson), showing only the groups ticked here. Use the link where iframes are not allowed.' }),
+      + '(and lesson), showing only the groups ticked here. Use the link where iframes are not allowed. ' },
+      el('a', { href: new URL('docs/instructors.html', document.baseURI).href, target: '_blank', rel: 'noopener' }, 'Instructor\'s guide ↗')),
     el('div', { class: 'embed-grid' },
       groupBox('controls', CONTROL_GROUPS, ['arms', 'tuner', 'run']),
       groupBox('show', Object.keys(SHOW_SECTIONS), ['chart', 'bracket', 'best', 'table', 'posterior'])),
