@@ -71,11 +71,14 @@ describe('embed mode', () => {
   test('the layout grows with a larger frame', async () => {
     const page = await b.context.newPage();
     await page.setViewportSize({ width: 1200, height: 800 });
-    await page.goto(`${pg.url}#embed=1&controls=arms,run`);
+    await page.goto(`${pg.url}#embed=1&controls=arms,run&autorun=1&n=500&budget=200000`);
     await page.waitForFunction(() => window.__tunelab?.mode != null);
-    const small = await page.locator('#chart-ksd').boundingBox();
-    assert.ok(small.width > 800, `chart width ${small.width} at 1200 px`);
-    assert.ok(small.height > 400, `chart height ${small.height} at 800 px`);
+    const big = await page.locator('#chart-ksd').boundingBox();
+    assert.ok(big.width > 800, `chart width ${big.width} at 1200 px`);
+    assert.ok(big.height > 400, `chart height ${big.height} at 800 px`);
+    // autorun=1 starts the run once the worker is ready.
+    await page.waitForFunction(() => window.__tunelab.runs >= 1 && !window.__tunelab.running, null, { timeout: 120_000 });
+    assert.ok(await page.evaluate(() => window.__tunelab.lastResult?.report?.best));
     await page.close();
   });
 
