@@ -280,14 +280,23 @@ function lessonPanel(lesson) {
   const prev = el('button', { type: 'button', id: 'lesson-prev', 'aria-label': 'Previous step' }, '← Back');
   const next = el('button', { type: 'button', id: 'lesson-next', 'aria-label': 'Next step' }, 'Next →');
   const status = el('p', { class: 'lesson-status', id: 'lesson-status', role: 'status', 'aria-live': 'polite' });
-  const box = el('section', { class: 'lesson card', id: 'lesson', 'aria-labelledby': 'lesson-h', 'data-lesson': lesson.id },
-    el('p', { class: 'lesson-kicker', text: 'Guided lesson' }),
-    el('h2', { id: 'lesson-h', text: lesson.title }),
+  const body = el('div', { class: 'lesson-body', id: 'lesson-body' },
     stepNo, stepTitle, stepText,
     el('div', { class: 'buttons wrap' }, runBtn, applyBtn),
     status,
     el('div', { class: 'buttons lesson-nav' }, prev, next),
     el('p', { class: 'lesson-cite', id: 'lesson-cite' }, el('span', { text: 'Paper: ' }), lesson.cite));
+  const toggle = el('button', { type: 'button', class: 'lesson-toggle', id: 'lesson-toggle', 'aria-expanded': 'true', 'aria-controls': 'lesson-body' }, 'Hide');
+  toggle.addEventListener('click', () => {
+    const open = body.hidden;
+    body.hidden = !open;
+    toggle.setAttribute('aria-expanded', String(open));
+    toggle.textContent = open ? 'Hide' : 'Show';
+  });
+  const box = el('section', { class: 'lesson card', id: 'lesson', 'aria-labelledby': 'lesson-h', 'data-lesson': lesson.id },
+    el('div', { class: 'lesson-head' }, el('p', { class: 'lesson-kicker', text: 'Guided lesson' }), toggle),
+    el('h2', { id: 'lesson-h', text: lesson.title }),
+    body);
   $('settings').prepend(box); // top of the left column
   document.body.classList.add('has-lesson');
 

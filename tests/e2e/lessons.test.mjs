@@ -28,6 +28,12 @@ describe('lessons', () => {
     assert.equal(await page.textContent('#lesson-step-no'), `Step 1 of ${lesson.steps.length}`);
     assert.match(await page.textContent('#lesson-cite'), /Coullon, South & Nemeth \(2023\)/);
     assert.match(await page.textContent('#arm-count'), /^18 arms .* MAMBA: 2 rounds, 18 → 6 arms/);
+    // The steps fold away (more room for the chart in a small frame) and come back.
+    await page.click('#lesson-toggle');
+    assert.equal(await page.isVisible('#lesson-text'), false);
+    assert.equal(await page.getAttribute('#lesson-toggle', 'aria-expanded'), 'false');
+    await page.click('#lesson-toggle');
+    assert.equal(await page.isVisible('#lesson-text'), true);
     await page.click('#run');
     await runDone(page, 1);
     let report = await page.evaluate(() => window.__tunelab.lastResult.report);
