@@ -142,12 +142,23 @@ export class ComputeClient {
    * stopped (shared flag, within one chunk of work) or has been replaced (no flag, or no answer in 300 ms).
    */
   runTune(config, csv, onProgress) {
+    return this.#runCancellable(REQUEST.RUN_TUNE, { config, csv }, onProgress);
+  }
+
+  /** Runs a bandit / HOAG / learning-rate-schedule config ({promise, cancel}, as runTune). */
+  runRunner(runner, config, csv, label, onProgress) {
+    return this.#runCancellable(REQUEST.RUN_RUNNER, { runner, config, csv, label }, onProgress);
+  }
+
+  runnerPreset(runner, name) { return this.request(REQUEST.RUNNER_PRESET, { runner, name }); }
+
+  #runCancellable(type, payload, onProgress) {
     const sab = this.info?.flavour === 'parallel' && typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(4) : null;
     let rejectRun;
     let id = null;
     const promise = new Promise((resolve, reject) => {
       rejectRun = reject;
-      this.request(REQUEST.RUN_TUNE, { config, csv, cancel: sab }, onProgress, [], (i) => { id = i; }).then(resolve, reject);
+      this.request(type, { ...payload, cancel: sab }, onProgress, [], (i) => { id = i; }).then(resolve, reject);
     });
     const cancel = () => {
       const err = Object.assign(new Error('stopped'), { name: 'CancelledError' });

@@ -9,6 +9,8 @@
 //   {type: 'compare-configs', id, config: TuneConfig}      -> [{name, config}] (the paper's tuners)
 //   {type: 'preset', id, name: string}                     -> TuneConfig of a core preset
 //   {type: 'normalize-config', id, config}                 -> the config validated, with the core's defaults filled in
+//   {type: 'run-runner', id, runner: 'bandit'|'hoag'|'lrsched', config, csv: string|null, label: string|null, cancel?}
+//   {type: 'runner-preset', id, runner, name}              -> the runner's preset config
 //   {type: 'probe-threads', id, tasks: number}
 //   {type: 'bench', id, kind: 'ksd'|'sgld', params: object}
 //   {type: 'density-grid', id, model: ModelSpec, samples: Float64Array, nx, ny}   (2-D targets: log density grid)
@@ -28,6 +30,8 @@ export const REQUEST = Object.freeze({
   COMPARE_CONFIGS: 'compare-configs',
   PRESET: 'preset',
   NORMALIZE_CONFIG: 'normalize-config',
+  RUN_RUNNER: 'run-runner',
+  RUNNER_PRESET: 'runner-preset',
   PROBE_THREADS: 'probe-threads',
   BENCH: 'bench',
   DENSITY_GRID: 'density-grid',

@@ -36,7 +36,7 @@ async function init({ flavour: wanted, threads, panicChannel }) {
 }
 
 /** Forwards driver events, throttled: progress of the same arm is coalesced; a message at most every 100 ms. */
-function makeObserver(id, cancelView) {
+function makeObserver(id, cancelView, coalesce = true) {
   const t0 = performance.now();
   let buffer = [];
   let last = 0;
@@ -47,7 +47,7 @@ function makeObserver(id, cancelView) {
     last = performance.now();
   };
   const observer = (ev) => {
-    if (ev.type === 'progress') {
+    if (coalesce && ev.type === 'progress') {
       // Progress events carry cumulative counters of every arm of the round: keep only the newest one.
       const i = buffer.findIndex((b) => b.type === 'progress');
       if (i >= 0) buffer.splice(i, 1);
@@ -98,6 +98,25 @@ async function handle(msg) {
       return;
     case REQUEST.PRESET:
       post({ type: EVENT.RESULT, id: msg.id, result: requireWasm().preset(msg.name) });
+      return;
+    case REQUEST.RUN_RUNNER: {
+      const w = requireWasm();
+      const cancelView = msg.cancel ? new Int32Array(msg.cancel) : null;
+      // Every event of these runners carries new points (trace points, regret checkpoints): batch, never drop.
+      const { observer, flush } = makeObserver(msg.id, cancelView, false);
+      let result;
+      switch (msg.runner) {
+        case 'bandit': result = w.run_bandit(msg.config, observer); break;
+        case 'hoag': result = w.run_hoag(msg.config, msg.csv ?? undefined, msg.label ?? undefined, observer); break;
+        case 'lrsched': result = w.run_lrsched(msg.config, msg.csv ?? undefined, msg.label ?? undefined, observer); break;
+        default: throw new Error(`unknown runner "${msg.runner}"`);
+      }
+      flush();
+      post({ type: EVENT.RESULT, id: msg.id, result });
+      return;
+    }
+    case REQUEST.RUNNER_PRESET:
+      post({ type: EVENT.RESULT, id: msg.id, result: requireWasm().runner_preset(msg.runner, msg.name) });
       return;
     case REQUEST.NORMALIZE_CONFIG:
       post({ type: EVENT.RESULT, id: msg.id, result: requireWasm().normalize_config(msg.config) });
