@@ -2,7 +2,7 @@
 // Screenshots for the instructor's guide (docs/instructors.md), taken from the real page so they stay current:
 //   node scripts/screenshots.mjs        (needs pkg/ and pkg-parallel/: npm run build:wasm)
 // Serves the repository on 127.0.0.1 with the isolation headers, drives Debian Chromium (playwright-core,
-// CHROMIUM_PATH to override) and writes docs/img/{full-lesson,embed-dialog,embed-640,lesson-step}.png.
+// CHROMIUM_PATH to override) and writes docs/img/{full-lesson,embed-dialog,embed-640,lesson-step,lesson-bandit}.png.
 // Nothing is requested outside 127.0.0.1 / 127.0.0.2 (the script checks).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -85,6 +85,18 @@ try {
   await settle(cpage);
   await shot(cpage, 'embed-640');
   await cpage.close();
+
+  // 5. A lesson on another panel: GP-UCB in an embed that shows only the "More tuners" card.
+  const bpage = await context.newPage();
+  await bpage.setViewportSize({ width: 1100, height: 960 });
+  await bpage.goto(`${url}#lesson=gp-ucb&embed=1&controls=&show=labs&autorun=1`);
+  await ready(bpage);
+  await bpage.waitForFunction(() => window.__tunelab.lesson?.status === 'done', null, { timeout: 120_000 });
+  await bpage.click('#lesson-next');
+  await bpage.evaluate(() => window.scrollTo(0, 0));
+  await settle(bpage);
+  await shot(bpage, 'lesson-bandit');
+  await bpage.close();
 
   const foreign = requests.filter((u) => !/^(blob:|data:|about:)/.test(u) && !['127.0.0.1', '127.0.0.2'].includes(new URL(u).hostname));
   if (foreign.length) throw new Error(`requests left the machine: ${foreign.join(', ')}`);

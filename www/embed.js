@@ -7,18 +7,19 @@
 //   embed=1             embed mode: no header or footer, compact layout, "Open full playground" link
 //   controls=a,b,...    control groups to show (embed mode; default all): presets, data, model, arms, tuner, run
 //   show=a,b,...        result sections to show (embed mode; default all): chart, bracket, best, table,
-//                       posterior, compare, export
+//                       posterior, compare, export, labs (the "More tuners" card: bandits, HOAG, LR schedules)
 //   autorun=1           start the run (or the lesson's run) as soon as the compute worker is ready
 //   lesson=ID           a guided lesson (www/lessons.js): mamba, gp-ucb, d-ttts, hoag, lr-schedule
 //   step=N              the lesson step to show (1-based)
 //   sw=0                do not register the isolation service worker (www/coi.js)
 import { parseHash, formatHash, normalise, hashExtras, DEFAULTS } from './state.js';
 import { LESSONS, findLesson, mergeConfig, PANEL_NAMES, BUILTIN_PANEL } from './lessons.js';
+import { registerLabPanels } from './panels.js';
 
 /** Control groups (fieldsets of the settings form, plus the Run/Stop buttons). */
 export const CONTROL_GROUPS = ['presets', 'data', 'model', 'arms', 'tuner', 'run'];
 /** Result sections, by the id of an element inside each. */
-export const SHOW_SECTIONS = { chart: 'chart-ksd', bracket: 'bracket', best: 'best', table: 'arms-table', posterior: 'post-table', compare: 'compare-table', export: 'export-config' };
+export const SHOW_SECTIONS = { chart: 'chart-ksd', bracket: 'bracket', best: 'best', table: 'arms-table', posterior: 'post-table', compare: 'compare-table', export: 'export-config', labs: 'lab-run' };
 /** The hash keys this module owns. */
 export const EMBED_KEYS = ['embed', 'controls', 'show', 'autorun', 'lesson', 'step', 'sw'];
 
@@ -158,6 +159,9 @@ function hideGroups() {
   for (const row of document.querySelectorAll('.results > .two-col')) {
     if ([...row.children].every((c) => c.hasAttribute('data-embed-hidden'))) row.setAttribute('data-embed-hidden', '');
   }
+  // Nothing of the tuning panel on screen (e.g. show=labs for a bandit lesson): its run bar goes too.
+  const tuneShown = Object.keys(SHOW_SECTIONS).some((k) => k !== 'labs' && options.show.includes(k));
+  if (!tuneShown && !options.controls.includes('run')) $('run')?.closest('.runbar')?.setAttribute('data-embed-hidden', '');
   const visible = CONTROL_GROUPS.filter((g) => g !== 'run' && options.controls.includes(g));
   if (visible.length === 0 && !options.lesson) document.body.classList.add('embed-no-controls');
   document.body.dataset.controls = options.controls.join(',');
@@ -204,6 +208,8 @@ function embedDialog() {
   const open = el('button', { type: 'button', id: 'copy-embed', title: 'Copy an iframe snippet or a link for a course page' }, 'Embed…');
   after.after(open);
 
+  // A lesson on another panel (bandits, HOAG, LR schedules) needs that card, not the tuning form.
+  const tuneLesson = (findLesson(hashExtras.lesson ?? '')?.panel ?? BUILTIN_PANEL) === BUILTIN_PANEL;
   const groupBox = (name, items, checked) => el('fieldset', { class: 'embed-opts' }, el('legend', { text: name }),
     ...items.map((g) => el('label', {}, el('input', { type: 'checkbox', name, value: g, checked: checked.includes(g) }), ` ${g}`)));
   const sizes = [['640x480', '640 × 480 (small)'], ['800x600', '800 × 600'], ['100%x720', 'full width × 720']];
@@ -224,8 +230,8 @@ function embedDialog() {
       + '(and lesson), showing only the groups ticked here. Use the link where iframes are not allowed. ' },
       el('a', { href: new URL('docs/instructors.html', document.baseURI).href, target: '_blank', rel: 'noopener' }, 'Instructor\'s guide ↗')),
     el('div', { class: 'embed-grid' },
-      groupBox('controls', CONTROL_GROUPS, ['arms', 'tuner', 'run']),
-      groupBox('show', Object.keys(SHOW_SECTIONS), ['chart', 'bracket', 'best', 'table', 'posterior'])),
+      groupBox('controls', CONTROL_GROUPS, tuneLesson ? ['arms', 'tuner', 'run'] : []),
+      groupBox('show', Object.keys(SHOW_SECTIONS), tuneLesson ? ['chart', 'bracket', 'best', 'table', 'posterior'] : ['labs'])),
     el('div', { class: 'row' }, el('label', { for: 'embed-size', text: 'Size' }), size),
     el('div', { class: 'row check' }, autorun, el('label', { for: 'embed-autorun', text: 'Run as soon as it loads' })),
     el('h3', { text: 'iframe' }), snippet, copyBtn('copy-snippet', snippet, 'Snippet'),
@@ -435,6 +441,7 @@ function init() {
   if (!hooks) return; // main.js failed: its own error is on the page
   hooks.embed = { options: { ...options, lesson: options.lesson?.id ?? null }, isolationReport, embedUrl, fullPageUrl, iframeSnippet };
   hooks.panels ??= {};
+  registerLabPanels(hooks);
   if (options.embed) {
     document.body.classList.add('embed');
     embedBar();

@@ -13,9 +13,11 @@
 // where NAME is `bandit` (src/bandit: BanditConfig JSON), `hoag` (src/hoag: HoagConfig JSON) or `lrsched`
 // (src/lrsched: LrConfig JSON). A lesson whose panel is missing says so instead of failing silently.
 //
-// Timings: the configs are sized to finish in well under a minute. Native release numbers on 2 shared cores
-// (2026-11): bandit tvo-schedule 80 rounds x 4 repeats 10 s, reservoir 500 rounds x 10 repeats 7 s, HOAG logreg
-// preset 1 s, lr-schedule noisy-quadratic 0.1 s; the MAMBA lesson runs in a few seconds in the browser.
+// The page's "More tuners" card provides bandit, hoag and lrsched (www/panels.js adapts it to this contract).
+//
+// Timings: the configs are sized to finish well under a minute. Measured in headless Chromium on 2 shared
+// cores (2026-11), threads / single thread: mamba 2.2 / 2.1 s, gp-ucb 8.4 / 9.1 s, d-ttts 5.7 / 6.6 s,
+// hoag 1.7 / 1.2 s, lr-schedule 0.4 / 0.4 s.
 
 /** Built-in panel: the page's settings form and its Run button. */
 export const BUILTIN_PANEL = 'tune';
@@ -97,9 +99,10 @@ export const LESSONS = [
       },
       {
         title: 'Run and compare',
-        text: 'Run. Compare cumulative regret (the sum of what each choice lost) and simple regret (the loss of the '
-          + 'recommended schedule) of GP-UCB with its two ablations: the non-invariant kernel (treats a schedule and '
-          + 'its permutations as different points) and the stationary GP (no temporal kernel), against random search.',
+        text: 'Press Run. The chart shows simple regret (the loss of the recommended schedule) over rounds, averaged '
+          + 'over repeats; the table adds cumulative regret (the sum of what each choice lost). Compare GP-UCB with its '
+          + 'two ablations, the non-invariant kernel (a schedule and its permutations are different points) and the '
+          + 'stationary GP (no temporal kernel), and with random search.',
       },
       {
         title: 'What to expect',
@@ -132,9 +135,10 @@ export const LESSONS = [
       },
       {
         title: 'Run and compare',
-        text: 'Run. D-TTTS adds one new arm from the reservoir each round and runs top-two Thompson sampling over the '
-          + 'arms so far; TTTS works on a fixed set of √rounds arms; successive halving and uniform allocation are '
-          + 'the baselines. Look at simple regret against rounds and the width of the bands over repeats.',
+        text: 'Press Run. D-TTTS adds one new arm from the reservoir each round and runs top-two Thompson sampling over '
+          + 'the arms so far; TTTS works on a fixed set of √rounds arms; successive halving and uniform allocation are '
+          + 'the baselines. The chart shows simple regret against rounds; the table gives the final values with the '
+          + 'half-width of their 95% band over repeats: are the differences larger than the bands?',
       },
       {
         title: 'Change the reservoir',
@@ -166,9 +170,10 @@ export const LESSONS = [
       },
       {
         title: 'Run and compare',
-        text: 'Run. HOAG follows an approximate gradient of the held-out loss: it solves the inner problem and a '
+        text: 'Press Run. HOAG follows an approximate gradient of the held-out loss: it solves the inner problem and a '
           + 'linear system only to a tolerance ε_k that shrinks over iterations. Grid search, random search and '
-          + 'Bayesian optimisation evaluate the loss at points. Compare suboptimality against cost (passes over the data).',
+          + 'Bayesian optimisation evaluate the loss at points. The chart shows suboptimality against time; the table '
+          + 'gives each method\'s final loss and its cost in passes over the training data.',
       },
       {
         title: 'Tolerance schedules',
@@ -197,7 +202,7 @@ export const LESSONS = [
       },
       {
         title: 'Run and compare',
-        text: 'Run. The baselines are constant rates and exponential decays. The dynamic tuner runs Q copies in '
+        text: 'Press Run. The baselines are constant rates and exponential decays. The dynamic tuner runs Q copies in '
           + 'parallel, fits a GP model of the loss trace, and at each interval boundary keeps the best copy and '
           + 'picks the next rates from the model\'s predicted quantiles.',
       },

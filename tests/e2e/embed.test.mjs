@@ -68,6 +68,27 @@ describe('embed mode', () => {
     await p2.close();
   });
 
+  test('a lesson on the "More tuners" card: the dialog picks that card; the embed shows it without the tuning run bar', async () => {
+    const page = await b.context.newPage();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${pg.url}#lesson=gp-ucb`);
+    await page.waitForFunction(() => window.__tunelab?.mode != null);
+    await page.click('#copy-embed');
+    const src = (await page.inputValue('#embed-snippet')).match(/src="([^"]+)"/)[1].replace(/&amp;/g, '&');
+    const h = new URLSearchParams(new URL(src).hash.slice(1));
+    assert.equal(h.get('controls'), '');
+    assert.equal(h.get('show'), 'labs');
+    assert.equal(h.get('lesson'), 'gp-ucb');
+    const frame = await b.context.newPage();
+    await frame.goto(src);
+    await frame.waitForFunction(() => window.__tunelab?.lesson?.status === 'ready');
+    assert.equal(await visible(frame, '#labs'), true);
+    assert.equal(await visible(frame, '#lesson'), true);
+    for (const sel of ['.runbar', '#chart-ksd', '#settings fieldset[data-group="arms"]']) assert.equal(await visible(frame, sel), false, sel);
+    await page.close();
+    await frame.close();
+  });
+
   test('the layout grows with a larger frame', async () => {
     const page = await b.context.newPage();
     await page.setViewportSize({ width: 1200, height: 800 });

@@ -85,7 +85,25 @@ describe('lessons', () => {
       if (hasPanel) {
         assert.equal(result.status, 'done', `${lesson.id}: ${result.message}`);
         assert.ok(result.runs >= 1);
-        assert.ok(result.report, `${lesson.id}: a report`);
+        const r = result.report;
+        assert.ok(r, `${lesson.id}: a report`);
+        // The report is of the lesson's experiment.
+        if (lesson.panel === 'bandit') {
+          assert.deepEqual(r.algorithms.map((a) => a.kind), lesson.config.algorithms.map((a) => a.kind));
+          assert.equal(r.rounds.at(-1), lesson.config.rounds);
+          assert.ok(r.algorithms.every((a) => Number.isFinite(a.final_simple_regret.mean)));
+        } else if (lesson.panel === 'hoag') {
+          assert.equal(r.problem, 'logreg');
+          assert.ok(r.methods.some((m) => /HOAG/.test(m.name)) && r.methods.length >= 3);
+        } else if (lesson.panel === 'lrsched') {
+          assert.equal(r.steps_per_interval, lesson.config.steps_per_interval);
+          assert.ok(r.methods.some((m) => m.family === 'dynamic'));
+        }
+        if (lesson.panel !== 'tune') {
+          assert.equal(await page.getAttribute('#lab-config', 'data-lesson'), 'true');
+          assert.deepEqual(JSON.parse(await page.inputValue('#lab-config')), lesson.config);
+          assert.match(await page.textContent('#lab-message'), /^Done/);
+        }
       } else {
         assert.equal(result.status, 'missing-panel', lesson.id);
         assert.match(await page.textContent('#lesson-status'), new RegExp(`This lesson needs the .*${lesson.panel === 'lrsched' ? 'learning-rate' : lesson.panel === 'hoag' ? 'HOAG' : 'bandit'}.* panel`));
@@ -129,6 +147,20 @@ describe('lessons', () => {
     assert.deepEqual(calls[2][1].problem, { kind: 'reservoir', a: 1, b: 3 });
     await page.click('#lesson-run');
     await page.waitForFunction(() => window.__panelCalls.length === 4 && window.__tunelab.lesson.status === 'done');
+    await page.close();
+  });
+
+  test('a lesson whose panel is missing says which panel it needs, and keeps its steps', async () => {
+    const page = await b.context.newPage();
+    // A build without the "More tuners" card: remove it before the lesson looks for its panel.
+    await page.addInitScript(() => { document.addEventListener('DOMContentLoaded', () => document.getElementById('labs')?.remove()); });
+    await page.goto(`${pg.url}#lesson=hoag&autorun=1`);
+    const result = await lessonDone(page);
+    assert.equal(result.status, 'missing-panel');
+    assert.match(await page.textContent('#lesson-status'), /^This lesson needs the HOAG \(hyperparameter gradients\) panel, which this build of the playground does not have yet\./);
+    assert.equal(await page.isDisabled('#lesson-run'), true);
+    assert.equal(await page.textContent('#lesson-step-no'), 'Step 1 of 3');
+    assert.match(await page.textContent('#lesson-cite'), /Pedregosa \(2016\)/);
     await page.close();
   });
 
