@@ -10,7 +10,7 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.resolve(process.env.DIST_DIR || path.join(REPO, 'dist'));
 const copy = (from, to) => fs.cpSync(path.join(REPO, from), path.join(DIST, to), { recursive: true, filter: (src) => !src.endsWith('.inputs') });
 
-for (const need of ['pkg/tunelab_bg.wasm', 'pkg-parallel/tunelab_bg.wasm', 'node_modules/uplot/dist/uPlot.esm.js']) {
+for (const need of ['node_modules/coi-serviceworker/coi-serviceworker.js', 'pkg/tunelab_bg.wasm', 'pkg-parallel/tunelab_bg.wasm', 'node_modules/uplot/dist/uPlot.esm.js']) {
   if (!fs.existsSync(path.join(REPO, need))) {
     console.error(`build-dist: ${need} is missing (run scripts/setup.sh and scripts/build-wasm.sh first)`);
     process.exit(1);
@@ -26,6 +26,13 @@ fs.mkdirSync(path.join(DIST, 'vendor/uplot'), { recursive: true });
 for (const f of ['uPlot.esm.js', 'uPlot.min.css']) copy(`node_modules/uplot/dist/${f}`, `vendor/uplot/${f}`);
 fs.copyFileSync(path.join(REPO, 'node_modules/uplot/LICENSE'), path.join(DIST, 'vendor/uplot/LICENSE'));
 if (fs.existsSync(path.join(REPO, 'data'))) copy('data', 'data');
+// Threads on static hosts (www/coi.js): the service worker must sit at the site root to control index.html.
+copy('node_modules/coi-serviceworker/coi-serviceworker.js', 'coi-serviceworker.js');
+copy('node_modules/coi-serviceworker/LICENSE', 'coi-serviceworker.LICENSE');
+// The instructor's guide, served with the playground (docs/instructors.md rendered to HTML, with its screenshots).
+const { renderGuide } = await import('./guide.mjs');
+renderGuide(path.join(DIST, 'docs/instructors.html'));
+if (fs.existsSync(path.join(REPO, 'docs/img'))) copy('docs/img', 'docs/img');
 let bytes = 0;
 const walk = (d) => { for (const e of fs.readdirSync(d, { withFileTypes: true })) { const p = path.join(d, e.name); if (e.isDirectory()) walk(p); else bytes += fs.statSync(p).size; } };
 walk(DIST);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Static server for the tunelab page, on 127.0.0.1 only.
-//   node scripts/serve.mjs [--root DIR] [--port N] [--no-isolation] [--open]
+//   node scripts/serve.mjs [--root DIR] [--port N] [--no-isolation] [--corp same-origin|cross-origin] [--open]
 // Default root is the repository (dev layout: index.html, www/, pkg/, pkg-parallel/, vendor/ -> node_modules);
 // `--root dist` serves the static build. With isolation (default) every response carries
 // Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp, so the page is
@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
+import { renderGuide } from './guide.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -29,6 +30,10 @@ function resolveFile(root, urlPath, dev) {
   if (dev && p.startsWith('/vendor/uplot/')) {
     return safeJoin(path.join(REPO, 'node_modules/uplot/dist'), p.slice('/vendor/uplot/'.length));
   }
+  // The instructor's guide, rendered from docs/instructors.md on each request (build-dist writes it once).
+  if (dev && p === '/docs/instructors.html') return renderGuide();
+  // The isolation service worker (www/coi.js) must sit at the site root to control the page.
+  if (dev && p === '/coi-serviceworker.js') return path.join(REPO, 'node_modules/coi-serviceworker/coi-serviceworker.js');
   if (dev && !/^\/(index\.html|favicon\.ico|www\/|pkg\/|pkg-parallel\/|data\/|docs\/)/.test(p)) return null;
   return safeJoin(root, p.slice(1));
 }
@@ -39,7 +44,9 @@ function safeJoin(base, rel) {
 }
 
 /** Starts the server; resolves to { server, url }. */
-export function startServer({ root = REPO, port = 8080, isolation = true, quiet = false } = {}) {
+/** `corp`: the Cross-Origin-Resource-Policy sent with isolation ('cross-origin' lets an isolated page on another
+ * origin embed the playground in an iframe with allow="cross-origin-isolated"). */
+export function startServer({ root = REPO, port = 8080, isolation = true, quiet = false, corp = 'same-origin' } = {}) {
   root = path.resolve(root);
   const dev = root === REPO;
   const server = http.createServer((req, res) => {
@@ -47,7 +54,7 @@ export function startServer({ root = REPO, port = 8080, isolation = true, quiet 
     if (isolation) {
       headers['Cross-Origin-Opener-Policy'] = 'same-origin';
       headers['Cross-Origin-Embedder-Policy'] = 'require-corp';
-      headers['Cross-Origin-Resource-Policy'] = 'same-origin';
+      headers['Cross-Origin-Resource-Policy'] = corp;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, headers).end();
@@ -94,7 +101,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
   const port = Number(opt('--port') ?? process.env.PORT ?? 8080);
   const root = opt('--root') ? path.resolve(opt('--root')) : REPO;
-  const { url } = await startServer({ root, port, isolation: !args.includes('--no-isolation') });
+  const { url } = await startServer({ root, port, isolation: !args.includes('--no-isolation'), corp: opt('--corp') ?? 'same-origin' });
   console.log(`open ${url} in a browser (Ctrl+C to stop)`);
   if (args.includes('--open')) openBrowser(url);
 }

@@ -72,6 +72,10 @@ export function parseHash(hash) {
   return { state: normalise(state), invalid };
 }
 
+/** Hash keys owned by other modules (embed mode, lessons: www/embed.js), kept by formatHash so that writing the
+ * settings back to the URL does not drop them. Set and delete entries; values are strings. */
+export const hashExtras = {};
+
 /** The hash for a state: every setting, in a fixed order, so a copied link reproduces the run. */
 export function formatHash(state, extra = {}) {
   const params = new URLSearchParams();
@@ -79,7 +83,7 @@ export function formatHash(state, extra = {}) {
     const v = state[key];
     params.set(key, typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
   }
-  for (const [k, v] of Object.entries(extra)) params.set(k, String(v));
+  for (const [k, v] of Object.entries({ ...hashExtras, ...extra })) if (v != null) params.set(k, String(v));
   return '#' + params.toString();
 }
 

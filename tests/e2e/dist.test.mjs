@@ -21,7 +21,7 @@ for (const isolation of [false, true]) {
     for (const f of ['index.html', 'www/main.js', 'www/worker.js', 'pkg/tunelab_bg.wasm', 'pkg-parallel/tunelab_bg.wasm', 'vendor/uplot/uPlot.esm.js']) {
       assert.ok(fs.existsSync(path.join(dist, f)), f);
     }
-    const env = await launch({ isolation, root: dist });
+    const env = await launch({ isolation, root: dist, serviceWorkers: isolation ? 'allow' : 'block' });
     try {
       const { page, requests, consoleErrors } = await openPage(env.context, env.url, FAST);
       const info = await page.evaluate(() => window.__tunelab.info);

@@ -11,12 +11,14 @@ export const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--di
   '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 
 /** Starts a server and a browser; returns {url, browser, context, close}. */
-export async function launch({ isolation = true, root, viewport = { width: 1280, height: 900 } } = {}) {
+/** `serviceWorkers: 'block'` keeps the isolation service worker (www/coi.js) out: a plain static host where it
+ * cannot help, so the page stays single-threaded (tests/e2e/coi.test.mjs tests the worker itself). */
+export async function launch({ isolation = true, root, viewport = { width: 1280, height: 900 }, serviceWorkers = 'allow' } = {}) {
   const { server, url } = await startServer({ port: 0, isolation, root, quiet: true });
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tunelab-e2e-profile-'));
   const before = new Set(fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('org.chromium.Chromium.')));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS, viewport, acceptDownloads: true,
+    executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS, viewport, acceptDownloads: true, serviceWorkers,
   });
   const close = async () => {
     await context.close().catch(() => {});

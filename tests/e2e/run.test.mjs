@@ -166,7 +166,7 @@ describe('runs in the isolated page (threads)', () => {
 describe('uploads and presets (single thread, no isolation headers)', () => {
   let env; let page; let requests;
   before(async () => {
-    env = await launch({ isolation: false });
+    env = await launch({ isolation: false, serviceWorkers: 'block' });
     ({ page, requests } = await openPage(env.context, env.url));
   });
   after(async () => { await env?.close(); });

@@ -9,7 +9,7 @@ for (const isolation of [true, false]) {
   const name = isolation ? 'isolated (COOP/COEP)' : 'plain static host (no headers)';
   describe(name, () => {
   let env;
-  before(async () => { env = await launch({ isolation }); });
+  before(async () => { env = await launch({ isolation, serviceWorkers: isolation ? 'allow' : 'block' }); });
   after(async () => { await env?.close(); });
 
   test(`${name}: flavour and thread count are shown, nothing leaves 127.0.0.1`, async () => {
@@ -65,7 +65,7 @@ for (const isolation of [true, false]) {
 }
 
 test('settings live in the URL hash: a copied link restores them', async () => {
-  const env = await launch({ isolation: false });
+  const env = await launch({ isolation: false, serviceWorkers: 'block' });
   try {
     const { page } = await openPage(env.context, env.url);
     await page.selectOption('#sampler', 'sghmc');

@@ -1,0 +1,461 @@
+// Embed mode, the "Embed" dialog, the runtime mode explanation and guided lessons (issue 7).
+//
+// Loaded as a module BEFORE www/main.js (index.html), so that a lesson link can put its settings into the URL
+// hash before the page reads it. Everything else waits for DOMContentLoaded, when main.js has wired the page.
+//
+// Hash keys (next to the settings kept by www/state.js; all optional):
+//   embed=1             embed mode: no header or footer, compact layout, "Open full playground" link
+//   controls=a,b,...    control groups to show (embed mode; default all): presets, data, model, arms, tuner, run
+//   show=a,b,...        result sections to show (embed mode; default all): chart, bracket, best, table,
+//                       posterior, compare, export, labs (the "More tuners" card: bandits, HOAG, LR schedules)
+//   autorun=1           start the run (or the lesson's run) as soon as the compute worker is ready
+//   lesson=ID           a guided lesson (www/lessons.js): mamba, gp-ucb, d-ttts, hoag, lr-schedule
+//   step=N              the lesson step to show (1-based)
+//   sw=0                do not register the isolation service worker (www/coi.js)
+import { parseHash, formatHash, normalise, hashExtras, DEFAULTS } from './state.js';
+import { LESSONS, findLesson, mergeConfig, PANEL_NAMES, BUILTIN_PANEL } from './lessons.js';
+import { registerLabPanels } from './panels.js';
+
+/** Control groups (fieldsets of the settings form, plus the Run/Stop buttons). */
+export const CONTROL_GROUPS = ['presets', 'data', 'model', 'arms', 'tuner', 'run'];
+/** Result sections, by the id of an element inside each. */
+export const SHOW_SECTIONS = { chart: 'chart-ksd', bracket: 'bracket', best: 'best', table: 'arms-table', posterior: 'post-table', compare: 'compare-table', export: 'export-config', labs: 'lab-run' };
+/** The hash keys this module owns. */
+export const EMBED_KEYS = ['embed', 'controls', 'show', 'autorun', 'lesson', 'step', 'sw'];
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.hash.replace(/^#/, ''));
+const list = (key, all) => (params.has(key) ? params.get(key).split(',').map((s) => s.trim()).filter((s) => all.includes(s)) : [...all]);
+
+/** The options this page was opened with. */
+export const options = {
+  embed: params.get('embed') === '1' || params.get('embed') === 'true',
+  controls: list('controls', CONTROL_GROUPS),
+  show: list('show', Object.keys(SHOW_SECTIONS)),
+  autorun: params.get('autorun') === '1' || params.get('autorun') === 'true',
+  lesson: findLesson(params.get('lesson') ?? ''),
+  unknownLesson: params.has('lesson') && !findLesson(params.get('lesson')) ? params.get('lesson') : null,
+  step: Math.max(1, Number.parseInt(params.get('step') ?? '1', 10) || 1),
+};
+
+// Keep our keys in the URL when the page writes its settings back (state.js formatHash).
+for (const k of EMBED_KEYS) if (params.has(k)) hashExtras[k] = params.get(k);
+
+// A tuning lesson supplies every setting the link does not give explicitly, so `#lesson=mamba` alone loads the
+// lesson and a copied link (which lists every setting) reproduces exactly what was on screen.
+if (options.lesson?.panel === BUILTIN_PANEL) {
+  const given = parseHash(location.hash).state;
+  const s = { ...given };
+  for (const [k, v] of Object.entries(options.lesson.state)) if (!params.has(k)) s[k] = v;
+  history.replaceState(null, '', formatHash(normalise(s)));
+}
+if (options.embed) document.documentElement.classList.add('embed');
+
+// ---------------------------------------------------------------- runtime mode: threads or not, and why
+/** Whether this page runs inside a frame (a cross-origin parent makes window.top unreadable, not absent). */
+export function isFramed() {
+  try { return window.top !== window.self; } catch { return true; }
+}
+
+/** {threads: boolean, reason: string}: why this page can or cannot use the threaded build. */
+export function isolationReport() {
+  const coi = window.__tunelabCoi ?? {};
+  const framed = isFramed();
+  if (globalThis.crossOriginIsolated === true) {
+    return { threads: true, reason: coi.controlled && !coi.headersIsolated
+      ? 'cross-origin isolated by the service worker (this host sends no isolation headers)'
+      : 'cross-origin isolated: the host sends the COOP/COEP headers' };
+  }
+  if (framed) {
+    return { threads: false, reason: 'inside a frame: threads need the embedding page to be cross-origin isolated too, '
+      + 'and the iframe to carry allow="cross-origin-isolated"' };
+  }
+  const why = {
+    unsupported: 'service workers are not available here (private window, not HTTPS, or file://), and the host sends no isolation headers',
+    'no-storage': 'this browser blocks storage for the page, so the isolation service worker is not used',
+    disabled: 'the isolation service worker is switched off by the link (sw=0) and the host sends no isolation headers',
+    failed: `the isolation service worker could not register (${coi.error ?? 'unknown error'})`,
+    'reload-skipped': 'the isolation service worker is installed but did not isolate this page; it reloads at most once per session',
+    registering: 'the isolation service worker is being installed: the page reloads once to get threads',
+  };
+  return { threads: false, reason: why[coi.state] ?? 'the host sends no isolation headers (COOP/COEP)' };
+}
+
+// ---------------------------------------------------------------- clipboard with a fallback
+/** Copies text; falls back to selecting it in `field` and execCommand (clipboard API blocked, e.g. in frames). */
+export async function copyText(text, field) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return 'copied';
+  } catch {
+    if (field) {
+      field.focus();
+      field.select();
+      try { if (document.execCommand('copy')) return 'copied'; } catch { /* fall through */ }
+      return 'selected';
+    }
+    return 'failed';
+  }
+}
+
+// ---------------------------------------------------------------- URLs
+const baseUrl = () => location.href.split('#')[0];
+const currentState = () => window.__tunelab?.state ?? parseHash(location.hash).state;
+
+/** The full page for the current settings (lesson and step kept; embed flags dropped). */
+export function fullPageUrl(state = currentState()) {
+  const drop = Object.fromEntries(['embed', 'controls', 'show', 'autorun'].map((k) => [k, null]));
+  return baseUrl() + formatHash(state, drop);
+}
+
+/** The embed URL for the current settings. */
+export function embedUrl({ controls = CONTROL_GROUPS, show = Object.keys(SHOW_SECTIONS), autorun = false, lesson = hashExtras.lesson } = {}, state = currentState()) {
+  const extra = { embed: 1, controls: controls.join(','), show: null, autorun: autorun ? 1 : null, lesson: lesson ?? null, step: null, sw: null };
+  if (show.length !== Object.keys(SHOW_SECTIONS).length) extra.show = show.join(',');
+  return baseUrl() + formatHash(state, extra);
+}
+
+const escAttr = (s) => String(s).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** The iframe snippet for a course page. */
+export function iframeSnippet(url, { width = 800, height = 600, title = 'tunelab playground' } = {}) {
+  const w = typeof width === 'number' ? String(width) : width;
+  return `<iframe src="${escAttr(url)}" width="${escAttr(w)}" height="${escAttr(height)}" title="${escAttr(title)}" `
+    + 'allow="cross-origin-isolated" loading="lazy" style="border:1px solid #d8dde3;border-radius:8px;max-width:100%"></iframe>';
+}
+
+/** A plain link, for hosts that do not allow iframes. */
+export function linkSnippet(url, text = 'Open the tunelab playground') {
+  return `<a href="${escAttr(url)}" target="_blank" rel="noopener">${text.replace(/</g, '&lt;')}</a>`;
+}
+
+// ---------------------------------------------------------------- page wiring (after main.js)
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else if (v !== false && v != null) e.setAttribute(k, v === true ? '' : v);
+  }
+  e.append(...children.filter((c) => c != null));
+  return e;
+}
+
+function hideGroups() {
+  const form = $('settings');
+  for (const g of CONTROL_GROUPS.filter((g) => g !== 'run')) {
+    const fs = form?.querySelector(`[data-group="${g}"]`);
+    if (fs && !options.controls.includes(g)) fs.dataset.embedHidden = '';
+  }
+  if (!options.controls.includes('run')) for (const id of ['run', 'stop']) $(id)?.setAttribute('data-embed-hidden', '');
+  $('copy-link')?.setAttribute('data-embed-hidden', '');
+  for (const [name, id] of Object.entries(SHOW_SECTIONS)) {
+    if (options.show.includes(name)) continue;
+    const section = $(id)?.closest('section.card, .two-col > section');
+    section?.setAttribute('data-embed-hidden', '');
+  }
+  // Posterior and compare sit in one card each; bracket/best share a row that collapses when both are hidden.
+  for (const row of document.querySelectorAll('.results > .two-col')) {
+    if ([...row.children].every((c) => c.hasAttribute('data-embed-hidden'))) row.setAttribute('data-embed-hidden', '');
+  }
+  // Nothing of the tuning panel on screen (e.g. show=labs for a bandit lesson): its run bar goes too.
+  const tuneShown = Object.keys(SHOW_SECTIONS).some((k) => k !== 'labs' && options.show.includes(k));
+  if (!tuneShown && !options.controls.includes('run')) $('run')?.closest('.runbar')?.setAttribute('data-embed-hidden', '');
+  const visible = CONTROL_GROUPS.filter((g) => g !== 'run' && options.controls.includes(g));
+  if (visible.length === 0 && !options.lesson) document.body.classList.add('embed-no-controls');
+  document.body.dataset.controls = options.controls.join(',');
+}
+
+function embedBar() {
+  const link = el('a', { id: 'open-full', class: 'open-full', href: fullPageUrl(), target: '_blank', rel: 'noopener',
+    title: 'Open these settings in the full playground (new tab)' }, 'Open full playground ↗');
+  const refresh = () => { link.href = fullPageUrl(); };
+  link.addEventListener('click', refresh);
+  link.addEventListener('focus', refresh);
+  link.addEventListener('mouseenter', refresh);
+  window.addEventListener('hashchange', refresh);
+  $('settings')?.addEventListener('change', () => setTimeout(refresh));
+  const bar = el('div', { class: 'embed-bar', id: 'embed-bar' },
+    el('span', { class: 'embed-brand', text: 'tunelab' }),
+    el('span', { class: 'embed-mode', id: 'embed-mode', role: 'status', 'aria-live': 'polite', text: 'Starting…' }),
+    link);
+  document.body.prepend(bar);
+}
+
+function showMode() {
+  const { threads, reason } = isolationReport();
+  const info = window.__tunelab?.info;
+  const badge = $('runtime');
+  const n = info?.threads ?? 1;
+  const label = info?.flavour === 'parallel' ? `Threads: ${n}` : 'Single thread';
+  const why = info?.fallback ? `the threaded build could not start (${info.fallback})` : reason;
+  if (badge) { badge.dataset.why = why; badge.title = `${label}: ${why}.`; }
+  const m = $('embed-mode');
+  if (m) {
+    m.textContent = `${label} · ${why}`;
+    m.dataset.flavour = info?.flavour ?? '';
+    m.dataset.threads = String(n);
+    m.title = m.textContent;
+  }
+  return { threads, reason: why, flavour: info?.flavour };
+}
+
+// ---------------------------------------------------------------- "Embed" dialog (full page)
+function embedDialog() {
+  const after = $('copy-link');
+  if (!after) return;
+  const open = el('button', { type: 'button', id: 'copy-embed', title: 'Copy an iframe snippet or a link for a course page' }, 'Embed…');
+  after.after(open);
+
+  // A lesson on another panel (bandits, HOAG, LR schedules) needs that card, not the tuning form.
+  const tuneLesson = (findLesson(hashExtras.lesson ?? '')?.panel ?? BUILTIN_PANEL) === BUILTIN_PANEL;
+  const groupBox = (name, items, checked) => el('fieldset', { class: 'embed-opts' }, el('legend', { text: name }),
+    ...items.map((g) => el('label', {}, el('input', { type: 'checkbox', name, value: g, checked: checked.includes(g) }), ` ${g}`)));
+  const sizes = [['640x480', '640 × 480 (small)'], ['800x600', '800 × 600'], ['100%x720', 'full width × 720']];
+  const size = el('select', { id: 'embed-size' }, ...sizes.map(([v, t]) => new Option(t, v, v === '800x600', v === '800x600')));
+  const autorun = el('input', { type: 'checkbox', id: 'embed-autorun' });
+  const snippet = el('textarea', { id: 'embed-snippet', rows: '5', readonly: true, spellcheck: 'false', 'aria-label': 'iframe snippet' });
+  const link = el('textarea', { id: 'embed-link', rows: '3', readonly: true, spellcheck: 'false', 'aria-label': 'Link snippet' });
+  const status = el('p', { class: 'embed-status', id: 'embed-status', role: 'status', 'aria-live': 'polite' });
+  const copyBtn = (id, field, what) => el('button', { type: 'button', id, onclick: async () => {
+    const r = await copyText(field.value, field);
+    status.textContent = r === 'copied' ? `${what} copied.` : `${what} selected: press Ctrl+C (⌘C) to copy.`;
+    status.dataset.result = r;
+  } }, `Copy ${what.toLowerCase()}`);
+
+  const dlg = el('dialog', { id: 'embed-dialog', class: 'embed-dialog', 'aria-labelledby': 'embed-h' },
+    el('h2', { id: 'embed-h', text: 'Embed these settings in a course page' }),
+    el('p', { class: 'help', text: 'Paste the iframe into an LMS page, a Jupyter Book, Quarto or a blog. It opens with the current settings '
+      + '(and lesson), showing only the groups ticked here. Use the link where iframes are not allowed. ' },
+      el('a', { href: new URL('docs/instructors.html', document.baseURI).href, target: '_blank', rel: 'noopener' }, 'Instructor\'s guide ↗')),
+    el('div', { class: 'embed-grid' },
+      groupBox('controls', CONTROL_GROUPS, tuneLesson ? ['arms', 'tuner', 'run'] : []),
+      groupBox('show', Object.keys(SHOW_SECTIONS), tuneLesson ? ['chart', 'bracket', 'best', 'table', 'posterior'] : ['labs'])),
+    el('div', { class: 'row' }, el('label', { for: 'embed-size', text: 'Size' }), size),
+    el('div', { class: 'row check' }, autorun, el('label', { for: 'embed-autorun', text: 'Run as soon as it loads' })),
+    el('h3', { text: 'iframe' }), snippet, copyBtn('copy-snippet', snippet, 'Snippet'),
+    el('h3', { text: 'Plain link (hosts without iframes)' }), link, copyBtn('copy-plain-link', link, 'Link'),
+    status,
+    el('form', { method: 'dialog' }, el('button', { type: 'submit', id: 'embed-close' }, 'Close')));
+  document.body.append(dlg);
+
+  const update = () => {
+    const pick = (name) => [...dlg.querySelectorAll(`input[name="${name}"]:checked`)].map((i) => i.value);
+    const [w, h] = size.value.split('x');
+    const lesson = findLesson(hashExtras.lesson ?? '');
+    const title = lesson ? `tunelab lesson: ${lesson.title}` : 'tunelab playground: tune SG-MCMC samplers with MAMBA and KSD';
+    snippet.value = iframeSnippet(embedUrl({ controls: pick('controls'), show: pick('show'), autorun: autorun.checked }),
+      { width: /%$/.test(w) ? w : Number(w), height: Number(h), title });
+    link.value = linkSnippet(fullPageUrl(), lesson ? `Open the tunelab lesson: ${lesson.title}` : 'Open the tunelab playground');
+  };
+  dlg.addEventListener('change', update);
+  open.addEventListener('click', () => {
+    update();
+    status.textContent = '';
+    if (typeof dlg.showModal === 'function') dlg.showModal(); else dlg.setAttribute('open', '');
+  });
+}
+
+// ---------------------------------------------------------------- lessons
+const lessonHooks = { id: null, panel: null, status: 'none', message: '', runs: 0, report: null };
+
+/** Waits until a panel has registered (panels load as modules too), at most `ms`. */
+async function waitPanel(name, ms = 3000) {
+  const t0 = performance.now();
+  while (performance.now() - t0 < ms) {
+    const p = window.__tunelab?.panels?.[name];
+    if (p && typeof p.load === 'function') return p;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return null;
+}
+
+function lessonPanel(lesson) {
+  let step = Math.min(options.step, lesson.steps.length);
+  let config = lesson.config ? structuredClone(lesson.config) : null;
+  const hooks = window.__tunelab;
+  Object.assign(lessonHooks, { id: lesson.id, panel: lesson.panel, status: 'loading' });
+  hooks.lesson = lessonHooks;
+
+  const stepNo = el('p', { class: 'lesson-step-no', id: 'lesson-step-no' });
+  const stepTitle = el('h3', { id: 'lesson-step-title' });
+  const stepText = el('p', { class: 'lesson-text', id: 'lesson-text' });
+  const applyBtn = el('button', { type: 'button', id: 'lesson-apply', hidden: true });
+  const runBtn = el('button', { type: 'button', id: 'lesson-run', class: 'primary' }, 'Run');
+  const prev = el('button', { type: 'button', id: 'lesson-prev', 'aria-label': 'Previous step' }, '← Back');
+  const next = el('button', { type: 'button', id: 'lesson-next', 'aria-label': 'Next step' }, 'Next →');
+  const status = el('p', { class: 'lesson-status', id: 'lesson-status', role: 'status', 'aria-live': 'polite' });
+  const body = el('div', { class: 'lesson-body', id: 'lesson-body' },
+    stepNo, stepTitle, stepText,
+    el('div', { class: 'buttons wrap' }, runBtn, applyBtn),
+    status,
+    el('div', { class: 'buttons lesson-nav' }, prev, next),
+    el('p', { class: 'lesson-cite', id: 'lesson-cite' }, el('span', { text: 'Paper: ' }), lesson.cite));
+  const toggle = el('button', { type: 'button', class: 'lesson-toggle', id: 'lesson-toggle', 'aria-expanded': 'true', 'aria-controls': 'lesson-body' }, 'Hide');
+  toggle.addEventListener('click', () => {
+    const open = body.hidden;
+    body.hidden = !open;
+    toggle.setAttribute('aria-expanded', String(open));
+    toggle.textContent = open ? 'Hide' : 'Show';
+  });
+  const box = el('section', { class: 'lesson card', id: 'lesson', 'aria-labelledby': 'lesson-h', 'data-lesson': lesson.id },
+    el('div', { class: 'lesson-head' }, el('p', { class: 'lesson-kicker', text: 'Guided lesson' }), toggle),
+    el('h2', { id: 'lesson-h', text: lesson.title }),
+    body);
+  $('settings').prepend(box); // top of the left column
+  document.body.classList.add('has-lesson');
+
+  const setStatus = (s, msg) => {
+    lessonHooks.status = s;
+    lessonHooks.message = msg ?? '';
+    box.dataset.status = s;
+    status.textContent = msg ?? '';
+    status.className = `lesson-status ${s === 'missing-panel' || s === 'error' ? 'bad' : ''}`;
+  };
+
+  const render = () => {
+    const s = lesson.steps[step - 1];
+    stepNo.textContent = `Step ${step} of ${lesson.steps.length}`;
+    stepTitle.textContent = s.title;
+    stepText.textContent = s.text;
+    applyBtn.hidden = !s.patch;
+    applyBtn.textContent = s.apply ?? 'Apply this change';
+    prev.disabled = step === 1;
+    next.disabled = step === lesson.steps.length;
+    box.dataset.step = String(step);
+    hashExtras.step = String(step);
+    history.replaceState(null, '', formatHash(currentState()));
+  };
+  prev.addEventListener('click', () => { if (step > 1) { step--; render(); } });
+  next.addEventListener('click', () => { if (step < lesson.steps.length) { step++; render(); } });
+
+  let panel = null;
+  // The page's own runs (its Run button, Ctrl+Enter, or ours) drive the lesson's status: main.js marks a run
+  // in progress with body[data-running].
+  let finished = [];
+  if (lesson.panel === BUILTIN_PANEL) {
+    let was = document.body.dataset.running === 'true';
+    new MutationObserver(() => {
+      const now = document.body.dataset.running === 'true';
+      if (now === was) return;
+      was = now;
+      if (now) { setStatus('running', 'Running…'); return; }
+      const msg = $('message');
+      if (msg?.dataset.kind === 'error') setStatus('error', msg.textContent || 'The run failed.');
+      else if (/^Stopped/.test(msg?.textContent ?? '')) setStatus('ready', 'Stopped. Press Run to start again.');
+      else {
+        lessonHooks.runs++;
+        lessonHooks.report = hooks.lastResult?.report ?? null;
+        const b = lessonHooks.report?.best;
+        setStatus('done', b ? `Done: arm #${b.arm} chosen. Read the chart, the bracket and the table, then go on.` : 'Done.');
+      }
+      const waiting = finished;
+      finished = [];
+      for (const f of waiting) f();
+    }).observe(document.body, { attributes: true, attributeFilter: ['data-running'] });
+  }
+  const runTune = async () => {
+    if (hooks.running) return;
+    const over = new Promise((r) => finished.push(r));
+    $('run').click(); // main.js starts a run synchronously, or refuses with a message
+    if (!hooks.running) {
+      finished = [];
+      setStatus('error', $('message')?.textContent || 'The run could not start.');
+      return;
+    }
+    await over;
+  };
+  const runPanel = async () => {
+    if (!panel || panel.running) return;
+    setStatus('running', 'Running…');
+    try {
+      lessonHooks.report = await panel.run();
+      lessonHooks.runs++;
+      setStatus('done', 'Done: compare the methods on the charts, then go on.');
+    } catch (e) {
+      setStatus('error', `The run failed: ${e?.message ?? e}`);
+    }
+  };
+  const run = () => (lesson.panel === BUILTIN_PANEL ? runTune() : runPanel());
+  runBtn.addEventListener('click', run);
+
+  applyBtn.addEventListener('click', async () => {
+    const s = lesson.steps[step - 1];
+    if (!s.patch) return;
+    if (lesson.panel === BUILTIN_PANEL) {
+      const next = normalise({ ...currentState(), ...s.patch });
+      location.replace(baseUrl() + formatHash(next)); // a fragment navigation: main.js re-reads the hash
+      setStatus('ready', `Changed: ${Object.entries(s.patch).map(([k, v]) => `${k} = ${v}`).join(', ')}. Press Run.`);
+    } else if (panel) {
+      config = mergeConfig(config, s.patch);
+      await panel.load(structuredClone(config));
+      setStatus('ready', 'Changed. Press Run.');
+    }
+  });
+
+  // A tuning lesson uses the page's own Run button when it is on screen.
+  if (lesson.panel === BUILTIN_PANEL && !(options.embed && !options.controls.includes('run'))) runBtn.hidden = true;
+  render();
+  const start = async () => {
+    await hooks.client.ready().catch(() => {});
+    if (lesson.panel === BUILTIN_PANEL) {
+      setStatus('ready', 'Press Run to start.');
+    } else {
+      panel = await waitPanel(lesson.panel);
+      if (!panel) {
+        runBtn.disabled = true;
+        applyBtn.disabled = true;
+        setStatus('missing-panel', `This lesson needs the ${PANEL_NAMES[lesson.panel] ?? lesson.panel} panel, which this build of the playground does not have yet. `
+          + 'The steps below still describe the experiment.');
+        return;
+      }
+      try {
+        await panel.load(structuredClone(config));
+        setStatus('ready', 'Loaded. Press Run to start.');
+      } catch (e) {
+        runBtn.disabled = true;
+        setStatus('error', `The ${PANEL_NAMES[lesson.panel]} panel could not load this lesson: ${e?.message ?? e}`);
+        return;
+      }
+    }
+    if (options.autorun) await run();
+  };
+  start();
+}
+
+function unknownLessonMessage(id) {
+  $('settings').prepend(el('section', { class: 'lesson card', id: 'lesson', 'data-status': 'unknown' },
+    el('h2', { text: 'Lesson not found' }),
+    el('p', { class: 'lesson-status bad', id: 'lesson-status', text: `There is no lesson "${id}". Lessons: ${LESSONS.map((l) => l.id).join(', ')}.` })));
+}
+
+async function autorunTune() {
+  const hooks = window.__tunelab;
+  await hooks.client.ready();
+  $('run').click();
+}
+
+function init() {
+  const hooks = window.__tunelab;
+  if (!hooks) return; // main.js failed: its own error is on the page
+  hooks.embed = { options: { ...options, lesson: options.lesson?.id ?? null }, isolationReport, embedUrl, fullPageUrl, iframeSnippet };
+  hooks.panels ??= {};
+  registerLabPanels(hooks);
+  if (options.embed) {
+    document.body.classList.add('embed');
+    embedBar();
+    hideGroups();
+  } else {
+    embedDialog();
+  }
+  if (options.lesson) lessonPanel(options.lesson);
+  else if (options.unknownLesson) unknownLessonMessage(options.unknownLesson);
+  if (options.autorun && !options.lesson) autorunTune().catch(() => {});
+  hooks.client.ready().then(() => { hooks.mode = showMode(); }, () => {});
+  if (window.__tunelabCoi) window.__tunelabCoi.onchange = () => { if (hooks.info) hooks.mode = showMode(); };
+}
+
+// Deferred modules run in document order before DOMContentLoaded: main.js has wired the page by then.
+if (window.__tunelab) init();
+else document.addEventListener('DOMContentLoaded', init, { once: true });

@@ -1,0 +1,232 @@
+// Guided lessons: one per paper the playground implements. Each lesson is data: the panel that runs it, the
+// settings (a page state for the built-in tuning panel, or a config in the core's JSON for the other panels),
+// a few short steps (what to look at, what to change, what to expect) and the paper.
+//
+// Linked as `#lesson=ID` (optionally `&step=N`, 1-based), on the full page or in an embed. www/embed.js shows
+// the steps and loads the settings.
+//
+// Panels. `tune` is the page's own MAMBA / KSD panel (settings form + Run). Every other panel registers itself
+// on the page at `window.__tunelab.panels[NAME]` with
+//     load(config)  -> void | Promise      put the config into the panel's controls (no run)
+//     run()         -> Promise<report>     run it; resolves with the core's report when the run is over
+//     running       (optional boolean)     true while a run is in progress
+// where NAME is `bandit` (src/bandit: BanditConfig JSON), `hoag` (src/hoag: HoagConfig JSON) or `lrsched`
+// (src/lrsched: LrConfig JSON). A lesson whose panel is missing says so instead of failing silently.
+//
+// The page's "More tuners" card provides bandit, hoag and lrsched (www/panels.js adapts it to this contract).
+//
+// Timings: the configs are sized to finish well under a minute. Measured in headless Chromium on 2 shared
+// cores (2026-11), threads / single thread: mamba 2.2 / 2.1 s, gp-ucb 8.4 / 9.1 s, d-ttts 5.7 / 6.6 s,
+// hoag 1.7 / 1.2 s, lr-schedule 0.4 / 0.4 s.
+
+/** Built-in panel: the page's settings form and its Run button. */
+export const BUILTIN_PANEL = 'tune';
+
+/** Human names of the panels, for messages. */
+export const PANEL_NAMES = {
+  tune: 'MAMBA / KSD tuning',
+  bandit: 'bandit (GP-UCB, TTTS / D-TTTS)',
+  hoag: 'HOAG (hyperparameter gradients)',
+  lrsched: 'learning-rate schedule',
+};
+
+export const LESSONS = [
+  {
+    id: 'mamba',
+    title: 'MAMBA: tuning SG-MCMC with a Stein discrepancy',
+    panel: 'tune',
+    // The core's `demo` preset: simulated logistic regression (N = 2000, d = 5), SGLD, 9 step sizes x 2 batch
+    // fractions = 18 arms, MAMBA with eta = 3, 2e6 gradient evaluations for the chosen arm, scored by KSD.
+    state: {
+      data: 'simulate', n: 2000, d: 5, dseed: 0, test: 0.2, model: 'logistic', prior: 10, sampler: 'sgld',
+      hfrom: -6, hto: -2, hby: 0.5, batch: '0.1,0.01', L: '10', tuner: 'mamba', eta: 3, scoring: 'round',
+      unit: 'grad_evals', budget: 2e6, metric: 'ksd', msamples: 500, thin: 5, start: 'map', seed: 0, compare: false,
+    },
+    controls: ['arms', 'tuner', 'run'],
+    steps: [
+      {
+        title: 'Run the tuner',
+        text: 'Press Run. Each line is one arm: a step size h with a batch size (colour). The y-axis is the kernel '
+          + 'Stein discrepancy (KSD) of the arm\'s samples against the posterior\'s score function: smaller means the '
+          + 'samples match the posterior better, with no need to know the posterior itself.',
+      },
+      {
+        title: 'Watch the rounds',
+        text: 'MAMBA is successive halving: all 18 arms get a small budget, then only the best third (η = 3) go on with '
+          + 'η times more (here 18 → 6 arms). Dashed lines mark the ends of rounds; pruned arms fade. The bracket shows who survived '
+          + 'each round, and the chosen arm is the best of the last round.',
+      },
+      {
+        title: 'Read the choice',
+        text: 'In the table, compare the chosen h and batch with the arms that were pruned. Steps that are too large '
+          + 'add bias (wide, drifting samples: high KSD); steps that are too small barely move from the starting '
+          + 'point in the budget. Open "Posterior from the chosen arm" to see its trace and histograms.',
+      },
+      {
+        title: 'Change η',
+        text: 'Set the reduction η to 2 and run again. Expect 4 rounds instead of 2 (18 → 9 → 4 → 2 arms): more '
+          + 'rounds, each pruning fewer arms, for the same budget of the chosen arm. Does it pick the same arm?',
+        patch: { eta: 2 },
+        apply: 'Set η = 2',
+      },
+      {
+        title: 'Change the metric',
+        text: 'Switch the metric to FSSD (finite-set Stein discrepancy, linear in the number of samples) and run '
+          + 'again. Scores are on another scale, so compare the ranking of the arms and the chosen arm, not the values.',
+        patch: { eta: 3, metric: 'fssd' },
+        apply: 'Use FSSD',
+      },
+    ],
+    cite: 'Coullon, South & Nemeth (2023). Efficient and generalizable tuning strategies for stochastic gradient MCMC. '
+      + 'Statistics and Computing 33:66. KSD: Gorham & Mackey (2017), Measuring sample quality with kernels, ICML.',
+  },
+  {
+    id: 'gp-ucb',
+    title: 'GP-UCB with time-varying rewards',
+    panel: 'bandit',
+    // The bandit preset `tvo-schedule` with 4 repeats instead of 8 (10 s native).
+    config: {
+      problem: { kind: 'tvo-schedule', d: 3, lambda0: 2, lambda1: 12, rate: 0.04, sharpness: 0.1, noise_sd: 0.1 },
+      algorithms: [{ kind: 'gp-ucb' }, { kind: 'gp-ucb-noninvariant' }, { kind: 'gp-ucb-stationary' }, { kind: 'random' }],
+      rounds: 80, repeats: 4, seed: 1,
+    },
+    steps: [
+      {
+        title: 'The problem',
+        text: 'Each round picks a schedule of d = 3 ordered points (like the β-schedule of the thermodynamic '
+          + 'variational objective). The best schedule drifts as training goes on, so a reward seen early says less '
+          + 'about the present. The optimum is known, so regret is exact.',
+      },
+      {
+        title: 'Run and compare',
+        text: 'Press Run. The chart shows simple regret (the loss of the recommended schedule) over rounds, averaged '
+          + 'over repeats; the table adds cumulative regret (the sum of what each choice lost). Compare GP-UCB with its '
+          + 'two ablations, the non-invariant kernel (a schedule and its permutations are different points) and the '
+          + 'stationary GP (no temporal kernel), and with random search.',
+      },
+      {
+        title: 'What to expect',
+        text: 'All GP-UCB variants should beat random search on cumulative regret. Sorting the points '
+          + '(permutation invariance) shrinks the space GP-UCB must learn. Whether the temporal kernel helps depends on '
+          + 'how fast the optimum drifts: raise the drift rate and run again.',
+        patch: { problem: { kind: 'tvo-schedule', d: 3, lambda0: 2, lambda1: 12, rate: 0.12, sharpness: 0.1, noise_sd: 0.1 } },
+        apply: 'Faster drift (rate 0.12)',
+      },
+    ],
+    cite: 'Nguyen, Masrani, Brekelmans, Osborne & Wood (2020). Gaussian process bandit optimization of the '
+      + 'thermodynamic variational objective. NeurIPS 2020 (GP-UCB with a time-varying, permutation-invariant kernel, Alg. 1).',
+  },
+  {
+    id: 'd-ttts',
+    title: 'D-TTTS: best-arm identification with infinitely many arms',
+    panel: 'bandit',
+    // The bandit preset `beta-reservoir`, 500 rounds x 10 repeats (7 s native).
+    config: {
+      problem: { kind: 'reservoir', a: 1, b: 1 },
+      algorithms: [{ kind: 'd-ttts' }, { kind: 'ttts' }, { kind: 'successive-halving' }, { kind: 'uniform' }],
+      rounds: 500, repeats: 10, seed: 1,
+    },
+    steps: [
+      {
+        title: 'The reservoir',
+        text: 'Arms are Bernoulli with means drawn from Beta(1, 1): there are always more arms than pulls, as when '
+          + 'tuning a continuous hyperparameter by trying random configurations. The goal is to recommend a good arm '
+          + 'at the end (simple regret).',
+      },
+      {
+        title: 'Run and compare',
+        text: 'Press Run. D-TTTS adds one new arm from the reservoir each round and runs top-two Thompson sampling over '
+          + 'the arms so far; TTTS works on a fixed set of √rounds arms; successive halving and uniform allocation are '
+          + 'the baselines. The chart shows simple regret against rounds; the table gives the final values with the '
+          + 'half-width of their 95% band over repeats: are the differences larger than the bands?',
+      },
+      {
+        title: 'Change the reservoir',
+        text: 'Make good arms rare: Beta(1, 3). Arms near the top are now scarce, so how many arms an algorithm tries '
+          + 'matters more. Run again and compare how each algorithm\'s simple regret changes.',
+        patch: { problem: { kind: 'reservoir', a: 1, b: 3 } },
+        apply: 'Use Beta(1, 3)',
+      },
+    ],
+    cite: 'Shang, Kaufmann & Valko (2019). A simple dynamic bandit algorithm for hyper-parameter tuning. '
+      + 'AutoML workshop at ICML 2019. TTTS: Russo (2016), Simple Bayesian algorithms for best-arm identification.',
+  },
+  {
+    id: 'hoag',
+    title: 'HOAG: hyperparameters by approximate gradients',
+    panel: 'hoag',
+    // The HOAG preset `logreg` (1 s native): log L2 penalty of logistic regression, simulated n = 600, d = 30.
+    config: {
+      problem: 'logreg',
+      data: { source: 'simulate', n: 600, d: 30, seed: 1 },
+      budget: { cost: 4000, seconds: null, max_iter: 50 },
+      landscape_points: 97,
+    },
+    steps: [
+      {
+        title: 'The problem',
+        text: 'One hyperparameter, the log of the L2 penalty of logistic regression, chosen to minimise the loss on '
+          + 'held-out data. The landscape (loss against the penalty) is drawn for reference; the methods do not see it.',
+      },
+      {
+        title: 'Run and compare',
+        text: 'Press Run. HOAG follows an approximate gradient of the held-out loss: it solves the inner problem and a '
+          + 'linear system only to a tolerance ε_k that shrinks over iterations. Grid search, random search and '
+          + 'Bayesian optimisation evaluate the loss at points. The chart shows suboptimality against time; the table '
+          + 'gives each method\'s final loss and its cost in passes over the training data.',
+      },
+      {
+        title: 'Tolerance schedules',
+        text: 'Compare HOAG\'s exponential, quadratic and cubic tolerance decrease. A loose tolerance early makes the '
+          + 'first iterations cheap; the decrease must be fast enough for convergence (summable errors). On this '
+          + 'preset HOAG reaches a suboptimality of 1e-3 within a few tens of passes over the data, grid search not at all.',
+      },
+    ],
+    cite: 'Pedregosa (2016). Hyperparameter optimization with approximate gradient. ICML 2016 (Algorithm 1, HOAG).',
+  },
+  {
+    id: 'lr-schedule',
+    title: 'Learning-rate schedules from a GP model of training curves',
+    panel: 'lrsched',
+    // The lr-schedule preset `noisy-quadratic` (0.1 s native): 10 intervals of 30 SGD steps.
+    config: {
+      problem: { kind: 'noisy-quadratic', dim: 20, noise: 1.0 },
+      lr_bounds: [0.001, 1.5],
+      steps_per_interval: 30,
+    },
+    steps: [
+      {
+        title: 'The problem',
+        text: 'SGD on a noisy quadratic, where a decaying learning rate is known to help: large steps make fast '
+          + 'progress but stall at a noise floor; small steps go lower, slowly. Training is cut into 10 intervals.',
+      },
+      {
+        title: 'Run and compare',
+        text: 'Press Run. The baselines are constant rates and exponential decays. The dynamic tuner runs Q copies in '
+          + 'parallel, fits a GP model of the loss trace, and at each interval boundary keeps the best copy and '
+          + 'picks the next rates from the model\'s predicted quantiles.',
+      },
+      {
+        title: 'What to expect',
+        text: 'On this problem the dynamic schedule ends well below the best constant rate and close to the best '
+          + 'decay (native run, seed 7: 0.040 against 0.112 and 0.033). Note that it spends Q times the steps of one run: '
+          + 'compare at equal compute before calling it a win.',
+      },
+    ],
+    cite: 'Picheny, Dutordoir, Artemev & Durrande (2020). Automatic tuning of stochastic gradient descent with '
+      + 'Bayesian optimisation. ECML PKDD 2020.',
+  },
+];
+
+/** The lesson with this id, or null. */
+export function findLesson(id) {
+  return LESSONS.find((l) => l.id === id) ?? null;
+}
+
+/** Deep merge of plain objects (arrays and scalars replace): applies a step's patch to a panel config. */
+export function mergeConfig(base, patch) {
+  if (patch == null || typeof patch !== 'object' || Array.isArray(patch)) return patch === undefined ? base : patch;
+  const out = { ...(base && typeof base === 'object' && !Array.isArray(base) ? base : {}) };
+  for (const [k, v] of Object.entries(patch)) out[k] = mergeConfig(out[k], v);
+  return out;
+}
