@@ -3,8 +3,11 @@
 
 use clap::{Parser, Subcommand};
 
+mod bandit;
 mod fssd;
+mod hoag;
 mod ksd;
+mod lr_schedule;
 mod sample;
 mod simulate;
 mod tune;
@@ -30,6 +33,12 @@ enum Command {
     Tune(tune::ConfigArgs),
     /// Run the paper's comparison of tuners on one problem and print the table.
     Compare(tune::CompareArgs),
+    /// Bandit tuners (GP-UCB, D-TTTS, ...) on problems with a known optimum: regret curves.
+    Bandit(bandit::BanditArgs),
+    /// HOAG hyperparameter optimisation with approximate gradients, against its baselines.
+    Hoag(hoag::HoagArgs),
+    /// Learning-rate schedules tuned with a GP trace model, against constant and decaying rates.
+    LrSchedule(lr_schedule::LrScheduleArgs),
 }
 
 pub fn main() -> i32 {
@@ -41,6 +50,9 @@ pub fn main() -> i32 {
         Command::Fssd(a) => fssd::run(&a),
         Command::Tune(a) => tune::tune(a),
         Command::Compare(a) => tune::compare_cmd(a),
+        Command::Bandit(a) => bandit::run(a),
+        Command::Hoag(a) => hoag::run(&a),
+        Command::LrSchedule(a) => lr_schedule::run(&a),
     };
     match res {
         Ok(()) => 0,

@@ -1,0 +1,306 @@
+//! The bandit runner: repeats x algorithms as independent jobs, advanced chunk by chunk on the rayon pool.
+//!
+//! Streams: repeat `r` draws its problem seed from `rng::stream(seed, r)` (so all algorithms of a repeat face the
+//! same reservoir arms / data: common random numbers); algorithm `a` of repeat `r` uses
+//! `rng::substream(seed, r, 3a + 1)` for its choices, `3a + 2` for the reward noise and `3a + 3` for Monte Carlo
+//! recommendations. No stream depends on scheduling, so the report (apart from timings) is identical for any
+//! number of threads and any chunking.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rand::RngExt;
+use rayon::prelude::*;
+use web_time::Instant;
+
+use super::config::{AlgoSpec, BanditConfig};
+use super::problems::{ArmSpace, Problem};
+use super::report::*;
+use super::{Arm, BanditAlgo};
+use crate::rng::{stream, substream, Rng};
+use crate::{Error, Result};
+
+/// Number of progress chunks (events) per run, at most.
+const CHUNKS: usize = 25;
+/// Grid size of the 1-D GP chart.
+const GRID: usize = 101;
+/// Most-pulled arms kept in the arms chart.
+const MAX_ARM_STATS: usize = 200;
+
+struct Job {
+    repeat: usize,
+    algo_index: usize,
+    algo: Box<dyn BanditAlgo>,
+    problem: Box<dyn Problem>,
+    rng_algo: Rng,
+    rng_env: Rng,
+    rng_rec: Rng,
+    t: usize,
+    cum_regret: f64,
+    compute: f64,
+    seconds: f64,
+    /// Values at the checkpoints reached so far.
+    simple: Vec<f64>,
+    cumulative: Vec<f64>,
+    units: Vec<f64>,
+    secs: Vec<f64>,
+    /// Repeat 0 only: every pull (round, arm, reward) and the optimal arm before it.
+    record: bool,
+    history: Vec<(usize, Arm, f64)>,
+    optimal: Vec<Vec<f64>>,
+    last_rec: Option<Arm>,
+}
+
+impl Job {
+    /// Runs rounds `self.t .. to`, recording checkpoints.
+    fn advance(&mut self, to: usize, checkpoints: &[usize]) -> Result<()> {
+        let start = Instant::now();
+        while self.t < to {
+            let t = self.t;
+            let arm = self.algo.ask(t, &mut self.rng_algo);
+            let opt = self.problem.optimum(t);
+            if self.record && matches!(self.problem.space(), ArmSpace::Continuous { ordered: true, .. }) {
+                if let Some(Arm::Point(p)) = self.problem.optimal_arm(t) {
+                    self.optimal.push(p);
+                }
+            }
+            let val = self.problem.value(&arm, t);
+            if !val.is_finite() {
+                return Err(Error::numerical(format!("arm {arm:?} has no finite value at round {t}")));
+            }
+            let reward = self.problem.pull(&arm, t, &mut self.rng_env)?;
+            self.compute += self.problem.cost(&arm);
+            self.algo.tell(&arm, reward);
+            self.cum_regret += opt - val;
+            if self.record {
+                self.history.push((t + 1, arm.clone(), reward));
+            }
+            self.t += 1;
+            if checkpoints.binary_search(&self.t).is_ok() {
+                let rec = self.algo.recommend(self.t, &mut self.rng_rec).unwrap_or(arm);
+                let now_opt = self.problem.optimum(self.t);
+                let v = self.problem.value(&rec, self.t);
+                self.simple.push(now_opt - v);
+                self.cumulative.push(self.cum_regret);
+                self.units.push(self.compute);
+                self.secs.push(self.seconds + start.elapsed().as_secs_f64());
+                self.last_rec = Some(rec);
+            }
+        }
+        self.seconds += start.elapsed().as_secs_f64();
+        Ok(())
+    }
+}
+
+/// Checkpoint rounds: `ceil(j * rounds / c)` for `j = 1..=c`, deduplicated.
+fn checkpoint_rounds(rounds: usize, c: usize) -> Vec<usize> {
+    let c = c.min(rounds).max(1);
+    let mut v: Vec<usize> = (1..=c).map(|j| (j * rounds).div_ceil(c)).collect();
+    v.dedup();
+    v
+}
+
+fn curve(values: &[Vec<f64>], k: usize, band: f64) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    let mut m = Vec::with_capacity(k);
+    let mut lo = Vec::with_capacity(k);
+    let mut hi = Vec::with_capacity(k);
+    for i in 0..k {
+        let col: Vec<f64> = values.iter().map(|v| v[i]).collect();
+        let s = summarize(&col, band);
+        m.push(s.mean);
+        lo.push(s.lo);
+        hi.push(s.hi);
+    }
+    (m, lo, hi)
+}
+
+fn mean_at(values: &[Vec<f64>], i: usize) -> f64 {
+    values.iter().map(|v| v[i]).sum::<f64>() / values.len() as f64
+}
+
+/// Runs the comparison described by `cfg`. `observer` receives [`BanditEvent`]s on the calling thread; `cancel`
+/// is checked between chunks of rounds (then `Error::Cancelled`). Repeats and algorithms run in parallel on the
+/// current rayon pool; the result does not depend on the number of threads (timings aside).
+pub fn run(cfg: &BanditConfig, observer: &mut dyn FnMut(&BanditEvent), cancel: &AtomicBool) -> Result<BanditReport> {
+    let wall = Instant::now();
+    let algos: Vec<AlgoSpec> = cfg.validate()?;
+    let checkpoints = checkpoint_rounds(cfg.rounds, cfg.checkpoints.unwrap_or(100));
+    let problem_name = cfg.build_problem(0)?.name();
+    let mut jobs: Vec<Job> = Vec::with_capacity(cfg.repeats * algos.len());
+    for r in 0..cfg.repeats {
+        let problem_seed: u64 = stream(cfg.seed, r as u64).random();
+        for (a, spec) in algos.iter().enumerate() {
+            let problem = cfg.build_problem(problem_seed)?;
+            let space = problem.space();
+            let algo_seed = substream(cfg.seed, r as u64, 3 * a as u64 + 1).random::<u64>();
+            let algo = spec.build(&space, problem.unit_rewards(), cfg.rounds, algo_seed)?;
+            jobs.push(Job {
+                repeat: r,
+                algo_index: a,
+                algo,
+                problem,
+                rng_algo: substream(cfg.seed, r as u64, 3 * a as u64 + 1),
+                rng_env: substream(cfg.seed, r as u64, 3 * a as u64 + 2),
+                rng_rec: substream(cfg.seed, r as u64, 3 * a as u64 + 3),
+                t: 0,
+                cum_regret: 0.0,
+                compute: 0.0,
+                seconds: 0.0,
+                simple: Vec::with_capacity(checkpoints.len()),
+                cumulative: Vec::with_capacity(checkpoints.len()),
+                units: Vec::with_capacity(checkpoints.len()),
+                secs: Vec::with_capacity(checkpoints.len()),
+                record: r == 0,
+                history: Vec::new(),
+                optimal: Vec::new(),
+                last_rec: None,
+            });
+        }
+    }
+    let names: Vec<String> = algos.iter().map(AlgoSpec::name).collect();
+    observer(&BanditEvent::Started {
+        problem: problem_name.clone(),
+        algorithms: names.clone(),
+        rounds: cfg.rounds,
+        repeats: cfg.repeats,
+        checkpoints: checkpoints.clone(),
+    });
+
+    // chunk ends on checkpoint rounds
+    let per_chunk = checkpoints.len().div_ceil(CHUNKS).max(1);
+    let mut reported = 0usize;
+    let mut ci = 0usize;
+    while ci < checkpoints.len() {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled);
+        }
+        let end_idx = (ci + per_chunk).min(checkpoints.len()) - 1;
+        let to = checkpoints[end_idx];
+        jobs.par_iter_mut().map(|j| j.advance(to, &checkpoints)).collect::<Result<Vec<()>>>()?;
+        ci = end_idx + 1;
+        // progress: new checkpoints' mean curves
+        let mut curves = Vec::with_capacity(algos.len());
+        for (a, name) in names.iter().enumerate() {
+            let sel: Vec<&Job> = jobs.iter().filter(|j| j.algo_index == a).collect();
+            let simple: Vec<Vec<f64>> = sel.iter().map(|j| j.simple.clone()).collect();
+            let cumu: Vec<Vec<f64>> = sel.iter().map(|j| j.cumulative.clone()).collect();
+            curves.push(CurveUpdate {
+                name: name.clone(),
+                rounds: checkpoints[reported..ci].to_vec(),
+                simple_regret: (reported..ci).map(|i| mean_at(&simple, i)).collect(),
+                cumulative_regret: (reported..ci).map(|i| mean_at(&cumu, i)).collect(),
+            });
+        }
+        reported = ci;
+        observer(&BanditEvent::Progress { round: to, rounds: cfg.rounds, curves });
+    }
+
+    let k = checkpoints.len();
+    let mut reports = Vec::with_capacity(algos.len());
+    for (a, spec) in algos.iter().enumerate() {
+        let mut sel: Vec<&mut Job> = jobs.iter_mut().filter(|j| j.algo_index == a).collect();
+        sel.sort_by_key(|j| j.repeat);
+        let simple: Vec<Vec<f64>> = sel.iter().map(|j| j.simple.clone()).collect();
+        let cumu: Vec<Vec<f64>> = sel.iter().map(|j| j.cumulative.clone()).collect();
+        let (sm, sl, sh) = curve(&simple, k, cfg.band);
+        let (cm, cl, ch) = curve(&cumu, k, cfg.band);
+        let units: Vec<f64> = (0..k).map(|i| sel.iter().map(|j| j.units[i]).sum::<f64>() / sel.len() as f64).collect();
+        let secs: Vec<f64> = (0..k).map(|i| sel.iter().map(|j| j.secs[i]).sum::<f64>() / sel.len() as f64).collect();
+        let finals: Vec<f64> = simple.iter().map(|v| v[k - 1]).collect();
+        let finals_c: Vec<f64> = cumu.iter().map(|v| v[k - 1]).collect();
+        let mut recommended = Vec::with_capacity(sel.len());
+        let mut failures = 0;
+        for j in sel.iter_mut() {
+            let t = j.t;
+            let optimum = j.problem.optimum(t);
+            let value = j.last_rec.as_ref().map(|arm| j.problem.value(arm, t));
+            recommended.push(Recommendation { repeat: j.repeat, arm: j.last_rec.clone(), value, optimum });
+            failures += j.algo.failures();
+        }
+        let charts = charts(sel[0]);
+        reports.push(AlgoReport {
+            name: spec.name(),
+            kind: spec.kind().to_string(),
+            simple_regret: Curve { mean: sm, lo: sl, hi: sh },
+            cumulative_regret: Curve { mean: cm, lo: cl, hi: ch },
+            final_simple_regret: summarize(&finals, cfg.band),
+            final_cumulative_regret: summarize(&finals_c, cfg.band),
+            compute: Compute { unit: sel[0].problem.cost_unit().to_string(), units, seconds: secs },
+            recommended,
+            failures,
+            charts,
+        });
+    }
+    let seconds = wall.elapsed().as_secs_f64();
+    observer(&BanditEvent::Done { seconds });
+    Ok(BanditReport { problem: problem_name, config: cfg.clone(), rounds: checkpoints, algorithms: reports, seconds })
+}
+
+fn charts(job: &mut Job) -> Charts {
+    let mut c = Charts::default();
+    let t = job.t;
+    match job.problem.space() {
+        ArmSpace::Continuous { lo, hi, ordered } => {
+            if lo.len() == 1 {
+                let grid: Vec<f64> = (0..GRID).map(|i| lo[0] + (hi[0] - lo[0]) * i as f64 / (GRID - 1) as f64).collect();
+                if let Some((m, s)) = job.algo.posterior_grid(&grid, t) {
+                    let truth = grid.iter().map(|x| job.problem.value(&Arm::Point(vec![*x]), t)).collect();
+                    let points = job
+                        .history
+                        .iter()
+                        .filter_map(|(r, a, y)| match a {
+                            Arm::Point(p) => Some(ChosenPoint { round: *r, x: p[0], reward: *y }),
+                            _ => None,
+                        })
+                        .collect();
+                    c.gp_1d = Some(Gp1dChart {
+                        lo: m.iter().zip(&s).map(|(a, b)| a - 2.0 * b).collect(),
+                        hi: m.iter().zip(&s).map(|(a, b)| a + 2.0 * b).collect(),
+                        mean: m,
+                        grid,
+                        truth,
+                        points,
+                    });
+                }
+            }
+            if ordered {
+                c.schedules = Some(ScheduleChart {
+                    rounds: job.history.iter().map(|h| h.0).collect(),
+                    chosen: job
+                        .history
+                        .iter()
+                        .map(|h| match &h.1 {
+                            Arm::Point(p) => p.clone(),
+                            Arm::Index(_) => Vec::new(),
+                        })
+                        .collect(),
+                    optimal: job.optimal.clone(),
+                });
+            }
+        }
+        ArmSpace::Discrete { .. } => {
+            let mut stats = job.algo.arm_stats();
+            if !stats.is_empty() {
+                stats.sort_by(|a, b| b.pulls.cmp(&a.pulls).then(a.arm.cmp(&b.arm)));
+                stats.truncate(MAX_ARM_STATS);
+                for s in stats.iter_mut() {
+                    s.true_value = job.problem.value(&Arm::Index(s.arm), t);
+                }
+                stats.sort_by_key(|s| s.arm);
+                c.arms = Some(stats);
+            }
+        }
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checkpoints_are_even_and_end_at_rounds() {
+        assert_eq!(checkpoint_rounds(10, 100), (1..=10).collect::<Vec<_>>());
+        assert_eq!(checkpoint_rounds(1000, 4), vec![250, 500, 750, 1000]);
+        assert_eq!(checkpoint_rounds(10, 3), vec![4, 7, 10]);
+    }
+}

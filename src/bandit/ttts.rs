@@ -1,0 +1,390 @@
+//! Bayesian best-arm identification for Bernoulli (or [0, 1]) rewards:
+//! - [`Ttts`]: top-two Thompson sampling (Russo 2016, "Simple Bayesian algorithms for best arm identification",
+//!   sec. 3.2) on a finite set of arms with Beta posteriors;
+//! - [`DTtts`]: dynamic TTTS for infinitely many arms (Shang, Kaufmann & Valko 2019, "A simple dynamic bandit
+//!   algorithm for hyper-parameter tuning", Alg. 1): one new arm from the reservoir enters every round;
+//! - [`Uniform`]: round-robin allocation over a fixed set, the floor to beat.
+//!
+//! Rewards `r` in [0, 1] are binarised: a success with probability `r` (Agrawal & Goyal 2012), so Beta-Bernoulli
+//! updates stay exact. Priors are Beta(1, 1). Recommendations maximise the posterior probability of being the best
+//! arm, estimated by Monte Carlo with a dedicated (seeded) stream.
+
+use rand::RngExt;
+use rand_distr::{Beta, Distribution};
+use serde::{Deserialize, Serialize};
+
+use super::{Arm, ArmStat, BanditAlgo};
+use crate::rng::Rng;
+use crate::{Error, Result};
+
+fn beta_draw(a: f64, b: f64, rng: &mut Rng) -> f64 {
+    match Beta::new(a, b) {
+        Ok(d) => d.sample(rng),
+        Err(_) => a / (a + b),
+    }
+}
+
+/// Per-arm statistics: binarised successes/failures and the raw reward sum.
+#[derive(Debug, Clone, Default)]
+struct Stats {
+    arm: usize,
+    succ: f64,
+    fail: f64,
+    sum: f64,
+}
+
+impl Stats {
+    fn pulls(&self) -> f64 {
+        self.succ + self.fail
+    }
+    fn alpha(&self) -> f64 {
+        1.0 + self.succ
+    }
+    fn beta(&self) -> f64 {
+        1.0 + self.fail
+    }
+}
+
+/// Monte Carlo estimate of `P(arm i is the best)` under independent Beta posteriors; returns the index (into
+/// `stats`) with the largest estimate (ties: the larger posterior mean).
+fn most_probably_best(stats: &[Stats], samples: usize, rng: &mut Rng) -> Option<usize> {
+    if stats.is_empty() {
+        return None;
+    }
+    let mut wins = vec![0usize; stats.len()];
+    for _ in 0..samples {
+        let mut best = 0;
+        let mut bv = f64::NEG_INFINITY;
+        for (i, s) in stats.iter().enumerate() {
+            let v = beta_draw(s.alpha(), s.beta(), rng);
+            if v > bv {
+                bv = v;
+                best = i;
+            }
+        }
+        wins[best] += 1;
+    }
+    let pm = |s: &Stats| s.alpha() / (s.alpha() + s.beta());
+    let mut best = 0;
+    for i in 1..stats.len() {
+        if wins[i] > wins[best] || (wins[i] == wins[best] && pm(&stats[i]) > pm(&stats[best])) {
+            best = i;
+        }
+    }
+    Some(best)
+}
+
+fn most_pulled(stats: &[Stats]) -> Option<usize> {
+    let pm = |s: &Stats| s.alpha() / (s.alpha() + s.beta());
+    let mut best: Option<usize> = None;
+    for (i, s) in stats.iter().enumerate() {
+        if s.pulls() == 0.0 {
+            continue;
+        }
+        match best {
+            Some(b) if stats[b].pulls() > s.pulls() || (stats[b].pulls() == s.pulls() && pm(&stats[b]) >= pm(s)) => {}
+            _ => best = Some(i),
+        }
+    }
+    best
+}
+
+fn recommend(stats: &[Stats], opts: &TttsOptions, rng: &mut Rng) -> Option<usize> {
+    match opts.recommend {
+        Recommend::Posterior => {
+            let idx: Vec<usize> = (0..stats.len()).filter(|&i| stats[i].pulls() > 0.0).collect();
+            let pulled: Vec<Stats> = idx.iter().map(|&i| stats[i].clone()).collect();
+            most_probably_best(&pulled, opts.mc_samples, rng).map(|j| idx[j])
+        }
+        Recommend::MostPulled => most_pulled(stats),
+    }
+}
+
+fn binarise(reward: f64, rng: &mut Rng) -> bool {
+    rng.random::<f64>() < reward.clamp(0.0, 1.0)
+}
+
+/// How TTTS / D-TTTS recommend an arm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Recommend {
+    /// Largest posterior probability of being the best (Monte Carlo; Russo 2016). With many arms pulled once
+    /// (D-TTTS on a reservoir), their joint mass can outweigh a well-estimated good arm, so a barely pulled arm
+    /// may be recommended.
+    #[default]
+    Posterior,
+    /// The most pulled arm (ties: larger posterior mean); top-two sampling pulls the best arm about a fraction
+    /// beta of the time.
+    MostPulled,
+}
+
+/// Options of TTTS / D-TTTS.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TttsOptions {
+    /// Probability of pulling the leader rather than the challenger (Russo's beta, default 1/2).
+    pub beta: f64,
+    /// Number of arms (TTTS on a reservoir: the first `arms` arms; ignored by D-TTTS and finite problems).
+    pub arms: Option<usize>,
+    /// D-TTTS: represent the arms that entered but were never pulled by one pseudo-arm whose sample is the
+    /// maximum of their uniform prior samples, Beta(m, 1) for m such arms (default true). With false, every
+    /// entered arm keeps its own Beta(1, 1) posterior (O(t) per round).
+    pub pseudo_arm: bool,
+    /// Monte Carlo draws for the recommendation (default 200).
+    pub mc_samples: usize,
+    /// Recommendation rule (default `posterior`).
+    pub recommend: Recommend,
+    /// Label in the report.
+    pub label: Option<String>,
+}
+
+impl Default for TttsOptions {
+    fn default() -> Self {
+        TttsOptions { beta: 0.5, arms: None, pseudo_arm: true, mc_samples: 200, recommend: Recommend::Posterior, label: None }
+    }
+}
+
+impl TttsOptions {
+    pub(crate) fn validate(&self) -> Result<()> {
+        if !(self.beta > 0.0 && self.beta <= 1.0) {
+            return Err(Error::config("ttts: beta must be in (0, 1]"));
+        }
+        if self.mc_samples == 0 {
+            return Err(Error::config("ttts: mc_samples must be >= 1"));
+        }
+        if self.arms == Some(0) || self.arms == Some(1) {
+            return Err(Error::config("ttts: at least two arms are needed"));
+        }
+        Ok(())
+    }
+}
+
+/// Largest number of resamples when looking for a challenger different from the leader; after that the
+/// runner-up of the last draw is taken (an exact draw from the challenger distribution except for that
+/// truncation).
+const MAX_RESAMPLES: usize = 10;
+
+/// Top-two Thompson sampling on a finite set of arms (Russo 2016, TTTS with Beta posteriors).
+pub struct Ttts {
+    opts: TttsOptions,
+    stats: Vec<Stats>,
+    bin_rng: Rng,
+}
+
+impl Ttts {
+    /// TTTS on arms `0..n_arms`.
+    pub fn new(n_arms: usize, opts: TttsOptions, seed: u64) -> Result<Self> {
+        opts.validate()?;
+        if n_arms < 2 {
+            return Err(Error::config("ttts: at least two arms are needed"));
+        }
+        let stats = (0..n_arms).map(|i| Stats { arm: i, ..Default::default() }).collect();
+        Ok(Ttts { opts, stats, bin_rng: crate::rng::stream(seed, 0xb1) })
+    }
+}
+
+/// One TTTS decision over `stats`, plus an optional pseudo-arm standing for `m` exchangeable unpulled arms with
+/// Beta(1, 1) posteriors (sampled as the max of their samples, Beta(m, 1)): returns the index into `stats`, or
+/// `stats.len()` for "a fresh unpulled arm".
+///
+/// Exactness of the pseudo-arm: when the leader is an unpulled arm A and a resample's maximum is again among the
+/// unpulled arms, that maximum is A with probability 1/m (exchangeability), so it is rejected with probability
+/// 1/m and otherwise accepted as another unpulled arm (pulling either is pulling a fresh arm). This gives the
+/// same decision distribution as keeping the m arms explicitly.
+fn top_two(stats: &[Stats], pseudo_m: usize, beta: f64, rng: &mut Rng) -> usize {
+    let n = stats.len() + usize::from(pseudo_m > 0);
+    let draw = |rng: &mut Rng| -> (usize, usize) {
+        let (mut b1, mut v1, mut b2, mut v2) = (0usize, f64::NEG_INFINITY, 0usize, f64::NEG_INFINITY);
+        for i in 0..n {
+            let v = if i < stats.len() {
+                beta_draw(stats[i].alpha(), stats[i].beta(), rng)
+            } else {
+                // max of m independent U(0,1) prior samples ~ Beta(m, 1)
+                rng.random::<f64>().powf(1.0 / pseudo_m as f64)
+            };
+            if v > v1 {
+                b2 = b1;
+                v2 = v1;
+                b1 = i;
+                v1 = v;
+            } else if v > v2 {
+                b2 = i;
+                v2 = v;
+            }
+        }
+        (b1, b2)
+    };
+    let pseudo = stats.len();
+    let (leader, _) = draw(rng);
+    if n == 1 || rng.random::<f64>() < beta {
+        return leader;
+    }
+    for k in 0..MAX_RESAMPLES {
+        let (c, second) = draw(rng);
+        if c != leader {
+            return c;
+        }
+        if c == pseudo && pseudo_m > 1 && rng.random::<f64>() >= 1.0 / pseudo_m as f64 {
+            // another unpulled arm than the leader
+            return c;
+        }
+        if k + 1 == MAX_RESAMPLES {
+            return second;
+        }
+    }
+    leader
+}
+
+impl BanditAlgo for Ttts {
+    fn ask(&mut self, _t: usize, rng: &mut Rng) -> Arm {
+        let i = top_two(&self.stats, 0, self.opts.beta, rng);
+        Arm::Index(self.stats[i].arm)
+    }
+    fn tell(&mut self, arm: &Arm, reward: f64) {
+        let Arm::Index(k) = arm else { return };
+        if let Some(s) = self.stats.get_mut(*k) {
+            if binarise(reward, &mut self.bin_rng) {
+                s.succ += 1.0;
+            } else {
+                s.fail += 1.0;
+            }
+            s.sum += reward;
+        }
+    }
+    fn recommend(&mut self, _t: usize, rng: &mut Rng) -> Option<Arm> {
+        recommend(&self.stats, &self.opts, rng).map(|i| Arm::Index(self.stats[i].arm))
+    }
+    fn arm_stats(&self) -> Vec<ArmStat> {
+        arm_stats(&self.stats)
+    }
+}
+
+fn arm_stats(stats: &[Stats]) -> Vec<ArmStat> {
+    stats
+        .iter()
+        .map(|s| ArmStat {
+            arm: s.arm,
+            pulls: s.pulls() as usize,
+            mean_reward: (s.pulls() > 0.0).then(|| s.sum / s.pulls()),
+            alpha: Some(s.alpha()),
+            beta: Some(s.beta()),
+            true_value: 0.0,
+        })
+        .collect()
+}
+
+/// Dynamic TTTS (Shang, Kaufmann & Valko 2019, Alg. 1): at round t the list holds t arms from the reservoir
+/// (arm indices 0, 1, 2, ... in reservoir order); TTTS runs on the list. On a finite set of K arms, arms enter in
+/// index order until all K are in (then it is TTTS with a growing start).
+pub struct DTtts {
+    opts: TttsOptions,
+    cap: Option<usize>,
+    /// Arms pulled at least once (pseudo-arm mode) or all entered arms; arm `k` is `stats[k]`.
+    stats: Vec<Stats>,
+    /// Arms that entered the list.
+    entered: usize,
+    bin_rng: Rng,
+}
+
+impl DTtts {
+    /// D-TTTS on a reservoir (`n_arms = None`) or on a finite set of `n_arms` arms.
+    pub fn new(opts: TttsOptions, n_arms: Option<usize>, seed: u64) -> Result<Self> {
+        opts.validate()?;
+        if n_arms.is_some_and(|n| n < 2) {
+            return Err(Error::config("d-ttts: at least two arms are needed"));
+        }
+        Ok(DTtts { opts, cap: n_arms, stats: Vec::new(), entered: 0, bin_rng: crate::rng::stream(seed, 0xb2) })
+    }
+
+    /// Number of arms that entered the list.
+    pub fn entered(&self) -> usize {
+        self.entered
+    }
+}
+
+impl BanditAlgo for DTtts {
+    fn ask(&mut self, _t: usize, rng: &mut Rng) -> Arm {
+        // a new arm enters every round (until a finite set is exhausted)
+        if self.cap.is_none_or(|c| self.entered < c) {
+            self.entered += 1;
+            if !self.opts.pseudo_arm {
+                let k = self.stats.len();
+                self.stats.push(Stats { arm: k, ..Default::default() });
+            }
+        }
+        // pseudo-arm mode: the m entered-but-unpulled arms (exchangeable, Beta(1, 1) each) are one pseudo-arm
+        // whose Thompson sample is the max of m uniforms ~ Beta(m, 1); pulling it pulls the next unpulled arm.
+        let m = self.entered - self.stats.len();
+        let i = top_two(&self.stats, m, self.opts.beta, rng);
+        if i == self.stats.len() {
+            let k = self.stats.len();
+            self.stats.push(Stats { arm: k, ..Default::default() });
+            Arm::Index(k)
+        } else {
+            Arm::Index(self.stats[i].arm)
+        }
+    }
+    fn tell(&mut self, arm: &Arm, reward: f64) {
+        let Arm::Index(k) = arm else { return };
+        if let Some(s) = self.stats.get_mut(*k) {
+            if binarise(reward, &mut self.bin_rng) {
+                s.succ += 1.0;
+            } else {
+                s.fail += 1.0;
+            }
+            s.sum += reward;
+        }
+    }
+    fn recommend(&mut self, _t: usize, rng: &mut Rng) -> Option<Arm> {
+        recommend(&self.stats, &self.opts, rng).map(|i| Arm::Index(self.stats[i].arm))
+    }
+    fn arm_stats(&self) -> Vec<ArmStat> {
+        arm_stats(&self.stats)
+    }
+}
+
+/// Round-robin over arms `0..n_arms`; recommends the best empirical mean.
+pub struct Uniform {
+    n: usize,
+    pulls: Vec<f64>,
+    sums: Vec<f64>,
+}
+
+impl Uniform {
+    /// Uniform allocation over `n_arms >= 1` arms.
+    pub fn new(n_arms: usize) -> Result<Self> {
+        if n_arms == 0 {
+            return Err(Error::config("uniform: at least one arm is needed"));
+        }
+        Ok(Uniform { n: n_arms, pulls: vec![0.0; n_arms], sums: vec![0.0; n_arms] })
+    }
+}
+
+impl BanditAlgo for Uniform {
+    fn ask(&mut self, t: usize, _rng: &mut Rng) -> Arm {
+        Arm::Index(t % self.n)
+    }
+    fn tell(&mut self, arm: &Arm, reward: f64) {
+        if let Arm::Index(k) = arm {
+            if *k < self.n {
+                self.pulls[*k] += 1.0;
+                self.sums[*k] += reward;
+            }
+        }
+    }
+    fn recommend(&mut self, _t: usize, _rng: &mut Rng) -> Option<Arm> {
+        super::halving::best_empirical(&self.pulls, &self.sums, 1.0).map(Arm::Index)
+    }
+    fn arm_stats(&self) -> Vec<ArmStat> {
+        (0..self.n)
+            .map(|i| ArmStat {
+                arm: i,
+                pulls: self.pulls[i] as usize,
+                mean_reward: (self.pulls[i] > 0.0).then(|| self.sums[i] / self.pulls[i]),
+                alpha: None,
+                beta: None,
+                true_value: 0.0,
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,495 @@
+//! The compared methods: HOAG (Pedregosa 2016, Algorithm 1 with the adaptive step of Sec. 3), iterative
+//! differentiation (Domke 2012; Maclaurin et al. 2015: reverse mode through unrolled gradient descent), grid
+//! search, random search and GP Bayesian optimisation with expected improvement (Jones et al. 1998).
+
+// Index loops mirror the equations in these numeric kernels; negated comparisons deliberately catch NaN.
+#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
+
+use super::problems::{Bilevel, InnerAt};
+use super::solvers::{conjugate_gradient, norm};
+use crate::data::Dataset;
+use super::{HoagConfig, HoagMethodReport, Landscape, MethodSpec, TracePoint};
+use crate::gp::{BaseKernel, Gp, HyperOptions, Kernel};
+use crate::rng::{stream, Rng};
+use crate::{Error, Result};
+use rand::RngExt;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use web_time::Instant;
+
+/// Adaptive step of Pedregosa (2016, Sec. 3): shrink by `ALPHA` when inequality (3) fails, grow by `BETA`.
+const ALPHA: f64 = 0.5;
+const BETA: f64 = 1.05;
+
+pub(super) fn sizes(_cfg: &HoagConfig, input: &Dataset) -> (usize, usize, usize, usize) {
+    let n = input.n;
+    (n / 3, 2 * n / 3 - n / 3, n - 2 * n / 3, input.p)
+}
+
+fn linspace(lo: f64, hi: f64, k: usize) -> Vec<f64> {
+    (0..k).map(|i| lo + (hi - lo) * i as f64 / (k - 1) as f64).collect()
+}
+
+/// `|∇_1 h(0, λ)|`: the reference of the relative inner tolerances (independent of λ for both problems).
+fn grad_norm_at_zero(at: &dyn InnerAt, n: usize) -> f64 {
+    let z = vec![0.0; n];
+    let mut g = vec![0.0; n];
+    at.value_grad(&z, &mut g);
+    norm(&g).max(1e-300)
+}
+
+/// Solves the inner problem at `lam` to relative tolerance `tol` (warm start `x`) and returns
+/// `(outer loss, validation loss, cost, inner iterations)`.
+fn evaluate(pr: &dyn Bilevel, lam: &[f64], x: &mut [f64], tol: f64, max_iter: usize) -> (f64, f64, u64, usize) {
+    let at = pr.at(lam);
+    let n0 = grad_norm_at_zero(at.as_ref(), x.len());
+    let info = at.solve(x, tol * n0, max_iter);
+    let f = at.outer(x);
+    let v = at.validation(x);
+    (f, v, at.cost() + 1, info.iters)
+}
+
+/// The outer loss on a grid over the box; rows run in parallel (each row warm-starts along itself, so the
+/// values do not depend on the number of threads).
+pub(super) fn landscape(pr: &dyn Bilevel, cfg: &HoagConfig) -> Result<Landscape> {
+    let k = cfg.landscape_points;
+    let axis = linspace(cfg.bounds[0], cfg.bounds[1], k);
+    let s = pr.n_hyper();
+    let n = pr.n_inner();
+    let max_iter = cfg.max_inner_iter.max(2 * n);
+    let rows: Vec<Vec<(f64, f64)>> = if s == 1 {
+        let mut x = vec![0.0; n];
+        vec![axis.iter().map(|&l| {
+            let (f, v, _, _) = evaluate(pr, &[l], &mut x, cfg.blackbox_tol, max_iter);
+            (f, v)
+        }).collect()]
+    } else {
+        axis.par_iter()
+            .map(|&a| {
+                let mut x = vec![0.0; n];
+                axis.iter()
+                    .map(|&b| {
+                        let (f, v, _, _) = evaluate(pr, &[a, b], &mut x, cfg.blackbox_tol, max_iter);
+                        (f, v)
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let values: Vec<f64> = rows.iter().flatten().map(|p| p.0).collect();
+    let validation: Vec<f64> = rows.iter().flatten().map(|p| p.1).collect();
+    let (mut best, mut bi) = (f64::INFINITY, 0);
+    for (i, v) in values.iter().enumerate() {
+        if *v < best {
+            best = *v;
+            bi = i;
+        }
+    }
+    if !best.is_finite() {
+        return Err(Error::numerical("the outer loss is not finite anywhere on the landscape grid"));
+    }
+    let argmin = if s == 1 { vec![axis[bi]] } else { vec![axis[bi / k], axis[bi % k]] };
+    Ok(Landscape { axes: vec![axis; s], values, validation, argmin, min: best })
+}
+
+struct Tracker<'a> {
+    start: Instant,
+    cost: u64,
+    inner_iters: usize,
+    trace: Vec<TracePoint>,
+    emit: &'a mut dyn FnMut(&TracePoint),
+}
+
+impl Tracker<'_> {
+    #[allow(clippy::too_many_arguments)]
+    fn push(&mut self, iter: usize, hyper: &[f64], f: f64, best_hyper: &[f64], best_f: f64, val: f64, tol: Option<f64>, gn: Option<f64>) {
+        let pt = TracePoint {
+            iter,
+            seconds: self.start.elapsed().as_secs_f64(),
+            cost: self.cost,
+            inner_iters: self.inner_iters,
+            hyper: hyper.to_vec(),
+            outer_loss: f,
+            best_hyper: best_hyper.to_vec(),
+            best_outer_loss: best_f,
+            validation_loss: val,
+            tolerance: tol,
+            grad_norm: gn,
+            suboptimality: 0.0,
+        };
+        (self.emit)(&pt);
+        self.trace.push(pt);
+    }
+    fn out_of_budget(&self, cfg: &HoagConfig, iter: usize) -> Option<&'static str> {
+        if self.cost >= cfg.budget.cost {
+            Some("budget")
+        } else if iter >= cfg.budget.max_iter {
+            Some("max-iter")
+        } else if cfg.budget.seconds.is_some_and(|s| self.start.elapsed().as_secs_f64() >= s) {
+            Some("seconds")
+        } else {
+            None
+        }
+    }
+}
+
+pub(super) fn run_method(
+    pr: &dyn Bilevel,
+    cfg: &HoagConfig,
+    spec: &MethodSpec,
+    method_id: u64,
+    emit: &mut dyn FnMut(&TracePoint),
+    cancel: &AtomicBool,
+) -> Result<HoagMethodReport> {
+    let mut tr = Tracker { start: Instant::now(), cost: 0, inner_iters: 0, trace: Vec::new(), emit };
+    let mut x = vec![0.0; pr.n_inner()];
+    let (final_hyper, tolerances, stopped) = match spec {
+        MethodSpec::Hoag { .. } | MethodSpec::IterDiff { .. } => gradient_method(pr, cfg, spec, &mut tr, &mut x, cancel)?,
+        _ => search_method(pr, cfg, spec, method_id, &mut tr, &mut x, cancel)?,
+    };
+    let seconds = tr.start.elapsed().as_secs_f64();
+    let max_iter = cfg.max_inner_iter.max(2 * pr.n_inner());
+    let (final_loss, final_validation_loss, _, _) = evaluate(pr, &final_hyper, &mut x, cfg.blackbox_tol, max_iter);
+    Ok(HoagMethodReport {
+        name: spec.name(),
+        spec: spec.clone(),
+        trace: tr.trace,
+        final_hyper,
+        final_loss,
+        final_validation_loss,
+        cost: tr.cost,
+        seconds,
+        tolerances,
+        stopped: stopped.to_string(),
+    })
+}
+
+fn project(lam: &mut [f64], b: [f64; 2]) {
+    lam.iter_mut().for_each(|v| *v = v.clamp(b[0], b[1]));
+}
+
+/// HOAG (Pedregosa 2016, Algorithm 1) or iterative differentiation, with the same projected outer step.
+fn gradient_method(
+    pr: &dyn Bilevel,
+    cfg: &HoagConfig,
+    spec: &MethodSpec,
+    tr: &mut Tracker,
+    x: &mut [f64],
+    cancel: &AtomicBool,
+) -> Result<(Vec<f64>, Vec<f64>, &'static str)> {
+    let s = pr.n_hyper();
+    let n = pr.n_inner();
+    let mut lam = cfg.init.clone().unwrap_or_else(|| vec![0.0; s]);
+    project(&mut lam, cfg.bounds);
+    let mut q = vec![0.0; n];
+    let mut gx = vec![0.0; n];
+    let mut glam = vec![0.0; s];
+    let mut cross = vec![0.0; s];
+    let mut p = vec![0.0; s];
+    let mut tolerances = Vec::new();
+    // Lipschitz estimate L: the step is 1/L (Algorithm 1, step iv).
+    let mut big_l: Option<f64> = None;
+    let mut prev: Option<(f64, f64, Vec<f64>)> = None;
+    let mut norm_h0: Option<f64> = None;
+    let mut norm_g0: Option<f64> = None;
+    let cg_max = cfg.max_inner_iter.max(2 * n);
+    // Iterative differentiation keeps the whole inner trajectory (steps x n).
+    let steps = if let MethodSpec::IterDiff { steps } = spec { *steps } else { 0 };
+    let mut traj = vec![0.0; steps * n];
+    let mut k = 0;
+    let stopped = loop {
+        k += 1;
+        if cancel.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled);
+        }
+        let at = pr.at(&lam);
+        let (f, eps) = match spec {
+            MethodSpec::Hoag { tolerance } => {
+                let eps = tolerance.eps(cfg.eps0, k);
+                let nh0 = *norm_h0.get_or_insert_with(|| grad_norm_at_zero(at.as_ref(), n));
+                // (i) inner problem to tolerance ε_k, warm-started.
+                let info = at.solve(x, eps * nh0, cfg.max_inner_iter);
+                tr.inner_iters += info.iters;
+                let f = at.outer_grad(x, &mut gx, &mut glam);
+                let ng0 = *norm_g0.get_or_insert_with(|| norm(&gx).max(1e-300));
+                // (ii) ∇²_1 h q = ∇_1 f by CG to tolerance ε_k, warm-started from the last q.
+                let xr: &[f64] = x;
+                let info = conjugate_gradient(|v, out| at.hvp(xr, v, out), &gx, &mut q, eps * ng0, cg_max);
+                tr.inner_iters += info.iters;
+                // (iii) p_k = ∇_2 f - (∇²_{12} h)ᵀ q_k.
+                at.cross_t(x, &q, &mut cross);
+                for i in 0..s {
+                    p[i] = glam[i] - cross[i];
+                }
+                tolerances.push(eps);
+                (f, eps)
+            }
+            MethodSpec::IterDiff { .. } => {
+                let eta = 1.0 / at.lipschitz();
+                let f = unrolled_hypergradient(at.as_ref(), eta, steps, x, &mut traj, &mut p);
+                tr.inner_iters += steps;
+                (f, 0.0)
+            }
+            _ => unreachable!("gradient_method is only called for gradient methods"),
+        };
+        let val = at.validation(x);
+        tr.cost += at.cost();
+        drop(at);
+        let pn = norm(&p);
+        // Adaptive step (Sec. 3): grow when inequality (3) holds, shrink otherwise.
+        if let (Some((f_old, eps_old, lam_old)), Some(l)) = (&prev, big_l.as_mut()) {
+            let incr = lam.iter().zip(lam_old).map(|(a, b)| (a - b) * (a - b)).sum::<f64>().sqrt();
+            if f - eps <= f_old + eps_old + eps_old * incr - 0.5 * *l * incr * incr {
+                *l /= BETA;
+            } else {
+                *l /= ALPHA;
+            }
+        }
+        let tol = if matches!(spec, MethodSpec::Hoag { .. }) { Some(eps) } else { None };
+        tr.push(k, &lam, f, &lam, f, val, tol, Some(pn));
+        if !(f.is_finite() && pn.is_finite()) {
+            break "numerical-failure";
+        }
+        if let Some(why) = tr.out_of_budget(cfg, k) {
+            break why;
+        }
+        if pn == 0.0 {
+            break "converged";
+        }
+        // First step normalised by |p_1|.
+        let l = *big_l.get_or_insert(pn);
+        let old = lam.clone();
+        for i in 0..s {
+            lam[i] -= p[i] / l;
+        }
+        project(&mut lam, cfg.bounds);
+        if lam == old {
+            break "converged";
+        }
+        prev = Some((f, eps, old));
+    };
+    Ok((lam, tolerances, stopped))
+}
+
+/// Iterative differentiation (Domke 2012; Maclaurin et al. 2015): `steps` of gradient descent
+/// `x_{t+1} = x_t - η ∇_1 h(x_t, λ)` from `x_0 = 0` (final iterate left in `x`, trajectory in `traj`, length
+/// `steps * n`), then reverse mode: `v = ∂f/∂x_T`, for `t = T-1..0`: `dλ -= η (∇²_{12} h(x_t))ᵀ v`,
+/// `v -= η ∇²_1 h(x_t) v`. Writes `∇_2 f + dλ` into `grad`; returns the outer loss at `x_T`. `η` is fixed.
+pub(crate) fn unrolled_hypergradient(
+    at: &dyn InnerAt,
+    eta: f64,
+    steps: usize,
+    x: &mut [f64],
+    traj: &mut [f64],
+    grad: &mut [f64],
+) -> f64 {
+    let n = x.len();
+    let s = grad.len();
+    let mut gbuf = vec![0.0; n];
+    let mut hv = vec![0.0; n];
+    let mut cross = vec![0.0; s];
+    x.iter_mut().for_each(|v| *v = 0.0);
+    for t in 0..steps {
+        traj[t * n..(t + 1) * n].copy_from_slice(x);
+        at.value_grad(x, &mut gbuf);
+        for i in 0..n {
+            x[i] -= eta * gbuf[i];
+        }
+    }
+    let mut v = vec![0.0; n];
+    let f = at.outer_grad(x, &mut v, grad);
+    for t in (0..steps).rev() {
+        let xt = &traj[t * n..(t + 1) * n];
+        at.cross_t(xt, &v, &mut cross);
+        for i in 0..s {
+            grad[i] -= eta * cross[i];
+        }
+        at.hvp(xt, &v, &mut hv);
+        for i in 0..n {
+            v[i] -= eta * hv[i];
+        }
+    }
+    f
+}
+
+fn uniform_point(rng: &mut Rng, s: usize, b: [f64; 2]) -> Vec<f64> {
+    (0..s).map(|_| b[0] + (b[1] - b[0]) * rng.random::<f64>()).collect()
+}
+
+/// Standard normal cdf via erfc (W. J. Cody's rational approximation as in Numerical Recipes, |err| < 1.2e-7).
+fn norm_cdf(z: f64) -> f64 {
+    let x = -z / std::f64::consts::SQRT_2;
+    let t = 1.0 / (1.0 + 0.5 * x.abs());
+    let y = t * (-x * x - 1.26551223
+        + t * (1.00002368
+            + t * (0.37409196
+                + t * (0.09678418
+                    + t * (-0.18628806
+                        + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))))
+        .exp();
+    let erfc = if x >= 0.0 { y } else { 2.0 - y };
+    0.5 * erfc
+}
+
+fn norm_pdf(z: f64) -> f64 {
+    (-0.5 * z * z).exp() / (2.0 * std::f64::consts::PI).sqrt()
+}
+
+/// Expected improvement for minimisation (Jones et al. 1998): `(b - μ) Φ(z) + σ φ(z)`, `z = (b - μ)/σ`.
+pub(crate) fn expected_improvement(mu: f64, var: f64, best: f64) -> f64 {
+    let sd = var.max(0.0).sqrt();
+    if sd < 1e-12 {
+        return (best - mu).max(0.0);
+    }
+    let z = (best - mu) / sd;
+    (best - mu) * norm_cdf(z) + sd * norm_pdf(z)
+}
+
+/// Next BO point: fit a Matern-5/2 GP (type-II ML) on inputs scaled to [0,1]^s and standardised log losses
+/// (losses span orders of magnitude across the box), maximise EI over a grid of candidates not already
+/// evaluated. Falls back to a random point when the GP fails.
+fn bo_next(xs: &[Vec<f64>], ys: &[f64], b: [f64; 2], rng: &mut Rng) -> Vec<f64> {
+    let s = xs[0].len();
+    let scale = |v: &[f64]| v.iter().map(|a| (a - b[0]) / (b[1] - b[0])).collect::<Vec<f64>>();
+    let u: Vec<Vec<f64>> = xs.iter().map(|v| scale(v)).collect();
+    let logs: Vec<f64> = ys.iter().map(|y| y.max(1e-300).ln()).collect();
+    let mean = logs.iter().sum::<f64>() / logs.len() as f64;
+    let sd = (logs.iter().map(|y| (y - mean).powi(2)).sum::<f64>() / logs.len() as f64).sqrt().max(1e-12);
+    let z: Vec<f64> = logs.iter().map(|y| (y - mean) / sd).collect();
+    let fitted = Kernel::new(BaseKernel::Matern52, s, 0.2, 1.0).and_then(|k| Gp::fit(&u, &z, k, 1e-6)).and_then(|mut gp| {
+        let opts = HyperOptions {
+            length_scale: (0.02, 2.0),
+            signal_var: (0.05, 20.0),
+            noise_var: Some((1e-8, 1e-2)),
+            restarts: 2,
+            max_iters: 50,
+            ..HyperOptions::default()
+        };
+        gp.optimize_hyperparameters(rng, &opts)?;
+        Ok(gp)
+    });
+    let gp = match fitted {
+        Ok(gp) => gp,
+        Err(_) => return uniform_point(rng, s, b),
+    };
+    let best = z.iter().cloned().fold(f64::INFINITY, f64::min);
+    let k = if s == 1 { 401 } else { 41 };
+    let grid = linspace(0.0, 1.0, k);
+    let mut best_ei = -1.0;
+    let mut best_u = vec![0.5; s];
+    let mut cand = vec![0.0; s];
+    let total = if s == 1 { k } else { k * k };
+    for i in 0..total {
+        if s == 1 {
+            cand[0] = grid[i];
+        } else {
+            cand[0] = grid[i / k];
+            cand[1] = grid[i % k];
+        }
+        if u.iter().any(|o| o.iter().zip(&cand).all(|(a, c)| (a - c).abs() < 1e-9)) {
+            continue;
+        }
+        let (m, v) = gp.predict(&cand);
+        let ei = expected_improvement(m, v, best);
+        if ei > best_ei {
+            best_ei = ei;
+            best_u.copy_from_slice(&cand);
+        }
+    }
+    best_u.iter().map(|a| b[0] + a * (b[1] - b[0])).collect()
+}
+
+/// Grid, random search and BO: each evaluation solves the inner problem to `blackbox_tol` (warm start from the
+/// previous evaluation); the recommendation is the incumbent.
+fn search_method(
+    pr: &dyn Bilevel,
+    cfg: &HoagConfig,
+    spec: &MethodSpec,
+    method_id: u64,
+    tr: &mut Tracker,
+    x: &mut [f64],
+    cancel: &AtomicBool,
+) -> Result<(Vec<f64>, Vec<f64>, &'static str)> {
+    let s = pr.n_hyper();
+    let b = cfg.bounds;
+    let mut rng = stream(cfg.seed, 100 + method_id);
+    let grid: Vec<Vec<f64>> = match spec {
+        MethodSpec::Grid { points } => {
+            let axis = linspace(b[0], b[1], *points);
+            if s == 1 {
+                axis.iter().map(|&a| vec![a]).collect()
+            } else {
+                axis.iter().flat_map(|&a| axis.iter().map(move |&c| vec![a, c])).collect()
+            }
+        }
+        _ => Vec::new(),
+    };
+    let mut xs: Vec<Vec<f64>> = Vec::new();
+    let mut ys: Vec<f64> = Vec::new();
+    let mut best = (f64::INFINITY, vec![0.0; s], f64::NAN);
+    let max_iter = cfg.max_inner_iter.max(2 * pr.n_inner());
+    let mut k = 0;
+    let stopped = loop {
+        k += 1;
+        if cancel.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled);
+        }
+        let lam = match spec {
+            MethodSpec::Grid { .. } => {
+                if k > grid.len() {
+                    break "grid-done";
+                }
+                grid[k - 1].clone()
+            }
+            MethodSpec::Random => uniform_point(&mut rng, s, b),
+            MethodSpec::Bo { initial } => {
+                if k <= *initial {
+                    uniform_point(&mut rng, s, b)
+                } else {
+                    bo_next(&xs, &ys, b, &mut rng)
+                }
+            }
+            _ => unreachable!("search_method is only called for search methods"),
+        };
+        let (f, v, c, it) = evaluate(pr, &lam, x, cfg.blackbox_tol, max_iter);
+        tr.cost += c;
+        tr.inner_iters += it;
+        if f.is_finite() && f < best.0 {
+            best = (f, lam.clone(), v);
+        }
+        xs.push(lam.clone());
+        ys.push(if f.is_finite() { f } else { f64::MAX.sqrt() });
+        tr.push(k, &lam, f, &best.1, best.0, best.2, None, None);
+        if matches!(spec, MethodSpec::Grid { .. }) && k == grid.len() {
+            break "grid-done";
+        }
+        if let Some(why) = tr.out_of_budget(cfg, k) {
+            break why;
+        }
+    };
+    if !best.0.is_finite() {
+        return Err(Error::numerical(format!("{}: no evaluation gave a finite outer loss", spec.name())));
+    }
+    Ok((best.1, Vec::new(), stopped))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normal_cdf_matches_known_values() {
+        assert!((norm_cdf(0.0) - 0.5).abs() < 1e-7);
+        assert!((norm_cdf(1.0) - 0.841_344_746).abs() < 1e-6);
+        assert!((norm_cdf(-1.959_963_985) - 0.025).abs() < 1e-6);
+    }
+
+    #[test]
+    fn ei_is_positive_and_monotone_in_mean() {
+        let a = expected_improvement(0.0, 1.0, 0.0);
+        let b = expected_improvement(-1.0, 1.0, 0.0);
+        assert!((a - norm_pdf(0.0)).abs() < 1e-9);
+        assert!(b > a);
+        assert_eq!(expected_improvement(1.0, 0.0, 0.0), 0.0);
+    }
+}

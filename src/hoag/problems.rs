@@ -1,0 +1,428 @@
+//! The two bilevel problems of Pedregosa (ICML 2016), Section 4:
+//!
+//! - L2-regularised logistic regression (their eq. 4): inner `h(x, λ) = (1/n) Σ log(1 + exp(-b_i a_iᵀx))
+//!   + (e^λ / 2) |x|²` on the train set, outer `f(x) = (1/m) Σ log(1 + exp(-b_j a_jᵀx))` on the test set.
+//! - Kernel ridge regression with an RBF kernel (their eq. 5), hyperparameters `λ = (log width, log
+//!   regularisation)`: `K_ij = exp(-e^{λ_1} |a_i - a_j|²)`, inner `h(c, λ) = ½ cᵀ(K + e^{λ_2} I)c - bᵀc`
+//!   (minimiser `c = (K + e^{λ_2} I)^{-1} b`), outer `f = (1/2m) |b_test - K_test c|²`.
+//!
+//! Targets of the ridge problem are centred by the train mean; the logistic model has no intercept
+//! (standardise the features). "test" is the held-out set of the outer problem and "validation" the third
+//! set used only to report generalisation, as in the paper.
+//!
+//! Cost unit: one pass over the train data (a gradient, a Hessian-vector product, a kernel matrix-vector
+//! product, or building a kernel matrix). It is deterministic, unlike seconds.
+
+// Index loops mirror the equations in these numeric kernels; negated comparisons deliberately catch NaN.
+#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
+
+use super::solvers::{conjugate_gradient, dot, lbfgs, SolveInfo};
+use std::cell::{Cell, RefCell};
+
+/// One data split: `n x p` row-major features and targets.
+#[derive(Debug, Clone, Default)]
+pub struct Split {
+    pub x: Vec<f64>,
+    pub y: Vec<f64>,
+    pub n: usize,
+}
+
+/// A bilevel problem: a family of inner problems indexed by the hyperparameters.
+pub trait Bilevel: Send + Sync {
+    /// Number of hyperparameters `s`.
+    fn n_hyper(&self) -> usize;
+    /// Dimension of the inner variable.
+    fn n_inner(&self) -> usize;
+    /// Names of the hyperparameters (for charts).
+    fn hyper_names(&self) -> Vec<String>;
+    /// The inner problem at hyperparameters `lam` (caches what depends on `lam` only).
+    fn at(&self, lam: &[f64]) -> Box<dyn InnerAt + '_>;
+}
+
+/// The inner problem at fixed hyperparameters, with the derivatives HOAG needs. Every method counts its
+/// cost in [`InnerAt::cost`].
+pub trait InnerAt {
+    /// Inner objective `h(x, λ)`; writes `∇_1 h` into `g`.
+    fn value_grad(&self, x: &[f64], g: &mut [f64]) -> f64;
+    /// `out = ∇²_1 h(x, λ) v`.
+    fn hvp(&self, x: &[f64], v: &[f64], out: &mut [f64]);
+    /// `out = (∇²_{12} h(x, λ))ᵀ q` (length `s`): the derivative of `⟨∇_1 h(x, λ), q⟩` in `λ`.
+    fn cross_t(&self, x: &[f64], q: &[f64], out: &mut [f64]);
+    /// Outer loss `f(x, λ)` with `∇_1 f` into `gx` and `∇_2 f` into `glam`.
+    fn outer_grad(&self, x: &[f64], gx: &mut [f64], glam: &mut [f64]) -> f64;
+    /// Outer loss only.
+    fn outer(&self, x: &[f64]) -> f64;
+    /// Loss of the same kind on the validation set.
+    fn validation(&self, x: &[f64]) -> f64;
+    /// Solve the inner problem from the warm start `x` until `|∇_1 h| <= tol` (L-BFGS or CG).
+    fn solve(&self, x: &mut [f64], tol: f64, max_iter: usize) -> SolveInfo;
+    /// An upper bound on the Lipschitz constant of `∇_1 h` (for unrolled gradient descent).
+    fn lipschitz(&self) -> f64;
+    /// Cost units spent so far on this object.
+    fn cost(&self) -> u64;
+}
+
+#[inline]
+fn log1pexp_neg(z: f64) -> f64 {
+    // log(1 + exp(-z)), stable
+    if z > 0.0 {
+        (-z).exp().ln_1p()
+    } else {
+        -z + z.exp().ln_1p()
+    }
+}
+
+#[inline]
+fn sigmoid(t: f64) -> f64 {
+    if t >= 0.0 {
+        1.0 / (1.0 + (-t).exp())
+    } else {
+        let e = t.exp();
+        e / (1.0 + e)
+    }
+}
+
+fn matvec(x: &[f64], n: usize, p: usize, v: &[f64], out: &mut [f64]) {
+    for i in 0..n {
+        out[i] = dot(&x[i * p..(i + 1) * p], v);
+    }
+}
+
+/// Mean logistic loss `(1/n) Σ log(1 + exp(-b_i a_iᵀw))` with labels in {-1, +1}.
+fn logistic_loss(s: &Split, p: usize, w: &[f64]) -> f64 {
+    if s.n == 0 {
+        return f64::NAN;
+    }
+    let mut tot = 0.0;
+    for i in 0..s.n {
+        tot += log1pexp_neg(s.y[i] * dot(&s.x[i * p..(i + 1) * p], w));
+    }
+    tot / s.n as f64
+}
+
+/// L2-regularised logistic regression (Pedregosa 2016, eq. 4). Labels are mapped to {-1, +1}.
+#[derive(Debug, Clone)]
+pub struct LogisticBilevel {
+    pub p: usize,
+    pub train: Split,
+    pub test: Split,
+    pub validation: Split,
+    /// Largest eigenvalue of `AᵀA / n` (power iteration), for the Lipschitz bound.
+    spec: f64,
+}
+
+impl LogisticBilevel {
+    /// Builds the problem; labels must already be ±1.
+    pub fn new(p: usize, train: Split, test: Split, validation: Split) -> Self {
+        // Power iteration for |A|² / n.
+        let n = train.n;
+        let mut v = vec![1.0 / (p as f64).sqrt(); p];
+        let mut av = vec![0.0; n];
+        let mut spec = 0.0;
+        for _ in 0..50 {
+            matvec(&train.x, n, p, &v, &mut av);
+            let mut w = vec![0.0; p];
+            for i in 0..n {
+                for j in 0..p {
+                    w[j] += train.x[i * p + j] * av[i];
+                }
+            }
+            let nw = dot(&w, &w).sqrt();
+            if nw == 0.0 {
+                break;
+            }
+            spec = nw / n.max(1) as f64;
+            for j in 0..p {
+                v[j] = w[j] / nw;
+            }
+        }
+        LogisticBilevel { p, train, test, validation, spec }
+    }
+}
+
+struct LogisticAt<'a> {
+    pr: &'a LogisticBilevel,
+    reg: f64,
+    cost: Cell<u64>,
+}
+
+impl LogisticAt<'_> {
+    fn bump(&self) {
+        self.cost.set(self.cost.get() + 1);
+    }
+}
+
+impl Bilevel for LogisticBilevel {
+    fn n_hyper(&self) -> usize {
+        1
+    }
+    fn n_inner(&self) -> usize {
+        self.p
+    }
+    fn hyper_names(&self) -> Vec<String> {
+        vec!["log regularisation".into()]
+    }
+    fn at(&self, lam: &[f64]) -> Box<dyn InnerAt + '_> {
+        Box::new(LogisticAt { pr: self, reg: lam[0].exp(), cost: Cell::new(0) })
+    }
+}
+
+impl InnerAt for LogisticAt<'_> {
+    fn value_grad(&self, x: &[f64], g: &mut [f64]) -> f64 {
+        self.bump();
+        let tr = &self.pr.train;
+        let p = self.pr.p;
+        let inv_n = 1.0 / tr.n as f64;
+        g.iter_mut().zip(x).for_each(|(gi, xi)| *gi = self.reg * xi);
+        let mut val = 0.5 * self.reg * dot(x, x);
+        for i in 0..tr.n {
+            let a = &tr.x[i * p..(i + 1) * p];
+            let m = tr.y[i] * dot(a, x);
+            val += inv_n * log1pexp_neg(m);
+            let c = -tr.y[i] * sigmoid(-m) * inv_n;
+            for j in 0..p {
+                g[j] += c * a[j];
+            }
+        }
+        val
+    }
+    fn hvp(&self, x: &[f64], v: &[f64], out: &mut [f64]) {
+        self.bump();
+        let tr = &self.pr.train;
+        let p = self.pr.p;
+        let inv_n = 1.0 / tr.n as f64;
+        out.iter_mut().zip(v).for_each(|(o, vi)| *o = self.reg * vi);
+        for i in 0..tr.n {
+            let a = &tr.x[i * p..(i + 1) * p];
+            let s = sigmoid(-tr.y[i] * dot(a, x));
+            let c = s * (1.0 - s) * dot(a, v) * inv_n;
+            for j in 0..p {
+                out[j] += c * a[j];
+            }
+        }
+    }
+    fn cross_t(&self, x: &[f64], q: &[f64], out: &mut [f64]) {
+        // ∂/∂λ of (… + e^λ x) = e^λ x
+        out[0] = self.reg * dot(x, q);
+    }
+    fn outer_grad(&self, x: &[f64], gx: &mut [f64], glam: &mut [f64]) -> f64 {
+        self.bump();
+        let te = &self.pr.test;
+        let p = self.pr.p;
+        let inv_m = 1.0 / te.n as f64;
+        gx.iter_mut().for_each(|v| *v = 0.0);
+        glam.iter_mut().for_each(|v| *v = 0.0);
+        let mut val = 0.0;
+        for i in 0..te.n {
+            let a = &te.x[i * p..(i + 1) * p];
+            let m = te.y[i] * dot(a, x);
+            val += inv_m * log1pexp_neg(m);
+            let c = -te.y[i] * sigmoid(-m) * inv_m;
+            for j in 0..p {
+                gx[j] += c * a[j];
+            }
+        }
+        val
+    }
+    fn outer(&self, x: &[f64]) -> f64 {
+        logistic_loss(&self.pr.test, self.pr.p, x)
+    }
+    fn validation(&self, x: &[f64]) -> f64 {
+        logistic_loss(&self.pr.validation, self.pr.p, x)
+    }
+    fn solve(&self, x: &mut [f64], tol: f64, max_iter: usize) -> SolveInfo {
+        lbfgs(|w, g| self.value_grad(w, g), x, tol, max_iter, 10)
+    }
+    fn lipschitz(&self) -> f64 {
+        0.25 * self.pr.spec + self.reg
+    }
+    fn cost(&self) -> u64 {
+        self.cost.get()
+    }
+}
+
+/// Kernel ridge regression with an RBF kernel (Pedregosa 2016, eq. 5); two hyperparameters.
+#[derive(Debug, Clone)]
+pub struct KernelRidgeBilevel {
+    pub p: usize,
+    pub train: Split,
+    pub test: Split,
+    pub validation: Split,
+    /// Squared distances train-train (n x n), test-train (m x n), validation-train.
+    d_tr: Vec<f64>,
+    d_te: Vec<f64>,
+    d_va: Vec<f64>,
+}
+
+fn sq_dists(a: &Split, b: &Split, p: usize) -> Vec<f64> {
+    let mut d = vec![0.0; a.n * b.n];
+    for i in 0..a.n {
+        let ai = &a.x[i * p..(i + 1) * p];
+        for j in 0..b.n {
+            let bj = &b.x[j * p..(j + 1) * p];
+            d[i * b.n + j] = ai.iter().zip(bj).map(|(u, v)| (u - v) * (u - v)).sum();
+        }
+    }
+    d
+}
+
+impl KernelRidgeBilevel {
+    /// Builds the problem; targets are centred by the train mean.
+    pub fn new(p: usize, mut train: Split, mut test: Split, mut validation: Split) -> Self {
+        let mean = train.y.iter().sum::<f64>() / train.n.max(1) as f64;
+        for s in [&mut train, &mut test, &mut validation] {
+            s.y.iter_mut().for_each(|v| *v -= mean);
+        }
+        let d_tr = sq_dists(&train, &train, p);
+        let d_te = sq_dists(&test, &train, p);
+        let d_va = sq_dists(&validation, &train, p);
+        KernelRidgeBilevel { p, train, test, validation, d_tr, d_te, d_va }
+    }
+}
+
+struct RidgeAt<'a> {
+    pr: &'a KernelRidgeBilevel,
+    gamma: f64,
+    reg: f64,
+    k: Vec<f64>,
+    k_te: Vec<f64>,
+    cost: Cell<u64>,
+    r: RefCell<Vec<f64>>,
+}
+
+impl Bilevel for KernelRidgeBilevel {
+    fn n_hyper(&self) -> usize {
+        2
+    }
+    fn n_inner(&self) -> usize {
+        self.train.n
+    }
+    fn hyper_names(&self) -> Vec<String> {
+        vec!["log kernel width".into(), "log regularisation".into()]
+    }
+    fn at(&self, lam: &[f64]) -> Box<dyn InnerAt + '_> {
+        let gamma = lam[0].exp();
+        let k = self.d_tr.iter().map(|d| (-gamma * d).exp()).collect();
+        let k_te = self.d_te.iter().map(|d| (-gamma * d).exp()).collect();
+        Box::new(RidgeAt {
+            pr: self,
+            gamma,
+            reg: lam[1].exp(),
+            k,
+            k_te,
+            cost: Cell::new(2),
+            r: RefCell::new(vec![0.0; self.test.n.max(self.validation.n)]),
+        })
+    }
+}
+
+impl RidgeAt<'_> {
+    fn bump(&self) {
+        self.cost.set(self.cost.get() + 1);
+    }
+    /// out = (K + reg I) v
+    fn apply(&self, v: &[f64], out: &mut [f64]) {
+        self.bump();
+        let n = self.pr.train.n;
+        for i in 0..n {
+            out[i] = dot(&self.k[i * n..(i + 1) * n], v) + self.reg * v[i];
+        }
+    }
+}
+
+impl InnerAt for RidgeAt<'_> {
+    fn value_grad(&self, x: &[f64], g: &mut [f64]) -> f64 {
+        self.apply(x, g);
+        let b = &self.pr.train.y;
+        let val = 0.5 * dot(x, g) - dot(b, x);
+        g.iter_mut().zip(b).for_each(|(gi, bi)| *gi -= bi);
+        val
+    }
+    fn hvp(&self, _x: &[f64], v: &[f64], out: &mut [f64]) {
+        self.apply(v, out);
+    }
+    fn cross_t(&self, x: &[f64], q: &[f64], out: &mut [f64]) {
+        self.bump();
+        let n = self.pr.train.n;
+        // d/dλ1 of K c = -γ (D∘K) c; d/dλ2 of reg c = reg c
+        let mut s = 0.0;
+        for i in 0..n {
+            let row_k = &self.k[i * n..(i + 1) * n];
+            let row_d = &self.pr.d_tr[i * n..(i + 1) * n];
+            let mut t = 0.0;
+            for j in 0..n {
+                t += row_d[j] * row_k[j] * x[j];
+            }
+            s += q[i] * t;
+        }
+        out[0] = -self.gamma * s;
+        out[1] = self.reg * dot(x, q);
+    }
+    fn outer_grad(&self, x: &[f64], gx: &mut [f64], glam: &mut [f64]) -> f64 {
+        self.bump();
+        let n = self.pr.train.n;
+        let te = &self.pr.test;
+        let m = te.n;
+        let mut r = self.r.borrow_mut();
+        let mut val = 0.0;
+        for i in 0..m {
+            r[i] = te.y[i] - dot(&self.k_te[i * n..(i + 1) * n], x);
+            val += r[i] * r[i];
+        }
+        let inv_m = 1.0 / m as f64;
+        gx.iter_mut().for_each(|v| *v = 0.0);
+        let mut dl = 0.0;
+        for i in 0..m {
+            let row_k = &self.k_te[i * n..(i + 1) * n];
+            let row_d = &self.pr.d_te[i * n..(i + 1) * n];
+            let mut t = 0.0;
+            for j in 0..n {
+                gx[j] -= inv_m * r[i] * row_k[j];
+                t += row_d[j] * row_k[j] * x[j];
+            }
+            dl += r[i] * t;
+        }
+        // f = 1/(2m) |r|², ∂r/∂λ1 = +γ (D∘K) c
+        glam[0] = inv_m * self.gamma * dl;
+        glam[1] = 0.0;
+        0.5 * inv_m * val
+    }
+    fn outer(&self, x: &[f64]) -> f64 {
+        let n = self.pr.train.n;
+        let te = &self.pr.test;
+        let mut val = 0.0;
+        for i in 0..te.n {
+            let r = te.y[i] - dot(&self.k_te[i * n..(i + 1) * n], x);
+            val += r * r;
+        }
+        0.5 * val / te.n as f64
+    }
+    fn validation(&self, x: &[f64]) -> f64 {
+        let n = self.pr.train.n;
+        let va = &self.pr.validation;
+        let mut val = 0.0;
+        for i in 0..va.n {
+            let row = &self.pr.d_va[i * n..(i + 1) * n];
+            let pred: f64 = row.iter().zip(x).map(|(d, c)| (-self.gamma * d).exp() * c).sum();
+            let r = va.y[i] - pred;
+            val += r * r;
+        }
+        0.5 * val / va.n as f64
+    }
+    fn solve(&self, x: &mut [f64], tol: f64, max_iter: usize) -> SolveInfo {
+        let b = self.pr.train.y.clone();
+        conjugate_gradient(|v, out| self.apply(v, out), &b, x, tol, max_iter)
+    }
+    fn lipschitz(&self) -> f64 {
+        let n = self.pr.train.n;
+        // Gershgorin: the largest row sum of the positive kernel matrix bounds its top eigenvalue.
+        let mut mx: f64 = 0.0;
+        for i in 0..n {
+            mx = mx.max(self.k[i * n..(i + 1) * n].iter().sum());
+        }
+        mx + self.reg
+    }
+    fn cost(&self) -> u64 {
+        self.cost.get()
+    }
+}

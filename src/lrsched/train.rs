@@ -1,0 +1,320 @@
+//! Small seeded training problems for the learning-rate experiments: softmax regression and a one-hidden-layer
+//! tanh network (cross-entropy) on a classification data set, and the noisy quadratic model (Zhang et al.
+//! 2019, "Which algorithmic choices matter at which batch sizes?", Sec. 3), where decaying the learning rate
+//! provably helps. Optimisers: minibatch SGD and Adam (Kingma & Ba 2015, Algorithm 1).
+
+// Index loops mirror the equations in these numeric kernels; negated comparisons deliberately catch NaN.
+#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
+
+use crate::rng::Rng;
+use rand::RngExt;
+use rand_distr::{Distribution, StandardNormal};
+use serde::{Deserialize, Serialize};
+
+/// The optimiser of a training run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Optimizer {
+    /// Plain minibatch SGD `w -= lr g`.
+    #[default]
+    Sgd,
+    /// Adam with beta1 = 0.9, beta2 = 0.999, eps = 1e-8.
+    Adam,
+}
+
+/// A training problem: stochastic gradients of a mean loss and the trace value.
+pub trait TrainProblem: Send + Sync {
+    /// Number of parameters.
+    fn dim(&self) -> usize;
+    /// Initial parameters (seeded).
+    fn init(&self, rng: &mut Rng) -> Vec<f64>;
+    /// `g = ` stochastic gradient of the mean training loss at `w` (minibatch or noise drawn from `rng`).
+    fn stoch_grad(&self, w: &[f64], rng: &mut Rng, g: &mut [f64], scratch: &mut Vec<f64>);
+    /// The trace value: training loss (on a fixed evaluation subset for data problems).
+    fn trace_loss(&self, w: &[f64], scratch: &mut Vec<f64>) -> f64;
+    /// Held-out loss (test split; the exact loss for the noisy quadratic).
+    fn test_loss(&self, w: &[f64], scratch: &mut Vec<f64>) -> f64;
+}
+
+/// The model of a [`Classifier`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClassifierKind {
+    /// Multinomial logistic regression.
+    Softmax,
+    /// One hidden tanh layer of the given width.
+    Mlp(usize),
+}
+
+/// Cross-entropy classification on row-major features with labels `0..k`.
+#[derive(Debug, Clone)]
+pub struct Classifier {
+    pub kind: ClassifierKind,
+    pub p: usize,
+    pub k: usize,
+    pub batch: usize,
+    train_x: Vec<f64>,
+    train_y: Vec<usize>,
+    test_x: Vec<f64>,
+    test_y: Vec<usize>,
+    eval_idx: Vec<usize>,
+}
+
+impl Classifier {
+    /// Builds the problem; `eval_idx` are the train rows whose mean loss is the trace value.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        kind: ClassifierKind,
+        p: usize,
+        k: usize,
+        batch: usize,
+        train_x: Vec<f64>,
+        train_y: Vec<usize>,
+        test_x: Vec<f64>,
+        test_y: Vec<usize>,
+        eval_idx: Vec<usize>,
+    ) -> Self {
+        Classifier { kind, p, k, batch, train_x, train_y, test_x, test_y, eval_idx }
+    }
+
+    fn hidden(&self) -> usize {
+        match self.kind {
+            ClassifierKind::Softmax => 0,
+            ClassifierKind::Mlp(h) => h,
+        }
+    }
+
+    /// Loss of one example; if `g` is given, adds `scale * ∇loss` to it. Layout: softmax `[W (k x p), b (k)]`;
+    /// MLP `[W1 (h x p), b1 (h), W2 (k x h), b2 (k)]`.
+    fn example(&self, w: &[f64], x: &[f64], y: usize, g: Option<(&mut [f64], f64)>, s: &mut Vec<f64>) -> f64 {
+        let (p, k, h) = (self.p, self.k, self.hidden());
+        let need = h + k + k;
+        if s.len() < need {
+            s.resize(need, 0.0);
+        }
+        let (hid, rest) = s.split_at_mut(h);
+        let (logits, _) = rest.split_at_mut(k);
+        let (feat, fdim, w2off): (&[f64], usize, usize) = if h == 0 {
+            (x, p, 0)
+        } else {
+            for j in 0..h {
+                let row = &w[j * p..(j + 1) * p];
+                let a: f64 = row.iter().zip(x).map(|(u, v)| u * v).sum::<f64>() + w[h * p + j];
+                hid[j] = a.tanh();
+            }
+            (&*hid, h, h * p + h)
+        };
+        for c in 0..k {
+            let row = &w[w2off + c * fdim..w2off + (c + 1) * fdim];
+            logits[c] = row.iter().zip(feat).map(|(u, v)| u * v).sum::<f64>() + w[w2off + k * fdim + c];
+        }
+        let mx = logits.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let z: f64 = logits.iter().map(|l| (l - mx).exp()).sum();
+        let lse = mx + z.ln();
+        let loss = lse - logits[y];
+        if let Some((g, scale)) = g {
+            // δ = softmax - onehot
+            for c in 0..k {
+                logits[c] = ((logits[c] - lse).exp() - if c == y { 1.0 } else { 0.0 }) * scale;
+            }
+            for c in 0..k {
+                let d = logits[c];
+                let gr = &mut g[w2off + c * fdim..w2off + (c + 1) * fdim];
+                for (gi, fi) in gr.iter_mut().zip(feat) {
+                    *gi += d * fi;
+                }
+                g[w2off + k * fdim + c] += d;
+            }
+            if h > 0 {
+                for j in 0..h {
+                    let mut back = 0.0;
+                    for c in 0..k {
+                        back += logits[c] * w[w2off + c * h + j];
+                    }
+                    let dj = back * (1.0 - hid[j] * hid[j]);
+                    let gr = &mut g[j * p..(j + 1) * p];
+                    for (gi, xi) in gr.iter_mut().zip(x) {
+                        *gi += dj * xi;
+                    }
+                    g[h * p + j] += dj;
+                }
+            }
+        }
+        loss
+    }
+
+    fn mean_loss(&self, w: &[f64], xs: &[f64], ys: &[usize], idx: Option<&[usize]>, s: &mut Vec<f64>) -> f64 {
+        let p = self.p;
+        let mut tot = 0.0;
+        let mut cnt = 0usize;
+        let mut one = |i: usize| {
+            tot += self.example(w, &xs[i * p..(i + 1) * p], ys[i], None, s);
+            cnt += 1;
+        };
+        match idx {
+            Some(ix) => ix.iter().for_each(|&i| one(i)),
+            None => (0..ys.len()).for_each(&mut one),
+        }
+        tot / cnt.max(1) as f64
+    }
+}
+
+impl TrainProblem for Classifier {
+    fn dim(&self) -> usize {
+        let (p, k, h) = (self.p, self.k, self.hidden());
+        if h == 0 {
+            k * p + k
+        } else {
+            h * p + h + k * h + k
+        }
+    }
+    fn init(&self, rng: &mut Rng) -> Vec<f64> {
+        // Glorot-style scale for the weights, zero biases.
+        let (p, k, h) = (self.p, self.k, self.hidden());
+        let mut w = vec![0.0; self.dim()];
+        let mut fill = |from: usize, len: usize, fan_in: usize, fan_out: usize, w: &mut [f64]| {
+            let sd = (2.0 / (fan_in + fan_out) as f64).sqrt();
+            for v in &mut w[from..from + len] {
+                let e: f64 = StandardNormal.sample(rng);
+                *v = sd * e;
+            }
+        };
+        if h == 0 {
+            fill(0, k * p, p, k, &mut w);
+        } else {
+            fill(0, h * p, p, h, &mut w);
+            fill(h * p + h, k * h, h, k, &mut w);
+        }
+        w
+    }
+    fn stoch_grad(&self, w: &[f64], rng: &mut Rng, g: &mut [f64], s: &mut Vec<f64>) {
+        g.iter_mut().for_each(|v| *v = 0.0);
+        let n = self.train_y.len();
+        let b = self.batch.min(n).max(1);
+        let scale = 1.0 / b as f64;
+        let p = self.p;
+        for _ in 0..b {
+            let i = rng.random_range(0..n);
+            self.example(w, &self.train_x[i * p..(i + 1) * p], self.train_y[i], Some((&mut *g, scale)), s);
+        }
+    }
+    fn trace_loss(&self, w: &[f64], s: &mut Vec<f64>) -> f64 {
+        self.mean_loss(w, &self.train_x, &self.train_y, Some(&self.eval_idx), s)
+    }
+    fn test_loss(&self, w: &[f64], s: &mut Vec<f64>) -> f64 {
+        self.mean_loss(w, &self.test_x, &self.test_y, None, s)
+    }
+}
+
+/// Noisy quadratic model: loss `½ Σ h_i w_i²` with `h_i = 1/i`, stochastic gradient `h_i w_i + σ sqrt(h_i) ε_i`,
+/// start `w_i ~ N(0, 1)`. With a constant rate SGD stalls at a noise floor proportional to the rate.
+#[derive(Debug, Clone)]
+pub struct NoisyQuadratic {
+    pub curv: Vec<f64>,
+    pub noise: f64,
+}
+
+impl NoisyQuadratic {
+    pub fn new(dim: usize, noise: f64) -> Self {
+        NoisyQuadratic { curv: (1..=dim).map(|i| 1.0 / i as f64).collect(), noise }
+    }
+    fn loss(&self, w: &[f64]) -> f64 {
+        0.5 * self.curv.iter().zip(w).map(|(h, v)| h * v * v).sum::<f64>()
+    }
+}
+
+impl TrainProblem for NoisyQuadratic {
+    fn dim(&self) -> usize {
+        self.curv.len()
+    }
+    fn init(&self, rng: &mut Rng) -> Vec<f64> {
+        (0..self.dim()).map(|_| StandardNormal.sample(rng)).collect()
+    }
+    fn stoch_grad(&self, w: &[f64], rng: &mut Rng, g: &mut [f64], _s: &mut Vec<f64>) {
+        for i in 0..w.len() {
+            let e: f64 = StandardNormal.sample(rng);
+            g[i] = self.curv[i] * w[i] + self.noise * self.curv[i].sqrt() * e;
+        }
+    }
+    fn trace_loss(&self, w: &[f64], _s: &mut Vec<f64>) -> f64 {
+        self.loss(w)
+    }
+    fn test_loss(&self, w: &[f64], _s: &mut Vec<f64>) -> f64 {
+        self.loss(w)
+    }
+}
+
+/// The state of one training run (cloned to duplicate a run).
+#[derive(Debug, Clone)]
+pub struct RunState {
+    pub w: Vec<f64>,
+    m: Vec<f64>,
+    v: Vec<f64>,
+    t: u64,
+    /// Steps done.
+    pub step: usize,
+    /// The run diverged (non-finite or exploding loss); its trace stays at the cap.
+    pub diverged: bool,
+}
+
+impl RunState {
+    pub fn new(w: Vec<f64>) -> Self {
+        let d = w.len();
+        RunState { w, m: vec![0.0; d], v: vec![0.0; d], t: 0, step: 0, diverged: false }
+    }
+}
+
+/// Runs `steps` optimiser steps at rate `lr`, recording `(step, trace loss)` every `record_every` steps
+/// (and at the end). A loss above `cap` or non-finite marks the run diverged; its value is then `cap`.
+#[allow(clippy::too_many_arguments)]
+pub fn run_interval(
+    pr: &dyn TrainProblem,
+    opt: Optimizer,
+    st: &mut RunState,
+    lr: f64,
+    steps: usize,
+    record_every: usize,
+    cap: f64,
+    rng: &mut Rng,
+    out: &mut Vec<(usize, f64)>,
+) -> f64 {
+    let d = st.w.len();
+    let mut g = vec![0.0; d];
+    let mut s = Vec::new();
+    let mut last = f64::NAN;
+    for i in 1..=steps {
+        if !st.diverged {
+            pr.stoch_grad(&st.w, rng, &mut g, &mut s);
+            match opt {
+                Optimizer::Sgd => {
+                    for j in 0..d {
+                        st.w[j] -= lr * g[j];
+                    }
+                }
+                Optimizer::Adam => {
+                    st.t += 1;
+                    let (b1, b2) = (0.9f64, 0.999f64);
+                    let c1 = 1.0 - b1.powi(st.t as i32);
+                    let c2 = 1.0 - b2.powi(st.t as i32);
+                    for j in 0..d {
+                        st.m[j] = b1 * st.m[j] + (1.0 - b1) * g[j];
+                        st.v[j] = b2 * st.v[j] + (1.0 - b2) * g[j] * g[j];
+                        st.w[j] -= lr * (st.m[j] / c1) / ((st.v[j] / c2).sqrt() + 1e-8);
+                    }
+                }
+            }
+        }
+        st.step += 1;
+        if i % record_every.max(1) == 0 || i == steps {
+            let l = if st.diverged { cap } else { pr.trace_loss(&st.w, &mut s) };
+            let l = if l.is_finite() && l <= cap {
+                l
+            } else {
+                st.diverged = true;
+                cap
+            };
+            out.push((st.step, l));
+            last = l;
+        }
+    }
+    last
+}
