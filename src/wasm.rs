@@ -11,6 +11,7 @@
 //! - With the `threads` feature, `initThreadPool(n)` (from wasm-bindgen-rayon) starts the rayon pool.
 
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[cfg(feature = "threads")]
 pub use wasm_bindgen_rayon::init_thread_pool;
@@ -240,8 +241,14 @@ pub fn tune(config: JsValue, csv_text: Option<String>, on_event: &js_sys::Functi
         Some(b) => (std::mem::take(&mut b.samples), b.dim),
         None => (Vec::new(), 0),
     };
+    let report_js = to_js(&report)?;
+    if let Ok(best) = js_sys::Reflect::get(&report_js, &JsValue::from_str("best")) {
+        if best.is_object() {
+            js_sys::Reflect::delete_property(best.unchecked_ref::<js_sys::Object>(), &JsValue::from_str("samples"))?;
+        }
+    }
     let out = js_sys::Object::new();
-    set(&out, "report", &to_js(&report)?)?;
+    set(&out, "report", &report_js)?;
     set(&out, "samples", &js_sys::Float64Array::from(samples.as_slice()).into())?;
     set(&out, "dim", &JsValue::from(dim as u32))?;
     Ok(out.into())
