@@ -13,6 +13,13 @@
 //   {type: 'bench', id, kind: 'ksd'|'sgld', params: object}
 //   {type: 'density-grid', id, model: ModelSpec, samples: Float64Array, nx, ny}   (2-D targets: log density grid)
 //   {type: 'crash-test', id, what: 'panic'|'error'|'throw'}   (tests: a Rust panic / core error / JS throw)
+//   Tuner panels (www/panels/), tuner = 'bandit' | 'hoag' | 'lr-schedule':
+//   {type: 'run-bandit', id, config: BanditConfig, cancel?: SharedArrayBuffer}          -> {report, worker_seconds}
+//   {type: 'run-hoag', id, config: HoagConfig, csv: string|null, cancel?}               -> {report, worker_seconds}
+//   {type: 'run-lr', id, config: LrConfig, csv: string|null, cancel?}                   -> {report, worker_seconds}
+//     progress: {type: 'progress', id, events: CoreEvent[], elapsed} with EVERY event in order (not coalesced)
+//   {type: 'tuner-preset', id, tuner, name}               -> the core preset's config
+//   {type: 'check-tuner-config', id, tuner, config}       -> the config validated, defaults filled in
 //
 // Events (worker -> page):
 //   {type: 'ready', flavour, threads, version}
@@ -32,6 +39,11 @@ export const REQUEST = Object.freeze({
   BENCH: 'bench',
   DENSITY_GRID: 'density-grid',
   CRASH_TEST: 'crash-test',
+  RUN_BANDIT: 'run-bandit',
+  RUN_HOAG: 'run-hoag',
+  RUN_LR: 'run-lr',
+  TUNER_PRESET: 'tuner-preset',
+  CHECK_TUNER_CONFIG: 'check-tuner-config',
 });
 
 export const EVENT = Object.freeze({

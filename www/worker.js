@@ -62,6 +62,35 @@ function makeObserver(id, cancelView) {
   return { observer, flush };
 }
 
+/** Forwards every core event of a tuner panel run in order, batched: a message at most every 100 ms. */
+function makeEventForwarder(id, cancelView) {
+  const t0 = performance.now();
+  let buffer = [];
+  let last = 0;
+  const flush = () => {
+    if (buffer.length === 0) return;
+    post({ type: EVENT.PROGRESS, id, events: buffer, elapsed: (performance.now() - t0) / 1000 });
+    buffer = [];
+    last = performance.now();
+  };
+  const observer = (ev) => {
+    buffer.push(ev);
+    if (ev.type === 'done' || performance.now() - last >= PROGRESS_INTERVAL_MS) flush();
+    return cancelView ? Atomics.load(cancelView, 0) !== 0 : false;
+  };
+  return { observer, flush };
+}
+
+/** The wasm functions of a tuner panel: {run, preset, check}. */
+function tunerApi(w, tuner) {
+  switch (tuner) {
+    case 'bandit': return { run: (c, _csv, obs) => w.bandit_run(c, obs), preset: w.bandit_preset, check: w.bandit_check };
+    case 'hoag': return { run: (c, csv, obs) => w.hoag_run(c, csv ?? undefined, obs), preset: w.hoag_preset, check: w.hoag_check };
+    case 'lr-schedule': return { run: (c, csv, obs) => w.lr_run(c, csv ?? undefined, obs), preset: w.lr_preset, check: w.lr_check };
+    default: throw new Error(`unknown tuner "${tuner}"`);
+  }
+}
+
 function requireWasm() {
   if (!wasm) throw new Error('the compute module is not initialised yet');
   return wasm;
@@ -133,6 +162,24 @@ async function handle(msg) {
       else throw new Error('deliberate JS error for a test');
       return;
     }
+    case REQUEST.RUN_BANDIT:
+    case REQUEST.RUN_HOAG:
+    case REQUEST.RUN_LR: {
+      const tuner = msg.type === REQUEST.RUN_BANDIT ? 'bandit' : msg.type === REQUEST.RUN_HOAG ? 'hoag' : 'lr-schedule';
+      const api = tunerApi(requireWasm(), tuner);
+      const { observer, flush } = makeEventForwarder(msg.id, msg.cancel ? new Int32Array(msg.cancel) : null);
+      const t0 = performance.now();
+      const report = api.run(msg.config, msg.csv, observer);
+      flush();
+      post({ type: EVENT.RESULT, id: msg.id, result: { report, worker_seconds: (performance.now() - t0) / 1000 } });
+      return;
+    }
+    case REQUEST.TUNER_PRESET:
+      post({ type: EVENT.RESULT, id: msg.id, result: tunerApi(requireWasm(), msg.tuner).preset(msg.name) });
+      return;
+    case REQUEST.CHECK_TUNER_CONFIG:
+      post({ type: EVENT.RESULT, id: msg.id, result: tunerApi(requireWasm(), msg.tuner).check(msg.config) });
+      return;
     default:
       post({ type: EVENT.ERROR, id: msg?.id ?? null, name: 'ProtocolError', message: `unknown request type "${msg?.type}"`, fatal: false });
   }
