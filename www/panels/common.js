@@ -86,6 +86,28 @@ export function alignSeries(items, keep = Number.isFinite) {
   return out;
 }
 
+/** Tick label: powers of ten as 1e-5 (or 0.01 ... 100), others as fmtSci. */
+export function fmtTick(v) {
+  if (v == null || !Number.isFinite(v)) return '';
+  const e = Math.log10(Math.abs(v));
+  if (Math.abs(e - Math.round(e)) < 1e-9) { const k = Math.round(e); return Math.abs(k) >= 3 ? `1e${k}` : String(10 ** k); }
+  return fmtSci(v);
+}
+
+/** Log-axis splits: whole decades, at most ~6 labels; inside one decade, 4 log-spaced values. */
+export function logSplits(u, axisIdx, min, max) {
+  if (!(min > 0 && max > min)) return [min];
+  const a = Math.ceil(Math.log10(min) - 1e-9); const b = Math.floor(Math.log10(max) + 1e-9);
+  if (b - a >= 1) {
+    const step = Math.ceil((b - a + 1) / 6);
+    const out = [];
+    for (let e = a; e <= b; e += step) out.push(10 ** e);
+    return out;
+  }
+  const l0 = Math.log10(min); const l1 = Math.log10(max);
+  return [0.1, 0.37, 0.63, 0.9].map((f) => +(10 ** (l0 + f * (l1 - l0))).toPrecision(2));
+}
+
 /**
  * A uPlot line chart with one series per entry (optionally a band) and its own legend (toggle by click).
  * series: [{label, color, width?, dash?, band?: boolean, points?: boolean}].
@@ -123,6 +145,7 @@ export class LineChart {
         bands.push({ series: [i + 2, i + 1], fill: s.color + '2e' });
       }
     }
+    const logAxis = { splits: logSplits, values: (u, v) => v.map(fmtTick), filter: undefined };
     const logRange = (u, min, max) => (min == null || !(min > 0) ? [0.1, 10] : min === max ? [min / 2, max * 2] : [min / 1.3, max * 1.3]);
     const { width, height } = sizeOf(this.host);
     this.u = new uPlot({
@@ -134,8 +157,8 @@ export class LineChart {
         y: this.yLog ? { distr: 3, range: logRange } : {},
       },
       axes: [
-        { ...AXIS, label: this.xLabel, values: (u, v) => v.map(fmtSci) },
-        { ...AXIS, label: this.yLabel, size: 62, values: (u, v) => v.map(fmtSci) },
+        { ...AXIS, label: this.xLabel, values: (u, v) => v.map(fmtSci), ...(this.xLog ? logAxis : {}) },
+        { ...AXIS, label: this.yLabel, size: 62, values: (u, v) => v.map(fmtSci), ...(this.yLog ? logAxis : {}) },
       ],
       series: useries,
       bands,
@@ -199,13 +222,13 @@ export class CanvasPlot {
     for (const t of ticks(this.x0, this.x1, this.xLog)) {
       const x = this.left + ((t - this.x0) / (this.x1 - this.x0)) * this.width;
       ctx.beginPath(); ctx.moveTo(x, this.top + this.height); ctx.lineTo(x, this.top + this.height + 4); ctx.stroke();
-      ctx.fillText(fmtSci(this.xLog ? 10 ** t : t), x, this.top + this.height + 6);
+      ctx.fillText(this.xLog ? fmtTick(10 ** t) : fmtSci(t), x, this.top + this.height + 6);
     }
     ctx.textAlign = 'right'; ctx.textBaseline = 'middle';
     for (const t of this.yTicks ? ticks(Math.min(this.y0, this.y1), Math.max(this.y0, this.y1), this.yLog) : []) {
       const y = this.top + this.height - ((t - this.y0) / (this.y1 - this.y0)) * this.height;
       ctx.beginPath(); ctx.moveTo(this.left - 4, y); ctx.lineTo(this.left, y); ctx.stroke();
-      ctx.fillText(fmtSci(this.yLog ? 10 ** t : t), this.left - 6, y);
+      ctx.fillText(this.yLog ? fmtTick(10 ** t) : fmtSci(t), this.left - 6, y);
     }
     ctx.textAlign = 'center'; ctx.textBaseline = 'bottom';
     ctx.fillText(this.xLabel, this.left + this.width / 2, this.H - 4);

@@ -42,7 +42,7 @@ export class HoagPanel extends Panel {
     };
     const sim = (s) => s.data === 'simulate';
     this.fields = [
-      { key: 'problem', label: 'Problem', type: 'select', options: [['logreg', 'L2 logistic regression (log λ)'], ['kernel-ridge', 'RBF kernel ridge (log γ, log λ)']] },
+      { key: 'problem', label: 'Problem', type: 'select', options: [['logreg', 'Logistic regression: λ'], ['kernel-ridge', 'Kernel ridge: γ and λ']] },
       { key: 'data', label: 'Data', type: 'select', options: [['simulate', 'Simulated'], ['digits', 'Digits (8×8)']] },
       { key: 'n', label: 'Rows n', type: 'int', min: 9, max: 6000, show: sim, help: 'Split in thirds: train, test (outer loss), validation.' },
       { key: 'dim', label: 'Features d', type: 'int', min: 1, max: 500, show: sim },

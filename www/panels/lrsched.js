@@ -133,8 +133,14 @@ export class LrPanel extends Panel {
       const k = this.names.filter((n, j) => j < i && n.startsWith('constant')).length;
       return { color: seqColor(nc > 1 ? (0.8 * k) / (nc - 1) : 0.3), width: 1.5 };
     }
-    const k = this.names.filter((n, j) => j < i && n.startsWith('exp')).length;
-    return { color: DECAY_COLOURS[k % DECAY_COLOURS.length], width: 1.8, dash: [7, 4] };
+    // Same start rate, same colour; the total decay factor sets the dash pattern.
+    const parse = (n) => /^exp decay (\S+) x(\S+)$/.exec(n) ?? [n, n, ''];
+    const decays = this.names.filter((n) => n.startsWith('exp')).map(parse);
+    const starts = [...new Set(decays.map((d) => d[1]))];
+    const facs = [...new Set(decays.map((d) => d[2]))];
+    const [, start, fac] = parse(name);
+    const dashes = [[8, 4], [3, 3], [12, 3, 3, 3], [1, 3]];
+    return { color: DECAY_COLOURS[Math.max(0, starts.indexOf(start)) % DECAY_COLOURS.length], width: 1.8, dash: dashes[Math.max(0, facs.indexOf(fac)) % dashes.length] };
   }
 
   onEvents(events, elapsed) {
