@@ -21,11 +21,10 @@ if ! rustup run "$NIGHTLY" rustc --version >/dev/null 2>&1 \
   rustup toolchain install "$NIGHTLY" --profile minimal -c rust-src -t wasm32-unknown-unknown
 fi
 
-# --- Debian packages: Chromium for browser tests, binaryen for wasm-opt -----------
+# --- Debian packages: Chromium + ChromeDriver for the browser tests ----------------
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need_apt+=(chromium-driver)
-command -v wasm-opt >/dev/null 2>&1 || need_apt+=(binaryen)
 if [ ${#need_apt[@]} -gt 0 ]; then
   log "apt-get install ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

@@ -322,3 +322,80 @@ pub fn normalize_config(config: JsValue) -> Result<JsValue, JsValue> {
     cfg.validate().map_err(to_js_error)?;
     to_js(&cfg)
 }
+
+// ------------------------------------------------------------------------------------------------ other tuners
+
+/// Runs `f` with an observer that forwards each event to `on_event` (truthy return = cancel, a throw stops
+/// the run and is rethrown), and returns the report as a plain object. Shared by the bandit, HOAG and
+/// learning-rate-schedule runners.
+fn run_observed<E: serde::Serialize, R: serde::Serialize>(
+    on_event: &js_sys::Function,
+    f: impl FnOnce(&mut dyn FnMut(&E), &std::sync::atomic::AtomicBool) -> crate::Result<R>,
+) -> Result<JsValue, JsValue> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let cancel = AtomicBool::new(false);
+    let mut js_failure: Option<JsValue> = None;
+    let mut observer = |ev: &E| {
+        if js_failure.is_some() {
+            return;
+        }
+        match to_js(ev).and_then(|v| on_event.call1(&JsValue::NULL, &v)) {
+            Ok(r) if r.is_truthy() => cancel.store(true, Ordering::Relaxed),
+            Ok(_) => {}
+            Err(e) => {
+                js_failure = Some(e);
+                cancel.store(true, Ordering::Relaxed);
+            }
+        }
+    };
+    let result = f(&mut observer, &cancel);
+    if let Some(e) = js_failure {
+        return Err(e);
+    }
+    to_js(&result.map_err(to_js_error)?)
+}
+
+/// Parses uploaded CSV text with a label column (default `y`) for the HOAG / schedule runners.
+fn uploaded(csv_text: Option<String>, label: Option<String>) -> Result<Option<crate::data::Dataset>, JsValue> {
+    match csv_text {
+        None => Ok(None),
+        Some(text) => {
+            let opts = crate::data::CsvOptions { label: label.unwrap_or_else(|| "y".into()), standardize: false };
+            crate::data::parse_csv(&text, &opts).map(Some).map_err(to_js_error)
+        }
+    }
+}
+
+/// Runs a bandit comparison (`BanditConfig` JSON; issue 5): events `started`, `progress`, `done`.
+#[wasm_bindgen]
+pub fn run_bandit(config: JsValue, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
+    let cfg: crate::bandit::BanditConfig = from_js(config, "config")?;
+    run_observed(on_event, |obs, cancel| crate::bandit::run(&cfg, obs, cancel))
+}
+
+/// Runs a HOAG comparison (`HoagConfig` JSON; issue 6) on built-in data or on uploaded CSV text.
+#[wasm_bindgen]
+pub fn run_hoag(config: JsValue, csv_text: Option<String>, label: Option<String>, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
+    let cfg: crate::hoag::HoagConfig = from_js(config, "config")?;
+    let data = uploaded(csv_text, label)?;
+    run_observed(on_event, |obs, cancel| crate::hoag::run_with_data(&cfg, data.as_ref(), obs, cancel))
+}
+
+/// Runs a learning-rate-schedule comparison (`LrConfig` JSON; issue 6) on built-in data or uploaded CSV text.
+#[wasm_bindgen]
+pub fn run_lrsched(config: JsValue, csv_text: Option<String>, label: Option<String>, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
+    let cfg: crate::lrsched::LrConfig = from_js(config, "config")?;
+    let data = uploaded(csv_text, label)?;
+    run_observed(on_event, |obs, cancel| crate::lrsched::run_with_data(&cfg, data.as_ref(), obs, cancel))
+}
+
+/// The preset `name` of a runner (`kind` = `bandit`, `hoag` or `lrsched`) as a config object.
+#[wasm_bindgen]
+pub fn runner_preset(kind: &str, name: &str) -> Result<JsValue, JsValue> {
+    match kind {
+        "bandit" => to_js(&crate::bandit::BanditConfig::preset(name).map_err(to_js_error)?),
+        "hoag" => to_js(&crate::hoag::HoagConfig::preset(name).map_err(to_js_error)?),
+        "lrsched" => to_js(&crate::lrsched::LrConfig::preset(name).map_err(to_js_error)?),
+        other => Err(to_js_error(crate::Error::config(format!("unknown runner `{other}`: bandit, hoag or lrsched")))),
+    }
+}

@@ -484,7 +484,6 @@ fn stuck_chain_trap() {
 /// `cargo test --release --test stein -- --ignored --nocapture`). The numbers in the doc comment of
 /// `KsdOptions` come from here.
 #[test]
-#[ignore]
 fn scale_comparison_all_configurations() {
     let configs = [
         ("fixed c=1, V", KsdOptions::reference(1.0, -0.5)),

@@ -112,6 +112,12 @@ fn logistic_gradients() {
         let theta = randn(&mut rng, t.dim(), 0.7);
         check_all_gradients(&t, &theta, &mut rng);
     }
+    // Feature counts with the unrolled kernels (1, 16) and the run-time kernel (17).
+    for p in [1, 16, 17] {
+        let t = LogisticRegression::new(logistic_data(300, p, 4), 10.0, p == 17).unwrap();
+        let theta = randn(&mut rng, t.dim(), 0.5);
+        check_all_gradients(&t, &theta, &mut rng);
+    }
     // Large predictors (saturated sigmoid) stay finite and exact.
     let t = LogisticRegression::new(data, 10.0, false).unwrap();
     let theta = randn(&mut rng, 5, 40.0);
@@ -378,6 +384,19 @@ fn model_spec_serde_defaults_and_validation() {
     assert!(e.contains("mean"), "{e}");
     let t = build_target(&ModelSpec::Gaussian { d: 2, rho: 0.0, mean: Some(vec![1.0, 2.0, 3.0]), cov: None }, None).unwrap();
     assert_eq!(t.exact_moments().unwrap().0, vec![1.0, 2.0, 3.0]);
+}
+
+#[test]
+fn bnn_test_set_spec_keeps_the_training_classes() {
+    let train = Arc::new(tunelab::data::parse_csv("a,y\n1,0\n2,1\n3,2\n", &Default::default()).unwrap());
+    let test = Arc::new(tunelab::data::parse_csv("a,y\n1,0\n2,1\n", &Default::default()).unwrap());
+    let spec = ModelSpec::Bnn { hidden: 3, prior_var: 1.0, classes: None };
+    let tr = build_target(&spec, Some(train)).unwrap();
+    // Built on its own, the test set would have 2 classes and another dimension.
+    assert_ne!(build_target(&spec, Some(test.clone())).unwrap().dim(), tr.dim());
+    let te = build_target(&spec.for_test_set(tr.as_ref()), Some(test)).unwrap();
+    assert_eq!((te.dim(), te.n_classes()), (tr.dim(), 3));
+    assert_eq!(ModelSpec::default().for_test_set(tr.as_ref()), ModelSpec::default());
 }
 
 #[test]

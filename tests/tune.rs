@@ -237,3 +237,60 @@ fn bad_configs_give_clear_errors() {
         other => panic!("unknown sampler accepted: {other:?}"),
     }
 }
+
+#[test]
+fn digits_bnn_preset_runs_small() {
+    let mut cfg = presets::preset("digits-bnn").unwrap();
+    cfg.model = serde_json::from_str(r#"{"kind":"bnn","hidden":4,"prior_var":1.0}"#).unwrap();
+    cfg.arms.log10_step = Some(tune::LogRange { from: -5.0, to: -3.0, by: 1.0 });
+    cfg.budget = tune::BudgetSpec { grad_evals: Some(3.0e4), ..Default::default() };
+    cfg.metric.max_samples = 40;
+    cfg.thin = 2;
+    let rep = tune::run(&cfg, None, &mut quiet(), &AtomicBool::new(false)).unwrap();
+    let best = rep.best.expect("a best arm");
+    // 64 inputs -> 4 tanh units -> 10 classes: 64*4 + 4 + 4*10 + 10 parameters
+    assert_eq!(best.posterior.mean.len(), 64 * 4 + 4 + 40 + 10);
+    assert!(best.posterior.std.iter().all(|s| s.is_finite()));
+}
+
+#[test]
+fn uploaded_csv_runs_and_bad_uploads_name_the_line() {
+    let mut cfg = small_logreg();
+    cfg.data.source = tune::DataSource::Upload { name: "mine.csv".into() };
+    cfg.data.standardize = true;
+    let mut r = rng::stream(3, 0);
+    let (ds, _) = tunelab::data::simulate_logistic(400, 3, &mut r).unwrap();
+    let text = ds.to_csv_string();
+    let rep = tune::run(&cfg, Some(&text), &mut quiet(), &AtomicBool::new(false)).unwrap();
+    assert_eq!(rep.best.unwrap().posterior.mean.len(), 3);
+    // No file given.
+    match tune::run(&cfg, None, &mut quiet(), &AtomicBool::new(false)) {
+        Err(Error::Config(m)) => assert!(m.contains("mine.csv"), "{m}"),
+        other => panic!("{:?}", other.map(|r| r.tuner)),
+    }
+    // A label outside {0, 1} names its line.
+    let bad = text.replacen(",1\n", ",2\n", 1);
+    match tune::run(&cfg, Some(&bad), &mut quiet(), &AtomicBool::new(false)) {
+        Err(Error::Data(m)) => assert!(m.contains("line") && m.contains("label"), "{m}"),
+        other => panic!("{:?}", other.map(|r| r.tuner)),
+    }
+}
+
+#[test]
+fn an_exploding_oscillating_chain_never_beats_exact_samples() {
+    // Regression test: the signed KSD U-statistic of a chain swinging between +-A is hugely negative.
+    let mut cfg = presets::preset("gaussian").unwrap();
+    cfg.model = serde_json::from_str(r#"{"kind":"gaussian","d":2,"rho":0.0}"#).unwrap();
+    let problem = Problem::build(&cfg, None).unwrap();
+    let mut r = rng::stream(5, 0);
+    use rand::RngExt;
+    let exact: Vec<f64> = (0..400).map(|_| r.sample::<f64, _>(rand_distr::StandardNormal)).collect();
+    let swing: Vec<f64> = (0..400)
+        .map(|i| if (i / 2) % 2 == 0 { 40.0 } else { -40.0 } + 0.5 * r.sample::<f64, _>(rand_distr::StandardNormal))
+        .collect();
+    let m = tune::MetricSpec::default();
+    let s_exact = tune::metric::score(&problem, &m, &exact, 1, &mut r).unwrap().value;
+    let s_swing = tune::metric::score(&problem, &m, &swing, 1, &mut r).unwrap().value;
+    assert!(s_exact >= 0.0 && s_swing >= 0.0);
+    assert!(s_swing > 10.0 * s_exact, "swinging chain {s_swing} vs exact {s_exact}");
+}

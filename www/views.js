@@ -65,7 +65,7 @@ export function renderArmsTable(tbody, model) {
   tbody.replaceChildren(...rows.map((a) => {
     const status = statusText(a, model.best);
     const tr = el('tr', { class: a.id === model.best ? 'best' : a.status === 'pruned' ? 'pruned' : '', 'data-arm': String(a.id), 'data-status': a.id === model.best ? 'best' : a.status },
-      el('td', { text: String(a.id) }), el('td', { text: fmtStep(a.step) }), el('td', { text: `${fmtBatch(a.batch)} (${fmtInt(a.batchCount)})` }),
+      el('td', { text: String(a.id) }), el('td', { text: fmtStep(a.step) }), el('td', { text: model.nData > 1 ? `${fmtBatch(a.batch)} (${fmtInt(a.batchCount)})` : fmtBatch(a.batch) }),
       el('td', { text: String(a.leapfrog ?? '–') }), el('td', { text: a.score == null ? '–' : Number.isFinite(a.score) ? fmtSci(a.score) : '∞' }),
       el('td', { class: `status-${a.status}`, text: status }), el('td', { text: fmtInt(a.samples) }),
       el('td', { text: fmtInt(a.grad_evals) }), el('td', { text: Number.isFinite(a.seconds) ? a.seconds.toFixed(2) : '–' }));
@@ -83,7 +83,7 @@ export function renderBest(container, report, result) {
   add('tuner', `${report.tuner} (${report.metric})`);
   add('arm', `#${b.arm}`);
   add('step size h', `${fmtSci(b.step)} (${fmtStep(b.step)})`);
-  add('batch', `${fmtBatch(b.batch_fraction)} (${fmtInt(b.batch)} points)`);
+  add('batch', b.batch > 1 || b.batch_fraction < 1 ? `${fmtBatch(b.batch_fraction)} (${fmtInt(b.batch)} points)` : `${fmtBatch(b.batch_fraction)}`);
   add('leapfrog L', String(b.leapfrog ?? '–'));
   add('score', fmtSci(b.score));
   const c = report.compute;

@@ -56,8 +56,11 @@ impl Bnn {
         Ok(Self { p: data.p, h: hidden, k: n_classes, labels, data, prior_var })
     }
 
+    /// Number of hidden units.
     pub fn hidden(&self) -> usize { self.h }
+    /// The data set.
     pub fn data(&self) -> &Arc<Dataset> { &self.data }
+    /// Prior variance of every weight and bias.
     pub fn prior_var(&self) -> f64 { self.prior_var }
 
     fn layout(&self) -> Layout {
@@ -178,10 +181,12 @@ impl Target for Bnn {
         })
     }
     fn log_lik_point(&self, theta: &[f64], i: usize) -> f64 {
-        let mut hb = vec![0.0; self.h];
-        let mut lp = vec![0.0; self.k];
-        self.forward(theta, self.data.row(i), 1, &mut hb, &mut lp);
-        lp[self.labels[i]]
+        let h = self.h;
+        self.with_scratch(|scratch| {
+            let (hb, lp) = scratch.split_at_mut(h);
+            self.forward(theta, self.data.row(i), 1, hb, lp);
+            lp[self.labels[i]]
+        })
     }
     fn log_lik_full(&self, theta: &[f64]) -> f64 {
         let (p, h, k) = (self.p, self.h, self.k);
@@ -198,8 +203,7 @@ impl Target for Bnn {
     }
     fn n_classes(&self) -> usize { self.k }
     fn class_probs(&self, theta: &[f64], i: usize, out: &mut [f64]) {
-        let mut hb = vec![0.0; self.h];
-        self.forward(theta, self.data.row(i), 1, &mut hb, &mut out[..self.k]);
+        self.with_scratch(|scratch| self.forward(theta, self.data.row(i), 1, &mut scratch[..self.h], &mut out[..self.k]));
         out[..self.k].iter_mut().for_each(|v| *v = v.exp());
     }
     fn label(&self, i: usize) -> usize { self.labels[i] }

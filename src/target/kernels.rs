@@ -6,6 +6,7 @@
 /// Cody-Waite reduction `x = k ln2 + r`, |r| <= ln2/2, degree-12 Taylor polynomial for `exp(r)`
 /// (truncation error < 2e-16 relative), and `2^k` built from the exponent bits.
 #[inline(always)]
+#[allow(clippy::excessive_precision, clippy::manual_clamp)] // fdlibm constants; `clamp` would change NaN handling in codegen
 pub fn exp_fast(x: f64) -> f64 {
     const MAGIC: f64 = 6755399441055744.0; // 1.5 * 2^52: adding it rounds to an integer
     const LOG2E: f64 = std::f64::consts::LOG2_E;
@@ -45,10 +46,17 @@ pub fn softplus(z: f64) -> f64 { z.max(0.0) + (-z.abs()).exp().ln_1p() }
 pub fn log_sigmoid(z: f64) -> f64 { -softplus(-z) }
 
 /// In place: `r[i] = y[i] - sigmoid(r[i])` (residuals of logistic regression from linear predictors).
+/// Dispatches at run time to an AVX-512 or AVX2 build of the same loop on x86-64 (results identical:
+/// the loop has no reductions and no fused operations).
 #[inline]
 pub fn residuals_in_place(y: &[f64], r: &mut [f64]) {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     {
+        if std::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU supports AVX-512F (checked just above).
+            unsafe { residuals_avx512(y, r) };
+            return;
+        }
         if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
             // SAFETY: the CPU supports the enabled features (checked just above).
             unsafe { residuals_avx2(y, r) };
@@ -67,12 +75,21 @@ fn residuals_generic(y: &[f64], r: &mut [f64]) {
 #[target_feature(enable = "avx2,fma")]
 unsafe fn residuals_avx2(y: &[f64], r: &mut [f64]) { residuals_generic(y, r) }
 
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx512f")]
+unsafe fn residuals_avx512(y: &[f64], r: &mut [f64]) { residuals_generic(y, r) }
+
 /// In place on a row-major `rows x cols` matrix whose column `s` belongs to sample `s`:
 /// `z[i, s] = y[i] - sigmoid(z[i, s])`.
 #[inline]
 pub fn residuals_matrix_in_place(y: &[f64], z: &mut [f64], cols: usize) {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     {
+        if std::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU supports AVX-512F (checked just above).
+            unsafe { residuals_matrix_avx512(y, z, cols) };
+            return;
+        }
         if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
             // SAFETY: the CPU supports the enabled features (checked just above).
             unsafe { residuals_matrix_avx2(y, z, cols) };
@@ -93,6 +110,10 @@ fn residuals_matrix_generic(y: &[f64], z: &mut [f64], cols: usize) {
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn residuals_matrix_avx2(y: &[f64], z: &mut [f64], cols: usize) { residuals_matrix_generic(y, z, cols) }
+
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx512f")]
+unsafe fn residuals_matrix_avx512(y: &[f64], z: &mut [f64], cols: usize) { residuals_matrix_generic(y, z, cols) }
 
 /// `C = alpha * A B + beta * C` for `A` (`m x k`), `B` (`k x n`), `C` (`m x n`) stored in slices with
 /// arbitrary row / column strides (`rs*`, `cs*`, in elements). Panics if a stride pattern reaches outside

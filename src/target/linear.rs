@@ -55,8 +55,11 @@ impl LinearRegression {
         })
     }
 
+    /// The data set.
     pub fn data(&self) -> &Arc<Dataset> { &self.data }
+    /// Known noise variance.
     pub fn noise_var(&self) -> f64 { self.noise_var }
+    /// Prior variance.
     pub fn prior_var(&self) -> f64 { self.prior_var }
 }
 
@@ -77,7 +80,9 @@ impl Target for LinearRegression {
     fn add_grad_log_lik_full(&self, theta: &[f64], out: &mut [f64]) {
         let p = self.data.p;
         let s = 1.0 / self.noise_var;
-        for a in 0..p { out[a] += (self.xty[a] - dot(&self.xtx[a * p..(a + 1) * p], theta)) * s; }
+        for ((o, xty), row) in out.iter_mut().zip(&self.xty).zip(self.xtx.chunks_exact(p)) {
+            *o += (xty - dot(row, theta)) * s;
+        }
     }
     fn log_lik_point(&self, theta: &[f64], i: usize) -> f64 {
         let r = self.data.y[i] - dot(self.data.row(i), theta);

@@ -56,6 +56,127 @@ impl LogisticRegression {
     }
 }
 
+/// Calls `$f::<P>` with a compile-time feature count for `p <= 16` (fully unrolled inner loops), and
+/// `$f::<0>` (run-time `p`) otherwise.
+macro_rules! with_const_p {
+    ($p:expr, $f:ident ( $($a:expr),* )) => {
+        match $p {
+            1 => $f::<1>($($a),*), 2 => $f::<2>($($a),*), 3 => $f::<3>($($a),*), 4 => $f::<4>($($a),*),
+            5 => $f::<5>($($a),*), 6 => $f::<6>($($a),*), 7 => $f::<7>($($a),*), 8 => $f::<8>($($a),*),
+            9 => $f::<9>($($a),*), 10 => $f::<10>($($a),*), 11 => $f::<11>($($a),*), 12 => $f::<12>($($a),*),
+            13 => $f::<13>($($a),*), 14 => $f::<14>($($a),*), 15 => $f::<15>($($a),*), 16 => $f::<16>($($a),*),
+            _ => $f::<0>($($a),*),
+        }
+    };
+}
+
+/// `sum_j row[j] w[j]` over `p` (= `P` when `P > 0`) entries, two accumulators.
+#[inline(always)]
+fn dot_p<const P: usize>(row: &[f64], w: &[f64], p: usize) -> f64 {
+    let p = if P > 0 { P } else { p };
+    let (row, w) = (&row[..p], &w[..p]);
+    let (mut s0, mut s1) = (0.0, 0.0);
+    let mut j = 0;
+    while j + 1 < p {
+        s0 += row[j] * w[j];
+        s1 += row[j + 1] * w[j + 1];
+        j += 2;
+    }
+    if j < p { s0 += row[j] * w[j]; }
+    s0 + s1
+}
+
+/// `g += sum_k r[k] x_{rows[k]}`: rows given by `row_of(k)`; accumulates in registers when `P > 0`.
+#[inline(always)]
+fn accumulate_p<'a, const P: usize>(r: &[f64], row_of: impl Fn(usize) -> &'a [f64], p: usize, g: &mut [f64]) {
+    if P > 0 {
+        let mut acc = [[0.0f64; P]; 2];
+        let m = r.len();
+        let mut k = 0;
+        while k + 1 < m {
+            let (a, b) = (&row_of(k)[..P], &row_of(k + 1)[..P]);
+            let (ra, rb) = (r[k], r[k + 1]);
+            for j in 0..P {
+                acc[0][j] += ra * a[j];
+                acc[1][j] += rb * b[j];
+            }
+            k += 2;
+        }
+        if k < m {
+            let a = &row_of(k)[..P];
+            for j in 0..P { acc[0][j] += r[k] * a[j]; }
+        }
+        for j in 0..P { g[j] += acc[0][j] + acc[1][j]; }
+    } else {
+        let g = &mut g[..p];
+        for (k, &rk) in r.iter().enumerate() {
+            for (o, v) in g.iter_mut().zip(&row_of(k)[..p]) { *o += rk * v; }
+        }
+    }
+}
+
+#[inline(always)]
+fn batch_kernel<const P: usize>(x: &[f64], y: &[f64], p: usize, w: &[f64], b: f64, idx: &[usize], og: &mut [f64]) -> f64 {
+    let p = if P > 0 { P } else { p };
+    let mut z = [0.0f64; BATCH_CHUNK];
+    let mut yy = [0.0f64; BATCH_CHUNK];
+    let mut rsum = 0.0;
+    for chunk in idx.chunks(BATCH_CHUNK) {
+        let m = chunk.len();
+        for (k, &i) in chunk.iter().enumerate() {
+            z[k] = dot_p::<P>(&x[i * p..i * p + p], w, p) + b;
+            yy[k] = y[i];
+        }
+        residuals_in_place(&yy[..m], &mut z[..m]);
+        accumulate_p::<P>(&z[..m], |k| &x[chunk[k] * p..chunk[k] * p + p], p, og);
+        rsum += z[..m].iter().sum::<f64>();
+    }
+    rsum
+}
+
+#[inline(always)]
+fn full_kernel<const P: usize>(x: &[f64], y: &[f64], p: usize, w: &[f64], b: f64, og: &mut [f64]) -> f64 {
+    let p = if P > 0 { P } else { p };
+    let mut z = [0.0f64; ROW_BLOCK];
+    let mut rsum = 0.0;
+    for (xb, yb) in x.chunks(ROW_BLOCK * p).zip(y.chunks(ROW_BLOCK)) {
+        let m = yb.len();
+        for (zk, row) in z.iter_mut().zip(xb.chunks_exact(p)) { *zk = dot_p::<P>(row, w, p) + b; }
+        residuals_in_place(yb, &mut z[..m]);
+        accumulate_p::<P>(&z[..m], |k| &xb[k * p..k * p + p], p, og);
+        rsum += z[..m].iter().sum::<f64>();
+    }
+    rsum
+}
+
+impl LogisticRegression {
+    #[inline(always)]
+    fn batch_generic(&self, theta: &[f64], idx: &[usize], out: &mut [f64]) {
+        let p = self.data.p;
+        let b = self.bias(theta);
+        let (og, ob) = out.split_at_mut(p);
+        let rsum = with_const_p!(p, batch_kernel(&self.data.x, &self.data.y, p, &theta[..p], b, idx, og));
+        if self.intercept { ob[0] += rsum; }
+    }
+
+    #[inline(always)]
+    fn full_generic(&self, theta: &[f64], out: &mut [f64]) {
+        let p = self.data.p;
+        let b = self.bias(theta);
+        let (og, ob) = out.split_at_mut(p);
+        let rsum = with_const_p!(p, full_kernel(&self.data.x, &self.data.y, p, &theta[..p], b, og));
+        if self.intercept { ob[0] += rsum; }
+    }
+
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    #[target_feature(enable = "avx2")]
+    unsafe fn batch_avx2(&self, theta: &[f64], idx: &[usize], out: &mut [f64]) { self.batch_generic(theta, idx, out) }
+
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    #[target_feature(enable = "avx2")]
+    unsafe fn full_avx2(&self, theta: &[f64], out: &mut [f64]) { self.full_generic(theta, out) }
+}
+
 impl Target for LogisticRegression {
     fn dim(&self) -> usize { self.dim }
     fn n_data(&self) -> usize { self.data.n }
@@ -70,45 +191,29 @@ impl Target for LogisticRegression {
     }
 
     /// `sum_{i in idx} (y_i - sigmoid(x_i . theta)) x_i`, in chunks: predictors, then vectorised
-    /// residuals, then accumulation.
+    /// residuals, then accumulation (kernels specialised for p <= 16).
     fn add_grad_log_lik(&self, theta: &[f64], idx: &[usize], out: &mut [f64]) {
-        let p = self.data.p;
-        let (x, y) = (&self.data.x, &self.data.y);
-        let w = &theta[..p];
-        let b = self.bias(theta);
-        let mut z = [0.0f64; BATCH_CHUNK];
-        let mut yy = [0.0f64; BATCH_CHUNK];
-        let (og, ob) = out.split_at_mut(p);
-        for chunk in idx.chunks(BATCH_CHUNK) {
-            let m = chunk.len();
-            for (k, &i) in chunk.iter().enumerate() {
-                z[k] = dot(&x[i * p..i * p + p], w) + b;
-                yy[k] = y[i];
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU supports AVX2 (checked just above).
+                unsafe { self.batch_avx2(theta, idx, out) };
+                return;
             }
-            residuals_in_place(&yy[..m], &mut z[..m]);
-            for (k, &i) in chunk.iter().enumerate() {
-                let r = z[k];
-                for (o, v) in og.iter_mut().zip(&x[i * p..i * p + p]) { *o += r * v; }
-            }
-            if self.intercept { ob[0] += z[..m].iter().sum::<f64>(); }
         }
+        self.batch_generic(theta, idx, out)
     }
 
     fn add_grad_log_lik_full(&self, theta: &[f64], out: &mut [f64]) {
-        let p = self.data.p;
-        let w = &theta[..p];
-        let b = self.bias(theta);
-        let mut z = [0.0f64; ROW_BLOCK];
-        let (og, ob) = out.split_at_mut(p);
-        for (xb, yb) in self.data.x.chunks(ROW_BLOCK * p).zip(self.data.y.chunks(ROW_BLOCK)) {
-            let m = yb.len();
-            for (zk, row) in z.iter_mut().zip(xb.chunks_exact(p)) { *zk = dot(row, w) + b; }
-            residuals_in_place(yb, &mut z[..m]);
-            for (r, row) in z.iter().zip(xb.chunks_exact(p)) {
-                for (o, v) in og.iter_mut().zip(row) { *o += r * v; }
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU supports AVX2 (checked just above).
+                unsafe { self.full_avx2(theta, out) };
+                return;
             }
-            if self.intercept { ob[0] += z[..m].iter().sum::<f64>(); }
         }
+        self.full_generic(theta, out)
     }
 
     fn log_lik_point(&self, theta: &[f64], i: usize) -> f64 {

@@ -99,6 +99,17 @@ impl ModelSpec {
             ModelSpec::Bnn { .. } => "bnn",
         }
     }
+    /// The spec to use for a held-out set evaluated with parameters of `train`: for `bnn` the number of
+    /// classes is fixed to the training target's (a test split may miss a class, which would change the
+    /// parameter layout); other specs are returned unchanged.
+    pub fn for_test_set(&self, train: &dyn Target) -> ModelSpec {
+        match self {
+            ModelSpec::Bnn { hidden, prior_var, .. } => {
+                ModelSpec::Bnn { hidden: *hidden, prior_var: *prior_var, classes: Some(train.n_classes()) }
+            }
+            other => other.clone(),
+        }
+    }
     /// Whether this model is a classifier (test log-loss / accuracy make sense).
     pub fn is_classifier(&self) -> bool { matches!(self, ModelSpec::Logistic { .. } | ModelSpec::Bnn { .. }) }
 }
@@ -163,7 +174,7 @@ pub fn build_target(spec: &ModelSpec, data: Option<Arc<Dataset>>) -> Result<Arc<
 const MAX_CLASSES: usize = 1000;
 
 /// Samples per parallel block in [`full_scores`]; fixed, so results do not depend on the thread count.
-const SCORE_BLOCK: usize = 64;
+const SCORE_BLOCK: usize = 128;
 
 /// Full-data scores `grad log p(theta_s | data)` for every row of `samples` (row-major, `d = target.dim()`),
 /// computed in parallel over fixed blocks of rows with [`Target::grad_log_density_many`] (deterministic).

@@ -25,7 +25,9 @@ impl Banana {
         if !(var > 0.0 && var.is_finite()) { return Err(Error::config(format!("banana: var must be positive and finite, got {var}"))); }
         Ok(Self { b, var })
     }
+    /// Curvature `b`.
     pub fn b(&self) -> f64 { self.b }
+    /// Variance of the first coordinate.
     pub fn var(&self) -> f64 { self.var }
 }
 
@@ -79,6 +81,7 @@ impl Mixture2d {
 
     /// Component log terms `log w_k + log N(theta; m_k, s_k^2 I)`.
     #[inline]
+    #[allow(clippy::needless_range_loop)]
     fn terms(&self, theta: &[f64]) -> [f64; 2] {
         let mut t = [0.0; 2];
         for k in 0..2 {
@@ -99,6 +102,7 @@ impl Target for Mixture2d {
         for _ in idx { self.add_grad_log_lik_full(theta, out); }
     }
     /// `grad log p = sum_k r_k (m_k - theta) / s_k^2` with responsibilities `r_k` from a stable softmax.
+    #[allow(clippy::needless_range_loop)]
     fn add_grad_log_lik_full(&self, theta: &[f64], out: &mut [f64]) {
         let t = self.terms(theta);
         let mx = t[0].max(t[1]);
@@ -132,7 +136,7 @@ impl Target for Mixture2d {
 pub fn log_density_grid(target: &dyn Target, xlim: (f64, f64), ylim: (f64, f64), nx: usize, ny: usize) -> Result<Vec<f64>> {
     if target.dim() != 2 { return Err(Error::config(format!("density grid needs a 2-D target, this one has d = {}", target.dim()))); }
     if nx < 2 || ny < 2 { return Err(Error::config("density grid needs at least 2 points per axis")); }
-    if !(xlim.0 < xlim.1 && ylim.0 < ylim.1) || ![xlim.0, xlim.1, ylim.0, ylim.1].iter().all(|v| v.is_finite()) {
+    if ![xlim.0, xlim.1, ylim.0, ylim.1].iter().all(|v| v.is_finite()) || xlim.0 >= xlim.1 || ylim.0 >= ylim.1 {
         return Err(Error::config("density grid limits must be finite with lower < upper"));
     }
     let dx = (xlim.1 - xlim.0) / (nx - 1) as f64;

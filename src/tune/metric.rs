@@ -174,7 +174,11 @@ pub fn score(problem: &Problem, metric: &MetricSpec, samples: &[f64], batch: usi
             let g = score_vectors(problem.train.as_ref(), &x, stoch, rng);
             // Scaled kernels cannot standardise samples that never move (a stuck chain): worst score.
             match stein::ksd(&x, &g, d, &ksd_options(&metric.kind)) {
-                Ok(v) => (v.ksd, score_cost),
+                // |KSD^2|: the U-statistic is unbiased but can be hugely negative for a chain that oscillates far
+                // from the posterior (scores on opposite sides point at each other and the positive diagonal is
+                // left out); ranking by the signed value would pick such a chain. Ranking by the distance of the
+                // estimate from 0 keeps exact samples (U ~ 0) ahead of both stuck and exploding chains.
+                Ok(v) => (v.ksd_sq.abs().sqrt(), score_cost),
                 Err(Error::Numerical(_)) => (f64::INFINITY, score_cost),
                 Err(e) => return Err(e),
             }

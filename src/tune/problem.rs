@@ -6,6 +6,7 @@ use crate::error::{Error, Result};
 use crate::rng;
 use crate::sampler::{find_map, ControlVariate, MapOptions};
 use crate::target::{build_target, Target};
+use rand::RngExt;
 use std::sync::Arc;
 
 /// Stream ids reserved for problem construction (arms use their own ids, far below these).
@@ -69,12 +70,7 @@ pub fn prepare(spec: &DataSpec, ds: Dataset, seed: u64) -> Result<(Dataset, Opti
     if spec.standardize {
         let st = train.standardize();
         if let Some(te) = test.as_mut() {
-            let p = te.p;
-            for row in te.x.chunks_exact_mut(p) {
-                for j in 0..p {
-                    row[j] = (row[j] - st.mean[j]) / st.sd[j];
-                }
-            }
+            st.apply(te)?;
         }
     }
     Ok((train, test))
@@ -97,13 +93,20 @@ impl Problem {
             None => (None, None),
         };
         let target = build_target(&cfg.model, train)?;
+        // The test target keeps the training layout (a BNN's class count even if a class is missing there).
         let test_target = match test {
-            Some(te) => Some(build_target(&cfg.model, Some(te))?),
+            Some(te) => Some(build_target(&cfg.model.for_test_set(target.as_ref()), Some(te))?),
             None => None,
         };
         let dim = target.dim();
         let mut r = rng::stream(cfg.seed, STREAM_MAP);
-        let map_res = find_map(target.as_ref(), &vec![0.0; dim], &MapOptions::default(), &mut r)?;
+        // Zero is a saddle point of a neural network's posterior: start its MAP search from small random weights.
+        let init: Vec<f64> = if cfg.model.kind() == "bnn" {
+            (0..dim).map(|_| 0.1 * r.sample::<f64, _>(rand_distr::StandardNormal)).collect()
+        } else {
+            vec![0.0; dim]
+        };
+        let map_res = find_map(target.as_ref(), &init, &MapOptions::default(), &mut r)?;
         if map_res.theta.iter().any(|v| !v.is_finite()) {
             return Err(Error::numerical("the MAP finder produced non-finite values; check the data (standardise features?)"));
         }

@@ -34,3 +34,23 @@ for (const isolation of [false, true]) {
     await env.close();
   }
 }
+
+// The main thread during a run: the longest task (PerformanceObserver "longtask" reports tasks > 50 ms).
+{
+  const env = await launch({ isolation: true });
+  try {
+    const { page } = await openPage(env.context, env.url);
+    await page.evaluate(() => {
+      window.__longtasks = [];
+      new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longtasks.push(e.duration); }).observe({ type: 'longtask' });
+    });
+    await page.click('#run');
+    await page.waitForFunction(() => window.__tunelab.runs >= 1 && !window.__tunelab.running, null, { timeout: 120_000 });
+    const lt = await page.evaluate(() => window.__longtasks);
+    const draws = await page.evaluate(() => window.__tunelab.drawTimes ?? []);
+    console.log(JSON.stringify({ target: 'main-thread-during-default-run', long_tasks_over_50ms: lt.length, longest_ms: lt.length ? Math.max(...lt) : 0,
+      redraws: draws.length, longest_redraw_ms: Math.max(0, ...draws) }));
+  } finally {
+    await env.close();
+  }
+}

@@ -82,6 +82,42 @@ describe('runs in the isolated page (threads)', () => {
     assert.match(await page.textContent('#stats'), /Done/);
   });
 
+  test('exports: config and report JSON, traces CSV, charts PNG', async () => {
+    const grab = async (id) => {
+      const [dl] = await Promise.all([page.waitForEvent('download'), page.click(id)]);
+      return { name: dl.suggestedFilename(), body: fs.readFileSync(await dl.path()) };
+    };
+    const cfg = await grab('#export-config');
+    assert.equal(cfg.name, 'tunelab-config.json');
+    const config = JSON.parse(cfg.body);
+    assert.equal(config.seed, 3);
+    assert.deepEqual(config.arms.batch, [0.1, 0.02]);
+    const rep = await grab('#export-report');
+    const report = JSON.parse(rep.body);
+    assert.equal(report.arms.length, 12);
+    assert.ok(report.best.arm >= 0);
+    const tr = await grab('#export-traces');
+    const lines = tr.body.toString().trim().split('\n');
+    assert.equal(lines[0], 'sample,theta1,theta2,theta3');
+    assert.ok(lines.length > 10);
+    assert.ok(lines.slice(1).every((l) => l.split(',').length === 4 && l.split(',').every((v) => Number.isFinite(Number(v)))));
+    const png = await grab('#export-png');
+    assert.deepEqual([...png.body.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+  });
+
+  test('compare mode runs the paper\'s tuners on the same data and seed', async () => {
+    await page.check('#compare');
+    await page.click('#run');
+    await waitRunDone(page, 2);
+    const rows = await page.$$eval('#compare-table tbody tr', (trs) => trs.map((tr) => [tr.dataset.tuner, tr.children[4].textContent]));
+    assert.deepEqual(rows.map((r) => r[0]), ['MAMBA-KSD', 'MAMBA-FSSD', 'grid (log-loss)', 'grid (KSD)', 'heuristic']);
+    assert.ok(rows.every((r) => !/waiting/.test(r[1])), JSON.stringify(rows));
+    const cmp = await page.evaluate(() => window.__tunelab.compare);
+    assert.equal(cmp.length, 5);
+    assert.ok(cmp.every((c) => c.best != null || c.error != null));
+    await page.uncheck('#compare');
+  });
+
   test('Stop cancels at once, the page stays usable and the next run works', async () => {
     // A long run: the paper's grid (56 arms, 2e7 gradient evaluations for the best arm).
     await page.selectOption('#preset', 'paper-logreg');
