@@ -81,12 +81,13 @@ function makeEventForwarder(id, cancelView) {
   return { observer, flush };
 }
 
-/** The wasm functions of a tuner panel: {run, preset, check}. */
+/** The wasm functions of a tuner panel: {run, preset, check}. Uploads: `csv` text, label from config.data.label. */
 function tunerApi(w, tuner) {
+  const label = (c) => c?.data?.label ?? undefined;
   switch (tuner) {
-    case 'bandit': return { run: (c, _csv, obs) => w.bandit_run(c, obs), preset: w.bandit_preset, check: w.bandit_check };
-    case 'hoag': return { run: (c, csv, obs) => w.hoag_run(c, csv ?? undefined, obs), preset: w.hoag_preset, check: w.hoag_check };
-    case 'lr-schedule': return { run: (c, csv, obs) => w.lr_run(c, csv ?? undefined, obs), preset: w.lr_preset, check: w.lr_check };
+    case 'bandit': return { run: (c, _csv, obs) => w.run_bandit(c, obs), preset: (n) => w.runner_preset('bandit', n), check: w.bandit_check };
+    case 'hoag': return { run: (c, csv, obs) => w.run_hoag(c, csv ?? undefined, label(c), obs), preset: (n) => w.runner_preset('hoag', n), check: w.hoag_check };
+    case 'lr-schedule': return { run: (c, csv, obs) => w.run_lrsched(c, csv ?? undefined, label(c), obs), preset: (n) => w.runner_preset('lrsched', n), check: w.lr_check };
     default: throw new Error(`unknown tuner "${tuner}"`);
   }
 }

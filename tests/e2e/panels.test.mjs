@@ -186,6 +186,34 @@ describe('tuner panels in the isolated page (threads)', () => {
     await page.fill('#lr-factors', '0.1, 0.01');
   });
 
+  test('HOAG on an uploaded CSV: a bad label gets the core\'s message, a good file runs', async () => {
+    await page.click('#tab-hoag');
+    await page.evaluate(() => window.__tunelab.panels.hoag.load({ problem: 'logreg', data: 'upload', methods: ['hoag-exponential', 'grid'], cost: 200, maxiter: 8, land: 0 }));
+    await page.click('#hoag-run');
+    assert.match(await page.textContent('#hoag-message'), /Choose a CSV file first/);
+    let s = 11;
+    const u = () => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return s / 2 ** 32; };
+    const rows = Array.from({ length: 120 }, () => { const a = u() * 4 - 2; const b = u() * 4 - 2; return [a.toFixed(4), b.toFixed(4), u() < 1 / (1 + Math.exp(-2 * a + b)) ? 1 : 0]; });
+    const csv = (label) => ['a,b,' + label, ...rows.map((r, i) => `${r[0]},${r[1]},${label === 'y' ? r[2] : i % 3}`)].join('\n') + '\n';
+    await page.setInputFiles('#hoag-file', { name: 'three.csv', mimeType: 'text/csv', buffer: Buffer.from(csv('cls')) });
+    await page.waitForFunction(() => /three\.csv: 120 rows/.test(document.getElementById('hoag-file-msg').textContent));
+    assert.equal(await page.inputValue('#hoag-label'), 'cls');
+    let r = await runPanel(page, 'hoag');
+    assert.match(r.message, /^The run failed: data error: logistic regression needs a label with exactly two values, found 3/, r.message);
+    await page.setInputFiles('#hoag-file', { name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(csv('y')) });
+    await page.waitForFunction(() => /good\.csv/.test(document.getElementById('hoag-file-msg').textContent));
+    assert.equal(await page.inputValue('#hoag-label'), 'y');
+    r = await runPanel(page, 'hoag');
+    assert.match(r.message, /^Done/, r.message);
+    assert.equal(r.report.n_train + r.report.n_test + r.report.n_validation, 120);
+    assert.equal(r.report.n_features, 2);
+    // Back to simulated data: the file is not used any more.
+    await page.selectOption('#hoag-data', 'simulate');
+    await page.fill('#hoag-n', '90');
+    r = await runPanel(page, 'hoag');
+    assert.equal(r.report.n_train + r.report.n_test + r.report.n_validation, 90);
+  });
+
   test('settings survive a reload; load() switches panels and fills the settings; no foreign requests', async () => {
     await page.click('#tab-hoag');
     await page.selectOption('#hoag-problem', 'kernel-ridge');

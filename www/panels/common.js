@@ -288,14 +288,14 @@ export function seqColor(t) {
 }
 
 /** A horizontal colour bar for `seqColor` from `lo` to `hi`, drawn at the canvas' top-right corner. */
-export function colorBar(plot, lo, hi, label) {
+export function colorBar(plot, lo, hi, label, hiSuffix = '') {
   const { ctx } = plot;
   const w = Math.min(140, plot.width * 0.35); const x = plot.left + plot.width - w - 6; const y = plot.top + 6;
   for (let i = 0; i < w; i++) { ctx.fillStyle = seqColor(i / (w - 1)); ctx.fillRect(x + i, y, 1, 9); }
   ctx.fillStyle = 'rgba(255,255,255,.85)'; ctx.fillRect(x - 2, y + 10, w + 4, 14);
   ctx.fillStyle = '#1b1f24'; ctx.font = '11px system-ui, sans-serif'; ctx.textBaseline = 'top';
   ctx.textAlign = 'left'; ctx.fillText(`${label} ${fmtSci(lo)}`, x, y + 11);
-  ctx.textAlign = 'right'; ctx.fillText(fmtSci(hi), x + w, y + 11);
+  ctx.textAlign = 'right'; ctx.fillText(fmtSci(hi) + hiSuffix, x + w, y + 11);
 }
 
 /** A small key in the plot's top-left corner: [[colour, text]]. */
@@ -433,6 +433,10 @@ export class Panel {
         }
       }
     }
+    if (this.uploadShow) {
+      const on = this.uploadShow(this.state);
+      for (const e of [this.$('file')?.closest('.row'), this.$('file-msg')]) if (e) e.hidden = !on;
+    }
     this.hooks.panels[this.name].state = { ...this.state };
     this.afterRefresh?.();
   }
@@ -504,6 +508,30 @@ export class Panel {
     this.$('export-config').addEventListener('click', () => download(`tunelab-${this.name}-config.json`, toJson(this.toConfig(this.state)), 'application/json'));
     this.$('export-report').addEventListener('click', () => this.lastReport && download(`tunelab-${this.name}-report.json`, toJson(this.lastReport), 'application/json'));
     this.$('export-png').addEventListener('click', async () => download(`tunelab-${this.name}-charts.png`, await canvasesToPng(this.canvases()), 'image/png'));
+  }
+
+  /** File input and status line for `data = upload` (the text stays in the page and the worker). */
+  uploadRows(show) {
+    const P = (k) => this.id(k);
+    const input = el('input', { type: 'file', id: P('file'), accept: '.csv,text/csv,text/plain' });
+    const status = el('p', { class: 'field-msg ok', id: P('file-msg'), 'aria-live': 'polite' });
+    const row = el('div', { class: 'row', 'data-upload': '1' }, el('label', { for: P('file'), text: 'CSV file' }), input);
+    this.uploadShow = show;
+    input.addEventListener('change', async () => {
+      const f = input.files?.[0];
+      if (!f) return;
+      this.csvText = await f.text();
+      this.csvName = f.name;
+      const header = (this.csvText.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '').split(',').map((c) => c.trim().replace(/^"|"$/g, ''));
+      const rows = this.csvText.split(/\r?\n/).filter((l) => l.trim()).length - 1;
+      status.textContent = `${f.name}: ${rows} rows; columns ${header.join(', ')}. The worker checks it when you press Run.`;
+      if (!header.includes(this.state.label) && header.length) {
+        this.state = { ...this.state, label: header.includes('y') ? 'y' : header[header.length - 1] };
+        this.writeForm();
+        this.writeHash();
+      }
+    });
+    return [row, status];
   }
 
   /** Re-reads the settings from the hash (back/forward, a pasted link). */
@@ -581,7 +609,8 @@ export class Panel {
     };
     try {
       this.begin(config);
-      const run = this.client.runTuner(this.name, config, this.csvText, (events) => {
+      const csv = this.uploadShow?.(this.state) ? this.csvText : null;
+      const run = this.client.runTuner(this.name, config, csv, (events) => {
         pending.push(...events);
         if (!scheduled) { scheduled = true; requestAnimationFrame(drain); }
       });

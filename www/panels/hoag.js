@@ -36,14 +36,15 @@ export class HoagPanel extends Panel {
     this.presetHelp = 'The core’s presets (tunelab hoag --preset NAME).';
     this.presets = [['logreg', 'Logistic regression (1 hyperparameter)'], ['kernel-ridge', 'RBF kernel ridge (2 hyperparameters)']];
     this.defaults = {
-      problem: 'logreg', data: 'simulate', n: 600, dim: 30, dseed: 1,
+      problem: 'logreg', data: 'simulate', label: 'y', n: 600, dim: 30, dseed: 1,
       methods: ['hoag-exponential', 'hoag-quadratic', 'hoag-cubic', 'grid', 'random', 'bo', 'iter-diff'],
       eps0: 0.1, cost: 4000, maxiter: 50, land: 97, seed: 42,
     };
     const sim = (s) => s.data === 'simulate';
     this.fields = [
       { key: 'problem', label: 'Problem', type: 'select', options: [['logreg', 'Logistic regression: λ'], ['kernel-ridge', 'Kernel ridge: γ and λ']] },
-      { key: 'data', label: 'Data', type: 'select', options: [['simulate', 'Simulated'], ['digits', 'Digits (8×8)']] },
+      { key: 'data', label: 'Data', type: 'select', options: [['simulate', 'Simulated'], ['digits', 'Digits (8×8)'], ['upload', 'Upload a CSV']] },
+      { key: 'label', label: 'Label column', type: 'text', show: (s) => s.data === 'upload', help: 'Logistic regression: exactly two values; kernel ridge: a number to regress. Other columns are features.' },
       { key: 'n', label: 'Rows n', type: 'int', min: 9, max: 6000, show: sim, help: 'Split in thirds: train, test (outer loss), validation.' },
       { key: 'dim', label: 'Features d', type: 'int', min: 1, max: 500, show: sim },
       { key: 'dseed', label: 'Data seed', type: 'int', min: 0, max: 2 ** 31, show: sim },
@@ -55,7 +56,7 @@ export class HoagPanel extends Panel {
       { key: 'seed', label: 'Seed', type: 'int', min: 0, max: 2 ** 31 },
     ];
     this.groups = [
-      { legend: 'Problem and data', keys: ['problem', 'data', 'n', 'dim', 'dseed'] },
+      { legend: 'Problem and data', keys: ['problem', 'data', 'label', 'n', 'dim', 'dseed'], extra: () => this.uploadRows((s) => s.data === 'upload') },
       { legend: 'Methods and tolerance sequence', keys: ['methods', 'eps0'] },
       { legend: 'Budget', keys: ['cost', 'maxiter', 'land', 'seed'] },
     ];
@@ -65,13 +66,19 @@ export class HoagPanel extends Panel {
     const out = [];
     if (s.methods.length === 0) out.push('Choose at least one method.');
     if (s.land === 1) out.push('Landscape points: 0 (none) or at least 2.');
+    if (s.data === 'upload' && !this.csvText) out.push('Choose a CSV file first (Problem and data → CSV file).');
     return out;
   }
 
-  isCoreConfig(c) { return typeof c.problem === 'string' && ('methods' in c || 'budget' in c || 'data' in c); }
+  /** A core HoagConfig (objects for data / budget / methods) rather than a partial panel state (strings). */
+  isCoreConfig(c) {
+    return typeof c.data === 'object' || typeof c.budget === 'object' || 'landscape_points' in c
+      || (Array.isArray(c.methods) && c.methods.some((m) => typeof m === 'object'));
+  }
 
   toConfig(s) {
-    const data = s.data === 'digits' ? { source: 'digits' } : { source: 'simulate', n: s.n, d: s.dim, seed: s.dseed };
+    const data = s.data === 'digits' ? { source: 'digits' } : s.data === 'upload' ? { source: 'upload', label: s.label || 'y' }
+      : { source: 'simulate', n: s.n, d: s.dim, seed: s.dseed };
     return {
       problem: s.problem, data, methods: s.methods.map(methodSpec),
       budget: { cost: s.cost, max_iter: s.maxiter }, eps0: s.eps0, landscape_points: s.land, seed: s.seed,
@@ -81,6 +88,7 @@ export class HoagPanel extends Panel {
   fromConfig(c) {
     const out = { problem: c.problem };
     if (c.data?.source === 'digits') out.data = 'digits';
+    else if (c.data?.source === 'upload') Object.assign(out, { data: 'upload', label: c.data.label ?? 'y' });
     else if (c.data?.source === 'simulate') Object.assign(out, { data: 'simulate', n: c.data.n ?? 600, dim: c.data.d ?? 30, dseed: c.data.seed ?? 1 });
     if (c.methods) out.methods = [...new Set(c.methods.map(specKey))].filter((k) => METHODS.some(([v]) => v === k));
     if (c.budget) Object.assign(out, { cost: c.budget.cost, maxiter: c.budget.max_iter });
@@ -268,9 +276,10 @@ function drawLandscape2d(canvas, L, methods, names) {
   const plot = new CanvasPlot(canvas, { x: [lo[0], hi[0]], y: [lo[1], hi[1]], xLabel: names[0] ?? 'log γ', yLabel: names[1] ?? 'log λ' });
   if (L) {
     const [a0, a1] = L.axes; const n0 = a0.length; const n1 = a1.length;
-    const vals = L.values.filter((v) => Number.isFinite(v) && v > 0);
-    const vmin = Math.min(...vals); const vmax = Math.max(...vals);
-    const t = (v) => (Math.log(v) - Math.log(vmin)) / (Math.log(vmax) - Math.log(vmin) || 1);
+    // Log colour scale from the minimum to the 70th percentile (higher losses saturate), so the valley shows.
+    const vals = L.values.filter((v) => Number.isFinite(v) && v > 0).sort((a, b) => a - b);
+    const vmin = vals[0]; const vmax = vals[Math.floor(0.7 * (vals.length - 1))];
+    const t = (v) => Math.min(1, (Math.log(v) - Math.log(vmin)) / (Math.log(vmax) - Math.log(vmin) || 1));
     const cellW = plot.width / n0; const cellH = plot.height / n1;
     const { ctx } = plot;
     for (let i = 0; i < n0; i++) {
@@ -282,13 +291,13 @@ function drawLandscape2d(canvas, L, methods, names) {
     }
     plot.x0 = a0[0] - (a0[1] - a0[0]) / 2; plot.x1 = a0[n0 - 1] + (a0[1] - a0[0]) / 2;
     plot.y0 = a1[0] - (a1[1] - a1[0]) / 2; plot.y1 = a1[n1 - 1] + (a1[1] - a1[0]) / 2;
-    colorBar(plot, vmin, vmax, 'loss');
+    colorBar(plot, vmin, vmax, 'loss', '+');
   }
   methods.forEach((m, i) => {
     const { color } = seriesStyle(i);
     const hx = m.trace.map((p) => p.hyper[0]); const hy = m.trace.map((p) => p.hyper[1]);
     if (/HOAG|iterative/.test(m.name)) { plot.line(hx, hy, { color: '#fff', width: 3.5 }); plot.line(hx, hy, { color, width: 1.8 }); }
-    hx.forEach((x, k) => plot.dot(x, hy[k], { color, r: 3, stroke: '#fff' }));
+    hx.forEach((x, k) => plot.dot(x, hy[k], { color, r: 3.2, stroke: '#1b1f24' }));
   });
   if (L) {
     const { ctx } = plot; const X = plot.px(L.argmin[0]); const Y = plot.py(L.argmin[1]);

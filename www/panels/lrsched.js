@@ -25,12 +25,14 @@ export class LrPanel extends Panel {
     this.presetHelp = 'The core’s presets (tunelab lr-schedule --preset NAME).';
     this.presets = [['digits', 'Digits, neural network (their Figures 3–4)'], ['digits-logreg', 'Digits, softmax regression'], ['noisy-quadratic', 'Noisy quadratic (decay helps)']];
     this.defaults = {
-      problem: 'mlp', hidden: 32, qdim: 20, qnoise: 1, optimizer: 'sgd', constant: 7, decays: 3, factors: '0.1, 0.01',
+      problem: 'mlp', data: 'digits', label: 'y', hidden: 32, qdim: 20, qnoise: 1, optimizer: 'sgd', constant: 7, decays: 3, factors: '0.1, 0.01',
       dynamic: true, q: 6, intervals: 10, steps: 40, batch: 16, lrlo: 0.001, lrhi: 3, seed: 7,
     };
     const nq = (s) => s.problem === 'noisy-quadratic';
     this.fields = [
       { key: 'problem', label: 'Problem', type: 'select', options: [['mlp', 'Digits: neural network (tanh)'], ['logreg', 'Digits: softmax regression'], ['noisy-quadratic', 'Noisy quadratic']] },
+      { key: 'data', label: 'Data', type: 'select', options: [['digits', 'Digits (8×8, 10 classes)'], ['upload', 'Upload a CSV']], show: (s) => !nq(s) },
+      { key: 'label', label: 'Label column', type: 'text', show: (s) => !nq(s) && s.data === 'upload', help: 'Class labels 0, 1, 2, …; other columns are features.' },
       { key: 'hidden', label: 'Hidden units', type: 'int', min: 1, max: 512, show: (s) => s.problem === 'mlp' },
       { key: 'qdim', label: 'Dimension', type: 'int', min: 1, max: 10000, show: nq },
       { key: 'qnoise', label: 'Gradient noise', type: 'num', min: 0, max: 100, show: nq },
@@ -48,7 +50,7 @@ export class LrPanel extends Panel {
       { key: 'seed', label: 'Seed', type: 'int', min: 0, max: 2 ** 31 },
     ];
     this.groups = [
-      { legend: 'Problem', keys: ['problem', 'hidden', 'qdim', 'qnoise', 'optimizer'] },
+      { legend: 'Problem', keys: ['problem', 'data', 'label', 'hidden', 'qdim', 'qnoise', 'optimizer'], extra: () => this.uploadRows((s) => s.problem !== 'noisy-quadratic' && s.data === 'upload') },
       { legend: 'Methods', keys: ['constant', 'decays', 'factors', 'dynamic', 'q'] },
       { legend: 'Training run', keys: ['intervals', 'steps', 'batch', 'lrlo', 'lrhi', 'seed'] },
     ];
@@ -57,6 +59,7 @@ export class LrPanel extends Panel {
   validate(s) {
     const out = [];
     if (s.decays > 0 && !numberList(s.factors)) out.push('Decay factors: give numbers in (0, 1), separated by commas.');
+    if (s.problem !== 'noisy-quadratic' && s.data === 'upload' && !this.csvText) out.push('Choose a CSV file first (Problem → CSV file).');
     if (s.constant === 0 && s.decays === 0 && !s.dynamic) out.push('Choose at least one method: constant rates, decays or the dynamic tuner.');
     return out;
   }
@@ -66,8 +69,9 @@ export class LrPanel extends Panel {
   toConfig(s) {
     const problem = s.problem === 'mlp' ? { kind: 'mlp', hidden: s.hidden } : s.problem === 'logreg' ? { kind: 'logreg' }
       : { kind: 'noisy-quadratic', dim: s.qdim, noise: s.qnoise };
+    const data = s.data === 'upload' && s.problem !== 'noisy-quadratic' ? { source: 'upload', label: s.label || 'y' } : { source: 'digits' };
     return {
-      problem, optimizer: s.optimizer, intervals: s.intervals, steps_per_interval: s.steps, batch: s.batch,
+      problem, data, optimizer: s.optimizer, intervals: s.intervals, steps_per_interval: s.steps, batch: s.batch,
       records_per_interval: Math.min(4, s.steps), lr_bounds: [s.lrlo, s.lrhi], constant: s.constant, decay_starts: s.decays,
       decay_factors: s.decays > 0 ? (numberList(s.factors) ?? []) : [0.1], dynamic: { enabled: s.dynamic, runs: s.q }, seed: s.seed,
     };
@@ -79,6 +83,8 @@ export class LrPanel extends Panel {
     if (p.kind === 'mlp') Object.assign(out, { problem: 'mlp', hidden: p.hidden ?? 32 });
     else if (p.kind === 'logreg') out.problem = 'logreg';
     else if (p.kind === 'noisy-quadratic') Object.assign(out, { problem: 'noisy-quadratic', qdim: p.dim ?? 20, qnoise: p.noise ?? 1 });
+    if (c.data?.source === 'upload') Object.assign(out, { data: 'upload', label: c.data.label ?? 'y' });
+    else if (c.data?.source === 'digits') out.data = 'digits';
     const map = { optimizer: 'optimizer', intervals: 'intervals', steps_per_interval: 'steps', batch: 'batch', constant: 'constant', decay_starts: 'decays', seed: 'seed' };
     for (const [k, key] of Object.entries(map)) if (c[k] != null) out[key] = c[k];
     if (c.lr_bounds) { out.lrlo = c.lr_bounds[0]; out.lrhi = c.lr_bounds[1]; }
