@@ -289,3 +289,47 @@ export function drawDensity(canvas, grid, samples) {
 }
 
 export { fmtSci };
+
+/** Several named lines over a shared x axis (each series with its own x values), with a legend. */
+export class LinesChart {
+  constructor(el, placeholderText) {
+    this.el = el;
+    this.u = null;
+    this.text = placeholderText;
+    this.ro = autoSize(el, () => this.u);
+    placeholder(el, placeholderText);
+  }
+
+  /** series: [{name, xs, ys}]; opts: {xLabel, yLabel, logX, logY}. Non-positive values are gaps on log axes. */
+  draw(series, { xLabel = '', yLabel = '', logX = false, logY = false } = {}) {
+    const key = JSON.stringify([series.map((s) => s.name), xLabel, yLabel, logX, logY]);
+    const xs = [...new Set(series.flatMap((s) => s.xs))].filter((x) => Number.isFinite(x) && (!logX || x > 0)).sort((a, b) => a - b);
+    const idx = new Map(xs.map((x, i) => [x, i]));
+    const data = [xs, ...series.map((s) => {
+      const ys = new Array(xs.length).fill(null);
+      s.xs.forEach((x, i) => { const y = s.ys[i]; if (idx.has(x) && Number.isFinite(y) && (!logY || y > 0)) ys[idx.get(x)] = y; });
+      return ys;
+    })];
+    this.data = data;
+    if (this.u && this.key === key) { this.u.setData(data); return data; }
+    this.u?.destroy();
+    this.el.replaceChildren();
+    this.key = key;
+    const { width, height } = sizeOf(this.el);
+    const logRange = (u, min, max) => (min == null || !(min > 0) ? [1, 10] : [min / 1.5, max * 1.5]);
+    this.u = new uPlot({
+      width, height, legend: { show: true, live: false }, cursor: { drag: { x: false, y: false } },
+      focus: { alpha: 0.4 },
+      scales: { x: { time: false, ...(logX ? { distr: 3, range: logRange } : {}) }, y: logY ? { distr: 3, range: logRange } : {} },
+      axes: [{ ...AXIS, label: xLabel, labelFont: FONT, values: (u, v) => v.map(fmtSci) }, { ...AXIS, label: yLabel, labelFont: FONT, size: 60, values: (u, v) => v.map(fmtSci) }],
+      series: [{ label: xLabel }, ...series.map((s, i) => ({
+        label: s.name, stroke: OKABE_ITO[i % OKABE_ITO.length], width: 2, spanGaps: true,
+        dash: i >= OKABE_ITO.length ? [6, 4] : undefined, points: { show: xs.length < 40, size: 4 },
+      }))],
+    }, data, this.el);
+    return data;
+  }
+
+  clear() { this.u?.destroy(); this.u = null; this.key = null; placeholder(this.el, this.text); }
+  canvas() { return this.u?.ctx.canvas ?? null; }
+}

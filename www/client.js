@@ -142,11 +142,19 @@ export class ComputeClient {
    * stopped (shared flag, within one chunk of work) or has been replaced (no flag, or no answer in 300 ms).
    */
   runTune(config, csv, onProgress) {
-    return this.runCancellable(REQUEST.RUN_TUNE, { config, csv }, onProgress);
+    return this.#runCancellable(REQUEST.RUN_TUNE, { config, csv }, onProgress);
   }
 
-  /** Any long request with a shared cancel flag (`cancel` in the payload): {promise, cancel} as runTune. */
-  runCancellable(type, payload, onProgress) {
+  /** Runs a bandit / HOAG / learning-rate-schedule config ({promise, cancel}, as runTune). */
+  runRunner(runner, config, csv, label, onProgress) {
+    return this.#runCancellable(REQUEST.RUN_RUNNER, { runner, config, csv, label }, onProgress);
+  }
+
+  runnerPreset(runner, name) { return this.request(REQUEST.RUNNER_PRESET, { runner, name }); }
+  /** A runner config validated by the core, with its defaults filled in (rejects with the core's message). */
+  checkRunnerConfig(runner, config) { return this.request(REQUEST.CHECK_TUNER_CONFIG, { runner, config }); }
+
+  #runCancellable(type, payload, onProgress) {
     const sab = this.info?.flavour === 'parallel' && typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(4) : null;
     let rejectRun;
     let id = null;
@@ -182,17 +190,6 @@ export class ComputeClient {
     };
     return { promise, cancel };
   }
-
-  /** Bandit / HOAG / learning-rate runs (www/panels): {promise, cancel}; the promise gives {report, worker_seconds}. */
-  runTuner(tuner, config, csv, onProgress) {
-    const type = { bandit: REQUEST.RUN_BANDIT, hoag: REQUEST.RUN_HOAG, 'lr-schedule': REQUEST.RUN_LR }[tuner];
-    if (!type) throw new Error(`unknown tuner "${tuner}"`);
-    return this.runCancellable(type, { config, csv: csv ?? null }, onProgress);
-  }
-  /** A core preset of a tuner panel ('bandit' | 'hoag' | 'lr-schedule'). */
-  tunerPreset(tuner, name) { return this.request(REQUEST.TUNER_PRESET, { tuner, name }); }
-  /** A tuner config validated by the core, with its defaults filled in (throws the core's message). */
-  checkTunerConfig(tuner, config) { return this.request(REQUEST.CHECK_TUNER_CONFIG, { tuner, config }); }
 
   probeThreads(tasks = 64) { return this.request(REQUEST.PROBE_THREADS, { tasks }); }
   bench(kind, params) { return this.request(REQUEST.BENCH, { kind, params }); }

@@ -6,6 +6,7 @@ import { RunModel } from './run.js';
 import { ScoreChart, TraceChart, HistChart, drawDensity, fmtSci } from './charts.js';
 import { renderBracket, renderArmsTable, renderBest, renderPosterior, renderCompare, fmtStep, fmtBatch } from './views.js';
 import { download, toJson, tracesCsv, canvasesToPng } from './export.js';
+import { initLabs } from './labs.js';
 import { installPanels } from './panels/registry.js';
 
 const $ = (id) => document.getElementById(id);
@@ -409,6 +410,7 @@ $('export-png').addEventListener('click', async () => {
 });
 
 // ---------------------------------------------------------------- start
+initLabs(client, hooks);
 syncFromState();
 writeHash();
 hooks.DEFAULTS = DEFAULTS;

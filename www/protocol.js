@@ -9,17 +9,13 @@
 //   {type: 'compare-configs', id, config: TuneConfig}      -> [{name, config}] (the paper's tuners)
 //   {type: 'preset', id, name: string}                     -> TuneConfig of a core preset
 //   {type: 'normalize-config', id, config}                 -> the config validated, with the core's defaults filled in
+//   {type: 'run-runner', id, runner: 'bandit'|'hoag'|'lrsched', config, csv: string|null, label: string|null, cancel?}
+//   {type: 'runner-preset', id, runner, name}              -> the runner's preset config
 //   {type: 'probe-threads', id, tasks: number}
 //   {type: 'bench', id, kind: 'ksd'|'sgld', params: object}
 //   {type: 'density-grid', id, model: ModelSpec, samples: Float64Array, nx, ny}   (2-D targets: log density grid)
 //   {type: 'crash-test', id, what: 'panic'|'error'|'throw'}   (tests: a Rust panic / core error / JS throw)
-//   Tuner panels (www/panels/), tuner = 'bandit' | 'hoag' | 'lr-schedule':
-//   {type: 'run-bandit', id, config: BanditConfig, cancel?: SharedArrayBuffer}          -> {report, worker_seconds}
-//   {type: 'run-hoag', id, config: HoagConfig, csv: string|null, cancel?}               -> {report, worker_seconds}
-//   {type: 'run-lr', id, config: LrConfig, csv: string|null, cancel?}                   -> {report, worker_seconds}
-//     progress: {type: 'progress', id, events: CoreEvent[], elapsed} with EVERY event in order (not coalesced)
-//   {type: 'tuner-preset', id, tuner, name}               -> the core preset's config
-//   {type: 'check-tuner-config', id, tuner, config}       -> the config validated, defaults filled in
+//   {type: 'check-tuner-config', id, runner, config}     -> the runner's config validated, defaults filled in
 //
 // Events (worker -> page):
 //   {type: 'ready', flavour, threads, version}
@@ -35,14 +31,12 @@ export const REQUEST = Object.freeze({
   COMPARE_CONFIGS: 'compare-configs',
   PRESET: 'preset',
   NORMALIZE_CONFIG: 'normalize-config',
+  RUN_RUNNER: 'run-runner',
+  RUNNER_PRESET: 'runner-preset',
   PROBE_THREADS: 'probe-threads',
   BENCH: 'bench',
   DENSITY_GRID: 'density-grid',
   CRASH_TEST: 'crash-test',
-  RUN_BANDIT: 'run-bandit',
-  RUN_HOAG: 'run-hoag',
-  RUN_LR: 'run-lr',
-  TUNER_PRESET: 'tuner-preset',
   CHECK_TUNER_CONFIG: 'check-tuner-config',
 });
 

@@ -36,7 +36,7 @@ async function init({ flavour: wanted, threads, panicChannel }) {
 }
 
 /** Forwards driver events, throttled: progress of the same arm is coalesced; a message at most every 100 ms. */
-function makeObserver(id, cancelView) {
+function makeObserver(id, cancelView, coalesce = true) {
   const t0 = performance.now();
   let buffer = [];
   let last = 0;
@@ -47,7 +47,7 @@ function makeObserver(id, cancelView) {
     last = performance.now();
   };
   const observer = (ev) => {
-    if (ev.type === 'progress') {
+    if (coalesce && ev.type === 'progress') {
       // Progress events carry cumulative counters of every arm of the round: keep only the newest one.
       const i = buffer.findIndex((b) => b.type === 'progress');
       if (i >= 0) buffer.splice(i, 1);
@@ -60,36 +60,6 @@ function makeObserver(id, cancelView) {
     return cancelView ? Atomics.load(cancelView, 0) !== 0 : false;
   };
   return { observer, flush };
-}
-
-/** Forwards every core event of a tuner panel run in order, batched: a message at most every 100 ms. */
-function makeEventForwarder(id, cancelView) {
-  const t0 = performance.now();
-  let buffer = [];
-  let last = 0;
-  const flush = () => {
-    if (buffer.length === 0) return;
-    post({ type: EVENT.PROGRESS, id, events: buffer, elapsed: (performance.now() - t0) / 1000 });
-    buffer = [];
-    last = performance.now();
-  };
-  const observer = (ev) => {
-    buffer.push(ev);
-    if (ev.type === 'done' || performance.now() - last >= PROGRESS_INTERVAL_MS) flush();
-    return cancelView ? Atomics.load(cancelView, 0) !== 0 : false;
-  };
-  return { observer, flush };
-}
-
-/** The wasm functions of a tuner panel: {run, preset, check}. Uploads: `csv` text, label from config.data.label. */
-function tunerApi(w, tuner) {
-  const label = (c) => c?.data?.label ?? undefined;
-  switch (tuner) {
-    case 'bandit': return { run: (c, _csv, obs) => w.run_bandit(c, obs), preset: (n) => w.runner_preset('bandit', n), check: w.bandit_check };
-    case 'hoag': return { run: (c, csv, obs) => w.run_hoag(c, csv ?? undefined, label(c), obs), preset: (n) => w.runner_preset('hoag', n), check: w.hoag_check };
-    case 'lr-schedule': return { run: (c, csv, obs) => w.run_lrsched(c, csv ?? undefined, label(c), obs), preset: (n) => w.runner_preset('lrsched', n), check: w.lr_check };
-    default: throw new Error(`unknown tuner "${tuner}"`);
-  }
 }
 
 function requireWasm() {
@@ -129,6 +99,25 @@ async function handle(msg) {
     case REQUEST.PRESET:
       post({ type: EVENT.RESULT, id: msg.id, result: requireWasm().preset(msg.name) });
       return;
+    case REQUEST.RUN_RUNNER: {
+      const w = requireWasm();
+      const cancelView = msg.cancel ? new Int32Array(msg.cancel) : null;
+      // Every event of these runners carries new points (trace points, regret checkpoints): batch, never drop.
+      const { observer, flush } = makeObserver(msg.id, cancelView, false);
+      let result;
+      switch (msg.runner) {
+        case 'bandit': result = w.run_bandit(msg.config, observer); break;
+        case 'hoag': result = w.run_hoag(msg.config, msg.csv ?? undefined, msg.label ?? undefined, observer); break;
+        case 'lrsched': result = w.run_lrsched(msg.config, msg.csv ?? undefined, msg.label ?? undefined, observer); break;
+        default: throw new Error(`unknown runner "${msg.runner}"`);
+      }
+      flush();
+      post({ type: EVENT.RESULT, id: msg.id, result });
+      return;
+    }
+    case REQUEST.RUNNER_PRESET:
+      post({ type: EVENT.RESULT, id: msg.id, result: requireWasm().runner_preset(msg.runner, msg.name) });
+      return;
     case REQUEST.NORMALIZE_CONFIG:
       post({ type: EVENT.RESULT, id: msg.id, result: requireWasm().normalize_config(msg.config) });
       return;
@@ -163,24 +152,13 @@ async function handle(msg) {
       else throw new Error('deliberate JS error for a test');
       return;
     }
-    case REQUEST.RUN_BANDIT:
-    case REQUEST.RUN_HOAG:
-    case REQUEST.RUN_LR: {
-      const tuner = msg.type === REQUEST.RUN_BANDIT ? 'bandit' : msg.type === REQUEST.RUN_HOAG ? 'hoag' : 'lr-schedule';
-      const api = tunerApi(requireWasm(), tuner);
-      const { observer, flush } = makeEventForwarder(msg.id, msg.cancel ? new Int32Array(msg.cancel) : null);
-      const t0 = performance.now();
-      const report = api.run(msg.config, msg.csv, observer);
-      flush();
-      post({ type: EVENT.RESULT, id: msg.id, result: { report, worker_seconds: (performance.now() - t0) / 1000 } });
+    case REQUEST.CHECK_TUNER_CONFIG: {
+      const w = requireWasm();
+      const check = { bandit: w.bandit_check, hoag: w.hoag_check, lrsched: w.lr_check }[msg.runner];
+      if (!check) throw new Error(`unknown runner "${msg.runner}"`);
+      post({ type: EVENT.RESULT, id: msg.id, result: check(msg.config) });
       return;
     }
-    case REQUEST.TUNER_PRESET:
-      post({ type: EVENT.RESULT, id: msg.id, result: tunerApi(requireWasm(), msg.tuner).preset(msg.name) });
-      return;
-    case REQUEST.CHECK_TUNER_CONFIG:
-      post({ type: EVENT.RESULT, id: msg.id, result: tunerApi(requireWasm(), msg.tuner).check(msg.config) });
-      return;
     default:
       post({ type: EVENT.ERROR, id: msg?.id ?? null, name: 'ProtocolError', message: `unknown request type "${msg?.type}"`, fatal: false });
   }

@@ -160,7 +160,7 @@ impl Halving {
             Some(_) => return Err(Error::config("hyperband: max_resource must be >= 1")),
             None => {
                 let mut r = eta;
-                while r.saturating_mul(eta) < 1usize << 30 {
+                while (r.saturating_mul(eta) as u64) < 1u64 << 40 {
                     let next = r * eta;
                     let cost: usize = hyperband_brackets(next, eta).iter().map(bracket_cost).sum();
                     if cost > horizon {

@@ -25,6 +25,7 @@ export class BanditPanel extends Panel {
   constructor(ctx) {
     super(ctx);
     this.name = 'bandit';
+    this.runner = 'bandit';
     this.prefix = 'bandit';
     this.title = 'Bandit tuners and their regret';
     this.intro = 'Pick a problem whose optimum is known and the algorithms to compare; every algorithm runs the same seeded repeats, '

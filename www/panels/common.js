@@ -316,7 +316,7 @@ export function keyBox(plot, items) {
 // ------------------------------------------------------------------------------------------ the panel
 
 /**
- * A tuner panel. Subclasses give `name` (registry name, also the worker's tuner name), `prefix` (hash
+ * A tuner panel. Subclasses give `name` (registry name), `runner` (the worker's runner: bandit, hoag, lrsched), `prefix` (hash
  * namespace), `title`, `fields` (settings), `defaults`, `presets` ([value, label] of core presets),
  * `toConfig(state)`, `fromConfig(config)` (core config -> state), `validate(state)` (messages),
  * `buildCharts(host)`, `begin(config)`, `onEvents(events)`, `finish(report)`, `canvases()` and `chartData()`.
@@ -505,7 +505,14 @@ export class Panel {
         this.message(`Copy this link: ${location.href}`, 'info');
       }
     });
-    this.$('export-config').addEventListener('click', () => download(`tunelab-${this.name}-config.json`, toJson(this.toConfig(this.state)), 'application/json'));
+    // The config as the core reads it (defaults filled in): `tunelab ${runner} --config FILE` runs the same.
+    this.$('export-config').addEventListener('click', async () => {
+      if (this.readForm().length) { this.message('Fix the highlighted settings first.', 'error'); return; }
+      try {
+        const cfg = await this.client.checkRunnerConfig(this.runner, this.toConfig(this.state));
+        download(`tunelab-${this.name}-config.json`, toJson(cfg), 'application/json');
+      } catch (e) { this.message(`This config would not run: ${e.message}`, 'error'); }
+    });
     this.$('export-report').addEventListener('click', () => this.lastReport && download(`tunelab-${this.name}-report.json`, toJson(this.lastReport), 'application/json'));
     this.$('export-png').addEventListener('click', async () => download(`tunelab-${this.name}-charts.png`, await canvasesToPng(this.canvases()), 'image/png'));
   }
@@ -540,7 +547,7 @@ export class Panel {
   /** Fills the settings from a core preset (the worker returns the core's config). */
   async loadPreset(name) {
     try {
-      const cfg = await this.client.tunerPreset(this.name, name);
+      const cfg = await this.client.runnerPreset(this.runner, name);
       this.applyConfig(cfg);
       this.message(`Preset “${name}” loaded (the core's \`--preset ${name}\`).`, 'info');
     } catch (e) { this.message(`Could not load the preset: ${e.message}`, 'error'); }
@@ -610,12 +617,13 @@ export class Panel {
     try {
       this.begin(config);
       const csv = this.uploadShow?.(this.state) ? this.csvText : null;
-      const run = this.client.runTuner(this.name, config, csv, (events) => {
+      const label = csv ? (config.data?.label ?? null) : null;
+      const run = this.client.runRunner(this.runner, config, csv, label, (events) => {
         pending.push(...events);
         if (!scheduled) { scheduled = true; requestAnimationFrame(drain); }
       });
       this.current = run;
-      const { report } = await run.promise;
+      const report = await run.promise;
       drain();
       this.lastReport = report;
       this.lastConfig = config;

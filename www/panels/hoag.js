@@ -28,6 +28,7 @@ export class HoagPanel extends Panel {
   constructor(ctx) {
     super(ctx);
     this.name = 'hoag';
+    this.runner = 'hoag';
     this.prefix = 'hoag';
     this.title = 'HOAG: hyperparameters by approximate gradients';
     this.intro = 'Every method tunes the same regularisation (and kernel width) on the same train / test / validation thirds, with the same '

@@ -16,6 +16,7 @@ export class LrPanel extends Panel {
   constructor(ctx) {
     super(ctx);
     this.name = 'lr-schedule';
+    this.runner = 'lrsched';
     this.prefix = 'lr';
     this.title = 'Learning-rate schedules with a GP trace model';
     this.intro = 'A piecewise-constant learning rate over the intervals of one training run. Constant rates (spread in log space) and exponential '
