@@ -19,6 +19,13 @@ async function runPanel(page, name, timeout = 60_000) {
   }, name);
 }
 
+async function streamBytes(stream) {
+  const chunks = [];
+  for await (const c of stream) chunks.push(c);
+  return Buffer.concat(chunks);
+}
+const streamText = async (stream) => (await streamBytes(stream)).toString('utf8');
+
 const allFinite = (xs) => xs.every((v) => typeof v === 'number' && Number.isFinite(v));
 
 /** Small, fast settings per panel (each run well under 30 s on two shared cores). */
@@ -78,6 +85,18 @@ describe('tuner panels in the isolated page (threads)', () => {
     const xs = await page.evaluate(() => window.__tunelab.panels.bandit.panel.chartData().simple.map((s) => s.x));
     xs.forEach((x, i) => assert.deepEqual(x, report.algorithms[i].compute.units));
     await page.selectOption('#bandit-xaxis', 'rounds');
+    // Exports: the config as the core reads it (floor and defaults filled in), the report, the charts.
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#bandit-export-config')]);
+    const cfg = JSON.parse(await streamText(await dl.createReadStream()));
+    assert.equal(cfg.band, 1.96);
+    assert.equal(cfg.rounds, 150);
+    assert.deepEqual(cfg.algorithms.map((a) => a.kind), ['d-ttts', 'd-ttts', 'ttts', 'successive-halving', 'hyperband', 'uniform']);
+    const [dr] = await Promise.all([page.waitForEvent('download'), page.click('#bandit-export-report')]);
+    assert.deepEqual(JSON.parse(await streamText(await dr.createReadStream())).rounds, report.rounds);
+    const [dp] = await Promise.all([page.waitForEvent('download'), page.click('#bandit-export-png')]);
+    const png = await streamBytes(await dp.createReadStream());
+    assert.deepEqual([...png.subarray(1, 4)], [80, 78, 71]); // "PNG"
+    assert.ok(png.length > 5000);
   });
 
   test('bandits: GP-UCB on a 1-D function draws the GP posterior with the chosen points', async () => {
