@@ -290,12 +290,16 @@ export function seqColor(t) {
 /** A horizontal colour bar for `seqColor` from `lo` to `hi`, drawn at the canvas' top-right corner. */
 export function colorBar(plot, lo, hi, label, hiSuffix = '') {
   const { ctx } = plot;
-  const w = Math.min(140, plot.width * 0.35); const x = plot.left + plot.width - w - 6; const y = plot.top + 6;
+  ctx.save();
+  ctx.font = '11px system-ui, sans-serif';
+  const text = `${label}: ${fmtSci(lo)} – ${fmtSci(hi)}${hiSuffix}`;
+  const w = Math.max(Math.min(140, plot.width * 0.35), ctx.measureText(text).width);
+  const x = plot.left + plot.width - w - 6; const y = plot.top + 6;
+  ctx.fillStyle = 'rgba(255,255,255,.9)'; ctx.fillRect(x - 3, y - 3, w + 6, 29);
   for (let i = 0; i < w; i++) { ctx.fillStyle = seqColor(i / (w - 1)); ctx.fillRect(x + i, y, 1, 9); }
-  ctx.fillStyle = 'rgba(255,255,255,.85)'; ctx.fillRect(x - 2, y + 10, w + 4, 14);
-  ctx.fillStyle = '#1b1f24'; ctx.font = '11px system-ui, sans-serif'; ctx.textBaseline = 'top';
-  ctx.textAlign = 'left'; ctx.fillText(`${label} ${fmtSci(lo)}`, x, y + 11);
-  ctx.textAlign = 'right'; ctx.fillText(fmtSci(hi) + hiSuffix, x + w, y + 11);
+  ctx.fillStyle = '#1b1f24'; ctx.textBaseline = 'top'; ctx.textAlign = 'left';
+  ctx.fillText(text, x, y + 11);
+  ctx.restore();
 }
 
 /** A small key in the plot's top-left corner: [[colour, text]]. */

@@ -122,7 +122,7 @@ export class HoagPanel extends Panel {
       el('section', { class: 'card', 'aria-labelledby': P('h-land') },
         el('h2', { id: P('h-land'), text: 'Trajectory over the outer-loss landscape' }),
         el('div', { class: 'land-wrap' }, this.landCanvas),
-        el('p', { class: 'help', id: P('land-note'), text: 'Points evaluated by each method, in the method’s colour; ✕ marks the landscape minimum.' })),
+        el('p', { class: 'help', id: P('land-note'), text: 'Points evaluated by each method, in the method’s colour (lines join the gradient methods’ iterates); ✕ marks the landscape minimum. Two hyperparameters: colours rank the outer loss over the grid (dark = low).' })),
       el('section', { class: 'card', 'aria-labelledby': P('h-tol') },
         el('h2', { id: P('h-tol'), text: 'Tolerance sequence ε_k' }), this.tolHost)));
     this.tol = new LineChart(this.tolHost, { xLabel: 'iteration k', yLabel: 'ε_k', yLog: true, empty: 'HOAG methods only.' });
@@ -277,22 +277,23 @@ function drawLandscape2d(canvas, L, methods, names) {
   const plot = new CanvasPlot(canvas, { x: [lo[0], hi[0]], y: [lo[1], hi[1]], xLabel: names[0] ?? 'log γ', yLabel: names[1] ?? 'log λ' });
   if (L) {
     const [a0, a1] = L.axes; const n0 = a0.length; const n1 = a1.length;
-    // Log colour scale from the minimum to the 70th percentile (higher losses saturate), so the valley shows.
-    const vals = L.values.filter((v) => Number.isFinite(v) && v > 0).sort((a, b) => a - b);
-    const vmin = vals[0]; const vmax = vals[Math.floor(0.7 * (vals.length - 1))];
-    const t = (v) => Math.min(1, (Math.log(v) - Math.log(vmin)) / (Math.log(vmax) - Math.log(vmin) || 1));
+    // Colours by rank (histogram equalisation): the loss spans orders of magnitude over the box and a linear
+    // or log scale leaves the valley in one colour. Equal colour steps = equal shares of the grid points.
+    const vals = L.values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+    const vmin = vals[0]; const vmax = vals[vals.length - 1];
+    const t = (v) => { let lo = 0; let hi = vals.length - 1; while (lo < hi) { const m = (lo + hi) >> 1; if (vals[m] < v) lo = m + 1; else hi = m; } return lo / Math.max(1, vals.length - 1); };
     const cellW = plot.width / n0; const cellH = plot.height / n1;
     const { ctx } = plot;
     for (let i = 0; i < n0; i++) {
       for (let j = 0; j < n1; j++) {
         const v = L.values[i * n1 + j];
-        ctx.fillStyle = Number.isFinite(v) && v > 0 ? seqColor(t(v)) : '#ddd';
+        ctx.fillStyle = Number.isFinite(v) ? seqColor(t(v)) : '#ddd';
         ctx.fillRect(plot.left + i * cellW, plot.top + plot.height - (j + 1) * cellH, Math.ceil(cellW), Math.ceil(cellH));
       }
     }
     plot.x0 = a0[0] - (a0[1] - a0[0]) / 2; plot.x1 = a0[n0 - 1] + (a0[1] - a0[0]) / 2;
     plot.y0 = a1[0] - (a1[1] - a1[0]) / 2; plot.y1 = a1[n1 - 1] + (a1[1] - a1[0]) / 2;
-    colorBar(plot, vmin, vmax, 'loss', '+');
+    colorBar(plot, vmin, vmax, 'loss (by rank)');
   }
   methods.forEach((m, i) => {
     const { color } = seriesStyle(i);
