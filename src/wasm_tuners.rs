@@ -44,3 +44,42 @@ pub fn lr_check(config: JsValue) -> Result<JsValue, JsValue> {
     cfg.validate().map_err(to_js_error)?;
     to_js(&cfg)
 }
+
+/// Runs GP-UCB choosing the step size of one SG-MCMC chain window by window, against fixed step sizes
+/// (`StepTuneConfig` JSON, every field optional; the CLI's `tunelab bandit --preset sgld-step` is `{}`).
+/// Events `fixed-done` / `window` / `done` go to `on_event` (truthy return = cancel, a throw is rethrown).
+/// Returns the `StepTuneReport`.
+#[wasm_bindgen]
+pub fn step_tune_run(config: JsValue, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let cfg: crate::bandit::sgmcmc_step::StepTuneConfig = from_js(config, "step-size config")?;
+    let cancel = AtomicBool::new(false);
+    let mut js_failure: Option<JsValue> = None;
+    let result = {
+        let mut observer = |ev: &crate::bandit::sgmcmc_step::StepEvent| {
+            if js_failure.is_some() {
+                return;
+            }
+            match to_js(ev).and_then(|v| on_event.call1(&JsValue::NULL, &v)) {
+                Ok(r) if r.is_truthy() => cancel.store(true, Ordering::Relaxed),
+                Ok(_) => {}
+                Err(e) => {
+                    js_failure = Some(e);
+                    cancel.store(true, Ordering::Relaxed);
+                }
+            }
+        };
+        crate::bandit::sgmcmc_step::run_step_tuning(&cfg, &mut observer, &cancel)
+    };
+    if let Some(e) = js_failure {
+        return Err(e);
+    }
+    to_js(&result.map_err(to_js_error)?)
+}
+
+/// The step-size config with every default filled in (parsing only; the run validates the values).
+#[wasm_bindgen]
+pub fn step_tune_defaults(config: JsValue) -> Result<JsValue, JsValue> {
+    let cfg: crate::bandit::sgmcmc_step::StepTuneConfig = from_js(config, "step-size config")?;
+    to_js(&cfg)
+}

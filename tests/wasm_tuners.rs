@@ -213,3 +213,36 @@ fn lr_schedule_cancel_bad_configs_and_checks() {
     assert_eq!(get(&get(&c, "problem"), "kind").as_string().as_deref(), Some("mlp"));
     assert_eq!(get(&c, "intervals").as_f64(), Some(10.0));
 }
+
+const STEP: &str = r#"{"data":{"n":120,"d":2},"sampler":{"kind":"sgld","batch":0.2},"log10_step":[-5.0,-2.0],
+  "windows":5,"window_iters":40,"fixed_log10_steps":[-4.0,-3.0],"seed":4}"#;
+
+#[wasm_bindgen_test]
+fn a_tiny_step_size_run_streams_windows_and_compares_fixed_steps() {
+    let (events, cb) = recorder();
+    let report = tunelab::wasm_tuners::step_tune_run(json(STEP), cb.as_ref().unchecked_ref()).expect("run");
+    let gp = get(&report, "gp_ucb");
+    let steps = nums(&get(&gp, "steps"));
+    assert_eq!(steps.len(), 5);
+    // Every chosen step lies in the searched box 10^[-5, -2].
+    assert!(steps.iter().all(|h| (1e-5 * (1.0 - 1e-9)..=1e-2 * (1.0 + 1e-9)).contains(h)), "{steps:?}");
+    let fixed = arr(&get(&report, "fixed"));
+    assert_eq!(fixed.length(), 2);
+    for (f, h) in fixed.iter().zip([1e-4, 1e-3]) {
+        assert!(nums(&get(&f, "steps")).iter().all(|s| (s - h).abs() < 1e-15));
+    }
+    let t = types(&events);
+    assert_eq!(t.first().map(String::as_str), Some("fixed-done"));
+    assert_eq!(t.iter().filter(|x| *x == "window").count(), 5);
+    assert_eq!(t.last().map(String::as_str), Some("done"));
+    // Defaults are filled in; a bad window count is a ConfigError with the core's message.
+    let d = tunelab::wasm_tuners::step_tune_defaults(json("{}")).unwrap();
+    assert_eq!(get(&d, "windows").as_f64(), Some(40.0));
+    let noop = js_sys::Function::new_no_args("");
+    let e = js_error(tunelab::wasm_tuners::step_tune_run(json(&STEP.replace(r#""windows":5"#, r#""windows":2"#)), &noop).unwrap_err());
+    assert_eq!(String::from(e.name()), "ConfigError");
+    assert!(String::from(e.message()).contains("windows must be in 3..=10000"), "{}", String::from(e.message()));
+    let stop = js_sys::Function::new_with_args("e", "return e.type === 'window';");
+    let e = js_error(tunelab::wasm_tuners::step_tune_run(json(STEP), &stop).unwrap_err());
+    assert_eq!(String::from(e.name()), "CancelledError");
+}

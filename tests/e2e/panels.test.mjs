@@ -7,7 +7,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, foreignRequests } from './helpers.mjs';
 
-const ids = { bandit: 'bandit', hoag: 'hoag', 'lr-schedule': 'lr' };
+const ids = { bandit: 'bandit', hoag: 'hoag', 'lr-schedule': 'lr', 'step-size': 'step' };
 
 async function runPanel(page, name, timeout = 60_000) {
   const before = await page.evaluate((n) => window.__tunelab.panels[n].runs, name);
@@ -15,7 +15,7 @@ async function runPanel(page, name, timeout = 60_000) {
   await page.waitForFunction(([n, k]) => window.__tunelab.panels[n].runs > k && !window.__tunelab.panels[n].running, [name, before], { timeout });
   return page.evaluate((n) => {
     const p = window.__tunelab.panels[n];
-    return { report: p.lastReport, data: p.lastChartData, message: document.getElementById(`${n === 'lr-schedule' ? 'lr' : n}-message`).textContent, errors: [...p.errors], unknown: p.unknownEvents };
+    return { report: p.lastReport, data: p.lastChartData, message: document.getElementById(`${p.panel.prefix}-message`).textContent, errors: [...p.errors], unknown: p.unknownEvents };
   }, name);
 }
 
@@ -231,6 +231,25 @@ describe('tuner panels in the isolated page (threads)', () => {
     await page.fill('#hoag-n', '90');
     r = await runPanel(page, 'hoag');
     assert.equal(r.report.n_train + r.report.n_test + r.report.n_validation, 90);
+  });
+
+  test('step size: GP-UCB and the fixed steps, one KSD and step series each, window by window', async () => {
+    await page.click('#tab-step-size');
+    await page.evaluate(() => window.__tunelab.panels['step-size'].load({ n: 200, d: 3, windows: 8, iters: 60, hlo: -5, hhi: -2, fixed: '-4, -3', seed: 2 }));
+    const { report, data, message, unknown } = await runPanel(page, 'step-size');
+    assert.match(message, /^Done/, message);
+    assert.deepEqual(unknown, []);
+    assert.deepEqual(data.runs.map((r) => r.name), ['GP-UCB', ...report.fixed.map((f) => f.name)]);
+    assert.equal(data.runs.length, 3);
+    for (const r of data.runs) {
+      assert.equal(r.steps.length, 8);
+      assert.ok(allFinite(r.steps) && r.steps.every((h) => h > 0));
+      assert.equal(r.ksd.length, 8);
+    }
+    assert.deepEqual(data.runs[0].steps, report.gp_ucb.steps);
+    // Window 0 is a pilot at the middle of the box with no reward: the GP has one point per later window.
+    assert.ok(data.gp && data.gp.points === 7, JSON.stringify(data.gp));
+    assert.equal(await page.locator('#step-table tbody tr').count(), 3);
   });
 
   test('settings survive a reload; load() switches panels and fills the settings; no foreign requests', async () => {

@@ -300,17 +300,19 @@ function extent(...arrays) {
   return [lo - pad, hi + pad];
 }
 
-function drawGp1d(canvas, g) {
+/** GP posterior on a 1-D grid (band, mean, truth if any) with the chosen points coloured by round. */
+export function drawGp1d(canvas, g, xLabel = 'arm x', yLabel = 'reward', timeLabel = 'round') {
   const rewards = g.points.map((p) => p.reward);
-  const plot = new CanvasPlot(canvas, { x: [g.grid[0], g.grid[g.grid.length - 1]], y: extent(g.lo, g.hi, g.truth, rewards), xLabel: 'arm x', yLabel: 'reward' });
+  const plot = new CanvasPlot(canvas, { x: [g.grid[0], g.grid[g.grid.length - 1]], y: extent(g.lo, g.hi, g.truth ?? [], rewards), xLabel, yLabel });
   plot.band(g.grid, g.lo, g.hi, 'rgba(86,180,233,.30)');
-  plot.line(g.grid, g.truth, { color: '#000', width: 1.5, dash: [5, 4] });
+  const truth = g.truth?.length ? g.truth : null;
+  if (truth) plot.line(g.grid, truth, { color: '#000', width: 1.5, dash: [5, 4] });
   plot.line(g.grid, g.mean, { color: '#0072B2', width: 2.2 });
   const n = Math.max(1, ...g.points.map((p) => p.round));
   for (const p of g.points) plot.dot(p.x, p.reward, { color: seqColor((p.round - 1) / Math.max(1, n - 1)), r: 3.5, stroke: '#fff' });
   plot.axes();
-  colorBar(plot, 1, n, 'round');
-  keyBox(plot, [['#0072B2', 'GP mean ±2 sd'], ['#000', 'true reward (dashed)']]);
+  colorBar(plot, 1, n, timeLabel);
+  keyBox(plot, truth ? [['#0072B2', 'GP mean ±2 sd'], ['#000', 'true reward (dashed)']] : [['#0072B2', 'GP mean ±2 sd']]);
 }
 
 function drawSchedules(canvas, s) {

@@ -622,7 +622,7 @@ export class Panel {
       this.begin(config);
       const csv = this.uploadShow?.(this.state) ? this.csvText : null;
       const label = csv ? (config.data?.label ?? null) : null;
-      const run = this.client.runRunner(this.runner, config, csv, label, (events) => {
+      const run = this.startRun(config, csv, label, (events) => {
         pending.push(...events);
         if (!scheduled) { scheduled = true; requestAnimationFrame(drain); }
       });
@@ -648,6 +648,9 @@ export class Panel {
       entry.unknownEvents = [...new Set(this.unknownEvents)];
     }
   }
+
+  /** Starts the run in the worker: {promise, cancel}. */
+  startRun(config, csv, label, onProgress) { return this.client.runRunner(this.runner, config, csv, label, onProgress); }
 
   stop() { this.current?.cancel(); }
 }

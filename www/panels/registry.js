@@ -1,9 +1,9 @@
 // The tuner panels next to the SG-MCMC tuning page: a tab bar (index.html, #modes) switches between the
-// tuning page (main#panel-tune) and the bandit, HOAG and learning-rate-schedule panels, which are built here
-// inside #tuner-panels. The active panel is `panel=NAME` in the URL hash; each panel keeps its settings under
-// its own namespace (bandit.*, hoag.*, lr.*), so links reproduce a panel run.
+// tuning page (main#panel-tune) and the bandit, HOAG, learning-rate-schedule and SG-MCMC step-size (GP-UCB)
+// panels, which are built here inside #tuner-panels. The active panel is `panel=NAME` in the URL hash; each panel keeps its settings under
+// its own namespace (bandit.*, hoag.*, lr.*, step.*), so links reproduce a panel run.
 //
-// Hook for lessons and embed mode: window.__tunelab.panels[name] with name 'bandit' | 'hoag' | 'lr-schedule':
+// Hook for lessons and embed mode: window.__tunelab.panels[name], name 'bandit' | 'hoag' | 'lr-schedule' | 'step-size':
 //   load(config) -> Promise<state>  switches to the panel and fills its settings from `config`: a core preset
 //                                   name ('beta-reservoir'), the core's config JSON (as `tunelab bandit --config`),
 //                                   {preset: NAME, ...partial state} or a partial state ({rounds: 100});
@@ -11,9 +11,10 @@
 import { BanditPanel } from './bandit.js';
 import { HoagPanel } from './hoag.js';
 import { LrPanel } from './lrsched.js';
+import { StepPanel } from './steptune.js';
 import { editHash, hashParams } from './common.js';
 
-export const PANEL_NAMES = ['bandit', 'hoag', 'lr-schedule'];
+export const PANEL_NAMES = ['bandit', 'hoag', 'lr-schedule', 'step-size'];
 const MODES = ['tune', ...PANEL_NAMES];
 
 /** Builds the panels and wires the tab bar. `hooks` is window.__tunelab (the tuning page's hooks). */
@@ -29,7 +30,7 @@ export function installPanels({ client, hooks }) {
     return other ? panels[other].title : null;
   };
   const ctx = { client, hooks, busy };
-  for (const [name, Cls] of [['bandit', BanditPanel], ['hoag', HoagPanel], ['lr-schedule', LrPanel]]) {
+  for (const [name, Cls] of [['bandit', BanditPanel], ['hoag', HoagPanel], ['lr-schedule', LrPanel], ['step-size', StepPanel]]) {
     const entry = { state: null, running: false, runs: 0, lastReport: null, lastChartData: null, unknownEvents: [] };
     hooks.panels[name] = entry;
     const p = new Cls(ctx);
