@@ -292,8 +292,9 @@ export { fmtSci };
 
 /** Several named lines over a shared x axis (each series with its own x values), with a legend. */
 export class LinesChart {
-  constructor(el, placeholderText) {
+  constructor(el, placeholderText, legendEl = null) {
     this.el = el;
+    this.legendEl = legendEl;
     this.u = null;
     this.text = placeholderText;
     this.ro = autoSize(el, () => this.u);
@@ -315,10 +316,21 @@ export class LinesChart {
     this.u?.destroy();
     this.el.replaceChildren();
     this.key = key;
+    if (this.legendEl) {
+      // Our own legend (uPlot's would be cut by the fixed chart height): colour and dash per series.
+      this.legendEl.replaceChildren(...series.map((s, i) => {
+        const item = document.createElement('span');
+        const sw = document.createElement('span');
+        sw.className = `sw${i >= OKABE_ITO.length ? ' dashed' : ''}`;
+        sw.style.borderColor = OKABE_ITO[i % OKABE_ITO.length];
+        item.append(sw, s.name);
+        return item;
+      }));
+    }
     const { width, height } = sizeOf(this.el);
     const logRange = (u, min, max) => (min == null || !(min > 0) ? [1, 10] : [min / 1.5, max * 1.5]);
     this.u = new uPlot({
-      width, height, legend: { show: true, live: false }, cursor: { drag: { x: false, y: false } },
+      width, height, legend: { show: false }, cursor: { drag: { x: false, y: false } },
       focus: { alpha: 0.4 },
       scales: { x: { time: false, ...(logX ? { distr: 3, range: logRange } : {}) }, y: logY ? { distr: 3, range: logRange } : {} },
       axes: [{ ...AXIS, label: xLabel, labelFont: FONT, values: (u, v) => v.map(fmtSci) }, { ...AXIS, label: yLabel, labelFont: FONT, size: 60, values: (u, v) => v.map(fmtSci) }],
@@ -330,6 +342,6 @@ export class LinesChart {
     return data;
   }
 
-  clear() { this.u?.destroy(); this.u = null; this.key = null; placeholder(this.el, this.text); }
+  clear() { this.u?.destroy(); this.u = null; this.key = null; this.legendEl?.replaceChildren(); placeholder(this.el, this.text); }
   canvas() { return this.u?.ctx.canvas ?? null; }
 }

@@ -62,7 +62,7 @@ export class LabModel {
   axes() {
     switch (this.runner) {
       case 'bandit': return { xLabel: 'round', yLabel: 'simple regret (mean over repeats)', logY: false };
-      case 'hoag': return { xLabel: 'seconds', yLabel: 'suboptimality of the outer loss', logY: true };
+      case 'hoag': return { xLabel: 'seconds', yLabel: 'suboptimality of the outer loss', logX: true, logY: true };
       default: return { xLabel: 'training step', yLabel: 'training loss', logY: true };
     }
   }
@@ -84,7 +84,7 @@ export class LabModel {
 /** Wires the "More tuners" card. */
 export function initLabs(client, hooks) {
   const $ = (id) => document.getElementById(id);
-  const chart = new LinesChart($('chart-lab'), 'Pick an experiment and press Run.');
+  const chart = new LinesChart($('chart-lab'), 'Pick an experiment and press Run.', $('lab-legend'));
   let current = null;
   let lastReport = null;
   const sel = $('lab-preset');
@@ -128,13 +128,15 @@ export function initLabs(client, hooks) {
     hooks.labRunning = true;
     const t0 = performance.now();
     let pending = false;
-    const redraw = () => { pending = false; chart.draw([...model.series.values()], model.axes()); $('lab-stats').textContent = `${((performance.now() - t0) / 1000).toFixed(1)} s · ${model.status}`; };
+    let finished = false;
+    const redraw = () => { pending = false; if (finished) return; chart.draw([...model.series.values()], model.axes()); $('lab-stats').textContent = `${((performance.now() - t0) / 1000).toFixed(1)} s · ${model.status}`; };
     current = client.runRunner(p.runner, config, null, null, (events) => {
       for (const ev of events) model.apply(ev);
       if (!pending) { pending = true; requestAnimationFrame(redraw); }
     });
     try {
       const report = await current.promise;
+      finished = true;
       lastReport = report;
       model.fromReport(report);
       hooks.labChartData = chart.draw([...model.series.values()], model.axes());
@@ -146,6 +148,7 @@ export function initLabs(client, hooks) {
     } catch (e) {
       msg(e.name === 'CancelledError' ? 'Stopped.' : `The run failed: ${e.message}`, e.name === 'CancelledError' ? 'info' : 'error');
     } finally {
+      finished = true;
       current = null;
       hooks.labRunning = false;
       hooks.labRuns = (hooks.labRuns ?? 0) + 1;

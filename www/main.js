@@ -241,10 +241,18 @@ function setRunning(on) {
 }
 
 let drawPending = false;
-function scheduleDraw(model) {
+let drawFull = false;
+let lastFullDraw = 0;
+/** Redraws on the next frame: the chart, bracket and table when arms changed (or every second, for the
+ * table's live counters), the progress line always. Keeps each frame's work small. */
+function scheduleDraw(model, changed) {
+  drawFull = drawFull || changed || performance.now() - lastFullDraw > 1000;
   if (drawPending) return;
   drawPending = true;
-  requestAnimationFrame(() => { drawPending = false; drawRun(model); });
+  requestAnimationFrame(() => {
+    drawPending = false;
+    if (drawFull) { drawFull = false; lastFullDraw = performance.now(); drawRun(model); } else drawStats(model);
+  });
 }
 
 function drawRun(model) {
@@ -292,12 +300,13 @@ async function runOne(config) {
         scoreChart.reset(model.arms, unitLabel(state.unit), state.metric.toUpperCase());
         renderLegend(scoreChart.batches);
         started = true;
+        redraw = true;
         continue;
       }
       redraw = model.apply(ev) || redraw;
     }
     if (model.unknown.length) hooks.unknownEvents = [...new Set(model.unknown)];
-    if (started) scheduleDraw(model); else drawStats(model);
+    if (started) scheduleDraw(model, redraw); else drawStats(model);
   };
   const run = client.runTune(config, state.data === 'upload' ? csvText : null, onProgress);
   current = run;

@@ -15,7 +15,9 @@ async function runLab(value, edit = (c) => c) {
   await page.selectOption('#lab-preset', value);
   await page.waitForSelector(`#lab-config[data-preset="${value}"]`, { state: 'attached' });
   const cfg = edit(JSON.parse(await page.inputValue('#lab-config')));
-  await page.fill('#lab-config', JSON.stringify(cfg));
+  // The config editor is a closed <details>: open it as a user would, then edit.
+  if (!(await page.$eval('details.lab-config', (d) => d.open))) await page.click('details.lab-config summary');
+  await page.fill('#lab-config', JSON.stringify(cfg, null, 2));
   const runs = await page.evaluate(() => window.__tunelab.labRuns ?? 0);
   await page.click('#lab-run');
   await page.waitForFunction((n) => (window.__tunelab.labRuns ?? 0) > n, runs, { timeout: 180_000 });
