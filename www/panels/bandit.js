@@ -149,8 +149,8 @@ export class BanditPanel extends Panel {
       el('div', { class: 'two-col' },
         el('div', {}, el('h3', { text: 'Simple regret (optimum − value of the recommended arm)' }), simpleHost),
         el('div', {}, el('h3', { text: 'Cumulative regret (sum of optimum − value pulled)' }), cumHost))));
-    this.simple = new LineChart(simpleHost, { xLabel: 'round', yLabel: 'simple regret', empty: 'Press Run: the regret curves grow here live.' });
-    this.cumulative = new LineChart(cumHost, { xLabel: 'round', yLabel: 'cumulative regret', empty: 'One line per algorithm.' });
+    this.simple = new LineChart(simpleHost, { xLabel: 'round', yLabel: 'simple regret', xInt: true, empty: 'Press Run: the regret curves grow here live.' });
+    this.cumulative = new LineChart(cumHost, { xLabel: 'round', yLabel: 'cumulative regret', xInt: true, empty: 'One line per algorithm.' });
     this.xSel.addEventListener('change', () => this.redraw(true));
     this.logBox.addEventListener('change', () => this.redraw(true));
 

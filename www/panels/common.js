@@ -86,6 +86,9 @@ export function alignSeries(items, keep = Number.isFinite) {
   return out;
 }
 
+/** Whole-number tick steps (rounds, windows, iterations). */
+const INT_INCRS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 1e4, 2e4, 2.5e4, 5e4, 1e5, 2e5, 5e5, 1e6, 1e7];
+
 /** Tick label: powers of ten as 1e-5 (or 0.01 ... 100), others as fmtSci. */
 export function fmtTick(v) {
   if (v == null || !Number.isFinite(v)) return '';
@@ -113,9 +116,9 @@ export function logSplits(u, axisIdx, min, max) {
  * series: [{label, color, width?, dash?, band?: boolean, points?: boolean}].
  */
 export class LineChart {
-  constructor(host, { xLabel, yLabel, xLog = false, yLog = false, empty = 'Press Run.', stepped = false } = {}) {
+  constructor(host, { xLabel, yLabel, xLog = false, yLog = false, empty = 'Press Run.', stepped = false, xInt = false } = {}) {
     this.host = host;
-    Object.assign(this, { xLabel, yLabel, xLog, yLog, empty, stepped });
+    Object.assign(this, { xLabel, yLabel, xLog, yLog, empty, stepped, xInt });
     this.u = null;
     this.series = [];
     this.ro = new ResizeObserver(() => { if (this.u) this.u.setSize(sizeOf(this.host)); });
@@ -157,7 +160,7 @@ export class LineChart {
         y: this.yLog ? { distr: 3, range: logRange } : {},
       },
       axes: [
-        { ...AXIS, label: this.xLabel, values: (u, v) => v.map(fmtSci), ...(this.xLog ? logAxis : {}) },
+        { ...AXIS, label: this.xLabel, values: (u, v) => v.map(fmtSci), ...(this.xLog ? logAxis : {}), ...(this.xInt ? { incrs: INT_INCRS } : {}) },
         { ...AXIS, label: this.yLabel, size: 62, values: (u, v) => v.map(fmtSci), ...(this.yLog ? logAxis : {}) },
       ],
       series: useries,

@@ -125,7 +125,7 @@ export class HoagPanel extends Panel {
         el('p', { class: 'help', id: P('land-note'), text: 'Points evaluated by each method, in the method’s colour (lines join the gradient methods’ iterates); ✕ marks the landscape minimum. Two hyperparameters: colours rank the outer loss over the grid (dark = low).' })),
       el('section', { class: 'card', 'aria-labelledby': P('h-tol') },
         el('h2', { id: P('h-tol'), text: 'Tolerance sequence ε_k' }), this.tolHost)));
-    this.tol = new LineChart(this.tolHost, { xLabel: 'iteration k', yLabel: 'ε_k', yLog: true, empty: 'HOAG methods only.' });
+    this.tol = new LineChart(this.tolHost, { xLabel: 'iteration k', yLabel: 'ε_k', yLog: true, xInt: true, empty: 'HOAG methods only.' });
     placeholderCanvas(this.landCanvas, 'The landscape appears when the run starts.');
 
     this.table = el('table', { class: 'arms', id: P('table') },

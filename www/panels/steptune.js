@@ -96,8 +96,8 @@ export class StepPanel extends Panel {
       el('div', { class: 'two-col' },
         el('div', {}, el('h3', { text: 'KSD of the window’s samples (log)' }), ksdHost),
         el('div', {}, el('h3', { text: 'Step size h per window (log)' }), stepHost))));
-    this.ksd = new LineChart(ksdHost, { xLabel: 'window', yLabel: 'KSD', yLog: true, empty: 'Press Run: the fixed steps run first, then GP-UCB window by window.' });
-    this.step = new LineChart(stepHost, { xLabel: 'window', yLabel: 'step size h', yLog: true, empty: 'GP-UCB’s choices appear here.' });
+    this.ksd = new LineChart(ksdHost, { xLabel: 'window', yLabel: 'KSD', yLog: true, xInt: true, empty: 'Press Run: the fixed steps run first, then GP-UCB window by window.' });
+    this.step = new LineChart(stepHost, { xLabel: 'window', yLabel: 'step size h', yLog: true, xInt: true, empty: 'GP-UCB’s choices appear here.' });
     this.gpCanvas = el('canvas', { class: 'detail-canvas', id: P('gp'), role: 'img', 'aria-label': 'GP posterior of the reward over log10 step size, chosen steps coloured by window' });
     this.table = el('table', { class: 'arms', id: P('table') },
       el('thead', {}, el('tr', {}, ...['run', 'KSD of the last windows (pooled)', 'median h', 'diverged windows', 'gradient evaluations'].map((t) => el('th', { scope: 'col', text: t })))),
