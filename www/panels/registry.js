@@ -8,6 +8,7 @@
 //                                   name ('beta-reservoir'), the core's config JSON (as `tunelab bandit --config`),
 //                                   {preset: NAME, ...partial state} or a partial state ({rounds: 100});
 //   run() -> Promise, stop(), show(); read-only: state, running, runs, lastReport, lastChartData, errors.
+// window fires 'tunelab:panels-ready' once window.__tunelab.panels is filled (end of main.js).
 import { BanditPanel } from './bandit.js';
 import { HoagPanel } from './hoag.js';
 import { LrPanel } from './lrsched.js';
@@ -90,5 +91,7 @@ export function installPanels({ client, hooks }) {
     if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && !p.current) p.run();
   });
   show(hashParams().get('panel') ?? 'tune', { write: false });
+  // Modules that load after the page (lessons, embed mode) can wait for this instead of polling.
+  window.dispatchEvent(new CustomEvent('tunelab:panels-ready', { detail: { names: PANEL_NAMES } }));
   return { panels, show };
 }
