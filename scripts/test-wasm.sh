@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Browser tests of the WebAssembly binding layer, for both builds, in headless Debian Chromium.
-#   single-threaded: wasm-pack test --headless --chrome (tests/wasm.rs)
+#   single-threaded: wasm-pack test --headless --chrome (tests/wasm.rs, tests/wasm_tuners.rs)
 #   threaded:        nightly + build-std + wasm-threads.toml, wasm-bindgen-test-runner (tests/wasm_threads.rs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +13,7 @@ cleanup() { comm -13 "$before" <(ls -d /tmp/org.chromium.Chromium.* 2>/dev/null 
 trap cleanup EXIT
 
 echo "== wasm tests, single-threaded build (wasm-pack test --headless --chrome)"
-wasm-pack test --headless --chrome . --test wasm
+wasm-pack test --headless --chrome . --test wasm --test wasm_tuners
 
 echo "== wasm tests, threaded build ($NIGHTLY, build-std, rayon pool)"
 CARGO_TARGET_DIR=target-threads \

@@ -32,5 +32,7 @@ pub mod benchkit;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm_tuners;
 
 pub use error::{Error, Result};

@@ -150,7 +150,12 @@ export class ComputeClient {
     return this.#runCancellable(REQUEST.RUN_RUNNER, { runner, config, csv, label }, onProgress);
   }
 
+  /** GP-UCB choosing an SG-MCMC step size window by window ({promise, cancel}, as runTune). */
+  runStepTune(config, onProgress) { return this.#runCancellable(REQUEST.RUN_STEP_TUNE, { config }, onProgress); }
+
   runnerPreset(runner, name) { return this.request(REQUEST.RUNNER_PRESET, { runner, name }); }
+  /** A runner config validated by the core, with its defaults filled in (rejects with the core's message). */
+  checkRunnerConfig(runner, config) { return this.request(REQUEST.CHECK_TUNER_CONFIG, { runner, config }); }
 
   #runCancellable(type, payload, onProgress) {
     const sab = this.info?.flavour === 'parallel' && typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(4) : null;

@@ -7,6 +7,7 @@ import { ScoreChart, TraceChart, HistChart, drawDensity, fmtSci } from './charts
 import { renderBracket, renderArmsTable, renderBest, renderPosterior, renderCompare, fmtStep, fmtBatch } from './views.js';
 import { download, toJson, tracesCsv, canvasesToPng } from './export.js';
 import { initLabs } from './labs.js';
+import { installPanels } from './panels/registry.js';
 
 const $ = (id) => document.getElementById(id);
 const form = $('settings');
@@ -71,7 +72,10 @@ function refreshDerived() {
 function unitLabel(u) { return u === 'grad_evals' ? 'gradient evaluations' : u === 'seconds' ? 'seconds of compute' : 'iterations'; }
 
 function writeHash() {
-  const h = formatHash(state);
+  // Keys of other modules (panel=, bandit.*, hoag.*, lr.*, embed and lesson flags) stay in the hash.
+  const foreign = {};
+  for (const [k, v] of new URLSearchParams(location.hash.replace(/^#/, ''))) if (!(k in DEFAULTS)) foreign[k] = v;
+  const h = formatHash(state, foreign);
   if (location.hash !== h) history.replaceState(null, '', h);
 }
 
@@ -399,7 +403,7 @@ $('run').addEventListener('click', run);
 $('stop').addEventListener('click', () => { current?.cancel(); });
 document.addEventListener('keydown', (e) => {
   if (e.key === 'Escape' && current) current.cancel();
-  if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && !current) run();
+  if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && !current && (hooks.panel ?? 'tune') === 'tune') run();
 });
 
 // ---------------------------------------------------------------- exports
@@ -419,3 +423,4 @@ initLabs(client, hooks);
 syncFromState();
 writeHash();
 hooks.DEFAULTS = DEFAULTS;
+installPanels({ client, hooks });

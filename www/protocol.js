@@ -15,6 +15,9 @@
 //   {type: 'bench', id, kind: 'ksd'|'sgld', params: object}
 //   {type: 'density-grid', id, model: ModelSpec, samples: Float64Array, nx, ny}   (2-D targets: log density grid)
 //   {type: 'crash-test', id, what: 'panic'|'error'|'throw'}   (tests: a Rust panic / core error / JS throw)
+//   {type: 'check-tuner-config', id, runner, config}     -> the runner's config validated, defaults filled in
+//   {type: 'run-step-tune', id, config: StepTuneConfig, cancel?}  -> StepTuneReport (GP-UCB step size of one chain);
+//      progress: every event (fixed-done, window, done), batched
 //
 // Events (worker -> page):
 //   {type: 'ready', flavour, threads, version}
@@ -36,6 +39,8 @@ export const REQUEST = Object.freeze({
   BENCH: 'bench',
   DENSITY_GRID: 'density-grid',
   CRASH_TEST: 'crash-test',
+  CHECK_TUNER_CONFIG: 'check-tuner-config',
+  RUN_STEP_TUNE: 'run-step-tune',
 });
 
 export const EVENT = Object.freeze({

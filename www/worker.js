@@ -152,6 +152,21 @@ async function handle(msg) {
       else throw new Error('deliberate JS error for a test');
       return;
     }
+    case REQUEST.RUN_STEP_TUNE: {
+      const w = requireWasm();
+      const { observer, flush } = makeObserver(msg.id, msg.cancel ? new Int32Array(msg.cancel) : null, false);
+      const result = w.step_tune_run(msg.config, observer);
+      flush();
+      post({ type: EVENT.RESULT, id: msg.id, result });
+      return;
+    }
+    case REQUEST.CHECK_TUNER_CONFIG: {
+      const w = requireWasm();
+      const check = { bandit: w.bandit_check, hoag: w.hoag_check, lrsched: w.lr_check, 'step-tune': w.step_tune_defaults }[msg.runner];
+      if (!check) throw new Error(`unknown runner "${msg.runner}"`);
+      post({ type: EVENT.RESULT, id: msg.id, result: check(msg.config) });
+      return;
+    }
     default:
       post({ type: EVENT.ERROR, id: msg?.id ?? null, name: 'ProtocolError', message: `unknown request type "${msg?.type}"`, fatal: false });
   }

@@ -1,0 +1,248 @@
+//! Browser tests of the bindings the tuner panels use (single-threaded build): the bandit, HOAG and
+//! learning-rate-schedule runners of `src/wasm.rs` (`run_bandit`, `run_hoag`, `run_lrsched`, `runner_preset`)
+//! and the config checks of `src/wasm_tuners.rs`.
+//! `wasm-pack test --headless --chrome . --test wasm_tuners` (see scripts/test-wasm.sh).
+#![cfg(target_arch = "wasm32")]
+
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn js_error(v: JsValue) -> js_sys::Error {
+    v.dyn_into::<js_sys::Error>().expect("a JS Error object")
+}
+
+fn json(s: &str) -> JsValue {
+    js_sys::JSON::parse(s).expect("valid JSON")
+}
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(v, &JsValue::from_str(key)).expect("property")
+}
+
+fn arr(v: &JsValue) -> js_sys::Array {
+    js_sys::Array::from(v)
+}
+
+fn nums(v: &JsValue) -> Vec<f64> {
+    serde_wasm_bindgen::from_value(v.clone()).expect("numbers")
+}
+
+/// An observer that records every event in `events`.
+fn recorder() -> (js_sys::Array, wasm_bindgen::closure::Closure<dyn FnMut(JsValue)>) {
+    let events = js_sys::Array::new();
+    let e2 = events.clone();
+    (events, wasm_bindgen::closure::Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| { e2.push(&e); }))
+}
+
+fn types(events: &js_sys::Array) -> Vec<String> {
+    events.iter().map(|e| get(&e, "type").as_string().unwrap()).collect()
+}
+
+const BANDIT: &str = r#"{"problem":{"kind":"bernoulli","means":[0.2,0.5,0.8]},
+  "algorithms":[{"kind":"ttts"},{"kind":"successive-halving"}],"rounds":60,"repeats":3,"seed":2,"checkpoints":6}"#;
+
+#[wasm_bindgen_test]
+fn a_tiny_bandit_run_returns_the_report_and_streams_its_curves() {
+    let (events, cb) = recorder();
+    let report = tunelab::wasm::run_bandit(json(BANDIT), cb.as_ref().unchecked_ref()).expect("run");
+    let algos = arr(&get(&report, "algorithms"));
+    // The uniform floor is added to the two listed algorithms.
+    let names: Vec<String> = algos.iter().map(|a| get(&a, "name").as_string().unwrap()).collect();
+    assert_eq!(names, ["ttts", "successive-halving", "uniform"]);
+    assert_eq!(nums(&get(&report, "rounds")), [10.0, 20.0, 30.0, 40.0, 50.0, 60.0]);
+    for a in algos.iter() {
+        let s = get(&a, "simple_regret");
+        let (mean, lo, hi) = (nums(&get(&s, "mean")), nums(&get(&s, "lo")), nums(&get(&s, "hi")));
+        assert_eq!(mean.len(), 6);
+        assert!(mean.iter().zip(&lo).zip(&hi).all(|((m, l), h)| m.is_finite() && l <= m && m <= h));
+        // Regret of 3 arms with means 0.2 / 0.5 / 0.8: simple regret is 0, 0.3 or 0.6 per repeat.
+        assert!(mean.iter().all(|&m| (0.0..=0.6 + 1e-12).contains(&m)));
+        let arms = arr(&get(&get(&a, "charts"), "arms"));
+        assert_eq!(arms.length(), 3);
+    }
+    let t = types(&events);
+    assert_eq!(t.first().map(String::as_str), Some("started"));
+    assert_eq!(t.last().map(String::as_str), Some("done"));
+    // The progress events together carry every checkpoint once, per algorithm.
+    let mut seen = Vec::new();
+    for e in events.iter().filter(|e| get(e, "type").as_string().as_deref() == Some("progress")) {
+        let c0 = arr(&get(&e, "curves")).get(0);
+        seen.extend(nums(&get(&c0, "rounds")));
+    }
+    assert_eq!(seen, [10.0, 20.0, 30.0, 40.0, 50.0, 60.0]);
+}
+
+#[wasm_bindgen_test]
+fn bandit_cancel_bad_configs_checks_and_presets() {
+    let stop = js_sys::Function::new_with_args("e", "return e.type === 'started';");
+    let e = js_error(tunelab::wasm::run_bandit(json(BANDIT), &stop).unwrap_err());
+    assert_eq!(String::from(e.name()), "CancelledError");
+    let noop = js_sys::Function::new_no_args("");
+    let bad = BANDIT.replace("0.8]", "1.8]");
+    let e = js_error(tunelab::wasm::run_bandit(json(&bad), &noop).unwrap_err());
+    assert_eq!(String::from(e.name()), "ConfigError");
+    assert!(String::from(e.message()).contains("every mean must be in [0, 1]"), "{}", String::from(e.message()));
+    let e = js_error(tunelab::wasm_tuners::bandit_check(json(r#"{"problem":{"kind":"nope"},"algorithms":[],"rounds":5}"#)).unwrap_err());
+    assert_eq!(String::from(e.name()), "ConfigError");
+    assert!(String::from(e.message()).contains("nope"), "{}", String::from(e.message()));
+    let e = js_error(tunelab::wasm_tuners::bandit_check(JsValue::UNDEFINED).unwrap_err());
+    assert!(String::from(e.message()).contains("no configuration given"));
+    // GP-UCB needs a box; TTTS on a function is refused before running.
+    let e = js_error(tunelab::wasm_tuners::bandit_check(json(r#"{"problem":{"kind":"function","function":"branin"},"algorithms":[{"kind":"ttts"}],"rounds":5}"#)).unwrap_err());
+    assert!(String::from(e.message()).contains("discrete arms"), "{}", String::from(e.message()));
+    // The check fills defaults and adds the floor.
+    let c = tunelab::wasm_tuners::bandit_check(json(BANDIT)).unwrap();
+    assert_eq!(arr(&get(&c, "algorithms")).length(), 3);
+    assert_eq!(get(&c, "band").as_f64(), Some(1.96));
+    let p = tunelab::wasm::runner_preset("bandit", "tvo-schedule").unwrap();
+    assert_eq!(get(&p, "rounds").as_f64(), Some(80.0));
+    assert_eq!(get(&get(&p, "problem"), "kind").as_string().as_deref(), Some("tvo-schedule"));
+    assert!(tunelab::wasm_tuners::bandit_check(p).is_ok());
+    let e = js_error(tunelab::wasm::runner_preset("bandit", "nope").unwrap_err());
+    assert!(String::from(e.message()).contains("unknown bandit preset"));
+}
+
+const HOAG: &str = r#"{"problem":"logreg","data":{"source":"simulate","n":90,"d":4,"seed":3},
+  "methods":[{"kind":"hoag","tolerance":"cubic"},{"kind":"grid","points":5}],
+  "budget":{"cost":150,"max_iter":8},"landscape_points":9,"seed":5}"#;
+
+#[wasm_bindgen_test]
+fn a_tiny_hoag_run_returns_traces_landscape_and_tolerances() {
+    let (events, cb) = recorder();
+    let report = tunelab::wasm::run_hoag(json(HOAG), None, None, cb.as_ref().unchecked_ref()).expect("run");
+    let methods = arr(&get(&report, "methods"));
+    assert_eq!(methods.length(), 2);
+    assert_eq!(get(&methods.get(0), "name").as_string().as_deref(), Some("HOAG (cubic)"));
+    for m in methods.iter() {
+        let trace = arr(&get(&m, "trace"));
+        assert!(trace.length() >= 1);
+        for p in trace.iter() {
+            assert!(get(&p, "suboptimality").as_f64().unwrap() >= 0.0);
+            assert!(get(&p, "outer_loss").as_f64().unwrap().is_finite());
+        }
+    }
+    // Tolerances of the cubic sequence: 0.1 k^-3.
+    let tol = nums(&get(&methods.get(0), "tolerances"));
+    assert!(!tol.is_empty());
+    for (k, t) in tol.iter().enumerate() {
+        let want = (0.1 / ((k + 1) as f64).powi(3)).max(1e-12);
+        assert!((t - want).abs() <= 1e-12 * want.max(1.0) + 1e-15, "{k}: {t} vs {want}");
+    }
+    assert_eq!(nums(&get(&get(&report, "landscape"), "values")).len(), 9);
+    let t = types(&events);
+    assert_eq!(&t[..2], ["started", "landscape"]);
+    assert_eq!(t.iter().filter(|x| *x == "method-done").count(), 2);
+    assert_eq!(t.last().map(String::as_str), Some("done"));
+}
+
+#[wasm_bindgen_test]
+fn hoag_uploads_bad_configs_and_checks() {
+    let noop = js_sys::Function::new_no_args("");
+    let bad = HOAG.replace(r#""points":5"#, r#""points":1"#);
+    let e = js_error(tunelab::wasm::run_hoag(json(&bad), None, None, &noop).unwrap_err());
+    assert_eq!(String::from(e.name()), "ConfigError");
+    assert!(String::from(e.message()).contains("at least 2 points"), "{}", String::from(e.message()));
+    assert!(tunelab::wasm_tuners::hoag_check(json(&bad)).is_err());
+    let e = js_error(tunelab::wasm_tuners::hoag_check(json(r#"{"problem":"ridge"}"#)).unwrap_err());
+    assert!(String::from(e.message()).contains("ridge"), "{}", String::from(e.message()));
+    // An uploaded CSV whose label has three values cannot be a logistic problem: a DataError.
+    let mut csv = String::from("a,b,y\n");
+    for i in 0..30 {
+        csv.push_str(&format!("{},{},{}\n", i, (i * 7) % 5, i % 3));
+    }
+    let up = r#"{"problem":"logreg","data":{"source":"upload"},"methods":[{"kind":"grid","points":3}],"budget":{"cost":50,"max_iter":3},"landscape_points":0}"#;
+    let e = js_error(tunelab::wasm::run_hoag(json(up), Some(csv.clone()), None, &noop).unwrap_err());
+    assert_eq!(String::from(e.name()), "DataError");
+    assert!(String::from(e.message()).contains("exactly two values"), "{}", String::from(e.message()));
+    // The same rows with a 0/1 label run.
+    let csv01 = csv.replace(",2\n", ",1\n");
+    let r = tunelab::wasm::run_hoag(json(up), Some(csv01), None, &noop).expect("upload run");
+    assert_eq!(get(&r, "n_train").as_f64(), Some(10.0));
+    let c = tunelab::wasm_tuners::hoag_check(json(r#"{"problem":"kernel-ridge"}"#)).unwrap();
+    assert_eq!(arr(&get(&c, "methods")).length(), 7);
+    assert_eq!(get(&c, "eps0").as_f64(), Some(0.1));
+}
+
+const LR: &str = r#"{"problem":{"kind":"noisy-quadratic","dim":5,"noise":1.0},"intervals":3,"steps_per_interval":8,
+  "records_per_interval":2,"batch":4,"lr_bounds":[0.001,1.0],"constant":2,"decay_starts":1,"decay_factors":[0.1],
+  "dynamic":{"enabled":true,"runs":2,"candidates":5,"band_samples":20},"seed":3}"#;
+
+#[wasm_bindgen_test]
+fn a_tiny_lr_schedule_run_returns_traces_and_the_tuner_decisions() {
+    let (events, cb) = recorder();
+    let report = tunelab::wasm::run_lrsched(json(LR), None, None, cb.as_ref().unchecked_ref()).expect("run");
+    let methods = arr(&get(&report, "methods"));
+    let names: Vec<String> = methods.iter().map(|m| get(&m, "name").as_string().unwrap()).collect();
+    assert_eq!(names.len(), 4, "{names:?}");
+    assert_eq!(names[3], "dynamic GP (Q=2)");
+    for m in methods.iter() {
+        let trace = arr(&get(&m, "trace"));
+        let last = trace.get(trace.length() - 1);
+        assert_eq!(get(&last, "step").as_f64(), Some(24.0));
+        assert_eq!(get(&m, "final_loss").as_f64(), get(&last, "loss").as_f64());
+        assert!(trace.iter().all(|p| get(&p, "lr").as_f64().unwrap() > 0.0));
+    }
+    let dynamic = get(&report, "dynamic");
+    assert_eq!(arr(&get(&dynamic, "decisions")).length(), 2);
+    assert_eq!(arr(&get(&dynamic, "predicted_bands")).length(), arr(&get(&dynamic, "boundary_steps")).length());
+    let t = types(&events);
+    assert_eq!(t.iter().filter(|x| *x == "interval-done").count(), 3);
+    assert_eq!(t.iter().filter(|x| *x == "method-done").count(), 4);
+    assert_eq!(t.last().map(String::as_str), Some("done"));
+}
+
+#[wasm_bindgen_test]
+fn lr_schedule_cancel_bad_configs_and_checks() {
+    let stop = js_sys::Function::new_with_args("e", "return e.type === 'interval-done';");
+    let e = js_error(tunelab::wasm::run_lrsched(json(LR), None, None, &stop).unwrap_err());
+    assert_eq!(String::from(e.name()), "CancelledError");
+    let throws = js_sys::Function::new_with_args("e", "if (e.type === 'started') throw new RangeError('observer bug');");
+    let e = js_error(tunelab::wasm::run_lrsched(json(LR), None, None, &throws).unwrap_err());
+    assert_eq!(String::from(e.name()), "RangeError");
+    let noop = js_sys::Function::new_no_args("");
+    let bad = LR.replace(r#""runs":2"#, r#""runs":1"#);
+    let e = js_error(tunelab::wasm::run_lrsched(json(&bad), None, None, &noop).unwrap_err());
+    assert_eq!(String::from(e.name()), "ConfigError");
+    assert!(String::from(e.message()).contains("dynamic.runs (Q) must be between 2 and 64"), "{}", String::from(e.message()));
+    let e = js_error(tunelab::wasm_tuners::lr_check(json(&LR.replace("[0.1]", "[1.5]"))).unwrap_err());
+    assert!(String::from(e.message()).contains("decay_factors"), "{}", String::from(e.message()));
+    let p = tunelab::wasm::runner_preset("lrsched", "digits").unwrap();
+    let c = tunelab::wasm_tuners::lr_check(p).unwrap();
+    assert_eq!(get(&get(&c, "problem"), "kind").as_string().as_deref(), Some("mlp"));
+    assert_eq!(get(&c, "intervals").as_f64(), Some(10.0));
+}
+
+const STEP: &str = r#"{"data":{"n":120,"d":2},"sampler":{"kind":"sgld","batch":0.2},"log10_step":[-5.0,-2.0],
+  "windows":5,"window_iters":40,"fixed_log10_steps":[-4.0,-3.0],"seed":4}"#;
+
+#[wasm_bindgen_test]
+fn a_tiny_step_size_run_streams_windows_and_compares_fixed_steps() {
+    let (events, cb) = recorder();
+    let report = tunelab::wasm_tuners::step_tune_run(json(STEP), cb.as_ref().unchecked_ref()).expect("run");
+    let gp = get(&report, "gp_ucb");
+    let steps = nums(&get(&gp, "steps"));
+    assert_eq!(steps.len(), 5);
+    // Every chosen step lies in the searched box 10^[-5, -2].
+    assert!(steps.iter().all(|h| (1e-5 * (1.0 - 1e-9)..=1e-2 * (1.0 + 1e-9)).contains(h)), "{steps:?}");
+    let fixed = arr(&get(&report, "fixed"));
+    assert_eq!(fixed.length(), 2);
+    for (f, h) in fixed.iter().zip([1e-4, 1e-3]) {
+        assert!(nums(&get(&f, "steps")).iter().all(|s| (s - h).abs() < 1e-15));
+    }
+    let t = types(&events);
+    assert_eq!(t.first().map(String::as_str), Some("fixed-done"));
+    assert_eq!(t.iter().filter(|x| *x == "window").count(), 5);
+    assert_eq!(t.last().map(String::as_str), Some("done"));
+    // Defaults are filled in; a bad window count is a ConfigError with the core's message.
+    let d = tunelab::wasm_tuners::step_tune_defaults(json("{}")).unwrap();
+    assert_eq!(get(&d, "windows").as_f64(), Some(40.0));
+    let noop = js_sys::Function::new_no_args("");
+    let e = js_error(tunelab::wasm_tuners::step_tune_run(json(&STEP.replace(r#""windows":5"#, r#""windows":2"#)), &noop).unwrap_err());
+    assert_eq!(String::from(e.name()), "ConfigError");
+    assert!(String::from(e.message()).contains("windows must be in 3..=10000"), "{}", String::from(e.message()));
+    let stop = js_sys::Function::new_with_args("e", "return e.type === 'window';");
+    let e = js_error(tunelab::wasm_tuners::step_tune_run(json(STEP), &stop).unwrap_err());
+    assert_eq!(String::from(e.name()), "CancelledError");
+}

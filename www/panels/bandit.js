@@ -1,0 +1,356 @@
+// The bandit panel: GP-UCB (Nguyen et al. 2020), TTTS / D-TTTS (Shang, Kaufmann & Valko 2019), successive
+// halving and Hyperband against the uniform / random floor, on problems with a known optimum (src/bandit).
+// Live: mean simple and cumulative regret over the repeats as the chunks arrive; after the run: the bands
+// over repeats, regret against compute, and per algorithm the GP posterior (1-D), the chosen schedules
+// (ordered arms) or the pulls and posterior of each arm (discrete arms).
+import { Panel, LineChart, CanvasPlot, el, legend, alignSeries, seriesStyle, seqColor, colorBar, fmtSci, placeholder, keyBox } from './common.js';
+
+const DISCRETE = ['reservoir', 'bernoulli', 'logreg-sgd'];
+const ALGOS = [
+  ['d-ttts', 'D-TTTS'], ['d-ttts-mp', 'D-TTTS (recommend most pulled)'], ['ttts', 'TTTS'],
+  ['successive-halving', 'Successive halving'], ['hyperband', 'Hyperband'], ['uniform', 'Uniform (floor, always run)'],
+  ['gp-ucb', 'GP-UCB (time-varying)'], ['gp-ucb-noninvariant', 'GP-UCB, non-invariant kernel'],
+  ['gp-ucb-stationary', 'GP-UCB, stationary'], ['random', 'Random search (floor, always run)'],
+];
+const DISCRETE_ALGOS = ['d-ttts', 'd-ttts-mp', 'ttts', 'successive-halving', 'hyperband', 'uniform'];
+const floorOf = (problem) => (DISCRETE.includes(problem) ? 'uniform' : 'random');
+
+/** Number list "0.1, 0.5,0.9" -> numbers, or null. */
+const numberList = (s) => {
+  const xs = String(s).split(/[\s,;]+/).filter(Boolean).map(Number);
+  return xs.length && xs.every(Number.isFinite) ? xs : null;
+};
+
+export class BanditPanel extends Panel {
+  constructor(ctx) {
+    super(ctx);
+    this.name = 'bandit';
+    this.runner = 'bandit';
+    this.prefix = 'bandit';
+    this.title = 'Bandit tuners and their regret';
+    this.intro = 'Pick a problem whose optimum is known and the algorithms to compare; every algorithm runs the same seeded repeats, '
+      + 'so the regret curves (mean over repeats, band = ±1.96 standard errors) compare like with like. Uniform allocation or random search '
+      + 'always runs as the floor to beat.';
+    this.readyText = 'Ready. The small default run takes a few seconds.';
+    this.presetHelp = 'The core’s presets (tunelab bandit --preset NAME); their full size can take a minute in the browser.';
+    this.presets = [['beta-reservoir', 'Beta reservoir: D-TTTS, TTTS, SH, Hyperband'], ['tvo-schedule', 'TVO-like schedule: GP-UCB ablations'],
+      ['branin', 'Branin: GP-UCB vs random search'], ['logreg-sgd', 'Logistic regression by SGD: tune step and L2']];
+    this.defaults = {
+      problem: 'reservoir', a: 1, b: 1, means: '0.1, 0.3, 0.5, 0.7, 0.75', function: 'wave1d', noise: 0.1, drift: 0, d: 3,
+      algos: ['d-ttts', 'ttts', 'successive-halving', 'uniform'], rounds: 300, repeats: 8, seed: 1,
+    };
+    const isFn = (s) => s.problem === 'function';
+    this.fields = [
+      { key: 'problem', label: 'Problem', type: 'select', options: [['reservoir', 'Bernoulli arms from a Beta reservoir'], ['bernoulli', 'Fixed Bernoulli arms'],
+        ['function', 'Test function with noise'], ['tvo-schedule', 'TVO-like schedule (ordered vector)'], ['logreg-sgd', 'Logistic regression by SGD (digits)']] },
+      { key: 'a', label: 'Beta a', type: 'num', min: 0.01, max: 100, show: (s) => s.problem === 'reservoir' },
+      { key: 'b', label: 'Beta b', type: 'num', min: 0.01, max: 100, show: (s) => s.problem === 'reservoir' },
+      { key: 'means', label: 'Arm means', type: 'text', show: (s) => s.problem === 'bernoulli', help: 'Comma-separated, each in [0, 1].' },
+      { key: 'function', label: 'Function', type: 'select', show: isFn,
+        options: [['wave1d', 'Wave (1-D)'], ['branin', 'Branin (2-D)'], ['hartmann3', 'Hartmann-3'], ['hartmann6', 'Hartmann-6'], ['rosenbrock', 'Rosenbrock (2-D)']] },
+      { key: 'noise', label: 'Noise sd', type: 'num', min: 0, max: 100, show: (s) => isFn(s) || s.problem === 'tvo-schedule' },
+      { key: 'drift', label: 'Drift', type: 'num', min: 0, max: 100, show: isFn, help: 'Above 0 the optimum moves over time (time-varying problem).' },
+      { key: 'd', label: 'Schedule points d', type: 'int', min: 1, max: 10, show: (s) => s.problem === 'tvo-schedule' },
+      { key: 'algos', label: 'Algorithms', type: 'checks', options: ALGOS, enabled: (s, v) => this.algoApplies(s, v) },
+      { key: 'rounds', label: 'Rounds', type: 'int', min: 1, max: 100000 },
+      { key: 'repeats', label: 'Repeats (seeds)', type: 'int', min: 1, max: 1000 },
+      { key: 'seed', label: 'Seed', type: 'int', min: 0, max: 2 ** 31 },
+    ];
+    this.groups = [
+      { legend: 'Problem', keys: ['problem', 'a', 'b', 'means', 'function', 'noise', 'drift', 'd'] },
+      { legend: 'Algorithms', keys: ['algos'] },
+      { legend: 'Budget', keys: ['rounds', 'repeats', 'seed'] },
+    ];
+    this.curves = [];
+  }
+
+  algoApplies(s, v) {
+    const discrete = DISCRETE.includes(s.problem);
+    if (discrete !== DISCRETE_ALGOS.includes(v)) return false;
+    if (v === 'gp-ucb-noninvariant') return s.problem === 'tvo-schedule';
+    return true;
+  }
+
+  /** Keeps the algorithm list consistent with the problem: applicable ones only, the floor always in. */
+  normalise() {
+    const s = this.state;
+    let algos = s.algos.filter((v) => this.algoApplies(s, v));
+    if (algos.filter((v) => v !== floorOf(s.problem)).length === 0) {
+      algos = DISCRETE.includes(s.problem) ? ['d-ttts', 'ttts', 'successive-halving'] : s.problem === 'tvo-schedule'
+        ? ['gp-ucb', 'gp-ucb-noninvariant', 'gp-ucb-stationary'] : ['gp-ucb', 'gp-ucb-stationary'];
+    }
+    if (!algos.includes(floorOf(s.problem))) algos.push(floorOf(s.problem));
+    this.state = { ...s, algos: ALGOS.map(([v]) => v).filter((v) => algos.includes(v)) };
+    for (const [v] of ALGOS) document.getElementById(`${this.id('algos')}-${v}`).checked = this.state.algos.includes(v);
+  }
+
+  afterRefresh() {
+    const floor = document.getElementById(`${this.id('algos')}-${floorOf(this.state.problem)}`);
+    if (floor) { floor.checked = true; floor.disabled = true; }
+  }
+
+  writeForm() { super.writeForm(); this.normalise(); this.refresh(); }
+
+  validate(s) {
+    const out = [];
+    if (s.problem === 'bernoulli' && !(numberList(s.means)?.length >= 2)) out.push('Arm means: give at least two numbers, separated by commas.');
+    if (s.algos.length === 0) out.push('Choose at least one algorithm.');
+    return out;
+  }
+
+  isCoreConfig(c) { return 'problem' in c && typeof c.problem === 'object'; }
+
+  toConfig(s) {
+    const problem = (() => {
+      switch (s.problem) {
+        case 'reservoir': return { kind: 'reservoir', a: s.a, b: s.b };
+        case 'bernoulli': return { kind: 'bernoulli', means: numberList(s.means) ?? [] };
+        case 'function': return { kind: 'function', function: s.function, noise_sd: s.noise, drift: s.drift };
+        case 'tvo-schedule': return { kind: 'tvo-schedule', d: s.d, noise_sd: s.noise };
+        default: return { kind: 'logreg-sgd' };
+      }
+    })();
+    const algorithms = s.algos.filter((v) => this.algoApplies(s, v)).map((v) => (v === 'd-ttts-mp'
+      ? { kind: 'd-ttts', recommend: 'most-pulled', label: 'd-ttts (most pulled)' } : { kind: v }));
+    return { problem, algorithms, rounds: s.rounds, repeats: s.repeats, seed: s.seed };
+  }
+
+  fromConfig(c) {
+    const p = c.problem ?? {};
+    const out = { rounds: c.rounds, repeats: c.repeats ?? 10, seed: c.seed ?? 0 };
+    switch (p.kind) {
+      case 'reservoir': Object.assign(out, { problem: 'reservoir', a: p.a, b: p.b }); break;
+      case 'bernoulli': Object.assign(out, { problem: 'bernoulli', means: (p.means ?? []).join(', ') }); break;
+      case 'function': Object.assign(out, { problem: 'function', function: p.function, noise: p.noise_sd ?? 0.1, drift: p.drift ?? 0 }); break;
+      case 'tvo-schedule': Object.assign(out, { problem: 'tvo-schedule', d: p.d ?? 3, noise: p.noise_sd ?? 0.1 }); break;
+      case 'logreg-sgd': out.problem = 'logreg-sgd'; break;
+      default: break;
+    }
+    out.algos = (c.algorithms ?? []).map((a) => (a.kind === 'd-ttts' && a.recommend === 'most-pulled' ? 'd-ttts-mp' : a.kind))
+      .filter((v) => ALGOS.some(([k]) => k === v));
+    return out;
+  }
+
+  // ---------------------------------------------------------------- charts
+
+  buildCharts(host) {
+    const P = (k) => this.id(k);
+    this.xSel = el('select', { id: P('xaxis') }, el('option', { value: 'rounds', text: 'rounds' }), el('option', { value: 'compute', text: 'compute (after the run)' }));
+    this.logBox = el('input', { type: 'checkbox', id: P('ylog') });
+    this.legendEl = el('div', { class: 'legend', 'aria-hidden': 'true' });
+    const simpleHost = el('div', { class: 'chart chart-small', id: P('chart-simple'), role: 'img', 'aria-label': 'Simple regret of each algorithm against rounds: mean over repeats with a band' });
+    const cumHost = el('div', { class: 'chart chart-small', id: P('chart-cumulative'), role: 'img', 'aria-label': 'Cumulative regret of each algorithm against rounds: mean over repeats with a band' });
+    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-regret') },
+      el('h2', { id: P('h-regret'), text: 'Regret ', }, el('span', { class: 'h-sub', text: '(mean over repeats; band ±1.96 s.e. after the run)' })),
+      el('div', { class: 'chart-controls' },
+        el('label', { for: P('xaxis'), text: 'x axis' }), this.xSel,
+        el('label', { class: 'inline-check' }, this.logBox, 'log y')),
+      this.legendEl,
+      el('div', { class: 'two-col' },
+        el('div', {}, el('h3', { text: 'Simple regret (optimum − value of the recommended arm)' }), simpleHost),
+        el('div', {}, el('h3', { text: 'Cumulative regret (sum of optimum − value pulled)' }), cumHost))));
+    this.simple = new LineChart(simpleHost, { xLabel: 'round', yLabel: 'simple regret', xInt: true, empty: 'Press Run: the regret curves grow here live.' });
+    this.cumulative = new LineChart(cumHost, { xLabel: 'round', yLabel: 'cumulative regret', xInt: true, empty: 'One line per algorithm.' });
+    this.xSel.addEventListener('change', () => this.redraw(true));
+    this.logBox.addEventListener('change', () => this.redraw(true));
+
+    this.algoSel = el('select', { id: P('detail-algo'), disabled: true });
+    this.detail = el('div', { class: 'detail' }, el('p', { class: 'placeholder', text: 'After a run: the GP posterior (1-D problems), the chosen schedules (ordered arms) or the pulls and posterior of each arm (discrete arms), from repeat 0.' }));
+    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-detail') },
+      el('h2', { id: P('h-detail'), text: 'What an algorithm did ' }, el('span', { class: 'h-sub', text: '(repeat 0)' })),
+      el('div', { class: 'row inline' }, el('label', { for: P('detail-algo'), text: 'Algorithm' }), this.algoSel),
+      this.detail));
+    this.algoSel.addEventListener('change', () => this.drawDetail());
+
+    this.table = el('table', { class: 'arms', id: P('table') },
+      el('thead', {}, el('tr', {}, ...['algorithm', 'simple regret', '95% band', 'cumulative regret', '95% band', 'compute', 'GP failures'].map((t) => el('th', { scope: 'col', text: t })))),
+      el('tbody'));
+    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-table') },
+      el('h2', { id: P('h-table'), text: 'Final regret' }), el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final regret per algorithm (scrollable)' }, this.table)));
+  }
+
+  begin() {
+    this.curves = [];
+    this.report = null;
+    this.xSel.value = 'rounds';
+    this.algoSel.disabled = true;
+    this.algoSel.replaceChildren();
+    placeholder(this.detail, 'Waiting for the run to finish…');
+    this.table.tBodies[0].replaceChildren();
+    this.simple.clear('Starting…');
+    this.cumulative.clear('Starting…');
+  }
+
+  onEvents(events, elapsed) {
+    for (const ev of events) {
+      switch (ev.type) {
+        case 'started':
+          this.curves = ev.algorithms.map((name) => ({ name, rounds: [], simple: [], cumulative: [] }));
+          this.totalRounds = ev.rounds;
+          this.repeats = ev.repeats;
+          this.redraw(true);
+          break;
+        case 'progress':
+          for (const c of ev.curves) {
+            const cur = this.curves.find((k) => k.name === c.name);
+            if (!cur) continue;
+            cur.rounds.push(...c.rounds); cur.simple.push(...c.simple_regret); cur.cumulative.push(...c.cumulative_regret);
+          }
+          this.progress(ev.round / ev.rounds, `Round ${ev.round} of ${ev.rounds} · ${this.repeats} repeats × ${this.curves.length} algorithms · ${elapsed.toFixed(1)} s`);
+          break;
+        case 'done': break;
+        default: this.unknownEvents.push(ev.type);
+      }
+    }
+    this.redraw(false);
+  }
+
+  finish(report, seconds) {
+    this.report = report;
+    this.xSel.value = 'rounds';
+    this.redraw(true);
+    this.algoSel.replaceChildren(...report.algorithms.map((a, i) => el('option', { value: String(i), text: a.name })));
+    const first = report.algorithms.findIndex((a) => a.charts?.gp_1d || a.charts?.schedules || a.charts?.arms);
+    this.algoSel.value = String(Math.max(0, first));
+    this.algoSel.disabled = false;
+    this.drawDetail();
+    const tb = this.table.tBodies[0];
+    const best = Math.min(...report.algorithms.map((a) => a.final_simple_regret.mean));
+    tb.replaceChildren(...report.algorithms.map((a) => el('tr', { class: a.final_simple_regret.mean === best ? 'best' : null, 'data-algo': a.name },
+      el('th', { scope: 'row', class: 'name', text: a.name }),
+      el('td', { text: fmtSci(a.final_simple_regret.mean) }), el('td', { text: `[${fmtSci(a.final_simple_regret.lo)}, ${fmtSci(a.final_simple_regret.hi)}]` }),
+      el('td', { text: fmtSci(a.final_cumulative_regret.mean) }), el('td', { text: `[${fmtSci(a.final_cumulative_regret.lo)}, ${fmtSci(a.final_cumulative_regret.hi)}]` }),
+      el('td', { text: `${fmtSci(a.compute.units[a.compute.units.length - 1] ?? NaN)} ${a.compute.unit}` }),
+      el('td', { text: String(a.failures) }))));
+    const lowest = report.algorithms.find((a) => a.final_simple_regret.mean === best);
+    this.message(`Done in ${seconds.toFixed(1)} s: lowest final simple regret ${fmtSci(best)} (${lowest?.name}).`, 'info');
+    this.progress(1, `Done · ${report.rounds[report.rounds.length - 1]} rounds · ${report.config.repeats} repeats · ${seconds.toFixed(1)} s`);
+  }
+
+  /** Series for the regret charts: live means, or the report's mean and band. */
+  regretItems(which) {
+    const r = this.report;
+    const compute = this.xSel.value === 'compute' && r;
+    if (r) {
+      return r.algorithms.map((a) => {
+        const c = which === 'simple' ? a.simple_regret : a.cumulative_regret;
+        return { name: a.name, x: compute ? a.compute.units : r.rounds, y: c.mean, lo: c.lo, hi: c.hi };
+      });
+    }
+    return this.curves.map((c) => ({ name: c.name, x: c.rounds, y: which === 'simple' ? c.simple : c.cumulative }));
+  }
+
+  redraw(rebuild) {
+    const log = this.logBox.checked;
+    const keep = log ? (v) => Number.isFinite(v) && v > 0 : Number.isFinite;
+    const names = (this.report?.algorithms.map((a) => a.name)) ?? this.curves.map((c) => c.name);
+    if (names.length === 0) return;
+    const series = names.map((n, i) => ({ label: n, ...seriesStyle(i), band: !!this.report, width: n === 'uniform' || n === 'random' ? 1.5 : 2 }));
+    const unit = this.report?.algorithms[0]?.compute.unit ?? 'pulls';
+    const xLabel = this.xSel.value === 'compute' && this.report ? unit : 'round';
+    for (const [chart, which] of [[this.simple, 'simple'], [this.cumulative, 'cumulative']]) {
+      const data = alignSeries(this.regretItems(which), keep);
+      if (rebuild || !chart.u || chart.yLog !== log || chart.xLabel !== xLabel) {
+        chart.yLog = log; chart.xLabel = xLabel;
+        chart.reset(series, data);
+      } else chart.setData(data);
+    }
+    legend(this.legendEl, series);
+  }
+
+  chartData() {
+    const pick = (which) => this.regretItems(which).map((s) => ({ name: s.name, x: s.x, mean: s.y, lo: s.lo ?? null, hi: s.hi ?? null }));
+    return { x: this.xSel.value, simple: pick('simple'), cumulative: pick('cumulative'), detail: this.detailKind ?? null };
+  }
+
+  canvases() {
+    return [this.simple.canvas(), this.cumulative.canvas(), ...this.detail.querySelectorAll('canvas')];
+  }
+
+  // ---------------------------------------------------------------- per-algorithm charts (canvas)
+
+  drawDetail() {
+    const a = this.report?.algorithms[Number(this.algoSel.value)];
+    this.detailKind = null;
+    if (!a) return;
+    const ch = a.charts ?? {};
+    const parts = [];
+    if (ch.gp_1d) parts.push(['gp_1d', 'GP posterior of the reward after the last round, chosen points coloured by round (their Figure 2)']);
+    if (ch.schedules) parts.push(['schedules', 'Chosen schedule points over rounds (dots) and the optimal schedule at each round (lines) (their Figure 3)']);
+    if (ch.arms?.length) parts.push(['pulls', 'Pulls per arm, arms sorted by true mean'], ['posterior', 'Each arm: true mean (black), posterior mean and ±2 sd (blue) or mean reward (orange)']);
+    if (!parts.length) { placeholder(this.detail, `No per-arm chart for ${a.name}: it keeps no GP on a 1-D box, no ordered arms and no discrete arm statistics.`); return; }
+    this.detailKind = parts.map((p) => p[0]).join(',');
+    this.detail.replaceChildren(...parts.map(([k, label]) => el('figure', { class: 'detail-fig' },
+      el('canvas', { class: 'detail-canvas', 'data-kind': k, role: 'img', 'aria-label': `${a.name}: ${label}` }), el('figcaption', { text: label }))));
+    for (const c of this.detail.querySelectorAll('canvas')) {
+      const k = c.dataset.kind;
+      if (k === 'gp_1d') drawGp1d(c, ch.gp_1d);
+      else if (k === 'schedules') drawSchedules(c, ch.schedules);
+      else if (k === 'pulls') drawPulls(c, ch.arms);
+      else drawPosterior(c, ch.arms);
+    }
+  }
+}
+
+function extent(...arrays) {
+  let lo = Infinity; let hi = -Infinity;
+  for (const a of arrays) for (const v of a) if (Number.isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+  if (!Number.isFinite(lo)) return [0, 1];
+  const pad = (hi - lo) * 0.05 || 0.5;
+  return [lo - pad, hi + pad];
+}
+
+/** GP posterior on a 1-D grid (band, mean, truth if any) with the chosen points coloured by round. */
+export function drawGp1d(canvas, g, xLabel = 'arm x', yLabel = 'reward', timeLabel = 'round') {
+  const rewards = g.points.map((p) => p.reward);
+  const plot = new CanvasPlot(canvas, { x: [g.grid[0], g.grid[g.grid.length - 1]], y: extent(g.lo, g.hi, g.truth ?? [], rewards), xLabel, yLabel });
+  plot.band(g.grid, g.lo, g.hi, 'rgba(86,180,233,.30)');
+  const truth = g.truth?.length ? g.truth : null;
+  if (truth) plot.line(g.grid, truth, { color: '#000', width: 1.5, dash: [5, 4] });
+  plot.line(g.grid, g.mean, { color: '#0072B2', width: 2.2 });
+  const n = Math.max(1, ...g.points.map((p) => p.round));
+  for (const p of g.points) plot.dot(p.x, p.reward, { color: seqColor((p.round - 1) / Math.max(1, n - 1)), r: 3.5, stroke: '#fff' });
+  plot.axes();
+  colorBar(plot, 1, n, timeLabel);
+  keyBox(plot, truth ? [['#0072B2', 'GP mean ±2 sd'], ['#000', 'true reward (dashed)']] : [['#0072B2', 'GP mean ±2 sd']]);
+}
+
+function drawSchedules(canvas, s) {
+  const d = s.chosen[0]?.length ?? 0;
+  const plot = new CanvasPlot(canvas, { x: [s.rounds[0] ?? 1, s.rounds[s.rounds.length - 1] ?? 2], y: [0, 1], xLabel: 'round', yLabel: 'schedule point' });
+  for (let j = 0; j < d; j++) {
+    const { color } = seriesStyle(j);
+    if (s.optimal.length) plot.line(s.rounds, s.optimal.map((o) => o[j]), { color, width: 2 });
+    s.rounds.forEach((r, i) => plot.dot(r, s.chosen[i][j], { color, r: 2.6 }));
+  }
+  plot.axes();
+  keyBox(plot, Array.from({ length: d }, (_, j) => [seriesStyle(j).color, `point ${j + 1}`]));
+}
+
+const sortedArms = (arms) => [...arms].sort((a, b) => b.true_value - a.true_value);
+
+function drawPulls(canvas, arms) {
+  const list = sortedArms(arms);
+  const max = Math.max(1, ...list.map((a) => a.pulls));
+  const plot = new CanvasPlot(canvas, { x: [-0.5, list.length - 0.5], y: [0, max * 1.05], xLabel: 'arm (sorted by true mean, best first)', yLabel: 'pulls' });
+  const w = Math.max(1, plot.width / list.length - 1);
+  plot.clip((ctx) => {
+    ctx.fillStyle = '#0072B2';
+    list.forEach((a, i) => { const x = plot.px(i) - w / 2; const y = plot.py(a.pulls); ctx.fillRect(x, y, w, plot.py(0) - y); });
+  });
+  plot.axes();
+}
+
+function drawPosterior(canvas, arms) {
+  const list = sortedArms(arms);
+  const plot = new CanvasPlot(canvas, { x: [-0.5, list.length - 0.5], y: [0, 1], xLabel: 'arm (sorted by true mean, best first)', yLabel: 'mean reward' });
+  list.forEach((a, i) => {
+    if (a.alpha != null && a.beta != null) {
+      const s = a.alpha + a.beta; const m = a.alpha / s; const sd = Math.sqrt((a.alpha * a.beta) / (s * s * (s + 1)));
+      plot.line([i, i], [Math.max(0, m - 2 * sd), Math.min(1, m + 2 * sd)], { color: 'rgba(0,114,178,.55)', width: 2 });
+      plot.dot(i, m, { color: '#0072B2', r: 2.6 });
+    } else if (a.mean_reward != null) plot.dot(i, a.mean_reward, { color: '#E69F00', r: 2.6 });
+    plot.dot(i, a.true_value, { color: '#000', r: 1.8 });
+  });
+  plot.axes();
+}

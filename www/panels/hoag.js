@@ -1,0 +1,313 @@
+// The HOAG panel (Pedregosa, ICML 2016): hyperparameter optimisation with approximate gradients against grid
+// search, random search, Bayesian optimisation and iterative differentiation on the same problem and clock
+// (src/hoag). Live: suboptimality of the outer loss (log scale) and validation loss against cost or seconds
+// (their Figure 3), the hyperparameter trajectory over the outer-loss landscape (a line for one
+// hyperparameter, a heat map for two) and the tolerance sequence; after the run: a table of final values.
+import { Panel, LineChart, CanvasPlot, el, legend, alignSeries, seriesStyle, seqColor, colorBar, fmtSci, placeholder, keyBox } from './common.js';
+
+const METHODS = [
+  ['hoag-exponential', 'HOAG, exponential ε_k = ε₀ 0.9^k'], ['hoag-quadratic', 'HOAG, quadratic ε_k = ε₀ k⁻²'],
+  ['hoag-cubic', 'HOAG, cubic ε_k = ε₀ k⁻³'], ['hoag-exact', 'HOAG, exact (ε = 1e-12)'],
+  ['grid', 'Grid search (10 points per axis)'], ['random', 'Random search'], ['bo', 'Bayesian optimisation (EI)'],
+  ['iter-diff', 'Iterative differentiation'],
+];
+const FLOOR = 1e-10; // suboptimality below this is drawn at this value on the log axis
+
+function methodSpec(v) {
+  if (v.startsWith('hoag-')) return { kind: 'hoag', tolerance: v.slice(5) };
+  switch (v) {
+    case 'grid': return { kind: 'grid', points: 10 };
+    case 'bo': return { kind: 'bo', initial: 4 };
+    case 'iter-diff': return { kind: 'iter-diff', steps: 100 };
+    default: return { kind: v };
+  }
+}
+const specKey = (m) => (m.kind === 'hoag' ? `hoag-${m.tolerance ?? 'exponential'}` : m.kind);
+
+export class HoagPanel extends Panel {
+  constructor(ctx) {
+    super(ctx);
+    this.name = 'hoag';
+    this.runner = 'hoag';
+    this.prefix = 'hoag';
+    this.title = 'HOAG: hyperparameters by approximate gradients';
+    this.intro = 'Every method tunes the same regularisation (and kernel width) on the same train / test / validation thirds, with the same '
+      + 'budget in passes over the training data. Suboptimality is the method’s best test-third loss minus the best loss any evaluation found.';
+    this.readyText = 'Ready. The logistic preset takes about a second, kernel ridge ten.';
+    this.presetHelp = 'The core’s presets (tunelab hoag --preset NAME).';
+    this.presets = [['logreg', 'Logistic regression (1 hyperparameter)'], ['kernel-ridge', 'RBF kernel ridge (2 hyperparameters)']];
+    this.defaults = {
+      problem: 'logreg', data: 'simulate', label: 'y', n: 600, dim: 30, dseed: 1,
+      methods: ['hoag-exponential', 'hoag-quadratic', 'hoag-cubic', 'grid', 'random', 'bo', 'iter-diff'],
+      eps0: 0.1, cost: 4000, maxiter: 50, land: 97, seed: 42,
+    };
+    const sim = (s) => s.data === 'simulate';
+    this.fields = [
+      { key: 'problem', label: 'Problem', type: 'select', options: [['logreg', 'Logistic regression: λ'], ['kernel-ridge', 'Kernel ridge: γ and λ']] },
+      { key: 'data', label: 'Data', type: 'select', options: [['simulate', 'Simulated'], ['digits', 'Digits (8×8)'], ['upload', 'Upload a CSV']] },
+      { key: 'label', label: 'Label column', type: 'text', show: (s) => s.data === 'upload', help: 'Logistic regression: exactly two values; kernel ridge: a number to regress. Other columns are features.' },
+      { key: 'n', label: 'Rows n', type: 'int', min: 9, max: 6000, show: sim, help: 'Split in thirds: train, test (outer loss), validation.' },
+      { key: 'dim', label: 'Features d', type: 'int', min: 1, max: 500, show: sim },
+      { key: 'dseed', label: 'Data seed', type: 'int', min: 0, max: 2 ** 31, show: sim },
+      { key: 'methods', label: 'Methods', type: 'checks', options: METHODS },
+      { key: 'eps0', label: 'Tolerance ε₀', type: 'num', min: 1e-9, max: 1, help: 'First tolerance of the HOAG sequences (inner solve and Hessian system, relative).' },
+      { key: 'cost', label: 'Budget (passes)', type: 'int', min: 1, max: 1000000, help: 'Per method, in passes over the training data (a deterministic clock).' },
+      { key: 'maxiter', label: 'Max iterations', type: 'int', min: 1, max: 10000 },
+      { key: 'land', label: 'Landscape points', type: 'int', min: 0, max: 400, help: 'Per hyperparameter, for the trajectory chart (0 = none).' },
+      { key: 'seed', label: 'Seed', type: 'int', min: 0, max: 2 ** 31 },
+    ];
+    this.groups = [
+      { legend: 'Problem and data', keys: ['problem', 'data', 'label', 'n', 'dim', 'dseed'], extra: () => this.uploadRows((s) => s.data === 'upload') },
+      { legend: 'Methods and tolerance sequence', keys: ['methods', 'eps0'] },
+      { legend: 'Budget', keys: ['cost', 'maxiter', 'land', 'seed'] },
+    ];
+  }
+
+  validate(s) {
+    const out = [];
+    if (s.methods.length === 0) out.push('Choose at least one method.');
+    if (s.land === 1) out.push('Landscape points: 0 (none) or at least 2.');
+    if (s.data === 'upload' && !this.csvText) out.push('Choose a CSV file first (Problem and data → CSV file).');
+    return out;
+  }
+
+  /** A core HoagConfig (objects for data / budget / methods) rather than a partial panel state (strings). */
+  isCoreConfig(c) {
+    return typeof c.data === 'object' || typeof c.budget === 'object' || 'landscape_points' in c
+      || (Array.isArray(c.methods) && c.methods.some((m) => typeof m === 'object'));
+  }
+
+  toConfig(s) {
+    const data = s.data === 'digits' ? { source: 'digits' } : s.data === 'upload' ? { source: 'upload', label: s.label || 'y' }
+      : { source: 'simulate', n: s.n, d: s.dim, seed: s.dseed };
+    return {
+      problem: s.problem, data, methods: s.methods.map(methodSpec),
+      budget: { cost: s.cost, max_iter: s.maxiter }, eps0: s.eps0, landscape_points: s.land, seed: s.seed,
+    };
+  }
+
+  fromConfig(c) {
+    const out = { problem: c.problem };
+    if (c.data?.source === 'digits') out.data = 'digits';
+    else if (c.data?.source === 'upload') Object.assign(out, { data: 'upload', label: c.data.label ?? 'y' });
+    else if (c.data?.source === 'simulate') Object.assign(out, { data: 'simulate', n: c.data.n ?? 600, dim: c.data.d ?? 30, dseed: c.data.seed ?? 1 });
+    if (c.methods) out.methods = [...new Set(c.methods.map(specKey))].filter((k) => METHODS.some(([v]) => v === k));
+    if (c.budget) Object.assign(out, { cost: c.budget.cost, maxiter: c.budget.max_iter });
+    for (const [k, key] of [['eps0', 'eps0'], ['landscape_points', 'land'], ['seed', 'seed']]) if (c[k] != null) out[key] = c[k];
+    return out;
+  }
+
+  // ---------------------------------------------------------------- charts
+
+  buildCharts(host) {
+    const P = (k) => this.id(k);
+    this.xSel = el('select', { id: P('xaxis') }, el('option', { value: 'cost', text: 'cost (passes over the train data)' }), el('option', { value: 'seconds', text: 'seconds' }));
+    this.legendEl = el('div', { class: 'legend', 'aria-hidden': 'true' });
+    const subHost = el('div', { class: 'chart chart-small', id: P('chart-sub'), role: 'img', 'aria-label': 'Suboptimality of the outer loss against time, log scale, one line per method' });
+    const valHost = el('div', { class: 'chart chart-small', id: P('chart-val'), role: 'img', 'aria-label': 'Validation loss against time, one line per method' });
+    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-sub') },
+      el('h2', { id: P('h-sub'), text: 'Outer loss against time ' }, el('span', { class: 'h-sub', text: '(their Figure 3)' })),
+      el('div', { class: 'chart-controls' }, el('label', { for: P('xaxis'), text: 'x axis' }), this.xSel),
+      this.legendEl,
+      el('div', { class: 'two-col' },
+        el('div', {}, el('h3', { text: `Suboptimality of the test-third loss (log; below ${FLOOR} drawn at ${FLOOR})` }), subHost),
+        el('div', {}, el('h3', { text: 'Validation loss of the current recommendation' }), valHost))));
+    this.sub = new LineChart(subHost, { xLabel: 'cost', yLabel: 'suboptimality', yLog: true, empty: 'Press Run: each method’s curve appears as it runs.' });
+    this.val = new LineChart(valHost, { xLabel: 'cost', yLabel: 'validation loss', empty: 'One line per method.' });
+    this.xSel.addEventListener('change', () => this.redraw(true));
+
+    this.landCanvas = el('canvas', { class: 'detail-canvas land', id: P('landscape'), role: 'img', 'aria-label': 'Hyperparameter trajectories of the methods over the outer-loss landscape' });
+    this.tolHost = el('div', { class: 'chart chart-small', id: P('chart-tol'), role: 'img', 'aria-label': 'Tolerance sequence of each HOAG method against the iteration, log scale' });
+    host.append(el('div', { class: 'two-col' },
+      el('section', { class: 'card', 'aria-labelledby': P('h-land') },
+        el('h2', { id: P('h-land'), text: 'Trajectory over the outer-loss landscape' }),
+        el('div', { class: 'land-wrap' }, this.landCanvas),
+        el('p', { class: 'help', id: P('land-note'), text: 'Points evaluated by each method, in the method’s colour (lines join the gradient methods’ iterates); ✕ marks the landscape minimum. Two hyperparameters: colours rank the outer loss over the grid (dark = low).' })),
+      el('section', { class: 'card', 'aria-labelledby': P('h-tol') },
+        el('h2', { id: P('h-tol'), text: 'Tolerance sequence ε_k' }), this.tolHost)));
+    this.tol = new LineChart(this.tolHost, { xLabel: 'iteration k', yLabel: 'ε_k', yLog: true, xInt: true, empty: 'HOAG methods only.' });
+    placeholderCanvas(this.landCanvas, 'The landscape appears when the run starts.');
+
+    this.table = el('table', { class: 'arms', id: P('table') },
+      el('thead', {}, el('tr', {}, ...['method', 'final hyperparameters', 'outer loss', 'validation loss', 'cost', 'seconds', 'stopped'].map((t) => el('th', { scope: 'col', text: t })))),
+      el('tbody'));
+    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-table') },
+      el('h2', { id: P('h-table'), text: 'Final values' }), el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final values per method (scrollable)' }, this.table)));
+    this.ro = new ResizeObserver(() => this.drawLandscape());
+    this.ro.observe(this.landCanvas);
+  }
+
+  begin(config) {
+    this.methods = [];
+    this.hyperNames = [];
+    this.landscape = null;
+    this.report = null;
+    this.budget = config.budget.cost;
+    this.table.tBodies[0].replaceChildren();
+    this.sub.clear('Starting…'); this.val.clear('Starting…'); this.tol.clear('HOAG methods only.');
+    placeholderCanvas(this.landCanvas, config.landscape_points ? 'Computing the landscape…' : 'No landscape (landscape points = 0): trajectories only.');
+  }
+
+  onEvents(events, elapsed) {
+    let newMethods = false;
+    for (const ev of events) {
+      switch (ev.type) {
+        case 'started':
+          this.methods = ev.methods.map((name) => ({ name, trace: [], done: false }));
+          this.hyperNames = ev.hyper_names;
+          this.sizes = `${ev.n_train} / ${ev.n_test} / ${ev.n_validation} rows`;
+          newMethods = true;
+          break;
+        case 'landscape': this.landscape = ev.landscape; break;
+        case 'progress': this.methods[ev.method]?.trace.push(ev.point); break;
+        case 'method-done': if (this.methods[ev.method]) this.methods[ev.method].done = true; break;
+        case 'done': break;
+        default: this.unknownEvents.push(ev.type);
+      }
+    }
+    const done = this.methods.filter((m) => m.done).length;
+    const cur = this.methods.find((m) => !m.done);
+    const part = cur ? Math.min(1, (cur.trace[cur.trace.length - 1]?.cost ?? 0) / this.budget) : 0;
+    if (this.methods.length) this.progress((done + part) / this.methods.length, `${done} of ${this.methods.length} methods done${cur ? ` · running ${cur.name}` : ''} · ${this.sizes} · ${elapsed.toFixed(1)} s`);
+    this.redraw(newMethods);
+  }
+
+  finish(report, seconds) {
+    this.report = report;
+    this.landscape = report.landscape;
+    this.hyperNames = report.hyper_names;
+    this.methods = report.methods.map((m) => ({ name: m.name, trace: m.trace, done: true, tolerances: m.tolerances }));
+    this.redraw(true);
+    const best = Math.min(...report.methods.map((m) => m.final_loss));
+    this.table.tBodies[0].replaceChildren(...report.methods.map((m) => el('tr', { class: m.final_loss === best ? 'best' : null },
+      el('th', { scope: 'row', class: 'name', text: m.name }),
+      el('td', { text: m.final_hyper.map((v) => v.toFixed(2)).join(', ') }),
+      el('td', { text: m.final_loss.toPrecision(6) }), el('td', { text: m.final_validation_loss.toPrecision(6) }),
+      el('td', { text: String(m.cost) }), el('td', { text: m.seconds.toFixed(2) }), el('td', { text: m.stopped }))));
+    const w = report.methods.find((m) => m.final_loss === best);
+    this.message(`Done in ${seconds.toFixed(1)} s: lowest outer loss ${best.toPrecision(5)} (${w?.name}, ${report.hyper_names.join(', ')} = ${w?.final_hyper.map((v) => v.toFixed(2)).join(', ')}).`, 'info');
+    this.progress(1, `Done · ${report.n_train} / ${report.n_test} / ${report.n_validation} rows, ${report.n_features} features · ${seconds.toFixed(1)} s`);
+  }
+
+  items(which) {
+    const xkey = this.xSel.value;
+    return this.methods.map((m) => ({
+      name: m.name,
+      x: m.trace.map((p) => p[xkey]),
+      y: m.trace.map((p) => (which === 'sub' ? Math.max(FLOOR, p.suboptimality) : p.validation_loss)),
+    }));
+  }
+
+  tolItems() {
+    return this.methods.map((m) => {
+      const tols = m.tolerances ?? m.trace.map((p) => p.tolerance).filter((t) => t != null);
+      return { name: m.name, x: tols.map((_, k) => k + 1), y: tols };
+    }).filter((t) => t.y.length);
+  }
+
+  redraw(rebuild) {
+    if (!this.methods.length) return;
+    const series = this.methods.map((m, i) => ({ label: m.name, ...seriesStyle(i) }));
+    const xLabel = this.xSel.value === 'cost' ? 'cost (passes over the train data)' : 'seconds';
+    for (const [chart, which] of [[this.sub, 'sub'], [this.val, 'val']]) {
+      const data = alignSeries(this.items(which), which === 'sub' ? (v) => v > 0 && Number.isFinite(v) : Number.isFinite);
+      if (rebuild || !chart.u || chart.xLabel !== xLabel) { chart.xLabel = xLabel; chart.reset(series, data); } else chart.setData(data);
+    }
+    legend(this.legendEl, series);
+    const tols = this.tolItems();
+    if (tols.length) {
+      const tseries = tols.map((t) => ({ label: t.name, ...seriesStyle(this.methods.findIndex((m) => m.name === t.name)), points: true }));
+      const data = alignSeries(tols, (v) => v > 0);
+      if (rebuild || !this.tol.u || this.tol.series.length !== tseries.length) this.tol.reset(tseries, data); else this.tol.setData(data);
+    }
+    this.drawLandscape();
+  }
+
+  drawLandscape() {
+    const c = this.landCanvas;
+    if (!this.methods?.length || !c) return;
+    const L = this.landscape;
+    const nh = this.hyperNames.length || (L?.axes.length ?? 1);
+    if (nh === 1) drawLandscape1d(c, L, this.methods, this.hyperNames);
+    else drawLandscape2d(c, L, this.methods, this.hyperNames);
+  }
+
+  chartData() {
+    const pick = (which) => this.items(which).map((s) => ({ name: s.name, x: s.x, y: s.y }));
+    return {
+      x: this.xSel.value, suboptimality: pick('sub'), validation: pick('val'),
+      tolerances: this.tolItems().map((t) => ({ name: t.name, y: t.y })),
+      trajectories: (this.methods ?? []).map((m) => ({ name: m.name, hyper: m.trace.map((p) => p.hyper) })),
+      landscape: this.landscape ? { axes: this.landscape.axes.map((a) => a.length), values: this.landscape.values.length } : null,
+    };
+  }
+
+  canvases() { return [this.sub.canvas(), this.val.canvas(), this.landCanvas, this.tol.canvas()]; }
+}
+
+function placeholderCanvas(canvas, text) {
+  const plot = new CanvasPlot(canvas, { x: [0, 1], y: [0, 1] });
+  const { ctx } = plot;
+  ctx.fillStyle = '#5b6470'; ctx.font = '13px system-ui, sans-serif'; ctx.textAlign = 'center';
+  ctx.fillText(text, plot.W / 2, plot.H / 2);
+}
+
+function drawLandscape1d(canvas, L, methods, names) {
+  const xs = L?.axes[0] ?? [];
+  const pts = methods.flatMap((m) => m.trace.map((p) => [p.hyper[0], p.outer_loss]));
+  const allX = [...xs, ...pts.map((p) => p[0])]; const allY = [...(L?.values ?? []), ...pts.map((p) => p[1])].filter(Number.isFinite);
+  if (!allX.length) { placeholderCanvas(canvas, 'Waiting for the first evaluations…'); return; }
+  const lo = Math.min(...allY); const hi = Math.max(...allY);
+  const plot = new CanvasPlot(canvas, { x: [Math.min(...allX), Math.max(...allX)], y: [lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo)], xLabel: names[0] ?? 'log λ', yLabel: 'outer loss (test third)' });
+  if (L) plot.line(xs, L.values, { color: '#5b6470', width: 1.5 });
+  methods.forEach((m, i) => {
+    const { color } = seriesStyle(i);
+    const hx = m.trace.map((p) => p.hyper[0]); const hy = m.trace.map((p) => p.outer_loss);
+    if (/HOAG|iterative/.test(m.name)) plot.line(hx, hy, { color, width: 1 });
+    hx.forEach((x, k) => plot.dot(x, hy[k], { color, r: 3 }));
+  });
+  if (L) plot.dot(L.argmin[0], L.min, { color: '#000', r: 4.5, stroke: '#fff' });
+  plot.axes();
+  if (L) keyBox(plot, [['#5b6470', 'landscape (accurate inner solves)']]);
+}
+
+function drawLandscape2d(canvas, L, methods, names) {
+  const lo = L ? [L.axes[0][0], L.axes[1][0]] : [-12, -12];
+  const hi = L ? [L.axes[0][L.axes[0].length - 1], L.axes[1][L.axes[1].length - 1]] : [12, 12];
+  const plot = new CanvasPlot(canvas, { x: [lo[0], hi[0]], y: [lo[1], hi[1]], xLabel: names[0] ?? 'log γ', yLabel: names[1] ?? 'log λ' });
+  if (L) {
+    const [a0, a1] = L.axes; const n0 = a0.length; const n1 = a1.length;
+    // Colours by rank (histogram equalisation): the loss spans orders of magnitude over the box and a linear
+    // or log scale leaves the valley in one colour. Equal colour steps = equal shares of the grid points.
+    const vals = L.values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+    const vmin = vals[0]; const vmax = vals[vals.length - 1];
+    const t = (v) => { let lo = 0; let hi = vals.length - 1; while (lo < hi) { const m = (lo + hi) >> 1; if (vals[m] < v) lo = m + 1; else hi = m; } return lo / Math.max(1, vals.length - 1); };
+    const cellW = plot.width / n0; const cellH = plot.height / n1;
+    const { ctx } = plot;
+    for (let i = 0; i < n0; i++) {
+      for (let j = 0; j < n1; j++) {
+        const v = L.values[i * n1 + j];
+        ctx.fillStyle = Number.isFinite(v) ? seqColor(t(v)) : '#ddd';
+        ctx.fillRect(plot.left + i * cellW, plot.top + plot.height - (j + 1) * cellH, Math.ceil(cellW), Math.ceil(cellH));
+      }
+    }
+    plot.x0 = a0[0] - (a0[1] - a0[0]) / 2; plot.x1 = a0[n0 - 1] + (a0[1] - a0[0]) / 2;
+    plot.y0 = a1[0] - (a1[1] - a1[0]) / 2; plot.y1 = a1[n1 - 1] + (a1[1] - a1[0]) / 2;
+    colorBar(plot, vmin, vmax, 'loss (by rank)');
+  }
+  methods.forEach((m, i) => {
+    const { color } = seriesStyle(i);
+    const hx = m.trace.map((p) => p.hyper[0]); const hy = m.trace.map((p) => p.hyper[1]);
+    if (/HOAG|iterative/.test(m.name)) { plot.line(hx, hy, { color: '#fff', width: 3.5 }); plot.line(hx, hy, { color, width: 1.8 }); }
+    hx.forEach((x, k) => plot.dot(x, hy[k], { color, r: 3.2, stroke: '#1b1f24' }));
+  });
+  if (L) {
+    const { ctx } = plot; const X = plot.px(L.argmin[0]); const Y = plot.py(L.argmin[1]);
+    ctx.strokeStyle = '#fff'; ctx.lineWidth = 4;
+    for (const w of [4, 2]) {
+      ctx.lineWidth = w; ctx.strokeStyle = w === 4 ? '#fff' : '#000';
+      ctx.beginPath(); ctx.moveTo(X - 6, Y - 6); ctx.lineTo(X + 6, Y + 6); ctx.moveTo(X + 6, Y - 6); ctx.lineTo(X - 6, Y + 6); ctx.stroke();
+    }
+  }
+  plot.axes();
+}

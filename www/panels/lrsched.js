@@ -1,0 +1,254 @@
+// The learning-rate-schedule panel (Picheny, Dutordoir, Artemev & Durrande 2020): constant rates and
+// exponential decays against dynamic tuning of one run with a GP trace model (src/lrsched). Live: each
+// method's loss trace as it finishes, with its learning rate under it, and the dynamic tuner's kept run at
+// every interval boundary; after the run: the predicted trace band of the tuned schedule and the final loss of
+// every method.
+import { Panel, LineChart, CanvasPlot, el, legend, alignSeries, seqColor, fmtSci, OKABE_ITO } from './common.js';
+
+const DECAY_COLOURS = [1, 3, 4, 2, 5].map((k) => OKABE_ITO[k]);
+
+const numberList = (s) => {
+  const xs = String(s).split(/[\s,;]+/).filter(Boolean).map(Number);
+  return xs.length && xs.every(Number.isFinite) ? xs : null;
+};
+
+export class LrPanel extends Panel {
+  constructor(ctx) {
+    super(ctx);
+    this.name = 'lr-schedule';
+    this.runner = 'lrsched';
+    this.prefix = 'lr';
+    this.title = 'Learning-rate schedules with a GP trace model';
+    this.intro = 'A piecewise-constant learning rate over the intervals of one training run. Constant rates (spread in log space) and exponential '
+      + 'decays run alongside the dynamic tuner, which runs Q copies in parallel, keeps the best at each boundary and gives the copies the rates '
+      + 'that minimise quantiles of the GP-predicted loss. Same initial weights, same minibatches.';
+    this.readyText = 'Ready. The digits preset takes a few seconds.';
+    this.presetHelp = 'The core’s presets (tunelab lr-schedule --preset NAME).';
+    this.presets = [['digits', 'Digits, neural network (their Figures 3–4)'], ['digits-logreg', 'Digits, softmax regression'], ['noisy-quadratic', 'Noisy quadratic (decay helps)']];
+    this.defaults = {
+      problem: 'mlp', data: 'digits', label: 'y', hidden: 32, qdim: 20, qnoise: 1, optimizer: 'sgd', constant: 7, decays: 3, factors: '0.1, 0.01',
+      dynamic: true, q: 6, intervals: 10, steps: 40, batch: 16, lrlo: 0.001, lrhi: 3, seed: 7,
+    };
+    const nq = (s) => s.problem === 'noisy-quadratic';
+    this.fields = [
+      { key: 'problem', label: 'Problem', type: 'select', options: [['mlp', 'Digits: neural network (tanh)'], ['logreg', 'Digits: softmax regression'], ['noisy-quadratic', 'Noisy quadratic']] },
+      { key: 'data', label: 'Data', type: 'select', options: [['digits', 'Digits (8×8, 10 classes)'], ['upload', 'Upload a CSV']], show: (s) => !nq(s) },
+      { key: 'label', label: 'Label column', type: 'text', show: (s) => !nq(s) && s.data === 'upload', help: 'Class labels 0, 1, 2, …; other columns are features.' },
+      { key: 'hidden', label: 'Hidden units', type: 'int', min: 1, max: 512, show: (s) => s.problem === 'mlp' },
+      { key: 'qdim', label: 'Dimension', type: 'int', min: 1, max: 10000, show: nq },
+      { key: 'qnoise', label: 'Gradient noise', type: 'num', min: 0, max: 100, show: nq },
+      { key: 'optimizer', label: 'Optimiser', type: 'select', options: [['sgd', 'SGD'], ['adam', 'Adam']] },
+      { key: 'constant', label: 'Constant rates', type: 'int', min: 0, max: 20, help: 'How many constant rates, spread in log space over the bounds (0 = none).' },
+      { key: 'decays', label: 'Decay starts', type: 'int', min: 0, max: 10, help: 'Exponential decays: starting rates from the middle of the bounds to the top (0 = none).' },
+      { key: 'factors', label: 'Decay factors', type: 'text', show: (s) => s.decays > 0, help: 'Total decay over the run, each in (0, 1), comma-separated.' },
+      { key: 'dynamic', label: 'Dynamic GP tuner (their Algorithm 1)', type: 'bool' },
+      { key: 'q', label: 'Parallel runs Q', type: 'int', min: 2, max: 64, show: (s) => s.dynamic },
+      { key: 'intervals', label: 'Intervals', type: 'int', min: 2, max: 200 },
+      { key: 'steps', label: 'Steps per interval', type: 'int', min: 1, max: 100000 },
+      { key: 'batch', label: 'Batch size', type: 'int', min: 1, max: 100000 },
+      { key: 'lrlo', label: 'Lowest rate', type: 'num', min: 1e-9, max: 1000 },
+      { key: 'lrhi', label: 'Highest rate', type: 'num', min: 1e-9, max: 1000 },
+      { key: 'seed', label: 'Seed', type: 'int', min: 0, max: 2 ** 31 },
+    ];
+    this.groups = [
+      { legend: 'Problem', keys: ['problem', 'data', 'label', 'hidden', 'qdim', 'qnoise', 'optimizer'], extra: () => this.uploadRows((s) => s.problem !== 'noisy-quadratic' && s.data === 'upload') },
+      { legend: 'Methods', keys: ['constant', 'decays', 'factors', 'dynamic', 'q'] },
+      { legend: 'Training run', keys: ['intervals', 'steps', 'batch', 'lrlo', 'lrhi', 'seed'] },
+    ];
+  }
+
+  validate(s) {
+    const out = [];
+    if (s.decays > 0 && !numberList(s.factors)) out.push('Decay factors: give numbers in (0, 1), separated by commas.');
+    if (s.problem !== 'noisy-quadratic' && s.data === 'upload' && !this.csvText) out.push('Choose a CSV file first (Problem → CSV file).');
+    if (s.constant === 0 && s.decays === 0 && !s.dynamic) out.push('Choose at least one method: constant rates, decays or the dynamic tuner.');
+    return out;
+  }
+
+  isCoreConfig(c) { return typeof c.problem === 'object' && ('intervals' in c || 'dynamic' in c || 'optimizer' in c || 'lr_bounds' in c); }
+
+  toConfig(s) {
+    const problem = s.problem === 'mlp' ? { kind: 'mlp', hidden: s.hidden } : s.problem === 'logreg' ? { kind: 'logreg' }
+      : { kind: 'noisy-quadratic', dim: s.qdim, noise: s.qnoise };
+    const data = s.data === 'upload' && s.problem !== 'noisy-quadratic' ? { source: 'upload', label: s.label || 'y' } : { source: 'digits' };
+    return {
+      problem, data, optimizer: s.optimizer, intervals: s.intervals, steps_per_interval: s.steps, batch: s.batch,
+      records_per_interval: Math.min(4, s.steps), lr_bounds: [s.lrlo, s.lrhi], constant: s.constant, decay_starts: s.decays,
+      decay_factors: s.decays > 0 ? (numberList(s.factors) ?? []) : [0.1], dynamic: { enabled: s.dynamic, runs: s.q }, seed: s.seed,
+    };
+  }
+
+  fromConfig(c) {
+    const p = c.problem ?? {};
+    const out = {};
+    if (p.kind === 'mlp') Object.assign(out, { problem: 'mlp', hidden: p.hidden ?? 32 });
+    else if (p.kind === 'logreg') out.problem = 'logreg';
+    else if (p.kind === 'noisy-quadratic') Object.assign(out, { problem: 'noisy-quadratic', qdim: p.dim ?? 20, qnoise: p.noise ?? 1 });
+    if (c.data?.source === 'upload') Object.assign(out, { data: 'upload', label: c.data.label ?? 'y' });
+    else if (c.data?.source === 'digits') out.data = 'digits';
+    const map = { optimizer: 'optimizer', intervals: 'intervals', steps_per_interval: 'steps', batch: 'batch', constant: 'constant', decay_starts: 'decays', seed: 'seed' };
+    for (const [k, key] of Object.entries(map)) if (c[k] != null) out[key] = c[k];
+    if (c.lr_bounds) { out.lrlo = c.lr_bounds[0]; out.lrhi = c.lr_bounds[1]; }
+    if (c.decay_factors) out.factors = c.decay_factors.join(', ');
+    if (c.dynamic) { out.dynamic = c.dynamic.enabled ?? true; if (c.dynamic.runs != null) out.q = c.dynamic.runs; }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- charts
+
+  buildCharts(host) {
+    const P = (k) => this.id(k);
+    this.legendEl = el('div', { class: 'legend', 'aria-hidden': 'true' });
+    const lossHost = el('div', { class: 'chart chart-main', id: P('chart-loss'), role: 'img', 'aria-label': 'Training loss of each method against optimiser steps, log scale' });
+    const lrHost = el('div', { class: 'chart chart-lr', id: P('chart-lr'), role: 'img', 'aria-label': 'Learning rate of each method against optimiser steps, log scale' });
+    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-loss') },
+      el('h2', { id: P('h-loss'), text: 'Loss traces with the learning rate under them ' }, el('span', { class: 'h-sub', text: '(their Figures 3–4)' })),
+      this.legendEl, lossHost, el('h3', { text: 'Learning rate' }), lrHost,
+      el('p', { class: 'help', text: 'Black: the dynamic tuner (dots: the kept run at each boundary, live). Grey band: 5–95% of the loss predicted by the trace model along the tuned schedule (recursive sampling from the start).' })));
+    this.loss = new LineChart(lossHost, { xLabel: 'optimiser step', yLabel: 'training loss', yLog: true, empty: 'Press Run: each method’s trace appears when it finishes.' });
+    this.lr = new LineChart(lrHost, { xLabel: 'optimiser step', yLabel: 'learning rate', yLog: true, stepped: true, empty: 'The schedules appear here.' });
+
+    this.barCanvas = el('canvas', { class: 'detail-canvas bars', id: P('bars'), role: 'img', 'aria-label': 'Final training loss of every method, bars' });
+    this.table = el('table', { class: 'arms', id: P('table') },
+      el('thead', {}, el('tr', {}, ...['method', 'final loss', 'test loss', 'diverged', 'optimiser steps'].map((t) => el('th', { scope: 'col', text: t })))),
+      el('tbody'));
+    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-final') },
+      el('h2', { id: P('h-final'), text: 'Final loss of every method' }),
+      el('div', { class: 'two-col' }, el('div', { class: 'bars-wrap' }, this.barCanvas),
+        el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final loss per method (scrollable)' }, this.table))));
+    this.ro = new ResizeObserver(() => this.drawBars());
+    this.ro.observe(this.barCanvas);
+  }
+
+  begin(config) {
+    this.names = [];
+    this.traces = [];
+    this.live = [];
+    this.report = null;
+    this.intervals = config.intervals;
+    this.stepsPer = config.steps_per_interval;
+    this.table.tBodies[0].replaceChildren();
+    this.loss.clear('Starting… the baselines run in parallel, then the dynamic tuner interval by interval.');
+    this.lr.clear('The schedules appear here.');
+    this.drawBars();
+  }
+
+  styleOf(name, i) {
+    if (name.startsWith('dynamic')) return { color: '#000000', width: 3 };
+    if (name.startsWith('constant')) {
+      const nc = this.names.filter((n) => n.startsWith('constant')).length;
+      const k = this.names.filter((n, j) => j < i && n.startsWith('constant')).length;
+      return { color: seqColor(nc > 1 ? (0.8 * k) / (nc - 1) : 0.3), width: 1.5 };
+    }
+    // Same start rate, same colour; the total decay factor sets the dash pattern.
+    const parse = (n) => /^exp decay (\S+) x(\S+)$/.exec(n) ?? [n, n, ''];
+    const decays = this.names.filter((n) => n.startsWith('exp')).map(parse);
+    const starts = [...new Set(decays.map((d) => d[1]))];
+    const facs = [...new Set(decays.map((d) => d[2]))];
+    const [, start, fac] = parse(name);
+    const dashes = [[8, 4], [3, 3], [12, 3, 3, 3], [1, 3]];
+    return { color: DECAY_COLOURS[Math.max(0, starts.indexOf(start)) % DECAY_COLOURS.length], width: 1.8, dash: dashes[Math.max(0, facs.indexOf(fac)) % dashes.length] };
+  }
+
+  onEvents(events, elapsed) {
+    let rebuild = false;
+    for (const ev of events) {
+      switch (ev.type) {
+        case 'started': this.names = ev.methods; this.traces = ev.methods.map(() => null); rebuild = true; break;
+        case 'method-done': this.traces[ev.method] = ev.trace; break;
+        case 'interval-done': this.live.push({ step: (ev.interval + 1) * this.stepsPer, loss: ev.best_loss }); break;
+        case 'done': break;
+        default: this.unknownEvents.push(ev.type);
+      }
+    }
+    const done = this.traces.filter(Boolean).length;
+    const dyn = this.names.some((n) => n.startsWith('dynamic'));
+    const frac = this.names.length ? (dyn ? (done / this.names.length) * 0.5 + (this.live.length / this.intervals) * 0.5 : done / this.names.length) : 0;
+    this.progress(frac, `${done} of ${this.names.length} methods finished${dyn ? ` · dynamic tuner: interval ${this.live.length} of ${this.intervals}` : ''} · ${elapsed.toFixed(1)} s`);
+    this.redraw(rebuild);
+  }
+
+  finish(report, seconds) {
+    this.report = report;
+    this.names = report.methods.map((m) => m.name);
+    this.traces = report.methods.map((m) => m.trace);
+    this.redraw(true);
+    this.drawBars();
+    const best = Math.min(...report.methods.map((m) => m.final_loss));
+    this.table.tBodies[0].replaceChildren(...report.methods.map((m) => el('tr', { class: m.final_loss === best ? 'best' : null },
+      el('th', { scope: 'row', class: 'name', text: m.name }), el('td', { text: fmtSci(m.final_loss) }), el('td', { text: fmtSci(m.test_loss) }),
+      el('td', { text: m.diverged ? 'yes' : 'no' }), el('td', { text: String(m.compute_steps) }))));
+    const dyn = report.methods.find((m) => m.family === 'dynamic');
+    const parts = [report.best_constant && `best constant ${fmtSci(report.best_constant.final_loss)}`, report.best_decay && `best decay ${fmtSci(report.best_decay.final_loss)}`, dyn && `dynamic ${fmtSci(dyn.final_loss)}`].filter(Boolean);
+    this.message(`Done in ${seconds.toFixed(1)} s. Final training loss: ${parts.join(', ')}.`, 'info');
+    this.progress(1, `Done · ${report.intervals} intervals × ${report.steps_per_interval} steps · ${seconds.toFixed(1)} s`);
+  }
+
+  items() {
+    const out = [];
+    this.names.forEach((name, i) => {
+      const t = this.traces[i];
+      if (t) out.push({ name, i, x: t.map((p) => p.step), y: t.map((p) => p.loss), lr: t.map((p) => p.lr) });
+      else if (name.startsWith('dynamic') && this.live.length) out.push({ name: `${name} (kept run, live)`, i, x: this.live.map((p) => p.step), y: this.live.map((p) => p.loss), live: true });
+    });
+    return out;
+  }
+
+  redraw(rebuild) {
+    if (!this.names.length) return;
+    const items = this.items();
+    const series = items.map((it) => ({ label: it.name, ...this.styleOf(it.name, it.i), points: !!it.live }));
+    const lossItems = items.map((it) => ({ x: it.x, y: it.y }));
+    const pb = this.report?.dynamic;
+    if (pb && pb.predicted_bands.length) {
+      series.push({ label: 'predicted median (5–95% band)', color: '#5b6470', width: 1, dash: [2, 3], band: true });
+      lossItems.push({ x: pb.boundary_steps, y: pb.predicted_bands.map((b) => b.median), lo: pb.predicted_bands.map((b) => b.lo), hi: pb.predicted_bands.map((b) => b.hi) });
+    }
+    const pos = (v) => Number.isFinite(v) && v > 0;
+    const lossData = alignSeries(lossItems, pos);
+    const lrSeries = items.filter((it) => it.lr).map((it) => ({ label: it.name, ...this.styleOf(it.name, it.i) }));
+    const lrData = alignSeries(items.filter((it) => it.lr).map((it) => ({ x: it.x, y: it.lr })), pos);
+    if (rebuild || !this.loss.u || this.loss.series.length !== series.length) this.loss.reset(series, lossData); else this.loss.setData(lossData);
+    if (lrSeries.length) {
+      if (rebuild || !this.lr.u || this.lr.series.length !== lrSeries.length) this.lr.reset(lrSeries, lrData); else this.lr.setData(lrData);
+    }
+    legend(this.legendEl, series.filter((s) => !s.band));
+  }
+
+  drawBars() {
+    const c = this.barCanvas;
+    const ms = this.report?.methods;
+    if (!ms) {
+      const plot = new CanvasPlot(c, { x: [0, 1], y: [0, 1] });
+      plot.ctx.fillStyle = '#5b6470'; plot.ctx.font = '13px system-ui, sans-serif'; plot.ctx.textAlign = 'center';
+      plot.ctx.fillText('The final losses appear after the run.', plot.W / 2, plot.H / 2);
+      return;
+    }
+    const finite = ms.map((m) => m.final_loss).filter((v) => Number.isFinite(v) && v > 0);
+    const lo = Math.min(...finite) / 2; const hi = Math.max(...finite) * 1.5;
+    const labelW = 150;
+    const plot = new CanvasPlot(c, { x: [lo, hi], y: [ms.length - 0.5, -0.5], xLog: true, xLabel: 'final training loss (log)', yLabel: '', yTicks: false, pad: { l: labelW, r: 16, t: 8, b: 40 } });
+    const { ctx } = plot;
+    const h = Math.max(4, (plot.height / ms.length) * 0.7);
+    ms.forEach((m, i) => {
+      const y = plot.py(i);
+      const { color } = this.styleOf(m.name, i);
+      const v = Number.isFinite(m.final_loss) && m.final_loss > 0 ? m.final_loss : hi;
+      ctx.fillStyle = color; ctx.fillRect(plot.left, y - h / 2, plot.px(v) - plot.left, h);
+      ctx.fillStyle = '#1b1f24'; ctx.font = '11px system-ui, sans-serif'; ctx.textAlign = 'right'; ctx.textBaseline = 'middle';
+      ctx.fillText(m.name.length > 24 ? m.name.slice(0, 23) + '…' : m.name, plot.left - 6, y);
+    });
+    plot.axes();
+  }
+
+  chartData() {
+    return {
+      loss: this.items().map((it) => ({ name: it.name, x: it.x, y: it.y, live: !!it.live })),
+      lr: this.items().filter((it) => it.lr).map((it) => ({ name: it.name, y: it.lr })),
+      bands: this.report?.dynamic?.predicted_bands ?? null,
+      final: this.report?.methods.map((m) => ({ name: m.name, final_loss: m.final_loss })) ?? null,
+    };
+  }
+
+  canvases() { return [this.loss.canvas(), this.lr.canvas(), this.barCanvas]; }
+}
