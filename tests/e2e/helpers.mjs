@@ -13,19 +13,20 @@ export const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--di
 /** Starts a server and a browser; returns {url, browser, context, close}. */
 export async function launch({ isolation = true, root, viewport = { width: 1280, height: 900 } } = {}) {
   const { server, url } = await startServer({ port: 0, isolation, root, quiet: true });
+  // The browser gets a private TMPDIR, so the /tmp/org.chromium.Chromium.* folders it leaves are its own and
+  // are removed with it (never another process's).
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tunelab-e2e-profile-'));
-  const before = new Set(fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('org.chromium.Chromium.')));
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tunelab-e2e-tmp-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS, viewport, acceptDownloads: true,
+    env: { ...process.env, TMPDIR: tmp },
   });
   const close = async () => {
     await context.close().catch(() => {});
     await new Promise((r) => server.close(r));
     server.closeAllConnections?.();
     fs.rmSync(profile, { recursive: true, force: true });
-    for (const f of fs.readdirSync(os.tmpdir())) {
-      if (f.startsWith('org.chromium.Chromium.') && !before.has(f)) fs.rmSync(path.join(os.tmpdir(), f), { recursive: true, force: true });
-    }
+    fs.rmSync(tmp, { recursive: true, force: true });
   };
   return { url, context, close };
 }
