@@ -264,7 +264,9 @@ const lessonHooks = { id: null, panel: null, status: 'none', message: '', runs: 
 async function waitPanel(name, ms = 3000) {
   const t0 = performance.now();
   while (performance.now() - t0 < ms) {
-    const p = window.__tunelab?.panels?.[name];
+    // Lessons run on the "More tuners" card (www/panels.js registers it in `lessonPanels`), never on the full
+    // tuner tabs: their embeds show that card (`show=labs`) next to the tuning page's Embed button.
+    const p = window.__tunelab?.lessonPanels?.[name];
     if (p && typeof p.load === 'function') return p;
     await new Promise((r) => setTimeout(r, 50));
   }

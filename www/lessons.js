@@ -6,7 +6,7 @@
 // the steps and loads the settings.
 //
 // Panels. `tune` is the page's own MAMBA / KSD panel (settings form + Run). Every other panel registers itself
-// on the page at `window.__tunelab.panels[NAME]` with
+// on the page at `window.__tunelab.lessonPanels[NAME]` with
 //     load(config)  -> void | Promise      put the config into the panel's controls (no run)
 //     run()         -> Promise<report>     run it; resolves with the core's report when the run is over
 //     running       (optional boolean)     true while a run is in progress

@@ -40,10 +40,12 @@ export function registerLabPanels(hooks) {
   const runBtn = $('lab-run');
   if (!card || !sel || !box || !runBtn) return [];
   hooks.panels ??= {};
+  // Lessons always run on this card (their embeds show it with `show=labs`), whichever module registered the
+  // full tuner tabs (www/panels/registry.js) under the same names first.
+  hooks.lessonPanels ??= {};
   const made = [];
   for (const runner of ['bandit', 'hoag', 'lrsched']) {
-    if (hooks.panels[runner]) continue;
-    hooks.panels[runner] = {
+    const adapter = {
       get running() { return !!hooks.labRunning; },
       async load(config) {
         // The card fills in its first preset once the worker is ready: let that land, then replace it.
@@ -66,6 +68,8 @@ export function registerLabPanels(hooks) {
         return hooks.labReport?.report ?? null;
       },
     };
+    hooks.lessonPanels[runner] ??= adapter;
+    hooks.panels[runner] ??= adapter;
     made.push(runner);
   }
   return made;

@@ -81,7 +81,7 @@ describe('lessons', () => {
       const page = await b.context.newPage();
       await page.goto(`${pg.url}#lesson=${lesson.id}&autorun=1`);
       const result = await lessonDone(page);
-      const hasPanel = lesson.panel === 'tune' || await page.evaluate((p) => !!window.__tunelab.panels?.[p], lesson.panel);
+      const hasPanel = lesson.panel === 'tune' || await page.evaluate((p) => !!window.__tunelab.lessonPanels?.[p], lesson.panel);
       if (hasPanel) {
         assert.equal(result.status, 'done', `${lesson.id}: ${result.message}`);
         assert.ok(result.runs >= 1);
@@ -124,12 +124,14 @@ describe('lessons', () => {
     await page.addInitScript(() => {
       document.addEventListener('DOMContentLoaded', () => {
         const calls = (window.__panelCalls = []);
-        window.__tunelab.panels = window.__tunelab.panels ?? {};
-        window.__tunelab.panels.bandit = {
+        const stub = {
           running: false,
           load(config) { calls.push(['load', config]); },
           async run() { calls.push(['run']); this.running = true; await new Promise((r) => setTimeout(r, 200)); this.running = false; return { algorithms: [] }; },
         };
+        // Lessons find their panels in `lessonPanels` (www/panels.js puts the "More tuners" card there).
+        window.__tunelab.lessonPanels = window.__tunelab.lessonPanels ?? {};
+        window.__tunelab.lessonPanels.bandit = stub;
       });
     });
     await page.goto(`${pg.url}#lesson=d-ttts&autorun=1`);

@@ -282,7 +282,7 @@ describe('tuner panels in the isolated page (threads)', () => {
 describe('tuner panels without isolation (single thread, Stop replaces the worker)', () => {
   let env; let page; let consoleErrors;
   before(async () => {
-    env = await launch({ isolation: false });
+    env = await launch({ isolation: false, serviceWorkers: 'block' });
     ({ page, consoleErrors } = await openPage(env.context, env.url, `#panel=hoag&${HOAG}`));
   });
   after(async () => { await env?.close(); });
