@@ -484,3 +484,247 @@ fn sgmcmc_step_tuning_runs_and_beats_the_worst_fixed_step() {
     let bad = StepTuneConfig { window_iters: 1, ..cfg };
     assert!(matches!(run_step_tuning(&bad, &mut |_| {}, &AtomicBool::new(false)), Err(Error::Config(_))));
 }
+
+// ---- D-TTTS tuning SG-MCMC configurations by KSD (sgmcmc-ksd) ----
+
+use tunelab::bandit::sgmcmc_ksd::{ksd_reward, SgmcmcKsdSpec, SgmcmcTable};
+use tunelab::sampler::SamplerKind;
+
+fn small_sgmcmc_spec() -> SgmcmcKsdSpec {
+    SgmcmcKsdSpec {
+        data: serde_json::from_str(r#"{"source": "simulate", "n": 300, "d": 3}"#).unwrap(),
+        pool: 12,
+        replicates: 2,
+        iterations: 300,
+        thin: 3,
+        reference_warmup: 300,
+        ..SgmcmcKsdSpec::default()
+    }
+}
+
+fn table(spec: &SgmcmcKsdSpec) -> SgmcmcTable {
+    SgmcmcTable::build(spec, None, &mut |_, _| {}, &AtomicBool::new(false)).unwrap()
+}
+
+#[test]
+fn sgmcmc_reward_transform_is_the_documented_one() {
+    let k0 = 2.0;
+    assert_eq!(ksd_reward(Some(k0), k0), 1.0);
+    assert_eq!(ksd_reward(Some(0.5 * k0), k0), 1.0); // better than the floor: capped
+    assert!((ksd_reward(Some(2.0 * k0), k0) - 0.25).abs() < 1e-15);
+    assert!((ksd_reward(Some(10.0 * k0), k0) - 0.01).abs() < 1e-15);
+    assert_eq!(ksd_reward(None, k0), 0.0);
+    assert_eq!(ksd_reward(Some(f64::NAN), k0), 0.0);
+    assert_eq!(ksd_reward(Some(f64::INFINITY), k0), 0.0);
+    let mut last = 1.0;
+    for i in 1..50 {
+        let r = ksd_reward(Some(k0 * (1.0 + 0.3 * i as f64)), k0);
+        assert!(r < last && r > 0.0);
+        last = r;
+    }
+}
+
+#[test]
+fn sgmcmc_table_ranks_good_stuck_and_wild_configurations() {
+    // one sampler, one step size each: good, stuck (tiny step) and wild (huge step)
+    let with_step = |l: f64| SgmcmcKsdSpec { samplers: vec![SamplerKind::SgldCv], log10_step: (l, l), pool: 3, ..small_sgmcmc_spec() };
+    let good = table(&with_step(-2.5));
+    let stuck = table(&with_step(-9.0));
+    let wild = table(&with_step(1.0));
+    // the same floor and kernel for every table built from the same data and seed
+    assert_eq!(good.floor, stuck.floor);
+    assert_eq!(good.kernel_c, wild.kernel_c);
+    // a chain stuck at the MAP is a point mass: its KSD^2 is the kernel's trace term alone, about 10 times the
+    // floor's at 100 samples (reward ~ 0.09 here); chains that mix score far better
+    let stuck_max = stuck.value.iter().copied().fold(0.0, f64::max);
+    let good_mean = good.value.iter().sum::<f64>() / good.value.len() as f64;
+    assert!(stuck_max > 0.0 && stuck_max < 0.15, "stuck: {:?}", stuck.value);
+    assert!(good.value.iter().all(|v| *v > 1.5 * stuck_max), "good: {:?} (KSD {:?}, floor {})", good.value, good.ksd, good.floor);
+    assert!(good_mean > 4.0 * stuck_max, "good mean {good_mean} vs stuck {stuck_max}");
+    // h = 10: the logistic gradients are bounded, so the chain does not overflow but wanders far (or diverges)
+    assert!(
+        wild.ksd.iter().flatten().all(|k| k.is_none_or(|k| k > 10.0 * wild.floor)),
+        "wild runs: {:?} (floor {})",
+        wild.ksd,
+        wild.floor
+    );
+    assert!(wild.value.iter().all(|v| *v < 0.01), "{:?}", wild.value);
+    // values are the mean of the replicate rewards, rewards follow the transform of the run's KSD
+    for t in [&good, &stuck] {
+        for p in 0..t.arms.len() {
+            let m = t.rewards[p].iter().sum::<f64>() / t.rewards[p].len() as f64;
+            assert!((t.value[p] - m).abs() < 1e-15);
+            for (r, k) in t.rewards[p].iter().zip(&t.ksd[p]) {
+                assert_eq!(*r, ksd_reward(*k, t.floor));
+            }
+            // cost = sampler gradient evaluations + full-data scores of the kept samples
+            assert!(t.cost[p].iter().all(|c| *c >= (t.n_data * 100) as f64));
+        }
+    }
+}
+
+#[test]
+fn sgmcmc_table_is_identical_for_1_and_3_threads_and_reorders_per_repeat() {
+    let spec = small_sgmcmc_spec();
+    let go = |threads: usize| rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(|| table(&spec));
+    let a = go(1);
+    assert_eq!(a, go(3));
+    // the pool is drawn from the configured samplers and ranges
+    for arm in &a.arms {
+        assert!(spec.samplers.contains(&arm.sampler));
+        assert!((1e-6..=1e-2).contains(&arm.step));
+        assert!((1..=60).contains(&arm.batch), "batch {}", arm.batch);
+    }
+    let mut other = spec.clone();
+    other.seed += 1;
+    assert_ne!(a.arms, table(&other).arms);
+    // each repeat sees the pool in its own order; arm values are the table's
+    use tunelab::bandit::sgmcmc_ksd::SgmcmcKsd;
+    let t = std::sync::Arc::new(a);
+    let mut p0 = SgmcmcKsd::new(t.clone(), 1);
+    let mut p1 = SgmcmcKsd::new(t.clone(), 2);
+    let v0: Vec<f64> = (0..12).map(|k| p0.value(&Arm::Index(k), 0)).collect();
+    let v1: Vec<f64> = (0..12).map(|k| p1.value(&Arm::Index(k), 0)).collect();
+    assert_ne!(v0, v1);
+    let (mut s0, mut s1, mut st) = (v0.clone(), v1, t.value.clone());
+    for v in [&mut s0, &mut s1, &mut st] {
+        v.sort_by(f64::total_cmp);
+    }
+    assert_eq!(s0, st);
+    assert_eq!(s1, st);
+    assert_eq!(p0.optimum(0), *st.last().unwrap());
+    // pulls return one replicate's reward: unbiased for the value
+    let mut rng = stream(5, 5);
+    let k = (0..12).max_by(|&i, &j| v0[i].total_cmp(&v0[j])).unwrap();
+    let mean = (0..4000).map(|_| p0.pull(&Arm::Index(k), 0, &mut rng).unwrap()).sum::<f64>() / 4000.0;
+    assert!((mean - v0[k]).abs() < 0.02, "mean pull {mean} vs value {}", v0[k]);
+    assert!(p0.describe(&Arm::Index(k)).unwrap().contains("h="));
+}
+
+fn sgmcmc_config(rounds: usize, repeats: usize) -> BanditConfig {
+    BanditConfig {
+        problem: ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec { pool: 24, ..small_sgmcmc_spec() }),
+        algorithms: vec![
+            AlgoSpec::DTtts(TttsOptions::default()),
+            AlgoSpec::SuccessiveHalving(Default::default()),
+            AlgoSpec::Uniform { arms: None, label: None },
+        ],
+        rounds,
+        repeats,
+        seed: 3,
+        checkpoints: Some(20),
+        band: 1.96,
+    }
+}
+
+#[test]
+fn d_ttts_tunes_sgmcmc_configurations_better_than_uniform_allocation() {
+    let mut events = Vec::new();
+    let rep = run(&sgmcmc_config(600, 10), &mut |e| events.push(e.clone()), &AtomicBool::new(false)).unwrap();
+    let by = |n: &str| rep.algorithms.iter().find(|a| a.name == n).unwrap();
+    let (dt, un) = (by("d-ttts"), by("uniform"));
+    let c = |a: &tunelab::bandit::AlgoReport| *a.cumulative_regret.mean.last().unwrap();
+    assert!(c(dt) < 0.6 * c(un), "cumulative regret: d-ttts {} vs uniform {}", c(dt), c(un));
+    // the recommendations are configurations with labels; d-ttts's are mostly near the best
+    let near = dt.recommended.iter().filter(|r| r.optimum - r.value.unwrap() < 0.15).count();
+    assert!(near >= 7, "d-ttts recommended a configuration within 0.15 of the best in {near}/10 repeats");
+    assert!(dt.recommended.iter().all(|r| r.label.as_deref().is_some_and(|l| l.contains("KSD"))));
+    assert!(dt.charts.arms.as_ref().unwrap().iter().all(|s| s.label.is_some()));
+    assert_eq!(dt.compute.unit, "gradient evaluations");
+    // the table's runs are reported before the first round, on the calling thread
+    let prep: Vec<(usize, usize)> =
+        events.iter().filter_map(|e| if let BanditEvent::Preparing { done, total } = e { Some((*done, *total)) } else { None }).collect();
+    assert_eq!(prep.first(), Some(&(0, 48)));
+    assert_eq!(prep.last(), Some(&(48, 48)));
+    assert!(matches!(events.iter().find(|e| !matches!(e, BanditEvent::Preparing { .. })), Some(BanditEvent::Started { .. })));
+    // bands: never below 0, contain the mean, and progress events carry them
+    for a in &rep.algorithms {
+        for cu in [&a.simple_regret, &a.cumulative_regret] {
+            for i in 0..cu.mean.len() {
+                assert!(cu.lo[i] >= 0.0 && cu.lo[i] <= cu.mean[i] && cu.mean[i] <= cu.hi[i]);
+            }
+        }
+    }
+    for e in &events {
+        if let BanditEvent::Progress { curves, .. } = e {
+            for cu in curves {
+                let i = rep.rounds.iter().position(|r| *r == cu.rounds[0]).unwrap();
+                let a = by(&cu.name);
+                assert_eq!(cu.simple_lo[0], a.simple_regret.lo[i]);
+                assert_eq!(cu.cumulative_hi[0], a.cumulative_regret.hi[i]);
+            }
+        }
+    }
+}
+
+#[test]
+fn sgmcmc_problem_reads_uploaded_csv_and_reports_bad_input() {
+    use tunelab::bandit::run_with_data;
+    // a small uploaded logistic data set
+    let mut r = stream(9, 9);
+    let (ds, _) = tunelab::data::simulate_logistic(200, 2, &mut r).unwrap();
+    let mut csv = String::from("a,b,y\n");
+    for i in 0..ds.n {
+        let x = ds.row(i);
+        csv.push_str(&format!("{},{},{}\n", x[0], x[1], ds.y[i]));
+    }
+    let mut cfg = sgmcmc_config(60, 2);
+    let upload = |c: &mut BanditConfig, label: &str| {
+        if let ProblemSpec::SgmcmcKsd(s) = &mut c.problem {
+            s.data = serde_json::from_str(&format!(r#"{{"source": "upload", "name": "mine.csv", "label": "{label}"}}"#)).unwrap();
+            s.pool = 6;
+        }
+    };
+    upload(&mut cfg, "y");
+    let rep = run_with_data(&cfg, Some(&csv), &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    assert!(rep.problem.contains("mine.csv"), "{}", rep.problem);
+    // no file handed over, a missing label column, a broken file: errors that say what to do
+    match run_with_data(&cfg, None, &mut |_| {}, &AtomicBool::new(false)) {
+        Err(Error::Config(m)) => assert!(m.contains("uploaded file"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    let mut wrong = cfg.clone();
+    upload(&mut wrong, "label");
+    match run_with_data(&wrong, Some(&csv), &mut |_| {}, &AtomicBool::new(false)) {
+        Err(Error::Data(m)) => assert!(m.contains("label"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    match run_with_data(&cfg, Some("a,b,y\n1,2,0\n3,x,1\n"), &mut |_| {}, &AtomicBool::new(false)) {
+        Err(Error::Data(m)) => assert!(m.contains("line 3"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    // cancel before the table is done
+    let cancel = AtomicBool::new(true);
+    assert!(matches!(run_with_data(&cfg, Some(&csv), &mut |_| {}, &cancel), Err(Error::Cancelled)));
+}
+
+#[test]
+fn sgmcmc_bad_configs_give_clear_errors() {
+    let err = |problem: &str| -> String {
+        let json = format!(r#"{{"problem": {problem}, "algorithms": [{{"kind": "d-ttts"}}], "rounds": 5}}"#);
+        match BanditConfig::from_json(&json).and_then(|c| c.validate().map(|_| ())) {
+            Err(Error::Config(m)) => m,
+            other => panic!("expected a config error for {json}, got {other:?}"),
+        }
+    };
+    assert!(err(r#"{"kind": "sgmcmc-ksd", "samplers": []}"#).contains("at least one sampler"));
+    assert!(err(r#"{"kind": "sgmcmc-ksd", "samplers": ["sgld-xx"]}"#).contains("sgld-xx"));
+    assert!(err(r#"{"kind": "sgmcmc-ksd", "batch_fraction": [0, 0.1]}"#).contains("batch_fraction"));
+    assert!(err(r#"{"kind": "sgmcmc-ksd", "log10_step": [-2, -5]}"#).contains("log10_step"));
+    assert!(err(r#"{"kind": "sgmcmc-ksd", "iterations": 3, "thin": 2}"#).contains("iterations"));
+    assert!(err(r#"{"kind": "sgmcmc-ksd", "pool": 1}"#).contains("pool"));
+    assert!(err(r#"{"kind": "sgmcmc-ksd", "replicates": 0}"#).contains("replicates"));
+    assert!(err(r#"{"kind": "sgmcmc-ksd", "ksd_floor": -1}"#).contains("ksd_floor"));
+    assert!(err(r#"{"kind": "sgmcmc-ksd", "data": {"source": "none"}}"#).contains("needs data"));
+    assert!(err(r#"{"kind": "sgmcmc-ksd", "pool_size": 3}"#).contains("pool_size"));
+    // too few kept samples for the dimension: found when the data is known
+    let cfg = BanditConfig::from_json(
+        r#"{"problem": {"kind": "sgmcmc-ksd", "data": {"source": "simulate", "n": 100, "d": 20}, "iterations": 20, "thin": 2},
+            "algorithms": [{"kind": "d-ttts"}], "rounds": 5}"#,
+    )
+    .unwrap();
+    match run(&cfg, &mut |_| {}, &AtomicBool::new(false)) {
+        Err(Error::Config(m)) => assert!(m.contains("raise iterations"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -11,7 +11,8 @@
 //! Problem kinds: `bernoulli {means}`, `reservoir {a, b, shift = 0, scale = 1}`,
 //! `function {function: branin|hartmann3|hartmann6|rosenbrock|wave1d, dim?, noise_sd = 0.1, drift = 0,
 //! period = 50}`, `tvo-schedule {d = 3, lambda0 = 2, lambda1 = 12, rate = 0.04, sharpness = 0.1, noise_sd = 0.1}`,
-//! `logreg-sgd {...}` (see [`super::logreg::LogregSgdSpec`]).
+//! `logreg-sgd {...}` (see [`super::logreg::LogregSgdSpec`]), `sgmcmc-ksd {...}` (SG-MCMC configurations scored by
+//! KSD on the user's data, see [`super::sgmcmc_ksd::SgmcmcKsdSpec`]).
 //! Algorithm kinds: `uniform {arms?}`, `random`, `gp-ucb`, `gp-ucb-noninvariant`, `gp-ucb-stationary`
 //! (options [`GpUcbOptions`]), `ttts`, `d-ttts` ([`TttsOptions`]), `successive-halving`, `hyperband`
 //! ([`HalvingOptions`]); every kind takes an optional `label`. The floor (`uniform` for discrete arms, `random`
@@ -23,6 +24,9 @@ use super::gpucb::{GpUcb, GpUcbOptions, RandomSearch};
 use super::halving::{Halving, HalvingOptions};
 use super::problems::{ArmSpace, FiniteBernoulli, Problem, Reservoir, TestFn, TestFunction, TvoSchedule};
 use super::logreg::{LogregSgd, LogregSgdSpec};
+use super::sgmcmc_ksd::{SgmcmcKsd, SgmcmcKsdSpec, SgmcmcTable};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use super::ttts::{DTtts, Recommend, Ttts, TttsOptions, Uniform};
 use super::BanditAlgo;
 use crate::{Error, Result};
@@ -96,6 +100,14 @@ pub enum ProblemSpec {
     },
     /// Step size and L2 penalty of logistic regression trained by SGD, from a pool of random configurations.
     LogregSgd(LogregSgdSpec),
+    /// SG-MCMC configurations (sampler, step, batch) from a log-uniform reservoir, rewarded by their KSD.
+    SgmcmcKsd(SgmcmcKsdSpec),
+}
+
+/// What a run computes once and shares between all repeats and algorithms (the SG-MCMC table).
+#[derive(Debug, Clone, Default)]
+pub struct Shared {
+    pub table: Option<Arc<SgmcmcTable>>,
 }
 
 /// One algorithm of the comparison.
@@ -256,7 +268,7 @@ pub struct BanditConfig {
 }
 
 /// Names of the built-in presets.
-pub const PRESETS: [&str; 4] = ["beta-reservoir", "tvo-schedule", "branin", "logreg-sgd"];
+pub const PRESETS: [&str; 5] = ["beta-reservoir", "tvo-schedule", "branin", "logreg-sgd", "sgmcmc-ksd"];
 
 impl BanditConfig {
     /// Parses a JSON config (errors name the problem).
@@ -264,7 +276,8 @@ impl BanditConfig {
         serde_json::from_str(text).map_err(|e| Error::config(format!("bandit config: {e}")))
     }
 
-    /// A built-in preset: `beta-reservoir`, `tvo-schedule`, `branin` or `logreg-sgd` (D-TTTS tuning SGD on digits).
+    /// A built-in preset: `beta-reservoir`, `tvo-schedule`, `branin`, `logreg-sgd` (D-TTTS tuning SGD on digits) or
+    /// `sgmcmc-ksd` (D-TTTS choosing SG-MCMC configurations by KSD on simulated logistic data).
     pub fn preset(name: &str) -> Result<Self> {
         let cfg = match name {
             "beta-reservoir" => BanditConfig {
@@ -340,6 +353,26 @@ impl BanditConfig {
                 checkpoints: None,
                 band: 1.96,
             },
+            "sgmcmc-ksd" => BanditConfig {
+                problem: ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec::default()),
+                algorithms: vec![
+                    AlgoSpec::DTtts(TttsOptions::default()),
+                    AlgoSpec::DTtts(TttsOptions {
+                        recommend: Recommend::MostPulled,
+                        label: Some("d-ttts (most pulled)".into()),
+                        ..TttsOptions::default()
+                    }),
+                    AlgoSpec::Ttts(TttsOptions::default()),
+                    AlgoSpec::SuccessiveHalving(HalvingOptions::default()),
+                    AlgoSpec::Hyperband(HalvingOptions::default()),
+                    AlgoSpec::Uniform { arms: None, label: None },
+                ],
+                rounds: 1000,
+                repeats: 20,
+                seed: 1,
+                checkpoints: None,
+                band: 1.96,
+            },
             other => {
                 return Err(Error::config(format!(
                     "unknown bandit preset '{other}' (known: {})",
@@ -350,8 +383,17 @@ impl BanditConfig {
         Ok(cfg)
     }
 
-    /// Builds one problem instance (`seed` fixes a reservoir's arm sequence / a data set).
-    pub fn build_problem(&self, seed: u64) -> Result<Box<dyn Problem>> {
+    /// Computes what all repeats share (the SG-MCMC table; nothing for the other problems). `uploaded` is the CSV
+    /// text for `data.source = upload`; `progress(done, total)` reports runs of the table.
+    pub fn prepare(&self, uploaded: Option<&str>, progress: &mut dyn FnMut(usize, usize), cancel: &AtomicBool) -> Result<Shared> {
+        Ok(match &self.problem {
+            ProblemSpec::SgmcmcKsd(spec) => Shared { table: Some(Arc::new(SgmcmcTable::build(spec, uploaded, progress, cancel)?)) },
+            _ => Shared::default(),
+        })
+    }
+
+    /// Builds one problem instance (`seed` fixes a reservoir's arm sequence / a data set / the pool order).
+    pub fn build_problem(&self, seed: u64, shared: &Shared) -> Result<Box<dyn Problem>> {
         Ok(match &self.problem {
             ProblemSpec::Bernoulli { means } => Box::new(FiniteBernoulli::new(means.clone())?),
             ProblemSpec::Reservoir { a, b, shift, scale } => Box::new(Reservoir::new(*a, *b, *shift, *scale, seed)?),
@@ -362,7 +404,21 @@ impl BanditConfig {
                 Box::new(TvoSchedule::new(*d, *lambda0, *lambda1, *rate, *sharpness, *noise_sd)?)
             }
             ProblemSpec::LogregSgd(spec) => Box::new(LogregSgd::new(spec, seed)?),
+            ProblemSpec::SgmcmcKsd(_) => {
+                let table = shared.table.clone().ok_or_else(|| Error::config("sgmcmc-ksd: the table was not prepared"))?;
+                Box::new(SgmcmcKsd::new(table, seed))
+            }
         })
+    }
+
+    /// The arm space and whether rewards are in [0, 1], without building expensive problems.
+    fn shape(&self) -> Result<(ArmSpace, bool)> {
+        if let ProblemSpec::SgmcmcKsd(spec) = &self.problem {
+            spec.validate()?;
+            return Ok((ArmSpace::Discrete { n_arms: Some(spec.pool) }, true));
+        }
+        let problem = self.build_problem(0, &Shared::default())?;
+        Ok((problem.space(), problem.unit_rewards()))
     }
 
     /// Checks everything that can be checked before running; returns the algorithm list with the floor added.
@@ -382,8 +438,7 @@ impl BanditConfig {
         if self.algorithms.is_empty() {
             return Err(Error::config("no algorithms given"));
         }
-        let problem = self.build_problem(0)?;
-        let space = problem.space();
+        let (space, unit_rewards) = self.shape()?;
         let mut algos = self.algorithms.clone();
         if !algos.iter().any(AlgoSpec::is_floor) {
             algos.push(match space {
@@ -398,7 +453,7 @@ impl BanditConfig {
                 return Err(Error::config(format!("two algorithms are named '{n}': give one a \"label\"")));
             }
             names.push(n);
-            a.build(&space, problem.unit_rewards(), self.rounds, 0)?;
+            a.build(&space, unit_rewards, self.rounds, 0)?;
         }
         Ok(algos)
     }

@@ -295,6 +295,7 @@ impl BanditAlgo for Halving {
                 alpha: None,
                 beta: None,
                 true_value: 0.0,
+                label: None,
             })
             .collect()
     }

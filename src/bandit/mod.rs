@@ -7,6 +7,7 @@
 //! - [`run`]: runs a [`BanditConfig`] (JSON, see [`config`]) over seeded repeats in parallel and returns a
 //!   [`BanditReport`] (JSON, see [`report`]) with regret curves (mean and band over repeats), recommendations and
 //!   chart data; events go to an observer on the calling thread.
+//! - [`sgmcmc_ksd`]: D-TTTS and the other discrete tuners choosing SG-MCMC configurations by KSD on the user's data.
 //! - [`sgmcmc_step::run_step_tuning`]: GP-UCB choosing an SG-MCMC step size window by window, against fixed steps.
 
 pub mod config;
@@ -16,6 +17,7 @@ pub mod logreg;
 pub mod problems;
 pub mod report;
 mod runner;
+pub mod sgmcmc_ksd;
 pub mod sgmcmc_step;
 pub mod ttts;
 
@@ -26,7 +28,7 @@ pub use gpucb::{GpUcb, GpUcbOptions, Kappa, RandomSearch};
 pub use halving::{Halving, HalvingOptions};
 pub use problems::{ArmSpace, Problem, TestFn};
 pub use report::{AlgoReport, BanditEvent, BanditReport, Curve, Summary};
-pub use runner::run;
+pub use runner::{run, run_with_data};
 pub use ttts::{DTtts, Recommend, Ttts, TttsOptions, Uniform};
 
 use crate::rng::Rng;
@@ -55,6 +57,9 @@ pub struct ArmStat {
     pub beta: Option<f64>,
     /// True expected reward (filled by the runner).
     pub true_value: f64,
+    /// What the arm is, when the problem can say (filled by the runner; e.g. an SG-MCMC configuration).
+    #[serde(default)]
+    pub label: Option<String>,
 }
 
 /// An ask/tell bandit algorithm. `t` is the 0-based round. The hot path cannot fail: numerical trouble inside

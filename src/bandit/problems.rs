@@ -72,6 +72,10 @@ pub trait Problem: Send {
     fn cost_unit(&self) -> &'static str {
         "pulls"
     }
+    /// A readable description of a discrete arm (the configuration behind an index), for reports and charts.
+    fn describe(&self, _arm: &Arm) -> Option<String> {
+        None
+    }
 }
 
 fn arm_index(arm: &Arm, n: Option<usize>) -> Result<usize> {

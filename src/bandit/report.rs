@@ -8,12 +8,14 @@
 //!       "cumulative_regret": {"mean": [C], "lo": [C], "hi": [C]},   // sum of optimum - value(pulled)
 //!       "final_simple_regret": {"mean", "lo", "hi"}, "final_cumulative_regret": {...},
 //!       "compute": {"unit": "pulls"|"gradient evaluations", "units": [C], "seconds": [C]},  // means over repeats
-//!       "recommended": [ {"repeat", "arm", "value", "optimum"} ],    // per repeat, at the end
+//!       "recommended": [ {"repeat", "arm", "label", "value", "optimum"} ],  // per repeat, at the end; label:
+//!                                                                // the configuration, when the problem has one
 //!       "failures": n,                                               // GP numerical failures handled
 //!       "charts": { "gp_1d": {...} | null, "schedules": {...} | null, "arms": [...] | null } } ],
 //!   "seconds": wall time of the run }
 //! ```
-//! `lo`/`hi` = mean -/+ `band` x (sample sd / sqrt(repeats)). Charts come from repeat 0. Every number is finite;
+//! `lo`/`hi` = mean -/+ `band` x (sample sd / sqrt(repeats)), clipped to the range of the repeats' values (so a
+//! regret band never goes below 0). Charts come from repeat 0. Every number is finite;
 //! optional values are `null`.
 
 use serde::{Deserialize, Serialize};
@@ -49,7 +51,10 @@ pub fn summarize(values: &[f64], band: f64) -> Summary {
     } else {
         0.0
     };
-    Summary { mean, lo: mean - band * se, hi: mean + band * se }
+    // A band for the mean never extends past the values observed: regret is >= 0, so its band never dips below
+    // 0 (a normal interval would for a few skewed repeats), and one repeat gives the point itself.
+    let (min, max) = values.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(*v), b.max(*v)));
+    Summary { mean, lo: (mean - band * se).max(min), hi: (mean + band * se).min(max) }
 }
 
 /// Compute spent, mean over repeats, at each checkpoint.
@@ -69,6 +74,9 @@ pub struct Recommendation {
     pub repeat: usize,
     /// Recommended arm (`null` if the algorithm had none).
     pub arm: Option<Arm>,
+    /// What the arm is (an SG-MCMC configuration and its KSD), when the problem can say.
+    #[serde(default)]
+    pub label: Option<String>,
     /// Its true expected reward (`None` when there is no recommendation).
     pub value: Option<f64>,
     /// The optimum at that time.
@@ -144,19 +152,25 @@ pub struct BanditReport {
     pub seconds: f64,
 }
 
-/// New points of the mean curves since the previous progress event.
+/// New points of the curves since the previous progress event: means over repeats and their bands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CurveUpdate {
     pub name: String,
     pub rounds: Vec<usize>,
     pub simple_regret: Vec<f64>,
+    pub simple_lo: Vec<f64>,
+    pub simple_hi: Vec<f64>,
     pub cumulative_regret: Vec<f64>,
+    pub cumulative_lo: Vec<f64>,
+    pub cumulative_hi: Vec<f64>,
 }
 
 /// Events emitted on the calling thread during [`super::run`] (serde tag `type`, kebab-case).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum BanditEvent {
+    /// Runs of a shared table done so far (the SG-MCMC problem runs every configuration before the first round).
+    Preparing { done: usize, total: usize },
     /// Before the first round.
     Started { problem: String, algorithms: Vec<String>, rounds: usize, repeats: usize, checkpoints: Vec<usize> },
     /// After each chunk of rounds: mean curves (over repeats) at the checkpoints reached in this chunk.

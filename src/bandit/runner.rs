@@ -99,37 +99,41 @@ fn checkpoint_rounds(rounds: usize, c: usize) -> Vec<usize> {
     v
 }
 
-fn curve(values: &[Vec<f64>], k: usize, band: f64) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
-    let mut m = Vec::with_capacity(k);
-    let mut lo = Vec::with_capacity(k);
-    let mut hi = Vec::with_capacity(k);
-    for i in 0..k {
-        let col: Vec<f64> = values.iter().map(|v| v[i]).collect();
-        let s = summarize(&col, band);
-        m.push(s.mean);
-        lo.push(s.lo);
-        hi.push(s.hi);
-    }
-    (m, lo, hi)
+/// Mean and band over repeats at checkpoint `i`.
+fn summary_at(values: &[Vec<f64>], i: usize, band: f64) -> Summary {
+    let col: Vec<f64> = values.iter().map(|v| v[i]).collect();
+    summarize(&col, band)
 }
 
-fn mean_at(values: &[Vec<f64>], i: usize) -> f64 {
-    values.iter().map(|v| v[i]).sum::<f64>() / values.len() as f64
+fn curve(values: &[Vec<f64>], k: usize, band: f64) -> Curve {
+    let s: Vec<Summary> = (0..k).map(|i| summary_at(values, i, band)).collect();
+    Curve { mean: s.iter().map(|v| v.mean).collect(), lo: s.iter().map(|v| v.lo).collect(), hi: s.iter().map(|v| v.hi).collect() }
 }
 
 /// Runs the comparison described by `cfg`. `observer` receives [`BanditEvent`]s on the calling thread; `cancel`
 /// is checked between chunks of rounds (then `Error::Cancelled`). Repeats and algorithms run in parallel on the
 /// current rayon pool; the result does not depend on the number of threads (timings aside).
 pub fn run(cfg: &BanditConfig, observer: &mut dyn FnMut(&BanditEvent), cancel: &AtomicBool) -> Result<BanditReport> {
+    run_with_data(cfg, None, observer, cancel)
+}
+
+/// [`run`] with the text of an uploaded CSV, for problems whose data source is `upload` (the page).
+pub fn run_with_data(
+    cfg: &BanditConfig,
+    uploaded: Option<&str>,
+    observer: &mut dyn FnMut(&BanditEvent),
+    cancel: &AtomicBool,
+) -> Result<BanditReport> {
     let wall = Instant::now();
     let algos: Vec<AlgoSpec> = cfg.validate()?;
     let checkpoints = checkpoint_rounds(cfg.rounds, cfg.checkpoints.unwrap_or(100));
-    let problem_name = cfg.build_problem(0)?.name();
+    let shared = cfg.prepare(uploaded, &mut |done, total| observer(&BanditEvent::Preparing { done, total }), cancel)?;
+    let problem_name = cfg.build_problem(0, &shared)?.name();
     let mut jobs: Vec<Job> = Vec::with_capacity(cfg.repeats * algos.len());
     for r in 0..cfg.repeats {
         let problem_seed: u64 = stream(cfg.seed, r as u64).random();
         for (a, spec) in algos.iter().enumerate() {
-            let problem = cfg.build_problem(problem_seed)?;
+            let problem = cfg.build_problem(problem_seed, &shared)?;
             let space = problem.space();
             let algo_seed = substream(cfg.seed, r as u64, 3 * a as u64 + 1).random::<u64>();
             let algo = spec.build(&space, problem.unit_rewards(), cfg.rounds, algo_seed)?;
@@ -183,11 +187,17 @@ pub fn run(cfg: &BanditConfig, observer: &mut dyn FnMut(&BanditEvent), cancel: &
             let sel: Vec<&Job> = jobs.iter().filter(|j| j.algo_index == a).collect();
             let simple: Vec<Vec<f64>> = sel.iter().map(|j| j.simple.clone()).collect();
             let cumu: Vec<Vec<f64>> = sel.iter().map(|j| j.cumulative.clone()).collect();
+            let (s, c): (Vec<Summary>, Vec<Summary>) =
+                (reported..ci).map(|i| (summary_at(&simple, i, cfg.band), summary_at(&cumu, i, cfg.band))).unzip();
             curves.push(CurveUpdate {
                 name: name.clone(),
                 rounds: checkpoints[reported..ci].to_vec(),
-                simple_regret: (reported..ci).map(|i| mean_at(&simple, i)).collect(),
-                cumulative_regret: (reported..ci).map(|i| mean_at(&cumu, i)).collect(),
+                simple_regret: s.iter().map(|v| v.mean).collect(),
+                simple_lo: s.iter().map(|v| v.lo).collect(),
+                simple_hi: s.iter().map(|v| v.hi).collect(),
+                cumulative_regret: c.iter().map(|v| v.mean).collect(),
+                cumulative_lo: c.iter().map(|v| v.lo).collect(),
+                cumulative_hi: c.iter().map(|v| v.hi).collect(),
             });
         }
         reported = ci;
@@ -201,8 +211,8 @@ pub fn run(cfg: &BanditConfig, observer: &mut dyn FnMut(&BanditEvent), cancel: &
         sel.sort_by_key(|j| j.repeat);
         let simple: Vec<Vec<f64>> = sel.iter().map(|j| j.simple.clone()).collect();
         let cumu: Vec<Vec<f64>> = sel.iter().map(|j| j.cumulative.clone()).collect();
-        let (sm, sl, sh) = curve(&simple, k, cfg.band);
-        let (cm, cl, ch) = curve(&cumu, k, cfg.band);
+        let simple_regret = curve(&simple, k, cfg.band);
+        let cumulative_regret = curve(&cumu, k, cfg.band);
         let units: Vec<f64> = (0..k).map(|i| sel.iter().map(|j| j.units[i]).sum::<f64>() / sel.len() as f64).collect();
         let secs: Vec<f64> = (0..k).map(|i| sel.iter().map(|j| j.secs[i]).sum::<f64>() / sel.len() as f64).collect();
         let finals: Vec<f64> = simple.iter().map(|v| v[k - 1]).collect();
@@ -213,15 +223,16 @@ pub fn run(cfg: &BanditConfig, observer: &mut dyn FnMut(&BanditEvent), cancel: &
             let t = j.t;
             let optimum = j.problem.optimum(t);
             let value = j.last_rec.as_ref().map(|arm| j.problem.value(arm, t));
-            recommended.push(Recommendation { repeat: j.repeat, arm: j.last_rec.clone(), value, optimum });
+            let label = j.last_rec.as_ref().and_then(|arm| j.problem.describe(arm));
+            recommended.push(Recommendation { repeat: j.repeat, arm: j.last_rec.clone(), label, value, optimum });
             failures += j.algo.failures();
         }
         let charts = charts(sel[0]);
         reports.push(AlgoReport {
             name: spec.name(),
             kind: spec.kind().to_string(),
-            simple_regret: Curve { mean: sm, lo: sl, hi: sh },
-            cumulative_regret: Curve { mean: cm, lo: cl, hi: ch },
+            simple_regret,
+            cumulative_regret,
             final_simple_regret: summarize(&finals, cfg.band),
             final_cumulative_regret: summarize(&finals_c, cfg.band),
             compute: Compute { unit: sel[0].problem.cost_unit().to_string(), units, seconds: secs },
@@ -284,6 +295,7 @@ fn charts(job: &mut Job) -> Charts {
                 stats.truncate(MAX_ARM_STATS);
                 for s in stats.iter_mut() {
                     s.true_value = job.problem.value(&Arm::Index(s.arm), t);
+                    s.label = job.problem.describe(&Arm::Index(s.arm));
                 }
                 stats.sort_by_key(|s| s.arm);
                 c.arms = Some(stats);

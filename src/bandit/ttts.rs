@@ -269,6 +269,7 @@ fn arm_stats(stats: &[Stats]) -> Vec<ArmStat> {
             alpha: Some(s.alpha()),
             beta: Some(s.beta()),
             true_value: 0.0,
+            label: None,
         })
         .collect()
 }
@@ -384,6 +385,7 @@ impl BanditAlgo for Uniform {
                 alpha: None,
                 beta: None,
                 true_value: 0.0,
+                label: None,
             })
             .collect()
     }

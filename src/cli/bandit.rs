@@ -13,7 +13,7 @@ pub struct BanditArgs {
     /// JSON config file (problem, algorithms, rounds, repeats, seed).
     #[arg(long, conflicts_with = "preset")]
     pub config: Option<String>,
-    /// Built-in preset: beta-reservoir, tvo-schedule, branin or logreg-sgd.
+    /// Built-in preset: beta-reservoir, tvo-schedule, branin, logreg-sgd, sgmcmc-ksd (or sgld-step).
     #[arg(long)]
     pub preset: Option<String>,
     /// Write the JSON report here.
@@ -28,6 +28,15 @@ pub struct BanditArgs {
     /// Override the seed.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// sgmcmc-ksd only: tune the samplers on this CSV file instead of the config's data.
+    #[arg(long)]
+    pub data: Option<String>,
+    /// Label column of --data (default y).
+    #[arg(long, requires = "data")]
+    pub label: Option<String>,
+    /// sgmcmc-ksd only: standardise the features of --data.
+    #[arg(long, requires = "data")]
+    pub standardize: bool,
     /// Show progress on stderr.
     #[arg(long)]
     pub progress: bool,
@@ -58,6 +67,16 @@ pub fn run(args: BanditArgs) -> Result<()> {
     if let Some(s) = args.seed {
         cfg.seed = s;
     }
+    if let Some(path) = &args.data {
+        match &mut cfg.problem {
+            bandit::ProblemSpec::SgmcmcKsd(spec) => {
+                spec.data.source = tunelab::tune::config::DataSource::Csv { path: path.clone() };
+                spec.data.label = args.label.clone().unwrap_or_else(|| "y".into());
+                spec.data.standardize = args.standardize;
+            }
+            _ => return Err(Error::config("--data applies to the sgmcmc-ksd problem only")),
+        }
+    }
     let cancel = Arc::new(AtomicBool::new(false));
     {
         let c = cancel.clone();
@@ -67,8 +86,10 @@ pub fn run(args: BanditArgs) -> Result<()> {
     let progress = args.progress;
     let mut observer = |e: &BanditEvent| {
         if progress {
-            if let BanditEvent::Progress { round, rounds, .. } = e {
-                eprintln!("round {round}/{rounds}");
+            match e {
+                BanditEvent::Progress { round, rounds, .. } => eprintln!("round {round}/{rounds}"),
+                BanditEvent::Preparing { done, total } => eprintln!("sampler runs {done}/{total}"),
+                _ => {}
             }
         }
     };
@@ -93,6 +114,11 @@ pub fn run(args: BanditArgs) -> Result<()> {
             a.compute.seconds.last().copied().unwrap_or(0.0),
             if a.failures > 0 { format!("  ({} GP failures handled)", a.failures) } else { String::new() }
         );
+    }
+    for a in &report.algorithms {
+        if let Some(label) = a.recommended.first().and_then(|r| r.label.as_ref()) {
+            println!("{:<24} repeat 0 recommends {label}", a.name);
+        }
     }
     if let Some(path) = &args.out {
         let text = serde_json::to_string_pretty(&report).map_err(|e| Error::Io(e.to_string()))?;

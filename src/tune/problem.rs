@@ -5,7 +5,7 @@ use crate::data::{self, CsvOptions, Dataset};
 use crate::error::{Error, Result};
 use crate::rng;
 use crate::sampler::{find_map, ControlVariate, MapOptions};
-use crate::target::{build_target, Target};
+use crate::target::{build_target, ModelSpec, Target};
 use rand::RngExt;
 use std::sync::Arc;
 
@@ -85,23 +85,28 @@ impl Problem {
 
     /// Builds the problem from already loaded data (the page parses uploads once, in the worker).
     pub fn from_data(cfg: &TuneConfig, data: Option<Dataset>) -> Result<Problem> {
+        Self::from_parts(&cfg.data, &cfg.model, cfg.seed, data)
+    }
+
+    /// Builds the problem from its parts: data preparation, model, seed (split and MAP streams) and the data.
+    pub fn from_parts(data_spec: &DataSpec, model: &ModelSpec, seed: u64, data: Option<Dataset>) -> Result<Problem> {
         let (train, test) = match data {
             Some(ds) => {
-                let (tr, te) = prepare(&cfg.data, ds, cfg.seed)?;
+                let (tr, te) = prepare(data_spec, ds, seed)?;
                 (Some(Arc::new(tr)), te.map(Arc::new))
             }
             None => (None, None),
         };
-        let target = build_target(&cfg.model, train)?;
+        let target = build_target(model, train)?;
         // The test target keeps the training layout (a BNN's class count even if a class is missing there).
         let test_target = match test {
-            Some(te) => Some(build_target(&cfg.model.for_test_set(target.as_ref()), Some(te))?),
+            Some(te) => Some(build_target(&model.for_test_set(target.as_ref()), Some(te))?),
             None => None,
         };
         let dim = target.dim();
-        let mut r = rng::stream(cfg.seed, STREAM_MAP);
+        let mut r = rng::stream(seed, STREAM_MAP);
         // Zero is a saddle point of a neural network's posterior: start its MAP search from small random weights.
-        let init: Vec<f64> = if cfg.model.kind() == "bnn" {
+        let init: Vec<f64> = if model.kind() == "bnn" {
             (0..dim).map(|_| 0.1 * r.sample::<f64, _>(rand_distr::StandardNormal)).collect()
         } else {
             vec![0.0; dim]
