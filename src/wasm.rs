@@ -366,11 +366,13 @@ fn uploaded(csv_text: Option<String>, label: Option<String>) -> Result<Option<cr
     }
 }
 
-/// Runs a bandit comparison (`BanditConfig` JSON; issue 5): events `started`, `progress`, `done`.
+/// Runs a bandit comparison (`BanditConfig` JSON; issue 5): events `preparing` (the SG-MCMC table's runs),
+/// `started`, `progress`, `done`. `csv_text` is the uploaded file for a problem whose data source is `upload`
+/// (its label column is named in the config).
 #[wasm_bindgen]
-pub fn run_bandit(config: JsValue, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
+pub fn run_bandit(config: JsValue, csv_text: Option<String>, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
     let cfg: crate::bandit::BanditConfig = from_js(config, "config")?;
-    run_observed(on_event, |obs, cancel| crate::bandit::run(&cfg, obs, cancel))
+    run_observed(on_event, |obs, cancel| crate::bandit::run_with_data(&cfg, csv_text.as_deref(), obs, cancel))
 }
 
 /// Runs a HOAG comparison (`HoagConfig` JSON; issue 6) on built-in data or on uploaded CSV text.

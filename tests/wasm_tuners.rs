@@ -46,7 +46,7 @@ const BANDIT: &str = r#"{"problem":{"kind":"bernoulli","means":[0.2,0.5,0.8]},
 #[wasm_bindgen_test]
 fn a_tiny_bandit_run_returns_the_report_and_streams_its_curves() {
     let (events, cb) = recorder();
-    let report = tunelab::wasm::run_bandit(json(BANDIT), cb.as_ref().unchecked_ref()).expect("run");
+    let report = tunelab::wasm::run_bandit(json(BANDIT), None, cb.as_ref().unchecked_ref()).expect("run");
     let algos = arr(&get(&report, "algorithms"));
     // The uniform floor is added to the two listed algorithms.
     let names: Vec<String> = algos.iter().map(|a| get(&a, "name").as_string().unwrap()).collect();
@@ -77,11 +77,11 @@ fn a_tiny_bandit_run_returns_the_report_and_streams_its_curves() {
 #[wasm_bindgen_test]
 fn bandit_cancel_bad_configs_checks_and_presets() {
     let stop = js_sys::Function::new_with_args("e", "return e.type === 'started';");
-    let e = js_error(tunelab::wasm::run_bandit(json(BANDIT), &stop).unwrap_err());
+    let e = js_error(tunelab::wasm::run_bandit(json(BANDIT), None, &stop).unwrap_err());
     assert_eq!(String::from(e.name()), "CancelledError");
     let noop = js_sys::Function::new_no_args("");
     let bad = BANDIT.replace("0.8]", "1.8]");
-    let e = js_error(tunelab::wasm::run_bandit(json(&bad), &noop).unwrap_err());
+    let e = js_error(tunelab::wasm::run_bandit(json(&bad), None, &noop).unwrap_err());
     assert_eq!(String::from(e.name()), "ConfigError");
     assert!(String::from(e.message()).contains("every mean must be in [0, 1]"), "{}", String::from(e.message()));
     let e = js_error(tunelab::wasm_tuners::bandit_check(json(r#"{"problem":{"kind":"nope"},"algorithms":[],"rounds":5}"#)).unwrap_err());
@@ -102,6 +102,42 @@ fn bandit_cancel_bad_configs_checks_and_presets() {
     assert!(tunelab::wasm_tuners::bandit_check(p).is_ok());
     let e = js_error(tunelab::wasm::runner_preset("bandit", "nope").unwrap_err());
     assert!(String::from(e.message()).contains("unknown bandit preset"));
+}
+
+const SGMCMC: &str = r#"{"problem":{"kind":"sgmcmc-ksd","data":{"source":"upload","name":"mine.csv","label":"y"},
+  "pool":6,"replicates":2,"iterations":200,"thin":2,"reference_warmup":200},
+  "algorithms":[{"kind":"d-ttts"}],"rounds":40,"repeats":2,"seed":4,"checkpoints":4}"#;
+
+#[wasm_bindgen_test]
+fn d_ttts_tunes_sgmcmc_on_an_uploaded_csv_through_the_binding() {
+    let mut csv = String::from("a,b,y\n");
+    for i in 0..120 {
+        let (a, b) = ((i as f64 * 0.37).sin(), (i as f64 * 0.91).cos());
+        csv.push_str(&format!("{a},{b},{}\n", u8::from(a + 0.5 * b + 0.3 * (i as f64 * 2.3).sin() > 0.0)));
+    }
+    let (events, cb) = recorder();
+    let report = tunelab::wasm::run_bandit(json(SGMCMC), Some(csv.clone()), cb.as_ref().unchecked_ref()).expect("run");
+    assert!(get(&report, "problem").as_string().unwrap().contains("mine.csv"));
+    let t = types(&events);
+    // the table's 12 runs are reported before the first round
+    assert_eq!(t.first().map(String::as_str), Some("preparing"));
+    let started = t.iter().position(|x| x == "started").unwrap();
+    assert!(t[..started].iter().all(|x| x == "preparing"));
+    let algos = arr(&get(&report, "algorithms"));
+    let rec = arr(&get(&algos.get(0), "recommended")).get(0);
+    assert!(get(&rec, "label").as_string().unwrap().contains("h="));
+    // progress events carry the bands
+    let p = events.iter().find(|e| get(e, "type").as_string().as_deref() == Some("progress")).unwrap();
+    let c0 = arr(&get(&p, "curves")).get(0);
+    assert_eq!(nums(&get(&c0, "simple_lo")).len(), nums(&get(&c0, "rounds")).len());
+    // no file, or a broken one: errors a student can act on
+    let noop = js_sys::Function::new_no_args("");
+    let e = js_error(tunelab::wasm::run_bandit(json(SGMCMC), None, &noop).unwrap_err());
+    assert_eq!(String::from(e.name()), "ConfigError");
+    assert!(String::from(e.message()).contains("uploaded file"), "{}", String::from(e.message()));
+    let e = js_error(tunelab::wasm::run_bandit(json(SGMCMC), Some("a,b,y\n1,2,0\n1,2\n".into()), &noop).unwrap_err());
+    assert_eq!(String::from(e.name()), "DataError");
+    assert!(String::from(e.message()).contains("line 3"), "{}", String::from(e.message()));
 }
 
 const HOAG: &str = r#"{"problem":"logreg","data":{"source":"simulate","n":90,"d":4,"seed":3},

@@ -10,6 +10,7 @@ export const LAB_PRESETS = {
   'bandit:tvo-schedule': { runner: 'bandit', name: 'tvo-schedule' },
   'bandit:branin': { runner: 'bandit', name: 'branin' },
   'bandit:logreg-sgd': { runner: 'bandit', name: 'logreg-sgd' },
+  'bandit:sgmcmc-ksd': { runner: 'bandit', name: 'sgmcmc-ksd' },
   'hoag:logreg': { runner: 'hoag', name: 'logreg' },
   'hoag:kernel-ridge': { runner: 'hoag', name: 'kernel-ridge' },
   'lrsched:noisy-quadratic': { runner: 'lrsched', name: 'noisy-quadratic' },
@@ -32,6 +33,7 @@ export class LabModel {
   apply(ev) {
     switch (`${this.runner}:${ev.type}`) {
       case 'bandit:started': ev.algorithms.forEach((n) => this.line(n)); this.status = `${ev.problem}: ${ev.rounds} rounds × ${ev.repeats} repeats`; return;
+      case 'bandit:preparing': this.status = `running every SG-MCMC configuration first: ${ev.done} of ${ev.total} runs`; return;
       case 'bandit:progress':
         for (const c of ev.curves) { const l = this.line(c.name); l.xs.push(...c.rounds); l.ys.push(...c.simple_regret); }
         this.status = `round ${ev.round} of ${ev.rounds}`;

@@ -10,7 +10,7 @@ export function labKey(runner, config) {
   switch (runner) {
     case 'bandit': {
       const k = config?.problem?.kind;
-      return { 'tvo-schedule': 'bandit:tvo-schedule', reservoir: 'bandit:beta-reservoir', function: 'bandit:branin', 'logreg-sgd': 'bandit:logreg-sgd' }[k] ?? 'bandit:beta-reservoir';
+      return { 'tvo-schedule': 'bandit:tvo-schedule', reservoir: 'bandit:beta-reservoir', function: 'bandit:branin', 'logreg-sgd': 'bandit:logreg-sgd', 'sgmcmc-ksd': 'bandit:sgmcmc-ksd' }[k] ?? 'bandit:beta-reservoir';
     }
     case 'hoag': return config?.problem === 'kernel-ridge' ? 'hoag:kernel-ridge' : 'hoag:logreg';
     default: {

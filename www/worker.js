@@ -106,7 +106,7 @@ async function handle(msg) {
       const { observer, flush } = makeObserver(msg.id, cancelView, false);
       let result;
       switch (msg.runner) {
-        case 'bandit': result = w.run_bandit(msg.config, observer); break;
+        case 'bandit': result = w.run_bandit(msg.config, msg.csv ?? undefined, observer); break;
         case 'hoag': result = w.run_hoag(msg.config, msg.csv ?? undefined, msg.label ?? undefined, observer); break;
         case 'lrsched': result = w.run_lrsched(msg.config, msg.csv ?? undefined, msg.label ?? undefined, observer); break;
         default: throw new Error(`unknown runner "${msg.runner}"`);

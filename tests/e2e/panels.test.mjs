@@ -233,6 +233,50 @@ describe('tuner panels in the isolated page (threads)', () => {
     assert.equal(r.report.n_train + r.report.n_test + r.report.n_validation, 90);
   });
 
+  test('bandits: D-TTTS tunes SG-MCMC configurations on an uploaded CSV by KSD; a bad file gets the core\'s message', async () => {
+    await page.click('#tab-bandit');
+    await page.evaluate(() => window.__tunelab.panels.bandit.load({
+      problem: 'sgmcmc-ksd', data: 'upload', samplers: ['sgld', 'sgld-cv', 'sgnht-cv'], steplo: -5, stephi: -1.5, pool: 10, reps: 2, iters: 300,
+      algos: ['d-ttts', 'successive-halving', 'uniform'], rounds: 120, repeats: 4, seed: 2,
+    }));
+    assert.equal(await page.isVisible('#bandit-samplers-sghmc'), true);
+    await page.click('#bandit-run');
+    assert.match(await page.textContent('#bandit-message'), /Choose a CSV file first/);
+    let s = 5;
+    const u = () => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return s / 2 ** 32; };
+    const rows = Array.from({ length: 150 }, () => { const a = u() * 4 - 2; const b = u() * 4 - 2; return [a.toFixed(4), b.toFixed(4), u() < 1 / (1 + Math.exp(-1.5 * a + b)) ? 1 : 0]; });
+    const csv = (label) => ['a,b,' + label, ...rows.map((r, i) => `${r[0]},${r[1]},${label === 'y' ? r[2] : i % 3}`)].join('\n') + '\n';
+    await page.setInputFiles('#bandit-file', { name: 'three.csv', mimeType: 'text/csv', buffer: Buffer.from(csv('cls')) });
+    await page.waitForFunction(() => /three\.csv: 150 rows/.test(document.getElementById('bandit-file-msg').textContent));
+    let r = await runPanel(page, 'bandit');
+    assert.match(r.message, /^The run failed: data error: logistic regression needs a label with exactly two values, found 3/, r.message);
+    await page.setInputFiles('#bandit-file', { name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(csv('y')) });
+    await page.waitForFunction(() => /good\.csv/.test(document.getElementById('bandit-file-msg').textContent));
+    r = await runPanel(page, 'bandit');
+    assert.match(r.message, /^Done/, r.message);
+    assert.deepEqual(r.unknown, []);
+    assert.match(r.report.problem, /SG-MCMC configurations by KSD: logistic on good\.csv, pool of 10 x 2 runs/);
+    assert.deepEqual(r.report.algorithms.map((a) => a.name), ['d-ttts', 'successive-halving', 'uniform']);
+    assert.equal(r.report.algorithms[0].compute.unit, 'gradient evaluations');
+    for (const which of ['simple', 'cumulative']) {
+      for (const x of r.data[which]) {
+        assert.ok(allFinite(x.mean) && allFinite(x.lo) && allFinite(x.hi));
+        // bands are clipped to the repeats' range: never below 0
+        assert.ok(x.lo.every((v, k) => v >= 0 && v <= x.mean[k] + 1e-12), `${which} ${x.name}`);
+      }
+    }
+    // every recommendation names its configuration (sampler, step, batch, KSD); the detail lists the most pulled ones
+    for (const a of r.report.algorithms) for (const rec of a.recommended) assert.match(rec.label, /^sg(ld|nht)(-cv)? h=\S+ n=\d+ \((KSD \S+|diverged)\)$/);
+    assert.match(await page.textContent('#bandit-table tbody tr:first-child td.rec'), /h=.* value /);
+    assert.ok(await page.locator('#panel-bandit .arm-configs tbody tr').count() >= 3);
+    // the uploaded file and the reservoir settings are in the config the core ran
+    const p = r.report.config.problem;
+    assert.deepEqual([p.data.source, p.data.name, p.data.label, p.pool, p.replicates], ['upload', 'good.csv', 'y', 10, 2]);
+    assert.deepEqual(p.samplers, ['sgld', 'sgld-cv', 'sgnht-cv']);
+    // the URL keeps the reservoir settings
+    assert.match(await page.evaluate(() => location.hash), /bandit\.problem=sgmcmc-ksd.*bandit\.pool=10/);
+  });
+
   test('step size: GP-UCB and the fixed steps, one KSD and step series each, window by window', async () => {
     await page.click('#tab-step-size');
     await page.evaluate(() => window.__tunelab.panels['step-size'].load({ n: 200, d: 3, windows: 8, iters: 60, hlo: -5, hhi: -2, fixed: '-4, -3', seed: 2 }));

@@ -2,10 +2,12 @@
 // halving and Hyperband against the uniform / random floor, on problems with a known optimum (src/bandit).
 // Live: mean simple and cumulative regret over the repeats as the chunks arrive; after the run: the bands
 // over repeats, regret against compute, and per algorithm the GP posterior (1-D), the chosen schedules
-// (ordered arms) or the pulls and posterior of each arm (discrete arms).
+// (ordered arms) or the pulls and posterior of each arm (discrete arms). The `sgmcmc-ksd` problem tunes SG-MCMC
+// configurations on the user's data (built-in or an uploaded CSV): its table of sampler runs is reported first.
 import { Panel, LineChart, CanvasPlot, el, legend, alignSeries, seriesStyle, seqColor, colorBar, fmtSci, placeholder, keyBox } from './common.js';
 
-const DISCRETE = ['reservoir', 'bernoulli', 'logreg-sgd'];
+const DISCRETE = ['reservoir', 'bernoulli', 'logreg-sgd', 'sgmcmc-ksd'];
+const SAMPLERS = [['sgld', 'SGLD'], ['sgld-cv', 'SGLD-CV'], ['sghmc', 'SGHMC'], ['sghmc-cv', 'SGHMC-CV'], ['sgnht', 'SGNHT'], ['sgnht-cv', 'SGNHT-CV']];
 const ALGOS = [
   ['d-ttts', 'D-TTTS'], ['d-ttts-mp', 'D-TTTS (recommend most pulled)'], ['ttts', 'TTTS'],
   ['successive-halving', 'Successive halving'], ['hyperband', 'Hyperband'], ['uniform', 'Uniform (floor, always run)'],
@@ -29,20 +31,36 @@ export class BanditPanel extends Panel {
     this.prefix = 'bandit';
     this.title = 'Bandit tuners and their regret';
     this.intro = 'Pick a problem whose optimum is known and the algorithms to compare; every algorithm runs the same seeded repeats, '
-      + 'so the regret curves (mean over repeats, band = ±1.96 standard errors) compare like with like. Uniform allocation or random search '
-      + 'always runs as the floor to beat.';
+      + 'so the regret curves (mean over repeats, band = ±1.96 standard errors, clipped to the range of the repeats) compare like with like. '
+      + 'Uniform allocation or random search always runs as the floor to beat. “SG-MCMC configurations by KSD” tunes samplers on your data: '
+      + 'every configuration is run first (a table of real runs), then the tuners pull from it, so regret is exact.';
     this.readyText = 'Ready. The small default run takes a few seconds.';
     this.presetHelp = 'The core’s presets (tunelab bandit --preset NAME); their full size can take a minute in the browser.';
     this.presets = [['beta-reservoir', 'Beta reservoir: D-TTTS, TTTS, SH, Hyperband'], ['tvo-schedule', 'TVO-like schedule: GP-UCB ablations'],
-      ['branin', 'Branin: GP-UCB vs random search'], ['logreg-sgd', 'Logistic regression by SGD: tune step and L2']];
+      ['branin', 'Branin: GP-UCB vs random search'], ['logreg-sgd', 'Logistic regression by SGD: tune step and L2'],
+      ['sgmcmc-ksd', 'SG-MCMC configurations by KSD: D-TTTS, TTTS, SH, Hyperband']];
     this.defaults = {
       problem: 'reservoir', a: 1, b: 1, means: '0.1, 0.3, 0.5, 0.7, 0.75', function: 'wave1d', noise: 0.1, drift: 0, d: 3,
       algos: ['d-ttts', 'ttts', 'successive-halving', 'uniform'], rounds: 300, repeats: 8, seed: 1,
+      data: 'simulate', label: 'y', n: 1000, dim: 5, samplers: ['sgld', 'sgld-cv', 'sghmc', 'sgnht-cv'], steplo: -6, stephi: -2,
+      pool: 40, reps: 3, iters: 1000,
     };
+    const sg = (s) => s.problem === 'sgmcmc-ksd';
+    const sgSim = (s) => sg(s) && s.data === 'simulate';
     const isFn = (s) => s.problem === 'function';
     this.fields = [
       { key: 'problem', label: 'Problem', type: 'select', options: [['reservoir', 'Bernoulli arms from a Beta reservoir'], ['bernoulli', 'Fixed Bernoulli arms'],
-        ['function', 'Test function with noise'], ['tvo-schedule', 'TVO-like schedule (ordered vector)'], ['logreg-sgd', 'Logistic regression by SGD (digits)']] },
+        ['function', 'Test function with noise'], ['tvo-schedule', 'TVO-like schedule (ordered vector)'], ['logreg-sgd', 'Logistic regression by SGD (digits)'], ['sgmcmc-ksd', 'SG-MCMC configurations by KSD (your data)']] },
+      { key: 'data', label: 'Data', type: 'select', show: sg, options: [['simulate', 'Simulated logistic data'], ['digits', 'Digits (8×8, odd vs even: logistic)'], ['upload', 'Upload a CSV']] },
+      { key: 'label', label: 'Label column', type: 'text', show: (s) => sg(s) && s.data === 'upload', help: 'Values 0 and 1 (logistic regression); the other columns are features, standardised.' },
+      { key: 'n', label: 'Rows n', type: 'int', min: 20, max: 100000, show: sgSim },
+      { key: 'dim', label: 'Features d', type: 'int', min: 1, max: 100, show: sgSim },
+      { key: 'samplers', label: 'Samplers in the reservoir', type: 'checks', options: SAMPLERS, show: sg },
+      { key: 'steplo', label: 'log₁₀ step from', type: 'num', min: -12, max: 1, show: sg, help: 'Step sizes are drawn log-uniformly between these two.' },
+      { key: 'stephi', label: 'log₁₀ step to', type: 'num', min: -12, max: 1, show: sg },
+      { key: 'pool', label: 'Configurations in the pool', type: 'int', min: 2, max: 2000, show: sg },
+      { key: 'reps', label: 'Runs per configuration', type: 'int', min: 1, max: 20, show: sg, help: 'A pull returns the reward of one of these runs; the arm’s value is their mean.' },
+      { key: 'iters', label: 'Iterations per run', type: 'int', min: 20, max: 100000, show: sg, help: 'Every 5th sample is kept and scored by the KSD.' },
       { key: 'a', label: 'Beta a', type: 'num', min: 0.01, max: 100, show: (s) => s.problem === 'reservoir' },
       { key: 'b', label: 'Beta b', type: 'num', min: 0.01, max: 100, show: (s) => s.problem === 'reservoir' },
       { key: 'means', label: 'Arm means', type: 'text', show: (s) => s.problem === 'bernoulli', help: 'Comma-separated, each in [0, 1].' },
@@ -57,7 +75,9 @@ export class BanditPanel extends Panel {
       { key: 'seed', label: 'Seed', type: 'int', min: 0, max: 2 ** 31 },
     ];
     this.groups = [
-      { legend: 'Problem', keys: ['problem', 'a', 'b', 'means', 'function', 'noise', 'drift', 'd'] },
+      { legend: 'Problem', keys: ['problem', 'a', 'b', 'means', 'function', 'noise', 'drift', 'd', 'data', 'label', 'n', 'dim'],
+        extra: () => this.uploadRows((s) => sg(s) && s.data === 'upload') },
+      { legend: 'SG-MCMC reservoir', keys: ['samplers', 'steplo', 'stephi', 'pool', 'reps', 'iters'] },
       { legend: 'Algorithms', keys: ['algos'] },
       { legend: 'Budget', keys: ['rounds', 'repeats', 'seed'] },
     ];
@@ -95,6 +115,11 @@ export class BanditPanel extends Panel {
     const out = [];
     if (s.problem === 'bernoulli' && !(numberList(s.means)?.length >= 2)) out.push('Arm means: give at least two numbers, separated by commas.');
     if (s.algos.length === 0) out.push('Choose at least one algorithm.');
+    if (s.problem === 'sgmcmc-ksd') {
+      if (s.samplers.length === 0) out.push('Choose at least one sampler for the reservoir.');
+      if (s.steplo > s.stephi) out.push('log₁₀ step: “from” must not exceed “to”.');
+      if (s.data === 'upload' && !this.csvText) out.push('Choose a CSV file first (Problem → CSV file).');
+    }
     return out;
   }
 
@@ -107,6 +132,11 @@ export class BanditPanel extends Panel {
         case 'bernoulli': return { kind: 'bernoulli', means: numberList(s.means) ?? [] };
         case 'function': return { kind: 'function', function: s.function, noise_sd: s.noise, drift: s.drift };
         case 'tvo-schedule': return { kind: 'tvo-schedule', d: s.d, noise_sd: s.noise };
+        case 'sgmcmc-ksd': {
+          const data = s.data === 'digits' ? { source: 'digits', standardize: true } : s.data === 'upload'
+            ? { source: 'upload', name: this.csvName || '', label: s.label || 'y', standardize: true } : { source: 'simulate', n: s.n, d: s.dim, seed: 0 };
+          return { kind: 'sgmcmc-ksd', data, samplers: s.samplers, log10_step: [s.steplo, s.stephi], pool: s.pool, replicates: s.reps, iterations: s.iters };
+        }
         default: return { kind: 'logreg-sgd' };
       }
     })();
@@ -124,6 +154,17 @@ export class BanditPanel extends Panel {
       case 'function': Object.assign(out, { problem: 'function', function: p.function, noise: p.noise_sd ?? 0.1, drift: p.drift ?? 0 }); break;
       case 'tvo-schedule': Object.assign(out, { problem: 'tvo-schedule', d: p.d ?? 3, noise: p.noise_sd ?? 0.1 }); break;
       case 'logreg-sgd': out.problem = 'logreg-sgd'; break;
+      case 'sgmcmc-ksd': {
+        out.problem = 'sgmcmc-ksd';
+        const d = p.data ?? { source: 'simulate', n: 1000, d: 5 };
+        if (d.source === 'digits') out.data = 'digits';
+        else if (d.source === 'upload') Object.assign(out, { data: 'upload', label: d.label ?? 'y' });
+        else if (d.source === 'simulate') Object.assign(out, { data: 'simulate', n: d.n ?? 1000, dim: d.d ?? 5 });
+        if (p.samplers) out.samplers = p.samplers.filter((k) => SAMPLERS.some(([v]) => v === k));
+        if (p.log10_step) Object.assign(out, { steplo: p.log10_step[0], stephi: p.log10_step[1] });
+        for (const [k, key] of [['pool', 'pool'], ['replicates', 'reps'], ['iterations', 'iters']]) if (p[k] != null) out[key] = p[k];
+        break;
+      }
       default: break;
     }
     out.algos = (c.algorithms ?? []).map((a) => (a.kind === 'd-ttts' && a.recommend === 'most-pulled' ? 'd-ttts-mp' : a.kind))
@@ -141,7 +182,7 @@ export class BanditPanel extends Panel {
     const simpleHost = el('div', { class: 'chart chart-small', id: P('chart-simple'), role: 'img', 'aria-label': 'Simple regret of each algorithm against rounds: mean over repeats with a band' });
     const cumHost = el('div', { class: 'chart chart-small', id: P('chart-cumulative'), role: 'img', 'aria-label': 'Cumulative regret of each algorithm against rounds: mean over repeats with a band' });
     host.append(el('section', { class: 'card', 'aria-labelledby': P('h-regret') },
-      el('h2', { id: P('h-regret'), text: 'Regret ', }, el('span', { class: 'h-sub', text: '(mean over repeats; band ±1.96 s.e. after the run)' })),
+      el('h2', { id: P('h-regret'), text: 'Regret ', }, el('span', { class: 'h-sub', text: '(mean over repeats; band ±1.96 s.e., clipped to the repeats’ range)' })),
       el('div', { class: 'chart-controls' },
         el('label', { for: P('xaxis'), text: 'x axis' }), this.xSel,
         el('label', { class: 'inline-check' }, this.logBox, 'log y')),
@@ -163,7 +204,7 @@ export class BanditPanel extends Panel {
     this.algoSel.addEventListener('change', () => this.drawDetail());
 
     this.table = el('table', { class: 'arms', id: P('table') },
-      el('thead', {}, el('tr', {}, ...['algorithm', 'simple regret', '95% band', 'cumulative regret', '95% band', 'compute', 'GP failures'].map((t) => el('th', { scope: 'col', text: t })))),
+      el('thead', {}, el('tr', {}, ...['algorithm', 'simple regret', '95% band', 'cumulative regret', '95% band', 'compute', 'GP failures', 'recommended (repeat 0)'].map((t) => el('th', { scope: 'col', text: t })))),
       el('tbody'));
     host.append(el('section', { class: 'card', 'aria-labelledby': P('h-table') },
       el('h2', { id: P('h-table'), text: 'Final regret' }), el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final regret per algorithm (scrollable)' }, this.table)));
@@ -185,7 +226,7 @@ export class BanditPanel extends Panel {
     for (const ev of events) {
       switch (ev.type) {
         case 'started':
-          this.curves = ev.algorithms.map((name) => ({ name, rounds: [], simple: [], cumulative: [] }));
+          this.curves = ev.algorithms.map((name) => ({ name, rounds: [], simple: [], simpleLo: [], simpleHi: [], cumulative: [], cumulativeLo: [], cumulativeHi: [] }));
           this.totalRounds = ev.rounds;
           this.repeats = ev.repeats;
           this.redraw(true);
@@ -194,9 +235,16 @@ export class BanditPanel extends Panel {
           for (const c of ev.curves) {
             const cur = this.curves.find((k) => k.name === c.name);
             if (!cur) continue;
-            cur.rounds.push(...c.rounds); cur.simple.push(...c.simple_regret); cur.cumulative.push(...c.cumulative_regret);
+            cur.rounds.push(...c.rounds);
+            cur.simple.push(...c.simple_regret); cur.simpleLo.push(...c.simple_lo); cur.simpleHi.push(...c.simple_hi);
+            cur.cumulative.push(...c.cumulative_regret); cur.cumulativeLo.push(...c.cumulative_lo); cur.cumulativeHi.push(...c.cumulative_hi);
           }
           this.progress(ev.round / ev.rounds, `Round ${ev.round} of ${ev.rounds} · ${this.repeats} repeats × ${this.curves.length} algorithms · ${elapsed.toFixed(1)} s`);
+          break;
+        case 'preparing':
+          // the SG-MCMC table: every configuration's runs before the first round
+          this.progress(ev.total ? ev.done / ev.total : 0, `Running every configuration first: ${ev.done} of ${ev.total} sampler runs · ${elapsed.toFixed(1)} s`);
+          this.simple.clear(`Running the configurations: ${ev.done} of ${ev.total} sampler runs…`);
           break;
         case 'done': break;
         default: this.unknownEvents.push(ev.type);
@@ -221,7 +269,8 @@ export class BanditPanel extends Panel {
       el('td', { text: fmtSci(a.final_simple_regret.mean) }), el('td', { text: `[${fmtSci(a.final_simple_regret.lo)}, ${fmtSci(a.final_simple_regret.hi)}]` }),
       el('td', { text: fmtSci(a.final_cumulative_regret.mean) }), el('td', { text: `[${fmtSci(a.final_cumulative_regret.lo)}, ${fmtSci(a.final_cumulative_regret.hi)}]` }),
       el('td', { text: `${fmtSci(a.compute.units[a.compute.units.length - 1] ?? NaN)} ${a.compute.unit}` }),
-      el('td', { text: String(a.failures) }))));
+      el('td', { text: String(a.failures) }),
+      el('td', { class: 'rec', text: recText(a.recommended?.[0]) }))));
     const lowest = report.algorithms.find((a) => a.final_simple_regret.mean === best);
     this.message(`Done in ${seconds.toFixed(1)} s: lowest final simple regret ${fmtSci(best)} (${lowest?.name}).`, 'info');
     this.progress(1, `Done · ${report.rounds[report.rounds.length - 1]} rounds · ${report.config.repeats} repeats · ${seconds.toFixed(1)} s`);
@@ -237,7 +286,9 @@ export class BanditPanel extends Panel {
         return { name: a.name, x: compute ? a.compute.units : r.rounds, y: c.mean, lo: c.lo, hi: c.hi };
       });
     }
-    return this.curves.map((c) => ({ name: c.name, x: c.rounds, y: which === 'simple' ? c.simple : c.cumulative }));
+    return this.curves.map((c) => (which === 'simple'
+      ? { name: c.name, x: c.rounds, y: c.simple, lo: c.simpleLo, hi: c.simpleHi }
+      : { name: c.name, x: c.rounds, y: c.cumulative, lo: c.cumulativeLo, hi: c.cumulativeHi }));
   }
 
   redraw(rebuild) {
@@ -245,7 +296,7 @@ export class BanditPanel extends Panel {
     const keep = log ? (v) => Number.isFinite(v) && v > 0 : Number.isFinite;
     const names = (this.report?.algorithms.map((a) => a.name)) ?? this.curves.map((c) => c.name);
     if (names.length === 0) return;
-    const series = names.map((n, i) => ({ label: n, ...seriesStyle(i), band: !!this.report, width: n === 'uniform' || n === 'random' ? 1.5 : 2 }));
+    const series = names.map((n, i) => ({ label: n, ...seriesStyle(i), band: true, width: n === 'uniform' || n === 'random' ? 1.5 : 2 }));
     const unit = this.report?.algorithms[0]?.compute.unit ?? 'pulls';
     const xLabel = this.xSel.value === 'compute' && this.report ? unit : 'round';
     for (const [chart, which] of [[this.simple, 'simple'], [this.cumulative, 'cumulative']]) {
@@ -279,6 +330,7 @@ export class BanditPanel extends Panel {
     if (ch.schedules) parts.push(['schedules', 'Chosen schedule points over rounds (dots) and the optimal schedule at each round (lines) (their Figure 3)']);
     if (ch.arms?.length) parts.push(['pulls', 'Pulls per arm, arms sorted by true mean'], ['posterior', 'Each arm: true mean (black), posterior mean and ±2 sd (blue) or mean reward (orange)']);
     if (!parts.length) { placeholder(this.detail, `No per-arm chart for ${a.name}: it keeps no GP on a 1-D box, no ordered arms and no discrete arm statistics.`); return; }
+    const labelled = ch.arms?.some((x) => x.label);
     this.detailKind = parts.map((p) => p[0]).join(',');
     this.detail.replaceChildren(...parts.map(([k, label]) => el('figure', { class: 'detail-fig' },
       el('canvas', { class: 'detail-canvas', 'data-kind': k, role: 'img', 'aria-label': `${a.name}: ${label}` }), el('figcaption', { text: label }))));
@@ -289,7 +341,28 @@ export class BanditPanel extends Panel {
       else if (k === 'pulls') drawPulls(c, ch.arms);
       else drawPosterior(c, ch.arms);
     }
+    if (labelled) this.detail.append(armTable(a.name, ch.arms));
   }
+}
+
+/** The recommendation of one repeat as text: the configuration when the problem names it, else the arm. */
+function recText(r) {
+  if (!r || r.arm == null) return '–';
+  const v = r.value != null ? ` · value ${fmtSci(r.value)} of ${fmtSci(r.optimum)}` : '';
+  return `${r.label ?? `arm ${JSON.stringify(r.arm)}`}${v}`;
+}
+
+/** The most pulled configurations of repeat 0 with what they are (SG-MCMC sampler, step, batch and KSD). */
+function armTable(name, arms) {
+  const top = [...arms].sort((x, y) => y.pulls - x.pulls || y.true_value - x.true_value).slice(0, 12);
+  const best = Math.max(...arms.map((x) => x.true_value));
+  return el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': `${name}: most pulled configurations (scrollable)` },
+    el('table', { class: 'arms arm-configs' },
+      el('caption', { text: `${name}: the 12 most pulled configurations (repeat 0)` }),
+      el('thead', {}, el('tr', {}, ...['configuration', 'pulls', 'mean reward', 'true value'].map((t) => el('th', { scope: 'col', text: t })))),
+      el('tbody', {}, ...top.map((x) => el('tr', { class: x.true_value === best ? 'best' : null },
+        el('th', { scope: 'row', class: 'name', text: x.label ?? `arm ${x.arm}` }), el('td', { text: String(x.pulls) }),
+        el('td', { text: x.mean_reward == null ? '–' : fmtSci(x.mean_reward) }), el('td', { text: fmtSci(x.true_value) }))))));
 }
 
 function extent(...arrays) {
