@@ -249,7 +249,7 @@ describe('tuner panels in the isolated page (threads)', () => {
     await page.setInputFiles('#bandit-file', { name: 'three.csv', mimeType: 'text/csv', buffer: Buffer.from(csv('cls')) });
     await page.waitForFunction(() => /three\.csv: 150 rows/.test(document.getElementById('bandit-file-msg').textContent));
     let r = await runPanel(page, 'bandit');
-    assert.match(r.message, /^The run failed: data error: logistic regression needs a label with exactly two values, found 3/, r.message);
+    assert.match(r.message, /^The run failed: data error: line 4, column "cls": label 2 is not 0 or 1; logistic regression needs 0\/1 labels/, r.message);
     await page.setInputFiles('#bandit-file', { name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(csv('y')) });
     await page.waitForFunction(() => /good\.csv/.test(document.getElementById('bandit-file-msg').textContent));
     r = await runPanel(page, 'bandit');

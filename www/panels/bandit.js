@@ -51,7 +51,7 @@ export class BanditPanel extends Panel {
     this.fields = [
       { key: 'problem', label: 'Problem', type: 'select', options: [['reservoir', 'Bernoulli arms from a Beta reservoir'], ['bernoulli', 'Fixed Bernoulli arms'],
         ['function', 'Test function with noise'], ['tvo-schedule', 'TVO-like schedule (ordered vector)'], ['logreg-sgd', 'Logistic regression by SGD (digits)'], ['sgmcmc-ksd', 'SG-MCMC configurations by KSD (your data)']] },
-      { key: 'data', label: 'Data', type: 'select', show: sg, options: [['simulate', 'Simulated logistic data'], ['digits', 'Digits (8×8, odd vs even: logistic)'], ['upload', 'Upload a CSV']] },
+      { key: 'data', label: 'Data', type: 'select', show: sg, options: [['simulate', 'Simulated logistic data'], ['upload', 'Upload a CSV (labels 0 / 1)']] },
       { key: 'label', label: 'Label column', type: 'text', show: (s) => sg(s) && s.data === 'upload', help: 'Values 0 and 1 (logistic regression); the other columns are features, standardised.' },
       { key: 'n', label: 'Rows n', type: 'int', min: 20, max: 100000, show: sgSim },
       { key: 'dim', label: 'Features d', type: 'int', min: 1, max: 100, show: sgSim },
@@ -133,8 +133,8 @@ export class BanditPanel extends Panel {
         case 'function': return { kind: 'function', function: s.function, noise_sd: s.noise, drift: s.drift };
         case 'tvo-schedule': return { kind: 'tvo-schedule', d: s.d, noise_sd: s.noise };
         case 'sgmcmc-ksd': {
-          const data = s.data === 'digits' ? { source: 'digits', standardize: true } : s.data === 'upload'
-            ? { source: 'upload', name: this.csvName || '', label: s.label || 'y', standardize: true } : { source: 'simulate', n: s.n, d: s.dim, seed: 0 };
+          const data = s.data === 'upload' ? { source: 'upload', name: this.csvName || '', label: s.label || 'y', standardize: true }
+            : { source: 'simulate', n: s.n, d: s.dim, seed: 0 };
           return { kind: 'sgmcmc-ksd', data, samplers: s.samplers, log10_step: [s.steplo, s.stephi], pool: s.pool, replicates: s.reps, iterations: s.iters };
         }
         default: return { kind: 'logreg-sgd' };
@@ -157,8 +157,7 @@ export class BanditPanel extends Panel {
       case 'sgmcmc-ksd': {
         out.problem = 'sgmcmc-ksd';
         const d = p.data ?? { source: 'simulate', n: 1000, d: 5 };
-        if (d.source === 'digits') out.data = 'digits';
-        else if (d.source === 'upload') Object.assign(out, { data: 'upload', label: d.label ?? 'y' });
+        if (d.source === 'upload') Object.assign(out, { data: 'upload', label: d.label ?? 'y' });
         else if (d.source === 'simulate') Object.assign(out, { data: 'simulate', n: d.n ?? 1000, dim: d.d ?? 5 });
         if (p.samplers) out.samplers = p.samplers.filter((k) => SAMPLERS.some(([v]) => v === k));
         if (p.log10_step) Object.assign(out, { steplo: p.log10_step[0], stephi: p.log10_step[1] });
