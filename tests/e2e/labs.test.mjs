@@ -40,6 +40,16 @@ test('bandits: D-TTTS and baselines on a Beta reservoir, regret per algorithm', 
   assert.ok(report.algorithms.some((a) => /uniform/i.test(a.name)), 'uniform allocation is the floor');
 });
 
+test('bandits: D-TTTS choosing SG-MCMC configurations by KSD (table of runs first), regret per algorithm', async () => {
+  const { data, report } = await runLab('bandit:sgmcmc-ksd', (c) => ({ ...c, problem: { ...c.problem, pool: 12, replicates: 2, iterations: 400 }, rounds: 150, repeats: 4 }));
+  const n = report.algorithms.length;
+  assert.deepEqual(report.algorithms.map((a) => a.name), ['d-ttts', 'd-ttts (most pulled)', 'ttts', 'successive-halving', 'hyperband', 'uniform']);
+  checkChart(data, n);
+  assert.match(report.problem, /pool of 12 x 2 runs/);
+  assert.ok(report.algorithms.every((a) => a.recommended.every((r) => /h=/.test(r.label))));
+  assert.equal(await page.locator('#lab-table tbody tr').count(), n);
+});
+
 test('HOAG against grid, random and Bayesian search on logistic regression', async () => {
   const { data, report } = await runLab('hoag:logreg');
   const n = report.methods.length;
