@@ -267,6 +267,23 @@ pub struct BanditConfig {
     pub band: f64,
 }
 
+/// The discrete-arm comparison of the presets: D-TTTS (posterior and most-pulled recommendation), TTTS,
+/// successive halving, Hyperband and uniform allocation.
+fn discrete_tuners() -> Vec<AlgoSpec> {
+    vec![
+        AlgoSpec::DTtts(TttsOptions::default()),
+        AlgoSpec::DTtts(TttsOptions {
+            recommend: Recommend::MostPulled,
+            label: Some("d-ttts (most pulled)".into()),
+            ..TttsOptions::default()
+        }),
+        AlgoSpec::Ttts(TttsOptions::default()),
+        AlgoSpec::SuccessiveHalving(HalvingOptions::default()),
+        AlgoSpec::Hyperband(HalvingOptions::default()),
+        AlgoSpec::Uniform { arms: None, label: None },
+    ]
+}
+
 /// Names of the built-in presets.
 pub const PRESETS: [&str; 5] = ["beta-reservoir", "tvo-schedule", "branin", "logreg-sgd", "sgmcmc-ksd"];
 
@@ -282,18 +299,7 @@ impl BanditConfig {
         let cfg = match name {
             "beta-reservoir" => BanditConfig {
                 problem: ProblemSpec::Reservoir { a: 1.0, b: 1.0, shift: 0.0, scale: 1.0 },
-                algorithms: vec![
-                    AlgoSpec::DTtts(TttsOptions::default()),
-                    AlgoSpec::DTtts(TttsOptions {
-                        recommend: Recommend::MostPulled,
-                        label: Some("d-ttts (most pulled)".into()),
-                        ..TttsOptions::default()
-                    }),
-                    AlgoSpec::Ttts(TttsOptions::default()),
-                    AlgoSpec::SuccessiveHalving(HalvingOptions::default()),
-                    AlgoSpec::Hyperband(HalvingOptions::default()),
-                    AlgoSpec::Uniform { arms: None, label: None },
-                ],
+                algorithms: discrete_tuners(),
                 rounds: 1000,
                 repeats: 20,
                 seed: 1,
@@ -335,18 +341,7 @@ impl BanditConfig {
             },
             "logreg-sgd" => BanditConfig {
                 problem: ProblemSpec::LogregSgd(LogregSgdSpec::default()),
-                algorithms: vec![
-                    AlgoSpec::DTtts(TttsOptions::default()),
-                    AlgoSpec::DTtts(TttsOptions {
-                        recommend: Recommend::MostPulled,
-                        label: Some("d-ttts (most pulled)".into()),
-                        ..TttsOptions::default()
-                    }),
-                    AlgoSpec::Ttts(TttsOptions::default()),
-                    AlgoSpec::SuccessiveHalving(HalvingOptions::default()),
-                    AlgoSpec::Hyperband(HalvingOptions::default()),
-                    AlgoSpec::Uniform { arms: None, label: None },
-                ],
+                algorithms: discrete_tuners(),
                 rounds: 600,
                 repeats: 10,
                 seed: 1,
@@ -355,18 +350,7 @@ impl BanditConfig {
             },
             "sgmcmc-ksd" => BanditConfig {
                 problem: ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec::default()),
-                algorithms: vec![
-                    AlgoSpec::DTtts(TttsOptions::default()),
-                    AlgoSpec::DTtts(TttsOptions {
-                        recommend: Recommend::MostPulled,
-                        label: Some("d-ttts (most pulled)".into()),
-                        ..TttsOptions::default()
-                    }),
-                    AlgoSpec::Ttts(TttsOptions::default()),
-                    AlgoSpec::SuccessiveHalving(HalvingOptions::default()),
-                    AlgoSpec::Hyperband(HalvingOptions::default()),
-                    AlgoSpec::Uniform { arms: None, label: None },
-                ],
+                algorithms: discrete_tuners(),
                 rounds: 1000,
                 repeats: 20,
                 seed: 1,
