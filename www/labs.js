@@ -3,6 +3,11 @@
 // protocol, same cancel as the tuning runs.
 import { LinesChart, fmtSci } from './charts.js';
 import { download, toJson } from './export.js';
+import { hashParams, editHash } from './panels/common.js';
+
+/** URL hash keys of the card: the experiment and the JSON config last run (so a copied link reruns it). */
+const HASH_KEY = 'lab';
+const HASH_CONFIG = 'lab.config';
 
 /** The experiments offered: runner + core preset, what to chart and how. */
 export const LAB_PRESETS = {
@@ -105,7 +110,21 @@ export function initLabs(client, hooks) {
     } catch (e) { msg(`Could not load the preset: ${e.message}`, 'error'); }
   }
   sel.addEventListener('change', loadPreset);
-  client.ready().then(loadPreset, () => {});
+  // A link with the card's keys restores the experiment and its edited config (a lesson's own keys win).
+  const initial = hashParams();
+  const linked = !initial.has('lesson') && LAB_PRESETS[initial.get(HASH_KEY)] ? initial.get(HASH_KEY) : null;
+  if (linked) sel.value = linked;
+  function restoreLinked() {
+    try {
+      const cfg = JSON.parse(initial.get(HASH_CONFIG) ?? '');
+      cfgBox.value = JSON.stringify(cfg, null, 2);
+      cfgBox.dataset.preset = linked;
+      msg('Config restored from the link.');
+    } catch {
+      loadPreset().then(() => msg('The config in the link is not valid JSON: the preset was loaded instead.', 'error'));
+    }
+  }
+  client.ready().then(() => (linked && sel.value === linked && initial.has(HASH_CONFIG) ? restoreLinked() : loadPreset()), () => {});
 
   function drawTable(runner, report) {
     const [head, rows] = LabModel.table(runner, report);
@@ -121,6 +140,7 @@ export function initLabs(client, hooks) {
     const p = LAB_PRESETS[sel.value];
     let config;
     try { config = JSON.parse(cfgBox.value); } catch (e) { msg(`The config is not valid JSON: ${e.message}`, 'error'); return; }
+    editHash((h) => { h.set(HASH_KEY, sel.value); h.set(HASH_CONFIG, JSON.stringify(config)); });
     const model = new LabModel(p.runner);
     chart.clear();
     $('lab-table').tHead.replaceChildren();

@@ -48,6 +48,15 @@ test('bandits: D-TTTS choosing SG-MCMC configurations by KSD (table of runs firs
   assert.match(report.problem, /pool of 12 x 2 runs/);
   assert.ok(report.algorithms.every((a) => a.recommended.every((r) => /h=/.test(r.label))));
   assert.equal(await page.locator('#lab-table tbody tr').count(), n);
+  // the experiment and the edited config are in the URL: a reload restores both
+  const hash = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+  assert.equal(hash.get('lab'), 'bandit:sgmcmc-ksd');
+  assert.equal(JSON.parse(hash.get('lab.config')).problem.pool, 12);
+  await page.reload();
+  await page.waitForSelector('#lab-config[data-preset="bandit:sgmcmc-ksd"]', { state: 'attached' });
+  assert.equal(await page.inputValue('#lab-preset'), 'bandit:sgmcmc-ksd');
+  assert.equal(JSON.parse(await page.inputValue('#lab-config')).problem.pool, 12);
+  assert.match(await page.textContent('#lab-message'), /restored from the link/);
 });
 
 test('HOAG against grid, random and Bayesian search on logistic regression', async () => {
