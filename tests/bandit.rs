@@ -713,6 +713,7 @@ fn sgmcmc_bad_configs_give_clear_errors() {
     assert!(err(r#"{"kind": "sgmcmc-ksd", "log10_step": [-2, -5]}"#).contains("log10_step"));
     assert!(err(r#"{"kind": "sgmcmc-ksd", "iterations": 3, "thin": 2}"#).contains("iterations"));
     assert!(err(r#"{"kind": "sgmcmc-ksd", "pool": 1}"#).contains("pool"));
+    assert!(err(r#"{"kind": "sgmcmc-ksd", "iterations": 100000, "thin": 2}"#).contains("raise thin"));
     assert!(err(r#"{"kind": "sgmcmc-ksd", "replicates": 0}"#).contains("replicates"));
     assert!(err(r#"{"kind": "sgmcmc-ksd", "ksd_floor": -1}"#).contains("ksd_floor"));
     assert!(err(r#"{"kind": "sgmcmc-ksd", "data": {"source": "none"}}"#).contains("needs data"));

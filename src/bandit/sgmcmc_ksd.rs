@@ -142,6 +142,12 @@ impl SgmcmcKsdSpec {
         if self.thin == 0 || self.iterations < 2 * self.thin as u64 || self.iterations > 1_000_000 {
             return e("iterations must be in 2 thin ..= 1000000 (each run keeps at least 2 samples) and thin >= 1");
         }
+        if self.kept() > 5000 {
+            return e(&format!(
+                "each run would keep {} samples and the KSD costs O(n^2): keep at most 5000 (raise thin)",
+                self.kept()
+            ));
+        }
         if self.leapfrog == 0 || self.leapfrog > 1000 {
             return e("leapfrog must be in 1..=1000");
         }
