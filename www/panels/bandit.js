@@ -60,7 +60,7 @@ export class BanditPanel extends Panel {
       { key: 'stephi', label: 'log₁₀ step to', type: 'num', min: -12, max: 1, show: sg },
       { key: 'pool', label: 'Configurations in the pool', type: 'int', min: 2, max: 2000, show: sg },
       { key: 'reps', label: 'Runs per configuration', type: 'int', min: 1, max: 20, show: sg, help: 'A pull returns the reward of one of these runs; the arm’s value is their mean.' },
-      { key: 'iters', label: 'Iterations per run', type: 'int', min: 20, max: 100000, show: sg, help: 'Every 5th sample is kept and scored by the KSD.' },
+      { key: 'iters', label: 'Iterations per run', type: 'int', min: 20, max: 25000, show: sg, help: 'Every 5th sample is kept and scored by the KSD.' },
       { key: 'a', label: 'Beta a', type: 'num', min: 0.01, max: 100, show: (s) => s.problem === 'reservoir' },
       { key: 'b', label: 'Beta b', type: 'num', min: 0.01, max: 100, show: (s) => s.problem === 'reservoir' },
       { key: 'means', label: 'Arm means', type: 'text', show: (s) => s.problem === 'bernoulli', help: 'Comma-separated, each in [0, 1].' },
