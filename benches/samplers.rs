@@ -1,7 +1,8 @@
 //! Sampler benchmarks (release): one SGLD / SGLD-CV / SGHMC iteration on the paper's logistic regression
 //! (N = 1e5, d = 10, batch 1,000), the minibatch draw alone, and the MAP finder.
 //!
-//! Run: `cargo bench --bench samplers`.
+//! Run: `cargo bench --bench samplers`. The `cpu/` group measures the thread CPU time of the same SGLD
+//! iterations (`CLOCK_THREAD_CPUTIME_ID`), the better guide on a shared machine.
 
 use criterion::{criterion_group, criterion_main, BatchSize as CBatch, Criterion};
 use std::hint::black_box;
@@ -11,6 +12,9 @@ use tunelab::data::simulate_logistic;
 use tunelab::rng::stream;
 use tunelab::sampler::{find_map, BatchSize, Budget, Chain, ControlVariate, MapOptions, SamplerKind, SamplerParams};
 use tunelab::target::{LogisticRegression, Target};
+
+mod common;
+use common::ThreadCpu;
 
 fn logistic(n: usize, d: usize) -> LogisticRegression {
     let (ds, _) = simulate_logistic(n, d, &mut stream(1, 0)).unwrap();
@@ -75,5 +79,30 @@ fn bench_iterations(c: &mut Criterion) {
     g.finish();
 }
 
+/// Thread CPU time of SGLD iterations (plain, batch 1,000 without replacement, and the batch gradient
+/// alone), 100 iterations per measured call, reported per iteration (criterion's throughput line).
+fn bench_iterations_cpu(c: &mut Criterion<ThreadCpu>) {
+    let t = logistic(100_000, 10);
+    let map = find_map(&t, &[0.0; 10], &MapOptions::default(), &mut stream(1, 1)).unwrap();
+    let cancel = AtomicBool::new(false);
+    let mut g = c.benchmark_group("cpu");
+    let v = SamplerParams::new(SamplerKind::Sgld, 1e-6, BatchSize::Count(1000)).validate(t.n_data()).unwrap();
+    let mut chain = Chain::new(&t, v, map.theta.clone(), None, stream(2, 0)).unwrap();
+    let mut out = Vec::with_capacity(1 << 20);
+    g.throughput(criterion::Throughput::Elements(100));
+    g.bench_function("sgld_iter x100 (N=1e5, d=10, batch 1000)", |b| {
+        b.iter(|| {
+            out.clear();
+            black_box(chain.run(&t, Budget::Iterations(100), 100, &mut out, &cancel))
+        })
+    });
+    g.finish();
+}
+
 criterion_group!(benches, bench_iterations);
-criterion_main!(benches);
+criterion_group! {
+    name = cpu_benches;
+    config = Criterion::default().with_measurement(ThreadCpu);
+    targets = bench_iterations_cpu
+}
+criterion_main!(benches, cpu_benches);

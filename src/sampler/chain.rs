@@ -18,6 +18,7 @@
 use super::params::{Budget, SamplerKind, ValidSamplerParams};
 use crate::error::{Error, Result};
 use crate::rng::Rng;
+use crate::target::kernels::prefetch;
 use crate::target::Target;
 use rand::RngExt;
 use rand_distr::StandardNormal;
@@ -122,6 +123,8 @@ pub struct Chain {
     /// Next position in `perm` (the first `pos` entries of the current epoch have been used).
     pos: usize,
     batch_idx: Vec<usize>,
+    /// Scratch for [`Chain::draw_batch`]: the Fisher-Yates swap partners of one batch.
+    swap_with: Vec<u32>,
     grad: Vec<f64>,
     scratch: Vec<f64>,
     cv: Option<Arc<ControlVariate>>,
@@ -201,6 +204,7 @@ impl Chain {
             perm,
             pos: 0,
             batch_idx: vec![0; if params.full_batch() { 0 } else { batch }],
+            swap_with: vec![0; if params.full_batch() || params.with_replacement() { 0 } else { batch }],
             grad: vec![0.0; d],
             scratch: vec![0.0; d],
             cv,
@@ -420,9 +424,16 @@ impl Chain {
                 self.pos = 0;
             }
             let take = (m - filled).min(self.n_data - self.pos);
-            for k in self.pos..self.pos + take {
-                let j = self.rng.random_range(k as u32..n) as usize;
-                self.perm.swap(k, j);
+            // Draw the swap partners first (the same draws in the same order; they do not depend on
+            // the permutation), prefetching each `perm[j]`, then swap: the random accesses to `perm`
+            // overlap instead of waiting one after another.
+            let js = &mut self.swap_with[..take];
+            for (k, j) in (self.pos..self.pos + take).zip(js.iter_mut()) {
+                *j = self.rng.random_range(k as u32..n);
+                prefetch(self.perm.as_ptr().wrapping_add(*j as usize));
+            }
+            for (k, &j) in (self.pos..self.pos + take).zip(js.iter()) {
+                self.perm.swap(k, j as usize);
                 self.batch_idx[filled] = self.perm[k] as usize;
                 filled += 1;
             }
