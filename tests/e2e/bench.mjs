@@ -8,7 +8,8 @@ const reps = Number(process.argv[2] ?? 5);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 for (const isolation of [false, true]) {
-  const env = await launch({ isolation });
+  // Without isolation headers the page would get threads via the coi service worker after one reload: block it.
+  const env = await launch({ isolation, serviceWorkers: isolation ? 'allow' : 'block' });
   try {
     const { page } = await openPage(env.context, env.url);
     const r = await page.evaluate(async (reps) => {
