@@ -35,7 +35,7 @@ fn ser_err(e: serde_wasm_bindgen::Error) -> JsValue {
 }
 
 /// Serialises a value to a plain JS object (maps as objects, u64 as numbers).
-fn to_js<T: serde::Serialize + ?Sized>(v: &T) -> Result<JsValue, JsValue> {
+pub(crate) fn to_js<T: serde::Serialize + ?Sized>(v: &T) -> Result<JsValue, JsValue> {
     let s = serde_wasm_bindgen::Serializer::json_compatible();
     v.serialize(&s).map_err(ser_err)
 }
@@ -148,7 +148,11 @@ fn set(obj: &js_sys::Object, key: &str, value: &JsValue) -> Result<(), JsValue> 
     js_sys::Reflect::set(obj, &JsValue::from_str(key), value).map(|_| ())
 }
 
-fn from_js<T: serde::de::DeserializeOwned>(v: JsValue, what: &str) -> Result<T, JsValue> {
+/// Reads a config object (`what` names it in errors); `undefined` / `null` is a config error, not a serde one.
+pub(crate) fn from_js<T: serde::de::DeserializeOwned>(v: JsValue, what: &str) -> Result<T, JsValue> {
+    if v.is_undefined() || v.is_null() {
+        return Err(to_js_error(crate::Error::config(format!("{what}: no configuration given"))));
+    }
     serde_wasm_bindgen::from_value(v).map_err(|e| to_js_error(crate::Error::config(format!("{what}: {e}"))))
 }
 

@@ -6,19 +6,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::wasm::to_js_error;
-
-fn to_js<T: serde::Serialize + ?Sized>(v: &T) -> Result<JsValue, JsValue> {
-    let s = serde_wasm_bindgen::Serializer::json_compatible();
-    v.serialize(&s).map_err(|e| to_js_error(crate::Error::config(e.to_string())))
-}
-
-fn from_js<T: serde::de::DeserializeOwned>(v: JsValue, what: &str) -> Result<T, JsValue> {
-    if v.is_undefined() || v.is_null() {
-        return Err(to_js_error(crate::Error::config(format!("{what}: no configuration given"))));
-    }
-    serde_wasm_bindgen::from_value(v).map_err(|e| to_js_error(crate::Error::config(format!("{what}: {e}"))))
-}
+use crate::wasm::{from_js, to_js, to_js_error};
 
 /// A bandit config as the core reads it: parsed, validated (the floor algorithm added to `algorithms`), with
 /// every default filled in.

@@ -7,13 +7,13 @@ use tunelab::data::{read_csv, CsvOptions, Dataset};
 use tunelab::hoag::{self, HoagConfig, HoagData, HoagEvent, HoagReport};
 use tunelab::{Error, Result};
 
-/// Arguments of `tunelab hoag`.
+/// Arguments shared by `tunelab hoag` and `tunelab lr-schedule` (the presets are listed in each command's help).
 #[derive(Args, Debug)]
-pub struct HoagArgs {
-    /// JSON configuration file (see `HoagConfig`).
+pub struct RunnerArgs {
+    /// JSON configuration file (`HoagConfig` / `LrConfig`).
     #[arg(long, conflicts_with = "preset")]
     pub config: Option<String>,
-    /// Built-in preset: `logreg` or `kernel-ridge`.
+    /// Built-in preset (see the command's description).
     #[arg(long)]
     pub preset: Option<String>,
     /// Run on this CSV file instead of the configured data.
@@ -25,10 +25,13 @@ pub struct HoagArgs {
     /// Write the JSON report here.
     #[arg(long)]
     pub out: Option<String>,
-    /// Print one line per method as it finishes (stderr).
+    /// Print progress on stderr (one line per method / per interval).
     #[arg(long)]
     pub progress: bool,
 }
+
+/// Arguments of `tunelab hoag`.
+pub type HoagArgs = RunnerArgs;
 
 pub(crate) fn load_config<T: serde::de::DeserializeOwned>(path: &str) -> Result<T> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::Io(format!("cannot read {path}: {e}")))?;

@@ -1,7 +1,6 @@
 //! `tunelab lr-schedule --config FILE.json | --preset digits|digits-logreg|noisy-quadratic
 //! [--data FILE.csv --label y] [--out R.json]`: constant rates, exponential decays and the dynamic GP tuner.
 
-use clap::Args;
 use std::sync::atomic::AtomicBool;
 use tunelab::data::{read_csv, CsvOptions};
 use tunelab::lrsched::{self, LrConfig, LrData, LrEvent, LrReport};
@@ -10,27 +9,7 @@ use tunelab::{Error, Result};
 use super::hoag::{load_config, write_json};
 
 /// Arguments of `tunelab lr-schedule`.
-#[derive(Args, Debug)]
-pub struct LrScheduleArgs {
-    /// JSON configuration file (see `LrConfig`).
-    #[arg(long, conflicts_with = "preset")]
-    pub config: Option<String>,
-    /// Built-in preset: `digits`, `digits-logreg` or `noisy-quadratic`.
-    #[arg(long)]
-    pub preset: Option<String>,
-    /// Train on this CSV file (class labels 0, 1, 2, ...) instead of the configured data.
-    #[arg(long)]
-    pub data: Option<String>,
-    /// Label column of `--data` (default `y`).
-    #[arg(long)]
-    pub label: Option<String>,
-    /// Write the JSON report here.
-    #[arg(long)]
-    pub out: Option<String>,
-    /// Print the dynamic tuner's progress per interval (stderr).
-    #[arg(long)]
-    pub progress: bool,
-}
+pub type LrScheduleArgs = super::hoag::RunnerArgs;
 
 /// Run `tunelab lr-schedule`.
 pub fn run(args: &LrScheduleArgs) -> Result<()> {

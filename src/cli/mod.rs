@@ -35,9 +35,11 @@ enum Command {
     Compare(tune::CompareArgs),
     /// Bandit tuners (GP-UCB, D-TTTS, ...) on problems with a known optimum: regret curves.
     Bandit(bandit::BanditArgs),
-    /// HOAG hyperparameter optimisation with approximate gradients, against its baselines.
+    /// HOAG hyperparameter optimisation with approximate gradients, against its baselines (presets: logreg,
+    /// kernel-ridge).
     Hoag(hoag::HoagArgs),
-    /// Learning-rate schedules tuned with a GP trace model, against constant and decaying rates.
+    /// Learning-rate schedules tuned with a GP trace model, against constant and decaying rates (presets: digits,
+    /// digits-logreg, noisy-quadratic).
     LrSchedule(lr_schedule::LrScheduleArgs),
 }
 
