@@ -275,6 +275,11 @@ describe('tuner panels in the isolated page (threads)', () => {
     assert.deepEqual(p.samplers, ['sgld', 'sgld-cv', 'sgnht-cv']);
     // the URL keeps the reservoir settings
     assert.match(await page.evaluate(() => location.hash), /bandit\.problem=sgmcmc-ksd.*bandit\.pool=10/);
+    // the reservoir settings (a whole group) show only for this problem
+    assert.equal(await page.isVisible('#panel-bandit fieldset[data-keys^="samplers"]'), true);
+    await page.selectOption('#bandit-problem', 'reservoir');
+    assert.equal(await page.isVisible('#panel-bandit fieldset[data-keys^="samplers"]'), false);
+    assert.equal(await page.isVisible('#bandit-a'), true);
   });
 
   test('step size: GP-UCB and the fixed steps, one KSD and step series each, window by window', async () => {

@@ -440,6 +440,10 @@ export class Panel {
         }
       }
     }
+    // A group none of whose settings applies (e.g. the SG-MCMC reservoir for another bandit problem) is hidden.
+    for (const fs of this.form.querySelectorAll('fieldset[data-keys]')) {
+      fs.hidden = fs.dataset.keys.split(',').every((k) => this.form.querySelector(`[data-key="${k}"]`)?.hidden);
+    }
     if (this.uploadShow) {
       const on = this.uploadShow(this.state);
       for (const e of [this.$('file')?.closest('.row'), this.$('file-msg')]) if (e) e.hidden = !on;
@@ -460,6 +464,7 @@ export class Panel {
       el('p', { class: 'help', text: this.presetHelp })));
     for (const group of this.groups) {
       const fs = el('fieldset', {}, el('legend', { text: group.legend }));
+      fs.dataset.keys = group.keys.join(',');
       for (const key of group.keys) fs.append(...this.fieldRow(this.fields.find((f) => f.key === key)));
       if (group.extra) fs.append(...group.extra());
       this.form.append(fs);
