@@ -16,15 +16,21 @@ use tunelab::target::{full_scores, Bnn, LogisticRegression, Target};
 mod common;
 use common::ThreadCpu;
 
-fn logistic(c: &mut Criterion) {
+/// The benchmark problem: logistic regression, N = 1e5, d = 10 (simulated, seed 1), its true theta, a batch of
+/// 1,000 distinct random rows and the stream for further draws.
+fn logistic_setup() -> (LogisticRegression, Vec<f64>, Vec<usize>, tunelab::rng::Rng) {
     let (n, d) = (100_000, 10);
     let mut rng = stream(1, 0);
     let (ds, theta) = simulate_logistic(n, d, &mut rng).unwrap();
     let t = LogisticRegression::new(Arc::new(ds), 10.0, false).unwrap();
-    // A batch of 1,000 distinct random rows.
     let mut perm: Vec<usize> = (0..n).collect();
     for i in 0..1000 { let j = rng.random_range(i..n); perm.swap(i, j); }
-    let idx = perm[..1000].to_vec();
+    (t, theta, perm[..1000].to_vec(), rng)
+}
+
+fn logistic(c: &mut Criterion) {
+    let (t, theta, idx, mut rng) = logistic_setup();
+    let d = theta.len();
     let mut out = vec![0.0; d];
     c.bench_function("logistic N=1e5 d=10: minibatch gradient (batch 1000)", |b| {
         b.iter(|| t.grad_estimate(black_box(&theta), black_box(&idx), &mut out))
@@ -45,13 +51,8 @@ fn logistic(c: &mut Criterion) {
 }
 
 fn logistic_cpu(c: &mut Criterion<ThreadCpu>) {
-    let (n, d) = (100_000, 10);
-    let mut rng = stream(1, 0);
-    let (ds, theta) = simulate_logistic(n, d, &mut rng).unwrap();
-    let t = LogisticRegression::new(Arc::new(ds), 10.0, false).unwrap();
-    let mut perm: Vec<usize> = (0..n).collect();
-    for i in 0..1000 { let j = rng.random_range(i..n); perm.swap(i, j); }
-    let idx = perm[..1000].to_vec();
+    let (t, theta, idx, mut rng) = logistic_setup();
+    let d = theta.len();
     let mut out = vec![0.0; d];
     let mut group = c.benchmark_group("cpu");
     group.bench_function("logistic minibatch gradient (N=1e5, d=10, batch 1000)", |b| {

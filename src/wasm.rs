@@ -218,29 +218,8 @@ pub fn csv_preview(text: &str, label: Option<String>, standardize: bool, model: 
 /// except that the chosen arm's samples come out of `report.best` as a typed array.
 #[wasm_bindgen]
 pub fn tune(config: JsValue, csv_text: Option<String>, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
-    use std::sync::atomic::{AtomicBool, Ordering};
     let cfg: crate::tune::TuneConfig = from_js(config, "config")?;
-    let cancel = AtomicBool::new(false);
-    let mut js_failure: Option<JsValue> = None;
-    let mut observer = |ev: &crate::tune::Event| {
-        if js_failure.is_some() {
-            return;
-        }
-        let outcome = to_js(ev).and_then(|v| on_event.call1(&JsValue::NULL, &v));
-        match outcome {
-            Ok(r) if r.is_truthy() => cancel.store(true, Ordering::Relaxed),
-            Ok(_) => {}
-            Err(e) => {
-                js_failure = Some(e);
-                cancel.store(true, Ordering::Relaxed);
-            }
-        }
-    };
-    let result = crate::tune::run(&cfg, csv_text.as_deref(), &mut observer, &cancel);
-    if let Some(e) = js_failure {
-        return Err(e);
-    }
-    let mut report = result.map_err(to_js_error)?;
+    let mut report = observed(on_event, |obs, cancel| crate::tune::run(&cfg, csv_text.as_deref(), obs, cancel))?;
     let (samples, dim) = match report.best.as_mut() {
         Some(b) => (std::mem::take(&mut b.samples), b.dim),
         None => (Vec::new(), 0),
@@ -330,12 +309,11 @@ pub fn normalize_config(config: JsValue) -> Result<JsValue, JsValue> {
 // ------------------------------------------------------------------------------------------------ other tuners
 
 /// Runs `f` with an observer that forwards each event to `on_event` (truthy return = cancel, a throw stops
-/// the run and is rethrown), and returns the report as a plain object. Shared by the bandit, HOAG and
-/// learning-rate-schedule runners.
-fn run_observed<E: serde::Serialize, R: serde::Serialize>(
+/// the run and is rethrown) and returns the core's result (its error as a JS `Error`). Shared by every runner.
+pub(crate) fn observed<E: serde::Serialize, R>(
     on_event: &js_sys::Function,
     f: impl FnOnce(&mut dyn FnMut(&E), &std::sync::atomic::AtomicBool) -> crate::Result<R>,
-) -> Result<JsValue, JsValue> {
+) -> Result<R, JsValue> {
     use std::sync::atomic::{AtomicBool, Ordering};
     let cancel = AtomicBool::new(false);
     let mut js_failure: Option<JsValue> = None;
@@ -356,7 +334,16 @@ fn run_observed<E: serde::Serialize, R: serde::Serialize>(
     if let Some(e) = js_failure {
         return Err(e);
     }
-    to_js(&result.map_err(to_js_error)?)
+    result.map_err(to_js_error)
+}
+
+/// [`observed`], returning the report as a plain object: the bandit, HOAG, learning-rate-schedule and step-size
+/// runners.
+pub(crate) fn run_observed<E: serde::Serialize, R: serde::Serialize>(
+    on_event: &js_sys::Function,
+    f: impl FnOnce(&mut dyn FnMut(&E), &std::sync::atomic::AtomicBool) -> crate::Result<R>,
+) -> Result<JsValue, JsValue> {
+    to_js(&observed(on_event, f)?)
 }
 
 /// Parses uploaded CSV text with a label column (default `y`) for the HOAG / schedule runners.

@@ -6,7 +6,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::wasm::{from_js, to_js, to_js_error};
+use crate::wasm::{from_js, run_observed, to_js, to_js_error};
 
 /// A bandit config as the core reads it: parsed, validated (the floor algorithm added to `algorithms`), with
 /// every default filled in.
@@ -39,30 +39,8 @@ pub fn lr_check(config: JsValue) -> Result<JsValue, JsValue> {
 /// Returns the `StepTuneReport`.
 #[wasm_bindgen]
 pub fn step_tune_run(config: JsValue, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
-    use std::sync::atomic::{AtomicBool, Ordering};
     let cfg: crate::bandit::sgmcmc_step::StepTuneConfig = from_js(config, "step-size config")?;
-    let cancel = AtomicBool::new(false);
-    let mut js_failure: Option<JsValue> = None;
-    let result = {
-        let mut observer = |ev: &crate::bandit::sgmcmc_step::StepEvent| {
-            if js_failure.is_some() {
-                return;
-            }
-            match to_js(ev).and_then(|v| on_event.call1(&JsValue::NULL, &v)) {
-                Ok(r) if r.is_truthy() => cancel.store(true, Ordering::Relaxed),
-                Ok(_) => {}
-                Err(e) => {
-                    js_failure = Some(e);
-                    cancel.store(true, Ordering::Relaxed);
-                }
-            }
-        };
-        crate::bandit::sgmcmc_step::run_step_tuning(&cfg, &mut observer, &cancel)
-    };
-    if let Some(e) = js_failure {
-        return Err(e);
-    }
-    to_js(&result.map_err(to_js_error)?)
+    run_observed(on_event, |obs, cancel| crate::bandit::sgmcmc_step::run_step_tuning(&cfg, obs, cancel))
 }
 
 /// The step-size config with every default filled in (parsing only; the run validates the values).

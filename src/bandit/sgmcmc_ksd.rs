@@ -44,7 +44,7 @@ use super::sgmcmc_step::StartKind;
 use super::Arm;
 use crate::data::Dataset;
 use crate::rng::{stream, substream, Rng};
-use crate::sampler::{reference_sample, BatchSize, Budget, Chain, SamplerKind, SamplerParams};
+use crate::sampler::{reference_sample, BatchSize, Budget, Chain, SamplerKind, SamplerParams, ValidSamplerParams};
 use crate::stein::{ksd, median_pairwise_distance, Estimator, KernelScale, KsdOptions};
 use crate::target::{full_scores, ModelSpec, Target};
 use crate::tune::config::{DataSource, DataSpec};
@@ -297,17 +297,20 @@ impl SgmcmcTable {
         setup += (kept * n_data) as u64;
 
         let arms: Vec<SgmcmcArm> = (0..spec.pool).map(|p| draw_arm(spec, n_data, p)).collect();
-        // check every configuration's parameters once (a bad batch for this N is a config error, not a run failure)
-        let params = |a: &SgmcmcArm| SamplerParams {
-            kind: a.sampler,
-            step: a.step,
-            batch: BatchSize::Count(a.batch),
-            leapfrog: spec.leapfrog,
-            ..SamplerParams::default()
-        };
-        for a in &arms {
-            params(a).validate(n_data)?;
-        }
+        // every configuration's parameters, checked once (a bad batch for this N is a config error, not a run failure)
+        let valid: Vec<ValidSamplerParams> = arms
+            .iter()
+            .map(|a| {
+                SamplerParams {
+                    kind: a.sampler,
+                    step: a.step,
+                    batch: BatchSize::Count(a.batch),
+                    leapfrog: spec.leapfrog,
+                    ..SamplerParams::default()
+                }
+                .validate(n_data)
+            })
+            .collect::<Result<_>>()?;
         let start = match spec.start {
             StartKind::Map => post.map.clone(),
             StartKind::Zero => vec![0.0; d],
@@ -316,8 +319,7 @@ impl SgmcmcTable {
         let total = spec.pool * m;
         let run_one = |i: usize| -> Result<(Option<f64>, f64)> {
             let p = i / m;
-            let valid = params(&arms[p]).validate(n_data)?;
-            let mut chain = Chain::new(target, valid, start.clone(), Some(post.cv.clone()), substream(spec.seed, STREAM_RUN, i as u64))?;
+            let mut chain = Chain::new(target, valid[p].clone(), start.clone(), Some(post.cv.clone()), substream(spec.seed, STREAM_RUN, i as u64))?;
             let mut out = Vec::with_capacity(kept * d);
             let st = chain.run(target, Budget::Iterations(spec.iterations), spec.thin, &mut out, cancel);
             if st.cancelled {
