@@ -11,7 +11,7 @@ use std::sync::Arc;
 use tunelab::data::simulate_logistic;
 use tunelab::rng::stream;
 use tunelab::sampler::{find_map, BatchSize, Budget, Chain, ControlVariate, MapOptions, SamplerKind, SamplerParams};
-use tunelab::target::{LogisticRegression, Target};
+use tunelab::model::{LogisticRegression, Target};
 
 mod common;
 use common::ThreadCpu;

@@ -11,7 +11,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 use tunelab::data::{digits, simulate_logistic};
 use tunelab::rng::stream;
-use tunelab::target::{full_scores, Bnn, LogisticRegression, Target};
+use tunelab::model::{full_scores, Bnn, LogisticRegression, Target};
 
 mod common;
 use common::ThreadCpu;

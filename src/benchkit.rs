@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::rng::stream;
 use crate::sampler::{BatchSize, Budget, Chain, SamplerKind, SamplerParams};
 use crate::stein::{ksd, KsdOptions};
-use crate::target::LogisticRegression;
+use crate::model::LogisticRegression;
 use rand::RngExt;
 use rand_distr::StandardNormal;
 use rayon::prelude::*;

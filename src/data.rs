@@ -423,7 +423,7 @@ pub fn simulate_logistic(n: usize, d: usize, rng: &mut Rng) -> Result<(Dataset, 
             z += *v * t;
         }
         let u: f64 = rng.random();
-        *yi = if u < crate::target::kernels::sigmoid(z) { 1.0 } else { 0.0 };
+        *yi = if u < crate::model::kernels::sigmoid(z) { 1.0 } else { 0.0 };
     }
     let ds = Dataset { x, y, n, p: d, feature_names: (1..=d).map(|j| format!("x{j}")).collect(), label_name: "y".into(), source_lines: Vec::new() };
     Ok((ds, theta))

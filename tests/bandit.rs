@@ -447,7 +447,7 @@ fn logreg_sgd_problem_is_exact_and_dttts_finds_a_good_arm() {
 #[test]
 fn sgmcmc_step_tuning_runs_and_beats_the_worst_fixed_step() {
     use tunelab::bandit::sgmcmc_step::{run_step_tuning, StartKind, StepEvent, StepTuneConfig};
-    use tunelab::target::ModelSpec;
+    use tunelab::model::ModelSpec;
     // N((4, 4), C) started at the origin: tiny steps never get there, so their KSD stays large.
     let cfg = StepTuneConfig {
         model: ModelSpec::Gaussian { d: 2, rho: 0.5, mean: Some(vec![4.0, 4.0]), cov: None },

@@ -247,33 +247,3 @@ fn read_csv_reports_missing_files_and_prefixes_the_path() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn cli_simulate_writes_a_readable_seeded_file_and_fails_cleanly() {
-    let exe = env!("CARGO_BIN_EXE_tunelab");
-    let dir = std::env::temp_dir().join(format!("tunelab-sim-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = |name: &str| dir.join(name).to_string_lossy().to_string();
-    let run = |args: &[&str]| std::process::Command::new(exe).args(args).output().unwrap();
-    for (name, seed) in [("a.csv", "3"), ("b.csv", "3"), ("c.csv", "4")] {
-        let o = run(&["simulate", "logistic", "--n", "50", "--d", "3", "--seed", seed, "--out", &f(name)]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    }
-    let a = std::fs::read_to_string(f("a.csv")).unwrap();
-    assert!(a.starts_with("x1,x2,x3,y\n"));
-    assert_eq!(a, std::fs::read_to_string(f("b.csv")).unwrap());
-    assert_ne!(a, std::fs::read_to_string(f("c.csv")).unwrap());
-    let ds = parse_csv(&a, &CsvOptions::default()).unwrap();
-    assert_eq!((ds.n, ds.p), (50, 3));
-    // The file holds exactly the library's simulation with the stream (seed, 0).
-    assert_eq!(ds.x, simulate_logistic(50, 3, &mut stream(3, 0)).unwrap().0.x);
-    let o = run(&["simulate", "linear", "--n", "20", "--d", "2", "--out", &f("l.csv")]);
-    assert!(o.status.success());
-    assert_eq!(parse_csv(&std::fs::read_to_string(f("l.csv")).unwrap(), &CsvOptions::default()).unwrap().n, 20);
-    let o = run(&["simulate", "logistic", "--n", "1", "--d", "3", "--out", &f("x.csv")]);
-    assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("n >= 2"));
-    let o = run(&["simulate", "logistic", "--n", "5", "--out", "/nonexistent/dir/x.csv"]);
-    assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent/dir/x.csv"));
-    std::fs::remove_dir_all(&dir).unwrap();
-}

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use tunelab::rng::{stream, Rng};
 use tunelab::sampler::*;
-use tunelab::target::{Gaussian, Target};
+use tunelab::model::{Gaussian, Target};
 
 // ---------------------------------------------------------------------------------------------
 // Test targets
@@ -660,9 +660,9 @@ fn mala_recovers_gaussian_moments() {
 // Linear and logistic regression (core-data targets)
 // ---------------------------------------------------------------------------------------------
 
-fn linear_target(n: usize, d: usize, seed: u64) -> tunelab::target::LinearRegression {
+fn linear_target(n: usize, d: usize, seed: u64) -> tunelab::model::LinearRegression {
     let (ds, _) = tunelab::data::simulate_linear(n, d, 1.0, &mut stream(seed, 0)).unwrap();
-    tunelab::target::LinearRegression::new(Arc::new(ds), 1.0, 10.0).unwrap()
+    tunelab::model::LinearRegression::new(Arc::new(ds), 1.0, 10.0).unwrap()
 }
 
 /// Linear regression with known noise: posterior N(m, S), precision P = S^{-1}. The control-variate
@@ -719,7 +719,7 @@ fn samplers_recover_linear_regression_posterior() {
 #[test]
 fn logistic_sgld_cv_agrees_with_mala() {
     let (ds, _) = tunelab::data::simulate_logistic(300, 3, &mut stream(51, 0)).unwrap();
-    let t = tunelab::target::LogisticRegression::new(Arc::new(ds), 10.0, false).unwrap();
+    let t = tunelab::model::LogisticRegression::new(Arc::new(ds), 10.0, false).unwrap();
     let mut rng = stream(51, 1);
     let map = find_map(&t, &[0.0; 3], &MapOptions::default(), &mut rng).unwrap();
     assert!(map.converged && map.grad_norm < 1e-6, "{map:?}");
@@ -736,76 +736,3 @@ fn logistic_sgld_cv_agrees_with_mala() {
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// CLI
-// ---------------------------------------------------------------------------------------------
-
-fn tmpdir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("tunelab-samplers-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-#[test]
-fn cli_sample_writes_samples_and_scores() {
-    let dir = tmpdir("cli");
-    let (ds, _) = tunelab::data::simulate_logistic(500, 3, &mut stream(61, 0)).unwrap();
-    let data = dir.join("d.csv");
-    std::fs::write(&data, ds.to_csv_string()).unwrap();
-    let out = dir.join("s.csv");
-    let scores = dir.join("g.csv");
-    let run = |extra: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_tunelab"))
-            .args(["sample", "--data", data.to_str().unwrap(), "--model", "logistic", "--seed", "3"])
-            .args(["--out", out.to_str().unwrap()])
-            .args(extra)
-            .output()
-            .unwrap()
-    };
-    for sampler in ["sgld", "sghmc", "sgnht-cv"] {
-        let o = run(&["--sampler", sampler, "--step", "1e-3", "--batch", "50", "--iters", "100", "--thin", "10", "--leapfrog", "3", "--scores", scores.to_str().unwrap()]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(err.contains("100 iterations, 10 kept"), "{err}");
-        let text = std::fs::read_to_string(&out).unwrap();
-        let mut lines = text.lines();
-        assert_eq!(lines.next().unwrap(), "theta1,theta2,theta3");
-        let (vals, n, d) = tunelab::data::read_matrix_csv(&text).unwrap();
-        assert_eq!((n, d), (10, 3));
-        let (g, gn, _) = tunelab::data::read_matrix_csv(&std::fs::read_to_string(&scores).unwrap()).unwrap();
-        assert_eq!(gn, 10);
-        let t = tunelab::target::LogisticRegression::new(Arc::new(ds.clone()), 10.0, false).unwrap();
-        let mut want = vec![0.0; 3];
-        t.grad_log_density(&vals[27..30], &mut want);
-        for j in 0..3 {
-            assert!((g[27 + j] - want[j]).abs() <= 1e-9 * (1.0 + want[j].abs()));
-        }
-    }
-    // Same seed, same output.
-    let a = { run(&["--sampler", "sgld", "--step", "1e-3", "--iters", "20"]); std::fs::read_to_string(&out).unwrap() };
-    let b = { run(&["--sampler", "sgld", "--step", "1e-3", "--iters", "20"]); std::fs::read_to_string(&out).unwrap() };
-    assert_eq!(a, b);
-    // Gradient budget, start at zero.
-    let o = run(&["--sampler", "sgld", "--step", "1e-3", "--batch", "0.1", "--grad-evals", "1000", "--start", "zero"]);
-    assert!(o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("20 iterations, 20 kept, 1000 gradient evaluations"));
-    // Divergence: non-zero exit, iteration in the message.
-    let o = run(&["--sampler", "sgld", "--step", "1e3", "--iters", "10000"]);
-    assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("diverged") && err.contains("at iteration"), "{err}");
-    // Bad input: clear errors, non-zero exit.
-    for (args, needle) in [
-        (vec!["--sampler", "sgd", "--step", "1e-3", "--iters", "5"], "unknown sampler"),
-        (vec!["--sampler", "sgld", "--step", "0", "--iters", "5"], "step size"),
-        (vec!["--sampler", "sgld", "--step", "1e-3", "--batch", "501", "--iters", "5"], "larger than the number of data points"),
-        (vec!["--sampler", "sgld", "--step", "1e-3"], "give a budget"),
-        (vec!["--sampler", "sghmc", "--step", "1e-3", "--leapfrog", "0", "--iters", "5"], "leapfrog"),
-    ] {
-        let o = run(&args);
-        assert!(!o.status.success(), "{args:?}");
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(err.contains(needle), "{args:?}: {err}");
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-}

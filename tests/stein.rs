@@ -686,86 +686,10 @@ fn fssd_bad_inputs() {
 // ---------------------------------------------------------------------------------------------
 // CLI (exact forms of issue 2)
 
-fn write_csv(path: &std::path::Path, m: &[f64], d: usize, header: bool) {
-    let mut t = String::new();
-    if header {
-        t.push_str(&(1..=d).map(|k| format!("x{k}")).collect::<Vec<_>>().join(","));
-        t.push('\n');
-    }
-    for row in m.chunks_exact(d) {
-        t.push_str(&row.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(","));
-        t.push('\n');
-    }
-    std::fs::write(path, t).unwrap();
-}
-
-fn tunelab(args: &[&str]) -> (bool, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tunelab")).args(args).output().unwrap();
-    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
-}
-
-#[test]
-fn cli_ksd_and_fssd() {
-    use tunelab::stein::{fssd, FssdKernel};
-    let dir = std::env::temp_dir().join(format!("tunelab-stein-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (n, d) = (40, 3);
-    let x = gaussian_samples(&mut stream(71, 0), n, &[0.1, 0.2, 0.3], 1.0);
-    let s = gaussian_scores(&x, &[0.0; 3], 1.1);
-    let v = gaussian_samples(&mut stream(71, 1), 2, &[0.0; 3], 1.0);
-    let (sp, gp, vp, bad) = (dir.join("S.csv"), dir.join("G.csv"), dir.join("V.csv"), dir.join("B.csv"));
-    write_csv(&sp, &x, d, true);
-    write_csv(&gp, &s, d, false);
-    write_csv(&vp, &v, d, false);
-    write_csv(&bad, &s[..(n - 1) * d], d, false);
-    let p = |p: &std::path::Path| p.to_str().unwrap().to_string();
-    let (sp, gp, vp, bad) = (p(&sp), p(&gp), p(&vp), p(&bad));
-
-    let want = ksd(&x, &s, d, &KsdOptions::reference(1.0, -0.5)).unwrap();
-    let (ok, out, _) = tunelab(&["ksd", "--samples", &sp, "--scores", &gp]);
-    assert!(ok);
-    assert_eq!(out.trim().parse::<f64>().unwrap(), want.ksd);
-    let (ok, out, _) = tunelab(&["ksd", "--samples", &sp, "--scores", &gp, "--c", "2", "--beta", "-0.3", "--json"]);
-    assert!(ok);
-    let j: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-    let w = ksd(&x, &s, d, &KsdOptions::reference(2.0, -0.3)).unwrap();
-    assert!(rel(j["ksd"].as_f64().unwrap(), w.ksd) < 1e-15 && rel(j["ksd_sq"].as_f64().unwrap(), w.ksd_sq) < 1e-15);
-    assert_eq!((j["n"].as_u64().unwrap(), j["d"].as_u64().unwrap()), (n as u64, d as u64));
-    let (ok, out, _) = tunelab(&["ksd", "--samples", &sp, "--scores", &gp, "--scale", "median-precond", "--json"]);
-    assert!(ok);
-    let j: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-    let w = ksd(&x, &s, d, &KsdOptions { scale: KernelScale::MedianPrecond, estimator: Estimator::V, ..Default::default() }).unwrap();
-    assert!(rel(j["ksd_sq"].as_f64().unwrap(), w.ksd_sq) < 1e-15);
-
-    let g = fssd(&x, &s, d, &v, &FssdKernel::Gauss { sigma2: 1.5 }).unwrap();
-    let (ok, out, _) = tunelab(&["fssd", "--samples", &sp, "--scores", &gp, "--locations", &vp, "--gauss-sigma2", "1.5"]);
-    assert!(ok);
-    assert_eq!(out.trim().parse::<f64>().unwrap(), g.fssd_sq);
-    let m = fssd(&x, &s, d, &v, &FssdKernel::Imq { c: 1.0, beta: -0.5 }).unwrap();
-    let (ok, out, _) = tunelab(&["fssd", "--samples", &sp, "--scores", &gp, "--locations", &vp, "--imq-c", "1", "--imq-beta", "-0.5", "--json"]);
-    assert!(ok);
-    let j: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-    // (serde_json's default float parser may be 1 ulp off, hence the tolerance)
-    assert!(rel(j["fssd_sq"].as_f64().unwrap(), m.fssd_sq) < 1e-15 && rel(j["fssd_sq_u"].as_f64().unwrap(), m.fssd_sq_u) < 1e-15);
-
-    // errors: stderr and a non-zero exit code
-    let (ok, out, err) = tunelab(&["ksd", "--samples", &sp, "--scores", &bad]);
-    assert!(!ok && out.is_empty() && err.contains("rows"), "{err}");
-    let (ok, _, err) = tunelab(&["ksd", "--samples", &sp, "--scores", &gp, "--beta", "0.5"]);
-    assert!(!ok && err.contains("beta"));
-    let (ok, _, err) = tunelab(&["ksd", "--samples", "/nonexistent/S.csv", "--scores", &gp]);
-    assert!(!ok && err.contains("cannot read"));
-    let (ok, _, _) = tunelab(&["fssd", "--samples", &sp, "--scores", &gp, "--locations", &vp]);
-    assert!(!ok);
-    let (ok, _, _) = tunelab(&["fssd", "--samples", &sp, "--scores", &gp, "--locations", &vp, "--gauss-sigma2", "1", "--imq-c", "1", "--imq-beta", "-0.5"]);
-    assert!(!ok);
-    std::fs::remove_dir_all(&dir).ok();
-}
-
 #[test]
 fn ksd_of_target_uses_full_data_scores() {
     use tunelab::stein::ksd_target;
-    use tunelab::target::Gaussian;
+    use tunelab::model::Gaussian;
     let mean = [0.3, -0.1];
     let t = Gaussian::isotropic(mean.to_vec(), 0.5).unwrap();
     let x = gaussian_samples(&mut stream(81, 0), 70, &mean, 0.6);

@@ -7,7 +7,7 @@ use rand_distr::StandardNormal;
 use std::sync::Arc;
 use tunelab::data::{digits, simulate_linear, simulate_logistic, Dataset};
 use tunelab::rng::{stream, Rng};
-use tunelab::target::*;
+use tunelab::model::*;
 
 fn randn(rng: &mut Rng, n: usize, scale: f64) -> Vec<f64> {
     (0..n).map(|_| scale * rng.sample::<f64, _>(StandardNormal)).collect()

@@ -25,6 +25,7 @@ use super::halving::{Halving, HalvingOptions};
 use super::problems::{ArmSpace, FiniteBernoulli, Problem, Reservoir, TestFn, TestFunction, TvoSchedule};
 use super::logreg::{LogregSgd, LogregSgdSpec};
 use super::sgmcmc_ksd::{SgmcmcKsd, SgmcmcKsdSpec, SgmcmcTable};
+use crate::data::Dataset;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use super::ttts::{DTtts, Recommend, Ttts, TttsOptions, Uniform};
@@ -367,11 +368,11 @@ impl BanditConfig {
         Ok(cfg)
     }
 
-    /// Computes what all repeats share (the SG-MCMC table; nothing for the other problems). `uploaded` is the CSV
-    /// text for `data.source = upload`; `progress(done, total)` reports runs of the table.
-    pub fn prepare(&self, uploaded: Option<&str>, progress: &mut dyn FnMut(usize, usize), cancel: &AtomicBool) -> Result<Shared> {
+    /// Computes what all repeats share (the SG-MCMC table; nothing for the other problems). `data` is the user's data set
+    /// for `data.source = csv | upload` (parsed at the boundary); `progress(done, total)` reports runs of the table.
+    pub fn prepare(&self, data: Option<Dataset>, progress: &mut dyn FnMut(usize, usize), cancel: &AtomicBool) -> Result<Shared> {
         Ok(match &self.problem {
-            ProblemSpec::SgmcmcKsd(spec) => Shared { table: Some(Arc::new(SgmcmcTable::build(spec, uploaded, progress, cancel)?)) },
+            ProblemSpec::SgmcmcKsd(spec) => Shared { table: Some(Arc::new(SgmcmcTable::build(spec, data, progress, cancel)?)) },
             _ => Shared::default(),
         })
     }

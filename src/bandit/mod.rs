@@ -29,6 +29,7 @@ pub use halving::{Halving, HalvingOptions};
 pub use problems::{ArmSpace, Problem, TestFn};
 pub use report::{AlgoReport, BanditEvent, BanditReport, Curve, Summary};
 pub use runner::{run, run_with_data};
+pub(crate) use runner::run_checked;
 pub use ttts::{DTtts, Recommend, Ttts, TttsOptions, Uniform};
 
 use crate::rng::Rng;

@@ -124,10 +124,30 @@ pub fn run_with_data(
     observer: &mut dyn FnMut(&BanditEvent),
     cancel: &AtomicBool,
 ) -> Result<BanditReport> {
-    let wall = Instant::now();
     let algos: Vec<AlgoSpec> = cfg.validate()?;
+    let data = match (uploaded, &cfg.problem) {
+        (Some(text), super::ProblemSpec::SgmcmcKsd(spec)) => {
+            let opts = crate::data::CsvOptions { label: spec.data.label.clone(), standardize: false };
+            Some(crate::data::parse_csv(text, &opts)?)
+        }
+        _ => None,
+    };
+    run_checked(cfg, &algos, data, observer, cancel)
+}
+
+/// Runs a config that was already validated (`algos`: what [`BanditConfig::validate`] returned) on the user's
+/// data set, when its problem takes one.
+pub(crate) fn run_checked(
+    cfg: &BanditConfig,
+    algos: &[AlgoSpec],
+    data: Option<crate::data::Dataset>,
+    observer: &mut dyn FnMut(&BanditEvent),
+    cancel: &AtomicBool,
+) -> Result<BanditReport> {
+    let wall = Instant::now();
+    let algos = algos.to_vec();
     let checkpoints = checkpoint_rounds(cfg.rounds, cfg.checkpoints.unwrap_or(100));
-    let shared = cfg.prepare(uploaded, &mut |done, total| observer(&BanditEvent::Preparing { done, total }), cancel)?;
+    let shared = cfg.prepare(data, &mut |done, total| observer(&BanditEvent::Preparing { done, total }), cancel)?;
     let problem_name = cfg.build_problem(0, &shared)?.name();
     let mut jobs: Vec<Job> = Vec::with_capacity(cfg.repeats * algos.len());
     for r in 0..cfg.repeats {

@@ -46,7 +46,7 @@ use crate::data::Dataset;
 use crate::rng::{stream, substream, Rng};
 use crate::sampler::{reference_sample, BatchSize, Budget, Chain, SamplerKind, SamplerParams, ValidSamplerParams};
 use crate::stein::{ksd, median_pairwise_distance, Estimator, KernelScale, KsdOptions};
-use crate::target::{full_scores, ModelSpec, Target};
+use crate::model::{full_scores, ModelSpec, Target};
 use crate::tune::config::{DataSource, DataSpec};
 use crate::tune::problem::{load_data, Problem as Posterior};
 use crate::{Error, Result};
@@ -257,18 +257,21 @@ fn score(target: &dyn Target, samples: &[f64], opts: &KsdOptions) -> Option<f64>
 }
 
 impl SgmcmcTable {
-    /// Builds the table: loads the data (`uploaded` is the CSV text for `source: upload`), finds the MAP, draws
+    /// Builds the table: takes the user's data (`source: csv | upload`, parsed at the boundary) or loads the built-in data, finds the MAP, draws
     /// the reference sample, then runs every configuration `replicates` times in parallel. `progress(done, total)`
     /// is called on the calling thread between chunks of runs; `cancel` is checked between chunks and inside runs.
     pub fn build(
         spec: &SgmcmcKsdSpec,
-        uploaded: Option<&str>,
+        data: Option<Dataset>,
         progress: &mut dyn FnMut(usize, usize),
         cancel: &AtomicBool,
     ) -> Result<SgmcmcTable> {
         spec.validate()?;
         let data_spec = spec.data_spec();
-        let data: Option<Dataset> = load_data(&data_spec, uploaded)?;
+        let data: Option<Dataset> = match data {
+            Some(d) => Some(d),
+            None => load_data(&data_spec, None)?,
+        };
         let post = Posterior::from_parts(&data_spec, &spec.model, spec.seed, data)?;
         let target = post.train.as_ref();
         let (n_data, d) = (post.n_data, post.dim);

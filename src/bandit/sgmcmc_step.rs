@@ -32,7 +32,7 @@ use crate::data::{simulate_logistic, Dataset};
 use crate::rng::{stream, substream};
 use crate::sampler::{find_map, Budget, Chain, MapOptions, SamplerParams};
 use crate::stein::{ksd, KernelScale, KsdOptions};
-use crate::target::{build_target, full_scores, ModelSpec, Target};
+use crate::model::{build_target, full_scores, ModelSpec, Target};
 use crate::{Error, Result};
 
 /// Where the chain starts.
@@ -144,7 +144,7 @@ pub enum StepEvent {
 }
 
 impl StepTuneConfig {
-    fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         let (a, b) = self.log10_step;
         if !(a.is_finite() && b.is_finite() && a < b && b <= 2.0) {
             return Err(Error::config("step tuning: log10_step must satisfy lo < hi <= 2"));
@@ -284,8 +284,17 @@ pub fn run_step_tuning(
     observer: &mut dyn FnMut(&StepEvent),
     cancel: &AtomicBool,
 ) -> Result<StepTuneReport> {
-    let wall = Instant::now();
     cfg.validate()?;
+    run_checked(cfg, observer, cancel)
+}
+
+/// [`run_step_tuning`] on a config that was already validated (the experiment contract checks it once).
+pub(crate) fn run_checked(
+    cfg: &StepTuneConfig,
+    observer: &mut dyn FnMut(&StepEvent),
+    cancel: &AtomicBool,
+) -> Result<StepTuneReport> {
+    let wall = Instant::now();
     // check the sampler parameters once (with a valid step)
     let mut p = cfg.sampler.clone();
     p.step = 10f64.powf(cfg.log10_step.0);

@@ -583,6 +583,16 @@ pub fn run_with_data(
     cancel: &AtomicBool,
 ) -> Result<HoagReport> {
     cfg.validate()?;
+    run_checked(cfg, data, observer, cancel)
+}
+
+/// [`run_with_data`] on a config that was already validated (the experiment contract checks it once).
+pub(crate) fn run_checked(
+    cfg: &HoagConfig,
+    data: Option<&Dataset>,
+    observer: &mut dyn FnMut(&HoagEvent),
+    cancel: &AtomicBool,
+) -> Result<HoagReport> {
     let owned;
     let input = match (data, &cfg.data) {
         (Some(d), _) => d,

@@ -474,6 +474,16 @@ pub fn run_with_data(
     cancel: &AtomicBool,
 ) -> Result<LrReport> {
     cfg.validate()?;
+    run_checked(cfg, data, observer, cancel)
+}
+
+/// [`run_with_data`] on a config that was already validated (the experiment contract checks it once).
+pub(crate) fn run_checked(
+    cfg: &LrConfig,
+    data: Option<&Dataset>,
+    observer: &mut dyn FnMut(&LrEvent),
+    cancel: &AtomicBool,
+) -> Result<LrReport> {
     let pr = build_problem(cfg, data)?;
     let pr: &dyn TrainProblem = pr.as_ref();
     let d = cfg.intervals;

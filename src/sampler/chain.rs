@@ -18,8 +18,8 @@
 use super::params::{Budget, SamplerKind, ValidSamplerParams};
 use crate::error::{Error, Result};
 use crate::rng::Rng;
-use crate::target::kernels::prefetch;
-use crate::target::Target;
+use crate::model::kernels::prefetch;
+use crate::model::Target;
 use rand::RngExt;
 use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};

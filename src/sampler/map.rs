@@ -2,7 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::rng::Rng;
-use crate::target::Target;
+use crate::model::Target;
 use serde::{Deserialize, Serialize};
 
 /// Options of [`find_map`].

@@ -15,7 +15,7 @@
 //! ```
 //! use std::sync::atomic::AtomicBool;
 //! use tunelab::sampler::{Budget, Chain, SamplerKind, SamplerParams, BatchSize};
-//! use tunelab::target::Gaussian;
+//! use tunelab::model::Gaussian;
 //! let target = Gaussian::isotropic(vec![0.0; 2], 1.0).unwrap();
 //! let params = SamplerParams::new(SamplerKind::Sgld, 0.05, BatchSize::Fraction(1.0)).validate(1).unwrap();
 //! let mut chain = Chain::new(&target, params, vec![0.0; 2], None, tunelab::rng::stream(42, 0)).unwrap();

@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::rng::Rng;
-use crate::target::Target;
+use crate::model::Target;
 use rand::RngExt;
 use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};

@@ -136,11 +136,11 @@ pub(crate) fn check_samples_scores(samples: &[f64], scores: &[f64], d: usize, mi
 }
 
 /// KSD of samples of `target` scored with full-data gradients (computed in parallel by
-/// [`crate::target::full_scores`]).
-pub fn ksd_target(target: &dyn crate::target::Target, samples: &[f64], opts: &KsdOptions) -> Result<KsdValue> {
+/// [`crate::model::full_scores`]).
+pub fn ksd_target(target: &dyn crate::model::Target, samples: &[f64], opts: &KsdOptions) -> Result<KsdValue> {
     let d = target.dim();
     check_samples_scores(samples, samples, d, 2)?;
-    let scores = crate::target::full_scores(target, samples);
+    let scores = crate::model::full_scores(target, samples);
     ksd(samples, &scores, d, opts)
 }
 

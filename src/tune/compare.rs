@@ -4,7 +4,7 @@
 //! run of an exact (Metropolis-adjusted) sampler, and its test log-loss.
 
 use super::config::*;
-use super::driver::{column_moments, run_on};
+use super::driver::{column_moments, drive};
 use super::metric::{ksd_options, predictive_log_loss, score_vectors, thin_rows};
 use super::problem::Problem;
 use super::report::{Event, Report};
@@ -113,7 +113,8 @@ pub fn evaluate(problem: &Problem, report: &Report, reference: Option<&Reference
     Ok(Evaluation { ksd, std_rel_error, test_log_loss, total_grad_evals: total, speedup_vs_grid: None })
 }
 
-/// Runs every tuner on the same problem and seed and evaluates them.
+/// Runs every tuner on the same problem and seed and evaluates them. Every config must have been validated
+/// ([`TuneConfig::validate`]); the experiment contract does that once when it checks a comparison.
 pub fn compare(
     tuners: &[(String, TuneConfig)],
     problem: &Problem,
@@ -125,7 +126,7 @@ pub fn compare(
     let reference = if reference_samples > 0 { Some(reference(problem, reference_samples, seed)?) } else { None };
     let mut entries = Vec::new();
     for (name, cfg) in tuners {
-        let report = run_on(cfg, problem, &mut |e| observer(name, e), cancel)?;
+        let report = drive(cfg, problem, &mut |e| observer(name, e), cancel)?;
         let evaluation = evaluate(problem, &report, reference.as_ref(), cfg.seed)?;
         entries.push(CompareEntry { name: name.clone(), report, evaluation });
     }

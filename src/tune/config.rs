@@ -5,7 +5,7 @@
 use crate::error::{Error, Result};
 use crate::sampler::{BatchSize, Budget, SamplerKind};
 use crate::stein::{Estimator, KernelScale};
-use crate::target::ModelSpec;
+use crate::model::ModelSpec;
 use serde::{Deserialize, Serialize};
 
 /// Where the data comes from.

@@ -90,6 +90,11 @@ pub fn column_moments(samples: &[f64], d: usize) -> (Vec<f64>, Vec<f64>) {
 /// Runs the tuner a config names on a problem that has already been built.
 pub fn run_on(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMut(&Event), cancel: &AtomicBool) -> Result<Report> {
     cfg.validate()?;
+    drive(cfg, problem, observer, cancel)
+}
+
+/// The loop, on a config that was validated once by the caller.
+pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMut(&Event), cancel: &AtomicBool) -> Result<Report> {
     let wall = Instant::now();
     let (unit, r) = cfg.budget.unit_amount()?;
     let d = problem.dim;
@@ -289,12 +294,12 @@ pub fn run_on(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMut(&Eve
 pub fn run(cfg: &TuneConfig, uploaded: Option<&str>, observer: &mut dyn FnMut(&Event), cancel: &AtomicBool) -> Result<Report> {
     cfg.validate()?;
     let problem = Problem::build(cfg, uploaded)?;
-    run_on(cfg, &problem, observer, cancel)
+    drive(cfg, &problem, observer, cancel)
 }
 
 /// Like [`run`], with data the caller has already loaded (e.g. parsed once in the worker).
 pub fn run_with_data(cfg: &TuneConfig, data: Option<crate::data::Dataset>, observer: &mut dyn FnMut(&Event), cancel: &AtomicBool) -> Result<Report> {
     cfg.validate()?;
     let problem = Problem::from_data(cfg, data)?;
-    run_on(cfg, &problem, observer, cancel)
+    drive(cfg, &problem, observer, cancel)
 }

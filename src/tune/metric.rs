@@ -5,7 +5,7 @@ use super::problem::Problem;
 use crate::error::{Error, Result};
 use crate::rng::Rng;
 use crate::stein::{self, FssdKernel, FssdOptOptions, KsdOptions};
-use crate::target::{full_scores, Target};
+use crate::model::{full_scores, Target};
 use rand::RngExt;
 use rand_distr::StandardNormal;
 use rayon::prelude::*;

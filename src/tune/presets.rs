@@ -4,7 +4,7 @@
 use super::config::*;
 use crate::error::{Error, Result};
 use crate::sampler::{BatchSize, SamplerKind};
-use crate::target::ModelSpec;
+use crate::model::ModelSpec;
 
 /// Names of the built-in presets.
 pub const PRESETS: &[&str] = &["paper-logreg", "digits-bnn", "demo", "gaussian"];

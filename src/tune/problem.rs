@@ -5,7 +5,7 @@ use crate::data::{self, CsvOptions, Dataset};
 use crate::error::{Error, Result};
 use crate::rng;
 use crate::sampler::{find_map, ControlVariate, MapOptions};
-use crate::target::{build_target, ModelSpec, Target};
+use crate::model::{build_target, ModelSpec, Target};
 use rand::RngExt;
 use std::sync::Arc;
 
@@ -76,6 +76,16 @@ pub fn prepare(spec: &DataSpec, ds: Dataset, seed: u64) -> Result<(Dataset, Opti
     Ok((train, test))
 }
 
+/// Where the MAP search starts: zero, except for a neural network, whose posterior has a saddle point at zero
+/// (tanh units are symmetric): small random weights there.
+pub fn map_init(model: &ModelSpec, dim: usize, rng: &mut rng::Rng) -> Vec<f64> {
+    if model.kind() == "bnn" {
+        (0..dim).map(|_| 0.1 * rng.sample::<f64, _>(rand_distr::StandardNormal)).collect()
+    } else {
+        vec![0.0; dim]
+    }
+}
+
 impl Problem {
     /// Builds the targets and finds the MAP.
     pub fn build(cfg: &TuneConfig, uploaded: Option<&str>) -> Result<Problem> {
@@ -105,12 +115,7 @@ impl Problem {
         };
         let dim = target.dim();
         let mut r = rng::stream(seed, STREAM_MAP);
-        // Zero is a saddle point of a neural network's posterior: start its MAP search from small random weights.
-        let init: Vec<f64> = if model.kind() == "bnn" {
-            (0..dim).map(|_| 0.1 * r.sample::<f64, _>(rand_distr::StandardNormal)).collect()
-        } else {
-            vec![0.0; dim]
-        };
+        let init = map_init(model, dim, &mut r);
         let map_res = find_map(target.as_ref(), &init, &MapOptions::default(), &mut r)?;
         if map_res.theta.iter().any(|v| !v.is_finite()) {
             return Err(Error::numerical("the MAP finder produced non-finite values; check the data (standardise features?)"));

@@ -166,9 +166,9 @@ pub fn csv_preview(text: &str, label: Option<String>, standardize: bool, model: 
     let opts = crate::data::CsvOptions { label: label.unwrap_or_else(|| crate::data::CsvOptions::default().label), standardize };
     let ds = crate::data::parse_csv(text, &opts).map_err(to_js_error)?;
     if !model.is_undefined() && !model.is_null() {
-        let spec: crate::target::ModelSpec = from_js(model, "model")?;
+        let spec: crate::model::ModelSpec = from_js(model, "model")?;
         if spec.needs_data() {
-            crate::target::build_target(&spec, Some(std::sync::Arc::new(ds.clone()))).map_err(to_js_error)?;
+            crate::model::build_target(&spec, Some(std::sync::Arc::new(ds.clone()))).map_err(to_js_error)?;
         }
     }
     #[derive(serde::Serialize)]
@@ -248,8 +248,8 @@ pub fn preset(name: &str) -> Result<JsValue, JsValue> {
 /// `{z: Float64Array (row-major, ny rows), nx, ny, bounds: [x0, x1, y0, y1]}`.
 #[wasm_bindgen]
 pub fn density_grid(model: JsValue, samples: &[f64], nx: usize, ny: usize) -> Result<JsValue, JsValue> {
-    let spec: crate::target::ModelSpec = from_js(model, "model")?;
-    let target = crate::target::build_target(&spec, None).map_err(to_js_error)?;
+    let spec: crate::model::ModelSpec = from_js(model, "model")?;
+    let target = crate::model::build_target(&spec, None).map_err(to_js_error)?;
     let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
     for p in samples.chunks_exact(2).filter(|p| p[0].is_finite() && p[1].is_finite()) {
         (x0, x1, y0, y1) = (x0.min(p[0]), x1.max(p[0]), y0.min(p[1]), y1.max(p[1]));
@@ -259,7 +259,7 @@ pub fn density_grid(model: JsValue, samples: &[f64], nx: usize, ny: usize) -> Re
     }
     let (px, py) = (0.15 * (x1 - x0), 0.15 * (y1 - y0));
     let bounds = [x0 - px, x1 + px, y0 - py, y1 + py];
-    let z = crate::target::log_density_grid(target.as_ref(), (bounds[0], bounds[1]), (bounds[2], bounds[3]), nx, ny)
+    let z = crate::model::log_density_grid(target.as_ref(), (bounds[0], bounds[1]), (bounds[2], bounds[3]), nx, ny)
         .map_err(to_js_error)?;
     let out = js_sys::Object::new();
     set(&out, "z", &js_sys::Float64Array::from(z.as_slice()).into())?;

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tunelab::data::{read_csv, write_matrix_csv, CsvOptions};
 use tunelab::sampler::{find_map, BatchSize, Budget, Chain, ChainStatus, ControlVariate, MapOptions, SamplerKind, SamplerParams};
-use tunelab::target::{build_target, full_scores, ModelSpec, Target};
+use tunelab::model::{build_target, full_scores, ModelSpec, Target};
 use tunelab::{rng, Error, Result};
 
 /// Where the chain starts.
@@ -159,14 +159,7 @@ pub fn run(args: &SampleArgs) -> Result<()> {
     let zero = vec![0.0; d];
     let mut map_note = String::new();
     let map = if args.start == Start::Map || kind.is_cv() {
-        // Zero is a saddle point of a BNN's posterior (tanh units are symmetric): start its MAP search
-        // from small random weights instead.
-        let init: Vec<f64> = if spec.kind() == "bnn" {
-            use rand::RngExt;
-            (0..d).map(|_| 0.1 * rng.sample::<f64, _>(rand_distr::StandardNormal)).collect()
-        } else {
-            zero.clone()
-        };
+        let init = tunelab::tune::problem::map_init(&spec, d, &mut rng);
         let r = find_map(t, &init, &MapOptions::default(), &mut rng)?;
         map_note = format!(
             "; MAP {} after {} L-BFGS iterations (max |grad| {:.2e})",

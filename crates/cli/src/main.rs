@@ -1,4 +1,4 @@
-//! Command-line interface (native only). Each sub-command lives in its own file and only converts
+//! The `tunelab` command line (native only). Each sub-command lives in its own file and only converts
 //! arguments into library calls, and results into files / stdout. Errors go to stderr, exit code 1.
 
 use clap::{Parser, Subcommand};
@@ -43,7 +43,7 @@ enum Command {
     LrSchedule(lr_schedule::LrScheduleArgs),
 }
 
-pub fn main() -> i32 {
+fn run() -> i32 {
     let cli = Cli::parse();
     let res: tunelab::Result<()> = match cli.cmd {
         Command::Simulate(a) => simulate::run(&a),
@@ -63,4 +63,8 @@ pub fn main() -> i32 {
             1
         }
     }
+}
+
+fn main() {
+    std::process::exit(run());
 }
