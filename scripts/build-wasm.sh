@@ -3,17 +3,20 @@
 #   pkg/           single-threaded (stable Rust)            -> used when the page is not cross-origin isolated
 #   pkg-parallel/  rayon thread pool (nightly + build-std)  -> used when crossOriginIsolated is true
 # Usage: scripts/build-wasm.sh [single|parallel|all] (default all). Set FORCE=1 to rebuild anyway.
-# Skips a flavour whose inputs (src/, Cargo.*, wasm-threads.toml, this script) did not change since its last build.
+# Skips a flavour whose inputs (src/, crates/wasm/, Cargo.*, wasm-threads.toml, this script) did not change since
+# its last build. The binding crate is crates/wasm (package tunelab-wasm); the module keeps the name `tunelab`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export RUSTUP_AUTO_INSTALL=0
 NIGHTLY=nightly-2026-05-20
 WHICH="${1:-all}"
+TARGET_SINGLE="${CARGO_TARGET_DIR:-target}"
+TARGET_THREADS="${TUNELAB_THREADS_TARGET_DIR:-target-threads}"
 
 log() { printf '\033[1;32m[build-wasm]\033[0m %s\n' "$*" >&2; }
 
 inputs_hash() {
-  { find src -type f -print0 | sort -z | xargs -0 sha256sum; sha256sum Cargo.toml Cargo.lock wasm-threads.toml scripts/build-wasm.sh; } \
+  { find src crates/wasm/src -type f -print0 | sort -z | xargs -0 sha256sum; sha256sum Cargo.toml crates/wasm/Cargo.toml Cargo.lock wasm-threads.toml scripts/build-wasm.sh; } \
     | sha256sum | cut -d' ' -f1
 }
 
@@ -46,9 +49,9 @@ build_single() {
   log "building pkg/ (single-threaded, stable)"
   # 128-bit SIMD: supported wherever wasm threads are (Chrome 91+, Firefox 89+, Safari 16.4+); it vectorises
   # the KSD and gradient loops (measured 1.3-4x faster in Chromium here).
-  cargo build --lib --release --target wasm32-unknown-unknown \
+  CARGO_TARGET_DIR="$TARGET_SINGLE" cargo build -p tunelab-wasm --lib --release --target wasm32-unknown-unknown \
     --config 'target.wasm32-unknown-unknown.rustflags=["-C", "target-feature=+simd128"]'
-  finish pkg target/wasm32-unknown-unknown/release/tunelab.wasm
+  finish pkg "$TARGET_SINGLE/wasm32-unknown-unknown/release/tunelab_wasm.wasm"
   echo "$h" > pkg/.inputs
 }
 
@@ -56,9 +59,9 @@ build_parallel() {
   local h; h=$(inputs_hash)
   if [ -z "${FORCE:-}" ] && [ -f pkg-parallel/.inputs ] && [ "$(cat pkg-parallel/.inputs)" = "$h" ]; then log "pkg-parallel/ up to date"; return; fi
   log "building pkg-parallel/ (threads, $NIGHTLY + build-std)"
-  CARGO_TARGET_DIR=target-threads cargo "+$NIGHTLY" build --lib --release --target wasm32-unknown-unknown \
+  CARGO_TARGET_DIR="$TARGET_THREADS" cargo "+$NIGHTLY" build -p tunelab-wasm --lib --release --target wasm32-unknown-unknown \
     --features threads --config wasm-threads.toml
-  finish pkg-parallel target-threads/wasm32-unknown-unknown/release/tunelab.wasm
+  finish pkg-parallel "$TARGET_THREADS/wasm32-unknown-unknown/release/tunelab_wasm.wasm"
   echo "$h" > pkg-parallel/.inputs
 }
 

@@ -1,8 +1,10 @@
-//! WebAssembly binding layer (wasm-bindgen). It converts types and errors and nothing else: every
-//! computation lives in the pure core. Used by the page's worker (`www/worker.js`).
+//! WebAssembly binding layer (wasm-bindgen), the workspace member `crates/wasm`. It converts types and errors
+//! and nothing else: every computation lives in the pure core (`tunelab`). Used by the page's worker
+//! (`www/worker.js`). Experiments cross through three calls over the one contract of `tunelab::experiment`:
+//! [`run`], [`preset`] and [`check`].
 //!
 //! Conventions:
-//! - Every [`crate::Error`] becomes a JS `Error` whose `message` is the core's message and whose `name` says
+//! - Every [`tunelab::Error`] becomes a JS `Error` whose `message` is the core's message and whose `name` says
 //!   the kind (`DataError`, `ConfigError`, `NumericalError`, `CancelledError`, `IoError`).
 //! - Configs and reports cross as plain JS objects (serde-wasm-bindgen); sample matrices and traces cross as
 //!   `Float64Array` (row-major, with their shape alongside).
@@ -10,20 +12,20 @@
 //!   `RuntimeError` (`unreachable`) thrown by the call; the worker reports it to the page.
 //! - With the `threads` feature, `initThreadPool(n)` (from wasm-bindgen-rayon) starts the rayon pool.
 
+use tunelab::experiment::{ExperimentConfig, Inputs, Kind, Output};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 #[cfg(feature = "threads")]
 pub use wasm_bindgen_rayon::init_thread_pool;
 
 /// Converts a core error into a JS `Error` with the core's message and a kind-specific `name`.
-pub fn to_js_error(e: crate::Error) -> JsValue {
+pub fn to_js_error(e: tunelab::Error) -> JsValue {
     let name = match &e {
-        crate::Error::Data(_) => "DataError",
-        crate::Error::Config(_) => "ConfigError",
-        crate::Error::Numerical(_) => "NumericalError",
-        crate::Error::Cancelled => "CancelledError",
-        crate::Error::Io(_) => "IoError",
+        tunelab::Error::Data(_) => "DataError",
+        tunelab::Error::Config(_) => "ConfigError",
+        tunelab::Error::Numerical(_) => "NumericalError",
+        tunelab::Error::Cancelled => "CancelledError",
+        tunelab::Error::Io(_) => "IoError",
     };
     let err = js_sys::Error::new(&e.to_string());
     err.set_name(name);
@@ -31,7 +33,7 @@ pub fn to_js_error(e: crate::Error) -> JsValue {
 }
 
 fn ser_err(e: serde_wasm_bindgen::Error) -> JsValue {
-    to_js_error(crate::Error::config(e.to_string()))
+    to_js_error(tunelab::Error::config(e.to_string()))
 }
 
 /// Serialises a value to a plain JS object (maps as objects, u64 as numbers).
@@ -128,15 +130,29 @@ pub fn panic_for_test(msg: &str) {
     panic!("{msg}");
 }
 
+/// Deliberately panics on a rayon pool thread while this thread waits for it, as a crashing run would (tests
+/// that such a panic reaches the page instead of leaving it waiting). In the single-threaded build the job runs
+/// on this thread.
+#[wasm_bindgen]
+pub fn panic_on_pool_thread_for_test(msg: &str) {
+    let msg = msg.to_string();
+    rayon::scope(|s| {
+        s.spawn(move |_| {
+            let where_ = rayon::current_thread_index().map_or("the calling thread".to_string(), |i| format!("pool thread {i}"));
+            panic!("{msg} (on {where_})");
+        })
+    });
+}
+
 /// Returns a core error of the given kind (to test the error conversion).
 #[wasm_bindgen]
 pub fn error_for_test(kind: &str, msg: &str) -> Result<(), JsValue> {
     let e = match kind {
-        "data" => crate::Error::data(msg),
-        "config" => crate::Error::config(msg),
-        "numerical" => crate::Error::numerical(msg),
-        "cancelled" => crate::Error::Cancelled,
-        _ => crate::Error::Io(msg.to_string()),
+        "data" => tunelab::Error::data(msg),
+        "config" => tunelab::Error::config(msg),
+        "numerical" => tunelab::Error::numerical(msg),
+        "cancelled" => tunelab::Error::Cancelled,
+        _ => tunelab::Error::Io(msg.to_string()),
     };
     Err(to_js_error(e))
 }
@@ -151,9 +167,9 @@ fn set(obj: &js_sys::Object, key: &str, value: &JsValue) -> Result<(), JsValue> 
 /// Reads a config object (`what` names it in errors); `undefined` / `null` is a config error, not a serde one.
 pub(crate) fn from_js<T: serde::de::DeserializeOwned>(v: JsValue, what: &str) -> Result<T, JsValue> {
     if v.is_undefined() || v.is_null() {
-        return Err(to_js_error(crate::Error::config(format!("{what}: no configuration given"))));
+        return Err(to_js_error(tunelab::Error::config(format!("{what}: no configuration given"))));
     }
-    serde_wasm_bindgen::from_value(v).map_err(|e| to_js_error(crate::Error::config(format!("{what}: {e}"))))
+    serde_wasm_bindgen::from_value(v).map_err(|e| to_js_error(tunelab::Error::config(format!("{what}: {e}"))))
 }
 
 /// Parses and checks an uploaded CSV (in the worker; the text never leaves the browser).
@@ -163,12 +179,12 @@ pub(crate) fn from_js<T: serde::de::DeserializeOwned>(v: JsValue, what: &str) ->
 /// `{columns, label, n, p, rows (first `rows` rows, header order), standardized, label_values}`.
 #[wasm_bindgen]
 pub fn csv_preview(text: &str, label: Option<String>, standardize: bool, model: JsValue, rows: usize) -> Result<JsValue, JsValue> {
-    let opts = crate::data::CsvOptions { label: label.unwrap_or_else(|| crate::data::CsvOptions::default().label), standardize };
-    let ds = crate::data::parse_csv(text, &opts).map_err(to_js_error)?;
+    let opts = tunelab::data::CsvOptions { label: label.unwrap_or_else(|| tunelab::data::CsvOptions::default().label), standardize };
+    let ds = tunelab::data::parse_csv(text, &opts).map_err(to_js_error)?;
     if !model.is_undefined() && !model.is_null() {
-        let spec: crate::model::ModelSpec = from_js(model, "model")?;
+        let spec: tunelab::model::ModelSpec = from_js(model, "model")?;
         if spec.needs_data() {
-            crate::model::build_target(&spec, Some(std::sync::Arc::new(ds.clone()))).map_err(to_js_error)?;
+            tunelab::model::build_target(&spec, Some(std::sync::Arc::new(ds.clone()))).map_err(to_js_error)?;
         }
     }
     #[derive(serde::Serialize)]
@@ -206,50 +222,110 @@ pub fn csv_preview(text: &str, label: Option<String>, standardize: bool, model: 
     })
 }
 
-// ------------------------------------------------------------------------------------------------ tuning
+// ------------------------------------------------------------------------------------------------ experiments
 
-/// Runs a tuning config (the core's `TuneConfig` JSON as a JS object) with `csv_text` for `source: "upload"`.
-///
-/// Every driver event is passed to `on_event` as a plain object (tag `type`), on this thread, between chunks
-/// of work. If `on_event` returns a truthy value the run stops at the end of the current chunk and the call
-/// throws a `CancelledError`; if it throws, the run stops and its exception is rethrown.
-///
-/// Returns `{report, samples: Float64Array (row-major, dim columns), dim}`: the report as the CLI writes it,
-/// except that the chosen arm's samples come out of `report.best` as a typed array.
-#[wasm_bindgen]
-pub fn tune(config: JsValue, csv_text: Option<String>, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
-    let cfg: crate::tune::TuneConfig = from_js(config, "config")?;
-    let mut report = observed(on_event, |obs, cancel| crate::tune::run(&cfg, csv_text.as_deref(), obs, cancel))?;
-    let (samples, dim) = match report.best.as_mut() {
-        Some(b) => (std::mem::take(&mut b.samples), b.dim),
-        None => (Vec::new(), 0),
-    };
-    let report_js = to_js(&report)?;
-    if let Ok(best) = js_sys::Reflect::get(&report_js, &JsValue::from_str("best")) {
-        if best.is_object() {
-            js_sys::Reflect::delete_property(best.unchecked_ref::<js_sys::Object>(), &JsValue::from_str("samples"))?;
-        }
+/// Reads an experiment config (a plain JS object with a `kind`: tune, compare, bandit, hoag, lr-schedule,
+/// step-size) into the core's [`ExperimentConfig`].
+fn experiment_config(config: JsValue) -> Result<ExperimentConfig, JsValue> {
+    if config.is_undefined() || config.is_null() {
+        return Err(to_js_error(tunelab::Error::config("config: no configuration given")));
     }
+    // Through JSON text, so that integers stay integers (a JS number is an f64).
+    let text = js_sys::JSON::stringify(&config)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| to_js_error(tunelab::Error::config("config: not a JSON-serialisable object")))?;
+    let mut value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| to_js_error(tunelab::Error::config(format!("config: {e}"))))?;
+    ExperimentConfig::from_value(&mut value, None).map_err(to_js_error)
+}
+
+/// Checks an experiment config once, as a run would, and returns what the core computed from it:
+/// `{kind, config (every default filled in), summary (arm count, rounds, grids, ...), data: {path, label} | null,
+/// unit}`. The page shows the summary before a run instead of recomputing it.
+#[wasm_bindgen]
+pub fn check(config: JsValue) -> Result<JsValue, JsValue> {
+    let checked = experiment_config(config)?.check().map_err(to_js_error)?;
+    #[derive(serde::Serialize)]
+    struct Checked {
+        kind: Kind,
+        config: ExperimentConfig,
+        summary: serde_json::Value,
+        data: Option<tunelab::experiment::DataRequest>,
+        unit: &'static str,
+    }
+    to_js(&Checked {
+        kind: checked.kind(),
+        config: checked.config(),
+        summary: checked.summary(),
+        data: checked.data_request(),
+        unit: checked.progress_unit(),
+    })
+}
+
+/// The built-in preset `name` of an experiment `kind`, as a config object with its `kind`.
+#[wasm_bindgen]
+pub fn preset(kind: &str, name: &str) -> Result<JsValue, JsValue> {
+    let kind = Kind::parse(kind).map_err(to_js_error)?;
+    to_js(&ExperimentConfig::preset(kind, name).map_err(to_js_error)?)
+}
+
+/// The preset names of an experiment `kind`.
+#[wasm_bindgen]
+pub fn preset_names(kind: &str) -> Result<JsValue, JsValue> {
+    let kind = Kind::parse(kind).map_err(to_js_error)?;
+    to_js(ExperimentConfig::preset_names(kind))
+}
+
+/// Runs an experiment of any kind: the config is checked once; `csv_text` is the uploaded file when the config
+/// asks for one (`data.source: "upload"`), parsed once here with the config's label column.
+///
+/// Every event (`started`, `progress` with `done` / `total` / `detail`, `finished`) goes to `on_event` as a
+/// plain object on this thread, between chunks of work. A truthy return value stops the run at the end of the
+/// current chunk (the result then has `status: "stopped"`); if `on_event` throws, the run stops and the
+/// exception is rethrown.
+///
+/// Returns `{report, samples: Float64Array, dim}`: the report envelope as the CLI writes it, except that a
+/// tune run's chosen samples come out of `report.result.best` as a typed array (empty for other kinds).
+#[wasm_bindgen]
+pub fn run(config: JsValue, csv_text: Option<String>, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
+    let checked = experiment_config(config)?.check().map_err(to_js_error)?;
+    let data = match (checked.data_request(), csv_text) {
+        (Some(req), Some(text)) => Some(req.parse(&text).map_err(to_js_error)?),
+        (Some(req), None) if req.path.is_none() => {
+            return Err(to_js_error(tunelab::Error::config("the config asks for an uploaded CSV file, but none was given")))
+        }
+        (Some(req), None) => {
+            let path = req.path.unwrap_or_default();
+            return Err(to_js_error(tunelab::Error::config(format!(
+                "the config names the file {path}, which the page cannot read: upload it instead"
+            ))));
+        }
+        (None, _) => None,
+    };
+    let mut report = observed(on_event, |obs, stop| checked.run(Inputs { data }, obs, stop))?;
+    let (samples, dim) = match report.result.as_mut() {
+        Some(Output::Tune(r)) => match r.best.as_mut() {
+            Some(b) => (std::mem::take(&mut b.samples), b.dim),
+            None => (Vec::new(), 0),
+        },
+        _ => (Vec::new(), 0),
+    };
     let out = js_sys::Object::new();
-    set(&out, "report", &report_js)?;
+    set(&out, "report", &to_js(&report)?)?;
     set(&out, "samples", &js_sys::Float64Array::from(samples.as_slice()).into())?;
     set(&out, "dim", &JsValue::from(dim as u32))?;
     Ok(out.into())
 }
 
-/// The built-in preset `name` as a config object (`paper-logreg`, `digits-bnn`, `demo`, `gaussian`).
-#[wasm_bindgen]
-pub fn preset(name: &str) -> Result<JsValue, JsValue> {
-    to_js(&crate::tune::presets::preset(name).map_err(to_js_error)?)
-}
 
 /// Log density of a 2-D model (`{kind: "banana"}`, ...) on an `nx` x `ny` grid covering `samples`
 /// (row-major n x 2; padded by 15%, or [-3, 3]^2 when empty). Returns
 /// `{z: Float64Array (row-major, ny rows), nx, ny, bounds: [x0, x1, y0, y1]}`.
 #[wasm_bindgen]
 pub fn density_grid(model: JsValue, samples: &[f64], nx: usize, ny: usize) -> Result<JsValue, JsValue> {
-    let spec: crate::model::ModelSpec = from_js(model, "model")?;
-    let target = crate::model::build_target(&spec, None).map_err(to_js_error)?;
+    let spec: tunelab::model::ModelSpec = from_js(model, "model")?;
+    let target = tunelab::model::build_target(&spec, None).map_err(to_js_error)?;
     let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
     for p in samples.chunks_exact(2).filter(|p| p[0].is_finite() && p[1].is_finite()) {
         (x0, x1, y0, y1) = (x0.min(p[0]), x1.max(p[0]), y0.min(p[1]), y1.max(p[1]));
@@ -259,7 +335,7 @@ pub fn density_grid(model: JsValue, samples: &[f64], nx: usize, ny: usize) -> Re
     }
     let (px, py) = (0.15 * (x1 - x0), 0.15 * (y1 - y0));
     let bounds = [x0 - px, x1 + px, y0 - py, y1 + py];
-    let z = crate::model::log_density_grid(target.as_ref(), (bounds[0], bounds[1]), (bounds[2], bounds[3]), nx, ny)
+    let z = tunelab::model::log_density_grid(target.as_ref(), (bounds[0], bounds[1]), (bounds[2], bounds[3]), nx, ny)
         .map_err(to_js_error)?;
     let out = js_sys::Object::new();
     set(&out, "z", &js_sys::Float64Array::from(z.as_slice()).into())?;
@@ -271,48 +347,23 @@ pub fn density_grid(model: JsValue, samples: &[f64], nx: usize, ny: usize) -> Re
 
 // ------------------------------------------------------------------------------------------------ benchmarks
 
-/// Milliseconds for one KSD of `n` x `d` samples (see [`crate::benchkit::ksd_ms`]).
+/// Milliseconds for one KSD of `n` x `d` samples (see [`tunelab::benchkit::ksd_ms`]).
 #[wasm_bindgen]
 pub fn bench_ksd(n: usize, d: usize, seed: u32) -> Result<f64, JsValue> {
-    crate::benchkit::ksd_ms(n, d, seed as u64).map(|r| r.0).map_err(to_js_error)
+    tunelab::benchkit::ksd_ms(n, d, seed as u64).map(|r| r.0).map_err(to_js_error)
 }
 
-/// Milliseconds for `chains` parallel SGLD chains of `iters` iterations (see [`crate::benchkit::sgld_ms`]).
+/// Milliseconds for `chains` parallel SGLD chains of `iters` iterations (see [`tunelab::benchkit::sgld_ms`]).
 #[wasm_bindgen]
 pub fn bench_sgld(n: usize, d: usize, iters: u32, batch: f64, chains: usize, seed: u32) -> Result<f64, JsValue> {
-    crate::benchkit::sgld_ms(n, d, iters as u64, batch, chains, seed as u64).map(|r| r.0).map_err(to_js_error)
+    tunelab::benchkit::sgld_ms(n, d, iters as u64, batch, chains, seed as u64).map(|r| r.0).map_err(to_js_error)
 }
-
-/// The tuners of the paper's comparison for a base config (`[{name, config}]`: MAMBA-KSD, MAMBA-FSSD,
-/// grid with test log-loss when there is a test set, grid with KSD, the heuristic), run one by one by the page.
-#[wasm_bindgen]
-pub fn compare_configs(config: JsValue) -> Result<JsValue, JsValue> {
-    #[derive(serde::Serialize)]
-    struct Entry {
-        name: String,
-        config: crate::tune::TuneConfig,
-    }
-    let base: crate::tune::TuneConfig = from_js(config, "config")?;
-    let list: Vec<Entry> = crate::tune::compare::paper_tuners(&base).into_iter().map(|(name, config)| Entry { name, config }).collect();
-    to_js(&list)
-}
-
-/// A config as the core reads it: parsed, validated (settings that need no data) and written back with every
-/// default filled in. The page uses it to check a config before a run and to compare with the core's presets.
-#[wasm_bindgen]
-pub fn normalize_config(config: JsValue) -> Result<JsValue, JsValue> {
-    let cfg: crate::tune::TuneConfig = from_js(config, "config")?;
-    cfg.validate().map_err(to_js_error)?;
-    to_js(&cfg)
-}
-
-// ------------------------------------------------------------------------------------------------ other tuners
 
 /// Runs `f` with an observer that forwards each event to `on_event` (truthy return = cancel, a throw stops
 /// the run and is rethrown) and returns the core's result (its error as a JS `Error`). Shared by every runner.
 pub(crate) fn observed<E: serde::Serialize, R>(
     on_event: &js_sys::Function,
-    f: impl FnOnce(&mut dyn FnMut(&E), &std::sync::atomic::AtomicBool) -> crate::Result<R>,
+    f: impl FnOnce(&mut dyn FnMut(&E), &std::sync::atomic::AtomicBool) -> tunelab::Result<R>,
 ) -> Result<R, JsValue> {
     use std::sync::atomic::{AtomicBool, Ordering};
     let cancel = AtomicBool::new(false);
@@ -335,60 +386,4 @@ pub(crate) fn observed<E: serde::Serialize, R>(
         return Err(e);
     }
     result.map_err(to_js_error)
-}
-
-/// [`observed`], returning the report as a plain object: the bandit, HOAG, learning-rate-schedule and step-size
-/// runners.
-pub(crate) fn run_observed<E: serde::Serialize, R: serde::Serialize>(
-    on_event: &js_sys::Function,
-    f: impl FnOnce(&mut dyn FnMut(&E), &std::sync::atomic::AtomicBool) -> crate::Result<R>,
-) -> Result<JsValue, JsValue> {
-    to_js(&observed(on_event, f)?)
-}
-
-/// Parses uploaded CSV text with a label column (default `y`) for the HOAG / schedule runners.
-fn uploaded(csv_text: Option<String>, label: Option<String>) -> Result<Option<crate::data::Dataset>, JsValue> {
-    match csv_text {
-        None => Ok(None),
-        Some(text) => {
-            let opts = crate::data::CsvOptions { label: label.unwrap_or_else(|| "y".into()), standardize: false };
-            crate::data::parse_csv(&text, &opts).map(Some).map_err(to_js_error)
-        }
-    }
-}
-
-/// Runs a bandit comparison (`BanditConfig` JSON; issue 5): events `preparing` (the SG-MCMC table's runs),
-/// `started`, `progress`, `done`. `csv_text` is the uploaded file for a problem whose data source is `upload`
-/// (its label column is named in the config).
-#[wasm_bindgen]
-pub fn run_bandit(config: JsValue, csv_text: Option<String>, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
-    let cfg: crate::bandit::BanditConfig = from_js(config, "config")?;
-    run_observed(on_event, |obs, cancel| crate::bandit::run_with_data(&cfg, csv_text.as_deref(), obs, cancel))
-}
-
-/// Runs a HOAG comparison (`HoagConfig` JSON; issue 6) on built-in data or on uploaded CSV text.
-#[wasm_bindgen]
-pub fn run_hoag(config: JsValue, csv_text: Option<String>, label: Option<String>, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
-    let cfg: crate::hoag::HoagConfig = from_js(config, "config")?;
-    let data = uploaded(csv_text, label)?;
-    run_observed(on_event, |obs, cancel| crate::hoag::run_with_data(&cfg, data.as_ref(), obs, cancel))
-}
-
-/// Runs a learning-rate-schedule comparison (`LrConfig` JSON; issue 6) on built-in data or uploaded CSV text.
-#[wasm_bindgen]
-pub fn run_lrsched(config: JsValue, csv_text: Option<String>, label: Option<String>, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
-    let cfg: crate::lrsched::LrConfig = from_js(config, "config")?;
-    let data = uploaded(csv_text, label)?;
-    run_observed(on_event, |obs, cancel| crate::lrsched::run_with_data(&cfg, data.as_ref(), obs, cancel))
-}
-
-/// The preset `name` of a runner (`kind` = `bandit`, `hoag` or `lrsched`) as a config object.
-#[wasm_bindgen]
-pub fn runner_preset(kind: &str, name: &str) -> Result<JsValue, JsValue> {
-    match kind {
-        "bandit" => to_js(&crate::bandit::BanditConfig::preset(name).map_err(to_js_error)?),
-        "hoag" => to_js(&crate::hoag::HoagConfig::preset(name).map_err(to_js_error)?),
-        "lrsched" => to_js(&crate::lrsched::LrConfig::preset(name).map_err(to_js_error)?),
-        other => Err(to_js_error(crate::Error::config(format!("unknown runner `{other}`: bandit, hoag or lrsched")))),
-    }
 }

@@ -19,22 +19,22 @@ fn every_core_error_becomes_a_js_error_with_its_message_and_kind() {
         ("numerical", "NumericalError", "numerical failure: "),
         ("io", "IoError", "I/O error: "),
     ] {
-        let e = js_error(tunelab::wasm::error_for_test(kind, "row 3, column \"x2\": not a number").unwrap_err());
+        let e = js_error(tunelab_wasm::error_for_test(kind, "row 3, column \"x2\": not a number").unwrap_err());
         assert_eq!(String::from(e.name()), name);
         assert_eq!(String::from(e.message()), format!("{prefix}row 3, column \"x2\": not a number"));
     }
-    let e = js_error(tunelab::wasm::to_js_error(tunelab::Error::Cancelled));
+    let e = js_error(tunelab_wasm::to_js_error(tunelab::Error::Cancelled));
     assert_eq!(String::from(e.name()), "CancelledError");
     assert_eq!(String::from(e.message()), "cancelled");
 }
 
 #[wasm_bindgen_test]
 fn version_and_single_threaded_flavour() {
-    assert_eq!(tunelab::wasm::version(), env!("CARGO_PKG_VERSION"));
-    assert!(!tunelab::wasm::threads_supported());
-    assert_eq!(tunelab::wasm::num_threads(), 1);
+    assert_eq!(tunelab_wasm::version(), env!("CARGO_PKG_VERSION"));
+    assert!(!tunelab_wasm::threads_supported());
+    assert_eq!(tunelab_wasm::num_threads(), 1);
     // Without threads rayon runs every job on the calling thread: one distinct index at most.
-    let ids = tunelab::wasm::probe_threads(16);
+    let ids = tunelab_wasm::probe_threads(16);
     assert_eq!(ids.len(), 16);
     assert!(ids.windows(2).all(|w| w[0] == w[1]), "{ids:?}");
 }
@@ -47,7 +47,7 @@ fn get(v: &JsValue, key: &str) -> JsValue {
     js_sys::Reflect::get(v, &JsValue::from_str(key)).expect("property")
 }
 
-const TINY: &str = r#"{"data":{"source":"none","test_fraction":0},"model":{"kind":"gaussian","d":2},
+const TINY: &str = r#"{"kind":"tune","data":{"source":"none","test_fraction":0},"model":{"kind":"gaussian","d":2},
   "sampler":{"kind":"sgld"},"arms":{"log10_step":{"from":-3,"to":-1,"by":1},"batch":[1]},
   "tuner":{"kind":"mamba","eta":3},"budget":{"iterations":600},"metric":{"kind":"ksd","max_samples":100},
   "thin":2,"start":"zero","seed":5}"#;
@@ -62,64 +62,106 @@ fn a_tiny_tune_run_returns_a_report_events_and_samples_as_a_float64array() {
         })
     };
     let f: &js_sys::Function = push.as_ref().unchecked_ref();
-    let out = tunelab::wasm::tune(json(TINY), None, f).expect("run");
-    let report = get(&out, "report");
+    let out = tunelab_wasm::run(json(TINY), None, f).expect("run");
+    let envelope = get(&out, "report");
+    assert_eq!(get(&envelope, "kind").as_string().as_deref(), Some("tune"));
+    assert_eq!(get(&envelope, "status").as_string().as_deref(), Some("complete"));
+    let report = get(&envelope, "result");
     assert_eq!(js_sys::Array::from(&get(&report, "arms")).length(), 3);
     let best = get(&report, "best");
     let dim = get(&out, "dim").as_f64().unwrap() as u32;
     assert_eq!(dim, 2);
     // The samples left the report and crossed as a typed array of whole rows.
-    assert!(get(&best, "samples").is_undefined());
+    assert!(get(&best, "samples").is_undefined() || get(&best, "samples").is_null() || js_sys::Array::from(&get(&best, "samples")).length() == 0);
     let samples: js_sys::Float64Array = get(&out, "samples").dyn_into().expect("Float64Array");
     assert!(samples.length() >= 2 * dim && samples.length() % dim == 0);
     assert!(samples.to_vec().iter().all(|v| v.is_finite()));
     let mean = js_sys::Array::from(&get(&get(&best, "posterior"), "mean"));
     assert_eq!(mean.length(), 2);
-    // Events arrive as plain objects tagged by `type`, from `started` to `done`.
+    // The one event vocabulary: `started`, then `progress` with done <= total and the tune detail, `finished`.
     let types: Vec<String> = events.iter().map(|e| get(&e, "type").as_string().unwrap()).collect();
     assert_eq!(types.first().map(String::as_str), Some("started"));
-    assert_eq!(types.last().map(String::as_str), Some("done"));
-    assert!(types.iter().any(|t| t == "arm-scored"));
-    assert!(types.iter().any(|t| t == "round-finished"));
+    assert_eq!(types.last().map(String::as_str), Some("finished"));
+    let details: Vec<String> = events
+        .iter()
+        .filter(|e| get(e, "type").as_string().as_deref() == Some("progress"))
+        .map(|e| {
+            let (done, total) = (get(&e, "done").as_f64().unwrap(), get(&e, "total").as_f64().unwrap());
+            assert!(done <= total + 1e-9 && total > 0.0, "{done} of {total}");
+            get(&get(&e, "detail"), "type").as_string().unwrap()
+        })
+        .collect();
+    assert!(details.iter().any(|t| t == "arm-scored"));
+    assert!(details.iter().any(|t| t == "round-finished"));
+    // The summary of `started` is what `check` returns: 3 arms, MAMBA's rounds.
+    let summary = get(&events.get(0), "summary");
+    assert_eq!(get(&summary, "arm_count").as_f64(), Some(3.0));
 }
 
 #[wasm_bindgen_test]
-fn a_truthy_observer_cancels_and_a_throwing_observer_rethrows() {
-    let stop = js_sys::Function::new_with_args("e", "return e.type === 'round-started';");
-    let e = js_error(tunelab::wasm::tune(json(TINY), None, &stop).unwrap_err());
-    assert_eq!(String::from(e.name()), "CancelledError");
+fn a_truthy_observer_stops_the_run_and_a_throwing_observer_rethrows() {
+    let stop = js_sys::Function::new_with_args("e", "return e.type === 'progress' && e.detail.type === 'round-started';");
+    let out = tunelab_wasm::run(json(TINY), None, &stop).expect("a stopped run is a result");
+    let envelope = get(&out, "report");
+    assert_eq!(get(&envelope, "status").as_string().as_deref(), Some("stopped"));
+    assert!(get(&envelope, "result").is_null());
+    assert!(js_sys::Array::from(&get(&envelope, "reached")).length() >= 1);
     let throws = js_sys::Function::new_with_args("e", "if (e.type === 'started') throw new TypeError('observer bug');");
-    let e = js_error(tunelab::wasm::tune(json(TINY), None, &throws).unwrap_err());
+    let e = js_error(tunelab_wasm::run(json(TINY), None, &throws).unwrap_err());
     assert_eq!(String::from(e.name()), "TypeError");
     assert_eq!(String::from(e.message()), "observer bug");
+}
+
+#[wasm_bindgen_test]
+fn check_returns_the_normalised_config_and_what_the_core_computed() {
+    let c = tunelab_wasm::check(json(TINY)).expect("check");
+    assert_eq!(get(&c, "kind").as_string().as_deref(), Some("tune"));
+    let summary = get(&c, "summary");
+    assert_eq!(get(&summary, "arm_count").as_f64(), Some(3.0));
+    // A descending step range is what the core accepts: the page takes the grid from here.
+    let desc = TINY.replace(r#""from":-3,"to":-1"#, r#""from":-1,"to":-3"#);
+    let c = tunelab_wasm::check(json(&desc)).expect("descending range");
+    let arms = js_sys::Array::from(&get(&get(&c, "summary"), "arms"));
+    assert_eq!(arms.length(), 3);
+    assert!((get(&arms.get(0), "step").as_f64().unwrap() - 0.1).abs() < 1e-12);
+    // Presets of every kind come with their kind.
+    for (kind, name) in [("tune", "demo"), ("bandit", "beta-reservoir"), ("hoag", "logreg"), ("lr-schedule", "digits"), ("step-size", "sgld-step"), ("compare", "demo")] {
+        let p = tunelab_wasm::preset(kind, name).expect(name);
+        assert_eq!(get(&p, "kind").as_string().as_deref(), Some(kind));
+        tunelab_wasm::check(p).expect(name);
+    }
+    let e = js_error(tunelab_wasm::preset("nope", "x").unwrap_err());
+    assert_eq!(String::from(e.name()), "ConfigError");
+    let e = js_error(tunelab_wasm::check(json(r#"{"rounds":3}"#)).unwrap_err());
+    assert!(String::from(e.message()).contains("kind"));
 }
 
 #[wasm_bindgen_test]
 fn bad_configs_and_bad_csv_become_errors_with_the_core_message() {
     let noop = js_sys::Function::new_no_args("");
     let bad = TINY.replace(r#""eta":3"#, r#""eta":1"#);
-    let e = js_error(tunelab::wasm::tune(json(&bad), None, &noop).unwrap_err());
+    let e = js_error(tunelab_wasm::run(json(&bad), None, &noop).unwrap_err());
     assert_eq!(String::from(e.name()), "ConfigError");
     assert!(String::from(e.message()).contains("eta >= 2"), "{}", String::from(e.message()));
-    let e = js_error(tunelab::wasm::tune(json(r#"{"model":{"kind":"nope"}}"#), None, &noop).unwrap_err());
+    let e = js_error(tunelab_wasm::run(json(r#"{"kind":"tune","model":{"kind":"nope"}}"#), None, &noop).unwrap_err());
     assert_eq!(String::from(e.name()), "ConfigError");
-    let e = js_error(tunelab::wasm::csv_preview("x,y\n1,0\n2\n", None, false, JsValue::UNDEFINED, 5).unwrap_err());
+    let e = js_error(tunelab_wasm::csv_preview("x,y\n1,0\n2\n", None, false, JsValue::UNDEFINED, 5).unwrap_err());
     assert_eq!(String::from(e.name()), "DataError");
     assert!(String::from(e.message()).contains("line 3"));
     let logistic = json(r#"{"kind":"logistic"}"#);
-    let e = js_error(tunelab::wasm::csv_preview("x,y\n1,0\n2,3\n", None, false, logistic, 5).unwrap_err());
+    let e = js_error(tunelab_wasm::csv_preview("x,y\n1,0\n2,3\n", None, false, logistic, 5).unwrap_err());
     assert!(String::from(e.message()).contains("not 0 or 1"), "{}", String::from(e.message()));
 }
 
 #[wasm_bindgen_test]
 fn csv_preview_and_density_grid_cross_as_plain_objects_and_typed_arrays() {
-    let p = tunelab::wasm::csv_preview("a,b,y\n1,2,0\n3,4,1\n5,6,1\n", None, false, JsValue::UNDEFINED, 2).unwrap();
+    let p = tunelab_wasm::csv_preview("a,b,y\n1,2,0\n3,4,1\n5,6,1\n", None, false, JsValue::UNDEFINED, 2).unwrap();
     assert_eq!(get(&p, "n").as_f64(), Some(3.0));
     assert_eq!(get(&p, "p").as_f64(), Some(2.0));
     assert_eq!(js_sys::JSON::stringify(&get(&p, "columns")).unwrap(), r#"["a","b","y"]"#);
     assert_eq!(js_sys::JSON::stringify(&get(&p, "rows")).unwrap(), "[[1,2,0],[3,4,1]]");
     assert_eq!(js_sys::JSON::stringify(&get(&p, "label_values")).unwrap(), "[0,1]");
-    let g = tunelab::wasm::density_grid(json(r#"{"kind":"gaussian","d":2,"rho":0}"#), &[-1.0, -1.0, 1.0, 1.0], 5, 4).unwrap();
+    let g = tunelab_wasm::density_grid(json(r#"{"kind":"gaussian","d":2,"rho":0}"#), &[-1.0, -1.0, 1.0, 1.0], 5, 4).unwrap();
     let z: js_sys::Float64Array = get(&g, "z").dyn_into().unwrap();
     assert_eq!(z.length(), 20);
     // Standard normal: the log density is highest at the grid point nearest the origin.

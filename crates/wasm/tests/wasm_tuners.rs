@@ -1,6 +1,5 @@
-//! Browser tests of the bindings the tuner panels use (single-threaded build): the bandit, HOAG and
-//! learning-rate-schedule runners of `src/wasm.rs` (`run_bandit`, `run_hoag`, `run_lrsched`, `runner_preset`)
-//! and the config checks of `src/wasm_tuners.rs`.
+//! Browser tests of the experiment binding (single-threaded build) for the bandit, HOAG, learning-rate-schedule
+//! and step-size kinds: `run`, `check` and `preset` of `crates/wasm` over the one experiment contract.
 //! `wasm-pack test --headless --chrome . --test wasm_tuners` (see scripts/test-wasm.sh).
 #![cfg(target_arch = "wasm32")]
 
@@ -36,8 +35,46 @@ fn recorder() -> (js_sys::Array, wasm_bindgen::closure::Closure<dyn FnMut(JsValu
     (events, wasm_bindgen::closure::Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| { e2.push(&e); }))
 }
 
+/// The kind-specific details of the progress events, in order (every progress event has done <= total).
+fn details(events: &js_sys::Array) -> Vec<JsValue> {
+    let all: Vec<JsValue> = events.iter().collect();
+    assert_eq!(all.first().and_then(|e| get(e, "type").as_string()).as_deref(), Some("started"));
+    assert_eq!(all.last().and_then(|e| get(e, "type").as_string()).as_deref(), Some("finished"));
+    all.iter()
+        .filter(|e| get(e, "type").as_string().as_deref() == Some("progress"))
+        .map(|e| {
+            let (done, total) = (get(e, "done").as_f64().unwrap(), get(e, "total").as_f64().unwrap());
+            assert!(done <= total + 1e-9, "{done} of {total}");
+            get(e, "detail")
+        })
+        .collect()
+}
+
 fn types(events: &js_sys::Array) -> Vec<String> {
-    events.iter().map(|e| get(&e, "type").as_string().unwrap()).collect()
+    details(events).iter().map(|e| get(e, "type").as_string().unwrap()).collect()
+}
+
+/// `{"kind": kind, ...config}` as a JS object.
+fn with_kind(kind: &str, config: &str) -> JsValue {
+    let body = config.trim_start().strip_prefix('{').expect("an object");
+    json(&format!("{{\"kind\":\"{kind}\",{body}"))
+}
+
+/// Runs a config of `kind` and returns the kind's report (`report.result` of the envelope).
+fn run_kind(kind: &str, config: &str, csv: Option<String>, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
+    let out = tunelab_wasm::run(with_kind(kind, config), csv, on_event)?;
+    Ok(get(&get(&out, "report"), "result"))
+}
+
+/// Runs and returns the envelope's status ("complete" / "stopped").
+fn run_status(kind: &str, config: &str, on_event: &js_sys::Function) -> String {
+    let out = tunelab_wasm::run(with_kind(kind, config), None, on_event).expect("run");
+    get(&get(&out, "report"), "status").as_string().unwrap()
+}
+
+/// The config `check` returns for a config of `kind` (every default filled in).
+fn checked(kind: &str, config: &str) -> Result<JsValue, JsValue> {
+    tunelab_wasm::check(with_kind(kind, config)).map(|c| get(&c, "config"))
 }
 
 const BANDIT: &str = r#"{"problem":{"kind":"bernoulli","means":[0.2,0.5,0.8]},
@@ -46,7 +83,7 @@ const BANDIT: &str = r#"{"problem":{"kind":"bernoulli","means":[0.2,0.5,0.8]},
 #[wasm_bindgen_test]
 fn a_tiny_bandit_run_returns_the_report_and_streams_its_curves() {
     let (events, cb) = recorder();
-    let report = tunelab::wasm::run_bandit(json(BANDIT), None, cb.as_ref().unchecked_ref()).expect("run");
+    let report = run_kind("bandit", BANDIT, None, cb.as_ref().unchecked_ref()).expect("run");
     let algos = arr(&get(&report, "algorithms"));
     // The uniform floor is added to the two listed algorithms.
     let names: Vec<String> = algos.iter().map(|a| get(&a, "name").as_string().unwrap()).collect();
@@ -67,7 +104,7 @@ fn a_tiny_bandit_run_returns_the_report_and_streams_its_curves() {
     assert_eq!(t.last().map(String::as_str), Some("done"));
     // The progress events together carry every checkpoint once, per algorithm.
     let mut seen = Vec::new();
-    for e in events.iter().filter(|e| get(e, "type").as_string().as_deref() == Some("progress")) {
+    for e in details(&events).iter().filter(|e| get(e, "type").as_string().as_deref() == Some("progress")) {
         let c0 = arr(&get(&e, "curves")).get(0);
         seen.extend(nums(&get(&c0, "rounds")));
     }
@@ -76,31 +113,31 @@ fn a_tiny_bandit_run_returns_the_report_and_streams_its_curves() {
 
 #[wasm_bindgen_test]
 fn bandit_cancel_bad_configs_checks_and_presets() {
-    let stop = js_sys::Function::new_with_args("e", "return e.type === 'started';");
-    let e = js_error(tunelab::wasm::run_bandit(json(BANDIT), None, &stop).unwrap_err());
-    assert_eq!(String::from(e.name()), "CancelledError");
+    let stop = js_sys::Function::new_with_args("e", "return e.type === 'progress' && e.detail.type === 'started';");
+    assert_eq!(run_status("bandit", BANDIT, &stop), "stopped");
     let noop = js_sys::Function::new_no_args("");
     let bad = BANDIT.replace("0.8]", "1.8]");
-    let e = js_error(tunelab::wasm::run_bandit(json(&bad), None, &noop).unwrap_err());
+    let e = js_error(run_kind("bandit", &bad, None, &noop).unwrap_err());
     assert_eq!(String::from(e.name()), "ConfigError");
     assert!(String::from(e.message()).contains("every mean must be in [0, 1]"), "{}", String::from(e.message()));
-    let e = js_error(tunelab::wasm_tuners::bandit_check(json(r#"{"problem":{"kind":"nope"},"algorithms":[],"rounds":5}"#)).unwrap_err());
+    let e = js_error(checked("bandit", r#"{"problem":{"kind":"nope"},"algorithms":[],"rounds":5}"#).unwrap_err());
     assert_eq!(String::from(e.name()), "ConfigError");
     assert!(String::from(e.message()).contains("nope"), "{}", String::from(e.message()));
-    let e = js_error(tunelab::wasm_tuners::bandit_check(JsValue::UNDEFINED).unwrap_err());
+    let e = js_error(tunelab_wasm::check(JsValue::UNDEFINED).unwrap_err());
     assert!(String::from(e.message()).contains("no configuration given"));
     // GP-UCB needs a box; TTTS on a function is refused before running.
-    let e = js_error(tunelab::wasm_tuners::bandit_check(json(r#"{"problem":{"kind":"function","function":"branin"},"algorithms":[{"kind":"ttts"}],"rounds":5}"#)).unwrap_err());
+    let e = js_error(checked("bandit", r#"{"problem":{"kind":"function","function":"branin"},"algorithms":[{"kind":"ttts"}],"rounds":5}"#).unwrap_err());
     assert!(String::from(e.message()).contains("discrete arms"), "{}", String::from(e.message()));
     // The check fills defaults and adds the floor.
-    let c = tunelab::wasm_tuners::bandit_check(json(BANDIT)).unwrap();
+    let c = checked("bandit", BANDIT).unwrap();
     assert_eq!(arr(&get(&c, "algorithms")).length(), 3);
     assert_eq!(get(&c, "band").as_f64(), Some(1.96));
-    let p = tunelab::wasm::runner_preset("bandit", "tvo-schedule").unwrap();
+    let p = tunelab_wasm::preset("bandit", "tvo-schedule").unwrap();
+    assert_eq!(get(&p, "kind").as_string().as_deref(), Some("bandit"));
     assert_eq!(get(&p, "rounds").as_f64(), Some(80.0));
     assert_eq!(get(&get(&p, "problem"), "kind").as_string().as_deref(), Some("tvo-schedule"));
-    assert!(tunelab::wasm_tuners::bandit_check(p).is_ok());
-    let e = js_error(tunelab::wasm::runner_preset("bandit", "nope").unwrap_err());
+    assert!(tunelab_wasm::check(p).is_ok());
+    let e = js_error(tunelab_wasm::preset("bandit", "nope").unwrap_err());
     assert!(String::from(e.message()).contains("unknown bandit preset"));
 }
 
@@ -116,7 +153,7 @@ fn d_ttts_tunes_sgmcmc_on_an_uploaded_csv_through_the_binding() {
         csv.push_str(&format!("{a},{b},{}\n", u8::from(a + 0.5 * b + 0.3 * (i as f64 * 2.3).sin() > 0.0)));
     }
     let (events, cb) = recorder();
-    let report = tunelab::wasm::run_bandit(json(SGMCMC), Some(csv.clone()), cb.as_ref().unchecked_ref()).expect("run");
+    let report = run_kind("bandit", SGMCMC, Some(csv.clone()), cb.as_ref().unchecked_ref()).expect("run");
     assert!(get(&report, "problem").as_string().unwrap().contains("mine.csv"));
     let t = types(&events);
     // the table's 12 runs are reported before the first round
@@ -127,15 +164,15 @@ fn d_ttts_tunes_sgmcmc_on_an_uploaded_csv_through_the_binding() {
     let rec = arr(&get(&algos.get(0), "recommended")).get(0);
     assert!(get(&rec, "label").as_string().unwrap().contains("h="));
     // progress events carry the bands
-    let p = events.iter().find(|e| get(e, "type").as_string().as_deref() == Some("progress")).unwrap();
+    let p = details(&events).into_iter().find(|e| get(e, "type").as_string().as_deref() == Some("progress")).unwrap();
     let c0 = arr(&get(&p, "curves")).get(0);
     assert_eq!(nums(&get(&c0, "simple_lo")).len(), nums(&get(&c0, "rounds")).len());
     // no file, or a broken one: errors a student can act on
     let noop = js_sys::Function::new_no_args("");
-    let e = js_error(tunelab::wasm::run_bandit(json(SGMCMC), None, &noop).unwrap_err());
+    let e = js_error(run_kind("bandit", SGMCMC, None, &noop).unwrap_err());
     assert_eq!(String::from(e.name()), "ConfigError");
-    assert!(String::from(e.message()).contains("uploaded file"), "{}", String::from(e.message()));
-    let e = js_error(tunelab::wasm::run_bandit(json(SGMCMC), Some("a,b,y\n1,2,0\n1,2\n".into()), &noop).unwrap_err());
+    assert!(String::from(e.message()).contains("uploaded CSV"), "{}", String::from(e.message()));
+    let e = js_error(run_kind("bandit", SGMCMC, Some("a,b,y\n1,2,0\n1,2\n".into()), &noop).unwrap_err());
     assert_eq!(String::from(e.name()), "DataError");
     assert!(String::from(e.message()).contains("line 3"), "{}", String::from(e.message()));
 }
@@ -147,7 +184,7 @@ const HOAG: &str = r#"{"problem":"logreg","data":{"source":"simulate","n":90,"d"
 #[wasm_bindgen_test]
 fn a_tiny_hoag_run_returns_traces_landscape_and_tolerances() {
     let (events, cb) = recorder();
-    let report = tunelab::wasm::run_hoag(json(HOAG), None, None, cb.as_ref().unchecked_ref()).expect("run");
+    let report = run_kind("hoag", HOAG, None, cb.as_ref().unchecked_ref()).expect("run");
     let methods = arr(&get(&report, "methods"));
     assert_eq!(methods.length(), 2);
     assert_eq!(get(&methods.get(0), "name").as_string().as_deref(), Some("HOAG (cubic)"));
@@ -177,11 +214,11 @@ fn a_tiny_hoag_run_returns_traces_landscape_and_tolerances() {
 fn hoag_uploads_bad_configs_and_checks() {
     let noop = js_sys::Function::new_no_args("");
     let bad = HOAG.replace(r#""points":5"#, r#""points":1"#);
-    let e = js_error(tunelab::wasm::run_hoag(json(&bad), None, None, &noop).unwrap_err());
+    let e = js_error(run_kind("hoag", &bad, None, &noop).unwrap_err());
     assert_eq!(String::from(e.name()), "ConfigError");
     assert!(String::from(e.message()).contains("at least 2 points"), "{}", String::from(e.message()));
-    assert!(tunelab::wasm_tuners::hoag_check(json(&bad)).is_err());
-    let e = js_error(tunelab::wasm_tuners::hoag_check(json(r#"{"problem":"ridge"}"#)).unwrap_err());
+    assert!(checked("hoag", &bad).is_err());
+    let e = js_error(checked("hoag", r#"{"problem":"ridge"}"#).unwrap_err());
     assert!(String::from(e.message()).contains("ridge"), "{}", String::from(e.message()));
     // An uploaded CSV whose label has three values cannot be a logistic problem: a DataError.
     let mut csv = String::from("a,b,y\n");
@@ -189,14 +226,14 @@ fn hoag_uploads_bad_configs_and_checks() {
         csv.push_str(&format!("{},{},{}\n", i, (i * 7) % 5, i % 3));
     }
     let up = r#"{"problem":"logreg","data":{"source":"upload"},"methods":[{"kind":"grid","points":3}],"budget":{"cost":50,"max_iter":3},"landscape_points":0}"#;
-    let e = js_error(tunelab::wasm::run_hoag(json(up), Some(csv.clone()), None, &noop).unwrap_err());
+    let e = js_error(run_kind("hoag", up, Some(csv.clone()), &noop).unwrap_err());
     assert_eq!(String::from(e.name()), "DataError");
     assert!(String::from(e.message()).contains("exactly two values"), "{}", String::from(e.message()));
     // The same rows with a 0/1 label run.
     let csv01 = csv.replace(",2\n", ",1\n");
-    let r = tunelab::wasm::run_hoag(json(up), Some(csv01), None, &noop).expect("upload run");
+    let r = run_kind("hoag", up, Some(csv01), &noop).expect("upload run");
     assert_eq!(get(&r, "n_train").as_f64(), Some(10.0));
-    let c = tunelab::wasm_tuners::hoag_check(json(r#"{"problem":"kernel-ridge"}"#)).unwrap();
+    let c = checked("hoag", r#"{"problem":"kernel-ridge"}"#).unwrap();
     assert_eq!(arr(&get(&c, "methods")).length(), 7);
     assert_eq!(get(&c, "eps0").as_f64(), Some(0.1));
 }
@@ -208,7 +245,7 @@ const LR: &str = r#"{"problem":{"kind":"noisy-quadratic","dim":5,"noise":1.0},"i
 #[wasm_bindgen_test]
 fn a_tiny_lr_schedule_run_returns_traces_and_the_tuner_decisions() {
     let (events, cb) = recorder();
-    let report = tunelab::wasm::run_lrsched(json(LR), None, None, cb.as_ref().unchecked_ref()).expect("run");
+    let report = run_kind("lr-schedule", LR, None, cb.as_ref().unchecked_ref()).expect("run");
     let methods = arr(&get(&report, "methods"));
     let names: Vec<String> = methods.iter().map(|m| get(&m, "name").as_string().unwrap()).collect();
     assert_eq!(names.len(), 4, "{names:?}");
@@ -231,21 +268,20 @@ fn a_tiny_lr_schedule_run_returns_traces_and_the_tuner_decisions() {
 
 #[wasm_bindgen_test]
 fn lr_schedule_cancel_bad_configs_and_checks() {
-    let stop = js_sys::Function::new_with_args("e", "return e.type === 'interval-done';");
-    let e = js_error(tunelab::wasm::run_lrsched(json(LR), None, None, &stop).unwrap_err());
-    assert_eq!(String::from(e.name()), "CancelledError");
-    let throws = js_sys::Function::new_with_args("e", "if (e.type === 'started') throw new RangeError('observer bug');");
-    let e = js_error(tunelab::wasm::run_lrsched(json(LR), None, None, &throws).unwrap_err());
+    let stop = js_sys::Function::new_with_args("e", "return e.type === 'progress' && e.detail.type === 'interval-done';");
+    assert_eq!(run_status("lr-schedule", LR, &stop), "stopped");
+    let throws = js_sys::Function::new_with_args("e", "if (e.type === 'progress' && e.detail.type === 'started') throw new RangeError('observer bug');");
+    let e = js_error(run_kind("lr-schedule", LR, None, &throws).unwrap_err());
     assert_eq!(String::from(e.name()), "RangeError");
     let noop = js_sys::Function::new_no_args("");
     let bad = LR.replace(r#""runs":2"#, r#""runs":1"#);
-    let e = js_error(tunelab::wasm::run_lrsched(json(&bad), None, None, &noop).unwrap_err());
+    let e = js_error(run_kind("lr-schedule", &bad, None, &noop).unwrap_err());
     assert_eq!(String::from(e.name()), "ConfigError");
     assert!(String::from(e.message()).contains("dynamic.runs (Q) must be between 2 and 64"), "{}", String::from(e.message()));
-    let e = js_error(tunelab::wasm_tuners::lr_check(json(&LR.replace("[0.1]", "[1.5]"))).unwrap_err());
+    let e = js_error(checked("lr-schedule", &LR.replace("[0.1]", "[1.5]")).unwrap_err());
     assert!(String::from(e.message()).contains("decay_factors"), "{}", String::from(e.message()));
-    let p = tunelab::wasm::runner_preset("lrsched", "digits").unwrap();
-    let c = tunelab::wasm_tuners::lr_check(p).unwrap();
+    let p = tunelab_wasm::preset("lr-schedule", "digits").unwrap();
+    let c = get(&tunelab_wasm::check(p).unwrap(), "config");
     assert_eq!(get(&get(&c, "problem"), "kind").as_string().as_deref(), Some("mlp"));
     assert_eq!(get(&c, "intervals").as_f64(), Some(10.0));
 }
@@ -256,7 +292,7 @@ const STEP: &str = r#"{"data":{"n":120,"d":2},"sampler":{"kind":"sgld","batch":0
 #[wasm_bindgen_test]
 fn a_tiny_step_size_run_streams_windows_and_compares_fixed_steps() {
     let (events, cb) = recorder();
-    let report = tunelab::wasm_tuners::step_tune_run(json(STEP), cb.as_ref().unchecked_ref()).expect("run");
+    let report = run_kind("step-size", STEP, None, cb.as_ref().unchecked_ref()).expect("run");
     let gp = get(&report, "gp_ucb");
     let steps = nums(&get(&gp, "steps"));
     assert_eq!(steps.len(), 5);
@@ -272,13 +308,12 @@ fn a_tiny_step_size_run_streams_windows_and_compares_fixed_steps() {
     assert_eq!(t.iter().filter(|x| *x == "window").count(), 5);
     assert_eq!(t.last().map(String::as_str), Some("done"));
     // Defaults are filled in; a bad window count is a ConfigError with the core's message.
-    let d = tunelab::wasm_tuners::step_tune_defaults(json("{}")).unwrap();
+    let d = get(&tunelab_wasm::check(json(r#"{"kind":"step-size"}"#)).unwrap(), "config");
     assert_eq!(get(&d, "windows").as_f64(), Some(40.0));
     let noop = js_sys::Function::new_no_args("");
-    let e = js_error(tunelab::wasm_tuners::step_tune_run(json(&STEP.replace(r#""windows":5"#, r#""windows":2"#)), &noop).unwrap_err());
+    let e = js_error(run_kind("step-size", &STEP.replace(r#""windows":5"#, r#""windows":2"#), None, &noop).unwrap_err());
     assert_eq!(String::from(e.name()), "ConfigError");
     assert!(String::from(e.message()).contains("windows must be in 3..=10000"), "{}", String::from(e.message()));
-    let stop = js_sys::Function::new_with_args("e", "return e.type === 'window';");
-    let e = js_error(tunelab::wasm_tuners::step_tune_run(json(STEP), &stop).unwrap_err());
-    assert_eq!(String::from(e.name()), "CancelledError");
+    let stop = js_sys::Function::new_with_args("e", "return e.type === 'progress' && e.detail.type === 'window';");
+    assert_eq!(run_status("step-size", STEP, &stop), "stopped");
 }
