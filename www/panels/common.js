@@ -8,31 +8,9 @@ import { download, toJson, canvasesToPng } from '../export.js';
 
 export { OKABE_ITO, fmtSci };
 
-/** A DOM element: el('div', {class: 'x', id: 'y'}, child, 'text', ...). `on*` attributes become listeners. */
-export function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs ?? {})) {
-    if (v == null || v === false) continue;
-    if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v);
-    else if (k === 'text') e.textContent = v;
-    else e.setAttribute(k, v === true ? '' : String(v));
-  }
-  for (const c of children.flat()) if (c != null && c !== false) e.append(c instanceof Node ? c : String(c));
-  return e;
-}
-
-// ------------------------------------------------------------------------------------------ URL hash
-
-/** The hash's parameters. */
-export const hashParams = () => new URLSearchParams(location.hash.replace(/^#/, ''));
-
-/** Rewrites the hash in place (no history entry): `edit(params)` changes the parameters. */
-export function editHash(edit) {
-  const p = hashParams();
-  edit(p);
-  const h = '#' + p.toString();
-  if (h !== location.hash) history.replaceState(null, '', h);
-}
+export { el } from '../dom.js';
+export { hashParams, editHash } from '../hash.js';
+import { el } from '../dom.js';
 
 /** Parses one field's raw hash value; undefined when invalid. */
 export function parseField(f, raw) {
