@@ -1,0 +1,180 @@
+//! The one experiment contract (src/experiment): every kind's presets check; a config's `kind` routes it; the
+//! event vocabulary (started, progress with done <= total, finished) and the report envelope are the same for
+//! every kind; a stop returns the progress reached; the data a config asks for is parsed at the boundary.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use tunelab::experiment::{Event, ExperimentConfig, Inputs, Kind, Status};
+use tunelab::Error;
+
+/// Small configs of every kind (seconds each in the test profile).
+fn small(kind: Kind) -> ExperimentConfig {
+    let text = match kind {
+        Kind::Tune => r#"{"kind":"tune","data":{"source":"none","test_fraction":0},"model":{"kind":"gaussian","d":2},
+            "sampler":{"kind":"sgld"},"arms":{"log10_step":{"from":-3,"to":-1,"by":1},"batch":[1]},
+            "tuner":{"kind":"mamba","eta":3},"budget":{"iterations":600},"metric":{"kind":"ksd","max_samples":100},
+            "thin":2,"start":"zero","seed":5}"#,
+        Kind::Compare => r#"{"kind":"compare","data":{"source":"simulate","n":300,"d":2,"seed":1,"test_fraction":0.2},
+            "model":{"kind":"logistic"},"sampler":{"kind":"sgld"},"arms":{"log10_step":{"from":-4,"to":-2,"by":1},
+            "batch":[0.1]},"budget":{"grad_evals":20000},"metric":{"kind":"ksd","max_samples":100},"thin":2,"seed":9,
+            "reference_samples":0}"#,
+        Kind::Bandit => r#"{"kind":"bandit","problem":{"kind":"bernoulli","means":[0.2,0.5,0.8]},
+            "algorithms":[{"kind":"ttts"},{"kind":"successive-halving"}],"rounds":60,"repeats":3,"seed":2,"checkpoints":6}"#,
+        Kind::Hoag => r#"{"kind":"hoag","problem":"logreg","data":{"source":"simulate","n":90,"d":4,"seed":3},
+            "methods":[{"kind":"hoag","tolerance":"cubic"},{"kind":"grid","points":5}],
+            "budget":{"cost":150,"max_iter":8},"landscape_points":9,"seed":5}"#,
+        Kind::LrSchedule => r#"{"kind":"lr-schedule","problem":{"kind":"noisy-quadratic","dim":5,"noise":1.0},"intervals":3,
+            "steps_per_interval":8,"records_per_interval":2,"batch":4,"lr_bounds":[0.001,1.0],"constant":2,
+            "decay_starts":1,"decay_factors":[0.1],"dynamic":{"enabled":true,"runs":2,"candidates":5,"band_samples":20},"seed":3}"#,
+        Kind::StepSize => r#"{"kind":"step-size","data":{"n":120,"d":2},"sampler":{"kind":"sgld","batch":0.2},
+            "log10_step":[-5.0,-2.0],"windows":5,"window_iters":40,"fixed_log10_steps":[-4.0,-3.0],"seed":4}"#,
+    };
+    ExperimentConfig::from_json(text, None).unwrap_or_else(|e| panic!("{kind:?}: {e}"))
+}
+
+fn run(cfg: ExperimentConfig, stop_when: impl Fn(&Event) -> bool) -> (tunelab::experiment::Report, Vec<Event>) {
+    let checked = cfg.check().expect("check");
+    let stop = AtomicBool::new(false);
+    let mut events = Vec::new();
+    let report = checked
+        .run(Inputs::default(), &mut |e| {
+            if stop_when(e) {
+                stop.store(true, Ordering::Relaxed);
+            }
+            events.push(e.clone());
+        }, &stop)
+        .expect("run");
+    (report, events)
+}
+
+#[test]
+fn every_kind_runs_through_the_one_contract() {
+    for kind in Kind::ALL {
+        let (report, events) = run(small(kind), |_| false);
+        assert_eq!(report.kind, kind);
+        assert_eq!(report.status, Status::Complete, "{kind:?}");
+        assert!(report.result.is_some() && report.reached.is_empty());
+        assert_eq!(report.config.kind(), kind);
+        // started, then progress events with 0 <= done <= total (never going back), then finished
+        assert!(matches!(events.first(), Some(Event::Started { kind: k, .. }) if *k == kind));
+        assert!(matches!(events.last(), Some(Event::Finished { status: Status::Complete, .. })));
+        let mut last = 0.0;
+        let mut n = 0;
+        for e in &events[1..events.len() - 1] {
+            let Event::Progress { done, total, .. } = e else { panic!("{kind:?}: {e:?} between started and finished") };
+            assert!(*done >= last - 1e-12 && *done <= *total + 1e-12 && *total > 0.0, "{kind:?}: {done} of {total} after {last}");
+            last = *done;
+            n += 1;
+        }
+        assert!(n >= 2, "{kind:?}: {n} progress events");
+        assert!((report.compute.done - report.compute.total).abs() < 1e-9, "{kind:?}: ended at {} of {}", report.compute.done, report.compute.total);
+        // the envelope serialises with the kind's report under `result`
+        let v = serde_json::to_value(&report).unwrap();
+        assert_eq!(v["kind"], kind.name());
+        assert_eq!(v["status"], "complete");
+        assert!(v["result"].is_object() && v["config"]["kind"] == kind.name());
+    }
+}
+
+#[test]
+fn a_stop_returns_what_was_reached() {
+    for kind in Kind::ALL {
+        // stop at the first progress event
+        let (report, events) = run(small(kind), |e| matches!(e, Event::Progress { .. }));
+        assert_eq!(report.status, Status::Stopped, "{kind:?}");
+        assert!(report.result.is_none());
+        assert!(!report.reached.is_empty(), "{kind:?}");
+        assert!(matches!(events.last(), Some(Event::Finished { status: Status::Stopped, .. })));
+        let v = serde_json::to_value(&report).unwrap();
+        assert_eq!(v["status"], "stopped");
+        assert!(v["result"].is_null() && v["reached"].as_array().is_some_and(|a| !a.is_empty()));
+    }
+}
+
+#[test]
+fn every_preset_of_every_kind_checks() {
+    for kind in Kind::ALL {
+        let names = ExperimentConfig::preset_names(kind);
+        assert!(!names.is_empty());
+        for name in names {
+            let cfg = ExperimentConfig::preset(kind, name).unwrap_or_else(|e| panic!("{kind:?} {name}: {e}"));
+            assert_eq!(cfg.kind(), kind);
+            // the JSON round trip keeps the kind and the config
+            let text = serde_json::to_string(&cfg).unwrap();
+            assert_eq!(ExperimentConfig::from_json(&text, None).unwrap(), cfg);
+            cfg.check().unwrap_or_else(|e| panic!("{kind:?} {name}: {e}"));
+        }
+        assert!(ExperimentConfig::preset(kind, "no-such-preset").is_err());
+    }
+}
+
+#[test]
+fn the_kind_routes_a_config_and_per_kind_documents_still_work() {
+    // a per-kind document (no `kind`) is accepted where the command implies its kind
+    let hoag = r#"{"problem":"logreg"}"#;
+    assert_eq!(ExperimentConfig::from_json(hoag, Some(Kind::Hoag)).unwrap().kind(), Kind::Hoag);
+    let e = ExperimentConfig::from_json(hoag, None).unwrap_err().to_string();
+    assert!(e.contains("no `kind`"), "{e}");
+    let e = ExperimentConfig::from_json(r#"{"kind":"bandit","problem":"logreg"}"#, Some(Kind::Hoag)).unwrap_err().to_string();
+    assert!(e.contains("'hoag'") && e.contains("'bandit'"), "{e}");
+    let e = ExperimentConfig::from_json(r#"{"kind":"nope"}"#, None).unwrap_err().to_string();
+    assert!(e.contains("unknown experiment kind 'nope'"), "{e}");
+    assert!(matches!(ExperimentConfig::from_json("[1]", None), Err(Error::Config(_))));
+    // a tune config is a compare config's base
+    let tune = serde_json::to_string(&ExperimentConfig::preset(Kind::Tune, "demo").unwrap()).unwrap();
+    let as_compare = tune.replacen(r#""kind":"tune""#, r#""kind":"compare""#, 1);
+    let ExperimentConfig::Compare(c) = ExperimentConfig::from_json(&as_compare, None).unwrap() else { panic!() };
+    assert_eq!(c.reference_samples, 20_000);
+    // a bad value is refused once, by check, with the kind's message
+    let mut bad = small(Kind::Tune);
+    if let ExperimentConfig::Tune(t) = &mut bad {
+        t.thin = 0;
+    }
+    assert!(bad.check().err().unwrap().to_string().contains("thin"));
+}
+
+#[test]
+fn the_summary_is_what_the_run_does() {
+    let checked = small(Kind::Tune).check().unwrap();
+    let s = checked.summary();
+    assert_eq!(s["arm_count"], 3);
+    assert_eq!(s["rounds"].as_array().unwrap().len(), 1); // 3 arms, eta 3: one round then the best
+    let steps: Vec<f64> = s["arms"].as_array().unwrap().iter().map(|a| a["step"].as_f64().unwrap()).collect();
+    assert_eq!(steps.len(), 3);
+    let (report, _) = run(small(Kind::Tune), |_| false);
+    let Some(tunelab::experiment::Output::Tune(r)) = report.result else { panic!() };
+    let ran: Vec<f64> = r.arms.iter().map(|a| a.info.step).collect();
+    assert_eq!(ran, steps);
+    // a descending range gives the same grid in the other order
+    let mut desc = small(Kind::Tune);
+    if let ExperimentConfig::Tune(t) = &mut desc {
+        let g = t.arms.log10_step.as_mut().unwrap();
+        (g.from, g.to) = (g.to, g.from);
+    }
+    let s = desc.check().unwrap().summary();
+    let rev: Vec<f64> = s["arms"].as_array().unwrap().iter().map(|a| a["step"].as_f64().unwrap()).collect();
+    assert_eq!(rev, steps.iter().rev().copied().collect::<Vec<_>>());
+}
+
+#[test]
+fn user_data_is_requested_and_parsed_at_the_boundary() {
+    let mut cfg = small(Kind::Hoag);
+    cfg.use_csv("/tmp/does-not-matter.csv", "label", false).unwrap();
+    let checked = cfg.check().unwrap();
+    let req = checked.data_request().expect("a CSV is requested");
+    assert_eq!(req.path.as_deref(), Some("/tmp/does-not-matter.csv"));
+    assert_eq!(req.label, "label");
+    let mut csv = String::from("a,b,label\n");
+    for i in 0..60 {
+        csv.push_str(&format!("{},{},{}\n", (i as f64 * 0.7).sin(), (i as f64 * 1.3).cos(), i % 2));
+    }
+    let data = req.parse(&csv).unwrap();
+    let report = checked.run(Inputs { data: Some(data) }, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    let Some(tunelab::experiment::Output::Hoag(h)) = report.result else { panic!() };
+    assert_eq!(h.n_train + h.n_test + h.n_validation, 60);
+    // a kind without user data says so
+    let mut step = small(Kind::StepSize);
+    assert!(step.use_csv("x.csv", "y", false).is_err());
+    // a parse error names the line
+    let e = req.parse("a,b,label\n1,2,0\n1,2\n").unwrap_err().to_string();
+    assert!(e.contains("line 3"), "{e}");
+}
