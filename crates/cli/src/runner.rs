@@ -333,6 +333,7 @@ impl Watch {
         if let Some(b) = &self.ctx.bar {
             b.abandon();
         }
+        eprintln!("the run did not stop within {:.1} s of Ctrl-C: reporting the progress it reached", GRACE.as_secs_f64());
         let report = self.partial_of(&s);
         let c = &report.compute;
         let mut out = self.ctx.out.as_deref();

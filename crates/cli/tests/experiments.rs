@@ -22,9 +22,8 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_str(&text).unwrap()
 }
 
-/// Starts a run that would not finish by itself, sends SIGINT after it started, and checks that it exits
-/// with 130 within 1.5 s, says so on stderr and leaves a stopped report of `kind` in `--out`.
-fn interrupted(name: &str, kind: &str, args: &[&str], files: &[(&str, &str)]) {
+/// A long run of `tunelab args --threads 1 --out DIR/report.json` (in DIR, holding `files`), after it started.
+fn start_long(name: &str, args: &[&str], files: &[(&str, &str)]) -> (std::process::Child, PathBuf) {
     let dir = tmpdir(name);
     for (file, text) in files {
         std::fs::write(dir.join(file), text).unwrap();
@@ -41,21 +40,37 @@ fn interrupted(name: &str, kind: &str, args: &[&str], files: &[(&str, &str)]) {
         .unwrap();
     std::thread::sleep(Duration::from_millis(1500));
     assert!(child.try_wait().unwrap().is_none(), "{name}: the run ended before Ctrl-C");
+    (child, out)
+}
+
+fn sigint(child: &std::process::Child) {
     // SAFETY: kill(2) on the pid of our own child.
     assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+}
+
+/// Waits for the child to exit within `limit`; its exit code and stderr.
+fn exit_within(name: &str, mut child: std::process::Child, limit: Duration) -> (Option<i32>, String) {
     let sent = Instant::now();
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {
             break s;
         }
-        if sent.elapsed() > Duration::from_millis(1500) {
+        if sent.elapsed() > limit {
             child.kill().unwrap();
-            panic!("{name}: still running 1.5 s after Ctrl-C");
+            panic!("{name}: still running {limit:?} after Ctrl-C");
         }
         std::thread::sleep(Duration::from_millis(10));
     };
-    let stderr = std::io::read_to_string(child.stderr.take().unwrap()).unwrap();
-    assert_eq!(status.code(), Some(130), "{name}: {stderr}");
+    (status.code(), std::io::read_to_string(child.stderr.take().unwrap()).unwrap())
+}
+
+/// Starts a run that would not finish by itself, sends SIGINT after it started, and checks that it exits
+/// with 130 within 1.5 s, says so on stderr and leaves a stopped report of `kind` in `--out`.
+fn interrupted(name: &str, kind: &str, args: &[&str], files: &[(&str, &str)]) {
+    let (child, out) = start_long(name, args, files);
+    sigint(&child);
+    let (code, stderr) = exit_within(name, child, Duration::from_millis(1500));
+    assert_eq!(code, Some(130), "{name}: {stderr}");
     assert!(stderr.contains("stopped by Ctrl-C after"), "{name}: {stderr}");
     assert!(stderr.contains("partial report written to"), "{name}: {stderr}");
     let report = read_json(&out);
@@ -95,6 +110,18 @@ fn ctrl_c_stops_hoag() {
 fn ctrl_c_stops_lr_schedule() {
     let cfg = r#"{"problem": {"kind": "mlp", "hidden": 32}, "intervals": 200, "steps_per_interval": 100000}"#;
     interrupted("lr", "lr-schedule", &["lr-schedule", "--config", "long.json"], &[("long.json", cfg)]);
+}
+
+#[test]
+fn a_second_ctrl_c_exits_at_once() {
+    let cfg = r#"{"problem": {"kind": "mlp", "hidden": 32}, "intervals": 200, "steps_per_interval": 100000}"#;
+    let (child, _) = start_long("twice", &["lr-schedule", "--config", "long.json"], &[("long.json", cfg)]);
+    sigint(&child);
+    std::thread::sleep(Duration::from_millis(100));
+    sigint(&child);
+    let (code, stderr) = exit_within("twice", child, Duration::from_millis(500));
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(stderr.contains("second Ctrl-C"), "{stderr}");
 }
 
 #[test]
