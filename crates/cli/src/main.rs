@@ -1,16 +1,21 @@
-//! The `tunelab` command line (native only). Each sub-command lives in its own file and only converts
-//! arguments into library calls, and results into files / stdout. Errors go to stderr, exit code 1.
+//! The `tunelab` command line (native only). The experiment commands (tune, compare, bandit, hoag,
+//! lr-schedule, run) map their flags onto one experiment config and go through the one runner (`runner.rs`:
+//! check once, load data once, progress, Ctrl-C, report envelope, the kind's table from `tables.rs`); the data,
+//! sampling and Stein commands live in their own files. Errors go to stderr with exit code 1; a run stopped by
+//! Ctrl-C exits with 130.
 
 use clap::{Parser, Subcommand};
 
-mod bandit;
+mod experiments;
 mod fssd;
-mod hoag;
 mod ksd;
-mod lr_schedule;
+mod runner;
 mod sample;
 mod simulate;
-mod tune;
+mod tables;
+
+use runner::RunArgs;
+use tunelab::experiment::Kind;
 
 #[derive(Parser)]
 #[command(name = "tunelab", version, about = "SG-MCMC samplers, Stein discrepancies and tuners")]
@@ -29,42 +34,50 @@ enum Command {
     Ksd(ksd::KsdArgs),
     /// Finite-set Stein discrepancy of samples at given test locations.
     Fssd(fssd::FssdArgs),
-    /// Run a tuner (MAMBA, grid, heuristic, random) from a JSON config or a preset.
-    Tune(tune::ConfigArgs),
+    /// Run a tuner (MAMBA, grid, heuristic, random) from a JSON config or a preset (paper-logreg, digits-bnn,
+    /// demo, gaussian).
+    Tune(experiments::TuneArgs),
     /// Run the paper's comparison of tuners on one problem and print the table.
-    Compare(tune::CompareArgs),
-    /// Bandit tuners (GP-UCB, D-TTTS, ...) on problems with a known optimum: regret curves.
-    Bandit(bandit::BanditArgs),
+    Compare(experiments::CompareArgs),
+    /// Bandit tuners (GP-UCB, D-TTTS, ...) on problems with a known optimum: regret curves (presets:
+    /// beta-reservoir, tvo-schedule, branin, logreg-sgd, sgmcmc-ksd; sgld-step runs the step-size experiment).
+    Bandit(experiments::BanditArgs),
     /// HOAG hyperparameter optimisation with approximate gradients, against its baselines (presets: logreg,
     /// kernel-ridge).
-    Hoag(hoag::HoagArgs),
+    Hoag(RunArgs),
     /// Learning-rate schedules tuned with a GP trace model, against constant and decaying rates (presets: digits,
     /// digits-logreg, noisy-quadratic).
-    LrSchedule(lr_schedule::LrScheduleArgs),
+    LrSchedule(RunArgs),
+    /// Run any experiment from a config with a `kind` (or --kind KIND --preset NAME).
+    Run(experiments::RunCmdArgs),
+    /// List the presets of every experiment kind.
+    Presets,
 }
 
 fn run() -> i32 {
     let cli = Cli::parse();
-    let res: tunelab::Result<()> = match cli.cmd {
-        Command::Simulate(a) => simulate::run(&a),
-        Command::Sample(a) => sample::run(&a),
-        Command::Ksd(a) => ksd::run(&a),
-        Command::Fssd(a) => fssd::run(&a),
-        Command::Tune(a) => tune::tune(a),
-        Command::Compare(a) => tune::compare_cmd(a),
-        Command::Bandit(a) => bandit::run(a),
-        Command::Hoag(a) => hoag::run(&a),
-        Command::LrSchedule(a) => lr_schedule::run(&a),
+    let done = |r: tunelab::Result<()>| r.map(|()| 0);
+    let res: tunelab::Result<i32> = match cli.cmd {
+        Command::Simulate(a) => done(simulate::run(&a)),
+        Command::Sample(a) => done(sample::run(&a)),
+        Command::Ksd(a) => done(ksd::run(&a)),
+        Command::Fssd(a) => done(fssd::run(&a)),
+        Command::Tune(a) => experiments::tune(&a),
+        Command::Compare(a) => experiments::compare(&a),
+        Command::Bandit(a) => experiments::bandit(&a),
+        Command::Hoag(a) => experiments::plain(Kind::Hoag, &a),
+        Command::LrSchedule(a) => experiments::plain(Kind::LrSchedule, &a),
+        Command::Run(a) => experiments::run(&a),
+        Command::Presets => experiments::presets(),
     };
-    match res {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("error: {e}");
-            1
-        }
-    }
+    res.unwrap_or_else(|e| {
+        eprintln!("error: {e}");
+        1
+    })
 }
 
 fn main() {
+    // A panic anywhere (a worker thread included) prints its message; the process then exits non-zero.
+    std::panic::set_hook(Box::new(|info| eprintln!("error: internal panic: {info}")));
     std::process::exit(run());
 }

@@ -1,0 +1,164 @@
+//! The experiment commands: each maps its own flags onto the config and hands over to the one runner
+//! ([`crate::runner::execute`]); `tunelab presets` lists the presets of every kind.
+
+use crate::runner::{execute, RunArgs};
+use clap::Args;
+use tunelab::experiment::{ExperimentConfig, Kind};
+use tunelab::sampler::SamplerKind;
+use tunelab::tune::{BudgetSpec, DataSource, TuneConfig};
+use tunelab::{Error, Result};
+
+/// Options of `tunelab tune` (and the base of `tunelab compare`).
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Sampler for the preset: sgld, sgld-cv, sghmc, sghmc-cv, sgnht, sgnht-cv.
+    #[arg(long)]
+    pub sampler: Option<SamplerKind>,
+    /// Number of simulated data points (simulated-data presets).
+    #[arg(long)]
+    pub n: Option<usize>,
+    /// Per-arm budget R in gradient evaluations (data points touched).
+    #[arg(long)]
+    pub grad_evals: Option<f64>,
+    /// Per-arm budget R in seconds (the paper's unit; results then depend on the machine).
+    #[arg(long, conflicts_with = "grad_evals")]
+    pub seconds: Option<f64>,
+}
+
+impl TuneArgs {
+    /// Maps the tune flags onto a tune config (the base config of a comparison).
+    fn apply(&self, cfg: &mut TuneConfig) -> Result<()> {
+        if let Some(k) = self.sampler {
+            cfg.sampler.kind = k;
+        }
+        if let Some(n) = self.n {
+            match &mut cfg.data.source {
+                DataSource::Simulate { n: m, .. } => *m = n,
+                _ => return Err(Error::config("--n only applies to simulated data")),
+            }
+        }
+        // --seed also seeds the simulated data.
+        if let (Some(s), DataSource::Simulate { seed, .. }) = (self.run.seed, &mut cfg.data.source) {
+            *seed = s;
+        }
+        if let Some(g) = self.grad_evals {
+            cfg.budget = BudgetSpec { grad_evals: Some(g), ..Default::default() };
+        }
+        if let Some(s) = self.seconds {
+            cfg.budget = BudgetSpec { seconds: Some(s), ..Default::default() };
+        }
+        Ok(())
+    }
+}
+
+/// `tunelab tune`.
+pub fn tune(args: &TuneArgs) -> Result<i32> {
+    execute(Some(Kind::Tune), &args.run, |cfg| match cfg {
+        ExperimentConfig::Tune(c) => args.apply(c),
+        _ => unreachable!("a tune command loads tune configs"),
+    })
+}
+
+/// Options of `tunelab compare`.
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    #[command(flatten)]
+    pub base: TuneArgs,
+    /// Samples of the exact reference sampler (MALA) for the posterior std error; 0 to skip (default 20000).
+    #[arg(long)]
+    pub reference_samples: Option<usize>,
+}
+
+/// `tunelab compare`.
+pub fn compare(args: &CompareArgs) -> Result<i32> {
+    execute(Some(Kind::Compare), &args.base.run, |cfg| match cfg {
+        ExperimentConfig::Compare(c) => {
+            if let Some(r) = args.reference_samples {
+                c.reference_samples = r;
+            }
+            args.base.apply(&mut c.base)
+        }
+        _ => unreachable!("a compare command loads compare configs"),
+    })
+}
+
+/// Options of `tunelab bandit`.
+#[derive(Args, Debug)]
+pub struct BanditArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Override the number of repeats.
+    #[arg(long)]
+    pub repeats: Option<usize>,
+    /// Override the number of rounds (the step-size experiment: windows).
+    #[arg(long)]
+    pub rounds: Option<usize>,
+    /// Run GP-UCB step-size selection for SG-MCMC (window by window, against fixed steps) from this JSON config
+    /// (`{}` for the defaults); `--preset sgld-step` runs the defaults.
+    #[arg(long, conflicts_with_all = ["config", "preset"])]
+    pub step_config: Option<String>,
+}
+
+/// `tunelab bandit` (the step-size experiment with `--preset sgld-step` or `--step-config F`).
+pub fn bandit(args: &BanditArgs) -> Result<i32> {
+    let mut run = args.run.clone();
+    let step = match &args.step_config {
+        Some(path) => {
+            run.config = Some(path.clone());
+            true
+        }
+        None => run.preset.as_deref() == Some("sgld-step"),
+    };
+    let kind = if step { Kind::StepSize } else { Kind::Bandit };
+    execute(Some(kind), &run, |cfg| {
+        match cfg {
+            ExperimentConfig::Bandit(c) => {
+                c.repeats = args.repeats.unwrap_or(c.repeats);
+                c.rounds = args.rounds.unwrap_or(c.rounds);
+            }
+            ExperimentConfig::StepSize(c) => {
+                if args.repeats.is_some() {
+                    return Err(Error::config("--repeats does not apply to the step-size experiment (one run)"));
+                }
+                c.windows = args.rounds.unwrap_or(c.windows);
+            }
+            _ => unreachable!("a bandit command loads bandit or step-size configs"),
+        }
+        Ok(())
+    })
+}
+
+/// `tunelab hoag` and `tunelab lr-schedule`: no flags of their own.
+pub fn plain(kind: Kind, args: &RunArgs) -> Result<i32> {
+    execute(Some(kind), args, |_| Ok(()))
+}
+
+/// Options of `tunelab run`.
+#[derive(Args, Debug)]
+pub struct RunCmdArgs {
+    /// The experiment kind (tune, compare, bandit, hoag, lr-schedule, step-size): needed with --preset; with
+    /// --config, the document's `kind` must match it (and may then be omitted).
+    #[arg(long, value_parser = parse_kind)]
+    pub kind: Option<Kind>,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+fn parse_kind(s: &str) -> std::result::Result<Kind, String> {
+    Kind::parse(s).map_err(|e| e.to_string())
+}
+
+/// `tunelab run`: any experiment from a config with a `kind` (or `--kind K --preset NAME`).
+pub fn run(args: &RunCmdArgs) -> Result<i32> {
+    execute(args.kind, &args.run, |_| Ok(()))
+}
+
+/// `tunelab presets`: the presets of every kind.
+pub fn presets() -> Result<i32> {
+    for kind in Kind::ALL {
+        println!("{:<12} {}", kind.name(), ExperimentConfig::preset_names(kind).join(", "));
+    }
+    Ok(0)
+}

@@ -1,0 +1,349 @@
+//! The one runner of every experiment kind (`tunelab tune | compare | bandit | hoag | lr-schedule | run`): load
+//! the config (`--config FILE` or `--preset NAME`), apply the overrides, check it once, load the data it asks
+//! for once, run it in a rayon pool with a progress bar driven by the shared [`Event`]s, print the kind's table
+//! and write the report envelope.
+//!
+//! Ctrl-C sets the stop flag: the run returns `status: "stopped"`, the partial report is written and the
+//! process exits with code 130. If the run has not returned 0.8 s after the flag was set (a kind that checks
+//! it rarely), a watchdog writes the partial report from the events seen so far and exits 130 itself; a
+//! second Ctrl-C exits 130 at once.
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tunelab::experiment::{self, Compute, Detail, Event, ExperimentConfig, Inputs, Kind, Report, Status};
+use tunelab::{Error, Result};
+
+/// Exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub const EXIT_STOPPED: i32 = 130;
+
+/// How long a stopped run may take to return before the watchdog writes the partial report and exits.
+const GRACE: Duration = Duration::from_millis(800);
+
+/// The options every experiment command shares.
+#[derive(Args, Debug, Clone, Default)]
+pub struct RunArgs {
+    /// JSON config (the same document the page uses; the command's own kind may omit `kind`).
+    #[arg(long, conflicts_with = "preset")]
+    pub config: Option<String>,
+    /// A built-in preset (`tunelab presets` lists them).
+    #[arg(long)]
+    pub preset: Option<String>,
+    /// Run on this CSV file instead of the configured data.
+    #[arg(long)]
+    pub data: Option<String>,
+    /// Label column of --data (default y).
+    #[arg(long)]
+    pub label: Option<String>,
+    /// Standardise the features of --data.
+    #[arg(long, requires = "data")]
+    pub standardize: bool,
+    /// Override the seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Threads in the pool (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Write the JSON report (the envelope: kind, status, config, compute, result) here.
+    #[arg(long)]
+    pub out: Option<String>,
+    /// Show a progress bar on stderr.
+    #[arg(long)]
+    pub progress: bool,
+}
+
+/// Loads the config of a run: `--config FILE` (a document of `kind`, which may then omit `kind`) or
+/// `--preset NAME` of `kind`.
+fn load(kind: Option<Kind>, args: &RunArgs) -> Result<ExperimentConfig> {
+    match (&args.config, &args.preset, kind) {
+        (Some(path), _, _) => {
+            let text = std::fs::read_to_string(path).map_err(|e| Error::Io(format!("cannot read {path}: {e}")))?;
+            ExperimentConfig::from_json(&text, kind).map_err(|e| match e {
+                Error::Config(m) => Error::Config(format!("{path}: {m}")),
+                e => e,
+            })
+        }
+        (None, Some(name), Some(kind)) => ExperimentConfig::preset(kind, name),
+        (None, Some(_), None) => Err(Error::config("--preset needs --kind (tunelab presets lists them)")),
+        (None, None, Some(kind)) => Err(Error::config(format!(
+            "give --config FILE.json or --preset NAME ({} presets: {})",
+            kind.name(),
+            ExperimentConfig::preset_names(kind).join(", ")
+        ))),
+        (None, None, None) => Err(Error::config("give --config FILE.json (or --kind KIND --preset NAME)")),
+    }
+}
+
+/// Runs one experiment from the shared options; `overrides` maps the command's own flags onto the config
+/// before it is checked. Returns the exit code (0, or [`EXIT_STOPPED`]).
+pub fn execute(kind: Option<Kind>, args: &RunArgs, overrides: impl FnOnce(&mut ExperimentConfig) -> Result<()>) -> Result<i32> {
+    let mut cfg = load(kind, args)?;
+    if let Some(path) = &args.data {
+        cfg.use_csv(path, args.label.as_deref().unwrap_or("y"), args.standardize)?;
+    }
+    if let Some(seed) = args.seed {
+        cfg.set_seed(seed);
+    }
+    overrides(&mut cfg)?;
+    let checked = cfg.check()?;
+    let pool = pool(args.threads)?;
+    let watch = Watch::install(Context {
+        config: checked.config(),
+        kind: checked.kind(),
+        unit: checked.progress_unit(),
+        threads: pool.current_num_threads(),
+        out: args.out.clone(),
+        start: Instant::now(),
+        bar: args.progress.then(|| new_bar(checked.kind())),
+    });
+    let inputs = Inputs { data: load_data(&checked)? };
+    let mut observer = |e: &Event| watch.see(e);
+    let result = pool.install(|| checked.run(inputs, &mut observer, &watch.stop));
+    watch.finish();
+    let report = match result {
+        Ok(r) => r,
+        // A failure after Ctrl-C (a kind that reports the stop as an error) is a stop.
+        Err(_) if watch.stop.load(Ordering::SeqCst) => watch.partial(),
+        Err(e) => return Err(e),
+    };
+    if let Some(out) = &args.out {
+        write_json(out, &report)?;
+    }
+    if report.status == Status::Stopped {
+        let c = &report.compute;
+        eprintln!("{}", stopped_message(c.wall_seconds, c.done, c.total, c.unit, args.out.as_deref()));
+        return Ok(EXIT_STOPPED);
+    }
+    crate::tables::print(&report);
+    if let Some(out) = &args.out {
+        eprintln!("report written to {out}");
+    }
+    Ok(0)
+}
+
+/// Reads the data file the checked config asks for, once.
+fn load_data(checked: &experiment::Checked) -> Result<Option<tunelab::data::Dataset>> {
+    match checked.data_request() {
+        Some(req) if req.path.is_none() => {
+            Err(Error::config("the config asks for an uploaded data set: give --data FILE.csv --label COL"))
+        }
+        Some(req) => experiment::read_requested(&req),
+        None => Ok(None),
+    }
+}
+
+fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        if t == 0 {
+            return Err(Error::config("--threads must be at least 1"));
+        }
+        b = b.num_threads(t);
+    }
+    b.build().map_err(|e| Error::config(format!("thread pool: {e}")))
+}
+
+pub fn write_json<T: serde::Serialize>(path: &str, value: &T) -> Result<()> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| Error::Io(e.to_string()))?;
+    std::fs::write(path, text).map_err(|e| Error::Io(format!("cannot write {path}: {e}")))
+}
+
+/// `12` or `3.4`: progress counts are whole numbers for most kinds, fractions for some.
+fn count(x: f64) -> String {
+    if x.fract() == 0.0 {
+        format!("{x}")
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+fn stopped_message(seconds: f64, done: f64, total: f64, unit: &str, out: Option<&str>) -> String {
+    let written = match out {
+        Some(path) => format!("; partial report written to {path}"),
+        None => String::new(),
+    };
+    format!("stopped by Ctrl-C after {seconds:.1} s ({}/{} {unit}){written}", count(done), count(total))
+}
+
+fn new_bar(kind: Kind) -> ProgressBar {
+    let b = ProgressBar::new(1);
+    let style = ProgressStyle::with_template("{prefix} [{bar:30}] {msg} ({elapsed})").expect("static template");
+    b.set_style(style.progress_chars("=> "));
+    b.set_prefix(kind.name());
+    b
+}
+
+/// A short message about a progress detail, where one helps.
+fn detail_message(d: &Detail) -> Option<String> {
+    use tunelab::bandit::sgmcmc_step::StepEvent;
+    use tunelab::bandit::BanditEvent;
+    use tunelab::hoag::HoagEvent;
+    use tunelab::lrsched::LrEvent;
+    use tunelab::tune::Event as TuneEvent;
+    let tune = |e: &TuneEvent| match e {
+        TuneEvent::RoundStarted { round, arms, .. } => Some(format!("round {}: {} arms", round + 1, arms.len())),
+        TuneEvent::RoundFinished { round, survivors } => Some(format!("round {} done, {} left", round + 1, survivors.len())),
+        _ => None,
+    };
+    match d {
+        Detail::Tune(e) => tune(e),
+        Detail::Compare(c) => Some(match tune(&c.event) {
+            Some(m) => format!("{}: {m}", c.tuner),
+            None => c.tuner.clone(),
+        }),
+        Detail::Bandit(BanditEvent::Preparing { done, total }) => Some(format!("sampler runs {done}/{total}")),
+        Detail::Hoag(HoagEvent::Progress { name, .. }) => Some(name.clone()),
+        Detail::Hoag(HoagEvent::MethodDone { name, final_loss, .. }) => Some(format!("{name}: outer loss {final_loss:.6}")),
+        Detail::LrSchedule(LrEvent::MethodDone { name, final_loss, .. }) => Some(format!("{name}: loss {final_loss:.5}")),
+        Detail::LrSchedule(LrEvent::IntervalDone { interval, best_loss, .. }) => {
+            Some(format!("interval {interval}: best loss {best_loss:.5}"))
+        }
+        Detail::StepSize(StepEvent::Window { window, step, .. }) => Some(format!("window {window}: h = {step:.3e}")),
+        _ => None,
+    }
+}
+
+/// What the watchdog needs to write a partial report by itself.
+struct Context {
+    config: ExperimentConfig,
+    kind: Kind,
+    unit: &'static str,
+    threads: usize,
+    out: Option<String>,
+    start: Instant,
+    bar: Option<ProgressBar>,
+}
+
+#[derive(PartialEq)]
+enum Phase {
+    Running,
+    /// The run returned: the main thread writes the report.
+    Returned,
+    /// The watchdog took over and is exiting.
+    Exiting,
+}
+
+/// The progress seen so far (for the bar and for a partial report).
+struct Seen {
+    phase: Phase,
+    done: f64,
+    total: f64,
+    reached: Vec<Detail>,
+    message: String,
+}
+
+/// The observer, the stop flag and the Ctrl-C watchdog of one run.
+struct Watch {
+    ctx: Context,
+    stop: AtomicBool,
+    seen: Mutex<Seen>,
+}
+
+impl Watch {
+    /// Installs the Ctrl-C handler: the first sets the stop flag and starts the watchdog, a second exits.
+    fn install(ctx: Context) -> Arc<Watch> {
+        let seen = Seen { phase: Phase::Running, done: 0.0, total: 0.0, reached: Vec::new(), message: String::new() };
+        let watch = Arc::new(Watch { ctx, stop: AtomicBool::new(false), seen: Mutex::new(seen) });
+        let w = watch.clone();
+        let installed = ctrlc::set_handler(move || {
+            if w.stop.swap(true, Ordering::SeqCst) {
+                eprintln!("second Ctrl-C: exiting");
+                std::process::exit(EXIT_STOPPED);
+            }
+            let w = w.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(GRACE);
+                w.give_up();
+            });
+        });
+        if let Err(e) = installed {
+            eprintln!("warning: cannot handle Ctrl-C ({e}); it will end the run without a report");
+        }
+        watch
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Seen> {
+        self.seen.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn see(&self, e: &Event) {
+        let mut s = self.lock();
+        if let Event::Progress { done, total, detail } = e {
+            (s.done, s.total) = (*done, *total);
+            if let Some(m) = detail_message(detail) {
+                s.message = m;
+            }
+            s.reached.push(detail.clone());
+        }
+        if let Some(b) = &self.ctx.bar {
+            b.set_length((s.total * 100.0).round().max(1.0) as u64);
+            b.set_position((s.done * 100.0).round() as u64);
+            let sep = if s.message.is_empty() { "" } else { "  " };
+            b.set_message(format!("{}/{} {}{sep}{}", count(s.done), count(s.total), self.ctx.unit, s.message));
+        }
+    }
+
+    /// The run returned: from now on the main thread owns the report (waits if the watchdog took over).
+    fn finish(&self) {
+        let mut s = self.lock();
+        if s.phase == Phase::Exiting {
+            drop(s);
+            loop {
+                std::thread::park();
+            }
+        }
+        s.phase = Phase::Returned;
+        if let Some(b) = &self.ctx.bar {
+            b.finish_and_clear();
+        }
+    }
+
+    /// A stopped report from the events seen so far.
+    fn partial_of(&self, s: &Seen) -> Report {
+        let c = &self.ctx;
+        Report {
+            kind: c.kind,
+            status: Status::Stopped,
+            config: c.config.clone(),
+            compute: Compute {
+                wall_seconds: c.start.elapsed().as_secs_f64(),
+                threads: c.threads,
+                done: s.done,
+                total: s.total,
+                unit: c.unit,
+            },
+            result: None,
+            reached: s.reached.clone(),
+        }
+    }
+
+    fn partial(&self) -> Report {
+        self.partial_of(&self.lock())
+    }
+
+    /// The watchdog: the run did not return in time after Ctrl-C; write what it reached and exit.
+    fn give_up(&self) {
+        let mut s = self.lock();
+        if s.phase != Phase::Running {
+            return;
+        }
+        s.phase = Phase::Exiting;
+        if let Some(b) = &self.ctx.bar {
+            b.abandon();
+        }
+        eprintln!("the run did not stop within {:.1} s of Ctrl-C: reporting the progress it reached", GRACE.as_secs_f64());
+        let report = self.partial_of(&s);
+        let c = &report.compute;
+        let mut out = self.ctx.out.as_deref();
+        if let Some(path) = out {
+            if let Err(e) = write_json(path, &report) {
+                eprintln!("error: {e}");
+                out = None;
+            }
+        }
+        eprintln!("{}", stopped_message(c.wall_seconds, c.done, c.total, c.unit, out));
+        std::process::exit(EXIT_STOPPED);
+    }
+}

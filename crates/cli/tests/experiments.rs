@@ -1,0 +1,232 @@
+//! The experiment commands end to end through the one runner: Ctrl-C (exit 130 within a second, a partial
+//! report), configs with and without `kind`, presets, and complete runs writing the report envelope.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn tmpdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tunelab-experiments-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn tunelab(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tunelab")).args(args).output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// A long run of `tunelab args --threads 1 --out DIR/report.json` (in DIR, holding `files`), after it started.
+fn start_long(name: &str, args: &[&str], files: &[(&str, &str)]) -> (std::process::Child, PathBuf) {
+    let dir = tmpdir(name);
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    let out = dir.join("report.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tunelab"))
+        .args(args)
+        .args(["--threads", "1", "--out"])
+        .arg(&out)
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(child.try_wait().unwrap().is_none(), "{name}: the run ended before Ctrl-C");
+    (child, out)
+}
+
+fn sigint(child: &std::process::Child) {
+    // SAFETY: kill(2) on the pid of our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+}
+
+/// Waits for the child to exit within `limit`; its exit code and stderr.
+fn exit_within(name: &str, mut child: std::process::Child, limit: Duration) -> (Option<i32>, String) {
+    let sent = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if sent.elapsed() > limit {
+            child.kill().unwrap();
+            panic!("{name}: still running {limit:?} after Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    (status.code(), std::io::read_to_string(child.stderr.take().unwrap()).unwrap())
+}
+
+/// Starts a run that would not finish by itself, sends SIGINT after it started, and checks that it exits
+/// with 130 within 1.5 s, says so on stderr and leaves a stopped report of `kind` in `--out`.
+fn interrupted(name: &str, kind: &str, args: &[&str], files: &[(&str, &str)]) {
+    let (child, out) = start_long(name, args, files);
+    sigint(&child);
+    let (code, stderr) = exit_within(name, child, Duration::from_millis(1500));
+    assert_eq!(code, Some(130), "{name}: {stderr}");
+    assert!(stderr.contains("stopped by Ctrl-C after"), "{name}: {stderr}");
+    assert!(stderr.contains("partial report written to"), "{name}: {stderr}");
+    let report = read_json(&out);
+    assert_eq!(report["status"], "stopped", "{name}");
+    assert_eq!(report["kind"], kind, "{name}");
+    assert_eq!(report["config"]["kind"], kind, "{name}");
+    assert!(report["result"].is_null(), "{name}");
+}
+
+#[test]
+fn ctrl_c_stops_tune() {
+    interrupted("tune", "tune", &["tune", "--preset", "demo", "--grad-evals", "1e10"], &[]);
+}
+
+#[test]
+fn ctrl_c_stops_compare() {
+    interrupted("compare", "compare", &["compare", "--preset", "demo", "--grad-evals", "1e10"], &[]);
+}
+
+#[test]
+fn ctrl_c_stops_bandit() {
+    interrupted("bandit", "bandit", &["bandit", "--preset", "beta-reservoir", "--rounds", "1000000", "--repeats", "100"], &[]);
+}
+
+#[test]
+fn ctrl_c_stops_step_size() {
+    interrupted("step", "step-size", &["bandit", "--preset", "sgld-step", "--rounds", "10000"], &[]);
+}
+
+#[test]
+fn ctrl_c_stops_hoag() {
+    let cfg = r#"{"problem": "logreg", "budget": {"cost": 1000000000, "max_iter": 100000000}}"#;
+    interrupted("hoag", "hoag", &["hoag", "--config", "long.json"], &[("long.json", cfg)]);
+}
+
+#[test]
+fn ctrl_c_stops_lr_schedule() {
+    let cfg = r#"{"problem": {"kind": "mlp", "hidden": 32}, "intervals": 200, "steps_per_interval": 100000}"#;
+    interrupted("lr", "lr-schedule", &["lr-schedule", "--config", "long.json"], &[("long.json", cfg)]);
+}
+
+#[test]
+fn a_second_ctrl_c_exits_at_once() {
+    let cfg = r#"{"problem": {"kind": "mlp", "hidden": 32}, "intervals": 200, "steps_per_interval": 100000}"#;
+    let (child, _) = start_long("twice", &["lr-schedule", "--config", "long.json"], &[("long.json", cfg)]);
+    sigint(&child);
+    std::thread::sleep(Duration::from_millis(100));
+    sigint(&child);
+    let (code, stderr) = exit_within("twice", child, Duration::from_millis(500));
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(stderr.contains("second Ctrl-C"), "{stderr}");
+}
+
+#[test]
+fn a_complete_run_writes_the_envelope_and_its_config_runs_again() {
+    let dir = tmpdir("complete");
+    let path = |f: &str| dir.join(f).to_str().unwrap().to_string();
+    let (code, stdout, stderr) =
+        tunelab(&["bandit", "--preset", "beta-reservoir", "--rounds", "30", "--repeats", "2", "--seed", "7", "--out", &path("first.json")]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("final simple regret") && stdout.contains("d-ttts"), "{stdout}");
+    assert!(stderr.contains("report written to"), "{stderr}");
+    let first = read_json(&dir.join("first.json"));
+    assert_eq!(first["kind"], "bandit");
+    assert_eq!(first["status"], "complete");
+    assert_eq!(first["compute"]["unit"], "rounds");
+    assert_eq!(first["compute"]["done"], 30.0);
+    assert!(first["reached"].is_null(), "a complete run has no `reached`");
+    assert_eq!(first["config"]["rounds"], 30);
+    assert_eq!(first["config"]["repeats"], 2);
+    assert_eq!(first["config"]["seed"], 7);
+    assert!(first["result"]["algorithms"].as_array().is_some_and(|a| !a.is_empty()), "{}", first["result"]);
+
+    // The config of the report, with its `kind`, runs through `tunelab run` to the same result.
+    let config = first["config"].clone();
+    std::fs::write(dir.join("with-kind.json"), config.to_string()).unwrap();
+    let (code, _, stderr) = tunelab(&["run", "--config", &path("with-kind.json"), "--out", &path("again.json")]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let again = read_json(&dir.join("again.json"));
+    assert_eq!(again["config"], first["config"]);
+    assert_eq!(again["result"]["algorithms"][0]["final_simple_regret"], first["result"]["algorithms"][0]["final_simple_regret"]);
+
+    // Without `kind`, through the kind's own command.
+    let mut per_kind = config.clone();
+    per_kind.as_object_mut().unwrap().remove("kind");
+    std::fs::write(dir.join("per-kind.json"), per_kind.to_string()).unwrap();
+    let (code, stdout, stderr) = tunelab(&["bandit", "--config", &path("per-kind.json")]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("(30 rounds, 2 repeats, seed 7)"), "{stdout}");
+
+    // ... but not through `tunelab run`, which needs a kind.
+    let (code, _, stderr) = tunelab(&["run", "--config", &path("per-kind.json")]);
+    assert_eq!(code, Some(1));
+    assert!(stderr.starts_with("error: ") && stderr.contains("no `kind`"), "{stderr}");
+
+    // A document of another kind is refused by a per-kind command.
+    let (code, stdout, stderr) = tunelab(&["hoag", "--config", &path("with-kind.json")]);
+    assert_eq!(code, Some(1));
+    assert!(stdout.is_empty());
+    assert!(stderr.starts_with("error: ") && stderr.contains("runs 'hoag' experiments, the config says 'bandit'"), "{stderr}");
+}
+
+#[test]
+fn run_with_kind_and_preset() {
+    let dir = tmpdir("run-preset");
+    let out = dir.join("hoag.json");
+    let (code, stdout, stderr) = tunelab(&["run", "--kind", "hoag", "--preset", "logreg", "--out", out.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("HOAG") || stdout.contains("hoag"), "{stdout}");
+    let report = read_json(&out);
+    assert_eq!((report["kind"].as_str(), report["status"].as_str()), (Some("hoag"), Some("complete")));
+    assert_eq!(report["compute"]["unit"], "methods");
+    assert!(report["result"]["methods"].as_array().is_some_and(|m| !m.is_empty()));
+
+    let (code, _, stderr) = tunelab(&["run", "--preset", "logreg"]);
+    assert_eq!(code, Some(1));
+    assert!(stderr.contains("--preset needs --kind"), "{stderr}");
+    let (code, _, stderr) = tunelab(&["run", "--kind", "nope", "--preset", "logreg"]);
+    assert_eq!(code, Some(2), "clap refuses an unknown kind: {stderr}");
+    let (code, _, stderr) = tunelab(&["hoag", "--preset", "nope"]);
+    assert_eq!(code, Some(1));
+    assert!(stderr.starts_with("error: ") && stderr.contains("nope"), "{stderr}");
+}
+
+#[test]
+fn presets_lists_every_kind() {
+    let (code, stdout, _) = tunelab(&["presets"]);
+    assert_eq!(code, Some(0));
+    for (kind, preset) in [
+        ("tune", "paper-logreg"),
+        ("compare", "paper-logreg"),
+        ("bandit", "beta-reservoir"),
+        ("hoag", "kernel-ridge"),
+        ("lr-schedule", "digits"),
+        ("step-size", "sgld-step"),
+    ] {
+        let line = stdout.lines().find(|l| l.split_whitespace().next() == Some(kind)).unwrap_or_else(|| panic!("{stdout}"));
+        assert!(line.contains(preset), "{line}");
+    }
+}
+
+#[test]
+fn step_size_and_overrides_through_bandit() {
+    let dir = tmpdir("step");
+    let out = dir.join("step.json");
+    std::fs::write(dir.join("step.json.in"), r#"{"window_iters": 200}"#).unwrap();
+    let cfg = dir.join("step.json.in");
+    let (code, stdout, stderr) =
+        tunelab(&["bandit", "--step-config", cfg.to_str().unwrap(), "--rounds", "4", "--out", out.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("4 windows of 200 iterations"), "{stdout}");
+    let report = read_json(&out);
+    assert_eq!(report["kind"], "step-size");
+    assert_eq!(report["status"], "complete");
+    assert_eq!(report["config"]["windows"], 4);
+    let (code, _, stderr) = tunelab(&["bandit", "--preset", "sgld-step", "--repeats", "3"]);
+    assert_eq!(code, Some(1));
+    assert!(stderr.contains("--repeats does not apply"), "{stderr}");
+}
