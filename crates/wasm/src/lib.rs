@@ -12,6 +12,9 @@
 //!   `RuntimeError` (`unreachable`) thrown by the call; the worker reports it to the page.
 //! - With the `threads` feature, `initThreadPool(n)` (from wasm-bindgen-rayon) starts the rayon pool.
 
+// The threaded build is nightly already (build-std): it also reports allocation failures (below).
+#![cfg_attr(feature = "threads", feature(alloc_error_hook))]
+
 use tunelab::experiment::{ExperimentConfig, Inputs, Kind, Output};
 use wasm_bindgen::prelude::*;
 
@@ -71,6 +74,49 @@ pub fn start() {
             *last = Some(msg);
         }
     }));
+    // Running out of wasm memory aborts without a panic: on a pool thread the trap never reaches the blocked
+    // compute worker, and the page would wait forever. Post it on the panic channel first. The message is
+    // written on the stack: the heap is what just failed.
+    #[cfg(feature = "threads")]
+    std::alloc::set_alloc_error_hook(|layout| {
+        let mut buf = StackText::<160>::new();
+        let _ = std::fmt::Write::write_fmt(
+            &mut buf,
+            format_args!("out of memory: could not allocate {} MB (the threaded page has at most 1 GiB)", layout.size() >> 20),
+        );
+        if let Ok(ch) = PANIC_CHANNEL.try_lock() {
+            if !ch.is_empty() {
+                post_panic(&ch, buf.as_str());
+            }
+        }
+    });
+}
+
+/// A fixed-capacity text buffer on the stack (for messages written when the heap is exhausted).
+#[cfg(feature = "threads")]
+struct StackText<const N: usize> {
+    buf: [u8; N],
+    len: usize,
+}
+
+#[cfg(feature = "threads")]
+impl<const N: usize> StackText<N> {
+    fn new() -> Self {
+        Self { buf: [0; N], len: 0 }
+    }
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("out of memory")
+    }
+}
+
+#[cfg(feature = "threads")]
+impl<const N: usize> std::fmt::Write for StackText<N> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let n = s.len().min(N - self.len);
+        self.buf[self.len..self.len + n].copy_from_slice(&s.as_bytes()[..n]);
+        self.len += n;
+        Ok(())
+    }
 }
 
 /// Sets the BroadcastChannel name that panics are posted on (empty = none).
