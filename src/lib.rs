@@ -23,6 +23,7 @@
 pub mod error;
 pub mod rng;
 pub mod data;
+pub mod optim;
 pub mod model;
 pub mod sampler;
 pub mod stein;
