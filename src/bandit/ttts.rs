@@ -104,6 +104,20 @@ fn binarise(reward: f64, rng: &mut Rng) -> bool {
     rng.random::<f64>() < reward.clamp(0.0, 1.0)
 }
 
+/// Records a pull of `arm`: a Bernoulli draw with mean `reward` (binarisation, Agrawal & Goyal 2012) updates
+/// the Beta posterior; the raw reward is summed for the empirical mean.
+fn observe(stats: &mut [Stats], arm: &Arm, reward: f64, bin_rng: &mut Rng) {
+    let Arm::Index(k) = arm else { return };
+    if let Some(s) = stats.get_mut(*k) {
+        if binarise(reward, bin_rng) {
+            s.succ += 1.0;
+        } else {
+            s.fail += 1.0;
+        }
+        s.sum += reward;
+    }
+}
+
 /// How TTTS / D-TTTS recommend an arm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -241,15 +255,7 @@ impl BanditAlgo for Ttts {
         Arm::Index(self.stats[i].arm)
     }
     fn tell(&mut self, arm: &Arm, reward: f64) {
-        let Arm::Index(k) = arm else { return };
-        if let Some(s) = self.stats.get_mut(*k) {
-            if binarise(reward, &mut self.bin_rng) {
-                s.succ += 1.0;
-            } else {
-                s.fail += 1.0;
-            }
-            s.sum += reward;
-        }
+        observe(&mut self.stats, arm, reward, &mut self.bin_rng);
     }
     fn recommend(&mut self, _t: usize, rng: &mut Rng) -> Option<Arm> {
         recommend(&self.stats, &self.opts, rng).map(|i| Arm::Index(self.stats[i].arm))
@@ -326,15 +332,7 @@ impl BanditAlgo for DTtts {
         }
     }
     fn tell(&mut self, arm: &Arm, reward: f64) {
-        let Arm::Index(k) = arm else { return };
-        if let Some(s) = self.stats.get_mut(*k) {
-            if binarise(reward, &mut self.bin_rng) {
-                s.succ += 1.0;
-            } else {
-                s.fail += 1.0;
-            }
-            s.sum += reward;
-        }
+        observe(&mut self.stats, arm, reward, &mut self.bin_rng);
     }
     fn recommend(&mut self, _t: usize, rng: &mut Rng) -> Option<Arm> {
         recommend(&self.stats, &self.opts, rng).map(|i| Arm::Index(self.stats[i].arm))
