@@ -214,6 +214,20 @@ fn window(
     Ok((out, st.status.is_diverged(), st.grad_evals))
 }
 
+impl StepTrace {
+    fn empty(name: impl Into<String>) -> Self {
+        StepTrace {
+            name: name.into(),
+            steps: Vec::new(),
+            ksd: Vec::new(),
+            rewards: Vec::new(),
+            tail_ksd: None,
+            diverged_windows: 0,
+            grad_evals: 0,
+        }
+    }
+}
+
 fn tail_ksd(target: &dyn Target, windows: &[Vec<f64>], tail: f64, opts: &KsdOptions) -> Option<f64> {
     let k = ((windows.len() as f64 * tail).ceil() as usize).clamp(1, windows.len());
     let pooled: Vec<f64> = windows[windows.len() - k..].iter().flatten().copied().collect();
@@ -223,15 +237,7 @@ fn tail_ksd(target: &dyn Target, windows: &[Vec<f64>], tail: f64, opts: &KsdOpti
 fn fixed_run(cfg: &StepTuneConfig, s: &Setup, log10h: f64, cancel: &AtomicBool) -> Result<StepTrace> {
     let h = 10f64.powf(log10h);
     let mut theta = s.start.clone();
-    let mut trace = StepTrace {
-        name: format!("fixed h = 1e{log10h}"),
-        steps: Vec::new(),
-        ksd: Vec::new(),
-        rewards: Vec::new(),
-        tail_ksd: None,
-        diverged_windows: 0,
-        grad_evals: 0,
-    };
+    let mut trace = StepTrace::empty(format!("fixed h = 1e{log10h}"));
     let mut kept: Vec<Vec<f64>> = Vec::new();
     let mut dead = false;
     for w in 0..cfg.windows {
@@ -296,15 +302,7 @@ pub(crate) fn run_checked(
     let mut rng = substream(cfg.seed, 0x6b, 1);
     let d = s.target.dim();
     let mut theta = s.start.clone();
-    let mut trace = StepTrace {
-        name: "gp-ucb".into(),
-        steps: Vec::new(),
-        ksd: Vec::new(),
-        rewards: Vec::new(),
-        tail_ksd: None,
-        diverged_windows: 0,
-        grad_evals: 0,
-    };
+    let mut trace = StepTrace::empty("gp-ucb");
     let mut kept: Vec<Vec<f64>> = Vec::new();
     let mut prev_ksd: Option<f64> = None;
     let mut points = Vec::new();
