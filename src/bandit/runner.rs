@@ -96,17 +96,6 @@ fn checkpoint_rounds(rounds: usize, c: usize) -> Vec<usize> {
     v
 }
 
-/// Mean and band over repeats at checkpoint `i`.
-fn summary_at(values: &[Vec<f64>], i: usize, band: f64) -> Summary {
-    let col: Vec<f64> = values.iter().map(|v| v[i]).collect();
-    summarize(&col, band)
-}
-
-fn curve(values: &[Vec<f64>], k: usize, band: f64) -> Curve {
-    let s: Vec<Summary> = (0..k).map(|i| summary_at(values, i, band)).collect();
-    Curve { mean: s.iter().map(|v| v.mean).collect(), lo: s.iter().map(|v| v.lo).collect(), hi: s.iter().map(|v| v.hi).collect() }
-}
-
 /// Runs the comparison described by `cfg`. `observer` receives [`BanditEvent`]s on the calling thread; `cancel`
 /// is checked between chunks of rounds (then `Error::Cancelled`). Repeats and algorithms run in parallel on the
 /// current rayon pool; the result does not depend on the number of threads (timings aside).

@@ -41,7 +41,7 @@ use crate::data::Dataset;
 use crate::rng::stream;
 use crate::{Error, Result};
 use rayon::prelude::*;
-use schedules::{logspace, run_schedule};
+use schedules::{baseline_schedules, run_schedule};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Runs the comparison on built-in data (digits or the noisy quadratic); see [`run_with_data`] for user data.
@@ -79,19 +79,7 @@ pub(crate) fn run_checked(
     // A run whose loss exceeds this is diverged.
     let cap = (10.0 * y0.abs()).max(1e-12) + 10.0;
 
-    // Baseline schedules.
-    let mut specs: Vec<(String, String, Vec<f64>)> = Vec::new();
-    for lr in logspace(cfg.lr_bounds[0], cfg.lr_bounds[1], cfg.constant) {
-        specs.push((format!("constant {lr:.3e}"), "constant".into(), vec![lr; d]));
-    }
-    let mid = (cfg.lr_bounds[0] * cfg.lr_bounds[1]).sqrt();
-    for lr0 in logspace(mid, cfg.lr_bounds[1], cfg.decay_starts) {
-        for &fac in &cfg.decay_factors {
-            let g = fac.powf(1.0 / (d - 1) as f64);
-            let sched: Vec<f64> = (0..d).map(|k| lr0 * g.powi(k as i32)).collect();
-            specs.push((format!("exp decay {lr0:.3e} x{fac}"), "exponential-decay".into(), sched));
-        }
-    }
+    let specs = baseline_schedules(cfg);
     let mut names: Vec<String> = specs.iter().map(|s| s.0.clone()).collect();
     if cfg.dynamic.enabled {
         names.push(format!("dynamic GP (Q={})", cfg.dynamic.runs));

@@ -3,6 +3,26 @@
 use super::{run_interval, LrConfig, LrTracePoint, RunState, TrainProblem};
 use crate::rng::stream;
 
+/// The baseline schedules of a config as (name, family, learning rate per interval): `constant` rates spread
+/// in log space over `lr_bounds`, and `exponential-decay` schedules from starts between the geometric middle and
+/// the top of the range, each decaying by the given overall factors.
+pub(super) fn baseline_schedules(cfg: &LrConfig) -> Vec<(String, String, Vec<f64>)> {
+    let d = cfg.intervals;
+    let mut specs: Vec<(String, String, Vec<f64>)> = Vec::new();
+    for lr in logspace(cfg.lr_bounds[0], cfg.lr_bounds[1], cfg.constant) {
+        specs.push((format!("constant {lr:.3e}"), "constant".into(), vec![lr; d]));
+    }
+    let mid = (cfg.lr_bounds[0] * cfg.lr_bounds[1]).sqrt();
+    for lr0 in logspace(mid, cfg.lr_bounds[1], cfg.decay_starts) {
+        for &fac in &cfg.decay_factors {
+            let g = fac.powf(1.0 / (d - 1) as f64);
+            let sched: Vec<f64> = (0..d).map(|k| lr0 * g.powi(k as i32)).collect();
+            specs.push((format!("exp decay {lr0:.3e} x{fac}"), "exponential-decay".into(), sched));
+        }
+    }
+    specs
+}
+
 pub(super) fn logspace(lo: f64, hi: f64, k: usize) -> Vec<f64> {
     if k == 1 {
         return vec![(lo * hi).sqrt()];
