@@ -59,7 +59,7 @@ pub(super) fn build_problem(cfg: &HoagConfig, data: &Dataset) -> Result<Box<dyn 
         )));
     }
     // Seeded shuffle, thirds: train, test (the outer loss), validation; train statistics standardise all.
-    let mut parts = data.shuffled_parts(&[n / 3, 2 * n / 3], &mut stream(cfg.seed, 0x5350_4c49))?;
+    let mut parts = data.shuffled_parts(&thirds(n), &mut stream(cfg.seed, 0x5350_4c49))?;
     if cfg.standardize {
         Dataset::standardize_by_first(&mut parts)?;
     }
@@ -98,6 +98,17 @@ pub fn builtin_data(cfg: &HoagConfig) -> Result<Dataset> {
         HoagData::Digits => digits_input(cfg.problem),
         _ => Err(Error::config("csv/upload data are not built in")),
     }
+}
+
+/// Where the shuffled rows are cut: train `..n/3`, test `n/3..2n/3`, validation the rest.
+fn thirds(n: usize) -> [usize; 2] {
+    [n / 3, 2 * n / 3]
+}
+
+/// Sizes of the train, test and validation thirds and the number of features.
+pub(super) fn sizes(input: &Dataset) -> (usize, usize, usize, usize) {
+    let (n, [a, b]) = (input.n, thirds(input.n));
+    (a, b - a, n - b, input.p)
 }
 
 /// The data a run uses: `data` if given, else the config's built-in data (`csv` / `upload` must be given).

@@ -1,7 +1,7 @@
 //! Outer losses and hypergradients at one hyperparameter value (implicit differentiation, Pedregosa 2016,
 //! eq. 2; and reverse mode through unrolled gradient descent): for tests, custom drivers and charts.
 
-use super::methods;
+use super::methods::{self, grad_norm_at_zero};
 use super::problems::Bilevel;
 use crate::optim::{conjugate_gradient, norm};
 
@@ -9,11 +9,8 @@ use crate::optim::{conjugate_gradient, norm};
 pub fn outer_loss_at(pr: &dyn Bilevel, lam: &[f64], tol_rel: f64, max_iter: usize) -> f64 {
     let at = pr.at(lam);
     let n = pr.n_inner();
-    let mut g = vec![0.0; n];
     let mut x = vec![0.0; n];
-    at.value_grad(&x, &mut g);
-    let n0 = norm(&g).max(1e-300);
-    at.solve(&mut x, tol_rel * n0, max_iter);
+    at.solve(&mut x, tol_rel * grad_norm_at_zero(at.as_ref(), n), max_iter);
     at.outer(&x)
 }
 
@@ -22,11 +19,9 @@ pub fn outer_loss_at(pr: &dyn Bilevel, lam: &[f64], tol_rel: f64, max_iter: usiz
 pub fn hypergradient(pr: &dyn Bilevel, lam: &[f64], tol_rel: f64, max_iter: usize) -> (f64, Vec<f64>) {
     let at = pr.at(lam);
     let (n, s) = (pr.n_inner(), pr.n_hyper());
-    let mut g = vec![0.0; n];
     let mut x = vec![0.0; n];
-    at.value_grad(&x, &mut g);
-    let n0 = norm(&g).max(1e-300);
-    at.solve(&mut x, tol_rel * n0, max_iter);
+    at.solve(&mut x, tol_rel * grad_norm_at_zero(at.as_ref(), n), max_iter);
+    let mut g = vec![0.0; n];
     let mut gl = vec![0.0; s];
     let f = at.outer_grad(&x, &mut g, &mut gl);
     let mut q = vec![0.0; n];

@@ -17,13 +17,14 @@
 //! step `1/L(λ)` that is not differentiated.
 
 //!
-//! Layout: `config` (+ `presets`, `validate`), `report` (traces, landscape, events), `data` (inputs and the
+//! Layout: `config` (+ `presets`, `validate`), `report` (traces, landscape, events), `landscape` (its chart data), `data` (inputs and the
 //! problem built from them), `problems` (the bilevel problems), `methods` (the compared algorithms),
 //! `hypergrad` (single hypergradients), `solvers` (the inner solvers, from [`crate::optim`]).
 
 mod config;
 mod data;
 mod hypergrad;
+mod landscape;
 mod methods;
 mod presets;
 pub mod problems;
@@ -70,7 +71,7 @@ pub(crate) fn run_checked(
     let input: &Dataset = &input;
     let problem = data::build_problem(cfg, input)?;
     let pr: &dyn Bilevel = problem.as_ref();
-    let (n_train, n_test, n_validation, n_features) = methods::sizes(cfg, input);
+    let (n_train, n_test, n_validation, n_features) = data::sizes(input);
     let names: Vec<String> = cfg.methods.iter().map(|m| m.name()).collect();
     observer(&HoagEvent::Started {
         methods: names.clone(),
@@ -80,7 +81,7 @@ pub(crate) fn run_checked(
         n_validation,
     });
     let landscape = if cfg.landscape_points >= 2 {
-        let l = methods::landscape(pr, cfg)?;
+        let l = landscape::landscape(pr, cfg)?;
         observer(&HoagEvent::Landscape { landscape: l.clone() });
         Some(l)
     } else {
