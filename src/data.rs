@@ -1,5 +1,6 @@
-//! Data sets: CSV parsing with errors that name the line and column, standardisation, seeded
-//! train/test splits, the paper's simulators, the shipped 8x8 digits set, and matrix CSV files
+//! Data sets: CSV parsing with errors that name the line and column, standardisation (train statistics
+//! applied to the other parts), seeded train/test splits and shuffled cuts (HOAG's thirds, the LR-schedule
+//! split), label recoding, the paper's simulators, the shipped 8x8 digits set, and matrix CSV files
 //! (samples, scores, test locations).
 //!
 //! Line numbers in messages are 1-based lines of the file, the header being line 1.
@@ -195,6 +196,48 @@ impl Dataset {
         test_idx.sort_unstable();
         train_idx.sort_unstable();
         Ok((self.subset(&train_idx), self.subset(&test_idx)))
+    }
+
+    /// Seeded shuffle cut into consecutive parts: the rows are permuted (Fisher-Yates from the last row,
+    /// `j` uniform in `0..=i`) and part `k` takes the shuffled rows `cuts[k-1]..cuts[k]` (with `cuts[-1] = 0`
+    /// and a last part up to `n`), in shuffled order. E.g. `cuts = [n/3, 2n/3]` gives thirds.
+    pub fn shuffled_parts(&self, cuts: &[usize], rng: &mut Rng) -> Result<Vec<Dataset>> {
+        if cuts.windows(2).any(|w| w[0] > w[1]) || cuts.last().is_some_and(|&c| c > self.n) {
+            return Err(Error::config(format!("split points {cuts:?} are not increasing within 0..={}", self.n)));
+        }
+        let mut idx: Vec<usize> = (0..self.n).collect();
+        for i in (1..self.n).rev() {
+            let j = rng.random_range(0..=i);
+            idx.swap(i, j);
+        }
+        let bounds: Vec<usize> = std::iter::once(0).chain(cuts.iter().copied()).chain(std::iter::once(self.n)).collect();
+        Ok(bounds.windows(2).map(|w| self.subset(&idx[w[0]..w[1]])).collect())
+    }
+
+    /// Recode a label with exactly two distinct values: the smaller becomes `lo`, the larger `hi`
+    /// (e.g. `-1` / `+1` for a margin loss). Errors when the label has not exactly two values.
+    pub fn recode_two_labels(&mut self, lo: f64, hi: f64) -> Result<()> {
+        let mut vals = self.y.clone();
+        vals.sort_by(|a, b| a.total_cmp(b));
+        vals.dedup();
+        if vals.len() != 2 {
+            return Err(Error::data(format!(
+                "logistic regression needs a label with exactly two values, found {}",
+                vals.len()
+            )));
+        }
+        self.y.iter_mut().for_each(|v| *v = if *v == vals[0] { lo } else { hi });
+        Ok(())
+    }
+
+    /// Standardise `parts[0]` (the training part) in place and apply its statistics to the other parts.
+    pub fn standardize_by_first(parts: &mut [Dataset]) -> Result<Standardization> {
+        let (first, rest) = parts.split_first_mut().ok_or_else(|| Error::data("no data set to standardise"))?;
+        let st = first.standardize();
+        for d in rest {
+            st.apply(d)?;
+        }
+        Ok(st)
     }
 
     /// Write as CSV with a header (`feature names..., label`); numbers round-trip exactly.
@@ -408,10 +451,9 @@ fn check_sim_size(n: usize, d: usize) -> Result<()> {
     Ok(())
 }
 
-/// The paper's logistic-regression data (Coullon, South & Nemeth 2023, Sec. 4.1 / App. B.1):
-/// `theta_true ~ N(0, I_d)`, then for each row `x_i ~ N(0, I_d)`, `y_i ~ Bernoulli(sigmoid(x_i . theta_true))`.
-/// Draw order: theta_true, then row by row (x_i, then one uniform for y_i). Returns the data and theta_true.
-pub fn simulate_logistic(n: usize, d: usize, rng: &mut Rng) -> Result<(Dataset, Vec<f64>)> {
+/// Generalised-linear data: `theta_true ~ N(0, I_d)`, then row by row `x_i ~ N(0, I_d)` and the label
+/// `label(x_i . theta_true, rng)` (drawn after the row's features). Returns the data and theta_true.
+fn simulate_glm(n: usize, d: usize, rng: &mut Rng, mut label: impl FnMut(f64, &mut Rng) -> f64) -> Result<(Dataset, Vec<f64>)> {
     check_sim_size(n, d)?;
     let theta: Vec<f64> = (0..d).map(|_| rng.sample::<f64, _>(StandardNormal)).collect();
     let mut x = vec![0.0; n * d];
@@ -422,11 +464,20 @@ pub fn simulate_logistic(n: usize, d: usize, rng: &mut Rng) -> Result<(Dataset, 
             *v = rng.sample(StandardNormal);
             z += *v * t;
         }
-        let u: f64 = rng.random();
-        *yi = if u < crate::model::kernels::sigmoid(z) { 1.0 } else { 0.0 };
+        *yi = label(z, rng);
     }
     let ds = Dataset { x, y, n, p: d, feature_names: (1..=d).map(|j| format!("x{j}")).collect(), label_name: "y".into(), source_lines: Vec::new() };
     Ok((ds, theta))
+}
+
+/// The paper's logistic-regression data (Coullon, South & Nemeth 2023, Sec. 4.1 / App. B.1):
+/// `theta_true ~ N(0, I_d)`, then for each row `x_i ~ N(0, I_d)`, `y_i ~ Bernoulli(sigmoid(x_i . theta_true))`.
+/// Draw order: theta_true, then row by row (x_i, then one uniform for y_i). Returns the data and theta_true.
+pub fn simulate_logistic(n: usize, d: usize, rng: &mut Rng) -> Result<(Dataset, Vec<f64>)> {
+    simulate_glm(n, d, rng, |z, rng| {
+        let u: f64 = rng.random();
+        if u < crate::model::kernels::sigmoid(z) { 1.0 } else { 0.0 }
+    })
 }
 
 /// Linear-regression data: `theta_true ~ N(0, I_d)`, `x_i ~ N(0, I_d)`, `y_i = x_i . theta_true + noise_sd * e_i`.
@@ -436,20 +487,7 @@ pub fn simulate_linear(n: usize, d: usize, noise_sd: f64, rng: &mut Rng) -> Resu
     if !(noise_sd >= 0.0 && noise_sd.is_finite()) {
         return Err(Error::config(format!("noise standard deviation must be >= 0 and finite, got {noise_sd}")));
     }
-    let theta: Vec<f64> = (0..d).map(|_| rng.sample::<f64, _>(StandardNormal)).collect();
-    let mut x = vec![0.0; n * d];
-    let mut y = vec![0.0; n];
-    for (row, yi) in x.chunks_exact_mut(d).zip(y.iter_mut()) {
-        let mut z = 0.0;
-        for (v, t) in row.iter_mut().zip(&theta) {
-            *v = rng.sample(StandardNormal);
-            z += *v * t;
-        }
-        let e: f64 = rng.sample(StandardNormal);
-        *yi = z + noise_sd * e;
-    }
-    let ds = Dataset { x, y, n, p: d, feature_names: (1..=d).map(|j| format!("x{j}")).collect(), label_name: "y".into(), source_lines: Vec::new() };
-    Ok((ds, theta))
+    simulate_glm(n, d, rng, |z, rng| z + noise_sd * rng.sample::<f64, _>(StandardNormal))
 }
 
 /// The 8x8 handwritten digits (1,797 images, 64 pixel features `p0..p63` with values 0..16, label `y` in

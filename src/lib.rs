@@ -7,7 +7,8 @@
 //!
 //! Layering (each layer only depends on the ones above it):
 //! - [`error`], [`rng`]: typed errors and seeded random streams derived from `(seed, id)`.
-//! - [`data`]: CSV parsing and validation, simulators, standardisation, splits.
+//! - [`data`]: CSV parsing and validation, simulators, standardisation, splits (every tuner's data handling).
+//! - [`optim`]: the one L-BFGS (optionally box-projected) and conjugate gradient.
 //! - [`model`]: posteriors. A [`model::Target`] gives log densities and gradients on slices.
 //! - [`sampler`]: SG-MCMC samplers (SGLD, SGHMC, SGNHT and their control-variate versions), a MAP finder
 //!   and an exact reference sampler.
@@ -23,6 +24,7 @@
 pub mod error;
 pub mod rng;
 pub mod data;
+pub mod optim;
 pub mod model;
 pub mod sampler;
 pub mod stein;

@@ -247,3 +247,34 @@ fn read_csv_reports_missing_files_and_prefixes_the_path() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+
+#[test]
+fn shuffled_parts_recoding_and_train_standardisation() {
+    let x: Vec<f64> = (0..30).map(|v| v as f64).collect();
+    let y: Vec<f64> = (0..10).map(|i| if i % 3 == 0 { 7.0 } else { 2.0 }).collect();
+    let ds = Dataset::new(x, y, 3, None, "y").unwrap();
+    let parts = ds.shuffled_parts(&[3, 6], &mut stream(5, 1)).unwrap();
+    assert_eq!(parts.iter().map(|p| p.n).collect::<Vec<_>>(), vec![3, 3, 4]);
+    // every row exactly once, rows intact, same seed same rows
+    let mut firsts: Vec<f64> = parts.iter().flat_map(|p| (0..p.n).map(move |i| p.row(i)[0])).collect();
+    assert!(parts.iter().all(|p| (0..p.n).all(|i| p.row(i)[1] == p.row(i)[0] + 1.0)));
+    assert_eq!(parts, ds.shuffled_parts(&[3, 6], &mut stream(5, 1)).unwrap());
+    firsts.sort_by(|a, b| a.total_cmp(b));
+    assert_eq!(firsts, (0..10).map(|i| 3.0 * i as f64).collect::<Vec<_>>());
+    assert!(ds.shuffled_parts(&[6, 3], &mut stream(5, 1)).is_err());
+
+    let mut r = ds.clone();
+    r.recode_two_labels(-1.0, 1.0).unwrap();
+    assert!(r.y.iter().zip(&ds.y).all(|(a, b)| *a == if *b == 2.0 { -1.0 } else { 1.0 }));
+    let mut three = ds.clone();
+    three.y[0] = 5.0;
+    assert!(matches!(three.recode_two_labels(0.0, 1.0), Err(Error::Data(m)) if m.contains("exactly two values, found 3")));
+
+    let mut parts = parts;
+    let st = Dataset::standardize_by_first(&mut parts).unwrap();
+    let train = &parts[0];
+    let mean0 = (0..train.n).map(|i| train.row(i)[0]).sum::<f64>() / train.n as f64;
+    assert!(mean0.abs() < 1e-12);
+    let raw = ds.shuffled_parts(&[3, 6], &mut stream(5, 1)).unwrap();
+    assert!((parts[2].row(0)[0] - (raw[2].row(0)[0] - st.mean[0]) / st.sd[0]).abs() < 1e-12);
+}

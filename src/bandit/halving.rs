@@ -3,7 +3,8 @@
 //! - Successive halving, fixed-budget version (Karnin, Koren & Somekh 2013, "Sequential Halving", Alg. 1, with
 //!   reduction factor eta): n arms, `R = ceil(log_eta n)` stages; in each stage every survivor is pulled
 //!   `max(1, floor(T / (|S| R)))` more times and the best `ceil(|S| / eta)` (by mean over their pulls) survive.
-//!   When one arm is left it is pulled for the rest of the budget.
+//!   When one arm is left it is pulled for the rest of the budget. The stages are
+//!   [`crate::tune::schedule::halving_schedule`] (MAMBA's) with rounding up and equal budget per round.
 //! - Hyperband (Li, Jamieson, DeSalvo, Rostamizadeh & Talwalkar 2018, JMLR, Alg. 1): brackets `s = s_max..0`,
 //!   `n = ceil((s_max + 1) eta^s / (s + 1))` arms brought to `r_i = R eta^(i - s)` pulls each, keeping the best
 //!   `floor(n_i / eta)` after each stage. `R` (max pulls per arm) defaults to the largest power of eta whose whole
@@ -19,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Arm, ArmStat, BanditAlgo};
 use crate::rng::Rng;
+use crate::tune::schedule::{halving_schedule, RoundBudget, Rounding};
 use crate::{Error, Result};
 
 /// Index of the best empirical mean among arms with at least `frac * max(pulls)` pulls (ties: lowest index).
@@ -132,20 +134,11 @@ impl Halving {
         if n < 2 {
             return Err(Error::config("successive halving: at least two arms are needed"));
         }
-        let mut stages_n = 0usize;
-        let mut m = 1usize;
-        while m < n {
-            m = m.saturating_mul(eta);
-            stages_n += 1;
-        }
-        let mut stages = Vec::new();
-        let mut s = n;
-        for _ in 0..stages_n {
-            let add = (horizon / (s * stages_n)).max(1);
-            let keep = s.div_ceil(eta);
-            stages.push(Stage { add, keep });
-            s = keep;
-        }
+        // Karnin et al.'s rule through the shared schedule: integer pulls, at least one per arm and stage.
+        let stages = halving_schedule(n, eta, Rounding::Up, RoundBudget::EqualRounds(horizon as f64))
+            .iter()
+            .map(|p| Stage { add: (p.budget.floor() as usize).max(1), keep: p.keep })
+            .collect();
         Ok(Self::with_brackets(eta, false, n_arms, vec![Bracket { n, stages }]))
     }
 

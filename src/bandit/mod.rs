@@ -10,6 +10,7 @@
 //! - [`sgmcmc_ksd`]: D-TTTS and the other discrete tuners choosing SG-MCMC configurations by KSD on the user's data.
 //! - [`sgmcmc_step::run_step_tuning`]: GP-UCB choosing an SG-MCMC step size window by window, against fixed steps.
 
+mod charts;
 pub mod config;
 pub mod gpucb;
 pub mod halving;

@@ -57,6 +57,18 @@ pub fn summarize(values: &[f64], band: f64) -> Summary {
     Summary { mean, lo: (mean - band * se).max(min), hi: (mean + band * se).min(max) }
 }
 
+/// Mean and band over repeats at checkpoint `i` (`values[repeat][checkpoint]`).
+pub(crate) fn summary_at(values: &[Vec<f64>], i: usize, band: f64) -> Summary {
+    let col: Vec<f64> = values.iter().map(|v| v[i]).collect();
+    summarize(&col, band)
+}
+
+/// Mean and band over repeats at the first `k` checkpoints.
+pub(crate) fn curve(values: &[Vec<f64>], k: usize, band: f64) -> Curve {
+    let s: Vec<Summary> = (0..k).map(|i| summary_at(values, i, band)).collect();
+    Curve { mean: s.iter().map(|v| v.mean).collect(), lo: s.iter().map(|v| v.lo).collect(), hi: s.iter().map(|v| v.hi).collect() }
+}
+
 /// Compute spent, mean over repeats, at each checkpoint.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 pub struct Compute {

@@ -14,6 +14,7 @@ use web_time::Instant;
 
 use super::config::{AlgoSpec, BanditConfig};
 use super::problems::{ArmSpace, Problem};
+use super::charts;
 use super::report::*;
 use super::{Arm, BanditAlgo};
 use crate::rng::{stream, substream, Rng};
@@ -21,10 +22,6 @@ use crate::{Error, Result};
 
 /// Number of progress chunks (events) per run, at most.
 const CHUNKS: usize = 25;
-/// Grid size of the 1-D GP chart.
-const GRID: usize = 101;
-/// Most-pulled arms kept in the arms chart.
-const MAX_ARM_STATS: usize = 200;
 
 struct Job {
     repeat: usize,
@@ -97,17 +94,6 @@ fn checkpoint_rounds(rounds: usize, c: usize) -> Vec<usize> {
     let mut v: Vec<usize> = (1..=c).map(|j| (j * rounds).div_ceil(c)).collect();
     v.dedup();
     v
-}
-
-/// Mean and band over repeats at checkpoint `i`.
-fn summary_at(values: &[Vec<f64>], i: usize, band: f64) -> Summary {
-    let col: Vec<f64> = values.iter().map(|v| v[i]).collect();
-    summarize(&col, band)
-}
-
-fn curve(values: &[Vec<f64>], k: usize, band: f64) -> Curve {
-    let s: Vec<Summary> = (0..k).map(|i| summary_at(values, i, band)).collect();
-    Curve { mean: s.iter().map(|v| v.mean).collect(), lo: s.iter().map(|v| v.lo).collect(), hi: s.iter().map(|v| v.hi).collect() }
 }
 
 /// Runs the comparison described by `cfg`. `observer` receives [`BanditEvent`]s on the calling thread; `cancel`
@@ -247,7 +233,8 @@ pub(crate) fn run_checked(
             recommended.push(Recommendation { repeat: j.repeat, arm: j.last_rec.clone(), label, value, optimum });
             failures += j.algo.failures();
         }
-        let charts = charts(sel[0]);
+        let j0 = &mut *sel[0];
+        let charts = charts::charts(j0.algo.as_ref(), j0.problem.as_mut(), &j0.history, &j0.optimal, j0.t);
         reports.push(AlgoReport {
             name: spec.name(),
             kind: spec.kind().to_string(),
@@ -264,65 +251,6 @@ pub(crate) fn run_checked(
     let seconds = wall.elapsed().as_secs_f64();
     observer(&BanditEvent::Done { seconds });
     Ok(BanditReport { problem: problem_name, config: cfg.clone(), rounds: checkpoints, algorithms: reports, seconds })
-}
-
-fn charts(job: &mut Job) -> Charts {
-    let mut c = Charts::default();
-    let t = job.t;
-    match job.problem.space() {
-        ArmSpace::Continuous { lo, hi, ordered } => {
-            if lo.len() == 1 {
-                let grid: Vec<f64> = (0..GRID).map(|i| lo[0] + (hi[0] - lo[0]) * i as f64 / (GRID - 1) as f64).collect();
-                if let Some((m, s)) = job.algo.posterior_grid(&grid, t) {
-                    let truth = grid.iter().map(|x| job.problem.value(&Arm::Point(vec![*x]), t)).collect();
-                    let points = job
-                        .history
-                        .iter()
-                        .filter_map(|(r, a, y)| match a {
-                            Arm::Point(p) => Some(ChosenPoint { round: *r, x: p[0], reward: *y }),
-                            _ => None,
-                        })
-                        .collect();
-                    c.gp_1d = Some(Gp1dChart {
-                        lo: m.iter().zip(&s).map(|(a, b)| a - 2.0 * b).collect(),
-                        hi: m.iter().zip(&s).map(|(a, b)| a + 2.0 * b).collect(),
-                        mean: m,
-                        grid,
-                        truth,
-                        points,
-                    });
-                }
-            }
-            if ordered {
-                c.schedules = Some(ScheduleChart {
-                    rounds: job.history.iter().map(|h| h.0).collect(),
-                    chosen: job
-                        .history
-                        .iter()
-                        .map(|h| match &h.1 {
-                            Arm::Point(p) => p.clone(),
-                            Arm::Index(_) => Vec::new(),
-                        })
-                        .collect(),
-                    optimal: job.optimal.clone(),
-                });
-            }
-        }
-        ArmSpace::Discrete { .. } => {
-            let mut stats = job.algo.arm_stats();
-            if !stats.is_empty() {
-                stats.sort_by(|a, b| b.pulls.cmp(&a.pulls).then(a.arm.cmp(&b.arm)));
-                stats.truncate(MAX_ARM_STATS);
-                for s in stats.iter_mut() {
-                    s.true_value = job.problem.value(&Arm::Index(s.arm), t);
-                    s.label = job.problem.describe(&Arm::Index(s.arm));
-                }
-                stats.sort_by_key(|s| s.arm);
-                c.arms = Some(stats);
-            }
-        }
-    }
-    c
 }
 
 #[cfg(test)]

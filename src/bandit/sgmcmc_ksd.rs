@@ -45,8 +45,8 @@ use super::Arm;
 use crate::data::Dataset;
 use crate::rng::{stream, substream, Rng};
 use crate::sampler::{reference_sample, BatchSize, Budget, Chain, SamplerKind, SamplerParams, ValidSamplerParams};
-use crate::stein::{ksd, median_pairwise_distance, Estimator, KernelScale, KsdOptions};
-use crate::model::{full_scores, ModelSpec, Target};
+use crate::stein::{ksd_target_value, median_pairwise_distance, Estimator, KernelScale, KsdOptions};
+use crate::model::ModelSpec;
 use crate::tune::config::{DataSource, DataSpec};
 use crate::tune::problem::{load_data, Problem as Posterior};
 use crate::{Error, Result};
@@ -246,16 +246,6 @@ fn draw_arm(spec: &SgmcmcKsdSpec, n_data: usize, p: usize) -> SgmcmcArm {
     SgmcmcArm { sampler, step, batch }
 }
 
-/// KSD of `samples` with the shared kernel (`None` when not computable or not finite).
-fn score(target: &dyn Target, samples: &[f64], opts: &KsdOptions) -> Option<f64> {
-    let d = target.dim();
-    if samples.len() < 2 * d || samples.iter().any(|v| !v.is_finite()) {
-        return None;
-    }
-    let scores = full_scores(target, samples);
-    ksd(samples, &scores, d, opts).ok().map(|v| v.ksd).filter(|k| k.is_finite())
-}
-
 impl SgmcmcTable {
     /// Builds the table: takes the user's data (`source: csv | upload`, parsed at the boundary) or loads the built-in data, finds the MAP, draws
     /// the reference sample, then runs every configuration `replicates` times in parallel. `progress(done, total)`
@@ -293,7 +283,7 @@ impl SgmcmcTable {
         let opts = KsdOptions { c, beta: -0.5, scale: KernelScale::Fixed, estimator: Estimator::V };
         let floor = match spec.ksd_floor {
             Some(f) => f,
-            None => score(target, &rf.samples, &opts)
+            None => ksd_target_value(target, &rf.samples, &opts)
                 .filter(|k| *k > 0.0)
                 .ok_or_else(|| Error::numerical("sgmcmc-ksd: the KSD of the reference draws is not finite"))?,
         };
@@ -328,7 +318,7 @@ impl SgmcmcTable {
             if st.cancelled {
                 return Err(Error::Cancelled);
             }
-            let k = if st.status.is_diverged() { None } else { score(target, &out, &opts) };
+            let k = if st.status.is_diverged() { None } else { ksd_target_value(target, &out, &opts) };
             let scored = if k.is_some() { out.len() / d.max(1) } else { 0 };
             Ok((k, (st.grad_evals + (scored * n_data) as u64) as f64))
         };

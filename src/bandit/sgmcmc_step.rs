@@ -28,11 +28,13 @@ use super::gpucb::{GpUcb, GpUcbOptions};
 use super::problems::ArmSpace;
 use super::report::{ChosenPoint, Gp1dChart};
 use super::{Arm, BanditAlgo};
-use crate::data::{simulate_logistic, Dataset};
+use crate::data::simulate_logistic;
+use crate::model::{ModelSpec, Target};
 use crate::rng::{stream, substream};
-use crate::sampler::{find_map, Budget, Chain, MapOptions, SamplerParams};
-use crate::stein::{ksd, KernelScale, KsdOptions};
-use crate::model::{build_target, full_scores, ModelSpec, Target};
+use crate::sampler::{Budget, Chain, ControlVariate, SamplerParams};
+use crate::stein::{ksd_target_value, KernelScale, KsdOptions};
+use crate::tune::config::DataSpec;
+use crate::tune::problem::Problem as Posterior;
 use crate::{Error, Result};
 
 /// Where the chain starts.
@@ -169,33 +171,25 @@ impl StepTuneConfig {
 struct Setup {
     target: Arc<dyn Target>,
     start: Vec<f64>,
-    cv: Option<Arc<crate::sampler::ControlVariate>>,
+    cv: Option<Arc<ControlVariate>>,
 }
 
+/// The posterior as every tuner builds it ([`Posterior::from_parts`]: target, MAP from [`map_init`], control
+/// variate), on simulated logistic data drawn from stream `(seed, 0xda7a)` when the model needs data.
 fn setup(cfg: &StepTuneConfig) -> Result<Setup> {
-    let data: Option<Arc<Dataset>> = if cfg.model.needs_data() {
-        let mut r = stream(cfg.seed, 0xda7a);
-        Some(Arc::new(simulate_logistic(cfg.data.n, cfg.data.d, &mut r)?.0))
+    let data = if cfg.model.needs_data() {
+        Some(simulate_logistic(cfg.data.n, cfg.data.d, &mut stream(cfg.seed, 0xda7a))?.0)
     } else {
         None
     };
-    let target = build_target(&cfg.model, data)?;
-    let d = target.dim();
-    let needs_map = cfg.start == StartKind::Map || cfg.sampler.kind.is_cv();
-    let map = if needs_map {
-        Some(find_map(target.as_ref(), &vec![0.0; d], &MapOptions::default(), &mut stream(cfg.seed, 0x3a9))?.theta)
-    } else {
-        None
-    };
-    let cv = match (&map, cfg.sampler.kind.is_cv()) {
-        (Some(m), true) => Some(Arc::new(crate::sampler::ControlVariate::new(target.as_ref(), m.clone())?)),
-        _ => None,
-    };
+    let spec = DataSpec { test_fraction: 0.0, standardize: false, ..DataSpec::default() };
+    let post = Posterior::from_parts(&spec, &cfg.model, cfg.seed, data)?;
     let start = match cfg.start {
-        StartKind::Zero => vec![0.0; d],
-        StartKind::Map => map.unwrap_or_else(|| vec![0.0; d]),
+        StartKind::Zero => vec![0.0; post.dim],
+        StartKind::Map => post.map.clone(),
     };
-    Ok(Setup { target, start, cv })
+    let cv = cfg.sampler.kind.is_cv().then_some(post.cv);
+    Ok(Setup { target: post.train, start, cv })
 }
 
 /// Runs one window from `theta` with step `h`; returns (samples, diverged, grad evals).
@@ -220,33 +214,30 @@ fn window(
     Ok((out, st.status.is_diverged(), st.grad_evals))
 }
 
-fn window_ksd(target: &dyn Target, samples: &[f64], opts: &KsdOptions) -> Option<f64> {
-    let d = target.dim();
-    if samples.len() < 2 * d {
-        return None;
+impl StepTrace {
+    fn empty(name: impl Into<String>) -> Self {
+        StepTrace {
+            name: name.into(),
+            steps: Vec::new(),
+            ksd: Vec::new(),
+            rewards: Vec::new(),
+            tail_ksd: None,
+            diverged_windows: 0,
+            grad_evals: 0,
+        }
     }
-    let scores = full_scores(target, samples);
-    ksd(samples, &scores, d, opts).ok().map(|v| v.ksd).filter(|v| v.is_finite())
 }
 
 fn tail_ksd(target: &dyn Target, windows: &[Vec<f64>], tail: f64, opts: &KsdOptions) -> Option<f64> {
     let k = ((windows.len() as f64 * tail).ceil() as usize).clamp(1, windows.len());
     let pooled: Vec<f64> = windows[windows.len() - k..].iter().flatten().copied().collect();
-    window_ksd(target, &pooled, opts)
+    ksd_target_value(target, &pooled, opts)
 }
 
 fn fixed_run(cfg: &StepTuneConfig, s: &Setup, log10h: f64, cancel: &AtomicBool) -> Result<StepTrace> {
     let h = 10f64.powf(log10h);
     let mut theta = s.start.clone();
-    let mut trace = StepTrace {
-        name: format!("fixed h = 1e{log10h}"),
-        steps: Vec::new(),
-        ksd: Vec::new(),
-        rewards: Vec::new(),
-        tail_ksd: None,
-        diverged_windows: 0,
-        grad_evals: 0,
-    };
+    let mut trace = StepTrace::empty(format!("fixed h = 1e{log10h}"));
     let mut kept: Vec<Vec<f64>> = Vec::new();
     let mut dead = false;
     for w in 0..cfg.windows {
@@ -270,7 +261,7 @@ fn fixed_run(cfg: &StepTuneConfig, s: &Setup, log10h: f64, cancel: &AtomicBool) 
         if out.len() >= d {
             theta.copy_from_slice(&out[out.len() - d..]);
         }
-        trace.ksd.push(window_ksd(s.target.as_ref(), &out, &cfg.ksd));
+        trace.ksd.push(ksd_target_value(s.target.as_ref(), &out, &cfg.ksd));
         kept.push(out);
     }
     trace.tail_ksd = if dead { None } else { tail_ksd(s.target.as_ref(), &kept, cfg.tail, &cfg.ksd) };
@@ -311,15 +302,7 @@ pub(crate) fn run_checked(
     let mut rng = substream(cfg.seed, 0x6b, 1);
     let d = s.target.dim();
     let mut theta = s.start.clone();
-    let mut trace = StepTrace {
-        name: "gp-ucb".into(),
-        steps: Vec::new(),
-        ksd: Vec::new(),
-        rewards: Vec::new(),
-        tail_ksd: None,
-        diverged_windows: 0,
-        grad_evals: 0,
-    };
+    let mut trace = StepTrace::empty("gp-ucb");
     let mut kept: Vec<Vec<f64>> = Vec::new();
     let mut prev_ksd: Option<f64> = None;
     let mut points = Vec::new();
@@ -342,7 +325,7 @@ pub(crate) fn run_checked(
         let (out, diverged, ge) = window(cfg, &s, &theta, h, w, cancel)?;
         trace.grad_evals += ge;
         trace.steps.push(h);
-        let k = if diverged { None } else { window_ksd(s.target.as_ref(), &out, &cfg.ksd) };
+        let k = if diverged { None } else { ksd_target_value(s.target.as_ref(), &out, &cfg.ksd) };
         let reward = match (k, prev_ksd) {
             (Some(k), Some(p)) => Some(p - k),
             (None, Some(p)) => Some(-(p.abs() + 1.0)),
@@ -367,15 +350,9 @@ pub(crate) fn run_checked(
     }
     trace.tail_ksd = tail_ksd(s.target.as_ref(), &kept, cfg.tail, &cfg.ksd);
     let gp_posterior = {
-        let grid: Vec<f64> = (0..101).map(|i| lo + (hi - lo) * i as f64 / 100.0).collect();
-        gp.posterior_grid(&grid, cfg.windows.saturating_sub(2)).map(|(m, sd)| Gp1dChart {
-            lo: m.iter().zip(&sd).map(|(a, b)| a - 2.0 * b).collect(),
-            hi: m.iter().zip(&sd).map(|(a, b)| a + 2.0 * b).collect(),
-            mean: m,
-            truth: Vec::new(),
-            grid,
-            points,
-        })
+        let grid = super::charts::grid(lo, hi);
+        gp.posterior_grid(&grid, cfg.windows.saturating_sub(2))
+            .map(|(m, sd)| Gp1dChart::from_posterior(grid, m, &sd, Vec::new(), points))
     };
     let seconds = wall.elapsed().as_secs_f64();
     observer(&StepEvent::Done { seconds });

@@ -104,6 +104,36 @@ fn binarise(reward: f64, rng: &mut Rng) -> bool {
     rng.random::<f64>() < reward.clamp(0.0, 1.0)
 }
 
+/// The `tell` / `recommend` / `arm_stats` of a `BanditAlgo` whose state is `stats` (Beta posteriors),
+/// `opts` and `bin_rng`: shared by TTTS and D-TTTS.
+macro_rules! beta_arms_feedback {
+    () => {
+        fn tell(&mut self, arm: &Arm, reward: f64) {
+            observe(&mut self.stats, arm, reward, &mut self.bin_rng);
+        }
+        fn recommend(&mut self, _t: usize, rng: &mut Rng) -> Option<Arm> {
+            recommend(&self.stats, &self.opts, rng).map(|i| Arm::Index(self.stats[i].arm))
+        }
+        fn arm_stats(&self) -> Vec<ArmStat> {
+            arm_stats(&self.stats)
+        }
+    };
+}
+
+/// Records a pull of `arm`: a Bernoulli draw with mean `reward` (binarisation, Agrawal & Goyal 2012) updates
+/// the Beta posterior; the raw reward is summed for the empirical mean.
+fn observe(stats: &mut [Stats], arm: &Arm, reward: f64, bin_rng: &mut Rng) {
+    let Arm::Index(k) = arm else { return };
+    if let Some(s) = stats.get_mut(*k) {
+        if binarise(reward, bin_rng) {
+            s.succ += 1.0;
+        } else {
+            s.fail += 1.0;
+        }
+        s.sum += reward;
+    }
+}
+
 /// How TTTS / D-TTTS recommend an arm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -240,23 +270,7 @@ impl BanditAlgo for Ttts {
         let i = top_two(&self.stats, 0, self.opts.beta, rng);
         Arm::Index(self.stats[i].arm)
     }
-    fn tell(&mut self, arm: &Arm, reward: f64) {
-        let Arm::Index(k) = arm else { return };
-        if let Some(s) = self.stats.get_mut(*k) {
-            if binarise(reward, &mut self.bin_rng) {
-                s.succ += 1.0;
-            } else {
-                s.fail += 1.0;
-            }
-            s.sum += reward;
-        }
-    }
-    fn recommend(&mut self, _t: usize, rng: &mut Rng) -> Option<Arm> {
-        recommend(&self.stats, &self.opts, rng).map(|i| Arm::Index(self.stats[i].arm))
-    }
-    fn arm_stats(&self) -> Vec<ArmStat> {
-        arm_stats(&self.stats)
-    }
+    beta_arms_feedback!();
 }
 
 fn arm_stats(stats: &[Stats]) -> Vec<ArmStat> {
@@ -325,23 +339,7 @@ impl BanditAlgo for DTtts {
             Arm::Index(self.stats[i].arm)
         }
     }
-    fn tell(&mut self, arm: &Arm, reward: f64) {
-        let Arm::Index(k) = arm else { return };
-        if let Some(s) = self.stats.get_mut(*k) {
-            if binarise(reward, &mut self.bin_rng) {
-                s.succ += 1.0;
-            } else {
-                s.fail += 1.0;
-            }
-            s.sum += reward;
-        }
-    }
-    fn recommend(&mut self, _t: usize, rng: &mut Rng) -> Option<Arm> {
-        recommend(&self.stats, &self.opts, rng).map(|i| Arm::Index(self.stats[i].arm))
-    }
-    fn arm_stats(&self) -> Vec<ArmStat> {
-        arm_stats(&self.stats)
-    }
+    beta_arms_feedback!();
 }
 
 /// Round-robin over arms `0..n_arms`; recommends the best empirical mean.

@@ -7,13 +7,11 @@
 
 use super::problems::{Bilevel, InnerAt};
 use super::solvers::{conjugate_gradient, norm};
-use crate::data::Dataset;
-use super::{HoagConfig, HoagMethodReport, Landscape, MethodSpec, TracePoint};
+use super::{HoagConfig, HoagMethodReport, MethodSpec, TracePoint};
 use crate::gp::{BaseKernel, Gp, HyperOptions, Kernel};
 use crate::rng::{stream, Rng};
 use crate::{Error, Result};
 use rand::RngExt;
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use web_time::Instant;
 
@@ -21,17 +19,12 @@ use web_time::Instant;
 const ALPHA: f64 = 0.5;
 const BETA: f64 = 1.05;
 
-pub(super) fn sizes(_cfg: &HoagConfig, input: &Dataset) -> (usize, usize, usize, usize) {
-    let n = input.n;
-    (n / 3, 2 * n / 3 - n / 3, n - 2 * n / 3, input.p)
-}
-
-fn linspace(lo: f64, hi: f64, k: usize) -> Vec<f64> {
+pub(super) fn linspace(lo: f64, hi: f64, k: usize) -> Vec<f64> {
     (0..k).map(|i| lo + (hi - lo) * i as f64 / (k - 1) as f64).collect()
 }
 
 /// `|∇_1 h(0, λ)|`: the reference of the relative inner tolerances (independent of λ for both problems).
-fn grad_norm_at_zero(at: &dyn InnerAt, n: usize) -> f64 {
+pub(super) fn grad_norm_at_zero(at: &dyn InnerAt, n: usize) -> f64 {
     let z = vec![0.0; n];
     let mut g = vec![0.0; n];
     at.value_grad(&z, &mut g);
@@ -40,56 +33,13 @@ fn grad_norm_at_zero(at: &dyn InnerAt, n: usize) -> f64 {
 
 /// Solves the inner problem at `lam` to relative tolerance `tol` (warm start `x`) and returns
 /// `(outer loss, validation loss, cost, inner iterations)`.
-fn evaluate(pr: &dyn Bilevel, lam: &[f64], x: &mut [f64], tol: f64, max_iter: usize) -> (f64, f64, u64, usize) {
+pub(super) fn evaluate(pr: &dyn Bilevel, lam: &[f64], x: &mut [f64], tol: f64, max_iter: usize) -> (f64, f64, u64, usize) {
     let at = pr.at(lam);
     let n0 = grad_norm_at_zero(at.as_ref(), x.len());
     let info = at.solve(x, tol * n0, max_iter);
     let f = at.outer(x);
     let v = at.validation(x);
     (f, v, at.cost() + 1, info.iters)
-}
-
-/// The outer loss on a grid over the box; rows run in parallel (each row warm-starts along itself, so the
-/// values do not depend on the number of threads).
-pub(super) fn landscape(pr: &dyn Bilevel, cfg: &HoagConfig) -> Result<Landscape> {
-    let k = cfg.landscape_points;
-    let axis = linspace(cfg.bounds[0], cfg.bounds[1], k);
-    let s = pr.n_hyper();
-    let n = pr.n_inner();
-    let max_iter = cfg.max_inner_iter.max(2 * n);
-    let rows: Vec<Vec<(f64, f64)>> = if s == 1 {
-        let mut x = vec![0.0; n];
-        vec![axis.iter().map(|&l| {
-            let (f, v, _, _) = evaluate(pr, &[l], &mut x, cfg.blackbox_tol, max_iter);
-            (f, v)
-        }).collect()]
-    } else {
-        axis.par_iter()
-            .map(|&a| {
-                let mut x = vec![0.0; n];
-                axis.iter()
-                    .map(|&b| {
-                        let (f, v, _, _) = evaluate(pr, &[a, b], &mut x, cfg.blackbox_tol, max_iter);
-                        (f, v)
-                    })
-                    .collect()
-            })
-            .collect()
-    };
-    let values: Vec<f64> = rows.iter().flatten().map(|p| p.0).collect();
-    let validation: Vec<f64> = rows.iter().flatten().map(|p| p.1).collect();
-    let (mut best, mut bi) = (f64::INFINITY, 0);
-    for (i, v) in values.iter().enumerate() {
-        if *v < best {
-            best = *v;
-            bi = i;
-        }
-    }
-    if !best.is_finite() {
-        return Err(Error::numerical("the outer loss is not finite anywhere on the landscape grid"));
-    }
-    let argmin = if s == 1 { vec![axis[bi]] } else { vec![axis[bi / k], axis[bi % k]] };
-    Ok(Landscape { axes: vec![axis; s], values, validation, argmin, min: best })
 }
 
 struct Tracker<'a> {

@@ -100,6 +100,22 @@ fn logistic_loss(s: &Split, p: usize, w: &[f64]) -> f64 {
     tot / s.n as f64
 }
 
+/// Mean logistic loss of `s` at `w` (labels ±1); its gradient is added to `g`.
+fn add_logistic_grad(s: &Split, p: usize, w: &[f64], g: &mut [f64]) -> f64 {
+    let inv_n = 1.0 / s.n as f64;
+    let mut val = 0.0;
+    for i in 0..s.n {
+        let a = &s.x[i * p..(i + 1) * p];
+        let m = s.y[i] * dot(a, w);
+        val += inv_n * log1pexp_neg(m);
+        let c = -s.y[i] * sigmoid(-m) * inv_n;
+        for j in 0..p {
+            g[j] += c * a[j];
+        }
+    }
+    val
+}
+
 /// L2-regularised logistic regression (Pedregosa 2016, eq. 4). Labels are mapped to {-1, +1}.
 #[derive(Debug, Clone)]
 pub struct LogisticBilevel {
@@ -172,19 +188,8 @@ impl InnerAt for LogisticAt<'_> {
         self.bump();
         let tr = &self.pr.train;
         let p = self.pr.p;
-        let inv_n = 1.0 / tr.n as f64;
         g.iter_mut().zip(x).for_each(|(gi, xi)| *gi = self.reg * xi);
-        let mut val = 0.5 * self.reg * dot(x, x);
-        for i in 0..tr.n {
-            let a = &tr.x[i * p..(i + 1) * p];
-            let m = tr.y[i] * dot(a, x);
-            val += inv_n * log1pexp_neg(m);
-            let c = -tr.y[i] * sigmoid(-m) * inv_n;
-            for j in 0..p {
-                g[j] += c * a[j];
-            }
-        }
-        val
+        0.5 * self.reg * dot(x, x) + add_logistic_grad(tr, p, x, g)
     }
     fn hvp(&self, x: &[f64], v: &[f64], out: &mut [f64]) {
         self.bump();
@@ -209,20 +214,9 @@ impl InnerAt for LogisticAt<'_> {
         self.bump();
         let te = &self.pr.test;
         let p = self.pr.p;
-        let inv_m = 1.0 / te.n as f64;
         gx.iter_mut().for_each(|v| *v = 0.0);
         glam.iter_mut().for_each(|v| *v = 0.0);
-        let mut val = 0.0;
-        for i in 0..te.n {
-            let a = &te.x[i * p..(i + 1) * p];
-            let m = te.y[i] * dot(a, x);
-            val += inv_m * log1pexp_neg(m);
-            let c = -te.y[i] * sigmoid(-m) * inv_m;
-            for j in 0..p {
-                gx[j] += c * a[j];
-            }
-        }
-        val
+        add_logistic_grad(te, p, x, gx)
     }
     fn outer(&self, x: &[f64]) -> f64 {
         logistic_loss(&self.pr.test, self.pr.p, x)

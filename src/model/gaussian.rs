@@ -84,12 +84,7 @@ impl Gaussian {
 
 impl Target for Gaussian {
     fn dim(&self) -> usize { self.d }
-    fn n_data(&self) -> usize { 1 }
-    fn log_prior(&self, _theta: &[f64]) -> f64 { 0.0 }
-    fn add_grad_log_prior(&self, _theta: &[f64], _out: &mut [f64]) {}
-    fn add_grad_log_lik(&self, theta: &[f64], idx: &[usize], out: &mut [f64]) {
-        for _ in idx { self.add_grad_log_lik_full(theta, out); }
-    }
+    dataless_target!();
     fn add_grad_log_lik_full(&self, theta: &[f64], out: &mut [f64]) {
         // grad log N(theta; mu, Sigma) = -P (theta - mu)
         let d = self.d;

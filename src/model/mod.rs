@@ -4,6 +4,19 @@
 //! Data-free targets (Gaussian, 2-D toys) report `n_data() == 1` and put their whole log density in the
 //! "likelihood" of the single data point, so that every sampler works on every target.
 
+/// The [`Target`] methods of a density with no data: one pseudo data point carrying the whole log density
+/// (`add_grad_log_lik_full`), no separate prior, and a minibatch gradient that is `|idx|` copies of it.
+macro_rules! dataless_target {
+    () => {
+        fn n_data(&self) -> usize { 1 }
+        fn log_prior(&self, _theta: &[f64]) -> f64 { 0.0 }
+        fn add_grad_log_prior(&self, _theta: &[f64], _out: &mut [f64]) {}
+        fn add_grad_log_lik(&self, theta: &[f64], idx: &[usize], out: &mut [f64]) {
+            for _ in idx { self.add_grad_log_lik_full(theta, out); }
+        }
+    };
+}
+
 pub mod bnn;
 pub mod gaussian;
 pub mod kernels;

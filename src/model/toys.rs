@@ -33,12 +33,7 @@ impl Banana {
 
 impl Target for Banana {
     fn dim(&self) -> usize { 2 }
-    fn n_data(&self) -> usize { 1 }
-    fn log_prior(&self, _theta: &[f64]) -> f64 { 0.0 }
-    fn add_grad_log_prior(&self, _theta: &[f64], _out: &mut [f64]) {}
-    fn add_grad_log_lik(&self, theta: &[f64], idx: &[usize], out: &mut [f64]) {
-        for _ in idx { self.add_grad_log_lik_full(theta, out); }
-    }
+    dataless_target!();
     fn add_grad_log_lik_full(&self, theta: &[f64], out: &mut [f64]) {
         let u = theta[1] + self.b * (theta[0] * theta[0] - self.var);
         out[0] += -theta[0] / self.var - 2.0 * self.b * theta[0] * u;
@@ -95,12 +90,7 @@ impl Mixture2d {
 
 impl Target for Mixture2d {
     fn dim(&self) -> usize { 2 }
-    fn n_data(&self) -> usize { 1 }
-    fn log_prior(&self, _theta: &[f64]) -> f64 { 0.0 }
-    fn add_grad_log_prior(&self, _theta: &[f64], _out: &mut [f64]) {}
-    fn add_grad_log_lik(&self, theta: &[f64], idx: &[usize], out: &mut [f64]) {
-        for _ in idx { self.add_grad_log_lik_full(theta, out); }
-    }
+    dataless_target!();
     /// `grad log p = sum_k r_k (m_k - theta) / s_k^2` with responsibilities `r_k` from a stable softmax.
     #[allow(clippy::needless_range_loop)]
     fn add_grad_log_lik_full(&self, theta: &[f64], out: &mut [f64]) {

@@ -144,6 +144,16 @@ pub fn ksd_target(target: &dyn crate::model::Target, samples: &[f64], opts: &Ksd
     ksd(samples, &scores, d, opts)
 }
 
+/// [`ksd_target`] as a score: the KSD of `samples` with full-data scores, `None` when there are fewer than
+/// two rows, a sample is not finite, or the KSD cannot be computed or is not finite (the bandit's SG-MCMC
+/// problems use this for every run, window and reference draw).
+pub fn ksd_target_value(target: &dyn crate::model::Target, samples: &[f64], opts: &KsdOptions) -> Option<f64> {
+    if samples.len() < 2 * target.dim() || samples.iter().any(|v| !v.is_finite()) {
+        return None;
+    }
+    ksd_target(target, samples, opts).ok().map(|v| v.ksd).filter(|k| k.is_finite())
+}
+
 /// Kernel Stein discrepancy of `samples` (n x d row-major) with scores `grad log p` at the samples
 /// (same shape), IMQ kernel, estimator and scaling from `opts`. O(n d) memory, O(n^2 d) time (O(n d)
 /// for `Linear`), parallel over row panels with a thread-count-independent result.

@@ -21,4 +21,4 @@ pub mod ksd;
 
 pub use kernel::{median_pairwise_distance, ImqKernel, KernelScale};
 pub use fssd::{fssd, fssd_opt, fssd_power, FssdKernel, FssdOptOptions, FssdValue};
-pub use ksd::{ksd, ksd_target, Estimator, KsdOptions, KsdValue};
+pub use ksd::{ksd, ksd_target, ksd_target_value, Estimator, KsdOptions, KsdValue};

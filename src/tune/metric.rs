@@ -171,9 +171,14 @@ pub fn score(problem: &Problem, metric: &MetricSpec, samples: &[f64], batch: usi
     let score_cost = (n * stoch.unwrap_or(problem.n_data)) as u64;
     let (value, cost) = match &metric.kind {
         MetricKind::Ksd { .. } => {
-            let g = score_vectors(problem.train.as_ref(), &x, stoch, rng);
+            // Full-data scores: the shared `stein::ksd_target`; minibatch scores: estimated here.
+            let opts = ksd_options(&metric.kind);
+            let v = match stoch {
+                None => stein::ksd_target(problem.train.as_ref(), &x, &opts),
+                Some(_) => stein::ksd(&x, &score_vectors(problem.train.as_ref(), &x, stoch, rng), d, &opts),
+            };
             // Scaled kernels cannot standardise samples that never move (a stuck chain): worst score.
-            match stein::ksd(&x, &g, d, &ksd_options(&metric.kind)) {
+            match v {
                 // |KSD^2|: the U-statistic is unbiased but can be hugely negative for a chain that oscillates far
                 // from the posterior (scores on opposite sides point at each other and the positive diagonal is
                 // left out); ranking by the signed value would pick such a chain. Ranking by the distance of the

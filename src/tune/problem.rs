@@ -60,20 +60,18 @@ pub fn load_data(spec: &DataSpec, uploaded: Option<&str>) -> Result<Option<Datas
 
 /// Splits (seeded) and standardises (with training statistics) a data set.
 pub fn prepare(spec: &DataSpec, ds: Dataset, seed: u64) -> Result<(Dataset, Option<Dataset>)> {
-    let (mut train, mut test) = if spec.test_fraction > 0.0 {
-        let mut r = rng::stream(seed, STREAM_SPLIT);
-        let (tr, te) = ds.split(spec.test_fraction, &mut r)?;
-        (tr, Some(te))
+    let mut parts = if spec.test_fraction > 0.0 {
+        let (tr, te) = ds.split(spec.test_fraction, &mut rng::stream(seed, STREAM_SPLIT))?;
+        vec![tr, te]
     } else {
-        (ds, None)
+        vec![ds]
     };
     if spec.standardize {
-        let st = train.standardize();
-        if let Some(te) = test.as_mut() {
-            st.apply(te)?;
-        }
+        Dataset::standardize_by_first(&mut parts)?;
     }
-    Ok((train, test))
+    let mut parts = parts.into_iter();
+    let train = parts.next().ok_or_else(|| Error::data("no training data"))?;
+    Ok((train, parts.next()))
 }
 
 /// Where the MAP search starts: zero, except for a neural network, whose posterior has a saddle point at zero

@@ -1,5 +1,10 @@
-//! The successive-halving schedule of MAMBA (Coullon, South & Nemeth 2023, Algorithm 1).
+//! Successive-halving schedules: one function, [`halving_schedule`], for MAMBA's (Coullon, South & Nemeth
+//! 2023, Algorithm 1; [`mamba_schedule`]) and the bandit baseline's fixed-budget "Sequential Halving" (Karnin,
+//! Koren & Somekh 2013, Algorithm 1, with reduction factor eta; [`crate::bandit::halving`]). They differ in
+//! two parameters: how log_eta M and |S| / eta are rounded ([`Rounding`]) and how the budget is spread over
+//! rounds ([`RoundBudget`]).
 //!
+//! MAMBA ([`Rounding::Down`], [`RoundBudget::PerSurvivor`]):
 //! With M arms and reduction factor eta there are `rounds = max(1, floor(log_eta M))` rounds. Round i
 //! (0-based) runs the |S_i| surviving arms for r_i = r0 eta^i each, where r0 (1 + eta + ... + eta^(rounds-1)) = R,
 //! so the arm that survives every round has used exactly R. After round i the best max(1, floor(|S_i| / eta))
@@ -34,19 +39,63 @@ pub fn n_rounds(m: usize, eta: usize) -> usize {
     k.max(1)
 }
 
-/// The whole schedule for M arms, reduction factor eta >= 2 and per-survivor budget R.
-pub fn mamba_schedule(m: usize, eta: usize, r: f64) -> Vec<RoundPlan> {
-    let rounds = n_rounds(m, eta);
-    let denom: f64 = (0..rounds).map(|i| (eta as f64).powi(i as i32)).sum();
-    let r0 = r / denom;
+/// Number of rounds when rounding up: the smallest k with eta^k >= M, at least 1.
+pub fn n_rounds_up(m: usize, eta: usize) -> usize {
+    let (mut k, mut p) = (0usize, 1usize);
+    while p < m {
+        p = p.saturating_mul(eta);
+        k += 1;
+    }
+    k.max(1)
+}
+
+/// Rounding of the number of rounds (log_eta M) and of the survivors of a round (|S| / eta, at least 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rounding {
+    /// floor (MAMBA: several arms may be left after the last round).
+    Down,
+    /// ceil (Sequential Halving: one arm is left after the last round).
+    Up,
+}
+
+/// How the budget per arm of each round is set.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RoundBudget {
+    /// Round i gives each arm `r0 eta^i`, with `r0 (1 + eta + ... + eta^(rounds-1)) = R`: an arm surviving
+    /// every round has used exactly `R` (MAMBA).
+    PerSurvivor(f64),
+    /// Each round gets `T / rounds`, shared equally by its arms: `T / (|S_i| rounds)` each (Karnin et al.).
+    EqualRounds(f64),
+}
+
+/// The successive-halving schedule for M arms and reduction factor eta >= 2 (see the module doc).
+pub fn halving_schedule(m: usize, eta: usize, rounding: Rounding, budget: RoundBudget) -> Vec<RoundPlan> {
+    let rounds = match rounding {
+        Rounding::Down => n_rounds(m, eta),
+        Rounding::Up => n_rounds_up(m, eta),
+    };
+    let geometric: f64 = (0..rounds).map(|i| (eta as f64).powi(i as i32)).sum();
     let mut arms = m;
     let mut plan = Vec::with_capacity(rounds);
     for i in 0..rounds {
-        let keep = (arms / eta).max(1);
-        plan.push(RoundPlan { arms, budget: r0 * (eta as f64).powi(i as i32), keep });
+        let keep = match rounding {
+            Rounding::Down => arms / eta,
+            Rounding::Up => arms.div_ceil(eta),
+        }
+        .max(1);
+        let per_arm = match budget {
+            RoundBudget::PerSurvivor(r) => r / geometric * (eta as f64).powi(i as i32),
+            RoundBudget::EqualRounds(t) => t / (arms * rounds) as f64,
+        };
+        plan.push(RoundPlan { arms, budget: per_arm, keep });
         arms = keep;
     }
     plan
+}
+
+/// MAMBA's schedule for M arms, reduction factor eta >= 2 and per-survivor budget R.
+pub fn mamba_schedule(m: usize, eta: usize, r: f64) -> Vec<RoundPlan> {
+    halving_schedule(m, eta, Rounding::Down, RoundBudget::PerSurvivor(r))
 }
 
 #[cfg(test)]
@@ -77,5 +126,15 @@ mod tests {
         assert_eq!(shape(27, 3), vec![27, 9, 3]);
         assert_eq!(shape(16, 2), vec![16, 8, 4, 2]);
         assert_eq!(shape(4, 5), vec![4]);
+    }
+
+    #[test]
+    fn sequential_halving_rounds_up() {
+        let plan = halving_schedule(8, 2, Rounding::Up, RoundBudget::EqualRounds(96.0));
+        let got: Vec<(usize, f64, usize)> = plan.iter().map(|p| (p.arms, p.budget, p.keep)).collect();
+        assert_eq!(got, vec![(8, 4.0, 4), (4, 8.0, 2), (2, 16.0, 1)]);
+        assert_eq!(n_rounds_up(9, 3), 2);
+        assert_eq!(n_rounds_up(10, 3), 3);
+        assert_eq!(halving_schedule(10, 3, Rounding::Up, RoundBudget::EqualRounds(90.0)).iter().map(|p| p.arms).collect::<Vec<_>>(), vec![10, 4, 2]);
     }
 }

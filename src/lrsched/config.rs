@@ -1,0 +1,178 @@
+//! The learning-rate schedule comparison's configuration (serde JSON). Presets are in `presets.rs`, checks in
+//! `validate.rs`.
+
+use super::{Link, Optimizer};
+use serde::{Deserialize, Serialize};
+
+
+/// The training problem.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum LrProblem {
+    /// Multinomial logistic regression on the data.
+    Logreg,
+    /// One-hidden-layer tanh network on the data.
+    Mlp {
+        #[serde(default = "d_hidden")]
+        hidden: usize,
+    },
+    /// The noisy quadratic model (no data): `dim` curvatures `1/i`, gradient noise `noise`.
+    NoisyQuadratic {
+        #[serde(default = "d_nq_dim")]
+        dim: usize,
+        #[serde(default = "d_nq_noise")]
+        noise: f64,
+    },
+}
+
+fn d_hidden() -> usize {
+    32
+}
+fn d_nq_dim() -> usize {
+    20
+}
+fn d_nq_noise() -> f64 {
+    1.0
+}
+
+/// Data of the classification problems: `digits`, or user data (`csv` read by the CLI, `upload` by the page;
+/// pass them to [`run_with_data`]). Labels must be class indices 0, 1, 2, ...
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(tag = "source", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum LrData {
+    #[default]
+    Digits,
+    Csv {
+        path: String,
+        #[serde(default)]
+        label: Option<String>,
+    },
+    Upload {
+        #[serde(default)]
+        label: Option<String>,
+    },
+}
+
+/// The dynamic tuner (Algorithm 1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DynamicSpec {
+    /// Run the dynamic tuner.
+    pub enabled: bool,
+    /// Parallel runs `Q`.
+    pub runs: usize,
+    /// Link of the trace model.
+    pub link: Link,
+    /// Candidate learning rates (log grid over the bounds) searched at each boundary.
+    pub candidates: usize,
+    /// Paths of the recursive-sampling prediction bands.
+    pub band_samples: usize,
+}
+
+impl Default for DynamicSpec {
+    fn default() -> Self {
+        DynamicSpec { enabled: true, runs: 6, link: Link::Exponential, candidates: 41, band_samples: 300 }
+    }
+}
+
+/// The learning-rate schedule experiment (serde JSON; CLI `--config`, the page's worker message).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LrConfig {
+    pub problem: LrProblem,
+    #[serde(default)]
+    pub data: LrData,
+    #[serde(default)]
+    pub optimizer: Optimizer,
+    /// Number of intervals `d` of the piecewise-constant schedule.
+    #[serde(default = "d_intervals")]
+    pub intervals: usize,
+    /// Optimiser steps per interval.
+    #[serde(default = "d_steps")]
+    pub steps_per_interval: usize,
+    /// Minibatch size (data problems).
+    #[serde(default = "d_batch")]
+    pub batch: usize,
+    /// `[lowest, highest]` learning rate (searched in log space).
+    #[serde(default = "d_bounds")]
+    pub lr_bounds: [f64; 2],
+    /// Trace records per interval (chart resolution; the model uses the interval boundaries).
+    #[serde(default = "d_records")]
+    pub records_per_interval: usize,
+    /// Train rows whose mean loss is the trace value (data problems).
+    #[serde(default = "d_eval")]
+    pub eval_points: usize,
+    /// Fraction of the data held out as the test split (data problems).
+    #[serde(default = "d_test")]
+    pub test_fraction: f64,
+    /// Constant learning rates, spread in log space over the bounds.
+    #[serde(default = "d_constant")]
+    pub constant: usize,
+    /// Initial rates of the exponential decays, spread in log space over the upper half of the bounds.
+    #[serde(default = "d_decay_starts")]
+    pub decay_starts: usize,
+    /// Total decay factors `lr_{d-1} / lr_0` of the exponential decays.
+    #[serde(default = "d_decay_factors")]
+    pub decay_factors: Vec<f64>,
+    #[serde(default)]
+    pub dynamic: DynamicSpec,
+    #[serde(default = "d_seed")]
+    pub seed: u64,
+}
+
+fn d_intervals() -> usize {
+    10
+}
+fn d_steps() -> usize {
+    40
+}
+fn d_batch() -> usize {
+    16
+}
+fn d_bounds() -> [f64; 2] {
+    [1e-3, 3.0]
+}
+fn d_records() -> usize {
+    4
+}
+fn d_eval() -> usize {
+    400
+}
+fn d_test() -> f64 {
+    0.3
+}
+fn d_constant() -> usize {
+    7
+}
+fn d_decay_starts() -> usize {
+    3
+}
+fn d_decay_factors() -> Vec<f64> {
+    vec![0.1, 0.01]
+}
+fn d_seed() -> u64 {
+    7
+}
+
+impl LrConfig {
+    /// Default configuration for a problem.
+    pub fn new(problem: LrProblem) -> Self {
+        LrConfig {
+            problem,
+            data: LrData::Digits,
+            optimizer: Optimizer::Sgd,
+            intervals: d_intervals(),
+            steps_per_interval: d_steps(),
+            batch: d_batch(),
+            lr_bounds: d_bounds(),
+            records_per_interval: d_records(),
+            eval_points: d_eval(),
+            test_fraction: d_test(),
+            constant: d_constant(),
+            decay_starts: d_decay_starts(),
+            decay_factors: d_decay_factors(),
+            dynamic: DynamicSpec::default(),
+            seed: d_seed(),
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! What a learning-rate schedule run reports: traces, per-method results, the tuner's decisions and bands,
+//! and progress events.
+
+use super::{Band, Link, LrProblem, Optimizer};
+use serde::{Deserialize, Serialize};
+
+/// One recorded point of a trace.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct LrTracePoint {
+    /// Optimiser steps done.
+    pub step: usize,
+    /// Trace value (training loss on the evaluation rows).
+    pub loss: f64,
+    /// Learning rate used for the steps leading to this point.
+    pub lr: f64,
+}
+
+/// One method (one schedule) and its result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LrMethodReport {
+    pub name: String,
+    /// `constant`, `exponential-decay` or `dynamic`.
+    pub family: String,
+    /// Learning rate per interval.
+    pub schedule: Vec<f64>,
+    /// Trace over optimiser steps, starting at step 0.
+    pub trace: Vec<LrTracePoint>,
+    /// Trace value at the end.
+    pub final_loss: f64,
+    /// Loss on the held-out split at the end.
+    pub test_loss: f64,
+    pub diverged: bool,
+    /// Optimiser steps spent (the dynamic tuner spends `Q` times a single run).
+    pub compute_steps: usize,
+}
+
+/// What the dynamic tuner did at one interval boundary.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Decision {
+    /// Interval about to start (1-based: decisions are made after interval 0).
+    pub interval: usize,
+    /// Run kept (index among the `Q` runs of the previous interval) and its trace value.
+    pub kept_run: usize,
+    pub kept_loss: f64,
+    /// Rates given to the `Q` copies and their quantile levels `α_i`.
+    pub lrs: Vec<f64>,
+    pub alphas: Vec<f64>,
+    /// One-step band predicted for each copy, and what each copy then reached.
+    pub predicted: Vec<Band>,
+    pub observed: Vec<f64>,
+    /// The model could not be fitted; rates were spread around the kept rate instead.
+    pub model_failed: bool,
+}
+
+/// Dynamic-tuner details (chart data).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DynamicReport {
+    pub runs: usize,
+    pub link: Link,
+    pub decisions: Vec<Decision>,
+    /// Every run's trace per interval: `runs_traces[k][i]` is run `i` of interval `k`.
+    pub run_traces: Vec<Vec<Vec<LrTracePoint>>>,
+    /// Recursive-sampling bands along the tuned schedule from `Y_0` (final model), one per boundary.
+    pub predicted_bands: Vec<Band>,
+    /// Step of each boundary.
+    pub boundary_steps: Vec<usize>,
+}
+
+/// The comparison report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LrReport {
+    pub problem: LrProblem,
+    pub optimizer: Optimizer,
+    pub intervals: usize,
+    pub steps_per_interval: usize,
+    pub lr_bounds: [f64; 2],
+    /// Every schedule: constants, decays, then the dynamic tuner.
+    pub methods: Vec<LrMethodReport>,
+    pub dynamic: Option<DynamicReport>,
+    /// The best constant rate and the best exponential decay (by final loss).
+    pub best_constant: Option<BestOf>,
+    pub best_decay: Option<BestOf>,
+    pub seed: u64,
+}
+
+/// Name and final loss of the best method of a family.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BestOf {
+    pub name: String,
+    pub final_loss: f64,
+}
+
+/// Progress events (serde, tag `type`, kebab-case), delivered on the calling thread.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum LrEvent {
+    Started { methods: Vec<String>, intervals: usize, steps_per_interval: usize },
+    MethodDone { method: usize, name: String, final_loss: f64, trace: Vec<LrTracePoint> },
+    IntervalDone { interval: usize, best_loss: f64, lrs: Vec<f64>, losses: Vec<f64> },
+    Done {},
+}
