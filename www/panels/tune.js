@@ -435,7 +435,7 @@ export class TunePanel extends Panel {
   /** @param {{config: any, report: any, samples: Float64Array, dim: number}} r */
   async showPosterior({ config, report, samples, dim }) {
     const d = dim ?? 0;
-    renderBest($('best'), report, null);
+    renderBest($('best'), report);
     renderPosterior($('post-table').tBodies[0], report?.best?.posterior, null);
     const sel = /** @type {HTMLSelectElement} */ ($('coord'));
     sel.replaceChildren(...Array.from({ length: d }, (_, j) => new Option(`θ${j + 1}`, String(j))));
