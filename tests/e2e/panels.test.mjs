@@ -95,7 +95,7 @@ describe('tuner panels in the isolated page (threads)', () => {
     assert.equal(cfg.rounds, 150);
     assert.deepEqual(cfg.algorithms.map((a) => a.kind), ['d-ttts', 'd-ttts', 'ttts', 'successive-halving', 'hyperband', 'uniform']);
     const [dr] = await Promise.all([page.waitForEvent('download'), page.click('#bandit-export-report')]);
-    assert.deepEqual(JSON.parse(await streamText(await dr.createReadStream())).rounds, report.rounds);
+    assert.deepEqual(JSON.parse(await streamText(await dr.createReadStream())).result.rounds, report.rounds); // the envelope
     const [dp] = await Promise.all([page.waitForEvent('download'), page.click('#bandit-export-png')]);
     const png = await streamBytes(await dp.createReadStream());
     assert.deepEqual([...png.subarray(1, 4)], [80, 78, 71]); // "PNG"
