@@ -27,7 +27,7 @@ for (const [name, opts, flavour, where] of [
       const err = await page.evaluate(() => window.__tunelab.client.crashTest('pool-panic').then(() => 'no error', (e) => ({ name: e.name, message: e.message })));
       assert.ok(Date.now() - t0 < 5_000, `the error took ${Date.now() - t0} ms`);
       assert.equal(err.name, 'PanicError', JSON.stringify(err));
-      assert.match(err.message, /the computation crashed \(Rust panic\).*deliberate panic on a pool thread/);
+      assert.match(err.message, /the computation crashed \(Rust panic\)[\s\S]*deliberate panic on a pool thread/);
       assert.match(err.message, where);
       // Visible in the page (the active panel's message line), recorded in the page's errors.
       await page.waitForFunction(() => /deliberate panic on a pool thread/.test(document.getElementById('message').textContent), null, { timeout: 5_000 });
