@@ -408,6 +408,21 @@ export class CanvasPlot {
     });
   }
 
+  /** Many dots of one style: one clip and one path (a dot each would clip and restore each time). */
+  dots(xs, ys, { color = '#000', r = 3.5, stroke = null } = {}) {
+    this.clip((ctx) => {
+      ctx.beginPath();
+      xs.forEach((x, i) => {
+        const y = ys[i];
+        if (!Number.isFinite(x) || !Number.isFinite(y)) return;
+        const X = this.px(x); const Y = this.py(y);
+        ctx.moveTo(X + r, Y); ctx.arc(X, Y, r, 0, 2 * Math.PI);
+      });
+      ctx.fillStyle = color; ctx.fill();
+      if (stroke) { ctx.strokeStyle = stroke; ctx.lineWidth = 1; ctx.stroke(); }
+    });
+  }
+
   dot(x, y, { color = '#000', r = 3.5, stroke = null } = {}) {
     if (!Number.isFinite(x) || !Number.isFinite(y)) return;
     this.clip((ctx) => {
