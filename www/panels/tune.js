@@ -60,6 +60,7 @@ export class TunePanel extends Panel {
     /** @type {ReturnType<typeof setTimeout>|undefined} */
     this.checkTimer = undefined;
     this.checkSeq = 0;
+    this.starting = false;
     /** @type {RunModel|null} */
     this.model = null;
     /** @type {RunModel[]} one per tuner of a comparison */
@@ -182,10 +183,14 @@ export class TunePanel extends Panel {
     } catch (e) { this.message(`Could not load the preset: ${/** @type {Error} */ (e).message}`, 'error'); }
   }
 
+  /** Runs once the core has checked the current settings (the arm count decides whether there is a run). */
   async run() {
-    if (this.current) return null;
-    this.readForm();
-    await this.checkNow();
+    if (this.current || this.starting) return null;
+    this.starting = true;
+    try {
+      this.readForm();
+      await this.checkNow();
+    } finally { this.starting = false; }
     return super.run();
   }
 
