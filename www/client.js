@@ -206,12 +206,15 @@ export class ComputeClient {
     let rejectRun = () => {};
     /** @type {number|null} */
     let id = null;
+    let cancelled = false;
     /** @type {Promise<RunResult>} */
     const promise = new Promise((resolve, reject) => {
       rejectRun = reject;
-      this.request('run', { config, csv, cancel: sab }, onProgress, (i) => { id = i; }).then(resolve, reject);
+      // Cancelled while still waiting for the worker: stop it as soon as the request is out.
+      this.request('run', { config, csv, cancel: sab }, onProgress, (i) => { id = i; if (cancelled) setTimeout(cancel); }).then(resolve, reject);
     });
     const cancel = () => {
+      cancelled = true;
       rejectRun(named('stopped', 'CancelledError'));
       const entry = id == null ? undefined : this.pending.get(id);
       if (id == null || !entry) return;

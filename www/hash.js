@@ -13,18 +13,25 @@
  * @property {number} [max]
  */
 
-/** The hash's parameters. */
-export const hashParams = () => new URLSearchParams(location.hash.replace(/^#/, ''));
+/** The parameters of a hash string ("#a=1&b=2"). @param {string} hash */
+export const paramsOf = (hash) => new URLSearchParams(String(hash).replace(/^#/, ''));
+
+/** The page hash's parameters. */
+export const hashParams = () => paramsOf(location.hash);
+
+/** Sets the page hash in place (no history entry, no hashchange event). @param {string} hash */
+export function setHash(hash) {
+  if (hash !== location.hash) history.replaceState(null, '', hash);
+}
 
 /**
- * Rewrites the hash in place (no history entry): `edit(params)` changes the parameters.
+ * Rewrites the hash in place: `edit(params)` changes the parameters.
  * @param {(p: URLSearchParams) => void} edit
  */
 export function editHash(edit) {
   const p = hashParams();
   edit(p);
-  const h = '#' + p.toString();
-  if (h !== location.hash) history.replaceState(null, '', h);
+  setHash('#' + p.toString());
 }
 
 /**

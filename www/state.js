@@ -4,7 +4,7 @@
 //
 //   state <-> hash:    parseHash(location.hash) / formatHash(state)   (field maps over hash.js)
 //   state <-> config:  toTuneConfig(state) / fromTuneConfig(config)   (the core's TuneConfig JSON)
-import { readFields, writeFields, parseNumberList } from './hash.js';
+import { readFields, writeFields, parseNumberList, paramsOf } from './hash.js';
 
 export { parseNumberList };
 
@@ -59,7 +59,7 @@ export const FIELDS = [
  * @param {string} hash
  */
 export function parseHash(hash) {
-  const { values, invalid } = readFields(new URLSearchParams(String(hash).replace(/^#/, '')), FIELDS, DEFAULTS);
+  const { values, invalid } = readFields(paramsOf(hash), FIELDS, DEFAULTS);
   return { state: normalise(/** @type {TuneState} */ (values)), invalid };
 }
 

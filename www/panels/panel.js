@@ -27,6 +27,7 @@ export class Panel {
     this.busy = ctx.busy;
     /** @type {import('../client.js').RunHandle|null} */
     this.current = null;
+    this.starting = false;
     /** @type {Envelope|null} */
     this.lastReport = null;
     /** @type {any} */
@@ -287,16 +288,17 @@ export class Panel {
     this.section.dataset.running = on ? 'true' : 'false';
   }
 
-  /** Checks the settings before a run; returns a message, or null when the run can start. */
+  /** Checks the form before a run; returns a message, or null when the run can start. */
   blocker() {
     const bad = this.readForm();
     if (bad.length) return `Fix the highlighted settings first: ${bad.join(', ')}.`;
-    const problems = this.validate(this.state);
-    if (problems.length) return problems.join(' ');
     const other = this.busy(this.name);
     if (other) return `A ${other} run is in progress: stop it first (one run at a time).`;
     return null;
   }
+
+  /** Awaited after the run has started (running = true) and before `validate` (the tune panel: the core's check). */
+  async preflight() {}
 
   /**
    * Runs the panel's settings as ONE experiment. Resolves with the report envelope; a stopped run resolves
@@ -304,13 +306,18 @@ export class Panel {
    * @returns {Promise<Envelope|null>}
    */
   async run() {
-    if (this.current) return null;
+    if (this.current || this.starting) return null;
     const blocked = this.blocker();
     if (blocked) { this.message(blocked, 'error'); return null; }
-    this.writeHash();
-    const config = this.experiment(this.state);
+    // Running from the click on (synchronously: embed mode and lessons watch `running`), then the checks.
+    this.starting = true;
     this.message('', 'info');
     this.setRunning(true);
+    try { await this.preflight(); } finally { this.starting = false; }
+    const problems = this.validate(this.state);
+    if (problems.length) { this.message(problems.join(' '), 'error'); this.setRunning(false); return null; }
+    this.writeHash();
+    const config = this.experiment(this.state);
     const entry = this.entry;
     entry.runs = ++this.runs;
     this.progress(0, 'Starting…');

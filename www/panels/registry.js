@@ -34,7 +34,7 @@ export function installPanels({ client, hooks }) {
   const panels = {};
   /** @param {string} self */
   const busy = (self) => {
-    const other = PANEL_NAMES.find((n) => n !== self && panels[n]?.current);
+    const other = PANEL_NAMES.find((n) => n !== self && (panels[n]?.current || panels[n]?.starting));
     return other ? panels[other].title : null;
   };
   const ctx = { client, hooks, busy };

@@ -7,6 +7,7 @@
 import { Panel } from './panel.js';
 import { RunBar } from './runbar.js';
 import { el, $ } from '../dom.js';
+import { hashParams, setHash } from '../hash.js';
 import { parseHash, formatHash, toTuneConfig, fromTuneConfig, PAGE_PRESETS, TOY_MODELS, DEFAULTS, FIELDS, normalise } from '../state.js';
 import { writeForm, readForm, updateVisibility, describeArms } from '../settings.js';
 import { RunModel } from '../run.js';
@@ -60,7 +61,6 @@ export class TunePanel extends Panel {
     /** @type {ReturnType<typeof setTimeout>|undefined} */
     this.checkTimer = undefined;
     this.checkSeq = 0;
-    this.starting = false;
     /** @type {RunModel|null} */
     this.model = null;
     /** @type {RunModel[]} one per tuner of a comparison */
@@ -86,9 +86,8 @@ export class TunePanel extends Panel {
     // Keys of other modules (panel=, bandit.*, hoag.*, lr.*, embed and lesson flags) stay in the hash.
     /** @type {Record<string, string>} */
     const foreign = {};
-    for (const [k, v] of new URLSearchParams(location.hash.replace(/^#/, ''))) if (!(k in DEFAULTS)) foreign[k] = v;
-    const h = formatHash(this.state, foreign);
-    if (location.hash !== h) history.replaceState(null, '', h);
+    for (const [k, v] of hashParams()) if (!(k in DEFAULTS)) foreign[k] = v;
+    setHash(formatHash(this.state, foreign));
   }
 
   writeForm() {
@@ -183,16 +182,8 @@ export class TunePanel extends Panel {
     } catch (e) { this.message(`Could not load the preset: ${/** @type {Error} */ (e).message}`, 'error'); }
   }
 
-  /** Runs once the core has checked the current settings (the arm count decides whether there is a run). */
-  async run() {
-    if (this.current || this.starting) return null;
-    this.starting = true;
-    try {
-      this.readForm();
-      await this.checkNow();
-    } finally { this.starting = false; }
-    return super.run();
-  }
+  /** A run starts once the core has checked the current settings (the arm count decides whether there is one). */
+  preflight() { return this.checkNow(); }
 
   // ---------------------------------------------------------------- layout (index.html)
 
@@ -328,6 +319,8 @@ export class TunePanel extends Panel {
   startModel(started) {
     const model = new RunModel(this.state.unit);
     model.apply(started);
+    // A comparison's tuner by its name in the comparison (the event's own `tuner` is the tuner kind).
+    if (started.index != null) model.tuner = this.compareEntries[started.index]?.name ?? model.tuner;
     this.models[started.index ?? 0] = model;
     this.showModel(model);
   }
