@@ -4,7 +4,9 @@
 // over repeats, regret against compute, and per algorithm the GP posterior (1-D), the chosen schedules
 // (ordered arms) or the pulls and posterior of each arm (discrete arms). The `sgmcmc-ksd` problem tunes SG-MCMC
 // configurations on the user's data (built-in or an uploaded CSV): its table of sampler runs is reported first.
-import { Panel, LineChart, CanvasPlot, el, legend, alignSeries, seriesStyle, seqColor, colorBar, fmtSci, placeholder, keyBox } from './common.js';
+import { Panel } from './panel.js';
+import { el } from '../dom.js';
+import { LineChart, CanvasPlot, legend, alignSeries, seriesStyle, seqColor, colorBar, fmtSci, placeholder, keyBox } from '../charts.js';
 
 const DISCRETE = ['reservoir', 'bernoulli', 'logreg-sgd', 'sgmcmc-ksd'];
 const SAMPLERS = [['sgld', 'SGLD'], ['sgld-cv', 'SGLD-CV'], ['sghmc', 'SGHMC'], ['sghmc-cv', 'SGHMC-CV'], ['sgnht', 'SGNHT'], ['sgnht-cv', 'SGNHT-CV']];
@@ -27,7 +29,7 @@ export class BanditPanel extends Panel {
   constructor(ctx) {
     super(ctx);
     this.name = 'bandit';
-    this.runner = 'bandit';
+    this.kind = 'bandit';
     this.prefix = 'bandit';
     this.title = 'Bandit tuners and their regret';
     this.intro = 'Pick a problem whose optimum is known and the algorithms to compare; every algorithm runs the same seeded repeats, '
@@ -101,11 +103,11 @@ export class BanditPanel extends Panel {
     }
     if (!algos.includes(floorOf(s.problem))) algos.push(floorOf(s.problem));
     this.state = { ...s, algos: ALGOS.map(([v]) => v).filter((v) => algos.includes(v)) };
-    for (const [v] of ALGOS) document.getElementById(`${this.id('algos')}-${v}`).checked = this.state.algos.includes(v);
+    for (const [v] of ALGOS) /** @type {HTMLInputElement} */ (document.getElementById(`${this.id('algos')}-${v}`)).checked = this.state.algos.includes(v);
   }
 
   afterRefresh() {
-    const floor = document.getElementById(`${this.id('algos')}-${floorOf(this.state.problem)}`);
+    const floor = /** @type {HTMLInputElement} */ (document.getElementById(`${this.id('algos')}-${floorOf(this.state.problem)}`));
     if (floor) { floor.checked = true; floor.disabled = true; }
   }
 
@@ -298,7 +300,7 @@ export class BanditPanel extends Panel {
     const series = names.map((n, i) => ({ label: n, ...seriesStyle(i), band: true, width: n === 'uniform' || n === 'random' ? 1.5 : 2 }));
     const unit = this.report?.algorithms[0]?.compute.unit ?? 'pulls';
     const xLabel = this.xSel.value === 'compute' && this.report ? unit : 'round';
-    for (const [chart, which] of [[this.simple, 'simple'], [this.cumulative, 'cumulative']]) {
+    for (const [chart, which] of /** @type {[LineChart, string][]} */ ([[this.simple, 'simple'], [this.cumulative, 'cumulative']])) {
       const data = alignSeries(this.regretItems(which), keep);
       if (rebuild || !chart.u || chart.yLog !== log || chart.xLabel !== xLabel) {
         chart.yLog = log; chart.xLabel = xLabel;

@@ -3,7 +3,9 @@
 // method's loss trace as it finishes, with its learning rate under it, and the dynamic tuner's kept run at
 // every interval boundary; after the run: the predicted trace band of the tuned schedule and the final loss of
 // every method.
-import { Panel, LineChart, CanvasPlot, el, legend, alignSeries, seqColor, fmtSci, OKABE_ITO } from './common.js';
+import { Panel } from './panel.js';
+import { el } from '../dom.js';
+import { LineChart, CanvasPlot, legend, alignSeries, seqColor, fmtSci, OKABE_ITO } from '../charts.js';
 
 const DECAY_COLOURS = [1, 3, 4, 2, 5].map((k) => OKABE_ITO[k]);
 
@@ -16,7 +18,7 @@ export class LrPanel extends Panel {
   constructor(ctx) {
     super(ctx);
     this.name = 'lr-schedule';
-    this.runner = 'lrsched';
+    this.kind = 'lr-schedule';
     this.prefix = 'lr';
     this.title = 'Learning-rate schedules with a GP trace model';
     this.intro = 'A piecewise-constant learning rate over the intervals of one training run. Constant rates (spread in log space) and exponential '
@@ -201,8 +203,8 @@ export class LrPanel extends Panel {
     const lossItems = items.map((it) => ({ x: it.x, y: it.y }));
     const pb = this.report?.dynamic;
     if (pb && pb.predicted_bands.length) {
-      series.push({ label: 'predicted median (5–95% band)', color: '#5b6470', width: 1, dash: [2, 3], band: true });
-      lossItems.push({ x: pb.boundary_steps, y: pb.predicted_bands.map((b) => b.median), lo: pb.predicted_bands.map((b) => b.lo), hi: pb.predicted_bands.map((b) => b.hi) });
+      series.push(/** @type {any} */ ({ label: 'predicted median (5–95% band)', color: '#5b6470', width: 1, dash: [2, 3], band: true }));
+      lossItems.push(/** @type {any} */ ({ x: pb.boundary_steps, y: pb.predicted_bands.map((b) => b.median), lo: pb.predicted_bands.map((b) => b.lo), hi: pb.predicted_bands.map((b) => b.hi) }));
     }
     const pos = (v) => Number.isFinite(v) && v > 0;
     const lossData = alignSeries(lossItems, pos);
@@ -212,7 +214,7 @@ export class LrPanel extends Panel {
     if (lrSeries.length) {
       if (rebuild || !this.lr.u || this.lr.series.length !== lrSeries.length) this.lr.reset(lrSeries, lrData); else this.lr.setData(lrData);
     }
-    legend(this.legendEl, series.filter((s) => !s.band));
+    legend(this.legendEl, series.filter((/** @type {any} */ s) => !s.band));
   }
 
   drawBars() {
