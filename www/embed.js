@@ -210,18 +210,47 @@ function showMode() {
   return { threads, reason: why, flavour: info?.flavour };
 }
 
+/**
+ * Embed of another panel than the tuning one: its settings fold away (a button opens them) unless `controls=`
+ * lists a settings group; its Run and results stay. The button goes on top of the settings, under a lesson box.
+ */
+function foldSettings(panel) {
+  const form = panel?.section?.querySelector('form');
+  if (!form || panel === window.__tunelab.panels?.[BUILTIN_PANEL] || $('lesson-settings')) return;
+  panel.section.querySelector('[id$="copy-link"]')?.setAttribute('data-embed-hidden', '');
+  const sets = [...form.querySelectorAll(':scope > fieldset')];
+  const toggle = el('button', { type: 'button', id: 'lesson-settings', class: 'lesson-settings', 'aria-controls': form.id || null });
+  const apply = (on) => {
+    for (const f of sets) f.toggleAttribute('data-embed-hidden', !on);
+    toggle.setAttribute('aria-expanded', String(on));
+    toggle.textContent = on ? 'Hide the settings' : 'Show the settings';
+  };
+  toggle.addEventListener('click', () => apply(toggle.getAttribute('aria-expanded') !== 'true'));
+  const box = $('lesson');
+  if (box && form.contains(box)) box.after(toggle); else form.prepend(toggle);
+  apply(CONTROL_GROUPS.some((g) => g !== 'run' && options.controls.includes(g)));
+}
+
 // ---------------------------------------------------------------- "Embed" dialog (full page)
 function embedDialog() {
-  const after = $('copy-link');
-  if (!after) return;
+  const hooks = window.__tunelab;
   const open = el('button', { type: 'button', id: 'copy-embed', title: 'Copy an iframe snippet or a link for a course page' }, 'Embed…');
-  after.after(open);
+  // One button, next to "Copy link" in the run bar of the panel on screen (it follows the tabs).
+  const placeButton = () => {
+    const section = hooks.panels?.[hooks.panel ?? BUILTIN_PANEL]?.section;
+    const after = section?.querySelector('[id$="copy-link"]') ?? $('copy-link');
+    if (after && open.previousElementSibling !== after) after.after(open);
+  };
+  placeButton();
+  panelsReady.then(placeButton);
+  new MutationObserver(placeButton).observe(document.body, { attributes: true, attributeFilter: ['data-panel'] });
 
-  // A lesson on another panel (bandits, HOAG, LR schedules) shows that panel, its Run and results, settings
-  // collapsed: the tuning panel's groups and sections do not apply to it.
-  const tuneLesson = (findLesson(hashExtras.lesson ?? '')?.panel ?? BUILTIN_PANEL) === BUILTIN_PANEL;
-  const groupBox = (name, items, checked) => el('fieldset', { class: 'embed-opts' }, el('legend', { text: name }),
-    ...items.map((g) => el('label', {}, el('input', { type: 'checkbox', name, value: g, checked: checked.includes(g) }), ` ${g}`)));
+  // Another panel than the tuning one (bandits, HOAG, LR schedules, step size; or a lesson on one) embeds that
+  // panel, its Run and results, settings folded: the tuning panel's groups and sections do not apply to it.
+  const defaults = (tuneMode) => ({ controls: tuneMode ? ['arms', 'tuner', 'run'] : ['run'],
+    show: tuneMode ? ['chart', 'bracket', 'best', 'table', 'posterior'] : Object.keys(SHOW_SECTIONS) });
+  const groupBox = (name, items) => el('fieldset', { class: 'embed-opts' }, el('legend', { text: name }),
+    ...items.map((g) => el('label', {}, el('input', { type: 'checkbox', name, value: g }), ` ${g}`)));
   const sizes = [['640x480', '640 × 480 (small)'], ['800x600', '800 × 600'], ['100%x720', 'full width × 720']];
   const size = el('select', { id: 'embed-size' }, ...sizes.map(([v, t]) => new Option(t, v, v === '800x600', v === '800x600')));
   const autorun = el('input', { type: 'checkbox', id: 'embed-autorun' });
@@ -240,8 +269,8 @@ function embedDialog() {
       + '(and lesson), showing only the groups ticked here. Use the link where iframes are not allowed. ' },
       el('a', { href: new URL('docs/instructors.html', document.baseURI).href, target: '_blank', rel: 'noopener' }, 'Instructor\'s guide ↗')),
     el('div', { class: 'embed-grid' },
-      groupBox('controls', CONTROL_GROUPS, tuneLesson ? ['arms', 'tuner', 'run'] : ['run']),
-      groupBox('show', Object.keys(SHOW_SECTIONS), tuneLesson ? ['chart', 'bracket', 'best', 'table', 'posterior'] : Object.keys(SHOW_SECTIONS))),
+      groupBox('controls', CONTROL_GROUPS),
+      groupBox('show', Object.keys(SHOW_SECTIONS))),
     el('div', { class: 'row' }, el('label', { for: 'embed-size', text: 'Size' }), size),
     el('div', { class: 'row check' }, autorun, el('label', { for: 'embed-autorun', text: 'Run as soon as it loads' })),
     el('h3', { text: 'iframe' }), snippet, copyBtn('copy-snippet', snippet, 'Snippet'),
@@ -260,7 +289,14 @@ function embedDialog() {
     link.value = linkSnippet(fullPageUrl(), lesson ? `Open the tunelab lesson: ${lesson.title}` : 'Open the tunelab playground');
   };
   dlg.addEventListener('change', update);
+  let mode = null;
   open.addEventListener('click', () => {
+    const tuneMode = (hooks.panel ?? BUILTIN_PANEL) === BUILTIN_PANEL;
+    if (mode !== tuneMode) { // the defaults of the panel on screen, kept while it stays on screen
+      mode = tuneMode;
+      const d = defaults(tuneMode);
+      for (const i of dlg.querySelectorAll('.embed-opts input')) i.checked = d[i.name].includes(i.value);
+    }
     update();
     status.textContent = '';
     if (typeof dlg.showModal === 'function') dlg.showModal(); else dlg.setAttribute('open', '');
@@ -419,23 +455,7 @@ function lessonPanel(lesson) {
   const place = () => {
     const host = panel?.section?.querySelector('form') ?? panel?.section ?? $('settings') ?? document.querySelector('main') ?? document.body;
     host.prepend(box);
-    if (!panel?.section || tune) return;
-    // Embed: the settings fold away unless the link lists a settings group; the panel's Run stays.
-    const form = panel.section.querySelector('form');
-    if (options.embed && form) {
-      panel.section.querySelector('[id$="copy-link"]')?.setAttribute('data-embed-hidden', '');
-      const sets = [...form.querySelectorAll(':scope > fieldset')];
-      const open = CONTROL_GROUPS.some((g) => g !== 'run' && options.controls.includes(g));
-      const setsToggle = el('button', { type: 'button', id: 'lesson-settings', class: 'lesson-settings', 'aria-expanded': String(open) });
-      const apply = (on) => {
-        for (const f of sets) f.toggleAttribute('data-embed-hidden', !on);
-        setsToggle.setAttribute('aria-expanded', String(on));
-        setsToggle.textContent = on ? 'Hide the settings' : 'Show the settings';
-      };
-      setsToggle.addEventListener('click', () => apply(setsToggle.getAttribute('aria-expanded') !== 'true'));
-      box.after(setsToggle);
-      apply(open);
-    }
+    if (options.embed && !tune) foldSettings(panel);
   };
 
   render();
@@ -493,6 +513,7 @@ function init() {
     document.body.classList.add('embed');
     embedBar();
     hideGroups();
+    if (!options.lesson) panelsReady.then(() => foldSettings(hooks.panels?.[hooks.panel]));
   } else {
     embedDialog();
   }
