@@ -1,49 +1,182 @@
-// Charts: uPlot (vendored, no CDN) for scores, traces and histograms; a plain canvas for 2-D densities.
-// Drawing only: all numbers come from the worker.
+// @ts-nocheck -- uPlot is untyped here; the chart wrapper's own API is documented below.
+// The one chart wrapper of the page: uPlot (vendored, no CDN) creation and sizing, log-axis ticks, legends,
+// series styles, plain-canvas plots (heat maps, densities, scatter) and PNG export with titles and legends.
+// Used by the tune panel and every other panel. Drawing only: all numbers come from the worker.
 import uPlot from '../vendor/uplot/uPlot.esm.js';
+import { el } from './dom.js';
 
 /** Okabe–Ito colours, in the order batch sizes get them (largest batch first). */
 export const OKABE_ITO = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#F0E442', '#000000'];
 
 const FONT = '12px system-ui, sans-serif';
-const AXIS = { stroke: '#3d4650', grid: { stroke: '#e6e9ed', width: 1 }, ticks: { stroke: '#c9cfd6', width: 1 }, font: FONT };
+const AXIS = { stroke: '#3d4650', grid: { stroke: '#e6e9ed', width: 1 }, ticks: { stroke: '#c9cfd6', width: 1 }, font: FONT, labelFont: FONT };
 
-function sizeOf(el) {
-  const r = el.getBoundingClientRect();
+/** A number for labels: 3 significant digits, exponent form when very large or small. */
+export const fmtSci = (v) => (v == null ? '' : !Number.isFinite(v) ? '–' : Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-2 && v !== 0) ? v.toExponential(2) : String(+v.toPrecision(3)));
+
+function sizeOf(e) {
+  const r = e.getBoundingClientRect();
   return { width: Math.max(200, Math.floor(r.width)), height: Math.max(120, Math.floor(r.height)) };
 }
 
-/** Keeps a uPlot instance sized to its container. */
-function autoSize(el, getPlot) {
-  const ro = new ResizeObserver(() => { const u = getPlot(); if (u) u.setSize(sizeOf(el)); });
-  ro.observe(el);
-  return ro;
+/** Replaces a chart host's content with a placeholder sentence. */
+export function placeholder(e, text) {
+  e.replaceChildren(el('p', { class: 'placeholder', text }));
 }
 
-function placeholder(el, text) {
-  el.replaceChildren();
-  const p = document.createElement('p');
-  p.className = 'placeholder';
-  p.textContent = text;
-  el.append(p);
+/**
+ * Aligns series with their own x values on the union of the x values (null where a series has no point):
+ * items = [{x: [], y: [], lo?: [], hi?: []}] -> [xs, y0, (lo0, hi0,) y1, ...] in uPlot's layout.
+ * `keep(v)` drops values a log axis cannot show (they become gaps).
+ */
+export function alignSeries(items, keep = Number.isFinite) {
+  const xs = [...new Set(items.flatMap((s) => s.x.filter(Number.isFinite)))].sort((a, b) => a - b);
+  const index = new Map(xs.map((x, i) => [x, i]));
+  const out = [xs];
+  for (const s of items) {
+    const cols = s.lo && s.hi ? [s.y, s.lo, s.hi] : [s.y];
+    for (const col of cols) {
+      const ys = new Array(xs.length).fill(null);
+      s.x.forEach((x, i) => { const v = col[i]; if (index.has(x) && v != null && keep(v)) ys[index.get(x)] = v; });
+      out.push(ys);
+    }
+  }
+  return out;
 }
 
-const fmtSci = (v) => (v == null ? '' : !Number.isFinite(v) ? '–' : Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-2 && v !== 0) ? v.toExponential(2) : String(+v.toPrecision(3)));
+
+/** Whole-number tick steps (rounds, windows, iterations). */
+const INT_INCRS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 1e4, 2e4, 2.5e4, 5e4, 1e5, 2e5, 5e5, 1e6, 1e7];
+
+/** Tick label: powers of ten as 1e-5 (or 0.01 ... 100), others as fmtSci. */
+export function fmtTick(v) {
+  if (v == null || !Number.isFinite(v)) return '';
+  const e = Math.log10(Math.abs(v));
+  if (Math.abs(e - Math.round(e)) < 1e-9) { const k = Math.round(e); return Math.abs(k) >= 3 ? `1e${k}` : String(10 ** k); }
+  return fmtSci(v);
+}
+
+/** Log-axis splits: whole decades, at most ~6 labels; inside one decade, 4 log-spaced values. */
+export function logSplits(u, axisIdx, min, max) {
+  if (!(min > 0 && max > min)) return [min];
+  const a = Math.ceil(Math.log10(min) - 1e-9); const b = Math.floor(Math.log10(max) + 1e-9);
+  if (b - a >= 1) {
+    const step = Math.ceil((b - a + 1) / 6);
+    const out = [];
+    for (let e = a; e <= b; e += step) out.push(10 ** e);
+    return out;
+  }
+  const l0 = Math.log10(min); const l1 = Math.log10(max);
+  return [0.1, 0.37, 0.63, 0.9].map((f) => +(10 ** (l0 + f * (l1 - l0))).toPrecision(2));
+}
+
+
+/** Log-axis options (shared ticks and labels). */
+const LOG_AXIS = { splits: logSplits, values: (u, v) => v.map(fmtTick) };
+
+/**
+ * An axis: `{label, log, int, size}`; log axes get whole-decade ticks, int axes whole-number steps.
+ */
+export function axis({ label = '', log = false, int = false, size } = {}) {
+  return { ...AXIS, label, values: (u, v) => v.map(fmtSci), ...(size ? { size } : {}), ...(log ? LOG_AXIS : {}), ...(int ? { incrs: INT_INCRS } : {}) };
+}
+
+/** A log scale padded by `pad` around the data (`fallback` when there is none). */
+export const logScale = (pad = 1.3, fallback = [0.1, 10]) => ({
+  distr: 3, range: (u, min, max) => (min == null || !(min > 0) ? fallback : min === max ? [min / 2, max * 2] : [min / pad, max * pad]),
+});
+
+/**
+ * The uPlot wrapper every chart uses: sized to its host (and kept so), a placeholder when empty, no uPlot
+ * legend (the page draws its own, which export keeps), no drag-zoom.
+ */
+export class Chart {
+  constructor(host, empty = 'Press Run.') {
+    this.host = host;
+    this.el = host;
+    this.empty = empty;
+    this.u = null;
+    this.ro = new ResizeObserver(() => { if (this.u) this.u.setSize(sizeOf(this.host)); });
+    this.ro.observe(host);
+    placeholder(host, empty);
+  }
+
+  /** Builds a new uPlot from `opts` (width, height, legend and cursor defaults added) and `data`. */
+  mount(opts, data) {
+    this.u?.destroy();
+    this.host.replaceChildren();
+    this.u = new uPlot({ ...sizeOf(this.host), legend: { show: false }, cursor: { drag: { x: false, y: false } }, ...opts }, data, this.host);
+    return this.u;
+  }
+
+  clear(text = this.empty) { this.u?.destroy(); this.u = null; placeholder(this.host, text); }
+  setData(data) { this.u?.setData(data); }
+  canvas() { return this.u?.ctx.canvas ?? null; }
+}
+
+/**
+ * A line chart with one series per entry (optionally a band between lo and hi).
+ * series: [{label, color, width?, dash?, band?: boolean, points?: boolean}].
+ */
+export class LineChart extends Chart {
+  constructor(host, { xLabel, yLabel, xLog = false, yLog = false, empty = 'Press Run.', stepped = false, xInt = false } = {}) {
+    super(host, empty);
+    Object.assign(this, { xLabel, yLabel, xLog, yLog, stepped, xInt });
+    this.series = [];
+  }
+
+  /** Starts a chart for `series`; `data` in alignSeries' layout. */
+  reset(series, data) {
+    this.series = series;
+    const useries = [{ label: this.xLabel }];
+    const bands = [];
+    for (const s of series) {
+      const i = useries.length;
+      useries.push({
+        label: s.label, stroke: s.color, width: s.width ?? 2, dash: s.dash, spanGaps: true,
+        points: { show: s.points ?? false, size: 6, stroke: s.color, fill: s.color },
+        paths: this.stepped ? uPlot.paths.stepped({ align: 1 }) : undefined,
+      });
+      if (s.band) {
+        useries.push({ label: `${s.label} lo`, stroke: s.color + '00', width: 0, spanGaps: true, points: { show: false } });
+        useries.push({ label: `${s.label} hi`, stroke: s.color + '00', width: 0, spanGaps: true, points: { show: false } });
+        bands.push({ series: [i + 2, i + 1], fill: s.color + '2e' });
+      }
+    }
+    this.mount({
+      scales: { x: { time: false, ...(this.xLog ? logScale() : {}) }, y: this.yLog ? logScale() : {} },
+      axes: [axis({ label: this.xLabel, log: this.xLog, int: this.xInt }), axis({ label: this.yLabel, log: this.yLog, size: 62 })],
+      series: useries,
+      bands,
+    }, data ?? [[], ...useries.slice(1).map(() => [])]);
+  }
+}
+
+/** A legend: coloured swatches with labels (decorative; charts carry their own aria-label). */
+export function legend(host, series) {
+  host.replaceChildren(...series.map((s) => el('span', {},
+    el('span', { class: `sw${s.dash ? ' dashed' : ''}${s.faded ? ' faded' : ''}`, style: `border-color:${s.color}` }), s.label)));
+}
+
+
+/** Colours for n series from the Okabe–Ito palette (black last; repeats with a dash pattern beyond 8). */
+export function seriesStyle(i) {
+  const pal = [0, 1, 2, 3, 4, 5, 7, 6].map((k) => OKABE_ITO[k]);
+  return { color: pal[i % pal.length], dash: i >= pal.length ? [6, 4] : undefined };
+}
 
 /**
  * Each arm's score against the compute it has spent (both log scale), one line per arm: colour = batch size,
  * pruned arms fade, the chosen arm is drawn thick and black, dashed vertical lines mark round boundaries.
  */
-export class ScoreChart {
-  constructor(el, { onHover } = {}) {
-    this.el = el;
+export class ScoreChart extends Chart {
+  constructor(host, { onHover } = {}) {
+    super(host, 'Press Run: each arm’s score appears here as it is computed.');
     this.onHover = onHover;
-    this.u = null;
     this.arms = [];
+    this.batches = [];
     this.boundaries = [];
     this.best = null;
-    this.ro = autoSize(el, () => this.u);
-    placeholder(el, 'Press Run: each arm’s score appears here as it is computed.');
   }
 
   /** Colour of a batch value among the run's batch values. */
@@ -52,10 +185,14 @@ export class ScoreChart {
     return OKABE_ITO[(i < 0 ? 0 : i) % OKABE_ITO.length];
   }
 
+  /** The legend: one swatch per batch size, then the chosen arm, pruned arms and round boundaries. */
+  legendItems(fmtBatch) {
+    return [...this.batches.map((b) => ({ label: `batch ${fmtBatch(b)}`, color: this.colorOf({ batch: b }) })),
+      { label: 'chosen arm', color: '#000' }, { label: 'pruned', color: '#0072B2', faded: true }, { label: 'round boundary', color: '#5b6470', dash: true }];
+  }
+
   /** Starts a new chart for a run over `arms` ([{id, step, batch, leapfrog}]). */
   reset(arms, xLabel, yLabel) {
-    this.u?.destroy();
-    this.el.replaceChildren();
     this.arms = arms;
     this.best = null;
     this.boundaries = [];
@@ -64,10 +201,7 @@ export class ScoreChart {
     const series = [{ label: xLabel }];
     for (const arm of arms) {
       series.push({
-        label: `arm ${arm.id}`,
-        stroke: () => self.strokeOf(arm),
-        width: arm.id === self.best ? 3 : 1.5,
-        spanGaps: true,
+        label: `arm ${arm.id}`, stroke: () => self.strokeOf(arm), width: 1.5, spanGaps: true,
         points: { show: true, size: 5, stroke: () => self.strokeOf(arm), fill: () => self.strokeOf(arm) },
       });
     }
@@ -93,34 +227,21 @@ export class ScoreChart {
           ctx.restore();
         }],
         setCursor: [(u) => {
-          const s = u.cursor.idx;
-          const i = self.focused;
-          if (i == null || s == null) return;
-          const arm = self.arms[i - 1];
-          if (!arm) return;
-          self.onHover?.(arm);
+          const arm = self.focused == null || u.cursor.idx == null ? null : self.arms[self.focused - 1];
+          if (arm) self.onHover?.(arm);
         }],
         setSeries: [(u, i) => { self.focused = i; if (i != null && self.arms[i - 1]) self.onHover?.(self.arms[i - 1]); }],
       },
     };
-    const { width, height } = sizeOf(this.el);
-    this.u = new uPlot({
-      width, height,
-      legend: { show: false },
+    this.mount({
       focus: { alpha: 0.35 },
       cursor: { focus: { prox: 16 }, drag: { x: false, y: false } },
-      scales: {
-        // Log scales padded around the data (a round's arms share one x, so the range is often narrow).
-        x: { time: false, distr: 3, range: (u, min, max) => (min == null || !(min > 0) ? [1, 10] : [min / 2, max * 2]) },
-        y: { distr: 3, range: (u, min, max) => (min == null || !(min > 0) ? [0.1, 10] : [min / 1.5, max * 1.5]) },
-      },
-      axes: [
-        { ...AXIS, label: xLabel, labelFont: FONT, values: (u, vals) => vals.map(fmtSci) },
-        { ...AXIS, label: yLabel, labelFont: FONT, size: 60, values: (u, vals) => vals.map(fmtSci) },
-      ],
+      // Log scales padded around the data (a round's arms share one x, so the range is often narrow).
+      scales: { x: { time: false, ...logScale(2, [1, 10]) }, y: logScale(1.5) },
+      axes: [axis({ label: xLabel, log: true }), axis({ label: yLabel, log: true, size: 60 })],
       series,
       plugins: [boundaryPlugin],
-    }, [[], ...arms.map(() => [])], this.el);
+    }, [[], ...arms.map(() => [])]);
   }
 
   strokeOf(arm) {
@@ -130,57 +251,29 @@ export class ScoreChart {
     return faded ? c + '40' : c; // 25% alpha for pruned arms
   }
 
-  /** Aligned uPlot data from each arm's points ([[compute, score]]); non-positive or infinite scores are gaps. */
-  static alignedData(arms) {
-    const xs = [...new Set(arms.flatMap((a) => a.points.map((p) => p[0])))].filter((x) => x > 0).sort((a, b) => a - b);
-    const index = new Map(xs.map((x, i) => [x, i]));
-    const data = [xs];
-    for (const a of arms) {
-      const ys = new Array(xs.length).fill(null);
-      for (const [x, y] of a.points) {
-        if (index.has(x) && Number.isFinite(y) && y > 0) ys[index.get(x)] = y;
-      }
-      data.push(ys);
-    }
-    return data;
-  }
-
-  /** Redraws with the arms' current points and statuses. */
+  /** Redraws with the arms' current points ([[compute, score]]) and statuses; returns the aligned data. */
   update({ boundaries = [], best = null } = {}) {
     if (!this.u) return null;
     this.boundaries = boundaries;
     this.best = best;
-    const data = ScoreChart.alignedData(this.arms);
+    const pos = (v) => Number.isFinite(v) && v > 0;
+    const data = alignSeries(this.arms.map((a) => ({ x: a.points.map((p) => p[0]).filter(pos), y: a.points.filter((p) => pos(p[0])).map((p) => p[1]) })), pos);
     this.arms.forEach((arm, i) => { this.u.series[i + 1].width = arm.id === best ? 3.5 : 1.5; });
     this.u.setData(data);
     return data;
   }
-
-  canvas() { return this.u?.ctx.canvas ?? null; }
 }
 
 /** Trace of one coordinate against the sample index. */
-export class TraceChart {
-  constructor(el) {
-    this.el = el;
-    this.u = null;
-    this.ro = autoSize(el, () => this.u);
-    placeholder(el, 'The chosen arm’s trace appears after a run.');
-  }
-  clear() { this.u?.destroy(); this.u = null; placeholder(this.el, 'The chosen arm’s trace appears after a run.'); }
+export class TraceChart extends Chart {
+  constructor(host) { super(host, 'The chosen arm’s trace appears after a run.'); }
   draw(values, label) {
-    this.u?.destroy();
-    this.el.replaceChildren();
-    const xs = Array.from(values, (_, i) => i + 1);
-    const { width, height } = sizeOf(this.el);
-    this.u = new uPlot({
-      width, height, legend: { show: false }, cursor: { drag: { x: false, y: false } },
+    this.mount({
       scales: { x: { time: false } },
-      axes: [{ ...AXIS, label: 'sample (after thinning)', labelFont: FONT }, { ...AXIS, size: 60, values: (u, v) => v.map(fmtSci) }],
+      axes: [axis({ label: 'sample (after thinning)' }), axis({ size: 60 })],
       series: [{}, { label, stroke: OKABE_ITO[0], width: 1, points: { show: false } }],
-    }, [xs, Array.from(values)], this.el);
+    }, [Array.from(values, (_, i) => i + 1), Array.from(values)]);
   }
-  canvas() { return this.u?.ctx.canvas ?? null; }
 }
 
 /** Histogram counts of `values` over `bins` equal bins: {edges, counts}. */
@@ -198,30 +291,162 @@ export function histogram(values, bins = 30) {
   return { edges: Array.from({ length: bins + 1 }, (_, i) => lo + i * w), counts };
 }
 
+
 /** Marginal histogram of one coordinate. */
-export class HistChart {
-  constructor(el) {
-    this.el = el;
-    this.u = null;
-    this.ro = autoSize(el, () => this.u);
-    placeholder(el, 'The marginal histogram appears after a run.');
-  }
-  clear() { this.u?.destroy(); this.u = null; placeholder(this.el, 'The marginal histogram appears after a run.'); }
+export class HistChart extends Chart {
+  constructor(host) { super(host, 'The marginal histogram appears after a run.'); }
   draw(values, label) {
-    this.u?.destroy();
-    this.el.replaceChildren();
     const bins = Math.max(10, Math.min(40, Math.round(Math.sqrt(values.length))));
     const { edges, counts } = histogram(values, bins);
-    const { width, height } = sizeOf(this.el);
-    this.u = new uPlot({
-      width, height, legend: { show: false }, cursor: { drag: { x: false, y: false } },
+    this.mount({
       scales: { x: { time: false } },
-      axes: [{ ...AXIS, label, labelFont: FONT, values: (u, v) => v.map(fmtSci) }, { ...AXIS, size: 50 }],
+      axes: [axis({ label }), axis({ size: 50 })],
       series: [{}, { label: 'count', stroke: OKABE_ITO[0], fill: OKABE_ITO[0] + '55', width: 1, paths: uPlot.paths.stepped({ align: 1 }), points: { show: false } }],
-    }, [edges, [...counts, counts[counts.length - 1] ?? 0]], this.el);
+    }, [edges, [...counts, counts[counts.length - 1] ?? 0]]);
   }
-  canvas() { return this.u?.ctx.canvas ?? null; }
 }
+
+/** A canvas sized to its box (device pixels) with a plot frame and linear or log axes. */
+export class CanvasPlot {
+  constructor(canvas, { x: [x0, x1], y: [y0, y1], xLog = false, yLog = false, xLabel = '', yLabel = '', yTicks = true, pad = { l: 64, r: 14, t: 12, b: 42 } }) {
+    const dpr = window.devicePixelRatio || 1;
+    const r = canvas.getBoundingClientRect();
+    const W = Math.max(240, Math.round(r.width || 600)); const H = Math.max(160, Math.round(r.height || 300));
+    canvas.width = Math.round(W * dpr); canvas.height = Math.round(H * dpr);
+    const ctx = canvas.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, W, H);
+    const tf = (v, log) => (log ? Math.log10(v) : v);
+    Object.assign(this, { canvas, ctx, W, H, pad, xLog, yLog, xLabel, yLabel, yTicks });
+    this.x0 = tf(x0, xLog); this.x1 = tf(x1, xLog); this.y0 = tf(y0, yLog); this.y1 = tf(y1, yLog);
+    if (this.x1 === this.x0) { this.x0 -= 0.5; this.x1 += 0.5; }
+    if (this.y1 === this.y0) { this.y0 -= 0.5; this.y1 += 0.5; }
+    this.tf = tf;
+  }
+  get left() { return this.pad.l; }
+  get top() { return this.pad.t; }
+  get width() { return this.W - this.pad.l - this.pad.r; }
+  get height() { return this.H - this.pad.t - this.pad.b; }
+  px(x) { return this.left + ((this.tf(x, this.xLog) - this.x0) / (this.x1 - this.x0)) * this.width; }
+  py(y) { return this.top + this.height - ((this.tf(y, this.yLog) - this.y0) / (this.y1 - this.y0)) * this.height; }
+
+  /** Frame, ticks and labels. */
+  axes() {
+    const { ctx } = this;
+    ctx.save();
+    ctx.strokeStyle = '#3d4650'; ctx.fillStyle = '#3d4650'; ctx.lineWidth = 1; ctx.font = FONT;
+    ctx.strokeRect(this.left, this.top, this.width, this.height);
+    const ticks = (a, b, log) => {
+      if (log) {
+        const out = [];
+        for (let e = Math.ceil(a); e <= Math.floor(b) + 1e-9; e++) out.push(e);
+        if (out.length >= 2) return out;
+      }
+      const span = b - a; const step = 10 ** Math.floor(Math.log10(span / 5)); const m = span / step;
+      const s = step * (m > 40 ? 10 : m > 20 ? 5 : m > 8 ? 2 : 1);
+      const out = [];
+      for (let v = Math.ceil(a / s) * s; v <= b + 1e-9 * span; v += s) out.push(+v.toPrecision(12));
+      return out;
+    };
+    ctx.textAlign = 'center'; ctx.textBaseline = 'top';
+    for (const t of ticks(this.x0, this.x1, this.xLog)) {
+      const x = this.left + ((t - this.x0) / (this.x1 - this.x0)) * this.width;
+      ctx.beginPath(); ctx.moveTo(x, this.top + this.height); ctx.lineTo(x, this.top + this.height + 4); ctx.stroke();
+      ctx.fillText(this.xLog ? fmtTick(10 ** t) : fmtSci(t), x, this.top + this.height + 6);
+    }
+    ctx.textAlign = 'right'; ctx.textBaseline = 'middle';
+    for (const t of this.yTicks ? ticks(Math.min(this.y0, this.y1), Math.max(this.y0, this.y1), this.yLog) : []) {
+      const y = this.top + this.height - ((t - this.y0) / (this.y1 - this.y0)) * this.height;
+      ctx.beginPath(); ctx.moveTo(this.left - 4, y); ctx.lineTo(this.left, y); ctx.stroke();
+      ctx.fillText(this.yLog ? fmtTick(10 ** t) : fmtSci(t), this.left - 6, y);
+    }
+    ctx.textAlign = 'center'; ctx.textBaseline = 'bottom';
+    ctx.fillText(this.xLabel, this.left + this.width / 2, this.H - 4);
+    ctx.save(); ctx.translate(13, this.top + this.height / 2); ctx.rotate(-Math.PI / 2); ctx.textBaseline = 'middle';
+    ctx.fillText(this.yLabel, 0, 0); ctx.restore();
+    ctx.restore();
+  }
+
+  /** Clips drawing to the plot area while `fn` runs. */
+  clip(fn) {
+    const { ctx } = this;
+    ctx.save(); ctx.beginPath(); ctx.rect(this.left, this.top, this.width, this.height); ctx.clip();
+    fn(ctx); ctx.restore();
+  }
+
+  line(xs, ys, { color = '#000', width = 1.5, dash = [] } = {}) {
+    this.clip((ctx) => {
+      ctx.strokeStyle = color; ctx.lineWidth = width; ctx.setLineDash(dash);
+      ctx.beginPath();
+      let pen = false;
+      xs.forEach((x, i) => {
+        const y = ys[i];
+        if (!Number.isFinite(x) || !Number.isFinite(y)) { pen = false; return; }
+        const X = this.px(x); const Y = this.py(y);
+        if (pen) ctx.lineTo(X, Y); else ctx.moveTo(X, Y);
+        pen = true;
+      });
+      ctx.stroke();
+    });
+  }
+
+  band(xs, lo, hi, color) {
+    this.clip((ctx) => {
+      ctx.fillStyle = color; ctx.beginPath();
+      xs.forEach((x, i) => { const X = this.px(x); const Y = this.py(hi[i]); if (i) ctx.lineTo(X, Y); else ctx.moveTo(X, Y); });
+      for (let i = xs.length - 1; i >= 0; i--) ctx.lineTo(this.px(xs[i]), this.py(lo[i]));
+      ctx.closePath(); ctx.fill();
+    });
+  }
+
+  dot(x, y, { color = '#000', r = 3.5, stroke = null } = {}) {
+    if (!Number.isFinite(x) || !Number.isFinite(y)) return;
+    this.clip((ctx) => {
+      ctx.fillStyle = color; ctx.beginPath(); ctx.arc(this.px(x), this.py(y), r, 0, 2 * Math.PI); ctx.fill();
+      if (stroke) { ctx.strokeStyle = stroke; ctx.lineWidth = 1; ctx.stroke(); }
+    });
+  }
+}
+
+/** Cividis-like sequential colour map (colour-blind safe, dark blue -> yellow), t in [0, 1]. */
+export function seqColor(t) {
+  const stops = [[0, 32, 77], [60, 77, 110], [124, 123, 120], [188, 175, 111], [255, 234, 70]];
+  const u = Math.min(1, Math.max(0, t)) * (stops.length - 1);
+  const i = Math.min(stops.length - 2, Math.floor(u)); const f = u - i;
+  const c = stops[i].map((a, k) => Math.round(a + f * (stops[i + 1][k] - a)));
+  return `rgb(${c[0]},${c[1]},${c[2]})`;
+}
+
+/** A horizontal colour bar for `seqColor` from `lo` to `hi`, drawn at the canvas' top-right corner. */
+export function colorBar(plot, lo, hi, label, hiSuffix = '') {
+  const { ctx } = plot;
+  ctx.save();
+  ctx.font = '11px system-ui, sans-serif';
+  const text = `${label}: ${fmtSci(lo)} – ${fmtSci(hi)}${hiSuffix}`;
+  const w = Math.max(Math.min(140, plot.width * 0.35), ctx.measureText(text).width);
+  const x = plot.left + plot.width - w - 6; const y = plot.top + 6;
+  ctx.fillStyle = 'rgba(255,255,255,.9)'; ctx.fillRect(x - 3, y - 3, w + 6, 29);
+  for (let i = 0; i < w; i++) { ctx.fillStyle = seqColor(i / (w - 1)); ctx.fillRect(x + i, y, 1, 9); }
+  ctx.fillStyle = '#1b1f24'; ctx.textBaseline = 'top'; ctx.textAlign = 'left';
+  ctx.fillText(text, x, y + 11);
+  ctx.restore();
+}
+
+/** A small key in the plot's top-left corner: [[colour, text]]. */
+export function keyBox(plot, items) {
+  const { ctx } = plot;
+  ctx.save();
+  ctx.font = '11px system-ui, sans-serif'; ctx.textBaseline = 'middle'; ctx.textAlign = 'left';
+  const w = Math.max(...items.map(([, t]) => ctx.measureText(t).width)) + 30;
+  ctx.fillStyle = 'rgba(255,255,255,.85)'; ctx.fillRect(plot.left + 6, plot.top + 6, w, items.length * 15 + 6);
+  items.forEach(([c, t], i) => {
+    const y = plot.top + 14 + i * 15;
+    ctx.strokeStyle = c; ctx.lineWidth = 3; ctx.beginPath(); ctx.moveTo(plot.left + 10, y); ctx.lineTo(plot.left + 26, y); ctx.stroke();
+    ctx.fillStyle = '#1b1f24'; ctx.fillText(t, plot.left + 30, y);
+  });
+  ctx.restore();
+}
+
 
 /** Contour segments of a grid (row-major ny x nx over [x0,x1] x [y0,y1]) at `level`, by marching squares. */
 export function contourSegments(z, nx, ny, [x0, x1, y0, y1], level) {
@@ -288,60 +513,61 @@ export function drawDensity(canvas, grid, samples) {
   ctx.save(); ctx.translate(12, H - pad); ctx.rotate(-Math.PI / 2); ctx.fillText(`θ₂ ∈ [${fmtSci(y0)}, ${fmtSci(y1)}]`, 0, 0); ctx.restore();
 }
 
-export { fmtSci };
+// ------------------------------------------------------------------------------------------ PNG export
 
-/** Several named lines over a shared x axis (each series with its own x values), with a legend. */
-export class LinesChart {
-  constructor(el, placeholderText, legendEl = null) {
-    this.el = el;
-    this.legendEl = legendEl;
-    this.u = null;
-    this.text = placeholderText;
-    this.ro = autoSize(el, () => this.u);
-    placeholder(el, placeholderText);
-  }
+/** The title of a chart canvas on the page: its card's heading and its own sub-heading, if any. */
+function titleOf(canvas) {
+  const card = canvas.closest('section.card, figure, .card');
+  const h2 = card?.querySelector('h2')?.textContent?.trim() ?? '';
+  const h3 = canvas.closest('div:not(.chart)')?.querySelector(':scope > h3')?.textContent?.trim() ?? '';
+  return [h2, h3].filter(Boolean).join(' — ');
+}
 
-  /** series: [{name, xs, ys}]; opts: {xLabel, yLabel, logX, logY}. Non-positive values are gaps on log axes. */
-  draw(series, { xLabel = '', yLabel = '', logX = false, logY = false } = {}) {
-    const key = JSON.stringify([series.map((s) => s.name), xLabel, yLabel, logX, logY]);
-    const xs = [...new Set(series.flatMap((s) => s.xs))].filter((x) => Number.isFinite(x) && (!logX || x > 0)).sort((a, b) => a - b);
-    const idx = new Map(xs.map((x, i) => [x, i]));
-    const data = [xs, ...series.map((s) => {
-      const ys = new Array(xs.length).fill(null);
-      s.xs.forEach((x, i) => { const y = s.ys[i]; if (idx.has(x) && Number.isFinite(y) && (!logY || y > 0)) ys[idx.get(x)] = y; });
-      return ys;
-    })];
-    this.data = data;
-    if (this.u && this.key === key) { this.u.setData(data); return data; }
-    this.u?.destroy();
-    this.el.replaceChildren();
-    this.key = key;
-    if (this.legendEl) {
-      // Our own legend (uPlot's would be cut by the fixed chart height): colour and dash per series.
-      this.legendEl.replaceChildren(...series.map((s, i) => {
-        const item = document.createElement('span');
-        const sw = document.createElement('span');
-        sw.className = `sw${i >= OKABE_ITO.length ? ' dashed' : ''}`;
-        sw.style.borderColor = OKABE_ITO[i % OKABE_ITO.length];
-        item.append(sw, s.name);
-        return item;
-      }));
+/** The legend entries shown next to a chart canvas (the `.legend` of its card): [{label, color, dash}]. */
+function legendOf(canvas) {
+  const box = canvas.closest('section.card')?.querySelector('.legend');
+  return [...(box?.children ?? [])].map((item) => {
+    const sw = item.querySelector('.sw');
+    return { label: item.textContent.trim(), color: sw?.style.borderColor || '#000', dash: sw?.classList.contains('dashed') ?? false };
+  });
+}
+
+/**
+ * One PNG of the given chart canvases stacked vertically on white, each under its title and legend (read
+ * from the page: the card's heading and `.legend`). Resolves with a Blob.
+ */
+export function chartsPng(canvases) {
+  const list = canvases.filter(Boolean).map((canvas) => ({ canvas, title: titleOf(canvas), legend: legendOf(canvas) }));
+  const dpr = window.devicePixelRatio || 1;
+  const line = Math.round(18 * dpr);
+  const head = (f) => (f.title ? line : 0) + (f.legend.length ? line : 0);
+  const w = Math.max(...list.map((f) => f.canvas.width), 1);
+  const h = list.reduce((s, f) => s + head(f) + f.canvas.height + 10, 0) || 1;
+  const out = Object.assign(document.createElement('canvas'), { width: w, height: h });
+  const ctx = out.getContext('2d');
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, w, h);
+  ctx.textBaseline = 'middle';
+  let y = 0;
+  for (const f of list) {
+    if (f.title) {
+      ctx.fillStyle = '#1b1f24'; ctx.font = `bold ${Math.round(13 * dpr)}px system-ui, sans-serif`;
+      ctx.fillText(f.title, 8 * dpr, y + line / 2); y += line;
     }
-    const { width, height } = sizeOf(this.el);
-    const logRange = (u, min, max) => (min == null || !(min > 0) ? [1, 10] : [min / 1.5, max * 1.5]);
-    this.u = new uPlot({
-      width, height, legend: { show: false }, cursor: { drag: { x: false, y: false } },
-      focus: { alpha: 0.4 },
-      scales: { x: { time: false, ...(logX ? { distr: 3, range: logRange } : {}) }, y: logY ? { distr: 3, range: logRange } : {} },
-      axes: [{ ...AXIS, label: xLabel, labelFont: FONT, values: (u, v) => v.map(fmtSci) }, { ...AXIS, label: yLabel, labelFont: FONT, size: 60, values: (u, v) => v.map(fmtSci) }],
-      series: [{ label: xLabel }, ...series.map((s, i) => ({
-        label: s.name, stroke: OKABE_ITO[i % OKABE_ITO.length], width: 2, spanGaps: true,
-        dash: i >= OKABE_ITO.length ? [6, 4] : undefined, points: { show: xs.length < 40, size: 4 },
-      }))],
-    }, data, this.el);
-    return data;
+    if (f.legend.length) {
+      ctx.font = `${Math.round(11 * dpr)}px system-ui, sans-serif`;
+      let x = 8 * dpr;
+      for (const it of f.legend) {
+        ctx.strokeStyle = it.color; ctx.lineWidth = 3 * dpr; ctx.setLineDash(it.dash ? [4 * dpr, 3 * dpr] : []);
+        ctx.beginPath(); ctx.moveTo(x, y + line / 2); ctx.lineTo(x + 16 * dpr, y + line / 2); ctx.stroke();
+        ctx.fillStyle = '#1b1f24'; ctx.fillText(it.label, x + 20 * dpr, y + line / 2);
+        x += 30 * dpr + ctx.measureText(it.label).width;
+      }
+      ctx.setLineDash([]);
+      y += line;
+    }
+    ctx.drawImage(f.canvas, 0, y);
+    y += f.canvas.height + 10;
   }
-
-  clear() { this.u?.destroy(); this.u = null; this.key = null; this.legendEl?.replaceChildren(); placeholder(this.el, this.text); }
-  canvas() { return this.u?.ctx.canvas ?? null; }
+  return new Promise((resolve) => out.toBlob(resolve, 'image/png'));
 }

@@ -2,37 +2,64 @@
 // routes the worker's events. Cancel stops at once: the shared flag is raised when isolated (the core stops
 // after its current chunk), and the worker is terminated and replaced if it has not answered within a moment
 // (always, without isolation). The page stays usable and the next run works.
-import { REQUEST, EVENT } from './protocol.js';
+// A Rust panic on a rayon pool thread cannot reach the blocked worker: the panic hook posts it on a
+// BroadcastChannel (one per worker instance) and the client fails the request and replaces the worker.
+import { assertNever } from './protocol.js';
+
+/** @typedef {import('./protocol.js').Request} Request */
+/** @typedef {import('./protocol.js').IdRequest} IdRequest */
+/** @typedef {import('./protocol.js').WorkerEvent} WorkerEvent */
+/** @typedef {import('./protocol.js').ExperimentEvent} ExperimentEvent */
+/** @typedef {import('./protocol.js').ExperimentConfig} ExperimentConfig */
+/** @typedef {import('./protocol.js').RunResult} RunResult */
+/** @typedef {{flavour: string, threads: number, version: string, fallback?: string|null}} RuntimeInfo */
+/** @typedef {(events: ExperimentEvent[], elapsed: number) => void} OnProgress */
+/** @typedef {{resolve: (v: any) => void, reject: (e: any) => void, onProgress: OnProgress|null}} Pending */
+/** @typedef {{promise: Promise<RunResult>, cancel: () => void}} RunHandle */
 
 /** Which build this page can run: threads need cross-origin isolation (SharedArrayBuffer). */
 export function detectFlavour() {
   const isolated = globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
   const cores = Math.max(1, Math.min(navigator.hardwareConcurrency || 1, 16));
-  return isolated ? { flavour: 'parallel', threads: cores, isolated } : { flavour: 'single', threads: 1, isolated };
+  return isolated ? { flavour: /** @type {const} */ ('parallel'), threads: cores, isolated } : { flavour: /** @type {const} */ ('single'), threads: 1, isolated };
 }
+
+/** An Error with a `name`. @param {string} message @param {string} name */
+const named = (message, name) => Object.assign(new Error(message), { name });
 
 export class ComputeClient {
   /**
    * @param {object} opts
-   * @param {(info: {flavour: string, threads: number, version: string, fallback?: string}) => void} [opts.onReady]
+   * @param {(info: RuntimeInfo) => void} [opts.onReady]
    * @param {(msg: string) => void} [opts.onFatal] a message the page should show (worker crashed / restarted)
    * @param {'parallel'|'single'} [opts.flavour] force a flavour (default: detectFlavour())
+   * @param {number} [opts.threads]
    */
   constructor(opts = {}) {
     this.opts = opts;
     const det = detectFlavour();
+    /** @type {'parallel'|'single'} */
     this.flavour = opts.flavour ?? det.flavour;
     this.threads = opts.threads ?? det.threads;
     this.nextId = 1;
-    this.pending = new Map(); // id -> {resolve, reject, onProgress}
+    /** @type {Map<number, Pending>} */
+    this.pending = new Map();
+    /** @type {RuntimeInfo|null} */
     this.info = null;
+    /** @type {string|null} */
     this.fallback = null;
-    this.idle = Promise.resolve(); // a cancelled run that is still stopping
-    this.panicChannelName = `tunelab-panic-${Math.random().toString(36).slice(2)}`;
-    this.panicChannel = new BroadcastChannel(this.panicChannelName);
-    this.panicChannel.onmessage = (e) => {
-      if (e.data?.type === 'panic') this.#crash(`the computation crashed (Rust panic): ${e.data.message}`, 'PanicError');
-    };
+    /** @type {Promise<unknown>} a cancelled run that is still stopping */
+    this.idle = Promise.resolve();
+    /** @type {Worker|null} */
+    this.worker = null;
+    /** @type {BroadcastChannel|null} */
+    this.panicChannel = null;
+    /** @type {Promise<RuntimeInfo>} */
+    this.readyPromise = Promise.resolve(/** @type {any} */ (null));
+    /** @type {(info: RuntimeInfo) => void} */
+    this.readyResolve = () => {};
+    /** @type {(e: Error) => void} */
+    this.readyReject = () => {};
     this.#spawn();
   }
 
@@ -41,6 +68,14 @@ export class ComputeClient {
 
   #spawn() {
     this.worker?.terminate();
+    // A fresh panic channel per worker: a late panic message from a replaced worker is not this one's crash.
+    this.panicChannel?.close();
+    const channelName = `tunelab-panic-${Math.random().toString(36).slice(2)}`;
+    const channel = new BroadcastChannel(channelName);
+    this.panicChannel = channel;
+    channel.onmessage = (e) => {
+      if (channel === this.panicChannel && e.data?.type === 'panic') this.#crash(`the computation crashed (Rust panic): ${e.data.message}`, 'PanicError');
+    };
     const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     this.worker = worker;
     this.info = null;
@@ -57,9 +92,13 @@ export class ComputeClient {
     worker.onmessageerror = () => {
       if (worker === this.worker) this.#crash('a message from the compute worker could not be read', 'ProtocolError');
     };
-    worker.postMessage({ type: REQUEST.INIT, flavour: this.flavour, threads: this.threads, panicChannel: this.panicChannelName });
+    this.#post({ type: 'init', flavour: this.flavour, threads: this.threads, panicChannel: channelName });
   }
 
+  /** @param {Request} msg @param {Transferable[]} [transfer] */
+  #post(msg, transfer = []) { this.worker?.postMessage(msg, transfer); }
+
+  /** @param {string} message */
   #initFailed(message) {
     if (this.flavour === 'parallel') {
       // Threads could not start (e.g. memory could not be shared): fall back to the single-threaded build.
@@ -75,117 +114,126 @@ export class ComputeClient {
     this.opts.onFatal?.(message);
   }
 
-  /** The current request fails with `message`; a fresh worker is started. */
+  /** The current request fails with `message`; a fresh worker is started. @param {string} message @param {string} name */
   #crash(message, name) {
-    const err = Object.assign(new Error(message), { name });
+    const err = named(message, name);
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
     this.opts.onFatal?.(message);
     this.#spawn();
   }
 
+  /** @param {Worker} worker @param {WorkerEvent} msg */
   #onMessage(worker, msg) {
     if (worker !== this.worker) return; // a message from a worker that was replaced
     switch (msg?.type) {
-      case EVENT.READY:
+      case 'ready':
         this.info = { flavour: msg.flavour, threads: msg.threads, version: msg.version, fallback: this.fallback };
         this.readyResolve(this.info);
         this.opts.onReady?.(this.info);
         return;
-      case EVENT.PROGRESS:
+      case 'progress':
         this.pending.get(msg.id)?.onProgress?.(msg.events, msg.elapsed);
         return;
-      case EVENT.RESULT: {
+      case 'result': {
         const p = this.pending.get(msg.id);
         this.pending.delete(msg.id);
         p?.resolve(msg.result);
         return;
       }
-      case EVENT.ERROR: {
+      case 'error': {
         if (msg.id == null && !this.info) { this.#initFailed(msg.message); return; }
-        const err = Object.assign(new Error(msg.message), { name: msg.name });
         if (msg.fatal) { this.#crash(msg.message, msg.name); return; }
         if (msg.id == null) { this.opts.onFatal?.(msg.message); return; }
         const p = this.pending.get(msg.id);
         this.pending.delete(msg.id);
-        p?.reject(err);
+        p?.reject(named(msg.message, msg.name));
         return;
       }
       default:
-        this.opts.onFatal?.(`unknown message from the compute worker: ${JSON.stringify(msg?.type)}`);
+        try { assertNever(msg, 'message from the compute worker'); } catch (e) { this.opts.onFatal?.(/** @type {Error} */ (e).message); }
     }
   }
 
-  /** Sends a request; resolves with its result, rejects with an Error carrying the worker's message. */
-  async request(type, payload = {}, onProgress = null, transfer = [], onId = null) {
+  /**
+   * Sends a request (its id is added here); resolves with its result, rejects with an Error carrying the
+   * worker's message.
+   * @template {IdRequest['type']} T
+   * @param {T} type
+   * @param {Omit<Extract<IdRequest, {type: T}>, 'type'|'id'>} payload
+   * @param {OnProgress|null} [onProgress]
+   * @param {(id: number) => void} [onId]
+   * @returns {Promise<any>}
+   */
+  async request(type, payload, onProgress = null, onId) {
     await this.idle;
     await this.readyPromise;
     const id = this.nextId++;
     onId?.(id);
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onProgress });
-      this.worker.postMessage({ type, id, ...payload }, transfer);
+      this.#post(/** @type {Request} */ ({ type, id, ...payload }));
     });
   }
 
-  previewCsv(text, label, standardize, model, rows = 8) {
-    return this.request(REQUEST.PREVIEW_CSV, { text, label, standardize, model, rows });
-  }
-
-  compareConfigs(config) { return this.request(REQUEST.COMPARE_CONFIGS, { config }); }
-  preset(name) { return this.request(REQUEST.PRESET, { name }); }
-  normalizeConfig(config) { return this.request(REQUEST.NORMALIZE_CONFIG, { config }); }
+  /** The config checked by the core, defaults filled in, with what the core computed from it (`summary`). @param {ExperimentConfig} config */
+  check(config) { return this.request('check', { config }); }
+  /** A core preset as a config with its kind. @param {import('./protocol.js').ExperimentKind} kind @param {string} name */
+  preset(kind, name) { return this.request('preset', { kind, name }); }
+  /** @param {import('./protocol.js').ExperimentKind} kind @returns {Promise<string[]>} */
+  presetNames(kind) { return this.request('preset-names', { kind }); }
 
   /**
-   * Runs a tuning config. Returns {promise, cancel}. cancel() rejects the promise with a CancelledError at
-   * once and leaves the client ready for the next run: requests sent meanwhile wait until the worker has
-   * stopped (shared flag, within one chunk of work) or has been replaced (no flag, or no answer in 300 ms).
+   * @param {string} text @param {string} label @param {boolean} standardize @param {any} model
    */
-  runTune(config, csv, onProgress) {
-    return this.#runCancellable(REQUEST.RUN_TUNE, { config, csv }, onProgress);
+  previewCsv(text, label, standardize, model, rows = 8) {
+    return this.request('preview-csv', { text, label, standardize, model, rows });
   }
 
-  /** Runs a bandit / HOAG / learning-rate-schedule config ({promise, cancel}, as runTune). */
-  runRunner(runner, config, csv, label, onProgress) {
-    return this.#runCancellable(REQUEST.RUN_RUNNER, { runner, config, csv, label }, onProgress);
-  }
-
-  /** GP-UCB choosing an SG-MCMC step size window by window ({promise, cancel}, as runTune). */
-  runStepTune(config, onProgress) { return this.#runCancellable(REQUEST.RUN_STEP_TUNE, { config }, onProgress); }
-
-  runnerPreset(runner, name) { return this.request(REQUEST.RUNNER_PRESET, { runner, name }); }
-  /** A runner config validated by the core, with its defaults filled in (rejects with the core's message). */
-  checkRunnerConfig(runner, config) { return this.request(REQUEST.CHECK_TUNER_CONFIG, { runner, config }); }
-
-  #runCancellable(type, payload, onProgress) {
+  /**
+   * Runs an experiment config of any kind. Returns {promise, cancel}: the promise resolves with
+   * {report (the envelope), samples, dim}. cancel() rejects the promise with a CancelledError at once and
+   * leaves the client ready for the next run: requests sent meanwhile wait until the worker has stopped
+   * (shared flag, within one chunk of work) or has been replaced (no flag, or no answer in 300 ms).
+   * @param {ExperimentConfig} config
+   * @param {string|null} csv
+   * @param {OnProgress|null} onProgress
+   * @returns {RunHandle}
+   */
+  run(config, csv, onProgress) {
     const sab = this.info?.flavour === 'parallel' && typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(4) : null;
-    let rejectRun;
+    /** @type {(e: Error) => void} */
+    let rejectRun = () => {};
+    /** @type {number|null} */
     let id = null;
+    /** @type {Promise<RunResult>} */
     const promise = new Promise((resolve, reject) => {
       rejectRun = reject;
-      this.request(type, { ...payload, cancel: sab }, onProgress, [], (i) => { id = i; }).then(resolve, reject);
+      this.request('run', { config, csv, cancel: sab }, onProgress, (i) => { id = i; }).then(resolve, reject);
     });
     const cancel = () => {
-      const err = Object.assign(new Error('stopped'), { name: 'CancelledError' });
-      rejectRun(err);
-      if (id == null || !this.pending.has(id)) return;
+      rejectRun(named('stopped', 'CancelledError'));
+      const entry = id == null ? undefined : this.pending.get(id);
+      if (id == null || !entry) return;
+      const runId = id;
       const worker = this.worker;
-      let settle;
+      /** @type {(v?: unknown) => void} */
+      let settle = () => {};
       this.idle = new Promise((res) => { settle = res; });
-      const entry = this.pending.get(id);
+      /** @type {ReturnType<typeof setTimeout>|undefined} */
+      let timer;
       const finish = () => { clearTimeout(timer); settle(); };
-      // The worker's own answer (CancelledError from the core) ends the wait.
+      // The worker's own answer (the stopped report) ends the wait.
       entry.resolve = finish;
       entry.reject = finish;
       entry.onProgress = null;
       const hard = () => {
         if (this.worker === worker) {
-          this.pending.delete(id);
+          this.pending.delete(runId);
           this.#spawn();
         }
         this.readyPromise.then(settle, settle);
       };
-      let timer = null;
       if (sab) {
         Atomics.store(new Int32Array(sab), 0, 1);
         timer = setTimeout(hard, 300);
@@ -194,9 +242,13 @@ export class ComputeClient {
     return { promise, cancel };
   }
 
-  probeThreads(tasks = 64) { return this.request(REQUEST.PROBE_THREADS, { tasks }); }
-  bench(kind, params) { return this.request(REQUEST.BENCH, { kind, params }); }
-  crashTest(what) { return this.request(REQUEST.CRASH_TEST, { what }); }
+  probeThreads(tasks = 64) { return this.request('probe-threads', { tasks }); }
+  /** @param {'ksd'|'sgld'} kind @param {Record<string, number>} params */
+  bench(kind, params) { return this.request('bench', { kind, params }); }
+  /** @param {import('./protocol.js').CrashWhat} what */
+  crashTest(what) { return this.request('crash-test', { what }); }
+  /** @param {any} model @param {Float64Array} samples */
+  densityGrid(model, samples, nx = 120, ny = 120) { return this.request('density-grid', { model, samples, nx, ny }); }
 
-  terminate() { this.worker?.terminate(); this.panicChannel.close(); }
+  terminate() { this.worker?.terminate(); this.panicChannel?.close(); }
 }

@@ -1,4 +1,4 @@
-// Downloads: config and report (JSON), traces (CSV), charts (PNG). Everything is made in the page.
+// Downloads: config and report (JSON), traces (CSV); charts (PNG) come from charts.js. Everything is made in the page.
 
 export function download(name, data, type) {
   const blob = data instanceof Blob ? data : new Blob([data], { type });
@@ -23,18 +23,4 @@ export function tracesCsv(samples, d, names) {
     lines.push(row.join(','));
   }
   return lines.join('\n') + '\n';
-}
-
-/** Stacks canvases vertically on a white background into one PNG blob. */
-export function canvasesToPng(canvases) {
-  const list = canvases.filter(Boolean);
-  const w = Math.max(...list.map((c) => c.width), 1);
-  const h = list.reduce((s, c) => s + c.height + 10, 0) || 1;
-  const out = Object.assign(document.createElement('canvas'), { width: w, height: h });
-  const ctx = out.getContext('2d');
-  ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, w, h);
-  let y = 0;
-  for (const c of list) { ctx.drawImage(c, 0, y); y += c.height + 10; }
-  return new Promise((resolve) => out.toBlob(resolve, 'image/png'));
 }

@@ -1,61 +1,100 @@
-// The typed message protocol between the page and the compute worker (www/worker.js).
-// Every message is a plain object with a `type` tag; both sides switch on it exhaustively and report any
-// unknown tag as an error instead of ignoring it.
-//
-// Requests (page -> worker):
-//   {type: 'init', flavour: 'parallel'|'single', threads: number, panicChannel: string}
-//   {type: 'preview-csv', id, text: string, label: string, standardize: boolean, model: ModelSpec|null, rows: number}
-//   {type: 'run-tune', id, config: TuneConfig, csv: string|null, cancel?: SharedArrayBuffer}
-//   {type: 'compare-configs', id, config: TuneConfig}      -> [{name, config}] (the paper's tuners)
-//   {type: 'preset', id, name: string}                     -> TuneConfig of a core preset
-//   {type: 'normalize-config', id, config}                 -> the config validated, with the core's defaults filled in
-//   {type: 'run-runner', id, runner: 'bandit'|'hoag'|'lrsched', config, csv: string|null, label: string|null, cancel?}
-//   {type: 'runner-preset', id, runner, name}              -> the runner's preset config
-//   {type: 'probe-threads', id, tasks: number}
-//   {type: 'bench', id, kind: 'ksd'|'sgld', params: object}
-//   {type: 'density-grid', id, model: ModelSpec, samples: Float64Array, nx, ny}   (2-D targets: log density grid)
-//   {type: 'crash-test', id, what: 'panic'|'error'|'throw'}   (tests: a Rust panic / core error / JS throw)
-//   {type: 'check-tuner-config', id, runner, config}     -> the runner's config validated, defaults filled in
-//   {type: 'run-step-tune', id, config: StepTuneConfig, cancel?}  -> StepTuneReport (GP-UCB step size of one chain);
-//      progress: every event (fixed-done, window, done), batched
-//
-// Events (worker -> page):
-//   {type: 'ready', flavour, threads, version}
-//   {type: 'progress', id, events: DriverEvent[], elapsed: number}   (throttled: at most every 100 ms)
-//   {type: 'result', id, result}
-//   {type: 'error', id: number|null, name: string, message: string, fatal: boolean}
-//      fatal = the wasm instance cannot be trusted any more (panic, failed init): the page restarts the worker.
+// The typed message protocol between the page (www/client.js) and the compute worker (www/worker.js).
+// Every message is a plain object with a `type` tag (a discriminated union); both sides switch on it
+// exhaustively (`assertNever` in the default branch) and report an unknown tag as an error.
+// Experiments cross as ONE config with a `kind` (the core's contract, src/experiment/mod.rs): the worker calls
+// the binding's `run`, `check`, `preset` and `preset_names`, and nothing else for experiments.
 
-export const REQUEST = Object.freeze({
-  INIT: 'init',
-  PREVIEW_CSV: 'preview-csv',
-  RUN_TUNE: 'run-tune',
-  COMPARE_CONFIGS: 'compare-configs',
-  PRESET: 'preset',
-  NORMALIZE_CONFIG: 'normalize-config',
-  RUN_RUNNER: 'run-runner',
-  RUNNER_PRESET: 'runner-preset',
-  PROBE_THREADS: 'probe-threads',
-  BENCH: 'bench',
-  DENSITY_GRID: 'density-grid',
-  CRASH_TEST: 'crash-test',
-  CHECK_TUNER_CONFIG: 'check-tuner-config',
-  RUN_STEP_TUNE: 'run-step-tune',
-});
+/** @typedef {'tune'|'compare'|'bandit'|'hoag'|'lr-schedule'|'step-size'} ExperimentKind */
+/** @typedef {{kind: ExperimentKind} & Record<string, any>} ExperimentConfig  one config document with its kind */
+/** @typedef {'parallel'|'single'} Flavour */
+/** @typedef {'panic'|'pool-panic'|'error'|'throw'} CrashWhat */
 
-export const EVENT = Object.freeze({
-  READY: 'ready',
-  PROGRESS: 'progress',
-  RESULT: 'result',
-  ERROR: 'error',
-});
+/**
+ * The core's report envelope.
+ * @typedef {object} Envelope
+ * @property {ExperimentKind} kind
+ * @property {'complete'|'stopped'} status
+ * @property {ExperimentConfig} config
+ * @property {{wall_seconds: number, threads: number, done: number, total: number, unit: string}|null} compute
+ * @property {any} result  the kind's report (null when stopped)
+ * @property {any[]} [reached]
+ */
+
+/**
+ * One event of the core's vocabulary (`run`'s onEvent).
+ * @typedef {{type: 'started', kind: ExperimentKind, summary: any}
+ *   | {type: 'progress', done: number, total: number, detail: {type: string} & Record<string, any>}
+ *   | {type: 'finished', status: 'complete'|'stopped', seconds: number}} ExperimentEvent
+ */
+
+/** @typedef {{report: Envelope, samples: Float64Array, dim: number, worker_seconds?: number}} RunResult */
+/** @typedef {{kind: ExperimentKind, config: ExperimentConfig, summary: any, data: {path: string|null, label: string}|null, unit: string}} CheckResult */
+
+// ------------------------------------------------------------------------------------------------ requests
+
+/** @typedef {{type: 'init', flavour: Flavour, threads: number, panicChannel: string}} InitRequest */
+/** @typedef {{type: 'check', id: number, config: ExperimentConfig}} CheckRequest */
+/** @typedef {{type: 'preset', id: number, kind: ExperimentKind, name: string}} PresetRequest */
+/** @typedef {{type: 'preset-names', id: number, kind: ExperimentKind}} PresetNamesRequest */
+/** @typedef {{type: 'run', id: number, config: ExperimentConfig, csv?: string|null, cancel?: SharedArrayBuffer|null}} RunRequest */
+/** @typedef {{type: 'preview-csv', id: number, text: string, label: string, standardize: boolean, model: any, rows: number}} PreviewCsvRequest */
+/** @typedef {{type: 'density-grid', id: number, model: any, samples: Float64Array, nx: number, ny: number}} DensityGridRequest */
+/** @typedef {{type: 'probe-threads', id: number, tasks: number}} ProbeThreadsRequest */
+/** @typedef {{type: 'bench', id: number, kind: 'ksd'|'sgld', params: Record<string, number>}} BenchRequest */
+/** @typedef {{type: 'crash-test', id: number, what: CrashWhat}} CrashTestRequest */
+/**
+ * @typedef {InitRequest|CheckRequest|PresetRequest|PresetNamesRequest|RunRequest|PreviewCsvRequest
+ *   |DensityGridRequest|ProbeThreadsRequest|BenchRequest|CrashTestRequest} Request
+ */
+/** @typedef {Exclude<Request, InitRequest>} IdRequest  every request but init carries an id */
+
+// ------------------------------------------------------------------------------------------------ events
+
+/** @typedef {{type: 'ready', flavour: Flavour, threads: number, version: string}} ReadyEvent */
+/** @typedef {{type: 'progress', id: number, events: ExperimentEvent[], elapsed: number}} ProgressEvent  batched, at most every PROGRESS_INTERVAL_MS */
+/** @typedef {{type: 'result', id: number, result: any}} ResultEvent */
+/**
+ * `fatal`: the wasm instance cannot be trusted any more (panic, failed init): the page restarts the worker.
+ * @typedef {{type: 'error', id: number|null, name: string, message: string, fatal: boolean}} ErrorEvent
+ */
+/** @typedef {ReadyEvent|ProgressEvent|ResultEvent|ErrorEvent} WorkerEvent */
 
 /** Minimum time between two progress messages (ms): the page redraws at most this often. */
 export const PROGRESS_INTERVAL_MS = 100;
 
-/** Serialises any thrown value into {name, message}. */
+/**
+ * The exhaustiveness check of a `switch` on a union's `type`: type-checks only when every case is handled.
+ * @param {never} x
+ * @param {string} what
+ * @returns {never}
+ */
+export function assertNever(x, what) {
+  throw Object.assign(new Error(`unknown ${what} ${JSON.stringify(/** @type {any} */ (x)?.type)}`), { name: 'ProtocolError' });
+}
+
+/**
+ * Serialises any thrown value into {name, message}.
+ * @param {unknown} e
+ * @returns {{name: string, message: string}}
+ */
 export function describeError(e) {
   if (e instanceof Error) return { name: e.name || 'Error', message: e.message || String(e) };
   if (typeof e === 'string') return { name: 'Error', message: e };
   try { return { name: 'Error', message: JSON.stringify(e) }; } catch { return { name: 'Error', message: String(e) }; }
+}
+
+/**
+ * Appends an experiment event to a progress batch. Never drops a kind's detail, except tune's (and compare's)
+ * per-chunk `progress` detail: it carries cumulative counters of every arm of the round, so a newer one of the
+ * same tuner replaces an older one still in the batch.
+ * @param {ExperimentEvent[]} batch
+ * @param {ExperimentEvent} ev
+ * @param {ExperimentKind|null} kind
+ */
+export function pushEvent(batch, ev, kind) {
+  if (ev.type === 'progress' && (kind === 'tune' || kind === 'compare') && ev.detail?.type === 'progress') {
+    const i = batch.findIndex((b) => b.type === 'progress' && b.detail?.type === 'progress' && b.detail.index === ev.detail.index);
+    if (i >= 0) batch.splice(i, 1);
+  }
+  batch.push(ev);
 }

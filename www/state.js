@@ -1,8 +1,12 @@
-// Page state: every setting (and the seeds) as one flat object, kept in the URL hash so that a link
-// reproduces a run. Pure functions only (no DOM), so embed mode (issue 7) and tests can reuse them.
+// Tune panel state: every setting (and the seeds) as one flat object, kept in the URL hash so that a link
+// reproduces a run. Pure functions only (no DOM), so embed mode and tests can reuse them. Every value the core
+// computes from a config (arm count, rounds, the step grid) comes from the core's `check`, never from here.
 //
-//   state <-> hash:   parseHash(location.hash) / formatHash(state)
-//   state  -> config: toTuneConfig(state) gives the core's TuneConfig JSON (docs/ARCHITECTURE.md)
+//   state <-> hash:    parseHash(location.hash) / formatHash(state)   (field maps over hash.js)
+//   state <-> config:  toTuneConfig(state) / fromTuneConfig(config)   (the core's TuneConfig JSON)
+import { readFields, writeFields, parseNumberList } from './hash.js';
+
+export { parseNumberList };
 
 /** Built-in toy targets (data-free, 2-D): drawn over their density contours after a run. */
 export const TOY_MODELS = ['banana', 'mixture', 'gaussian'];
@@ -12,6 +16,8 @@ export const TUNERS = ['mamba', 'grid', 'heuristic', 'random'];
 export const METRICS = ['ksd', 'fssd', 'fssd-opt', 'log-loss', 'accuracy'];
 export const BUDGET_UNITS = ['grad_evals', 'seconds', 'iterations'];
 export const DATA_SOURCES = ['simulate', 'digits', 'upload', 'none'];
+
+/** @typedef {typeof DEFAULTS} TuneState */
 
 /** The built-in default: the core's `demo` preset (simulated logistic regression, N = 2000, d = 5,
  * MAMBA over 18 arms, 2e6 gradient evaluations for the best arm): a few seconds in a browser. */
@@ -25,105 +31,78 @@ export const DEFAULTS = Object.freeze({
   compare: false,
 });
 
-/** Value kinds for parsing the hash; anything that fails validation falls back to the default. */
-const KINDS = {
-  data: ['enum', DATA_SOURCES], n: ['int', 10, 1e6], d: ['int', 1, 100], dseed: ['int', 0, 2 ** 31],
-  label: ['str'], standardize: ['bool'], test: ['num', 0, 0.9],
-  model: ['enum', [...DATA_MODELS, ...TOY_MODELS]], prior: ['num', 1e-6, 1e6], hidden: ['int', 1, 512],
-  sampler: ['enum', SAMPLERS], friction: ['num', 1e-9, 1],
-  hfrom: ['num', -12, 2], hto: ['num', -12, 2], hby: ['num', 0.01, 10], batch: ['list'], L: ['list'],
-  tuner: ['enum', TUNERS], eta: ['int', 2, 10], scoring: ['enum', ['round', 'chain']], rarms: ['int', 1, 500],
-  unit: ['enum', BUDGET_UNITS], budget: ['num', 1e-9, 1e12], metric: ['enum', METRICS], msamples: ['int', 2, 100000],
-  thin: ['int', 1, 10000], start: ['enum', ['map', 'zero']], seed: ['int', 0, 2 ** 31], compare: ['bool'],
-};
+/** @param {string[]} xs @returns {[string, string][]} */
+const opts = (xs) => xs.map((x) => [x, x]);
 
-/** Parses one raw string value; returns undefined when invalid. */
-function parseValue(kind, raw) {
-  const [k, a, b] = kind;
-  switch (k) {
-    case 'enum': return a.includes(raw) ? raw : undefined;
-    case 'bool': return raw === '1' || raw === 'true' ? true : raw === '0' || raw === 'false' ? false : undefined;
-    case 'str': return raw;
-    case 'list': return parseNumberList(raw) ? raw : undefined;
-    case 'int': { const v = Number(raw); return Number.isInteger(v) && v >= a && v <= b ? v : undefined; }
-    case 'num': { const v = Number(raw); return Number.isFinite(v) && v >= a && v <= b ? v : undefined; }
-    default: return undefined;
-  }
-}
+/** The hash fields of the state (hash.js types); an invalid value falls back to the default. */
+/** @type {import('./hash.js').Field[]} */
+export const FIELDS = [
+  { key: 'data', type: 'select', options: opts(DATA_SOURCES) }, { key: 'n', type: 'int', min: 10, max: 1e6 },
+  { key: 'd', type: 'int', min: 1, max: 100 }, { key: 'dseed', type: 'int', min: 0, max: 2 ** 31 },
+  { key: 'label', type: 'text' }, { key: 'standardize', type: 'bool' }, { key: 'test', type: 'num', min: 0, max: 0.9 },
+  { key: 'model', type: 'select', options: opts([...DATA_MODELS, ...TOY_MODELS]) }, { key: 'prior', type: 'num', min: 1e-6, max: 1e6 },
+  { key: 'hidden', type: 'int', min: 1, max: 512 },
+  { key: 'sampler', type: 'select', options: opts(SAMPLERS) }, { key: 'friction', type: 'num', min: 1e-9, max: 1 },
+  { key: 'hfrom', type: 'num', min: -12, max: 2 }, { key: 'hto', type: 'num', min: -12, max: 2 }, { key: 'hby', type: 'num', min: 0.01, max: 10 },
+  { key: 'batch', type: 'list' }, { key: 'L', type: 'list' },
+  { key: 'tuner', type: 'select', options: opts(TUNERS) }, { key: 'eta', type: 'int', min: 2, max: 10 },
+  { key: 'scoring', type: 'select', options: opts(['round', 'chain']) }, { key: 'rarms', type: 'int', min: 1, max: 500 },
+  { key: 'unit', type: 'select', options: opts(BUDGET_UNITS) }, { key: 'budget', type: 'num', min: 1e-9, max: 1e12 },
+  { key: 'metric', type: 'select', options: opts(METRICS) }, { key: 'msamples', type: 'int', min: 2, max: 100000 },
+  { key: 'thin', type: 'int', min: 1, max: 10000 }, { key: 'start', type: 'select', options: opts(['map', 'zero']) },
+  { key: 'seed', type: 'int', min: 0, max: 2 ** 31 }, { key: 'compare', type: 'bool' },
+];
 
-/** "1, 0.1,0.01" -> [1, 0.1, 0.01]; null when empty or not all positive finite numbers. */
-export function parseNumberList(s) {
-  const parts = String(s).split(/[\s,;]+/).filter(Boolean);
-  if (parts.length === 0) return null;
-  const xs = parts.map(Number);
-  return xs.every((x) => Number.isFinite(x) && x > 0) ? xs : null;
-}
-
-/** State from a location hash ("#tuner=mamba&n=2000..."); missing or invalid keys take their defaults. */
+/**
+ * State from a location hash ("#tuner=mamba&n=2000..."); missing or invalid keys take their defaults. Keys of
+ * other modules (embed mode, lessons, other panels) are ignored.
+ * @param {string} hash
+ */
 export function parseHash(hash) {
-  const params = new URLSearchParams(String(hash).replace(/^#/, ''));
-  const state = { ...DEFAULTS };
-  const invalid = [];
-  for (const [key, raw] of params) {
-    if (!(key in KINDS)) continue; // other flags (embed mode, lessons) belong to other modules
-    const v = parseValue(KINDS[key], raw);
-    if (v === undefined) invalid.push(key); else state[key] = v;
-  }
-  return { state: normalise(state), invalid };
+  const { values, invalid } = readFields(new URLSearchParams(String(hash).replace(/^#/, '')), FIELDS, DEFAULTS);
+  return { state: normalise(/** @type {TuneState} */ (values)), invalid };
 }
 
 /** Hash keys owned by other modules (embed mode, lessons: www/embed.js), kept by formatHash so that writing the
- * settings back to the URL does not drop them. Set and delete entries; values are strings. */
+ * settings back to the URL does not drop them. Set and delete entries; values are strings.
+ * @type {Record<string, string>} */
 export const hashExtras = {};
 
-/** The hash for a state: every setting, in a fixed order, so a copied link reproduces the run. */
+/**
+ * The hash for a state: every setting, in a fixed order, so a copied link reproduces the run.
+ * @param {Record<string, any>} state
+ * @param {Record<string, any>} [extra]
+ */
 export function formatHash(state, extra = {}) {
   const params = new URLSearchParams();
-  for (const key of Object.keys(DEFAULTS)) {
-    const v = state[key];
-    params.set(key, typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
-  }
+  writeFields(params, FIELDS, state);
   for (const [k, v] of Object.entries({ ...hashExtras, ...extra })) if (v != null) params.set(k, String(v));
   return '#' + params.toString();
 }
 
-/** Keeps model and data source consistent (toy targets have no data; data models need data). */
+/**
+ * Keeps model and data source consistent (toy targets have no data; data models need data). The step range
+ * is left as given: the core accepts a descending log10 range.
+ * @template {Record<string, any>} S
+ * @param {S} state
+ * @returns {S}
+ */
 export function normalise(state) {
   const s = { ...state };
   if (TOY_MODELS.includes(s.model)) s.data = 'none';
   else if (s.data === 'none') s.data = 'simulate';
-  if (s.hfrom > s.hto) [s.hfrom, s.hto] = [s.hto, s.hfrom];
   return s;
 }
 
-/** Whether the sampler takes a number of leapfrog steps (SGHMC family). */
+/** Whether the sampler takes a number of leapfrog steps (SGHMC family). @param {string} sampler */
 export const usesLeapfrog = (sampler) => sampler.startsWith('sghmc');
 
-/** The log10 step sizes of the grid: from..to by `by` (inclusive of `to` up to rounding). */
-export function logSteps(state) {
-  const out = [];
-  const n = Math.floor((state.hto - state.hfrom) / state.hby + 1e-9);
-  for (let i = 0; i <= n && i < 1000; i++) out.push(Number((state.hfrom + i * state.hby).toFixed(6)));
-  return out;
-}
-
-/** Number of arms the grid holds (the tuner may run fewer: heuristic = 1, random = rarms). */
-export function armCount(state) {
-  const batches = parseNumberList(state.batch)?.length ?? 0;
-  const ls = usesLeapfrog(state.sampler) ? parseNumberList(state.L)?.length ?? 0 : 1;
-  return logSteps(state).length * batches * ls;
-}
-
-/** Successive-halving plan shown before a run: arms per round for M arms and reduction factor eta. */
-export function mambaPlan(m, eta) {
-  const rounds = Math.max(1, Math.floor(Math.log(m) / Math.log(eta) + 1e-9));
-  const sizes = [m];
-  for (let r = 1; r < rounds; r++) sizes.push(Math.max(1, Math.floor(sizes[r - 1] / eta)));
-  return { rounds, sizes };
-}
-
-/** The core's TuneConfig (JSON, src/tune/config.rs) for a state and a tuner kind (defaults to state.tuner). */
-export function toTuneConfig(state, tuner = state.tuner) {
+/**
+ * The core's TuneConfig (JSON, src/tune/config.rs) for a state, with `kind: 'tune'`, or `kind: 'compare'`
+ * when the state asks for the comparison (`reference_samples: 0`: the page skips the long exact reference run).
+ * @param {Record<string, any>} state
+ */
+export function toTuneConfig(state) {
   const s = normalise(state);
   const data = (() => {
     switch (s.data) {
@@ -142,14 +121,9 @@ export function toTuneConfig(state, tuner = state.tuner) {
       default: return { kind: s.model };
     }
   })();
-  const tunerCfg = (() => {
-    switch (tuner) {
-      case 'mamba': return { kind: 'mamba', eta: s.eta, scoring: s.scoring };
-      case 'random': return { kind: 'random', arms: s.rarms };
-      default: return { kind: tuner };
-    }
-  })();
-  return {
+  const tuner = s.tuner === 'mamba' ? { kind: 'mamba', eta: s.eta, scoring: s.scoring }
+    : s.tuner === 'random' ? { kind: 'random', arms: s.rarms } : { kind: s.tuner };
+  const base = {
     data, model,
     sampler: { kind: s.sampler, friction: s.friction },
     arms: {
@@ -157,30 +131,57 @@ export function toTuneConfig(state, tuner = state.tuner) {
       batch: parseNumberList(s.batch) ?? [],
       leapfrog: (parseNumberList(s.L) ?? [10]).map(Math.round),
     },
-    tuner: tunerCfg,
+    tuner,
     budget: { [s.unit]: s.budget },
     metric: { kind: s.metric, max_samples: s.msamples },
     thin: s.thin, start: s.start, seed: s.seed,
   };
+  return s.compare ? { kind: 'compare', ...base, reference_samples: 0 } : { kind: 'tune', ...base };
 }
 
-/** Presets: partial states applied over the defaults. The first four are the core's presets
- * (`tunelab tune --preset NAME` runs the same config; an end-to-end test checks they agree). */
-export const PRESETS = {
-  demo: { ...DEFAULTS },
-  'paper-logreg': { data: 'simulate', n: 10000, d: 10, dseed: 0, test: 0.2, model: 'logistic', prior: 10, sampler: 'sgld',
-    hfrom: -7.5, hto: -1, hby: 0.5, batch: '1,0.1,0.01,0.001', L: '10', tuner: 'mamba', eta: 3, scoring: 'round',
-    unit: 'grad_evals', budget: 2e7, metric: 'ksd', msamples: 1000, thin: 10, start: 'map', seed: 0 },
-  'digits-bnn': { data: 'digits', standardize: true, test: 0.2, model: 'bnn', hidden: 16, prior: 1, sampler: 'sgld',
-    hfrom: -6, hto: -2, hby: 0.5, batch: '0.1,0.01', L: '5', tuner: 'mamba', eta: 3, scoring: 'round',
-    unit: 'grad_evals', budget: 3e6, metric: 'ksd', msamples: 300, thin: 10, start: 'map', seed: 0 },
-  gaussian: { data: 'none', model: 'gaussian', sampler: 'sgld', hfrom: -4, hto: 0, hby: 0.5, batch: '1', L: '5',
-    tuner: 'mamba', eta: 3, scoring: 'round', unit: 'iterations', budget: 20000, metric: 'ksd', msamples: 500, thin: 5, start: 'zero', seed: 0 },
-  banana: { data: 'none', model: 'banana', sampler: 'sgld', hfrom: -4, hto: 0, hby: 0.5, batch: '1', L: '5',
-    tuner: 'mamba', eta: 3, scoring: 'round', unit: 'iterations', budget: 20000, metric: 'ksd', msamples: 500, thin: 5, start: 'zero', seed: 0 },
-  mixture: { data: 'none', model: 'mixture', sampler: 'sgld', hfrom: -3, hto: 0.5, hby: 0.5, batch: '1', L: '5',
-    tuner: 'mamba', eta: 2, scoring: 'round', unit: 'iterations', budget: 20000, metric: 'ksd', msamples: 500, thin: 5, start: 'zero', seed: 0 },
-};
+/**
+ * A (partial) state from a core TuneConfig (a preset, a checked config, a lesson's config). Settings the page
+ * has no control for are dropped.
+ * @param {Record<string, any>} c
+ * @returns {Partial<TuneState>}
+ */
+export function fromTuneConfig(c) {
+  /** @type {Record<string, any>} */
+  const s = {};
+  const d = c.data ?? {};
+  if (d.source) s.data = d.source;
+  if (d.source === 'simulate') Object.assign(s, { n: d.n, d: d.d, dseed: d.seed });
+  if (d.label != null) s.label = d.label;
+  if (d.standardize != null) s.standardize = d.standardize;
+  if (d.test_fraction != null) s.test = d.test_fraction;
+  const m = c.model ?? {};
+  if (m.kind) s.model = m.kind;
+  if (m.prior_var != null) s.prior = m.prior_var;
+  if (m.hidden != null) s.hidden = m.hidden;
+  if (c.sampler?.kind) s.sampler = c.sampler.kind;
+  if (c.sampler?.friction != null) s.friction = c.sampler.friction;
+  const step = c.arms?.log10_step;
+  if (step) Object.assign(s, { hfrom: step.from, hto: step.to, hby: step.by });
+  if (Array.isArray(c.arms?.batch)) s.batch = c.arms.batch.join(',');
+  if (Array.isArray(c.arms?.leapfrog)) s.L = c.arms.leapfrog.join(',');
+  const t = c.tuner ?? {};
+  if (t.kind) s.tuner = t.kind;
+  if (t.eta != null) s.eta = t.eta;
+  if (t.scoring != null) s.scoring = t.scoring;
+  if (t.arms != null) s.rarms = t.arms;
+  const unit = BUDGET_UNITS.find((u) => c.budget?.[u] != null);
+  if (unit) Object.assign(s, { unit, budget: c.budget[unit] });
+  if (c.metric?.kind) s.metric = c.metric.kind;
+  if (c.metric?.max_samples != null) s.msamples = c.metric.max_samples;
+  for (const k of ['thin', 'seed']) if (c[k] != null) s[k] = c[k];
+  if (typeof c.start === 'string') s.start = c.start;
+  if (c.kind === 'compare' || c.kind === 'tune') s.compare = c.kind === 'compare';
+  for (const k of Object.keys(s)) if (s[k] === undefined) delete s[k];
+  return s;
+}
 
-/** The core presets the page mirrors (name in PRESETS = name of the core preset). */
-export const CORE_PRESETS = ['demo', 'paper-logreg', 'digits-bnn', 'gaussian'];
+/** Page-only variants of a core preset (`base`): the other 2-D toy targets. */
+export const PAGE_PRESETS = {
+  banana: { base: 'gaussian', model: 'banana' },
+  mixture: { base: 'gaussian', model: 'mixture', hfrom: -3, hto: 0.5, eta: 2 },
+};

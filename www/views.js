@@ -1,14 +1,6 @@
 // DOM views of a run: bracket, arms table, chosen arm, posterior summary, tuner comparison.
 import { fmtSci, OKABE_ITO } from './charts.js';
-
-const el = (tag, props = {}, ...kids) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'class') e.className = v; else if (k === 'text') e.textContent = v; else if (k.startsWith('data-')) e.setAttribute(k, v); else e[k] = v;
-  }
-  e.append(...kids);
-  return e;
-};
+import { el } from './dom.js';
 
 /** "1e-4.5" style label of a step size. */
 export const fmtStep = (h) => (Number.isFinite(h) && h > 0 ? `1e${+Math.log10(h).toFixed(2)}` : '–');
@@ -74,7 +66,7 @@ export function renderArmsTable(tbody, model) {
 }
 
 /** The chosen arm's summary. */
-export function renderBest(container, report, result) {
+export function renderBest(container, report) {
   container.replaceChildren();
   const b = report?.best;
   if (!b) { container.append(el('p', { class: 'placeholder', text: 'Run a tuner to choose an arm.' })); return; }
@@ -100,19 +92,21 @@ export function renderPosterior(tbody, posterior, names) {
     el('td', { text: names?.[i] ?? `θ${i + 1}` }), el('td', { text: fmtSci(m) }), el('td', { text: fmtSci(std[i]) }))));
 }
 
-/** One row per tuner of a compare run; speed-up = grid search (KSD) compute / this tuner's compute. */
+/** One row per tuner of a compare run (its chosen arm first); speed-up = grid search (KSD) compute / this tuner's. */
 export function renderCompare(tbody, entries) {
+  const total = (r) => r.compute.grad_evals + r.compute.scoring_grad_evals;
   const grid = entries.find((e) => e.name === 'grid (KSD)' && e.report);
   tbody.replaceChildren(...entries.map((e) => {
-    const b = e.report?.best ?? {};
-    const ge = e.report ? e.report.compute.grad_evals + e.report.compute.scoring_grad_evals : NaN;
-    const gridGe = grid ? grid.report.compute.grad_evals + grid.report.compute.scoring_grad_evals : NaN;
-    const speed = gridGe / ge;
-    return el('tr', { 'data-tuner': e.name },
-      el('td', { text: e.name }), el('td', { text: e.report ? fmtStep(b.step) : '–' }), el('td', { text: e.report ? fmtBatch(b.batch_fraction) : '–' }),
+    const r = e.report;
+    const b = r?.best ?? {};
+    const speed = grid && r ? total(grid.report) / total(r) : NaN;
+    const state = e.error ? e.error : e.running ? 'running' : 'waiting';
+    return el('tr', { 'data-tuner': e.name, 'data-arm': r?.best ? String(b.arm) : null },
+      el('td', { text: e.name }), el('td', { text: r ? (r.best ? `#${b.arm}` : 'none') : '–' }),
+      el('td', { text: r ? fmtStep(b.step) : '–' }), el('td', { text: r ? fmtBatch(b.batch_fraction) : '–' }),
       el('td', { text: String(b.leapfrog ?? '–') }),
-      el('td', { text: e.error ? e.error : e.report ? `${fmtSci(b.score)} (${e.report.metric})` : 'waiting' }),
-      el('td', { text: fmtInt(ge) }), el('td', { text: e.report ? e.report.compute.wall_seconds.toFixed(2) : '–' }),
+      el('td', { text: r ? `${fmtSci(b.score)} (${r.metric})` : state }),
+      el('td', { text: r ? fmtInt(total(r)) : '–' }), el('td', { text: r ? r.compute.wall_seconds.toFixed(2) : '–' }),
       el('td', { text: Number.isFinite(speed) ? `${speed.toFixed(1)}×` : '–' }));
   }));
 }

@@ -1,13 +1,27 @@
 // The compute worker: owns the wasm module and (threaded flavour) the rayon pool. The page only draws.
 // Protocol: see protocol.js. One request runs at a time (the page queues nothing while a run is going;
-// a cancel terminates this worker, or sets the shared cancel flag when the page is cross-origin isolated).
-import { REQUEST, EVENT, PROGRESS_INTERVAL_MS, describeError } from './protocol.js';
+// a cancel sets the shared flag when the page is cross-origin isolated, else the page terminates this worker).
+import { PROGRESS_INTERVAL_MS, assertNever, describeError, pushEvent } from './protocol.js';
 
-let wasm = null;      // the wasm-bindgen module once initialised
+/** @typedef {import('./protocol.js').Request} Request */
+/** @typedef {import('./protocol.js').WorkerEvent} WorkerEvent */
+/** @typedef {import('./protocol.js').ExperimentEvent} ExperimentEvent */
+
+/** @type {any} the wasm-bindgen module once initialised */
+let wasm = null;
+/** @type {import('./protocol.js').Flavour|null} */
 let flavour = null;
 
-const post = (msg, transfer) => self.postMessage(msg, transfer ?? []);
+/**
+ * @param {WorkerEvent} msg
+ * @param {Transferable[]} [transfer]
+ */
+const post = (msg, transfer) => /** @type {any} */ (self).postMessage(msg, transfer ?? []);
 
+/**
+ * @param {number|null} id
+ * @param {unknown} e
+ */
 function postError(id, e, fatal = false) {
   let { name, message } = describeError(e);
   // A trap (Rust panic, out of memory) surfaces as a WebAssembly.RuntimeError: attach the panic message.
@@ -18,9 +32,10 @@ function postError(id, e, fatal = false) {
     name = 'PanicError';
     fatal = true;
   }
-  post({ type: EVENT.ERROR, id, name, message, fatal });
+  post({ type: 'error', id, name, message, fatal });
 }
 
+/** @param {import('./protocol.js').InitRequest} msg */
 async function init({ flavour: wanted, threads, panicChannel }) {
   const url = wanted === 'parallel' ? '../pkg-parallel/tunelab.js' : '../pkg/tunelab.js';
   const mod = await import(url);
@@ -32,31 +47,31 @@ async function init({ flavour: wanted, threads, panicChannel }) {
   }
   wasm = mod;
   flavour = wanted;
-  post({ type: EVENT.READY, flavour, threads: mod.num_threads(), version: mod.version() });
+  post({ type: 'ready', flavour: wanted, threads: mod.num_threads(), version: mod.version() });
 }
 
-/** Forwards driver events, throttled: progress of the same arm is coalesced; a message at most every 100 ms. */
-function makeObserver(id, cancelView, coalesce = true) {
+/**
+ * The run's event callback: batches the core's events into progress messages (at most every 100 ms, and at
+ * `finished`); a truthy return asks the core to stop at the end of its current chunk.
+ * @param {number} id
+ * @param {Int32Array|null} cancelView
+ * @param {import('./protocol.js').ExperimentKind} kind
+ */
+function makeObserver(id, cancelView, kind) {
   const t0 = performance.now();
+  /** @type {ExperimentEvent[]} */
   let buffer = [];
   let last = 0;
   const flush = () => {
     if (buffer.length === 0) return;
-    post({ type: EVENT.PROGRESS, id, events: buffer, elapsed: (performance.now() - t0) / 1000 });
+    post({ type: 'progress', id, events: buffer, elapsed: (performance.now() - t0) / 1000 });
     buffer = [];
     last = performance.now();
   };
+  /** @param {ExperimentEvent} ev */
   const observer = (ev) => {
-    if (coalesce && ev.type === 'progress') {
-      // Progress events carry cumulative counters of every arm of the round: keep only the newest one.
-      const i = buffer.findIndex((b) => b.type === 'progress');
-      if (i >= 0) buffer.splice(i, 1);
-      buffer.push(ev);
-    } else {
-      buffer.push(ev);
-    }
-    if (ev.type === 'done' || performance.now() - last >= PROGRESS_INTERVAL_MS) flush();
-    // A truthy return value asks the core to stop at the end of the current chunk.
+    pushEvent(buffer, ev, kind);
+    if (ev.type === 'finished' || performance.now() - last >= PROGRESS_INTERVAL_MS) flush();
     return cancelView ? Atomics.load(cancelView, 0) !== 0 : false;
   };
   return { observer, flush };
@@ -67,108 +82,71 @@ function requireWasm() {
   return wasm;
 }
 
+/** @param {Request} msg */
 async function handle(msg) {
   switch (msg.type) {
-    case REQUEST.INIT:
+    case 'init':
       try { await init(msg); } catch (e) {
         const { message } = describeError(e);
-        post({ type: EVENT.ERROR, id: null, name: 'InitError', message: `could not start the ${msg.flavour} build: ${message}`, fatal: true });
+        post({ type: 'error', id: null, name: 'InitError', message: `could not start the ${msg.flavour} build: ${message}`, fatal: true });
       }
       return;
-    case REQUEST.PREVIEW_CSV: {
-      const w = requireWasm();
-      const result = w.csv_preview(msg.text, msg.label ?? undefined, !!msg.standardize, msg.model ?? undefined, msg.rows ?? 8);
-      post({ type: EVENT.RESULT, id: msg.id, result });
+    case 'check':
+      post({ type: 'result', id: msg.id, result: requireWasm().check(msg.config) });
       return;
-    }
-    case REQUEST.RUN_TUNE: {
+    case 'preset':
+      post({ type: 'result', id: msg.id, result: requireWasm().preset(msg.kind, msg.name) });
+      return;
+    case 'preset-names':
+      post({ type: 'result', id: msg.id, result: requireWasm().preset_names(msg.kind) });
+      return;
+    case 'run': {
       const w = requireWasm();
-      const cancelView = msg.cancel ? new Int32Array(msg.cancel) : null;
-      const { observer, flush } = makeObserver(msg.id, cancelView);
+      const { observer, flush } = makeObserver(msg.id, msg.cancel ? new Int32Array(msg.cancel) : null, msg.config?.kind);
       const t0 = performance.now();
-      const result = w.tune(msg.config, msg.csv ?? undefined, observer);
+      const result = w.run(msg.config, msg.csv ?? undefined, observer);
       flush();
       result.worker_seconds = (performance.now() - t0) / 1000;
-      const transfer = [result.samples.buffer];
-      post({ type: EVENT.RESULT, id: msg.id, result }, transfer);
+      post({ type: 'result', id: msg.id, result }, [result.samples.buffer]);
       return;
     }
-    case REQUEST.COMPARE_CONFIGS:
-      post({ type: EVENT.RESULT, id: msg.id, result: requireWasm().compare_configs(msg.config) });
-      return;
-    case REQUEST.PRESET:
-      post({ type: EVENT.RESULT, id: msg.id, result: requireWasm().preset(msg.name) });
-      return;
-    case REQUEST.RUN_RUNNER: {
-      const w = requireWasm();
-      const cancelView = msg.cancel ? new Int32Array(msg.cancel) : null;
-      // Every event of these runners carries new points (trace points, regret checkpoints): batch, never drop.
-      const { observer, flush } = makeObserver(msg.id, cancelView, false);
-      let result;
-      switch (msg.runner) {
-        case 'bandit': result = w.run_bandit(msg.config, msg.csv ?? undefined, observer); break;
-        case 'hoag': result = w.run_hoag(msg.config, msg.csv ?? undefined, msg.label ?? undefined, observer); break;
-        case 'lrsched': result = w.run_lrsched(msg.config, msg.csv ?? undefined, msg.label ?? undefined, observer); break;
-        default: throw new Error(`unknown runner "${msg.runner}"`);
-      }
-      flush();
-      post({ type: EVENT.RESULT, id: msg.id, result });
+    case 'preview-csv': {
+      const result = requireWasm().csv_preview(msg.text, msg.label ?? undefined, !!msg.standardize, msg.model ?? undefined, msg.rows ?? 8);
+      post({ type: 'result', id: msg.id, result });
       return;
     }
-    case REQUEST.RUNNER_PRESET:
-      post({ type: EVENT.RESULT, id: msg.id, result: requireWasm().runner_preset(msg.runner, msg.name) });
+    case 'density-grid':
+      post({ type: 'result', id: msg.id, result: requireWasm().density_grid(msg.model, msg.samples, msg.nx ?? 100, msg.ny ?? 100) });
       return;
-    case REQUEST.NORMALIZE_CONFIG:
-      post({ type: EVENT.RESULT, id: msg.id, result: requireWasm().normalize_config(msg.config) });
-      return;
-    case REQUEST.PROBE_THREADS: {
+    case 'probe-threads': {
       const w = requireWasm();
       const ids = w.probe_threads(msg.tasks ?? 64);
-      post({ type: EVENT.RESULT, id: msg.id, result: { threads: w.num_threads(), indices: Array.from(ids) } });
+      post({ type: 'result', id: msg.id, result: { threads: w.num_threads(), indices: Array.from(ids) } });
       return;
     }
-    case REQUEST.BENCH: {
+    case 'bench': {
       const w = requireWasm();
       const p = msg.params ?? {};
-      let ms;
-      switch (msg.kind) {
-        case 'ksd': ms = w.bench_ksd(p.n ?? 1000, p.d ?? 10, p.seed ?? 1); break;
-        case 'sgld': ms = w.bench_sgld(p.n ?? 10000, p.d ?? 10, p.iters ?? 10000, p.batch ?? 0.01, p.chains ?? 1, p.seed ?? 1); break;
-        default: throw new Error(`unknown benchmark "${msg.kind}"`);
+      const ms = msg.kind === 'ksd' ? w.bench_ksd(p.n ?? 1000, p.d ?? 10, p.seed ?? 1)
+        : w.bench_sgld(p.n ?? 10000, p.d ?? 10, p.iters ?? 10000, p.batch ?? 0.01, p.chains ?? 1, p.seed ?? 1);
+      post({ type: 'result', id: msg.id, result: { kind: msg.kind, ms, threads: w.num_threads(), flavour } });
+      return;
+    }
+    case 'crash-test': {
+      const w = requireWasm();
+      switch (msg.what) {
+        case 'panic': w.panic_for_test('deliberate panic for a test'); return;
+        // Threaded build: the panic traps a pool thread while this worker waits for it; only the panic hook's
+        // BroadcastChannel message reaches the page, which replaces this worker.
+        case 'pool-panic': w.panic_on_pool_thread_for_test('deliberate panic on a pool thread for a test'); return;
+        case 'error': w.error_for_test('data', 'deliberate data error for a test'); return;
+        case 'throw': throw new Error('deliberate JS error for a test');
+        default: assertNever(msg.what, 'crash test');
       }
-      post({ type: EVENT.RESULT, id: msg.id, result: { kind: msg.kind, ms, threads: w.num_threads(), flavour } });
-      return;
-    }
-    case REQUEST.DENSITY_GRID: {
-      const w = requireWasm();
-      const result = w.density_grid(msg.model, msg.samples, msg.nx ?? 100, msg.ny ?? 100);
-      post({ type: EVENT.RESULT, id: msg.id, result });
-      return;
-    }
-    case REQUEST.CRASH_TEST: {
-      const w = requireWasm();
-      if (msg.what === 'panic') w.panic_for_test('deliberate panic for a test');
-      else if (msg.what === 'error') w.error_for_test('data', 'deliberate data error for a test');
-      else throw new Error('deliberate JS error for a test');
-      return;
-    }
-    case REQUEST.RUN_STEP_TUNE: {
-      const w = requireWasm();
-      const { observer, flush } = makeObserver(msg.id, msg.cancel ? new Int32Array(msg.cancel) : null, false);
-      const result = w.step_tune_run(msg.config, observer);
-      flush();
-      post({ type: EVENT.RESULT, id: msg.id, result });
-      return;
-    }
-    case REQUEST.CHECK_TUNER_CONFIG: {
-      const w = requireWasm();
-      const check = { bandit: w.bandit_check, hoag: w.hoag_check, lrsched: w.lr_check, 'step-tune': w.step_tune_defaults }[msg.runner];
-      if (!check) throw new Error(`unknown runner "${msg.runner}"`);
-      post({ type: EVENT.RESULT, id: msg.id, result: check(msg.config) });
       return;
     }
     default:
-      post({ type: EVENT.ERROR, id: msg?.id ?? null, name: 'ProtocolError', message: `unknown request type "${msg?.type}"`, fatal: false });
+      assertNever(msg, 'request type');
   }
 }
 
@@ -182,5 +160,5 @@ self.addEventListener('message', async (e) => {
   }
 });
 self.addEventListener('messageerror', () => {
-  post({ type: EVENT.ERROR, id: null, name: 'ProtocolError', message: 'a message from the page could not be read', fatal: false });
+  post({ type: 'error', id: null, name: 'ProtocolError', message: 'a message from the page could not be read', fatal: false });
 });

@@ -4,7 +4,9 @@
 // over repeats, regret against compute, and per algorithm the GP posterior (1-D), the chosen schedules
 // (ordered arms) or the pulls and posterior of each arm (discrete arms). The `sgmcmc-ksd` problem tunes SG-MCMC
 // configurations on the user's data (built-in or an uploaded CSV): its table of sampler runs is reported first.
-import { Panel, LineChart, CanvasPlot, el, legend, alignSeries, seriesStyle, seqColor, colorBar, fmtSci, placeholder, keyBox } from './common.js';
+import { Panel } from './panel.js';
+import { el } from '../dom.js';
+import { LineChart, CanvasPlot, legend, alignSeries, seriesStyle, seqColor, colorBar, fmtSci, placeholder, keyBox } from '../charts.js';
 
 const DISCRETE = ['reservoir', 'bernoulli', 'logreg-sgd', 'sgmcmc-ksd'];
 const SAMPLERS = [['sgld', 'SGLD'], ['sgld-cv', 'SGLD-CV'], ['sghmc', 'SGHMC'], ['sghmc-cv', 'SGHMC-CV'], ['sgnht', 'SGNHT'], ['sgnht-cv', 'SGNHT-CV']];
@@ -27,7 +29,7 @@ export class BanditPanel extends Panel {
   constructor(ctx) {
     super(ctx);
     this.name = 'bandit';
-    this.runner = 'bandit';
+    this.kind = 'bandit';
     this.prefix = 'bandit';
     this.title = 'Bandit tuners and their regret';
     this.intro = 'Pick a problem whose optimum is known and the algorithms to compare; every algorithm runs the same seeded repeats, '

@@ -3,7 +3,9 @@
 // (src/hoag). Live: suboptimality of the outer loss (log scale) and validation loss against cost or seconds
 // (their Figure 3), the hyperparameter trajectory over the outer-loss landscape (a line for one
 // hyperparameter, a heat map for two) and the tolerance sequence; after the run: a table of final values.
-import { Panel, LineChart, CanvasPlot, el, legend, alignSeries, seriesStyle, seqColor, colorBar, fmtSci, placeholder, keyBox } from './common.js';
+import { Panel } from './panel.js';
+import { el } from '../dom.js';
+import { LineChart, CanvasPlot, legend, alignSeries, seriesStyle, seqColor, colorBar, fmtSci, placeholder, keyBox } from '../charts.js';
 
 const METHODS = [
   ['hoag-exponential', 'HOAG, exponential ε_k = ε₀ 0.9^k'], ['hoag-quadratic', 'HOAG, quadratic ε_k = ε₀ k⁻²'],
@@ -28,7 +30,7 @@ export class HoagPanel extends Panel {
   constructor(ctx) {
     super(ctx);
     this.name = 'hoag';
-    this.runner = 'hoag';
+    this.kind = 'hoag';
     this.prefix = 'hoag';
     this.title = 'HOAG: hyperparameters by approximate gradients';
     this.intro = 'Every method tunes the same regularisation (and kernel width) on the same train / test / validation thirds, with the same '

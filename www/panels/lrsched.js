@@ -3,7 +3,9 @@
 // method's loss trace as it finishes, with its learning rate under it, and the dynamic tuner's kept run at
 // every interval boundary; after the run: the predicted trace band of the tuned schedule and the final loss of
 // every method.
-import { Panel, LineChart, CanvasPlot, el, legend, alignSeries, seqColor, fmtSci, OKABE_ITO } from './common.js';
+import { Panel } from './panel.js';
+import { el } from '../dom.js';
+import { LineChart, CanvasPlot, legend, alignSeries, seqColor, fmtSci, OKABE_ITO } from '../charts.js';
 
 const DECAY_COLOURS = [1, 3, 4, 2, 5].map((k) => OKABE_ITO[k]);
 
@@ -16,7 +18,7 @@ export class LrPanel extends Panel {
   constructor(ctx) {
     super(ctx);
     this.name = 'lr-schedule';
-    this.runner = 'lrsched';
+    this.kind = 'lr-schedule';
     this.prefix = 'lr';
     this.title = 'Learning-rate schedules with a GP trace model';
     this.intro = 'A piecewise-constant learning rate over the intervals of one training run. Constant rates (spread in log space) and exponential '

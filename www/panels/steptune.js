@@ -3,7 +3,9 @@
 // KSD as the score), against fixed step sizes run with the same random streams (src/bandit/sgmcmc_step.rs).
 // Live: the GP-UCB chain's KSD and chosen step per window; after the run: every fixed step's KSD, the GP
 // posterior of the reward over log10 h with the chosen steps coloured by window, and the pooled-tail KSDs.
-import { Panel, LineChart, CanvasPlot, el, legend, alignSeries, seriesStyle, fmtSci } from './common.js';
+import { Panel } from './panel.js';
+import { el } from '../dom.js';
+import { LineChart, CanvasPlot, legend, alignSeries, seriesStyle, fmtSci } from '../charts.js';
 import { drawGp1d } from './bandit.js';
 
 const numberList = (s) => {
@@ -15,7 +17,7 @@ export class StepPanel extends Panel {
   constructor(ctx) {
     super(ctx);
     this.name = 'step-size';
-    this.runner = 'step-tune';
+    this.kind = 'step-size';
     this.prefix = 'step';
     this.title = 'GP-UCB step size for one SG-MCMC chain';
     this.intro = 'One chain (logistic regression on simulated data, from the origin) runs window after window; GP-UCB with the time-varying '
@@ -73,16 +75,6 @@ export class StepPanel extends Panel {
     if (c.fixed_log10_steps) out.fixed = c.fixed_log10_steps.join(', ');
     if (c.seed != null) out.seed = c.seed;
     return out;
-  }
-
-  startRun(config, _csv, _label, onProgress) { return this.client.runStepTune(config, onProgress); }
-
-  async loadPreset(name) {
-    try {
-      const cfg = await this.client.checkRunnerConfig(this.runner, {});
-      this.applyConfig(cfg);
-      this.message(`Preset “${name}” loaded (the core's defaults).`, 'info');
-    } catch (e) { this.message(`Could not load the preset: ${e.message}`, 'error'); }
   }
 
   buildCharts(host) {

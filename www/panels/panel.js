@@ -1,0 +1,366 @@
+// The panel base: one interface for every tuner (tune, bandit, HOAG, learning-rate schedules, step size).
+// A panel owns its settings (in the URL hash, under its namespace), runs ONE experiment config with a `kind`
+// through the compute worker (`client.run`), and draws the kind's events and report.
+//
+// Subclasses give `name` (registry name), `kind` (the core's experiment kind), `prefix` (hash namespace and
+// element id prefix), `title`, `fields`, `groups`, `defaults`, `presets` ([value, label] of core presets),
+// `toConfig(state)` (the kind's config, without `kind`), `fromConfig(config)` (core config -> partial state),
+// `isCoreConfig(c)`, `validate(state)` (messages), `buildCharts(host)`, `begin(config)`,
+// `onEvents(details, elapsed)`, `finish(result, seconds, run)`, `canvases()` and `chartData()`.
+import { el } from '../dom.js';
+import { hashParams, editHash, readFields, writeFields, formatField, parseField } from '../hash.js';
+import { chartsPng } from '../charts.js';
+import { download, toJson } from '../export.js';
+import { fieldRow, writeControls, readControls, refreshControls } from './fields.js';
+import { RunBar } from './runbar.js';
+
+/** @typedef {import('../protocol.js').Envelope} Envelope */
+/** @typedef {import('../protocol.js').ExperimentEvent} ExperimentEvent */
+/** @typedef {import('./fields.js').FormField} FormField */
+/** @typedef {{client: import('../client.js').ComputeClient, hooks: any, busy: (self: string) => string|null}} PanelContext */
+
+export class Panel {
+  /** @param {PanelContext} ctx */
+  constructor(ctx) {
+    this.client = ctx.client;
+    this.hooks = ctx.hooks;
+    this.busy = ctx.busy;
+    /** @type {import('../client.js').RunHandle|null} */
+    this.current = null;
+    /** @type {Envelope|null} */
+    this.lastReport = null;
+    /** @type {any} */
+    this.lastConfig = null;
+    /** @type {string|null} */
+    this.csvText = null;
+    this.csvName = '';
+    this.runs = 0;
+    /** @type {string[]} */
+    this.errors = [];
+    /** @type {string[]} */
+    this.unknownEvents = [];
+    // Subclass settings (set in their constructors).
+    this.name = '';
+    /** @type {import('../protocol.js').ExperimentKind} */
+    this.kind = 'tune';
+    this.prefix = '';
+    this.title = '';
+    this.intro = '';
+    this.readyText = '';
+    this.presetHelp = '';
+    /** @type {[string, string][]} */
+    this.presets = [];
+    /** @type {Record<string, any>} */
+    this.defaults = {};
+    /** @type {Record<string, any>} */
+    this.state = {};
+    /** @type {FormField[]} */
+    this.fields = [];
+    /** @type {{legend: string, keys: string[], extra?: () => HTMLElement[]}[]} */
+    this.groups = [];
+    /** @type {((s: any) => boolean)|null} */
+    this.uploadShow = null;
+    /** @type {HTMLElement} */
+    this.section = document.body;
+    /** @type {HTMLFormElement} */
+    this.form = /** @type {any} */ (null);
+    this.bar = new RunBar((k) => this.id(k), this.errors);
+  }
+
+  /** Element id of a part of this panel. @param {string} k */
+  id(k) { return this.prefix ? `${this.prefix}-${k}` : k; }
+  /** @param {string} k @returns {any} */
+  $(k) { return document.getElementById(this.id(k)); }
+
+  // ---------------------------------------------------------------- hooks for subclasses
+  /** @param {any} _s @returns {any} */
+  toConfig(_s) { return {}; }
+  /** @param {any} _c @returns {Record<string, any>} */
+  fromConfig(_c) { return {}; }
+  /** @param {any} _c */
+  isCoreConfig(_c) { return false; }
+  /** @param {any} _s @returns {string[]} */
+  validate(_s) { return []; }
+  /** @param {HTMLElement} _host */
+  buildCharts(_host) {}
+  /** @param {any} _config */
+  begin(_config) {}
+  /** @param {any[]} _details @param {number} _elapsed */
+  onEvents(_details, _elapsed) {}
+  /** @param {any} _result @param {number} _seconds @param {import('../protocol.js').RunResult} _run */
+  finish(_result, _seconds, _run) {}
+  /** @returns {(HTMLCanvasElement|null)[]} */
+  canvases() { return []; }
+  /** @returns {any} */
+  chartData() { return null; }
+  /** @param {EventTarget|null} _target */
+  normalise(_target) {}
+  afterRefresh() {}
+
+  /** Start of the names of downloaded files. */
+  get filePrefix() { return `tunelab-${this.name}`; }
+
+  /** The hook entry of this panel (window.__tunelab.panels[name]). */
+  get entry() { return this.hooks.panels[this.name]; }
+
+  /** The experiment config of a state: ONE document with its `kind`. @param {any} s */
+  experiment(s) { return { kind: this.kind, ...this.toConfig(s) }; }
+
+  // ---------------------------------------------------------------- settings
+
+  /** State from the hash (namespaced keys), defaults for missing or invalid values. */
+  readHash() { return readFields(hashParams(), this.fields, this.defaults, `${this.prefix}.`).values; }
+
+  writeHash() { editHash((p) => writeFields(p, this.fields, this.state, `${this.prefix}.`)); }
+
+  writeForm() {
+    writeControls(this.fields, this.state, (k) => this.id(k));
+    this.refresh();
+  }
+
+  /** Reads the form into the state; returns the labels of invalid fields (marked aria-invalid). */
+  readForm() {
+    const { state, bad } = readControls(this.fields, this.state, (k) => this.id(k));
+    this.state = state;
+    return bad;
+  }
+
+  refresh() {
+    refreshControls(this.form, this.fields, this.state, (k) => this.id(k));
+    if (this.uploadShow) {
+      const on = this.uploadShow(this.state);
+      for (const e of [this.$('file')?.closest('.row'), this.$('file-msg')]) if (e) e.hidden = !on;
+    }
+    this.entry.state = { ...this.state };
+    this.afterRefresh();
+  }
+
+  // ---------------------------------------------------------------- layout
+
+  /** Builds the panel inside `root`. @param {HTMLElement} root */
+  render(root) {
+    const P = (/** @type {string} */ k) => this.id(k);
+    this.form = /** @type {HTMLFormElement} */ (el('form', { class: 'settings', id: P('settings'), 'aria-label': `${this.title} settings`, novalidate: true }));
+    const presetSel = /** @type {HTMLSelectElement} */ (el('select', { id: P('preset') },
+      el('option', { value: '', text: '(current settings)' }), ...this.presets.map(([v, label]) => el('option', { value: v, text: label }))));
+    this.form.append(el('fieldset', {}, el('legend', { text: 'Preset' }),
+      el('div', { class: 'row' }, el('label', { for: P('preset'), text: 'Start from' }), presetSel),
+      el('p', { class: 'help', text: this.presetHelp })));
+    for (const group of this.groups) {
+      const fs = el('fieldset', {}, el('legend', { text: group.legend }));
+      fs.dataset.keys = group.keys.join(',');
+      for (const key of group.keys) fs.append(...fieldRow(/** @type {FormField} */ (this.fields.find((f) => f.key === key)), P(key)));
+      if (group.extra) fs.append(...group.extra());
+      this.form.append(fs);
+    }
+    const results = el('section', { class: 'results', 'aria-label': `${this.title} results` });
+    const intro = el('section', { class: 'card intro' }, el('h2', { text: this.title }), el('p', { text: this.intro }));
+    const chartsHost = el('div', { class: 'panel-charts' });
+    const exportCard = el('section', { class: 'card', 'aria-labelledby': P('h-export') },
+      el('h2', { id: P('h-export'), text: 'Export' }),
+      el('div', { class: 'buttons wrap' },
+        el('button', { type: 'button', id: P('export-config'), text: 'Config (JSON)' }),
+        el('button', { type: 'button', id: P('export-report'), disabled: true, text: 'Report (JSON)' }),
+        el('button', { type: 'button', id: P('export-png'), disabled: true, text: 'Charts (PNG)' })));
+    results.append(this.bar.build(this.title, this.readyText), intro, chartsHost, exportCard);
+    this.section = el('section', { class: 'layout tuner-panel', id: `panel-${this.name}`, role: 'tabpanel', 'aria-labelledby': `tab-${this.name}`, hidden: true },
+      this.form, results);
+    root.append(this.section);
+    this.buildCharts(chartsHost);
+
+    this.state = this.readHash();
+    this.writeForm();
+    /** @param {Event} e */
+    const onChange = (e) => {
+      const t = /** @type {HTMLInputElement} */ (e.target);
+      if (t.id === P('preset') || t.type === 'file') return;
+      this.readForm();
+      this.normalise(t);
+      this.refresh();
+      this.writeHash();
+    };
+    this.form.addEventListener('input', onChange);
+    this.form.addEventListener('change', onChange);
+    presetSel.addEventListener('change', async () => {
+      const name = presetSel.value;
+      presetSel.value = '';
+      if (name) await this.loadPreset(name);
+    });
+    this.wireCommon();
+  }
+
+  /** Run bar and export buttons (every panel, generated or from index.html). */
+  wireCommon() {
+    this.bar.wire({ run: () => this.run(), stop: () => this.stop(), link: () => this.writeHash() });
+    // The config as the core reads it (defaults filled in): `tunelab run --config FILE` runs the same.
+    this.$('export-config').addEventListener('click', async () => {
+      if (this.readForm().length) { this.message('Fix the highlighted settings first.', 'error'); return; }
+      try {
+        const checked = await this.client.check(this.experiment(this.state));
+        download(`${this.filePrefix}-config.json`, toJson(checked.config), 'application/json');
+      } catch (e) { this.message(`This config would not run: ${/** @type {Error} */ (e).message}`, 'error'); }
+    });
+    this.$('export-report').addEventListener('click', () => this.lastReport && download(`${this.filePrefix}-report.json`, toJson(this.lastReport), 'application/json'));
+    this.$('export-png').addEventListener('click', async () => download(`${this.filePrefix}-charts.png`, await chartsPng(this.canvases()), 'image/png'));
+  }
+
+  /**
+   * File input and status line for `data = upload` (the text stays in the page and the worker).
+   * @param {(s: any) => boolean} show
+   */
+  uploadRows(show) {
+    const P = (/** @type {string} */ k) => this.id(k);
+    const input = /** @type {HTMLInputElement} */ (el('input', { type: 'file', id: P('file'), accept: '.csv,text/csv,text/plain' }));
+    const status = el('p', { class: 'field-msg ok', id: P('file-msg'), 'aria-live': 'polite' });
+    const row = el('div', { class: 'row', 'data-upload': '1' }, el('label', { for: P('file'), text: 'CSV file' }), input);
+    this.uploadShow = show;
+    input.addEventListener('change', async () => {
+      const f = input.files?.[0];
+      if (!f) return;
+      this.csvText = await f.text();
+      this.csvName = f.name;
+      const header = (this.csvText.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '').split(',').map((c) => c.trim().replace(/^"|"$/g, ''));
+      const rows = this.csvText.split(/\r?\n/).filter((l) => l.trim()).length - 1;
+      status.textContent = `${f.name}: ${rows} rows; columns ${header.join(', ')}. The worker checks it when you press Run.`;
+      if (!header.includes(this.state.label) && header.length) {
+        this.state = { ...this.state, label: header.includes('y') ? 'y' : header[header.length - 1] };
+        this.writeForm();
+        this.writeHash();
+      }
+    });
+    return [row, status];
+  }
+
+  /** Re-reads the settings from the hash (back/forward, a pasted link). */
+  syncFromHash() { if (!this.current) { this.state = this.readHash(); this.writeForm(); } }
+
+  /** Fills the settings from a core preset (the worker returns the core's config). @param {string} name */
+  async loadPreset(name) {
+    try {
+      this.applyConfig(await this.client.preset(this.kind, name));
+      this.message(`Preset “${name}” loaded (the core's \`--preset ${name}\`).`, 'info');
+    } catch (e) { this.message(`Could not load the preset: ${/** @type {Error} */ (e).message}`, 'error'); }
+  }
+
+  /** Fills the settings from a core config or a partial state {key: value}. @param {any} cfg */
+  applyConfig(cfg) {
+    const core = cfg && typeof cfg === 'object' && (cfg.kind != null || this.isCoreConfig(cfg));
+    const partial = core ? this.fromConfig(cfg) : { ...cfg };
+    const s = { ...this.state };
+    for (const f of this.fields) {
+      if (!(f.key in partial)) continue;
+      const raw = formatField(f, partial[f.key]);
+      const ok = f.type === 'text' ? raw : parseField(f, raw);
+      if (ok !== undefined) s[f.key] = ok;
+    }
+    this.state = s;
+    this.writeForm();
+    this.writeHash();
+  }
+
+  /**
+   * The hook's load(): a preset name, a core config (with or without `kind`), {preset, ...partial} or a
+   * partial state. Resolves with the panel's state.
+   * @param {any} config
+   */
+  async load(config) {
+    if (typeof config === 'string') await this.loadPreset(config);
+    else if (config && typeof config === 'object' && typeof config.preset === 'string') {
+      const { preset, ...rest } = config;
+      await this.loadPreset(preset);
+      if (Object.keys(rest).length) this.applyConfig(rest);
+    } else if (config) this.applyConfig(config);
+    return { ...this.state };
+  }
+
+  // ---------------------------------------------------------------- runs
+
+  /** @param {string} text @param {'info'|'error'} [kind] */
+  message(text, kind = 'info') { this.bar.message(text, kind); }
+  /** @param {number|null} frac @param {string|null} [text] */
+  progress(frac, text = null) { this.bar.progress(frac, text); }
+
+  /** @param {boolean} on */
+  setRunning(on) {
+    this.entry.running = on;
+    this.bar.setRunning(on);
+    this.section.dataset.running = on ? 'true' : 'false';
+  }
+
+  /** Checks the settings before a run; returns a message, or null when the run can start. */
+  blocker() {
+    const bad = this.readForm();
+    if (bad.length) return `Fix the highlighted settings first: ${bad.join(', ')}.`;
+    const problems = this.validate(this.state);
+    if (problems.length) return problems.join(' ');
+    const other = this.busy(this.name);
+    if (other) return `A ${other} run is in progress: stop it first (one run at a time).`;
+    return null;
+  }
+
+  /**
+   * Runs the panel's settings as ONE experiment. Resolves with the report envelope; a stopped run resolves
+   * with `{status: 'stopped', result: null}`; a failed one with null (its message is in `errors`).
+   * @returns {Promise<Envelope|null>}
+   */
+  async run() {
+    if (this.current) return null;
+    const blocked = this.blocker();
+    if (blocked) { this.message(blocked, 'error'); return null; }
+    this.writeHash();
+    const config = this.experiment(this.state);
+    this.message('', 'info');
+    this.setRunning(true);
+    const entry = this.entry;
+    entry.runs = ++this.runs;
+    this.progress(0, 'Starting…');
+    const t0 = performance.now();
+    /** @type {any[]} */
+    let pending = [];
+    let scheduled = false;
+    const drain = () => {
+      scheduled = false;
+      const evs = pending; pending = [];
+      if (evs.length) this.onEvents(evs, (performance.now() - t0) / 1000);
+    };
+    try {
+      this.begin(config);
+      const csv = this.uploadShow?.(this.state) ? this.csvText : null;
+      const run = this.client.run(config, csv, (events) => {
+        // The kinds' own events (the `detail` of each progress event), drawn at most once a frame.
+        for (const ev of events) if (ev.type === 'progress') pending.push(ev.detail);
+        if (!scheduled) { scheduled = true; requestAnimationFrame(drain); }
+      });
+      this.current = run;
+      const out = await run.promise;
+      drain();
+      this.lastReport = out.report;
+      this.lastConfig = config;
+      entry.lastReport = out.report;
+      this.finish(out.report.result, (performance.now() - t0) / 1000, out);
+      entry.lastChartData = this.chartData();
+      this.$('export-report').disabled = false;
+      this.$('export-png').disabled = false;
+      this.progress(1, null);
+      return out.report;
+    } catch (err) {
+      drain();
+      const e = /** @type {Error} */ (err);
+      entry.lastChartData = this.chartData();
+      if (e.name === 'CancelledError') {
+        this.message('Stopped. Change the settings or press Run again.', 'info');
+        this.progress(0, 'Stopped.');
+        return { kind: config.kind, status: 'stopped', config, compute: null, result: null };
+      }
+      this.message(`The run failed: ${e.message}`, 'error');
+      this.progress(0, 'Failed.');
+      return null;
+    } finally {
+      this.current = null;
+      this.setRunning(false);
+      entry.unknownEvents = [...new Set(this.unknownEvents)];
+    }
+  }
+
+  stop() { this.current?.cancel(); }
+}

@@ -1,0 +1,71 @@
+// The run bar of a panel: Run / Stop / Copy link, the progress bar and line, and the message line (errors are
+// also kept in the panel's `errors`, read by tests and lessons). Built for the generated panels, or attached to
+// the tune panel's markup in index.html (ids without a prefix).
+import { el } from '../dom.js';
+
+export class RunBar {
+  /**
+   * @param {(k: string) => string} idOf  element id of a part: run, stop, copy-link, progress, stats, message
+   * @param {string[]} errors  the panel's error list (appended to)
+   */
+  constructor(idOf, errors) {
+    this.idOf = idOf;
+    this.errors = errors;
+  }
+
+  /** A part of the bar. @param {string} k */
+  part(k) { return /** @type {HTMLElement & {disabled: boolean, value: number}} */ (document.getElementById(this.idOf(k))); }
+
+  /**
+   * The bar's markup (for panels built in JS).
+   * @param {string} title @param {string} readyText
+   */
+  build(title, readyText) {
+    const P = this.idOf;
+    return el('div', { class: 'runbar card' },
+      el('div', { class: 'buttons' },
+        el('button', { type: 'button', id: P('run'), class: 'primary', text: 'Run' }),
+        el('button', { type: 'button', id: P('stop'), class: 'stop', disabled: true, text: 'Stop' }),
+        el('button', { type: 'button', id: P('copy-link'), title: 'Copy a link that reproduces these settings', text: 'Copy link' })),
+      el('div', { class: 'progress-wrap' },
+        el('progress', { id: P('progress'), max: 1, value: 0, 'aria-label': `${title} run progress` }),
+        el('p', { class: 'stats', id: P('stats'), text: readyText })),
+      el('p', { class: 'message', id: P('message'), role: 'alert', 'aria-live': 'assertive' }));
+  }
+
+  /**
+   * Wires the buttons: `run`, `stop`, and `link()` (writes the hash) before copying the page address.
+   * @param {{run: () => unknown, stop: () => unknown, link: () => void}} on
+   */
+  wire(on) {
+    this.part('run').addEventListener('click', () => on.run());
+    this.part('stop').addEventListener('click', () => on.stop());
+    this.part('copy-link').addEventListener('click', async () => {
+      on.link();
+      try { await navigator.clipboard.writeText(location.href); this.message('Link copied: it reproduces these settings and seeds.', 'info'); } catch {
+        this.message(`Copy this link: ${location.href}`, 'info');
+      }
+    });
+  }
+
+  /** @param {string} text @param {'info'|'error'} [kind] */
+  message(text, kind = 'info') {
+    const m = this.part('message');
+    m.textContent = text;
+    m.className = `message ${kind}`;
+    m.dataset.kind = kind;
+    if (kind === 'error' && text) this.errors.push(text);
+  }
+
+  /** @param {number|null} frac @param {string|null} [text] */
+  progress(frac, text = null) {
+    if (frac != null) this.part('progress').value = Math.max(0, Math.min(1, frac));
+    if (text != null) this.part('stats').textContent = text;
+  }
+
+  /** @param {boolean} on */
+  setRunning(on) {
+    this.part('run').disabled = on;
+    this.part('stop').disabled = !on;
+  }
+}

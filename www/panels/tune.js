@@ -1,0 +1,471 @@
+// The SG-MCMC tuning panel (MAMBA and its baselines, and the paper's comparison): its markup is
+// main#panel-tune in index.html (element ids, `data-group` fieldsets and result sections that embed mode and
+// lessons rely on); its settings are the unprefixed hash keys of state.js. It is a Panel like the others:
+// ONE run of kind `tune` (or `compare`), the core's events folded by RunModel, the arm grid and MAMBA's rounds
+// from the core's `check`. The page-level hooks (window.__tunelab.state, lastResult, lastChartData, runs,
+// running, errors) mirror this panel.
+import { Panel } from './panel.js';
+import { RunBar } from './runbar.js';
+import { el } from '../dom.js';
+import { parseHash, formatHash, toTuneConfig, fromTuneConfig, PAGE_PRESETS, TOY_MODELS, DEFAULTS, FIELDS, normalise } from '../state.js';
+import { writeForm, readForm, updateVisibility, describeArms } from '../settings.js';
+import { RunModel } from '../run.js';
+import { ScoreChart, TraceChart, HistChart, drawDensity, fmtSci, legend } from '../charts.js';
+import { renderBracket, renderArmsTable, renderBest, renderPosterior, renderCompare, fmtStep, fmtBatch } from '../views.js';
+import { download, tracesCsv } from '../export.js';
+
+/** @typedef {import('../state.js').TuneState} TuneState */
+
+/** @param {string} u */
+const unitLabel = (u) => (u === 'grad_evals' ? 'gradient evaluations' : u === 'seconds' ? 'seconds of compute' : 'iterations');
+/** @param {number} x */
+const fmtRate = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : x >= 1e3 ? `${(x / 1e3).toFixed(1)}k` : x.toFixed(0));
+/** @param {string} id @returns {any} */
+const $ = (id) => document.getElementById(id);
+
+/**
+ * Column names of a CSV's header line (for the label menu only; the worker parses and checks the file).
+ * @param {string} text
+ */
+export function headerColumns(text) {
+  const line = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+  const out = [];
+  let cell = ''; let q = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (q) { if (c === '"' && line[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') q = false; else cell += c; }
+    else if (c === '"' && cell.trim() === '') { cell = ''; q = true; }
+    else if (c === ',') { out.push(cell.trim()); cell = ''; }
+    else cell += c;
+  }
+  out.push(cell.trim());
+  return out.filter((c) => c !== '');
+}
+
+export class TunePanel extends Panel {
+  /** @param {import('./panel.js').PanelContext} ctx */
+  constructor(ctx) {
+    super(ctx);
+    this.name = 'tune';
+    this.kind = 'tune';
+    this.prefix = '';
+    this.title = 'SG-MCMC tuning';
+    this.defaults = { ...DEFAULTS };
+    this.fields = /** @type {any} */ (FIELDS);
+    // The page's error list is this panel's.
+    this.errors = ctx.hooks.errors;
+    this.bar = new RunBar((k) => this.id(k), this.errors);
+    this.uploadShow = (/** @type {any} */ s) => s.data === 'upload';
+    /** @type {{ok: boolean, m: number, error: string|null}} the core's check of the current settings */
+    this.checked = { ok: false, m: 0, error: null };
+    /** @type {Promise<void>|null} */
+    this.checking = null;
+    /** @type {ReturnType<typeof setTimeout>|undefined} */
+    this.checkTimer = undefined;
+    this.checkSeq = 0;
+    /** @type {RunModel|null} */
+    this.model = null;
+    /** @type {RunModel[]} one per tuner of a comparison */
+    this.models = [];
+    /** @type {{name: string, report: any, error: string|null, running?: boolean}[]} */
+    this.compareEntries = [];
+    this.drawPending = false;
+    this.drawFull = false;
+    this.lastFullDraw = 0;
+    /** @type {any} */
+    this.result = null;
+  }
+
+  get filePrefix() { return 'tunelab'; }
+
+  // ---------------------------------------------------------------- settings (state.js, settings.js)
+
+  readHash() { return parseHash(location.hash).state; }
+
+  writeHash() {
+    // Keys of other modules (panel=, bandit.*, hoag.*, lr.*, embed and lesson flags) stay in the hash.
+    /** @type {Record<string, string>} */
+    const foreign = {};
+    for (const [k, v] of new URLSearchParams(location.hash.replace(/^#/, ''))) if (!(k in DEFAULTS)) foreign[k] = v;
+    const h = formatHash(this.state, foreign);
+    if (location.hash !== h) history.replaceState(null, '', h);
+  }
+
+  writeForm() {
+    writeForm(this.form, this.state);
+    this.refresh();
+  }
+
+  readForm() {
+    const { state, bad } = readForm(this.form, /** @type {TuneState} */ (this.state));
+    this.state = state;
+    return bad;
+  }
+
+  refresh() {
+    const s = this.state;
+    this.hooks.state = { ...s };
+    this.entry.state = { ...s };
+    updateVisibility(this.form, s);
+    if (s.data === 'upload' && !this.csvText) this.dataMessage('Choose a CSV file: the label column must hold 0/1 for logistic regression.', 'info');
+    $('ksd-sub').textContent = `(${s.metric.toUpperCase()} against ${unitLabel(s.unit)}, log scales)`;
+    this.scheduleCheck();
+  }
+
+  /** The core's check of the settings, shortly after the last change: arm count and rounds. */
+  scheduleCheck() {
+    clearTimeout(this.checkTimer);
+    this.checkTimer = setTimeout(() => { this.checking = this.check(); }, 120);
+  }
+
+  /** Checks the current settings now (awaited before a run). */
+  async checkNow() {
+    if (this.checkTimer !== undefined) { clearTimeout(this.checkTimer); this.checkTimer = undefined; this.checking = this.check(); }
+    await this.checking;
+  }
+
+  async check() {
+    this.checkTimer = undefined;
+    const seq = ++this.checkSeq;
+    const s = { ...this.state };
+    const ac = $('arm-count');
+    try {
+      const res = await this.client.check(toTuneConfig(s));
+      if (seq !== this.checkSeq) return;
+      const { m, text } = describeArms(s, res.summary);
+      this.checked = { ok: true, m, error: null };
+      ac.textContent = text;
+      ac.dataset.arms = String(m);
+    } catch (e) {
+      if (seq !== this.checkSeq) return;
+      const msg = /** @type {Error} */ (e).message;
+      this.checked = { ok: false, m: 0, error: msg };
+      ac.textContent = `These settings would not run: ${msg}`;
+      ac.dataset.arms = '0';
+    }
+  }
+
+  /** @param {any} s */
+  validate(s) {
+    if (s.data === 'upload' && !this.csvText) return ['Choose a CSV file first (Data → CSV file).'];
+    if (this.checked.error) return [`These settings would not run: ${this.checked.error}`];
+    if (this.checked.m === 0) return ['There are no arms to run: check the step range and batch sizes.'];
+    return [];
+  }
+
+  /** @param {any} s */
+  experiment(s) { return toTuneConfig(s); }
+  /** @param {any} c */
+  isCoreConfig(c) { return typeof c.arms === 'object' || typeof c.data === 'object' || typeof c.model === 'object'; }
+  /** @param {any} c */
+  fromConfig(c) { return fromTuneConfig(c); }
+
+  /** @param {any} cfg */
+  applyConfig(cfg) {
+    super.applyConfig(cfg);
+    this.state = normalise(this.state);
+    this.writeForm();
+    this.writeHash();
+  }
+
+  /** A core preset (defaults filled in by the core's check) or a page variant of one. @param {string} name */
+  async loadPreset(name) {
+    const variant = /** @type {Record<string, any>} */ (PAGE_PRESETS)[name];
+    try {
+      const preset = await this.client.preset('tune', variant?.base ?? name);
+      const { config } = await this.client.check(preset);
+      const { base: _base, ...rest } = variant ?? {};
+      this.state = normalise({ ...this.state, ...fromTuneConfig(config), ...rest });
+      this.writeForm();
+      this.writeHash();
+      this.message(variant ? `Preset “${name}” loaded.` : `Preset “${name}” loaded (the core's \`--preset ${name}\`).`, 'info');
+    } catch (e) { this.message(`Could not load the preset: ${/** @type {Error} */ (e).message}`, 'error'); }
+  }
+
+  async run() {
+    if (this.current) return null;
+    this.readForm();
+    await this.checkNow();
+    return super.run();
+  }
+
+  // ---------------------------------------------------------------- layout (index.html)
+
+  /** Binds to main#panel-tune. @param {HTMLElement} _root */
+  render(_root) {
+    this.section = $('panel-tune');
+    this.form = $('settings');
+    this.scoreChart = new ScoreChart($('chart-ksd'), {
+      onHover: (/** @type {any} */ a) => {
+        $('ksd-hover').textContent = `arm #${a.id}: h = ${fmtStep(a.step)}, batch ${fmtBatch(a.batch)}, L = ${a.leapfrog}, score ${a.score == null ? '–' : fmtSci(a.score)}, ${a.status}`;
+      },
+    });
+    this.traceChart = new TraceChart($('chart-trace'));
+    this.histChart = new HistChart($('chart-hist'));
+    legend($('ksd-legend'), this.scoreChart.legendItems(fmtBatch));
+    this.state = this.readHash();
+    this.writeForm();
+    this.writeHash();
+    const onChange = (/** @type {Event} */ e) => {
+      const t = /** @type {HTMLInputElement} */ (e.target);
+      if (t.id === 'file' || t.id === 'preset') return;
+      const prev = this.state;
+      const { state: s } = readForm(this.form, /** @type {TuneState} */ (this.state));
+      // Choosing a toy model switches the data source to none and back.
+      if (t.id === 'data' && s.data === 'none' && !TOY_MODELS.includes(s.model)) s.model = 'banana';
+      if (t.id === 'data' && s.data !== 'none' && TOY_MODELS.includes(s.model)) s.model = 'logistic';
+      this.state = normalise(s);
+      if (this.state.data !== prev.data || this.state.model !== prev.model) writeForm(this.form, this.state);
+      this.writeHash();
+      this.refresh();
+      if (e.type === 'change' && (t.id === 'label' || t.id === 'standardize') && this.csvText) this.previewUpload();
+    };
+    this.form.addEventListener('input', onChange);
+    this.form.addEventListener('change', onChange);
+    $('preset').addEventListener('change', async (/** @type {Event} */ e) => {
+      const sel = /** @type {HTMLSelectElement} */ (e.target);
+      const name = sel.value;
+      sel.value = '';
+      if (name) await this.loadPreset(name);
+    });
+    $('file').addEventListener('change', (/** @type {Event} */ e) => this.onFile(/** @type {HTMLInputElement} */ (e.target)));
+    this.wireCommon();
+    $('export-traces').addEventListener('click', () => {
+      const r = this.result;
+      if (r?.samples?.length) download('tunelab-traces.csv', tracesCsv(r.samples, r.dim, null), 'text/csv');
+    });
+  }
+
+  // ---------------------------------------------------------------- CSV upload (parsed and checked in the worker)
+
+  /** @param {string} text @param {'info'|'error'|'ok'} [kind] */
+  dataMessage(text, kind = 'error') {
+    const m = $('data-message');
+    m.textContent = text;
+    m.className = `field-msg ${kind === 'error' ? '' : 'ok'}`;
+    m.dataset.kind = kind;
+  }
+
+  /** @param {HTMLInputElement} input */
+  async onFile(input) {
+    const f = input.files?.[0];
+    if (!f) return;
+    this.csvName = f.name;
+    delete $('csv-preview').dataset.valid;
+    this.dataMessage(`Reading ${f.name}…`, 'info');
+    this.csvText = await f.text();
+    // Label: keep the current one if the file has it, else "y", else the last column.
+    const cols = headerColumns(this.csvText);
+    if (!cols.includes(this.state.label)) this.state = { ...this.state, label: cols.includes('y') ? 'y' : (cols[cols.length - 1] ?? 'y') };
+    const sel = $('label');
+    sel.replaceChildren(...cols.map((c) => new Option(c, c)));
+    sel.value = this.state.label;
+    this.writeHash();
+    await this.previewUpload();
+  }
+
+  async previewUpload() {
+    const box = $('csv-preview');
+    try {
+      const p = await this.client.previewCsv(/** @type {string} */ (this.csvText), this.state.label, this.state.standardize, toTuneConfig(this.state).model, 6);
+      this.renderPreview(box, p);
+      this.dataMessage(`${this.csvName}: ${p.n} rows, ${p.p} features, label “${p.label}”.`, 'ok');
+      box.dataset.valid = 'true';
+    } catch (err) {
+      box.replaceChildren();
+      box.dataset.valid = 'false';
+      this.dataMessage(`${this.csvName}: ${/** @type {Error} */ (err).message}`, 'error');
+    }
+  }
+
+  /** @param {HTMLElement} box @param {any} p */
+  renderPreview(box, p) {
+    /** @type {string[]} */
+    const cols = p.columns;
+    const cls = (/** @type {string} */ c) => (c === p.label ? 'label-col' : null);
+    const table = el('table', {},
+      el('thead', {}, el('tr', {}, ...cols.map((c) => el('th', { scope: 'col', class: cls(c), text: c })))),
+      el('tbody', {}, ...(p.rows ?? []).map((/** @type {any[]} */ row) => el('tr', {}, ...row.map((v, j) =>
+        el('td', { class: cls(cols[j]), text: typeof v === 'number' ? String(+v.toPrecision(4)) : String(v) }))))));
+    const meta = el('p', { class: 'meta', text: `First ${p.rows.length} of ${p.n} rows${p.standardized ? ' (features standardised)' : ''}; label values: ${p.label_values.slice(0, 10).join(', ')}${p.label_values.length > 10 ? ', …' : ''}. Columns are shown features first, label last.` });
+    box.replaceChildren(meta, table);
+  }
+
+  // ---------------------------------------------------------------- runs
+
+  /** @param {boolean} on */
+  setRunning(on) {
+    super.setRunning(on);
+    this.hooks.running = on;
+    this.hooks.runs = this.runs;
+    document.body.dataset.running = on ? 'true' : 'false';
+  }
+
+  /** @param {any} config */
+  begin(config) {
+    const compare = config.kind === 'compare';
+    this.compareEntries = [];
+    this.result = null;
+    this.model = null;
+    this.models = [];
+    this.hooks.unknownEvents = [];
+    this.unknownEvents = [];
+    $('progress').value = 0;
+    $('compare-card').hidden = !compare;
+    if (compare) this.renderCompareTable();
+  }
+
+  /** A new run model (a tune run, or the next tuner of a comparison) and a fresh chart. @param {any} started */
+  startModel(started) {
+    const model = new RunModel(this.state.unit);
+    model.apply(started);
+    this.models[started.index ?? 0] = model;
+    this.showModel(model);
+  }
+
+  /** Draws `model` on a fresh chart. @param {RunModel} model */
+  showModel(model) {
+    this.model = model;
+    this.scoreChart.reset(model.arms, unitLabel(this.state.unit), this.state.metric.toUpperCase());
+    legend($('ksd-legend'), this.scoreChart.legendItems(fmtBatch));
+  }
+
+  /** @param {any[]} details @param {number} elapsed */
+  onEvents(details, elapsed) {
+    let redraw = false;
+    for (const ev of details) {
+      if (ev.tuner != null) this.compareProgress(ev);
+      if (ev.type === 'started') { this.startModel(ev); redraw = true; continue; }
+      if (!this.model) continue;
+      redraw = this.model.apply(ev) || redraw;
+    }
+    if (!this.model) return;
+    this.model.elapsed = elapsed;
+    if (this.model.unknown.length) this.hooks.unknownEvents = this.unknownEvents = [...new Set(this.model.unknown)];
+    this.scheduleDraw(this.model, redraw);
+  }
+
+  /** A comparison's event: marks its tuner running / done in the table. @param {any} ev */
+  compareProgress(ev) {
+    let entry = this.compareEntries[ev.index];
+    if (!entry) { entry = this.compareEntries[ev.index] = { name: ev.tuner, report: null, error: null }; }
+    const running = ev.type !== 'done';
+    if (entry.running !== running) { entry.running = running; this.renderCompareTable(); }
+  }
+
+  renderCompareTable() { renderCompare($('compare-table').tBodies[0], this.compareEntries.filter(Boolean)); }
+
+  /** @param {RunModel} model @param {boolean} changed */
+  scheduleDraw(model, changed) {
+    // Redraws on the next frame: the chart, bracket and table when arms changed (or every second, for the
+    // table's live counters), the progress line always. Keeps each frame's work small.
+    this.drawFull = this.drawFull || changed || performance.now() - this.lastFullDraw > 1000;
+    if (this.drawPending) return;
+    this.drawPending = true;
+    requestAnimationFrame(() => {
+      this.drawPending = false;
+      if (this.drawFull) { this.drawFull = false; this.lastFullDraw = performance.now(); this.drawRun(model); } else this.drawStats(model);
+    });
+  }
+
+  /** @param {RunModel} model */
+  drawRun(model) {
+    const t0 = performance.now();
+    this.hooks.lastChartData = this.scoreChart.update({ boundaries: model.boundaries, best: model.done ? model.best : null });
+    this.hooks.chartArms = model.arms.map((a) => ({ id: a.id, status: a.status, points: a.points.length }));
+    renderBracket($('bracket'), model, this.scoreChart);
+    renderArmsTable($('arms-table').tBodies[0], model);
+    this.drawStats(model);
+    // Main-thread cost of each redraw (ms), for the benchmark script; the last 200 are kept.
+    const times = (this.hooks.drawTimes ??= []);
+    times.push(Math.round(performance.now() - t0));
+    if (times.length > 200) times.shift();
+  }
+
+  /** @param {RunModel} model */
+  drawStats(model) {
+    const total = model.expectedTotal();
+    const spent = model.spent();
+    // Diverged arms stop early, so a finished run can have spent less than the schedule: it is 100% done.
+    const frac = model.done ? 1 : total > 0 ? Math.min(1, spent / total) : 0;
+    const t = model.elapsed;
+    const { iters, grad_evals } = model.totals();
+    const expected = frac > 0.02 && !model.done ? ` of about ${(t / frac).toFixed(1)} s` : '';
+    const who = this.compareEntries.length ? `${model.tuner} · ` : '';
+    this.progress(model.done ? 1 : frac, `${who}${model.done ? 'Done' : `Round ${model.round + 1}`} · ${t.toFixed(1)} s${expected} · ` +
+      `${Math.round(frac * 100)}% · ${fmtRate(iters / Math.max(t, 1e-3))} it/s · ${fmtRate(grad_evals / Math.max(t, 1e-3))} grad evals/s`);
+  }
+
+  /** @param {any} result @param {number} seconds @param {import('../protocol.js').RunResult} run */
+  finish(result, seconds, run) {
+    const config = run.report.config;
+    let report = result;
+    let samples = run.samples;
+    let dim = run.dim;
+    if (config.kind === 'compare') {
+      // Each tuner's report and chosen arm; the posterior shown is the first tuner's that chose one.
+      this.compareEntries = result.entries.map((/** @type {any} */ e) => ({ name: e.name, report: e, error: null }));
+      this.renderCompareTable();
+      this.hooks.compare = result.entries.map((/** @type {any} */ e) => ({ name: e.name, best: e.best ?? null, error: null }));
+      report = result.entries.find((/** @type {any} */ e) => e.best) ?? result.entries[0];
+      samples = Float64Array.from(report?.best?.samples ?? []);
+      dim = report?.best?.dim ?? 0;
+      const chosen = this.models[result.entries.indexOf(report)];
+      if (chosen) this.showModel(chosen); else this.model = null;
+    }
+    const model = /** @type {RunModel} */ (this.model ?? new RunModel(this.state.unit));
+    model.elapsed = seconds;
+    model.applyReport(report);
+    if (!this.model) { this.model = model; this.scoreChart.reset(model.arms, unitLabel(this.state.unit), this.state.metric.toUpperCase()); }
+    this.drawRun(model);
+    this.result = { config, report, samples, dim };
+    this.hooks.lastEvents = model.unknown;
+    this.hooks.lastResult = { config, report, dim, envelope: run.report };
+    this.showPosterior(this.result);
+    $('export-traces').disabled = !samples?.length;
+    const b = report?.best;
+    const chosen = config.kind === 'compare'
+      ? `Done: ${result.entries.map((/** @type {any} */ e) => `${e.name} chose ${e.best ? `arm #${e.best.arm} (h = ${fmtSci(e.best.step)}, batch ${fmtBatch(e.best.batch_fraction)})` : 'no arm'}`).join('; ')}.`
+      : b ? `Done: the chosen arm is #${b.arm} (h = ${fmtSci(b.step)}, batch ${fmtBatch(b.batch_fraction)}${b.leapfrog > 1 ? `, L = ${b.leapfrog}` : ''}).` : null;
+    this.message(chosen ?? 'Done, but no arm could be chosen (every arm diverged).', chosen ? 'info' : 'error');
+  }
+
+  chartData() { return this.hooks.lastChartData; }
+
+  /** @param {{config: any, report: any, samples: Float64Array, dim: number}} r */
+  async showPosterior({ config, report, samples, dim }) {
+    const d = dim ?? 0;
+    renderBest($('best'), report, null);
+    renderPosterior($('post-table').tBodies[0], report?.best?.posterior, null);
+    const sel = /** @type {HTMLSelectElement} */ ($('coord'));
+    sel.replaceChildren(...Array.from({ length: d }, (_, j) => new Option(`θ${j + 1}`, String(j))));
+    sel.disabled = d === 0;
+    const drawCoord = () => {
+      const j = Number(sel.value || 0);
+      const n = Math.floor(samples.length / d);
+      const col = new Float64Array(n);
+      for (let i = 0; i < n; i++) col[i] = samples[i * d + j];
+      const label = sel.options[j]?.text ?? `θ${j + 1}`;
+      this.traceChart.draw(col, label);
+      this.histChart.draw(col, label);
+    };
+    sel.onchange = drawCoord;
+    if (d > 0 && samples?.length) drawCoord(); else { this.traceChart.clear(); this.histChart.clear(); }
+    const wrap = $('density-wrap');
+    if (d === 2 && config.data?.source === 'none' && samples.length >= 2) {
+      try {
+        drawDensity($('density'), await this.client.densityGrid(config.model, samples), samples);
+        wrap.hidden = false;
+      } catch (err) {
+        wrap.hidden = true;
+        this.message(`Could not draw the density: ${/** @type {Error} */ (err).message}`, 'error');
+      }
+    } else wrap.hidden = true;
+  }
+
+  canvases() {
+    const out = [this.scoreChart.canvas(), this.traceChart.canvas(), this.histChart.canvas()];
+    if (!$('density-wrap').hidden) out.push($('density'));
+    return out;
+  }
+}
