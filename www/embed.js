@@ -212,12 +212,13 @@ function showMode() {
 
 /**
  * Embed of another panel than the tuning one: its settings fold away (a button opens them) unless `controls=`
- * lists a settings group; its Run and results stay. The button goes on top of the settings, under a lesson box.
+ * lists a settings group; its introduction goes (the lesson box or the page explains); its Run and results stay. The button goes on top of the settings, under a lesson box.
  */
 function foldSettings(panel) {
   const form = panel?.section?.querySelector('form');
   if (!form || panel === window.__tunelab.panels?.[BUILTIN_PANEL] || $('lesson-settings')) return;
   panel.section.querySelector('[id$="copy-link"]')?.setAttribute('data-embed-hidden', '');
+  panel.section.querySelector('.results > .intro')?.setAttribute('data-embed-hidden', ''); // the charts come first
   const sets = [...form.querySelectorAll(':scope > fieldset')];
   const toggle = el('button', { type: 'button', id: 'lesson-settings', class: 'lesson-settings', 'aria-controls': form.id || null });
   const apply = (on) => {
