@@ -452,16 +452,32 @@ function lessonPanel(lesson) {
     }
   });
 
-  /** The lesson box goes on top of the panel's settings column, next to (wide) or above (narrow) its results. */
+  /**
+   * The lesson box: on top of the panel's settings column when the results sit beside it (wide), on top of the
+   * results when the layout stacks them under the settings (narrow), so the results come right under the box.
+   */
   const place = () => {
-    const host = panel?.section?.querySelector('form') ?? panel?.section ?? $('settings') ?? document.querySelector('main') ?? document.body;
-    host.prepend(box);
+    const form = panel?.section?.querySelector('form');
+    const results = panel?.section?.querySelector('.results');
+    if (!form || !results) {
+      (panel?.section ?? $('settings') ?? document.querySelector('main') ?? document.body).prepend(box);
+      return;
+    }
+    const put = () => {
+      if (panel.section.hidden) return;
+      const stacked = Math.abs(results.getBoundingClientRect().left - form.getBoundingClientRect().left) < 20;
+      const host = stacked ? results : form;
+      if (box.parentElement !== host) host.prepend(box);
+    };
+    put();
+    addEventListener('resize', put);
     if (options.embed && !tune) foldSettings(panel);
   };
 
   render();
   const start = async () => {
     panel = await findPanel(lesson.panel);
+    panel?.show?.();
     place();
     if (!panel) {
       runBtn.disabled = true;
@@ -470,7 +486,6 @@ function lessonPanel(lesson) {
         + 'The steps below still describe the experiment.');
       return;
     }
-    panel.show?.();
     // The panel's own Run button, when it is on screen, is the lesson's; a stand-in without one gets ours.
     const own = panel.section?.querySelector('.runbar button.primary');
     runBtn.hidden = !!own && !own.closest('[data-embed-hidden]');

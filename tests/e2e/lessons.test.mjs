@@ -126,6 +126,32 @@ describe('lessons', () => {
     assert.deepEqual(nonLoopback(b.requests), []);
   });
 
+  test('a narrow window (settings stacked over results): the lesson box heads the results, which are scrolled into view', async () => {
+    const page = await b.context.newPage();
+    await page.setViewportSize({ width: 700, height: 800 });
+    await page.goto(`${pg.url}#lesson=hoag&autorun=1`);
+    const result = await lessonDone(page);
+    assert.equal(result.status, 'done', result.message);
+    const view = await panelView(page, 'hoag');
+    assert.equal(view.tabSelected, 'true');
+    assert.equal(view.resultsInViewport, true, JSON.stringify(view.results));
+    assert.ok(view.runs >= 1 && hasPoints(view.lastChartData));
+    const where = () => page.evaluate(() => {
+      const box = document.getElementById('lesson');
+      const r = box.getBoundingClientRect();
+      return { inResults: box.parentElement.classList.contains('results') && box === box.parentElement.firstElementChild, inForm: box.parentElement.tagName === 'FORM', top: r.top };
+    });
+    let w = await where();
+    assert.equal(w.inResults, true);
+    assert.ok(w.top >= -1 && w.top < 800, `lesson box in view: ${w.top}`);
+    // Wider: settings and results side by side, the box goes back on top of the settings.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.waitForFunction(() => document.getElementById('lesson').parentElement.tagName === 'FORM');
+    w = await where();
+    assert.equal(w.inForm, true);
+    await page.close();
+  });
+
   test('GP-UCB step 3 ("raise the drift rate") reaches the Bandits panel', async () => {
     const lesson = LESSONS.find((l) => l.id === 'gp-ucb');
     const page = await b.context.newPage();
