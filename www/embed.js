@@ -16,7 +16,7 @@
 //   step=N              the lesson step to show (1-based)
 //   sw=0                do not register the isolation service worker (www/coi.js)
 import { parseHash, formatHash, normalise, hashExtras } from './state.js';
-import { LESSONS, findLesson, mergeConfig, PANEL_NAMES, BUILTIN_PANEL } from './lessons.js';
+import { LESSONS, findLesson, mergeConfig, resultOf, PANEL_NAMES, BUILTIN_PANEL } from './lessons.js';
 import { el } from './dom.js';
 import { hashParams, editHash } from './hash.js';
 
@@ -313,9 +313,6 @@ async function findPanel(name) {
   const p = window.__tunelab?.panels?.[name];
   return p && typeof p.load === 'function' && typeof p.run === 'function' ? p : null;
 }
-
-/** The result inside a run's report envelope ({kind, status, config, compute, result}), or the bare report. */
-export const resultOf = (report) => (report && typeof report === 'object' && 'result' in report && 'kind' in report ? report.result : report);
 
 function lessonPanel(lesson) {
   let step = Math.min(options.step, lesson.steps.length);

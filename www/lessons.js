@@ -232,3 +232,6 @@ export function mergeConfig(base, patch) {
   for (const [k, v] of Object.entries(patch)) out[k] = mergeConfig(out[k], v);
   return out;
 }
+
+/** The result inside a run's report envelope ({kind, status, config, compute, result}), or a bare report. */
+export const resultOf = (report) => (report && typeof report === 'object' && 'result' in report && 'kind' in report ? report.result : report);

@@ -9,8 +9,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, playground, coursePage, pageWith, nonLoopback, playgroundFrame, lessonDone, panelRunDone, panelView, hasPoints } from './embed-helpers.mjs';
-
-const resultOf = (r) => (r && typeof r === 'object' && 'result' in r && 'kind' in r ? r.result : r);
+import { resultOf } from '../../www/lessons.js';
 
 const visible = (page, sel) => page.locator(sel).first().isVisible();
 

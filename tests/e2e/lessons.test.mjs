@@ -7,10 +7,8 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, playground, nonLoopback, lessonDone, panelRunDone, panelView, hasPoints } from './embed-helpers.mjs';
-import { LESSONS, mergeConfig } from '../../www/lessons.js';
+import { LESSONS, mergeConfig, resultOf } from '../../www/lessons.js';
 
-/** The result inside a report envelope ({kind, status, config, compute, result}), or the bare report. */
-const resultOf = (r) => (r && typeof r === 'object' && 'result' in r && 'kind' in r ? r.result : r);
 const tuneReport = (page) => page.evaluate(() => window.__tunelab.panels.tune.lastReport).then(resultOf);
 
 describe('lessons', () => {
@@ -244,4 +242,11 @@ test('mergeConfig: objects merge deeply, arrays and scalars replace', () => {
 
 test('every lesson names a panel of the registry', () => {
   for (const l of LESSONS) assert.ok(['tune', 'bandit', 'hoag', 'lr-schedule', 'step-size'].includes(l.panel), `${l.id}: ${l.panel}`);
+});
+
+test('resultOf: the result of a report envelope, or a bare report as it is', () => {
+  assert.deepEqual(resultOf({ kind: 'bandit', status: 'done', config: {}, compute: {}, result: { algorithms: [] } }), { algorithms: [] });
+  assert.equal(resultOf({ kind: 'tune', status: 'stopped', result: null }), null);
+  assert.deepEqual(resultOf({ best: { arm: 1 } }), { best: { arm: 1 } });
+  assert.equal(resultOf(null), null);
 });
