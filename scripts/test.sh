@@ -18,6 +18,9 @@ if [ -f scripts/test-wasm.sh ]; then
   bash scripts/test-wasm.sh 2>&1 | tee -a "$LOG"
 fi
 
+section "page: typecheck www/ (tsc, JSDoc types)"
+npm run typecheck --silent 2>&1 | tee -a "$LOG"
+
 if [ -d tests/e2e ]; then
   section "browser: build the page and run the end-to-end tests in Chromium"
   npm run build --silent 2>&1 | tee -a "$LOG"

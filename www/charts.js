@@ -119,9 +119,13 @@ export class Chart {
  * series: [{label, color, width?, dash?, band?: boolean, points?: boolean}].
  */
 export class LineChart extends Chart {
+  /**
+   * @param {HTMLElement} host
+   * @param {{xLabel?: string, yLabel?: string, xLog?: boolean, yLog?: boolean, empty?: string, stepped?: boolean, xInt?: boolean}} [opts]
+   */
   constructor(host, { xLabel, yLabel, xLog = false, yLog = false, empty = 'Press Run.', stepped = false, xInt = false } = {}) {
     super(host, empty);
-    Object.assign(this, { xLabel, yLabel, xLog, yLog, stepped, xInt });
+    this.xLabel = xLabel; this.yLabel = yLabel; this.xLog = xLog; this.yLog = yLog; this.stepped = stepped; this.xInt = xInt;
     this.series = [];
   }
 
@@ -308,6 +312,10 @@ export class HistChart extends Chart {
 
 /** A canvas sized to its box (device pixels) with a plot frame and linear or log axes. */
 export class CanvasPlot {
+  /**
+   * @param {HTMLCanvasElement} canvas
+   * @param {{x: number[], y: number[], xLog?: boolean, yLog?: boolean, xLabel?: string, yLabel?: string, yTicks?: boolean, pad?: {l: number, r: number, t: number, b: number}}} opts
+   */
   constructor(canvas, { x: [x0, x1], y: [y0, y1], xLog = false, yLog = false, xLabel = '', yLabel = '', yTicks = true, pad = { l: 64, r: 14, t: 12, b: 42 } }) {
     const dpr = window.devicePixelRatio || 1;
     const r = canvas.getBoundingClientRect();
@@ -317,7 +325,8 @@ export class CanvasPlot {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, W, H);
     const tf = (v, log) => (log ? Math.log10(v) : v);
-    Object.assign(this, { canvas, ctx, W, H, pad, xLog, yLog, xLabel, yLabel, yTicks });
+    this.canvas = canvas; this.ctx = ctx; this.W = W; this.H = H; this.pad = pad;
+    Object.assign(this, { xLog, yLog, xLabel, yLabel, yTicks });
     this.x0 = tf(x0, xLog); this.x1 = tf(x1, xLog); this.y0 = tf(y0, yLog); this.y1 = tf(y1, yLog);
     if (this.x1 === this.x0) { this.x0 -= 0.5; this.x1 += 0.5; }
     if (this.y1 === this.y0) { this.y0 -= 0.5; this.y1 += 0.5; }

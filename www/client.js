@@ -172,7 +172,7 @@ export class ComputeClient {
     onId?.(id);
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onProgress });
-      this.#post(/** @type {Request} */ ({ type, id, ...payload }));
+      this.#post(/** @type {Request} */ (/** @type {unknown} */ ({ type, id, ...payload })));
     });
   }
 

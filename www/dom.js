@@ -12,3 +12,6 @@ export function el(tag, attrs = {}, ...children) {
   for (const c of children.flat()) if (c != null && c !== false) e.append(c instanceof Node ? c : String(c));
   return e;
 }
+
+/** An element by id (the one `$`-style helper). @param {string} id @returns {any} */
+export const $ = (id) => document.getElementById(id);

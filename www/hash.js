@@ -7,8 +7,8 @@
  * `list` (positive numbers separated by commas), `text`.
  * @typedef {object} Field
  * @property {string} key
- * @property {'select'|'checks'|'bool'|'int'|'num'|'list'|'text'} type
- * @property {[string, string][]} [options]
+ * @property {string} type  select | checks | bool | int | num | list | text
+ * @property {string[][]} [options]  [value, label]
  * @property {number} [min]
  * @property {number} [max]
  */

@@ -3,9 +3,7 @@
 import { ComputeClient, detectFlavour } from './client.js';
 import { DEFAULTS } from './state.js';
 import { installPanels } from './panels/registry.js';
-
-/** @param {string} id @returns {any} */
-const $ = (id) => document.getElementById(id);
+import { $ } from './dom.js';
 
 /** Test, lesson and embed hooks: the page's live state (the tune panel's, for the top-level fields), read-only
  * by convention; window.__tunelab.panels[NAME] holds each panel's hook. */

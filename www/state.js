@@ -17,7 +17,7 @@ export const METRICS = ['ksd', 'fssd', 'fssd-opt', 'log-loss', 'accuracy'];
 export const BUDGET_UNITS = ['grad_evals', 'seconds', 'iterations'];
 export const DATA_SOURCES = ['simulate', 'digits', 'upload', 'none'];
 
-/** @typedef {typeof DEFAULTS} TuneState */
+/** @typedef {Record<string, any>} TuneState  the DEFAULTS' keys */
 
 /** The built-in default: the core's `demo` preset (simulated logistic regression, N = 2000, d = 5,
  * MAMBA over 18 arms, 2e6 gradient evaluations for the best arm): a few seconds in a browser. */
@@ -31,7 +31,7 @@ export const DEFAULTS = Object.freeze({
   compare: false,
 });
 
-/** @param {string[]} xs @returns {[string, string][]} */
+/** @param {string[]} xs @returns {string[][]} */
 const opts = (xs) => xs.map((x) => [x, x]);
 
 /** The hash fields of the state (hash.js types); an invalid value falls back to the default. */
@@ -88,10 +88,11 @@ export function formatHash(state, extra = {}) {
  * @returns {S}
  */
 export function normalise(state) {
+  /** @type {Record<string, any>} */
   const s = { ...state };
   if (TOY_MODELS.includes(s.model)) s.data = 'none';
   else if (s.data === 'none') s.data = 'simulate';
-  return s;
+  return /** @type {S} */ (s);
 }
 
 /** Whether the sampler takes a number of leapfrog steps (SGHMC family). @param {string} sampler */
@@ -136,7 +137,9 @@ export function toTuneConfig(state) {
     metric: { kind: s.metric, max_samples: s.msamples },
     thin: s.thin, start: s.start, seed: s.seed,
   };
-  return s.compare ? { kind: 'compare', ...base, reference_samples: 0 } : { kind: 'tune', ...base };
+  /** @type {import('./protocol.js').ExperimentConfig} */
+  const config = s.compare ? { kind: 'compare', ...base, reference_samples: 0 } : { kind: 'tune', ...base };
+  return config;
 }
 
 /**

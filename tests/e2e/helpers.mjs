@@ -56,3 +56,9 @@ export function foreignRequests(requests) {
 export async function waitRunDone(page, runs, timeout = 120_000) {
   await page.waitForFunction((n) => window.__tunelab.runs >= n && !window.__tunelab.running, runs, { timeout });
 }
+
+/** Waits until the tune panel's arm count (from the core's `check`) matches `re`; returns its text. */
+export async function waitArmCount(page, re, timeout = 30_000) {
+  await page.waitForFunction((src) => new RegExp(src).test(document.getElementById('arm-count')?.textContent ?? ''), re.source, { timeout });
+  return page.textContent('#arm-count');
+}

@@ -15,7 +15,8 @@ async function runPanel(page, name, timeout = 60_000) {
   await page.waitForFunction(([n, k]) => window.__tunelab.panels[n].runs > k && !window.__tunelab.panels[n].running, [name, before], { timeout });
   return page.evaluate((n) => {
     const p = window.__tunelab.panels[n];
-    return { report: p.lastReport, data: p.lastChartData, message: document.getElementById(`${p.panel.prefix}-message`).textContent, errors: [...p.errors], unknown: p.unknownEvents };
+    // lastReport is the core's envelope {kind, status, config, compute, result}.
+    return { report: p.lastReport?.result, envelope: p.lastReport, data: p.lastChartData, message: document.getElementById(`${p.panel.prefix}-message`).textContent, errors: [...p.errors], unknown: p.unknownEvents };
   }, name);
 }
 
@@ -54,8 +55,10 @@ describe('tuner panels in the isolated page (threads)', () => {
   });
 
   test('bandits: one regret series per algorithm (floor included), the report\'s length, finite values, bands', async () => {
-    const { report, data, message, unknown } = await runPanel(page, 'bandit');
+    const { report, envelope, data, message, unknown } = await runPanel(page, 'bandit');
     assert.match(message, /^Done/, message);
+    assert.equal(envelope.kind, 'bandit');
+    assert.equal(envelope.status, 'complete');
     assert.deepEqual(unknown, []);
     const names = report.algorithms.map((a) => a.name);
     assert.deepEqual(names, ['d-ttts', 'd-ttts (most pulled)', 'ttts', 'successive-halving', 'hyperband', 'uniform']);
@@ -92,7 +95,7 @@ describe('tuner panels in the isolated page (threads)', () => {
     assert.equal(cfg.rounds, 150);
     assert.deepEqual(cfg.algorithms.map((a) => a.kind), ['d-ttts', 'd-ttts', 'ttts', 'successive-halving', 'hyperband', 'uniform']);
     const [dr] = await Promise.all([page.waitForEvent('download'), page.click('#bandit-export-report')]);
-    assert.deepEqual(JSON.parse(await streamText(await dr.createReadStream())).rounds, report.rounds);
+    assert.deepEqual(JSON.parse(await streamText(await dr.createReadStream())).result.rounds, report.rounds); // the envelope
     const [dp] = await Promise.all([page.waitForEvent('download'), page.click('#bandit-export-png')]);
     const png = await streamBytes(await dp.createReadStream());
     assert.deepEqual([...png.subarray(1, 4)], [80, 78, 71]); // "PNG"
@@ -299,6 +302,26 @@ describe('tuner panels in the isolated page (threads)', () => {
     // Window 0 is a pilot at the middle of the box with no reward: the GP has one point per later window.
     assert.ok(data.gp && data.gp.points === 7, JSON.stringify(data.gp));
     assert.equal(await page.locator('#step-table tbody tr').count(), 3);
+  });
+
+  test('the tune panel is in the registry with the same hook: load(state | config | preset) then run()', async () => {
+    const names = await page.evaluate(() => Object.keys(window.__tunelab.panels));
+    assert.deepEqual(names, ['tune', 'bandit', 'hoag', 'lr-schedule', 'step-size']);
+    assert.equal(await page.evaluate(() => window.__tunelab.panels.tune.section.id), 'panel-tune');
+    // A preset with a partial state over it (the lessons' format), then run.
+    const state = await page.evaluate(() => window.__tunelab.panels.tune.load({ preset: 'demo', n: 500, d: 3, hfrom: -5, hto: -3, budget: 100000, msamples: 200 }));
+    assert.equal(await page.getAttribute('#tab-tune', 'aria-selected'), 'true');
+    assert.equal(await page.isVisible('#panel-tune'), true);
+    assert.deepEqual([state.n, state.d, state.hfrom, state.hto, state.tuner], [500, 3, -5, -3, 'mamba']);
+    const envelope = await page.evaluate(() => window.__tunelab.panels.tune.run());
+    assert.equal(envelope.kind, 'tune');
+    assert.equal(envelope.status, 'complete', JSON.stringify(await page.evaluate(() => window.__tunelab.errors)));
+    assert.equal(envelope.result.arms.length, 10);
+    const hook = await page.evaluate(() => { const t = window.__tunelab.panels.tune; return { runs: t.runs, running: t.running, last: t.lastReport?.kind, chart: t.lastChartData?.length, top: window.__tunelab.lastResult.report.arms.length }; });
+    assert.deepEqual(hook, { runs: 1, running: false, last: 'tune', chart: 11, top: 10 });
+    // A core config with its kind.
+    const s2 = await page.evaluate(async () => window.__tunelab.panels.tune.load(await window.__tunelab.client.preset('tune', 'gaussian')));
+    assert.deepEqual([s2.model, s2.data, s2.unit], ['gaussian', 'none', 'iterations']);
   });
 
   test('settings survive a reload; load() switches panels and fills the settings; no foreign requests', async () => {

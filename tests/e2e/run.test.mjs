@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { launch, openPage, foreignRequests, waitRunDone } from './helpers.mjs';
+import { launch, openPage, foreignRequests, waitRunDone, waitArmCount } from './helpers.mjs';
 
 /** A CSV from a seeded logistic model: n rows, d features x1..xd, label y in {0,1}. */
 function logisticCsv(n, d, seed = 7) {
@@ -41,7 +41,8 @@ describe('runs in the isolated page (threads)', () => {
   after(async () => { await env?.close(); });
 
   test('a short MAMBA run fills the chart, bracket and table with every arm and one best arm', async () => {
-    assert.match(await page.textContent('#arm-count'), /^12 arms/);
+    // The arm count and MAMBA's rounds are the core's (`check`), not a JS copy.
+    assert.match(await waitArmCount(page, /^12 arms/), /MAMBA: 2 rounds, 12 → 4 arms/);
     await page.click('#run');
     await waitRunDone(page, 1);
     assert.equal(await page.textContent('#message').then((t) => /The run failed/.test(t)), false, await page.textContent('#message'));
@@ -92,10 +93,13 @@ describe('runs in the isolated page (threads)', () => {
     const config = JSON.parse(cfg.body);
     assert.equal(config.seed, 3);
     assert.deepEqual(config.arms.batch, [0.1, 0.02]);
+    assert.equal(config.kind, 'tune');
     const rep = await grab('#export-report');
-    const report = JSON.parse(rep.body);
-    assert.equal(report.arms.length, 12);
-    assert.ok(report.best.arm >= 0);
+    const envelope = JSON.parse(rep.body);
+    assert.equal(envelope.kind, 'tune');
+    assert.equal(envelope.status, 'complete');
+    assert.equal(envelope.result.arms.length, 12);
+    assert.ok(envelope.result.best.arm >= 0);
     const tr = await grab('#export-traces');
     const lines = tr.body.toString().trim().split('\n');
     assert.equal(lines[0], 'sample,theta1,theta2,theta3');
@@ -109,19 +113,25 @@ describe('runs in the isolated page (threads)', () => {
     await page.check('#compare');
     await page.click('#run');
     await waitRunDone(page, 2);
-    const rows = await page.$$eval('#compare-table tbody tr', (trs) => trs.map((tr) => [tr.dataset.tuner, tr.children[4].textContent]));
+    const rows = await page.$$eval('#compare-table tbody tr', (trs) => trs.map((tr) => [tr.dataset.tuner, tr.children[5].textContent, tr.children[1].textContent, tr.dataset.arm]));
     assert.deepEqual(rows.map((r) => r[0]), ['MAMBA-KSD', 'MAMBA-FSSD', 'grid (log-loss)', 'grid (KSD)', 'heuristic']);
-    assert.ok(rows.every((r) => !/waiting/.test(r[1])), JSON.stringify(rows));
+    assert.ok(rows.every((r) => !/waiting|running/.test(r[1])), JSON.stringify(rows));
     const cmp = await page.evaluate(() => window.__tunelab.compare);
     assert.equal(cmp.length, 5);
     assert.ok(cmp.every((c) => c.best != null || c.error != null));
+    // ONE run of kind compare (no reference run in the page); each tuner's chosen arm is named.
+    const env = await page.evaluate(() => window.__tunelab.panels.tune.lastReport);
+    assert.equal(env.kind, 'compare');
+    assert.equal(env.config.reference_samples, 0);
+    for (const [i, c] of cmp.entries()) if (c.best) { assert.equal(rows[i][2], `#${c.best.arm}`); assert.equal(rows[i][3], String(c.best.arm)); }
+    for (const c of cmp) if (c.best) assert.match(await page.textContent('#message'), new RegExp(`${c.name.replace(/[()]/g, '\\$&')} chose arm #${c.best.arm}`));
     await page.uncheck('#compare');
   });
 
   test('Stop cancels at once, the page stays usable and the next run works', async () => {
     // A long run: the paper's grid (56 arms, 2e7 gradient evaluations for the best arm).
     await page.selectOption('#preset', 'paper-logreg');
-    assert.match(await page.textContent('#arm-count'), /^56 arms/);
+    await waitArmCount(page, /^56 arms/);
     await page.click('#run');
     await page.waitForFunction(() => Number(document.querySelector('#progress').value) > 0, null, { timeout: 60_000 });
     const t0 = Date.now();
@@ -142,6 +152,7 @@ describe('runs in the isolated page (threads)', () => {
 
   test('Stop also works on the single page load without reloading, twice in a row', async () => {
     await page.selectOption('#preset', 'paper-logreg');
+    await waitArmCount(page, /^56 arms/);
     for (let k = 0; k < 2; k++) {
       await page.click('#run');
       await page.waitForFunction(() => Number(document.querySelector('#progress').value) > 0, null, { timeout: 60_000 });
@@ -218,17 +229,34 @@ describe('uploads and presets (single thread, no isolation headers)', () => {
     await page.goto(env.url);
     await page.waitForFunction(() => window.__tunelab?.info != null);
     const diffs = await page.evaluate(async () => {
-      const { PRESETS, CORE_PRESETS, toTuneConfig, DEFAULTS } = await import('./www/state.js');
+      const { toTuneConfig } = await import('./www/state.js');
       const c = window.__tunelab.client;
       const out = [];
-      for (const name of CORE_PRESETS) {
-        const core = await c.preset(name);
-        const mine = await c.normalizeConfig(toTuneConfig({ ...DEFAULTS, ...PRESETS[name] }));
+      for (const name of await c.presetNames('tune')) {
+        const state = await window.__tunelab.panels.tune.load(name);
+        const core = (await c.check(await c.preset('tune', name))).config;
+        const mine = (await c.check(toTuneConfig(state))).config;
         if (JSON.stringify(core) !== JSON.stringify(mine)) out.push({ name, core, mine });
       }
       return out;
     });
     assert.deepEqual(diffs, []);
+  });
+
+  test('a descending log10 step range is the core\'s grid (from the core\'s check, step-major)', async () => {
+    await page.goto('about:blank');
+    await page.goto(env.url + FAST.replace('hfrom=-5&hto=-2.5', 'hfrom=-2.5&hto=-5'));
+    await page.waitForFunction(() => window.__tunelab?.info != null);
+    const state = await page.evaluate(() => window.__tunelab.state);
+    assert.deepEqual([state.hfrom, state.hto], [-2.5, -5]);
+    assert.match(await waitArmCount(page, /^12 arms/), /6 step sizes × 2 batch sizes/);
+    const summary = await page.evaluate(async () => {
+      const { toTuneConfig } = await import('./www/state.js');
+      return (await window.__tunelab.client.check(toTuneConfig(window.__tunelab.state))).summary;
+    });
+    const steps = [...new Set(summary.arms.map((a) => a.step))];
+    assert.equal(steps.length, 6);
+    assert.ok(steps.every((h, i) => i === 0 || h < steps[i - 1]), `descending grid: ${steps}`);
   });
 
   test('a 2-D toy target draws its samples over the density contours', async () => {

@@ -3,7 +3,7 @@
 // settings in the URL.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, foreignRequests } from './helpers.mjs';
+import { launch, openPage, foreignRequests, waitArmCount } from './helpers.mjs';
 
 for (const isolation of [true, false]) {
   const name = isolation ? 'isolated (COOP/COEP)' : 'plain static host (no headers)';
@@ -85,7 +85,8 @@ test('settings live in the URL hash: a copied link restores them', async () => {
     assert.equal(await page2.inputValue('#L'), '3,7');
     assert.equal(await page2.inputValue('#sampler'), 'sghmc');
     assert.equal(await page2.isChecked('#compare'), true);
-    assert.match(await page2.textContent('#arm-count'), /^28 arms/); // 7 step sizes (-5..-2 by .5) x 2 batches x 2 L
+    // 7 step sizes (-5..-2 by .5) x 2 batches x 2 L, counted by the core's check; compare names its tuners.
+    assert.match(await waitArmCount(page2, /^28 arms/), /Compare runs MAMBA-KSD, MAMBA-FSSD/);
     // An invalid value in a hand-edited link falls back to its default instead of breaking the page.
     const { page: page3 } = await openPage(env.context, env.url, '#seed=-4&eta=1&sampler=nope&n=500');
     const s3 = await page3.evaluate(() => window.__tunelab.state);

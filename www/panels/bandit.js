@@ -104,11 +104,11 @@ export class BanditPanel extends Panel {
     }
     if (!algos.includes(floorOf(s.problem))) algos.push(floorOf(s.problem));
     this.state = { ...s, algos: ALGOS.map(([v]) => v).filter((v) => algos.includes(v)) };
-    for (const [v] of ALGOS) document.getElementById(`${this.id('algos')}-${v}`).checked = this.state.algos.includes(v);
+    for (const [v] of ALGOS) /** @type {HTMLInputElement} */ (document.getElementById(`${this.id('algos')}-${v}`)).checked = this.state.algos.includes(v);
   }
 
   afterRefresh() {
-    const floor = document.getElementById(`${this.id('algos')}-${floorOf(this.state.problem)}`);
+    const floor = /** @type {HTMLInputElement} */ (document.getElementById(`${this.id('algos')}-${floorOf(this.state.problem)}`));
     if (floor) { floor.checked = true; floor.disabled = true; }
   }
 
@@ -301,7 +301,7 @@ export class BanditPanel extends Panel {
     const series = names.map((n, i) => ({ label: n, ...seriesStyle(i), band: true, width: n === 'uniform' || n === 'random' ? 1.5 : 2 }));
     const unit = this.report?.algorithms[0]?.compute.unit ?? 'pulls';
     const xLabel = this.xSel.value === 'compute' && this.report ? unit : 'round';
-    for (const [chart, which] of [[this.simple, 'simple'], [this.cumulative, 'cumulative']]) {
+    for (const [chart, which] of /** @type {[LineChart, string][]} */ ([[this.simple, 'simple'], [this.cumulative, 'cumulative']])) {
       const data = alignSeries(this.regretItems(which), keep);
       if (rebuild || !chart.u || chart.yLog !== log || chart.xLabel !== xLabel) {
         chart.yLog = log; chart.xLabel = xLabel;

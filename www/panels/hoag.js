@@ -211,15 +211,15 @@ export class HoagPanel extends Panel {
     if (!this.methods.length) return;
     const series = this.methods.map((m, i) => ({ label: m.name, ...seriesStyle(i) }));
     const xLabel = this.xSel.value === 'cost' ? 'cost (passes over the train data)' : 'seconds';
-    for (const [chart, which] of [[this.sub, 'sub'], [this.val, 'val']]) {
-      const data = alignSeries(this.items(which), which === 'sub' ? (v) => v > 0 && Number.isFinite(v) : Number.isFinite);
+    for (const [chart, which] of /** @type {[LineChart, string][]} */ ([[this.sub, 'sub'], [this.val, 'val']])) {
+      const data = alignSeries(this.items(which), which === 'sub' ? (/** @type {number} */ v) => v > 0 && Number.isFinite(v) : Number.isFinite);
       if (rebuild || !chart.u || chart.xLabel !== xLabel) { chart.xLabel = xLabel; chart.reset(series, data); } else chart.setData(data);
     }
     legend(this.legendEl, series);
     const tols = this.tolItems();
     if (tols.length) {
       const tseries = tols.map((t) => ({ label: t.name, ...seriesStyle(this.methods.findIndex((m) => m.name === t.name)), points: true }));
-      const data = alignSeries(tols, (v) => v > 0);
+      const data = alignSeries(tols, (/** @type {number} */ v) => v > 0);
       if (rebuild || !this.tol.u || this.tol.series.length !== tseries.length) this.tol.reset(tseries, data); else this.tol.setData(data);
     }
     this.drawLandscape();

@@ -203,8 +203,8 @@ export class LrPanel extends Panel {
     const lossItems = items.map((it) => ({ x: it.x, y: it.y }));
     const pb = this.report?.dynamic;
     if (pb && pb.predicted_bands.length) {
-      series.push({ label: 'predicted median (5–95% band)', color: '#5b6470', width: 1, dash: [2, 3], band: true });
-      lossItems.push({ x: pb.boundary_steps, y: pb.predicted_bands.map((b) => b.median), lo: pb.predicted_bands.map((b) => b.lo), hi: pb.predicted_bands.map((b) => b.hi) });
+      series.push(/** @type {any} */ ({ label: 'predicted median (5–95% band)', color: '#5b6470', width: 1, dash: [2, 3], band: true }));
+      lossItems.push(/** @type {any} */ ({ x: pb.boundary_steps, y: pb.predicted_bands.map((b) => b.median), lo: pb.predicted_bands.map((b) => b.lo), hi: pb.predicted_bands.map((b) => b.hi) }));
     }
     const pos = (v) => Number.isFinite(v) && v > 0;
     const lossData = alignSeries(lossItems, pos);
@@ -214,7 +214,7 @@ export class LrPanel extends Panel {
     if (lrSeries.length) {
       if (rebuild || !this.lr.u || this.lr.series.length !== lrSeries.length) this.lr.reset(lrSeries, lrData); else this.lr.setData(lrData);
     }
-    legend(this.legendEl, series.filter((s) => !s.band));
+    legend(this.legendEl, series.filter((/** @type {any} */ s) => !s.band));
   }
 
   drawBars() {

@@ -41,14 +41,14 @@ export class Panel {
     this.unknownEvents = [];
     // Subclass settings (set in their constructors).
     this.name = '';
-    /** @type {import('../protocol.js').ExperimentKind} */
+    /** @type {string} an ExperimentKind */
     this.kind = 'tune';
     this.prefix = '';
     this.title = '';
     this.intro = '';
     this.readyText = '';
     this.presetHelp = '';
-    /** @type {[string, string][]} */
+    /** @type {string[][]} [value, label] */
     this.presets = [];
     /** @type {Record<string, any>} */
     this.defaults = {};
@@ -104,7 +104,7 @@ export class Panel {
   get entry() { return this.hooks.panels[this.name]; }
 
   /** The experiment config of a state: ONE document with its `kind`. @param {any} s */
-  experiment(s) { return { kind: this.kind, ...this.toConfig(s) }; }
+  experiment(s) { return /** @type {import('../protocol.js').ExperimentConfig} */ ({ kind: this.kind, ...this.toConfig(s) }); }
 
   // ---------------------------------------------------------------- settings
 
@@ -237,7 +237,7 @@ export class Panel {
   /** Fills the settings from a core preset (the worker returns the core's config). @param {string} name */
   async loadPreset(name) {
     try {
-      this.applyConfig(await this.client.preset(this.kind, name));
+      this.applyConfig(await this.client.preset(/** @type {any} */ (this.kind), name));
       this.message(`Preset “${name}” loaded (the core's \`--preset ${name}\`).`, 'info');
     } catch (e) { this.message(`Could not load the preset: ${/** @type {Error} */ (e).message}`, 'error'); }
   }

@@ -6,7 +6,7 @@
 // running, errors) mirror this panel.
 import { Panel } from './panel.js';
 import { RunBar } from './runbar.js';
-import { el } from '../dom.js';
+import { el, $ } from '../dom.js';
 import { parseHash, formatHash, toTuneConfig, fromTuneConfig, PAGE_PRESETS, TOY_MODELS, DEFAULTS, FIELDS, normalise } from '../state.js';
 import { writeForm, readForm, updateVisibility, describeArms } from '../settings.js';
 import { RunModel } from '../run.js';
@@ -20,9 +20,6 @@ import { download, tracesCsv } from '../export.js';
 const unitLabel = (u) => (u === 'grad_evals' ? 'gradient evaluations' : u === 'seconds' ? 'seconds of compute' : 'iterations');
 /** @param {number} x */
 const fmtRate = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : x >= 1e3 ? `${(x / 1e3).toFixed(1)}k` : x.toFixed(0));
-/** @param {string} id @returns {any} */
-const $ = (id) => document.getElementById(id);
-
 /**
  * Column names of a CSV's header line (for the label menu only; the worker parses and checks the file).
  * @param {string} text
@@ -435,7 +432,7 @@ export class TunePanel extends Panel {
   /** @param {{config: any, report: any, samples: Float64Array, dim: number}} r */
   async showPosterior({ config, report, samples, dim }) {
     const d = dim ?? 0;
-    renderBest($('best'), report, null);
+    renderBest($('best'), report);
     renderPosterior($('post-table').tBodies[0], report?.best?.posterior, null);
     const sel = /** @type {HTMLSelectElement} */ ($('coord'));
     sel.replaceChildren(...Array.from({ length: d }, (_, j) => new Option(`θ${j + 1}`, String(j))));
