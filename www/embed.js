@@ -17,7 +17,7 @@
 //   sw=0                do not register the isolation service worker (www/coi.js)
 import { parseHash, formatHash, normalise, hashExtras } from './state.js';
 import { LESSONS, findLesson, mergeConfig, resultOf, PANEL_NAMES, BUILTIN_PANEL } from './lessons.js';
-import { el } from './dom.js';
+import { el, $ } from './dom.js';
 import { hashParams, editHash } from './hash.js';
 
 /** Control groups of the tuning panel (fieldsets of its settings form, plus the Run/Stop buttons). */
@@ -27,7 +27,8 @@ export const SHOW_SECTIONS = { chart: 'chart-ksd', bracket: 'bracket', best: 'be
 /** The hash keys this module owns. */
 export const EMBED_KEYS = ['embed', 'controls', 'show', 'autorun', 'lesson', 'step', 'sw'];
 
-const $ = (id) => document.getElementById(id);
+/** The page's hooks live on window (www/main.js): `__tunelab` (state, panels, client), `__tunelabCoi` (coi.js). */
+const win = /** @type {any} */ (window);
 const params = hashParams();
 const list = (key, all) => (params.has(key) ? params.get(key).split(',').map((s) => s.trim()).filter((s) => all.includes(s)) : [...all]);
 const flag = (key) => params.get(key) === '1' || params.get(key) === 'true';
@@ -66,7 +67,7 @@ export function isFramed() {
 
 /** {threads: boolean, reason: string}: why this page can or cannot use the threaded build. */
 export function isolationReport() {
-  const coi = window.__tunelabCoi ?? {};
+  const coi = win.__tunelabCoi ?? {};
   const framed = isFramed();
   if (globalThis.crossOriginIsolated === true) {
     return { threads: true, reason: coi.controlled && !coi.headersIsolated
@@ -107,7 +108,7 @@ export async function copyText(text, field) {
 
 // ---------------------------------------------------------------- URLs
 const baseUrl = () => location.href.split('#')[0];
-const currentState = () => window.__tunelab?.panels?.[BUILTIN_PANEL]?.state ?? window.__tunelab?.state ?? parseHash(location.hash).state;
+const currentState = () => win.__tunelab?.panels?.[BUILTIN_PANEL]?.state ?? win.__tunelab?.state ?? parseHash(location.hash).state;
 
 /** The page's hash parameters now: every panel's settings (as in the URL), the tuning settings as held. */
 function pageParams(state) {
@@ -194,7 +195,7 @@ function embedBar() {
 
 function showMode() {
   const { threads, reason } = isolationReport();
-  const info = window.__tunelab?.info;
+  const info = win.__tunelab?.info;
   const badge = $('runtime');
   const n = info?.threads ?? 1;
   const label = info?.flavour === 'parallel' ? `Threads: ${n}` : 'Single thread';
@@ -216,7 +217,7 @@ function showMode() {
  */
 function foldSettings(panel) {
   const form = panel?.section?.querySelector('form');
-  if (!form || panel === window.__tunelab.panels?.[BUILTIN_PANEL] || $('lesson-settings')) return;
+  if (!form || panel === win.__tunelab.panels?.[BUILTIN_PANEL] || $('lesson-settings')) return;
   panel.section.querySelector('[id$="copy-link"]')?.setAttribute('data-embed-hidden', '');
   panel.section.querySelector('.results > .intro')?.setAttribute('data-embed-hidden', ''); // the charts come first
   const sets = [...form.querySelectorAll(':scope > fieldset')];
@@ -234,7 +235,7 @@ function foldSettings(panel) {
 
 // ---------------------------------------------------------------- "Embed" dialog (full page)
 function embedDialog() {
-  const hooks = window.__tunelab;
+  const hooks = win.__tunelab;
   const open = el('button', { type: 'button', id: 'copy-embed', title: 'Copy an iframe snippet or a link for a course page' }, 'Embed…');
   // One button, next to "Copy link" in the run bar of the panel on screen (it follows the tabs).
   const placeButton = () => {
@@ -310,14 +311,14 @@ const lessonHooks = { id: null, panel: null, status: 'none', message: '', runs: 
 /** The registry's panel `name` (www/panels/registry.js), once the page has filled it; null if it has none. */
 async function findPanel(name) {
   await Promise.race([panelsReady, new Promise((r) => setTimeout(r, 10_000))]);
-  const p = window.__tunelab?.panels?.[name];
+  const p = win.__tunelab?.panels?.[name];
   return p && typeof p.load === 'function' && typeof p.run === 'function' ? p : null;
 }
 
 function lessonPanel(lesson) {
   let step = Math.min(options.step, lesson.steps.length);
   let config = lesson.config ? structuredClone(lesson.config) : null;
-  const hooks = window.__tunelab;
+  const hooks = win.__tunelab;
   const tune = lesson.panel === BUILTIN_PANEL;
   Object.assign(lessonHooks, { id: lesson.id, panel: lesson.panel, status: 'loading' });
   hooks.lesson = lessonHooks;
@@ -511,7 +512,7 @@ function unknownLessonMessage(id) {
 
 /** autorun=1 without a lesson: the panel on screen runs once the worker is ready. */
 async function autorun() {
-  const hooks = window.__tunelab;
+  const hooks = win.__tunelab;
   await panelsReady;
   const panel = hooks.panels?.[hooks.panel ?? BUILTIN_PANEL];
   await hooks.client?.ready?.();
@@ -519,7 +520,7 @@ async function autorun() {
 }
 
 function init() {
-  const hooks = window.__tunelab;
+  const hooks = win.__tunelab;
   if (!hooks) return; // main.js failed: its own error is on the page
   hooks.embed = { options: { ...options, lesson: options.lesson?.id ?? null }, isolationReport, embedUrl, fullPageUrl, iframeSnippet };
   if (options.embed) {
@@ -534,9 +535,9 @@ function init() {
   else if (options.unknownLesson) unknownLessonMessage(options.unknownLesson);
   if (options.autorun && !options.lesson) autorun().catch(() => {});
   hooks.client?.ready().then(() => { hooks.mode = showMode(); }, () => {});
-  if (window.__tunelabCoi) window.__tunelabCoi.onchange = () => { if (hooks.info) hooks.mode = showMode(); };
+  if (win.__tunelabCoi) win.__tunelabCoi.onchange = () => { if (hooks.info) hooks.mode = showMode(); };
 }
 
 // Deferred modules run in document order before DOMContentLoaded: main.js has wired the page by then.
-if (window.__tunelab) init();
+if (win.__tunelab) init();
 else document.addEventListener('DOMContentLoaded', init, { once: true });
