@@ -9,7 +9,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, playground, coursePage, pageWith, nonLoopback, playgroundFrame, lessonDone, panelRunDone, panelView, hasPoints } from './embed-helpers.mjs';
-import { resultOf } from '../../www/lessons.js';
+import { LESSONS, resultOf } from '../../www/lessons.js';
 
 const visible = (page, sel) => page.locator(sel).first().isVisible();
 
@@ -114,6 +114,23 @@ describe('embed mode', () => {
     assert.equal(await frame.evaluate(() => [...document.querySelectorAll('#panel-bandit form > fieldset')].some((f) => f.offsetParent !== null)), true);
     assert.deepEqual(errors, []);
     await frame.close();
+  });
+
+  test('every lesson on another tuner embeds at 640 x 480: its tab, the lesson box, its Run in the frame, no horizontal scroll', async () => {
+    for (const lesson of LESSONS.filter((l) => l.panel !== 'tune')) {
+      const page = await b.context.newPage();
+      await page.goto(`${pg.url}#embed=1&lesson=${lesson.id}&controls=run`);
+      await page.waitForFunction(() => window.__tunelab?.lesson?.status === 'ready');
+      const view = await panelView(page, lesson.panel);
+      assert.equal(view.tabSelected, 'true', lesson.id);
+      assert.equal(view.sectionVisible, true, lesson.id);
+      assert.equal(view.lessonInPanel, true, lesson.id);
+      assert.equal(await visible(page, '#lesson'), true, lesson.id);
+      const run = await page.locator(`#panel-${lesson.panel} .runbar button.primary`).boundingBox();
+      assert.ok(run && run.y >= 0 && run.y + run.height <= 480 && run.x + run.width <= 640, `${lesson.id}: Run outside the frame ${JSON.stringify(run)}`);
+      assert.ok(await page.evaluate(() => document.scrollingElement.scrollWidth <= innerWidth), `${lesson.id}: no horizontal scroll`);
+      await page.close();
+    }
   });
 
   test('#embed=1&lesson=gp-ucb&autorun=1 runs in the Bandits panel; an old show=labs link still opens', async () => {
