@@ -285,7 +285,9 @@ function embedDialog() {
     const pick = (name) => [...dlg.querySelectorAll(`input[name="${name}"]:checked`)].map((i) => i.value);
     const [w, h] = size.value.split('x');
     const lesson = findLesson(hashExtras.lesson ?? '');
-    const title = lesson ? `tunelab lesson: ${lesson.title}` : 'tunelab playground: tune SG-MCMC samplers with MAMBA and KSD';
+    const name = hooks.panel ?? BUILTIN_PANEL;
+    const title = lesson ? `tunelab lesson: ${lesson.title}` : name === BUILTIN_PANEL ? 'tunelab playground: tune SG-MCMC samplers with MAMBA and KSD'
+      : `tunelab playground: ${hooks.panels?.[name]?.panel?.title ?? PANEL_NAMES[name] ?? name}`;
     snippet.value = iframeSnippet(embedUrl({ controls: pick('controls'), show: pick('show'), autorun: autorun.checked }),
       { width: /%$/.test(w) ? w : Number(w), height: Number(h), title });
     link.value = linkSnippet(fullPageUrl(), lesson ? `Open the tunelab lesson: ${lesson.title}` : 'Open the tunelab playground');
