@@ -491,9 +491,16 @@ function lessonPanel(lesson) {
     runBtn.hidden = !!own && !own.closest('[data-embed-hidden]');
     watch();
     await hooks.client?.ready?.().catch(() => {});
+    // Settings the link gives explicitly win over the lesson's (a copied link reproduces what was on screen):
+    // for the tuning panel the top of this module merged them; another panel read its namespaced keys
+    // (`bandit.rate=...`) when the page started, and gets them back after the lesson's config.
+    const prefix = panel.panel?.prefix;
+    const fromLink = !tune && prefix ? [...params.keys()].filter((k) => k.startsWith(`${prefix}.`)).map((k) => k.slice(prefix.length + 1)) : [];
+    const linkState = { ...(panel.state ?? {}) };
     try {
-      // A tuning lesson's settings are already in the URL (see the top of this module): load them as read.
       await panel.load(tune ? parseHash(location.hash).state : structuredClone(config));
+      const keep = Object.fromEntries(fromLink.filter((k) => k in linkState).map((k) => [k, linkState[k]]));
+      if (Object.keys(keep).length) await panel.load(keep);
     } catch (e) {
       runBtn.disabled = true;
       setStatus('error', `The ${PANEL_NAMES[lesson.panel] ?? lesson.panel} panel could not load this lesson: ${e?.message ?? e}`);

@@ -161,6 +161,18 @@ describe('lessons', () => {
     const state = await page.evaluate(() => window.__tunelab.panels.bandit.state);
     assert.equal(state.problem, 'tvo-schedule');
     assert.equal(state.rate, 0.12, 'the bandit panel keeps the drift rate');
+    // A copied link reproduces the changed settings: the link's bandit.* keys win over the lesson's config.
+    const link = page.url();
+    assert.match(link, /bandit\.rate=0\.12/);
+    const page2 = await b.context.newPage();
+    await page2.goto(link);
+    await page2.waitForFunction(() => window.__tunelab?.lesson?.status === 'ready');
+    assert.equal(await page2.textContent('#lesson-step-no'), 'Step 3 of 3');
+    const s2 = await page2.evaluate(() => window.__tunelab.panels.bandit.state);
+    assert.equal(s2.rate, 0.12);
+    assert.equal(s2.rounds, lesson.config.rounds);
+    assert.deepEqual(s2.algos, lesson.config.algorithms.map((x) => x.kind));
+    await page2.close();
     await page.close();
   });
 
