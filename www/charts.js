@@ -1,7 +1,8 @@
-// @ts-nocheck -- uPlot is untyped here; the chart wrapper's own API is documented below.
+// The chart wrapper (typed by JSDoc; uPlot itself is untyped here).
 // The one chart wrapper of the page: uPlot (vendored, no CDN) creation and sizing, log-axis ticks, legends,
 // series styles, plain-canvas plots (heat maps, densities, scatter) and PNG export with titles and legends.
 // Used by the tune panel and every other panel. Drawing only: all numbers come from the worker.
+// @ts-ignore -- vendored at serve / build time (node_modules/uplot/dist), no type declarations
 import uPlot from '../vendor/uplot/uPlot.esm.js';
 import { el } from './dom.js';
 
@@ -76,6 +77,7 @@ const LOG_AXIS = { splits: logSplits, values: (u, v) => v.map(fmtTick) };
 
 /**
  * An axis: `{label, log, int, size}`; log axes get whole-decade ticks, int axes whole-number steps.
+ * @param {{label?: string, log?: boolean, int?: boolean, size?: number}} [opts]
  */
 export function axis({ label = '', log = false, int = false, size } = {}) {
   return { ...AXIS, label, values: (u, v) => v.map(fmtSci), ...(size ? { size } : {}), ...(log ? LOG_AXIS : {}), ...(int ? { incrs: INT_INCRS } : {}) };
@@ -174,6 +176,7 @@ export function seriesStyle(i) {
  * pruned arms fade, the chosen arm is drawn thick and black, dashed vertical lines mark round boundaries.
  */
 export class ScoreChart extends Chart {
+  /** @param {HTMLElement} host @param {{onHover?: (arm: any) => void}} [opts] */
   constructor(host, { onHover } = {}) {
     super(host, 'Press Run: each arm’s score appears here as it is computed.');
     this.onHover = onHover;
@@ -181,6 +184,8 @@ export class ScoreChart extends Chart {
     this.batches = [];
     this.boundaries = [];
     this.best = null;
+    /** @type {number|null} the series under the cursor */
+    this.focused = null;
   }
 
   /** Colour of a batch value among the run's batch values. */
@@ -326,7 +331,7 @@ export class CanvasPlot {
     ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, W, H);
     const tf = (v, log) => (log ? Math.log10(v) : v);
     this.canvas = canvas; this.ctx = ctx; this.W = W; this.H = H; this.pad = pad;
-    Object.assign(this, { xLog, yLog, xLabel, yLabel, yTicks });
+    this.xLog = xLog; this.yLog = yLog; this.xLabel = xLabel; this.yLabel = yLabel; this.yTicks = yTicks;
     this.x0 = tf(x0, xLog); this.x1 = tf(x1, xLog); this.y0 = tf(y0, yLog); this.y1 = tf(y1, yLog);
     if (this.x1 === this.x0) { this.x0 -= 0.5; this.x1 += 0.5; }
     if (this.y1 === this.y0) { this.y0 -= 0.5; this.y1 += 0.5; }
@@ -405,6 +410,21 @@ export class CanvasPlot {
       xs.forEach((x, i) => { const X = this.px(x); const Y = this.py(hi[i]); if (i) ctx.lineTo(X, Y); else ctx.moveTo(X, Y); });
       for (let i = xs.length - 1; i >= 0; i--) ctx.lineTo(this.px(xs[i]), this.py(lo[i]));
       ctx.closePath(); ctx.fill();
+    });
+  }
+
+  /** Many dots of one style: one clip and one path (a dot each would clip and restore each time). */
+  dots(xs, ys, { color = '#000', r = 3.5, stroke = null } = {}) {
+    this.clip((ctx) => {
+      ctx.beginPath();
+      xs.forEach((x, i) => {
+        const y = ys[i];
+        if (!Number.isFinite(x) || !Number.isFinite(y)) return;
+        const X = this.px(x); const Y = this.py(y);
+        ctx.moveTo(X + r, Y); ctx.arc(X, Y, r, 0, 2 * Math.PI);
+      });
+      ctx.fillStyle = color; ctx.fill();
+      if (stroke) { ctx.strokeStyle = stroke; ctx.lineWidth = 1; ctx.stroke(); }
     });
   }
 

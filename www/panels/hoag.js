@@ -222,10 +222,15 @@ export class HoagPanel extends Panel {
       const data = alignSeries(tols, (/** @type {number} */ v) => v > 0);
       if (rebuild || !this.tol.u || this.tol.series.length !== tseries.length) this.tol.reset(tseries, data); else this.tol.setData(data);
     }
-    this.drawLandscape();
+    // The landscape canvas (every method's points) is the costly part: at most twice a second while running.
+    clearTimeout(this.landTimer);
+    const wait = rebuild ? 0 : Math.max(0, 500 - (performance.now() - (this.landAt ?? 0)));
+    if (wait === 0 && !rebuild) this.drawLandscape();
+    else this.landTimer = setTimeout(() => this.drawLandscape(), wait);
   }
 
   drawLandscape() {
+    this.landAt = performance.now();
     const c = this.landCanvas;
     if (!this.methods?.length || !c) return;
     const L = this.landscape;
@@ -277,7 +282,15 @@ function drawLandscape2d(canvas, L, methods, names) {
   const lo = L ? [L.axes[0][0], L.axes[1][0]] : [-12, -12];
   const hi = L ? [L.axes[0][L.axes[0].length - 1], L.axes[1][L.axes[1].length - 1]] : [12, 12];
   const plot = new CanvasPlot(canvas, { x: [lo[0], hi[0]], y: [lo[1], hi[1]], xLabel: names[0] ?? 'log γ', yLabel: names[1] ?? 'log λ' });
-  if (L) {
+  const heat = /** @type {any} */ (canvas).heatCache;
+  if (L && heat?.L === L && heat.w === canvas.width && heat.h === canvas.height) {
+    // The heat map of this landscape at this size was drawn before: copy it (a redraw adds only the points).
+    const { ctx } = plot;
+    ctx.save(); ctx.setTransform(1, 0, 0, 1, 0, 0); ctx.drawImage(heat.img, 0, 0); ctx.restore();
+    const [a0, a1] = L.axes; const n0 = a0.length; const n1 = a1.length;
+    plot.x0 = a0[0] - (a0[1] - a0[0]) / 2; plot.x1 = a0[n0 - 1] + (a0[1] - a0[0]) / 2;
+    plot.y0 = a1[0] - (a1[1] - a1[0]) / 2; plot.y1 = a1[n1 - 1] + (a1[1] - a1[0]) / 2;
+  } else if (L) {
     const [a0, a1] = L.axes; const n0 = a0.length; const n1 = a1.length;
     // Colours by rank (histogram equalisation): the loss spans orders of magnitude over the box and a linear
     // or log scale leaves the valley in one colour. Equal colour steps = equal shares of the grid points.
@@ -296,12 +309,16 @@ function drawLandscape2d(canvas, L, methods, names) {
     plot.x0 = a0[0] - (a0[1] - a0[0]) / 2; plot.x1 = a0[n0 - 1] + (a0[1] - a0[0]) / 2;
     plot.y0 = a1[0] - (a1[1] - a1[0]) / 2; plot.y1 = a1[n1 - 1] + (a1[1] - a1[0]) / 2;
     colorBar(plot, vmin, vmax, 'loss (by rank)');
+    const img = document.createElement('canvas');
+    img.width = canvas.width; img.height = canvas.height;
+    img.getContext('2d').drawImage(canvas, 0, 0);
+    /** @type {any} */ (canvas).heatCache = { L, w: canvas.width, h: canvas.height, img };
   }
   methods.forEach((m, i) => {
     const { color } = seriesStyle(i);
     const hx = m.trace.map((p) => p.hyper[0]); const hy = m.trace.map((p) => p.hyper[1]);
     if (/HOAG|iterative/.test(m.name)) { plot.line(hx, hy, { color: '#fff', width: 3.5 }); plot.line(hx, hy, { color, width: 1.8 }); }
-    hx.forEach((x, k) => plot.dot(x, hy[k], { color, r: 3.2, stroke: '#1b1f24' }));
+    plot.dots(hx, hy, { color, r: 3.2, stroke: '#1b1f24' });
   });
   if (L) {
     const { ctx } = plot; const X = plot.px(L.argmin[0]); const Y = plot.py(L.argmin[1]);

@@ -60,6 +60,7 @@ export class TunePanel extends Panel {
     /** @type {ReturnType<typeof setTimeout>|undefined} */
     this.checkTimer = undefined;
     this.checkSeq = 0;
+    this.starting = false;
     /** @type {RunModel|null} */
     this.model = null;
     /** @type {RunModel[]} one per tuner of a comparison */
@@ -71,6 +72,8 @@ export class TunePanel extends Panel {
     this.lastFullDraw = 0;
     /** @type {any} */
     this.result = null;
+    /** @type {any} the core's summary of the current settings (check) */
+    this.summary = null;
   }
 
   get filePrefix() { return 'tunelab'; }
@@ -129,6 +132,7 @@ export class TunePanel extends Panel {
     try {
       const res = await this.client.check(toTuneConfig(s));
       if (seq !== this.checkSeq) return;
+      this.summary = res.summary;
       const { m, text } = describeArms(s, res.summary);
       this.checked = { ok: true, m, error: null };
       ac.textContent = text;
@@ -179,10 +183,14 @@ export class TunePanel extends Panel {
     } catch (e) { this.message(`Could not load the preset: ${/** @type {Error} */ (e).message}`, 'error'); }
   }
 
+  /** Runs once the core has checked the current settings (the arm count decides whether there is a run). */
   async run() {
-    if (this.current) return null;
-    this.readForm();
-    await this.checkNow();
+    if (this.current || this.starting) return null;
+    this.starting = true;
+    try {
+      this.readForm();
+      await this.checkNow();
+    } finally { this.starting = false; }
     return super.run();
   }
 
@@ -309,7 +317,11 @@ export class TunePanel extends Panel {
     this.unknownEvents = [];
     $('progress').value = 0;
     $('compare-card').hidden = !compare;
-    if (compare) this.renderCompareTable();
+    // The comparison's tuners, as the core's check named them, wait in the table.
+    if (compare) {
+      this.compareEntries = (this.summary?.tuners ?? []).map((/** @type {string} */ name) => ({ name, report: null, error: null }));
+      this.renderCompareTable();
+    }
   }
 
   /** A new run model (a tune run, or the next tuner of a comparison) and a fresh chart. @param {any} started */
@@ -345,7 +357,7 @@ export class TunePanel extends Panel {
   /** A comparison's event: marks its tuner running / done in the table. @param {any} ev */
   compareProgress(ev) {
     let entry = this.compareEntries[ev.index];
-    if (!entry) { entry = this.compareEntries[ev.index] = { name: ev.tuner, report: null, error: null }; }
+    if (!entry) entry = this.compareEntries[ev.index] = { name: ev.tuner, report: null, error: null };
     const running = ev.type !== 'done';
     if (entry.running !== running) { entry.running = running; this.renderCompareTable(); }
   }
@@ -360,8 +372,10 @@ export class TunePanel extends Panel {
     if (this.drawPending) return;
     this.drawPending = true;
     requestAnimationFrame(() => {
+      // The model shown now (after a comparison, the chosen tuner's rather than the last one run).
+      const m = this.model ?? model;
       this.drawPending = false;
-      if (this.drawFull) { this.drawFull = false; this.lastFullDraw = performance.now(); this.drawRun(model); } else this.drawStats(model);
+      if (this.drawFull) { this.drawFull = false; this.lastFullDraw = performance.now(); this.drawRun(m); } else this.drawStats(m);
     });
   }
 
