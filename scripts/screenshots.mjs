@@ -18,7 +18,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', '--hide-scrollbars'];
 
-const runDone = (target, n) => target.waitForFunction((k) => window.__tunelab.runs >= k && !window.__tunelab.running, n, { timeout: 120_000 });
+/** Waits until the registry's panel `name` (window.__tunelab.panels) has finished `n` runs. */
+const runDone = (target, n, name = 'tune') => target.waitForFunction(([p, k]) => window.__tunelab.panels?.[p]?.runs >= k && !window.__tunelab.panels[p].running, [name, n], { timeout: 120_000 });
 const ready = (target) => target.waitForFunction(() => window.__tunelab?.mode != null, null, { timeout: 60_000 });
 /** Lets the charts finish drawing (requestAnimationFrame + ResizeObserver). */
 const settle = (page) => page.waitForTimeout(400);
@@ -61,7 +62,7 @@ try {
   await page.click('#lesson-next');
   await page.click('#lesson-next');
   await page.click('#lesson-apply');
-  await page.waitForFunction(() => window.__tunelab.state.eta === 2);
+  await page.waitForFunction(() => window.__tunelab.panels.tune.state.eta === 2);
   await page.click('#run');
   await runDone(page, 2);
   await settle(page);
@@ -86,10 +87,10 @@ try {
   await shot(cpage, 'embed-640');
   await cpage.close();
 
-  // 5. A lesson on another panel: GP-UCB in an embed that shows only the "More tuners" card.
+  // 5. A lesson on another tuner: GP-UCB in an embed of the Bandits panel (settings folded away), after its run.
   const bpage = await context.newPage();
-  await bpage.setViewportSize({ width: 1100, height: 960 });
-  await bpage.goto(`${url}#lesson=gp-ucb&embed=1&controls=&show=labs&autorun=1`);
+  await bpage.setViewportSize({ width: 800, height: 600 });
+  await bpage.goto(`${url}#lesson=gp-ucb&embed=1&controls=run&autorun=1`);
   await ready(bpage);
   await bpage.waitForFunction(() => window.__tunelab.lesson?.status === 'done', null, { timeout: 120_000 });
   await bpage.click('#lesson-next');

@@ -1,51 +1,59 @@
 // Embed mode, the "Embed" dialog, the runtime mode explanation and guided lessons (issue 7).
 //
 // Loaded as a module BEFORE www/main.js (index.html), so that a lesson link can put its settings into the URL
-// hash before the page reads it. Everything else waits for DOMContentLoaded, when main.js has wired the page.
+// hash before the page reads it, and so that it listens for `tunelab:panels-ready` before the page fires it.
+// Everything else waits for DOMContentLoaded, when main.js has wired the page and its panels.
 //
-// Hash keys (next to the settings kept by www/state.js; all optional):
-//   embed=1             embed mode: no header or footer, compact layout, "Open full playground" link
-//   controls=a,b,...    control groups to show (embed mode; default all): presets, data, model, arms, tuner, run
-//   show=a,b,...        result sections to show (embed mode; default all): chart, bracket, best, table,
-//                       posterior, compare, export, labs (the "More tuners" card: bandits, HOAG, LR schedules)
+// Hash keys (next to the settings kept by www/state.js and the panels; all optional):
+//   embed=1             embed mode: no header, footer or tab bar, compact layout, "Open full playground" link
+//   controls=a,b,...    control groups of the tuning panel to show (embed mode; default all): presets, data,
+//                       model, arms, tuner, run. A lesson on another panel shows that panel's settings when
+//                       any settings group is listed, and collapses them otherwise; its Run is always shown.
+//   show=a,b,...        result sections of the tuning panel to show (embed mode; default all): chart, bracket,
+//                       best, table, posterior, compare, export. Unknown names (an old `labs`) are ignored.
 //   autorun=1           start the run (or the lesson's run) as soon as the compute worker is ready
 //   lesson=ID           a guided lesson (www/lessons.js): mamba, gp-ucb, d-ttts, hoag, lr-schedule
 //   step=N              the lesson step to show (1-based)
 //   sw=0                do not register the isolation service worker (www/coi.js)
-import { parseHash, formatHash, normalise, hashExtras, DEFAULTS } from './state.js';
-import { LESSONS, findLesson, mergeConfig, PANEL_NAMES, BUILTIN_PANEL } from './lessons.js';
-import { registerLabPanels } from './panels.js';
+import { parseHash, formatHash, normalise, hashExtras } from './state.js';
+import { LESSONS, findLesson, mergeConfig, resultOf, PANEL_NAMES, BUILTIN_PANEL } from './lessons.js';
+import { el, $ } from './dom.js';
+import { hashParams, editHash } from './hash.js';
 
-/** Control groups (fieldsets of the settings form, plus the Run/Stop buttons). */
+/** Control groups of the tuning panel (fieldsets of its settings form, plus the Run/Stop buttons). */
 export const CONTROL_GROUPS = ['presets', 'data', 'model', 'arms', 'tuner', 'run'];
-/** Result sections, by the id of an element inside each. */
-export const SHOW_SECTIONS = { chart: 'chart-ksd', bracket: 'bracket', best: 'best', table: 'arms-table', posterior: 'post-table', compare: 'compare-table', export: 'export-config', labs: 'lab-run' };
+/** Result sections of the tuning panel, by the id of an element inside each. */
+export const SHOW_SECTIONS = { chart: 'chart-ksd', bracket: 'bracket', best: 'best', table: 'arms-table', posterior: 'post-table', compare: 'compare-table', export: 'export-config' };
 /** The hash keys this module owns. */
 export const EMBED_KEYS = ['embed', 'controls', 'show', 'autorun', 'lesson', 'step', 'sw'];
 
-const $ = (id) => document.getElementById(id);
-const params = new URLSearchParams(location.hash.replace(/^#/, ''));
+/** The page's hooks live on window (www/main.js): `__tunelab` (state, panels, client), `__tunelabCoi` (coi.js). */
+const win = /** @type {any} */ (window);
+const params = hashParams();
 const list = (key, all) => (params.has(key) ? params.get(key).split(',').map((s) => s.trim()).filter((s) => all.includes(s)) : [...all]);
+const flag = (key) => params.get(key) === '1' || params.get(key) === 'true';
 
 /** The options this page was opened with. */
 export const options = {
-  embed: params.get('embed') === '1' || params.get('embed') === 'true',
+  embed: flag('embed'),
   controls: list('controls', CONTROL_GROUPS),
   show: list('show', Object.keys(SHOW_SECTIONS)),
-  autorun: params.get('autorun') === '1' || params.get('autorun') === 'true',
+  autorun: flag('autorun'),
   lesson: findLesson(params.get('lesson') ?? ''),
   unknownLesson: params.has('lesson') && !findLesson(params.get('lesson')) ? params.get('lesson') : null,
   step: Math.max(1, Number.parseInt(params.get('step') ?? '1', 10) || 1),
 };
 
-// Keep our keys in the URL when the page writes its settings back (state.js formatHash).
+// The registry fires this once, at the end of main.js: listen now (this module runs first), never poll.
+const panelsReady = new Promise((resolve) => window.addEventListener('tunelab:panels-ready', resolve, { once: true }));
+
+// Keep our keys in the URL when the tuning panel writes its settings back (state.js formatHash).
 for (const k of EMBED_KEYS) if (params.has(k)) hashExtras[k] = params.get(k);
 
 // A tuning lesson supplies every setting the link does not give explicitly, so `#lesson=mamba` alone loads the
 // lesson and a copied link (which lists every setting) reproduces exactly what was on screen.
 if (options.lesson?.panel === BUILTIN_PANEL) {
-  const given = parseHash(location.hash).state;
-  const s = { ...given };
+  const s = { ...parseHash(location.hash).state };
   for (const [k, v] of Object.entries(options.lesson.state)) if (!params.has(k)) s[k] = v;
   history.replaceState(null, '', formatHash(normalise(s)));
 }
@@ -59,7 +67,7 @@ export function isFramed() {
 
 /** {threads: boolean, reason: string}: why this page can or cannot use the threaded build. */
 export function isolationReport() {
-  const coi = window.__tunelabCoi ?? {};
+  const coi = win.__tunelabCoi ?? {};
   const framed = isFramed();
   if (globalThis.crossOriginIsolated === true) {
     return { threads: true, reason: coi.controlled && !coi.headersIsolated
@@ -100,19 +108,32 @@ export async function copyText(text, field) {
 
 // ---------------------------------------------------------------- URLs
 const baseUrl = () => location.href.split('#')[0];
-const currentState = () => window.__tunelab?.state ?? parseHash(location.hash).state;
+const currentState = () => win.__tunelab?.panels?.[BUILTIN_PANEL]?.state ?? win.__tunelab?.state ?? parseHash(location.hash).state;
 
-/** The full page for the current settings (lesson and step kept; embed flags dropped). */
+/** The page's hash parameters now: every panel's settings (as in the URL), the tuning settings as held. */
+function pageParams(state) {
+  const p = hashParams();
+  for (const [k, v] of new URLSearchParams(formatHash(state).slice(1))) p.set(k, v);
+  return p;
+}
+
+/** The full page for the current settings (lesson, step and panel kept; embed flags dropped). */
 export function fullPageUrl(state = currentState()) {
-  const drop = Object.fromEntries(['embed', 'controls', 'show', 'autorun'].map((k) => [k, null]));
-  return baseUrl() + formatHash(state, drop);
+  const p = pageParams(state);
+  for (const k of ['embed', 'controls', 'show', 'autorun']) p.delete(k);
+  return `${baseUrl()}#${p}`;
 }
 
 /** The embed URL for the current settings. */
 export function embedUrl({ controls = CONTROL_GROUPS, show = Object.keys(SHOW_SECTIONS), autorun = false, lesson = hashExtras.lesson } = {}, state = currentState()) {
-  const extra = { embed: 1, controls: controls.join(','), show: null, autorun: autorun ? 1 : null, lesson: lesson ?? null, step: null, sw: null };
-  if (show.length !== Object.keys(SHOW_SECTIONS).length) extra.show = show.join(',');
-  return baseUrl() + formatHash(state, extra);
+  const p = pageParams(state);
+  for (const k of ['show', 'autorun', 'lesson', 'step', 'sw']) p.delete(k);
+  p.set('embed', '1');
+  p.set('controls', controls.join(','));
+  if (show.length !== Object.keys(SHOW_SECTIONS).length) p.set('show', show.join(','));
+  if (autorun) p.set('autorun', '1');
+  if (lesson) p.set('lesson', lesson);
+  return `${baseUrl()}#${p}`;
 }
 
 const escAttr = (s) => String(s).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -130,18 +151,7 @@ export function linkSnippet(url, text = 'Open the tunelab playground') {
 }
 
 // ---------------------------------------------------------------- page wiring (after main.js)
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') e.className = v;
-    else if (k === 'text') e.textContent = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else if (v !== false && v != null) e.setAttribute(k, v === true ? '' : v);
-  }
-  e.append(...children.filter((c) => c != null));
-  return e;
-}
-
+/** Embed mode on the tuning panel: only the listed control groups and result sections; no tab bar. */
 function hideGroups() {
   const form = $('settings');
   for (const g of CONTROL_GROUPS.filter((g) => g !== 'run')) {
@@ -150,6 +160,7 @@ function hideGroups() {
   }
   if (!options.controls.includes('run')) for (const id of ['run', 'stop']) $(id)?.setAttribute('data-embed-hidden', '');
   $('copy-link')?.setAttribute('data-embed-hidden', '');
+  $('modes')?.setAttribute('data-embed-hidden', ''); // an embed is one instrument: the lesson or the link picks it
   for (const [name, id] of Object.entries(SHOW_SECTIONS)) {
     if (options.show.includes(name)) continue;
     const section = $(id)?.closest('section.card, .two-col > section');
@@ -159,9 +170,8 @@ function hideGroups() {
   for (const row of document.querySelectorAll('.results > .two-col')) {
     if ([...row.children].every((c) => c.hasAttribute('data-embed-hidden'))) row.setAttribute('data-embed-hidden', '');
   }
-  // Nothing of the tuning panel on screen (e.g. show=labs for a bandit lesson): its run bar goes too.
-  const tuneShown = Object.keys(SHOW_SECTIONS).some((k) => k !== 'labs' && options.show.includes(k));
-  if (!tuneShown && !options.controls.includes('run')) $('run')?.closest('.runbar')?.setAttribute('data-embed-hidden', '');
+  // No result section and no Run: the run bar goes too.
+  if (options.show.length === 0 && !options.controls.includes('run')) $('run')?.closest('.runbar')?.setAttribute('data-embed-hidden', '');
   const visible = CONTROL_GROUPS.filter((g) => g !== 'run' && options.controls.includes(g));
   if (visible.length === 0 && !options.lesson) document.body.classList.add('embed-no-controls');
   document.body.dataset.controls = options.controls.join(',');
@@ -175,7 +185,7 @@ function embedBar() {
   link.addEventListener('focus', refresh);
   link.addEventListener('mouseenter', refresh);
   window.addEventListener('hashchange', refresh);
-  $('settings')?.addEventListener('change', () => setTimeout(refresh));
+  document.addEventListener('change', () => setTimeout(refresh));
   const bar = el('div', { class: 'embed-bar', id: 'embed-bar' },
     el('span', { class: 'embed-brand', text: 'tunelab' }),
     el('span', { class: 'embed-mode', id: 'embed-mode', role: 'status', 'aria-live': 'polite', text: 'Starting…' }),
@@ -185,7 +195,7 @@ function embedBar() {
 
 function showMode() {
   const { threads, reason } = isolationReport();
-  const info = window.__tunelab?.info;
+  const info = win.__tunelab?.info;
   const badge = $('runtime');
   const n = info?.threads ?? 1;
   const label = info?.flavour === 'parallel' ? `Threads: ${n}` : 'Single thread';
@@ -201,17 +211,48 @@ function showMode() {
   return { threads, reason: why, flavour: info?.flavour };
 }
 
+/**
+ * Embed of another panel than the tuning one: its settings fold away (a button opens them) unless `controls=`
+ * lists a settings group; its introduction goes (the lesson box or the page explains); its Run and results stay. The button goes on top of the settings, under a lesson box.
+ */
+function foldSettings(panel) {
+  const form = panel?.section?.querySelector('form');
+  if (!form || panel === win.__tunelab.panels?.[BUILTIN_PANEL] || $('lesson-settings')) return;
+  panel.section.querySelector('[id$="copy-link"]')?.setAttribute('data-embed-hidden', '');
+  panel.section.querySelector('.results > .intro')?.setAttribute('data-embed-hidden', ''); // the charts come first
+  const sets = [...form.querySelectorAll(':scope > fieldset')];
+  const toggle = el('button', { type: 'button', id: 'lesson-settings', class: 'lesson-settings', 'aria-controls': form.id || null });
+  const apply = (on) => {
+    for (const f of sets) f.toggleAttribute('data-embed-hidden', !on);
+    toggle.setAttribute('aria-expanded', String(on));
+    toggle.textContent = on ? 'Hide the settings' : 'Show the settings';
+  };
+  toggle.addEventListener('click', () => apply(toggle.getAttribute('aria-expanded') !== 'true'));
+  const box = $('lesson');
+  if (box && form.contains(box)) box.after(toggle); else form.prepend(toggle);
+  apply(CONTROL_GROUPS.some((g) => g !== 'run' && options.controls.includes(g)));
+}
+
 // ---------------------------------------------------------------- "Embed" dialog (full page)
 function embedDialog() {
-  const after = $('copy-link');
-  if (!after) return;
+  const hooks = win.__tunelab;
   const open = el('button', { type: 'button', id: 'copy-embed', title: 'Copy an iframe snippet or a link for a course page' }, 'Embed…');
-  after.after(open);
+  // One button, next to "Copy link" in the run bar of the panel on screen (it follows the tabs).
+  const placeButton = () => {
+    const section = hooks.panels?.[hooks.panel ?? BUILTIN_PANEL]?.section;
+    const after = section?.querySelector('[id$="copy-link"]') ?? $('copy-link');
+    if (after && open.previousElementSibling !== after) after.after(open);
+  };
+  placeButton();
+  panelsReady.then(placeButton);
+  new MutationObserver(placeButton).observe(document.body, { attributes: true, attributeFilter: ['data-panel'] });
 
-  // A lesson on another panel (bandits, HOAG, LR schedules) needs that card, not the tuning form.
-  const tuneLesson = (findLesson(hashExtras.lesson ?? '')?.panel ?? BUILTIN_PANEL) === BUILTIN_PANEL;
-  const groupBox = (name, items, checked) => el('fieldset', { class: 'embed-opts' }, el('legend', { text: name }),
-    ...items.map((g) => el('label', {}, el('input', { type: 'checkbox', name, value: g, checked: checked.includes(g) }), ` ${g}`)));
+  // Another panel than the tuning one (bandits, HOAG, LR schedules, step size; or a lesson on one) embeds that
+  // panel, its Run and results, settings folded: the tuning panel's groups and sections do not apply to it.
+  const defaults = (tuneMode) => ({ controls: tuneMode ? ['arms', 'tuner', 'run'] : ['run'],
+    show: tuneMode ? ['chart', 'bracket', 'best', 'table', 'posterior'] : Object.keys(SHOW_SECTIONS) });
+  const groupBox = (name, items) => el('fieldset', { class: 'embed-opts' }, el('legend', { text: name }),
+    ...items.map((g) => el('label', {}, el('input', { type: 'checkbox', name, value: g }), ` ${g}`)));
   const sizes = [['640x480', '640 × 480 (small)'], ['800x600', '800 × 600'], ['100%x720', 'full width × 720']];
   const size = el('select', { id: 'embed-size' }, ...sizes.map(([v, t]) => new Option(t, v, v === '800x600', v === '800x600')));
   const autorun = el('input', { type: 'checkbox', id: 'embed-autorun' });
@@ -230,8 +271,8 @@ function embedDialog() {
       + '(and lesson), showing only the groups ticked here. Use the link where iframes are not allowed. ' },
       el('a', { href: new URL('docs/instructors.html', document.baseURI).href, target: '_blank', rel: 'noopener' }, 'Instructor\'s guide ↗')),
     el('div', { class: 'embed-grid' },
-      groupBox('controls', CONTROL_GROUPS, tuneLesson ? ['arms', 'tuner', 'run'] : []),
-      groupBox('show', Object.keys(SHOW_SECTIONS), tuneLesson ? ['chart', 'bracket', 'best', 'table', 'posterior'] : ['labs'])),
+      groupBox('controls', CONTROL_GROUPS),
+      groupBox('show', Object.keys(SHOW_SECTIONS))),
     el('div', { class: 'row' }, el('label', { for: 'embed-size', text: 'Size' }), size),
     el('div', { class: 'row check' }, autorun, el('label', { for: 'embed-autorun', text: 'Run as soon as it loads' })),
     el('h3', { text: 'iframe' }), snippet, copyBtn('copy-snippet', snippet, 'Snippet'),
@@ -244,13 +285,22 @@ function embedDialog() {
     const pick = (name) => [...dlg.querySelectorAll(`input[name="${name}"]:checked`)].map((i) => i.value);
     const [w, h] = size.value.split('x');
     const lesson = findLesson(hashExtras.lesson ?? '');
-    const title = lesson ? `tunelab lesson: ${lesson.title}` : 'tunelab playground: tune SG-MCMC samplers with MAMBA and KSD';
+    const name = hooks.panel ?? BUILTIN_PANEL;
+    const title = lesson ? `tunelab lesson: ${lesson.title}` : name === BUILTIN_PANEL ? 'tunelab playground: tune SG-MCMC samplers with MAMBA and KSD'
+      : `tunelab playground: ${hooks.panels?.[name]?.panel?.title ?? PANEL_NAMES[name] ?? name}`;
     snippet.value = iframeSnippet(embedUrl({ controls: pick('controls'), show: pick('show'), autorun: autorun.checked }),
       { width: /%$/.test(w) ? w : Number(w), height: Number(h), title });
     link.value = linkSnippet(fullPageUrl(), lesson ? `Open the tunelab lesson: ${lesson.title}` : 'Open the tunelab playground');
   };
   dlg.addEventListener('change', update);
+  let mode = null;
   open.addEventListener('click', () => {
+    const tuneMode = (hooks.panel ?? BUILTIN_PANEL) === BUILTIN_PANEL;
+    if (mode !== tuneMode) { // the defaults of the panel on screen, kept while it stays on screen
+      mode = tuneMode;
+      const d = defaults(tuneMode);
+      for (const i of dlg.querySelectorAll('.embed-opts input')) i.checked = d[i.name].includes(i.value);
+    }
     update();
     status.textContent = '';
     if (typeof dlg.showModal === 'function') dlg.showModal(); else dlg.setAttribute('open', '');
@@ -260,23 +310,18 @@ function embedDialog() {
 // ---------------------------------------------------------------- lessons
 const lessonHooks = { id: null, panel: null, status: 'none', message: '', runs: 0, report: null };
 
-/** Waits until a panel has registered (panels load as modules too), at most `ms`. */
-async function waitPanel(name, ms = 3000) {
-  const t0 = performance.now();
-  while (performance.now() - t0 < ms) {
-    // Lessons run on the "More tuners" card (www/panels.js registers it in `lessonPanels`), never on the full
-    // tuner tabs: their embeds show that card (`show=labs`) next to the tuning page's Embed button.
-    const p = window.__tunelab?.lessonPanels?.[name];
-    if (p && typeof p.load === 'function') return p;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return null;
+/** The registry's panel `name` (www/panels/registry.js), once the page has filled it; null if it has none. */
+async function findPanel(name) {
+  await Promise.race([panelsReady, new Promise((r) => setTimeout(r, 10_000))]);
+  const p = win.__tunelab?.panels?.[name];
+  return p && typeof p.load === 'function' && typeof p.run === 'function' ? p : null;
 }
 
 function lessonPanel(lesson) {
   let step = Math.min(options.step, lesson.steps.length);
   let config = lesson.config ? structuredClone(lesson.config) : null;
-  const hooks = window.__tunelab;
+  const hooks = win.__tunelab;
+  const tune = lesson.panel === BUILTIN_PANEL;
   Object.assign(lessonHooks, { id: lesson.id, panel: lesson.panel, status: 'loading' });
   hooks.lesson = lessonHooks;
 
@@ -301,11 +346,10 @@ function lessonPanel(lesson) {
     toggle.setAttribute('aria-expanded', String(open));
     toggle.textContent = open ? 'Hide' : 'Show';
   });
-  const box = el('section', { class: 'lesson card', id: 'lesson', 'aria-labelledby': 'lesson-h', 'data-lesson': lesson.id },
+  const box = el('section', { class: 'lesson card', id: 'lesson', 'aria-labelledby': 'lesson-h', 'data-lesson': lesson.id, 'data-panel': lesson.panel },
     el('div', { class: 'lesson-head' }, el('p', { class: 'lesson-kicker', text: 'Guided lesson' }), toggle),
     el('h2', { id: 'lesson-h', text: lesson.title }),
     body);
-  $('settings').prepend(box); // top of the left column
   document.body.classList.add('has-lesson');
 
   const setStatus = (s, msg) => {
@@ -326,138 +370,183 @@ function lessonPanel(lesson) {
     prev.disabled = step === 1;
     next.disabled = step === lesson.steps.length;
     box.dataset.step = String(step);
-    hashExtras.step = String(step);
-    history.replaceState(null, '', formatHash(currentState()));
+    hashExtras.step = String(step); // kept when the tuning panel rewrites the hash
+    editHash((p) => p.set('step', String(step)));
   };
   prev.addEventListener('click', () => { if (step > 1) { step--; render(); } });
   next.addEventListener('click', () => { if (step < lesson.steps.length) { step++; render(); } });
 
   let panel = null;
-  // The page's own runs (its Run button, Ctrl+Enter, or ours) drive the lesson's status: main.js marks a run
-  // in progress with body[data-running].
-  let finished = [];
-  if (lesson.panel === BUILTIN_PANEL) {
-    let was = document.body.dataset.running === 'true';
-    new MutationObserver(() => {
-      const now = document.body.dataset.running === 'true';
-      if (now === was) return;
-      was = now;
-      if (now) { setStatus('running', 'Running…'); return; }
-      const msg = $('message');
-      if (msg?.dataset.kind === 'error') setStatus('error', msg.textContent || 'The run failed.');
-      else if (/^Stopped/.test(msg?.textContent ?? '')) setStatus('ready', 'Stopped. Press Run to start again.');
-      else {
-        lessonHooks.runs++;
-        lessonHooks.report = hooks.lastResult?.report ?? null;
-        const b = lessonHooks.report?.best;
-        setStatus('done', b ? `Done: arm #${b.arm} chosen. Read the chart, the bracket and the table, then go on.` : 'Done.');
-      }
-      const waiting = finished;
-      finished = [];
-      for (const f of waiting) f();
-    }).observe(document.body, { attributes: true, attributeFilter: ['data-running'] });
-  }
-  const runTune = async () => {
-    if (hooks.running) return;
-    const over = new Promise((r) => finished.push(r));
-    $('run').click(); // main.js starts a run synchronously, or refuses with a message
-    if (!hooks.running) {
-      finished = [];
-      setStatus('error', $('message')?.textContent || 'The run could not start.');
-      return;
-    }
-    await over;
+  // The results of the panel: in view when the lesson loads and when a run starts (narrow layouts put the
+  // panel's settings first).
+  const showResults = () => {
+    const r = panel?.section?.querySelector('.results') ?? panel?.section;
+    const rect = r?.getBoundingClientRect();
+    if (rect && (rect.top > innerHeight - 120 || rect.bottom < 0)) r.scrollIntoView({ block: 'start' });
   };
-  const runPanel = async () => {
-    if (!panel || panel.running) return;
-    setStatus('running', 'Running…');
-    try {
-      lessonHooks.report = await panel.run();
+
+  // Every run of the panel (its own Run button, Ctrl+Enter, or the lesson's) drives the lesson's status: the
+  // panel marks a run on its section (data-running; the tuning page also on body), `running` says which.
+  let was = false;
+  let seen = null;
+  const snapshot = () => ({ report: panel.lastReport ?? null, errors: panel.errors?.length ?? 0 });
+  const settle = (returned) => {
+    const before = seen ?? { report: null, errors: 0 };
+    seen = snapshot();
+    const report = panel.lastReport ?? returned ?? null;
+    if (report && report !== before.report && report.status !== 'stopped') {
       lessonHooks.runs++;
-      setStatus('done', 'Done: compare the methods on the charts, then go on.');
+      lessonHooks.report = report;
+      const best = resultOf(report)?.best;
+      setStatus('done', tune ? (best ? `Done: arm #${best.arm} chosen. Read the chart, the bracket and the table, then go on.` : 'Done.')
+        : 'Done: compare the methods on the charts, then go on.');
+    } else if ((panel.errors?.length ?? 0) > before.errors) {
+      setStatus('error', String(panel.errors.at(-1) || 'The run failed.'));
+    } else {
+      setStatus('ready', 'Stopped. Press Run to start again.');
+    }
+  };
+  const onRunning = () => {
+    const now = !!panel.running;
+    if (now === was) return;
+    was = now;
+    if (now) { seen = seen ?? snapshot(); setStatus('running', 'Running…'); showResults(); } else settle();
+  };
+  const watch = () => {
+    seen = snapshot();
+    const mo = new MutationObserver(onRunning);
+    for (const target of [panel.section, document.body]) if (target) mo.observe(target, { attributes: true, attributeFilter: ['data-running'] });
+  };
+
+  const run = async () => {
+    if (!panel || panel.running) return;
+    seen = snapshot();
+    setStatus('running', 'Running…');
+    showResults();
+    let returned;
+    try {
+      returned = await panel.run();
     } catch (e) {
       setStatus('error', `The run failed: ${e?.message ?? e}`);
+      return;
     }
+    // The observer has settled a run that went through `running`; a refused run (or a stand-in panel) did not.
+    if (lessonHooks.status === 'running') { was = false; settle(returned); }
   };
-  const run = () => (lesson.panel === BUILTIN_PANEL ? runTune() : runPanel());
   runBtn.addEventListener('click', run);
 
   applyBtn.addEventListener('click', async () => {
     const s = lesson.steps[step - 1];
-    if (!s.patch) return;
-    if (lesson.panel === BUILTIN_PANEL) {
-      const next = normalise({ ...currentState(), ...s.patch });
-      location.replace(baseUrl() + formatHash(next)); // a fragment navigation: main.js re-reads the hash
-      setStatus('ready', `Changed: ${Object.entries(s.patch).map(([k, v]) => `${k} = ${v}`).join(', ')}. Press Run.`);
-    } else if (panel) {
-      config = mergeConfig(config, s.patch);
-      await panel.load(structuredClone(config));
-      setStatus('ready', 'Changed. Press Run.');
+    if (!s.patch || !panel) return;
+    try {
+      if (tune) {
+        await panel.load(normalise({ ...currentState(), ...s.patch }));
+        setStatus('ready', `Changed: ${Object.entries(s.patch).map(([k, v]) => `${k} = ${v}`).join(', ')}. Press Run.`);
+      } else {
+        config = mergeConfig(config, s.patch);
+        await panel.load(structuredClone(config));
+        setStatus('ready', 'Changed. Press Run.');
+      }
+    } catch (e) {
+      setStatus('error', `The change could not be applied: ${e?.message ?? e}`);
     }
   });
 
-  // A tuning lesson uses the page's own Run button when it is on screen.
-  if (lesson.panel === BUILTIN_PANEL && !(options.embed && !options.controls.includes('run'))) runBtn.hidden = true;
+  /**
+   * The lesson box: on top of the panel's settings column when the results sit beside it (wide), on top of the
+   * results when the layout stacks them under the settings (narrow), so the results come right under the box.
+   */
+  const place = () => {
+    const form = panel?.section?.querySelector('form');
+    const results = panel?.section?.querySelector('.results');
+    if (!form || !results) {
+      (panel?.section ?? $('settings') ?? document.querySelector('main') ?? document.body).prepend(box);
+      return;
+    }
+    const put = () => {
+      if (panel.section.hidden) return;
+      const stacked = Math.abs(results.getBoundingClientRect().left - form.getBoundingClientRect().left) < 20;
+      const host = stacked ? results : form;
+      if (box.parentElement !== host) host.prepend(box);
+    };
+    put();
+    addEventListener('resize', put);
+    if (options.embed && !tune) foldSettings(panel);
+  };
+
   render();
   const start = async () => {
-    await hooks.client.ready().catch(() => {});
-    if (lesson.panel === BUILTIN_PANEL) {
-      setStatus('ready', 'Press Run to start.');
-    } else {
-      panel = await waitPanel(lesson.panel);
-      if (!panel) {
-        runBtn.disabled = true;
-        applyBtn.disabled = true;
-        setStatus('missing-panel', `This lesson needs the ${PANEL_NAMES[lesson.panel] ?? lesson.panel} panel, which this build of the playground does not have yet. `
-          + 'The steps below still describe the experiment.');
-        return;
-      }
-      try {
-        await panel.load(structuredClone(config));
-        setStatus('ready', 'Loaded. Press Run to start.');
-      } catch (e) {
-        runBtn.disabled = true;
-        setStatus('error', `The ${PANEL_NAMES[lesson.panel]} panel could not load this lesson: ${e?.message ?? e}`);
-        return;
-      }
+    panel = await findPanel(lesson.panel);
+    panel?.show?.();
+    place();
+    if (!panel) {
+      runBtn.disabled = true;
+      applyBtn.disabled = true;
+      setStatus('missing-panel', `This lesson needs the ${PANEL_NAMES[lesson.panel] ?? lesson.panel} panel, which this build of the playground does not have yet. `
+        + 'The steps below still describe the experiment.');
+      return;
     }
+    // The panel's own Run button, when it is on screen, is the lesson's; a stand-in without one gets ours.
+    const own = panel.section?.querySelector('.runbar button.primary');
+    runBtn.hidden = !!own && !own.closest('[data-embed-hidden]');
+    watch();
+    await hooks.client?.ready?.().catch(() => {});
+    // Settings the link gives explicitly win over the lesson's (a copied link reproduces what was on screen):
+    // for the tuning panel the top of this module merged them; another panel read its namespaced keys
+    // (`bandit.rate=...`) when the page started, and gets them back after the lesson's config.
+    const prefix = panel.panel?.prefix;
+    const fromLink = !tune && prefix ? [...params.keys()].filter((k) => k.startsWith(`${prefix}.`)).map((k) => k.slice(prefix.length + 1)) : [];
+    const linkState = { ...(panel.state ?? {}) };
+    try {
+      await panel.load(tune ? parseHash(location.hash).state : structuredClone(config));
+      const keep = Object.fromEntries(fromLink.filter((k) => k in linkState).map((k) => [k, linkState[k]]));
+      if (Object.keys(keep).length) await panel.load(keep);
+    } catch (e) {
+      runBtn.disabled = true;
+      setStatus('error', `The ${PANEL_NAMES[lesson.panel] ?? lesson.panel} panel could not load this lesson: ${e?.message ?? e}`);
+      return;
+    }
+    setStatus('ready', tune ? 'Press Run to start.' : 'Loaded. Press Run to start.');
+    showResults();
     if (options.autorun) await run();
   };
   start();
 }
 
 function unknownLessonMessage(id) {
-  $('settings').prepend(el('section', { class: 'lesson card', id: 'lesson', 'data-status': 'unknown' },
+  ($('settings') ?? document.querySelector('main') ?? document.body).prepend(el('section', { class: 'lesson card', id: 'lesson', 'data-status': 'unknown' },
     el('h2', { text: 'Lesson not found' }),
     el('p', { class: 'lesson-status bad', id: 'lesson-status', text: `There is no lesson "${id}". Lessons: ${LESSONS.map((l) => l.id).join(', ')}.` })));
 }
 
-async function autorunTune() {
-  const hooks = window.__tunelab;
-  await hooks.client.ready();
-  $('run').click();
+/** autorun=1 without a lesson: the panel on screen runs once the worker is ready. */
+async function autorun() {
+  const hooks = win.__tunelab;
+  await panelsReady;
+  const panel = hooks.panels?.[hooks.panel ?? BUILTIN_PANEL];
+  await hooks.client?.ready?.();
+  await panel?.run();
 }
 
 function init() {
-  const hooks = window.__tunelab;
+  const hooks = win.__tunelab;
   if (!hooks) return; // main.js failed: its own error is on the page
   hooks.embed = { options: { ...options, lesson: options.lesson?.id ?? null }, isolationReport, embedUrl, fullPageUrl, iframeSnippet };
-  hooks.panels ??= {};
-  registerLabPanels(hooks);
   if (options.embed) {
     document.body.classList.add('embed');
     embedBar();
     hideGroups();
+    if (!options.lesson) panelsReady.then(() => foldSettings(hooks.panels?.[hooks.panel]));
   } else {
     embedDialog();
   }
   if (options.lesson) lessonPanel(options.lesson);
   else if (options.unknownLesson) unknownLessonMessage(options.unknownLesson);
-  if (options.autorun && !options.lesson) autorunTune().catch(() => {});
-  hooks.client.ready().then(() => { hooks.mode = showMode(); }, () => {});
-  if (window.__tunelabCoi) window.__tunelabCoi.onchange = () => { if (hooks.info) hooks.mode = showMode(); };
+  if (options.autorun && !options.lesson) autorun().catch(() => {});
+  hooks.client?.ready().then(() => { hooks.mode = showMode(); }, () => {});
+  if (win.__tunelabCoi) win.__tunelabCoi.onchange = () => { if (hooks.info) hooks.mode = showMode(); };
 }
 
 // Deferred modules run in document order before DOMContentLoaded: main.js has wired the page by then.
-if (window.__tunelab) init();
+if (win.__tunelab) init();
 else document.addEventListener('DOMContentLoaded', init, { once: true });

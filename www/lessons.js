@@ -1,25 +1,26 @@
 // Guided lessons: one per paper the playground implements. Each lesson is data: the panel that runs it, the
-// settings (a page state for the built-in tuning panel, or a config in the core's JSON for the other panels),
-// a few short steps (what to look at, what to change, what to expect) and the paper.
+// settings (the tuning panel's state, or a config in the core's JSON for the other panels), a few short steps
+// (what to look at, what to change, what to expect) and the paper.
 //
 // Linked as `#lesson=ID` (optionally `&step=N`, 1-based), on the full page or in an embed. www/embed.js shows
-// the steps and loads the settings.
+// the steps in a box above the panel, makes the panel's tab active and runs the lesson there.
 //
-// Panels. `tune` is the page's own MAMBA / KSD panel (settings form + Run). Every other panel registers itself
-// on the page at `window.__tunelab.lessonPanels[NAME]` with
-//     load(config)  -> void | Promise      put the config into the panel's controls (no run)
-//     run()         -> Promise<report>     run it; resolves with the core's report when the run is over
-//     running       (optional boolean)     true while a run is in progress
-// where NAME is `bandit` (src/bandit: BanditConfig JSON), `hoag` (src/hoag: HoagConfig JSON) or `lrsched`
-// (src/lrsched: LrConfig JSON). A lesson whose panel is missing says so instead of failing silently.
-//
-// The page's "More tuners" card provides bandit, hoag and lrsched (www/panels.js adapts it to this contract).
+// Panels: the page's registry (www/panels/registry.js) fills `window.__tunelab.panels[NAME]` and fires
+// `tunelab:panels-ready`; NAME is the tab of one tuner:
+//     tune         MAMBA / KSD tuning of SG-MCMC (state: the tuning form's settings, www/state.js)
+//     bandit       GP-UCB, TTTS / D-TTTS (config: the core's bandit JSON, src/bandit)
+//     hoag         HOAG (config: the core's hoag JSON, src/hoag)
+//     lr-schedule  learning-rate schedules (config: the core's lr-schedule JSON, src/lrsched)
+//     step-size    GP-UCB over SG-MCMC step sizes
+// Each has load(config) -> Promise<state>, run() -> Promise<report envelope>, stop(), show() (activates its
+// tab), `section` (its root element) and read-only state, running, runs, lastReport, lastChartData, errors.
+// A lesson whose panel is missing says so instead of failing silently.
 //
 // Timings: the configs are sized to finish well under a minute. Measured in headless Chromium on 2 shared
 // cores (2026-11), threads / single thread: mamba 2.2 / 2.1 s, gp-ucb 8.4 / 9.1 s, d-ttts 5.7 / 6.6 s,
 // hoag 1.7 / 1.2 s, lr-schedule 0.4 / 0.4 s.
 
-/** Built-in panel: the page's settings form and its Run button. */
+/** The SG-MCMC tuning panel (its settings are the page's state, kept in the URL by www/state.js). */
 export const BUILTIN_PANEL = 'tune';
 
 /** Human names of the panels, for messages. */
@@ -27,7 +28,8 @@ export const PANEL_NAMES = {
   tune: 'MAMBA / KSD tuning',
   bandit: 'bandit (GP-UCB, TTTS / D-TTTS)',
   hoag: 'HOAG (hyperparameter gradients)',
-  lrsched: 'learning-rate schedule',
+  'lr-schedule': 'learning-rate schedule',
+  'step-size': 'step size (GP-UCB)',
 };
 
 export const LESSONS = [
@@ -187,7 +189,7 @@ export const LESSONS = [
   {
     id: 'lr-schedule',
     title: 'Learning-rate schedules from a GP model of training curves',
-    panel: 'lrsched',
+    panel: 'lr-schedule',
     // The lr-schedule preset `noisy-quadratic` (0.1 s native): 10 intervals of 30 SGD steps.
     config: {
       problem: { kind: 'noisy-quadratic', dim: 20, noise: 1.0 },
@@ -230,3 +232,6 @@ export function mergeConfig(base, patch) {
   for (const [k, v] of Object.entries(patch)) out[k] = mergeConfig(out[k], v);
   return out;
 }
+
+/** The result inside a run's report envelope ({kind, status, config, compute, result}), or a bare report. */
+export const resultOf = (report) => (report && typeof report === 'object' && 'result' in report && 'kind' in report ? report.result : report);

@@ -79,8 +79,45 @@ export async function playgroundFrame(page, timeout = 60_000) {
   return frame;
 }
 
-/** Waits for a lesson to reach a final status; returns window.__tunelab.lesson. */
+/** Waits for a lesson to reach a final status; returns window.__tunelab.lesson (status, message, runs, report). */
 export async function lessonDone(target, timeout = 120_000) {
   await target.waitForFunction(() => ['done', 'error', 'missing-panel'].includes(window.__tunelab?.lesson?.status), null, { timeout });
   return target.evaluate(() => ({ ...window.__tunelab.lesson }));
+}
+
+/** Waits until the registry's panel `name` has finished `runs` runs (window.__tunelab.panels[name]). */
+export async function panelRunDone(target, name, runs, timeout = 120_000) {
+  await target.waitForFunction(([p, n]) => {
+    const panel = window.__tunelab?.panels?.[p];
+    return panel && panel.runs >= n && !panel.running && panel.lastReport != null;
+  }, [name, runs], { timeout });
+}
+
+/** What a page shows of the registry's panel `name`: its tab, its section, its results against the viewport. */
+export async function panelView(target, name) {
+  return target.evaluate((p) => {
+    const panel = window.__tunelab.panels[p];
+    const shown = (e) => !!e && e.offsetParent !== null && getComputedStyle(e).visibility !== 'hidden';
+    const tabs = [...document.querySelectorAll('#modes [role="tab"]')];
+    const results = panel.section.querySelector('.results') ?? panel.section;
+    const r = results.getBoundingClientRect();
+    const sections = Object.entries(window.__tunelab.panels).filter(([n, q]) => n !== p && q.section).map(([, q]) => q.section);
+    return {
+      tabSelected: document.getElementById(`tab-${p}`)?.getAttribute('aria-selected') ?? null,
+      otherTabsSelected: tabs.filter((t) => t.id !== `tab-${p}` && t.getAttribute('aria-selected') === 'true').map((t) => t.id),
+      sectionVisible: shown(panel.section),
+      otherSectionsVisible: sections.filter(shown).length,
+      results: { top: r.top, bottom: r.bottom, left: r.left, right: r.right, innerHeight, innerWidth },
+      resultsInViewport: r.top < innerHeight - 50 && r.bottom > 50 && r.left >= 0 && r.left < innerWidth,
+      lessonInPanel: panel.section.contains(document.getElementById('lesson')),
+      runs: panel.runs, running: panel.running, lastReport: panel.lastReport, lastChartData: panel.lastChartData,
+    };
+  }, name);
+}
+
+/** Whether chart data (any nesting of objects and arrays) holds at least one finite number in an array. */
+export function hasPoints(d) {
+  if (Array.isArray(d)) return d.some((x) => (typeof x === 'number' && Number.isFinite(x)) || hasPoints(x));
+  if (d && typeof d === 'object') return Object.values(d).some(hasPoints);
+  return false;
 }

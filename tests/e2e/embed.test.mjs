@@ -1,12 +1,15 @@
-// End-to-end: embed mode. The embed URL shows only the listed control groups and result sections in a
-// 640 x 480 frame, with an "Open full playground" link carrying the state; the Embed dialog writes an iframe
-// snippet and a plain link and copies them (clipboard, or selection when the clipboard is blocked); the snippet,
-// pasted into a course page on another origin (127.0.0.2), loads and runs the MAMBA lesson to completion and
-// says why it runs single-threaded there; an isolated course page gets threads in the iframe when the
-// playground's host sends COEP + CORP cross-origin, and the iframe is blocked when it does not.
+// End-to-end: embed mode. The embed URL shows only the listed control groups and result sections of the
+// tuning panel in a 640 x 480 frame, with an "Open full playground" link carrying the state; a lesson on another
+// tuner shows that tuner's panel (its Run and results in the frame) and runs there; an old `show=labs` link
+// still opens. The Embed dialog writes an iframe snippet and a plain link and copies them (clipboard, or selection
+// when the clipboard is blocked); the snippet, pasted into a course page on another origin (127.0.0.2), loads and
+// runs the MAMBA lesson to completion and says why it runs single-threaded there; an isolated course page gets
+// threads in the iframe when the playground's host sends COEP + CORP cross-origin, and the iframe is blocked when
+// it does not.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, playground, coursePage, pageWith, nonLoopback, playgroundFrame, lessonDone } from './embed-helpers.mjs';
+import { browser, playground, coursePage, pageWith, nonLoopback, playgroundFrame, lessonDone, panelRunDone, panelView, hasPoints } from './embed-helpers.mjs';
+import { LESSONS, resultOf } from '../../www/lessons.js';
 
 const visible = (page, sel) => page.locator(sel).first().isVisible();
 
@@ -68,25 +71,90 @@ describe('embed mode', () => {
     await p2.close();
   });
 
-  test('a lesson on the "More tuners" card: the dialog picks that card; the embed shows it without the tuning run bar', async () => {
+  test('a lesson on another tuner: the dialog writes an embed of that panel; at 640 x 480 it shows its Run and results, and runs there', async () => {
     const page = await b.context.newPage();
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${pg.url}#lesson=gp-ucb`);
-    await page.waitForFunction(() => window.__tunelab?.mode != null);
+    await page.waitForFunction(() => window.__tunelab?.mode != null && window.__tunelab.lesson?.status === 'ready');
     await page.click('#copy-embed');
+    await page.check('#embed-autorun');
     const src = (await page.inputValue('#embed-snippet')).match(/src="([^"]+)"/)[1].replace(/&amp;/g, '&');
     const h = new URLSearchParams(new URL(src).hash.slice(1));
-    assert.equal(h.get('controls'), '');
-    assert.equal(h.get('show'), 'labs');
+    assert.equal(h.get('controls'), 'run');
+    assert.equal(h.has('show'), false);
     assert.equal(h.get('lesson'), 'gp-ucb');
-    const frame = await b.context.newPage();
-    await frame.goto(src);
-    await frame.waitForFunction(() => window.__tunelab?.lesson?.status === 'ready');
-    assert.equal(await visible(frame, '#labs'), true);
-    assert.equal(await visible(frame, '#lesson'), true);
-    for (const sel of ['.runbar', '#chart-ksd', '#settings fieldset[data-group="arms"]']) assert.equal(await visible(frame, sel), false, sel);
+    assert.equal(h.get('autorun'), '1');
     await page.close();
+    const frame = await b.context.newPage(); // the context's viewport: 640 x 480
+    const errors = [];
+    frame.on('pageerror', (e) => errors.push(String(e)));
+    await frame.goto(src);
+    await frame.waitForFunction(() => ['running', 'done'].includes(window.__tunelab?.lesson?.status));
+    // The Bandits panel with the lesson box; the tuning panel and the tab bar are not shown.
+    assert.equal(await visible(frame, '#lesson'), true);
+    assert.equal(await visible(frame, '#panel-bandit'), true);
+    assert.equal(await frame.getAttribute('#tab-bandit', 'aria-selected'), 'true');
+    for (const sel of ['#panel-tune', '#modes', '#chart-ksd', '#settings fieldset[data-group="arms"]']) assert.equal(await visible(frame, sel), false, sel);
+    // Settings folded away (a button opens them), the panel's Run and its chart in the first screen.
+    assert.equal(await frame.evaluate(() => [...document.querySelectorAll('#panel-bandit form > fieldset')].some((f) => f.offsetParent !== null)), false);
+    assert.equal(await visible(frame, '#lesson-settings'), true);
+    const run = await frame.locator('#bandit-run').boundingBox();
+    assert.ok(run && run.y >= 0 && run.y + run.height <= 480, `Run outside the frame: ${JSON.stringify(run)}`);
+    assert.ok(await frame.evaluate(() => document.scrollingElement.scrollWidth <= innerWidth), 'no horizontal scroll at 640 px');
+    const result = await lessonDone(frame);
+    assert.equal(result.status, 'done', result.message);
+    const view = await panelView(frame, 'bandit');
+    assert.ok(view.runs >= 1);
+    assert.ok(hasPoints(view.lastChartData));
+    assert.equal(view.resultsInViewport, true, JSON.stringify(view.results));
+    assert.deepEqual(resultOf(view.lastReport).algorithms.map((a) => a.kind), ['gp-ucb', 'gp-ucb-noninvariant', 'gp-ucb-stationary', 'random']);
+    assert.ok(await frame.evaluate(() => document.scrollingElement.scrollWidth <= innerWidth), 'no horizontal scroll after the run');
+    // The settings open on demand.
+    await frame.click('#lesson-settings');
+    assert.equal(await frame.evaluate(() => [...document.querySelectorAll('#panel-bandit form > fieldset')].some((f) => f.offsetParent !== null)), true);
+    assert.deepEqual(errors, []);
     await frame.close();
+  });
+
+  test('every lesson on another tuner embeds at 640 x 480: its tab, the lesson box, its Run in the frame, no horizontal scroll', async () => {
+    for (const lesson of LESSONS.filter((l) => l.panel !== 'tune')) {
+      const page = await b.context.newPage();
+      await page.goto(`${pg.url}#embed=1&lesson=${lesson.id}&controls=run`);
+      await page.waitForFunction(() => window.__tunelab?.lesson?.status === 'ready');
+      const view = await panelView(page, lesson.panel);
+      assert.equal(view.tabSelected, 'true', lesson.id);
+      assert.equal(view.sectionVisible, true, lesson.id);
+      assert.equal(view.lessonInPanel, true, lesson.id);
+      assert.equal(await visible(page, '#lesson'), true, lesson.id);
+      const run = await page.locator(`#panel-${lesson.panel} .runbar button.primary`).boundingBox();
+      assert.ok(run && run.y >= 0 && run.y + run.height <= 480 && run.x + run.width <= 640, `${lesson.id}: Run outside the frame ${JSON.stringify(run)}`);
+      assert.ok(await page.evaluate(() => document.scrollingElement.scrollWidth <= innerWidth), `${lesson.id}: no horizontal scroll`);
+      await page.close();
+    }
+  });
+
+  test('#embed=1&lesson=gp-ucb&autorun=1 runs in the Bandits panel; an old show=labs link still opens', async () => {
+    const page = await b.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${pg.url}#embed=1&lesson=gp-ucb&autorun=1`);
+    const result = await lessonDone(page);
+    assert.equal(result.status, 'done', result.message);
+    const view = await panelView(page, 'bandit');
+    assert.equal(view.tabSelected, 'true');
+    assert.equal(view.sectionVisible, true);
+    assert.ok(view.runs >= 1 && hasPoints(view.lastChartData));
+    assert.equal(await page.evaluate(() => window.__tunelab.panels.tune.runs), 0);
+    await page.close();
+    // `labs` (the removed "More tuners" card) is ignored like any unknown section.
+    const old = await b.context.newPage();
+    old.on('pageerror', (e) => errors.push(String(e)));
+    await old.goto(`${pg.url}#embed=1&controls=&show=labs,chart`);
+    await old.waitForFunction(() => window.__tunelab?.mode != null);
+    assert.deepEqual(await old.evaluate(() => window.__tunelab.embed.options.show), ['chart']);
+    assert.equal(await visible(old, '#chart-ksd'), true);
+    assert.deepEqual(errors, []);
+    await old.close();
   });
 
   test('the layout grows with a larger frame', async () => {
@@ -98,8 +166,8 @@ describe('embed mode', () => {
     assert.ok(big.width > 800, `chart width ${big.width} at 1200 px`);
     assert.ok(big.height > 400, `chart height ${big.height} at 800 px`);
     // autorun=1 starts the run once the worker is ready.
-    await page.waitForFunction(() => window.__tunelab.runs >= 1 && !window.__tunelab.running, null, { timeout: 120_000 });
-    assert.ok(await page.evaluate(() => window.__tunelab.lastResult?.report?.best));
+    await panelRunDone(page, 'tune', 1);
+    assert.ok(resultOf(await page.evaluate(() => window.__tunelab.panels.tune.lastReport))?.best);
     await page.close();
   });
 
@@ -170,7 +238,8 @@ describe('the copied snippet in a course page on another origin', () => {
         const frame = await playgroundFrame(page);
         const lesson = await lessonDone(frame);
         assert.equal(lesson.status, 'done', lesson.message);
-        const r = await frame.evaluate(() => ({ report: window.__tunelab.lastResult.report, mode: window.__tunelab.mode, iso: crossOriginIsolated, text: document.getElementById('embed-mode').textContent }));
+        const r = await frame.evaluate(() => ({ report: window.__tunelab.panels.tune.lastReport, mode: window.__tunelab.mode, iso: crossOriginIsolated, text: document.getElementById('embed-mode').textContent }));
+        r.report = resultOf(r.report);
         assert.equal(r.report.arms.length, 18);
         assert.deepEqual(r.report.rounds.map((x) => x.arms.length), [18, 6]);
         assert.ok(r.report.best && Number.isInteger(r.report.best.arm));

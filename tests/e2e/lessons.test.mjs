@@ -1,33 +1,38 @@
-// End-to-end: guided lessons. `#lesson=mamba` loads the lesson's settings, shows its steps and paper, runs to
-// completion, and its suggested changes do what the text says (eta = 2 gives 4 rounds, 18 -> 9 -> 4 -> 2);
-// a link keeps the step and the changed settings. Every other lesson runs to completion when the page has its
-// panel, and otherwise says which panel it needs. The panel contract (load(config), run()) is exercised with a
-// stand-in panel, so the loader is tested before the real panels land.
+// End-to-end: guided lessons. Each lesson URL opens the tab of its tuner (the panel of the page's registry,
+// www/panels/registry.js), puts the lesson box on top of that panel with the results in view, and runs there
+// to completion (the panel's `runs` grows, its chart data is not empty, its report is the lesson's experiment).
+// `#lesson=mamba`: settings, steps and paper; its suggested changes do what the text says (eta = 2 gives 4
+// rounds, 18 -> 9 -> 4 -> 2); a link keeps the step and the changed settings. The panel contract (load(config),
+// run()) is exercised with a stand-in panel; a missing panel is named; every request stays on loopback.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { browser, playground, nonLoopback, lessonDone } from './embed-helpers.mjs';
-import { LESSONS, mergeConfig } from '../../www/lessons.js';
+import { browser, playground, nonLoopback, lessonDone, panelRunDone, panelView, hasPoints } from './embed-helpers.mjs';
+import { LESSONS, mergeConfig, resultOf } from '../../www/lessons.js';
 
-const runDone = (page, n) => page.waitForFunction((k) => window.__tunelab.runs >= k && !window.__tunelab.running, n, { timeout: 120_000 });
+const tuneReport = (page) => page.evaluate(() => window.__tunelab.panels.tune.lastReport).then(resultOf);
 
 describe('lessons', () => {
   let b; let pg;
   before(async () => { b = await browser(); pg = await playground({ isolation: true }); });
   after(async () => { await b?.close(); await pg?.close(); });
 
-  test('#lesson=mamba: settings, steps, paper; runs; the suggested changes do what the text says; links keep the step', async () => {
+  test('#lesson=mamba: settings, steps, paper; runs in the tuning tab; the suggested changes do what the text says; links keep the step', async () => {
     const lesson = LESSONS.find((l) => l.id === 'mamba');
     const page = await b.context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(`${pg.url}#lesson=mamba`);
     await page.waitForFunction(() => window.__tunelab?.lesson?.status === 'ready');
-    const state = await page.evaluate(() => window.__tunelab.state);
+    const state = await page.evaluate(() => window.__tunelab.panels.tune.state);
     for (const [k, v] of Object.entries(lesson.state)) assert.equal(state[k], v, k);
+    assert.equal(await page.getAttribute('#tab-tune', 'aria-selected'), 'true');
     assert.equal(await page.textContent('#lesson-h'), lesson.title);
     assert.equal(await page.textContent('#lesson-step-no'), `Step 1 of ${lesson.steps.length}`);
     assert.match(await page.textContent('#lesson-cite'), /Coullon, South & Nemeth \(2023\)/);
     assert.match(await page.textContent('#arm-count'), /^18 arms .* MAMBA: 2 rounds, 18 → 6 arms/);
+    // The lesson box sits in the tuning panel; the page's own Run is the lesson's.
+    assert.equal(await page.evaluate(() => window.__tunelab.panels.tune.section.contains(document.getElementById('lesson'))), true);
+    assert.equal(await page.isVisible('#lesson-run'), false);
     // The steps fold away (more room for the chart in a small frame) and come back.
     await page.click('#lesson-toggle');
     assert.equal(await page.isVisible('#lesson-text'), false);
@@ -35,8 +40,8 @@ describe('lessons', () => {
     await page.click('#lesson-toggle');
     assert.equal(await page.isVisible('#lesson-text'), true);
     await page.click('#run');
-    await runDone(page, 1);
-    let report = await page.evaluate(() => window.__tunelab.lastResult.report);
+    await panelRunDone(page, 'tune', 1);
+    let report = await tuneReport(page);
     assert.deepEqual(report.rounds.map((r) => r.arms.length), [18, 6]);
     // The page's own Run button drives the lesson's status too.
     await page.waitForFunction(() => window.__tunelab.lesson.status === 'done');
@@ -46,11 +51,11 @@ describe('lessons', () => {
     assert.equal(await page.textContent('#lesson-step-no'), 'Step 4 of 5');
     assert.match(await page.textContent('#lesson-text'), /Expect 4 rounds instead of 2 \(18 → 9 → 4 → 2 arms\)/);
     await page.click('#lesson-apply');
-    await page.waitForFunction(() => window.__tunelab.state.eta === 2);
+    await page.waitForFunction(() => window.__tunelab.panels.tune.state.eta === 2);
     assert.equal(await page.inputValue('#eta'), '2');
     await page.click('#run');
-    await runDone(page, 2);
-    report = await page.evaluate(() => window.__tunelab.lastResult.report);
+    await panelRunDone(page, 'tune', 2);
+    report = await tuneReport(page);
     assert.deepEqual(report.rounds.map((r) => r.arms.length), [18, 9, 4, 2]);
     assert.ok(report.best);
     // The link keeps lesson, step and the changed setting; reopening it restores them.
@@ -62,100 +67,166 @@ describe('lessons', () => {
     await page2.goto(link);
     await page2.waitForFunction(() => window.__tunelab?.lesson?.status === 'ready');
     assert.equal(await page2.textContent('#lesson-step-no'), 'Step 4 of 5');
-    assert.equal(await page2.evaluate(() => window.__tunelab.state.eta), 2);
+    assert.equal(await page2.evaluate(() => window.__tunelab.panels.tune.state.eta), 2);
     // Step 5: FSSD.
     await page2.click('#lesson-next');
     await page2.click('#lesson-apply');
-    await page2.waitForFunction(() => window.__tunelab.state.metric === 'fssd');
-    assert.equal(await page2.evaluate(() => window.__tunelab.state.eta), 3);
+    await page2.waitForFunction(() => window.__tunelab.panels.tune.state.metric === 'fssd');
+    assert.equal(await page2.evaluate(() => window.__tunelab.panels.tune.state.eta), 3);
     await page2.click('#run');
-    await runDone(page2, 1);
-    assert.ok(await page2.evaluate(() => window.__tunelab.lastResult.report.best));
+    await panelRunDone(page2, 'tune', 1);
+    assert.ok((await tuneReport(page2)).best);
     assert.deepEqual(errors, []);
     await page.close();
     await page2.close();
   });
 
-  test('every lesson URL: runs to completion when the page has its panel, otherwise names the panel it needs', async () => {
+  test('every lesson URL opens the tab of its tuner and runs there to completion, results in view', async () => {
     for (const lesson of LESSONS) {
       const page = await b.context.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
       await page.goto(`${pg.url}#lesson=${lesson.id}&autorun=1`);
       const result = await lessonDone(page);
-      const hasPanel = lesson.panel === 'tune' || await page.evaluate((p) => !!window.__tunelab.lessonPanels?.[p], lesson.panel);
-      if (hasPanel) {
-        assert.equal(result.status, 'done', `${lesson.id}: ${result.message}`);
-        assert.ok(result.runs >= 1);
-        const r = result.report;
-        assert.ok(r, `${lesson.id}: a report`);
-        // The report is of the lesson's experiment.
-        if (lesson.panel === 'bandit') {
-          assert.deepEqual(r.algorithms.map((a) => a.kind), lesson.config.algorithms.map((a) => a.kind));
-          assert.equal(r.rounds.at(-1), lesson.config.rounds);
-          assert.ok(r.algorithms.every((a) => Number.isFinite(a.final_simple_regret.mean)));
-        } else if (lesson.panel === 'hoag') {
-          assert.equal(r.problem, 'logreg');
-          assert.ok(r.methods.some((m) => /HOAG/.test(m.name)) && r.methods.length >= 3);
-        } else if (lesson.panel === 'lrsched') {
-          assert.equal(r.steps_per_interval, lesson.config.steps_per_interval);
-          assert.ok(r.methods.some((m) => m.family === 'dynamic'));
-        }
-        if (lesson.panel !== 'tune') {
-          assert.equal(await page.getAttribute('#lab-config', 'data-lesson'), 'true');
-          assert.deepEqual(JSON.parse(await page.inputValue('#lab-config')), lesson.config);
-          assert.match(await page.textContent('#lab-message'), /^Done/);
-        }
+      assert.equal(result.status, 'done', `${lesson.id}: ${result.message}`);
+      assert.ok(result.runs >= 1);
+      const view = await panelView(page, lesson.panel);
+      assert.equal(view.tabSelected, 'true', `${lesson.id}: the ${lesson.panel} tab is active`);
+      assert.deepEqual(view.otherTabsSelected, [], `${lesson.id}: no other tab is active`);
+      assert.equal(view.sectionVisible, true, `${lesson.id}: the panel is visible`);
+      assert.equal(view.otherSectionsVisible, 0, `${lesson.id}: no other panel is visible`);
+      assert.equal(view.resultsInViewport, true, `${lesson.id}: results in the viewport ${JSON.stringify(view.results)}`);
+      assert.equal(view.lessonInPanel, true, `${lesson.id}: the lesson box is on the panel`);
+      assert.ok(view.runs >= 1, `${lesson.id}: the panel ran`);
+      assert.equal(view.running, false);
+      assert.ok(hasPoints(view.lastChartData), `${lesson.id}: chart data`);
+      assert.equal(new URLSearchParams(new URL(page.url()).hash.slice(1)).get('lesson'), lesson.id);
+      // The report is of the lesson's experiment.
+      const r = resultOf(view.lastReport);
+      assert.ok(r, `${lesson.id}: a report`);
+      if (lesson.panel === 'bandit') {
+        assert.deepEqual(r.algorithms.map((a) => a.kind), lesson.config.algorithms.map((a) => a.kind));
+        assert.equal(r.rounds.at(-1), lesson.config.rounds);
+        assert.ok(r.algorithms.every((a) => Number.isFinite(a.final_simple_regret.mean)));
+      } else if (lesson.panel === 'hoag') {
+        assert.equal(r.problem, 'logreg');
+        assert.ok(r.methods.some((m) => /HOAG/.test(m.name)) && r.methods.length >= 3);
+      } else if (lesson.panel === 'lr-schedule') {
+        assert.equal(r.steps_per_interval, lesson.config.steps_per_interval);
+        assert.ok(r.methods.some((m) => m.family === 'dynamic'));
       } else {
-        assert.equal(result.status, 'missing-panel', lesson.id);
-        assert.match(await page.textContent('#lesson-status'), new RegExp(`This lesson needs the .*${lesson.panel === 'lrsched' ? 'learning-rate' : lesson.panel === 'hoag' ? 'HOAG' : 'bandit'}.* panel`));
-        assert.equal(await page.isDisabled('#lesson-run'), true);
-        assert.equal(await page.textContent('#lesson-h'), lesson.title);
-        assert.ok((await page.textContent('#lesson-cite')).length > 20);
+        assert.equal(r.arms.length, 18);
+        assert.ok(r.best);
       }
+      assert.deepEqual(errors, [], lesson.id);
       await page.close();
     }
     assert.deepEqual(nonLoopback(b.requests), []);
   });
 
+  test('a narrow window (settings stacked over results): the lesson box heads the results, which are scrolled into view', async () => {
+    const page = await b.context.newPage();
+    await page.setViewportSize({ width: 700, height: 800 });
+    await page.goto(`${pg.url}#lesson=hoag&autorun=1`);
+    const result = await lessonDone(page);
+    assert.equal(result.status, 'done', result.message);
+    const view = await panelView(page, 'hoag');
+    assert.equal(view.tabSelected, 'true');
+    assert.equal(view.resultsInViewport, true, JSON.stringify(view.results));
+    assert.ok(view.runs >= 1 && hasPoints(view.lastChartData));
+    const where = () => page.evaluate(() => {
+      const box = document.getElementById('lesson');
+      const r = box.getBoundingClientRect();
+      return { inResults: box.parentElement.classList.contains('results') && box === box.parentElement.firstElementChild, inForm: box.parentElement.tagName === 'FORM', top: r.top };
+    });
+    let w = await where();
+    assert.equal(w.inResults, true);
+    assert.ok(w.top >= -1 && w.top < 800, `lesson box in view: ${w.top}`);
+    // Wider: settings and results side by side, the box goes back on top of the settings.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.waitForFunction(() => document.getElementById('lesson').parentElement.tagName === 'FORM');
+    w = await where();
+    assert.equal(w.inForm, true);
+    await page.close();
+  });
+
+  test('GP-UCB step 3 ("raise the drift rate") reaches the Bandits panel', async () => {
+    const lesson = LESSONS.find((l) => l.id === 'gp-ucb');
+    const page = await b.context.newPage();
+    await page.goto(`${pg.url}#lesson=gp-ucb&step=3`);
+    await page.waitForFunction(() => window.__tunelab?.lesson?.status === 'ready');
+    assert.equal(await page.textContent('#lesson-apply'), lesson.steps[2].apply);
+    await page.click('#lesson-apply');
+    await page.waitForFunction(() => window.__tunelab.lesson.message === 'Changed. Press Run.');
+    const state = await page.evaluate(() => window.__tunelab.panels.bandit.state);
+    assert.equal(state.problem, 'tvo-schedule');
+    assert.equal(state.rate, 0.12, 'the bandit panel keeps the drift rate');
+    // A copied link reproduces the changed settings: the link's bandit.* keys win over the lesson's config.
+    const link = page.url();
+    assert.match(link, /bandit\.rate=0\.12/);
+    const page2 = await b.context.newPage();
+    await page2.goto(link);
+    await page2.waitForFunction(() => window.__tunelab?.lesson?.status === 'ready');
+    assert.equal(await page2.textContent('#lesson-step-no'), 'Step 3 of 3');
+    const s2 = await page2.evaluate(() => window.__tunelab.panels.bandit.state);
+    assert.equal(s2.rate, 0.12);
+    assert.equal(s2.rounds, lesson.config.rounds);
+    assert.deepEqual(s2.algos, lesson.config.algorithms.map((x) => x.kind));
+    await page2.close();
+    await page.close();
+  });
+
   test('the panel contract: load(config) gets the lesson config, run() is awaited, a step change reloads the panel', async () => {
     const lesson = LESSONS.find((l) => l.id === 'd-ttts');
-    const ctx = b.context;
-    const page = await ctx.newPage();
-    // A stand-in bandit panel, registered the way a panel module would (after main.js made window.__tunelab).
+    const page = await b.context.newPage();
+    // A stand-in bandit panel, put into the registry when the page says it is filled (before the lesson reads it).
     await page.addInitScript(() => {
-      document.addEventListener('DOMContentLoaded', () => {
+      window.addEventListener('tunelab:panels-ready', () => {
         const calls = (window.__panelCalls = []);
         const stub = {
-          running: false,
-          load(config) { calls.push(['load', config]); },
-          async run() { calls.push(['run']); this.running = true; await new Promise((r) => setTimeout(r, 200)); this.running = false; return { algorithms: [] }; },
+          running: false, runs: 0, lastReport: null, lastChartData: null, errors: [], state: {},
+          show() { calls.push(['show']); },
+          load(config) { calls.push(['load', config]); return Promise.resolve({}); },
+          async run() {
+            calls.push(['run']);
+            this.running = true;
+            await new Promise((r) => setTimeout(r, 200));
+            this.running = false;
+            this.runs++;
+            this.lastReport = { kind: 'bandit', status: 'done', config: {}, compute: {}, result: { algorithms: [] } };
+            return this.lastReport;
+          },
+          stop() {},
         };
-        // Lessons find their panels in `lessonPanels` (www/panels.js puts the "More tuners" card there).
-        window.__tunelab.lessonPanels = window.__tunelab.lessonPanels ?? {};
-        window.__tunelab.lessonPanels.bandit = stub;
-      });
+        window.__tunelab.panels.bandit = stub;
+      }, { once: true });
     });
     await page.goto(`${pg.url}#lesson=d-ttts&autorun=1`);
     const result = await lessonDone(page);
     assert.equal(result.status, 'done', result.message);
     let calls = await page.evaluate(() => window.__panelCalls);
-    assert.deepEqual(calls, [['load', lesson.config], ['run']]);
+    assert.deepEqual(calls, [['show'], ['load', lesson.config], ['run']]);
+    // Without a Run button of its own, the lesson's Run is shown.
+    assert.equal(await page.isVisible('#lesson-run'), true);
     // Step 3 suggests Beta(1, 3): the panel is reloaded with the patched config.
     await page.click('#lesson-next');
     await page.click('#lesson-next');
     await page.click('#lesson-apply');
-    await page.waitForFunction(() => window.__panelCalls.length === 3);
+    await page.waitForFunction(() => window.__panelCalls.length === 4);
     calls = await page.evaluate(() => window.__panelCalls);
-    assert.deepEqual(calls[2], ['load', mergeConfig(lesson.config, lesson.steps[2].patch)]);
-    assert.deepEqual(calls[2][1].problem, { kind: 'reservoir', a: 1, b: 3 });
+    assert.deepEqual(calls[3], ['load', mergeConfig(lesson.config, lesson.steps[2].patch)]);
+    assert.deepEqual(calls[3][1].problem, { kind: 'reservoir', a: 1, b: 3 });
     await page.click('#lesson-run');
-    await page.waitForFunction(() => window.__panelCalls.length === 4 && window.__tunelab.lesson.status === 'done');
+    await page.waitForFunction(() => window.__panelCalls.length === 5 && window.__tunelab.lesson.status === 'done' && window.__tunelab.lesson.runs === 2);
     await page.close();
   });
 
   test('a lesson whose panel is missing says which panel it needs, and keeps its steps', async () => {
     const page = await b.context.newPage();
-    // A build without the "More tuners" card: remove it before the lesson looks for its panel.
-    await page.addInitScript(() => { document.addEventListener('DOMContentLoaded', () => document.getElementById('labs')?.remove()); });
+    // A build without the HOAG panel: remove it from the registry before the lesson looks for it.
+    await page.addInitScript(() => {
+      window.addEventListener('tunelab:panels-ready', () => { delete window.__tunelab.panels.hoag; }, { once: true });
+    });
     await page.goto(`${pg.url}#lesson=hoag&autorun=1`);
     const result = await lessonDone(page);
     assert.equal(result.status, 'missing-panel');
@@ -179,4 +250,15 @@ test('mergeConfig: objects merge deeply, arrays and scalars replace', () => {
   assert.deepEqual(mergeConfig({ a: { b: 1, c: [1, 2] }, d: 1 }, { a: { c: [3] }, e: 2 }), { a: { b: 1, c: [3] }, d: 1, e: 2 });
   assert.deepEqual(mergeConfig({ a: 1 }, undefined), { a: 1 });
   assert.equal(mergeConfig({ a: 1 }, 5), 5);
+});
+
+test('every lesson names a panel of the registry', () => {
+  for (const l of LESSONS) assert.ok(['tune', 'bandit', 'hoag', 'lr-schedule', 'step-size'].includes(l.panel), `${l.id}: ${l.panel}`);
+});
+
+test('resultOf: the result of a report envelope, or a bare report as it is', () => {
+  assert.deepEqual(resultOf({ kind: 'bandit', status: 'done', config: {}, compute: {}, result: { algorithms: [] } }), { algorithms: [] });
+  assert.equal(resultOf({ kind: 'tune', status: 'stopped', result: null }), null);
+  assert.deepEqual(resultOf({ best: { arm: 1 } }), { best: { arm: 1 } });
+  assert.equal(resultOf(null), null);
 });

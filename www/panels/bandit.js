@@ -42,7 +42,7 @@ export class BanditPanel extends Panel {
       ['branin', 'Branin: GP-UCB vs random search'], ['logreg-sgd', 'Logistic regression by SGD: tune step and L2'],
       ['sgmcmc-ksd', 'SG-MCMC configurations by KSD: D-TTTS, TTTS, SH, Hyperband']];
     this.defaults = {
-      problem: 'reservoir', a: 1, b: 1, means: '0.1, 0.3, 0.5, 0.7, 0.75', function: 'wave1d', noise: 0.1, drift: 0, d: 3,
+      problem: 'reservoir', a: 1, b: 1, means: '0.1, 0.3, 0.5, 0.7, 0.75', function: 'wave1d', noise: 0.1, drift: 0, d: 3, rate: 0.04,
       algos: ['d-ttts', 'ttts', 'successive-halving', 'uniform'], rounds: 300, repeats: 8, seed: 1,
       data: 'simulate', label: 'y', n: 1000, dim: 5, samplers: ['sgld', 'sgld-cv', 'sghmc', 'sgnht-cv'], steplo: -6, stephi: -2,
       pool: 40, reps: 3, iters: 1000,
@@ -71,13 +71,14 @@ export class BanditPanel extends Panel {
       { key: 'noise', label: 'Noise sd', type: 'num', min: 0, max: 100, show: (s) => isFn(s) || s.problem === 'tvo-schedule' },
       { key: 'drift', label: 'Drift', type: 'num', min: 0, max: 100, show: isFn, help: 'Above 0 the optimum moves over time (time-varying problem).' },
       { key: 'd', label: 'Schedule points d', type: 'int', min: 1, max: 10, show: (s) => s.problem === 'tvo-schedule' },
+      { key: 'rate', label: 'Drift rate', type: 'num', min: 0, max: 10, show: (s) => s.problem === 'tvo-schedule', help: 'How fast the best schedule moves as training goes on.' },
       { key: 'algos', label: 'Algorithms', type: 'checks', options: ALGOS, enabled: (s, v) => this.algoApplies(s, v) },
       { key: 'rounds', label: 'Rounds', type: 'int', min: 1, max: 100000 },
       { key: 'repeats', label: 'Repeats (seeds)', type: 'int', min: 1, max: 1000 },
       { key: 'seed', label: 'Seed', type: 'int', min: 0, max: 2 ** 31 },
     ];
     this.groups = [
-      { legend: 'Problem', keys: ['problem', 'a', 'b', 'means', 'function', 'noise', 'drift', 'd', 'data', 'label', 'n', 'dim'],
+      { legend: 'Problem', keys: ['problem', 'a', 'b', 'means', 'function', 'noise', 'drift', 'd', 'rate', 'data', 'label', 'n', 'dim'],
         extra: () => this.uploadRows((s) => sg(s) && s.data === 'upload') },
       { legend: 'SG-MCMC reservoir', keys: ['samplers', 'steplo', 'stephi', 'pool', 'reps', 'iters'] },
       { legend: 'Algorithms', keys: ['algos'] },
@@ -133,7 +134,7 @@ export class BanditPanel extends Panel {
         case 'reservoir': return { kind: 'reservoir', a: s.a, b: s.b };
         case 'bernoulli': return { kind: 'bernoulli', means: numberList(s.means) ?? [] };
         case 'function': return { kind: 'function', function: s.function, noise_sd: s.noise, drift: s.drift };
-        case 'tvo-schedule': return { kind: 'tvo-schedule', d: s.d, noise_sd: s.noise };
+        case 'tvo-schedule': return { kind: 'tvo-schedule', d: s.d, rate: s.rate, noise_sd: s.noise };
         case 'sgmcmc-ksd': {
           const data = s.data === 'upload' ? { source: 'upload', name: this.csvName || '', label: s.label || 'y', standardize: true }
             : { source: 'simulate', n: s.n, d: s.dim, seed: 0 };
@@ -154,7 +155,7 @@ export class BanditPanel extends Panel {
       case 'reservoir': Object.assign(out, { problem: 'reservoir', a: p.a, b: p.b }); break;
       case 'bernoulli': Object.assign(out, { problem: 'bernoulli', means: (p.means ?? []).join(', ') }); break;
       case 'function': Object.assign(out, { problem: 'function', function: p.function, noise: p.noise_sd ?? 0.1, drift: p.drift ?? 0 }); break;
-      case 'tvo-schedule': Object.assign(out, { problem: 'tvo-schedule', d: p.d ?? 3, noise: p.noise_sd ?? 0.1 }); break;
+      case 'tvo-schedule': Object.assign(out, { problem: 'tvo-schedule', d: p.d ?? 3, rate: p.rate ?? 0.04, noise: p.noise_sd ?? 0.1 }); break;
       case 'logreg-sgd': out.problem = 'logreg-sgd'; break;
       case 'sgmcmc-ksd': {
         out.problem = 'sgmcmc-ksd';
