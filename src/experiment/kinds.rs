@@ -20,6 +20,11 @@ fn tune_data_request(d: &DataSpec) -> Option<DataRequest> {
     }
 }
 
+/// The request of a HOAG / learning-rate config's `csv` (with a path) or `upload` source; label `y` by default.
+fn labelled(path: Option<&String>, label: &Option<String>) -> DataRequest {
+    DataRequest { path: path.cloned(), label: label.clone().unwrap_or_else(|| "y".into()) }
+}
+
 /// Builds a tune problem from the inputs (the boundary parsed the user's file) or the config's built-in data.
 fn tune_problem(cfg: &TuneConfig, inputs: Inputs) -> Result<Problem> {
     match inputs.data {
@@ -249,8 +254,8 @@ impl Experiment for HoagExperiment {
     }
     fn data_request(&self) -> Option<DataRequest> {
         match &self.cfg.data {
-            HoagData::Csv { path, label } => Some(DataRequest { path: Some(path.clone()), label: label.clone().unwrap_or_else(|| "y".into()) }),
-            HoagData::Upload { label } => Some(DataRequest { path: None, label: label.clone().unwrap_or_else(|| "y".into()) }),
+            HoagData::Csv { path, label } => Some(labelled(Some(path), label)),
+            HoagData::Upload { label } => Some(labelled(None, label)),
             _ => None,
         }
     }
@@ -291,8 +296,8 @@ impl Experiment for LrExperiment {
     }
     fn data_request(&self) -> Option<DataRequest> {
         match &self.cfg.data {
-            LrData::Csv { path, label } => Some(DataRequest { path: Some(path.clone()), label: label.clone().unwrap_or_else(|| "y".into()) }),
-            LrData::Upload { label } => Some(DataRequest { path: None, label: label.clone().unwrap_or_else(|| "y".into()) }),
+            LrData::Csv { path, label } => Some(labelled(Some(path), label)),
+            LrData::Upload { label } => Some(labelled(None, label)),
             LrData::Digits => None,
         }
     }
