@@ -7,7 +7,7 @@ use rand::RngExt;
 use rand_distr::StandardNormal;
 use std::hint::black_box;
 use tunelab::rng::stream;
-use tunelab::stein::{fssd, ksd, Estimator, FssdKernel, KernelScale, KsdOptions};
+use tunelab::stein::{fssd, ksd, FssdKernel, KsdOptions};
 
 fn data(n: usize, d: usize) -> (Vec<f64>, Vec<f64>) {
     let mut rng = stream(1, 0);

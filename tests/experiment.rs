@@ -178,3 +178,38 @@ fn user_data_is_requested_and_parsed_at_the_boundary() {
     let e = req.parse("a,b,label\n1,2,0\n1,2\n").unwrap_err().to_string();
     assert!(e.contains("line 3"), "{e}");
 }
+
+/// Runs `cfg` and raises the stop flag from another thread shortly after the start.
+fn run_stopped_from_outside(cfg: ExperimentConfig) -> tunelab::experiment::Report {
+    let checked = cfg.check().expect("check");
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            stop.store(true, Ordering::Relaxed);
+        });
+        checked.run(Inputs::default(), &mut |_| {}, &stop).expect("run")
+    })
+}
+
+#[test]
+fn long_stretches_without_events_still_honour_the_stop_flag() {
+    // One chunk of a million rounds (one checkpoint): the flag is read inside the chunk, so the run stops
+    // instead of completing its only chunk.
+    let bandit = ExperimentConfig::from_json(
+        r#"{"kind":"bandit","problem":{"kind":"bernoulli","means":[0.2,0.5,0.8]},"algorithms":[{"kind":"ttts"}],
+            "rounds":1000000,"repeats":1,"seed":2,"checkpoints":1}"#,
+        None,
+    )
+    .unwrap();
+    assert_eq!(run_stopped_from_outside(bandit).status, Status::Stopped);
+    // The comparison's long exact reference run comes before any tuner: stopped inside it, nothing of the
+    // tuners was reached.
+    let mut compare = small(Kind::Compare);
+    if let ExperimentConfig::Compare(c) = &mut compare {
+        c.reference_samples = 5_000_000;
+    }
+    let r = run_stopped_from_outside(compare);
+    assert_eq!(r.status, Status::Stopped);
+    assert!(r.reached.is_empty(), "{} progress details reached", r.reached.len());
+}

@@ -49,9 +49,13 @@ struct Job {
 
 impl Job {
     /// Runs rounds `self.t .. to`, recording checkpoints.
-    fn advance(&mut self, to: usize, checkpoints: &[usize]) -> Result<()> {
+    fn advance(&mut self, to: usize, checkpoints: &[usize], cancel: &AtomicBool) -> Result<()> {
         let start = Instant::now();
         while self.t < to {
+            // A chunk can be long (many rounds, one repeat): look at the stop flag every 64 rounds.
+            if self.t % 64 == 0 && cancel.load(Ordering::Relaxed) {
+                return Err(Error::Cancelled);
+            }
             let t = self.t;
             let arm = self.algo.ask(t, &mut self.rng_algo);
             let opt = self.problem.optimum(t);
@@ -185,7 +189,7 @@ pub(crate) fn run_checked(
         }
         let end_idx = (ci + per_chunk).min(checkpoints.len()) - 1;
         let to = checkpoints[end_idx];
-        jobs.par_iter_mut().map(|j| j.advance(to, &checkpoints)).collect::<Result<Vec<()>>>()?;
+        jobs.par_iter_mut().map(|j| j.advance(to, &checkpoints, cancel)).collect::<Result<Vec<()>>>()?;
         ci = end_idx + 1;
         // progress: new checkpoints' mean curves
         let mut curves = Vec::with_capacity(algos.len());

@@ -44,7 +44,7 @@ use super::sgmcmc_step::StartKind;
 use super::Arm;
 use crate::data::Dataset;
 use crate::rng::{stream, substream, Rng};
-use crate::sampler::{reference_sample, BatchSize, Budget, Chain, SamplerKind, SamplerParams, ValidSamplerParams};
+use crate::sampler::{reference_sample_stoppable, BatchSize, Budget, Chain, SamplerKind, SamplerParams, ValidSamplerParams};
 use crate::stein::{ksd_target_value, median_pairwise_distance, Estimator, KernelScale, KsdOptions};
 use crate::model::ModelSpec;
 use crate::tune::config::{DataSource, DataSpec};
@@ -274,7 +274,7 @@ impl SgmcmcTable {
         }
         let mut setup = post.map_grad_evals;
         // reference draws (exact MALA) at the same sample size: the kernel scale and the floor K0
-        let rf = reference_sample(target, &post.map, kept, spec.reference_warmup, spec.thin.max(10), &mut stream(spec.seed, STREAM_REF))?;
+        let rf = reference_sample_stoppable(target, &post.map, kept, spec.reference_warmup, spec.thin.max(10), cancel, &mut stream(spec.seed, STREAM_REF))?;
         setup += rf.grad_evals;
         let c = median_pairwise_distance(&rf.samples, kept, d);
         if !(c.is_finite() && c > 0.0) {

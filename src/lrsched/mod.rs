@@ -91,8 +91,11 @@ pub(crate) fn run_checked(
     let results: Vec<(Vec<LrTracePoint>, RunState)> = specs
         .par_iter()
         .enumerate()
-        .map(|(i, (_, _, sched))| run_schedule(pr, cfg, &w0, y0, cap, sched, 1000 + i as u64))
+        .map(|(i, (_, _, sched))| run_schedule(pr, cfg, &w0, y0, cap, sched, 1000 + i as u64, cancel))
         .collect();
+    if cancel.load(Ordering::Relaxed) {
+        return Err(Error::Cancelled);
+    }
     let mut methods = Vec::new();
     for (i, ((name, family, sched), (trace, st))) in specs.into_iter().zip(results).enumerate() {
         let final_loss = trace.last().map_or(y0, |p| p.loss);

@@ -43,12 +43,25 @@ pub(super) fn run_segment(pr: &dyn TrainProblem, cfg: &LrConfig, st: &mut RunSta
     Segment { points: raw.into_iter().map(|(step, loss)| LrTracePoint { step, loss, lr }).collect(), end }
 }
 
-/// A fixed schedule run from `w0` with stream `(seed, id)`.
-pub(super) fn run_schedule(pr: &dyn TrainProblem, cfg: &LrConfig, w0: &[f64], y0: f64, cap: f64, schedule: &[f64], id: u64) -> (Vec<LrTracePoint>, RunState) {
+/// A fixed schedule run from `w0` with stream `(seed, id)`; it ends early (between intervals) when `cancel` is
+/// set, and the caller then reports the run as stopped.
+pub(super) fn run_schedule(
+    pr: &dyn TrainProblem,
+    cfg: &LrConfig,
+    w0: &[f64],
+    y0: f64,
+    cap: f64,
+    schedule: &[f64],
+    id: u64,
+    cancel: &std::sync::atomic::AtomicBool,
+) -> (Vec<LrTracePoint>, RunState) {
     let mut rng = stream(cfg.seed, id);
     let mut st = RunState::new(w0.to_vec());
     let mut trace = vec![LrTracePoint { step: 0, loss: y0, lr: schedule[0] }];
     for &lr in schedule {
+        if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
         trace.extend(run_segment(pr, cfg, &mut st, lr, cap, &mut rng).points);
     }
     (trace, st)

@@ -1,6 +1,7 @@
 //! Exact reference sampler: preconditioned MALA with step-size adaptation, for ground truth (posterior
 //! means and standard deviations of long runs) on small problems.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use crate::error::{Error, Result};
 use crate::rng::Rng;
 use crate::model::Target;
@@ -40,7 +41,21 @@ pub struct RefResult {
 
 /// [`reference_sample_with`] with default options.
 pub fn reference_sample(target: &dyn Target, start: &[f64], n_samples: usize, warmup: usize, thin: usize, rng: &mut Rng) -> Result<RefResult> {
-    reference_sample_with(target, start, n_samples, warmup, thin, &RefOptions::default(), rng)
+    reference_sample_with(target, start, n_samples, warmup, thin, &RefOptions::default(), &AtomicBool::new(false), rng)
+}
+
+/// [`reference_sample`] that stops with `Error::Cancelled` soon after `stop` is set (it is read every 256
+/// iterations): long reference runs inside an experiment honour the experiment's stop flag.
+pub fn reference_sample_stoppable(
+    target: &dyn Target,
+    start: &[f64],
+    n_samples: usize,
+    warmup: usize,
+    thin: usize,
+    stop: &AtomicBool,
+    rng: &mut Rng,
+) -> Result<RefResult> {
+    reference_sample_with(target, start, n_samples, warmup, thin, &RefOptions::default(), stop, rng)
 }
 
 /// Dual-averaging state (Hoffman & Gelman 2014, Algorithm 5, with gamma = 0.05, t0 = 10, kappa = 0.75).
@@ -166,8 +181,10 @@ pub fn reference_sample_with(
     warmup: usize,
     thin: usize,
     opts: &RefOptions,
+    stop: &AtomicBool,
     rng: &mut Rng,
 ) -> Result<RefResult> {
+    let stopped = |it: u64| it % 256 == 0 && stop.load(Ordering::Relaxed);
     let d = target.dim();
     if start.len() != d {
         return Err(Error::config(format!("reference start has length {}, the target has dimension {d}", start.len())));
@@ -224,6 +241,9 @@ pub fn reference_sample_with(
     let mut win_sq = vec![0.0; d];
     let mut win_n = 0usize;
     for it in 0..warmup {
+        if stopped(it as u64) {
+            return Err(Error::Cancelled);
+        }
         let (a, _) = mala.step(h, rng);
         h = da.update(a);
         if it >= w1 && it < w2b {
@@ -270,6 +290,9 @@ pub fn reference_sample_with(
     let mut accepted = 0u64;
     let total = n_samples as u64 * thin as u64;
     for it in 1..=total {
+        if stopped(it) {
+            return Err(Error::Cancelled);
+        }
         let (_, acc) = mala.step(h, rng);
         accepted += acc as u64;
         if it % thin as u64 == 0 {

@@ -10,7 +10,7 @@ use super::problem::Problem;
 use super::report::{Event, Report};
 use crate::error::Result;
 use crate::rng;
-use crate::sampler::{reference_sample, BatchSize};
+use crate::sampler::{reference_sample_stoppable, BatchSize};
 use crate::stein;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
@@ -85,11 +85,12 @@ pub fn paper_tuners(base: &TuneConfig) -> Vec<(String, TuneConfig)> {
     out
 }
 
-/// Long run of the exact reference sampler (MALA with adapted step) from the MAP.
-pub fn reference(problem: &Problem, n_samples: usize, seed: u64) -> Result<Reference> {
+/// Long run of the exact reference sampler (MALA with adapted step) from the MAP; `stop` ends it early
+/// (`Error::Cancelled`).
+pub fn reference(problem: &Problem, n_samples: usize, seed: u64, stop: &AtomicBool) -> Result<Reference> {
     let t = Instant::now();
     let mut r = rng::stream(seed, (1 << 40) + 3);
-    let res = reference_sample(problem.train.as_ref(), &problem.map, n_samples, n_samples / 2, 5, &mut r)?;
+    let res = reference_sample_stoppable(problem.train.as_ref(), &problem.map, n_samples, n_samples / 2, 5, stop, &mut r)?;
     let (mean, std) = column_moments(&res.samples, problem.dim);
     Ok(Reference { mean, std, samples: res.samples.len() / problem.dim, accept_rate: res.accept_rate, seconds: t.elapsed().as_secs_f64() })
 }
@@ -123,7 +124,7 @@ pub fn compare(
     cancel: &AtomicBool,
 ) -> Result<Comparison> {
     let seed = tuners.first().map(|t| t.1.seed).unwrap_or(0);
-    let reference = if reference_samples > 0 { Some(reference(problem, reference_samples, seed)?) } else { None };
+    let reference = if reference_samples > 0 { Some(reference(problem, reference_samples, seed, cancel)?) } else { None };
     let mut entries = Vec::new();
     for (name, cfg) in tuners {
         let report = drive(cfg, problem, &mut |e| observer(name, e), cancel)?;
