@@ -67,8 +67,9 @@ fn every_kind_runs_through_the_one_contract() {
         }
         assert!(n >= 2, "{kind:?}: {n} progress events");
         assert!((report.compute.done - report.compute.total).abs() < 1e-9, "{kind:?}: ended at {} of {}", report.compute.done, report.compute.total);
-        // the envelope serialises with the kind's report under `result`
+        // the envelope serialises with the kind's report under `result`, and reads back as its config
         let v = serde_json::to_value(&report).unwrap();
+        assert_eq!(ExperimentConfig::from_json(&v.to_string(), None).unwrap(), report.config);
         assert_eq!(v["kind"], kind.name());
         assert_eq!(v["status"], "complete");
         assert!(v["result"].is_object() && v["config"]["kind"] == kind.name());

@@ -143,7 +143,13 @@ impl ExperimentConfig {
     }
 
     /// [`Self::from_json`] on a parsed JSON value (the binding and Python hand over values).
+    /// A report envelope (`{kind, status, config, ...}`, what `--out` writes) stands for its `config`, so a
+    /// report reruns its experiment.
     pub fn from_value(value: &mut serde_json::Value, default_kind: Option<Kind>) -> Result<Self> {
+        if value.get("status").is_some() && value.get("config").is_some_and(|c| c.get("kind").is_some()) {
+            let mut config = value["config"].take();
+            return Self::from_value(&mut config, default_kind);
+        }
         let obj = value.as_object_mut().ok_or_else(|| Error::config("a config must be a JSON object"))?;
         match (obj.get("kind"), default_kind) {
             (Some(serde_json::Value::String(k)), d) => {
