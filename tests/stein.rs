@@ -8,6 +8,9 @@ use rand::RngExt;
 use rand_distr::StandardNormal;
 use tunelab::rng::{stream, Rng};
 use tunelab::stein::{ksd, Estimator, KernelScale, KsdOptions};
+#[path = "common/gaussian.rs"]
+mod gaussian;
+use gaussian::{gaussian_samples, gaussian_scores, rel};
 
 // ---------------------------------------------------------------------------------------------
 // independent references
@@ -56,25 +59,6 @@ fn ref_median(x: &[f64], d: usize) -> f64 {
     if m % 2 == 1 { v[m / 2] } else { 0.5 * (v[m / 2 - 1] + v[m / 2]) }
 }
 
-fn gaussian_samples(rng: &mut Rng, n: usize, mean: &[f64], sd: f64) -> Vec<f64> {
-    let d = mean.len();
-    let mut x = Vec::with_capacity(n * d);
-    for _ in 0..n {
-        for m in mean {
-            let z: f64 = rng.sample(StandardNormal);
-            x.push(m + sd * z);
-        }
-    }
-    x
-}
-
-/// Scores of the isotropic Gaussian N(mean, sd^2 I).
-fn gaussian_scores(x: &[f64], mean: &[f64], sd: f64) -> Vec<f64> {
-    let d = mean.len();
-    x.iter().enumerate().map(|(p, v)| -(v - mean[p % d]) / (sd * sd)).collect()
-}
-
-fn rel(a: f64, b: f64) -> f64 { (a - b).abs() / b.abs().max(1e-300) }
 
 fn fixed(c: f64, beta: f64, est: Estimator) -> KsdOptions {
     KsdOptions { c, beta, scale: KernelScale::Fixed, estimator: est }

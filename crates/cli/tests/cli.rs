@@ -1,33 +1,15 @@
 //! The `tunelab` binary end to end: data, sampling and Stein commands (moved from the core's tests when the
 //! CLI became its own crate).
 
-use rand::RngExt;
-use rand_distr::StandardNormal;
 use std::sync::Arc;
 use tunelab::data::*;
 use tunelab::model::Target;
-use tunelab::rng::{stream, Rng};
+use tunelab::rng::stream;
 use tunelab::stein::{ksd, Estimator, KernelScale, KsdOptions};
+#[path = "../../../tests/common/gaussian.rs"]
+mod gaussian;
+use gaussian::{gaussian_samples, gaussian_scores, rel};
 
-fn gaussian_samples(rng: &mut Rng, n: usize, mean: &[f64], sd: f64) -> Vec<f64> {
-    let d = mean.len();
-    let mut x = Vec::with_capacity(n * d);
-    for _ in 0..n {
-        for m in mean {
-            let z: f64 = rng.sample(StandardNormal);
-            x.push(m + sd * z);
-        }
-    }
-    x
-}
-
-/// Scores of the isotropic Gaussian N(mean, sd^2 I).
-fn gaussian_scores(x: &[f64], mean: &[f64], sd: f64) -> Vec<f64> {
-    let d = mean.len();
-    x.iter().enumerate().map(|(p, v)| -(v - mean[p % d]) / (sd * sd)).collect()
-}
-
-fn rel(a: f64, b: f64) -> f64 { (a - b).abs() / b.abs().max(1e-300) }
 
 fn write_csv(path: &std::path::Path, m: &[f64], d: usize, header: bool) {
     let mut t = String::new();
