@@ -198,7 +198,7 @@ export class TunePanel extends Panel {
     });
     this.traceChart = new TraceChart($('chart-trace'));
     this.histChart = new HistChart($('chart-hist'));
-    legend($('ksd-legend'), this.scoreChart.legendItems(fmtBatch));
+    legend($('ksd-legend'), this.scoreChart.legendItems(fmtBatch, fmtStep));
     this.state = this.readHash();
     this.writeForm();
     this.writeHash();
@@ -308,11 +308,51 @@ export class TunePanel extends Panel {
     this.unknownEvents = [];
     $('progress').value = 0;
     $('compare-card').hidden = !compare;
+    this.clearResults();
     // The comparison's tuners, as the core's check named them, wait in the table.
     if (compare) {
       this.compareEntries = (this.summary?.tuners ?? []).map((/** @type {string} */ name) => ({ name, report: null, error: null }));
       this.renderCompareTable();
     }
+  }
+
+  /**
+   * Clears the previous run's results (chart, bracket, tables, chosen arm, posterior, comparison) so that
+   * nothing of it is shown as this run's.
+   */
+  clearResults() {
+    this.hooks.lastChartData = null;
+    this.hooks.chartPending = [];
+    this.hooks.chartArms = [];
+    this.hooks.lastResult = null;
+    this.hooks.compare = null;
+    this.entry.lastChartData = null;
+    this.scoreChart.clear('Starting: each arm appears here after the first chunk of round 1.');
+    $('ksd-legend').replaceChildren();
+    $('ksd-hover').innerHTML = '&nbsp;';
+    $('bracket').replaceChildren(el('p', { class: 'placeholder', text: 'The arms that survive each round appear here.' }));
+    delete $('bracket').dataset.rounds;
+    $('arms-table').tBodies[0].replaceChildren();
+    $('best').replaceChildren(el('p', { class: 'placeholder', text: 'Running: the chosen arm appears when the run ends.' }));
+    $('post-table').tBodies[0].replaceChildren();
+    this.traceChart.clear();
+    this.histChart.clear();
+    $('density-wrap').hidden = true;
+    const coord = /** @type {HTMLSelectElement} */ ($('coord'));
+    coord.replaceChildren();
+    coord.disabled = true;
+    /** @type {HTMLButtonElement} */ ($('export-traces')).disabled = true;
+    if (!this.compareEntries.length) $('compare-table').tBodies[0].replaceChildren();
+  }
+
+  /** @param {number} seconds */
+  stopped(seconds) {
+    const m = this.model;
+    if (!m) return `Stopped at the start, after ${seconds.toFixed(1)} s: no arm was run.`;
+    m.stoppedAt = seconds;
+    this.drawStats(m);
+    $('best').replaceChildren(el('p', { class: 'placeholder', text: 'Stopped: no arm was chosen. Press Run for a complete run.' }));
+    return /** @type {string} */ ($('stats').textContent);
   }
 
   /** A new run model (a tune run, or the next tuner of a comparison) and a fresh chart. @param {any} started */
@@ -328,9 +368,14 @@ export class TunePanel extends Panel {
   /** Draws `model` on a fresh chart. @param {RunModel} model */
   showModel(model) {
     this.model = model;
-    this.scoreChart.reset(model.arms, unitLabel(this.state.unit), this.state.metric.toUpperCase());
-    legend($('ksd-legend'), this.scoreChart.legendItems(fmtBatch));
+    this.scoreChart.reset(model.arms, this.xLabel(), this.yLabel(), model.schedule);
+    legend($('ksd-legend'), this.scoreChart.legendItems(fmtBatch, fmtStep));
+    this.hooks.chartPending = [];
   }
+
+  /** The score chart's axis titles, with units. */
+  xLabel() { return `compute per arm (${unitLabel(this.state.unit)}, log scale)`; }
+  yLabel() { return `${this.state.metric.toUpperCase()} score (lower is better, log)`; }
 
   /** @param {any[]} details @param {number} elapsed */
   onEvents(details, elapsed) {
@@ -375,7 +420,7 @@ export class TunePanel extends Panel {
   /** @param {RunModel} model */
   drawRun(model) {
     const t0 = performance.now();
-    this.hooks.lastChartData = this.scoreChart.update({ boundaries: model.boundaries, best: model.done ? model.best : null });
+    this.hooks.lastChartData = this.scoreChart.update({ boundaries: model.boundaries, best: model.done ? model.best : null, pending: model.pending() });
     this.hooks.chartArms = model.arms.map((a) => ({ id: a.id, status: a.status, points: a.points.length }));
     renderBracket($('bracket'), model, this.scoreChart);
     renderArmsTable($('arms-table').tBodies[0], model);
@@ -388,6 +433,8 @@ export class TunePanel extends Panel {
 
   /** @param {RunModel} model */
   drawStats(model) {
+    // Running arms move on the chart after every chunk (their scores come at the round's end).
+    this.hooks.chartPending = this.scoreChart.setPending(model.pending());
     const total = model.expectedTotal();
     const spent = model.spent();
     // Diverged arms stop early, so a finished run can have spent less than the schedule: it is 100% done.
@@ -396,6 +443,10 @@ export class TunePanel extends Panel {
     const { iters, grad_evals } = model.totals();
     const expected = frac > 0.02 && !model.done ? ` of about ${(t / frac).toFixed(1)} s` : '';
     const who = this.compareEntries.length ? `${model.tuner} · ` : '';
+    if (model.stoppedAt != null) {
+      this.progress(0, `${who}Stopped at round ${model.round + 1} of ${model.schedule.length} · ${model.stoppedAt.toFixed(1)} s · ${Math.round(frac * 100)}% of the schedule done.`);
+      return;
+    }
     this.progress(model.done ? 1 : frac, `${who}${model.done ? 'Done' : `Round ${model.round + 1}`} · ${t.toFixed(1)} s${expected} · ` +
       `${Math.round(frac * 100)}% · ${fmtRate(iters / Math.max(t, 1e-3))} it/s · ${fmtRate(grad_evals / Math.max(t, 1e-3))} grad evals/s`);
   }
@@ -420,7 +471,7 @@ export class TunePanel extends Panel {
     const model = /** @type {RunModel} */ (this.model ?? new RunModel(this.state.unit));
     model.elapsed = seconds;
     model.applyReport(report);
-    if (!this.model) { this.model = model; this.scoreChart.reset(model.arms, unitLabel(this.state.unit), this.state.metric.toUpperCase()); }
+    if (!this.model) { this.model = model; this.scoreChart.reset(model.arms, this.xLabel(), this.yLabel(), model.schedule); }
     this.drawRun(model);
     this.result = { config, report, samples, dim };
     this.hooks.lastEvents = model.unknown;

@@ -1,0 +1,105 @@
+// End-to-end: the tune panel reads at a glance (issue 16). The live MAMBA chart draws from the first chunk of
+// round one, on the default settings and on the paper's preset; its legend names the step-size ramp and the
+// batch markers; its log-axis ticks are short; the trace and histogram have axis titles; the bracket shows every
+// round without clipping, eta = 2 included.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, waitRunDone, waitArmCount } from './helpers.mjs';
+
+/** Fast settings with many rounds: 22 arms, MAMBA eta 2 (22 -> 11 -> 5 -> 2). */
+const ETA2 = '#data=simulate&n=500&d=3&dseed=0&model=logistic&sampler=sgld&hfrom=-5&hto=-2.5&hby=0.25&batch=0.1,0.02'
+  + '&tuner=mamba&eta=2&unit=grad_evals&budget=100000&metric=ksd&msamples=200&thin=5&start=map&seed=3';
+
+/** The score chart's hooks: aligned data, running arms, and the tick labels uPlot drew. */
+const chartView = (page) => page.evaluate(() => {
+  const t = window.__tunelab;
+  const u = t.panels.tune.panel.scoreChart.u;
+  return {
+    data: t.lastChartData, pending: t.chartPending ?? [], runs: t.runs, running: t.running,
+    ticks: u ? u.axes.map((a) => (a._values ?? []).map(String)) : [],
+    labels: u ? u.axes.map((a) => a.label) : [],
+  };
+});
+/** Drawn: a scored point in the aligned data, or a running arm's marker at its compute so far. */
+const drawn = () => {
+  const t = window.__tunelab;
+  const scored = (t.lastChartData ?? []).slice(1).some((ys) => ys.some((v) => v != null));
+  return scored || (t.chartPending ?? []).some((p) => Number.isFinite(p.x) && p.x > 0);
+};
+
+describe('the live chart and the bracket', () => {
+  let env; let page; let consoleErrors;
+  before(async () => {
+    env = await launch({ isolation: true });
+    ({ page, consoleErrors } = await openPage(env.context, env.url));
+  });
+  after(async () => { await env?.close(); });
+
+  for (const preset of ['', 'paper-logreg']) {
+    test(`the chart has drawn series within 2 s of Run (${preset || 'default settings'})`, async () => {
+      if (preset) { await page.selectOption('#preset', preset); await waitArmCount(page, /^56 arms/); } else await waitArmCount(page, /arms/);
+      const runs = await page.evaluate(() => window.__tunelab.runs);
+      await page.click('#run');
+      const t0 = Date.now();
+      await page.waitForFunction(drawn, null, { timeout: 2_000, polling: 50 });
+      assert.ok(Date.now() - t0 < 2_000);
+      const v = await chartView(page);
+      if (v.running) {
+        // Round one is running: every running arm has a marker at its compute so far, with no score yet.
+        assert.ok(v.pending.length > 0);
+        assert.ok(v.pending.every((p) => p.x > 0 && (p.y == null || p.y > 0)));
+      }
+      // Axis titles carry units; the legend names the step-size ramp and one marker per batch size.
+      assert.match(v.labels[0], /compute per arm \(gradient evaluations/);
+      assert.match(v.labels[1], /KSD score \(lower is better/);
+      const legend = await page.$$eval('#ksd-legend > .item', (els) => els.map((e) => ({ text: e.textContent, ramp: !!e.querySelector('.sw.ramp'), mark: e.querySelector('.mark')?.textContent ?? '' })));
+      assert.ok(legend.some((l) => l.ramp && /^step size h 1e-?[\d.]+ … 1e-?[\d.]+$/.test(l.text)), JSON.stringify(legend));
+      const batches = legend.filter((l) => /^.batch /.test(l.text));
+      assert.equal(batches.length, preset ? 4 : 2);
+      assert.equal(new Set(batches.map((b) => b.mark)).size, batches.length);
+      await page.click('#stop').catch(() => {});
+      await waitRunDone(page, runs + 1);
+      // Log-axis ticks: short labels (1e6, 2e6, 0.05), never "1.05e+6".
+      const after = await chartView(page);
+      for (const t of after.ticks.flat()) assert.match(t, /^(|-?\d+(\.\d+)?(e-?\d+)?)$/, `tick "${t}"`);
+      assert.ok(after.ticks[0].filter(Boolean).length >= 2, JSON.stringify(after.ticks));
+    });
+  }
+
+  test('the bracket shows every round unclipped with eta = 2; trace and histogram have axis titles', async () => {
+    await page.goto('about:blank');
+    await page.goto(env.url + ETA2);
+    await page.waitForFunction(() => window.__tunelab?.info != null);
+    await waitArmCount(page, /^22 arms/);
+    await page.click('#run');
+    await waitRunDone(page, 1);
+    const report = await page.evaluate(() => window.__tunelab.lastResult.report);
+    assert.ok(report.rounds.length >= 4, `${report.rounds.length} rounds`);
+    const cols = await page.$$eval('#bracket .round', (els) => els.map((e) => e.querySelectorAll('li').length));
+    assert.deepEqual(cols, report.rounds.map((r) => r.arms.length));
+    // Nothing clipped: every round lies inside the bracket's box, every line fits its row.
+    const geo = await page.evaluate(() => {
+      const box = document.getElementById('bracket').getBoundingClientRect();
+      const rounds = [...document.querySelectorAll('#bracket .round')].map((r) => r.getBoundingClientRect());
+      const lis = [...document.querySelectorAll('#bracket li')].map((li) => ({ sw: li.scrollWidth, cw: li.clientWidth }));
+      const ols = [...document.querySelectorAll('#bracket ol')].map((ol) => ({ sw: ol.scrollWidth, cw: ol.clientWidth }));
+      return { box: { l: box.left, r: box.right }, rounds: rounds.map((r) => ({ l: r.left, r: r.right })), lis, ols };
+    });
+    for (const r of geo.rounds) assert.ok(r.l >= geo.box.l - 0.5 && r.r <= geo.box.r + 0.5, JSON.stringify({ r, box: geo.box }));
+    assert.ok(geo.lis.every((l) => l.sw <= l.cw + 1), 'a bracket line is cut');
+    assert.ok(geo.ols.every((l) => l.sw <= l.cw + 1), 'a bracket column scrolls sideways');
+    // The chosen arm is in the last round, visible.
+    const best = page.locator('#bracket li.best');
+    assert.equal(await best.count(), 1);
+    assert.equal(await best.getAttribute('data-arm'), String(report.best.arm));
+    assert.ok(await best.isVisible());
+    // Trace and histogram axis titles (uPlot's axes), with what they measure.
+    const titles = await page.evaluate(() => {
+      const p = window.__tunelab.panels.tune.panel;
+      return [p.traceChart.u, p.histChart.u].map((u) => u.axes.map((a) => a.label));
+    });
+    assert.deepEqual(titles[0], ['sample index (after thinning)', 'θ1 (parameter value)']);
+    assert.deepEqual(titles[1], ['θ1 (parameter value)', 'samples per bin']);
+    assert.deepEqual(consoleErrors, []);
+  });
+});
