@@ -102,4 +102,40 @@ describe('the live chart and the bracket', () => {
     assert.deepEqual(titles[1], ['θ1 (parameter value)', 'samples per bin']);
     assert.deepEqual(consoleErrors, []);
   });
+
+  test('no stale state: a new run clears the previous results; Stop says where it stopped', async () => {
+    await page.goto('about:blank');
+    await page.goto(env.url + ETA2);
+    await page.waitForFunction(() => window.__tunelab?.info != null);
+    await waitArmCount(page, /^22 arms/);
+    await page.click('#run');
+    await waitRunDone(page, 1);
+    assert.match(await page.textContent('#message'), /Done: the chosen arm is #\d+/);
+    assert.ok(await page.locator('#arms-table tbody tr').count() > 0);
+    // A long run starts: the previous chosen arm, tables, chart and message are gone at once.
+    await page.selectOption('#preset', 'paper-logreg');
+    await waitArmCount(page, /^56 arms/);
+    await page.click('#run');
+    const fresh = await page.evaluate(() => ({
+      best: document.getElementById('best').textContent, message: document.getElementById('message').textContent,
+      arms: document.querySelectorAll('#arms-table tbody tr').length, post: document.querySelectorAll('#post-table tbody tr').length,
+      bracket: document.querySelectorAll('#bracket li').length, result: window.__tunelab.lastResult,
+    }));
+    assert.doesNotMatch(fresh.best, /#\d+/, fresh.best);
+    assert.doesNotMatch(fresh.message, /chosen arm/);
+    assert.equal(fresh.arms, 0);
+    assert.equal(fresh.post, 0);
+    assert.equal(fresh.bracket, 0);
+    assert.equal(fresh.result, null);
+    // Stop in round one: the progress line says where the run stopped, and stays so.
+    await page.waitForFunction(() => Number(document.querySelector('#progress').value) > 0, null, { timeout: 60_000 });
+    await page.click('#stop');
+    await waitRunDone(page, 2);
+    await page.waitForTimeout(500);
+    const stats = await page.textContent('#stats');
+    assert.match(stats, /^Stopped at round 1 of 3 · \d+\.\d s · \d+% of the schedule done\.$/, stats);
+    assert.doesNotMatch(await page.textContent('#best'), /#\d+/);
+    assert.match(await page.textContent('#best'), /Stopped: no arm was chosen/);
+    assert.match(await page.textContent('#message'), /^Stopped\./);
+  });
 });

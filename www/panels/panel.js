@@ -356,7 +356,7 @@ export class Panel {
       entry.lastChartData = this.chartData();
       if (e.name === 'CancelledError') {
         this.message('Stopped. Change the settings or press Run again.', 'info');
-        this.progress(0, 'Stopped.');
+        this.progress(0, this.stopped((performance.now() - t0) / 1000));
         return { kind: config.kind, status: 'stopped', config, compute: null, result: null };
       }
       this.message(`The run failed: ${e.message}`, 'error');
@@ -370,4 +370,14 @@ export class Panel {
   }
 
   stop() { this.current?.cancel(); }
+
+  /**
+   * A run was stopped after `seconds`: the progress line to show ("Stopped at …", where the run was). Panels
+   * with a finer notion of where (rounds) override it.
+   * @param {number} seconds
+   */
+  stopped(seconds) {
+    const frac = Number(this.bar.part('progress').value) || 0;
+    return `Stopped at ${Math.round(frac * 100)}% of the run, after ${seconds.toFixed(1)} s.`;
+  }
 }
