@@ -14,6 +14,7 @@ import { RunModel } from '../run.js';
 import { ScoreChart, TraceChart, HistChart, drawDensity, fmtSci, legend } from '../charts.js';
 import { renderBracket, renderArmsTable, renderBest, renderPosterior, renderCompare, fmtStep, fmtBatch } from '../views.js';
 import { download, tracesCsv } from '../export.js';
+import { notText, otherDelimiter, toCommas, cleanName } from '../upload.js';
 
 /** @typedef {import('../state.js').TuneState} TuneState */
 
@@ -214,6 +215,7 @@ export class TunePanel extends Panel {
       if (this.state.data !== prev.data || this.state.model !== prev.model) writeForm(this.form, this.state);
       this.writeHash();
       this.refresh();
+      if (t.id === 'label' && e.type === 'change') { const note = $('label-note'); note.textContent = `Label column: “${this.state.label}” (your choice).`; note.hidden = false; }
       if (e.type === 'change' && (t.id === 'label' || t.id === 'standardize') && this.csvText) this.previewUpload();
     };
     this.form.addEventListener('input', onChange);
@@ -246,16 +248,54 @@ export class TunePanel extends Panel {
   async onFile(input) {
     const f = input.files?.[0];
     if (!f) return;
-    this.csvName = f.name;
-    delete $('csv-preview').dataset.valid;
-    this.dataMessage(`Reading ${f.name}…`, 'info');
-    this.csvText = await f.text();
-    // Label: keep the current one if the file has it, else "y", else the last column.
+    this.csvName = cleanName(f.name);
+    const box = $('csv-preview');
+    delete box.dataset.valid;
+    $('label-note').hidden = true;
+    $('csv-fix').hidden = true;
+    this.dataMessage(`Reading ${this.csvName}…`, 'info');
+    const bytes = new Uint8Array(await f.arrayBuffer());
+    // Binary or non-UTF-8 files never reach the label menu or the message (their bytes would be garbage there).
+    const why = bytes.length ? notText(bytes) : null;
+    if (why) {
+      this.csvText = null;
+      $('label').replaceChildren(new Option('y', 'y'));
+      box.replaceChildren();
+      box.dataset.valid = 'false';
+      this.dataMessage(`${this.csvName}: this does not look like a CSV text file (${why}). Choose a table saved as CSV (comma-separated, UTF-8 text).`, 'error');
+      return;
+    }
+    const text = new TextDecoder('utf-8').decode(bytes);
+    const d = otherDelimiter(text);
+    if (d) {
+      this.csvText = null;
+      const name = d === ';' ? 'semicolons (;)' : 'tabs';
+      $('label').replaceChildren(new Option('y', 'y'));
+      box.replaceChildren();
+      box.dataset.valid = 'false';
+      this.dataMessage(`${this.csvName}: the columns seem to be separated by ${name}, not commas. Save the file with commas as the delimiter, or read it with ${d === ';' ? '“;”' : 'tabs'} below.`, 'error');
+      const fix = /** @type {HTMLButtonElement} */ ($('csv-fix'));
+      fix.textContent = `Read it with ${d === ';' ? '“;”' : 'tabs'} as the delimiter`;
+      fix.hidden = false;
+      fix.onclick = () => { fix.hidden = true; this.useCsv(toCommas(text, d)); };
+      return;
+    }
+    await this.useCsv(text);
+  }
+
+  /** Takes a CSV text: fills the label menu (and says which column was taken) and previews it. @param {string} text */
+  async useCsv(text) {
+    this.csvText = text;
+    // Label: keep the current one if the file has it, else "y", else the last column (and say so).
     const cols = headerColumns(this.csvText);
+    const auto = !cols.includes(this.state.label) && !cols.includes('y');
     if (!cols.includes(this.state.label)) this.state = { ...this.state, label: cols.includes('y') ? 'y' : (cols[cols.length - 1] ?? 'y') };
     const sel = $('label');
     sel.replaceChildren(...cols.map((c) => new Option(c, c)));
     sel.value = this.state.label;
+    const note = $('label-note');
+    note.textContent = auto ? `No column is named “y”: the last column, “${this.state.label}”, is taken as the label. Choose another in the menu above.` : '';
+    note.hidden = !auto;
     this.writeHash();
     await this.previewUpload();
   }
