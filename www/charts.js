@@ -313,6 +313,9 @@ export class ScoreChart extends Chart {
           ctx.font = `${Math.round(11 * dpr())}px system-ui, sans-serif`;
           ctx.setLineDash([5 * dpr(), 4 * dpr()]);
           ctx.lineWidth = dpr();
+          // Labels left of their line, at the bottom; one that would overlap the previous goes up a row.
+          let lastRight = -Infinity;
+          let row = 0;
           this.planEnds.forEach((planned, round) => {
             const done = self.boundaries.find((b) => b.round === round);
             const px = u.valToPos(done ? done.x : planned, 'x', true);
@@ -321,7 +324,11 @@ export class ScoreChart extends Chart {
             ctx.fillStyle = done ? '#3d4650' : '#8a939d';
             ctx.beginPath(); ctx.moveTo(px, top); ctx.lineTo(px, top + height); ctx.stroke();
             ctx.textAlign = 'right';
-            ctx.fillText(`round ${round + 1} ${done ? 'ended' : 'ends'}`, px - 4 * dpr(), top + height - 6 * dpr());
+            const text = `round ${round + 1} ${done ? 'ended' : 'ends'}`;
+            const w = ctx.measureText(text).width;
+            row = px - 4 * dpr() - w < lastRight + 4 * dpr() ? row + 1 : 0;
+            lastRight = px;
+            ctx.fillText(text, px - 4 * dpr(), top + height - (6 + 14 * row) * dpr());
           });
           ctx.setLineDash([]);
           // Scored points: the arm's colour (step size) and its batch's marker.

@@ -53,7 +53,9 @@ export const LESSONS = [
     steps: [
       {
         title: 'Run the tuner',
-        text: 'Press Run. Each line is one arm: a step size h with a batch size (colour). The y-axis is the kernel '
+        text: 'Press Run. Each line is one arm: its colour is the step size h (dark = small, light = large), its '
+          + 'marker and dash the batch size. Until a round ends its arms are hollow markers at the compute they have '
+          + 'spent. The y-axis is the kernel '
           + 'Stein discrepancy (KSD) of the arm\'s samples against the posterior\'s score function: smaller means the '
           + 'samples match the posterior better, with no need to know the posterior itself.',
       },

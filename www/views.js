@@ -14,7 +14,7 @@ function statusText(a, best) {
   return a.status;
 }
 
-/** Colour of an arm (by batch) as on the score chart. */
+/** Colour of an arm (by step size) as on the score chart. */
 function armColor(chart, a) { return chart?.colorOf ? chart.colorOf(a) : OKABE_ITO[0]; }
 
 /** The successive-halving bracket: one column per round with the arms that ran, best first. */

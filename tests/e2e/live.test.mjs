@@ -50,8 +50,8 @@ describe('the live chart and the bracket', () => {
         assert.ok(v.pending.every((p) => p.x > 0 && (p.y == null || p.y > 0)));
       }
       // Axis titles carry units; the legend names the step-size ramp and one marker per batch size.
-      assert.match(v.labels[0], /compute per arm \(gradient evaluations/);
-      assert.match(v.labels[1], /KSD score \(lower is better/);
+      assert.equal(v.labels[0], 'gradient evaluations per arm');
+      assert.equal(v.labels[1], 'KSD (lower is better)');
       const legend = await page.$$eval('#ksd-legend > .item', (els) => els.map((e) => ({ text: e.textContent, ramp: !!e.querySelector('.sw.ramp'), mark: e.querySelector('.mark')?.textContent ?? '' })));
       assert.ok(legend.some((l) => l.ramp && /^step size h 1e-?[\d.]+ … 1e-?[\d.]+$/.test(l.text)), JSON.stringify(legend));
       const batches = legend.filter((l) => /^.batch /.test(l.text));
@@ -137,5 +137,57 @@ describe('the live chart and the bracket', () => {
     assert.doesNotMatch(await page.textContent('#best'), /#\d+/);
     assert.match(await page.textContent('#best'), /Stopped: no arm was chosen/);
     assert.match(await page.textContent('#message'), /^Stopped\./);
+  });
+});
+
+/** The box of an element relative to the viewport, and the viewport. */
+const boxOf = (page, sel) => page.evaluate((s) => {
+  const b = document.querySelector(s).getBoundingClientRect();
+  return { top: b.top, bottom: b.bottom, left: b.left, right: b.right, vh: innerHeight, vw: innerWidth, scrollY };
+}, sel);
+const inView = (b) => b.top >= 0 && b.bottom <= b.vh && b.left >= 0 && b.right <= b.vw && b.bottom > b.top;
+
+describe('phone (390 px) and a small embed (640 x 480)', () => {
+  test('at 390 px Run, Stop and the progress line are in view without scrolling, and stay so; nothing hides under them', async () => {
+    const env = await launch({ isolation: true, viewport: { width: 390, height: 844 } });
+    try {
+      const { page, consoleErrors } = await openPage(env.context, env.url);
+      await waitArmCount(page, /arms/);
+      for (const sel of ['#run', '#stop', '#progress', '#stats']) assert.ok(inView(await boxOf(page, sel)), `${sel} in view: ${JSON.stringify(await boxOf(page, sel))}`);
+      assert.equal((await boxOf(page, '#run')).scrollY, 0);
+      await page.click('#run');
+      await waitRunDone(page, 1);
+      const best = await page.evaluate(() => window.__tunelab.lastResult.report.best.arm);
+      assert.ok(inView(await boxOf(page, '#message')));
+      assert.match(await page.textContent('#message'), new RegExp(`the chosen arm is #${best} `));
+      // Scrolled to the end: the bar is still there, and the last card ends above it.
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await page.waitForTimeout(100);
+      const run = await boxOf(page, '#run');
+      assert.ok(run.scrollY > 1000 && inView(run), JSON.stringify(run));
+      const bar = await boxOf(page, '.runbar');
+      const last = await page.evaluate(() => { const cards = [...document.querySelectorAll('#results > section.card:not([hidden])')]; return cards[cards.length - 1].getBoundingClientRect().bottom; });
+      assert.ok(last <= bar.top + 1, `last card ends at ${last}, the bar starts at ${bar.top}`);
+      assert.deepEqual(consoleErrors, []);
+    } finally { await env.close(); }
+  });
+
+  test('an embedded lesson at 640 x 480: after its run the whole chart and the chosen arm are in view without scrolling', async () => {
+    const env = await launch({ isolation: true, viewport: { width: 640, height: 480 } });
+    try {
+      const { page, consoleErrors } = await openPage(env.context, env.url, '#lesson=mamba&embed=1');
+      await page.waitForFunction(() => window.__tunelab?.lesson?.status === 'ready');
+      await page.click('#run');
+      await waitRunDone(page, 1);
+      const best = await page.evaluate(() => window.__tunelab.lastResult.report.best.arm);
+      assert.equal(await page.evaluate(() => scrollY), 0);
+      const chart = await boxOf(page, '#chart-ksd');
+      assert.ok(inView(chart) && chart.bottom - chart.top >= 160, `chart ${JSON.stringify(chart)}`);
+      assert.ok(inView(await boxOf(page, '#chart-ksd canvas')));
+      const msg = await boxOf(page, '#message');
+      assert.ok(inView(msg), `message ${JSON.stringify(msg)}`);
+      assert.match(await page.textContent('#message'), new RegExp(`the chosen arm is #${best} \\(h = `));
+      assert.deepEqual(consoleErrors, []);
+    } finally { await env.close(); }
   });
 });

@@ -414,8 +414,8 @@ export class TunePanel extends Panel {
   }
 
   /** The score chart's axis titles, with units. */
-  xLabel() { return `compute per arm (${unitLabel(this.state.unit)}, log scale)`; }
-  yLabel() { return `${this.state.metric.toUpperCase()} score (lower is better, log)`; }
+  xLabel() { return `${unitLabel(this.state.unit)} per arm`; }
+  yLabel() { return `${this.state.metric.toUpperCase()} (lower is better)`; }
 
   /** @param {any[]} details @param {number} elapsed */
   onEvents(details, elapsed) {
