@@ -140,6 +140,72 @@ describe('the live chart and the bracket', () => {
   });
 });
 
+/** Asserts that `text` holds `prefix` followed by a number within 1% (3 significant digits shown) of `value`. */
+function saysNumber(text, prefix, value) {
+  const esc = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = text.match(new RegExp(`${esc}(-?[\\d.]+(?:e[-+]?\\d+)?)`));
+  assert.ok(m, `"${prefix}<number>" in: ${text}`);
+  assert.ok(Math.abs(Number(m[1]) - value) <= 0.01 * Math.abs(value) + 1e-12, `${prefix}${m[1]} against ${value} in: ${text}`);
+}
+
+describe('every result explained (tune panel)', () => {
+  let env; let page;
+  before(async () => {
+    env = await launch({ isolation: true });
+    ({ page } = await openPage(env.context, env.url, ETA2));
+  });
+  after(async () => { await env?.close(); });
+
+  test('a tune run: the reading names the chosen arm, its score, the runner-up and the ratio, the pruned arms, all from the report', async () => {
+    await waitArmCount(page, /^22 arms/);
+    await page.click('#run');
+    await waitRunDone(page, 1);
+    const r = await page.evaluate(() => window.__tunelab.lastResult.report);
+    const text = await page.textContent('#reading');
+    const last = r.rounds[r.rounds.length - 1];
+    const score = (a) => a.scores[a.scores.length - 1] ?? Infinity;
+    const finalists = r.arms.filter((a) => last.arms.includes(a.id)).sort((x, y) => score(x) - score(y));
+    assert.equal(finalists[0].id, r.best.arm);
+    assert.match(text, new RegExp(`^MAMBA \\(eta = 2\\) chose arm #${r.best.arm} \\(h = `));
+    saysNumber(text, 'KSD ', r.best.score);
+    assert.match(text, new RegExp(`the lowest of the ${finalists.length} arms in round ${r.rounds.length}\\.`));
+    const second = finalists[1];
+    assert.match(text, new RegExp(`The runner-up, arm #${second.id} \\(`));
+    saysNumber(text, 'scored ', score(second));
+    const ratio = score(second) / r.best.score;
+    saysNumber(text, ': ', ratio >= 10 ? Math.round(ratio) : +ratio.toFixed(1));
+    const pruned = r.arms.filter((a) => a.status === 'pruned').length;
+    assert.match(text, new RegExp(`Of ${r.arms.length} arms, ${pruned} were pruned over ${r.rounds.length} rounds`));
+    const steps = r.arms.map((a) => a.step);
+    assert.equal(/smallest on the grid/.test(text), r.best.step === Math.min(...steps));
+    assert.equal(/largest on the grid/.test(text), r.best.step === Math.max(...steps));
+  });
+
+  test('compare mode: the reading ranks the tuners by the KSD of their chosen samples and says when a baseline beats MAMBA, with the numbers', async () => {
+    await page.check('#compare');
+    await page.click('#run');
+    await waitRunDone(page, 2, 300_000);
+    const res = await page.evaluate(() => window.__tunelab.panels.tune.lastReport.result);
+    const text = await page.textContent('#reading');
+    const ok = res.entries.filter((e) => e.best && Number.isFinite(e.evaluation?.ksd)).sort((x, y) => x.evaluation.ksd - y.evaluation.ksd);
+    const [w, next] = ok;
+    assert.ok(text.startsWith(`Judged by the KSD of each chosen arm's samples (one estimator for every tuner), ${w.name} did best: `), text);
+    saysNumber(text, `${w.name} did best: `, w.evaluation.ksd);
+    assert.match(text, new RegExp(`with arm #${w.best.arm} \\(`));
+    saysNumber(text, `next ${next.name}, `, next.evaluation.ksd);
+    const mamba = res.entries.find((e) => e.name === 'MAMBA-KSD');
+    const total = (e) => e.compute.grad_evals + e.compute.scoring_grad_evals;
+    if (w !== mamba) {
+      saysNumber(text, `${w.name} beats MAMBA-KSD here: KSD `, w.evaluation.ksd);
+      saysNumber(text, `${w.name} beats MAMBA-KSD here: KSD ${text.match(/beats MAMBA-KSD here: KSD (\S+)/)[1]} against `, mamba.evaluation.ksd);
+      const c = total(w) / total(mamba);
+      assert.match(text, c >= 1 ? /at [\d.]+× MAMBA's compute/ : /with [\d.]+× less compute than MAMBA/);
+      saysNumber(text, c >= 1 ? 'at ' : 'with ', c >= 1 ? (c >= 10 ? Math.round(c) : +c.toFixed(1)) : (1 / c >= 10 ? Math.round(1 / c) : +(1 / c).toFixed(1)));
+    } else assert.doesNotMatch(text, /beats MAMBA/);
+    await page.uncheck('#compare');
+  });
+});
+
 /** The box of an element relative to the viewport, and the viewport. */
 const boxOf = (page, sel) => page.evaluate((s) => {
   const b = document.querySelector(s).getBoundingClientRect();

@@ -15,6 +15,7 @@ import { ScoreChart, TraceChart, HistChart, drawDensity, fmtSci, legend } from '
 import { renderBracket, renderArmsTable, renderBest, renderPosterior, renderCompare, fmtStep, fmtBatch } from '../views.js';
 import { download, tracesCsv } from '../export.js';
 import { notText, otherDelimiter, toCommas, cleanName } from '../upload.js';
+import { readTune, readCompare } from '../reading.js';
 
 /** @typedef {import('../state.js').TuneState} TuneState */
 
@@ -373,6 +374,8 @@ export class TunePanel extends Panel {
     $('bracket').replaceChildren(el('p', { class: 'placeholder', text: 'The arms that survive each round appear here.' }));
     delete $('bracket').dataset.rounds;
     $('arms-table').tBodies[0].replaceChildren();
+    this.hooks.reading = null;
+    $('reading').replaceChildren(el('p', { class: 'placeholder', text: 'Running: the reading of the result appears when the run ends.' }));
     $('best').replaceChildren(el('p', { class: 'placeholder', text: 'Running: the chosen arm appears when the run ends.' }));
     $('post-table').tBodies[0].replaceChildren();
     this.traceChart.clear();
@@ -392,6 +395,7 @@ export class TunePanel extends Panel {
     m.stoppedAt = seconds;
     this.drawStats(m);
     $('best').replaceChildren(el('p', { class: 'placeholder', text: 'Stopped: no arm was chosen. Press Run for a complete run.' }));
+    $('reading').replaceChildren(el('p', { class: 'placeholder', text: 'Stopped: there is no result to read.' }));
     return /** @type {string} */ ($('stats').textContent);
   }
 
@@ -523,6 +527,13 @@ export class TunePanel extends Panel {
       ? `Done: ${result.entries.map((/** @type {any} */ e) => `${e.name} chose ${e.best ? `arm #${e.best.arm} (h = ${fmtSci(e.best.step)}, batch ${fmtBatch(e.best.batch_fraction)})` : 'no arm'}`).join('; ')}.`
       : b ? `Done: the chosen arm is #${b.arm} (h = ${fmtSci(b.step)}, batch ${fmtBatch(b.batch_fraction)}${b.leapfrog > 1 ? `, L = ${b.leapfrog}` : ''}).` : null;
     this.message(chosen ?? 'Done, but no arm could be chosen (every arm diverged).', chosen ? 'info' : 'error');
+    this.showReading(config.kind === 'compare' ? readCompare(result) : readTune(report));
+  }
+
+  /** The run's reading (sentences generated from its report, www/reading.js). @param {string[]} sentences */
+  showReading(sentences) {
+    this.hooks.reading = sentences;
+    $('reading').replaceChildren(el('p', { text: sentences.join(' ') }));
   }
 
   chartData() { return this.hooks.lastChartData; }
