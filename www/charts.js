@@ -293,6 +293,7 @@ export class ScoreChart extends Chart {
     this.planEnds = schedule.map((r) => (acc += r.budget));
     this.planLo = schedule.length ? schedule[0].budget / 8 : null;
     const self = this;
+    const chartArms = arms;
     const dpr = () => window.devicePixelRatio || 1;
     const series = [{ label: xLabel }];
     for (const arm of arms) {
@@ -304,6 +305,8 @@ export class ScoreChart extends Chart {
     const plugin = {
       hooks: {
         draw: [(u) => {
+          // A replaced chart may still have a draw queued (uPlot commits in a microtask): only the current one draws.
+          if (self.u && u !== self.u) return;
           const ctx = u.ctx;
           const { left, top, width, height } = u.bbox;
           const inX = (px) => Number.isFinite(px) && px >= left - 1 && px <= left + width + 1;
@@ -333,8 +336,9 @@ export class ScoreChart extends Chart {
           ctx.setLineDash([]);
           // Scored points: the arm's colour (step size) and its batch's marker.
           const r = 3.2 * dpr();
-          self.arms.forEach((arm, i) => {
+          chartArms.forEach((arm, i) => {
             const ys = u.data[i + 1];
+            if (!ys) return;
             const c = self.strokeOf(arm);
             for (let k = 0; k < ys.length; k++) {
               if (ys[k] == null) continue;
