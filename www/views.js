@@ -72,7 +72,8 @@ export function renderBest(container, report) {
   if (!b) { container.append(el('p', { class: 'placeholder', text: 'Run a tuner to choose an arm.' })); return; }
   const dl = el('dl');
   const add = (k, v) => dl.append(el('dt', { text: k }), el('dd', { text: v }));
-  add('tuner', `${report.tuner} (${report.metric})`);
+  // In a comparison, the entry's name says whose choice this is.
+  add('tuner', `${report.name ? `${report.name}: ` : ''}${report.tuner} (${report.metric})`);
   add('arm', `#${b.arm}`);
   add('step size h', `${fmtSci(b.step)} (${fmtStep(b.step)})`);
   add('batch', b.batch > 1 || b.batch_fraction < 1 ? `${fmtBatch(b.batch_fraction)} (${fmtInt(b.batch)} points)` : `${fmtBatch(b.batch_fraction)}`);

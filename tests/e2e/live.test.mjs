@@ -202,6 +202,10 @@ describe('every result explained (tune panel)', () => {
       assert.match(text, c >= 1 ? /at [\d.]+× MAMBA's compute/ : /with [\d.]+× less compute than MAMBA/);
       saysNumber(text, c >= 1 ? 'at ' : 'with ', c >= 1 ? (c >= 10 ? Math.round(c) : +c.toFixed(1)) : (1 / c >= 10 ? Math.round(1 / c) : +(1 / c).toFixed(1)));
     } else assert.doesNotMatch(text, /beats MAMBA/);
+    // The chosen-arm card names whose choice it shows.
+    const shown = res.entries.find((e) => e.best);
+    assert.ok((await page.textContent('#best')).includes(`${shown.name}: `), await page.textContent('#best'));
+    assert.match(await page.textContent('#best'), new RegExp(`#${shown.best.arm}`));
     await page.uncheck('#compare');
   });
 });
