@@ -49,31 +49,60 @@ export function alignSeries(items, keep = Number.isFinite) {
 /** Whole-number tick steps (rounds, windows, iterations). */
 const INT_INCRS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 1e4, 2e4, 2.5e4, 5e4, 1e5, 2e5, 5e5, 1e6, 1e7];
 
-/** Tick label: powers of ten as 1e-5 (or 0.01 ... 100), others as fmtSci. */
+/**
+ * Tick label: short and exact for the 1-2-5 values logSplits picks: 1e-5, 2e-3, 0.05, 3, 200, 5e4, 2e6 (no
+ * "1.05e+6"). Values with more digits fall back to fmtSci.
+ */
 export function fmtTick(v) {
   if (v == null || !Number.isFinite(v)) return '';
-  const e = Math.log10(Math.abs(v));
-  if (Math.abs(e - Math.round(e)) < 1e-9) { const k = Math.round(e); return Math.abs(k) >= 3 ? `1e${k}` : String(10 ** k); }
-  return fmtSci(v);
+  if (v === 0) return '0';
+  const k = Math.floor(Math.log10(Math.abs(v)) + 1e-9);
+  const m = +(v / 10 ** k).toPrecision(3);
+  if (Math.abs(m * 10 ** k - v) > 1e-6 * Math.abs(v)) return fmtSci(v);
+  if (Math.abs(k) >= 3) return `${m}e${k}`;
+  return String(+v.toPrecision(3));
 }
 
-/** Log-axis splits: whole decades, at most ~6 labels; inside one decade, 4 log-spaced values. */
+/**
+ * Log-axis splits with readable values: whole decades when the range spans several (every second or third
+ * when crowded), else 1-2-5 (or 1..9) times a power of ten, else a few plain steps inside one decade.
+ * At most about one label per 70 px (x) or 36 px (y).
+ */
 export function logSplits(u, axisIdx, min, max) {
   if (!(min > 0 && max > min)) return [min];
-  const a = Math.ceil(Math.log10(min) - 1e-9); const b = Math.floor(Math.log10(max) + 1e-9);
-  if (b - a >= 1) {
-    const step = Math.ceil((b - a + 1) / 6);
+  const horizontal = (u?.axes?.[axisIdx]?.side ?? (axisIdx === 0 ? 2 : 3)) % 2 === 0;
+  const px = u?.bbox ? (horizontal ? u.bbox.width : u.bbox.height) / (window.devicePixelRatio || 1) : 400;
+  const most = Math.max(2, Math.floor(px / (horizontal ? 70 : 36)));
+  const inRange = (v) => v >= min * (1 - 1e-9) && v <= max * (1 + 1e-9);
+  const a = Math.floor(Math.log10(min)); const b = Math.ceil(Math.log10(max));
+  const withMantissas = (ms) => {
     const out = [];
-    for (let e = a; e <= b; e += step) out.push(10 ** e);
+    for (let e = a; e <= b; e++) for (const m of ms) { const v = +(m * 10 ** e).toPrecision(6); if (inRange(v)) out.push(v); }
     return out;
+  };
+  for (const ms of [[1, 2, 5], [1, 2, 3, 4, 5, 6, 7, 8, 9]]) {
+    const out = withMantissas(ms);
+    if (out.length >= 3 && out.length <= most) return out;
+    if (out.length > most) {
+      const decades = withMantissas([1]);
+      if (decades.length >= 2) {
+        const step = Math.ceil(decades.length / most);
+        return decades.filter((_, i) => i % step === 0);
+      }
+      return out.filter((_, i) => i % Math.ceil(out.length / most) === 0);
+    }
   }
-  const l0 = Math.log10(min); const l1 = Math.log10(max);
-  return [0.1, 0.37, 0.63, 0.9].map((f) => +(10 ** (l0 + f * (l1 - l0))).toPrecision(2));
+  // A narrow range: plain nice steps.
+  const span = max - min; const p = 10 ** Math.floor(Math.log10(span / 3)); const r = span / p;
+  const s = p * (r > 15 ? 5 : r > 6 ? 2 : 1);
+  const out = [];
+  for (let v = Math.ceil(min / s) * s; v <= max; v += s) out.push(+v.toPrecision(6));
+  return out.length ? out.filter((_, i) => i % Math.ceil(out.length / most) === 0) : [min];
 }
 
-
 /** Log-axis options (shared ticks and labels). */
-const LOG_AXIS = { splits: logSplits, values: (u, v) => v.map(fmtTick) };
+// uPlot's own log filter would hide every label but the decades: logSplits already chose readable ones.
+const LOG_AXIS = { splits: logSplits, values: (u, v) => v.map(fmtTick), filter: (u, splits) => splits };
 
 /**
  * An axis: `{label, log, int, size}`; log axes get whole-decade ticks, int axes whole-number steps.
@@ -158,10 +187,17 @@ export class LineChart extends Chart {
   }
 }
 
-/** A legend: coloured swatches with labels (decorative; charts carry their own aria-label). */
+/**
+ * A legend: coloured swatches with labels (decorative; charts carry their own aria-label). An item may carry
+ * `ramp` (colours of a sequential scale, drawn as a gradient) or `mark` (a marker glyph before its line).
+ */
 export function legend(host, series) {
-  host.replaceChildren(...series.map((s) => el('span', {},
-    el('span', { class: `sw${s.dash ? ' dashed' : ''}${s.faded ? ' faded' : ''}`, style: `border-color:${s.color}` }), s.label)));
+  host.replaceChildren(...series.map((s) => {
+    const sw = s.ramp
+      ? el('span', { class: 'sw ramp', style: `border-color:${s.color};background:linear-gradient(to right, ${s.ramp.join(', ')})` })
+      : el('span', { class: `sw${s.dash ? ' dashed' : ''}${s.faded ? ' faded' : ''}`, style: `border-color:${s.color}` });
+    return el('span', { class: 'item' }, ...(s.mark ? [el('span', { class: 'mark', style: `color:${s.color}`, text: s.mark })] : []), sw, s.label);
+  }));
 }
 
 
@@ -171,9 +207,30 @@ export function seriesStyle(i) {
   return { color: pal[i % pal.length], dash: i >= pal.length ? [6, 4] : undefined };
 }
 
+/** Marker shapes and line dashes of batch sizes (largest batch first), on the chart and in its legend. */
+export const BATCH_MARKS = ['circle', 'square', 'triangle', 'diamond', 'cross'];
+const MARK_GLYPH = { circle: '●', square: '■', triangle: '▲', diamond: '◆', cross: '✚' };
+const BATCH_DASH = [[], [7, 4], [2, 3], [9, 3, 2, 3], [4, 4]];
+
+/** Draws one marker (device pixels): filled, or hollow for an arm still running. */
+export function drawMark(ctx, shape, x, y, r, color, hollow = false) {
+  ctx.beginPath();
+  if (shape === 'square') ctx.rect(x - r * 0.85, y - r * 0.85, r * 1.7, r * 1.7);
+  else if (shape === 'triangle') { ctx.moveTo(x, y - r * 1.1); ctx.lineTo(x + r, y + r * 0.75); ctx.lineTo(x - r, y + r * 0.75); ctx.closePath(); }
+  else if (shape === 'diamond') { ctx.moveTo(x, y - r * 1.2); ctx.lineTo(x + r, y); ctx.lineTo(x, y + r * 1.2); ctx.lineTo(x - r, y); ctx.closePath(); }
+  else if (shape === 'cross') { const w = r * 0.4; ctx.rect(x - r, y - w, 2 * r, 2 * w); ctx.rect(x - w, y - r, 2 * w, 2 * r); }
+  else ctx.arc(x, y, r, 0, 2 * Math.PI);
+  if (hollow) { ctx.fillStyle = '#fff'; ctx.fill(); ctx.strokeStyle = color; ctx.lineWidth = 1.5 * (window.devicePixelRatio || 1); ctx.stroke(); }
+  else { ctx.fillStyle = color; ctx.fill(); }
+}
+
 /**
- * Each arm's score against the compute it has spent (both log scale), one line per arm: colour = batch size,
- * pruned arms fade, the chosen arm is drawn thick and black, dashed vertical lines mark round boundaries.
+ * Each arm's score against the compute it has spent (both log scale), one line per arm: colour = step size
+ * (a sequential ramp, small steps dark), marker and dash = batch size, pruned arms fade, the chosen arm is
+ * drawn thick and black, dashed vertical lines mark the ends of rounds (planned ones lighter). The x axis
+ * covers the whole schedule from the start. Arms of the current round that are running but not scored yet
+ * (scores come at a round's end) are hollow markers at their compute so far: at their last score, or in a
+ * strip along the top in round one.
  */
 export class ScoreChart extends Chart {
   /** @param {HTMLElement} host @param {{onHover?: (arm: any) => void}} [opts] */
@@ -182,56 +239,129 @@ export class ScoreChart extends Chart {
     this.onHover = onHover;
     this.arms = [];
     this.batches = [];
+    this.steps = [0, 0];
     this.boundaries = [];
+    this.planEnds = [];
+    this.planLo = null;
+    this.pending = [];
+    this.pendingKey = '';
     this.best = null;
+    this.scored = false;
     /** @type {number|null} the series under the cursor */
     this.focused = null;
   }
 
-  /** Colour of a batch value among the run's batch values. */
-  colorOf(arm) {
-    const i = this.batches.indexOf(arm.batch);
-    return OKABE_ITO[(i < 0 ? 0 : i) % OKABE_ITO.length];
+  /** Position of an arm's step size on the ramp, 0 (smallest) .. 1. */
+  stepT(arm) {
+    const [lo, hi] = this.steps;
+    return hi > lo ? (Math.log10(arm.step) - lo) / (hi - lo) : 0.5;
   }
 
-  /** The legend: one swatch per batch size, then the chosen arm, pruned arms and round boundaries. */
-  legendItems(fmtBatch) {
-    return [...this.batches.map((b) => ({ label: `batch ${fmtBatch(b)}`, color: this.colorOf({ batch: b }) })),
-      { label: 'chosen arm', color: '#000' }, { label: 'pruned', color: '#0072B2', faded: true }, { label: 'round boundary', color: '#5b6470', dash: true }];
+  /** Colour of an arm: its step size on the sequential ramp (the light yellow end is kept out). */
+  colorOf(arm) { return seqColor(0.85 * this.stepT(arm)); }
+
+  batchIndex(arm) { return Math.max(0, this.batches.indexOf(arm.batch)); }
+  markOf(arm) { return BATCH_MARKS[this.batchIndex(arm) % BATCH_MARKS.length]; }
+  dashOf(arm) { return BATCH_DASH[this.batchIndex(arm) % BATCH_DASH.length]; }
+
+  /** The legend: the step-size ramp, one marker and dash per batch size, then chosen, pruned, running, rounds. */
+  legendItems(fmtBatch, fmtStep = fmtSci) {
+    const [lo, hi] = this.steps;
+    const ramp = this.arms.length
+      ? [{ label: `step size h ${fmtStep(10 ** lo)} … ${fmtStep(10 ** hi)}`, color: seqColor(0.42), ramp: [0, 0.21, 0.42, 0.64, 0.85].map(seqColor) }] : [];
+    return [...ramp,
+      ...this.batches.map((b, i) => ({ label: `batch ${fmtBatch(b)}`, color: '#3d4650', mark: MARK_GLYPH[BATCH_MARKS[i % BATCH_MARKS.length]], dash: i % BATCH_DASH.length > 0, dashStyle: BATCH_DASH[i % BATCH_DASH.length] })),
+      { label: 'chosen arm', color: '#000' }, { label: 'pruned', color: '#7c8591', faded: true },
+      { label: 'running, not scored yet', color: '#3d4650', mark: '○' }, { label: 'end of a round', color: '#5b6470', dash: true }];
   }
 
-  /** Starts a new chart for a run over `arms` ([{id, step, batch, leapfrog}]). */
-  reset(arms, xLabel, yLabel) {
+  /**
+   * Starts a new chart for a run over `arms` ([{id, step, batch, leapfrog}]); `schedule` ([{budget}], the
+   * core's plan) fixes the x range and the planned round ends from the start.
+   */
+  reset(arms, xLabel, yLabel, schedule = []) {
     this.arms = arms;
     this.best = null;
     this.boundaries = [];
+    this.pending = [];
+    this.pendingKey = '';
+    this.scored = false;
     this.batches = [...new Set(arms.map((a) => a.batch))].sort((a, b) => b - a);
+    const ls = arms.map((a) => Math.log10(a.step)).filter(Number.isFinite);
+    this.steps = ls.length ? [Math.min(...ls), Math.max(...ls)] : [0, 0];
+    let acc = 0;
+    this.planEnds = schedule.map((r) => (acc += r.budget));
+    this.planLo = schedule.length ? schedule[0].budget / 8 : null;
     const self = this;
+    const chartArms = arms;
+    const dpr = () => window.devicePixelRatio || 1;
     const series = [{ label: xLabel }];
     for (const arm of arms) {
       series.push({
-        label: `arm ${arm.id}`, stroke: () => self.strokeOf(arm), width: 1.5, spanGaps: true,
-        points: { show: true, size: 5, stroke: () => self.strokeOf(arm), fill: () => self.strokeOf(arm) },
+        label: `arm ${arm.id}`, stroke: () => self.strokeOf(arm), width: 1.5, spanGaps: true, dash: this.dashOf(arm),
+        points: { show: false },
       });
     }
-    const boundaryPlugin = {
+    const plugin = {
       hooks: {
         draw: [(u) => {
+          // A replaced chart may still have a draw queued (uPlot commits in a microtask): only the current one draws.
+          if (self.u && u !== self.u) return;
           const ctx = u.ctx;
+          const { left, top, width, height } = u.bbox;
+          const inX = (px) => Number.isFinite(px) && px >= left - 1 && px <= left + width + 1;
           ctx.save();
-          ctx.strokeStyle = '#5b6470';
-          ctx.fillStyle = '#3d4650';
-          ctx.setLineDash([5, 4]);
-          ctx.lineWidth = 1;
-          ctx.font = `${Math.round(11 * devicePixelRatio)}px system-ui, sans-serif`;
-          for (const { x, round } of self.boundaries) {
-            const px = u.valToPos(x, 'x', true);
-            if (!Number.isFinite(px) || px < u.bbox.left || px > u.bbox.left + u.bbox.width) continue;
-            ctx.beginPath();
-            ctx.moveTo(px, u.bbox.top);
-            ctx.lineTo(px, u.bbox.top + u.bbox.height);
-            ctx.stroke();
-            ctx.fillText(`end of round ${round + 1}`, px + 4 * devicePixelRatio, u.bbox.top + u.bbox.height - 6 * devicePixelRatio);
+          ctx.beginPath(); ctx.rect(left - 8 * dpr(), top - 8 * dpr(), width + 16 * dpr(), height + 16 * dpr()); ctx.clip();
+          // Round ends: measured ones dark, planned ones light.
+          ctx.font = `${Math.round(11 * dpr())}px system-ui, sans-serif`;
+          ctx.setLineDash([5 * dpr(), 4 * dpr()]);
+          ctx.lineWidth = dpr();
+          // Labels left of their line, at the bottom; one that would overlap the previous goes up a row.
+          let lastRight = -Infinity;
+          let row = 0;
+          this.planEnds.forEach((planned, round) => {
+            const done = self.boundaries.find((b) => b.round === round);
+            const px = u.valToPos(done ? done.x : planned, 'x', true);
+            if (!inX(px)) return;
+            ctx.strokeStyle = done ? '#5b6470' : '#b8bfc8';
+            ctx.fillStyle = done ? '#3d4650' : '#8a939d';
+            ctx.beginPath(); ctx.moveTo(px, top); ctx.lineTo(px, top + height); ctx.stroke();
+            ctx.textAlign = 'right';
+            const text = `round ${round + 1} ${done ? 'ended' : 'ends'}`;
+            const w = ctx.measureText(text).width;
+            row = px - 4 * dpr() - w < lastRight + 4 * dpr() ? row + 1 : 0;
+            lastRight = px;
+            ctx.fillText(text, px - 4 * dpr(), top + height - (6 + 14 * row) * dpr());
+          });
+          ctx.setLineDash([]);
+          // Scored points: the arm's colour (step size) and its batch's marker.
+          const r = 3.2 * dpr();
+          chartArms.forEach((arm, i) => {
+            const ys = u.data[i + 1];
+            if (!ys) return;
+            const c = self.strokeOf(arm);
+            for (let k = 0; k < ys.length; k++) {
+              if (ys[k] == null) continue;
+              const px = u.valToPos(u.data[0][k], 'x', true); const py = u.valToPos(ys[k], 'y', true);
+              if (inX(px) && Number.isFinite(py)) drawMark(ctx, self.markOf(arm), px, py, arm.id === self.best ? r * 1.4 : r, c);
+            }
+          });
+          // Running arms: hollow markers at their compute so far.
+          let strip = 0;
+          for (const p of self.pending) {
+            const arm = self.arms.find((a) => a.id === p.arm);
+            if (!arm) continue;
+            const px = u.valToPos(p.x, 'x', true);
+            const py = p.y != null && Number.isFinite(p.y) && p.y > 0 ? u.valToPos(p.y, 'y', true) : top + 9 * dpr();
+            if (p.y == null) strip++;
+            if (inX(px) && Number.isFinite(py)) drawMark(ctx, self.markOf(arm), px, py, r, self.colorOf(arm), true);
+          }
+          if (strip) {
+            const xs = self.pending.filter((p) => p.y == null).map((p) => u.valToPos(p.x, 'x', true)).filter(inX);
+            const at = xs.length ? Math.max(...xs) : left;
+            ctx.fillStyle = '#3d4650'; ctx.textAlign = at > left + width * 0.6 ? 'right' : 'left';
+            ctx.textBaseline = 'middle';
+            ctx.fillText(`${strip} arm${strip === 1 ? '' : 's'} running · scored when the round ends`, at + (ctx.textAlign === 'left' ? 10 : -10) * dpr(), top + 9 * dpr());
           }
           ctx.restore();
         }],
@@ -242,31 +372,55 @@ export class ScoreChart extends Chart {
         setSeries: [(u, i) => { self.focused = i; if (i != null && self.arms[i - 1]) self.onHover?.(self.arms[i - 1]); }],
       },
     };
+    // x: the data and the whole planned schedule (so the axis does not jump as rounds end).
+    const xRange = (u, min, max) => {
+      const lo = Math.min(...[min, self.planLo, ...self.pending.map((p) => p.x)].filter((v) => v > 0));
+      const hi = Math.max(...[max, self.planEnds[self.planEnds.length - 1]].filter((v) => v > 0));
+      return Number.isFinite(lo) && Number.isFinite(hi) ? (hi > lo ? [lo / 1.6, hi * 1.6] : [lo / 2, lo * 2]) : [1, 10];
+    };
+    const yAxis = axis({ label: yLabel, log: true, size: 60 });
+    const yValues = yAxis.values;
     this.mount({
       focus: { alpha: 0.35 },
-      cursor: { focus: { prox: 16 }, drag: { x: false, y: false } },
-      // Log scales padded around the data (a round's arms share one x, so the range is often narrow).
-      scales: { x: { time: false, ...logScale(2, [1, 10]) }, y: logScale(1.5) },
-      axes: [axis({ label: xLabel, log: true }), axis({ label: yLabel, log: true, size: 60 })],
+      cursor: { focus: { prox: 16 }, drag: { x: false, y: false }, points: { show: false } },
+      scales: { x: { time: false, distr: 3, range: xRange }, y: logScale(1.5) },
+      // No score yet: no y ticks (the fallback range would be made up).
+      axes: [axis({ label: xLabel, log: true }), { ...yAxis, values: (u, v) => (self.scored ? yValues(u, v) : v.map(() => '')) }],
       series,
-      plugins: [boundaryPlugin],
+      plugins: [plugin],
     }, [[], ...arms.map(() => [])]);
   }
 
   strokeOf(arm) {
     if (arm.id === this.best) return '#000000';
-    const c = this.colorOf(arm);
+    const c = this.colorOf(arm).replace('rgb(', 'rgba(').replace(')', ',');
     const faded = arm.status === 'pruned' || arm.status === 'diverged';
-    return faded ? c + '40' : c; // 25% alpha for pruned arms
+    return `${c}${faded ? 0.3 : 1})`;
+  }
+
+  /**
+   * The running arms ([{arm, x, y|null}]: compute so far, last score or null before the first); redraws only
+   * when they changed. Returns them.
+   */
+  setPending(pending) {
+    const key = pending.map((p) => `${p.arm}:${p.x}:${p.y}`).join(',');
+    if (key === this.pendingKey) return this.pending;
+    this.pending = pending;
+    this.pendingKey = key;
+    this.u?.redraw(false);
+    return pending;
   }
 
   /** Redraws with the arms' current points ([[compute, score]]) and statuses; returns the aligned data. */
-  update({ boundaries = [], best = null } = {}) {
+  update({ boundaries = [], best = null, pending = this.pending } = {}) {
     if (!this.u) return null;
     this.boundaries = boundaries;
     this.best = best;
+    this.pending = pending;
+    this.pendingKey = pending.map((p) => `${p.arm}:${p.x}:${p.y}`).join(',');
     const pos = (v) => Number.isFinite(v) && v > 0;
     const data = alignSeries(this.arms.map((a) => ({ x: a.points.map((p) => p[0]).filter(pos), y: a.points.filter((p) => pos(p[0])).map((p) => p[1]) })), pos);
+    this.scored = data.slice(1).some((ys) => ys.some((v) => v != null));
     this.arms.forEach((arm, i) => { this.u.series[i + 1].width = arm.id === best ? 3.5 : 1.5; });
     this.u.setData(data);
     return data;
@@ -279,7 +433,7 @@ export class TraceChart extends Chart {
   draw(values, label) {
     this.mount({
       scales: { x: { time: false } },
-      axes: [axis({ label: 'sample (after thinning)' }), axis({ size: 60 })],
+      axes: [axis({ label: 'sample index (after thinning)', int: true }), axis({ label: `${label} (parameter value)`, size: 60 })],
       series: [{}, { label, stroke: OKABE_ITO[0], width: 1, points: { show: false } }],
     }, [Array.from(values, (_, i) => i + 1), Array.from(values)]);
   }
@@ -309,7 +463,7 @@ export class HistChart extends Chart {
     const { edges, counts } = histogram(values, bins);
     this.mount({
       scales: { x: { time: false } },
-      axes: [axis({ label }), axis({ size: 50 })],
+      axes: [axis({ label: `${label} (parameter value)` }), axis({ label: 'samples per bin', size: 60 })],
       series: [{}, { label: 'count', stroke: OKABE_ITO[0], fill: OKABE_ITO[0] + '55', width: 1, paths: uPlot.paths.stepped({ align: 1 }), points: { show: false } }],
     }, [edges, [...counts, counts[counts.length - 1] ?? 0]]);
   }

@@ -519,6 +519,34 @@ function unknownLessonMessage(id) {
     el('p', { class: 'lesson-status bad', id: 'lesson-status', text: `There is no lesson "${id}". Lessons: ${LESSONS.map((l) => l.id).join(', ')}.` })));
 }
 
+/**
+ * The header's Lessons menu: one link per lesson of www/lessons.js (`#lesson=ID`), its title and the line on
+ * what it teaches. A lesson starts when the page loads with its link, so following one reloads the page.
+ */
+function lessonsMenu() {
+  const list = $('lessons-list');
+  if (!list) return;
+  const current = options.lesson?.id ?? null;
+  list.replaceChildren(el('ol', {}, ...LESSONS.map((l) => {
+    const href = `#lesson=${encodeURIComponent(l.id)}`;
+    const a = el('a', { href, 'data-lesson': l.id, 'aria-current': l.id === current ? 'page' : null },
+      el('strong', { text: l.title }), el('span', { class: 'teaches', text: l.teaches }),
+      el('span', { class: 'meta', text: `${PANEL_NAMES[l.panel] ?? l.panel} · ${l.steps.length} steps` }));
+    a.addEventListener('click', (e) => {
+      e.preventDefault();
+      location.assign(`${location.pathname}${location.search}${href}`);
+      location.reload();
+    });
+    return el('li', {}, a);
+  })));
+  const summary = document.querySelector('#lessons-menu > summary');
+  if (summary) summary.textContent = `Lessons (${LESSONS.length})`;
+  // Closes on Escape and on a click elsewhere.
+  const menu = /** @type {HTMLDetailsElement} */ ($('lessons-menu'));
+  document.addEventListener('keydown', (e) => { if (e.key === 'Escape' && menu.open) { menu.open = false; menu.querySelector('summary')?.focus(); } });
+  document.addEventListener('click', (e) => { if (menu.open && !menu.contains(/** @type {Node} */ (e.target))) menu.open = false; });
+}
+
 /** autorun=1 without a lesson: the panel on screen runs once the worker is ready. */
 async function autorun() {
   const hooks = win.__tunelab;
@@ -539,6 +567,7 @@ function init() {
     if (!options.lesson) panelsReady.then(() => foldSettings(hooks.panels?.[hooks.panel]));
   } else {
     embedDialog();
+    lessonsMenu();
   }
   if (options.lesson) lessonPanel(options.lesson);
   else if (options.unknownLesson) unknownLessonMessage(options.unknownLesson);

@@ -32,9 +32,14 @@ export const PANEL_NAMES = {
   'step-size': 'step size (GP-UCB)',
 };
 
+/**
+ * The lessons. `teaches` is the one line the page's Lessons menu shows under the title.
+ * @type {{id: string, title: string, teaches: string, panel: string, state?: any, config?: any, controls?: string[], steps: any[], cite: string}[]}
+ */
 export const LESSONS = [
   {
     id: 'mamba',
+    teaches: 'How successive halving scored by a Stein discrepancy (KSD) picks the step size and batch size of SGLD without knowing the posterior.',
     title: 'MAMBA: tuning SG-MCMC with a Stein discrepancy',
     panel: 'tune',
     // The core's `demo` preset: simulated logistic regression (N = 2000, d = 5), SGLD, 9 step sizes x 2 batch
@@ -48,7 +53,9 @@ export const LESSONS = [
     steps: [
       {
         title: 'Run the tuner',
-        text: 'Press Run. Each line is one arm: a step size h with a batch size (colour). The y-axis is the kernel '
+        text: 'Press Run. Each line is one arm: its colour is the step size h (dark = small, light = large), its '
+          + 'marker and dash the batch size. Until a round ends its arms are hollow markers at the compute they have '
+          + 'spent. The y-axis is the kernel '
           + 'Stein discrepancy (KSD) of the arm\'s samples against the posterior\'s score function: smaller means the '
           + 'samples match the posterior better, with no need to know the posterior itself.',
       },
@@ -84,6 +91,7 @@ export const LESSONS = [
   },
   {
     id: 'gp-ucb',
+    teaches: 'How a GP bandit with a time-varying, permutation-invariant kernel tracks a drifting optimum, against its ablations and random search.',
     title: 'GP-UCB with time-varying rewards',
     panel: 'bandit',
     // The bandit preset `tvo-schedule` with 4 repeats instead of 8 (10 s native).
@@ -120,6 +128,7 @@ export const LESSONS = [
   },
   {
     id: 'd-ttts',
+    teaches: 'Best-arm identification with more arms than pulls: D-TTTS against TTTS, successive halving and uniform allocation.',
     title: 'D-TTTS: best-arm identification with infinitely many arms',
     panel: 'bandit',
     // The bandit preset `beta-reservoir`, 500 rounds x 10 repeats (7 s native).
@@ -155,6 +164,7 @@ export const LESSONS = [
   },
   {
     id: 'hoag',
+    teaches: 'Tuning an L2 penalty by approximate hypergradients (HOAG), against grid search, random search and Bayesian optimisation.',
     title: 'HOAG: hyperparameters by approximate gradients',
     panel: 'hoag',
     // The HOAG preset `logreg` (1 s native): log L2 penalty of logistic regression, simulated n = 600, d = 30.
@@ -188,6 +198,7 @@ export const LESSONS = [
   },
   {
     id: 'lr-schedule',
+    teaches: 'Picking SGD learning rates interval by interval from a GP model of the loss curve, against constant rates and decays.',
     title: 'Learning-rate schedules from a GP model of training curves',
     panel: 'lr-schedule',
     // The lr-schedule preset `noisy-quadratic` (0.1 s native): 10 intervals of 30 SGD steps.

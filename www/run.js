@@ -32,6 +32,8 @@ export class RunModel {
     this.done = false;
     this.unknown = [];         // event types this page does not know (reported, never silently dropped)
     this.elapsed = 0;
+    /** @type {number|null} seconds at which the run was stopped (null: not stopped) */
+    this.stoppedAt = null;
   }
 
   /** Total compute the schedule asks for (budget units, summed over arms). */
@@ -51,6 +53,17 @@ export class RunModel {
   computeOf(a) { return this.unit === 'iterations' ? a.iters : this.unit === 'seconds' ? a.seconds : a.grad_evals; }
 
   arm(id) { return this.byId.get(id); }
+
+  /**
+   * Arms of the current round that have run (compute > 0) but are not scored yet: [{arm, x, y}] with x their
+   * compute so far and y their last score (null before their first), for the chart's live markers.
+   */
+  pending() {
+    if (this.done) return [];
+    return this.arms
+      .filter((a) => a.status === 'running' && !a.rounds.some((r) => r.round === this.round) && this.computeOf(a) > 0)
+      .map((a) => ({ arm: a.id, x: this.computeOf(a), y: a.rounds.length && Number.isFinite(a.score) ? a.score : null }));
+  }
 
   /** Applies one driver event; returns true when the arms' drawing changed. */
   apply(ev) {

@@ -14,7 +14,7 @@ function statusText(a, best) {
   return a.status;
 }
 
-/** Colour of an arm (by batch) as on the score chart. */
+/** Colour of an arm (by step size) as on the score chart. */
 function armColor(chart, a) { return chart?.colorOf ? chart.colorOf(a) : OKABE_ITO[0]; }
 
 /** The successive-halving bracket: one column per round with the arms that ran, best first. */
@@ -72,7 +72,8 @@ export function renderBest(container, report) {
   if (!b) { container.append(el('p', { class: 'placeholder', text: 'Run a tuner to choose an arm.' })); return; }
   const dl = el('dl');
   const add = (k, v) => dl.append(el('dt', { text: k }), el('dd', { text: v }));
-  add('tuner', `${report.tuner} (${report.metric})`);
+  // In a comparison, the entry's name says whose choice this is.
+  add('tuner', `${report.name ? `${report.name}: ` : ''}${report.tuner} (${report.metric})`);
   add('arm', `#${b.arm}`);
   add('step size h', `${fmtSci(b.step)} (${fmtStep(b.step)})`);
   add('batch', b.batch > 1 || b.batch_fraction < 1 ? `${fmtBatch(b.batch_fraction)} (${fmtInt(b.batch)} points)` : `${fmtBatch(b.batch_fraction)}`);

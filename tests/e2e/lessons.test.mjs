@@ -16,6 +16,32 @@ describe('lessons', () => {
   before(async () => { b = await browser(); pg = await playground({ isolation: true }); });
   after(async () => { await b?.close(); await pg?.close(); });
 
+  test('the page links every lesson from its Lessons menu, with what each teaches; a link opens the lesson', async () => {
+    const page = await b.context.newPage();
+    await page.goto(pg.url);
+    await page.waitForFunction(() => window.__tunelab?.panels?.tune != null);
+    assert.equal(await page.textContent('#lessons-menu > summary'), `Lessons (${LESSONS.length})`);
+    assert.equal(await page.isVisible('#lessons-list'), false);
+    await page.click('#lessons-menu > summary');
+    assert.equal(await page.isVisible('#lessons-list'), true);
+    const links = await page.$$eval('#lessons-list a', (as) => as.map((a) => ({
+      href: a.getAttribute('href'), title: a.querySelector('strong').textContent, teaches: a.querySelector('.teaches').textContent, visible: a.getBoundingClientRect().height > 0,
+    })));
+    assert.deepEqual(links.map((l) => l.href), LESSONS.map((l) => `#lesson=${l.id}`));
+    for (const [i, l] of LESSONS.entries()) {
+      assert.equal(links[i].title, l.title);
+      assert.equal(links[i].teaches, l.teaches);
+      assert.ok(l.teaches.length > 20 && links[i].visible, l.id);
+    }
+    // Following one loads the lesson (on its tab).
+    await page.click('#lessons-list a[data-lesson="d-ttts"]');
+    await page.waitForFunction(() => window.__tunelab?.lesson?.id === 'd-ttts' && window.__tunelab.lesson.status !== 'loading');
+    assert.equal(await page.textContent('#lesson-h'), LESSONS.find((l) => l.id === 'd-ttts').title);
+    assert.equal(await page.getAttribute('#tab-bandit', 'aria-selected'), 'true');
+    assert.equal(await page.getAttribute('#lessons-list a[data-lesson="d-ttts"]', 'aria-current'), 'page');
+    await page.close();
+  });
+
   test('#lesson=mamba: settings, steps, paper; runs in the tuning tab; the suggested changes do what the text says; links keep the step', async () => {
     const lesson = LESSONS.find((l) => l.id === 'mamba');
     const page = await b.context.newPage();

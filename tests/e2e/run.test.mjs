@@ -224,6 +224,58 @@ describe('uploads and presets (single thread, no isolation headers)', () => {
     });
   }
 
+  test('a binary file and a non-UTF-8 file: "this does not look like a CSV text file", no garbage in the message or the label menu', async () => {
+    // A PNG-like header with NUL bytes and high bytes; then Latin-1 text (not UTF-8).
+    const binary = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, ...Array.from({ length: 400 }, (_, i) => (i * 37) % 256)]);
+    const latin1 = Buffer.from('x1,x2,caf\xe9\n0.5,0.2,1\n0.1,0.3,0\n0.4,0.1,1\n', 'latin1');
+    for (const [name, bytes, why] of [['picture.csv', binary, /binary data/], ['latin1.csv', latin1, /not UTF-8 text/]]) {
+      await page.goto('about:blank');
+      await page.goto(env.url + '#data=upload&model=logistic');
+      await page.waitForFunction(() => window.__tunelab?.info != null);
+      await page.setInputFiles('#file', file(name, bytes));
+      await page.waitForFunction(() => document.querySelector('#csv-preview').dataset.valid != null);
+      assert.equal(await page.getAttribute('#csv-preview', 'data-valid'), 'false');
+      const msg = await page.textContent('#data-message');
+      assert.match(msg, new RegExp(`^${name.replace('.', '\\.')}: this does not look like a CSV text file`));
+      assert.match(msg, why);
+      assert.ok(msg.length < 200, msg);
+      // eslint-disable-next-line no-control-regex
+      assert.doesNotMatch(msg, /[\u0000-\u0008\u000e-\u001f\ufffd]/);
+      assert.deepEqual(await page.$$eval('#label option', (os) => os.map((o) => o.value)), ['y']);
+      // Run is refused with a message (no file was taken).
+      await page.click('#run');
+      await page.waitForFunction(() => /Choose a CSV file first/.test(document.getElementById('message').textContent));
+    }
+  });
+
+  test('a semicolon file gets the delimiter suggested (and can be read with it); a file without y says which column is the label', async () => {
+    await page.goto('about:blank');
+    await page.goto(env.url + '#data=upload&model=logistic&standardize=0');
+    await page.waitForFunction(() => window.__tunelab?.info != null);
+    const rows = logisticCsv(200, 3).trim().split('\n');
+    const semi = rows.map((l) => l.split(',').map((c) => c.replace('.', ',')).join(';')).join('\n') + '\n';
+    await page.setInputFiles('#file', file('excel.csv', semi));
+    await page.waitForFunction(() => document.querySelector('#csv-preview').dataset.valid != null);
+    assert.equal(await page.getAttribute('#csv-preview', 'data-valid'), 'false');
+    assert.match(await page.textContent('#data-message'), /^excel\.csv: the columns seem to be separated by semicolons \(;\), not commas/);
+    assert.equal(await page.isVisible('#csv-fix'), true);
+    await page.click('#csv-fix');
+    await page.waitForFunction(() => document.querySelector('#csv-preview').dataset.valid === 'true');
+    assert.match(await page.textContent('#data-message'), /excel\.csv: 200 rows, 3 features, label “y”/);
+    assert.deepEqual(await page.$$eval('#label option', (os) => os.map((o) => o.value)), ['x1', 'x2', 'x3', 'y']);
+    assert.equal(await page.isVisible('#label-note'), false);
+    // Tabs too.
+    await page.setInputFiles('#file', file('tabs.tsv', rows.map((l) => l.replaceAll(',', '\t')).join('\n')));
+    await page.waitForFunction(() => /separated by tabs/.test(document.getElementById('data-message').textContent));
+    // No y column: the last column is the label, and the page says so next to the menu.
+    const noY = rows.map((l, i) => (i === 0 ? 'a,b,c,outcome' : l)).join('\n');
+    await page.setInputFiles('#file', file('noy.csv', noY));
+    await page.waitForFunction(() => document.querySelector('#csv-preview').dataset.valid === 'true');
+    assert.equal(await page.inputValue('#label'), 'outcome');
+    assert.equal(await page.isVisible('#label-note'), true);
+    assert.equal(await page.textContent('#label-note'), 'No column is named “y”: the last column, “outcome”, is taken as the label. Choose another in the menu above.');
+  });
+
   test('the page presets are the core presets (same config after the core fills defaults)', async () => {
     await page.goto('about:blank');
     await page.goto(env.url);

@@ -13,6 +13,7 @@ import { chartsPng } from '../charts.js';
 import { download, toJson } from '../export.js';
 import { fieldRow, writeControls, readControls, refreshControls } from './fields.js';
 import { RunBar } from './runbar.js';
+import { notText, otherDelimiter, toCommas, cleanName } from '../upload.js';
 
 /** @typedef {import('../protocol.js').Envelope} Envelope */
 /** @typedef {import('../protocol.js').ExperimentEvent} ExperimentEvent */
@@ -218,13 +219,28 @@ export class Panel {
     input.addEventListener('change', async () => {
       const f = input.files?.[0];
       if (!f) return;
-      this.csvText = await f.text();
-      this.csvName = f.name;
+      const bytes = new Uint8Array(await f.arrayBuffer());
+      const why = bytes.length ? notText(bytes) : null;
+      this.csvName = cleanName(f.name);
+      if (why) {
+        this.csvText = null;
+        status.textContent = `${this.csvName}: this does not look like a CSV text file (${why}). Choose a table saved as CSV (comma-separated, UTF-8 text).`;
+        status.className = 'field-msg';
+        return;
+      }
+      this.csvText = new TextDecoder('utf-8').decode(bytes);
+      status.className = 'field-msg ok';
+      const d = otherDelimiter(this.csvText);
+      if (d) {
+        this.csvText = toCommas(this.csvText, d);
+        status.textContent = `${this.csvName}: the columns were separated by ${d === ';' ? 'semicolons (;)' : 'tabs'}, not commas; read with ${d === ';' ? '“;”' : 'tabs'} as the delimiter. `;
+      } else status.textContent = '';
       const header = (this.csvText.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '').split(',').map((c) => c.trim().replace(/^"|"$/g, ''));
       const rows = this.csvText.split(/\r?\n/).filter((l) => l.trim()).length - 1;
-      status.textContent = `${f.name}: ${rows} rows; columns ${header.join(', ')}. The worker checks it when you press Run.`;
+      status.textContent += `${this.csvName}: ${rows} rows; columns ${header.join(', ')}. The worker checks it when you press Run.`;
       if (!header.includes(this.state.label) && header.length) {
         this.state = { ...this.state, label: header.includes('y') ? 'y' : header[header.length - 1] };
+        if (!header.includes('y')) status.textContent += ` No column is named “y”: the last column, “${this.state.label}”, is taken as the label.`;
         this.writeForm();
         this.writeHash();
       }
@@ -356,7 +372,7 @@ export class Panel {
       entry.lastChartData = this.chartData();
       if (e.name === 'CancelledError') {
         this.message('Stopped. Change the settings or press Run again.', 'info');
-        this.progress(0, 'Stopped.');
+        this.progress(0, this.stopped((performance.now() - t0) / 1000));
         return { kind: config.kind, status: 'stopped', config, compute: null, result: null };
       }
       this.message(`The run failed: ${e.message}`, 'error');
@@ -370,4 +386,14 @@ export class Panel {
   }
 
   stop() { this.current?.cancel(); }
+
+  /**
+   * A run was stopped after `seconds`: the progress line to show ("Stopped at …", where the run was). Panels
+   * with a finer notion of where (rounds) override it.
+   * @param {number} seconds
+   */
+  stopped(seconds) {
+    const frac = Number(this.bar.part('progress').value) || 0;
+    return `Stopped at ${Math.round(frac * 100)}% of the run, after ${seconds.toFixed(1)} s.`;
+  }
 }

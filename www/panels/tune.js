@@ -14,6 +14,8 @@ import { RunModel } from '../run.js';
 import { ScoreChart, TraceChart, HistChart, drawDensity, fmtSci, legend } from '../charts.js';
 import { renderBracket, renderArmsTable, renderBest, renderPosterior, renderCompare, fmtStep, fmtBatch } from '../views.js';
 import { download, tracesCsv } from '../export.js';
+import { notText, otherDelimiter, toCommas, cleanName } from '../upload.js';
+import { readTune, readCompare } from '../reading.js';
 
 /** @typedef {import('../state.js').TuneState} TuneState */
 
@@ -198,7 +200,7 @@ export class TunePanel extends Panel {
     });
     this.traceChart = new TraceChart($('chart-trace'));
     this.histChart = new HistChart($('chart-hist'));
-    legend($('ksd-legend'), this.scoreChart.legendItems(fmtBatch));
+    legend($('ksd-legend'), this.scoreChart.legendItems(fmtBatch, fmtStep));
     this.state = this.readHash();
     this.writeForm();
     this.writeHash();
@@ -214,6 +216,7 @@ export class TunePanel extends Panel {
       if (this.state.data !== prev.data || this.state.model !== prev.model) writeForm(this.form, this.state);
       this.writeHash();
       this.refresh();
+      if (t.id === 'label' && e.type === 'change') { const note = $('label-note'); note.textContent = `Label column: “${this.state.label}” (your choice).`; note.hidden = false; }
       if (e.type === 'change' && (t.id === 'label' || t.id === 'standardize') && this.csvText) this.previewUpload();
     };
     this.form.addEventListener('input', onChange);
@@ -246,16 +249,54 @@ export class TunePanel extends Panel {
   async onFile(input) {
     const f = input.files?.[0];
     if (!f) return;
-    this.csvName = f.name;
-    delete $('csv-preview').dataset.valid;
-    this.dataMessage(`Reading ${f.name}…`, 'info');
-    this.csvText = await f.text();
-    // Label: keep the current one if the file has it, else "y", else the last column.
+    this.csvName = cleanName(f.name);
+    const box = $('csv-preview');
+    delete box.dataset.valid;
+    $('label-note').hidden = true;
+    $('csv-fix').hidden = true;
+    this.dataMessage(`Reading ${this.csvName}…`, 'info');
+    const bytes = new Uint8Array(await f.arrayBuffer());
+    // Binary or non-UTF-8 files never reach the label menu or the message (their bytes would be garbage there).
+    const why = bytes.length ? notText(bytes) : null;
+    if (why) {
+      this.csvText = null;
+      $('label').replaceChildren(new Option('y', 'y'));
+      box.replaceChildren();
+      box.dataset.valid = 'false';
+      this.dataMessage(`${this.csvName}: this does not look like a CSV text file (${why}). Choose a table saved as CSV (comma-separated, UTF-8 text).`, 'error');
+      return;
+    }
+    const text = new TextDecoder('utf-8').decode(bytes);
+    const d = otherDelimiter(text);
+    if (d) {
+      this.csvText = null;
+      const name = d === ';' ? 'semicolons (;)' : 'tabs';
+      $('label').replaceChildren(new Option('y', 'y'));
+      box.replaceChildren();
+      box.dataset.valid = 'false';
+      this.dataMessage(`${this.csvName}: the columns seem to be separated by ${name}, not commas. Save the file with commas as the delimiter, or read it with ${d === ';' ? '“;”' : 'tabs'} below.`, 'error');
+      const fix = /** @type {HTMLButtonElement} */ ($('csv-fix'));
+      fix.textContent = `Read it with ${d === ';' ? '“;”' : 'tabs'} as the delimiter`;
+      fix.hidden = false;
+      fix.onclick = () => { fix.hidden = true; this.useCsv(toCommas(text, d)); };
+      return;
+    }
+    await this.useCsv(text);
+  }
+
+  /** Takes a CSV text: fills the label menu (and says which column was taken) and previews it. @param {string} text */
+  async useCsv(text) {
+    this.csvText = text;
+    // Label: keep the current one if the file has it, else "y", else the last column (and say so).
     const cols = headerColumns(this.csvText);
+    const auto = !cols.includes(this.state.label) && !cols.includes('y');
     if (!cols.includes(this.state.label)) this.state = { ...this.state, label: cols.includes('y') ? 'y' : (cols[cols.length - 1] ?? 'y') };
     const sel = $('label');
     sel.replaceChildren(...cols.map((c) => new Option(c, c)));
     sel.value = this.state.label;
+    const note = $('label-note');
+    note.textContent = auto ? `No column is named “y”: the last column, “${this.state.label}”, is taken as the label. Choose another in the menu above.` : '';
+    note.hidden = !auto;
     this.writeHash();
     await this.previewUpload();
   }
@@ -308,11 +349,54 @@ export class TunePanel extends Panel {
     this.unknownEvents = [];
     $('progress').value = 0;
     $('compare-card').hidden = !compare;
+    this.clearResults();
     // The comparison's tuners, as the core's check named them, wait in the table.
     if (compare) {
       this.compareEntries = (this.summary?.tuners ?? []).map((/** @type {string} */ name) => ({ name, report: null, error: null }));
       this.renderCompareTable();
     }
+  }
+
+  /**
+   * Clears the previous run's results (chart, bracket, tables, chosen arm, posterior, comparison) so that
+   * nothing of it is shown as this run's.
+   */
+  clearResults() {
+    this.hooks.lastChartData = null;
+    this.hooks.chartPending = [];
+    this.hooks.chartArms = [];
+    this.hooks.lastResult = null;
+    this.hooks.compare = null;
+    this.entry.lastChartData = null;
+    this.scoreChart.clear('Starting: each arm appears here after the first chunk of round 1.');
+    $('ksd-legend').replaceChildren();
+    $('ksd-hover').innerHTML = '&nbsp;';
+    $('bracket').replaceChildren(el('p', { class: 'placeholder', text: 'The arms that survive each round appear here.' }));
+    delete $('bracket').dataset.rounds;
+    $('arms-table').tBodies[0].replaceChildren();
+    this.hooks.reading = null;
+    $('reading').replaceChildren(el('p', { class: 'placeholder', text: 'Running: the reading of the result appears when the run ends.' }));
+    $('best').replaceChildren(el('p', { class: 'placeholder', text: 'Running: the chosen arm appears when the run ends.' }));
+    $('post-table').tBodies[0].replaceChildren();
+    this.traceChart.clear();
+    this.histChart.clear();
+    $('density-wrap').hidden = true;
+    const coord = /** @type {HTMLSelectElement} */ ($('coord'));
+    coord.replaceChildren();
+    coord.disabled = true;
+    /** @type {HTMLButtonElement} */ ($('export-traces')).disabled = true;
+    if (!this.compareEntries.length) $('compare-table').tBodies[0].replaceChildren();
+  }
+
+  /** @param {number} seconds */
+  stopped(seconds) {
+    const m = this.model;
+    if (!m) return `Stopped at the start, after ${seconds.toFixed(1)} s: no arm was run.`;
+    m.stoppedAt = seconds;
+    this.drawStats(m);
+    $('best').replaceChildren(el('p', { class: 'placeholder', text: 'Stopped: no arm was chosen. Press Run for a complete run.' }));
+    $('reading').replaceChildren(el('p', { class: 'placeholder', text: 'Stopped: there is no result to read.' }));
+    return /** @type {string} */ ($('stats').textContent);
   }
 
   /** A new run model (a tune run, or the next tuner of a comparison) and a fresh chart. @param {any} started */
@@ -328,9 +412,14 @@ export class TunePanel extends Panel {
   /** Draws `model` on a fresh chart. @param {RunModel} model */
   showModel(model) {
     this.model = model;
-    this.scoreChart.reset(model.arms, unitLabel(this.state.unit), this.state.metric.toUpperCase());
-    legend($('ksd-legend'), this.scoreChart.legendItems(fmtBatch));
+    this.scoreChart.reset(model.arms, this.xLabel(), this.yLabel(), model.schedule);
+    legend($('ksd-legend'), this.scoreChart.legendItems(fmtBatch, fmtStep));
+    this.hooks.chartPending = [];
   }
+
+  /** The score chart's axis titles, with units. */
+  xLabel() { return `${unitLabel(this.state.unit)} per arm`; }
+  yLabel() { return `${this.state.metric.toUpperCase()} (lower is better)`; }
 
   /** @param {any[]} details @param {number} elapsed */
   onEvents(details, elapsed) {
@@ -375,7 +464,7 @@ export class TunePanel extends Panel {
   /** @param {RunModel} model */
   drawRun(model) {
     const t0 = performance.now();
-    this.hooks.lastChartData = this.scoreChart.update({ boundaries: model.boundaries, best: model.done ? model.best : null });
+    this.hooks.lastChartData = this.scoreChart.update({ boundaries: model.boundaries, best: model.done ? model.best : null, pending: model.pending() });
     this.hooks.chartArms = model.arms.map((a) => ({ id: a.id, status: a.status, points: a.points.length }));
     renderBracket($('bracket'), model, this.scoreChart);
     renderArmsTable($('arms-table').tBodies[0], model);
@@ -388,6 +477,8 @@ export class TunePanel extends Panel {
 
   /** @param {RunModel} model */
   drawStats(model) {
+    // Running arms move on the chart after every chunk (their scores come at the round's end).
+    this.hooks.chartPending = this.scoreChart.setPending(model.pending());
     const total = model.expectedTotal();
     const spent = model.spent();
     // Diverged arms stop early, so a finished run can have spent less than the schedule: it is 100% done.
@@ -396,6 +487,10 @@ export class TunePanel extends Panel {
     const { iters, grad_evals } = model.totals();
     const expected = frac > 0.02 && !model.done ? ` of about ${(t / frac).toFixed(1)} s` : '';
     const who = this.compareEntries.length ? `${model.tuner} · ` : '';
+    if (model.stoppedAt != null) {
+      this.progress(0, `${who}Stopped at round ${model.round + 1} of ${model.schedule.length} · ${model.stoppedAt.toFixed(1)} s · ${Math.round(frac * 100)}% of the schedule done.`);
+      return;
+    }
     this.progress(model.done ? 1 : frac, `${who}${model.done ? 'Done' : `Round ${model.round + 1}`} · ${t.toFixed(1)} s${expected} · ` +
       `${Math.round(frac * 100)}% · ${fmtRate(iters / Math.max(t, 1e-3))} it/s · ${fmtRate(grad_evals / Math.max(t, 1e-3))} grad evals/s`);
   }
@@ -420,7 +515,7 @@ export class TunePanel extends Panel {
     const model = /** @type {RunModel} */ (this.model ?? new RunModel(this.state.unit));
     model.elapsed = seconds;
     model.applyReport(report);
-    if (!this.model) { this.model = model; this.scoreChart.reset(model.arms, unitLabel(this.state.unit), this.state.metric.toUpperCase()); }
+    if (!this.model) { this.model = model; this.scoreChart.reset(model.arms, this.xLabel(), this.yLabel(), model.schedule); }
     this.drawRun(model);
     this.result = { config, report, samples, dim };
     this.hooks.lastEvents = model.unknown;
@@ -432,6 +527,13 @@ export class TunePanel extends Panel {
       ? `Done: ${result.entries.map((/** @type {any} */ e) => `${e.name} chose ${e.best ? `arm #${e.best.arm} (h = ${fmtSci(e.best.step)}, batch ${fmtBatch(e.best.batch_fraction)})` : 'no arm'}`).join('; ')}.`
       : b ? `Done: the chosen arm is #${b.arm} (h = ${fmtSci(b.step)}, batch ${fmtBatch(b.batch_fraction)}${b.leapfrog > 1 ? `, L = ${b.leapfrog}` : ''}).` : null;
     this.message(chosen ?? 'Done, but no arm could be chosen (every arm diverged).', chosen ? 'info' : 'error');
+    this.showReading(config.kind === 'compare' ? readCompare(result) : readTune(report));
+  }
+
+  /** The run's reading (sentences generated from its report, www/reading.js). @param {string[]} sentences */
+  showReading(sentences) {
+    this.hooks.reading = sentences;
+    $('reading').replaceChildren(el('p', { text: sentences.join(' ') }));
   }
 
   chartData() { return this.hooks.lastChartData; }
