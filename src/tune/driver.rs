@@ -49,7 +49,7 @@ struct ArmRun {
 
 impl ArmRun {
     /// Streams the scratch rows into the stores, clears the scratch, updates `held_max`.
-    fn absorb(&mut self, d: usize) {
+    fn absorb(&mut self, d: usize, thin: usize) {
         let held = self.scratch.len() + self.round_keep.floats() + self.chain_buf.rows.len() + self.moments.floats();
         self.held_max = self.held_max.max(held);
         for row in self.scratch.chunks_exact(d) {
@@ -58,6 +58,11 @@ impl ArmRun {
             self.round_keep.push(row);
         }
         self.scratch.clear();
+        // The sampler may have grown the scratch past one slice's rows (amortised growth): give that back.
+        let slice_floats = (SUB_ITERS as usize).div_ceil(thin.max(1)) * d;
+        if self.scratch.capacity() > slice_floats {
+            self.scratch.shrink_to(slice_floats);
+        }
         let held = self.scratch.capacity() + self.round_keep.floats() + self.chain_buf.rows.len() + self.moments.floats();
         self.held_max = self.held_max.max(held);
     }
@@ -239,7 +244,7 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
                     };
                     let stats = a.chain.run(target, slice, cfg.thin, &mut a.scratch, cancel);
                     a.seconds += stats.seconds;
-                    a.absorb(d);
+                    a.absorb(d, cfg.thin);
                     if stats.iters == 0 || matches!(a.chain.status(), ChainStatus::Diverged { .. }) || cancel.load(Ordering::Relaxed) {
                         break;
                     }
