@@ -294,3 +294,107 @@ fn an_exploding_oscillating_chain_never_beats_exact_samples() {
     assert!(s_exact >= 0.0 && s_swing >= 0.0);
     assert!(s_swing > 10.0 * s_exact, "swinging chain {s_swing} vs exact {s_exact}");
 }
+
+#[test]
+fn every_arm_is_scored_by_the_runs_one_kernel() {
+    // Issue 12 §1: the kernel depends on the problem only (Laplace sd at the MAP), not on any arm.
+    let mut cfg = small_logreg();
+    cfg.budget = tune::BudgetSpec { grad_evals: Some(2.0e4), ..Default::default() };
+    let problem = Problem::build(&cfg, None).unwrap();
+    let rep = tune::run_on(&cfg, &problem, &mut quiet(), &AtomicBool::new(false)).unwrap();
+    let k = rep.kernel.clone().expect("a KSD run records its kernel");
+    assert_eq!(k.kind, tune::KsdKernel::Run);
+    assert_eq!((k.c, k.beta, k.estimator), (1.0, -0.5, tunelab::stein::Estimator::U));
+    assert_eq!(k.precond_sd.len(), problem.dim);
+    assert_eq!(k.precond_source.as_deref(), Some("laplace-hessian"));
+    let built = tune::RunKernel::for_metric(&cfg.metric.kind, problem.train.as_ref(), &problem.map).unwrap().unwrap();
+    assert_eq!(k, built, "the kernel is built from the problem before any arm runs");
+    // The report's JSON carries it.
+    let json = serde_json::to_value(&rep).unwrap();
+    assert!(json["kernel"]["precond_summary"].is_array() && json["kernel"]["c"] == 1.0, "{}", json["kernel"]);
+    // Each arm alone (a one-arm grid, a single round whose samples all enter the score and the report): the same
+    // kernel, and its score is the KSD of its samples under that kernel.
+    for (i, h) in [1e-5, 1e-4, 1e-3].into_iter().enumerate() {
+        let mut one = cfg.clone();
+        one.tuner = tune::TunerSpec::Grid;
+        one.metric.max_samples = 500;
+        one.arms.log10_step = None;
+        one.arms.steps = vec![h];
+        one.arms.batch = vec![tunelab::sampler::BatchSize::Fraction([0.1, 0.01, 0.1][i])];
+        let r1 = tune::run_on(&one, &problem, &mut quiet(), &AtomicBool::new(false)).unwrap();
+        assert_eq!(r1.kernel.as_ref(), Some(&k));
+        let b = r1.best.unwrap();
+        assert!(b.posterior.n <= one.metric.max_samples && b.posterior.n >= 2, "{}", b.posterior.n);
+        assert_eq!(b.samples.len() / problem.dim, b.posterior.n);
+        let v = tune::RunKernel::rank_value(&k.ksd_target(problem.train.as_ref(), &b.samples).unwrap());
+        assert_eq!(v, b.score, "arm h = {h}");
+    }
+}
+
+#[test]
+fn round_scores_equal_scoring_every_sample_of_the_round() {
+    // Issue 12 §3: the driver keeps only the rows `thin_rows` selects; the score equals the score of the full
+    // round, for the run kernel and for the old per-arm kernel.
+    for kernel in [tune::KsdKernel::Run, tune::KsdKernel::PerArm] {
+        let mut cfg = gaussian_cfg();
+        cfg.tuner = tune::TunerSpec::Grid;
+        cfg.arms.log10_step = None;
+        cfg.arms.steps = vec![0.1];
+        cfg.budget = tune::BudgetSpec { iterations: Some(20_000.0), ..Default::default() };
+        cfg.metric.kind = tune::MetricKind::Ksd { kernel: Some(kernel), scale: None, estimator: None, c: None, beta: None };
+        let problem = Problem::build(&cfg, None).unwrap();
+        let rep = tune::run_on(&cfg, &problem, &mut quiet(), &AtomicBool::new(false)).unwrap();
+        let best = rep.best.as_ref().unwrap();
+        let params = SamplerParams {
+            kind: SamplerKind::Sgld,
+            step: 0.1,
+            batch: tunelab::sampler::BatchSize::Fraction(1.0),
+            leapfrog: 1,
+            friction: cfg.sampler.friction,
+            thermostat_a: cfg.sampler.thermostat_a,
+            with_replacement: false,
+        }
+        .validate(problem.n_data)
+        .unwrap();
+        let mut chain = Chain::new(problem.train.as_ref(), params, vec![0.0; problem.dim], None, rng::stream(cfg.seed, 0)).unwrap();
+        let mut out = Vec::new();
+        chain.run(problem.train.as_ref(), Budget::Iterations(20_000), cfg.thin, &mut out, &AtomicBool::new(false));
+        assert!(out.len() / problem.dim > cfg.metric.max_samples);
+        let x = tune::metric::thin_rows(&out, problem.dim, cfg.metric.max_samples);
+        let k = rep.kernel.clone().unwrap();
+        assert_eq!(k.kind, kernel);
+        let v = tune::RunKernel::rank_value(&k.ksd_target(problem.train.as_ref(), &x).unwrap());
+        assert_eq!(v, best.score, "{kernel:?}");
+        assert_eq!(best.posterior.n, out.len() / problem.dim);
+    }
+}
+
+#[test]
+fn kept_sample_memory_does_not_grow_with_the_budget() {
+    // Issue 12 §3: floats held per arm <= d (2K + 2 max_samples + ceil(SUB_ITERS / thin)) + 2d, K = max(max_samples, 500).
+    let mut cfg = gaussian_cfg();
+    cfg.model = serde_json::from_str(r#"{"kind":"gaussian","d":20,"rho":0.3}"#).unwrap();
+    cfg.thin = 1;
+    cfg.metric.max_samples = 100;
+    let d = 20;
+    let m = 9; // arms of the gaussian preset
+    let k = cfg.metric.max_samples.max(tune::driver::REPORT_SAMPLES);
+    let per_arm = d * (2 * k + 2 * cfg.metric.max_samples + (tune::keep::SUB_ITERS as usize).div_ceil(cfg.thin)) + 2 * d;
+    let mut kept = Vec::new();
+    for iters in [200_000.0, 800_000.0] {
+        cfg.budget = tune::BudgetSpec { iterations: Some(iters), ..Default::default() };
+        for scoring in [tune::Scoring::Round, tune::Scoring::Chain] {
+            cfg.tuner = tune::TunerSpec::Mamba { eta: 3, scoring };
+            let rep = tune::run(&cfg, None, &mut quiet(), &AtomicBool::new(false)).unwrap();
+            let best = rep.best.unwrap();
+            assert_eq!(best.posterior.n as f64, iters, "every sample enters the moments");
+            assert!(rep.compute.kept_floats_max <= m * per_arm, "{} > {}", rep.compute.kept_floats_max, m * per_arm);
+            assert!(best.samples.len() / d <= tune::driver::REPORT_SAMPLES);
+            kept.push(rep.compute.kept_floats_max);
+        }
+    }
+    // Four times the budget (8e5 samples of 20 floats for the surviving arm) holds no more than the shorter run
+    // (whose slices already fill the scratch).
+    // (Within 1%: where in its stride cycle each buffer is at its peak varies by a few rows.)
+    assert!(kept[2] as f64 <= 1.01 * kept[0] as f64 && kept[3] as f64 <= 1.01 * kept[1] as f64, "{kept:?}");
+}

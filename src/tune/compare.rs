@@ -5,13 +5,13 @@
 
 use super::config::*;
 use super::driver::{column_moments, drive};
-use super::metric::{ksd_options, predictive_log_loss, score_vectors, thin_rows};
+use super::kernel::RunKernel;
+use super::metric::{predictive_log_loss, score_vectors, thin_rows};
 use super::problem::Problem;
 use super::report::{Event, Report};
 use crate::error::Result;
 use crate::rng;
 use crate::sampler::{reference_sample_stoppable, BatchSize};
-use crate::stein;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
 use web_time::Instant;
@@ -29,7 +29,7 @@ pub struct Reference {
 /// How good a tuner's choice is.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Evaluation {
-    /// KSD (crate-default kernel settings, full-data gradients) of the chosen arm's samples.
+    /// KSD (the default run kernel of the problem, full-data gradients) of the chosen arm's samples.
     pub ksd: Option<f64>,
     /// Mean over coordinates of |std - std_ref| / std_ref.
     pub std_rel_error: Option<f64>,
@@ -62,7 +62,7 @@ pub fn paper_tuners(base: &TuneConfig) -> Vec<(String, TuneConfig)> {
     let mut out = Vec::new();
     let mut mamba_ksd = base.clone();
     mamba_ksd.tuner = TunerSpec::Mamba { eta: 3, scoring: Scoring::Round };
-    mamba_ksd.metric = MetricSpec { kind: MetricKind::Ksd { scale: None, estimator: None, c: None, beta: None }, ..base.metric.clone() };
+    mamba_ksd.metric = MetricSpec { kind: MetricKind::Ksd { kernel: None, scale: None, estimator: None, c: None, beta: None }, ..base.metric.clone() };
     out.push(("MAMBA-KSD".to_string(), mamba_ksd.clone()));
     let mut mamba_fssd = mamba_ksd.clone();
     mamba_fssd.metric = MetricSpec { kind: MetricKind::Fssd { j: 10 }, ..base.metric.clone() };
@@ -105,8 +105,9 @@ pub fn evaluate(problem: &Problem, report: &Report, reference: Option<&Reference
     let x = thin_rows(&best.samples, d, 1000);
     let mut r = rng::stream(seed, (1 << 40) + 4);
     let g = score_vectors(problem.train.as_ref(), &x, None, &mut r);
-    let opts = ksd_options(&MetricKind::Ksd { scale: None, estimator: None, c: None, beta: None });
-    let ksd = stein::ksd(&x, &g, d, &opts).ok().map(|v| v.ksd_sq.abs().sqrt());
+    // The default run kernel (Laplace preconditioner at the MAP): the same for every tuner of a comparison.
+    let kernel = RunKernel::for_metric(&MetricSpec::default().kind, problem.train.as_ref(), &problem.map)?;
+    let ksd = kernel.and_then(|k| k.ksd(&x, &g, d).ok()).map(|v| RunKernel::rank_value(&v));
     let std_rel_error = reference.map(|rf| {
         best.posterior.std.iter().zip(&rf.std).map(|(a, b)| (a - b).abs() / b.abs().max(1e-300)).sum::<f64>() / d as f64
     });

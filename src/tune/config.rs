@@ -172,8 +172,14 @@ fn default_max_samples() -> usize { 1000 }
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum MetricKind {
-    /// Kernel Stein discrepancy with the IMQ kernel.
+    /// Kernel Stein discrepancy with the IMQ kernel. `kernel`: `"run"` (default: one kernel for every arm,
+    /// preconditioned by the Laplace approximation at the MAP, c = 1 on that scale, U-statistic),
+    /// `"per-arm"` (each arm scaled by its own samples with `scale`, the old default `median-precond` + U) or
+    /// `"plain"` (the paper's fixed c = 1, beta = -1/2, V-statistic); see [`super::kernel`]. A config that
+    /// sets `scale` without `kernel` means `per-arm`.
     Ksd {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        kernel: Option<super::kernel::KsdKernel>,
         #[serde(default)]
         scale: Option<KernelScale>,
         #[serde(default)]
@@ -215,7 +221,7 @@ pub struct MetricSpec {
 impl Default for MetricSpec {
     fn default() -> Self {
         Self {
-            kind: MetricKind::Ksd { scale: None, estimator: None, c: None, beta: None },
+            kind: MetricKind::Ksd { kernel: None, scale: None, estimator: None, c: None, beta: None },
             stochastic_gradients: false,
             max_samples: default_max_samples(),
         }

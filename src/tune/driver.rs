@@ -4,7 +4,9 @@
 
 use super::arms::{tuner_arms, Arm};
 use super::config::{BudgetSpec, BudgetUnit, MetricKind, Scoring, StartSpec, TuneConfig, TunerSpec};
-use super::metric::{score, thin_rows};
+use super::keep::{round_rows, Moments, RoundKeep, StrideBuffer, SUB_ITERS};
+use super::kernel::RunKernel;
+use super::metric::{score_with, thin_rows};
 use super::problem::Problem;
 use super::report::*;
 use super::tuner::{Mamba, OneShot, Tuner};
@@ -27,8 +29,16 @@ struct ArmRun {
     arm: Arm,
     batch: usize,
     chain: Chain,
-    round_samples: Vec<f64>,
-    all_samples: Vec<f64>,
+    /// This round's samples that the score uses (see [`super::keep`]).
+    round_keep: RoundKeep,
+    /// Evenly thinned samples of the whole chain (chain scoring and the report); dropped when pruned.
+    chain_buf: StrideBuffer,
+    /// Running moments of every kept sample.
+    moments: Moments,
+    /// The sampler's output of one slice (cleared after each slice).
+    scratch: Vec<f64>,
+    /// Most floats this arm held at once.
+    held_max: usize,
     scores: Vec<Option<f64>>,
     status: ArmStatus,
     pruned_round: Option<usize>,
@@ -38,13 +48,32 @@ struct ArmRun {
 }
 
 impl ArmRun {
+    /// Streams the scratch rows into the stores, clears the scratch, updates `held_max`.
+    fn absorb(&mut self, d: usize, thin: usize) {
+        let held = self.scratch.len() + self.round_keep.floats() + self.chain_buf.rows.len() + self.moments.floats();
+        self.held_max = self.held_max.max(held);
+        for row in self.scratch.chunks_exact(d) {
+            self.moments.push(row);
+            self.chain_buf.push(row);
+            self.round_keep.push(row);
+        }
+        self.scratch.clear();
+        // The sampler may have grown the scratch past one slice's rows (amortised growth): give that back.
+        let slice_floats = (SUB_ITERS as usize).div_ceil(thin.max(1)) * d;
+        if self.scratch.capacity() > slice_floats {
+            self.scratch.shrink_to(slice_floats);
+        }
+        let held = self.scratch.capacity() + self.round_keep.floats() + self.chain_buf.rows.len() + self.moments.floats();
+        self.held_max = self.held_max.max(held);
+    }
+
     fn progress(&self) -> ArmProgress {
         ArmProgress {
             arm: self.arm.id,
             iters: self.chain.iters(),
             grad_evals: self.chain.grad_evals(),
             seconds: self.seconds,
-            samples: (self.all_samples.len() + self.round_samples.len()) / self.chain.theta().len().max(1),
+            samples: self.moments.n,
             diverged: matches!(self.chain.status(), ChainStatus::Diverged { .. }),
         }
     }
@@ -139,8 +168,11 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
             arm: *arm,
             batch,
             chain,
-            round_samples: Vec::new(),
-            all_samples: Vec::new(),
+            round_keep: RoundKeep::new(d, Some(0), cfg.metric.max_samples),
+            chain_buf: StrideBuffer::new(d, cfg.metric.max_samples.max(REPORT_SAMPLES)),
+            moments: Moments::new(d),
+            scratch: Vec::new(),
+            held_max: 0,
             scores: Vec::new(),
             status: ArmStatus::Survivor,
             pruned_round: None,
@@ -150,11 +182,18 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
         });
     }
 
+    // The run's one Stein kernel, fixed before any arm is scored (issue 12 §1).
+    let kernel = RunKernel::for_metric(&cfg.metric.kind, problem.train.as_ref(), &problem.map)?;
     let mut tuner = make_tuner(&cfg.tuner, arms.len(), r);
     let infos: Vec<ArmInfo> = runs.iter().map(|a| ArmInfo::new(&a.arm, a.batch, n)).collect();
     observer(&Event::Started { tuner: tuner.name(), arms: infos.clone(), schedule: tuner.plan(), dim: d, n_data: n });
 
-    let mut compute = Compute { map_grad_evals: problem.map_grad_evals, threads: rayon::current_num_threads(), ..Default::default() };
+    let mut compute = Compute {
+        map_grad_evals: problem.map_grad_evals,
+        scoring_grad_evals: kernel.as_ref().map_or(0, |k| k.grad_evals),
+        threads: rayon::current_num_threads(),
+        ..Default::default()
+    };
     let mut rounds = Vec::new();
     let target = problem.train.as_ref();
 
@@ -164,6 +203,12 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
         let mut active: Vec<&mut ArmRun> = runs.iter_mut().filter(|a| ask.arms.contains(&a.arm.id)).collect();
         // Counters at the start of the round, so that chunk budgets do not accumulate rounding.
         let base: Vec<(u64, u64)> = active.iter().map(|a| (a.chain.grad_evals(), a.chain.iters())).collect();
+        // Each arm's round store: exactly the rows its score will use when the round's length is known.
+        for (a, &(g0, i0)) in active.iter_mut().zip(&base) {
+            let per_iter = a.chain.params().grad_evals_per_iter();
+            let rows = round_rows(unit, ask.budget, CHUNKS, g0, i0, per_iter, cfg.thin as u64);
+            a.round_keep = RoundKeep::new(d, rows, cfg.metric.max_samples);
+        }
         for chunk in 0..CHUNKS {
             active.par_iter_mut().with_max_len(1).zip(base.par_iter()).for_each(|(a, &(g0, i0))| {
                 if matches!(a.chain.status(), ChainStatus::Diverged { .. }) {
@@ -187,8 +232,36 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
                         }
                     }
                 };
-                let stats = a.chain.run(target, budget, cfg.thin, &mut a.round_samples, cancel);
-                a.seconds += stats.seconds;
+                // Slices of at most SUB_ITERS iterations (or 50 ms), streamed into the stores: the same chain as
+                // one call (the slices of an iteration or gradient budget are whole iterations).
+                let per_iter = a.chain.params().grad_evals_per_iter();
+                let mut left = budget;
+                loop {
+                    let slice = match left {
+                        crate::sampler::Budget::GradEvals(g) => crate::sampler::Budget::GradEvals(g.min(SUB_ITERS * per_iter)),
+                        crate::sampler::Budget::Iterations(k) => crate::sampler::Budget::Iterations(k.min(SUB_ITERS)),
+                        crate::sampler::Budget::Seconds(s) => crate::sampler::Budget::Seconds(s.min(0.05)),
+                    };
+                    let stats = a.chain.run(target, slice, cfg.thin, &mut a.scratch, cancel);
+                    a.seconds += stats.seconds;
+                    a.absorb(d, cfg.thin);
+                    if stats.iters == 0 || matches!(a.chain.status(), ChainStatus::Diverged { .. }) || cancel.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    left = match left {
+                        crate::sampler::Budget::GradEvals(g) => match g.checked_sub(stats.grad_evals) {
+                            Some(r) if r > 0 => crate::sampler::Budget::GradEvals(r),
+                            _ => break,
+                        },
+                        crate::sampler::Budget::Iterations(k) => match k.checked_sub(stats.iters) {
+                            Some(r) if r > 0 => crate::sampler::Budget::Iterations(r),
+                            _ => break,
+                        },
+                        crate::sampler::Budget::Seconds(s) => {
+                            if s - stats.seconds > 0.0 { crate::sampler::Budget::Seconds(s - stats.seconds) } else { break }
+                        }
+                    };
+                }
             });
             if cancel.load(Ordering::Relaxed) {
                 return Err(Error::Cancelled);
@@ -205,13 +278,12 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
                 if let ChainStatus::Diverged { .. } = a.chain.status() {
                     return Ok((f64::INFINITY, 0, 0));
                 }
+                let keep = std::mem::replace(&mut a.round_keep, RoundKeep::new(d, Some(0), 2));
+                let (round, exact) = keep.finish();
+                debug_assert!(exact, "arm {}: the round kept a different number of samples than predicted", a.arm.id);
                 let s = match scoring {
-                    Scoring::Round => score(problem, &cfg.metric, &a.round_samples, a.batch, &mut a.score_rng)?,
-                    Scoring::Chain => {
-                        let mut all = a.all_samples.clone();
-                        all.extend_from_slice(&a.round_samples);
-                        score(problem, &cfg.metric, &all, a.batch, &mut a.score_rng)?
-                    }
+                    Scoring::Round => score_with(problem, &cfg.metric, kernel.as_ref(), &round, a.batch, &mut a.score_rng)?,
+                    Scoring::Chain => score_with(problem, &cfg.metric, kernel.as_ref(), &a.chain_buf.rows, a.batch, &mut a.score_rng)?,
                 };
                 Ok((s.value, s.n, s.grad_evals))
             })
@@ -223,8 +295,6 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
             compute.scoring_grad_evals += cost;
             a.last_score = value;
             a.scores.push(value.is_finite().then_some(value));
-            let rs = std::mem::take(&mut a.round_samples);
-            a.all_samples.extend_from_slice(&rs);
             tell.push((a.arm.id, value));
             observer(&Event::ArmScored { round: ask.round, arm: a.arm.id, score: value.is_finite().then_some(value), grad_evals: a.chain.grad_evals(), samples: ns });
         }
@@ -236,6 +306,7 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
             if pruned.contains(&a.arm.id) {
                 a.status = ArmStatus::Pruned;
                 a.pruned_round = Some(ask.round);
+                a.chain_buf.clear();
             }
         }
         let survivors: Vec<usize> = ask.arms.iter().copied().filter(|i| !pruned.contains(i)).collect();
@@ -260,11 +331,12 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
             iters: a.chain.iters(),
             grad_evals: a.chain.grad_evals(),
             seconds: a.seconds,
-            samples: a.all_samples.len() / d,
+            samples: a.moments.n,
         });
+        compute.kept_floats_max += a.held_max;
     }
     let best = tuner.best().and_then(|id| runs.iter().find(|a| a.arm.id == id)).filter(|a| a.last_score.is_finite()).map(|a| {
-        let (mean, std) = column_moments(&a.all_samples, d);
+        let (mean, std) = (a.moments.mean.clone(), a.moments.std());
         Best {
             arm: a.arm.id,
             step: a.arm.step,
@@ -272,8 +344,8 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
             batch_fraction: a.batch as f64 / n as f64,
             leapfrog: a.arm.leapfrog,
             score: a.last_score,
-            posterior: Posterior { mean, std, n: a.all_samples.len() / d },
-            samples: thin_rows(&a.all_samples, d, REPORT_SAMPLES),
+            posterior: Posterior { mean, std, n: a.moments.n },
+            samples: thin_rows(&a.chain_buf.rows, d, REPORT_SAMPLES),
             dim: d,
         }
     });
@@ -282,6 +354,7 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
     Ok(Report {
         tuner: tuner.name(),
         metric: metric_name(&cfg.metric.kind).into(),
+        kernel,
         arms: arm_reports,
         rounds,
         best,

@@ -1,6 +1,7 @@
 //! Scoring an arm's samples: KSD (default), FSSD, FSSD-opt, test log-loss, test error. Lower is better.
 
 use super::config::{MetricKind, MetricSpec};
+use super::kernel::RunKernel;
 use super::problem::Problem;
 use crate::error::{Error, Result};
 use crate::rng::Rng;
@@ -25,10 +26,11 @@ pub fn thin_rows(samples: &[f64], d: usize, max: usize) -> Vec<f64> {
     out
 }
 
-/// The KSD options a metric asks for (unset fields take the crate default, chosen by evidence in `stein`).
+/// The KSD options a `per-arm` metric asks for (unset fields take the `stein` crate default). The tuners
+/// score with [`RunKernel`] (the run's one kernel by default); see [`super::kernel`].
 pub fn ksd_options(kind: &MetricKind) -> KsdOptions {
     let mut o = KsdOptions::default();
-    if let MetricKind::Ksd { scale, estimator, c, beta } = kind {
+    if let MetricKind::Ksd { scale, estimator, c, beta, .. } = kind {
         if let Some(s) = scale { o.scale = *s; }
         if let Some(e) = estimator { o.estimator = *e; }
         if let Some(c) = c { o.c = *c; }
@@ -159,8 +161,16 @@ pub struct Scored {
     pub grad_evals: u64,
 }
 
-/// Scores one arm's samples. `batch` is the arm's batch size (for stochastic-gradient scores).
+/// Scores one arm's samples. `batch` is the arm's batch size (for stochastic-gradient scores). Builds the
+/// metric's kernel on every call (for a `run` kernel a Laplace approximation); a run builds it once and calls
+/// [`score_with`].
 pub fn score(problem: &Problem, metric: &MetricSpec, samples: &[f64], batch: usize, rng: &mut Rng) -> Result<Scored> {
+    let kernel = RunKernel::for_metric(&metric.kind, problem.train.as_ref(), &problem.map)?;
+    score_with(problem, metric, kernel.as_ref(), samples, batch, rng)
+}
+
+/// Scores one arm's samples with the run's kernel (`kernel` must be `Some` for a KSD metric).
+pub fn score_with(problem: &Problem, metric: &MetricSpec, kernel: Option<&RunKernel>, samples: &[f64], batch: usize, rng: &mut Rng) -> Result<Scored> {
     let d = problem.dim;
     let x = thin_rows(samples, d, metric.max_samples);
     let n = x.len() / d;
@@ -172,10 +182,10 @@ pub fn score(problem: &Problem, metric: &MetricSpec, samples: &[f64], batch: usi
     let (value, cost) = match &metric.kind {
         MetricKind::Ksd { .. } => {
             // Full-data scores: the shared `stein::ksd_target`; minibatch scores: estimated here.
-            let opts = ksd_options(&metric.kind);
+            let kernel = kernel.ok_or_else(|| Error::config("a KSD metric needs the run's kernel"))?;
             let v = match stoch {
-                None => stein::ksd_target(problem.train.as_ref(), &x, &opts),
-                Some(_) => stein::ksd(&x, &score_vectors(problem.train.as_ref(), &x, stoch, rng), d, &opts),
+                None => kernel.ksd_target(problem.train.as_ref(), &x),
+                Some(_) => kernel.ksd(&x, &score_vectors(problem.train.as_ref(), &x, stoch, rng), d),
             };
             // Scaled kernels cannot standardise samples that never move (a stuck chain): worst score.
             match v {

@@ -9,6 +9,8 @@ pub mod arms;
 pub mod compare;
 pub mod config;
 pub mod driver;
+pub mod keep;
+pub mod kernel;
 pub mod metric;
 pub mod presets;
 pub mod problem;
@@ -18,6 +20,7 @@ pub mod tuner;
 
 pub use arms::{arm_count, grid_arms, Arm};
 pub use config::*;
+pub use kernel::{KsdKernel, RunKernel};
 pub use driver::{run, run_on, run_with_data};
 pub use problem::Problem;
 pub use report::*;

@@ -137,6 +137,10 @@ pub struct Compute {
     pub wall_seconds: f64,
     /// Threads in the pool.
     pub threads: usize,
+    /// Sample floats held for scoring and the report: the sum over arms of each arm's peak (an upper bound of
+    /// what was held at once; bounded independently of the budget, see `tune::keep`).
+    #[serde(default)]
+    pub kept_floats_max: usize,
 }
 
 /// The report of one tuning run.
@@ -144,6 +148,9 @@ pub struct Compute {
 pub struct Report {
     pub tuner: String,
     pub metric: String,
+    /// The one Stein kernel that scored every arm (KSD metrics): its preconditioner and c.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel: Option<super::kernel::RunKernel>,
     pub arms: Vec<ArmReport>,
     pub rounds: Vec<RoundReport>,
     pub best: Option<Best>,
