@@ -275,6 +275,10 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
             .par_iter_mut()
             .with_max_len(1)
             .map(|a| {
+                // Scoring a round takes seconds on large problems: a stop skips the arms not yet scored.
+                if cancel.load(Ordering::Relaxed) {
+                    return Err(Error::Cancelled);
+                }
                 if let ChainStatus::Diverged { .. } = a.chain.status() {
                     return Ok((f64::INFINITY, 0, 0));
                 }
