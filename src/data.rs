@@ -133,7 +133,9 @@ impl Dataset {
 
     /// Number of classes of an integer-labelled data set: `max label + 1` (0 when empty).
     pub fn n_classes(&self) -> usize {
-        self.y.iter().fold(0.0f64, |m, &v| m.max(v)) as usize + usize::from(self.n > 0)
+        // Saturating: a label of 1e300 (a regression column used as labels) must not overflow; the callers
+        // then refuse more than `limits::MAX_CLASSES` classes.
+        (self.y.iter().fold(0.0f64, |m, &v| m.max(v)) as usize).saturating_add(usize::from(self.n > 0))
     }
 
     /// Standardise every feature in place to mean 0 and (population) standard deviation 1.

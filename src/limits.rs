@@ -2,6 +2,7 @@
 //!
 //! - **Data files** (CSV uploads and `--data` files, [`crate::data::parse_csv`]): at most [`MAX_CSV_BYTES`]
 //!   bytes, [`MAX_ROWS`] data rows, [`MAX_COLUMNS`] columns and [`MAX_CELLS`] numbers in all.
+//! - **Classes** of a classifier: at most [`MAX_CLASSES`].
 //! - **Arms** of a tuner (grid, MAMBA, random search): at most [`MAX_ARMS`], refused by `check`.
 //! - **Budget**: the budget a whole tune run plans (every arm of every round, in the config's unit) is at most
 //!   [`MAX_TOTAL_GRAD_EVALS`] gradient evaluations, [`MAX_TOTAL_ITERATIONS`] iterations or
@@ -19,6 +20,9 @@ pub const MAX_ROWS: usize = 1_000_000;
 pub const MAX_COLUMNS: usize = 10_000;
 /// Most numbers (rows x columns) of a data file: 5e7, 400 MB of f64 (the simulated-data limit too).
 pub const MAX_CELLS: usize = 50_000_000;
+/// Most classes of a classifier (BNN, the learning-rate classifiers): guards against a regression column
+/// used as class labels.
+pub const MAX_CLASSES: usize = 1000;
 /// Most arms of a tuner.
 pub const MAX_ARMS: usize = 10_000;
 /// Most gradient evaluations (per data point) a tune run may plan over all its arms and rounds.
