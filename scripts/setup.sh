@@ -42,6 +42,12 @@ if ! command -v wasm-pack >/dev/null 2>&1; then
   cargo install -q --locked wasm-pack
 fi
 
+# --- cargo-fuzz (the fuzz targets of fuzz/, run briefly by scripts/test.sh) ------------
+if ! command -v cargo-fuzz >/dev/null 2>&1; then
+  log "cargo install cargo-fuzz (about 2 min)"
+  cargo install -q --locked cargo-fuzz || cargo install -q cargo-fuzz
+fi
+
 # --- npm packages -----------------------------------------------------------------
 if [ -f package.json ]; then
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

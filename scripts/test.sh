@@ -13,6 +13,11 @@ section "native: cargo test"
 cargo test --all-targets 2>&1 | tee -a "$LOG"
 cargo test --doc 2>&1 | tee -a "$LOG"
 
+# Every fuzz target for a short budget (FUZZ_SECONDS, default 20 s each); one line per target, counted below.
+# Long runs: scripts/fuzz.sh SECONDS (README, "Fuzzing").
+section "fuzz: cargo-fuzz targets, ${FUZZ_SECONDS:-20} s each"
+bash scripts/fuzz.sh "${FUZZ_SECONDS:-20}" 2>&1 | tee -a "$LOG" || true
+
 if [ -f scripts/test-wasm.sh ]; then
   section "wasm: wasm-pack test --headless --chrome (single-threaded and threaded)"
   bash scripts/test-wasm.sh 2>&1 | tee -a "$LOG"
@@ -27,11 +32,18 @@ if [ -d tests/e2e ]; then
   npm run test:e2e --silent 2>&1 | tee -a "$LOG"
 fi
 
-# One closing line over every runner: cargo's "N passed; M failed", wasm-bindgen-test's and node's counts.
+# One closing line over every runner: cargo's "N passed; M failed", wasm-bindgen-test's and node's counts, and
+# one per fuzz target.
 passed=$(grep -Eo '[0-9]+ passed' "$LOG" | awk '{s+=$1} END {print s+0}')
 failed=$(grep -Eo '[0-9]+ failed' "$LOG" | awk '{s+=$1} END {print s+0}')
 node_pass=$(grep -Eo '^# pass [0-9]+' "$LOG" | awk '{s+=$3} END {print s+0}')
 node_fail=$(grep -Eo '^# fail [0-9]+' "$LOG" | awk '{s+=$3} END {print s+0}')
+# Fuzz targets: one "fuzz target NAME: passed|failed" line each (scripts/fuzz.sh).
+fuzz_pass=$(grep -Ec '^fuzz target [a-z0-9_-]+: passed' "$LOG" || true)
+fuzz_fail=$(grep -Ec '^fuzz target [a-z0-9_-]+: failed' "$LOG" || true)
+if [ $((fuzz_pass + fuzz_fail)) -eq 0 ]; then fuzz_fail=1; echo "fuzz: no target reported (scripts/fuzz.sh failed early)"; fi
+node_pass=$((node_pass + fuzz_pass))
+node_fail=$((node_fail + fuzz_fail))
 echo
 echo "tunelab: $((passed + node_pass)) passed, $((failed + node_fail)) failed"
 [ $((failed + node_fail)) -eq 0 ]

@@ -133,7 +133,9 @@ impl Dataset {
 
     /// Number of classes of an integer-labelled data set: `max label + 1` (0 when empty).
     pub fn n_classes(&self) -> usize {
-        self.y.iter().fold(0.0f64, |m, &v| m.max(v)) as usize + usize::from(self.n > 0)
+        // Saturating: a label of 1e300 (a regression column used as labels) must not overflow; the callers
+        // then refuse more than `limits::MAX_CLASSES` classes.
+        (self.y.iter().fold(0.0f64, |m, &v| m.max(v)) as usize).saturating_add(usize::from(self.n > 0))
     }
 
     /// Standardise every feature in place to mean 0 and (population) standard deviation 1.
@@ -333,6 +335,7 @@ fn ragged_error(lineno: usize, found: usize, expected: usize, names: &[String]) 
 /// Parse a CSV data file with a header row. The column named `opts.label` holds the labels; every
 /// other column is a numeric feature.
 pub fn parse_csv(text: &str, opts: &CsvOptions) -> Result<Dataset> {
+    crate::limits::check_csv_bytes(text.len())?;
     let lines = numbered_lines(text)?;
     let Some(&(hline, header)) = lines.first() else {
         return Err(Error::data("the file is empty; expected a header row and at least 2 data rows"));
@@ -357,6 +360,7 @@ pub fn parse_csv(text: &str, opts: &CsvOptions) -> Result<Dataset> {
     let ncol = names.len();
     let p = ncol - 1;
     let n_rows = lines.len() - 1;
+    crate::limits::check_csv_shape(n_rows, ncol)?;
     if n_rows < 2 {
         return Err(Error::data(format!("the file has {n_rows} data row(s) after the header; at least 2 are needed")));
     }
@@ -392,6 +396,7 @@ pub fn read_csv(path: impl AsRef<std::path::Path>, opts: &CsvOptions) -> Result<
 /// columns in every row, an optional header row (detected when a cell of the first row is not a
 /// number). Returns `(values row-major, n rows, d columns)`.
 pub fn read_matrix_csv(text: &str) -> Result<(Vec<f64>, usize, usize)> {
+    crate::limits::check_csv_bytes(text.len())?;
     let lines = numbered_lines(text)?;
     if lines.is_empty() { return Err(Error::data("the file is empty; expected one point per row")); }
     let mut cells = Vec::new();
@@ -405,6 +410,7 @@ pub fn read_matrix_csv(text: &str) -> Result<(Vec<f64>, usize, usize)> {
     };
     let body = if has_header { &lines[1..] } else { &lines[..] };
     if body.is_empty() { return Err(Error::data("the file has a header but no data rows")); }
+    crate::limits::check_csv_shape(body.len(), d)?;
     let mut vals = Vec::with_capacity(body.len() * d);
     for &(no, line) in body {
         split_fields(line, no, &mut cells)?;

@@ -34,6 +34,7 @@ pub mod bandit;
 pub mod hoag;
 pub mod lrsched;
 pub mod experiment;
+pub mod limits;
 pub mod benchkit;
 
 pub use error::{Error, Result};

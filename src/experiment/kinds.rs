@@ -28,7 +28,11 @@ fn labelled(path: Option<&String>, label: &Option<String>) -> DataRequest {
 /// Builds a tune problem from the inputs (the boundary parsed the user's file) or the config's built-in data.
 fn tune_problem(cfg: &TuneConfig, inputs: Inputs) -> Result<Problem> {
     match inputs.data {
-        Some(ds) => Problem::from_data(cfg, Some(ds)),
+        Some(ds) => {
+            // The size of a file is known only now: the memory estimate again, with its shape.
+            cfg.memory_estimate(Some((ds.n, ds.p))).check()?;
+            Problem::from_data(cfg, Some(ds))
+        }
         None => Problem::build(cfg, None),
     }
 }
@@ -262,6 +266,15 @@ impl Experiment for HoagExperiment {
     fn run(&self, inputs: Inputs, progress: &mut dyn FnMut(f64, f64, HoagEvent), stop: &AtomicBool) -> Result<HoagReport> {
         let total = self.cfg.methods.len() as f64;
         let budget = self.cfg.budget.cost.max(1) as f64;
+        if let Some(ds) = inputs.data.as_ref().filter(|_| matches!(self.cfg.problem, crate::hoag::ProblemKind::KernelRidge)) {
+            // Kernel ridge holds kernel matrices over the training third (n/3 x n/3; about three of them):
+            // refused before building when the file is too large for the memory limit.
+            let m = ds.n.div_ceil(3) as f64;
+            let mut est = crate::limits::MemoryEstimate::default();
+            est.add("data n x p x 8", ds.n as f64 * ds.p as f64 * 8.0);
+            est.add("kernel ridge n/3 x n/3 kernel matrices", 3.0 * m * m * 8.0);
+            est.check()?;
+        }
         let mut done = 0.0;
         crate::hoag::run_checked(&self.cfg, inputs.data.as_ref(), &mut |e| {
             match e {

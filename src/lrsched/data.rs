@@ -28,8 +28,19 @@ pub(super) fn build_problem(cfg: &LrConfig, data: Option<&Dataset>) -> Result<Bo
     if ds.n < 10 {
         return Err(Error::data(format!("need at least 10 rows, got {}", ds.n)));
     }
+    // Integrality first (names the row), then the class count (a label of 1e9 is not 10^9 classes).
+    ds.check_class_labels(usize::MAX)?;
     let k = ds.n_classes();
-    ds.check_class_labels(k)?;
+    if k > crate::limits::MAX_CLASSES {
+        return Err(Error::data(format!(
+            "the label column \"{}\" has labels up to {}; a classifier here supports at most {} classes \
+             (is \"{}\" really a class index?)",
+            ds.label_name,
+            k - 1,
+            crate::limits::MAX_CLASSES,
+            ds.label_name
+        )));
+    }
     if k < 2 {
         return Err(Error::data("the label has a single class; classification needs at least 2"));
     }

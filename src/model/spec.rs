@@ -171,7 +171,7 @@ pub fn build_target(spec: &ModelSpec, data: Option<Arc<Dataset>>) -> Result<Arc<
 }
 
 /// Largest number of classes a BNN accepts (guards against a regression column used as labels).
-const MAX_CLASSES: usize = 1000;
+use crate::limits::MAX_CLASSES;
 
 /// Samples per parallel block in [`full_scores`]; fixed, so results do not depend on the thread count.
 const SCORE_BLOCK: usize = 128;

@@ -358,6 +358,110 @@ impl TuneConfig {
         if !matches!(self.tuner, TunerSpec::Heuristic) {
             super::arms::grid_values(&self.arms, self.sampler.kind)?;
         }
-        Ok(())
+        self.check_limits()
+    }
+
+    /// The stated limits ([`crate::limits`]): arms, the budget the run plans over every arm and round, and a
+    /// memory estimate (data, the kept samples of every arm, the Gaussian target's matrices).
+    pub fn check_limits(&self) -> Result<()> {
+        use crate::limits;
+        let (unit, r) = self.budget.unit_amount()?;
+        let m = super::arms::arm_count(&self.tuner, &self.arms, self.sampler.kind)?;
+        limits::check_arms(m)?;
+        // Budget of every arm of every round (MAMBA: the successive-halving plan).
+        let total: f64 = match self.tuner {
+            TunerSpec::Mamba { eta, .. } => super::mamba_schedule(m, eta, r).iter().map(|p| p.arms as f64 * p.budget).sum(),
+            _ => m as f64 * r,
+        };
+        let unit_name = match unit {
+            BudgetUnit::GradEvals => "grad-evals",
+            BudgetUnit::Iterations => "iterations",
+            BudgetUnit::Seconds => "seconds",
+        };
+        limits::check_total_budget(unit_name, total)?;
+        self.memory_estimate(None).check()
+    }
+
+    /// A simple memory estimate of a run (see [`crate::limits`]): the data (`n x p x 8` bytes; `data` gives
+    /// `(n, p)` of a file once it is read, unknown before), the samples every arm keeps (planned iterations /
+    /// `thin` x d x 8; with a gradient-evaluation budget the iterations of an arm are its evaluations over its
+    /// batch, MAMBA's survivors counted as the smallest batches; unknown for a file before it is read when
+    /// batches are fractions; not estimated for a seconds budget) and a Gaussian target's `d x d` matrices.
+    pub fn memory_estimate(&self, data: Option<(usize, usize)>) -> crate::limits::MemoryEstimate {
+        use crate::model::ModelSpec;
+        let mut est = crate::limits::MemoryEstimate::default();
+        let shape = data.or(match self.data.source {
+            DataSource::Simulate { n, d, .. } => Some((n, d)),
+            DataSource::Digits => Some((1797, 64)),
+            _ => None,
+        });
+        if let Some((n, p)) = shape {
+            est.add("data n x p x 8", n as f64 * p as f64 * 8.0);
+        }
+        let p = shape.map(|s| s.1 as f64);
+        let classes = match self.data.source {
+            DataSource::Digits => 10.0,
+            _ => 2.0,
+        };
+        let dim = match &self.model {
+            ModelSpec::Logistic { intercept, .. } => p.map(|p| p + f64::from(u8::from(*intercept))),
+            ModelSpec::Linear { .. } => p,
+            ModelSpec::Gaussian { d, .. } => {
+                est.add("Gaussian target d x d matrices", 3.0 * (*d as f64) * (*d as f64) * 8.0);
+                Some(*d as f64)
+            }
+            ModelSpec::Banana { .. } | ModelSpec::Mixture { .. } => Some(2.0),
+            ModelSpec::Bnn { hidden, classes: k, .. } => {
+                let k = k.map(|k| k as f64).unwrap_or(classes);
+                p.map(|p| *hidden as f64 * (p + 1.0) + k * (*hidden as f64 + 1.0))
+            }
+        };
+        let (Ok((unit, r)), Ok(m)) = (self.budget.unit_amount(), super::arms::arm_count(&self.tuner, &self.arms, self.sampler.kind))
+        else {
+            return est;
+        };
+        let iterations = match unit {
+            BudgetUnit::Iterations => Some(match self.tuner {
+                TunerSpec::Mamba { eta, .. } => super::mamba_schedule(m, eta, r).iter().map(|p| p.arms as f64 * p.budget).sum(),
+                _ => m as f64 * r,
+            }),
+            BudgetUnit::Seconds => None,
+            BudgetUnit::GradEvals => {
+                // Iterations of an arm = its gradient evaluations / its batch (in training points).
+                let n_train = shape.map(|(n, _)| (n as f64 * (1.0 - self.data.test_fraction)).round().max(1.0));
+                let batches: Option<Vec<f64>> = match self.tuner {
+                    TunerSpec::Heuristic => n_train.map(|n| vec![(0.1 * n).round().max(1.0)]),
+                    _ => self
+                        .arms
+                        .batch
+                        .iter()
+                        .map(|b| match (b, n_train) {
+                            (BatchSize::Count(c), _) => Some((*c).max(1) as f64),
+                            (BatchSize::Fraction(f), Some(n)) => Some((f * n).round().max(1.0)),
+                            (BatchSize::Fraction(_), None) => None,
+                        })
+                        .collect(),
+                };
+                batches.filter(|b| !b.is_empty()).map(|b| {
+                    let smallest = b.iter().cloned().fold(f64::INFINITY, f64::min);
+                    // Every batch value has the same share of the arms (grid; random search in expectation).
+                    let mean_inverse = b.iter().map(|x| 1.0 / x).sum::<f64>() / b.len() as f64;
+                    match self.tuner {
+                        // Round 0 runs the whole grid; later rounds are counted as if the arms with the
+                        // smallest batch (the most iterations) survived.
+                        TunerSpec::Mamba { eta, .. } => super::mamba_schedule(m, eta, r)
+                            .iter()
+                            .enumerate()
+                            .map(|(i, p)| p.arms as f64 * p.budget * if i == 0 { mean_inverse } else { 1.0 / smallest })
+                            .sum(),
+                        _ => m as f64 * r * mean_inverse,
+                    }
+                })
+            }
+        };
+        if let (Some(it), Some(d)) = (iterations, dim) {
+            est.add("kept samples (planned iterations / thin x d x 8)", it / self.thin.max(1) as f64 * d * 8.0);
+        }
+        est
     }
 }

@@ -1,0 +1,84 @@
+//! Seed corpora of the fuzz targets (`fuzz/`, run by `scripts/fuzz.sh`): every preset of every experiment
+//! kind serialised as JSON, small CSV files (good and bad, plus the head of the shipped digits), and KSD
+//! inputs encoded from `tests/data/stein_reference.json`. This test checks that every seed does what it
+//! should (preset configs round-trip through `from_json` and `check`); with `TUNELAB_FUZZ_SEEDS=DIR` it also
+//! writes them to `DIR/{config,csv,ksd}/` (what `scripts/fuzz.sh` does).
+
+use tunelab::data::{parse_csv, CsvOptions};
+use tunelab::experiment::{ExperimentConfig, Kind};
+
+fn config_seeds() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for kind in Kind::ALL {
+        for name in ExperimentConfig::preset_names(kind) {
+            let cfg = ExperimentConfig::preset(kind, name).unwrap();
+            let text = serde_json::to_string_pretty(&cfg).unwrap();
+            // The seed is a valid config: it parses back (with and without its kind given) and checks.
+            let back = ExperimentConfig::from_json(&text, Some(kind)).unwrap();
+            assert_eq!(back, cfg, "{} preset {name} does not round-trip", kind.name());
+            ExperimentConfig::from_json(&text, None).unwrap().check().unwrap();
+            out.push((format!("{}-{name}.json", kind.name()), text.into_bytes()));
+        }
+    }
+    out.push(("empty-object.json".into(), b"{}".to_vec()));
+    out.push(("kind-only.json".into(), br#"{"kind":"tune"}"#.to_vec()));
+    out
+}
+
+fn csv_seeds() -> Vec<(String, Vec<u8>)> {
+    let digits = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/digits8x8.csv")).unwrap();
+    let head: String = digits.lines().take(12).map(|l| format!("{l}\n")).collect();
+    let mut out: Vec<(String, Vec<u8>)> = vec![
+        ("digits-head.csv".into(), head.into_bytes()),
+        ("quoted-bom-crlf.csv".into(), "\u{feff}a, y ,\"b\"\r\n1,0,2.5\r\n-3e-1,1,4\r\n\r\n\n".into()),
+        ("ragged.csv".into(), b"a,b,y\n1,2,0\n1,2\n".to_vec()),
+        ("nan.csv".into(), b"a,y\n1,0\nNaN,1\ninf,0\n".to_vec()),
+        ("empty-line.csv".into(), b"a,y\n1,0\n\n2,1\n".to_vec()),
+        ("matrix.csv".into(), b"1,2,3\n4,5,6\n-1e-3,7,8e2\n".to_vec()),
+        ("unclosed-quote.csv".into(), b"a,\"y\n1,0\n".to_vec()),
+        ("duplicate-header.csv".into(), b"a,a,y\n1,2,0\n3,4,1\n".to_vec()),
+    ];
+    out.push(("label-first.csv".into(), b"y,x1,x2\n0,1,2\n1,3,4\n0,5,6\n".to_vec()));
+    assert!(parse_csv(std::str::from_utf8(&out[0].1).unwrap(), &CsvOptions { label: "y".into(), standardize: true }).is_ok());
+    out
+}
+
+/// Encodes (d, n, samples, scores) in the ksd target's format: tag 9 then the 8 bytes of each f64.
+fn ksd_encode(d: usize, n: usize, j: usize, samples: &[f64], scores: &[f64], locations: &[f64]) -> Vec<u8> {
+    let mut b = vec![(d - 1) as u8, n as u8, j as u8, 7u8];
+    for v in samples.iter().chain(scores).chain(locations).chain(&[1.0, -0.5, 1.0]) {
+        b.push(9);
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    b
+}
+
+fn ksd_seeds() -> Vec<(String, Vec<u8>)> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/stein_reference.json")).unwrap();
+    let r: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let d = r["d"].as_u64().unwrap() as usize;
+    let get = |k: &str| -> Vec<f64> { r[k].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect() };
+    let (samples, scores) = (get("samples"), get("scores"));
+    let mut out = Vec::new();
+    for n in [2usize, 7, 30] {
+        let (s, g) = (&samples[..n * d], &scores[..n * d]);
+        out.push((format!("reference-{n}.bin"), ksd_encode(d, n, 2, s, g, &s[..2 * d])));
+    }
+    out.push(("specials.bin".into(), (0u8..=255).collect()));
+    out
+}
+
+#[test]
+fn fuzz_seeds_are_valid_and_written_when_asked() {
+    let sets = [("config", config_seeds()), ("csv", csv_seeds()), ("ksd", ksd_seeds())];
+    assert!(sets.iter().all(|(_, s)| !s.is_empty()));
+    if let Some(dir) = std::env::var_os("TUNELAB_FUZZ_SEEDS") {
+        for (target, seeds) in &sets {
+            let dir = std::path::Path::new(&dir).join(target);
+            std::fs::create_dir_all(&dir).unwrap();
+            for (name, bytes) in seeds {
+                std::fs::write(dir.join(name), bytes).unwrap();
+            }
+        }
+    }
+}
