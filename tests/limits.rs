@@ -93,10 +93,10 @@ fn absurd_budgets_are_refused_by_check() {
 
 #[test]
 fn configs_whose_memory_estimate_is_over_the_limit_are_refused_by_check() {
-    // 10^6 simulated rows x 50 features is allowed data (400 MB), but 27 arms keeping every sample of 10^6
-    // iterations each in 50 dimensions is not.
+    // 10^4 simulated rows x 5,000 features is allowed data (400 MB), but the samples the 56 arms hold in
+    // 5,000 dimensions (the driver's streaming bound, about 320 MB per arm) are not.
     let json = tune_json(|v| {
-        v["data"] = serde_json::json!({"source": "simulate", "n": 1_000_000, "d": 50, "seed": 1});
+        v["data"] = serde_json::json!({"source": "simulate", "n": 10_000, "d": 5_000, "seed": 1});
         v["budget"] = serde_json::json!({"iterations": 1e6});
         v["thin"] = 1.into();
     });
@@ -119,8 +119,7 @@ fn every_preset_is_inside_the_limits() {
     }
     for name in tunelab::tune::presets::PRESETS {
         let cfg = tunelab::tune::presets::preset(name).unwrap();
-        // digits-bnn is the largest: about 1.4 GB if the six survivors are the 1%-batch arms (the driver keeps
-        // every thinned sample of every arm today).
+        // digits-bnn is the largest (the driver streams samples: each arm holds a bounded buffer).
         let est = cfg.memory_estimate(None).total();
         assert!(est > 0.0 && est < limits::MAX_MEMORY_BYTES, "{name}: {est} bytes");
     }

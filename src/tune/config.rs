@@ -384,9 +384,9 @@ impl TuneConfig {
 
     /// A simple memory estimate of a run (see [`crate::limits`]): the data (`n x p x 8` bytes; `data` gives
     /// `(n, p)` of a file once it is read, unknown before), the samples every arm keeps (planned iterations /
-    /// `thin` x d x 8; with a gradient-evaluation budget the iterations of an arm are its evaluations over its
-    /// batch, MAMBA's survivors counted as the smallest batches; unknown for a file before it is read when
-    /// batches are fractions; not estimated for a seconds budget) and a Gaussian target's `d x d` matrices.
+    /// `thin` x d x 8, capped by the driver's streaming bound per arm; with a gradient-evaluation budget the
+    /// iterations of an arm are its evaluations over its batch, MAMBA's survivors counted as the smallest
+    /// batches; the bound alone for a seconds budget) and a Gaussian target's `d x d` matrices.
     pub fn memory_estimate(&self, data: Option<(usize, usize)>) -> crate::limits::MemoryEstimate {
         use crate::model::ModelSpec;
         let mut est = crate::limits::MemoryEstimate::default();
@@ -459,8 +459,16 @@ impl TuneConfig {
                 })
             }
         };
-        if let (Some(it), Some(d)) = (iterations, dim) {
-            est.add("kept samples (planned iterations / thin x d x 8)", it / self.thin.max(1) as f64 * d * 8.0);
+        if let Some(d) = dim {
+            // The driver streams samples (src/tune/keep.rs): an arm holds at most
+            // d (2K + 2 max_samples + ceil(4096 / thin)) + 2d floats, K = max(max_samples, 500), whatever the
+            // budget; fewer when its chain is shorter than that.
+            let ms = self.metric.max_samples as f64;
+            let k = ms.max(500.0);
+            let per_arm = d * (2.0 * k + 2.0 * ms + (4096.0 / self.thin.max(1) as f64).ceil()) + 2.0 * d;
+            let streamed = m as f64 * per_arm * 8.0;
+            let kept = iterations.map_or(streamed, |it| (it / self.thin.max(1) as f64 * d * 8.0).min(streamed));
+            est.add("kept samples (at most the streaming bound per arm, x arms)", kept);
         }
         est
     }
