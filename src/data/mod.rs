@@ -12,6 +12,8 @@ use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
+pub mod mnist;
+
 /// A regression / classification data set: features `x` (`n x p`, row-major) and labels `y`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dataset {
@@ -499,7 +501,23 @@ pub fn simulate_linear(n: usize, d: usize, noise_sd: f64, rng: &mut Rng) -> Resu
 /// The 8x8 handwritten digits (1,797 images, 64 pixel features `p0..p63` with values 0..16, label `y` in
 /// 0..9), as distributed with scikit-learn (UCI optdigits test set). Not standardised.
 pub fn digits() -> Dataset {
-    static TEXT: &str = include_str!("../data/digits8x8.csv");
+    static TEXT: &str = include_str!("../../data/digits8x8.csv");
     // The shipped file is checked by tests; parsing it cannot fail at run time.
     parse_csv(TEXT, &CsvOptions::default()).expect("the shipped digits CSV is valid")
 }
+
+fn shipped(text: &str) -> Dataset {
+    // Shipped files are checked by tests (tests/data_sets.rs); parsing them cannot fail at run time.
+    parse_csv(text, &CsvOptions::default()).expect("a shipped CSV is valid")
+}
+
+/// scikit-learn's breast-cancer data (UCI Breast Cancer Wisconsin (Diagnostic); 569 rows, 30 features,
+/// label `y` 0 = malignant, 1 = benign). Not standardised. See `data/README.md`.
+pub fn breast_cancer() -> Dataset { shipped(include_str!("../../data/breast_cancer.csv")) }
+
+/// scikit-learn's wine data (UCI Wine; 178 rows, 13 features, label `y` = cultivar 0..2). Not standardised.
+pub fn wine() -> Dataset { shipped(include_str!("../../data/wine.csv")) }
+
+/// scikit-learn's diabetes data, unscaled (Efron et al. 2004; 442 rows, 10 features, label `y` = disease
+/// progression after one year, 25..346). Not standardised.
+pub fn diabetes() -> Dataset { shipped(include_str!("../../data/diabetes.csv")) }
