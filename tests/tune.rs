@@ -398,3 +398,63 @@ fn kept_sample_memory_does_not_grow_with_the_budget() {
     // (Within 1%: where in its stride cycle each buffer is at its peak varies by a few rows.)
     assert!(kept[2] as f64 <= 1.01 * kept[0] as f64 && kept[3] as f64 <= 1.01 * kept[1] as f64, "{kept:?}");
 }
+
+/// Issue 12 §2: MAMBA-FSSD is FSSD-opt with one fit (locations and width) per round on the pooled samples,
+/// shared by every arm of the round, ranked by |FSSD^2_U|.
+#[test]
+fn fssd_opt_scores_every_arm_of_a_round_at_one_fit() {
+    use tunelab::model::full_scores;
+    use tunelab::stein::{fssd, FssdKernel};
+    use tunelab::tune::metric::score_round_fssd;
+    let mut cfg = small_logreg();
+    cfg.metric.kind = tune::MetricKind::FssdOpt { j: 10, per_arm: false };
+    let problem = Problem::build(&cfg, None).unwrap();
+    let d = problem.dim;
+    let rep = tune::run_on(&cfg, &problem, &mut quiet(), &AtomicBool::new(false)).unwrap();
+    assert!(rep.best.is_some());
+    for r in &rep.rounds {
+        let f = r.fssd_fit.as_ref().expect("every round records its fit");
+        assert_eq!(f.locations.len(), 10 * d);
+        assert!(f.power_end >= f.power_start && f.sigma2 > 0.0);
+    }
+    // Two sets scored together: each arm's score is sqrt|U| at the one fit, and the fit depends on the pool
+    // (replacing arm B's samples changes arm A's score).
+    let set = |seed: u64, spread: f64, shift: f64| -> Vec<f64> {
+        let mut r = rng::stream(seed, 0);
+        (0..200 * d).map(|k| problem.map[k % d] + shift + spread * rand_distr::Distribution::<f64>::sample(&rand_distr::StandardNormal, &mut r)).collect()
+    };
+    let (a, b1, b2) = (set(1, 0.05, 0.0), set(2, 0.1, 0.0), set(3, 0.02, 0.2));
+    let run = |b: &Vec<f64>| {
+        let (mut r1, mut r2) = (rng::stream(9, 1), rng::stream(9, 2));
+        score_round_fssd(&problem, &cfg.metric, 10, vec![Some(a.clone()), Some(b.clone()), None], &[10, 10, 10], &mut [&mut r1, &mut r2, &mut rng::stream(9, 3)], &mut rng::stream(9, 0)).unwrap()
+    };
+    let (s1, fit1) = run(&b1);
+    let (s2, fit2) = run(&b2);
+    let (fit1, fit2) = (fit1.unwrap(), fit2.unwrap());
+    assert_ne!(fit1.locations, fit2.locations);
+    assert!(s1[2].value.is_infinite() && s1[2].n == 0);
+    for (x, sc, fit) in [(&a, s1[0], &fit1), (&b1, s1[1], &fit1), (&a, s2[0], &fit2), (&b2, s2[1], &fit2)] {
+        let g = full_scores(problem.train.as_ref(), x);
+        let u = fssd(x, &g, d, &fit.locations, &FssdKernel::Gauss { sigma2: fit.sigma2 }).unwrap().fssd_sq_u;
+        assert_eq!(sc.value, u.abs().sqrt());
+        assert_eq!(sc.n, 200);
+    }
+    assert_ne!(s1[0].value, s2[0].value);
+}
+
+/// Issue 12 §2: the paper preset tunes SGHMC's L in {5, 10} (appendix B.1); other samplers ignore L.
+#[test]
+fn paper_preset_tunes_sghmc_leapfrog() {
+    for kind in [SamplerKind::Sghmc, SamplerKind::SghmcCv, SamplerKind::Sgld] {
+        let cfg = presets::preset_with_sampler("paper-logreg", kind).unwrap();
+        let arms = tune::grid_arms(&cfg.arms, kind).unwrap();
+        let mut ls: Vec<usize> = arms.iter().map(|a| a.leapfrog).collect();
+        ls.sort();
+        ls.dedup();
+        if kind == SamplerKind::Sgld {
+            assert_eq!((arms.len(), ls), (56, vec![1]));
+        } else {
+            assert_eq!((arms.len(), ls), (112, vec![5, 10]));
+        }
+    }
+}

@@ -106,6 +106,26 @@ impl FssdKernel {
     }
 }
 
+impl FssdKernel {
+    /// `sum_k w_k d xi_k(x, v) / d sigma2` for the Gaussian kernel (0 for IMQ, whose width is not optimised):
+    /// with `u = x - v`, `r2 = |u|^2`, `kv = exp(-r2 / (2 sigma2))`, `xi_k = kv (s_k - u_k / sigma2)`,
+    /// `d xi_k / d sigma2 = kv r2 / (2 sigma2^2) (s_k - u_k / sigma2) + kv u_k / sigma2^2`.
+    #[inline]
+    fn width_vjp(&self, x: &[f64], s: &[f64], v: &[f64], w: &[f64]) -> f64 {
+        let FssdKernel::Gauss { sigma2 } = *self else { return 0.0 };
+        let d = x.len();
+        let (mut r2, mut uw, mut sw) = (0.0, 0.0, 0.0);
+        for k in 0..d {
+            let u = x[k] - v[k];
+            r2 += u * u;
+            uw += u * w[k];
+            sw += s[k] * w[k];
+        }
+        let kv = (-r2 / (2.0 * sigma2)).exp();
+        kv / (sigma2 * sigma2) * (0.5 * r2 * (sw - uw / sigma2) + uw)
+    }
+}
+
 /// FSSD estimates.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct FssdValue {
@@ -207,6 +227,14 @@ pub fn fssd_power(samples: &[f64], scores: &[f64], d: usize, locations: &[f64], 
 
 #[allow(clippy::too_many_arguments)]
 fn power_and_grad(x: &[f64], s: &[f64], d: usize, v: &[f64], kernel: &FssdKernel, reg: f64, n: usize, j: usize) -> (f64, Vec<f64>) {
+    let (obj, grad, _) = power_grads(x, s, d, v, kernel, reg, n, j);
+    (obj, grad)
+}
+
+/// [`power_and_grad`] plus the derivative of the criterion with respect to the Gaussian width `sigma2`
+/// (0 for the IMQ kernel).
+#[allow(clippy::too_many_arguments)]
+fn power_grads(x: &[f64], s: &[f64], d: usize, v: &[f64], kernel: &FssdKernel, reg: f64, n: usize, j: usize) -> (f64, Vec<f64>, f64) {
     let jd = j * d;
     let nf = n as f64;
     let scale = 1.0 / (jd as f64).sqrt();
@@ -253,13 +281,14 @@ fn power_and_grad(x: &[f64], s: &[f64], d: usize, v: &[f64], kernel: &FssdKernel
     // pass 3: gradient
     let cu = 2.0 / (nf * (nf - 1.0) * dd);
     let cs = 4.0 * u / (nf * dd * dd * dd);
-    let parts: Vec<Vec<f64>> = (0..n.div_ceil(ROWS))
+    let parts: Vec<(Vec<f64>, f64)> = (0..n.div_ceil(ROWS))
         .into_par_iter()
         .map(|t| {
             let mut tau = vec![0.0; jd];
             let mut buf = vec![0.0; d];
             let mut g = vec![0.0; jd];
             let mut grad = vec![0.0; jd];
+            let mut gw = 0.0;
             for i in t * ROWS..((t + 1) * ROWS).min(n) {
                 tau_row(i, &mut tau, &mut buf);
                 let a: f64 = tau.iter().zip(&mu).map(|(p, q)| p * q).sum();
@@ -269,16 +298,30 @@ fn power_and_grad(x: &[f64], s: &[f64], d: usize, v: &[f64], kernel: &FssdKernel
                 let (xi, si) = (&x[i * d..(i + 1) * d], &s[i * d..(i + 1) * d]);
                 for ((vj, gj), oj) in v.chunks_exact(d).zip(g.chunks_exact(d)).zip(grad.chunks_exact_mut(d)) {
                     kernel.add_vjp(xi, si, vj, gj, oj);
+                    gw += kernel.width_vjp(xi, si, vj, gj);
                 }
             }
-            grad
+            (grad, gw)
         })
         .collect();
     let mut grad = vec![0.0; jd];
-    for p in parts {
+    let mut gw = 0.0;
+    for (p, q) in parts {
         grad.iter_mut().zip(&p).for_each(|(a, b)| *a += b);
+        gw += q;
     }
-    (obj, grad)
+    (obj, grad, gw)
+}
+
+/// The power criterion [`fssd_power`] for a Gaussian kernel and its derivative with respect to the width
+/// `sigma2` (for tests and for [`fssd_opt_fit`]).
+pub fn fssd_power_width(samples: &[f64], scores: &[f64], d: usize, locations: &[f64], sigma2: f64, reg: f64) -> Result<(f64, f64)> {
+    let kernel = FssdKernel::Gauss { sigma2 };
+    kernel.validate()?;
+    let n = check_samples_scores(samples, scores, d, 2)?;
+    let j = check_locations(locations, d)?;
+    let (obj, _, gw) = power_grads(samples, scores, d, locations, &kernel, reg, n, j);
+    Ok((obj, gw))
 }
 
 /// Options of [`fssd_opt`].
@@ -430,4 +473,143 @@ pub fn fssd_opt(
     let locations = best.1;
     let val = fssd(&xte, &ste, d, &locations, kernel)?;
     Ok((val, locations))
+}
+
+/// Test locations and Gaussian width fitted by [`fssd_opt_fit`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FssdFit {
+    /// J x d, row-major.
+    pub locations: Vec<f64>,
+    /// Width of the Gaussian kernel `exp(-|x - v|^2 / (2 sigma2))`.
+    pub sigma2: f64,
+    /// Power criterion at the initial locations and width (median heuristic).
+    pub power_start: f64,
+    /// Power criterion at the returned locations and width (the best seen; >= `power_start`).
+    pub power_end: f64,
+    /// Rows the fit used.
+    pub n: usize,
+}
+
+/// FSSD-opt's fit as in the MAMBA paper (Coullon et al. 2023, sec. 2.2.2 and app. B.1.3, following
+/// Jitkrittum et al. 2017, sec. 3): `j` locations drawn from a Gaussian fitted to `samples`, the width
+/// started at the median squared pairwise distance, then locations and `log sigma2` moved together by Adam
+/// (Kingma & Ba 2015) to maximise the power criterion `FSSD^2_U / sqrt(sigma_H1^2 + reg)` on these samples.
+/// Locations stay in the box of [`fssd_opt`]; `log sigma2` within a factor 100 of its start. Used on a MAMBA
+/// round's pooled samples so that every arm of the round is scored at the same locations and width.
+pub fn fssd_opt_fit(samples: &[f64], scores: &[f64], d: usize, j: usize, opts: &FssdOptOptions, rng: &mut Rng) -> Result<FssdFit> {
+    let n = check_samples_scores(samples, scores, d, 2)?;
+    if j == 0 {
+        return Err(Error::config("FSSD-opt needs at least one test location (J >= 1)"));
+    }
+    if !(opts.learning_rate > 0.0 && opts.learning_rate.is_finite()) {
+        return Err(Error::config(format!("learning_rate must be positive, got {}", opts.learning_rate)));
+    }
+    if !(opts.reg >= 0.0 && opts.reg.is_finite()) {
+        return Err(Error::config(format!("reg must be >= 0, got {}", opts.reg)));
+    }
+    let mut mean = vec![0.0; d];
+    for row in samples.chunks_exact(d) {
+        mean.iter_mut().zip(row).for_each(|(m, v)| *m += v / n as f64);
+    }
+    let mut cov = nalgebra::DMatrix::<f64>::zeros(d, d);
+    for row in samples.chunks_exact(d) {
+        for a in 0..d {
+            for b in 0..=a {
+                cov[(a, b)] += (row[a] - mean[a]) * (row[b] - mean[b]) / (n - 1) as f64;
+            }
+        }
+    }
+    for a in 0..d {
+        for b in 0..a {
+            cov[(b, a)] = cov[(a, b)];
+        }
+    }
+    let sd: Vec<f64> = (0..d).map(|a| cov[(a, a)].sqrt()).collect();
+    if sd.iter().any(|v| !v.is_finite() || *v <= 0.0) {
+        return Err(Error::numerical("a coordinate of the samples does not vary: cannot fit a Gaussian for the locations"));
+    }
+    let mut reg_cov = cov.clone();
+    for a in 0..d {
+        reg_cov[(a, a)] += 1e-6 * cov[(a, a)];
+    }
+    let chol_l = match reg_cov.cholesky() {
+        Some(c) => c.l(),
+        None => nalgebra::DMatrix::from_fn(d, d, |a, b| if a == b { sd[a] } else { 0.0 }),
+    };
+    let mut lo = vec![f64::INFINITY; d];
+    let mut hi = vec![f64::NEG_INFINITY; d];
+    for row in samples.chunks_exact(d) {
+        for a in 0..d {
+            lo[a] = lo[a].min(row[a]);
+            hi[a] = hi[a].max(row[a]);
+        }
+    }
+    for a in 0..d {
+        lo[a] -= 0.5 * sd[a];
+        hi[a] += 0.5 * sd[a];
+    }
+    let mut v = vec![0.0; j * d];
+    let mut z = vec![0.0; d];
+    for vj in v.chunks_exact_mut(d) {
+        z.iter_mut().for_each(|zk| *zk = rng.sample(StandardNormal));
+        for a in 0..d {
+            vj[a] = (mean[a] + (0..=a).map(|b| chol_l[(a, b)] * z[b]).sum::<f64>()).clamp(lo[a], hi[a]);
+        }
+    }
+    // Median heuristic on at most 200 evenly spaced rows.
+    let step = n.div_ceil(200).max(1);
+    let rows: Vec<&[f64]> = samples.chunks_exact(d).step_by(step).collect();
+    let mut dist = Vec::with_capacity(rows.len() * rows.len() / 2);
+    for a in 0..rows.len() {
+        for b in 0..a {
+            dist.push(rows[a].iter().zip(rows[b]).map(|(p, q)| (p - q) * (p - q)).sum::<f64>());
+        }
+    }
+    let med = if dist.is_empty() {
+        1.0
+    } else {
+        let mid = dist.len() / 2;
+        dist.select_nth_unstable_by(mid, |a, b| a.total_cmp(b));
+        dist[mid].max(1e-300)
+    };
+    let (lw_lo, lw_hi) = (med.ln() - 100f64.ln(), med.ln() + 100f64.ln());
+    let mut lw = med.ln();
+    let (b1, b2, eps): (f64, f64, f64) = (0.9, 0.999, 1e-8);
+    let jd = j * d;
+    let mut m1 = vec![0.0; jd + 1];
+    let mut m2 = vec![0.0; jd + 1];
+    let mut start = f64::NAN;
+    let mut best = (f64::NEG_INFINITY, v.clone(), lw);
+    for step in 1..=opts.steps + 1 {
+        let sigma2 = lw.exp();
+        let (obj, grad, gw) = power_grads(samples, scores, d, &v, &FssdKernel::Gauss { sigma2 }, opts.reg, n, j);
+        if step == 1 {
+            start = obj;
+        }
+        if obj.is_finite() && obj > best.0 {
+            best = (obj, v.clone(), lw);
+        }
+        if step > opts.steps || !grad.iter().all(|g| g.is_finite()) || !gw.is_finite() {
+            break;
+        }
+        let t = step as i32;
+        let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
+        for m in 0..=jd {
+            // locations in units of each coordinate's sd, the width in log units
+            let g = if m < jd { grad[m] * sd[m % d] } else { gw * sigma2 };
+            m1[m] = b1 * m1[m] + (1.0 - b1) * g;
+            m2[m] = b2 * m2[m] + (1.0 - b2) * g * g;
+            let upd = opts.learning_rate * (m1[m] / c1) / ((m2[m] / c2).sqrt() + eps);
+            if m < jd {
+                let a = m % d;
+                v[m] = (v[m] + sd[a] * upd).clamp(lo[a], hi[a]);
+            } else {
+                lw = (lw + upd).clamp(lw_lo, lw_hi);
+            }
+        }
+    }
+    if !best.0.is_finite() {
+        return Err(Error::numerical("the FSSD power criterion is not finite at any location tried"));
+    }
+    Ok(FssdFit { locations: best.1, sigma2: best.2.exp(), power_start: start, power_end: best.0, n })
 }

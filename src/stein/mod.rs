@@ -20,5 +20,5 @@ pub mod kernel;
 pub mod ksd;
 
 pub use kernel::{median_pairwise_distance, ImqKernel, KernelScale};
-pub use fssd::{fssd, fssd_opt, fssd_power, FssdKernel, FssdOptOptions, FssdValue};
+pub use fssd::{fssd, fssd_opt, fssd_opt_fit, fssd_power, fssd_power_width, FssdFit, FssdKernel, FssdOptOptions, FssdValue};
 pub use ksd::{ksd, ksd_target, ksd_target_value, Estimator, KsdOptions, KsdValue};

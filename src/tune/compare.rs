@@ -65,7 +65,8 @@ pub fn paper_tuners(base: &TuneConfig) -> Vec<(String, TuneConfig)> {
     mamba_ksd.metric = MetricSpec { kind: MetricKind::Ksd { kernel: None, scale: None, estimator: None, c: None, beta: None }, ..base.metric.clone() };
     out.push(("MAMBA-KSD".to_string(), mamba_ksd.clone()));
     let mut mamba_fssd = mamba_ksd.clone();
-    mamba_fssd.metric = MetricSpec { kind: MetricKind::Fssd { j: 10 }, ..base.metric.clone() };
+    // FSSD-opt as in the paper (J = 10, shared fitted locations and width per round, U-statistic).
+    mamba_fssd.metric = MetricSpec { kind: MetricKind::FssdOpt { j: 10, per_arm: false }, ..base.metric.clone() };
     out.push(("MAMBA-FSSD".to_string(), mamba_fssd));
     if base.data.test_fraction > 0.0 {
         // Paper section 3.4: batch fixed at 10%, chains started at the MAP plus noise, scored by test log-loss.

@@ -189,15 +189,22 @@ pub enum MetricKind {
         #[serde(default)]
         beta: Option<f64>,
     },
-    /// Finite-set Stein discrepancy, Gaussian kernel, J locations drawn from a Gaussian fit to the samples.
+    /// Finite-set Stein discrepancy, Gaussian kernel (median width), J locations drawn per arm from a Gaussian
+    /// fit to the arm's samples, V-statistic (the untuned FSSD; the compare mode's MAMBA-FSSD before issue 12).
     Fssd {
         #[serde(default = "default_j")]
         j: usize,
     },
-    /// FSSD with optimised test locations (Jitkrittum et al. 2017).
+    /// FSSD-opt (MAMBA paper sec. 2.2.2, app. B.1.3; Jitkrittum et al. 2017): by default J locations and the
+    /// Gaussian width are fitted by Adam on the power criterion once per round on the round's pooled samples,
+    /// shared by every arm of the round, and each arm is ranked by |FSSD^2_U| (the unbiased U-statistic).
+    /// `per_arm: true` is the earlier version: locations optimised on half of each arm's own samples (median
+    /// width), V-statistic on the other half.
     FssdOpt {
         #[serde(default = "default_j")]
         j: usize,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        per_arm: bool,
     },
     /// Posterior-predictive log-loss on the held-out test set.
     LogLoss,
@@ -331,6 +338,11 @@ impl TuneConfig {
         self.budget.unit_amount()?;
         if self.thin == 0 {
             return Err(Error::config("`thin` must be at least 1"));
+        }
+        if let MetricKind::Fssd { j } | MetricKind::FssdOpt { j, .. } = self.metric.kind {
+            if !(1..=1000).contains(&j) {
+                return Err(Error::config(format!("FSSD needs between 1 and 1,000 test locations (`metric.j`), got {j}")));
+            }
         }
         if self.metric.max_samples < 2 {
             return Err(Error::config("`metric.max_samples` must be at least 2"));

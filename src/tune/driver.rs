@@ -6,7 +6,7 @@ use super::arms::{tuner_arms, Arm};
 use super::config::{BudgetSpec, BudgetUnit, MetricKind, Scoring, StartSpec, TuneConfig, TunerSpec};
 use super::keep::{round_rows, Moments, RoundKeep, StrideBuffer, SUB_ITERS};
 use super::kernel::RunKernel;
-use super::metric::{score_with, thin_rows};
+use super::metric::{score_round_fssd, score_with, thin_rows};
 use super::problem::Problem;
 use super::report::*;
 use super::tuner::{Mamba, OneShot, Tuner};
@@ -24,6 +24,8 @@ pub const CHUNKS: usize = 8;
 pub const REPORT_SAMPLES: usize = 500;
 /// Stream id offset for tuner-level randomness (random search arms).
 const STREAM_TUNER: u64 = (1 << 40) + 2;
+/// Stream id of the shared FSSD-opt fit (substream: the round).
+const STREAM_FSSD: u64 = (1 << 40) + 6;
 
 struct ArmRun {
     arm: Arm,
@@ -199,7 +201,7 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
 
     while let Some(ask) = tuner.ask() {
         observer(&Event::RoundStarted { round: ask.round, arms: ask.arms.clone(), budget: ask.budget });
-        rounds.push(RoundReport { round: ask.round, arms: ask.arms.clone(), budget: ask.budget, unit });
+        rounds.push(RoundReport { round: ask.round, arms: ask.arms.clone(), budget: ask.budget, unit, fssd_fit: None });
         let mut active: Vec<&mut ArmRun> = runs.iter_mut().filter(|a| ask.arms.contains(&a.arm.id)).collect();
         // Counters at the start of the round, so that chunk budgets do not accumulate rounding.
         let base: Vec<(u64, u64)> = active.iter().map(|a| (a.chain.grad_evals(), a.chain.iters())).collect();
@@ -271,7 +273,35 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
 
         // Score every arm of the round (in parallel; each arm's score is deterministic on its own stream).
         let t_score = Instant::now();
-        let scored: Vec<Result<(f64, usize, u64)>> = active
+        let scored: Vec<Result<(f64, usize, u64)>> = if let MetricKind::FssdOpt { j, per_arm: false } = cfg.metric.kind {
+            // FSSD-opt as the paper defines it: one fit per round on the pooled samples, shared by the arms.
+            if cancel.load(Ordering::Relaxed) {
+                return Err(Error::Cancelled);
+            }
+            let sets: Vec<Option<Vec<f64>>> = active
+                .iter_mut()
+                .map(|a| {
+                    let keep = std::mem::replace(&mut a.round_keep, RoundKeep::new(d, Some(0), 2));
+                    if let ChainStatus::Diverged { .. } = a.chain.status() {
+                        return None;
+                    }
+                    let (round, _) = keep.finish();
+                    Some(match scoring {
+                        Scoring::Round => thin_rows(&round, d, cfg.metric.max_samples),
+                        Scoring::Chain => thin_rows(&a.chain_buf.rows, d, cfg.metric.max_samples),
+                    })
+                })
+                .collect();
+            let batches: Vec<usize> = active.iter().map(|a| a.batch).collect();
+            let mut rngs: Vec<&mut Rng> = active.iter_mut().map(|a| &mut a.score_rng).collect();
+            let mut fit_rng = rng::substream(cfg.seed, STREAM_FSSD, ask.round as u64);
+            let (s, fit) = score_round_fssd(problem, &cfg.metric, j, sets, &batches, &mut rngs, &mut fit_rng)?;
+            if let Some(r) = rounds.last_mut() {
+                r.fssd_fit = fit;
+            }
+            s.into_iter().map(|s| Ok((s.value, s.n, s.grad_evals))).collect()
+        } else {
+            active
             .par_iter_mut()
             .with_max_len(1)
             .map(|a| {
@@ -291,7 +321,8 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
                 };
                 Ok((s.value, s.n, s.grad_evals))
             })
-            .collect();
+            .collect()
+        };
         compute.scoring_seconds += t_score.elapsed().as_secs_f64();
         let mut tell = Vec::with_capacity(active.len());
         for (a, s) in active.iter_mut().zip(scored) {

@@ -203,7 +203,12 @@ pub fn score_with(problem: &Problem, metric: &MetricSpec, kernel: Option<&RunKer
             let (v, _) = fssd_random(&x, &g, d, *j, rng)?;
             (v.fssd_sq, score_cost)
         }
-        MetricKind::FssdOpt { j } => {
+        MetricKind::FssdOpt { j, per_arm: false } => {
+            // One arm alone: the shared fit on its own samples.
+            let (mut s, _) = score_round_fssd(problem, metric, *j, vec![Some(x)], &[batch], &mut [rng], &mut crate::rng::stream(0, 0))?;
+            return Ok(s.remove(0));
+        }
+        MetricKind::FssdOpt { j, per_arm: true } => {
             let g = score_vectors(problem.train.as_ref(), &x, stoch, rng);
             let sigma2 = median_sq_distance(&x, d).max(1e-12);
             let (v, _) = stein::fssd_opt(&x, &g, d, *j, &FssdKernel::Gauss { sigma2 }, &FssdOptOptions::default(), rng)?;
@@ -220,4 +225,90 @@ pub fn score_with(problem: &Problem, metric: &MetricSpec, kernel: Option<&RunKer
     };
     let value = if value.is_finite() { value } else { f64::INFINITY };
     Ok(Scored { value, n, grad_evals: cost })
+}
+
+/// Rows of the pooled sample the shared FSSD-opt fit uses (evenly spaced rows of each arm, in equal shares).
+pub const FSSD_POOL_ROWS: usize = 2000;
+
+/// Scores every arm of a round with FSSD-opt as the MAMBA paper defines it (sec. 2.2.2, app. B.1.3): the
+/// J locations and the Gaussian width are fitted once ([`stein::fssd_opt_fit`]) on the round's pooled
+/// samples (at most [`FSSD_POOL_ROWS`] rows, equal shares per arm, only arms with finite samples and scores),
+/// and every arm is scored at those locations by `sqrt(|FSSD^2_U|)`: the U-statistic is unbiased, so an arm
+/// with few samples is not penalised by the V-statistic's positive `|tau|^2 / n` term, and ranking by the
+/// distance from 0 treats a negative estimate like a positive one (as the KSD ranking does). `sets[a]` is
+/// arm `a`'s thinned samples (`None`: diverged, scores +inf); `rngs[a]` its scoring stream (minibatch
+/// scores); `fit_rng` draws the initial locations. Returns the scores and the fit (None when no arm could
+/// be pooled or the fit failed numerically: then every arm scores +inf).
+#[allow(clippy::too_many_arguments)]
+pub fn score_round_fssd(
+    problem: &Problem,
+    metric: &MetricSpec,
+    j: usize,
+    sets: Vec<Option<Vec<f64>>>,
+    batches: &[usize],
+    rngs: &mut [&mut Rng],
+    fit_rng: &mut Rng,
+) -> Result<(Vec<Scored>, Option<stein::FssdFit>)> {
+    let d = problem.dim;
+    // Scores of each arm's samples (in parallel; each arm on its own stream).
+    let with_scores: Vec<Option<(Vec<f64>, Vec<f64>, u64)>> = sets
+        .into_par_iter()
+        .zip(batches.par_iter())
+        .zip(rngs.par_iter_mut())
+        .map(|((x, &batch), rng)| {
+            let x = x?;
+            let n = x.len() / d;
+            if n < 2 {
+                return None;
+            }
+            let stoch = metric.stochastic_gradients.then_some(batch);
+            let g = score_vectors(problem.train.as_ref(), &x, stoch, rng);
+            let cost = (n * stoch.unwrap_or(problem.n_data)) as u64;
+            Some((x, g, cost))
+        })
+        .collect();
+    let finite = |x: &[f64], g: &[f64]| x.iter().chain(g).all(|v| v.is_finite());
+    let poolable: Vec<&(Vec<f64>, Vec<f64>, u64)> = with_scores.iter().flatten().filter(|(x, g, _)| finite(x, g)).collect();
+    let fail = |ws: &[Option<(Vec<f64>, Vec<f64>, u64)>]| {
+        ws.iter()
+            .map(|w| match w {
+                Some((x, _, c)) => Scored { value: f64::INFINITY, n: x.len() / d, grad_evals: *c },
+                None => Scored { value: f64::INFINITY, n: 0, grad_evals: 0 },
+            })
+            .collect::<Vec<_>>()
+    };
+    if poolable.is_empty() {
+        return Ok((fail(&with_scores), None));
+    }
+    let share = FSSD_POOL_ROWS.div_ceil(poolable.len()).max(2);
+    let (mut px, mut pg) = (Vec::new(), Vec::new());
+    for (x, g, _) in &poolable {
+        let n = x.len() / d;
+        let take = share.min(n);
+        for k in 0..take {
+            let i = n - 1 - ((take - 1 - k) * n) / take;
+            px.extend_from_slice(&x[i * d..(i + 1) * d]);
+            pg.extend_from_slice(&g[i * d..(i + 1) * d]);
+        }
+    }
+    let fit = match stein::fssd_opt_fit(&px, &pg, d, j, &FssdOptOptions::default(), fit_rng) {
+        Ok(f) => f,
+        Err(Error::Numerical(_)) | Err(Error::Data(_)) => return Ok((fail(&with_scores), None)),
+        Err(e) => return Err(e),
+    };
+    let kernel = FssdKernel::Gauss { sigma2: fit.sigma2 };
+    let scored = with_scores
+        .iter()
+        .map(|w| match w {
+            None => Scored { value: f64::INFINITY, n: 0, grad_evals: 0 },
+            Some((x, g, c)) => {
+                let value = match stein::fssd(x, g, d, &fit.locations, &kernel) {
+                    Ok(v) if finite(x, g) => v.fssd_sq_u.abs().sqrt(),
+                    _ => f64::INFINITY,
+                };
+                Scored { value: if value.is_finite() { value } else { f64::INFINITY }, n: x.len() / d, grad_evals: *c }
+            }
+        })
+        .collect();
+    Ok((scored, Some(fit)))
 }

@@ -18,7 +18,7 @@ pub fn preset(name: &str) -> Result<TuneConfig> {
     let sampler = SamplerSpec::default();
     let cfg = match name {
         // Paper section 4.1 / appendix B.1: logistic regression, d = 10, N = 10^4 (10^5 in the paper; a flag),
-        // grid log10 h in {-7.5, ..., -1} x batch {100%, 10%, 1%, 0.1%} = 56 arms, eta = 3.
+        // grid log10 h in {-7.5, ..., -1} x batch {100%, 10%, 1%, 0.1%} = 56 arms (x L in {5, 10} for SGHMC), eta = 3.
         "paper-logreg" => TuneConfig {
             data: DataSpec { source: DataSource::Simulate { n: 10_000, d: 10, seed: 0 }, test_fraction: 0.2, ..Default::default() },
             model: logistic_model(),
@@ -27,7 +27,8 @@ pub fn preset(name: &str) -> Result<TuneConfig> {
                 log10_step: Some(LogRange { from: -7.5, to: -1.0, by: 0.5 }),
                 steps: vec![],
                 batch: vec![BatchSize::Fraction(1.0), BatchSize::Fraction(0.1), BatchSize::Fraction(0.01), BatchSize::Fraction(0.001)],
-                leapfrog: vec![10],
+                // Appendix B.1: SGHMC tunes L in {5, 10} too (112 arms for sghmc / sghmc-cv; ignored by the others).
+                leapfrog: vec![5, 10],
             },
             tuner: TunerSpec::Mamba { eta: 3, scoring: Scoring::Round },
             budget: BudgetSpec { grad_evals: Some(2.0e7), ..Default::default() },

@@ -93,6 +93,9 @@ pub struct RoundReport {
     /// Budget per arm, in the config's unit.
     pub budget: f64,
     pub unit: super::config::BudgetUnit,
+    /// FSSD-opt (shared): the locations and width fitted on this round's pooled samples.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fssd_fit: Option<crate::stein::FssdFit>,
 }
 
 /// Posterior summary from the chosen arm's samples.
