@@ -4,7 +4,19 @@ import { readFileSync } from 'node:fs';
 
 const dir = process.argv[2];
 const ds = [2, 5, 10];
-const reports = ds.map((d) => JSON.parse(readFileSync(`${dir}/d${d}.report.json`, 'utf8')).result);
+import { existsSync } from 'node:fs';
+const reports = ds.map((d) => {
+  const r = JSON.parse(readFileSync(`${dir}/d${d}.report.json`, 'utf8')).result;
+  // optional: GP-UCB with the constant exploration kappa = 2 (same seeds), shown as its own row
+  const k2 = `${dir}/d${d}.kappa2.report.json`;
+  if (existsSync(k2)) {
+    const e = JSON.parse(readFileSync(k2, 'utf8')).result;
+    const rename = (x) => ({ ...x, method: 'gp-ucb, kappa = 2' });
+    r.summary.splice(1, 0, ...e.summary.map(rename));
+    r.runs.push(...e.runs.map(rename));
+  }
+  return r;
+});
 const methods = reports[0].summary.map((m) => m.method);
 const f = (m, s) => `${m.toFixed(3)} ± ${s.toFixed(3)}`;
 const lines = [];
@@ -58,3 +70,53 @@ for (const name of methods) {
   lines.push(`| ${name} | ${reports.map((r) => r.summary.find((x) => x.method === name).last_beta1.toFixed(4)).join(' | ')} |`);
 }
 console.log(lines.join('\n'));
+
+// Why GP-UCB does or does not help: (1) how much it still explores (sd of beta_1 over the second half of the
+// windows, GP-UCB against random); (2) how much of a window's reward the schedule explains. All methods of a
+// repeat share the initialisation and the minibatch stream, so the mean reward over the methods at a window is
+// the training trend; the residual reward - trend is what a schedule changed. Correlation of the residual with
+// beta_1 for the random schedules (which spread beta_1 over [0, 1]).
+const sd = (v) => {
+  const m = v.reduce((a, b) => a + b, 0) / v.length;
+  return Math.sqrt(v.reduce((a, b) => a + (b - m) ** 2, 0) / Math.max(1, v.length - 1));
+};
+const corr = (a, b) => {
+  const ma = a.reduce((s, x) => s + x, 0) / a.length;
+  const mb = b.reduce((s, x) => s + x, 0) / b.length;
+  let sab = 0, saa = 0, sbb = 0;
+  for (let i = 0; i < a.length; i++) { sab += (a[i] - ma) * (b[i] - mb); saa += (a[i] - ma) ** 2; sbb += (b[i] - mb) ** 2; }
+  return sab / Math.sqrt(saa * sbb);
+};
+const diag = reports.map((r) => {
+  const repeats = [...new Set(r.runs.map((t) => t.repeat))];
+  const half = (t) => t.windows.slice(Math.floor(t.windows.length / 2)).map((w) => w.schedule[1]);
+  const spread = (name) => sd(r.runs.filter((t) => t.method === name).flatMap(half));
+  const trend = [], resid = [], residRandom = [], beta1Random = [];
+  for (const rep of repeats) {
+    const runs = r.runs.filter((t) => t.repeat === rep && !t.diverged);
+    const nw = Math.min(...runs.map((t) => t.windows.length));
+    // skip the first window (its reward is the large initial jump for every method)
+    for (let w = 1; w < nw; w++) {
+      const m = runs.reduce((a, t) => a + t.windows[w].reward, 0) / runs.length;
+      trend.push(m);
+      for (const t of runs) {
+        resid.push(t.windows[w].reward - m);
+        if (t.method === 'random') { residRandom.push(t.windows[w].reward - m); beta1Random.push(t.windows[w].schedule[1]); }
+      }
+    }
+  }
+  return { gp: spread('gp-ucb'), rnd: spread('random'), trend: sd(trend), resid: sd(resid), c: corr(residRandom, beta1Random) };
+});
+const row = (label, f) => `| ${label} | ${diag.map(f).join(' | ')} |`;
+console.log([
+  '',
+  'Diagnostics (same reports):',
+  '',
+  `| quantity | ${ds.map((d) => `d = ${d}`).join(' | ')} |`,
+  `|---|${ds.map(() => '---:').join('|')}|`,
+  row('sd of beta_1 over the second half of the windows, gp-ucb', (x) => x.gp.toFixed(3)),
+  row('same, random schedules', (x) => x.rnd.toFixed(3)),
+  row('sd over windows of the training trend of the reward (mean over methods)', (x) => x.trend.toExponential(2)),
+  row('sd of the reward around that trend (what schedules changed, plus noise)', (x) => x.resid.toExponential(2)),
+  row('correlation of that residual with beta_1, random schedules', (x) => x.c.toFixed(3)),
+].join('\n'));
