@@ -33,6 +33,7 @@ pub mod tune;
 pub mod bandit;
 pub mod hoag;
 pub mod lrsched;
+pub mod tvo;
 pub mod experiment;
 pub mod limits;
 pub mod benchkit;

@@ -27,6 +27,8 @@ fn small(kind: Kind) -> ExperimentConfig {
             "decay_starts":1,"decay_factors":[0.1],"dynamic":{"enabled":true,"runs":2,"candidates":5,"band_samples":20},"seed":3}"#,
         Kind::StepSize => r#"{"kind":"step-size","data":{"n":120,"d":2},"sampler":{"kind":"sgld","batch":0.2},
             "log10_step":[-5.0,-2.0],"windows":5,"window_iters":40,"fixed_log10_steps":[-4.0,-3.0],"seed":4}"#,
+        Kind::Tvo => r#"{"kind":"tvo","epochs":2,"window":1,"d":2,"test_size":100,"eval_size":30,"curve_k":3,"iwae_k":5,
+            "hidden":[4],"latent":2,"methods":["gp-ucb","linear"],"seed":6}"#,
     };
     ExperimentConfig::from_json(text, None).unwrap_or_else(|e| panic!("{kind:?}: {e}"))
 }

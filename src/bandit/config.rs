@@ -84,7 +84,7 @@ pub enum ProblemSpec {
         #[serde(default = "period_default")]
         period: f64,
     },
-    /// The TVO-like schedule problem ([`TvoSchedule`]).
+    /// The closed-form TVO schedule surrogate ([`TvoSchedule`]; not the TVO, which is the `tvo` experiment kind).
     TvoSchedule {
         #[serde(default = "tvo_d")]
         d: usize,

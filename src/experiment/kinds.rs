@@ -6,6 +6,7 @@ use crate::bandit::{AlgoSpec, BanditConfig, BanditEvent, BanditReport, ProblemSp
 use crate::hoag::{HoagConfig, HoagData, HoagEvent, HoagReport};
 use crate::lrsched::{LrConfig, LrData, LrEvent, LrReport};
 use crate::tune::compare::{self, Comparison};
+use crate::tvo::{TvoConfig, TvoEvent, TvoReport};
 use crate::tune::{self, DataSource, DataSpec, Event as TuneEvent, Problem, Report as TuneReport, TuneConfig, TunerSpec};
 use crate::Result;
 use serde::{Deserialize, Serialize};
@@ -370,6 +371,44 @@ impl Experiment for StepExperiment {
     }
 }
 
+// ------------------------------------------------------------------------------------------------ TVO
+
+/// A VAE trained by the TVO while GP-UCB and the paper's baselines choose its schedule (`crate::tvo`).
+pub struct TvoExperiment {
+    cfg: TvoConfig,
+}
+
+impl Experiment for TvoExperiment {
+    type Config = TvoConfig;
+    type Detail = TvoEvent;
+    type Output = TvoReport;
+    const KIND: Kind = Kind::Tvo;
+
+    fn check(cfg: TvoConfig) -> Result<Self> {
+        cfg.validate()?;
+        Ok(Self { cfg })
+    }
+    fn config(&self) -> &TvoConfig {
+        &self.cfg
+    }
+    fn summary(&self) -> serde_json::Value {
+        let names: Vec<&str> = self.cfg.methods.iter().map(|m| m.name()).collect();
+        serde_json::json!({ "methods": names, "windows": self.cfg.windows(), "repeats": self.cfg.repeats, "d": self.cfg.d })
+    }
+    fn run(&self, inputs: Inputs, progress: &mut dyn FnMut(f64, f64, TvoEvent), stop: &AtomicBool) -> Result<TvoReport> {
+        // One unit per window, one for the final IWAE evaluation.
+        let total = self.cfg.windows() as f64 + 1.0;
+        crate::tvo::run_checked(&self.cfg, inputs.data.as_ref(), &mut |e| {
+            let done = match e {
+                TvoEvent::Started { .. } => 0.0,
+                TvoEvent::Window { window, .. } => *window as f64 + 1.0,
+                TvoEvent::Done { .. } => total,
+            };
+            progress(done, total, e.clone())
+        }, stop)
+    }
+}
+
 // ------------------------------------------------------------------------------------------------ conversions
 
 macro_rules! into_variant {
@@ -387,4 +426,5 @@ into_variant!(
     HoagEvent => Detail::Hoag, LrEvent => Detail::LrSchedule, StepEvent => Detail::StepSize,
     TuneReport => Output::Tune, Comparison => Output::Compare, BanditReport => Output::Bandit,
     HoagReport => Output::Hoag, LrReport => Output::LrSchedule, StepTuneReport => Output::StepSize,
+    TvoEvent => Detail::Tvo, TvoReport => Output::Tvo,
 );

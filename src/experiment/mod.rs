@@ -16,7 +16,7 @@
 
 mod kinds;
 
-pub use kinds::{BanditExperiment, CompareConfig, CompareExperiment, HoagExperiment, LrExperiment, StepExperiment, TuneExperiment};
+pub use kinds::{BanditExperiment, CompareConfig, CompareExperiment, HoagExperiment, LrExperiment, StepExperiment, TuneExperiment, TvoExperiment};
 
 use crate::data::{self, CsvOptions, Dataset};
 use crate::{Error, Result};
@@ -40,10 +40,12 @@ pub enum Kind {
     LrSchedule,
     /// GP-UCB choosing an SG-MCMC step size window by window (`tunelab bandit --preset sgld-step`).
     StepSize,
+    /// A VAE trained by the TVO while GP-UCB chooses its schedule (`tunelab run --kind tvo --preset digits`).
+    Tvo,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 6] = [Kind::Tune, Kind::Compare, Kind::Bandit, Kind::Hoag, Kind::LrSchedule, Kind::StepSize];
+    pub const ALL: [Kind; 7] = [Kind::Tune, Kind::Compare, Kind::Bandit, Kind::Hoag, Kind::LrSchedule, Kind::StepSize, Kind::Tvo];
 
     /// The kebab-case name (as in JSON).
     pub fn name(self) -> &'static str {
@@ -54,6 +56,7 @@ impl Kind {
             Kind::Hoag => "hoag",
             Kind::LrSchedule => "lr-schedule",
             Kind::StepSize => "step-size",
+            Kind::Tvo => "tvo",
         }
     }
 
@@ -107,6 +110,7 @@ pub enum ExperimentConfig {
     Hoag(crate::hoag::HoagConfig),
     LrSchedule(crate::lrsched::LrConfig),
     StepSize(crate::bandit::sgmcmc_step::StepTuneConfig),
+    Tvo(crate::tvo::TvoConfig),
 }
 
 /// A checked experiment of any kind (obtained only from [`ExperimentConfig::check`]).
@@ -117,6 +121,7 @@ pub enum Checked {
     Hoag(HoagExperiment),
     LrSchedule(LrExperiment),
     StepSize(StepExperiment),
+    Tvo(TvoExperiment),
 }
 
 /// Calls `$body` with `$e` bound to the experiment inside a [`Checked`].
@@ -129,6 +134,7 @@ macro_rules! each {
             Checked::Hoag($e) => $body,
             Checked::LrSchedule($e) => $body,
             Checked::StepSize($e) => $body,
+            Checked::Tvo($e) => $body,
         }
     };
 }
@@ -184,6 +190,7 @@ impl ExperimentConfig {
                 "sgld-step" | "default" => ExperimentConfig::StepSize(Default::default()),
                 other => return Err(Error::config(format!("unknown step-size preset '{other}' (known: sgld-step)"))),
             },
+            Kind::Tvo => ExperimentConfig::Tvo(crate::tvo::TvoConfig::preset(name)?),
         })
     }
 
@@ -195,6 +202,7 @@ impl ExperimentConfig {
             Kind::Hoag => &["logreg", "kernel-ridge"],
             Kind::LrSchedule => &["digits", "digits-logreg", "noisy-quadratic"],
             Kind::StepSize => &["sgld-step"],
+            Kind::Tvo => &["digits", "mnist"],
         }
     }
 
@@ -206,6 +214,7 @@ impl ExperimentConfig {
             ExperimentConfig::Hoag(_) => Kind::Hoag,
             ExperimentConfig::LrSchedule(_) => Kind::LrSchedule,
             ExperimentConfig::StepSize(_) => Kind::StepSize,
+            ExperimentConfig::Tvo(_) => Kind::Tvo,
         }
     }
 
@@ -229,6 +238,7 @@ impl ExperimentConfig {
                 c.data = crate::lrsched::LrData::Csv { path: path.into(), label: Some(label.into()) }
             }
             ExperimentConfig::StepSize(_) => return Err(Error::config("the step-size experiment runs on simulated data only")),
+            ExperimentConfig::Tvo(_) => return Err(Error::config("the tvo experiment trains on the built-in digits or MNIST")),
         }
         Ok(())
     }
@@ -242,6 +252,7 @@ impl ExperimentConfig {
             ExperimentConfig::Hoag(c) => c.seed = seed,
             ExperimentConfig::LrSchedule(c) => c.seed = seed,
             ExperimentConfig::StepSize(c) => c.seed = seed,
+            ExperimentConfig::Tvo(c) => c.seed = seed,
         }
     }
 
@@ -254,6 +265,7 @@ impl ExperimentConfig {
             ExperimentConfig::Hoag(c) => Checked::Hoag(HoagExperiment::check(c)?),
             ExperimentConfig::LrSchedule(c) => Checked::LrSchedule(LrExperiment::check(c)?),
             ExperimentConfig::StepSize(c) => Checked::StepSize(StepExperiment::check(c)?),
+            ExperimentConfig::Tvo(c) => Checked::Tvo(TvoExperiment::check(c)?),
         })
     }
 }
@@ -293,6 +305,7 @@ pub enum Detail {
     Hoag(crate::hoag::HoagEvent),
     LrSchedule(crate::lrsched::LrEvent),
     StepSize(crate::bandit::sgmcmc_step::StepEvent),
+    Tvo(crate::tvo::TvoEvent),
 }
 
 /// The one event vocabulary of every experiment (serde tag `type`, kebab-case), delivered on the calling thread.
@@ -330,6 +343,7 @@ pub enum Output {
     Hoag(crate::hoag::HoagReport),
     LrSchedule(crate::lrsched::LrReport),
     StepSize(crate::bandit::sgmcmc_step::StepTuneReport),
+    Tvo(crate::tvo::TvoReport),
 }
 
 /// Compute spent by a run, as every kind measures it.
@@ -369,6 +383,7 @@ impl Checked {
             Checked::Hoag(_) => Kind::Hoag,
             Checked::LrSchedule(_) => Kind::LrSchedule,
             Checked::StepSize(_) => Kind::StepSize,
+            Checked::Tvo(_) => Kind::Tvo,
         }
     }
 
@@ -381,6 +396,7 @@ impl Checked {
             Checked::Hoag(e) => ExperimentConfig::Hoag(e.config().clone()),
             Checked::LrSchedule(e) => ExperimentConfig::LrSchedule(e.config().clone()),
             Checked::StepSize(e) => ExperimentConfig::StepSize(e.config().clone()),
+            Checked::Tvo(e) => ExperimentConfig::Tvo(e.config().clone()),
         }
     }
 
@@ -403,6 +419,7 @@ impl Checked {
             Checked::Hoag(_) => "methods",
             Checked::LrSchedule(_) => "methods",
             Checked::StepSize(_) => "windows",
+            Checked::Tvo(_) => "windows",
         }
     }
 

@@ -38,7 +38,7 @@ export class BanditPanel extends Panel {
       + 'every configuration is run first (a table of real runs), then the tuners pull from it, so regret is exact.';
     this.readyText = 'Ready. The small default run takes a few seconds.';
     this.presetHelp = 'The core’s presets (tunelab bandit --preset NAME); their full size can take a minute in the browser.';
-    this.presets = [['beta-reservoir', 'Beta reservoir: D-TTTS, TTTS, SH, Hyperband'], ['tvo-schedule', 'TVO-like schedule: GP-UCB ablations'],
+    this.presets = [['beta-reservoir', 'Beta reservoir: D-TTTS, TTTS, SH, Hyperband'], ['tvo-schedule', 'TVO schedule surrogate (closed form, not the TVO): GP-UCB ablations'],
       ['branin', 'Branin: GP-UCB vs random search'], ['logreg-sgd', 'Logistic regression by SGD: tune step and L2'],
       ['sgmcmc-ksd', 'SG-MCMC configurations by KSD: D-TTTS, TTTS, SH, Hyperband']];
     this.defaults = {
@@ -52,7 +52,7 @@ export class BanditPanel extends Panel {
     const isFn = (s) => s.problem === 'function';
     this.fields = [
       { key: 'problem', label: 'Problem', type: 'select', options: [['reservoir', 'Bernoulli arms from a Beta reservoir'], ['bernoulli', 'Fixed Bernoulli arms'],
-        ['function', 'Test function with noise'], ['tvo-schedule', 'TVO-like schedule (ordered vector)'], ['logreg-sgd', 'Logistic regression by SGD (digits)'], ['sgmcmc-ksd', 'SG-MCMC configurations by KSD (your data)']] },
+        ['function', 'Test function with noise'], ['tvo-schedule', 'TVO schedule surrogate (closed form, not the TVO)'], ['logreg-sgd', 'Logistic regression by SGD (digits)'], ['sgmcmc-ksd', 'SG-MCMC configurations by KSD (your data)']] },
       { key: 'data', label: 'Data', type: 'select', show: sg, options: [['simulate', 'Simulated logistic data'], ['upload', 'Upload a CSV (labels 0 / 1)']] },
       { key: 'label', label: 'Label column', type: 'text', show: (s) => sg(s) && s.data === 'upload', help: 'Values 0 and 1 (logistic regression); the other columns are features, standardised.' },
       { key: 'n', label: 'Rows n', type: 'int', min: 20, max: 100000, show: sgSim },

@@ -138,7 +138,7 @@ pub fn plain(kind: Kind, args: &RunArgs) -> Result<i32> {
 /// Options of `tunelab run`.
 #[derive(Args, Debug)]
 pub struct RunCmdArgs {
-    /// The experiment kind (tune, compare, bandit, hoag, lr-schedule, step-size): needed with --preset; with
+    /// The experiment kind (tune, compare, bandit, hoag, lr-schedule, step-size, tvo): needed with --preset; with
     /// --config, the document's `kind` must match it (and may then be omitted).
     #[arg(long, value_parser = parse_kind)]
     pub kind: Option<Kind>,

@@ -18,6 +18,7 @@ pub fn print(report: &Report) {
         (_, Some(Output::Hoag(r))) => hoag(r),
         (_, Some(Output::LrSchedule(r))) => lr_schedule(r),
         (ExperimentConfig::StepSize(c), Some(Output::StepSize(r))) => step_size(r, c),
+        (_, Some(Output::Tvo(r))) => tvo(r),
         _ => {}
     }
 }
@@ -115,6 +116,21 @@ pub fn step_size(rep: &StepTuneReport, cfg: &StepTuneConfig) {
         let med = h.get(h.len() / 2).copied().unwrap_or(f64::NAN);
         let tail = t.tail_ksd.map(|v| format!("{v:.4}")).unwrap_or_else(|| "diverged".into());
         println!("{:<22} {:>14} {:>12.3e} {:>10}", t.name, tail, med, t.diverged_windows);
+    }
+}
+
+/// `tunelab run --kind tvo`: test log p(x) (IWAE) and test KL per schedule method, mean and sd over repeats.
+pub fn tvo(r: &tunelab::tvo::TvoReport) {
+    println!(
+        "TVO on {} pixels: {} train / {} test images, d = {}, test log p(x) by IWAE with K = {}",
+        r.pixels, r.n_train, r.n_test, r.d, r.iwae_k
+    );
+    println!("{:<20} {:>12} {:>8} {:>10} {:>8} {:>9} {:>9}", "method", "log p(x)", "sd", "KL", "sd", "beta_1", "diverged");
+    for m in &r.summary {
+        println!(
+            "{:<20} {:>12.3} {:>8.3} {:>10.3} {:>8.3} {:>9.4} {:>9}",
+            m.method, m.log_px_mean, m.log_px_sd, m.kl_mean, m.kl_sd, m.last_beta1, m.diverged
+        );
     }
 }
 

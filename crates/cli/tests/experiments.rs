@@ -208,6 +208,7 @@ fn presets_lists_every_kind() {
         ("hoag", "kernel-ridge"),
         ("lr-schedule", "digits"),
         ("step-size", "sgld-step"),
+        ("tvo", "digits"),
     ] {
         let line = stdout.lines().find(|l| l.split_whitespace().next() == Some(kind)).unwrap_or_else(|| panic!("{stdout}"));
         assert!(line.contains(preset), "{line}");

@@ -1,4 +1,5 @@
-//! The TVO-like schedule problem.
+//! A closed-form surrogate of the TVO schedule problem (fast; not the TVO: no model is trained). The real
+//! thermodynamic variational objective with GP-UCB choosing its schedule is the `tvo` experiment (`crate::tvo`).
 
 use rand::RngExt;
 use rand_distr::StandardNormal;
@@ -8,7 +9,7 @@ use crate::bandit::Arm;
 use crate::rng::Rng;
 use crate::{Error, Result};
 
-/// The TVO-like schedule problem (mirrors Nguyen et al. 2020, sec. 3 and eq. 7).
+/// The closed-form TVO schedule surrogate (mirrors Nguyen et al. 2020, sec. 3 and eq. 7; not the TVO, see `crate::tvo`).
 ///
 /// An arm is a sorted vector `0 < b_1 <= ... <= b_d < 1`; with `b_0 = 0`, `b_{d+1} = 1` the thermodynamic
 /// bound is the left-Riemann sum `L_u(b) = sum_{k=0}^{d} (b_{k+1} - b_k) f_u(b_k)` of the increasing integrand

@@ -1,0 +1,302 @@
+//! The TVO (Masrani et al. 2019) and its GP-UCB schedule experiment (Nguyen et al. 2020): the covariance
+//! gradient estimator against finite differences (exactly, with the draws held fixed, and in expectation
+//! against a quadrature of the exact bound on a one-dimensional latent), the IWAE estimate against the exact
+//! log p(x) of a linear-Gaussian VAE (probabilistic PCA), the baseline schedules, and the `tvo` experiment kind.
+
+use std::sync::atomic::AtomicBool;
+
+use nalgebra::{DMatrix, DVector};
+use tunelab::experiment::{Event, ExperimentConfig, Inputs, Output};
+use tunelab::rng::stream;
+use tunelab::tvo::run::{linear_schedule, log_uniform_schedule, moments_schedule};
+use tunelab::tvo::vae::{integrand, iwae_and_elbo, snis_weights, tvo_bound, tvo_coefficients, Particles, Scratch};
+use tunelab::tvo::{Likelihood, Vae};
+
+const LN_2PI: f64 = 1.837_877_066_409_345_5;
+
+/// `log p(x, z)` and `log q(z | x)` at a fixed latent `z` (the particle held fixed while the parameters move).
+fn log_joint_q_fixed_z(vae: &Vae, x: &[f64], z: &[f64]) -> (f64, f64) {
+    let l = vae.latent;
+    let (pe, pd) = vae.params.split_at(vae.enc.n_params());
+    let mut acts = Vec::new();
+    vae.enc.forward(pe, x, &mut acts);
+    let out = acts.last().unwrap().clone();
+    let mut lq = 0.0;
+    let mut lp = 0.0;
+    for j in 0..l {
+        let (mu, lv) = (out[j], out[l + j]);
+        lq += -0.5 * (LN_2PI + lv + (z[j] - mu).powi(2) / lv.exp());
+        lp += -0.5 * (LN_2PI + z[j] * z[j]);
+    }
+    vae.dec.forward(pd, z, &mut acts);
+    lp += vae.lik.log_lik(x, acts.last().unwrap(), None);
+    (lp, lq)
+}
+
+/// The latents `z_s = mu + sigma eps_s` of drawn particles at the current parameters.
+fn latents(vae: &Vae, x: &[f64], p: &Particles) -> Vec<Vec<f64>> {
+    let l = vae.latent;
+    let mut acts = Vec::new();
+    vae.enc.forward(&vae.params[..vae.enc.n_params()], x, &mut acts);
+    let out = acts.last().unwrap().clone();
+    (0..p.log_q.len()).map(|s| (0..l).map(|j| out[j] + (0.5 * out[l + j]).exp() * p.eps[s * l + j]).collect()).collect()
+}
+
+fn tiny_vae(seed: u64, hidden: &[usize], x_dim: usize, latent: usize) -> Vae {
+    let mut rng = stream(seed, 1);
+    let mut v = Vae::new(x_dim, latent, hidden, Likelihood::Bernoulli, &mut rng).unwrap();
+    // non-zero biases too
+    for (i, p) in v.params.iter_mut().enumerate() {
+        *p += 0.1 * ((i as f64) * 0.7).sin();
+    }
+    v
+}
+
+#[test]
+fn tvo_gradient_matches_finite_differences_with_fixed_draws() {
+    // With the latents held fixed, the covariance estimator (c = 1) is the exact gradient of
+    // Lhat = sum_k Delta_k sum_s omega_ks w_s plus the score term sum_s C_s grad log q(z_s | x),
+    // C_s = sum_k Delta_k omega_ks (w_s - E_k) held at the base point (the sampling distribution's dependence).
+    let vae = tiny_vae(3, &[4], 5, 2);
+    let x = [1.0, 0.0, 1.0, 1.0, 0.0];
+    let points = [0.0, 0.1, 0.45, 0.8];
+    let mut sc = Scratch::default();
+    let part = vae.sample_particles(&x, 6, &mut stream(9, 2), &mut sc);
+    let zs = latents(&vae, &x, &part);
+    let w0 = part.log_weights();
+    let (_, a, b) = tvo_coefficients(&w0, &points, 1.0);
+    let mut g = vec![0.0; vae.params.len()];
+    vae.accumulate_grad(&x, &part, &a, &b, &mut g, &mut sc);
+    // score coefficients at the base point
+    let mut cs = vec![0.0; w0.len()];
+    for (k, &beta) in points.iter().enumerate() {
+        let delta = points.get(k + 1).copied().unwrap_or(1.0) - beta;
+        let om = snis_weights(&w0, beta);
+        let e = integrand(&w0, beta);
+        for s in 0..w0.len() {
+            cs[s] += delta * om[s] * (w0[s] - e);
+        }
+    }
+    let objective = |v: &Vae| {
+        let (w, lq): (Vec<f64>, Vec<f64>) = zs
+            .iter()
+            .map(|z| {
+                let (lp, lq) = log_joint_q_fixed_z(v, &x, z);
+                (lp - lq, lq)
+            })
+            .unzip();
+        tvo_bound(&w, &points) + cs.iter().zip(&lq).map(|(c, q)| c * q).sum::<f64>()
+    };
+    let h = 1e-5;
+    let mut worst: f64 = 0.0;
+    let scale = g.iter().map(|v| v.abs()).fold(0.0, f64::max);
+    assert!(scale > 1e-3, "the gradient is not trivially zero");
+    for i in 0..vae.params.len() {
+        let mut up = vae.clone();
+        up.params[i] += h;
+        let mut dn = vae.clone();
+        dn.params[i] -= h;
+        let fd = (objective(&up) - objective(&dn)) / (2.0 * h);
+        worst = worst.max((fd - g[i]).abs());
+    }
+    assert!(worst < 1e-6 * scale.max(1.0), "max |fd - estimator| = {worst} (gradient scale {scale})");
+}
+
+#[test]
+fn tvo_gradient_matches_finite_differences_of_the_exact_bound_in_expectation() {
+    // One-dimensional latent, linear encoder and decoder: the exact TVO bound sum_k Delta_k E_{pi_k}[w] by
+    // quadrature, pi_k(z) proportional to q(z | x) exp(beta_k w(z)); its central differences against the mean
+    // of the covariance estimator over many independent draws.
+    let vae = tiny_vae(5, &[], 3, 1);
+    let x = [1.0, 0.0, 1.0];
+    let points = [0.0, 0.2, 0.6];
+    let grid: Vec<f64> = (0..=20_000).map(|i| -12.0 + 24.0 * i as f64 / 20_000.0).collect();
+    let exact = |v: &Vae| {
+        let lw: Vec<(f64, f64)> = grid.iter().map(|z| log_joint_q_fixed_z(v, &x, &[*z])).collect();
+        let mut total = 0.0;
+        for (k, &beta) in points.iter().enumerate() {
+            let delta = points.get(k + 1).copied().unwrap_or(1.0) - beta;
+            let logs: Vec<f64> = lw.iter().map(|(lp, lq)| lq + beta * (lp - lq)).collect();
+            let m = logs.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+            let (mut num, mut den) = (0.0, 0.0);
+            for (lg, (lp, lq)) in logs.iter().zip(&lw) {
+                let e = (lg - m).exp();
+                num += e * (lp - lq);
+                den += e;
+            }
+            total += delta * num / den;
+        }
+        total
+    };
+    let n = vae.params.len();
+    let h = 1e-5;
+    let fd: Vec<f64> = (0..n)
+        .map(|i| {
+            let mut up = vae.clone();
+            up.params[i] += h;
+            let mut dn = vae.clone();
+            dn.params[i] -= h;
+            (exact(&up) - exact(&dn)) / (2.0 * h)
+        })
+        .collect();
+    let (reps, s) = (400, 400);
+    let mut sc = Scratch::default();
+    let mut sum = vec![0.0; n];
+    let mut sum2 = vec![0.0; n];
+    let mut rng = stream(21, 3);
+    for _ in 0..reps {
+        let part = vae.sample_particles(&x, s, &mut rng, &mut sc);
+        let (_, a, b) = tvo_coefficients(&part.log_weights(), &points, s as f64 / (s as f64 - 1.0));
+        let mut g = vec![0.0; n];
+        vae.accumulate_grad(&x, &part, &a, &b, &mut g, &mut sc);
+        for i in 0..n {
+            sum[i] += g[i];
+            sum2[i] += g[i] * g[i];
+        }
+    }
+    let scale = fd.iter().map(|v| v.abs()).fold(0.0, f64::max);
+    assert!(scale > 1e-2);
+    for i in 0..n {
+        let m = sum[i] / reps as f64;
+        let se = ((sum2[i] / reps as f64 - m * m).max(0.0) / reps as f64).sqrt();
+        let err = (m - fd[i]).abs();
+        assert!(err < 4.0 * se + 0.01 * scale, "param {i}: estimator {m} +- {se}, finite differences {}", fd[i]);
+    }
+    // and the check is sensitive: dropping the covariance term (the naive gradient) misses the exact gradient
+    let mut naive = vec![0.0; n];
+    for _ in 0..50 {
+        let part = vae.sample_particles(&x, s, &mut rng, &mut sc);
+        let (_, a, b) = tvo_coefficients(&part.log_weights(), &points, 0.0);
+        vae.accumulate_grad(&x, &part, &a, &b, &mut naive, &mut sc);
+    }
+    let miss = naive.iter().zip(&fd).map(|(g, f)| (g / 50.0 - f).abs()).fold(0.0, f64::max);
+    assert!(miss > 0.05 * scale, "the naive estimator should differ, max diff {miss}");
+}
+
+#[test]
+fn iwae_matches_the_exact_log_evidence_of_probabilistic_pca() {
+    // p(z) = N(0, I_2), p(x | z) = N(W z + c, s^2 I_3): p(x) = N(c, W W^T + s^2 I). Linear encoder set to the
+    // exact posterior mean and twice the diagonal of the exact posterior covariance (q is wider than the
+    // posterior and uncorrelated: the KL is clearly positive, the importance weights stay well behaved).
+    let (dx, l, sd) = (3usize, 2usize, 0.5f64);
+    let mut rng = stream(77, 1);
+    let mut vae = Vae::new(dx, l, &[], Likelihood::Gaussian { sd }, &mut rng).unwrap();
+    let w = DMatrix::from_row_slice(dx, l, &[0.9, -0.3, 0.4, 1.1, -0.7, 0.5]);
+    let c = DVector::from_vec(vec![0.2, -0.1, 0.3]);
+    let post_cov = (DMatrix::identity(l, l) + w.transpose() * &w / (sd * sd)).try_inverse().unwrap();
+    let a = &post_cov * w.transpose() / (sd * sd);
+    let ne = vae.enc.n_params();
+    // encoder: sizes [3, 4]: W (4 x 3) then b (4)
+    for o in 0..l {
+        for i in 0..dx {
+            vae.params[o * dx + i] = a[(o, i)];
+            vae.params[(l + o) * dx + i] = 0.0;
+        }
+        vae.params[2 * l * dx + o] = -(&a * &c)[o];
+        vae.params[2 * l * dx + l + o] = (2.0 * post_cov[(o, o)]).ln();
+    }
+    // decoder: sizes [2, 3]: W (3 x 2) then b (3)
+    for o in 0..dx {
+        for j in 0..l {
+            vae.params[ne + o * l + j] = w[(o, j)];
+        }
+        vae.params[ne + dx * l + o] = c[o];
+    }
+    let cov = &w * w.transpose() + DMatrix::identity(dx, dx) * (sd * sd);
+    let chol = cov.clone().cholesky().unwrap();
+    let logdet = 2.0 * chol.l().diagonal().iter().map(|v| v.ln()).sum::<f64>();
+    let mut sc = Scratch::default();
+    for (n, xv) in [[0.5, 1.0, -0.4], [2.0, -1.5, 0.7], [-0.3, 0.1, 0.0]].iter().enumerate() {
+        let r = DVector::from_row_slice(xv) - &c;
+        let exact = -0.5 * (dx as f64 * LN_2PI + logdet + r.dot(&chol.solve(&r)));
+        let part = vae.sample_particles(xv, 100_000, &mut stream(31, n as u64), &mut sc);
+        let lw = part.log_weights();
+        let (iwae, elbo) = iwae_and_elbo(&lw);
+        // standard error of log(mean weight) by the delta method: sd(weights) / (mean(weights) sqrt(K))
+        let m = lw.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let r: Vec<f64> = lw.iter().map(|v| (v - m).exp()).collect();
+        let k = r.len() as f64;
+        let rm = r.iter().sum::<f64>() / k;
+        let se = (r.iter().map(|v| (v - rm).powi(2)).sum::<f64>() / (k - 1.0)).sqrt() / (rm * k.sqrt());
+        assert!(se < 0.01, "x{n}: standard error {se}");
+        assert!((iwae - exact).abs() < 4.0 * se + 1e-3, "x{n}: IWAE {iwae} vs exact {exact} (se {se})");
+        assert!(elbo < exact - 1e-3, "x{n}: ELBO {elbo} must be below log p(x) {exact}");
+        // K = 1 is the ELBO: more than 0.05 below, farther than the tolerance above (< 0.041)
+        let lw1: Vec<f64> = (0..2000).map(|i| {
+            let p = vae.sample_particles(xv, 1, &mut stream(33, 1000 * n as u64 + i), &mut sc);
+            p.log_weights()[0]
+        }).collect();
+        let mean1 = lw1.iter().sum::<f64>() / lw1.len() as f64;
+        assert!(exact - mean1 > 0.05, "x{n}: the K = 1 bound {mean1} is visibly below {exact}");
+    }
+}
+
+#[test]
+fn baseline_schedules() {
+    assert_eq!(linear_schedule(4), vec![0.0, 0.25, 0.5, 0.75]);
+    let lu = log_uniform_schedule(2, 0.025);
+    assert_eq!(lu, vec![0.0, 0.025]);
+    let lu = log_uniform_schedule(5, 0.025);
+    assert_eq!(lu.len(), 5);
+    assert!((lu[1] - 0.025).abs() < 1e-15);
+    // log-uniform: constant ratio between consecutive points beta_1 .. beta_4, and beta_5 = 1 next
+    let r = lu[2] / lu[1];
+    assert!((lu[3] / lu[2] - r).abs() < 1e-12 && (lu[4] / lu[3] - r).abs() < 1e-12 && (1.0 / lu[4] - r).abs() < 1e-12);
+    // moments: a linear eta gives the linear schedule; eta concentrated near 0 puts the points near 0
+    let eta_lin: Vec<f64> = (0..=50).map(|i| i as f64).collect();
+    let m = moments_schedule(4, &eta_lin);
+    for (a, b) in m.iter().zip(linear_schedule(4)) {
+        assert!((a - b).abs() < 1e-12, "{m:?}");
+    }
+    let eta_fast: Vec<f64> = (0..=50).map(|i| -(-(i as f64) / 2.0).exp()).collect();
+    let m = moments_schedule(4, &eta_fast);
+    assert!(m.windows(2).all(|p| p[0] <= p[1]) && m[3] < 0.1, "{m:?}");
+}
+
+#[test]
+fn tvo_experiment_runs_windows_and_is_deterministic() {
+    let cfg = r#"{"kind": "tvo", "epochs": 2, "window": 1, "d": 3, "test_size": 100, "eval_size": 50,
+                 "curve_k": 5, "iwae_k": 20, "hidden": [8], "latent": 2, "seed": 3}"#;
+    let run = || {
+        let checked = ExperimentConfig::from_json(cfg, None).unwrap().check().unwrap();
+        let mut windows = 0;
+        let rep = checked
+            .run(Inputs::default(), &mut |e| {
+                if let Event::Progress { detail, .. } = e {
+                    if serde_json::to_value(detail).unwrap()["type"] == "window" {
+                        windows += 1;
+                    }
+                }
+            }, &AtomicBool::new(false))
+            .unwrap();
+        (windows, rep)
+    };
+    let (windows, rep) = run();
+    assert_eq!(windows, 2);
+    let Some(Output::Tvo(r)) = &rep.result else { panic!("no tvo result") };
+    assert_eq!(r.runs.len(), 7);
+    assert_eq!(r.summary.len(), 7);
+    for t in &r.runs {
+        assert!(!t.diverged, "{} diverged", t.method);
+        assert_eq!(t.windows.len(), 2);
+        for w in &t.windows {
+            assert_eq!(w.schedule.len(), 3);
+            assert_eq!(w.schedule[0], 0.0);
+            assert!(w.schedule.windows(2).all(|p| p[0] <= p[1]) && w.schedule[2] <= 1.0, "{:?}", w.schedule);
+            assert!(w.test_log_px.is_finite() && w.test_kl >= -1e-9);
+        }
+        let f = t.final_metrics.unwrap();
+        assert!(f.log_px < 0.0 && f.kl > 0.0 && f.log_px >= f.elbo);
+        assert_eq!(t.integrand.len(), 51);
+        // the integrand E_{pi_beta}[w] is non-decreasing in beta (its derivative is a variance)
+        assert!(t.integrand.windows(2).all(|p| p[1] >= p[0] - 1e-9));
+    }
+    let lin = r.runs.iter().find(|t| t.method == "linear").unwrap();
+    assert_eq!(lin.windows[0].schedule, linear_schedule(3));
+    let (_, again) = run();
+    assert_eq!(serde_json::to_value(&again.result).unwrap(), serde_json::to_value(&rep.result).unwrap());
+    // config checked once
+    assert!(ExperimentConfig::from_json(r#"{"kind": "tvo", "d": 1}"#, None).unwrap().check().is_err());
+    assert!(ExperimentConfig::from_json(r#"{"kind": "tvo", "methods": []}"#, None).unwrap().check().is_err());
+    assert!(ExperimentConfig::from_json(r#"{"kind": "tvo", "lr": -1}"#, None).unwrap().check().is_err());
+}
