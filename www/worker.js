@@ -39,7 +39,10 @@ function postError(id, e, fatal = false) {
 async function init({ flavour: wanted, threads, panicChannel }) {
   const url = wanted === 'parallel' ? '../pkg-parallel/tunelab.js' : '../pkg/tunelab.js';
   const mod = await import(url);
-  await mod.default();
+  const exports = await mod.default();
+  // Read-only hook for the soak test (tests/e2e/soak.test.mjs): the wasm linear memory, whose size is the
+  // high-water mark of the core's heap.
+  /** @type {any} */ (self).__tunelabWasmMemory = exports.memory;
   if (panicChannel) mod.set_panic_channel(panicChannel);
   if (wanted === 'parallel') {
     if (!mod.threads_supported()) throw new Error('pkg-parallel was not built with threads');

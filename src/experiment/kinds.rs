@@ -205,6 +205,7 @@ impl Experiment for BanditExperiment {
 
     fn check(mut cfg: BanditConfig) -> Result<Self> {
         let algos = cfg.validate()?;
+        bandit_memory(&cfg, &algos).check()?;
         cfg.algorithms = algos.clone();
         Ok(Self { cfg, algos })
     }
@@ -349,6 +350,7 @@ impl Experiment for StepExperiment {
 
     fn check(cfg: StepTuneConfig) -> Result<Self> {
         cfg.validate()?;
+        step_memory(&cfg).check()?;
         Ok(Self { cfg })
     }
     fn config(&self) -> &StepTuneConfig {
@@ -428,3 +430,39 @@ into_variant!(
     HoagReport => Output::Hoag, LrReport => Output::LrSchedule, StepTuneReport => Output::StepSize,
     TvoEvent => Detail::Tvo, TvoReport => Output::Tvo,
 );
+
+// ------------------------------------------------------------------------------------------------ memory estimates
+
+/// Floats of one f64, in bytes.
+const F64: f64 = 8.0;
+
+/// What a bandit comparison holds at its peak (README, "Limits"): every repeat of every algorithm runs at once
+/// in the worst case of the pool, a GP-UCB repeat holds about three `rounds x rounds` matrices (kernel,
+/// Cholesky factor, a copy while refitting), and every algorithm and repeat keeps its pull history (about four
+/// numbers a round).
+fn bandit_memory(cfg: &BanditConfig, algos: &[AlgoSpec]) -> crate::limits::MemoryEstimate {
+    let mut est = crate::limits::MemoryEstimate::default();
+    let rounds = cfg.rounds as f64;
+    let repeats = cfg.repeats as f64;
+    let gp_algos = algos.iter().filter(|a| a.name().starts_with("gp-ucb")).count() as f64;
+    if gp_algos > 0.0 {
+        let at_once = repeats.min(rayon::current_num_threads() as f64);
+        est.add("GP-UCB: three rounds x rounds matrices per running repeat", gp_algos * at_once * 3.0 * rounds * rounds * F64);
+    }
+    est.add("pull histories: algorithms x repeats x rounds x 4", algos.len() as f64 * repeats * rounds * 4.0 * F64);
+    est
+}
+
+/// What a step-size tuning run holds (README, "Limits"): the simulated data set, the GP over windows (about
+/// three `windows x windows` matrices) and the samples of one window per run kept for its KSD.
+fn step_memory(cfg: &StepTuneConfig) -> crate::limits::MemoryEstimate {
+    let mut est = crate::limits::MemoryEstimate::default();
+    let (n, d) = (cfg.data.n as f64, cfg.data.d as f64);
+    est.add("simulated data n x d", n * (d + 1.0) * F64);
+    let w = cfg.windows as f64;
+    est.add("GP over windows: three windows x windows matrices", 3.0 * w * w * F64);
+    let runs = cfg.fixed_log10_steps.len() as f64 + 1.0;
+    let kept = (cfg.window_iters as f64 / cfg.thin.max(1) as f64).ceil();
+    est.add("one window's samples and scores per run", runs * 2.0 * kept * d * F64);
+    est
+}

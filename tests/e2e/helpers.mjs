@@ -13,14 +13,14 @@ export const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--di
 /** Starts a server and a browser; returns {url, browser, context, close}. */
 /** `serviceWorkers: 'block'` keeps the isolation service worker (www/coi.js) out: a plain static host where it
  * cannot help, so the page stays single-threaded (tests/e2e/coi.test.mjs tests the worker itself). */
-export async function launch({ isolation = true, root, viewport = { width: 1280, height: 900 }, serviceWorkers = 'allow' } = {}) {
+export async function launch({ isolation = true, root, viewport = { width: 1280, height: 900 }, serviceWorkers = 'allow', args = [] } = {}) {
   const { server, url } = await startServer({ port: 0, isolation, root, quiet: true });
   // The browser gets a private TMPDIR, so the /tmp/org.chromium.Chromium.* folders it leaves are its own and
   // are removed with it (never another process's).
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tunelab-e2e-profile-'));
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tunelab-e2e-tmp-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS, viewport, acceptDownloads: true, serviceWorkers,
+    executablePath: CHROMIUM, headless: true, args: [...LAUNCH_ARGS, ...args], viewport, acceptDownloads: true, serviceWorkers,
     env: { ...process.env, TMPDIR: tmp },
   });
   const close = async () => {

@@ -1,0 +1,76 @@
+// Soak (issue "Reliability"): 100 runs in a row in one tab of the threaded page, as a long class session
+// would: the default MAMBA run stopped mid-run (every tenth one left to finish), alternating with a small
+// bandit run in the bandit tab. After each run the test forces garbage collection (Chromium's --expose-gc) and
+// reads the page's JS heap and the worker's wasm linear memory (its size is the core heap's high-water mark;
+// wasm memory never shrinks, so any leak in the core shows as growth). It prints the memory after runs 1, 50
+// and 100 (README, "Reliability") and asserts the bounds stated there:
+//   - page JS heap: run 100 at most 8 MiB above run 50, and at most 16 MiB above run 1;
+//   - wasm memory: no growth at all between run 50 and run 100 (after warm-up the core reuses its heap).
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage } from './helpers.mjs';
+
+const RUNS = 100;
+const MIB = 1024 * 1024;
+const BANDIT = { kind: 'bandit', problem: { kind: 'reservoir', a: 1, b: 1 }, algorithms: [{ kind: 'd-ttts' }, { kind: 'successive-halving' }], rounds: 100, repeats: 2, seed: 1 };
+
+async function memory(page) {
+  const heap = await page.evaluate(() => { /** @type {any} */ (window).gc?.(); return /** @type {any} */ (performance).memory?.usedJSHeapSize ?? null; });
+  const worker = page.workers().find((w) => /worker\.js/.test(w.url()));
+  const wasm = worker ? await worker.evaluate(() => /** @type {any} */ (self).__tunelabWasmMemory?.buffer.byteLength ?? null) : null;
+  return { heap, wasm };
+}
+
+describe('soak: 100 runs in one threaded tab', () => {
+  let env; let page; let consoleErrors;
+  before(async () => {
+    env = await launch({ isolation: true, args: ['--js-flags=--expose-gc', '--enable-precise-memory-info'] });
+    ({ page, consoleErrors } = await openPage(env.context, env.url));
+  });
+  after(async () => { await env?.close(); });
+
+  test('memory stays bounded over 100 runs (Stop mid-run, tab switches, completed runs)', async () => {
+    const info = await page.evaluate(() => window.__tunelab.info);
+    assert.equal(info.flavour, 'parallel');
+    const samples = [];
+    let stopped = 0; let completed = 0;
+    for (let i = 1; i <= RUNS; i++) {
+      if (i % 2 === 1) {
+        // The default MAMBA run of the tuning tab: Stop after its first progress, every tenth one completes.
+        await page.click('#tab-tune');
+        const runs = await page.evaluate(() => window.__tunelab.runs ?? 0);
+        await page.click('#run');
+        if (i % 10 === 1) {
+          await page.waitForFunction((n) => window.__tunelab.runs > n && !window.__tunelab.running, runs, { timeout: 120_000 });
+          completed++;
+        } else {
+          await page.waitForFunction(() => window.__tunelab.running, null, { timeout: 30_000 });
+          await page.waitForTimeout(150);
+          await page.click('#stop');
+          await page.waitForFunction((n) => window.__tunelab.runs > n && !window.__tunelab.running, runs, { timeout: 30_000 });
+          stopped++;
+        }
+      } else {
+        // A small bandit comparison in the bandit tab, to completion.
+        const report = await page.evaluate(async (cfg) => {
+          const p = window.__tunelab.panels.bandit;
+          await p.load(cfg);
+          return p.run();
+        }, BANDIT);
+        assert.equal(report?.status, 'complete', `bandit run ${i}`);
+        completed++;
+      }
+      samples.push({ run: i, ...(await memory(page)) });
+    }
+    const at = (n) => samples[n - 1];
+    const fmt = (s) => `JS heap ${(s.heap / MIB).toFixed(1)} MiB, wasm memory ${(s.wasm / MIB).toFixed(1)} MiB`;
+    for (const n of [1, 50, 100]) console.log(`# soak after run ${n}: ${fmt(at(n))}`);
+    console.log(`# soak: ${completed} runs completed, ${stopped} stopped mid-run`);
+    assert.ok(stopped >= 40 && completed >= 50);
+    assert.ok(at(1).heap > 0 && at(1).wasm > 0, 'memory readings are available');
+    assert.ok(at(100).heap - at(50).heap <= 8 * MIB, `JS heap grew ${(at(100).heap - at(50).heap) / MIB} MiB from run 50 to 100`);
+    assert.ok(at(100).heap - at(1).heap <= 16 * MIB, `JS heap grew ${(at(100).heap - at(1).heap) / MIB} MiB from run 1 to 100`);
+    assert.equal(at(100).wasm, at(50).wasm, 'wasm memory grew between run 50 and run 100');
+    assert.deepEqual(consoleErrors, []);
+  });
+});
