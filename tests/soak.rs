@@ -27,7 +27,7 @@ fn a_thousand_runs_in_one_process_keep_memory_stable() {
         return;
     };
     // The kinds whose small config runs in milliseconds (compare adds a reference run: every 10th cycle).
-    let kinds = [Kind::Tune, Kind::Bandit, Kind::Hoag, Kind::LrSchedule, Kind::StepSize];
+    let kinds = [Kind::Tune, Kind::Bandit, Kind::Hoag, Kind::LrSchedule, Kind::StepSize, Kind::Tvo];
     let mut readings = Vec::new();
     for i in 1..=RUNS {
         let kind = if i % 50 == 0 { Kind::Compare } else { kinds[i % kinds.len()] };
