@@ -269,6 +269,12 @@ export class BanditPanel extends Panel {
           this.progress(ev.round / ev.rounds, `Round ${ev.round} of ${ev.rounds} · ${this.repeats} repeats × ${this.curves.length} algorithms · ${elapsed.toFixed(1)} s`);
           break;
         case 'preparing':
+          if (this.state.problem === 'hpo') {
+            // a real tuning problem: the reference configurations' true values (the optimum) before the first round
+            this.progress(ev.total ? ev.done / ev.total : 0, `Computing the optimum first: ${ev.done} of ${ev.total} reference configurations (10 trainings each) · ${elapsed.toFixed(1)} s`);
+            this.simple.clear(`Reference configurations: ${ev.done} of ${ev.total}…`);
+            break;
+          }
           // the SG-MCMC table: every configuration's runs before the first round
           this.progress(ev.total ? ev.done / ev.total : 0, `Running every configuration first: ${ev.done} of ${ev.total} sampler runs · ${elapsed.toFixed(1)} s`);
           this.simple.clear(`Running the configurations: ${ev.done} of ${ev.total} sampler runs…`);
