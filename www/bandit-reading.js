@@ -73,8 +73,8 @@ export function readBandit(report) {
     + (f.overlap ? ' (the bands overlap).' : ' (the bands do not overlap).'));
   out.push(`It tried ${Math.round(f.dtttsArms)} distinct arms in ${f.rounds} pulls (${f.perArm.toFixed(1)} pulls per arm) while ${w.name} pulled ${Math.round(f.winnerArms)} (${f.winnerPerArm.toFixed(1)} each).`);
   out.push(f.rare
-    ? `Good arms are rare here: only ${f.good} of the ${f.tried} arms D-TTTS pulled in repeat 0 (${pct(f.good, f.tried)}) are within ${fmtSci(f.eps)} of the optimum (the winner's regret).`
-    : `Good arms are not rare here: ${f.good} of the ${f.tried} arms D-TTTS pulled in repeat 0 (${pct(f.good, f.tried)}) are within ${fmtSci(f.eps)} of the optimum (the winner's regret).`);
+    ? `Good arms are rare here: only ${f.good} of the ${f.tried} arms D-TTTS pulled in repeat 0 (${pct(f.good, f.tried)}) are within ${fmtSci(f.eps)} of the optimum (the winner's regret, at least 0.005).`
+    : `Good arms are not rare here: ${f.good} of the ${f.tried} arms D-TTTS pulled in repeat 0 (${pct(f.good, f.tried)}) are within ${fmtSci(f.eps)} of the optimum (the winner's regret, at least 0.005).`);
   out.push(`Confirming one is the cost: a binarised reward near the optimum is a coin flip with sd ${fmtSci(f.coinSd)}, so separating arms ${fmtSci(f.eps)} apart takes about ${fmtSci(f.pullsNeeded)} pulls each against ${f.perArm.toFixed(1)}: the budget is too short for arm-adding to pay off.`);
   return out;
 }
