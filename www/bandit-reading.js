@@ -33,7 +33,8 @@ export function banditFacts(report) {
   f.eps = Math.max(0.005, winner.final_simple_regret.mean);
   f.tried = arms.length;
   f.good = Number.isFinite(opt) ? arms.filter((x) => opt - x.true_value <= f.eps).length : NaN;
-  const v = Math.min(1, Math.max(0, Number.isFinite(opt) ? opt : 0.5));
+  // the coin's sd near the optimum: at the optimum, or eps below it when the optimum is 1 (a reservoir's top)
+  const v = Math.min(1 - f.eps, Math.max(0, Number.isFinite(opt) ? opt : 0.5));
   f.coinSd = Math.sqrt(v * (1 - v));
   f.pullsNeeded = (2 * f.coinSd / f.eps) ** 2;
   f.perArm = rounds / Math.max(1, f.dtttsArms);
