@@ -23,12 +23,13 @@ use serde::{Deserialize, Serialize};
 use super::gpucb::{GpUcb, GpUcbOptions, RandomSearch};
 use super::halving::{Halving, HalvingOptions};
 use super::problems::{ArmSpace, FiniteBernoulli, Problem, Reservoir, TestFn, TestFunction, TvoSchedule};
+use super::hpo::{ClassData, DigitData, Hpo, HpoShared, HpoSpec};
 use super::logreg::{LogregSgd, LogregSgdSpec};
 use super::sgmcmc_ksd::{SgmcmcKsd, SgmcmcKsdSpec, SgmcmcTable};
 use crate::data::Dataset;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use super::ttts::{DTtts, Recommend, Ttts, TttsOptions, Uniform};
+use super::ttts::{DTtts, RandomArms, Recommend, Ttts, TttsOptions, Uniform};
 use super::BanditAlgo;
 use crate::{Error, Result};
 
@@ -103,12 +104,16 @@ pub enum ProblemSpec {
     LogregSgd(LogregSgdSpec),
     /// SG-MCMC configurations (sampler, step, batch) from a log-uniform reservoir, rewarded by their KSD.
     SgmcmcKsd(SgmcmcKsdSpec),
+    /// A real tuning problem: one pull trains a kernel classifier or a network on a fresh fold ([`HpoSpec`]).
+    Hpo(HpoSpec),
 }
 
 /// What a run computes once and shares between all repeats and algorithms (the SG-MCMC table).
 #[derive(Debug, Clone, Default)]
 pub struct Shared {
     pub table: Option<Arc<SgmcmcTable>>,
+    /// Data, reference optimum and true-value cache of a real tuning problem.
+    pub hpo: Option<Arc<HpoShared>>,
 }
 
 /// One algorithm of the comparison.
@@ -196,7 +201,10 @@ impl AlgoSpec {
                 }
                 Box::new(Uniform::new(k.min(n_arms.unwrap_or(usize::MAX)))?)
             }
-            AlgoSpec::Random { .. } => Box::new(RandomSearch::new(space)?),
+            AlgoSpec::Random { .. } => match discrete {
+                Some(n) => Box::new(RandomArms::new(n)?),
+                None => Box::new(RandomSearch::new(space)?),
+            },
             AlgoSpec::GpUcb(o) => Box::new(GpUcb::new(space, o.clone(), seed)?),
             AlgoSpec::GpUcbNoninvariant(o) => {
                 let mut o = o.clone();
@@ -282,11 +290,35 @@ fn discrete_tuners() -> Vec<AlgoSpec> {
         AlgoSpec::SuccessiveHalving(HalvingOptions::default()),
         AlgoSpec::Hyperband(HalvingOptions::default()),
         AlgoSpec::Uniform { arms: None, label: None },
+        AlgoSpec::Random { label: Some("random search".into()) },
     ]
 }
 
+/// A preset on a real tuning problem: the poster's comparison, `rounds` pulls x `repeats` seeds.
+fn hpo_preset(spec: HpoSpec, rounds: usize, repeats: usize) -> BanditConfig {
+    BanditConfig {
+        problem: ProblemSpec::Hpo(spec),
+        algorithms: discrete_tuners(),
+        rounds,
+        repeats,
+        seed: 1,
+        checkpoints: Some(50),
+        band: 1.96,
+    }
+}
+
 /// Names of the built-in presets.
-pub const PRESETS: [&str; 5] = ["beta-reservoir", "tvo-schedule", "branin", "logreg-sgd", "sgmcmc-ksd"];
+pub const PRESETS: [&str; 9] = [
+    "beta-reservoir",
+    "tvo-schedule",
+    "branin",
+    "logreg-sgd",
+    "sgmcmc-ksd",
+    "svm-breast-cancer",
+    "svm-wine",
+    "mlp-digits",
+    "mlp-mnist",
+];
 
 impl BanditConfig {
     /// Parses a JSON config (errors name the problem).
@@ -358,6 +390,10 @@ impl BanditConfig {
                 checkpoints: None,
                 band: 1.96,
             },
+            "svm-breast-cancer" => hpo_preset(HpoSpec::kernel_ridge(ClassData::BreastCancer), 300, 10),
+            "svm-wine" => hpo_preset(HpoSpec::kernel_ridge(ClassData::Wine), 300, 10),
+            "mlp-digits" => hpo_preset(HpoSpec::mlp(DigitData::Digits), 200, 8),
+            "mlp-mnist" => hpo_preset(HpoSpec::mlp(DigitData::Mnist { per_class: 100 }), 200, 8),
             other => {
                 return Err(Error::config(format!(
                     "unknown bandit preset '{other}' (known: {})",
@@ -372,7 +408,8 @@ impl BanditConfig {
     /// for `data.source = csv | upload` (parsed at the boundary); `progress(done, total)` reports runs of the table.
     pub fn prepare(&self, data: Option<Dataset>, progress: &mut dyn FnMut(usize, usize), cancel: &AtomicBool) -> Result<Shared> {
         Ok(match &self.problem {
-            ProblemSpec::SgmcmcKsd(spec) => Shared { table: Some(Arc::new(SgmcmcTable::build(spec, data, progress, cancel)?)) },
+            ProblemSpec::SgmcmcKsd(spec) => Shared { table: Some(Arc::new(SgmcmcTable::build(spec, data, progress, cancel)?)), hpo: None },
+            ProblemSpec::Hpo(spec) => Shared { table: None, hpo: Some(Arc::new(HpoShared::build(spec, self.seed, progress, cancel)?)) },
             _ => Shared::default(),
         })
     }
@@ -389,6 +426,10 @@ impl BanditConfig {
                 Box::new(TvoSchedule::new(*d, *lambda0, *lambda1, *rate, *sharpness, *noise_sd)?)
             }
             ProblemSpec::LogregSgd(spec) => Box::new(LogregSgd::new(spec, seed)?),
+            ProblemSpec::Hpo(_) => {
+                let sh = shared.hpo.clone().ok_or_else(|| Error::config("hpo: the shared data were not prepared"))?;
+                Box::new(Hpo::new(sh, seed))
+            }
             ProblemSpec::SgmcmcKsd(_) => {
                 let table = shared.table.clone().ok_or_else(|| Error::config("sgmcmc-ksd: the table was not prepared"))?;
                 Box::new(SgmcmcKsd::new(table, seed))
@@ -401,6 +442,10 @@ impl BanditConfig {
         if let ProblemSpec::SgmcmcKsd(spec) = &self.problem {
             spec.validate()?;
             return Ok((ArmSpace::Discrete { n_arms: Some(spec.pool) }, true));
+        }
+        if let ProblemSpec::Hpo(spec) = &self.problem {
+            spec.validate()?;
+            return Ok((ArmSpace::Discrete { n_arms: None }, true));
         }
         let problem = self.build_problem(0, &Shared::default())?;
         Ok((problem.space(), problem.unit_rewards()))

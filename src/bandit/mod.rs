@@ -10,10 +10,12 @@
 //! - [`sgmcmc_ksd`]: D-TTTS and the other discrete tuners choosing SG-MCMC configurations by KSD on the user's data.
 //! - [`sgmcmc_step::run_step_tuning`]: GP-UCB choosing an SG-MCMC step size window by window, against fixed steps.
 
+pub mod betabest;
 mod charts;
 pub mod config;
 pub mod gpucb;
 pub mod halving;
+pub mod hpo;
 pub mod logreg;
 pub mod problems;
 pub mod report;
@@ -31,7 +33,7 @@ pub use problems::{ArmSpace, Problem, TestFn};
 pub use report::{AlgoReport, BanditEvent, BanditReport, Curve, Summary};
 pub use runner::{run, run_with_data};
 pub(crate) use runner::run_checked;
-pub use ttts::{DTtts, Recommend, Ttts, TttsOptions, Uniform};
+pub use ttts::{DTtts, RandomArms, Recommend, Ttts, TttsOptions, Uniform};
 
 use crate::rng::Rng;
 

@@ -10,6 +10,8 @@
 //!       "compute": {"unit": "pulls"|"gradient evaluations", "units": [C], "seconds": [C]},  // means over repeats
 //!       "recommended": [ {"repeat", "arm", "label", "value", "optimum"} ],  // per repeat, at the end; label:
 //!                                                                // the configuration, when the problem has one
+//!       "final_value": {"mean", "lo", "hi"},                         // true value of the final recommendation
+//!       "distinct_arms": {"mean": [C], "lo": [C], "hi": [C]},        // distinct arms pulled by each checkpoint
 //!       "failures": n,                                               // GP numerical failures handled
 //!       "charts": { "gp_1d": {...} | null, "schedules": {...} | null, "arms": [...] | null } } ],
 //!   "seconds": wall time of the run }
@@ -148,6 +150,12 @@ pub struct AlgoReport {
     pub final_cumulative_regret: Summary,
     pub compute: Compute,
     pub recommended: Vec<Recommendation>,
+    /// True value of the final recommendation, mean and band over repeats (the poster's y axis on real problems).
+    #[serde(default)]
+    pub final_value: Summary,
+    /// Distinct arms pulled so far, per checkpoint, mean and band over repeats (the poster's "effective arms").
+    #[serde(default)]
+    pub distinct_arms: Curve,
     pub failures: usize,
     pub charts: Charts,
 }

@@ -40,6 +40,9 @@ struct Job {
     cumulative: Vec<f64>,
     units: Vec<f64>,
     secs: Vec<f64>,
+    /// Distinct arms pulled so far (indices; points by their bits) and the count at each checkpoint.
+    seen: std::collections::HashSet<Vec<u64>>,
+    distinct: Vec<f64>,
     /// Repeat 0 only: every pull (round, arm, reward) and the optimal arm before it.
     record: bool,
     history: Vec<(usize, Arm, f64)>,
@@ -72,6 +75,10 @@ impl Job {
             self.compute += self.problem.cost(&arm);
             self.algo.tell(&arm, reward);
             self.cum_regret += opt - val;
+            self.seen.insert(match &arm {
+                Arm::Index(k) => vec![*k as u64],
+                Arm::Point(p) => p.iter().map(|v| v.to_bits()).collect(),
+            });
             if self.record {
                 self.history.push((t + 1, arm.clone(), reward));
             }
@@ -82,6 +89,7 @@ impl Job {
                 let v = self.problem.value(&rec, self.t);
                 self.simple.push(now_opt - v);
                 self.cumulative.push(self.cum_regret);
+                self.distinct.push(self.seen.len() as f64);
                 self.units.push(self.compute);
                 self.secs.push(self.seconds + start.elapsed().as_secs_f64());
                 self.last_rec = Some(rec);
@@ -163,6 +171,8 @@ pub(crate) fn run_checked(
                 cumulative: Vec::with_capacity(checkpoints.len()),
                 units: Vec::with_capacity(checkpoints.len()),
                 secs: Vec::with_capacity(checkpoints.len()),
+                seen: std::collections::HashSet::new(),
+                distinct: Vec::with_capacity(checkpoints.len()),
                 record: r == 0,
                 history: Vec::new(),
                 optimal: Vec::new(),
@@ -221,6 +231,8 @@ pub(crate) fn run_checked(
         sel.sort_by_key(|j| j.repeat);
         let simple: Vec<Vec<f64>> = sel.iter().map(|j| j.simple.clone()).collect();
         let cumu: Vec<Vec<f64>> = sel.iter().map(|j| j.cumulative.clone()).collect();
+        let distinct: Vec<Vec<f64>> = sel.iter().map(|j| j.distinct.clone()).collect();
+        let distinct_arms = curve(&distinct, k, cfg.band);
         let simple_regret = curve(&simple, k, cfg.band);
         let cumulative_regret = curve(&cumu, k, cfg.band);
         let units: Vec<f64> = (0..k).map(|i| sel.iter().map(|j| j.units[i]).sum::<f64>() / sel.len() as f64).collect();
@@ -237,6 +249,8 @@ pub(crate) fn run_checked(
             recommended.push(Recommendation { repeat: j.repeat, arm: j.last_rec.clone(), label, value, optimum });
             failures += j.algo.failures();
         }
+        let values: Vec<f64> = recommended.iter().filter_map(|r| r.value).collect();
+        let final_value = summarize(&values, cfg.band);
         let j0 = &mut *sel[0];
         let charts = charts::charts(j0.algo.as_ref(), j0.problem.as_mut(), &j0.history, &j0.optimal, j0.t);
         reports.push(AlgoReport {
@@ -248,6 +262,8 @@ pub(crate) fn run_checked(
             final_cumulative_regret: summarize(&finals_c, cfg.band),
             compute: Compute { unit: sel[0].problem.cost_unit().to_string(), units, seconds: secs },
             recommended,
+            final_value,
+            distinct_arms,
             failures,
             charts,
         });

@@ -7,7 +7,9 @@
 //!
 //! Rewards `r` in [0, 1] are binarised: a success with probability `r` (Agrawal & Goyal 2012), so Beta-Bernoulli
 //! updates stay exact. Priors are Beta(1, 1). Recommendations maximise the posterior probability of being the best
-//! arm, estimated by Monte Carlo with a dedicated (seeded) stream.
+//! arm, computed exactly by one-dimensional quadrature ([`super::betabest`]) over all arms of the list (D-TTTS's
+//! entered but unpulled arms compete with their Beta(1, 1) prior); the most-pulled arm and the old Monte Carlo
+//! estimate are options.
 
 use rand::RngExt;
 use rand_distr::{Beta, Distribution};
@@ -89,9 +91,30 @@ fn most_pulled(stats: &[Stats]) -> Option<usize> {
     best
 }
 
-fn recommend(stats: &[Stats], opts: &TttsOptions, rng: &mut Rng) -> Option<usize> {
+/// The pulled arm with the largest exact `P(best)` among `stats` plus `unpulled` competing Beta(1, 1) arms (ties:
+/// the larger posterior mean).
+fn exact_best(stats: &[Stats], unpulled: usize) -> Option<usize> {
+    let idx: Vec<usize> = (0..stats.len()).filter(|&i| stats[i].pulls() > 0.0).collect();
+    if idx.is_empty() {
+        return None;
+    }
+    let unpulled = unpulled + (stats.len() - idx.len());
+    let params: Vec<(f64, f64)> = idx.iter().map(|&i| (stats[i].alpha(), stats[i].beta())).collect();
+    let p = super::betabest::prob_best(&params, unpulled);
+    let pm = |s: &Stats| s.alpha() / (s.alpha() + s.beta());
+    let mut best = 0;
+    for j in 1..idx.len() {
+        if p[j] > p[best] || (p[j] == p[best] && pm(&stats[idx[j]]) > pm(&stats[idx[best]])) {
+            best = j;
+        }
+    }
+    Some(idx[best])
+}
+
+fn recommend(stats: &[Stats], unpulled: usize, opts: &TttsOptions, rng: &mut Rng) -> Option<usize> {
     match opts.recommend {
-        Recommend::Posterior => {
+        Recommend::Posterior => exact_best(stats, unpulled),
+        Recommend::PosteriorMc => {
             let idx: Vec<usize> = (0..stats.len()).filter(|&i| stats[i].pulls() > 0.0).collect();
             let pulled: Vec<Stats> = idx.iter().map(|&i| stats[i].clone()).collect();
             most_probably_best(&pulled, opts.mc_samples, rng).map(|j| idx[j])
@@ -112,7 +135,7 @@ macro_rules! beta_arms_feedback {
             observe(&mut self.stats, arm, reward, &mut self.bin_rng);
         }
         fn recommend(&mut self, _t: usize, rng: &mut Rng) -> Option<Arm> {
-            recommend(&self.stats, &self.opts, rng).map(|i| Arm::Index(self.stats[i].arm))
+            recommend(&self.stats, self.unpulled(), &self.opts, rng).map(|i| Arm::Index(self.stats[i].arm))
         }
         fn arm_stats(&self) -> Vec<ArmStat> {
             arm_stats(&self.stats)
@@ -138,11 +161,14 @@ fn observe(stats: &mut [Stats], arm: &Arm, reward: f64, bin_rng: &mut Rng) {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum Recommend {
-    /// Largest posterior probability of being the best (Monte Carlo; Russo 2016). With many arms pulled once
-    /// (D-TTTS on a reservoir), their joint mass can outweigh a well-estimated good arm, so a barely pulled arm
-    /// may be recommended.
+    /// Largest posterior probability of being the best, computed exactly (quadrature, [`super::betabest`]; Shang
+    /// et al. 2019, sec. 3) over all arms of the list. With many arms pulled once (D-TTTS on a reservoir) a barely
+    /// pulled arm with one success can have the largest probability, so it may be recommended.
     #[default]
     Posterior,
+    /// The same rule estimated by `mc_samples` Monte Carlo draws over the pulled arms only (the rule before the
+    /// exact one; kept for comparison).
+    PosteriorMc,
     /// The most pulled arm (ties: larger posterior mean); top-two sampling pulls the best arm about a fraction
     /// beta of the time.
     MostPulled,
@@ -160,7 +186,7 @@ pub struct TttsOptions {
     /// maximum of their uniform prior samples, Beta(m, 1) for m such arms (default true). With false, every
     /// entered arm keeps its own Beta(1, 1) posterior (O(t) per round).
     pub pseudo_arm: bool,
-    /// Monte Carlo draws for the recommendation (default 200).
+    /// Monte Carlo draws of the `posterior-mc` recommendation (default 200).
     pub mc_samples: usize,
     /// Recommendation rule (default `posterior`).
     pub recommend: Recommend,
@@ -265,6 +291,13 @@ fn top_two(stats: &[Stats], pseudo_m: usize, beta: f64, rng: &mut Rng) -> usize 
     leader
 }
 
+impl Ttts {
+    /// Arms outside `stats` (none: every arm of TTTS is in `stats`).
+    fn unpulled(&self) -> usize {
+        0
+    }
+}
+
 impl BanditAlgo for Ttts {
     fn ask(&mut self, _t: usize, rng: &mut Rng) -> Arm {
         let i = top_two(&self.stats, 0, self.opts.beta, rng);
@@ -314,6 +347,11 @@ impl DTtts {
     /// Number of arms that entered the list.
     pub fn entered(&self) -> usize {
         self.entered
+    }
+
+    /// Entered arms not in `stats` (pseudo-arm mode: entered but never pulled).
+    fn unpulled(&self) -> usize {
+        self.entered - self.stats.len()
     }
 }
 
@@ -380,6 +418,61 @@ impl BanditAlgo for Uniform {
                 arm: i,
                 pulls: self.pulls[i] as usize,
                 mean_reward: (self.pulls[i] > 0.0).then(|| self.sums[i] / self.pulls[i]),
+                alpha: None,
+                beta: None,
+                true_value: 0.0,
+                label: None,
+            })
+            .collect()
+    }
+}
+
+/// Random search over discrete arms (the poster's baseline): on a reservoir every pull tries a fresh arm (arm `t`
+/// at round `t`: the reservoir order is already random) and the arm with the best observed reward is recommended
+/// (ties: the earlier); on a finite set, a uniformly random arm per pull, the best empirical mean recommended.
+pub struct RandomArms {
+    n: Option<usize>,
+    pulls: Vec<f64>,
+    sums: Vec<f64>,
+}
+
+impl RandomArms {
+    /// Random search over `n_arms` arms (`None`: a reservoir).
+    pub fn new(n_arms: Option<usize>) -> Result<Self> {
+        if n_arms == Some(0) {
+            return Err(Error::config("random: at least one arm is needed"));
+        }
+        Ok(RandomArms { n: n_arms, pulls: Vec::new(), sums: Vec::new() })
+    }
+}
+
+impl BanditAlgo for RandomArms {
+    fn ask(&mut self, t: usize, rng: &mut Rng) -> Arm {
+        Arm::Index(match self.n {
+            None => t,
+            Some(n) => rng.random_range(0..n),
+        })
+    }
+    fn tell(&mut self, arm: &Arm, reward: f64) {
+        if let Arm::Index(k) = arm {
+            if self.pulls.len() <= *k {
+                self.pulls.resize(*k + 1, 0.0);
+                self.sums.resize(*k + 1, 0.0);
+            }
+            self.pulls[*k] += 1.0;
+            self.sums[*k] += reward;
+        }
+    }
+    fn recommend(&mut self, _t: usize, _rng: &mut Rng) -> Option<Arm> {
+        super::halving::best_empirical(&self.pulls, &self.sums, 0.0).map(Arm::Index)
+    }
+    fn arm_stats(&self) -> Vec<ArmStat> {
+        (0..self.pulls.len())
+            .filter(|&i| self.pulls[i] > 0.0)
+            .map(|i| ArmStat {
+                arm: i,
+                pulls: self.pulls[i] as usize,
+                mean_reward: Some(self.sums[i] / self.pulls[i]),
                 alpha: None,
                 beta: None,
                 true_value: 0.0,

@@ -7,14 +7,18 @@
 import { Panel } from './panel.js';
 import { el } from '../dom.js';
 import { LineChart, CanvasPlot, legend, alignSeries, seriesStyle, seqColor, colorBar, fmtSci, placeholder, keyBox } from '../charts.js';
+import { readBandit, recText } from '../bandit-reading.js';
 
-const DISCRETE = ['reservoir', 'bernoulli', 'logreg-sgd', 'sgmcmc-ksd'];
+const DISCRETE = ['reservoir', 'bernoulli', 'logreg-sgd', 'sgmcmc-ksd', 'hpo'];
+// Real tuning problems of the page (MNIST is native only: `tunelab bandit --preset mlp-mnist`).
+const HPO = [['kr-breast-cancer', 'RBF kernel classifier on breast cancer: C, gamma'], ['kr-wine', 'RBF kernel classifier on wine: C, gamma'],
+  ['mlp-digits', 'Neural network on the 8x8 digits: learning rate, width, L2, batch']];
 const SAMPLERS = [['sgld', 'SGLD'], ['sgld-cv', 'SGLD-CV'], ['sghmc', 'SGHMC'], ['sghmc-cv', 'SGHMC-CV'], ['sgnht', 'SGNHT'], ['sgnht-cv', 'SGNHT-CV']];
 const ALGOS = [
   ['d-ttts', 'D-TTTS'], ['d-ttts-mp', 'D-TTTS (recommend most pulled)'], ['ttts', 'TTTS'],
   ['successive-halving', 'Successive halving'], ['hyperband', 'Hyperband'], ['uniform', 'Uniform (floor, always run)'],
   ['gp-ucb', 'GP-UCB (time-varying)'], ['gp-ucb-noninvariant', 'GP-UCB, non-invariant kernel'],
-  ['gp-ucb-stationary', 'GP-UCB, stationary'], ['random', 'Random search (floor, always run)'],
+  ['gp-ucb-stationary', 'GP-UCB, stationary'], ['random', 'Random search (a new arm per pull; floor of box problems)'],
 ];
 const DISCRETE_ALGOS = ['d-ttts', 'd-ttts-mp', 'ttts', 'successive-halving', 'hyperband', 'uniform'];
 const floorOf = (problem) => (DISCRETE.includes(problem) ? 'uniform' : 'random');
@@ -40,19 +44,24 @@ export class BanditPanel extends Panel {
     this.presetHelp = 'The core’s presets (tunelab bandit --preset NAME); their full size can take a minute in the browser.';
     this.presets = [['beta-reservoir', 'Beta reservoir: D-TTTS, TTTS, SH, Hyperband'], ['tvo-schedule', 'TVO schedule surrogate (closed form, not the TVO): GP-UCB ablations'],
       ['branin', 'Branin: GP-UCB vs random search'], ['logreg-sgd', 'Logistic regression by SGD: tune step and L2'],
-      ['sgmcmc-ksd', 'SG-MCMC configurations by KSD: D-TTTS, TTTS, SH, Hyperband']];
+      ['sgmcmc-ksd', 'SG-MCMC configurations by KSD: D-TTTS, TTTS, SH, Hyperband'],
+      ['svm-breast-cancer', 'Kernel classifier (C, gamma) on breast cancer: the poster\'s SVM tuning'], ['svm-wine', 'Kernel classifier (C, gamma) on wine'],
+      ['mlp-digits', 'Neural network (lr, width, L2, batch) on the 8x8 digits']];
     this.defaults = {
       problem: 'reservoir', a: 1, b: 1, means: '0.1, 0.3, 0.5, 0.7, 0.75', function: 'wave1d', noise: 0.1, drift: 0, d: 3, rate: 0.04,
       algos: ['d-ttts', 'ttts', 'successive-halving', 'uniform'], rounds: 300, repeats: 8, seed: 1,
       data: 'simulate', label: 'y', n: 1000, dim: 5, samplers: ['sgld', 'sgld-cv', 'sghmc', 'sgnht-cv'], steplo: -6, stephi: -2,
-      pool: 40, reps: 3, iters: 1000,
+      pool: 40, reps: 3, iters: 1000, hpo: 'kr-wine',
     };
     const sg = (s) => s.problem === 'sgmcmc-ksd';
     const sgSim = (s) => sg(s) && s.data === 'simulate';
     const isFn = (s) => s.problem === 'function';
     this.fields = [
       { key: 'problem', label: 'Problem', type: 'select', options: [['reservoir', 'Bernoulli arms from a Beta reservoir'], ['bernoulli', 'Fixed Bernoulli arms'],
-        ['function', 'Test function with noise'], ['tvo-schedule', 'TVO schedule surrogate (closed form, not the TVO)'], ['logreg-sgd', 'Logistic regression by SGD (digits)'], ['sgmcmc-ksd', 'SG-MCMC configurations by KSD (your data)']] },
+        ['function', 'Test function with noise'], ['tvo-schedule', 'TVO schedule surrogate (closed form, not the TVO)'], ['logreg-sgd', 'Logistic regression by SGD (digits)'], ['sgmcmc-ksd', 'SG-MCMC configurations by KSD (your data)'],
+        ['hpo', 'Real tuning: train a model per pull (kernel classifier, network)']] },
+      { key: 'hpo', label: 'Model and data', type: 'select', options: HPO, show: (s) => s.problem === 'hpo',
+        help: 'Each pull trains the model with the arm\'s hyper-parameters on a fresh random fold; the reward is the validation accuracy (binarised for TTTS / D-TTTS). An arm\'s true value is its mean accuracy over 10 fixed folds.' },
       { key: 'data', label: 'Data', type: 'select', show: sg, options: [['simulate', 'Simulated logistic data'], ['upload', 'Upload a CSV (labels 0 / 1)']] },
       { key: 'label', label: 'Label column', type: 'text', show: (s) => sg(s) && s.data === 'upload', help: 'Values 0 and 1 (logistic regression); the other columns are features, standardised.' },
       { key: 'n', label: 'Rows n', type: 'int', min: 20, max: 100000, show: sgSim },
@@ -78,7 +87,7 @@ export class BanditPanel extends Panel {
       { key: 'seed', label: 'Seed', type: 'int', min: 0, max: 2 ** 31 },
     ];
     this.groups = [
-      { legend: 'Problem', keys: ['problem', 'a', 'b', 'means', 'function', 'noise', 'drift', 'd', 'rate', 'data', 'label', 'n', 'dim'],
+      { legend: 'Problem', keys: ['problem', 'hpo', 'a', 'b', 'means', 'function', 'noise', 'drift', 'd', 'rate', 'data', 'label', 'n', 'dim'],
         extra: () => this.uploadRows((s) => sg(s) && s.data === 'upload') },
       { legend: 'SG-MCMC reservoir', keys: ['samplers', 'steplo', 'stephi', 'pool', 'reps', 'iters'] },
       { legend: 'Algorithms', keys: ['algos'] },
@@ -88,6 +97,7 @@ export class BanditPanel extends Panel {
   }
 
   algoApplies(s, v) {
+    if (v === 'random') return true;
     const discrete = DISCRETE.includes(s.problem);
     if (discrete !== DISCRETE_ALGOS.includes(v)) return false;
     if (v === 'gp-ucb-noninvariant') return s.problem === 'tvo-schedule';
@@ -140,6 +150,8 @@ export class BanditPanel extends Panel {
             : { source: 'simulate', n: s.n, d: s.dim, seed: 0 };
           return { kind: 'sgmcmc-ksd', data, samplers: s.samplers, log10_step: [s.steplo, s.stephi], pool: s.pool, replicates: s.reps, iterations: s.iters };
         }
+        case 'hpo': return s.hpo === 'mlp-digits' ? { kind: 'hpo', model: 'mlp', data: 'digits' }
+          : { kind: 'hpo', model: 'kernel-ridge', data: s.hpo === 'kr-breast-cancer' ? 'breast-cancer' : 'wine' };
         default: return { kind: 'logreg-sgd' };
       }
     })();
@@ -157,6 +169,7 @@ export class BanditPanel extends Panel {
       case 'function': Object.assign(out, { problem: 'function', function: p.function, noise: p.noise_sd ?? 0.1, drift: p.drift ?? 0 }); break;
       case 'tvo-schedule': Object.assign(out, { problem: 'tvo-schedule', d: p.d ?? 3, rate: p.rate ?? 0.04, noise: p.noise_sd ?? 0.1 }); break;
       case 'logreg-sgd': out.problem = 'logreg-sgd'; break;
+      case 'hpo': Object.assign(out, { problem: 'hpo', hpo: p.model === 'mlp' ? 'mlp-digits' : p.data === 'breast-cancer' ? 'kr-breast-cancer' : 'kr-wine' }); break;
       case 'sgmcmc-ksd': {
         out.problem = 'sgmcmc-ksd';
         const d = p.data ?? { source: 'simulate', n: 1000, d: 5 };
@@ -206,10 +219,19 @@ export class BanditPanel extends Panel {
     this.algoSel.addEventListener('change', () => this.drawDetail());
 
     this.table = el('table', { class: 'arms', id: P('table') },
-      el('thead', {}, el('tr', {}, ...['algorithm', 'simple regret', '95% band', 'cumulative regret', '95% band', 'compute', 'GP failures', 'recommended (repeat 0)'].map((t) => el('th', { scope: 'col', text: t })))),
+      el('thead', {}, el('tr', {}, ...['algorithm', 'simple regret', '95% band', 'cumulative regret', '95% band', 'distinct arms', 'compute', 'GP failures', 'recommended (repeat 0)'].map((t) => el('th', { scope: 'col', text: t })))),
       el('tbody'));
     host.append(el('section', { class: 'card', 'aria-labelledby': P('h-table') },
-      el('h2', { id: P('h-table'), text: 'Final regret' }), el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final regret per algorithm (scrollable)' }, this.table)));
+      el('h2', { id: P('h-table'), text: 'Final regret' }), el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final regret per algorithm (scrollable)' }, this.table),
+      this.readingEl = el('div', { class: 'reading', id: P('reading'), 'aria-live': 'polite' }, el('p', { class: 'placeholder', text: 'After a run: who won, by how much, and why.' }))));
+
+    // Distinct arms pulled over rounds (the poster's "effective arms"), after the run.
+    const armsHost = el('div', { class: 'chart chart-small', id: P('chart-distinct'), role: 'img', 'aria-label': 'Distinct arms pulled by each algorithm against rounds: mean over repeats with a band' });
+    this.distinctLegend = el('div', { class: 'legend', 'aria-hidden': 'true' });
+    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-distinct') },
+      el('h2', { id: P('h-distinct'), text: 'Arms explored ' }, el('span', { class: 'h-sub', text: '(distinct arms pulled so far; mean over repeats, band ±1.96 s.e.)' })),
+      this.distinctLegend, armsHost));
+    this.distinct = new LineChart(armsHost, { xLabel: 'round', yLabel: 'distinct arms pulled', xInt: true, empty: 'After the run: how many arms each algorithm tried.' });
   }
 
   begin() {
@@ -222,6 +244,9 @@ export class BanditPanel extends Panel {
     this.table.tBodies[0].replaceChildren();
     this.simple.clear('Starting…');
     this.cumulative.clear('Starting…');
+    this.distinct.clear('After the run: how many arms each algorithm tried.');
+    this.readingEl.replaceChildren(el('p', { class: 'placeholder', text: 'Running: the reading of the result appears when the run ends.' }));
+    this.reading = null;
   }
 
   onEvents(events, elapsed) {
@@ -244,6 +269,12 @@ export class BanditPanel extends Panel {
           this.progress(ev.round / ev.rounds, `Round ${ev.round} of ${ev.rounds} · ${this.repeats} repeats × ${this.curves.length} algorithms · ${elapsed.toFixed(1)} s`);
           break;
         case 'preparing':
+          if (this.state.problem === 'hpo') {
+            // a real tuning problem: the reference configurations' true values (the optimum) before the first round
+            this.progress(ev.total ? ev.done / ev.total : 0, `Computing the optimum first: ${ev.done} of ${ev.total} reference configurations (10 trainings each) · ${elapsed.toFixed(1)} s`);
+            this.simple.clear(`Reference configurations: ${ev.done} of ${ev.total}…`);
+            break;
+          }
           // the SG-MCMC table: every configuration's runs before the first round
           this.progress(ev.total ? ev.done / ev.total : 0, `Running every configuration first: ${ev.done} of ${ev.total} sampler runs · ${elapsed.toFixed(1)} s`);
           this.simple.clear(`Running the configurations: ${ev.done} of ${ev.total} sampler runs…`);
@@ -270,9 +301,13 @@ export class BanditPanel extends Panel {
       el('th', { scope: 'row', class: 'name', text: a.name }),
       el('td', { text: fmtSci(a.final_simple_regret.mean) }), el('td', { text: `[${fmtSci(a.final_simple_regret.lo)}, ${fmtSci(a.final_simple_regret.hi)}]` }),
       el('td', { text: fmtSci(a.final_cumulative_regret.mean) }), el('td', { text: `[${fmtSci(a.final_cumulative_regret.lo)}, ${fmtSci(a.final_cumulative_regret.hi)}]` }),
+      el('td', { text: a.distinct_arms?.mean?.length ? String(Math.round(a.distinct_arms.mean[a.distinct_arms.mean.length - 1])) : '–' }),
       el('td', { text: `${fmtSci(a.compute.units[a.compute.units.length - 1] ?? NaN)} ${a.compute.unit}` }),
       el('td', { text: String(a.failures) }),
-      el('td', { class: 'rec', text: recText(a.recommended?.[0]) }))));
+      el('td', { class: 'rec', text: recText(a.recommended?.[0], report.config?.problem) }))));
+    this.reading = readBandit(report);
+    this.readingEl.replaceChildren(el('p', { text: this.reading.join(' ') }));
+    this.drawDistinct();
     const lowest = report.algorithms.find((a) => a.final_simple_regret.mean === best);
     this.message(`Done in ${seconds.toFixed(1)} s: lowest final simple regret ${fmtSci(best)} (${lowest?.name}).`, 'info');
     this.progress(1, `Done · ${report.rounds[report.rounds.length - 1]} rounds · ${report.config.repeats} repeats · ${seconds.toFixed(1)} s`);
@@ -311,13 +346,23 @@ export class BanditPanel extends Panel {
     legend(this.legendEl, series);
   }
 
+  /** Distinct arms pulled against rounds, per algorithm (after the run). */
+  drawDistinct() {
+    const r = this.report;
+    if (!r || !r.algorithms.some((a) => a.distinct_arms?.mean?.length)) return;
+    const series = r.algorithms.map((a, i) => ({ label: a.name, ...seriesStyle(i), band: true, width: 2 }));
+    const data = alignSeries(r.algorithms.map((a) => ({ name: a.name, x: r.rounds, y: a.distinct_arms.mean, lo: a.distinct_arms.lo, hi: a.distinct_arms.hi })), Number.isFinite);
+    this.distinct.reset(series, data);
+    legend(this.distinctLegend, series);
+  }
+
   chartData() {
     const pick = (which) => this.regretItems(which).map((s) => ({ name: s.name, x: s.x, mean: s.y, lo: s.lo ?? null, hi: s.hi ?? null }));
     return { x: this.xSel.value, simple: pick('simple'), cumulative: pick('cumulative'), detail: this.detailKind ?? null };
   }
 
   canvases() {
-    return [this.simple.canvas(), this.cumulative.canvas(), ...this.detail.querySelectorAll('canvas')];
+    return [this.simple.canvas(), this.cumulative.canvas(), this.distinct.canvas(), ...this.detail.querySelectorAll('canvas')];
   }
 
   // ---------------------------------------------------------------- per-algorithm charts (canvas)
@@ -345,13 +390,6 @@ export class BanditPanel extends Panel {
     }
     if (labelled) this.detail.append(armTable(a.name, ch.arms));
   }
-}
-
-/** The recommendation of one repeat as text: the configuration when the problem names it, else the arm. */
-function recText(r) {
-  if (!r || r.arm == null) return '–';
-  const v = r.value != null ? ` · value ${fmtSci(r.value)} of ${fmtSci(r.optimum)}` : '';
-  return `${r.label ?? `arm ${JSON.stringify(r.arm)}`}${v}`;
 }
 
 /** The most pulled configurations of repeat 0 with what they are (SG-MCMC sampler, step, batch and KSD). */

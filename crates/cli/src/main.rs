@@ -40,7 +40,8 @@ enum Command {
     /// Run the paper's comparison of tuners on one problem and print the table.
     Compare(experiments::CompareArgs),
     /// Bandit tuners (GP-UCB, D-TTTS, ...) on problems with a known optimum: regret curves (presets:
-    /// beta-reservoir, tvo-schedule, branin, logreg-sgd, sgmcmc-ksd; sgld-step runs the step-size experiment).
+    /// beta-reservoir, tvo-schedule, branin, logreg-sgd, sgmcmc-ksd, svm-breast-cancer, svm-wine, mlp-digits,
+    /// mlp-mnist; sgld-step runs the step-size experiment).
     Bandit(experiments::BanditArgs),
     /// HOAG hyperparameter optimisation with approximate gradients, against its baselines (presets: logreg,
     /// kernel-ridge).
