@@ -38,8 +38,6 @@ export function hoagStats(report) {
   });
 }
 
-const fmtPasses = (v) => (Number.isFinite(v) ? `${v} passes` : 'never');
-
 /**
  * The generated reading of a finished run: who reached a relative suboptimality of TARGET first (passes over
  * the train data), by how much against the best method of the other family, the band over seeds (one run is
