@@ -169,9 +169,9 @@ export const LESSONS = [
     panel: 'hoag',
     // The HOAG preset `logreg` (1 s native): log L2 penalty of logistic regression, simulated n = 600, d = 30,
     // seed 42. The passes quoted in step 3 are this run's in the page (tests/e2e/hoag.test.mjs checks them). The
-    // native build (`tunelab hoag --preset logreg`) gives 37 / 153 / 236: HOAG's exponential run agrees, while
-    // BO's model fits and the exact variant's solves at round-off level follow the last bits of exp / ln, which
-    // differ between WebAssembly and the native libm. The band over split seeds 1-10:
+    // native build (`tunelab hoag --preset logreg`) gives 37 / 153 / 236: HOAG's exponential run agrees; BO's
+    // model fits and the exact variant's solves at round-off level presumably follow the last bits of exp / ln,
+    // which may differ between WebAssembly and the native libm (not verified). The band over split seeds 1-10:
     // `cargo run --release --example hoag_bench -- lesson`.
     config: {
       problem: 'logreg',
