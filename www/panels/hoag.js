@@ -67,7 +67,7 @@ export function hoagReading(report) {
       }
     }
   }
-  parts.push(`This is one seed (${report.seed}); the band over seeds 1–10 is in the README (cargo run --release --example hoag_bench).`);
+  parts.push(`This is one seed (${report.seed}); bands over seeds 1–10 of the presets and real data sets are in the README and docs/hoag-bench (cargo run --release --example hoag_bench).`);
   return parts.join(' ');
 }
 
