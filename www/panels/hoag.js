@@ -55,7 +55,7 @@ export function hoagReading(report) {
     const best = [...st].sort((a, b) => a.final - b.final)[0];
     parts.push(`No method reached a relative suboptimality of ${TARGET} within the budget; the lowest final one is ${best.name}'s (${fmtSci(best.final)}).`);
   } else {
-    parts.push(`${win.name} reached a relative suboptimality of ${TARGET} first, after ${win.passes} passes over the training data (${win.seconds.toFixed(3)} s).`);
+    parts.push(`${win.name} reached a relative suboptimality of ${TARGET} first, after ${win.passes} passes over the training data (${win.seconds < 0.01 ? win.seconds.toExponential(1) : win.seconds.toFixed(2)} s).`);
     if (hoag && other) {
       const [w, l] = by(hoag, other) <= 0 ? [hoag, other] : [other, hoag];
       const ratio = Number.isFinite(l.passes) ? `${(l.passes / w.passes).toFixed(1)} times fewer passes than ${l.name} (${l.passes})` : `${l.name} never did (final ${fmtSci(l.final)})`;
