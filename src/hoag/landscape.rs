@@ -14,10 +14,11 @@ pub(super) fn landscape(pr: &dyn Bilevel, cfg: &HoagConfig) -> Result<Landscape>
     let s = pr.n_hyper();
     let n = pr.n_inner();
     let max_iter = cfg.max_inner_iter.max(2 * n);
-    let rows: Vec<Vec<(f64, f64)>> = if s == 1 {
+    // One hyperparameter: the axis; more than two: along the diagonal (every hyperparameter equal).
+    let rows: Vec<Vec<(f64, f64)>> = if s != 2 {
         let mut x = vec![0.0; n];
         vec![axis.iter().map(|&l| {
-            let (f, v, _, _) = evaluate(pr, &[l], &mut x, cfg.blackbox_tol, max_iter);
+            let (f, v, _, _) = evaluate(pr, &vec![l; s], &mut x, cfg.blackbox_tol, max_iter);
             (f, v)
         }).collect()]
     } else {
@@ -45,7 +46,10 @@ pub(super) fn landscape(pr: &dyn Bilevel, cfg: &HoagConfig) -> Result<Landscape>
     if !best.is_finite() {
         return Err(Error::numerical("the outer loss is not finite anywhere on the landscape grid"));
     }
-    let argmin = if s == 1 { vec![axis[bi]] } else { vec![axis[bi / k], axis[bi % k]] };
-    Ok(Landscape { axes: vec![axis; s], values, validation, argmin, min: best })
+    let (argmin, axes) = match s {
+        2 => (vec![axis[bi / k], axis[bi % k]], vec![axis.clone(), axis]),
+        _ => (vec![axis[bi]; s], vec![axis]),
+    };
+    Ok(Landscape { axes, values, validation, argmin, min: best })
 }
 

@@ -15,9 +15,13 @@ use rand::RngExt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use web_time::Instant;
 
-/// Adaptive step of Pedregosa (2016, Sec. 3): shrink by `ALPHA` when inequality (3) fails, grow by `BETA`.
-const ALPHA: f64 = 0.5;
-const BETA: f64 = 1.05;
+/// Adaptive step of Pedregosa (2016, Sec. 3): the step `1/L` grows by `1/GROW` when the sufficient-decrease
+/// inequality (slack `C ε`, as in the authors' code `hoag_lbfgs`) holds and halves otherwise; the safeguard
+/// of the authors' code: a step after which the outer loss rises by more than `REJECT` times is rejected
+/// (back to the previous iterate, step halved, the tolerance sequence halved).
+const C_SLACK: f64 = 0.25;
+const GROW: f64 = 0.95;
+const REJECT: f64 = 1.2;
 
 pub(super) fn linspace(lo: f64, hi: f64, k: usize) -> Vec<f64> {
     (0..k).map(|i| lo + (hi - lo) * i as f64 / (k - 1) as f64).collect()
@@ -31,12 +35,13 @@ pub(super) fn grad_norm_at_zero(at: &dyn InnerAt, n: usize) -> f64 {
     norm(&g).max(1e-300)
 }
 
-/// Solves the inner problem at `lam` to relative tolerance `tol` (warm start `x`) and returns
+/// Solves the inner problem at `lam` until `|x - x(λ)| <= tol` (warm start `x`) and returns
 /// `(outer loss, validation loss, cost, inner iterations)`.
 pub(super) fn evaluate(pr: &dyn Bilevel, lam: &[f64], x: &mut [f64], tol: f64, max_iter: usize) -> (f64, f64, u64, usize) {
     let at = pr.at(lam);
     let n0 = grad_norm_at_zero(at.as_ref(), x.len());
-    let info = at.solve(x, tol * n0, max_iter);
+    // |∇h| <= μ(λ) tol bounds |x - x(λ)| by tol (as HOAG's rule); floored at round-off, 1e-12 |∇h(0)|.
+    let info = at.solve(x, (at.strong_convexity() * tol).max(1e-12 * n0), max_iter);
     let f = at.outer(x);
     let v = at.validation(x);
     (f, v, at.cost() + 1, info.iters)
@@ -44,6 +49,8 @@ pub(super) fn evaluate(pr: &dyn Bilevel, lam: &[f64], x: &mut [f64], tol: f64, m
 
 struct Tracker<'a> {
     start: Instant,
+    /// Time spent off the clock (the accurate evaluations that draw the curves).
+    paused: f64,
     cost: u64,
     inner_iters: usize,
     trace: Vec<TracePoint>,
@@ -51,11 +58,22 @@ struct Tracker<'a> {
 }
 
 impl Tracker<'_> {
+    /// Seconds on the method's clock (everything it did, the off-clock evaluations excluded).
+    fn seconds(&self) -> f64 {
+        self.start.elapsed().as_secs_f64() - self.paused
+    }
+    /// Runs `f` off the clock: neither its time nor its cost is charged to the method.
+    fn off_clock<T>(&mut self, f: impl FnOnce() -> T) -> T {
+        let t = Instant::now();
+        let r = f();
+        self.paused += t.elapsed().as_secs_f64();
+        r
+    }
     #[allow(clippy::too_many_arguments)]
-    fn push(&mut self, iter: usize, hyper: &[f64], f: f64, best_hyper: &[f64], best_f: f64, val: f64, tol: Option<f64>, gn: Option<f64>) {
+    fn push(&mut self, iter: usize, hyper: &[f64], f: f64, best_hyper: &[f64], best_f: f64, val: f64, tol: Option<f64>, gn: Option<f64>, rejected: bool) {
         let pt = TracePoint {
             iter,
-            seconds: self.start.elapsed().as_secs_f64(),
+            seconds: self.seconds(),
             cost: self.cost,
             inner_iters: self.inner_iters,
             hyper: hyper.to_vec(),
@@ -65,6 +83,7 @@ impl Tracker<'_> {
             validation_loss: val,
             tolerance: tol,
             grad_norm: gn,
+            rejected,
             suboptimality: 0.0,
         };
         (self.emit)(&pt);
@@ -75,7 +94,7 @@ impl Tracker<'_> {
             Some("budget")
         } else if iter >= cfg.budget.max_iter {
             Some("max-iter")
-        } else if cfg.budget.seconds.is_some_and(|s| self.start.elapsed().as_secs_f64() >= s) {
+        } else if cfg.budget.seconds.is_some_and(|s| self.seconds() >= s) {
             Some("seconds")
         } else {
             None
@@ -91,13 +110,14 @@ pub(super) fn run_method(
     emit: &mut dyn FnMut(&TracePoint),
     cancel: &AtomicBool,
 ) -> Result<HoagMethodReport> {
-    let mut tr = Tracker { start: Instant::now(), cost: 0, inner_iters: 0, trace: Vec::new(), emit };
+    let mut tr = Tracker { start: Instant::now(), paused: 0.0, cost: 0, inner_iters: 0, trace: Vec::new(), emit };
     let mut x = vec![0.0; pr.n_inner()];
     let (final_hyper, tolerances, stopped) = match spec {
         MethodSpec::Hoag { .. } | MethodSpec::IterDiff { .. } => gradient_method(pr, cfg, spec, &mut tr, &mut x, cancel)?,
         _ => search_method(pr, cfg, spec, method_id, &mut tr, &mut x, cancel)?,
     };
-    let seconds = tr.start.elapsed().as_secs_f64();
+    let seconds = tr.seconds();
+    let rejected_steps = tr.trace.iter().filter(|t| t.rejected).count();
     let max_iter = cfg.max_inner_iter.max(2 * pr.n_inner());
     let (final_loss, final_validation_loss, _, _) = evaluate(pr, &final_hyper, &mut x, cfg.blackbox_tol, max_iter);
     Ok(HoagMethodReport {
@@ -110,6 +130,7 @@ pub(super) fn run_method(
         cost: tr.cost,
         seconds,
         tolerances,
+        rejected_steps,
         stopped: stopped.to_string(),
     })
 }
@@ -118,7 +139,9 @@ fn project(lam: &mut [f64], b: [f64; 2]) {
     lam.iter_mut().for_each(|v| *v = v.clamp(b[0], b[1]));
 }
 
-/// HOAG (Pedregosa 2016, Algorithm 1) or iterative differentiation, with the same projected outer step.
+/// HOAG (Pedregosa 2016, Algorithm 1) or iterative differentiation, with the same projected outer step and
+/// the adaptive step size of Sec. 3 with its safeguard. After every iterate the outer loss of the current
+/// hyperparameters is evaluated at an accurate inner solution off the clock (the curves).
 fn gradient_method(
     pr: &dyn Bilevel,
     cfg: &HoagConfig,
@@ -129,7 +152,7 @@ fn gradient_method(
 ) -> Result<(Vec<f64>, Vec<f64>, &'static str)> {
     let s = pr.n_hyper();
     let n = pr.n_inner();
-    let mut lam = cfg.init.clone().unwrap_or_else(|| vec![0.0; s]);
+    let mut lam = cfg.init.clone().unwrap_or_else(|| pr.default_init());
     project(&mut lam, cfg.bounds);
     let mut q = vec![0.0; n];
     let mut gx = vec![0.0; n];
@@ -139,10 +162,14 @@ fn gradient_method(
     let mut tolerances = Vec::new();
     // Lipschitz estimate L: the step is 1/L (Algorithm 1, step iv).
     let mut big_l: Option<f64> = None;
+    // (outer loss, ε, hyperparameters) of the previous accepted iterate.
     let mut prev: Option<(f64, f64, Vec<f64>)> = None;
-    let mut norm_h0: Option<f64> = None;
-    let mut norm_g0: Option<f64> = None;
+    // Halved at each rejected step (the authors' code tightens the tolerance there).
+    let mut eps_scale = 1.0;
     let cg_max = cfg.max_inner_iter.max(2 * n);
+    let acc_iters = cfg.max_inner_iter.max(2 * n);
+    // Off-clock accurate evaluations warm-start from their own iterate.
+    let mut x_acc = vec![0.0; n];
     // Iterative differentiation keeps the whole inner trajectory (steps x n).
     let steps = if let MethodSpec::IterDiff { steps } = spec { *steps } else { 0 };
     let mut traj = vec![0.0; steps * n];
@@ -155,16 +182,15 @@ fn gradient_method(
         let at = pr.at(&lam);
         let (f, eps) = match spec {
             MethodSpec::Hoag { tolerance } => {
-                let eps = tolerance.eps(cfg.eps0, k);
-                let nh0 = *norm_h0.get_or_insert_with(|| grad_norm_at_zero(at.as_ref(), n));
-                // (i) inner problem to tolerance ε_k, warm-started.
-                let info = at.solve(x, eps * nh0, cfg.max_inner_iter);
+                let eps = tolerance.eps(cfg.eps0, k) * eps_scale;
+                // (i) inner problem until |∇_1 h| <= μ(λ) ε_k, so that |x - x(λ)| <= ε_k (Sec. 3), warm-started.
+                let mu = at.strong_convexity();
+                let info = at.solve(x, mu * eps, cfg.max_inner_iter);
                 tr.inner_iters += info.iters;
                 let f = at.outer_grad(x, &mut gx, &mut glam);
-                let ng0 = *norm_g0.get_or_insert_with(|| norm(&gx).max(1e-300));
-                // (ii) ∇²_1 h q = ∇_1 f by CG to tolerance ε_k, warm-started from the last q.
+                // (ii) ∇²_1 h q = ∇_1 f by CG until |residual| <= ε_k (absolute), warm-started from the last q.
                 let xr: &[f64] = x;
-                let info = conjugate_gradient(|v, out| at.hvp(xr, v, out), &gx, &mut q, eps * ng0, cg_max);
+                let info = conjugate_gradient(|v, out| at.hvp(xr, v, out), &gx, &mut q, eps, cg_max);
                 tr.inner_iters += info.iters;
                 // (iii) p_k = ∇_2 f - (∇²_{12} h)ᵀ q_k.
                 at.cross_t(x, &q, &mut cross);
@@ -182,21 +208,41 @@ fn gradient_method(
             }
             _ => unreachable!("gradient_method is only called for gradient methods"),
         };
-        let val = at.validation(x);
         tr.cost += at.cost();
         drop(at);
         let pn = norm(&p);
-        // Adaptive step (Sec. 3): grow when inequality (3) holds, shrink otherwise.
+        // Adaptive step (Sec. 3): with incr = |λ_k - λ_{k-1}|, grow the step when
+        // f_k <= f_{k-1} + C ε_k + ε_{k-1} (C + 1) incr - (L/2) incr² (the descent lemma with the errors of
+        // the approximate gradient), halve it otherwise; reject the step when the
+        // outer loss rose by more than 20% (f_k >= 1.2 f_{k-1}): back to λ_{k-1}, tolerances halved.
+        let mut rejected = false;
         if let (Some((f_old, eps_old, lam_old)), Some(l)) = (&prev, big_l.as_mut()) {
             let incr = lam.iter().zip(lam_old).map(|(a, b)| (a - b) * (a - b)).sum::<f64>().sqrt();
-            if f - eps <= f_old + eps_old + eps_old * incr - 0.5 * *l * incr * incr {
-                *l /= BETA;
+            if f <= f_old + C_SLACK * eps + eps_old * (C_SLACK + 1.0) * incr - 0.5 * *l * incr * incr {
+                *l *= GROW;
             } else {
-                *l /= ALPHA;
+                *l *= 2.0;
+                if f >= REJECT * f_old || !f.is_finite() {
+                    eps_scale *= 0.5;
+                    rejected = true;
+                    lam.copy_from_slice(lam_old);
+                }
             }
         }
+        let (f_acc, val) = tr.off_clock(|| {
+            let (fa, va, _, _) = evaluate(pr, &lam, &mut x_acc, cfg.blackbox_tol, acc_iters);
+            (fa, va)
+        });
         let tol = if matches!(spec, MethodSpec::Hoag { .. }) { Some(eps) } else { None };
-        tr.push(k, &lam, f, &lam, f, val, tol, Some(pn));
+        tr.push(k, &lam, f, &lam, f_acc, val, tol, Some(pn), rejected);
+        if rejected {
+            // Re-evaluate at the previous iterate with the tighter tolerance; no comparison for that one.
+            prev = None;
+            if let Some(why) = tr.out_of_budget(cfg, k) {
+                break why;
+            }
+            continue;
+        }
         if !(f.is_finite() && pn.is_finite()) {
             break "numerical-failure";
         }
@@ -206,8 +252,8 @@ fn gradient_method(
         if pn == 0.0 {
             break "converged";
         }
-        // First step normalised by |p_1|.
-        let l = *big_l.get_or_insert(pn);
+        // First step of length sqrt(s) along -p_1, as in the authors' code (L = |p_1| / sqrt(s)).
+        let l = *big_l.get_or_insert(pn / (s as f64).sqrt());
         let old = lam.clone();
         for i in 0..s {
             lam[i] -= p[i] / l;
@@ -323,18 +369,25 @@ fn bo_next(xs: &[Vec<f64>], ys: &[f64], b: [f64; 2], rng: &mut Rng) -> Vec<f64> 
         Err(_) => return uniform_point(rng, s, b),
     };
     let best = z.iter().cloned().fold(f64::INFINITY, f64::min);
+    // Candidates: a 401-point grid (s = 1), a 41 x 41 grid (s = 2), or 2000 uniform points (s > 2).
     let k = if s == 1 { 401 } else { 41 };
     let grid = linspace(0.0, 1.0, k);
     let mut best_ei = -1.0;
     let mut best_u = vec![0.5; s];
     let mut cand = vec![0.0; s];
-    let total = if s == 1 { k } else { k * k };
+    let total = match s {
+        1 => k,
+        2 => k * k,
+        _ => 2000,
+    };
     for i in 0..total {
         if s == 1 {
             cand[0] = grid[i];
-        } else {
+        } else if s == 2 {
             cand[0] = grid[i / k];
             cand[1] = grid[i % k];
+        } else {
+            cand.iter_mut().for_each(|c| *c = rng.random::<f64>());
         }
         if u.iter().any(|o| o.iter().zip(&cand).all(|(a, c)| (a - c).abs() < 1e-9)) {
             continue;
@@ -368,6 +421,9 @@ fn search_method(
             let axis = linspace(b[0], b[1], *points);
             if s == 1 {
                 axis.iter().map(|&a| vec![a]).collect()
+            } else if s > 2 {
+                // Along the diagonal: one shared value for every hyperparameter.
+                axis.iter().map(|&a| vec![a; s]).collect()
             } else {
                 axis.iter().flat_map(|&a| axis.iter().map(move |&c| vec![a, c])).collect()
             }
@@ -409,7 +465,7 @@ fn search_method(
         }
         xs.push(lam.clone());
         ys.push(if f.is_finite() { f } else { f64::MAX.sqrt() });
-        tr.push(k, &lam, f, &best.1, best.0, best.2, None, None);
+        tr.push(k, &lam, f, &best.1, best.0, best.2, None, None, false);
         if matches!(spec, MethodSpec::Grid { .. }) && k == grid.len() {
             break "grid-done";
         }

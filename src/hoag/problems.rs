@@ -37,6 +37,10 @@ pub trait Bilevel: Send + Sync {
     fn hyper_names(&self) -> Vec<String>;
     /// The inner problem at hyperparameters `lam` (caches what depends on `lam` only).
     fn at(&self, lam: &[f64]) -> Box<dyn InnerAt + '_>;
+    /// Starting hyperparameters of the gradient methods when the config gives none (all 0 by default).
+    fn default_init(&self) -> Vec<f64> {
+        vec![0.0; self.n_hyper()]
+    }
 }
 
 /// The inner problem at fixed hyperparameters, with the derivatives HOAG needs. Every method counts its
@@ -58,6 +62,9 @@ pub trait InnerAt {
     fn solve(&self, x: &mut [f64], tol: f64, max_iter: usize) -> SolveInfo;
     /// An upper bound on the Lipschitz constant of `∇_1 h` (for unrolled gradient descent).
     fn lipschitz(&self) -> f64;
+    /// A strong-convexity constant `μ(λ)` of `h(·, λ)` (a lower bound on the Hessian's eigenvalues): HOAG's
+    /// inner stopping rule `|∇_1 h| <= μ(λ) ε_k` then guarantees `|x - x(λ)| <= ε_k` (Pedregosa 2016, Sec. 3).
+    fn strong_convexity(&self) -> f64;
     /// Cost units spent so far on this object.
     fn cost(&self) -> u64;
 }
@@ -116,10 +123,12 @@ fn add_logistic_grad(s: &Split, p: usize, w: &[f64], g: &mut [f64]) -> f64 {
     val
 }
 
-/// L2-regularised logistic regression (Pedregosa 2016, eq. 4). Labels are mapped to {-1, +1}.
+/// L2-regularised logistic regression (Pedregosa 2016, eq. 4). Labels are mapped to {-1, +1}. With
+/// `per_feature` one penalty per feature (`s = p`, Appendix B): the penalty is `½ Σ_j e^{λ_j} x_j²`.
 #[derive(Debug, Clone)]
 pub struct LogisticBilevel {
     pub p: usize,
+    pub per_feature: bool,
     pub train: Split,
     pub test: Split,
     pub validation: Split,
@@ -152,13 +161,20 @@ impl LogisticBilevel {
                 v[j] = w[j] / nw;
             }
         }
-        LogisticBilevel { p, train, test, validation, spec }
+        LogisticBilevel { p, per_feature: false, train, test, validation, spec }
+    }
+
+    /// The same problem with one penalty per feature.
+    pub fn per_feature(mut self) -> Self {
+        self.per_feature = true;
+        self
     }
 }
 
 struct LogisticAt<'a> {
     pr: &'a LogisticBilevel,
-    reg: f64,
+    /// `e^{λ_j}` per feature (all equal with one hyperparameter).
+    reg: Vec<f64>,
     cost: Cell<u64>,
 }
 
@@ -170,16 +186,21 @@ impl LogisticAt<'_> {
 
 impl Bilevel for LogisticBilevel {
     fn n_hyper(&self) -> usize {
-        1
+        if self.per_feature { self.p } else { 1 }
     }
     fn n_inner(&self) -> usize {
         self.p
     }
     fn hyper_names(&self) -> Vec<String> {
-        vec!["log regularisation".into()]
+        if self.per_feature {
+            (0..self.p).map(|j| format!("log regularisation {j}")).collect()
+        } else {
+            vec!["log regularisation".into()]
+        }
     }
     fn at(&self, lam: &[f64]) -> Box<dyn InnerAt + '_> {
-        Box::new(LogisticAt { pr: self, reg: lam[0].exp(), cost: Cell::new(0) })
+        let reg = if self.per_feature { lam.iter().map(|l| l.exp()).collect() } else { vec![lam[0].exp(); self.p] };
+        Box::new(LogisticAt { pr: self, reg, cost: Cell::new(0) })
     }
 }
 
@@ -188,15 +209,21 @@ impl InnerAt for LogisticAt<'_> {
         self.bump();
         let tr = &self.pr.train;
         let p = self.pr.p;
-        g.iter_mut().zip(x).for_each(|(gi, xi)| *gi = self.reg * xi);
-        0.5 * self.reg * dot(x, x) + add_logistic_grad(tr, p, x, g)
+        let mut pen = 0.0;
+        for j in 0..p {
+            g[j] = self.reg[j] * x[j];
+            pen += 0.5 * self.reg[j] * x[j] * x[j];
+        }
+        pen + add_logistic_grad(tr, p, x, g)
     }
     fn hvp(&self, x: &[f64], v: &[f64], out: &mut [f64]) {
         self.bump();
         let tr = &self.pr.train;
         let p = self.pr.p;
         let inv_n = 1.0 / tr.n as f64;
-        out.iter_mut().zip(v).for_each(|(o, vi)| *o = self.reg * vi);
+        for j in 0..p {
+            out[j] = self.reg[j] * v[j];
+        }
         for i in 0..tr.n {
             let a = &tr.x[i * p..(i + 1) * p];
             let s = sigmoid(-tr.y[i] * dot(a, x));
@@ -207,8 +234,14 @@ impl InnerAt for LogisticAt<'_> {
         }
     }
     fn cross_t(&self, x: &[f64], q: &[f64], out: &mut [f64]) {
-        // ∂/∂λ of (… + e^λ x) = e^λ x
-        out[0] = self.reg * dot(x, q);
+        // ∂/∂λ_j of (… + e^{λ_j} x_j) = e^{λ_j} x_j
+        if self.pr.per_feature {
+            for j in 0..self.pr.p {
+                out[j] = self.reg[j] * x[j] * q[j];
+            }
+        } else {
+            out[0] = self.reg[0] * dot(x, q);
+        }
     }
     fn outer_grad(&self, x: &[f64], gx: &mut [f64], glam: &mut [f64]) -> f64 {
         self.bump();
@@ -228,7 +261,11 @@ impl InnerAt for LogisticAt<'_> {
         lbfgs(|w, g| self.value_grad(w, g), x, tol, max_iter, 10)
     }
     fn lipschitz(&self) -> f64 {
-        0.25 * self.pr.spec + self.reg
+        0.25 * self.pr.spec + self.reg.iter().cloned().fold(0.0, f64::max)
+    }
+    fn strong_convexity(&self) -> f64 {
+        // The logistic term is convex; the penalty's Hessian is diag(e^{λ_j}).
+        self.reg.iter().cloned().fold(f64::INFINITY, f64::min)
     }
     fn cost(&self) -> u64 {
         self.cost.get()
@@ -272,6 +309,20 @@ impl KernelRidgeBilevel {
         let d_va = sq_dists(&validation, &train, p);
         KernelRidgeBilevel { p, train, test, validation, d_tr, d_te, d_va }
     }
+
+    /// The median heuristic for the RBF width: `-log median_{i<j} |a_i - a_j|²` over the train set, the
+    /// starting log width of the gradient methods.
+    pub fn median_log_width(&self) -> f64 {
+        let n = self.train.n;
+        let mut d: Vec<f64> = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).map(|(i, j)| self.d_tr[i * n + j]).collect();
+        if d.is_empty() {
+            return 0.0;
+        }
+        let mid = d.len() / 2;
+        d.select_nth_unstable_by(mid, |a, b| a.total_cmp(b));
+        let m = d[mid];
+        if m > 0.0 && m.is_finite() { -m.ln() } else { 0.0 }
+    }
 }
 
 struct RidgeAt<'a> {
@@ -293,6 +344,9 @@ impl Bilevel for KernelRidgeBilevel {
     }
     fn hyper_names(&self) -> Vec<String> {
         vec!["log kernel width".into(), "log regularisation".into()]
+    }
+    fn default_init(&self) -> Vec<f64> {
+        vec![self.median_log_width(), 0.0]
     }
     fn at(&self, lam: &[f64]) -> Box<dyn InnerAt + '_> {
         let gamma = lam[0].exp();
@@ -415,6 +469,10 @@ impl InnerAt for RidgeAt<'_> {
             mx = mx.max(self.k[i * n..(i + 1) * n].iter().sum());
         }
         mx + self.reg
+    }
+    fn strong_convexity(&self) -> f64 {
+        // K is positive semi-definite, so K + e^{λ_2} I has eigenvalues >= e^{λ_2}.
+        self.reg
     }
     fn cost(&self) -> u64 {
         self.cost.get()

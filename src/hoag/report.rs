@@ -17,11 +17,13 @@ pub struct TracePoint {
     pub inner_iters: usize,
     /// Hyperparameters evaluated at this step.
     pub hyper: Vec<f64>,
-    /// Outer loss at `hyper` (for HOAG / iterative differentiation: at the approximate inner solution).
+    /// Outer loss at `hyper` as the method sees it (HOAG / iterative differentiation: at their approximate
+    /// inner solution; search methods: an accurate evaluation).
     pub outer_loss: f64,
     /// The method's current recommendation: the iterate (gradient methods) or the incumbent (search).
     pub best_hyper: Vec<f64>,
-    /// Outer loss of the recommendation.
+    /// Outer loss of the recommendation at an accurate inner solution (`blackbox_tol`), for every method
+    /// (gradient methods: computed off the clock, neither its time nor its passes charged). The curves.
     pub best_outer_loss: f64,
     /// Validation loss of the recommendation.
     pub validation_loss: f64,
@@ -29,7 +31,11 @@ pub struct TracePoint {
     pub tolerance: Option<f64>,
     /// Norm of the (approximate) hypergradient (gradient methods only).
     pub grad_norm: Option<f64>,
-    /// `best_outer_loss - reference_optimum` (filled in at the end; floored at 0).
+    /// The step that led here was rejected by the safeguard (the outer loss rose by more than 20%); the
+    /// recommendation is back at the previous iterate (gradient methods only).
+    #[serde(default)]
+    pub rejected: bool,
+    /// `best_outer_loss - reference_optimum` (filled in at the end).
     pub suboptimality: f64,
 }
 
@@ -50,12 +56,16 @@ pub struct HoagMethodReport {
     pub seconds: f64,
     /// `ε_k` per iteration (HOAG only; empty otherwise).
     pub tolerances: Vec<f64>,
+    /// Steps rejected by the safeguard of the adaptive step (gradient methods).
+    #[serde(default)]
+    pub rejected_steps: usize,
     /// Why it stopped: `budget`, `max-iter`, `grid-done`, `converged`.
     pub stopped: String,
 }
 
 /// Outer loss on a grid of hyperparameters (chart data). `values` is row-major over `axes[0] x axes[1]`
-/// (the first axis varies slowest); for one hyperparameter it has `axes[0].len()` values.
+/// (the first axis varies slowest); for one hyperparameter it has `axes[0].len()` values; with more than two
+/// hyperparameters one axis along the diagonal (every hyperparameter equal).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Landscape {
     pub axes: Vec<Vec<f64>>,
@@ -77,8 +87,8 @@ pub struct HoagReport {
     pub n_features: usize,
     pub methods: Vec<HoagMethodReport>,
     pub landscape: Option<Landscape>,
-    /// Smallest outer loss of an accurate evaluation (landscape, search methods, final evaluations): the
-    /// suboptimality reference.
+    /// Smallest outer loss of an accurate evaluation (landscape, every trace's `best_outer_loss`, final
+    /// evaluations): the suboptimality reference.
     pub reference_optimum: f64,
     pub seed: u64,
 }

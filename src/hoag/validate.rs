@@ -31,13 +31,15 @@ impl HoagConfig {
             }
         }
         if let Some(init) = &self.init {
-            if init.len() != self.n_hyper() {
-                return Err(Error::config(format!(
-                    "init has {} values but the {:?} problem has {} hyperparameter(s)",
-                    init.len(),
-                    self.problem,
-                    self.n_hyper()
-                )));
+            if let Some(s) = self.n_hyper() {
+                if init.len() != s {
+                    return Err(Error::config(format!(
+                        "init has {} values but the {:?} problem has {} hyperparameter(s)",
+                        init.len(),
+                        self.problem,
+                        s
+                    )));
+                }
             }
             if init.iter().any(|v| !v.is_finite()) {
                 return Err(Error::config("init values must be finite"));
@@ -58,6 +60,17 @@ impl HoagConfig {
                     return Err(Error::config("iterative differentiation needs at least 1 step"))
                 }
                 _ => {}
+            }
+        }
+        if let HoagData::Mnist { classes, per_class, pool } = self.data {
+            if classes[0] == classes[1] || classes.iter().any(|c| *c > 9) {
+                return Err(Error::config("mnist: give two different digits 0..9 as classes"));
+            }
+            if !(3..=1000).contains(&per_class) {
+                return Err(Error::config("mnist: per_class must be between 3 and 1000"));
+            }
+            if pool == 0 || 28 % pool != 0 {
+                return Err(Error::config("mnist: pool must divide 28 (1, 2, 4, 7, 14 or 28)"));
             }
         }
         if let HoagData::Simulate { n, d, .. } = self.data {

@@ -188,12 +188,27 @@ fn a_tiny_hoag_run_returns_traces_landscape_and_tolerances() {
     let methods = arr(&get(&report, "methods"));
     assert_eq!(methods.length(), 2);
     assert_eq!(get(&methods.get(0), "name").as_string().as_deref(), Some("HOAG (cubic)"));
-    for m in methods.iter() {
+    // Suboptimality is the accurate curve minus the reference, unclamped; the grid's curve is its incumbent
+    // (non-increasing); HOAG's first point is a loose solve (ε_1 = 0.1), so its own view of the loss differs
+    // from the accurate curve.
+    let reference = get(&report, "reference_optimum").as_f64().unwrap();
+    for (i, m) in methods.iter().enumerate() {
         let trace = arr(&get(&m, "trace"));
         assert!(trace.length() >= 1);
+        let mut prev = f64::INFINITY;
         for p in trace.iter() {
-            assert!(get(&p, "suboptimality").as_f64().unwrap() >= 0.0);
+            let best = get(&p, "best_outer_loss").as_f64().unwrap();
+            let sub = get(&p, "suboptimality").as_f64().unwrap();
+            assert!((sub - (best - reference)).abs() <= 1e-15, "{sub} vs {best} - {reference}");
             assert!(get(&p, "outer_loss").as_f64().unwrap().is_finite());
+            if i == 1 {
+                assert!(best <= prev);
+                prev = best;
+            }
+        }
+        if i == 0 {
+            let p = trace.get(0);
+            assert_ne!(get(&p, "outer_loss").as_f64().unwrap(), get(&p, "best_outer_loss").as_f64().unwrap());
         }
     }
     // Tolerances of the cubic sequence: 0.1 k^-3.
