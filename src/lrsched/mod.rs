@@ -22,6 +22,7 @@
 // problem of a config), `schedules` (fixed schedules), `dynamic` (the GP-guided tuner), `model` (the trace
 // model), `train` (problems and optimisers).
 
+mod chained;
 mod config;
 mod data;
 mod dynamic;
@@ -32,6 +33,7 @@ mod schedules;
 pub mod train;
 mod validate;
 
+pub use chained::{ChainedModel, FailureClassifier, IntervalObs};
 pub use config::*;
 pub use model::{Band, Link, TraceModel, Transition};
 pub use report::*;
@@ -88,17 +90,25 @@ pub(crate) fn run_checked(
     if cancel.load(Ordering::Relaxed) {
         return Err(Error::Cancelled);
     }
-    let results: Vec<(Vec<LrTracePoint>, RunState)> = specs
+    // Matched compute (Sec. 3.2 of the paper): every baseline schedule runs `repeats` times with its own
+    // minibatch streams and the best run (lowest final trace value) is reported, as the tuner keeps the best
+    // of its Q runs.
+    let reps = cfg.repeats();
+    let jobs: Vec<(usize, usize)> = (0..specs.len()).flat_map(|i| (0..reps).map(move |r| (i, r))).collect();
+    let mut results: Vec<(Vec<LrTracePoint>, RunState)> = jobs
         .par_iter()
-        .enumerate()
-        .map(|(i, (_, _, sched))| run_schedule(pr, cfg, &w0, y0, cap, sched, 1000 + i as u64, cancel))
+        .map(|&(i, r)| run_schedule(pr, cfg, &w0, y0, cap, &specs[i].2, 1000 + i as u64, r as u64, cancel))
         .collect();
     if cancel.load(Ordering::Relaxed) {
         return Err(Error::Cancelled);
     }
     let mut methods = Vec::new();
-    for (i, ((name, family, sched), (trace, st))) in specs.into_iter().zip(results).enumerate() {
-        let final_loss = trace.last().map_or(y0, |p| p.loss);
+    for (i, (name, family, sched)) in specs.into_iter().enumerate() {
+        let runs: Vec<(Vec<LrTracePoint>, RunState)> = results.drain(..reps).collect();
+        let finals: Vec<f64> = runs.iter().map(|(t, _)| t.last().map_or(y0, |p| p.loss)).collect();
+        let best = (0..reps).min_by(|&a, &b| finals[a].total_cmp(&finals[b])).unwrap_or(0);
+        let (trace, st) = runs.into_iter().nth(best).ok_or_else(|| Error::numerical("a baseline produced no run"))?;
+        let final_loss = finals.get(best).copied().unwrap_or(y0);
         let test_loss = if st.diverged { f64::INFINITY } else { pr.test_loss(&st.w, &mut scratch) };
         observer(&LrEvent::MethodDone { method: i, name: name.clone(), final_loss, trace: trace.clone() });
         methods.push(LrMethodReport {
@@ -109,7 +119,8 @@ pub(crate) fn run_checked(
             final_loss,
             test_loss,
             diverged: st.diverged,
-            compute_steps: d * cfg.steps_per_interval,
+            compute_steps: reps * d * cfg.steps_per_interval,
+            repeat_finals: finals,
         });
     }
     let dynamic = if cfg.dynamic.enabled {
