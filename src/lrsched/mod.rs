@@ -6,8 +6,11 @@
 //! - dynamic tuning of one run (their Algorithm 1): `Q` runs in parallel (rayon); at each interval boundary
 //!   keep the best run, duplicate it `Q` times and give copy `i` the learning rate minimising the
 //!   `α_i`-quantile of the predicted trace value at the next boundary, `α_i = (2i - 1)/(2Q)` (the trace is a
-//!   loss, so "best" is the lowest quantile), within one order of magnitude of the kept run's rate. The trace
-//!   model is [`model::TraceModel`] (exact GP in place of their sparse variational GP).
+//!   loss, so "best" is the lowest quantile), within one order of magnitude of the kept run's rate, among the
+//!   rates the GP failure classifier (their Sec. 3.2) allows copy `i` (`p_fail <= 1 - α_i`). The trace model
+//!   is [`ChainedModel`] (two latent GPs through the linear or exponential link, sparse variational, their
+//!   eqs. 2-3 and Sec. 2.2), with [`model::TraceModel`] (exact GP on boundary increments) as the labelled
+//!   fallback. Baselines (5 constants, 12 exponential decays) each get the best of `Q` runs: matched compute.
 //!
 //! Entry point [`run`] (or [`run_with_data`] for user data); the [`LrReport`] has `methods` with `name`,
 //! `trace` (step, loss, learning rate) and `final_loss`, plus the tuner's decisions and predicted bands.
@@ -19,8 +22,8 @@
 
 //
 // Layout: `config` (+ `presets`, `validate`), `report` (traces, decisions, events), `data` (the training
-// problem of a config), `schedules` (fixed schedules), `dynamic` (the GP-guided tuner), `model` (the trace
-// model), `train` (problems and optimisers).
+// problem of a config), `schedules` (fixed schedules), `dynamic` (the GP-guided tuner), `chained` (the trace
+// model and the failure classifier), `model` (the exact-GP fallback), `train` (problems and optimisers).
 
 mod chained;
 mod config;
