@@ -117,7 +117,7 @@ fn dynamic_tuner_and_matched_baselines_on_the_noisy_quadratic_over_seeds() {
             assert!(m.repeat_finals.iter().any(|v| *v != m.repeat_finals[0]), "{}", m.name);
         }
         let det = r.dynamic.as_ref().unwrap();
-        assert!(det.model.contains("variational GP"), "{}", det.model);
+        assert!(det.model.contains("variational gp"), "{}", det.model);
         for (k, dec) in det.decisions.iter().enumerate() {
             let kept = dynamic.schedule[k];
             // Changes are limited to one order of magnitude per boundary.
