@@ -94,28 +94,72 @@ fn quick_nq() -> LrConfig {
 }
 
 #[test]
-fn dynamic_tuner_beats_the_best_constant_rate_on_the_noisy_quadratic() {
+fn dynamic_tuner_and_matched_baselines_on_the_noisy_quadratic_over_seeds() {
+    // Several seeds (1-3; the defaults were set on seed 7). Checks the algorithm's invariants and that every
+    // method learns; which method wins is measured by scripts/lrsched-numbers.sh, not asserted here.
     let cancel = AtomicBool::new(false);
-    for seed in [7] {
+    for seed in [1, 2, 3] {
         let mut c = quick_nq();
         c.seed = seed;
         let r = lrsched::run(&c, &mut |_| {}, &cancel).unwrap();
         let dynamic = r.methods.iter().find(|m| m.family == "dynamic").unwrap();
-        let b = r.best_constant.clone().unwrap();
-        let (name, best_const) = (b.name, b.final_loss);
-        assert!(dynamic.final_loss < 0.8 * best_const, "seed {seed}: dynamic {} vs {name} {best_const}", dynamic.final_loss);
-        // The tuned schedule decays: last rate below the first kept rate.
-        assert!(dynamic.schedule[9] < dynamic.schedule[0]);
-        // Changes are limited to one order of magnitude per boundary.
+        let y0 = dynamic.trace[0].loss;
+        // The tuner learns: its kept run ends far below the start (the loss starts near 1.8).
+        assert!(dynamic.final_loss < 0.1 * y0, "seed {seed}: {} from {y0}", dynamic.final_loss);
+        // Matched compute: 5 constants and 12 decays, each the best of Q = 6 runs.
+        assert_eq!(r.methods.iter().filter(|m| m.family == "constant").count(), 5);
+        assert_eq!(r.methods.iter().filter(|m| m.family == "exponential-decay").count(), 12);
+        for m in r.methods.iter().filter(|m| m.family != "dynamic") {
+            assert_eq!(m.repeat_finals.len(), 6);
+            assert_eq!(m.final_loss, m.repeat_finals.iter().cloned().fold(f64::INFINITY, f64::min));
+            assert_eq!(m.compute_steps, dynamic.compute_steps);
+            // The repeats differ (their own minibatch streams).
+            assert!(m.repeat_finals.iter().any(|v| *v != m.repeat_finals[0]), "{}", m.name);
+        }
         let det = r.dynamic.as_ref().unwrap();
+        assert!(det.model.contains("variational gp"), "{}", det.model);
         for (k, dec) in det.decisions.iter().enumerate() {
             let kept = dynamic.schedule[k];
+            // Changes are limited to one order of magnitude per boundary.
             assert!(dec.lrs.iter().all(|l| (l / kept).log10().abs() <= 1.0 + 1e-9));
             assert_eq!(dec.alphas.len(), 6);
             assert!((dec.alphas[0] - 1.0 / 12.0).abs() < 1e-12);
+            assert!(!dec.model_failed);
+            // Copy i meets its failure threshold 1 - alpha_i (no divergence here: probability 0).
+            for i in 0..6 {
+                assert!((dec.p_fail_threshold[i] - (1.0 - dec.alphas[i])).abs() < 1e-12);
+                assert!(dec.p_fail[i] <= dec.p_fail_threshold[i]);
+            }
+            // Eq. 6: a lower quantile level never picks a larger predicted median than the band it reports.
+            assert!(dec.predicted.iter().all(|b| b.lo <= b.median && b.median <= b.hi));
         }
         assert_eq!(det.predicted_bands.len(), 11);
+        assert_eq!(det.diverged_intervals, 0);
     }
+}
+
+#[test]
+fn diverged_runs_are_kept_out_of_the_regression_and_steer_the_classifier() {
+    // Rates up to 30 on the noisy quadratic (curvature 1): the top ones diverge.
+    let mut c = quick_nq();
+    c.lr_bounds = [1e-2, 30.0];
+    c.intervals = 5;
+    c.constant = 0;
+    c.decay_starts = 0;
+    let cancel = AtomicBool::new(false);
+    let r = lrsched::run(&c, &mut |_| {}, &cancel).unwrap();
+    let det = r.dynamic.as_ref().unwrap();
+    assert!(det.diverged_intervals >= 1, "nothing diverged");
+    let dynamic = r.methods.iter().find(|m| m.family == "dynamic").unwrap();
+    assert!(!dynamic.diverged && dynamic.final_loss.is_finite());
+    // After a failure, the classifier gives the chosen rates of the cautious copies a low failure probability.
+    for dec in &det.decisions {
+        assert!(!dec.model_failed);
+        for i in 0..6 {
+            assert!(dec.p_fail[i] <= dec.p_fail_threshold[i] + 1e-12 || dec.p_fail.iter().all(|p| *p > 0.0));
+        }
+    }
+    assert!(det.decisions.iter().any(|d| d.p_fail.iter().any(|p| *p > 0.0)));
 }
 
 #[test]
@@ -197,5 +241,6 @@ fn cancel_and_bad_configs_give_clear_errors() {
     assert!(e.to_string().contains("unknown field"));
     let c: LrConfig = serde_json::from_str(r#"{"problem": {"kind": "mlp", "hidden": 8}, "optimizer": "adam", "dynamic": {"link": "softplus"}}"#).unwrap();
     assert_eq!(c.dynamic.link, Link::Softplus);
+    assert!(err(&c).contains("softplus"));
     assert!(TraceModel::fit(&[], &[], Link::Linear, [1e-3, 1.0], &mut stream(1, 1)).is_err());
 }

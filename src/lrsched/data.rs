@@ -19,6 +19,11 @@ pub(super) fn build_problem(cfg: &LrConfig, data: Option<&Dataset>) -> Result<Bo
             owned = crate::data::digits();
             &owned
         }
+        (None, LrData::Mnist { per_class, pool }) => {
+            let classes: Vec<u8> = (0..10).collect();
+            owned = crate::data::mnist::Mnist::load()?.dataset(&classes, Some(*per_class), *pool)?;
+            &owned
+        }
         (None, _) => {
             return Err(Error::config(
                 "data source csv/upload needs the data passed in (run_with_data); the CLI and the page do this",

@@ -1,7 +1,8 @@
 //! Dynamic tuning of one run with the GP trace model (Picheny et al. 2020, Algorithm 1).
 
 use super::schedules::{logspace, run_segment, Segment};
-use super::{Band, Decision, DynamicReport, LrConfig, LrEvent, LrMethodReport, LrTracePoint, RunState, TraceModel, TrainProblem, Transition};
+use super::chained::{quantile, ChainedModel, FailureClassifier, IntervalObs};
+use super::{Band, Decision, TraceModelKind, DynamicReport, LrConfig, LrEvent, LrMethodReport, LrTracePoint, RunState, TraceModel, TrainProblem, Transition};
 use crate::rng::substream;
 use crate::{Error, Result};
 use rayon::prelude::*;
@@ -28,6 +29,10 @@ pub(super) fn dynamic_tuning(
     let mut states: Vec<RunState> = vec![RunState::new(w0.to_vec()); q];
     let mut starts = vec![y0; q];
     let mut obs: Vec<Transition> = Vec::new();
+    let mut iobs: Vec<IntervalObs> = Vec::new();
+    let mut chained: Option<ChainedModel> = None;
+    let mut model_name = String::new();
+    let spi = cfg.steps_per_interval as f64;
     let mut decisions: Vec<Decision> = Vec::new();
     let mut run_traces = Vec::with_capacity(d);
     let mut stitched = vec![LrTracePoint { step: 0, loss: y0, lr: lrs[0] }];
@@ -51,7 +56,13 @@ pub(super) fn dynamic_tuning(
             .collect();
         let ends: Vec<f64> = segs.iter().map(|s| s.0.end).collect();
         for i in 0..q {
-            obs.push(Transition { y: starts[i], lr: lrs[i], y_next: ends[i] });
+            let diverged = segs[i].1.diverged;
+            if !diverged {
+                obs.push(Transition { y: starts[i], lr: lrs[i], y_next: ends[i] });
+            }
+            let s0 = (segs[i].1.step - cfg.steps_per_interval) as f64;
+            let points = segs[i].0.points.iter().map(|p| ((p.step as f64 - s0) / spi, p.loss)).collect();
+            iobs.push(IntervalObs { y_start: starts[i], lr: lrs[i], points, diverged });
         }
         if let Some(dec) = decisions.last_mut() {
             dec.observed = ends.clone();
@@ -70,36 +81,67 @@ pub(super) fn dynamic_tuning(
         if k + 1 == d {
             break;
         }
-        // Fit the trace model on every observed interval and choose the Q rates.
-        let y0s = vec![y0; 1];
-        let fitted = TraceModel::fit(&obs, &y0s, link, cfg.lr_bounds, &mut model_rng);
+        // Fit the trace model on every recorded point of the non-diverged intervals (eqs. 2-3), the failure
+        // classifier on all intervals (Sec. 3.2), and choose the Q rates by eq. 6.
         let allowed: Vec<f64> = cands.iter().copied().filter(|c| (c / kept_lr).log10().abs() <= 1.0 + 1e-9).collect();
-        let (new_lrs, predicted, failed) = match &fitted {
-            Ok(m) => {
-                let mut chosen = Vec::with_capacity(q);
-                let mut bands = Vec::with_capacity(q);
-                for &a in &alphas {
-                    let mut bestc = (f64::INFINITY, kept_lr);
-                    for &c in &allowed {
-                        let v = m.quantile(kept_loss, c, a);
-                        if v < bestc.0 {
-                            bestc = (v, c);
-                        }
-                    }
-                    chosen.push(bestc.1);
-                    bands.push(m.one_step_band(kept_loss, bestc.1));
-                }
-                (chosen, bands, false)
-            }
-            Err(_) => {
-                // Fallback (reported): spread the rates over one order of magnitude around the kept rate.
-                let spread = logspace((kept_lr / 10.0).max(lo), (kept_lr * 10.0).min(hi), q);
-                let nan = Band { lo: f64::NAN, median: f64::NAN, hi: f64::NAN };
-                (spread, vec![nan; q], true)
-            }
+        let classifier = FailureClassifier::fit(&iobs, cfg.lr_bounds).ok();
+        let pf = |c: f64| classifier.as_ref().map_or(0.0, |k| k.p_fail(kept_loss, c));
+        let thresholds: Vec<f64> = alphas.iter().map(|a| 1.0 - a).collect();
+        let fitted_chain = if cfg.dynamic.model == TraceModelKind::Svgp {
+            ChainedModel::fit(&iobs, link, cfg.lr_bounds, cfg.dynamic.inducing, cfg.dynamic.fit_iters).ok()
+        } else {
+            None
         };
-        if let Ok(m) = fitted {
+        let fitted = if fitted_chain.is_none() {
+            let y0s = vec![y0; 1];
+            TraceModel::fit(&obs, &y0s, link, cfg.lr_bounds, &mut model_rng).ok()
+        } else {
+            None
+        };
+        let choose = |q_of: &dyn Fn(f64, f64) -> f64, band_of: &dyn Fn(f64) -> Band| {
+            let mut chosen = Vec::with_capacity(q);
+            let mut bands = Vec::with_capacity(q);
+            for (&a, &thr) in alphas.iter().zip(&thresholds) {
+                let mut adm: Vec<f64> = allowed.iter().copied().filter(|&c| pf(c) <= thr).collect();
+                if adm.is_empty() {
+                    let safest = allowed.iter().copied().min_by(|x, y| pf(*x).total_cmp(&pf(*y))).unwrap_or(kept_lr);
+                    adm.push(safest);
+                }
+                let mut bestc = (f64::INFINITY, adm[0]);
+                for &c in &adm {
+                    let v = q_of(c, a);
+                    if v < bestc.0 {
+                        bestc = (v, c);
+                    }
+                }
+                chosen.push(bestc.1);
+                bands.push(band_of(bestc.1));
+            }
+            (chosen, bands, false)
+        };
+        let (new_lrs, predicted, failed) = if let Some(m) = &fitted_chain {
+            model_name = if m.full {
+                format!("full variational GP (all {} inputs inducing), {:?} link", m.inducing(), link).to_lowercase()
+            } else {
+                format!("sparse variational GP ({} inducing inputs), {:?} link", m.inducing(), link).to_lowercase()
+            };
+            choose(&|c, a| m.latent_quantile(kept_loss, c, a), &|c| m.one_step_band(kept_loss, c))
+        } else if let Some(m) = &fitted {
+            model_name = format!("exact GP on boundary increments (fallback), {link:?} link").to_lowercase();
+            choose(&|c, a| m.quantile(kept_loss, c, a), &|c| m.one_step_band(kept_loss, c))
+        } else {
+            // Fallback (reported): spread the rates over one order of magnitude around the kept rate.
+            let spread = logspace((kept_lr / 10.0).max(lo), (kept_lr * 10.0).min(hi), q);
+            let nan = Band { lo: f64::NAN, median: f64::NAN, hi: f64::NAN };
+            (spread, vec![nan; q], true)
+        };
+        let p_fail: Vec<f64> = new_lrs.iter().map(|&c| pf(c)).collect();
+        if let Some(m) = fitted_chain {
+            chained = Some(m);
+            model = None;
+        } else if let Some(m) = fitted {
             model = Some(m);
+            chained = None;
         }
         decisions.push(Decision {
             interval: k + 1,
@@ -110,6 +152,8 @@ pub(super) fn dynamic_tuning(
             predicted,
             observed: Vec::new(),
             model_failed: failed,
+            p_fail,
+            p_fail_threshold: thresholds.clone(),
         });
         lrs = new_lrs;
     }
@@ -117,10 +161,20 @@ pub(super) fn dynamic_tuning(
     let final_loss = stitched.last().map_or(y0, |p| p.loss);
     let mut scratch = Vec::new();
     let test_loss = if final_state.diverged { f64::INFINITY } else { pr.test_loss(&final_state.w, &mut scratch) };
-    let predicted_bands = match &model {
-        Some(m) => m.sample_bands(&schedule, None, cfg.dynamic.band_samples, &mut substream(cfg.seed, 3001, 0)),
-        None => Vec::new(),
+    let predicted_bands = if let Some(m) = &chained {
+        let paths = m.sample_paths(&schedule, y0, cfg.dynamic.band_samples, &mut substream(cfg.seed, 3001, 0));
+        (0..=schedule.len())
+            .map(|k| {
+                let mut v: Vec<f64> = paths.iter().map(|p| p[k]).collect();
+                Band { lo: quantile(&mut v, 0.05), median: quantile(&mut v, 0.5), hi: quantile(&mut v, 0.95) }
+            })
+            .collect()
+    } else if let Some(m) = &model {
+        m.sample_bands(&schedule, Some(y0), cfg.dynamic.band_samples, &mut substream(cfg.seed, 3001, 0))
+    } else {
+        Vec::new()
     };
+    let diverged_intervals = iobs.iter().filter(|o| o.diverged).count();
     let rep = LrMethodReport {
         name: format!("dynamic GP (Q={q})"),
         family: "dynamic".into(),
@@ -130,8 +184,18 @@ pub(super) fn dynamic_tuning(
         test_loss,
         diverged: final_state.diverged,
         compute_steps: q * d * cfg.steps_per_interval,
+        repeat_finals: Vec::new(),
     };
-    let det = DynamicReport { runs: q, link, decisions, run_traces, predicted_bands, boundary_steps };
+    let det = DynamicReport {
+        runs: q,
+        link,
+        decisions,
+        run_traces,
+        predicted_bands,
+        boundary_steps,
+        model: model_name,
+        diverged_intervals,
+    };
     Ok((rep, det))
 }
 

@@ -6,8 +6,11 @@
 //! - dynamic tuning of one run (their Algorithm 1): `Q` runs in parallel (rayon); at each interval boundary
 //!   keep the best run, duplicate it `Q` times and give copy `i` the learning rate minimising the
 //!   `α_i`-quantile of the predicted trace value at the next boundary, `α_i = (2i - 1)/(2Q)` (the trace is a
-//!   loss, so "best" is the lowest quantile), within one order of magnitude of the kept run's rate. The trace
-//!   model is [`model::TraceModel`] (exact GP in place of their sparse variational GP).
+//!   loss, so "best" is the lowest quantile), within one order of magnitude of the kept run's rate, among the
+//!   rates the GP failure classifier (their Sec. 3.2) allows copy `i` (`p_fail <= 1 - α_i`). The trace model
+//!   is [`ChainedModel`] (two latent GPs through the linear or exponential link, sparse variational, their
+//!   eqs. 2-3 and Sec. 2.2), with [`model::TraceModel`] (exact GP on boundary increments) as the labelled
+//!   fallback. Baselines (5 constants, 12 exponential decays) each get the best of `Q` runs: matched compute.
 //!
 //! Entry point [`run`] (or [`run_with_data`] for user data); the [`LrReport`] has `methods` with `name`,
 //! `trace` (step, loss, learning rate) and `final_loss`, plus the tuner's decisions and predicted bands.
@@ -19,9 +22,10 @@
 
 //
 // Layout: `config` (+ `presets`, `validate`), `report` (traces, decisions, events), `data` (the training
-// problem of a config), `schedules` (fixed schedules), `dynamic` (the GP-guided tuner), `model` (the trace
-// model), `train` (problems and optimisers).
+// problem of a config), `schedules` (fixed schedules), `dynamic` (the GP-guided tuner), `chained` (the trace
+// model and the failure classifier), `model` (the exact-GP fallback), `train` (problems and optimisers).
 
+mod chained;
 mod config;
 mod data;
 mod dynamic;
@@ -32,6 +36,7 @@ mod schedules;
 pub mod train;
 mod validate;
 
+pub use chained::{ChainedModel, FailureClassifier, IntervalObs};
 pub use config::*;
 pub use model::{Band, Link, TraceModel, Transition};
 pub use report::*;
@@ -88,17 +93,25 @@ pub(crate) fn run_checked(
     if cancel.load(Ordering::Relaxed) {
         return Err(Error::Cancelled);
     }
-    let results: Vec<(Vec<LrTracePoint>, RunState)> = specs
+    // Matched compute (Sec. 3.2 of the paper): every baseline schedule runs `repeats` times with its own
+    // minibatch streams and the best run (lowest final trace value) is reported, as the tuner keeps the best
+    // of its Q runs.
+    let reps = cfg.repeats();
+    let jobs: Vec<(usize, usize)> = (0..specs.len()).flat_map(|i| (0..reps).map(move |r| (i, r))).collect();
+    let mut results: Vec<(Vec<LrTracePoint>, RunState)> = jobs
         .par_iter()
-        .enumerate()
-        .map(|(i, (_, _, sched))| run_schedule(pr, cfg, &w0, y0, cap, sched, 1000 + i as u64, cancel))
+        .map(|&(i, r)| run_schedule(pr, cfg, &w0, y0, cap, &specs[i].2, 1000 + i as u64, r as u64, cancel))
         .collect();
     if cancel.load(Ordering::Relaxed) {
         return Err(Error::Cancelled);
     }
     let mut methods = Vec::new();
-    for (i, ((name, family, sched), (trace, st))) in specs.into_iter().zip(results).enumerate() {
-        let final_loss = trace.last().map_or(y0, |p| p.loss);
+    for (i, (name, family, sched)) in specs.into_iter().enumerate() {
+        let runs: Vec<(Vec<LrTracePoint>, RunState)> = results.drain(..reps).collect();
+        let finals: Vec<f64> = runs.iter().map(|(t, _)| t.last().map_or(y0, |p| p.loss)).collect();
+        let best = (0..reps).min_by(|&a, &b| finals[a].total_cmp(&finals[b])).unwrap_or(0);
+        let (trace, st) = runs.into_iter().nth(best).ok_or_else(|| Error::numerical("a baseline produced no run"))?;
+        let final_loss = finals.get(best).copied().unwrap_or(y0);
         let test_loss = if st.diverged { f64::INFINITY } else { pr.test_loss(&st.w, &mut scratch) };
         observer(&LrEvent::MethodDone { method: i, name: name.clone(), final_loss, trace: trace.clone() });
         methods.push(LrMethodReport {
@@ -109,7 +122,8 @@ pub(crate) fn run_checked(
             final_loss,
             test_loss,
             diverged: st.diverged,
-            compute_steps: d * cfg.steps_per_interval,
+            compute_steps: reps * d * cfg.steps_per_interval,
+            repeat_finals: finals,
         });
     }
     let dynamic = if cfg.dynamic.enabled {

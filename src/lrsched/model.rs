@@ -8,7 +8,8 @@
 //! - `softplus`: `y = softplus(softplus⁻¹(Y_k) + f τ)` (positive; additive for large values, multiplicative
 //!   near 0).
 //!
-//! Approximation (stated): the paper fits a sparse variational GP; here `f` is an exact GP regression (Matern
+//! This is the labelled fallback of the dynamic tuner (`dynamic.model = "exact-increments"`, or when the
+//! chained sparse variational model of `chained.rs` cannot be fitted): `f` is an exact GP regression (Matern
 //! 5/2, ARD, type-II ML via `crate::gp`) on the observed per-interval increments `z_k = η⁻¹(Y_k, Y_{k+1})`,
 //! with Gaussian noise, i.e. the latent `f` is observed at the interval boundaries only. `Y_0 ~ N(μ_0, σ_0²)`
 //! by maximum likelihood. Predictions over several intervals use recursive sampling (their Sec. 2.3): each

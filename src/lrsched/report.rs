@@ -30,8 +30,11 @@ pub struct LrMethodReport {
     /// Loss on the held-out split at the end.
     pub test_loss: f64,
     pub diverged: bool,
-    /// Optimiser steps spent (the dynamic tuner spends `Q` times a single run).
+    /// Optimiser steps spent: baselines run `repeats` times (best reported), the tuner `Q` runs in parallel.
     pub compute_steps: usize,
+    /// Final trace value of every repeat of a baseline (the reported one is the lowest); empty for the tuner.
+    #[serde(default)]
+    pub repeat_finals: Vec<f64>,
 }
 
 /// What the dynamic tuner did at one interval boundary.
@@ -50,6 +53,11 @@ pub struct Decision {
     pub observed: Vec<f64>,
     /// The model could not be fitted; rates were spread around the kept rate instead.
     pub model_failed: bool,
+    /// Failure probability (GP classifier, Sec. 3.2) of each copy's rate, and the threshold `1 - α_i` it had to meet.
+    #[serde(default)]
+    pub p_fail: Vec<f64>,
+    #[serde(default)]
+    pub p_fail_threshold: Vec<f64>,
 }
 
 /// Dynamic-tuner details (chart data).
@@ -64,6 +72,12 @@ pub struct DynamicReport {
     pub predicted_bands: Vec<Band>,
     /// Step of each boundary.
     pub boundary_steps: Vec<usize>,
+    /// The trace model last fitted (sparse / full variational GP, or the exact-GP fallback).
+    #[serde(default)]
+    pub model: String,
+    /// Intervals (of all runs) that diverged: kept out of the regression, given to the failure classifier.
+    #[serde(default)]
+    pub diverged_intervals: usize,
 }
 
 /// The comparison report.

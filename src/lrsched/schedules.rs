@@ -43,7 +43,7 @@ pub(super) fn run_segment(pr: &dyn TrainProblem, cfg: &LrConfig, st: &mut RunSta
     Segment { points: raw.into_iter().map(|(step, loss)| LrTracePoint { step, loss, lr }).collect(), end }
 }
 
-/// A fixed schedule run from `w0` with stream `(seed, id)`; it ends early (between intervals) when `cancel` is
+/// A fixed schedule run from `w0` with stream `(seed, id)` (repeat `r > 0`: sub-stream `r` of it); it ends early (between intervals) when `cancel` is
 /// set, and the caller then reports the run as stopped.
 pub(super) fn run_schedule(
     pr: &dyn TrainProblem,
@@ -53,9 +53,10 @@ pub(super) fn run_schedule(
     cap: f64,
     schedule: &[f64],
     id: u64,
+    repeat: u64,
     cancel: &std::sync::atomic::AtomicBool,
 ) -> (Vec<LrTracePoint>, RunState) {
-    let mut rng = stream(cfg.seed, id);
+    let mut rng = if repeat == 0 { stream(cfg.seed, id) } else { crate::rng::substream(cfg.seed, id, repeat) };
     let mut st = RunState::new(w0.to_vec());
     let mut trace = vec![LrTracePoint { step: 0, loss: y0, lr: schedule[0] }];
     for &lr in schedule {

@@ -37,7 +37,20 @@ impl LrConfig {
         if self.decay_factors.iter().any(|f| !(*f > 0.0 && *f < 1.0)) {
             return Err(Error::config("decay_factors must be in (0, 1) (total decay over the run)"));
         }
+        if let Some(r) = self.baseline_repeats {
+            if r == 0 || r > 64 {
+                return Err(Error::config(format!("baseline_repeats must be between 1 and 64, got {r}")));
+            }
+        }
         if self.dynamic.enabled {
+            if self.dynamic.model == super::TraceModelKind::Svgp && self.dynamic.link == super::Link::Softplus {
+                return Err(Error::config(
+                    "dynamic.link softplus exists only for model exact-increments; the sparse variational trace model has linear and exponential",
+                ));
+            }
+            if self.dynamic.inducing < 2 || self.dynamic.inducing > 200 || self.dynamic.fit_iters == 0 || self.dynamic.fit_iters > 5000 {
+                return Err(Error::config("dynamic.inducing must be in 2..=200 and dynamic.fit_iters in 1..=5000"));
+            }
             if self.dynamic.runs < 2 || self.dynamic.runs > 64 {
                 return Err(Error::config(format!("dynamic.runs (Q) must be between 2 and 64, got {}", self.dynamic.runs)));
             }

@@ -6,6 +6,7 @@
 import { Panel } from './panel.js';
 import { el } from '../dom.js';
 import { LineChart, CanvasPlot, legend, alignSeries, seqColor, fmtSci, OKABE_ITO } from '../charts.js';
+import { lrReading } from './lrreading.js';
 
 const DECAY_COLOURS = [1, 3, 4, 2, 5].map((k) => OKABE_ITO[k]);
 
@@ -23,12 +24,12 @@ export class LrPanel extends Panel {
     this.title = 'Learning-rate schedules with a GP trace model';
     this.intro = 'A piecewise-constant learning rate over the intervals of one training run. Constant rates (spread in log space) and exponential '
       + 'decays run alongside the dynamic tuner, which runs Q copies in parallel, keeps the best at each boundary and gives the copies the rates '
-      + 'that minimise quantiles of the GP-predicted loss. Same initial weights, same minibatches.';
+      + 'that minimise quantiles of the GP-predicted loss. Same initial weights; every baseline schedule gets the best of Q runs (matched compute).';
     this.readyText = 'Ready. The digits preset takes a few seconds.';
     this.presetHelp = 'The core’s presets (tunelab lr-schedule --preset NAME).';
-    this.presets = [['digits', 'Digits, neural network (their Figures 3–4)'], ['digits-logreg', 'Digits, softmax regression'], ['noisy-quadratic', 'Noisy quadratic (decay helps)']];
+    this.presets = [['digits', 'Digits, neural network (8×8, browser scale)'], ['digits-logreg', 'Digits, softmax regression'], ['noisy-quadratic', 'Noisy quadratic (decay helps)']];
     this.defaults = {
-      problem: 'mlp', data: 'digits', label: 'y', hidden: 32, qdim: 20, qnoise: 1, optimizer: 'sgd', constant: 7, decays: 3, factors: '0.1, 0.01',
+      problem: 'mlp', data: 'digits', label: 'y', hidden: 32, qdim: 20, qnoise: 1, optimizer: 'sgd', constant: 5, decays: 4, factors: '0.3, 0.1, 0.03',
       dynamic: true, q: 6, intervals: 10, steps: 40, batch: 16, lrlo: 0.001, lrhi: 3, seed: 7,
     };
     const nq = (s) => s.problem === 'noisy-quadratic';
@@ -104,7 +105,7 @@ export class LrPanel extends Panel {
     const lossHost = el('div', { class: 'chart chart-main', id: P('chart-loss'), role: 'img', 'aria-label': 'Training loss of each method against optimiser steps, log scale' });
     const lrHost = el('div', { class: 'chart chart-lr', id: P('chart-lr'), role: 'img', 'aria-label': 'Learning rate of each method against optimiser steps, log scale' });
     host.append(el('section', { class: 'card', 'aria-labelledby': P('h-loss') },
-      el('h2', { id: P('h-loss'), text: 'Loss traces with the learning rate under them ' }, el('span', { class: 'h-sub', text: '(their Figures 3–4)' })),
+      el('h2', { id: P('h-loss'), text: 'Loss traces with the learning rate under them' }),
       this.legendEl, lossHost, el('h3', { text: 'Learning rate' }), lrHost,
       el('p', { class: 'help', text: 'Black: the dynamic tuner (dots: the kept run at each boundary, live). Grey band: 5–95% of the loss predicted by the trace model along the tuned schedule (recursive sampling from the start).' })));
     this.loss = new LineChart(lossHost, { xLabel: 'optimiser step', yLabel: 'training loss', yLog: true, empty: 'Press Run: each method’s trace appears when it finishes.' });
@@ -112,12 +113,13 @@ export class LrPanel extends Panel {
 
     this.barCanvas = el('canvas', { class: 'detail-canvas bars', id: P('bars'), role: 'img', 'aria-label': 'Final training loss of every method, bars' });
     this.table = el('table', { class: 'arms', id: P('table') },
-      el('thead', {}, el('tr', {}, ...['method', 'final loss', 'test loss', 'diverged', 'optimiser steps'].map((t) => el('th', { scope: 'col', text: t })))),
+      el('thead', {}, el('tr', {}, ...['method', 'final loss', 'test loss', 'diverged', 'runs', 'optimiser steps'].map((t) => el('th', { scope: 'col', text: t })))),
       el('tbody'));
     host.append(el('section', { class: 'card', 'aria-labelledby': P('h-final') },
       el('h2', { id: P('h-final'), text: 'Final loss of every method' }),
       el('div', { class: 'two-col' }, el('div', { class: 'bars-wrap' }, this.barCanvas),
-        el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final loss per method (scrollable)' }, this.table))));
+        el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final loss per method (scrollable; the dynamic tuner first, then by final loss)' }, this.table)),
+      this.readingEl = el('div', { class: 'reading', id: P('reading'), 'aria-live': 'polite' })));
     this.ro = new ResizeObserver(() => this.drawBars());
     this.ro.observe(this.barCanvas);
   }
@@ -130,6 +132,7 @@ export class LrPanel extends Panel {
     this.intervals = config.intervals;
     this.stepsPer = config.steps_per_interval;
     this.table.tBodies[0].replaceChildren();
+    this.readingEl.replaceChildren();
     this.loss.clear('Starting… the baselines run in parallel, then the dynamic tuner interval by interval.');
     this.lr.clear('The schedules appear here.');
     this.drawBars();
@@ -177,9 +180,14 @@ export class LrPanel extends Panel {
     this.redraw(true);
     this.drawBars();
     const best = Math.min(...report.methods.map((m) => m.final_loss));
-    this.table.tBodies[0].replaceChildren(...report.methods.map((m) => el('tr', { class: m.final_loss === best ? 'best' : null },
+    // The dynamic tuner's row first (it used to sit below the table's scroll), then the baselines by final loss.
+    const rows = [...report.methods].sort((a, b) => Number(b.family === 'dynamic') - Number(a.family === 'dynamic') || a.final_loss - b.final_loss);
+    this.table.tBodies[0].replaceChildren(...rows.map((m) => el('tr', { class: [m.final_loss === best ? 'best' : '', m.family === 'dynamic' ? 'dynamic' : ''].join(' ').trim() || null },
       el('th', { scope: 'row', class: 'name', text: m.name }), el('td', { text: fmtSci(m.final_loss) }), el('td', { text: fmtSci(m.test_loss) }),
-      el('td', { text: m.diverged ? 'yes' : 'no' }), el('td', { text: String(m.compute_steps) }))));
+      el('td', { text: m.diverged ? 'yes' : 'no' }), el('td', { text: String(m.family === 'dynamic' ? report.dynamic?.runs ?? 1 : m.repeat_finals?.length || 1) }),
+      el('td', { text: String(m.compute_steps) }))));
+    this.readingEl.replaceChildren(el('h3', { text: 'Reading (generated from this run’s numbers)' }),
+      ...lrReading(report).map((t) => el('p', { text: t })));
     const dyn = report.methods.find((m) => m.family === 'dynamic');
     const parts = [report.best_constant && `best constant ${fmtSci(report.best_constant.final_loss)}`, report.best_decay && `best decay ${fmtSci(report.best_decay.final_loss)}`, dyn && `dynamic ${fmtSci(dyn.final_loss)}`].filter(Boolean);
     this.message(`Done in ${seconds.toFixed(1)} s. Final training loss: ${parts.join(', ')}.`, 'info');
@@ -249,6 +257,7 @@ export class LrPanel extends Panel {
       lr: this.items().filter((it) => it.lr).map((it) => ({ name: it.name, y: it.lr })),
       bands: this.report?.dynamic?.predicted_bands ?? null,
       final: this.report?.methods.map((m) => ({ name: m.name, final_loss: m.final_loss })) ?? null,
+      reading: this.report ? lrReading(this.report) : null,
     };
   }
 

@@ -1,0 +1,654 @@
+//! The trace model of Picheny, Dutordoir, Artemev & Durrande (2020), eqs. 2-3 and Sec. 2.2: two latent GPs
+//! `f` and `g` over the input `x_k = (Y_k, log10 lr_k)` chained through a link `η` that gives the trace at
+//! every recorded point of interval `k` (τ in (0, 1] = fraction of the interval done):
+//!
+//! - `exponential`: `y(T_k + τ) = Y_k + s·f(x_k)·(1 - exp(-exp(g(x_k) + c) τ))`, Gaussian noise `σ²`
+//!   (`f` = change towards an asymptote, `exp(g + c)` = rate at which the trace approaches it);
+//! - `linear`: `y(T_k + τ) = Y_k + s·f(x_k)·τ`, Gaussian noise of variance `exp(g(x_k) + c)`
+//!   (`f` = slope, `g` = log noise variance: a chained heteroscedastic GP, Saul et al. 2016).
+//!
+//! Stated choices: the trace `y` is the natural log of the training loss (all our traces are positive losses
+//! spanning decades); `s` scales the per-interval increments to unit spread; `c` is a learnt offset.
+//! Each latent GP is a sparse variational GP (Hensman et al. 2015) in the whitened form `u = L v`,
+//! `q(v) = N(m, C Cᵀ)`, with `M` inducing inputs chosen by farthest-point selection among the observed
+//! inputs (all of them when there are at most `M`: the full variational GP, labelled so); the ELBO's
+//! expectations use 7 x 7 Gauss-Hermite nodes and are maximised by Adam with analytic gradients. Kernel
+//! hyperparameters are fixed (Matern 5/2, length scales 1 in standardised `Y` and 0.25 in the scaled log
+//! rate, unit signal variance) rather than learnt.
+//!
+//! Prediction (Sec. 2.3): [`ChainedModel::sample_paths`] draws `v_f, v_g ~ q` once per path, so one path
+//! sees one function through the inducing variables as it moves from interval to interval; the small
+//! residual `k(x, x) - bᵀb` beyond the inducing variables is drawn independently at each step.
+//! [`ChainedModel::latent_quantile`] is the `α`-quantile of the noise-free next boundary value `Y_{k+1}`
+//! (eq. 6 applied to the latent function) with fixed common random numbers, so candidates are compared on the
+//! same draws.
+
+// Index loops mirror the equations in these numeric kernels; negated comparisons deliberately catch NaN.
+#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
+
+use crate::gp::{cholesky_jitter, BaseKernel, Kernel};
+use crate::rng::{stream, Rng};
+use crate::{Error, Result};
+use nalgebra::{DMatrix, DVector};
+use rand_distr::{Distribution, StandardNormal};
+
+use super::model::{norm_quantile, Link};
+
+/// One recorded interval: its start value, its rate, the values recorded inside it at fractions `tau`, and
+/// whether the run diverged in it (diverged intervals are kept out of the regression).
+#[derive(Debug, Clone, PartialEq)]
+pub struct IntervalObs {
+    pub y_start: f64,
+    pub lr: f64,
+    /// `(tau in (0, 1], loss)` pairs.
+    pub points: Vec<(f64, f64)>,
+    pub diverged: bool,
+}
+
+/// 7-point Gauss-Hermite rule for `E[h(ξ)]`, `ξ ~ N(0, 1)` (nodes `√2 t_i`, weights `w_i / √π`).
+const GH_X: [f64; 7] = [-3.750_439_717_725_742, -2.366_759_410_734_541, -1.154_405_394_739_968, 0.0, 1.154_405_394_739_968, 2.366_759_410_734_541, 3.750_439_717_725_742];
+const GH_W: [f64; 7] = [5.482_688_559_722_184e-4, 3.075_712_396_758_652e-2, 2.401_231_786_050_127e-1, 4.571_428_571_428_571e-1, 2.401_231_786_050_127e-1, 3.075_712_396_758_652e-2, 5.482_688_559_722_184e-4];
+
+const CRN: usize = 256;
+
+/// A fitted chained sparse variational trace model.
+#[derive(Debug, Clone)]
+pub struct ChainedModel {
+    link: Link,
+    kernel: Kernel,
+    z: Vec<[f64; 2]>,
+    lz: DMatrix<f64>,
+    m: [DVector<f64>; 2],
+    c: [DMatrix<f64>; 2],
+    /// Learnt offset `c` of `g` and log noise variance (exponential form).
+    offset: f64,
+    log_noise: f64,
+    y_shift: f64,
+    y_scale: f64,
+    s: f64,
+    log_lr: (f64, f64),
+    crn: Vec<(f64, f64)>,
+    /// ELBO at the end of the fit.
+    pub elbo: f64,
+    /// Whether the inducing inputs are all the observed inputs (the full variational GP).
+    pub full: bool,
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(u, v)| u * v).sum()
+}
+
+impl ChainedModel {
+    /// Fits the model on the non-diverged intervals with at most `m_max` inducing inputs per latent GP.
+    /// Errors: `Config` with fewer than 2 usable intervals, `Numerical` if the fit fails.
+    pub fn fit(obs: &[IntervalObs], link: Link, lr_bounds: [f64; 2], m_max: usize, iters: usize) -> Result<Self> {
+        if link == Link::Softplus {
+            return Err(Error::config("the chained trace model has the linear and exponential links only"));
+        }
+        let used: Vec<&IntervalObs> = obs
+            .iter()
+            .filter(|o| !o.diverged && o.y_start > 0.0 && o.lr > 0.0 && !o.points.is_empty())
+            .filter(|o| o.points.iter().all(|p| p.1 > 0.0 && p.1.is_finite() && p.0 > 0.0))
+            .collect();
+        if used.len() < 2 {
+            return Err(Error::config("the trace model needs at least 2 non-diverged intervals"));
+        }
+        let starts: Vec<f64> = used.iter().map(|o| o.y_start.ln()).collect();
+        let n = starts.len() as f64;
+        let y_shift = starts.iter().sum::<f64>() / n;
+        let ysd = (starts.iter().map(|v| (v - y_shift).powi(2)).sum::<f64>() / n).sqrt();
+        let y_scale = if ysd > 1e-9 { ysd } else { 1.0 };
+        let incs: Vec<f64> =
+            used.iter().map(|o| o.points.last().map_or(0.0, |p| p.1.ln()) - o.y_start.ln()).collect();
+        let s = (incs.iter().map(|v| v * v).sum::<f64>() / n).sqrt().max(1e-6);
+        let log_lr = (lr_bounds[0].log10(), lr_bounds[1].log10());
+        let span = (log_lr.1 - log_lr.0).max(1e-12);
+        let xs: Vec<[f64; 2]> =
+            used.iter().map(|o| [(o.y_start.ln() - y_shift) / y_scale, (o.lr.log10() - log_lr.0) / span]).collect();
+        let mut kernel = Kernel::new(BaseKernel::Matern52, 2, 1.0, 1.0)?;
+        kernel.length_scales = vec![1.0, 0.25];
+        // Farthest-point selection of the inducing inputs (deterministic).
+        let mut distinct: Vec<[f64; 2]> = Vec::new();
+        for x in &xs {
+            if !distinct.iter().any(|d| (d[0] - x[0]).abs() < 1e-9 && (d[1] - x[1]).abs() < 1e-9) {
+                distinct.push(*x);
+            }
+        }
+        let m_max = m_max.max(2);
+        let full = distinct.len() <= m_max;
+        let z: Vec<[f64; 2]> = if full {
+            distinct.clone()
+        } else {
+            let d2 = |a: &[f64; 2], b: &[f64; 2]| ((a[0] - b[0]) / 1.0).powi(2) + ((a[1] - b[1]) / 0.25).powi(2);
+            let mut chosen = vec![distinct[0]];
+            let mut mind: Vec<f64> = distinct.iter().map(|d| d2(d, &distinct[0])).collect();
+            while chosen.len() < m_max {
+                let (j, _) = mind.iter().enumerate().fold((0, -1.0), |a, (i, &v)| if v > a.1 { (i, v) } else { a });
+                chosen.push(distinct[j]);
+                for (i, d) in distinct.iter().enumerate() {
+                    mind[i] = mind[i].min(d2(d, &distinct[j]));
+                }
+            }
+            chosen
+        };
+        let mm = z.len();
+        let kzz = DMatrix::from_fn(mm, mm, |i, j| kernel.eval(&z[i], &z[j]));
+        let (lz, _) = cholesky_jitter(&kzz, 1e-4)?;
+        let b_of = |x: &[f64; 2]| -> (Vec<f64>, f64) {
+            let kx = DVector::from_fn(mm, |i, _| kernel.eval(&z[i], x));
+            let b = lz.solve_lower_triangular(&kx).unwrap_or_else(|| DVector::zeros(mm));
+            let resid = (kernel.eval(x, x) - b.dot(&b)).max(0.0);
+            (b.iter().copied().collect(), resid)
+        };
+        let bs: Vec<(Vec<f64>, f64)> = xs.iter().map(b_of).collect();
+        let targets: Vec<Vec<(f64, f64)>> = used
+            .iter()
+            .map(|o| o.points.iter().map(|&(t, v)| (t.min(1.0), (v.ln() - o.y_start.ln()) / s)).collect())
+            .collect();
+        let mut model = ChainedModel {
+            link,
+            kernel,
+            z,
+            lz,
+            m: [DVector::zeros(mm), DVector::zeros(mm)],
+            c: [DMatrix::identity(mm, mm) * 0.3, DMatrix::identity(mm, mm) * 0.3],
+            offset: if link == Link::Exponential { 3f64.ln() } else { (0.1f64).ln() },
+            log_noise: (0.05f64).ln(),
+            y_shift,
+            y_scale,
+            s,
+            log_lr,
+            crn: Vec::new(),
+            elbo: f64::NEG_INFINITY,
+            full,
+        };
+        // Adam on (m_f, C_f, m_g, C_g, offset, log_noise); C's diagonal in log space.
+        let np = 2 * (mm + mm * mm) + 2;
+        let mut theta = vec![0.0; np];
+        model.pack(&mut theta);
+        let (mut am, mut av) = (vec![0.0; np], vec![0.0; np]);
+        let mut grad = vec![0.0; np];
+        let (b1, b2, lr) = (0.9, 0.999, 0.03);
+        for it in 1..=iters.max(1) {
+            model.unpack(&theta);
+            let e = model.elbo_grad(&bs, &targets, &mut grad);
+            if !e.is_finite() {
+                return Err(Error::numerical("the trace model's ELBO is not finite"));
+            }
+            model.elbo = e;
+            for i in 0..np {
+                am[i] = b1 * am[i] + (1.0 - b1) * grad[i];
+                av[i] = b2 * av[i] + (1.0 - b2) * grad[i] * grad[i];
+                let mh = am[i] / (1.0 - f64::powi(b1, it as i32));
+                let vh = av[i] / (1.0 - f64::powi(b2, it as i32));
+                theta[i] += lr * mh / (vh.sqrt() + 1e-8);
+            }
+        }
+        model.unpack(&theta);
+        model.elbo = model.elbo_grad(&bs, &targets, &mut grad);
+        if !model.elbo.is_finite() {
+            return Err(Error::numerical("the trace model's ELBO is not finite"));
+        }
+        let mut r = stream(0x5452_4143, 0);
+        model.crn = (0..CRN)
+            .map(|_| {
+                let a: f64 = StandardNormal.sample(&mut r);
+                let b: f64 = StandardNormal.sample(&mut r);
+                (a, b)
+            })
+            .collect();
+        Ok(model)
+    }
+
+    /// Number of inducing inputs per latent GP.
+    pub fn inducing(&self) -> usize {
+        self.z.len()
+    }
+
+    fn pack(&self, t: &mut [f64]) {
+        let mm = self.z.len();
+        let mut k = 0;
+        for l in 0..2 {
+            for i in 0..mm {
+                t[k] = self.m[l][i];
+                k += 1;
+            }
+            for i in 0..mm {
+                for j in 0..mm {
+                    t[k] = if i == j { self.c[l][(i, i)].max(1e-300).ln() } else if j < i { self.c[l][(i, j)] } else { 0.0 };
+                    k += 1;
+                }
+            }
+        }
+        t[k] = self.offset;
+        t[k + 1] = self.log_noise;
+    }
+
+    fn unpack(&mut self, t: &[f64]) {
+        let mm = self.z.len();
+        let mut k = 0;
+        for l in 0..2 {
+            for i in 0..mm {
+                self.m[l][i] = t[k];
+                k += 1;
+            }
+            for i in 0..mm {
+                for j in 0..mm {
+                    self.c[l][(i, j)] = if i == j { t[k].clamp(-30.0, 5.0).exp() } else if j < i { t[k] } else { 0.0 };
+                    k += 1;
+                }
+            }
+        }
+        self.offset = t[k].clamp(-20.0, 20.0);
+        self.log_noise = t[k + 1].clamp(-20.0, 5.0);
+    }
+
+    /// Marginal `q(f(x))` for latent `l` given `b = L⁻¹ k(Z, x)` and the residual variance.
+    fn marginal(&self, l: usize, b: &[f64], resid: f64) -> (f64, f64, Vec<f64>) {
+        let mm = b.len();
+        let mu = dot(self.m[l].as_slice(), b);
+        // ctb = Cᵀ b
+        let ctb: Vec<f64> = (0..mm).map(|j| (j..mm).map(|i| self.c[l][(i, j)] * b[i]).sum()).collect();
+        let var = resid + dot(&ctb, &ctb);
+        (mu, var.max(1e-12).sqrt(), ctb)
+    }
+
+    /// Mean `h(f, g, τ)` of the scaled increment and the noise variance, with their derivatives
+    /// `(h, dh/df, dh/dg, s2, ds2/dg)` (the derivative of `s2` in the offset equals the one in `g`).
+    fn link_eval(&self, f: f64, g: f64, tau: f64) -> (f64, f64, f64, f64, f64) {
+        match self.link {
+            Link::Linear => {
+                let s2 = (g + self.offset).clamp(-30.0, 30.0).exp();
+                (f * tau, tau, 0.0, s2, s2)
+            }
+            _ => {
+                let rho = (g + self.offset).clamp(-30.0, 30.0).exp();
+                let e = (-rho * tau).exp();
+                let s2 = self.log_noise.exp();
+                (f * (1.0 - e), 1.0 - e, f * e * rho * tau, s2, 0.0)
+            }
+        }
+    }
+
+    /// ELBO and its gradient in the packed parameters.
+    fn elbo_grad(&self, bs: &[(Vec<f64>, f64)], targets: &[Vec<(f64, f64)>], grad: &mut [f64]) -> f64 {
+        let mm = self.z.len();
+        grad.iter_mut().for_each(|v| *v = 0.0);
+        let mut total = 0.0;
+        let (mut g_off, mut g_noise) = (0.0, 0.0);
+        let mut gm = [vec![0.0; mm], vec![0.0; mm]];
+        let mut gc = [DMatrix::<f64>::zeros(mm, mm), DMatrix::<f64>::zeros(mm, mm)];
+        for ((b, resid), pts) in bs.iter().zip(targets) {
+            let (muf, sdf, ctbf) = self.marginal(0, b, *resid);
+            let (mug, sdg, ctbg) = self.marginal(1, b, *resid);
+            let (mut dmuf, mut dsdf, mut dmug, mut dsdg) = (0.0, 0.0, 0.0, 0.0);
+            for ia in 0..7 {
+                let f = muf + sdf * GH_X[ia];
+                for ib in 0..7 {
+                    let w = GH_W[ia] * GH_W[ib];
+                    let g = mug + sdg * GH_X[ib];
+                    for &(tau, r) in pts {
+                        let (h, dhf, dhg, s2, ds2g) = self.link_eval(f, g, tau);
+                        let e = r - h;
+                        let ll = -0.5 * (2.0 * std::f64::consts::PI * s2).ln() - 0.5 * e * e / s2;
+                        total += w * ll;
+                        // ∂ℓ/∂s2 = -1/(2 s2) + e²/(2 s2²)
+                        let dls2 = -0.5 / s2 + 0.5 * e * e / (s2 * s2);
+                        let dlf = e / s2 * dhf;
+                        let dlg = e / s2 * dhg + dls2 * ds2g;
+                        dmuf += w * dlf;
+                        dsdf += w * dlf * GH_X[ia];
+                        dmug += w * dlg;
+                        dsdg += w * dlg * GH_X[ib];
+                        // offset enters like g (rate or noise); log_noise only in the exponential form
+                        g_off += w * dlg;
+                        if self.link != Link::Linear {
+                            g_noise += w * dls2 * s2;
+                        }
+                    }
+                }
+            }
+            for (l, (dmu, dsd, ctb, sd)) in [(dmuf, dsdf, &ctbf, sdf), (dmug, dsdg, &ctbg, sdg)].into_iter().enumerate() {
+                for i in 0..mm {
+                    gm[l][i] += dmu * b[i];
+                }
+                // ∂sd/∂C_ij = b_i (Cᵀb)_j / sd  (lower triangle)
+                let k = dsd / sd;
+                for i in 0..mm {
+                    for j in 0..=i {
+                        gc[l][(i, j)] += k * b[i] * ctb[j];
+                    }
+                }
+            }
+        }
+        // KL(q(v) || N(0, I)) = ½ (tr CCᵀ + mᵀm - M - 2 Σ ln C_ii)
+        let mut kl = 0.0;
+        for l in 0..2 {
+            let mut tr = 0.0;
+            let mut logdet = 0.0;
+            for i in 0..mm {
+                for j in 0..=i {
+                    tr += self.c[l][(i, j)].powi(2);
+                    gc[l][(i, j)] -= self.c[l][(i, j)];
+                }
+                logdet += self.c[l][(i, i)].ln();
+                gc[l][(i, i)] += 1.0 / self.c[l][(i, i)];
+                gm[l][i] -= self.m[l][i];
+            }
+            kl += 0.5 * (tr + self.m[l].dot(&self.m[l]) - mm as f64 - 2.0 * logdet);
+        }
+        let mut k = 0;
+        for l in 0..2 {
+            for i in 0..mm {
+                grad[k] = gm[l][i];
+                k += 1;
+            }
+            for i in 0..mm {
+                for j in 0..mm {
+                    grad[k] = if i == j { gc[l][(i, i)] * self.c[l][(i, i)] } else if j < i { gc[l][(i, j)] } else { 0.0 };
+                    k += 1;
+                }
+            }
+        }
+        grad[k] = g_off;
+        grad[k + 1] = g_noise;
+        total - kl
+    }
+
+    fn input(&self, y: f64, lr: f64) -> [f64; 2] {
+        let span = (self.log_lr.1 - self.log_lr.0).max(1e-12);
+        [(y.max(1e-300).ln() - self.y_shift) / self.y_scale, (lr.log10() - self.log_lr.0) / span]
+    }
+
+    fn b_of(&self, x: &[f64; 2]) -> (Vec<f64>, f64) {
+        let mm = self.z.len();
+        let kx = DVector::from_fn(mm, |i, _| self.kernel.eval(&self.z[i], x));
+        let b = self.lz.solve_lower_triangular(&kx).unwrap_or_else(|| DVector::zeros(mm));
+        let resid = (self.kernel.eval(x, x) - b.dot(&b)).max(0.0);
+        (b.iter().copied().collect(), resid)
+    }
+
+    /// Marginals `(μ_f, σ_f, μ_g, σ_g)` of the two latent functions at `(y, lr)`.
+    pub fn latent(&self, y: f64, lr: f64) -> (f64, f64, f64, f64) {
+        let (b, r) = self.b_of(&self.input(y, lr));
+        let (mf, sf, _) = self.marginal(0, &b, r);
+        let (mg, sg, _) = self.marginal(1, &b, r);
+        (mf, sf, mg, sg)
+    }
+
+    /// Eq. 6 on the latent function: the `alpha`-quantile of the noise-free loss at the next boundary
+    /// `exp(ln y + s·h(f, g, 1))` given the loss `y` now and the rate `lr` (common random numbers).
+    pub fn latent_quantile(&self, y: f64, lr: f64, alpha: f64) -> f64 {
+        let (mf, sf, mg, sg) = self.latent(y, lr);
+        let h = match self.link {
+            Link::Linear => mf + sf * norm_quantile(alpha),
+            _ => {
+                let mut v: Vec<f64> =
+                    self.crn.iter().map(|&(a, b)| self.link_eval(mf + sf * a, mg + sg * b, 1.0).0).collect();
+                quantile(&mut v, alpha)
+            }
+        };
+        (y.max(1e-300).ln() + self.s * h).exp()
+    }
+
+    /// One-step band (5%, 50%, 95%) of the observed loss at the next boundary (noise included).
+    pub fn one_step_band(&self, y: f64, lr: f64) -> super::Band {
+        let (mf, sf, mg, sg) = self.latent(y, lr);
+        let mut v: Vec<f64> = self
+            .crn
+            .iter()
+            .enumerate()
+            .map(|(i, &(a, b))| {
+                let (h, _, _, s2, _) = self.link_eval(mf + sf * a, mg + sg * b, 1.0);
+                let e = self.crn[(i * 7 + 3) % CRN].0;
+                (y.max(1e-300).ln() + self.s * (h + s2.sqrt() * e)).exp()
+            })
+            .collect();
+        super::Band { lo: quantile(&mut v, 0.05), median: quantile(&mut v, 0.5), hi: quantile(&mut v, 0.95) }
+    }
+
+    /// Recursive sampling (Sec. 2.3) of `samples` paths over the schedule `lrs` from `start`; each path draws
+    /// the inducing variables of `f` and `g` once. Returns the paths' values at boundaries `0..=lrs.len()`.
+    pub fn sample_paths(&self, lrs: &[f64], start: f64, samples: usize, rng: &mut Rng) -> Vec<Vec<f64>> {
+        let mm = self.z.len();
+        let mut out = Vec::with_capacity(samples);
+        for _ in 0..samples.max(1) {
+            let mut v = [DVector::zeros(mm), DVector::zeros(mm)];
+            for l in 0..2 {
+                let e = DVector::from_fn(mm, |_, _| StandardNormal.sample(rng));
+                v[l] = &self.m[l] + &self.c[l] * e;
+            }
+            let mut y = start;
+            let mut path = vec![y];
+            for &lr in lrs {
+                let (b, r) = self.b_of(&self.input(y, lr));
+                let mut lat = [0.0; 2];
+                for l in 0..2 {
+                    let e: f64 = StandardNormal.sample(rng);
+                    lat[l] = dot(v[l].as_slice(), &b) + r.sqrt() * e;
+                }
+                let (h, _, _, s2, _) = self.link_eval(lat[0], lat[1], 1.0);
+                let e: f64 = StandardNormal.sample(rng);
+                y = (y.max(1e-300).ln() + self.s * (h + s2.sqrt() * e)).clamp(-700.0, 700.0).exp();
+                path.push(y);
+            }
+            out.push(path);
+        }
+        out
+    }
+}
+
+/// Linear-interpolated quantile of `v` (sorted in place).
+pub(super) fn quantile(v: &mut [f64], a: f64) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(|x, y| x.total_cmp(y));
+    let pos = a.clamp(0.0, 1.0) * (v.len() - 1) as f64;
+    let i = pos.floor() as usize;
+    let j = (i + 1).min(v.len() - 1);
+    v[i] + (pos - i as f64) * (v[j] - v[i])
+}
+
+/// The GP classifier of failures (Sec. 3.2): Laplace approximation of a GP with logistic likelihood
+/// (Rasmussen & Williams 2006, Algorithm 3.1; prediction with the probit approximation, eq. 3.25 and
+/// Mackay's `κ`), over the same inputs as the trace model, with a constant prior mean at the logit of the
+/// observed failure rate. Without any failure the probability is 0.
+#[derive(Debug, Clone)]
+pub struct FailureClassifier {
+    kernel: Kernel,
+    xs: Vec<[f64; 2]>,
+    mean: f64,
+    /// `∇ log p(y|f̂)` at the mode and the Cholesky factor of `B = I + W½ K W½`.
+    grad: DVector<f64>,
+    sw: DVector<f64>,
+    lb: DMatrix<f64>,
+    any: bool,
+    y_shift: f64,
+    y_scale: f64,
+    log_lr: (f64, f64),
+}
+
+fn sigmoid(u: f64) -> f64 {
+    if u >= 0.0 {
+        1.0 / (1.0 + (-u).exp())
+    } else {
+        let e = u.exp();
+        e / (1.0 + e)
+    }
+}
+
+impl FailureClassifier {
+    /// Fits on every interval (label: diverged in it).
+    pub fn fit(obs: &[IntervalObs], lr_bounds: [f64; 2]) -> Result<Self> {
+        let pts: Vec<&IntervalObs> = obs.iter().filter(|o| o.y_start > 0.0 && o.lr > 0.0).collect();
+        let starts: Vec<f64> = pts.iter().map(|o| o.y_start.ln()).collect();
+        let n = starts.len().max(1) as f64;
+        let y_shift = starts.iter().sum::<f64>() / n;
+        let ysd = (starts.iter().map(|v| (v - y_shift).powi(2)).sum::<f64>() / n).sqrt();
+        let y_scale = if ysd > 1e-9 { ysd } else { 1.0 };
+        let log_lr = (lr_bounds[0].log10(), lr_bounds[1].log10());
+        let span = (log_lr.1 - log_lr.0).max(1e-12);
+        let xs: Vec<[f64; 2]> =
+            pts.iter().map(|o| [(o.y_start.ln() - y_shift) / y_scale, (o.lr.log10() - log_lr.0) / span]).collect();
+        let t: Vec<f64> = pts.iter().map(|o| if o.diverged { 1.0 } else { 0.0 }).collect();
+        let nf = t.iter().sum::<f64>();
+        let mut kernel = Kernel::new(BaseKernel::Matern52, 2, 1.0, 10.0)?;
+        kernel.length_scales = vec![1.0, 0.2];
+        let rate = ((nf + 0.5) / (t.len() as f64 + 1.0)).clamp(0.02, 0.5);
+        let mean = (rate / (1.0 - rate)).ln();
+        let nn = xs.len();
+        let mut me = FailureClassifier {
+            kernel,
+            xs,
+            mean,
+            grad: DVector::zeros(nn),
+            sw: DVector::zeros(nn),
+            lb: DMatrix::identity(nn, nn),
+            any: nf > 0.0,
+            y_shift,
+            y_scale,
+            log_lr,
+        };
+        if !me.any {
+            return Ok(me);
+        }
+        let k = DMatrix::from_fn(nn, nn, |i, j| me.kernel.eval(&me.xs[i], &me.xs[j]));
+        let tv = DVector::from_vec(t);
+        let mut f = DVector::zeros(nn); // f - mean
+        for _ in 0..50 {
+            let pi = f.map(|v| sigmoid(v + mean));
+            let w = pi.map(|p| p * (1.0 - p));
+            let sw = w.map(|v| v.sqrt());
+            let g = &tv - &pi;
+            let bm = DMatrix::identity(nn, nn) + DMatrix::from_fn(nn, nn, |i, j| sw[i] * k[(i, j)] * sw[j]);
+            let (l, _) = cholesky_jitter(&bm, 1e-6)?;
+            let b = w.component_mul(&f) + &g;
+            let kb = &k * &b;
+            let swkb = sw.component_mul(&kb);
+            let y1 = l.solve_lower_triangular(&swkb).ok_or_else(|| Error::numerical("classifier solve"))?;
+            let y2 = l.transpose().solve_upper_triangular(&y1).ok_or_else(|| Error::numerical("classifier solve"))?;
+            let a = &b - sw.component_mul(&y2);
+            let fnew = &k * &a;
+            let change = (&fnew - &f).amax();
+            f = fnew;
+            me.grad = &tv - f.map(|v| sigmoid(v + mean));
+            me.sw = f.map(|v| {
+                let p = sigmoid(v + mean);
+                (p * (1.0 - p)).sqrt()
+            });
+            if change < 1e-8 {
+                break;
+            }
+        }
+        let bm = DMatrix::identity(nn, nn) + DMatrix::from_fn(nn, nn, |i, j| me.sw[i] * k[(i, j)] * me.sw[j]);
+        me.lb = cholesky_jitter(&bm, 1e-6)?.0;
+        Ok(me)
+    }
+
+    /// Predicted probability that a run at loss `y` with rate `lr` diverges in the next interval.
+    pub fn p_fail(&self, y: f64, lr: f64) -> f64 {
+        if !self.any {
+            return 0.0;
+        }
+        let span = (self.log_lr.1 - self.log_lr.0).max(1e-12);
+        let x = [(y.max(1e-300).ln() - self.y_shift) / self.y_scale, (lr.log10() - self.log_lr.0) / span];
+        let ks = DVector::from_fn(self.xs.len(), |i, _| self.kernel.eval(&self.xs[i], &x));
+        let mu = self.mean + ks.dot(&self.grad);
+        let v = self.lb.solve_lower_triangular(&self.sw.component_mul(&ks)).unwrap_or_else(|| DVector::zeros(ks.len()));
+        let var = (self.kernel.eval(&x, &x) - v.dot(&v)).max(0.0);
+        sigmoid(mu / (1.0 + std::f64::consts::PI * var / 8.0).sqrt())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gauss_hermite_integrates_moments() {
+        let m2: f64 = GH_X.iter().zip(GH_W).map(|(x, w)| w * x * x).sum();
+        let m4: f64 = GH_X.iter().zip(GH_W).map(|(x, w)| w * x.powi(4)).sum();
+        assert!((GH_W.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        assert!((m2 - 1.0).abs() < 1e-12 && (m4 - 3.0).abs() < 1e-10, "{m2} {m4}");
+    }
+
+    fn toy(link: Link) -> (Vec<IntervalObs>, ChainedModel) {
+        // Increments of the log loss: -0.5 at lr 1e-1, 0 at 1e-3, approaching the asymptote quickly.
+        let mut obs = Vec::new();
+        for k in 0..12 {
+            let lr = 10f64.powf(-3.0 + 2.0 * (k % 6) as f64 / 5.0);
+            let y = 1.0 + 0.1 * (k / 6) as f64;
+            let d = -0.5 * (lr.log10() + 3.0) / 2.0;
+            let pts = (1..=4).map(|j| (j as f64 / 4.0, y * (d * (1.0 - (-4.0 * j as f64 / 4.0).exp())).exp())).collect();
+            obs.push(IntervalObs { y_start: y, lr, points: pts, diverged: false });
+        }
+        let m = ChainedModel::fit(&obs, link, [1e-3, 1.0], 8, 400).unwrap();
+        (obs, m)
+    }
+
+    #[test]
+    fn elbo_gradient_matches_finite_differences() {
+        for link in [Link::Linear, Link::Exponential] {
+            let (obs, mut m) = toy(link);
+            let used: Vec<&IntervalObs> = obs.iter().collect();
+            let xs: Vec<[f64; 2]> = used.iter().map(|o| m.input(o.y_start, o.lr)).collect();
+            let bs: Vec<(Vec<f64>, f64)> = xs.iter().map(|x| m.b_of(x)).collect();
+            let targets: Vec<Vec<(f64, f64)>> = used
+                .iter()
+                .map(|o| o.points.iter().map(|&(t, v)| (t, (v.ln() - o.y_start.ln()) / m.s)).collect())
+                .collect();
+            let np = 2 * (m.z.len() + m.z.len().pow(2)) + 2;
+            let mut th = vec![0.0; np];
+            m.pack(&mut th);
+            let mut g = vec![0.0; np];
+            m.elbo_grad(&bs, &targets, &mut g);
+            let mut gd = vec![0.0; np];
+            for i in (0..np).step_by(7).chain([np - 2, np - 1]) {
+                if g[i] == 0.0 && i % m.z.len() != 0 {
+                    continue;
+                }
+                let h = 1e-6;
+                let mut a = th.clone();
+                a[i] += h;
+                m.unpack(&a);
+                let ea = m.elbo_grad(&bs, &targets, &mut gd);
+                a[i] -= 2.0 * h;
+                m.unpack(&a);
+                let eb = m.elbo_grad(&bs, &targets, &mut gd);
+                m.unpack(&th);
+                let fd = (ea - eb) / (2.0 * h);
+                assert!((fd - g[i]).abs() <= 1e-4 * (1.0 + fd.abs()), "{link:?} param {i}: {} vs {fd}", g[i]);
+            }
+        }
+    }
+
+    #[test]
+    fn learns_the_rate_effect_and_orders_quantiles() {
+        for link in [Link::Linear, Link::Exponential] {
+            let (_, m) = toy(link);
+            // Larger rates lower the predicted loss (the law above), quantiles are ordered.
+            let lo = m.latent_quantile(1.0, 1e-3, 0.5);
+            let hi = m.latent_quantile(1.0, 1e-1, 0.5);
+            assert!(hi < 0.8 && (lo - 1.0).abs() < 0.15, "{link:?}: {lo} {hi}");
+            assert!(m.latent_quantile(1.0, 1e-2, 0.1) < m.latent_quantile(1.0, 1e-2, 0.9));
+            assert!(!m.full && m.inducing() == 8);
+        }
+        // With as many inducing inputs as distinct inputs it is the full variational GP.
+        let (obs, _) = toy(Link::Exponential);
+        assert!(ChainedModel::fit(&obs, Link::Exponential, [1e-3, 1.0], 16, 50).unwrap().full);
+    }
+
+    #[test]
+    fn classifier_separates_failures() {
+        let mut obs = Vec::new();
+        for k in 0..20 {
+            let lr = 10f64.powf(-3.0 + 3.0 * k as f64 / 19.0);
+            obs.push(IntervalObs { y_start: 1.0, lr, points: vec![], diverged: lr > 0.2 });
+        }
+        let c = FailureClassifier::fit(&obs, [1e-3, 1.0]).unwrap();
+        assert!(c.p_fail(1.0, 0.9) > 0.6 && c.p_fail(1.0, 2e-3) < 0.15, "{} {}", c.p_fail(1.0, 0.9), c.p_fail(1.0, 2e-3));
+        obs.iter_mut().for_each(|o| o.diverged = false);
+        assert_eq!(FailureClassifier::fit(&obs, [1e-3, 1.0]).unwrap().p_fail(1.0, 0.9), 0.0);
+    }
+}
