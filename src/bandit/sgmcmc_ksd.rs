@@ -350,6 +350,7 @@ impl SgmcmcTable {
             DataSource::Upload { name } if !name.is_empty() => name.clone(),
             DataSource::Upload { .. } => "uploaded data".into(),
             DataSource::Digits => "digits".into(),
+            DataSource::Mnist { .. } => "MNIST".into(),
             DataSource::None => "no data".into(),
         };
         let name = format!(

@@ -93,6 +93,15 @@ pub trait Target: Send + Sync {
     fn n_classes(&self) -> usize { 0 }
     /// For classifiers: write `p(class | x_i, theta)` into `out` (length `n_classes()`).
     fn class_probs(&self, _theta: &[f64], _i: usize, _out: &mut [f64]) {}
+    /// For classifiers: `out[i * k..(i + 1) * k] = p(class | x_i, theta)` for every data point (`k =
+    /// n_classes()`, `out` of length `n_data() * k`). Classifiers with data override this with a blocked pass.
+    fn class_probs_all(&self, theta: &[f64], out: &mut [f64]) {
+        let k = self.n_classes();
+        if k == 0 { return; }
+        for (i, o) in out.chunks_exact_mut(k).enumerate().take(self.n_data()) {
+            self.class_probs(theta, i, o);
+        }
+    }
     /// For classifiers: the label of data point `i` as a class index.
     fn label(&self, _i: usize) -> usize { 0 }
     /// Exact posterior mean and covariance (row-major d x d) when known in closed form.

@@ -14,6 +14,26 @@
 
 /// Iterations per call of the sampler inside a chunk (the scratch holds at most `ceil(SUB_ITERS / thin)` rows).
 pub const SUB_ITERS: u64 = 4096;
+/// Floats the slice scratch may hold in a large model ([`sub_iters`]), and the floats of the chain buffer
+/// below which it keeps the report's 500 samples ([`chain_cap`]).
+pub const SCRATCH_FLOATS: usize = 1 << 20;
+/// Floats of one arm's report buffer (`K` rows of `d`) above which `K` shrinks towards `max_samples`.
+pub const CHAIN_FLOATS: usize = 1 << 22;
+
+/// Iterations per sampler call for dimension `d` and thinning `thin`: [`SUB_ITERS`], fewer in a large model
+/// (the MNIST network, d ~ 80,000) so that the slice holds at most about [`SCRATCH_FLOATS`] floats (at least
+/// one kept row). Slicing never changes the chain.
+pub fn sub_iters(d: usize, thin: usize) -> u64 {
+    let thin = thin.max(1) as u64;
+    let rows = (SCRATCH_FLOATS / d.max(1)).max(1) as u64;
+    SUB_ITERS.min(rows * thin)
+}
+
+/// `K` of the chain buffer (it holds at most `2 K` rows): `max(max_samples, min(report, CHAIN_FLOATS / d))`,
+/// so the report's samples shrink in a large model but the score's `max_samples` are always kept.
+pub fn chain_cap(d: usize, max_samples: usize, report: usize) -> usize {
+    max_samples.max(report.min(CHAIN_FLOATS / d.max(1)).max(2))
+}
 
 /// Running per-coordinate mean and sum of squared deviations (Welford 1962).
 #[derive(Debug, Clone)]

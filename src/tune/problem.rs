@@ -54,6 +54,13 @@ pub fn load_data(spec: &DataSpec, uploaded: Option<&str>) -> Result<Option<Datas
             Some(data::parse_csv(text, &opts)?)
         }
         DataSource::Digits => Some(data::digits()),
+        DataSource::Mnist { per_class, pool } => {
+            if *per_class == Some(0) {
+                return Err(Error::config("mnist: per_class must be at least 1"));
+            }
+            let classes: Vec<u8> = (0..10).collect();
+            Some(data::mnist::Mnist::load()?.dataset(&classes, *per_class, *pool)?)
+        }
         DataSource::None => None,
     })
 }

@@ -118,6 +118,10 @@ pub struct Best {
     /// Up to 500 evenly spaced samples of its chain (row-major, `dim` columns), for traces and histograms.
     pub samples: Vec<f64>,
     pub dim: usize,
+    /// Classifiers with a test set: ECE, MCE (10 equal-width confidence bins) and accuracy of the posterior
+    /// predictive of the report's samples (at most 100 averaged) on the held-out split.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<super::calibration::Calibration>,
 }
 
 /// Compute spent.
