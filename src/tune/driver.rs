@@ -116,6 +116,15 @@ pub fn column_moments(samples: &[f64], d: usize) -> (Vec<f64>, Vec<f64>) {
     (mean, std)
 }
 
+/// The samples a score takes from the chain buffer: `max_samples` when MAMBA scores whole chains, else 0 (the
+/// buffer then only holds the report's samples; see [`super::keep::chain_cap`]).
+pub fn chain_scored_samples(cfg: &TuneConfig) -> usize {
+    match cfg.tuner {
+        TunerSpec::Mamba { scoring: Scoring::Chain, .. } => cfg.metric.max_samples,
+        _ => 0,
+    }
+}
+
 /// Runs the tuner a config names on a problem that has already been built.
 pub fn run_on(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMut(&Event), cancel: &AtomicBool) -> Result<Report> {
     cfg.validate()?;
@@ -169,7 +178,7 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
             batch,
             chain,
             round_keep: RoundKeep::new(d, Some(0), cfg.metric.max_samples),
-            chain_buf: StrideBuffer::new(d, chain_cap(d, cfg.metric.max_samples, REPORT_SAMPLES)),
+            chain_buf: StrideBuffer::new(d, chain_cap(d, chain_scored_samples(cfg), REPORT_SAMPLES)),
             moments: Moments::new(d),
             scratch: Vec::new(),
             held_max: 0,
