@@ -351,6 +351,8 @@ impl SgmcmcTable {
             DataSource::Upload { .. } => "uploaded data".into(),
             DataSource::Digits => "digits".into(),
             DataSource::Mnist { .. } => "MNIST".into(),
+            DataSource::Ratings { path } => path.clone(),
+            DataSource::SimulateRatings { .. } => "simulated ratings".into(),
             DataSource::None => "no data".into(),
         };
         let name = format!(

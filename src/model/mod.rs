@@ -22,6 +22,7 @@ pub mod gaussian;
 pub mod kernels;
 pub mod linear;
 pub mod logistic;
+pub mod pmf;
 mod spec;
 pub mod toys;
 
@@ -29,6 +30,7 @@ pub use bnn::Bnn;
 pub use gaussian::Gaussian;
 pub use linear::LinearRegression;
 pub use logistic::LogisticRegression;
+pub use pmf::Pmf;
 pub use spec::{build_target, full_scores, ModelSpec};
 pub use toys::{density_grid, log_density_grid, Banana, Mixture2d};
 
@@ -104,6 +106,10 @@ pub trait Target: Send + Sync {
     }
     /// For classifiers: the label of data point `i` as a class index.
     fn label(&self, _i: usize) -> usize { 0 }
+    /// PMF targets: `(users, items, mean rating)` (the test split keeps the training layout).
+    fn pmf_shape(&self) -> Option<(usize, usize, f64)> { None }
+    /// Rating models: RMSE of the posterior-mean prediction of `samples` on this target's data.
+    fn predictive_rmse(&self, _samples: &[f64]) -> Option<f64> { None }
     /// Exact posterior mean and covariance (row-major d x d) when known in closed form.
     fn exact_moments(&self) -> Option<(Vec<f64>, Vec<f64>)> { None }
     /// A short human-readable name.

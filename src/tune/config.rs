@@ -37,9 +37,24 @@ pub enum DataSource {
         #[serde(default = "one_pool")]
         pool: usize,
     },
+    /// A ratings CSV (`user,item,rating`; see `crate::data::ratings`), for the `pmf` model.
+    Ratings { path: String },
+    /// Ratings simulated from the PMF model (`latent` factors, prior precision 6, noise precision 2, mean 3.5,
+    /// rounded to 1..5 stars) with MovieLens-like sparsity; MovieLens-100K's shape is 943 x 1682, 100,000.
+    SimulateRatings {
+        users: usize,
+        items: usize,
+        ratings: usize,
+        #[serde(default = "default_latent")]
+        latent: usize,
+        #[serde(default)]
+        seed: u64,
+    },
     /// No data: the target is a data-free density (Gaussian, banana, mixture).
     None,
 }
+
+fn default_latent() -> usize { 20 }
 
 fn one_pool() -> usize { 1 }
 
@@ -404,6 +419,7 @@ impl TuneConfig {
         let shape = data.or(match self.data.source {
             DataSource::Simulate { n, d, .. } => Some((n, d)),
             DataSource::Digits => Some((1797, 64)),
+            DataSource::SimulateRatings { ratings, .. } => Some((ratings, 2)),
             DataSource::Mnist { per_class, pool } => {
                 let side = 28 / pool.max(1);
                 Some((per_class.map_or(10_000, |c| (10 * c).min(10_000)), side * side))
@@ -426,6 +442,11 @@ impl TuneConfig {
                 Some(*d as f64)
             }
             ModelSpec::Banana { .. } | ModelSpec::Mixture { .. } => Some(2.0),
+            ModelSpec::Pmf { latent, users, items, .. } => match (&self.data.source, users, items) {
+                (_, Some(u), Some(i)) => Some(((u + i) * latent) as f64),
+                (DataSource::SimulateRatings { users, items, .. }, _, _) => Some(((users + items) * latent) as f64),
+                _ => None,
+            },
             ModelSpec::Bnn { hidden, classes: k, .. } => {
                 let k = k.map(|k| k as f64).unwrap_or(classes);
                 p.map(|p| *hidden as f64 * (p + 1.0) + k * (*hidden as f64 + 1.0))

@@ -362,12 +362,14 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
             samples: thin_rows(&a.chain_buf.rows, d, REPORT_SAMPLES),
             dim: d,
             calibration: None,
+            test_rmse: None,
         }
     });
     if let (Some(b), Some(test)) = (best.as_mut(), problem.test.as_ref()) {
         if test.n_classes() >= 2 {
             b.calibration = super::calibration::predictive_calibration(test.as_ref(), &b.samples, super::calibration::BINS).ok();
         }
+        b.test_rmse = test.predictive_rmse(&b.samples);
     }
     compute.wall_seconds = wall.elapsed().as_secs_f64();
     observer(&Event::Done { best: best.as_ref().map(|b| b.arm) });

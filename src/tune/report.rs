@@ -122,6 +122,10 @@ pub struct Best {
     /// predictive of the report's samples (at most 100 averaged) on the held-out split.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calibration: Option<super::calibration::Calibration>,
+    /// Rating models (PMF) with a test set: RMSE of the posterior-mean prediction of the report's samples
+    /// on the held-out ratings (the paper's Table 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub test_rmse: Option<f64>,
 }
 
 /// Compute spent.
