@@ -13,5 +13,6 @@ for s in ["sgld", "sgld-cv", "sghmc", "sghmc-cv", "sgnht", "sgnht-cv"]:
         b = e.get("best")
         if not b:
             continue
-        st = b["posterior"]["std"]
-        print(f"| {s} | {e['name']} | {b['step']:.2e} | {b['batch']} | {sum(st) / len(st):.3f} | {b['posterior']['n']} |")
+        post = b["posterior"]
+        avg = post["std_avg"] if "std_avg" in post else sum(post["std"]) / len(post["std"])
+        print(f"| {s} | {e['name']} | {b['step']:.2e} | {b['batch']} | {avg:.3f} | {post['n']} |")

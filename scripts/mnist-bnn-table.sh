@@ -12,5 +12,7 @@ for s in sgld sgld-cv sghmc sghmc-cv sgnht sgnht-cv; do
   echo "== $s" >&2
   "$BIN" compare --preset mnist-bnn --sampler "$s" --seed 0 --out "$OUT/$s.json" > "$OUT/$s.txt"
 done
+# The full reports hold every chosen arm's samples (about 250 MB each at d = 79,510): keep summaries only.
+python3 scripts/slim-report.py "$OUT"/*.json
 python3 scripts/mnist-bnn-table.py "$OUT" > docs/mnist-bnn-results.md
 cat docs/mnist-bnn-results.md

@@ -14,5 +14,6 @@ for s in sgld sgld-cv sghmc sghmc-cv sgnht sgnht-cv; do
   echo "== $s" >&2
   "$BIN" compare --preset pmf --sampler "$s" --seed 0 "${EXTRA[@]}" --out "$OUT/$s.json" > "$OUT/$s.txt"
 done
+python3 scripts/slim-report.py "$OUT"/*.json
 python3 scripts/pmf-table.py "$OUT" > docs/pmf-results.md
 cat docs/pmf-results.md
