@@ -2,7 +2,7 @@
 //! kind serialised as JSON, small CSV files (good and bad, plus the head of the shipped digits), and KSD
 //! inputs encoded from `tests/data/stein_reference.json`. This test checks that every seed does what it
 //! should (preset configs round-trip through `from_json` and `check`); with `TUNELAB_FUZZ_SEEDS=DIR` it also
-//! writes them to `DIR/{config,csv,ksd}/` (what `scripts/fuzz.sh` does).
+//! writes them to `DIR/{config,csv,ksd,ratings}/` (what `scripts/fuzz.sh` does).
 
 use tunelab::data::{parse_csv, CsvOptions};
 use tunelab::experiment::{ExperimentConfig, Kind};
@@ -68,9 +68,22 @@ fn ksd_seeds() -> Vec<(String, Vec<u8>)> {
     out
 }
 
+fn ratings_seeds() -> Vec<(String, Vec<u8>)> {
+    let out: Vec<(String, Vec<u8>)> = vec![
+        ("header.csv".into(), b"user,item,rating\n1,1,5\n2,3,4\n3,2,1\n".to_vec()),
+        ("udata.tsv".into(), b"196\t242\t3\t881250949\n186\t302\t3\t891717742\n22\t377\t1\t878887116\n".to_vec()),
+        ("ml1m.dat".into(), b"1::1193::5::978300760\n1::661::3::978302109\n".to_vec()),
+        ("bad-id.csv".into(), b"1,1,5\n0,2,4\n".to_vec()),
+        ("bad-rating.csv".into(), b"1,1,5\n1,2,NaN\n".to_vec()),
+    ];
+    assert!(tunelab::data::ratings::parse_ratings(std::str::from_utf8(&out[0].1).unwrap()).is_ok());
+    assert!(tunelab::data::ratings::parse_ratings(std::str::from_utf8(&out[3].1).unwrap()).is_err());
+    out
+}
+
 #[test]
 fn fuzz_seeds_are_valid_and_written_when_asked() {
-    let sets = [("config", config_seeds()), ("csv", csv_seeds()), ("ksd", ksd_seeds())];
+    let sets = [("config", config_seeds()), ("csv", csv_seeds()), ("ksd", ksd_seeds()), ("ratings", ratings_seeds())];
     assert!(sets.iter().all(|(_, s)| !s.is_empty()));
     if let Some(dir) = std::env::var_os("TUNELAB_FUZZ_SEEDS") {
         for (target, seeds) in &sets {

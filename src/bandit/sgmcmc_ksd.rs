@@ -350,6 +350,9 @@ impl SgmcmcTable {
             DataSource::Upload { name } if !name.is_empty() => name.clone(),
             DataSource::Upload { .. } => "uploaded data".into(),
             DataSource::Digits => "digits".into(),
+            DataSource::Mnist { .. } => "MNIST".into(),
+            DataSource::Ratings { path } => path.clone(),
+            DataSource::SimulateRatings { .. } => "simulated ratings".into(),
             DataSource::None => "no data".into(),
         };
         let name = format!(

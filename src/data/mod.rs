@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
 pub mod mnist;
+pub mod ratings;
 
 /// A regression / classification data set: features `x` (`n x p`, row-major) and labels `y`.
 #[derive(Debug, Clone, PartialEq)]

@@ -126,11 +126,30 @@ pub struct CompareConfig {
     /// Samples of the exact reference sampler (MALA) for the posterior-std error; 0 skips it.
     #[serde(default = "default_reference_samples")]
     pub reference_samples: usize,
+    /// Run only these tuners of the comparison (by name, e.g. `["MAMBA-KSD", "grid (log-loss)",
+    /// "heuristic"]`, the paper's Table 3); empty runs all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tuners: Vec<String>,
 }
 
 impl CompareConfig {
     pub fn from_base(base: TuneConfig) -> Self {
-        Self { base, reference_samples: default_reference_samples() }
+        Self { base, reference_samples: default_reference_samples(), tuners: Vec::new() }
+    }
+
+    /// The comparison preset `name`: its tune preset as the base; `mnist-bnn` is the paper's Table 3 (MAMBA-KSD,
+    /// grid by log-loss, the heuristic; no exact reference at d = 79,510).
+    pub fn preset(name: &str) -> crate::Result<Self> {
+        let mut c = Self::from_base(crate::tune::presets::preset(name)?);
+        if name == "pmf" {
+            // The paper's Table 2: no exact reference at d = 52,500.
+            c.reference_samples = 0;
+        }
+        if name == "mnist-bnn" {
+            c.reference_samples = 0;
+            c.tuners = ["MAMBA-KSD", "grid (log-loss)", "heuristic"].map(String::from).to_vec();
+        }
+        Ok(c)
     }
 }
 
@@ -157,7 +176,14 @@ impl Experiment for CompareExperiment {
 
     fn check(cfg: CompareConfig) -> Result<Self> {
         cfg.base.validate()?;
-        let tuners = compare::paper_tuners(&cfg.base);
+        let mut tuners = compare::paper_tuners(&cfg.base);
+        if let Some(unknown) = cfg.tuners.iter().find(|n| !tuners.iter().any(|t| &t.0 == *n)) {
+            let names: Vec<&str> = tuners.iter().map(|t| t.0.as_str()).collect();
+            return Err(crate::Error::config(format!("compare: unknown tuner \"{unknown}\"; tuners: {}", names.join(", "))));
+        }
+        if !cfg.tuners.is_empty() {
+            tuners.retain(|t| cfg.tuners.contains(&t.0));
+        }
         for (name, t) in &tuners {
             t.validate().map_err(|e| crate::Error::config(format!("{name}: {e}")))?;
         }

@@ -182,7 +182,7 @@ impl ExperimentConfig {
     pub fn preset(kind: Kind, name: &str) -> Result<Self> {
         Ok(match kind {
             Kind::Tune => ExperimentConfig::Tune(crate::tune::presets::preset(name)?),
-            Kind::Compare => ExperimentConfig::Compare(CompareConfig::from_base(crate::tune::presets::preset(name)?)),
+            Kind::Compare => ExperimentConfig::Compare(CompareConfig::preset(name)?),
             Kind::Bandit => ExperimentConfig::Bandit(crate::bandit::BanditConfig::preset(name)?),
             Kind::Hoag => ExperimentConfig::Hoag(crate::hoag::HoagConfig::preset(name)?),
             Kind::LrSchedule => ExperimentConfig::LrSchedule(crate::lrsched::LrConfig::preset(name)?),

@@ -206,6 +206,17 @@ impl Target for Bnn {
         self.with_scratch(|scratch| self.forward(theta, self.data.row(i), 1, &mut scratch[..self.h], &mut out[..self.k]));
         out[..self.k].iter_mut().for_each(|v| *v = v.exp());
     }
+    fn class_probs_all(&self, theta: &[f64], out: &mut [f64]) {
+        let (p, h, k) = (self.p, self.h, self.k);
+        self.with_scratch(|scratch| {
+            let hb = &mut scratch[..BLOCK * h];
+            for (xb, ob) in self.data.x.chunks(BLOCK * p).zip(out.chunks_mut(BLOCK * k)) {
+                let m = xb.len() / p;
+                self.forward(theta, xb, m, hb, &mut ob[..m * k]);
+            }
+        });
+        out[..self.data.n * k].iter_mut().for_each(|v| *v = v.exp());
+    }
     fn label(&self, i: usize) -> usize { self.labels[i] }
     fn name(&self) -> String {
         format!("BNN classifier ({} -> {} tanh -> {} softmax, N = {}, d = {})", self.p, self.h, self.k, self.data.n, self.dim())

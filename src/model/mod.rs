@@ -22,6 +22,7 @@ pub mod gaussian;
 pub mod kernels;
 pub mod linear;
 pub mod logistic;
+pub mod pmf;
 mod spec;
 pub mod toys;
 
@@ -29,6 +30,7 @@ pub use bnn::Bnn;
 pub use gaussian::Gaussian;
 pub use linear::LinearRegression;
 pub use logistic::LogisticRegression;
+pub use pmf::Pmf;
 pub use spec::{build_target, full_scores, ModelSpec};
 pub use toys::{density_grid, log_density_grid, Banana, Mixture2d};
 
@@ -93,8 +95,21 @@ pub trait Target: Send + Sync {
     fn n_classes(&self) -> usize { 0 }
     /// For classifiers: write `p(class | x_i, theta)` into `out` (length `n_classes()`).
     fn class_probs(&self, _theta: &[f64], _i: usize, _out: &mut [f64]) {}
+    /// For classifiers: `out[i * k..(i + 1) * k] = p(class | x_i, theta)` for every data point (`k =
+    /// n_classes()`, `out` of length `n_data() * k`). Classifiers with data override this with a blocked pass.
+    fn class_probs_all(&self, theta: &[f64], out: &mut [f64]) {
+        let k = self.n_classes();
+        if k == 0 { return; }
+        for (i, o) in out.chunks_exact_mut(k).enumerate().take(self.n_data()) {
+            self.class_probs(theta, i, o);
+        }
+    }
     /// For classifiers: the label of data point `i` as a class index.
     fn label(&self, _i: usize) -> usize { 0 }
+    /// PMF targets: `(users, items, mean rating)` (the test split keeps the training layout).
+    fn pmf_shape(&self) -> Option<(usize, usize, f64)> { None }
+    /// Rating models: RMSE of the posterior-mean prediction of `samples` on this target's data.
+    fn predictive_rmse(&self, _samples: &[f64]) -> Option<f64> { None }
     /// Exact posterior mean and covariance (row-major d x d) when known in closed form.
     fn exact_moments(&self) -> Option<(Vec<f64>, Vec<f64>)> { None }
     /// A short human-readable name.

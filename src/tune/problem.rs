@@ -54,6 +54,24 @@ pub fn load_data(spec: &DataSpec, uploaded: Option<&str>) -> Result<Option<Datas
             Some(data::parse_csv(text, &opts)?)
         }
         DataSource::Digits => Some(data::digits()),
+        DataSource::Ratings { path } => {
+            let text = std::fs::read_to_string(path).map_err(|e| Error::Io(format!("cannot read {path}: {e}")))?;
+            Some(data::ratings::parse_ratings(&text).map_err(|e| match e {
+                Error::Data(m) => Error::Data(format!("{path}: {m}")),
+                e => e,
+            })?)
+        }
+        DataSource::SimulateRatings { users, items, ratings, latent, seed } => {
+            let mut r = rng::stream(*seed, STREAM_SIM);
+            Some(data::ratings::simulate_ratings(*users, *items, *ratings, *latent, 6.0, 2.0, 3.5, &mut r)?)
+        }
+        DataSource::Mnist { per_class, pool } => {
+            if *per_class == Some(0) {
+                return Err(Error::config("mnist: per_class must be at least 1"));
+            }
+            let classes: Vec<u8> = (0..10).collect();
+            Some(data::mnist::Mnist::load()?.dataset(&classes, *per_class, *pool)?)
+        }
         DataSource::None => None,
     })
 }
@@ -77,7 +95,8 @@ pub fn prepare(spec: &DataSpec, ds: Dataset, seed: u64) -> Result<(Dataset, Opti
 /// Where the MAP search starts: zero, except for a neural network, whose posterior has a saddle point at zero
 /// (tanh units are symmetric): small random weights there.
 pub fn map_init(model: &ModelSpec, dim: usize, rng: &mut rng::Rng) -> Vec<f64> {
-    if model.kind() == "bnn" {
+    // PMF: U.V is bilinear, so zero is a saddle point too.
+    if model.kind() == "bnn" || model.kind() == "pmf" {
         (0..dim).map(|_| 0.1 * rng.sample::<f64, _>(rand_distr::StandardNormal)).collect()
     } else {
         vec![0.0; dim]
@@ -98,6 +117,16 @@ impl Problem {
 
     /// Builds the problem from its parts: data preparation, model, seed (split and MAP streams) and the data.
     pub fn from_parts(data_spec: &DataSpec, model: &ModelSpec, seed: u64, data: Option<Dataset>) -> Result<Problem> {
+        // PMF: the factors cover every user and item of the whole ratings set, not only the training split's.
+        let pmf_model;
+        let model = match (model, &data) {
+            (ModelSpec::Pmf { latent, lambda, tau, users, items, mean }, Some(ds)) if ds.p == 2 && (users.is_none() || items.is_none()) => {
+                let (u, i) = data::ratings::shape(ds);
+                pmf_model = ModelSpec::Pmf { latent: *latent, lambda: *lambda, tau: *tau, users: users.or(Some(u)), items: items.or(Some(i)), mean: *mean };
+                &pmf_model
+            }
+            _ => model,
+        };
         let (train, test) = match data {
             Some(ds) => {
                 let (tr, te) = prepare(data_spec, ds, seed)?;

@@ -121,6 +121,14 @@ pub struct Best {
     /// Up to 500 evenly spaced samples of its chain (row-major, `dim` columns), for traces and histograms.
     pub samples: Vec<f64>,
     pub dim: usize,
+    /// Classifiers with a test set: ECE, MCE (10 equal-width confidence bins) and accuracy of the posterior
+    /// predictive of the report's samples (at most 100 averaged) on the held-out split.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<super::calibration::Calibration>,
+    /// Rating models (PMF) with a test set: RMSE of the posterior-mean prediction of the report's samples
+    /// on the held-out ratings (the paper's Table 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub test_rmse: Option<f64>,
 }
 
 /// Compute spent.

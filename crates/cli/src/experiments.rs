@@ -25,6 +25,9 @@ pub struct TuneArgs {
     /// Per-arm budget R in seconds (the paper's unit; results then depend on the machine).
     #[arg(long, conflicts_with = "grad_evals")]
     pub seconds: Option<f64>,
+    /// A ratings CSV (user,item,rating; MovieLens u.data works) for the pmf preset, instead of simulated ratings.
+    #[arg(long)]
+    pub ratings: Option<String>,
 }
 
 impl TuneArgs {
@@ -42,6 +45,12 @@ impl TuneArgs {
         // --seed also seeds the simulated data.
         if let (Some(s), DataSource::Simulate { seed, .. }) = (self.run.seed, &mut cfg.data.source) {
             *seed = s;
+        }
+        if let Some(path) = &self.ratings {
+            if cfg.model.kind() != "pmf" {
+                return Err(Error::config("--ratings applies to the pmf model (--preset pmf)"));
+            }
+            cfg.data.source = DataSource::Ratings { path: path.clone() };
         }
         if let Some(g) = self.grad_evals {
             cfg.budget = BudgetSpec { grad_evals: Some(g), ..Default::default() };

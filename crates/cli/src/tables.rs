@@ -45,6 +45,12 @@ pub fn tune(report: &TuneReport) {
             let k = b.posterior.mean.len().min(5);
             println!("  posterior mean[..{k}] = {:?}", round(&b.posterior.mean[..k], 4));
             println!("  posterior std [..{k}] = {:?}", round(&b.posterior.std[..k], 4));
+            if let Some(r) = b.test_rmse {
+                println!("  held-out RMSE of the posterior-mean rating: {r:.4}");
+            }
+            if let Some(c) = &b.calibration {
+                println!("  held-out ({} points, {} samples): accuracy {:.4}, ECE {:.4}, MCE {:.4} ({} bins)", c.n, c.samples, c.accuracy, c.ece, c.mce, c.bins);
+            }
         }
         None => println!("no arm produced a finite score (all diverged or too few samples)"),
     }
@@ -77,6 +83,20 @@ pub fn compare(cmp: &Comparison) {
             e.report.compute.wall_seconds,
             fmt_opt(ev.speedup_vs_grid, 1)
         );
+    }
+    if cmp.entries.iter().any(|e| e.evaluation.test_rmse.is_some()) {
+        println!("{:<16} {:>10}", "tuner", "test RMSE");
+        for e in &cmp.entries {
+            println!("{:<16} {:>10}", e.name, fmt_opt(e.evaluation.test_rmse, 4));
+        }
+    }
+    if cmp.entries.iter().any(|e| e.evaluation.calibration.is_some()) {
+        println!("held-out calibration (10 equal-width confidence bins):");
+        println!("{:<16} {:>9} {:>8} {:>8}", "tuner", "accuracy", "ECE", "MCE");
+        for e in &cmp.entries {
+            let c = e.evaluation.calibration.as_ref();
+            println!("{:<16} {:>9} {:>8} {:>8}", e.name, fmt_opt(c.map(|c| c.accuracy), 4), fmt_opt(c.map(|c| c.ece), 4), fmt_opt(c.map(|c| c.mce), 4));
+        }
     }
 }
 

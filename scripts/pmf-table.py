@@ -1,0 +1,14 @@
+"""Markdown table of the pmf comparisons written by scripts/pmf-table.sh (one JSON per sampler)."""
+import json, sys, os
+
+d = sys.argv[1]
+print("| sampler | tuner | chosen h | batch | test RMSE | KSD (run kernel) | grad evals | wall s |")
+print("|---|---|---|---|---|---|---|---|")
+for s in ["sgld", "sgld-cv", "sghmc", "sghmc-cv", "sgnht", "sgnht-cv"]:
+    rep = json.load(open(os.path.join(d, s + ".json")))
+    for e in rep["result"]["entries"]:
+        ev, b = e["evaluation"], e.get("best")
+        f = lambda v, p=4: "-" if v is None else f"{v:.{p}f}"
+        h = f"{b['step']:.2e}" if b else "-"
+        n = b["batch"] if b else "-"
+        print(f"| {s} | {e['name']} | {h} | {n} | {f(ev.get('test_rmse'))} | {f(ev.get('ksd'), 3)} | {ev['total_grad_evals']:.2e} | {e['compute']['wall_seconds']:.1f} |")
