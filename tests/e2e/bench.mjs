@@ -40,7 +40,9 @@ for (const isolation of only === 'main' ? [] : [false, true]) {
 
 // The main thread during a run: the longest task (PerformanceObserver "longtask" reports tasks > 50 ms), on the
 // default settings and on the paper's preset (56 arms, the whole run), threaded page.
-for (const preset of only === 'speed' ? [] : ['', 'paper-logreg']) {
+// BENCH_MAIN_REPS: runs of each (the longest task varies with the machine's load).
+const mainReps = Number(process.env.BENCH_MAIN_REPS ?? 1);
+for (const preset of only === 'speed' ? [] : ['', 'paper-logreg']) for (let rep = 0; rep < mainReps; rep++) {
   const env = await launch({ isolation: true });
   try {
     const { page } = await openPage(env.context, env.url);
