@@ -56,7 +56,7 @@ describe('MAMBA chart: heat map view and exports', () => {
     for (const label of legend) assert.ok(texts.some((t) => t === label), `legend "${label}" missing from the SVG: ${JSON.stringify(texts.slice(0, 20))}`);
     assert.ok(texts.includes('gradient evaluations per arm'));
     assert.ok(texts.includes('KSD (lower is better)'));
-    assert.ok(texts.some((t) => /^mamba: KSD of each arm against compute$/.test(t)), JSON.stringify(texts.slice(0, 3)));
+    assert.ok(texts.some((t) => /^MAMBA[^:]*: KSD of each arm against compute$/.test(t)), JSON.stringify(texts.slice(0, 3)));
     const hash = await page.evaluate(async () => (await import('/www/export.js')).configHash(window.__tunelab.lastResult.config));
     assert.match(hash, /^[0-9a-f]{8}$/);
     assert.ok(texts.some((t) => t.endsWith(`config ${hash}`)), 'config hash in the SVG');

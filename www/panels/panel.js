@@ -94,8 +94,14 @@ export class Panel {
   /** @returns {(HTMLCanvasElement|null)[]} */
   canvases() { return []; }
 
-  /** The line under exported charts: the panel and the hash of the config that made them. */
-  exportFooter() { return this.lastConfig ? `tunelab · ${this.title} · config ${configHash(this.lastConfig)}` : `tunelab · ${this.title}`; }
+  /**
+   * The line under exported charts: the panel and the hash of the config that made them (the report's config,
+   * defaults filled in: the same as Export → Config gives for these settings).
+   */
+  exportFooter() {
+    const config = this.lastReport?.config ?? this.lastConfig;
+    return config ? `tunelab · ${this.title} · config ${configHash(config)}` : `tunelab · ${this.title}`;
+  }
   /** @returns {any} */
   chartData() { return null; }
   /** @param {EventTarget|null} _target */

@@ -646,7 +646,7 @@ export class TunePanel extends Panel {
     if (!m || !this.lastConfig) return null;
     const c = this.scoreChart;
     return scoreSvg({
-      title: `${m.tuner ? `${m.tuner}: ` : ''}${this.state.metric.toUpperCase()} of each arm against compute`,
+      title: `${m.tuner ? `${String(m.tuner).replace(/^mamba/, 'MAMBA')}: ` : ''}${this.state.metric.toUpperCase()} of each arm against compute`,
       xLabel: this.xLabel(), yLabel: this.yLabel(), footer: this.exportFooter(), arms: m.arms, best: m.done ? m.best : null,
       boundaries: m.boundaries, legend: c.legendItems(fmtBatch, fmtStep),
       style: { strokeOf: (a) => c.strokeOf(a), markOf: (a) => c.markOf(a), dashOf: (a) => c.dashOf(a) },
