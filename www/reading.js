@@ -153,7 +153,8 @@ export function readStep(report, tail = 0.25) {
     const target = Math.log10(stepOf(bestFixed));
     const near = lg.filter((v) => Math.abs(v - target) <= 0.5).length;
     const dist = Math.abs(med - target);
-    out.push(`Why, measured: in the ${k} pooled windows GP-UCB's step ranged over ${h(10 ** lg[0])} … ${h(10 ** lg[lg.length - 1])} (median ${h(10 ** med)}), `
+    const range = lg[0] === lg[lg.length - 1] ? `stayed at ${h(10 ** med)}` : `ranged over ${h(10 ** lg[0])} … ${h(10 ** lg[lg.length - 1])} (median ${h(10 ** med)})`;
+    out.push(`Why, measured: in the ${k} pooled windows GP-UCB's step ${range}, `
       + `${near} of ${k} within half a decade of h = ${h(stepOf(bestFixed))}`
       + (dist > 0.25 ? `: its steps sit ${+dist.toFixed(1)} decade${+dist.toFixed(1) === 1 ? '' : 's'} ${med < target ? 'below' : 'above'} the winning step, so its pooled samples ${med < target ? 'mix more slowly' : 'carry more discretisation bias'}.`
         : near < k ? ': it was still trying other steps in the windows that are pooled, and those windows\' samples raise its KSD.' : '.'));

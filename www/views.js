@@ -22,7 +22,7 @@ function armColor(chart, a) { return chart?.colorOf ? chart.colorOf(a) : OKABE_I
 /** The successive-halving bracket: one column per round with the arms that ran, best first. */
 export function renderBracket(container, model, chart) {
   // Rebuilt only when what it shows changed (a 56-arm bracket costs a layout of the page each time).
-  const key = `${model.done}|${model.best}|${model.round}|${model.roundsDone.length}|${model.arms.map((a) => `${a.status}${a.rounds.length}`).join(',')}`;
+  const key = `${model.tuner}|${model.arms.length}|${model.done}|${model.best}|${model.round}|${model.roundsDone.length}|${model.arms.map((a) => `${a.status}${a.rounds.length}`).join(',')}`;
   if (/** @type {any} */ (container).__key === key && container.childElementCount) return;
   /** @type {any} */ (container).__key = key;
   container.replaceChildren();
