@@ -127,7 +127,14 @@ export class Chart {
     this.el = host;
     this.empty = empty;
     this.u = null;
-    this.ro = new ResizeObserver(() => { if (this.u) this.u.setSize(sizeOf(this.host)); });
+    /** @type {{width: number, height: number}|null} the host's size as the ResizeObserver last saw it */
+    this.size = null;
+    this.ro = new ResizeObserver((entries) => {
+      const r = entries[entries.length - 1]?.contentRect;
+      // Hidden (0 x 0) hosts keep their last size.
+      if (r && r.width > 0) this.size = { width: Math.max(200, Math.floor(r.width)), height: Math.max(120, Math.floor(r.height)) };
+      if (this.u) this.u.setSize(this.size ?? sizeOf(this.host));
+    });
     this.ro.observe(host);
     placeholder(host, empty);
   }
@@ -136,7 +143,9 @@ export class Chart {
   mount(opts, data) {
     this.u?.destroy();
     this.host.replaceChildren();
-    this.u = new uPlot({ ...sizeOf(this.host), legend: { show: false }, cursor: { drag: { x: false, y: false } }, ...opts }, data, this.host);
+    // The observed size when there is one: reading the layout here would force it in the middle of a run's DOM
+    // updates (20-30 ms with the 56-arm tables).
+    this.u = new uPlot({ ...(this.size ?? sizeOf(this.host)), legend: { show: false }, cursor: { drag: { x: false, y: false } }, ...opts }, data, this.host);
     return this.u;
   }
 
@@ -709,6 +718,7 @@ function titleOf(canvas) {
 /** The legend entries shown next to a chart canvas (the `.legend` of its card): [{label, color, dash}]. */
 function legendOf(canvas) {
   const box = canvas.closest('section.card')?.querySelector('.legend');
+  if (box?.hidden) return [];
   return [...(box?.children ?? [])].map((item) => {
     const sw = item.querySelector('.sw');
     return { label: item.textContent.trim(), color: sw?.style.borderColor || '#000', dash: sw?.classList.contains('dashed') ?? false };
@@ -719,13 +729,13 @@ function legendOf(canvas) {
  * One PNG of the given chart canvases stacked vertically on white, each under its title and legend (read
  * from the page: the card's heading and `.legend`). Resolves with a Blob.
  */
-export function chartsPng(canvases) {
+export function chartsPng(canvases, footer = '') {
   const list = canvases.filter(Boolean).map((canvas) => ({ canvas, title: titleOf(canvas), legend: legendOf(canvas) }));
   const dpr = window.devicePixelRatio || 1;
   const line = Math.round(18 * dpr);
   const head = (f) => (f.title ? line : 0) + (f.legend.length ? line : 0);
   const w = Math.max(...list.map((f) => f.canvas.width), 1);
-  const h = list.reduce((s, f) => s + head(f) + f.canvas.height + 10, 0) || 1;
+  const h = (list.reduce((s, f) => s + head(f) + f.canvas.height + 10, 0) + (footer ? line : 0)) || 1;
   const out = Object.assign(document.createElement('canvas'), { width: w, height: h });
   const ctx = out.getContext('2d');
   ctx.fillStyle = '#fff';
@@ -751,6 +761,11 @@ export function chartsPng(canvases) {
     }
     ctx.drawImage(f.canvas, 0, y);
     y += f.canvas.height + 10;
+  }
+  // The footer: what made the figure (the config's hash).
+  if (footer) {
+    ctx.fillStyle = '#3d4650'; ctx.font = `${Math.round(11 * dpr)}px system-ui, sans-serif`;
+    ctx.fillText(footer, 8 * dpr, y + line / 2);
   }
   return new Promise((resolve) => out.toBlob(resolve, 'image/png'));
 }

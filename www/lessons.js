@@ -74,7 +74,8 @@ export const LESSONS = [
       {
         title: 'Change η',
         text: 'Set the reduction η to 2 and run again. Expect 4 rounds instead of 2 (18 → 9 → 4 → 2 arms): more '
-          + 'rounds, each pruning fewer arms, for the same budget of the chosen arm. Does it pick the same arm?',
+          + 'rounds, each pruning fewer arms, for the same total budget of the chosen arm (summed over the rounds it ran: '
+          + 'its last round is shorter). Does it pick the same arm?',
         patch: { eta: 2 },
         apply: 'Set η = 2',
       },

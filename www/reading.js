@@ -73,10 +73,92 @@ export function readCompare(result) {
     const c = totalGrad(w) / Math.max(1, totalGrad(mamba));
     out.push(`${w.name} beats MAMBA-KSD here: KSD ${fmtSci(w.evaluation.ksd)} against ${fmtSci(mamba.evaluation.ksd)} (${times(mamba.evaluation.ksd / w.evaluation.ksd)} lower), `
       + `${c >= 1 ? `at ${times(c)} MAMBA's compute` : `with ${times(1 / c)} less compute than MAMBA`} (${fmtCount(totalGrad(w))} against ${fmtCount(totalGrad(mamba))} gradient evaluations).`);
+    const why = whyMambaLost(w, mamba);
+    if (why) out.push(why);
   } else if (mamba && next) {
     const c = totalGrad(next) / Math.max(1, totalGrad(mamba));
     out.push(`MAMBA-KSD used ${c >= 1 ? `${times(c)} less compute than` : `${times(1 / c)} the compute of`} ${next.name} (${fmtCount(totalGrad(mamba))} against ${fmtCount(totalGrad(next))} gradient evaluations).`);
   }
   if (none.length) out.push(`${none.join(', ')} chose no arm.`);
+  // Every tuner's choice, by name.
+  const named = (result?.entries ?? []).map((e) => `${e.name}: ${e.best ? `arm ${armText(e.best)}` : 'no arm'}`);
+  if (named.length) out.push(`Chosen arms: ${named.join('; ')}.`);
+  return out;
+}
+
+/**
+ * Why a baseline's choice beat MAMBA-KSD's, from MAMBA's own report: what MAMBA did with the winner's arm (pruned
+ * it in round r, where it ranked k of n on a score from s samples, or kept it to the last round and preferred
+ * another on its own score).
+ * @param {any} w the winning entry @param {any} mamba MAMBA-KSD's entry
+ * @returns {string|null}
+ */
+function whyMambaLost(w, mamba) {
+  const same = (/** @type {any} */ a) => a.step === w.best.step && a.batch_fraction === w.best.batch_fraction && (a.leapfrog ?? 1) === (w.best.leapfrog ?? 1);
+  const arm = (mamba.arms ?? []).find(same);
+  if (!arm) return null;
+  if (arm.id === mamba.best?.arm) return null;
+  const rounds = mamba.rounds ?? [];
+  const last = arm.scores?.length ? arm.scores.length - 1 : -1;
+  if (last < 0) return null;
+  const r = rounds[last];
+  const inRound = (mamba.arms ?? []).filter((/** @type {any} */ a) => r?.arms?.includes(a.id));
+  const sc = (/** @type {any} */ a) => a.scores?.[last] ?? Infinity;
+  const rank = [...inRound].sort((a, b) => sc(a) - sc(b)).findIndex((a) => a.id === arm.id) + 1;
+  const cut = arm.status === 'pruned';
+  return `Why, measured: MAMBA-KSD ${cut ? `pruned that arm after round ${last + 1}` : `kept that arm to the last round but preferred arm ${armText(mamba.best)}`}, where its ${String(mamba.metric ?? 'score').toUpperCase()} was ${fmtSci(sc(arm))}, `
+    + `rank ${rank} of ${inRound.length}${r?.budget ? `, after ${fmtCount(r.budget)} ${r.unit === 'grad_evals' || mamba.unit === 'grad_evals' ? 'gradient evaluations' : 'budget units'} per arm` : ''}; `
+    + (String(w.tuner ?? '').startsWith('grid') ? `${w.name} ran every arm to the full budget before choosing: it judged that arm after ${fmtCount((w.arms ?? []).find((/** @type {any} */ a) => a.id === w.best.arm)?.grad_evals ?? 0)} gradient evaluations of its chain, against ${fmtCount(arm.grad_evals ?? 0)} in MAMBA.` : 'the baseline did not prune on early scores.');
+}
+
+/**
+ * The reading of the step-size panel's report (GP-UCB against fixed step sizes, compared by the KSD of the
+ * samples pooled over the last `tail` fraction of windows): GP-UCB's rank among all runs (not only how many fixed
+ * steps it beats), the best run's margin, and, when a fixed step wins, the measured reason: where GP-UCB's steps
+ * were in the pooled windows compared with the winning step.
+ * @param {any} report the core's step-size report {gp_ucb, fixed}
+ * @param {number} [tail] the pooled fraction of windows (the config's `tail`, 0.25 by default)
+ * @returns {string[]} sentences
+ */
+export function readStep(report, tail = 0.25) {
+  const out = [];
+  const gp = report?.gp_ucb;
+  const fixed = report?.fixed ?? [];
+  if (!gp) return ['No GP-UCB run in the report.'];
+  const ok = (/** @type {any} */ r) => r.tail_ksd != null && Number.isFinite(r.tail_ksd);
+  const all = [gp, ...fixed].filter(ok).sort((a, b) => a.tail_ksd - b.tail_ksd);
+  const h = (/** @type {number} */ x) => fmtStep(x);
+  const stepOf = (/** @type {any} */ r) => r.steps?.[0];
+  if (!ok(gp)) {
+    out.push(`GP-UCB's chain diverged (${gp.diverged_windows} window${gp.diverged_windows === 1 ? '' : 's'}): it has no pooled KSD${all.length ? `; the best fixed step, h = ${h(stepOf(all[0]))}, scored ${fmtSci(all[0].tail_ksd)}` : ''}.`);
+    return out;
+  }
+  const rank = all.indexOf(gp) + 1;
+  const beaten = fixed.filter((f) => !ok(f) || f.tail_ksd > gp.tail_ksd).length;
+  const bestFixed = fixed.filter(ok).sort((a, b) => a.tail_ksd - b.tail_ksd)[0];
+  if (rank === 1) {
+    out.push(`GP-UCB has the lowest pooled KSD of the last windows: ${fmtSci(gp.tail_ksd)}, below every one of the ${fixed.length} fixed step sizes`
+      + (bestFixed ? `; the best fixed step, h = ${h(stepOf(bestFixed))}, scored ${fmtSci(bestFixed.tail_ksd)} (${times(bestFixed.tail_ksd / gp.tail_ksd)} GP-UCB's).` : '.'));
+    return out;
+  }
+  out.push(`GP-UCB ranks ${rank} of ${all.length} by the pooled KSD of the last windows: ${fmtSci(gp.tail_ksd)}, against ${fmtSci(bestFixed.tail_ksd)} for the fixed step h = ${h(stepOf(bestFixed))} `
+    + `(${times(gp.tail_ksd / bestFixed.tail_ksd)} lower than GP-UCB's). It beats ${beaten} of the ${fixed.length} fixed steps, but not the best one.`);
+  // The measured reason: GP-UCB's steps in the pooled windows against the winning step.
+  const steps = (gp.steps ?? []).filter((/** @type {number} */ x) => Number.isFinite(x) && x > 0);
+  const k = Math.max(1, Math.min(steps.length, Math.ceil(steps.length * tail)));
+  const last = steps.slice(steps.length - k);
+  if (last.length) {
+    const lg = last.map((x) => Math.log10(x)).sort((a, b) => a - b);
+    const med = lg[Math.floor(lg.length / 2)];
+    const target = Math.log10(stepOf(bestFixed));
+    const near = lg.filter((v) => Math.abs(v - target) <= 0.5).length;
+    const dist = Math.abs(med - target);
+    const range = lg[0] === lg[lg.length - 1] ? `stayed at ${h(10 ** med)}` : `ranged over ${h(10 ** lg[0])} … ${h(10 ** lg[lg.length - 1])} (median ${h(10 ** med)})`;
+    out.push(`Why, measured: in the ${k} pooled windows GP-UCB's step ${range}, `
+      + `${near} of ${k} within half a decade of h = ${h(stepOf(bestFixed))}`
+      + (dist > 0.25 ? `: its steps sit ${+dist.toFixed(1)} decade${+dist.toFixed(1) === 1 ? '' : 's'} ${med < target ? 'below' : 'above'} the winning step, so its pooled samples ${med < target ? 'mix more slowly' : 'carry more discretisation bias'}.`
+        : near < k ? ': it was still trying other steps in the windows that are pooled, and those windows\' samples raise its KSD.' : '.'));
+  }
+  if (gp.diverged_windows) out.push(`GP-UCB's chain diverged in ${gp.diverged_windows} window${gp.diverged_windows === 1 ? '' : 's'}.`);
   return out;
 }

@@ -5,9 +5,11 @@
 import { launch, openPage } from './helpers.mjs';
 
 const reps = Number(process.argv[2] ?? 5);
+// BENCH_ONLY=main: only the main-thread measurements; BENCH_ONLY=speed: only the workloads.
+const only = process.env.BENCH_ONLY ?? '';
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-for (const isolation of [false, true]) {
+for (const isolation of only === 'main' ? [] : [false, true]) {
   // Without isolation headers the page would get threads via the coi service worker after one reload: block it.
   const env = await launch({ isolation, serviceWorkers: isolation ? 'allow' : 'block' });
   try {
@@ -36,20 +38,31 @@ for (const isolation of [false, true]) {
   }
 }
 
-// The main thread during a run: the longest task (PerformanceObserver "longtask" reports tasks > 50 ms).
-{
+// The main thread during a run: the longest task (PerformanceObserver "longtask" reports tasks > 50 ms), on the
+// default settings and on the paper's preset (56 arms, the whole run), threaded page.
+// BENCH_MAIN_REPS: runs of each (the longest task varies with the machine's load).
+const mainReps = Number(process.env.BENCH_MAIN_REPS ?? 1);
+for (const preset of only === 'speed' ? [] : ['', 'paper-logreg']) for (let rep = 0; rep < mainReps; rep++) {
   const env = await launch({ isolation: true });
   try {
     const { page } = await openPage(env.context, env.url);
+    if (preset) {
+      await page.selectOption('#preset', preset);
+      await page.waitForFunction(() => /^56 arms/.test(document.getElementById('arm-count')?.textContent ?? ''), null, { timeout: 30_000 });
+    } else await page.waitForFunction(() => /arms/.test(document.getElementById('arm-count')?.textContent ?? ''), null, { timeout: 30_000 });
     await page.evaluate(() => {
       window.__longtasks = [];
       new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longtasks.push(e.duration); }).observe({ type: 'longtask' });
     });
+    const t0 = Date.now();
     await page.click('#run');
-    await page.waitForFunction(() => window.__tunelab.runs >= 1 && !window.__tunelab.running, null, { timeout: 120_000 });
+    await page.waitForFunction(() => window.__tunelab.runs >= 1 && !window.__tunelab.running, null, { timeout: 600_000, polling: 500 });
+    // Let the last frame draw and the observer deliver.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 500))));
     const lt = await page.evaluate(() => window.__longtasks);
     const draws = await page.evaluate(() => window.__tunelab.drawTimes ?? []);
-    console.log(JSON.stringify({ target: 'main-thread-during-default-run', long_tasks_over_50ms: lt.length, longest_ms: lt.length ? Math.max(...lt) : 0,
+    console.log(JSON.stringify({ target: `main-thread-during-${preset || 'default'}-run`, run_s: +((Date.now() - t0) / 1000).toFixed(1),
+      long_tasks_over_50ms: lt.length, longest_ms: lt.length ? Math.round(Math.max(...lt)) : 0,
       redraws: draws.length, longest_redraw_ms: Math.max(0, ...draws) }));
   } finally {
     await env.close();

@@ -201,7 +201,12 @@ describe('every result explained (tune panel)', () => {
       const c = total(w) / total(mamba);
       assert.match(text, c >= 1 ? /at [\d.]+× MAMBA's compute/ : /with [\d.]+× less compute than MAMBA/);
       saysNumber(text, c >= 1 ? 'at ' : 'with ', c >= 1 ? (c >= 10 ? Math.round(c) : +c.toFixed(1)) : (1 / c >= 10 ? Math.round(1 / c) : +(1 / c).toFixed(1)));
+      // The measured reason, when MAMBA ran the winner's arm and did not choose it.
+      const arm = mamba.arms.find((a) => a.step === w.best.step && a.batch_fraction === w.best.batch_fraction && (a.leapfrog ?? 1) === (w.best.leapfrog ?? 1));
+      if (arm && arm.id !== mamba.best?.arm) assert.match(text, /Why, measured: MAMBA-KSD (pruned that arm after round \d+|kept that arm to the last round but preferred arm #\d+ \([^)]*\)), where its KSD was \S+, rank \d+ of \d+/);
     } else assert.doesNotMatch(text, /beats MAMBA/);
+    // Every tuner is named with its chosen arm.
+    for (const e of res.entries) assert.ok(text.includes(`${e.name}: ${e.best ? `arm #${e.best.arm} (` : 'no arm'}`), `${e.name} in: ${text}`);
     // The chosen-arm card names whose choice it shows.
     const shown = res.entries.find((e) => e.best);
     assert.ok((await page.textContent('#best')).includes(`${shown.name}: `), await page.textContent('#best'));

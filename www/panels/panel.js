@@ -10,7 +10,7 @@
 import { el } from '../dom.js';
 import { hashParams, editHash, readFields, writeFields, formatField, parseField } from '../hash.js';
 import { chartsPng } from '../charts.js';
-import { download, toJson } from '../export.js';
+import { download, toJson, configHash } from '../export.js';
 import { fieldRow, writeControls, readControls, refreshControls } from './fields.js';
 import { RunBar } from './runbar.js';
 import { notText, otherDelimiter, toCommas, cleanName } from '../upload.js';
@@ -93,6 +93,15 @@ export class Panel {
   finish(_result, _seconds, _run) {}
   /** @returns {(HTMLCanvasElement|null)[]} */
   canvases() { return []; }
+
+  /**
+   * The line under exported charts: the panel and the hash of the config that made them (the report's config,
+   * defaults filled in: the same as Export → Config gives for these settings).
+   */
+  exportFooter() {
+    const config = this.lastReport?.config ?? this.lastConfig;
+    return config ? `tunelab · ${this.title} · config ${configHash(config)}` : `tunelab · ${this.title}`;
+  }
   /** @returns {any} */
   chartData() { return null; }
   /** @param {EventTarget|null} _target */
@@ -203,7 +212,7 @@ export class Panel {
       } catch (e) { this.message(`This config would not run: ${/** @type {Error} */ (e).message}`, 'error'); }
     });
     this.$('export-report').addEventListener('click', () => this.lastReport && download(`${this.filePrefix}-report.json`, toJson(this.lastReport), 'application/json'));
-    this.$('export-png').addEventListener('click', async () => download(`${this.filePrefix}-charts.png`, await chartsPng(this.canvases()), 'image/png'));
+    this.$('export-png').addEventListener('click', async () => download(`${this.filePrefix}-charts.png`, await chartsPng(this.canvases(), this.exportFooter()), 'image/png'));
   }
 
   /**

@@ -7,6 +7,7 @@ import { Panel } from './panel.js';
 import { el } from '../dom.js';
 import { LineChart, CanvasPlot, legend, alignSeries, seriesStyle, fmtSci } from '../charts.js';
 import { drawGp1d } from './bandit.js';
+import { readStep } from '../reading.js';
 
 const numberList = (s) => {
   const xs = String(s).split(/[\s,;]+/).filter(Boolean).map(Number);
@@ -100,7 +101,8 @@ export class StepPanel extends Panel {
           el('figcaption', { text: 'After the last window: GP mean ±2 sd of the reward (drop in KSD), chosen steps coloured by window.' }))),
       el('section', { class: 'card', 'aria-labelledby': P('h-table') },
         el('h2', { id: P('h-table'), text: 'Compared by the pooled KSD' }),
-        el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'KSD of the pooled last windows per run (scrollable)' }, this.table))));
+        el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'KSD of the pooled last windows per run (scrollable)' }, this.table),
+        this.readingEl = el('div', { class: 'reading', id: P('reading'), 'aria-live': 'polite' }, el('p', { class: 'placeholder', text: 'A reading of the result, from the report’s numbers, appears after a run.' })))));
   }
 
   begin(config) {
@@ -109,6 +111,8 @@ export class StepPanel extends Panel {
     this.windows = config.windows;
     this.report = null;
     this.table.tBodies[0].replaceChildren();
+    this.entry.reading = null;
+    this.readingEl.replaceChildren(el('p', { class: 'placeholder', text: 'Running: the reading of the result appears when the run ends.' }));
     this.ksd.clear('The fixed step sizes run first (in parallel)…'); this.step.clear('GP-UCB’s choices appear here.');
     const plot = new CanvasPlot(this.gpCanvas, { x: [0, 1], y: [0, 1] });
     plot.ctx.fillStyle = '#5b6470'; plot.ctx.font = '13px system-ui, sans-serif'; plot.ctx.textAlign = 'center';
@@ -147,9 +151,11 @@ export class StepPanel extends Panel {
     this.table.tBodies[0].replaceChildren(...rows.map((r) => el('tr', { class: r.tail_ksd === best ? 'best' : null },
       el('th', { scope: 'row', class: 'name', text: r.name }), el('td', { text: r.tail_ksd == null ? 'diverged' : fmtSci(r.tail_ksd) }),
       el('td', { text: fmtSci(median(r.steps)) }), el('td', { text: String(r.diverged_windows) }), el('td', { text: fmtSci(r.grad_evals) }))));
-    const g = report.gp_ucb.tail_ksd;
-    const beaten = report.fixed.filter((f) => g != null && (f.tail_ksd == null || f.tail_ksd > g)).length;
-    this.message(`Done in ${seconds.toFixed(1)} s: GP-UCB's pooled KSD ${g == null ? 'diverged' : fmtSci(g)} beats ${beaten} of ${report.fixed.length} fixed step sizes.`, 'info');
+    // The reading, from the report's numbers: GP-UCB's rank among all runs and, when a fixed step wins, why.
+    const reading = readStep(report, this.lastConfig?.tail ?? 0.25);
+    this.entry.reading = reading;
+    this.readingEl.replaceChildren(el('p', { text: reading.join(' ') }));
+    this.message(`Done in ${seconds.toFixed(1)} s: ${reading[0]}`, 'info');
     this.progress(1, `Done · ${report.gp_ucb.steps.length} windows · ${seconds.toFixed(1)} s`);
   }
 

@@ -13,9 +13,11 @@ import { writeForm, readForm, updateVisibility, describeArms } from '../settings
 import { RunModel } from '../run.js';
 import { ScoreChart, TraceChart, HistChart, drawDensity, fmtSci, legend } from '../charts.js';
 import { renderBracket, renderArmsTable, renderBest, renderPosterior, renderCompare, fmtStep, fmtBatch } from '../views.js';
-import { download, tracesCsv } from '../export.js';
+import { download, tracesCsv, configHash } from '../export.js';
+import { scoreSvg } from '../svg.js';
 import { notText, otherDelimiter, toCommas, cleanName } from '../upload.js';
 import { readTune, readCompare } from '../reading.js';
+import { drawHeat } from '../heatmap.js';
 
 /** @typedef {import('../state.js').TuneState} TuneState */
 
@@ -229,10 +231,16 @@ export class TunePanel extends Panel {
     });
     $('file').addEventListener('change', (/** @type {Event} */ e) => this.onFile(/** @type {HTMLInputElement} */ (e.target)));
     this.wireCommon();
+    // The chart's second view: the arms x rounds heat map (suits many arms); the choice stays on the page only.
+    this.view = 'lines';
+    for (const id of ['view-lines', 'view-heat']) {
+      $(id).addEventListener('change', (/** @type {Event} */ e) => this.setView(/** @type {HTMLInputElement} */ (e.target).value));
+    }
     $('export-traces').addEventListener('click', () => {
       const r = this.result;
-      if (r?.samples?.length) download('tunelab-traces.csv', tracesCsv(r.samples, r.dim, null), 'text/csv');
+      if (r?.samples?.length) download('tunelab-traces.csv', tracesCsv(r.samples, r.dim, null, this.tracesNote(r)), 'text/csv');
     });
+    $('export-svg').addEventListener('click', () => { const svg = this.scoreSvg(); if (svg) download('tunelab-score-chart.svg', svg, 'image/svg+xml'); });
   }
 
   // ---------------------------------------------------------------- CSV upload (parsed and checked in the worker)
@@ -370,9 +378,12 @@ export class TunePanel extends Panel {
     this.entry.lastChartData = null;
     this.scoreChart.clear('Starting: each arm appears here after the first chunk of round 1.');
     $('ksd-legend').replaceChildren();
+    this.hooks.heat = null;
+    { const c = /** @type {HTMLCanvasElement} */ ($('heat-ksd')); c.getContext('2d')?.clearRect(0, 0, c.width, c.height); }
     $('ksd-hover').innerHTML = '&nbsp;';
     $('bracket').replaceChildren(el('p', { class: 'placeholder', text: 'The arms that survive each round appear here.' }));
     delete $('bracket').dataset.rounds;
+    delete /** @type {any} */ ($('bracket')).__key;
     $('arms-table').tBodies[0].replaceChildren();
     this.hooks.reading = null;
     $('reading').replaceChildren(el('p', { class: 'placeholder', text: 'Running: the reading of the result appears when the run ends.' }));
@@ -385,6 +396,7 @@ export class TunePanel extends Panel {
     coord.replaceChildren();
     coord.disabled = true;
     /** @type {HTMLButtonElement} */ ($('export-traces')).disabled = true;
+    /** @type {HTMLButtonElement} */ ($('export-svg')).disabled = true;
     if (!this.compareEntries.length) $('compare-table').tBodies[0].replaceChildren();
   }
 
@@ -415,6 +427,7 @@ export class TunePanel extends Panel {
     this.scoreChart.reset(model.arms, this.xLabel(), this.yLabel(), model.schedule);
     legend($('ksd-legend'), this.scoreChart.legendItems(fmtBatch, fmtStep));
     this.hooks.chartPending = [];
+    this.drawHeat(model);
   }
 
   /** The score chart's axis titles, with units. */
@@ -461,15 +474,54 @@ export class TunePanel extends Panel {
     });
   }
 
-  /** @param {RunModel} model */
-  drawRun(model) {
+  /**
+   * Redraws the chart now and the bracket and arms table (DOM: page layout) in the next frame, so that no
+   * frame does both (with 56 arms each half costs 20-40 ms of main thread); `sync` draws all at once (the end of
+   * a run).
+   * @param {RunModel} model @param {boolean} [sync]
+   */
+  drawRun(model, sync = false) {
     const t0 = performance.now();
     this.hooks.lastChartData = this.scoreChart.update({ boundaries: model.boundaries, best: model.done ? model.best : null, pending: model.pending() });
     this.hooks.chartArms = model.arms.map((a) => ({ id: a.id, status: a.status, points: a.points.length }));
+    this.drawHeat(model);
+    this.drawStats(model);
+    if (sync) this.drawDom(model);
+    else if (!this.domPending) {
+      this.domPending = true;
+      requestAnimationFrame(() => { this.domPending = false; if (this.model) this.drawDom(this.model); });
+    }
+    this.recordDraw(t0);
+  }
+
+  /** Shows the lines or the heat map view of the score chart. @param {string} view */
+  setView(view) {
+    this.view = view === 'heat' ? 'heat' : 'lines';
+    /** @type {HTMLInputElement} */ ($(this.view === 'heat' ? 'view-heat' : 'view-lines')).checked = true;
+    const heat = this.view === 'heat';
+    $('chart-ksd').hidden = heat;
+    $('heat-wrap').hidden = !heat;
+    $('ksd-legend').hidden = heat;
+    if (heat && this.model) this.drawHeat(this.model);
+    else if (!heat && this.model) this.scoreChart.u?.setSize({ width: Math.max(200, Math.floor($('chart-ksd').getBoundingClientRect().width)), height: Math.max(120, Math.floor($('chart-ksd').getBoundingClientRect().height)) });
+  }
+
+  /** The heat map (only while it is shown). @param {RunModel} model */
+  drawHeat(model) {
+    if (this.view !== 'heat') return;
+    this.hooks.heat = drawHeat(/** @type {HTMLCanvasElement} */ ($('heat-ksd')), model, this.state.metric.toUpperCase());
+  }
+
+  /** The bracket and the arms table. @param {RunModel} model */
+  drawDom(model) {
+    const t0 = performance.now();
     renderBracket($('bracket'), model, this.scoreChart);
     renderArmsTable($('arms-table').tBodies[0], model);
-    this.drawStats(model);
-    // Main-thread cost of each redraw (ms), for the benchmark script; the last 200 are kept.
+    this.recordDraw(t0);
+  }
+
+  /** Main-thread cost of each redraw (ms), for the benchmark script; the last 200 are kept. @param {number} t0 */
+  recordDraw(t0) {
     const times = (this.hooks.drawTimes ??= []);
     times.push(Math.round(performance.now() - t0));
     if (times.length > 200) times.shift();
@@ -516,12 +568,13 @@ export class TunePanel extends Panel {
     model.elapsed = seconds;
     model.applyReport(report);
     if (!this.model) { this.model = model; this.scoreChart.reset(model.arms, this.xLabel(), this.yLabel(), model.schedule); }
-    this.drawRun(model);
+    this.drawRun(model, true);
     this.result = { config, report, samples, dim };
     this.hooks.lastEvents = model.unknown;
     this.hooks.lastResult = { config, report, dim, envelope: run.report };
     this.showPosterior(this.result);
     $('export-traces').disabled = !samples?.length;
+    $('export-svg').disabled = false;
     const b = report?.best;
     const chosen = config.kind === 'compare'
       ? `Done: ${result.entries.map((/** @type {any} */ e) => `${e.name} chose ${e.best ? `arm #${e.best.arm} (h = ${fmtSci(e.best.step)}, batch ${fmtBatch(e.best.batch_fraction)})` : 'no arm'}`).join('; ')}.`
@@ -569,8 +622,39 @@ export class TunePanel extends Panel {
     } else wrap.hidden = true;
   }
 
+  /**
+   * The header lines of the traces CSV: whose samples these are and what was cut (the report keeps 500 evenly
+   * spaced rows of the chosen arm's thinned chain; the posterior summary used all of it).
+   * @param {{config: any, report: any, samples: Float64Array, dim: number}} r
+   */
+  tracesNote(r) {
+    const b = r.report?.best;
+    const rows = Math.floor(r.samples.length / Math.max(1, r.dim));
+    const kept = b?.posterior?.n ?? rows;
+    const who = r.report?.name ? `${r.report.name}'s` : 'the';
+    return [
+      `tunelab traces of ${who} chosen arm #${b?.arm} (h = ${b?.step}, batch ${b?.batch_fraction}), config ${configHash(r.config)}`,
+      rows < kept
+        ? `${rows} evenly spaced rows of the ${kept} thinned samples the run kept for this arm (about every ${Math.round(kept / rows)}th); the page's posterior mean and std use all ${kept}`
+        : `all ${rows} thinned samples the run kept for this arm`,
+    ];
+  }
+
+  /** The score chart as SVG (title, legend, axis titles, config hash as text), or null before a run. */
+  scoreSvg() {
+    const m = this.model;
+    if (!m || !this.lastConfig) return null;
+    const c = this.scoreChart;
+    return scoreSvg({
+      title: `${m.tuner ? `${String(m.tuner).replace(/^mamba/, 'MAMBA')}: ` : ''}${this.state.metric.toUpperCase()} of each arm against compute`,
+      xLabel: this.xLabel(), yLabel: this.yLabel(), footer: this.exportFooter(), arms: m.arms, best: m.done ? m.best : null,
+      boundaries: m.boundaries, legend: c.legendItems(fmtBatch, fmtStep),
+      style: { strokeOf: (a) => c.strokeOf(a), markOf: (a) => c.markOf(a), dashOf: (a) => c.dashOf(a) },
+    });
+  }
+
   canvases() {
-    const out = [this.scoreChart.canvas(), this.traceChart.canvas(), this.histChart.canvas()];
+    const out = [this.view === 'heat' ? /** @type {HTMLCanvasElement} */ ($('heat-ksd')) : this.scoreChart.canvas(), this.traceChart.canvas(), this.histChart.canvas()];
     if (!$('density-wrap').hidden) out.push($('density'));
     return out;
   }
