@@ -6,6 +6,7 @@
 //! iterations' worth of samples within a round. `scoring: "chain"` scores the whole chain instead.
 
 pub mod arms;
+pub mod asktell;
 pub mod compare;
 pub mod config;
 pub mod driver;
