@@ -246,6 +246,13 @@ impl AskTell {
         Ok(self.record(scores.iter().map(|&(a, v)| (a, v, None)).collect()))
     }
 
+    /// [`AskTell::tell_scores`] with the rows each score used (what [`AskTell::score`] returned): the report is
+    /// then the same as [`AskTell::tell`]'s on the samples (scores computed on workers).
+    pub fn tell_scored(&mut self, scored: &[(usize, f64, usize)]) -> Result<Vec<usize>> {
+        self.check_arms(&scored.iter().map(|s| s.0).collect::<Vec<_>>())?;
+        Ok(self.record(scored.iter().map(|&(a, v, n)| (a, v, Some(n))).collect()))
+    }
+
     /// The told arms must be exactly the asked ones, each once.
     fn check_arms(&self, told: &[usize]) -> Result<()> {
         let ask = self.current.as_ref().ok_or_else(|| Error::config("tell() without a pending ask(): call ask() first"))?;
@@ -406,15 +413,15 @@ mod tests {
                 let data: Vec<(usize, (Vec<f64>, Vec<f64>))> =
                     ask.arms.iter().map(|&a| (a, gaussian(60, 2, 1.0, 1.0 + 0.3 * a as f64, a as u64))).collect();
                 if remote {
-                    let s: Vec<(usize, f64)> = data.iter().map(|(a, (x, g))| (*a, t.score(x, g, 2).unwrap().0)).collect();
-                    t.tell_scores(&s).unwrap();
+                    let s: Vec<(usize, f64, usize)> = data.iter().map(|(a, (x, g))| { let (v, n) = t.score(x, g, 2).unwrap(); (*a, v, n) }).collect();
+                    t.tell_scored(&s).unwrap();
                 } else {
                     let res: Vec<(usize, &[f64], &[f64])> = data.iter().map(|(a, (x, g))| (*a, &x[..], &g[..])).collect();
                     t.tell(&res, 2).unwrap();
                 }
             }
             let r = t.report();
-            (r.best, r.arms.iter().map(|a| a.scores.clone()).collect::<Vec<_>>())
+            (r.best, r.arms.iter().map(|a| (a.scores.clone(), a.samples.clone())).collect::<Vec<_>>())
         };
         assert_eq!(run(true), run(false));
     }

@@ -139,6 +139,14 @@ fn preset(kind: &str, name: &str) -> PyResult<String> {
     serde_json::to_string(&cfg).map_err(json_err)
 }
 
+/// The config (JSON) with its seed replaced (`--seed` of the CLI), for runs over seeds.
+#[pyfunction]
+fn with_seed(config: &str, seed: u64) -> PyResult<String> {
+    let mut cfg = ExperimentConfig::from_json(config, None).map_err(py_err)?;
+    cfg.set_seed(seed);
+    serde_json::to_string(&cfg).map_err(json_err)
+}
+
 /// Checks a config: `{kind, config (defaults filled), summary, data, unit}` as JSON.
 #[pyfunction]
 fn check(config: &str) -> PyResult<String> {
@@ -293,6 +301,9 @@ impl PyAskTell {
     /// Tells the round's scores computed elsewhere (`[(arm, score)]`); returns the pruned arms.
     fn tell_scores(&mut self, scores: Vec<(usize, f64)>) -> PyResult<Vec<usize>> { self.inner.tell_scores(&scores).map_err(py_err) }
 
+    /// Tells the round's `[(arm, score, rows)]` as returned by `score` (on workers); returns the pruned arms.
+    fn tell_scored(&mut self, scored: Vec<(usize, f64, usize)>) -> PyResult<Vec<usize>> { self.inner.tell_scored(&scored).map_err(py_err) }
+
     /// The report so far (JSON text).
     fn report(&self) -> PyResult<String> { serde_json::to_string(&self.inner.report()).map_err(json_err) }
 
@@ -329,6 +340,7 @@ fn tunelab_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(presets, m)?)?;
     m.add_function(wrap_pyfunction!(preset, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(with_seed, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(score_arm_with, m)?)?;
     m.add_class::<PyAskTell>()?;

@@ -28,7 +28,7 @@ from ._core import ConfigError, DataError, IoError, NumericalError, TunelabError
 
 __version__ = _core.__version__
 __all__ = [
-    "ksd", "fssd", "run", "check", "presets", "preset", "Mamba", "score_arm",
+    "ksd", "fssd", "run", "check", "presets", "preset", "with_seed", "run_seeds", "Mamba", "mamba_run", "score_arm",
     "TunelabError", "DataError", "ConfigError", "NumericalError", "IoError",
 ]
 
@@ -131,6 +131,39 @@ def run(config: Union[Dict[str, Any], str], progress: Optional[Callable[[Dict[st
     return json.loads(out)
 
 
+def with_seed(config: Union[Dict[str, Any], str], seed: int) -> Dict[str, Any]:
+    """The config (a dict) with its seed replaced, as the CLI's ``--seed``."""
+    return json.loads(_core.with_seed(_config_text(config), int(seed)))
+
+
+def run_seeds(config: Union[Dict[str, Any], str], seeds: Iterable[int], **kwargs) -> List[Dict[str, Any]]:
+    """``run`` once per seed on this machine (``tunelab.ray.seeds`` spreads the same runs over a cluster)."""
+    return [run(with_seed(config, s), **kwargs) for s in seeds]
+
+
+def mamba_run(arms: Union[int, Sequence[Any]], run_arm: Callable, budget: float, eta: int = 3, *, seed: int = 0,
+              **scoring) -> Dict[str, Any]:
+    """A whole MAMBA run over samplers you write, on this machine.
+
+    ``run_arm(arm, budget, state, rng_seed) -> (samples, scores, state)`` runs arm ``arm`` (an entry of
+    ``arms``) for ``budget`` more units from ``state`` (``None`` the first time; whatever it returned last
+    round otherwise: warm starts) and returns that round's samples and scores (``grad log p`` at them).
+    ``rng_seed`` is ``[seed, arm id, round]`` (for ``np.random.default_rng``). Scoring keywords as
+    ``Mamba``. Returns ``Mamba.report()``; ``tunelab.ray.mamba`` runs the arms of each round as Ray tasks and
+    returns the same report.
+    """
+    m = Mamba(arms, budget, eta, **scoring)
+    states: Dict[int, Any] = {}
+    while (ask := m.ask()) is not None:
+        results = {}
+        for a in ask.arms:
+            x, g, states[a] = run_arm(m.arms[a], ask.budget, states.get(a), [int(seed), a, ask.round])
+            results[a] = (x, g)
+        for a in m.tell(results):
+            states.pop(a, None)
+    return m.report()
+
+
 def score_arm(config: Dict[str, Any], samples, scores) -> Tuple[float, int]:
     """``(score, rows scored)`` of one arm under the kernel of a ``Mamba`` config (``Mamba.config``): what
     ``Mamba.tell`` computes, for code that scores where the chains ran (a Ray task, another machine)."""
@@ -216,6 +249,11 @@ class Mamba:
         ``tunelab.score_arm`` in a Ray task). Returns the pruned arm ids."""
         items = scores.items() if isinstance(scores, dict) else scores
         return self._inner.tell_scores([(int(a), float(s)) for a, s in items])
+
+    def tell_scored(self, scored) -> List[int]:
+        """Tells ``[(arm, score, rows)]`` as returned by ``score`` / ``score_arm`` where the chains ran; the
+        report is then the same as ``tell`` on the samples. Returns the pruned arm ids."""
+        return self._inner.tell_scored([(int(a), float(s), int(n)) for a, s, n in scored])
 
     def plan(self) -> List[Dict[str, Any]]:
         """The planned rounds: ``[{arms, budget, keep}]``."""
