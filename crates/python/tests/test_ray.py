@@ -12,6 +12,10 @@ import pytest
 
 import tunelab
 
+# Loopback only: without this Ray resolves 127.0.0.1 to the machine's address (ray._private.services
+# resolve_ip_for_localhost); set before Ray is imported, inherited by the nodes the test starts.
+os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 ray = pytest.importorskip("ray")
 import tunelab.ray as tray  # noqa: E402
 
@@ -30,7 +34,6 @@ def load_example(root):
 def cluster():
     from ray.cluster_utils import Cluster
 
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     start = time.monotonic()
     # The head runs no tasks (num_cpus 0): every arm goes to one of the two worker nodes.
     c = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "include_dashboard": False,

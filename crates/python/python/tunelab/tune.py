@@ -58,7 +58,9 @@ class SteinHalvingScheduler(FIFOScheduler):
         self._scores_attr = scores_attr
         self._eta = int(reduction_factor)
         self._max_t = max_t
-        self._metric = "stein_score"
+        # No Tune metric: the scheduler computes its own score from each result (Tune's strict metric check
+        # would otherwise ask the trainable to report ``stein_score`` itself).
+        self._metric = None
         # The config of the run's kernel (validated once by building a Mamba over one arm).
         self._score_config = tunelab.Mamba(1, 1.0, self._eta, **scoring).config
         self._rungs: List[int] = []
