@@ -55,4 +55,15 @@ if [ -f package.json ]; then
     if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --loglevel=error; else npm install --no-audit --no-fund --loglevel=error; fi
   fi
 fi
+# --- Python: a venv with maturin, pytest, numpy and Ray for the Python package's tests -------------
+# (scripts/test-python.sh; TUNELAB_VENV overrides the place). Installed from the Python registry when missing.
+VENV="${TUNELAB_VENV:-$HOME/.cache/tunelab/venv}"
+if [ ! -x "$VENV/bin/python" ]; then
+  log "python3 -m venv $VENV"
+  python3 -m venv "$VENV"
+fi
+if ! "$VENV/bin/python" -c 'import pytest, numpy, ray, ray.tune' >/dev/null 2>&1 || [ ! -x "$VENV/bin/maturin" ]; then
+  log "pip install maturin pytest numpy ray[tune] (about 1-2 min)"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "maturin>=1.16,<2" pytest numpy "ray[tune]>=2.60,<3"
+fi
 log "setup done"

@@ -23,6 +23,11 @@ if [ -f scripts/test-wasm.sh ]; then
   bash scripts/test-wasm.sh 2>&1 | tee -a "$LOG"
 fi
 
+# The Python package (crates/python: maturin wheel, pytest, a local Ray cluster); pytest's "N passed" /
+# "N failed" enter the closing count. A failure here is counted, not fatal, so the other sections still run.
+section "python: maturin wheel, pytest (bindings, ask/tell, local Ray cluster)"
+bash scripts/test-python.sh 2>&1 | tee -a "$LOG" || true
+
 section "page: typecheck www/ (tsc, JSDoc types)"
 npm run typecheck --silent 2>&1 | tee -a "$LOG"
 

@@ -7,6 +7,7 @@
 
 pub mod arms;
 pub mod calibration;
+pub mod asktell;
 pub mod compare;
 pub mod config;
 pub mod driver;
