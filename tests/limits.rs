@@ -143,7 +143,7 @@ fn kernel_ridge_on_a_file_too_large_for_its_kernel_matrices_is_refused_before_bu
 #[test]
 fn bandit_and_step_size_configs_whose_memory_estimate_is_over_the_limit_are_refused_by_check() {
     // GP-UCB over a million rounds would hold three 10^6 x 10^6 matrices per running repeat.
-    let m = config_err(r#"{"kind":"bandit","problem":{"kind":"branin"},"algorithms":[{"kind":"gp-ucb"}],"rounds":1000000,"repeats":2,"seed":1}"#);
+    let m = config_err(r#"{"kind":"bandit","problem":{"kind":"function","function":"branin"},"algorithms":[{"kind":"gp-ucb"}],"rounds":1000000,"repeats":2,"seed":1}"#);
     assert!(m.contains("the limit is 2048 MiB") && m.contains("GP-UCB"), "{m}");
     // The same round count without a GP is only pull histories: 2 x 2 x 1e6 x 4 floats = 128 MB, accepted.
     let ok = ExperimentConfig::from_json(r#"{"kind":"bandit","problem":{"kind":"bernoulli","means":[0.2,0.5]},"algorithms":[{"kind":"ttts"}],"rounds":1000000,"repeats":2,"seed":1}"#, None);
