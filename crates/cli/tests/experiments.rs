@@ -94,12 +94,12 @@ fn ctrl_c_stops_compare() {
 
 #[test]
 fn ctrl_c_stops_bandit() {
-    interrupted("bandit", "bandit", &["bandit", "--preset", "beta-reservoir", "--rounds", "1000000", "--repeats", "100"], &[]);
+    interrupted("bandit", "bandit", &["bandit", "--preset", "beta-reservoir", "--rounds", "1000000", "--repeats", "2"], &[]);
 }
 
 #[test]
 fn ctrl_c_stops_step_size() {
-    interrupted("step", "step-size", &["bandit", "--preset", "sgld-step", "--rounds", "10000"], &[]);
+    interrupted("step", "step-size", &["bandit", "--preset", "sgld-step", "--rounds", "2000"], &[]);
 }
 
 #[test]
