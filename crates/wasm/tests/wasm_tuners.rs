@@ -249,7 +249,7 @@ fn hoag_uploads_bad_configs_and_checks() {
     let r = run_kind("hoag", up, Some(csv01), &noop).expect("upload run");
     assert_eq!(get(&r, "n_train").as_f64(), Some(10.0));
     let c = checked("hoag", r#"{"problem":"kernel-ridge"}"#).unwrap();
-    assert_eq!(arr(&get(&c, "methods")).length(), 7);
+    assert_eq!(arr(&get(&c, "methods")).length(), 8); // the defaults include the "exact" tolerance sequence
     assert_eq!(get(&c, "eps0").as_f64(), Some(0.1));
 }
 
