@@ -23,7 +23,7 @@ def strip_times(v):
 
 def test_presets_cover_every_kind():
     p = tunelab.presets()
-    assert set(p) == {"tune", "compare", "bandit", "hoag", "lr-schedule", "step-size"}
+    assert set(p) == {"tune", "compare", "bandit", "hoag", "lr-schedule", "step-size", "tvo"}
     assert "gaussian" in p["tune"]
     cfg = tunelab.preset("tune", "gaussian")
     assert cfg["kind"] == "tune"
