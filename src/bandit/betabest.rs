@@ -45,7 +45,6 @@ fn ln_beta(a: f64, b: f64) -> f64 {
 
 /// Continued fraction of the incomplete beta function (modified Lentz; Press et al., Numerical Recipes, 6.4).
 fn beta_cf(a: f64, b: f64, x: f64) -> f64 {
-    const TINY: f64 = 1e-300;
     let (qab, qap, qam) = (a + b, a + 1.0, a - 1.0);
     let mut c = 1.0;
     let mut d = 1.0 - qab * x / qap;
@@ -57,28 +56,8 @@ fn beta_cf(a: f64, b: f64, x: f64) -> f64 {
     for m in 1..10_000 {
         let m = m as f64;
         let m2 = 2.0 * m;
-        let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        h *= d * c;
-        let aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        let del = d * c;
+        h *= lentz_step(m * (b - m) * x / ((qam + m2) * (a + m2)), &mut c, &mut d);
+        let del = lentz_step(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), &mut c, &mut d);
         h *= del;
         if (del - 1.0).abs() < 1e-16 {
             break;
@@ -323,4 +302,22 @@ mod tests {
         assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{p:?}");
         assert!(p[0] > p[1] && p[1] > 0.1 && p[2] < 1e-12);
     }
+}
+
+/// Floor of the modified Lentz algorithm's denominators (Numerical Recipes' FPMIN).
+const TINY: f64 = 1e-300;
+
+/// One step of the modified Lentz algorithm for a continued fraction with partial numerator `aa`: updates
+/// `c` and `d` and returns the factor `c d` the convergent is multiplied by.
+fn lentz_step(aa: f64, c: &mut f64, d: &mut f64) -> f64 {
+    *d = 1.0 + aa * *d;
+    if d.abs() < TINY {
+        *d = TINY;
+    }
+    *c = 1.0 + aa / *c;
+    if c.abs() < TINY {
+        *c = TINY;
+    }
+    *d = 1.0 / *d;
+    *c * *d
 }
