@@ -22,6 +22,7 @@
 //! Algorithms never print or draw: they return values and emit events to an observer.
 
 pub mod error;
+pub mod math;
 pub mod rng;
 pub mod data;
 pub mod optim;
