@@ -208,8 +208,8 @@ fn default_kernel_orders_sample_sets() {
             }
         }
     }
-    // Exact vs too wide within the noise at small n or d = 100: rare (5 of 135 pairs on the choosing seeds,
-    // about 3 expected in the 81 pairs here; the bound allows twice that).
+    // Exact vs too wide within the noise at n = 50: rare (2 of 135 pairs on the choosing seeds with the moment
+    // term, 5 without; 2 of 81 here; the bound allows 6).
     println!("soft violations on seeds 1-3: {soft_total} of 81 pairs");
     assert!(soft_total <= 6, "{soft_total}");
 }

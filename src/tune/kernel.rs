@@ -4,7 +4,9 @@
 //! Three kernels, named by `metric.kernel` (serde, kebab-case):
 //! - `"run"` (the default): every coordinate is divided by the posterior standard deviation of the Laplace
 //!   approximation at the MAP (`x / sd`, scores carried along by the chain rule, `s * sd`), and the IMQ kernel
-//!   with `c` (default 1) and `beta` (default -1/2) is applied on that scale, U-statistic by default. The
+//!   with `c` (default 1) and `beta` (default -1/2) is applied on that scale, U-statistic by default, plus the
+//!   moment term [`moment_sq`] (weight `moment`, default [`DEFAULT_MOMENT`]), so that a cloud far wider than
+//!   the posterior cannot score near zero when the scores are bounded (logistic regression). The
 //!   preconditioner comes from the Hessian of `-log p` at the MAP by central differences of full-data
 //!   gradients: the full Hessian (inverted, marginal variances) for d <= [`FULL_HESSIAN_MAX_DIM`], otherwise
 //!   its diagonal estimated from [`DIAG_PROBES`] Rademacher probes (conditional variances `1 / H_kk`).
