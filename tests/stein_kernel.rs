@@ -288,3 +288,40 @@ fn exploded_cloud_with_bounded_scores() {
         }
     }
 }
+
+#[test]
+fn moment_term_equals_its_pair_sum_on_every_path() {
+    // <A_i, A_j>_F / d with A = s (z - m)^T + I, summed directly over pairs, against moment_sq's three paths:
+    // plain loops (d <= 128), the d x d GEMM (128 < d <= n) and the n x n Gram matrices (d > n).
+    for &(n, d) in &[(40usize, 3usize), (200, 150), (100, 150)] {
+        let mut r = rng::stream(11, (n * 1000 + d) as u64);
+        let mut g = || -> f64 { Distribution::<f64>::sample(&StandardNormal, &mut r) };
+        let z: Vec<f64> = (0..n * d).map(|_| g()).collect();
+        let s: Vec<f64> = (0..n * d).map(|_| g()).collect();
+        let m: Vec<f64> = (0..d).map(|_| g()).collect();
+        let a = |i: usize| -> Vec<f64> {
+            let mut out = vec![0.0; d * d];
+            for p in 0..d {
+                for q in 0..d {
+                    out[p * d + q] = s[i * d + p] * (z[i * d + q] - m[q]) + if p == q { 1.0 } else { 0.0 };
+                }
+            }
+            out
+        };
+        let mats: Vec<Vec<f64>> = (0..n).map(a).collect();
+        let (mut off, mut diag) = (0.0, 0.0);
+        for i in 0..n {
+            for j in 0..n {
+                let v: f64 = mats[i].iter().zip(&mats[j]).map(|(x, y)| x * y).sum::<f64>() / d as f64;
+                if i == j { diag += v } else { off += v }
+            }
+        }
+        let u = tune::kernel::moment_sq(&z, &s, &m, d, Estimator::U);
+        let v = tune::kernel::moment_sq(&z, &s, &m, d, Estimator::V);
+        let want_u = off / (n * (n - 1)) as f64;
+        let want_v = (off + diag) / (n * n) as f64;
+        let scale = diag / n as f64;
+        assert!((u - want_u).abs() < 1e-9 * scale, "n {n}, d {d}: U {u} vs {want_u}");
+        assert!((v - want_v).abs() < 1e-9 * scale, "n {n}, d {d}: V {v} vs {want_v}");
+    }
+}

@@ -217,6 +217,9 @@ impl RunKernel {
     pub fn rank_value(v: &KsdValue) -> f64 { v.ksd_sq.abs().sqrt() }
 }
 
+/// Up to this dimension [`moment_sq`] forms `sum_i s_i u_i^T` with plain loops; above it, with GEMM.
+pub const MOMENT_LOOP_MAX_DIM: usize = 128;
+
 /// The moment term of the `run` kernel: the KSD^2 of the linear kernel `k(x, y) = (x - m).(y - m) / d` on the
 /// preconditioned scale, divided by nothing else. Its Stein kernel is `<A(x), A(y)>_F / d` with
 /// `A(x) = s(x) (x - m)^T + I` (Langevin Stein operator applied to the linear test functions `f(x) = W (x - m)`,
@@ -227,7 +230,8 @@ impl RunKernel {
 /// logistic regression far from the mode) scores near zero under it, while here `A` grows with the distance.
 /// `z`, `s` are the preconditioned samples and scores (row-major `n x d`), `m` the preconditioned centre.
 /// U-statistic `sum_{i != j} <A_i, A_j> / (n (n - 1) d)` computed as `(|sum A_i|^2 - sum |A_i|^2) / ...` in
-/// O(n d^2) (d <= n) or O(n^2 d) (Gram matrices); V adds the diagonal; `linear` uses pairs (2i, 2i + 1).
+/// O(n d^2) (d <= n: loops up to [`MOMENT_LOOP_MAX_DIM`], GEMM above) or O(n^2 d) (Gram matrices by GEMM);
+/// V adds the diagonal; `linear` uses pairs (2i, 2i + 1).
 pub fn moment_sq(z: &[f64], s: &[f64], m: &[f64], d: usize, estimator: Estimator) -> f64 {
     let n = z.len() / d;
     if n < 2 {
@@ -251,7 +255,19 @@ pub fn moment_sq(z: &[f64], s: &[f64], m: &[f64], d: usize, estimator: Estimator
         return acc / (pairs as f64 * df);
     }
     // |sum_i s_i u_i^T|_F^2 = sum_{i,j} (s_i.s_j)(u_i.u_j)
-    let full = if d <= n {
+    let full = if d <= MOMENT_LOOP_MAX_DIM {
+        // Plain loops in a fixed order (no FMA kernels), so native and wasm builds agree bit for bit.
+        let mut w = vec![0.0; d * d];
+        for (si, ui) in s.chunks_exact(d).zip(u.chunks_exact(d)) {
+            for (a, sa) in si.iter().enumerate() {
+                let row = &mut w[a * d..a * d + d];
+                for (wb, ub) in row.iter_mut().zip(ui) {
+                    *wb += sa * ub;
+                }
+            }
+        }
+        w.iter().map(|v| v * v).sum::<f64>()
+    } else if d <= n {
         let mut w = vec![0.0; d * d];
         // W = S^T U (d x d): A = S^T (rows stride 1, cols stride d), B = U (n x d row-major).
         gemm(d, n, d, 1.0, s, 1, d, &u, d, 1, 0.0, &mut w, d, 1);
