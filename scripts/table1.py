@@ -82,8 +82,13 @@ def main(out):
                 cells.append("–")
                 continue
             mean = statistics.fmean(v)
+            if not math.isfinite(mean):
+                # a tuner chose no arm (every arm diverged) in some seed: say how often
+                bad = sum(1 for x in v if not math.isfinite(x))
+                cells.append(f"inf ({bad} of n={len(v)} seeds without an arm)")
+                continue
             two = 2 * statistics.stdev(v) if len(v) > 1 else float("nan")
-            cells.append(f"{mean:.3f} ± {two:.3f} (n={len(v)})" if math.isfinite(mean) else f"inf (n={len(v)})")
+            cells.append(f"{mean:.3f} ± {two:.3f} (n={len(v)})")
         print(f"| {s} | " + " | ".join(cells) + " |")
     print("\nAcceptance (issue 12): MAMBA-KSD's chosen arm, posterior-std error (mean over coordinates of "
           "|sd_hat - sd| / sd), median over seeds <= 7%\n")

@@ -341,7 +341,7 @@ fn round_scores_equal_scoring_every_sample_of_the_round() {
         cfg.arms.log10_step = None;
         cfg.arms.steps = vec![0.1];
         cfg.budget = tune::BudgetSpec { iterations: Some(20_000.0), ..Default::default() };
-        cfg.metric.kind = tune::MetricKind::Ksd { kernel: Some(kernel), scale: None, estimator: None, c: None, beta: None };
+        cfg.metric.kind = tune::MetricKind::Ksd { kernel: Some(kernel), scale: None, estimator: None, c: None, beta: None, moment: None };
         let problem = Problem::build(&cfg, None).unwrap();
         let rep = tune::run_on(&cfg, &problem, &mut quiet(), &AtomicBool::new(false)).unwrap();
         let best = rep.best.as_ref().unwrap();

@@ -122,7 +122,7 @@ impl AskTellConfig {
                 } else {
                     (self.scale.unwrap_or(KernelScale::Fixed), self.estimator.unwrap_or(Estimator::V))
                 };
-                RunKernel { kind, precond_sd: vec![], precond_source: None, precond_summary: None, c, beta, scale, estimator, grad_evals: 0 }
+                RunKernel { kind, precond_sd: vec![], precond_source: None, precond_summary: None, c, beta, scale, estimator, grad_evals: 0, moment: 0.0, center: vec![] }
             }
         })
     }

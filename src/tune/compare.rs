@@ -68,7 +68,7 @@ pub fn paper_tuners(base: &TuneConfig) -> Vec<(String, TuneConfig)> {
     let mut out = Vec::new();
     let mut mamba_ksd = base.clone();
     mamba_ksd.tuner = TunerSpec::Mamba { eta: 3, scoring: Scoring::Round };
-    mamba_ksd.metric = MetricSpec { kind: MetricKind::Ksd { kernel: None, scale: None, estimator: None, c: None, beta: None }, ..base.metric.clone() };
+    mamba_ksd.metric = MetricSpec { kind: MetricKind::Ksd { kernel: None, scale: None, estimator: None, c: None, beta: None, moment: None }, ..base.metric.clone() };
     out.push(("MAMBA-KSD".to_string(), mamba_ksd.clone()));
     let mut mamba_fssd = mamba_ksd.clone();
     // FSSD-opt as in the paper (J = 10, shared fitted locations and width per round, U-statistic).

@@ -214,6 +214,10 @@ pub enum MetricKind {
         c: Option<f64>,
         #[serde(default)]
         beta: Option<f64>,
+        /// Weight of the `run` kernel's moment term (default [`super::kernel::DEFAULT_MOMENT`]; 0 turns it off,
+        /// giving the IMQ-only run kernel of before). Ignored by `per-arm` and `plain`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        moment: Option<f64>,
     },
     /// Finite-set Stein discrepancy, Gaussian kernel (median width), J locations drawn per arm from a Gaussian
     /// fit to the arm's samples, V-statistic (the untuned FSSD; the compare mode's MAMBA-FSSD before issue 12).
@@ -254,7 +258,7 @@ pub struct MetricSpec {
 impl Default for MetricSpec {
     fn default() -> Self {
         Self {
-            kind: MetricKind::Ksd { kernel: None, scale: None, estimator: None, c: None, beta: None },
+            kind: MetricKind::Ksd { kernel: None, scale: None, estimator: None, c: None, beta: None, moment: None },
             stochastic_gradients: false,
             max_samples: default_max_samples(),
         }

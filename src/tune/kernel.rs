@@ -4,7 +4,9 @@
 //! Three kernels, named by `metric.kernel` (serde, kebab-case):
 //! - `"run"` (the default): every coordinate is divided by the posterior standard deviation of the Laplace
 //!   approximation at the MAP (`x / sd`, scores carried along by the chain rule, `s * sd`), and the IMQ kernel
-//!   with `c` (default 1) and `beta` (default -1/2) is applied on that scale, U-statistic by default. The
+//!   with `c` (default 1) and `beta` (default -1/2) is applied on that scale, U-statistic by default, plus the
+//!   moment term [`moment_sq`] (weight `moment`, default [`DEFAULT_MOMENT`]), so that a cloud far wider than
+//!   the posterior cannot score near zero when the scores are bounded (logistic regression). The
 //!   preconditioner comes from the Hessian of `-log p` at the MAP by central differences of full-data
 //!   gradients: the full Hessian (inverted, marginal variances) for d <= [`FULL_HESSIAN_MAX_DIM`], otherwise
 //!   its diagonal estimated from [`DIAG_PROBES`] Rademacher probes (conditional variances `1 / H_kk`).
@@ -18,6 +20,7 @@
 
 use super::config::MetricKind;
 use crate::error::{Error, Result};
+use crate::model::kernels::gemm;
 use crate::model::{full_scores, Target};
 use crate::rng;
 use crate::stein::{self, Estimator, KernelScale, KsdOptions, KsdValue};
@@ -64,7 +67,20 @@ pub struct RunKernel {
     pub estimator: Estimator,
     /// Gradient evaluations (data points touched) spent building the preconditioner.
     pub grad_evals: u64,
+    /// Weight of the moment (linear-kernel) term added to the IMQ KSD^2 (`run` only; 0 = off). See
+    /// [`moment_sq`].
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub moment: f64,
+    /// Centre of the moment term (the MAP), in the original coordinates; not written to reports.
+    #[serde(default, skip_serializing)]
+    pub center: Vec<f64>,
 }
+
+fn is_zero(v: &f64) -> bool { *v == 0.0 }
+
+/// Default weight of the moment term of the `run` kernel (chosen on seeds 1000-1004 of
+/// `tests/stein_kernel.rs`, `choose_kernel_by_evidence`).
+pub const DEFAULT_MOMENT: f64 = 1.0;
 
 /// The kernel a KSD metric names, before the preconditioner is known.
 pub fn kernel_kind(kind: &MetricKind) -> Option<KsdKernel> {
@@ -82,14 +98,18 @@ impl RunKernel {
     /// The kernel of a KSD metric on `target` with MAP `map` (`None` for other metrics).
     pub fn for_metric(kind: &MetricKind, target: &dyn Target, map: &[f64]) -> Result<Option<RunKernel>> {
         let Some(k) = kernel_kind(kind) else { return Ok(None) };
-        let MetricKind::Ksd { scale, estimator, c, beta, .. } = kind else { return Ok(None) };
+        let MetricKind::Ksd { scale, estimator, c, beta, moment, .. } = kind else { return Ok(None) };
+        let moment = moment.unwrap_or(DEFAULT_MOMENT);
+        if !(moment.is_finite() && moment >= 0.0) {
+            return Err(Error::config(format!("the KSD moment weight must be finite and >= 0, got {moment}")));
+        }
         let c = c.unwrap_or(1.0);
         let beta = beta.unwrap_or(-0.5);
         stein::KsdOptions { c, beta, ..Default::default() }.validate()?;
         Ok(Some(match k {
             KsdKernel::Run => {
                 let (sd, source, grad_evals) = laplace_sd(target, map)?;
-                Self::with_precond(sd, source, c, beta, estimator.unwrap_or(Estimator::U), grad_evals)
+                Self::with_precond(sd, source, c, beta, estimator.unwrap_or(Estimator::U), grad_evals).with_moment(moment, map.to_vec())
             }
             KsdKernel::PerArm => {
                 let def = KsdOptions::default();
@@ -103,6 +123,8 @@ impl RunKernel {
                     scale: scale.unwrap_or(def.scale),
                     estimator: estimator.unwrap_or(def.estimator),
                     grad_evals: 0,
+                    moment: 0.0,
+                    center: vec![],
                 }
             }
             KsdKernel::Plain => RunKernel {
@@ -115,6 +137,8 @@ impl RunKernel {
                 scale: scale.unwrap_or(KernelScale::Fixed),
                 estimator: estimator.unwrap_or(Estimator::V),
                 grad_evals: 0,
+                moment: 0.0,
+                center: vec![],
             },
         }))
     }
@@ -134,7 +158,17 @@ impl RunKernel {
             scale: KernelScale::Fixed,
             estimator,
             grad_evals,
+            moment: 0.0,
+            center: vec![],
         }
+    }
+
+    /// The same kernel with the moment term of weight `moment` centred at `center` (original coordinates;
+    /// the MAP in a run). `moment = 0` or an empty centre turns it off.
+    pub fn with_moment(mut self, moment: f64, center: Vec<f64>) -> RunKernel {
+        self.moment = if center.is_empty() { 0.0 } else { moment };
+        self.center = center;
+        self
     }
 
     /// The options handed to [`stein::ksd`] (after preconditioning, for `run`).
@@ -159,7 +193,17 @@ impl RunKernel {
                 sz.push(srow[k] * self.precond_sd[k]);
             }
         }
-        stein::ksd(&z, &sz, d, &self.ksd_options())
+        let mut v = stein::ksd(&z, &sz, d, &self.ksd_options())?;
+        if self.moment > 0.0 && self.center.len() == d {
+            let cz: Vec<f64> = self.center.iter().zip(&self.precond_sd).map(|(m, s)| m / s).collect();
+            let m = moment_sq(&z, &sz, &cz, d, self.estimator);
+            v.ksd_sq += self.moment * m;
+            if !v.ksd_sq.is_finite() {
+                return Err(Error::numerical(format!("the KSD moment term is not finite ({m})")));
+            }
+            v.ksd = v.ksd_sq.signum() * v.ksd_sq.abs().sqrt();
+        }
+        Ok(v)
     }
 
     /// KSD of `samples` of `target` with full-data scores.
@@ -171,6 +215,84 @@ impl RunKernel {
 
     /// The score MAMBA ranks by: `sqrt(|KSD^2|)` (see [`super::metric::score`]).
     pub fn rank_value(v: &KsdValue) -> f64 { v.ksd_sq.abs().sqrt() }
+}
+
+/// Up to this dimension [`moment_sq`] forms `sum_i s_i u_i^T` with plain loops; above it, with GEMM.
+pub const MOMENT_LOOP_MAX_DIM: usize = 128;
+
+/// The moment term of the `run` kernel: the KSD^2 of the linear kernel `k(x, y) = (x - m).(y - m) / d` on the
+/// preconditioned scale, divided by nothing else. Its Stein kernel is `<A(x), A(y)>_F / d` with
+/// `A(x) = s(x) (x - m)^T + I` (Langevin Stein operator applied to the linear test functions `f(x) = W (x - m)`,
+/// Liu, Lee & Jordan 2016 eq. 8 with a linear kernel), so `KSD^2 = |E_q[s(x) (x - m)^T] + I|_F^2 / d`, which
+/// is zero under p (integration by parts: `E_p[s(x) (x - m)^T] = -I`). It is a second-moment check in the
+/// spirit of moment-controlling Stein kernels (Kanagawa, Barp, Gretton & Mackey 2022, cited from memory): the
+/// IMQ part alone decays with distance, so a cloud thousands of posterior sds wide with bounded scores (the
+/// logistic regression far from the mode) scores near zero under it, while here `A` grows with the distance.
+/// `z`, `s` are the preconditioned samples and scores (row-major `n x d`), `m` the preconditioned centre.
+/// U-statistic `sum_{i != j} <A_i, A_j> / (n (n - 1) d)` computed as `(|sum A_i|^2 - sum |A_i|^2) / ...` in
+/// O(n d^2) (d <= n: loops up to [`MOMENT_LOOP_MAX_DIM`], GEMM above) or O(n^2 d) (Gram matrices by GEMM);
+/// V adds the diagonal; `linear` uses pairs (2i, 2i + 1).
+pub fn moment_sq(z: &[f64], s: &[f64], m: &[f64], d: usize, estimator: Estimator) -> f64 {
+    let n = z.len() / d;
+    if n < 2 {
+        return f64::NAN;
+    }
+    let u: Vec<f64> = z.chunks_exact(d).flat_map(|r| r.iter().zip(m).map(|(a, b)| a - b)).collect();
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+    // <A_i, A_j> = (s_i.s_j)(u_i.u_j) + s_i.u_i + s_j.u_j + d
+    let su: Vec<f64> = s.chunks_exact(d).zip(u.chunks_exact(d)).map(|(a, b)| dot(a, b)).collect();
+    let df = d as f64;
+    let (nf, sum_su) = (n as f64, su.iter().sum::<f64>());
+    if estimator == Estimator::Linear {
+        let pairs = n / 2;
+        let mut acc = 0.0;
+        for p in 0..pairs {
+            let (a, b) = (2 * p, 2 * p + 1);
+            let ss = dot(&s[a * d..a * d + d], &s[b * d..b * d + d]);
+            let uu = dot(&u[a * d..a * d + d], &u[b * d..b * d + d]);
+            acc += ss * uu + su[a] + su[b] + df;
+        }
+        return acc / (pairs as f64 * df);
+    }
+    // |sum_i s_i u_i^T|_F^2 = sum_{i,j} (s_i.s_j)(u_i.u_j)
+    let full = if d <= MOMENT_LOOP_MAX_DIM {
+        // Plain loops in a fixed order (no FMA kernels), so native and wasm builds agree bit for bit.
+        let mut w = vec![0.0; d * d];
+        for (si, ui) in s.chunks_exact(d).zip(u.chunks_exact(d)) {
+            for (a, sa) in si.iter().enumerate() {
+                let row = &mut w[a * d..a * d + d];
+                for (wb, ub) in row.iter_mut().zip(ui) {
+                    *wb += sa * ub;
+                }
+            }
+        }
+        w.iter().map(|v| v * v).sum::<f64>()
+    } else if d <= n {
+        let mut w = vec![0.0; d * d];
+        // W = S^T U (d x d): A = S^T (rows stride 1, cols stride d), B = U (n x d row-major).
+        gemm(d, n, d, 1.0, s, 1, d, &u, d, 1, 0.0, &mut w, d, 1);
+        w.iter().map(|v| v * v).sum::<f64>()
+    } else {
+        let mut gss = vec![0.0; n * n];
+        let mut guu = vec![0.0; n * n];
+        gemm(n, d, n, 1.0, s, d, 1, s, 1, d, 0.0, &mut gss, n, 1);
+        gemm(n, d, n, 1.0, &u, d, 1, &u, 1, d, 0.0, &mut guu, n, 1);
+        gss.iter().zip(&guu).map(|(a, b)| a * b).sum::<f64>()
+    };
+    // |sum_i A_i|^2 = |W|^2 + 2 n tr W + n^2 d, tr W = sum_i s_i.u_i
+    let total = full + 2.0 * nf * sum_su + nf * nf * df;
+    match estimator {
+        Estimator::V => total / (nf * nf * df),
+        _ => {
+            let diag: f64 = s
+                .chunks_exact(d)
+                .zip(u.chunks_exact(d))
+                .zip(&su)
+                .map(|((a, b), c)| dot(a, a) * dot(b, b) + 2.0 * c + df)
+                .sum();
+            (total - diag) / (nf * (nf - 1.0) * df)
+        }
+    }
 }
 
 /// Posterior standard deviations of the Laplace approximation at `map`: `(sd, source, gradient evaluations)`.
