@@ -30,6 +30,7 @@ export const PANEL_NAMES = {
   hoag: 'HOAG (hyperparameter gradients)',
   'lr-schedule': 'learning-rate schedule',
   'step-size': 'step size (GP-UCB)',
+  tvo: 'TVO schedules (GP-UCB, a VAE trained live)',
 };
 
 /**

@@ -279,7 +279,7 @@ test('mergeConfig: objects merge deeply, arrays and scalars replace', () => {
 });
 
 test('every lesson names a panel of the registry', () => {
-  for (const l of LESSONS) assert.ok(['tune', 'bandit', 'hoag', 'lr-schedule', 'step-size'].includes(l.panel), `${l.id}: ${l.panel}`);
+  for (const l of LESSONS) assert.ok(['tune', 'bandit', 'hoag', 'lr-schedule', 'step-size', 'tvo'].includes(l.panel), `${l.id}: ${l.panel}`);
 });
 
 test('resultOf: the result of a report envelope, or a bare report as it is', () => {
