@@ -65,7 +65,7 @@ describe('the TVO panel and the GP-UCB lesson', () => {
     await page.close();
   });
 
-  test('every step\'s claims hold on its run; the reading matches the report', async () => {
+  test('every step\'s claims hold on its run; the reading matches the report', async (t) => {
     const page = await b.context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
@@ -114,6 +114,7 @@ describe('the TVO panel and the GP-UCB lesson', () => {
     assert.ok(s2.reading.startsWith(`GP-UCB loses here: test log p(x) ${nats(gp.log_px_mean)} nats`), s2.reading);
     assert.ok(s2.reading.includes(`the best is ${best.method} with ${nats(best.log_px_mean)}, ${nats(best.log_px_mean - gp.log_px_mean)} nats higher`), s2.reading);
     assert.ok(s2.reading.includes(`within ${nats(range)} nats of each other`), s2.reading);
+    t.diagnostic(`step 2: ${r.summary.map((m) => `${m.method} ${nats(m.log_px_mean)}`).join(', ')}`);
 
     // Step 3: "over the second half of training its β₁ varies more than that of the random schedules", "the
     // reward ... varies several times more over windows than the schedules move it".
@@ -146,6 +147,8 @@ describe('the TVO panel and the GP-UCB lesson', () => {
     assert.ok(s4.reading.includes(`Paired over the 3 seeds (same initial weights, minibatches and test draws) GP-UCB minus ${other.method} is ${nats(mean(diff))} ± ${nats(sd(diff))} nats`), s4.reading);
     assert.ok(s4.reading.includes(`GP-UCB is ahead on ${diff.filter((v) => v > 0).length} of 3 seeds`), s4.reading);
     assert.equal(await page.locator('#tvo-table tbody tr').count(), 3);
+    t.diagnostic(`step 3: beta_1 sd ${sGp} vs ${sRnd}; reward trend sd ${tr.trend} vs residual ${tr.resid}`);
+    t.diagnostic(`step 4: ${s4.reading}`);
     assert.deepEqual(errors, []);
     await page.close();
   });
