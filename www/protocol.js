@@ -4,7 +4,7 @@
 // Experiments cross as ONE config with a `kind` (the core's contract, src/experiment/mod.rs): the worker calls
 // the binding's `run`, `check`, `preset` and `preset_names`, and nothing else for experiments.
 
-/** @typedef {'tune'|'compare'|'bandit'|'hoag'|'lr-schedule'|'step-size'} ExperimentKind */
+/** @typedef {'tune'|'compare'|'bandit'|'hoag'|'lr-schedule'|'step-size'|'tvo'} ExperimentKind */
 /** @typedef {{kind: ExperimentKind} & Record<string, any>} ExperimentConfig  one config document with its kind */
 /** @typedef {'parallel'|'single'} Flavour */
 /** @typedef {'panic'|'pool-panic'|'error'|'throw'} CrashWhat */

@@ -74,7 +74,7 @@ describe('embed mode', () => {
   test('a lesson on another tuner: the dialog writes an embed of that panel; at 640 x 480 it shows its Run and results, and runs there', async () => {
     const page = await b.context.newPage();
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(`${pg.url}#lesson=gp-ucb`);
+    await page.goto(`${pg.url}#lesson=d-ttts`);
     await page.waitForFunction(() => window.__tunelab?.mode != null && window.__tunelab.lesson?.status === 'ready');
     await page.click('#copy-embed');
     await page.check('#embed-autorun');
@@ -82,7 +82,7 @@ describe('embed mode', () => {
     const h = new URLSearchParams(new URL(src).hash.slice(1));
     assert.equal(h.get('controls'), 'run');
     assert.equal(h.has('show'), false);
-    assert.equal(h.get('lesson'), 'gp-ucb');
+    assert.equal(h.get('lesson'), 'd-ttts');
     assert.equal(h.get('autorun'), '1');
     await page.close();
     const frame = await b.context.newPage(); // the context's viewport: 640 x 480
@@ -107,7 +107,7 @@ describe('embed mode', () => {
     assert.ok(view.runs >= 1);
     assert.ok(hasPoints(view.lastChartData));
     assert.equal(view.resultsInViewport, true, JSON.stringify(view.results));
-    assert.deepEqual(resultOf(view.lastReport).algorithms.map((a) => a.kind), ['gp-ucb', 'gp-ucb-noninvariant', 'gp-ucb-stationary', 'random']);
+    assert.deepEqual(resultOf(view.lastReport).algorithms.map((a) => a.kind), ['d-ttts', 'ttts', 'successive-halving', 'uniform', 'random']);
     assert.ok(await frame.evaluate(() => document.scrollingElement.scrollWidth <= innerWidth), 'no horizontal scroll after the run');
     // The settings open on demand.
     await frame.click('#lesson-settings');
@@ -133,11 +133,11 @@ describe('embed mode', () => {
     }
   });
 
-  test('#embed=1&lesson=gp-ucb&autorun=1 runs in the Bandits panel; an old show=labs link still opens', async () => {
+  test('#embed=1&lesson=d-ttts&autorun=1 runs in the Bandits panel; an old show=labs link still opens', async () => {
     const page = await b.context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${pg.url}#embed=1&lesson=gp-ucb&autorun=1`);
+    await page.goto(`${pg.url}#embed=1&lesson=d-ttts&autorun=1`);
     const result = await lessonDone(page);
     assert.equal(result.status, 'done', result.message);
     const view = await panelView(page, 'bandit');

@@ -176,28 +176,28 @@ describe('lessons', () => {
     await page.close();
   });
 
-  test('GP-UCB step 3 ("raise the drift rate") reaches the Bandits panel', async () => {
+  test('GP-UCB step 4 ("three seeds") reaches the TVO panel; a copied link reproduces it', async () => {
     const lesson = LESSONS.find((l) => l.id === 'gp-ucb');
     const page = await b.context.newPage();
-    await page.goto(`${pg.url}#lesson=gp-ucb&step=3`);
+    await page.goto(`${pg.url}#lesson=gp-ucb&step=4`);
     await page.waitForFunction(() => window.__tunelab?.lesson?.status === 'ready');
-    assert.equal(await page.textContent('#lesson-apply'), lesson.steps[2].apply);
+    assert.equal(await page.textContent('#lesson-apply'), lesson.steps[3].apply);
     await page.click('#lesson-apply');
     await page.waitForFunction(() => window.__tunelab.lesson.message === 'Changed. Press Run.');
-    const state = await page.evaluate(() => window.__tunelab.panels.bandit.state);
-    assert.equal(state.problem, 'tvo-schedule');
-    assert.equal(state.rate, 0.12, 'the bandit panel keeps the drift rate');
-    // A copied link reproduces the changed settings: the link's bandit.* keys win over the lesson's config.
+    const state = await page.evaluate(() => window.__tunelab.panels.tvo.state);
+    assert.equal(state.repeats, 3);
+    assert.deepEqual(state.methods, lesson.steps[3].patch.methods);
+    // A copied link reproduces the changed settings: the link's tvo.* keys win over the lesson's config.
     const link = page.url();
-    assert.match(link, /bandit\.rate=0\.12/);
+    assert.match(link, /tvo\.repeats=3/);
     const page2 = await b.context.newPage();
     await page2.goto(link);
     await page2.waitForFunction(() => window.__tunelab?.lesson?.status === 'ready');
-    assert.equal(await page2.textContent('#lesson-step-no'), 'Step 3 of 3');
-    const s2 = await page2.evaluate(() => window.__tunelab.panels.bandit.state);
-    assert.equal(s2.rate, 0.12);
-    assert.equal(s2.rounds, lesson.config.rounds);
-    assert.deepEqual(s2.algos, lesson.config.algorithms.map((x) => x.kind));
+    assert.equal(await page2.textContent('#lesson-step-no'), `Step 4 of ${lesson.steps.length}`);
+    const s2 = await page2.evaluate(() => window.__tunelab.panels.tvo.state);
+    assert.equal(s2.repeats, 3);
+    assert.equal(s2.epochs, lesson.config.epochs);
+    assert.deepEqual(s2.methods, lesson.steps[3].patch.methods);
     await page2.close();
     await page.close();
   });
@@ -279,7 +279,7 @@ test('mergeConfig: objects merge deeply, arrays and scalars replace', () => {
 });
 
 test('every lesson names a panel of the registry', () => {
-  for (const l of LESSONS) assert.ok(['tune', 'bandit', 'hoag', 'lr-schedule', 'step-size'].includes(l.panel), `${l.id}: ${l.panel}`);
+  for (const l of LESSONS) assert.ok(['tune', 'bandit', 'hoag', 'lr-schedule', 'step-size', 'tvo'].includes(l.panel), `${l.id}: ${l.panel}`);
 });
 
 test('resultOf: the result of a report envelope, or a bare report as it is', () => {

@@ -306,7 +306,7 @@ describe('tuner panels in the isolated page (threads)', () => {
 
   test('the tune panel is in the registry with the same hook: load(state | config | preset) then run()', async () => {
     const names = await page.evaluate(() => Object.keys(window.__tunelab.panels));
-    assert.deepEqual(names, ['tune', 'bandit', 'hoag', 'lr-schedule', 'step-size']);
+    assert.deepEqual(names, ['tune', 'bandit', 'hoag', 'lr-schedule', 'step-size', 'tvo']);
     assert.equal(await page.evaluate(() => window.__tunelab.panels.tune.section.id), 'panel-tune');
     // A preset with a partial state over it (the lessons' format), then run.
     const state = await page.evaluate(() => window.__tunelab.panels.tune.load({ preset: 'demo', n: 500, d: 3, hfrom: -5, hto: -3, budget: 100000, msamples: 200 }));

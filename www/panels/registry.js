@@ -5,7 +5,7 @@
 // reproduce a panel run.
 //
 // One hook per panel for lessons, embed mode and tests: window.__tunelab.panels[name], name 'tune' | 'bandit' |
-// 'hoag' | 'lr-schedule' | 'step-size':
+// 'hoag' | 'lr-schedule' | 'step-size' | 'tvo':
 //   load(config) -> Promise<state>  switches to the panel and fills its settings from `config`: a core preset
 //                                   name, the core's config JSON (with or without `kind`), {preset: NAME,
 //                                   ...partial state} or a partial state ({rounds: 100});
@@ -17,10 +17,11 @@ import { BanditPanel } from './bandit.js';
 import { HoagPanel } from './hoag.js';
 import { LrPanel } from './lrsched.js';
 import { StepPanel } from './steptune.js';
+import { TvoPanel } from './tvo.js';
 import { editHash, hashParams } from '../hash.js';
 
-export const PANEL_NAMES = ['tune', 'bandit', 'hoag', 'lr-schedule', 'step-size'];
-const CLASSES = [TunePanel, BanditPanel, HoagPanel, LrPanel, StepPanel];
+export const PANEL_NAMES = ['tune', 'bandit', 'hoag', 'lr-schedule', 'step-size', 'tvo'];
+const CLASSES = [TunePanel, BanditPanel, HoagPanel, LrPanel, StepPanel, TvoPanel];
 
 /**
  * Builds the panels and wires the tab bar. `hooks` is window.__tunelab.

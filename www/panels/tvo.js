@@ -1,0 +1,333 @@
+// The TVO panel (Nguyen, Masrani, Brekelmans, Osborne & Wood, NeurIPS 2020): a VAE trained live by the
+// thermodynamic variational objective (src/tvo) while GP-UCB, its ablations and the paper's fixed schedules
+// choose the integration schedule every `window` epochs. Live: test log p(x) per method over epochs (their
+// Figure 4), the schedules GP-UCB chooses over time (Figure 3) and the integrand E_{pi_beta}[w] at the current
+// epoch with GP-UCB's points on it; after the run: the reward GP along beta_1 (Figure 2), the final table
+// (IWAE with K draws, test KL) and a reading generated from the report (www/panels/tvoreading.js).
+import { Panel } from './panel.js';
+import { el } from '../dom.js';
+import { LineChart, legend, alignSeries, seriesStyle, seqColor, fmtSci } from '../charts.js';
+import { tvoReading, nats } from './tvoreading.js';
+
+/** The methods of the core (src/tvo/run.rs TvoMethod), in its order, with their page labels. */
+const METHODS = [
+  ['gp-ucb', 'GP-UCB (time-varying, permutation-invariant; the paper)'],
+  ['gp-ucb-no-perm', 'GP-UCB without permutation invariance (ablation)'],
+  ['gp-ucb-stationary', 'GP-UCB, stationary kernel (ablation)'],
+  ['random', 'Random sorted schedule each window (ablation)'],
+  ['log-uniform', 'Log-uniform from β₁ = 0.025'],
+  ['linear', 'Linear on [0, 1]'],
+  ['moments', 'Moments schedule (Brekelmans et al.)'],
+];
+const METHOD_KEYS = METHODS.map(([k]) => k);
+
+/** A method's colour and line: GP-UCB black and thick, its ablations dashed. @param {string} m */
+function styleOf(m) {
+  const i = METHOD_KEYS.indexOf(m);
+  if (m === 'gp-ucb') return { color: '#000000', width: 3 };
+  const s = seriesStyle(i < 0 ? 6 : i - 1);
+  return { color: s.color, width: 1.8, dash: m.startsWith('gp-ucb') || m === 'random' ? [6, 4] : undefined };
+}
+
+export class TvoPanel extends Panel {
+  /** @param {import('./panel.js').PanelContext} ctx */
+  constructor(ctx) {
+    super(ctx);
+    this.name = 'tvo';
+    this.kind = 'tvo';
+    this.prefix = 'tvo';
+    this.title = 'TVO schedules by GP-UCB (a VAE trained live)';
+    this.intro = 'A variational autoencoder on binarised 8×8 digits is trained by the thermodynamic variational objective (TVO), a left Riemann sum '
+      + 'of E_{π_β}[log p(x, z) − log q(z | x)] over a schedule 0 = β₀ < β₁ ≤ … ≤ β_{d−1} < 1. Every few epochs (a window) each method picks a '
+      + 'schedule; GP-UCB learns from the reward, the change of a fixed 50-point evaluation bound over the window (their eq. 7). All methods of a '
+      + 'seed start from the same weights and see the same minibatches. Scale: the paper trains for thousands of epochs on MNIST; this is a small '
+      + 'VAE (64-32-4) for tens of epochs.';
+    // The page default is the core's `digits` preset with 20 epochs instead of 30 and 20 IWAE draws per window
+    // for the curves instead of 50 (the final K = 500 is the preset's): the preset took 86 s in headless
+    // Chromium on 2 shared cores, this is sized to finish well under a minute.
+    this.readyText = 'Ready. The default run (8×8 digits, 7 methods, 20 epochs) takes under a minute on two threads.';
+    this.presetHelp = 'The core’s presets (tunelab run --kind tvo --preset NAME). MNIST runs natively only (the page does not load it).';
+    this.presets = [['digits', 'Digits (8×8, browser scale)']];
+    this.defaults = {
+      d: 5, epochs: 20, window: 2, particles: 10, hidden: 32, latent: 4, lr: 0.003, batch: 20,
+      methods: [...METHOD_KEYS], kappa: 'theorem', repeats: 1, seed: 1, curvek: 20, iwaek: 500, test: 300, evalsize: 300,
+    };
+    this.fields = [
+      { key: 'd', label: 'Schedule terms d', type: 'int', min: 2, max: 20, help: 'Terms of the Riemann sum; GP-UCB chooses the d − 1 points after β₀ = 0.' },
+      { key: 'methods', label: 'Methods', type: 'checks', options: METHODS },
+      { key: 'kappa', label: 'GP-UCB exploration', type: 'select', options: [['theorem', 'κ_t from their Theorem 1 (δ = 0.1; the paper)'], ['2', 'constant κ = 2'], ['0.5', 'constant κ = 0.5']] },
+      { key: 'epochs', label: 'Epochs', type: 'int', min: 1, max: 10000 },
+      { key: 'window', label: 'Epochs per window w', type: 'int', min: 1, max: 10000 },
+      { key: 'particles', label: 'Importance samples S', type: 'int', min: 2, max: 1000 },
+      { key: 'hidden', label: 'Hidden units', type: 'int', min: 1, max: 2000 },
+      { key: 'latent', label: 'Latent dimensions', type: 'int', min: 1, max: 64 },
+      { key: 'lr', label: 'Adam learning rate', type: 'num', min: 1e-6, max: 0.999 },
+      { key: 'batch', label: 'Minibatch', type: 'int', min: 1, max: 100000 },
+      { key: 'test', label: 'Test images', type: 'int', min: 1, max: 1700 },
+      { key: 'evalsize', label: 'Reward evaluation images', type: 'int', min: 1, max: 1700 },
+      { key: 'curvek', label: 'IWAE draws per window (curves)', type: 'int', min: 1, max: 100000 },
+      { key: 'iwaek', label: 'IWAE draws at the end (K)', type: 'int', min: 1, max: 100000, help: 'The paper uses K = 5,000.' },
+      { key: 'repeats', label: 'Seeds (repeats)', type: 'int', min: 1, max: 50, help: 'Independent trainings (seed, seed + 1, …): the band over seeds.' },
+      { key: 'seed', label: 'Seed', type: 'int', min: 0, max: 2 ** 31 },
+    ];
+    this.groups = [
+      { legend: 'Schedules', keys: ['d', 'methods', 'kappa'] },
+      { legend: 'Training (Algorithm 1)', keys: ['epochs', 'window', 'particles', 'hidden', 'latent', 'lr', 'batch'] },
+      { legend: 'Evaluation', keys: ['test', 'evalsize', 'curvek', 'iwaek', 'repeats', 'seed'] },
+    ];
+    /** @type {string[]} */ this.methods = [];
+    this.repeats = 1;
+    this.windows = 0;
+    /** @type {Map<string, any[]>} key `${method}#${repeat}` -> window records */
+    this.records = new Map();
+    /** @type {Map<string, number[]>} the integrand of repeat 0 per method at the last window */
+    this.integrand = new Map();
+    this.epochNow = 0;
+    /** @type {any} */ this.report = null;
+  }
+
+  /** @param {any} s */
+  validate(s) {
+    const out = [];
+    if (!s.methods.length) out.push('Choose at least one method.');
+    if (s.window > s.epochs) out.push('Epochs per window must not exceed the epochs.');
+    return out;
+  }
+
+  /** @param {any} c */
+  isCoreConfig(c) { return 'epochs' in c || 'particles' in c || 'iwae_k' in c || 'methods' in c && 'd' in c; }
+
+  /** @param {any} s */
+  toConfig(s) {
+    return {
+      data: { source: 'digits' }, test_size: s.test, hidden: [s.hidden], latent: s.latent, d: s.d, particles: s.particles, batch: s.batch,
+      lr: s.lr, epochs: s.epochs, window: s.window, eval_size: s.evalsize, curve_k: s.curvek, iwae_k: s.iwaek,
+      methods: METHOD_KEYS.filter((m) => s.methods.includes(m)),
+      gp: s.kappa === 'theorem' ? {} : { kappa: { type: 'constant', value: Number(s.kappa) } },
+      repeats: s.repeats, seed: s.seed,
+    };
+  }
+
+  /** @param {any} c */
+  fromConfig(c) {
+    /** @type {Record<string, any>} */
+    const out = {};
+    const map = { d: 'd', epochs: 'epochs', window: 'window', particles: 'particles', latent: 'latent', lr: 'lr', batch: 'batch', test_size: 'test', eval_size: 'evalsize', curve_k: 'curvek', iwae_k: 'iwaek', repeats: 'repeats', seed: 'seed' };
+    for (const [k, key] of Object.entries(map)) if (c[k] != null) out[key] = c[k];
+    if (Array.isArray(c.hidden) && c.hidden.length) out.hidden = c.hidden[0];
+    if (Array.isArray(c.methods)) out.methods = c.methods;
+    const kap = c.gp?.kappa;
+    if (kap?.type === 'constant') out.kappa = String(kap.value);
+    else if (c.gp) out.kappa = 'theorem';
+    return out;
+  }
+
+  // ---------------------------------------------------------------- charts
+
+  /** @param {HTMLElement} host */
+  buildCharts(host) {
+    const P = (/** @type {string} */ k) => this.id(k);
+    this.legendEl = el('div', { class: 'legend', 'aria-hidden': 'true' });
+    const lpHost = el('div', { class: 'chart chart-main', id: P('chart-logpx'), role: 'img', 'aria-label': 'Test log p(x) of each method against training epochs' });
+    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-logpx') },
+      el('h2', { id: P('h-logpx'), text: 'Test log p(x) over training (their Figure 4)' }),
+      this.legendEl, lpHost,
+      el('p', { class: 'help', id: P('logpx-help'), text: 'IWAE bound on the held-out images after each window (higher is better), mean over seeds. Black: GP-UCB; dashed: its ablations and random schedules.' })));
+    this.lp = new LineChart(lpHost, { xLabel: 'epoch', yLabel: 'test log p(x) (nats)', xInt: true, empty: 'Press Run: each method’s curve grows window by window.' });
+
+    this.betaLegend = el('div', { class: 'legend', 'aria-hidden': 'true' });
+    const betaHost = el('div', { class: 'chart chart-small', id: P('chart-beta'), role: 'img', 'aria-label': 'The schedule points chosen by GP-UCB in each window' });
+    this.intLegend = el('div', { class: 'legend', 'aria-hidden': 'true' });
+    const intHost = el('div', { class: 'chart chart-small', id: P('chart-integrand'), role: 'img', 'aria-label': 'The TVO integrand against beta at the current epoch, per method, with GP-UCB’s schedule points' });
+    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-beta') },
+      el('h2', { id: P('h-beta'), text: 'Schedules chosen by GP-UCB (their Figure 3)' }),
+      this.betaLegend, betaHost,
+      el('p', { class: 'help', text: 'The points β₁ … β_{d−1} GP-UCB chose for each window (first seed); the first d windows are random (the GP’s initial design).' })));
+    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-int') },
+      el('h2', { id: P('h-int'), text: 'The integrand at the current epoch' }),
+      this.intLegend, intHost,
+      el('p', { class: 'help', text: 'E_{π_β}[log p(x, z) − log q(z | x)] on the reward’s evaluation images (first seed): the TVO is a left Riemann sum under this curve. Dots: GP-UCB’s current schedule points.' })));
+    this.beta = new LineChart(betaHost, { xLabel: 'epoch (start of the window)', yLabel: 'β', stepped: true, xInt: true, empty: 'GP-UCB’s schedules appear here.' });
+    this.int = new LineChart(intHost, { xLabel: 'β', yLabel: 'E_π_β[w] (nats)', empty: 'The integrand appears after the first window.' });
+
+    this.gpLegend = el('div', { class: 'legend', 'aria-hidden': 'true' });
+    const gpHost = el('div', { class: 'chart chart-small', id: P('chart-gp'), role: 'img', 'aria-label': 'The reward GP of GP-UCB along beta one at the end of training, with the observed rewards' });
+    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-gp') },
+      el('h2', { id: P('h-gp'), text: 'GP-UCB’s reward model along β₁ at the end (their Figure 2)' }),
+      this.gpLegend, gpHost,
+      el('p', { class: 'help', text: 'Posterior mean ± 2 sd of the reward for the next window as β₁ varies (the other points at GP-UCB’s last choice), first seed; dots: the rewards observed so far against their β₁.' })));
+    this.gp = new LineChart(gpHost, { xLabel: 'β₁', yLabel: 'reward (change of the bound, nats)', empty: 'Shown after the run.' });
+
+    this.table = el('table', { class: 'arms', id: P('table') },
+      el('thead', {}, el('tr', {}, ...['method', 'test log p(x)', 'sd', 'test KL', 'sd', 'last β₁', 'diverged'].map((t) => el('th', { scope: 'col', text: t })))),
+      el('tbody'));
+    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-final') },
+      el('h2', { id: P('h-final'), text: 'Final test log p(x) and KL' }),
+      el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final metrics per method (best log p(x) first)' }, this.table),
+      this.readingEl = el('div', { class: 'reading', id: P('reading'), 'aria-live': 'polite' })));
+  }
+
+  /** @param {any} config */
+  begin(config) {
+    this.methods = [];
+    this.repeats = config.repeats;
+    this.windows = Math.floor(config.epochs / config.window);
+    this.windowEpochs = config.window;
+    this.records = new Map();
+    this.integrand = new Map();
+    this.report = null;
+    this.table.tBodies[0].replaceChildren();
+    this.readingEl.replaceChildren();
+    this.lp.clear('Starting… loading the digits and initialising the VAE.');
+    this.beta.clear('GP-UCB’s schedules appear here.');
+    this.int.clear('The integrand appears after the first window.');
+    this.gp.clear('Shown after the run.');
+    for (const l of [this.legendEl, this.betaLegend, this.intLegend, this.gpLegend]) l.replaceChildren();
+  }
+
+  /** @param {any[]} events @param {number} elapsed */
+  onEvents(events, elapsed) {
+    let rebuild = false;
+    for (const ev of events) {
+      switch (ev.type) {
+        case 'started': this.methods = ev.methods; this.windows = ev.windows; rebuild = true; break;
+        case 'window':
+          this.epochNow = ev.epoch;
+          for (const u of ev.runs) {
+            const key = `${u.method}#${u.repeat}`;
+            if (!this.records.has(key)) this.records.set(key, []);
+            if (u.record) /** @type {any[]} */ (this.records.get(key)).push(u.record);
+            if (u.repeat === 0 && u.integrand?.length) this.integrand.set(u.method, u.integrand);
+          }
+          break;
+        case 'done': break;
+        default: this.unknownEvents.push(ev.type);
+      }
+    }
+    const done = Math.max(0, ...[...this.records.values()].map((v) => v.length));
+    this.progress(this.windows ? done / this.windows : 0, `Window ${done} of ${this.windows} (epoch ${done * (this.windowEpochs ?? 1)}) · ${this.methods.length} methods × ${this.repeats} seed${this.repeats > 1 ? 's' : ''} · ${elapsed.toFixed(1)} s`);
+    this.redraw(rebuild);
+  }
+
+  /** @param {any} report @param {number} seconds */
+  finish(report, seconds) {
+    this.report = report;
+    this.methods = report.summary.map((/** @type {any} */ m) => m.method);
+    this.records = new Map(report.runs.map((/** @type {any} */ t) => [`${t.method}#${t.repeat}`, t.windows]));
+    this.integrand = new Map(report.runs.filter((/** @type {any} */ t) => t.repeat === 0).map((/** @type {any} */ t) => [t.method, t.integrand]));
+    this.redraw(true);
+    this.drawGp();
+    const rows = [...report.summary].sort((a, b) => (Number.isFinite(b.log_px_mean) ? b.log_px_mean : -Infinity) - (Number.isFinite(a.log_px_mean) ? a.log_px_mean : -Infinity));
+    const best = rows[0]?.log_px_mean;
+    this.table.tBodies[0].replaceChildren(...rows.map((m) => el('tr', { class: [m.log_px_mean === best ? 'best' : '', m.method === 'gp-ucb' ? 'dynamic' : ''].join(' ').trim() || null },
+      el('th', { scope: 'row', class: 'name', text: m.method }), el('td', { text: nats(m.log_px_mean) }), el('td', { text: m.log_px.length > 1 ? nats(m.log_px_sd) : '–' }),
+      el('td', { text: fmtSci(m.kl_mean) }), el('td', { text: m.kl.length > 1 ? fmtSci(m.kl_sd) : '–' }),
+      el('td', { text: Number.isFinite(m.last_beta1) ? m.last_beta1.toFixed(3) : '–' }), el('td', { text: String(m.diverged) }))));
+    this.readingEl.replaceChildren(el('h3', { text: 'Reading (generated from this run’s numbers)' }),
+      ...tvoReading(report).map((t) => el('p', { text: t })));
+    const gp = report.summary.find((/** @type {any} */ m) => m.method === 'gp-ucb');
+    this.message(`Done in ${seconds.toFixed(1)} s. Best test log p(x): ${rows[0]?.method} ${nats(best)}${gp ? `; GP-UCB ${nats(gp.log_px_mean)}` : ''} (IWAE, K = ${report.iwae_k}).`, 'info');
+    this.progress(1, `Done · ${this.windows} windows × ${this.windowEpochs} epochs · ${seconds.toFixed(1)} s`);
+  }
+
+  /** Mean over seeds of each method's test log p(x) per window (and min/max over seeds for GP-UCB). */
+  curves() {
+    return this.methods.map((m) => {
+      const reps = [...Array(this.repeats).keys()].map((r) => this.records.get(`${m}#${r}`) ?? []);
+      const n = Math.min(...reps.map((v) => v.length));
+      const x = []; const y = []; const lo = []; const hi = [];
+      for (let w = 0; w < n; w++) {
+        const vs = reps.map((v) => v[w].test_log_px).filter(Number.isFinite);
+        x.push(reps[0][w].epoch);
+        y.push(vs.length ? vs.reduce((a, b) => a + b, 0) / vs.length : null);
+        lo.push(vs.length ? Math.min(...vs) : null); hi.push(vs.length ? Math.max(...vs) : null);
+      }
+      return { name: m, x, y, lo, hi };
+    });
+  }
+
+  /** GP-UCB's chosen points per window (first seed): x = the epoch at the window's start. */
+  betas() {
+    const recs = this.records.get('gp-ucb#0') ?? [];
+    const k = recs[0]?.schedule.length ?? 0;
+    return [...Array(Math.max(0, k - 1)).keys()].map((j) => ({
+      name: `β${j + 1}`, x: recs.map((r) => r.epoch - this.windowEpochs), y: recs.map((r) => r.schedule[j + 1]),
+    }));
+  }
+
+  /** @param {boolean} rebuild */
+  redraw(rebuild) {
+    if (!this.methods.length) return;
+    const curves = this.curves();
+    const band = this.repeats > 1;
+    const series = curves.map((c) => ({ label: c.name, ...styleOf(c.name), band: band && c.name === 'gp-ucb' }));
+    const data = alignSeries(curves.map((c) => (band && c.name === 'gp-ucb' ? c : { x: c.x, y: c.y })));
+    if (curves.some((c) => c.x.length)) {
+      if (rebuild || !this.lp.u || this.lp.series.length !== series.length) this.lp.reset(series, data); else this.lp.setData(data);
+      legend(this.legendEl, series.map((s) => ({ ...s, label: s.band ? `${s.label} (band: min–max over seeds)` : s.label })));
+    }
+    const bs = this.betas();
+    if (bs.length && bs[0].x.length) {
+      const bseries = bs.map((b, j) => ({ label: b.name, color: seqColor(bs.length > 1 ? (0.8 * j) / (bs.length - 1) : 0.3), width: 2, points: true }));
+      const bdata = alignSeries(bs);
+      if (rebuild || !this.beta.u || this.beta.series.length !== bseries.length) this.beta.reset(bseries, bdata); else this.beta.setData(bdata);
+      legend(this.betaLegend, bseries);
+    }
+    const ints = this.methods.filter((m) => this.integrand.get(m)?.length);
+    if (ints.length) {
+      const items = ints.map((m) => { const v = /** @type {number[]} */ (this.integrand.get(m)); return { x: v.map((_, i) => i / (v.length - 1)), y: v }; });
+      const iseries = ints.map((m) => ({ label: m, ...styleOf(m) }));
+      const gpRec = (this.records.get('gp-ucb#0') ?? []).at(-1);
+      const gpInt = this.integrand.get('gp-ucb');
+      if (gpRec && gpInt) {
+        const at = (/** @type {number} */ b) => { const t = b * (gpInt.length - 1); const i = Math.min(gpInt.length - 2, Math.floor(t)); return gpInt[i] + (t - i) * (gpInt[i + 1] - gpInt[i]); };
+        items.push({ x: gpRec.schedule, y: gpRec.schedule.map(at) });
+        iseries.push(/** @type {any} */ ({ label: 'GP-UCB’s schedule points', color: '#000000', width: 0, points: true }));
+      }
+      const idata = alignSeries(items);
+      if (rebuild || !this.int.u || this.int.series.length !== iseries.length) this.int.reset(iseries, idata); else this.int.setData(idata);
+      legend(this.intLegend, iseries);
+    }
+  }
+
+  /** The last reward-GP snapshot of GP-UCB (first seed). */
+  snapshot() {
+    const t = this.report?.runs.find((/** @type {any} */ r) => r.method === 'gp-ucb' && r.repeat === 0);
+    return t?.gp_snapshots?.at(-1) ?? null;
+  }
+
+  drawGp() {
+    const s = this.snapshot();
+    if (!s) { this.gp.clear('GP-UCB did not run (or its GP was not fitted yet).'); this.gpLegend.replaceChildren(); return; }
+    const series = [
+      { label: 'posterior mean (band ± 2 sd)', color: '#0072B2', width: 2, band: true },
+      { label: 'observed rewards', color: '#D55E00', width: 0, points: true },
+    ];
+    const data = alignSeries([
+      { x: s.grid, y: s.mean, lo: s.mean.map((/** @type {number} */ m, /** @type {number} */ i) => m - 2 * s.sd[i]), hi: s.mean.map((/** @type {number} */ m, /** @type {number} */ i) => m + 2 * s.sd[i]) },
+      { x: s.observed.map((/** @type {number[]} */ o) => o[0]), y: s.observed.map((/** @type {number[]} */ o) => o[1]) },
+    ]);
+    this.gp.reset(series, data);
+    legend(this.gpLegend, series.map((x) => ({ ...x, label: x.band ? x.label : `${x.label} (epoch ${s.epoch})` })));
+  }
+
+  chartData() {
+    const s = this.snapshot();
+    return {
+      logpx: this.curves().map((c) => ({ name: c.name, x: c.x, y: c.y })),
+      betas: this.betas(),
+      integrand: this.methods.filter((m) => this.integrand.get(m)).map((m) => ({ name: m, y: this.integrand.get(m) })),
+      gp: s ? { epoch: s.epoch, grid: s.grid, mean: s.mean, sd: s.sd, observed: s.observed } : null,
+      final: this.report?.summary.map((/** @type {any} */ m) => ({ name: m.method, log_px: m.log_px_mean, kl: m.kl_mean })) ?? null,
+      reading: this.report ? tvoReading(this.report) : null,
+    };
+  }
+
+  canvases() { return [this.lp.canvas(), this.beta.canvas(), this.int.canvas(), this.gp.canvas()]; }
+
+  /** @param {number} seconds */
+  stopped(seconds) {
+    const done = Math.max(0, ...[...this.records.values()].map((v) => v.length));
+    return `Stopped at window ${done} of ${this.windows} (epoch ${done * (this.windowEpochs ?? 1)}), after ${seconds.toFixed(1)} s.`;
+  }
+}
