@@ -10,6 +10,7 @@ use std::sync::atomic::AtomicBool;
 
 use tunelab::bandit::{self, hpo::{ClassData, DigitData, HpoSpec}, AlgoSpec, BanditConfig, ProblemSpec, Recommend, TttsOptions};
 use tunelab::bandit::HalvingOptions;
+use tunelab::bandit::sgmcmc_ksd::SgmcmcKsdSpec;
 
 fn tuners() -> Vec<AlgoSpec> {
     vec![
@@ -44,6 +45,8 @@ fn main() {
         ("svm wine", ProblemSpec::Hpo(HpoSpec::kernel_ridge(ClassData::Wine)), 300),
         ("mlp digits 8x8", ProblemSpec::Hpo(HpoSpec::mlp(DigitData::Digits)), 200),
         ("mlp mnist", ProblemSpec::Hpo(HpoSpec::mlp(DigitData::Mnist { per_class: 100 })), 200),
+        ("sgmcmc-ksd pool of 60", ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec::default()), 1000),
+        ("sgmcmc-ksd continuous reservoir", ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec { continuous: true, ..SgmcmcKsdSpec::default() }), 1000),
     ];
     let mut md = String::new();
     let mut csv = String::from("problem,algorithm,round,distinct_mean,distinct_lo,distinct_hi\n");

@@ -25,7 +25,7 @@ use super::halving::{Halving, HalvingOptions};
 use super::problems::{ArmSpace, FiniteBernoulli, Problem, Reservoir, TestFn, TestFunction, TvoSchedule};
 use super::hpo::{ClassData, DigitData, Hpo, HpoShared, HpoSpec};
 use super::logreg::{LogregSgd, LogregSgdSpec};
-use super::sgmcmc_ksd::{SgmcmcKsd, SgmcmcKsdSpec, SgmcmcTable};
+use super::sgmcmc_ksd::{SgmcmcKsd, SgmcmcKsdSpec, SgmcmcReservoir, SgmcmcReservoirShared, SgmcmcTable};
 use crate::data::Dataset;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -114,6 +114,8 @@ pub struct Shared {
     pub table: Option<Arc<SgmcmcTable>>,
     /// Data, reference optimum and true-value cache of a real tuning problem.
     pub hpo: Option<Arc<HpoShared>>,
+    /// Setup, reference optimum and true-value cache of the continuous SG-MCMC reservoir.
+    pub reservoir: Option<Arc<SgmcmcReservoirShared>>,
 }
 
 /// One algorithm of the comparison.
@@ -408,8 +410,11 @@ impl BanditConfig {
     /// for `data.source = csv | upload` (parsed at the boundary); `progress(done, total)` reports runs of the table.
     pub fn prepare(&self, data: Option<Dataset>, progress: &mut dyn FnMut(usize, usize), cancel: &AtomicBool) -> Result<Shared> {
         Ok(match &self.problem {
-            ProblemSpec::SgmcmcKsd(spec) => Shared { table: Some(Arc::new(SgmcmcTable::build(spec, data, progress, cancel)?)), hpo: None },
-            ProblemSpec::Hpo(spec) => Shared { table: None, hpo: Some(Arc::new(HpoShared::build(spec, self.seed, progress, cancel)?)) },
+            ProblemSpec::SgmcmcKsd(spec) if spec.continuous => {
+                Shared { reservoir: Some(Arc::new(SgmcmcReservoirShared::build(spec, data, progress, cancel)?)), ..Shared::default() }
+            }
+            ProblemSpec::SgmcmcKsd(spec) => Shared { table: Some(Arc::new(SgmcmcTable::build(spec, data, progress, cancel)?)), ..Shared::default() },
+            ProblemSpec::Hpo(spec) => Shared { hpo: Some(Arc::new(HpoShared::build(spec, self.seed, progress, cancel)?)), ..Shared::default() },
             _ => Shared::default(),
         })
     }
@@ -430,6 +435,10 @@ impl BanditConfig {
                 let sh = shared.hpo.clone().ok_or_else(|| Error::config("hpo: the shared data were not prepared"))?;
                 Box::new(Hpo::new(sh, seed))
             }
+            ProblemSpec::SgmcmcKsd(spec) if spec.continuous => {
+                let sh = shared.reservoir.clone().ok_or_else(|| Error::config("sgmcmc-ksd: the reservoir was not prepared"))?;
+                Box::new(SgmcmcReservoir::new(sh, seed))
+            }
             ProblemSpec::SgmcmcKsd(_) => {
                 let table = shared.table.clone().ok_or_else(|| Error::config("sgmcmc-ksd: the table was not prepared"))?;
                 Box::new(SgmcmcKsd::new(table, seed))
@@ -441,7 +450,8 @@ impl BanditConfig {
     fn shape(&self) -> Result<(ArmSpace, bool)> {
         if let ProblemSpec::SgmcmcKsd(spec) = &self.problem {
             spec.validate()?;
-            return Ok((ArmSpace::Discrete { n_arms: Some(spec.pool) }, true));
+            let n_arms = if spec.continuous { None } else { Some(spec.pool) };
+            return Ok((ArmSpace::Discrete { n_arms }, true));
         }
         if let ProblemSpec::Hpo(spec) = &self.problem {
             spec.validate()?;
