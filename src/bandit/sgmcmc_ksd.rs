@@ -498,6 +498,8 @@ pub struct SgmcmcReservoirShared {
     spec: SgmcmcKsdSpec,
     setup: Setup,
     optimum: f64,
+    /// True values of the reference configurations (the shape of the reservoir).
+    reference_values: Vec<f64>,
     /// True values by (problem seed, arm).
     cache: Mutex<HashMap<(u64, usize), f64>>,
     name: String,
@@ -520,7 +522,7 @@ impl SgmcmcReservoirShared {
             setup.data_name,
             spec.truth_runs
         );
-        let mut sh = SgmcmcReservoirShared { spec: spec.clone(), setup, optimum: f64::NEG_INFINITY, cache: Mutex::new(HashMap::new()), name };
+        let mut sh = SgmcmcReservoirShared { spec: spec.clone(), setup, optimum: f64::NEG_INFINITY, reference_values: Vec::new(), cache: Mutex::new(HashMap::new()), name };
         let m = spec.truth_runs;
         let total = spec.reference_arms * m;
         let refs: Vec<SgmcmcArm> =
@@ -541,7 +543,8 @@ impl SgmcmcReservoirShared {
             rewards.extend(chunk);
             progress(rewards.len(), total);
         }
-        sh.optimum = rewards.chunks(m).map(|c| c.iter().sum::<f64>() / m as f64).fold(f64::NEG_INFINITY, f64::max);
+        sh.reference_values = rewards.chunks(m).map(|c| c.iter().sum::<f64>() / m as f64).collect();
+        sh.optimum = sh.reference_values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         Ok(sh)
     }
 
@@ -563,6 +566,11 @@ impl SgmcmcReservoirShared {
     /// The reference optimum.
     pub fn optimum(&self) -> f64 {
         self.optimum
+    }
+
+    /// True values of the `reference_arms` reference configurations, in draw order.
+    pub fn reference_values(&self) -> &[f64] {
+        &self.reference_values
     }
 
     /// The KSD floor `K0` of the reward transform.
