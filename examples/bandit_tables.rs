@@ -26,7 +26,7 @@ fn tuners() -> Vec<AlgoSpec> {
 }
 
 fn cfg(problem: ProblemSpec, rounds: usize, repeats: usize, seed: u64) -> BanditConfig {
-    BanditConfig { problem, algorithms: tuners(), rounds, repeats, seed, checkpoints: Some(20), band: 1.96 }
+    BanditConfig { problem, algorithms: tuners(), rounds, repeats, seed, checkpoints: Some(20), band: 1.96, repeat_range: None }
 }
 
 fn main() {

@@ -119,6 +119,7 @@ fn d_ttts_keeps_drawing_arms_and_the_run_is_independent_of_threads() {
         seed: 5,
         checkpoints: Some(5),
         band: 1.96,
+        repeat_range: None,
     };
     let text = serde_json::to_string(&cfg).unwrap();
     assert!(text.contains(r#""continuous":true"#));

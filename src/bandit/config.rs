@@ -276,6 +276,12 @@ pub struct BanditConfig {
     /// The band is mean +- `band` x standard error over repeats (default 1.96: a normal 95% interval).
     #[serde(default = "band_default")]
     pub band: f64,
+    /// Run only repeats `lo..hi` of the `repeats`, each with the streams it has in the full run, and add their
+    /// raw per-repeat curves to the report (`per_repeat`), so that [`super::merge_reports`] combines the parts
+    /// into the full run's report bit for bit: the repeats of one comparison as separate tasks (Ray). Default:
+    /// all repeats. JSON: `[lo, hi]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeat_range: Option<(usize, usize)>,
 }
 
 /// The discrete-arm comparison of the presets: D-TTTS (posterior and most-pulled recommendation), TTTS,
@@ -306,6 +312,7 @@ fn hpo_preset(spec: HpoSpec, rounds: usize, repeats: usize) -> BanditConfig {
         seed: 1,
         checkpoints: Some(50),
         band: 1.96,
+        repeat_range: None,
     }
 }
 
@@ -340,6 +347,7 @@ impl BanditConfig {
                 seed: 1,
                 checkpoints: None,
                 band: 1.96,
+                repeat_range: None,
             },
             "tvo-schedule" => BanditConfig {
                 problem: ProblemSpec::TvoSchedule { d: 3, lambda0: 2.0, lambda1: 12.0, rate: 0.04, sharpness: 0.1, noise_sd: 0.1 },
@@ -354,6 +362,7 @@ impl BanditConfig {
                 seed: 1,
                 checkpoints: None,
                 band: 1.96,
+                repeat_range: None,
             },
             "branin" => BanditConfig {
                 problem: ProblemSpec::Function {
@@ -373,6 +382,7 @@ impl BanditConfig {
                 seed: 1,
                 checkpoints: None,
                 band: 1.96,
+                repeat_range: None,
             },
             "logreg-sgd" => BanditConfig {
                 problem: ProblemSpec::LogregSgd(LogregSgdSpec::default()),
@@ -382,6 +392,7 @@ impl BanditConfig {
                 seed: 1,
                 checkpoints: None,
                 band: 1.96,
+                repeat_range: None,
             },
             "sgmcmc-ksd" => BanditConfig {
                 problem: ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec::default()),
@@ -391,6 +402,7 @@ impl BanditConfig {
                 seed: 1,
                 checkpoints: None,
                 band: 1.96,
+                repeat_range: None,
             },
             "svm-breast-cancer" => hpo_preset(HpoSpec::kernel_ridge(ClassData::BreastCancer), 300, 10),
             "svm-wine" => hpo_preset(HpoSpec::kernel_ridge(ClassData::Wine), 300, 10),
@@ -468,6 +480,14 @@ impl BanditConfig {
         }
         if self.repeats == 0 || self.repeats > 10_000 {
             return Err(Error::config("repeats must be in 1..=10000"));
+        }
+        if let Some((lo, hi)) = self.repeat_range {
+            if lo >= hi || hi > self.repeats {
+                return Err(Error::config(format!(
+                    "repeat_range [{lo}, {hi}] must satisfy lo < hi <= repeats ({})",
+                    self.repeats
+                )));
+            }
         }
         if self.checkpoints == Some(0) {
             return Err(Error::config("checkpoints must be >= 1"));
