@@ -406,7 +406,8 @@ impl BanditConfig {
             },
             "svm-breast-cancer" => hpo_preset(HpoSpec::kernel_ridge(ClassData::BreastCancer), 300, 10),
             "svm-wine" => hpo_preset(HpoSpec::kernel_ridge(ClassData::Wine), 300, 10),
-            "mlp-digits" => hpo_preset(HpoSpec::mlp(DigitData::Digits), 200, 8),
+            // sized for the page: 200 pulls x 8 repeats took 94-97 s there (tests/e2e/bandit-bench.mjs, README)
+            "mlp-digits" => hpo_preset(HpoSpec::mlp(DigitData::Digits), 100, 4),
             "mlp-mnist" => hpo_preset(HpoSpec::mlp(DigitData::Mnist { per_class: 100 }), 200, 8),
             other => {
                 return Err(Error::config(format!(

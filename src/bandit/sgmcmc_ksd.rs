@@ -52,7 +52,6 @@ use crate::tune::config::{DataSource, DataSpec};
 use crate::math::{exp, ln, powf};
 use crate::tune::problem::{load_data, Problem as Posterior};
 use crate::{Error, Result};
-use crate::math::{exp, ln, powf};
 
 /// Stream ids of the table (the posterior's split / MAP streams come from `tune::problem`).
 const STREAM_ARM: u64 = 0x5c_a0;
