@@ -4,12 +4,14 @@
 //!
 //! `cargo run --release --example bandit_tables -- [--repeats N] [--seed S] [--only NAME,...] [--out DIR]`
 //! (defaults: 20 repeats, seed 1 (the reported seed; nothing was tuned on it), out = docs/). Writes
-//! DIR/bandit-tables.md and DIR/bandit-effective-arms.csv and prints the tables.
+//! DIR/bandit-tables.md and DIR/bandit-effective-arms.csv and prints the tables. With `--only`, the sections of
+//! the named problems are replaced in (or appended to) the existing files and the others are kept.
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
 use tunelab::bandit::{self, hpo::{ClassData, DigitData, HpoSpec}, AlgoSpec, BanditConfig, ProblemSpec, Recommend, TttsOptions};
 use tunelab::bandit::HalvingOptions;
+use tunelab::bandit::sgmcmc_ksd::{SgmcmcKsdSpec, SgmcmcReservoirShared};
 
 fn tuners() -> Vec<AlgoSpec> {
     vec![
@@ -24,7 +26,7 @@ fn tuners() -> Vec<AlgoSpec> {
 }
 
 fn cfg(problem: ProblemSpec, rounds: usize, repeats: usize, seed: u64) -> BanditConfig {
-    BanditConfig { problem, algorithms: tuners(), rounds, repeats, seed, checkpoints: Some(20), band: 1.96 }
+    BanditConfig { problem, algorithms: tuners(), rounds, repeats, seed, checkpoints: Some(20), band: 1.96, repeat_range: None }
 }
 
 fn main() {
@@ -44,9 +46,25 @@ fn main() {
         ("svm wine", ProblemSpec::Hpo(HpoSpec::kernel_ridge(ClassData::Wine)), 300),
         ("mlp digits 8x8", ProblemSpec::Hpo(HpoSpec::mlp(DigitData::Digits)), 200),
         ("mlp mnist", ProblemSpec::Hpo(HpoSpec::mlp(DigitData::Mnist { per_class: 100 })), 200),
+        ("sgmcmc-ksd pool of 60", ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec::default()), 1000),
+        ("sgmcmc-ksd continuous reservoir", ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec { continuous: true, ..SgmcmcKsdSpec::default() }), 1000),
     ];
     let mut md = String::new();
     let mut csv = String::from("problem,algorithm,round,distinct_mean,distinct_lo,distinct_hi\n");
+    // --only: keep the other problems' sections of the existing files
+    let mut kept: Vec<(String, String)> = Vec::new();
+    let mut kept_csv = String::new();
+    if only.is_some() {
+        if let Ok(old) = std::fs::read_to_string(format!("{out}/bandit-tables.md")) {
+            for sec in old.split("\n## ").skip(1) {
+                let title = sec.split(" (").next().unwrap_or("").to_string();
+                kept.push((title, format!("\n## {}", sec.trim_end_matches('\n')) + "\n"));
+            }
+        }
+        if let Ok(old) = std::fs::read_to_string(format!("{out}/bandit-effective-arms.csv")) {
+            kept_csv = old.lines().skip(1).map(|l| format!("{l}\n")).collect();
+        }
+    }
     let _ = writeln!(
         md,
         "# Bandit comparison tables (generated)\n\nRegenerate: `cargo run --release --example bandit_tables` (seed {seed}, {repeats} repeats; \
@@ -58,6 +76,13 @@ fn main() {
     );
     for (name, problem, rounds) in problems {
         if only.as_ref().is_some_and(|o| !o.iter().any(|x| name.contains(x.as_str()))) {
+            if let Some((_, sec)) = kept.iter().find(|(t, _)| t == name) {
+                md.push_str(sec);
+                kept_csv.lines().filter(|l| l.starts_with(&format!("{name},"))).for_each(|l| {
+                    csv.push_str(l);
+                    csv.push('\n');
+                });
+            }
             continue;
         }
         let c = cfg(problem, rounds, repeats, seed);
@@ -73,6 +98,31 @@ fn main() {
         let secs = t0.elapsed().as_secs_f64();
         let start = md.len();
         let _ = writeln!(md, "\n## {name} ({rounds} pulls, {repeats} repeats, {secs:.0} s)\n\n{}\n", rep.problem);
+        if let ProblemSpec::SgmcmcKsd(spec) = &c.problem {
+            if spec.continuous {
+                // the shape of the reservoir: how many configurations are near the optimum
+                let sh = SgmcmcReservoirShared::build(spec, None, &mut |_, _| {}, &AtomicBool::new(false)).expect("reservoir");
+                let v = sh.reference_values();
+                let (opt, n) = (sh.optimum(), v.len() as f64);
+                let frac = |d: f64| v.iter().filter(|x| **x >= opt - d).count() as f64 / n;
+                let mut sorted = v.to_vec();
+                sorted.sort_by(f64::total_cmp);
+                let _ = writeln!(
+                    md,
+                    "Reservoir ({} reference draws, true value = mean reward of {} runs): optimum {}, median {}; \
+                     fraction within 0.01 / 0.05 / 0.2 of the optimum: {} / {} / {}; fraction with value 0 (diverged or \
+                     far off): {}.\n",
+                    v.len(),
+                    spec.truth_runs,
+                    g4(opt),
+                    g4(sorted[v.len() / 2]),
+                    g4(frac(0.01)),
+                    g4(frac(0.05)),
+                    g4(frac(0.2)),
+                    g4(v.iter().filter(|x| **x < 1e-3).count() as f64 / n)
+                );
+            }
+        }
         let _ = writeln!(md, "| method | simple regret | recommended true value | cumulative regret | distinct arms |\n|---|---|---|---|---|");
         let f = |s: &bandit::Summary| format!("{} [{}, {}]", g4(s.mean), g4(s.lo), g4(s.hi));
         for a in &rep.algorithms {

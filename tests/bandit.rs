@@ -167,6 +167,7 @@ fn d_ttts_pseudo_arm_and_explicit_arms_agree_in_distribution() {
             seed: 5,
             checkpoints: Some(5),
             band: 1.96,
+            repeat_range: None,
         };
         let rep = run(&cfg, &mut |_| {}, &AtomicBool::new(false)).unwrap();
         rep.algorithms[0].final_simple_regret.mean
@@ -190,6 +191,7 @@ fn small_config() -> BanditConfig {
         seed: 11,
         checkpoints: Some(12),
         band: 1.96,
+        repeat_range: None,
     }
 }
 
@@ -211,6 +213,7 @@ fn runner_is_deterministic_across_thread_counts() {
         seed: 2,
         checkpoints: None,
         band: 1.96,
+        repeat_range: None,
     };
     for cfg in [small_config(), cont] {
         let go = |threads: usize| {
@@ -307,6 +310,7 @@ fn continuous_charts_gp_1d_and_schedules() {
         seed: 1,
         checkpoints: None,
         band: 1.96,
+        repeat_range: None,
     };
     let rep = run(&cfg, &mut |_| {}, &AtomicBool::new(false)).unwrap();
     assert_eq!(rep.algorithms[1].name, "random");
@@ -324,6 +328,7 @@ fn continuous_charts_gp_1d_and_schedules() {
         seed: 1,
         checkpoints: None,
         band: 1.96,
+        repeat_range: None,
     };
     let rep = run(&cfg, &mut |_| {}, &AtomicBool::new(false)).unwrap();
     let s = rep.algorithms[0].charts.schedules.as_ref().expect("schedule chart");
@@ -432,6 +437,7 @@ fn logreg_sgd_problem_is_exact_and_dttts_finds_a_good_arm() {
         seed: 3,
         checkpoints: Some(3),
         band: 1.96,
+        repeat_range: None,
     };
     let rep = run(&cfg, &mut |_| {}, &AtomicBool::new(false)).unwrap();
     let a = &rep.algorithms[0];
@@ -614,6 +620,7 @@ fn sgmcmc_config(rounds: usize, repeats: usize) -> BanditConfig {
         seed: 3,
         checkpoints: Some(20),
         band: 1.96,
+        repeat_range: None,
     }
 }
 

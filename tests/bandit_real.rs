@@ -67,6 +67,7 @@ fn config(problem: ProblemSpec, rounds: usize, repeats: usize) -> BanditConfig {
         seed: 3,
         checkpoints: Some(5),
         band: 1.96,
+        repeat_range: None,
     }
 }
 

@@ -25,7 +25,7 @@ use super::halving::{Halving, HalvingOptions};
 use super::problems::{ArmSpace, FiniteBernoulli, Problem, Reservoir, TestFn, TestFunction, TvoSchedule};
 use super::hpo::{ClassData, DigitData, Hpo, HpoShared, HpoSpec};
 use super::logreg::{LogregSgd, LogregSgdSpec};
-use super::sgmcmc_ksd::{SgmcmcKsd, SgmcmcKsdSpec, SgmcmcTable};
+use super::sgmcmc_ksd::{SgmcmcKsd, SgmcmcKsdSpec, SgmcmcReservoir, SgmcmcReservoirShared, SgmcmcTable};
 use crate::data::Dataset;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -114,6 +114,8 @@ pub struct Shared {
     pub table: Option<Arc<SgmcmcTable>>,
     /// Data, reference optimum and true-value cache of a real tuning problem.
     pub hpo: Option<Arc<HpoShared>>,
+    /// Setup, reference optimum and true-value cache of the continuous SG-MCMC reservoir.
+    pub reservoir: Option<Arc<SgmcmcReservoirShared>>,
 }
 
 /// One algorithm of the comparison.
@@ -274,6 +276,12 @@ pub struct BanditConfig {
     /// The band is mean +- `band` x standard error over repeats (default 1.96: a normal 95% interval).
     #[serde(default = "band_default")]
     pub band: f64,
+    /// Run only repeats `lo..hi` of the `repeats`, each with the streams it has in the full run, and add their
+    /// raw per-repeat curves to the report (`per_repeat`), so that [`super::merge_reports`] combines the parts
+    /// into the full run's report bit for bit: the repeats of one comparison as separate tasks (Ray). Default:
+    /// all repeats. JSON: `[lo, hi]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeat_range: Option<(usize, usize)>,
 }
 
 /// The discrete-arm comparison of the presets: D-TTTS (posterior and most-pulled recommendation), TTTS,
@@ -304,6 +312,7 @@ fn hpo_preset(spec: HpoSpec, rounds: usize, repeats: usize) -> BanditConfig {
         seed: 1,
         checkpoints: Some(50),
         band: 1.96,
+        repeat_range: None,
     }
 }
 
@@ -338,6 +347,7 @@ impl BanditConfig {
                 seed: 1,
                 checkpoints: None,
                 band: 1.96,
+                repeat_range: None,
             },
             "tvo-schedule" => BanditConfig {
                 problem: ProblemSpec::TvoSchedule { d: 3, lambda0: 2.0, lambda1: 12.0, rate: 0.04, sharpness: 0.1, noise_sd: 0.1 },
@@ -352,6 +362,7 @@ impl BanditConfig {
                 seed: 1,
                 checkpoints: None,
                 band: 1.96,
+                repeat_range: None,
             },
             "branin" => BanditConfig {
                 problem: ProblemSpec::Function {
@@ -371,6 +382,7 @@ impl BanditConfig {
                 seed: 1,
                 checkpoints: None,
                 band: 1.96,
+                repeat_range: None,
             },
             "logreg-sgd" => BanditConfig {
                 problem: ProblemSpec::LogregSgd(LogregSgdSpec::default()),
@@ -380,6 +392,7 @@ impl BanditConfig {
                 seed: 1,
                 checkpoints: None,
                 band: 1.96,
+                repeat_range: None,
             },
             "sgmcmc-ksd" => BanditConfig {
                 problem: ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec::default()),
@@ -389,10 +402,12 @@ impl BanditConfig {
                 seed: 1,
                 checkpoints: None,
                 band: 1.96,
+                repeat_range: None,
             },
             "svm-breast-cancer" => hpo_preset(HpoSpec::kernel_ridge(ClassData::BreastCancer), 300, 10),
             "svm-wine" => hpo_preset(HpoSpec::kernel_ridge(ClassData::Wine), 300, 10),
-            "mlp-digits" => hpo_preset(HpoSpec::mlp(DigitData::Digits), 200, 8),
+            // sized for the page: 200 pulls x 8 repeats took 94-97 s there (tests/e2e/bandit-bench.mjs, README)
+            "mlp-digits" => hpo_preset(HpoSpec::mlp(DigitData::Digits), 100, 4),
             "mlp-mnist" => hpo_preset(HpoSpec::mlp(DigitData::Mnist { per_class: 100 }), 200, 8),
             other => {
                 return Err(Error::config(format!(
@@ -408,8 +423,11 @@ impl BanditConfig {
     /// for `data.source = csv | upload` (parsed at the boundary); `progress(done, total)` reports runs of the table.
     pub fn prepare(&self, data: Option<Dataset>, progress: &mut dyn FnMut(usize, usize), cancel: &AtomicBool) -> Result<Shared> {
         Ok(match &self.problem {
-            ProblemSpec::SgmcmcKsd(spec) => Shared { table: Some(Arc::new(SgmcmcTable::build(spec, data, progress, cancel)?)), hpo: None },
-            ProblemSpec::Hpo(spec) => Shared { table: None, hpo: Some(Arc::new(HpoShared::build(spec, self.seed, progress, cancel)?)) },
+            ProblemSpec::SgmcmcKsd(spec) if spec.continuous => {
+                Shared { reservoir: Some(Arc::new(SgmcmcReservoirShared::build(spec, data, progress, cancel)?)), ..Shared::default() }
+            }
+            ProblemSpec::SgmcmcKsd(spec) => Shared { table: Some(Arc::new(SgmcmcTable::build(spec, data, progress, cancel)?)), ..Shared::default() },
+            ProblemSpec::Hpo(spec) => Shared { hpo: Some(Arc::new(HpoShared::build(spec, self.seed, progress, cancel)?)), ..Shared::default() },
             _ => Shared::default(),
         })
     }
@@ -430,6 +448,10 @@ impl BanditConfig {
                 let sh = shared.hpo.clone().ok_or_else(|| Error::config("hpo: the shared data were not prepared"))?;
                 Box::new(Hpo::new(sh, seed))
             }
+            ProblemSpec::SgmcmcKsd(spec) if spec.continuous => {
+                let sh = shared.reservoir.clone().ok_or_else(|| Error::config("sgmcmc-ksd: the reservoir was not prepared"))?;
+                Box::new(SgmcmcReservoir::new(sh, seed))
+            }
             ProblemSpec::SgmcmcKsd(_) => {
                 let table = shared.table.clone().ok_or_else(|| Error::config("sgmcmc-ksd: the table was not prepared"))?;
                 Box::new(SgmcmcKsd::new(table, seed))
@@ -441,7 +463,8 @@ impl BanditConfig {
     fn shape(&self) -> Result<(ArmSpace, bool)> {
         if let ProblemSpec::SgmcmcKsd(spec) = &self.problem {
             spec.validate()?;
-            return Ok((ArmSpace::Discrete { n_arms: Some(spec.pool) }, true));
+            let n_arms = if spec.continuous { None } else { Some(spec.pool) };
+            return Ok((ArmSpace::Discrete { n_arms }, true));
         }
         if let ProblemSpec::Hpo(spec) = &self.problem {
             spec.validate()?;
@@ -458,6 +481,14 @@ impl BanditConfig {
         }
         if self.repeats == 0 || self.repeats > 10_000 {
             return Err(Error::config("repeats must be in 1..=10000"));
+        }
+        if let Some((lo, hi)) = self.repeat_range {
+            if lo >= hi || hi > self.repeats {
+                return Err(Error::config(format!(
+                    "repeat_range [{lo}, {hi}] must satisfy lo < hi <= repeats ({})",
+                    self.repeats
+                )));
+            }
         }
         if self.checkpoints == Some(0) {
             return Err(Error::config("checkpoints must be >= 1"));

@@ -30,8 +30,8 @@ pub use config::{AlgoSpec, BanditConfig, ProblemSpec};
 pub use gpucb::{GpUcb, GpUcbOptions, Kappa, RandomSearch};
 pub use halving::{Halving, HalvingOptions};
 pub use problems::{ArmSpace, Problem, TestFn};
-pub use report::{AlgoReport, BanditEvent, BanditReport, Curve, Summary};
-pub use runner::{run, run_with_data};
+pub use report::{AlgoReport, BanditEvent, BanditReport, Curve, PerRepeat, Summary};
+pub use runner::{merge_reports, run, run_with_data};
 pub(crate) use runner::run_checked;
 pub use ttts::{DTtts, RandomArms, Recommend, Ttts, TttsOptions, Uniform};
 

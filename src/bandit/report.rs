@@ -158,6 +158,22 @@ pub struct AlgoReport {
     pub distinct_arms: Curve,
     pub failures: usize,
     pub charts: Charts,
+    /// Runs of a `repeat_range` only: the raw per-repeat values the summaries are made of, for
+    /// [`super::merge_reports`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_repeat: Option<PerRepeat>,
+}
+
+/// The raw values of each repeat of a partial run (`[repeat][checkpoint]`; repeats `first, first + 1, ...`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PerRepeat {
+    pub first: usize,
+    pub simple: Vec<Vec<f64>>,
+    pub cumulative: Vec<Vec<f64>>,
+    pub distinct: Vec<Vec<f64>>,
+    pub units: Vec<Vec<f64>>,
+    pub seconds: Vec<Vec<f64>>,
+    pub failures: Vec<usize>,
 }
 
 /// The result of [`super::run`].

@@ -147,8 +147,9 @@ pub(crate) fn run_checked(
     let checkpoints = checkpoint_rounds(cfg.rounds, cfg.checkpoints.unwrap_or(100));
     let shared = cfg.prepare(data, &mut |done, total| observer(&BanditEvent::Preparing { done, total }), cancel)?;
     let problem_name = cfg.build_problem(0, &shared)?.name();
-    let mut jobs: Vec<Job> = Vec::with_capacity(cfg.repeats * algos.len());
-    for r in 0..cfg.repeats {
+    let (r0, r1) = cfg.repeat_range.unwrap_or((0, cfg.repeats));
+    let mut jobs: Vec<Job> = Vec::with_capacity((r1 - r0) * algos.len());
+    for r in r0..r1 {
         let problem_seed: u64 = stream(cfg.seed, r as u64).random();
         for (a, spec) in algos.iter().enumerate() {
             let problem = cfg.build_problem(problem_seed, &shared)?;
@@ -185,7 +186,7 @@ pub(crate) fn run_checked(
         problem: problem_name.clone(),
         algorithms: names.clone(),
         rounds: cfg.rounds,
-        repeats: cfg.repeats,
+        repeats: r1 - r0,
         checkpoints: checkpoints.clone(),
     });
 
@@ -229,48 +230,127 @@ pub(crate) fn run_checked(
     for (a, spec) in algos.iter().enumerate() {
         let mut sel: Vec<&mut Job> = jobs.iter_mut().filter(|j| j.algo_index == a).collect();
         sel.sort_by_key(|j| j.repeat);
-        let simple: Vec<Vec<f64>> = sel.iter().map(|j| j.simple.clone()).collect();
-        let cumu: Vec<Vec<f64>> = sel.iter().map(|j| j.cumulative.clone()).collect();
-        let distinct: Vec<Vec<f64>> = sel.iter().map(|j| j.distinct.clone()).collect();
-        let distinct_arms = curve(&distinct, k, cfg.band);
-        let simple_regret = curve(&simple, k, cfg.band);
-        let cumulative_regret = curve(&cumu, k, cfg.band);
-        let units: Vec<f64> = (0..k).map(|i| sel.iter().map(|j| j.units[i]).sum::<f64>() / sel.len() as f64).collect();
-        let secs: Vec<f64> = (0..k).map(|i| sel.iter().map(|j| j.secs[i]).sum::<f64>() / sel.len() as f64).collect();
-        let finals: Vec<f64> = simple.iter().map(|v| v[k - 1]).collect();
-        let finals_c: Vec<f64> = cumu.iter().map(|v| v[k - 1]).collect();
+        let raw = PerRepeat {
+            first: r0,
+            simple: sel.iter().map(|j| j.simple.clone()).collect(),
+            cumulative: sel.iter().map(|j| j.cumulative.clone()).collect(),
+            distinct: sel.iter().map(|j| j.distinct.clone()).collect(),
+            units: sel.iter().map(|j| j.units.clone()).collect(),
+            seconds: sel.iter().map(|j| j.secs.clone()).collect(),
+            failures: sel.iter().map(|j| j.algo.failures()).collect(),
+        };
         let mut recommended = Vec::with_capacity(sel.len());
-        let mut failures = 0;
         for j in sel.iter_mut() {
             let t = j.t;
             let optimum = j.problem.optimum(t);
             let value = j.last_rec.as_ref().map(|arm| j.problem.value(arm, t));
             let label = j.last_rec.as_ref().and_then(|arm| j.problem.describe(arm));
             recommended.push(Recommendation { repeat: j.repeat, arm: j.last_rec.clone(), label, value, optimum });
-            failures += j.algo.failures();
         }
-        let values: Vec<f64> = recommended.iter().filter_map(|r| r.value).collect();
-        let final_value = summarize(&values, cfg.band);
         let j0 = &mut *sel[0];
         let charts = charts::charts(j0.algo.as_ref(), j0.problem.as_mut(), &j0.history, &j0.optimal, j0.t);
-        reports.push(AlgoReport {
-            name: spec.name(),
-            kind: spec.kind().to_string(),
-            simple_regret,
-            cumulative_regret,
-            final_simple_regret: summarize(&finals, cfg.band),
-            final_cumulative_regret: summarize(&finals_c, cfg.band),
-            compute: Compute { unit: sel[0].problem.cost_unit().to_string(), units, seconds: secs },
-            recommended,
-            final_value,
-            distinct_arms,
-            failures,
-            charts,
-        });
+        let unit = sel[0].problem.cost_unit().to_string();
+        let mut report = assemble(spec.name(), spec.kind().to_string(), unit, &raw, recommended, charts, k, cfg.band);
+        if cfg.repeat_range.is_some() {
+            report.per_repeat = Some(raw);
+        }
+        reports.push(report);
     }
     let seconds = wall.elapsed().as_secs_f64();
     observer(&BanditEvent::Done { seconds });
     Ok(BanditReport { problem: problem_name, config: cfg.clone(), rounds: checkpoints, algorithms: reports, seconds })
+}
+
+/// An algorithm's report from its repeats' raw values (in repeat order): the summaries of a run, and of
+/// [`merge_reports`], computed by the same arithmetic.
+#[allow(clippy::too_many_arguments)]
+fn assemble(name: String, kind: String, unit: String, raw: &PerRepeat, recommended: Vec<Recommendation>, charts: Charts, k: usize, band: f64) -> AlgoReport {
+    let n = raw.simple.len() as f64;
+    let units: Vec<f64> = (0..k).map(|i| raw.units.iter().map(|u| u[i]).sum::<f64>() / n).collect();
+    let secs: Vec<f64> = (0..k).map(|i| raw.seconds.iter().map(|u| u[i]).sum::<f64>() / n).collect();
+    let finals: Vec<f64> = raw.simple.iter().map(|v| v[k - 1]).collect();
+    let finals_c: Vec<f64> = raw.cumulative.iter().map(|v| v[k - 1]).collect();
+    let values: Vec<f64> = recommended.iter().filter_map(|r| r.value).collect();
+    AlgoReport {
+        name,
+        kind,
+        simple_regret: curve(&raw.simple, k, band),
+        cumulative_regret: curve(&raw.cumulative, k, band),
+        final_simple_regret: summarize(&finals, band),
+        final_cumulative_regret: summarize(&finals_c, band),
+        compute: Compute { unit, units, seconds: secs },
+        recommended,
+        final_value: summarize(&values, band),
+        distinct_arms: curve(&raw.distinct, k, band),
+        failures: raw.failures.iter().sum(),
+        charts,
+        per_repeat: None,
+    }
+}
+
+/// Combines the reports of runs of one config over disjoint `repeat_range`s that together cover all repeats
+/// (in any order) into the report of the full run: the same bits as running all repeats at once, apart from
+/// timings (`seconds`: the longest part). Charts come from the part holding repeat 0, as in a full run.
+pub fn merge_reports(parts: &[BanditReport]) -> Result<BanditReport> {
+    let bad = |m: String| Err(Error::config(format!("merging bandit reports: {m}")));
+    let Some(first) = parts.first() else { return bad("no reports given".into()) };
+    let mut full = first.config.clone();
+    full.repeat_range = None;
+    let mut order: Vec<(usize, usize, &BanditReport)> = Vec::with_capacity(parts.len());
+    for p in parts {
+        let mut c = p.config.clone();
+        let Some((lo, hi)) = c.repeat_range.take() else {
+            return bad("every part must be a run with a repeat_range".into());
+        };
+        if c != full || p.rounds != first.rounds || p.algorithms.len() != first.algorithms.len() {
+            return bad("the parts are runs of different configs".into());
+        }
+        if p.algorithms.iter().any(|a| a.per_repeat.as_ref().is_none_or(|r| r.first != lo || r.simple.len() != hi - lo)) {
+            return bad("a part lacks its per-repeat values".into());
+        }
+        order.push((lo, hi, p));
+    }
+    order.sort_by_key(|o| o.0);
+    let mut next = 0;
+    for (lo, hi, _) in &order {
+        if *lo != next {
+            return bad(format!("repeats {next}..{lo} are missing or overlap"));
+        }
+        next = *hi;
+    }
+    if next != full.repeats {
+        return bad(format!("the parts cover repeats 0..{next} of {}", full.repeats));
+    }
+    let k = first.rounds.len();
+    let mut algorithms = Vec::with_capacity(first.algorithms.len());
+    for (a, head) in first.algorithms.iter().enumerate() {
+        let mut raw = PerRepeat { first: 0, simple: vec![], cumulative: vec![], distinct: vec![], units: vec![], seconds: vec![], failures: vec![] };
+        let mut recommended = Vec::with_capacity(full.repeats);
+        let mut charts = Charts::default();
+        for (lo, _, p) in &order {
+            let x = &p.algorithms[a];
+            if x.name != head.name {
+                return bad("the parts list different algorithms".into());
+            }
+            let r = x.per_repeat.as_ref().expect("checked above");
+            raw.simple.extend(r.simple.iter().cloned());
+            raw.cumulative.extend(r.cumulative.iter().cloned());
+            raw.distinct.extend(r.distinct.iter().cloned());
+            raw.units.extend(r.units.iter().cloned());
+            raw.seconds.extend(r.seconds.iter().cloned());
+            raw.failures.extend(r.failures.iter().copied());
+            recommended.extend(x.recommended.iter().cloned());
+            if *lo == 0 {
+                charts = x.charts.clone();
+            }
+        }
+        if raw.simple.iter().chain(&raw.cumulative).chain(&raw.distinct).chain(&raw.units).chain(&raw.seconds).any(|v| v.len() != k) {
+            return bad("a part has the wrong number of checkpoints".into());
+        }
+        algorithms.push(assemble(head.name.clone(), head.kind.clone(), head.compute.unit.clone(), &raw, recommended, charts, k, full.band));
+    }
+    let seconds = parts.iter().map(|p| p.seconds).fold(0.0, f64::max);
+    Ok(BanditReport { problem: first.problem.clone(), config: full, rounds: first.rounds.clone(), algorithms, seconds })
 }
 
 #[cfg(test)]

@@ -31,8 +31,9 @@
 //! shared by all repeats and algorithms ([`SgmcmcTable`]); a bandit pull is then a look-up. This is how tabular
 //! hyperparameter-optimisation benchmarks are made, and it lets many seeds of many algorithms run in a browser.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use rand::seq::SliceRandom;
 use rand::RngExt;
@@ -48,15 +49,20 @@ use crate::sampler::{reference_sample_stoppable, BatchSize, Budget, Chain, Sampl
 use crate::stein::{ksd_target_value, median_pairwise_distance, Estimator, KernelScale, KsdOptions};
 use crate::model::ModelSpec;
 use crate::tune::config::{DataSource, DataSpec};
+use crate::math::{exp, ln, powf};
 use crate::tune::problem::{load_data, Problem as Posterior};
 use crate::{Error, Result};
-use crate::math::{exp, ln, powf};
 
 /// Stream ids of the table (the posterior's split / MAP streams come from `tune::problem`).
 const STREAM_ARM: u64 = 0x5c_a0;
 const STREAM_RUN: u64 = 0x5c_a1;
 const STREAM_REF: u64 = 0x5c_a2;
 const STREAM_ORDER: u64 = 0x5c_a3;
+/// Continuous reservoir: arm configurations, pulls, truth runs, reference configurations.
+const STREAM_CARM: u64 = 0x5c_a4;
+const STREAM_CPULL: u64 = 0x5c_a5;
+const STREAM_TRUTH: u64 = 0x5c_a6;
+const STREAM_CREF: u64 = 0x5c_a7;
 /// Runs per progress event (at most).
 const CHUNK: usize = 16;
 
@@ -102,6 +108,14 @@ pub struct SgmcmcKsdSpec {
     pub ksd_floor: Option<f64>,
     /// Seed of the pool, the runs and the data split (the bandit repeats only reorder the pool).
     pub seed: u64,
+    /// Draw configurations from the continuous reservoir instead of the finite pool (see [`SgmcmcReservoir`]):
+    /// arm `k` of a repeat is a fresh configuration and every pull runs its chain; `pool` and `replicates` are
+    /// then unused.
+    pub continuous: bool,
+    /// Continuous reservoir: runs averaged for an arm's true value.
+    pub truth_runs: usize,
+    /// Continuous reservoir: configurations drawn once whose best true value is the optimum.
+    pub reference_arms: usize,
 }
 
 impl Default for SgmcmcKsdSpec {
@@ -121,6 +135,9 @@ impl Default for SgmcmcKsdSpec {
             reference_warmup: 500,
             ksd_floor: None,
             seed: 1,
+            continuous: false,
+            truth_runs: 4,
+            reference_arms: 100,
         }
     }
 }
@@ -160,6 +177,12 @@ impl SgmcmcKsdSpec {
         }
         if self.pool * self.replicates > 20_000 {
             return e("pool x replicates is limited to 20000 runs");
+        }
+        if self.truth_runs == 0 || self.truth_runs > 1000 {
+            return e("truth_runs must be in 1..=1000");
+        }
+        if self.reference_arms == 0 || self.reference_arms > 100_000 {
+            return e("reference_arms must be in 1..=100000");
         }
         if self.reference_warmup > 100_000 {
             return e("reference_warmup must be <= 100000");
@@ -237,7 +260,11 @@ pub fn ksd_reward(ksd: Option<f64>, floor: f64) -> f64 {
 }
 
 fn draw_arm(spec: &SgmcmcKsdSpec, n_data: usize, p: usize) -> SgmcmcArm {
-    let mut r = substream(spec.seed, STREAM_ARM, p as u64);
+    draw_config(spec, n_data, &mut substream(spec.seed, STREAM_ARM, p as u64))
+}
+
+/// One configuration from the reservoir: sampler uniform, step log-uniform, batch fraction log-uniform.
+fn draw_config(spec: &SgmcmcKsdSpec, n_data: usize, r: &mut Rng) -> SgmcmcArm {
     let sampler = spec.samplers[r.random_range(0..spec.samplers.len())];
     let (a, b) = spec.log10_step;
     let step = powf(10f64, a + (b - a) * r.random::<f64>());
@@ -247,16 +274,22 @@ fn draw_arm(spec: &SgmcmcKsdSpec, n_data: usize, p: usize) -> SgmcmcArm {
     SgmcmcArm { sampler, step, batch }
 }
 
-impl SgmcmcTable {
-    /// Builds the table: takes the user's data (`source: csv | upload`, parsed at the boundary) or loads the built-in data, finds the MAP, draws
-    /// the reference sample, then runs every configuration `replicates` times in parallel. `progress(done, total)`
-    /// is called on the calling thread between chunks of runs; `cancel` is checked between chunks and inside runs.
-    pub fn build(
-        spec: &SgmcmcKsdSpec,
-        data: Option<Dataset>,
-        progress: &mut dyn FnMut(usize, usize),
-        cancel: &AtomicBool,
-    ) -> Result<SgmcmcTable> {
+/// What every run of a configuration needs, computed once: the target, its MAP and control variate, the shared
+/// kernel and the KSD floor (see the module docs).
+struct Setup {
+    target: Arc<dyn crate::model::Target>,
+    cv: Arc<crate::sampler::ControlVariate>,
+    start: Vec<f64>,
+    opts: KsdOptions,
+    floor: f64,
+    n_data: usize,
+    dim: usize,
+    setup_grad_evals: u64,
+    data_name: String,
+}
+
+impl Setup {
+    fn build(spec: &SgmcmcKsdSpec, data: Option<Dataset>, cancel: &AtomicBool) -> Result<Setup> {
         spec.validate()?;
         let data_spec = spec.data_spec();
         let data: Option<Dataset> = match data {
@@ -289,39 +322,64 @@ impl SgmcmcTable {
                 .ok_or_else(|| Error::numerical("sgmcmc-ksd: the KSD of the reference draws is not finite"))?,
         };
         setup += (kept * n_data) as u64;
-
-        let arms: Vec<SgmcmcArm> = (0..spec.pool).map(|p| draw_arm(spec, n_data, p)).collect();
-        // every configuration's parameters, checked once (a bad batch for this N is a config error, not a run failure)
-        let valid: Vec<ValidSamplerParams> = arms
-            .iter()
-            .map(|a| {
-                SamplerParams {
-                    kind: a.sampler,
-                    step: a.step,
-                    batch: BatchSize::Count(a.batch),
-                    leapfrog: spec.leapfrog,
-                    ..SamplerParams::default()
-                }
-                .validate(n_data)
-            })
-            .collect::<Result<_>>()?;
         let start = match spec.start {
             StartKind::Map => post.map.clone(),
             StartKind::Zero => vec![0.0; d],
         };
+        let data_name = match &spec.data.source {
+            DataSource::Simulate { n, d, .. } => format!("simulated n={n} d={d}"),
+            DataSource::Csv { path } => path.clone(),
+            DataSource::Upload { name } if !name.is_empty() => name.clone(),
+            DataSource::Upload { .. } => "uploaded data".into(),
+            DataSource::Digits => "digits".into(),
+            DataSource::Mnist { .. } => "MNIST".into(),
+            DataSource::Ratings { path } => path.clone(),
+            DataSource::SimulateRatings { .. } => "simulated ratings".into(),
+            DataSource::None => "no data".into(),
+        };
+        Ok(Setup { target: post.train.clone(), cv: post.cv.clone(), start, opts, floor, n_data, dim: d, setup_grad_evals: setup, data_name })
+    }
+
+    /// The sampler parameters of a configuration, checked for this data size.
+    fn params(&self, spec: &SgmcmcKsdSpec, a: &SgmcmcArm) -> Result<ValidSamplerParams> {
+        SamplerParams { kind: a.sampler, step: a.step, batch: BatchSize::Count(a.batch), leapfrog: spec.leapfrog, ..SamplerParams::default() }
+            .validate(self.n_data)
+    }
+
+    /// One run of a configuration from `rng`: its KSD (`None`: diverged) and its cost (the sampler's gradient
+    /// evaluations plus the full-data scores of its KSD).
+    fn run(&self, spec: &SgmcmcKsdSpec, params: &ValidSamplerParams, rng: Rng, cancel: &AtomicBool) -> Result<(Option<f64>, f64)> {
+        let (target, d) = (self.target.as_ref(), self.dim);
+        let mut chain = Chain::new(target, params.clone(), self.start.clone(), Some(self.cv.clone()), rng)?;
+        let mut out = Vec::with_capacity(spec.kept() * d);
+        let st = chain.run(target, Budget::Iterations(spec.iterations), spec.thin, &mut out, cancel);
+        if st.cancelled {
+            return Err(Error::Cancelled);
+        }
+        let k = if st.status.is_diverged() { None } else { ksd_target_value(target, &out, &self.opts) };
+        let scored = if k.is_some() { out.len() / d.max(1) } else { 0 };
+        Ok((k, (st.grad_evals + (scored * self.n_data) as u64) as f64))
+    }
+}
+
+impl SgmcmcTable {
+    /// Builds the table: takes the user's data (`source: csv | upload`, parsed at the boundary) or loads the built-in data, finds the MAP, draws
+    /// the reference sample, then runs every configuration `replicates` times in parallel. `progress(done, total)`
+    /// is called on the calling thread between chunks of runs; `cancel` is checked between chunks and inside runs.
+    pub fn build(
+        spec: &SgmcmcKsdSpec,
+        data: Option<Dataset>,
+        progress: &mut dyn FnMut(usize, usize),
+        cancel: &AtomicBool,
+    ) -> Result<SgmcmcTable> {
+        let su = Setup::build(spec, data, cancel)?;
+        let arms: Vec<SgmcmcArm> = (0..spec.pool).map(|p| draw_arm(spec, su.n_data, p)).collect();
+        // every configuration's parameters, checked once (a bad batch for this N is a config error, not a run failure)
+        let valid: Vec<ValidSamplerParams> = arms.iter().map(|a| su.params(spec, a)).collect::<Result<_>>()?;
         let m = spec.replicates;
         let total = spec.pool * m;
         let run_one = |i: usize| -> Result<(Option<f64>, f64)> {
-            let p = i / m;
-            let mut chain = Chain::new(target, valid[p].clone(), start.clone(), Some(post.cv.clone()), substream(spec.seed, STREAM_RUN, i as u64))?;
-            let mut out = Vec::with_capacity(kept * d);
-            let st = chain.run(target, Budget::Iterations(spec.iterations), spec.thin, &mut out, cancel);
-            if st.cancelled {
-                return Err(Error::Cancelled);
-            }
-            let k = if st.status.is_diverged() { None } else { ksd_target_value(target, &out, &opts) };
-            let scored = if k.is_some() { out.len() / d.max(1) } else { 0 };
-            Ok((k, (st.grad_evals + (scored * n_data) as u64) as f64))
+            su.run(spec, &valid[i / m], substream(spec.seed, STREAM_RUN, i as u64), cancel)
         };
         let mut results: Vec<(Option<f64>, f64)> = Vec::with_capacity(total);
         progress(0, total);
@@ -341,27 +399,18 @@ impl SgmcmcTable {
         for p in 0..spec.pool {
             let row = &results[p * m..(p + 1) * m];
             ksds.push(row.iter().map(|r| r.0).collect::<Vec<_>>());
-            rewards.push(row.iter().map(|r| ksd_reward(r.0, floor)).collect::<Vec<_>>());
+            rewards.push(row.iter().map(|r| ksd_reward(r.0, su.floor)).collect::<Vec<_>>());
             cost.push(row.iter().map(|r| r.1).collect::<Vec<_>>());
         }
         let value = rewards.iter().map(|r: &Vec<f64>| r.iter().sum::<f64>() / m as f64).collect();
-        let data_name = match &spec.data.source {
-            DataSource::Simulate { n, d, .. } => format!("simulated n={n} d={d}"),
-            DataSource::Csv { path } => path.clone(),
-            DataSource::Upload { name } if !name.is_empty() => name.clone(),
-            DataSource::Upload { .. } => "uploaded data".into(),
-            DataSource::Digits => "digits".into(),
-            DataSource::Mnist { .. } => "MNIST".into(),
-            DataSource::Ratings { path } => path.clone(),
-            DataSource::SimulateRatings { .. } => "simulated ratings".into(),
-            DataSource::None => "no data".into(),
-        };
         let name = format!(
-            "SG-MCMC configurations by KSD: {} on {data_name}, pool of {} x {m} runs",
+            "SG-MCMC configurations by KSD: {} on {}, pool of {} x {m} runs",
             spec.model.kind(),
+            su.data_name,
             spec.pool
         );
-        Ok(SgmcmcTable { arms, ksd: ksds, rewards, cost, value, floor, kernel_c: c, n_data, dim: d, setup_grad_evals: setup, name })
+        let (floor, kernel_c, n_data, dim, setup) = (su.floor, su.opts.c, su.n_data, su.dim, su.setup_grad_evals);
+        Ok(SgmcmcTable { arms, ksd: ksds, rewards, cost, value, floor, kernel_c, n_data, dim, setup_grad_evals: setup, name })
     }
 
     /// Index of the best configuration (largest value; the first on ties).
@@ -440,5 +489,194 @@ impl Problem for SgmcmcKsd {
             format!("KSD {:.3e}", mean_ksd.iter().sum::<f64>() / mean_ksd.len() as f64)
         };
         Some(format!("{} ({k})", self.table.arms[p].label()))
+    }
+}
+
+/// What all repeats of a continuous-reservoir run share: the setup (target, kernel, floor), the reference optimum
+/// and the cache of true values.
+pub struct SgmcmcReservoirShared {
+    spec: SgmcmcKsdSpec,
+    setup: Setup,
+    optimum: f64,
+    /// True values of the reference configurations (the shape of the reservoir).
+    reference_values: Vec<f64>,
+    /// True values by (problem seed, arm).
+    cache: Mutex<HashMap<(u64, usize), f64>>,
+    name: String,
+}
+
+impl std::fmt::Debug for SgmcmcReservoirShared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SgmcmcReservoirShared").field("name", &self.name).field("optimum", &self.optimum).finish()
+    }
+}
+
+impl SgmcmcReservoirShared {
+    /// Builds the setup (as [`SgmcmcTable::build`]) and the reference optimum: the best true value among
+    /// `reference_arms` configurations drawn from stream `(spec.seed, r)`. `progress(done, total)` counts runs.
+    pub fn build(spec: &SgmcmcKsdSpec, data: Option<Dataset>, progress: &mut dyn FnMut(usize, usize), cancel: &AtomicBool) -> Result<Self> {
+        let setup = Setup::build(spec, data, cancel)?;
+        let name = format!(
+            "SG-MCMC configurations by KSD: {} on {}, continuous reservoir (value = mean reward of {} runs)",
+            spec.model.kind(),
+            setup.data_name,
+            spec.truth_runs
+        );
+        let mut sh = SgmcmcReservoirShared { spec: spec.clone(), setup, optimum: f64::NEG_INFINITY, reference_values: Vec::new(), cache: Mutex::new(HashMap::new()), name };
+        let m = spec.truth_runs;
+        let total = spec.reference_arms * m;
+        let refs: Vec<SgmcmcArm> =
+            (0..spec.reference_arms).map(|r| draw_config(spec, sh.setup.n_data, &mut substream(spec.seed, STREAM_CREF, r as u64))).collect();
+        let params: Vec<ValidSamplerParams> = refs.iter().map(|a| sh.setup.params(spec, a)).collect::<Result<_>>()?;
+        let mut rewards: Vec<f64> = Vec::with_capacity(total);
+        progress(0, total);
+        while rewards.len() < total {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(Error::Cancelled);
+            }
+            let lo = rewards.len();
+            let hi = (lo + CHUNK.max(rayon::current_num_threads() * 2)).min(total);
+            let chunk: Vec<f64> = (lo..hi)
+                .into_par_iter()
+                .map(|i| sh.truth_run(&params[i / m], i % m, cancel))
+                .collect::<Result<_>>()?;
+            rewards.extend(chunk);
+            progress(rewards.len(), total);
+        }
+        sh.reference_values = rewards.chunks(m).map(|c| c.iter().sum::<f64>() / m as f64).collect();
+        sh.optimum = sh.reference_values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        Ok(sh)
+    }
+
+    /// Truth run `i` of a configuration: its reward on stream `(spec.seed, i)` (the same streams for every
+    /// configuration, and none of them used by a pull).
+    fn truth_run(&self, params: &ValidSamplerParams, i: usize, cancel: &AtomicBool) -> Result<f64> {
+        let (k, _) = self.setup.run(&self.spec, params, substream(self.spec.seed, STREAM_TRUTH, i as u64), cancel)?;
+        Ok(ksd_reward(k, self.setup.floor))
+    }
+
+    /// The true value of a configuration: its mean reward over the `truth_runs` truth runs.
+    pub fn truth_of(&self, arm: &SgmcmcArm) -> Result<f64> {
+        let params = self.setup.params(&self.spec, arm)?;
+        let never = AtomicBool::new(false);
+        let r: Vec<f64> = (0..self.spec.truth_runs).into_par_iter().map(|i| self.truth_run(&params, i, &never)).collect::<Result<_>>()?;
+        Ok(r.iter().sum::<f64>() / r.len() as f64)
+    }
+
+    /// The reference optimum.
+    pub fn optimum(&self) -> f64 {
+        self.optimum
+    }
+
+    /// True values of the `reference_arms` reference configurations, in draw order.
+    pub fn reference_values(&self) -> &[f64] {
+        &self.reference_values
+    }
+
+    /// The KSD floor `K0` of the reward transform.
+    pub fn floor(&self) -> f64 {
+        self.setup.floor
+    }
+}
+
+/// D-TTTS's dynamic reservoir on SG-MCMC configurations (Shang, Kaufmann & Valko 2019, sec. 5): arm `k` of a
+/// repeat is a configuration drawn from the continuous distribution of the spec (sampler uniform, step
+/// log-uniform, batch fraction log-uniform) with the stream `(problem seed, k)`; there is no finite pool, and
+/// every algorithm of a repeat sees the same sequence of configurations (common random numbers). Pull `j` of arm
+/// `k` runs its chain on a stream derived from `(problem seed, k, j)` and returns `min(1, (K0 / K)^2)` as the
+/// pooled problem does, so a pull is reproducible from (seed, arm, pull index) whatever the algorithm or the
+/// order of pulls. An arm's true value is its mean reward over `truth_runs` fixed runs, the optimum the best true
+/// value of `reference_arms` configurations drawn once (a tuner that finds better gets a negative regret).
+#[derive(Debug)]
+pub struct SgmcmcReservoir {
+    shared: Arc<SgmcmcReservoirShared>,
+    seed: u64,
+    arms: Vec<SgmcmcArm>,
+    pulls: HashMap<usize, u64>,
+    last_cost: f64,
+}
+
+impl SgmcmcReservoir {
+    /// The problem for repeat seed `seed`.
+    pub fn new(shared: Arc<SgmcmcReservoirShared>, seed: u64) -> Self {
+        SgmcmcReservoir { shared, seed, arms: Vec::new(), pulls: HashMap::new(), last_cost: 0.0 }
+    }
+
+    /// The configuration of arm `k` (drawn from the stream `(seed, k)`).
+    pub fn config(&mut self, k: usize) -> &SgmcmcArm {
+        while self.arms.len() <= k {
+            let a = draw_config(&self.shared.spec, self.shared.setup.n_data, &mut substream(self.seed, STREAM_CARM, self.arms.len() as u64));
+            self.arms.push(a);
+        }
+        &self.arms[k]
+    }
+
+    /// Pull `j` of arm `k`: the reward and the cost of one run on the stream of `(seed, k, j)`.
+    pub fn reward(&mut self, k: usize, j: u64) -> Result<(f64, f64)> {
+        let arm = self.config(k).clone();
+        let sh = &self.shared;
+        let params = sh.setup.params(&sh.spec, &arm)?;
+        let key: u64 = substream(self.seed, STREAM_CPULL, k as u64).random();
+        let (ksd, cost) = sh.setup.run(&sh.spec, &params, stream(key, j), &AtomicBool::new(false))?;
+        Ok((ksd_reward(ksd, sh.setup.floor), cost))
+    }
+
+    fn truth(&mut self, k: usize) -> Result<f64> {
+        if let Some(v) = self.shared.cache.lock().ok().and_then(|c| c.get(&(self.seed, k)).copied()) {
+            return Ok(v);
+        }
+        let arm = self.config(k).clone();
+        let v = self.shared.truth_of(&arm)?;
+        if let Ok(mut c) = self.shared.cache.lock() {
+            c.insert((self.seed, k), v);
+        }
+        Ok(v)
+    }
+}
+
+impl Problem for SgmcmcReservoir {
+    fn name(&self) -> String {
+        self.shared.name.clone()
+    }
+    fn space(&self) -> ArmSpace {
+        ArmSpace::Discrete { n_arms: None }
+    }
+    fn unit_rewards(&self) -> bool {
+        true
+    }
+    fn pull(&mut self, arm: &Arm, _t: usize, _rng: &mut Rng) -> Result<f64> {
+        let Arm::Index(k) = arm else { return Err(Error::config("sgmcmc-ksd has discrete arms; got a point")) };
+        let j = {
+            let c = self.pulls.entry(*k).or_insert(0);
+            *c += 1;
+            *c - 1
+        };
+        let (r, cost) = self.reward(*k, j)?;
+        self.last_cost = cost;
+        Ok(r)
+    }
+    fn value(&mut self, arm: &Arm, _t: usize) -> f64 {
+        match arm {
+            Arm::Index(k) => self.truth(*k).unwrap_or(f64::NAN),
+            Arm::Point(_) => f64::NAN,
+        }
+    }
+    fn optimum(&mut self, _t: usize) -> f64 {
+        self.shared.optimum
+    }
+    fn cost(&self, _arm: &Arm) -> f64 {
+        self.last_cost
+    }
+    fn cost_unit(&self) -> &'static str {
+        "gradient evaluations"
+    }
+    fn describe(&self, arm: &Arm) -> Option<String> {
+        let Arm::Index(k) = arm else { return None };
+        let a = self.arms.get(*k)?;
+        let v = self.shared.cache.lock().ok().and_then(|c| c.get(&(self.seed, *k)).copied());
+        Some(match v {
+            Some(v) => format!("{} (value {v:.3})", a.label()),
+            None => a.label(),
+        })
     }
 }

@@ -326,6 +326,16 @@ fn score_arm_with(py: Python<'_>, config: &str, samples: PyReadonlyArray2<'_, f6
     py.detach(|| score_arm(&kernel, cfg.max_samples, x, g, d)).map_err(py_err)
 }
 
+/// Merges the bandit reports (JSON texts of the envelopes' `result`) of runs over disjoint `repeat_range`s
+/// covering all repeats into the full run's report (JSON), the same bits as one run of all repeats.
+#[pyfunction]
+fn merge_bandit(py: Python<'_>, parts: Vec<String>) -> PyResult<String> {
+    let reports: Vec<tunelab::bandit::BanditReport> =
+        parts.iter().map(|t| serde_json::from_str(t).map_err(|e| py_err(Error::config(format!("a bandit report: {e}"))))).collect::<PyResult<_>>()?;
+    let merged = py.detach(|| tunelab::bandit::merge_reports(&reports)).map_err(py_err)?;
+    serde_json::to_string(&merged).map_err(json_err)
+}
+
 #[pymodule]
 #[pyo3(name = "_core")]
 fn tunelab_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -343,6 +353,7 @@ fn tunelab_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(with_seed, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(score_arm_with, m)?)?;
+    m.add_function(wrap_pyfunction!(merge_bandit, m)?)?;
     m.add_class::<PyAskTell>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

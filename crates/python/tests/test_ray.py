@@ -98,3 +98,19 @@ def test_tune_scheduler_prunes_by_stein_score(cluster, tmp_path):
     assert iters[1.0] == 9 and iters[0.9] == 9
     assert [iters[s] for s in (1.7, 5.0, 0.3, 3.0)] == [1, 1, 1, 1]
     assert len(sched.stopped) == 4
+
+
+def test_repeats_of_a_bandit_comparison_as_tasks_equal_one_run(cluster):
+    from test_run import strip_times
+
+    cfg = tunelab.preset("bandit", "beta-reservoir")
+    cfg.update(rounds=300, repeats=6, checkpoints=20)
+    local = tunelab.run(cfg)
+    spread = tray.bandit_repeats(cfg, parts=3)
+    info = spread.pop("ray")
+    assert info["ranges"] == [[0, 2], [2, 4], [4, 6]]
+    # the ranges ran on the two worker nodes (the head has no CPU)
+    workers = {n["NodeID"] for n in ray.nodes() if n["Alive"] and n["Resources"].get("CPU", 0) > 0}
+    assert set(info["nodes"]) <= workers
+    assert strip_times(spread) == strip_times(local)
+    assert spread["result"]["algorithms"][0]["final_simple_regret"] == local["result"]["algorithms"][0]["final_simple_regret"]

@@ -29,6 +29,7 @@ from ._core import ConfigError, DataError, IoError, NumericalError, TunelabError
 __version__ = _core.__version__
 __all__ = [
     "ksd", "fssd", "run", "check", "presets", "preset", "with_seed", "run_seeds", "Mamba", "mamba_run", "score_arm",
+    "with_repeats", "merge_bandit",
     "TunelabError", "DataError", "ConfigError", "NumericalError", "IoError",
 ]
 
@@ -134,6 +135,36 @@ def run(config: Union[Dict[str, Any], str], progress: Optional[Callable[[Dict[st
 def with_seed(config: Union[Dict[str, Any], str], seed: int) -> Dict[str, Any]:
     """The config (a dict) with its seed replaced, as the CLI's ``--seed``."""
     return json.loads(_core.with_seed(_config_text(config), int(seed)))
+
+
+def with_repeats(config: Union[Dict[str, Any], str], lo: int, hi: int) -> Dict[str, Any]:
+    """A bandit config (a dict) that runs only repeats ``lo .. hi - 1`` of its ``repeats``, each with the random
+    streams it has in the whole run (``repeat_range`` of the config); its report carries the raw per-repeat
+    values that ``merge_bandit`` needs."""
+    cfg = json.loads(_config_text(config))
+    if cfg.get("kind") != "bandit":
+        raise ConfigError(f"invalid configuration: repeat ranges are for bandit configs, not {cfg.get('kind')!r}")
+    cfg["repeat_range"] = [int(lo), int(hi)]
+    return cfg
+
+
+def merge_bandit(reports: Sequence[Dict[str, Any]]) -> Dict[str, Any]:
+    """Merges the report envelopes of ``run(with_repeats(config, lo, hi))`` over ranges that cover all repeats
+    (in any order) into the envelope of ``run(config)``: the same numbers, bit for bit (wall-clock fields
+    aside: ``wall_seconds`` and ``seconds`` are the longest part's). Raises ``ConfigError`` when the parts do
+    not fit together."""
+    if not reports:
+        raise ConfigError("invalid configuration: merging bandit reports: no reports given")
+    for r in reports:
+        if r.get("kind") != "bandit" or r.get("status") != "complete":
+            raise ConfigError("invalid configuration: merging bandit reports: every part must be a complete bandit run")
+    merged = json.loads(_core.merge_bandit([json.dumps(r["result"]) for r in reports]))
+    first = min(reports, key=lambda r: r["config"]["repeat_range"][0])
+    out = dict(first)
+    out["config"] = {k: v for k, v in first["config"].items() if k != "repeat_range"}
+    out["compute"] = dict(first["compute"], wall_seconds=max(r["compute"]["wall_seconds"] for r in reports))
+    out["result"] = merged
+    return out
 
 
 def run_seeds(config: Union[Dict[str, Any], str], seeds: Iterable[int], **kwargs) -> List[Dict[str, Any]]:

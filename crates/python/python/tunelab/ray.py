@@ -1,4 +1,5 @@
-"""tunelab sweeps on a Ray cluster: the arms of a MAMBA round and the seeds of a table as Ray tasks.
+"""tunelab sweeps on a Ray cluster: the arms of a MAMBA round, the repeats of a bandit comparison and the seeds
+of a table as Ray tasks.
 
 The driver (this process) keeps the successive-halving logic (``tunelab.Mamba``); workers run the chains and
 score them with the run's kernel (``tunelab.score_arm``, a pure function of the config), so only scores travel
@@ -65,6 +66,30 @@ def mamba(arms: Union[int, Sequence[Any]], run_arm: Callable, budget: float, eta
             states.pop(a, None)
     report = m.report()
     report["ray"] = {"nodes": nodes}
+    return report
+
+
+def bandit_repeats(config: Union[Dict[str, Any], str], parts: Optional[int] = None, *, threads: Optional[int] = 1,
+                   num_cpus: float = 1, scheduling_strategy: str = "SPREAD") -> Dict[str, Any]:
+    """Runs a bandit comparison with its repeats split into ``parts`` contiguous ranges, one Ray task each
+    (default: one task per repeat), and merges the parts' reports on the driver (``tunelab.merge_bandit``).
+
+    Repeat ``r`` uses the random streams it has in a one-machine run, so the result equals
+    ``tunelab.run(config)`` bit for bit (wall-clock fields aside), with ``report["ray"]`` added:
+    ``{"ranges": [[lo, hi], ...], "nodes": [node id of each range]}``.
+    """
+    if not ray.is_initialized():
+        ray.init()
+    full = json.loads(tunelab._config_text(config))
+    n = int(tunelab.check(full)["config"]["repeats"])
+    parts = n if parts is None else max(1, min(int(parts), n))
+    bounds = [round(i * n / parts) for i in range(parts + 1)]
+    ranges = [(lo, hi) for lo, hi in zip(bounds, bounds[1:]) if hi > lo]
+    task = _run_task.options(num_cpus=num_cpus, scheduling_strategy=scheduling_strategy)
+    refs = [task.remote(json.dumps(tunelab.with_repeats(full, lo, hi)), threads) for lo, hi in ranges]
+    got = ray.get(refs)
+    report = tunelab.merge_bandit([r for r, _ in got])
+    report["ray"] = {"ranges": [list(r) for r in ranges], "nodes": [node for _, node in got]}
     return report
 
 
