@@ -32,6 +32,7 @@ mod presets;
 pub mod problems;
 mod report;
 pub mod solvers;
+mod sparse;
 mod unroll;
 mod validate;
 
@@ -41,6 +42,7 @@ pub use hypergrad::{hypergradient, iterdiff_hypergradient, outer_loss_at};
 pub use problems::{Bilevel, InnerAt, KernelRidgeBilevel, LogisticBilevel, Split};
 pub use report::*;
 pub use solvers::{conjugate_gradient, lbfgs, SolveInfo};
+pub use sparse::{run_sparse, sparse_problem, SparseLogisticBilevel, SparseSplit};
 
 use crate::data::Dataset;
 use crate::Result;
@@ -92,7 +94,7 @@ pub fn run_problem(
     run_problem_sized(pr, cfg, (0, 0, 0, 0), observer, cancel)
 }
 
-fn run_problem_sized(
+pub(crate) fn run_problem_sized(
     pr: &dyn Bilevel,
     cfg: &HoagConfig,
     (n_train, n_test, n_validation, n_features): (usize, usize, usize, usize),
