@@ -5,19 +5,24 @@
 # rate, the best exponential decay (each the best of Q = 6 runs: matched compute) and the dynamic tuner, the
 # dynamic tuner's wins, and the per-seed numbers.
 # Usage: bash scripts/lrsched-numbers.sh [presets...]   (default: noisy-quadratic digits-logreg digits mnist)
-# Run it through /work/heavy on shared machines. Output directory: $OUT (default target/lrsched-numbers).
+# On shared machines set HEAVY=/work/heavy: every build and run then goes through the slot wrapper one by one
+# (do not wrap the whole script). Output directory: $OUT (default target/lrsched-numbers).
+# THREADS (default 2) sets --threads; the numbers do not depend on it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN="${CARGO_TARGET_DIR:-target}/release/tunelab"
-cargo build --release -q -p tunelab-cli
+HEAVY="${HEAVY:-}"
+$HEAVY cargo build --release -q -p tunelab-cli
 OUT="${OUT:-${CARGO_TARGET_DIR:-target}/lrsched-numbers}"
 mkdir -p "$OUT"
 PRESETS=("$@")
 [ ${#PRESETS[@]} -eq 0 ] && PRESETS=(noisy-quadratic digits-logreg digits mnist)
 SEEDS=(1 2 3 4 5)
+THREADS="${THREADS:-2}"
 for p in "${PRESETS[@]}"; do
   for s in "${SEEDS[@]}"; do
-    "$BIN" lr-schedule --preset "$p" --seed "$s" --threads 2 --out "$OUT/$p-$s.json" > /dev/null
+    t0=$(date +%s)
+    $HEAVY cargo run --release -q -p tunelab-cli -- lr-schedule --preset "$p" --seed "$s" --threads "$THREADS" --out "$OUT/$p-$s.json" > /dev/null
+    echo "$p seed $s: $(( $(date +%s) - t0 )) s" >&2
   done
 done
 python3 - "$OUT" "${PRESETS[@]}" <<'PY'

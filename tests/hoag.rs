@@ -56,22 +56,53 @@ fn kernel_ridge_hypergradient_matches_finite_differences() {
 }
 
 #[test]
-fn iterative_differentiation_is_the_exact_derivative_of_the_unrolled_map() {
-    for (problem, n, d, lam) in [(ProblemKind::Logreg, 60, 4, vec![-1.0]), (ProblemKind::KernelRidge, 45, 2, vec![-1.0, -2.0])] {
+fn iterative_differentiation_is_the_exact_derivative_of_the_solver_output() {
+    // Reverse mode through T iterations of the problem's own solver (L-BFGS for logistic regression, CG for
+    // kernel ridge) against central differences of the outer loss at the solver's output after T iterations.
+    // T is below convergence, so the unrolled map differs from the implicit one and a wrong adjoint shows.
+    for (problem, n, d, lam, steps) in [
+        (ProblemKind::Logreg, 60, 4, vec![-1.0], 2),
+        (ProblemKind::Logreg, 80, 8, vec![-5.0], 5),
+        (ProblemKind::KernelRidge, 45, 2, vec![-1.0, -6.0], 3),
+        (ProblemKind::KernelRidge, 50, 3, vec![-1.5, -5.0], 5),
+    ] {
         let (cfg, data) = small(problem, n, d);
         let pr = hoag::problem_from_data(&cfg, &data).unwrap();
-        let eta = 0.5 / pr.at(&lam).lipschitz();
-        let (_, g) = hoag::iterdiff_hypergradient(pr.as_ref(), &lam, eta, 30);
+        let (f, g, iters) = hoag::iterdiff_hypergradient(pr.as_ref(), &lam, steps, 0.0);
+        assert_eq!(iters, steps, "{problem:?}: the solver stopped early");
+        // The forward pass is the solver itself: same output as `solve` with the same iteration cap.
+        let at = pr.at(&lam);
+        let mut x = vec![0.0; pr.n_inner()];
+        at.solve(&mut x, 0.0, steps);
+        assert!((at.outer(&x) - f).abs() <= 1e-13 * f.abs(), "{problem:?}: {} vs {f}", at.outer(&x));
+        // Far from converged: the unrolled and the implicit hypergradients differ.
+        let (_, g_impl) = hypergradient(pr.as_ref(), &lam, 1e-12, 10_000);
+        assert!(g.iter().zip(&g_impl).any(|(a, b)| (a - b).abs() > 1e-3 * b.abs()), "{problem:?}: {g:?} {g_impl:?}");
         for i in 0..lam.len() {
             let h = 1e-5;
             let mut a = lam.clone();
             let mut b = lam.clone();
             a[i] += h;
             b[i] -= h;
-            let fd = (hoag::iterdiff_hypergradient(pr.as_ref(), &a, eta, 30).0
-                - hoag::iterdiff_hypergradient(pr.as_ref(), &b, eta, 30).0)
+            let fd = (hoag::iterdiff_hypergradient(pr.as_ref(), &a, steps, 0.0).0
+                - hoag::iterdiff_hypergradient(pr.as_ref(), &b, steps, 0.0).0)
                 / (2.0 * h);
-            assert!((g[i] - fd).abs() <= 1e-7 + 1e-5 * fd.abs(), "{problem:?} {i}: {} vs {fd}", g[i]);
+            assert!((g[i] - fd).abs() <= 1e-8 + 1e-5 * fd.abs(), "{problem:?} {i}: {} vs {fd}", g[i]);
+        }
+    }
+}
+
+#[test]
+fn iterative_differentiation_converges_to_the_implicit_hypergradient() {
+    // Run to convergence, the derivative of the solver's output is the implicit one (eq. 2).
+    for (problem, n, d, lam) in [(ProblemKind::Logreg, 90, 6, vec![-2.0]), (ProblemKind::KernelRidge, 60, 3, vec![-2.0, -3.0])] {
+        let (cfg, data) = small(problem, n, d);
+        let pr = hoag::problem_from_data(&cfg, &data).unwrap();
+        let (_, g, iters) = hoag::iterdiff_hypergradient(pr.as_ref(), &lam, 500, 1e-12);
+        assert!(iters < 500);
+        let (_, g_impl) = hypergradient(pr.as_ref(), &lam, 1e-12, 10_000);
+        for i in 0..lam.len() {
+            assert!((g[i] - g_impl[i]).abs() <= 1e-6 * g_impl[i].abs().max(1e-3), "{problem:?} {i}: {} vs {}", g[i], g_impl[i]);
         }
     }
 }
@@ -342,4 +373,5 @@ fn bad_configs_give_clear_errors() {
     let c: HoagConfig = serde_json::from_str(r#"{"problem": "kernel-ridge", "methods": [{"kind": "hoag", "tolerance": "cubic"}]}"#).unwrap();
     assert_eq!(c.methods, vec![MethodSpec::Hoag { tolerance: Tolerance::Cubic }]);
 }
+
 

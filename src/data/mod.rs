@@ -14,6 +14,7 @@ use std::fmt::Write as _;
 
 pub mod mnist;
 pub mod ratings;
+pub mod sparse;
 
 /// A regression / classification data set: features `x` (`n x p`, row-major) and labels `y`.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,8 +1,9 @@
 //! Outer losses and hypergradients at one hyperparameter value (implicit differentiation, Pedregosa 2016,
-//! eq. 2; and reverse mode through unrolled gradient descent): for tests, custom drivers and charts.
+//! eq. 2; and reverse mode through the inner solver's iterations): for tests, custom drivers and charts.
 
-use super::methods::{self, grad_norm_at_zero};
+use super::methods::grad_norm_at_zero;
 use super::problems::Bilevel;
+use super::unroll;
 use crate::optim::{conjugate_gradient, norm};
 
 /// Outer loss `f(x(λ))` with the inner problem solved from zero to relative tolerance `tol_rel`.
@@ -32,14 +33,13 @@ pub fn hypergradient(pr: &dyn Bilevel, lam: &[f64], tol_rel: f64, max_iter: usiz
     (f, gl.iter().zip(&cross).map(|(a, b)| a - b).collect())
 }
 
-/// The hypergradient of iterative differentiation: outer loss after `steps` of gradient descent from 0 with
-/// fixed step `eta` at `λ`, and its exact derivative in `λ` by reverse mode through the iterations.
-pub fn iterdiff_hypergradient(pr: &dyn Bilevel, lam: &[f64], eta: f64, steps: usize) -> (f64, Vec<f64>) {
+/// The hypergradient of iterative differentiation: the outer loss after at most `steps` iterations of the
+/// problem's own inner solver from zero (CG or L-BFGS, stopping early when `|∇_1 h| <= tol`), and its exact
+/// derivative in `λ` by reverse mode through those iterations; returns `(outer loss, gradient, iterations)`.
+pub fn iterdiff_hypergradient(pr: &dyn Bilevel, lam: &[f64], steps: usize, tol: f64) -> (f64, Vec<f64>, usize) {
     let at = pr.at(lam);
-    let n = pr.n_inner();
-    let mut x = vec![0.0; n];
-    let mut traj = vec![0.0; steps * n];
+    let mut x = vec![0.0; pr.n_inner()];
     let mut g = vec![0.0; pr.n_hyper()];
-    let f = methods::unrolled_hypergradient(at.as_ref(), eta, steps, &mut x, &mut traj, &mut g);
-    (f, g)
+    let (f, iters) = unroll::unrolled_hypergradient(at.as_ref(), steps, tol, &mut x, &mut g);
+    (f, g, iters)
 }

@@ -1,11 +1,12 @@
 //! The compared methods: HOAG (Pedregosa 2016, Algorithm 1 with the adaptive step of Sec. 3), iterative
-//! differentiation (Domke 2012; Maclaurin et al. 2015: reverse mode through unrolled gradient descent), grid
+//! differentiation (Domke 2012; Maclaurin et al. 2015: reverse mode through the inner solver, `unroll`), grid
 //! search, random search and GP Bayesian optimisation with expected improvement (Jones et al. 1998).
 
 // Index loops mirror the equations in these numeric kernels; negated comparisons deliberately catch NaN.
 #![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
 
 use super::problems::{Bilevel, InnerAt};
+use super::unroll;
 use super::solvers::{conjugate_gradient, norm};
 use super::{HoagConfig, HoagMethodReport, MethodSpec, TracePoint};
 use crate::gp::{BaseKernel, Gp, HyperOptions, Kernel};
@@ -171,9 +172,7 @@ fn gradient_method(
     let acc_iters = cfg.max_inner_iter.max(2 * n);
     // Off-clock accurate evaluations warm-start from their own iterate.
     let mut x_acc = vec![0.0; n];
-    // Iterative differentiation keeps the whole inner trajectory (steps x n).
     let steps = if let MethodSpec::IterDiff { steps } = spec { *steps } else { 0 };
-    let mut traj = vec![0.0; steps * n];
     let mut k = 0;
     let stopped = loop {
         k += 1;
@@ -202,9 +201,12 @@ fn gradient_method(
                 (f, eps)
             }
             MethodSpec::IterDiff { .. } => {
-                let eta = 1.0 / at.lipschitz();
-                let f = unrolled_hypergradient(at.as_ref(), eta, steps, x, &mut traj, &mut p);
-                tr.inner_iters += steps;
+                // Up to `steps` iterations of the inner solver from zero, stopping at the accuracy of the
+                // search methods' evaluations (|∇_1 h| <= μ(λ) blackbox_tol), then reverse mode through them.
+                let n0 = grad_norm_at_zero(at.as_ref(), n);
+                let tol = (at.strong_convexity() * cfg.blackbox_tol).max(1e-12 * n0);
+                let (f, iters) = unroll::unrolled_hypergradient(at.as_ref(), steps, tol, x, &mut p);
+                tr.inner_iters += iters;
                 (f, 0.0)
             }
             _ => unreachable!("gradient_method is only called for gradient methods"),
@@ -266,47 +268,6 @@ fn gradient_method(
         prev = Some((f, eps, old));
     };
     Ok((lam, tolerances, stopped))
-}
-
-/// Iterative differentiation (Domke 2012; Maclaurin et al. 2015): `steps` of gradient descent
-/// `x_{t+1} = x_t - η ∇_1 h(x_t, λ)` from `x_0 = 0` (final iterate left in `x`, trajectory in `traj`, length
-/// `steps * n`), then reverse mode: `v = ∂f/∂x_T`, for `t = T-1..0`: `dλ -= η (∇²_{12} h(x_t))ᵀ v`,
-/// `v -= η ∇²_1 h(x_t) v`. Writes `∇_2 f + dλ` into `grad`; returns the outer loss at `x_T`. `η` is fixed.
-pub(crate) fn unrolled_hypergradient(
-    at: &dyn InnerAt,
-    eta: f64,
-    steps: usize,
-    x: &mut [f64],
-    traj: &mut [f64],
-    grad: &mut [f64],
-) -> f64 {
-    let n = x.len();
-    let s = grad.len();
-    let mut gbuf = vec![0.0; n];
-    let mut hv = vec![0.0; n];
-    let mut cross = vec![0.0; s];
-    x.iter_mut().for_each(|v| *v = 0.0);
-    for t in 0..steps {
-        traj[t * n..(t + 1) * n].copy_from_slice(x);
-        at.value_grad(x, &mut gbuf);
-        for i in 0..n {
-            x[i] -= eta * gbuf[i];
-        }
-    }
-    let mut v = vec![0.0; n];
-    let f = at.outer_grad(x, &mut v, grad);
-    for t in (0..steps).rev() {
-        let xt = &traj[t * n..(t + 1) * n];
-        at.cross_t(xt, &v, &mut cross);
-        for i in 0..s {
-            grad[i] -= eta * cross[i];
-        }
-        at.hvp(xt, &v, &mut hv);
-        for i in 0..n {
-            v[i] -= eta * hv[i];
-        }
-    }
-    f
 }
 
 fn uniform_point(rng: &mut Rng, s: usize, b: [f64; 2]) -> Vec<f64> {

@@ -1,6 +1,6 @@
 //! HOAG: hyperparameter optimisation with approximate gradient (Pedregosa, ICML 2016, Algorithm 1), compared
 //! on the same problem and cost clock with grid search, random search, GP Bayesian optimisation (expected
-//! improvement) and iterative differentiation (reverse mode through unrolled gradient descent).
+//! improvement) and iterative differentiation (reverse mode through the inner solver's iterations).
 //!
 //! Entry point: [`run`] (or [`run_with_data`] for user data) with a [`HoagConfig`]; it returns a
 //! [`HoagReport`] whose `methods` hold, per method, its `name`, its `trace` over time and its `final_loss`,
@@ -14,9 +14,9 @@
 //! As written in the paper (Sec. 3): the inner problem is solved until `|∇_1 h| <= μ(λ) ε_k` (μ the strong-
 //! convexity constant, so `|x - x(λ)| <= ε_k`), the Hessian system to absolute residual `ε_k`, with the
 //! adaptive step and its safeguard. Every method's curve (`best_outer_loss`) is the outer loss at an
-//! accurate inner solution, computed off the clock. What is approximated: iterative differentiation unrolls
-//! plain gradient descent from zero with a fixed step `1/L(λ)` (not the L-BFGS / CG iterations of the inner
-//! solver); see docs/HOAG-LRSCHED.md.
+//! accurate inner solution, computed off the clock. Iterative differentiation backpropagates through the
+//! iterations of the same inner solver (CG for kernel ridge, L-BFGS for logistic regression) run from zero;
+//! see `unroll` and docs/HOAG-LRSCHED.md.
 
 //!
 //! Layout: `config` (+ `presets`, `validate`), `report` (traces, landscape, events), `landscape` (its chart data), `data` (inputs and the
@@ -32,6 +32,8 @@ mod presets;
 pub mod problems;
 mod report;
 pub mod solvers;
+mod sparse;
+mod unroll;
 mod validate;
 
 pub use config::*;
@@ -40,6 +42,7 @@ pub use hypergrad::{hypergradient, iterdiff_hypergradient, outer_loss_at};
 pub use problems::{Bilevel, InnerAt, KernelRidgeBilevel, LogisticBilevel, Split};
 pub use report::*;
 pub use solvers::{conjugate_gradient, lbfgs, SolveInfo};
+pub use sparse::{run_sparse, sparse_problem, SparseLogisticBilevel, SparseSplit};
 
 use crate::data::Dataset;
 use crate::Result;
@@ -91,7 +94,7 @@ pub fn run_problem(
     run_problem_sized(pr, cfg, (0, 0, 0, 0), observer, cancel)
 }
 
-fn run_problem_sized(
+pub(crate) fn run_problem_sized(
     pr: &dyn Bilevel,
     cfg: &HoagConfig,
     (n_train, n_test, n_validation, n_features): (usize, usize, usize, usize),

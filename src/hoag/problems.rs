@@ -68,6 +68,11 @@ pub trait InnerAt {
     fn strong_convexity(&self) -> f64;
     /// Cost units spent so far on this object.
     fn cost(&self) -> u64;
+    /// Whether `∇_1 h(x, λ) = A(λ) x - b` with `b` independent of `λ` and [`InnerAt::solve`] is conjugate
+    /// gradient (iterative differentiation then unrolls CG; otherwise L-BFGS).
+    fn linear(&self) -> bool {
+        false
+    }
 }
 
 #[inline]
@@ -474,6 +479,9 @@ impl InnerAt for RidgeAt<'_> {
     fn strong_convexity(&self) -> f64 {
         // K is positive semi-definite, so K + e^{λ_2} I has eigenvalues >= e^{λ_2}.
         self.reg
+    }
+    fn linear(&self) -> bool {
+        true
     }
     fn cost(&self) -> u64 {
         self.cost.get()

@@ -139,6 +139,44 @@ pub fn bandit(args: &BanditArgs) -> Result<i32> {
     })
 }
 
+/// Options of `tunelab hoag`.
+#[derive(Args, Debug)]
+pub struct HoagArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Run on this svmlight / libsvm file (`label index:value ...`, 1-based indices; sparse CSR, not
+    /// standardised): L2 logistic regression (`problem` logreg or logreg-per-feature) on two label values. The
+    /// run goes straight to `hoag::run_sparse` (no progress bar, no Ctrl-C report); --out writes the HOAG report.
+    #[arg(long, conflicts_with = "data")]
+    pub svmlight: Option<String>,
+}
+
+/// `tunelab hoag`: the experiment runner, or with --svmlight the sparse path.
+pub fn hoag(args: &HoagArgs) -> Result<i32> {
+    let Some(path) = &args.svmlight else {
+        return plain(Kind::Hoag, &args.run);
+    };
+    let ExperimentConfig::Hoag(mut cfg) = crate::runner::load(Some(Kind::Hoag), &args.run)? else {
+        return Err(Error::config("--svmlight needs a hoag config"));
+    };
+    if let Some(seed) = args.run.seed {
+        cfg.seed = seed;
+    }
+    let len = std::fs::metadata(path).map_err(|e| Error::Io(format!("cannot read {path}: {e}")))?.len();
+    tunelab::limits::check_csv_bytes(usize::try_from(len).unwrap_or(usize::MAX))?;
+    let text = std::fs::read_to_string(path).map_err(|e| Error::Io(format!("cannot read {path}: {e}")))?;
+    let data = tunelab::data::sparse::parse_svmlight(&text, None).map_err(|e| match e {
+        Error::Data(m) => Error::Data(format!("{path}: {m}")),
+        e => e,
+    })?;
+    let report = tunelab::hoag::run_sparse(&cfg, &data, &mut |_| {}, &std::sync::atomic::AtomicBool::new(false))?;
+    crate::tables::hoag(&report);
+    if let Some(out) = &args.run.out {
+        crate::runner::write_json(out, &report)?;
+    }
+    Ok(0)
+}
+
 /// `tunelab hoag` and `tunelab lr-schedule`: no flags of their own.
 pub fn plain(kind: Kind, args: &RunArgs) -> Result<i32> {
     execute(Some(kind), args, |_| Ok(()))

@@ -44,8 +44,8 @@ enum Command {
     /// mlp-mnist; sgld-step runs the step-size experiment).
     Bandit(experiments::BanditArgs),
     /// HOAG hyperparameter optimisation with approximate gradients, against its baselines (presets: logreg,
-    /// kernel-ridge).
-    Hoag(RunArgs),
+    /// kernel-ridge; --svmlight FILE for sparse text-like data).
+    Hoag(experiments::HoagArgs),
     /// Learning-rate schedules tuned with a GP trace model, against constant and decaying rates (presets: digits,
     /// digits-logreg, noisy-quadratic).
     LrSchedule(RunArgs),
@@ -66,7 +66,7 @@ fn run() -> i32 {
         Command::Tune(a) => experiments::tune(&a),
         Command::Compare(a) => experiments::compare(&a),
         Command::Bandit(a) => experiments::bandit(&a),
-        Command::Hoag(a) => experiments::plain(Kind::Hoag, &a),
+        Command::Hoag(a) => experiments::hoag(&a),
         Command::LrSchedule(a) => experiments::plain(Kind::LrSchedule, &a),
         Command::Run(a) => experiments::run(&a),
         Command::Presets => experiments::presets(),

@@ -56,7 +56,7 @@ pub struct RunArgs {
 
 /// Loads the config of a run: `--config FILE` (a document of `kind`, which may then omit `kind`) or
 /// `--preset NAME` of `kind`.
-fn load(kind: Option<Kind>, args: &RunArgs) -> Result<ExperimentConfig> {
+pub(crate) fn load(kind: Option<Kind>, args: &RunArgs) -> Result<ExperimentConfig> {
     match (&args.config, &args.preset, kind) {
         (Some(path), _, _) => {
             let text = std::fs::read_to_string(path).map_err(|e| Error::Io(format!("cannot read {path}: {e}")))?;
