@@ -12,6 +12,7 @@
 //! Arms sharing (α, β) are grouped (D-TTTS has many arms pulled once or twice), so the cost is
 //! nodes x distinct posteriors.
 
+use crate::math::{exp, ln, ln_1p, sin};
 /// ln Γ(x) for x > 0 (Lanczos, g = 7, 9 coefficients; relative error about 1e-15).
 pub fn ln_gamma(x: f64) -> f64 {
     const G: [f64; 9] = [
@@ -28,7 +29,7 @@ pub fn ln_gamma(x: f64) -> f64 {
     if x < 0.5 {
         // reflection
         let pi = std::f64::consts::PI;
-        return (pi / (pi * x).sin()).ln() - ln_gamma(1.0 - x);
+        return ln(pi / sin(pi * x)) - ln_gamma(1.0 - x);
     }
     let x = x - 1.0;
     let mut a = G[0];
@@ -36,7 +37,7 @@ pub fn ln_gamma(x: f64) -> f64 {
     for (i, g) in G.iter().enumerate().skip(1) {
         a += g / (x + i as f64);
     }
-    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
+    0.5 * ln(2.0 * std::f64::consts::PI) + (x + 0.5) * ln(t) - t + ln(a)
 }
 
 fn ln_beta(a: f64, b: f64) -> f64 {
@@ -83,7 +84,7 @@ impl BetaD {
         if x <= 0.0 || x >= 1.0 {
             return f64::NEG_INFINITY;
         }
-        (self.a - 1.0) * x.ln() + (self.b - 1.0) * (-x).ln_1p() - self.lnb
+        (self.a - 1.0) * ln(x) + (self.b - 1.0) * ln_1p(-x) - self.lnb
     }
     /// ln I_x(a, b), accurate also when the CDF is close to 1.
     fn ln_cdf(&self, x: f64) -> f64 {
@@ -93,13 +94,13 @@ impl BetaD {
         if x >= 1.0 {
             return 0.0;
         }
-        let ln_front = self.a * x.ln() + self.b * (-x).ln_1p() - self.lnb;
+        let ln_front = self.a * ln(x) + self.b * ln_1p(-x) - self.lnb;
         if x < (self.a + 1.0) / (self.a + self.b + 2.0) {
-            ln_front + beta_cf(self.a, self.b, x).ln() - self.a.ln()
+            ln_front + ln(beta_cf(self.a, self.b, x)) - ln(self.a)
         } else {
             // 1 - I_{1-x}(b, a)
-            let q = (ln_front + beta_cf(self.b, self.a, 1.0 - x).ln() - self.b.ln()).exp();
-            (-q.min(1.0)).ln_1p()
+            let q = exp(ln_front + ln(beta_cf(self.b, self.a, 1.0 - x)) - ln(self.b));
+            ln_1p(-q.min(1.0))
         }
     }
     fn mean(&self) -> f64 {
@@ -150,7 +151,7 @@ pub fn prob_best_groups(groups: &[(f64, f64, usize)]) -> Vec<f64> {
         }
         (lo, hi)
     };
-    let (l, _) = bisect((1e-15f64).ln());
+    let (l, _) = bisect(ln(1e-15f64));
     let (_, u) = bisect(-1e-15);
     let u = u.max(l);
     // Panel width: a third of the smallest sd among the posteriors with mass in [L, U].
@@ -178,7 +179,7 @@ pub fn prob_best_groups(groups: &[(f64, f64, usize)]) -> Vec<f64> {
                 for (j, (d, _)) in ds.iter().enumerate() {
                     let e = d.ln_pdf(x) + lp - lnf[j];
                     if e > -745.0 {
-                        acc[j] += w * e.exp();
+                        acc[j] += w * exp(e);
                     }
                 }
             }
@@ -229,19 +230,19 @@ mod tests {
     fn ln_gamma_matches_factorials() {
         let mut f = 1.0f64;
         for n in 1..30 {
-            assert!((ln_gamma(n as f64) - f.ln()).abs() < 1e-12 * f.ln().abs().max(1.0), "{n}");
+            assert!((ln_gamma(n as f64) - ln(f)).abs() < 1e-12 * ln(f).abs().max(1.0), "{n}");
             f *= n as f64;
         }
-        assert!((ln_gamma(0.5) - std::f64::consts::PI.sqrt().ln()).abs() < 1e-13);
+        assert!((ln_gamma(0.5) - ln(std::f64::consts::PI.sqrt())).abs() < 1e-13);
     }
 
     #[test]
     fn beta_cdf_closed_forms() {
         // Beta(a, 1): x^a; Beta(1, b): 1 - (1 - x)^b; Beta(2, 2): 3x^2 - 2x^3
         for &x in &[0.01, 0.2, 0.5, 0.77, 0.999] {
-            assert!((BetaD::new(3.0, 1.0).ln_cdf(x).exp() - x.powi(3)).abs() < 1e-13);
-            assert!((BetaD::new(1.0, 4.0).ln_cdf(x).exp() - (1.0 - (1.0 - x).powi(4))).abs() < 1e-13);
-            assert!((BetaD::new(2.0, 2.0).ln_cdf(x).exp() - (3.0 * x * x - 2.0 * x.powi(3))).abs() < 1e-13);
+            assert!((exp(BetaD::new(3.0, 1.0).ln_cdf(x)) - x.powi(3)).abs() < 1e-13);
+            assert!((exp(BetaD::new(1.0, 4.0).ln_cdf(x)) - (1.0 - (1.0 - x).powi(4))).abs() < 1e-13);
+            assert!((exp(BetaD::new(2.0, 2.0).ln_cdf(x)) - (3.0 * x * x - 2.0 * x.powi(3))).abs() < 1e-13);
         }
     }
 

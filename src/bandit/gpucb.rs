@@ -17,6 +17,7 @@ use super::{Arm, BanditAlgo};
 use crate::gp::{lbfgs_box, BaseKernel, Gp, HyperOptions, Kernel, LbfgsOptions};
 use crate::rng::Rng;
 use crate::{Error, Result};
+use crate::math::ln;
 
 /// Exploration weight `kappa_t` of the UCB `mu + sqrt(kappa_t) sigma`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -50,8 +51,8 @@ impl Kappa {
                 let t = t.max(1) as f64;
                 let d = d as f64;
                 let pi2 = std::f64::consts::PI.powi(2);
-                let a = 2.0 * (2.0 * pi2 * t * t / (3.0 * delta)).ln();
-                let b = 2.0 * d * (t * t * d * (4.0 * d / delta).ln().max(1e-12).sqrt()).ln().max(0.0);
+                let a = 2.0 * ln(2.0 * pi2 * t * t / (3.0 * delta));
+                let b = 2.0 * d * ln(t * t * d * ln(4.0 * d / delta).max(1e-12).sqrt()).max(0.0);
                 scale * (a + b)
             }
         }
@@ -496,7 +497,7 @@ mod tests {
         // t = 2, d = 1, delta = 0.1: 2 ln(2 pi^2 4 / 0.3) + 2 ln(4 sqrt(ln 40))
         let k = Kappa::Theorem { delta: 0.1, scale: 1.0 }.at(2, 1);
         let pi2 = std::f64::consts::PI.powi(2);
-        let want = 2.0 * (8.0 * pi2 / 0.3).ln() + 2.0 * (4.0 * 40f64.ln().sqrt()).ln();
+        let want = 2.0 * ln(8.0 * pi2 / 0.3) + 2.0 * ln(4.0 * ln(40f64).sqrt());
         assert!((k - want).abs() < 1e-12);
         assert_eq!(Kappa::Constant { value: 3.0 }.at(7, 4), 3.0);
         // the default is the theorem schedule; it grows with t

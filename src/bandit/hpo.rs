@@ -31,6 +31,7 @@ use super::Arm;
 use crate::data::{self, Dataset};
 use crate::rng::{substream, Rng};
 use crate::{Error, Result};
+use crate::math::{exp, ln, powf, log10};
 
 /// Which shipped data set a kernel classifier tunes on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -299,7 +300,7 @@ impl HpoShared {
     fn draw(&self, r: &mut Rng) -> Vec<f64> {
         let u = |r: &mut Rng, (a, b): (f64, f64)| a + (b - a) * r.random::<f64>();
         let ilog = |r: &mut Rng, (a, b): (usize, usize)| {
-            let v = ((a as f64).ln() + ((b as f64 + 1.0).ln() - (a as f64).ln()) * r.random::<f64>()).exp().floor();
+            let v = exp(ln(a as f64) + (ln(b as f64 + 1.0) - ln(a as f64)) * r.random::<f64>()).floor();
             v.clamp(a as f64, b as f64)
         };
         match &self.spec.model {
@@ -337,9 +338,9 @@ impl HpoShared {
             }
         }
         match &self.spec.model {
-            HpoModel::KernelRidge { .. } => kernel_ridge_accuracy(&train, &valid, self.n_classes, 10f64.powf(cfg[0]), 10f64.powf(cfg[1])),
+            HpoModel::KernelRidge { .. } => kernel_ridge_accuracy(&train, &valid, self.n_classes, powf(10f64, cfg[0]), powf(10f64, cfg[1])),
             HpoModel::Mlp { epochs, .. } => {
-                let opts = MlpOpts { lr: 10f64.powf(cfg[0]), width: cfg[1] as usize, l2: 10f64.powf(cfg[2]), batch: cfg[3] as usize, epochs: *epochs };
+                let opts = MlpOpts { lr: powf(10f64, cfg[0]), width: cfg[1] as usize, l2: powf(10f64, cfg[2]), batch: cfg[3] as usize, epochs: *epochs };
                 mlp_accuracy(&train, &valid, self.n_classes, &opts, rng)
             }
         }
@@ -373,7 +374,7 @@ fn kernel_ridge_accuracy(train: &Dataset, valid: &Dataset, k: usize, c: f64, gam
     let mut km = DMatrix::<f64>::zeros(n, n);
     for i in 0..n {
         for j in 0..=i {
-            let v = (-gamma * sq(train.row(i), train.row(j))).exp();
+            let v = exp(-gamma * sq(train.row(i), train.row(j)));
             km[(i, j)] = v;
             km[(j, i)] = v;
         }
@@ -395,7 +396,7 @@ fn kernel_ridge_accuracy(train: &Dataset, valid: &Dataset, k: usize, c: f64, gam
     let mut kv = DVector::<f64>::zeros(n);
     for v in 0..valid.n {
         for i in 0..n {
-            kv[i] = (-gamma * sq(valid.row(v), train.row(i))).exp();
+            kv[i] = exp(-gamma * sq(valid.row(v), train.row(i)));
         }
         let scores = alpha.tr_mul(&kv);
         let pred = if k == 2 {
@@ -452,11 +453,11 @@ fn mlp_accuracy(train: &Dataset, valid: &Dataset, k: usize, o: &MlpOpts, rng: &m
                 let x = train.row(r);
                 forward(x, &w1, &b1, &w2, &b2, &mut hid, &mut out);
                 let m = out.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-                let z: f64 = out.iter().map(|v| (v - m).exp()).sum();
+                let z: f64 = out.iter().map(|v| exp(v - m)).sum();
                 let y = train.y[r] as usize;
                 dh.iter_mut().for_each(|v| *v = 0.0);
                 for c in 0..k {
-                    let d = (out[c] - m).exp() / z - f64::from(u8::from(c == y));
+                    let d = exp(out[c] - m) / z - f64::from(u8::from(c == y));
                     gb2[c] += d;
                     for j in 0..h {
                         g2[c * h + j] += d * hid[j];
@@ -581,7 +582,7 @@ impl Problem for Hpo {
     fn describe(&self, arm: &Arm) -> Option<String> {
         let Arm::Index(k) = arm else { return None };
         let c = self.arms.get(*k)?;
-        let g = |v: f64| sig3(10f64.powf(v));
+        let g = |v: f64| sig3(powf(10f64, v));
         Some(match &self.shared.spec.model {
             HpoModel::KernelRidge { .. } => format!("C = {}, gamma = {}", g(c[0]), g(c[1])),
             HpoModel::Mlp { .. } => format!("lr = {}, width {}, L2 = {}, batch {}", g(c[0]), c[1], g(c[2]), c[3]),
@@ -594,7 +595,7 @@ pub fn sig3(v: f64) -> String {
     if v == 0.0 || !v.is_finite() {
         return format!("{v}");
     }
-    let e = v.abs().log10().floor();
+    let e = log10(v.abs()).floor();
     if (-3.0..4.0).contains(&e) {
         let dec = (2.0 - e).max(0.0) as usize;
         format!("{v:.dec$}")

@@ -24,6 +24,7 @@ use super::Arm;
 use crate::data::{self, Dataset};
 use crate::rng::{stream, substream, Rng};
 use crate::{Error, Result};
+use crate::math::{exp, powf};
 
 /// Data for [`LogregSgd`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -154,8 +155,8 @@ impl LogregSgd {
                 let (a, b) = spec.log10_step;
                 let (c, d) = spec.log10_l2;
                 Config {
-                    step: 10f64.powf(a + (b - a) * r.random::<f64>()),
-                    l2: 10f64.powf(c + (d - c) * r.random::<f64>()),
+                    step: powf(10f64, a + (b - a) * r.random::<f64>()),
+                    l2: powf(10f64, c + (d - c) * r.random::<f64>()),
                     trained: None,
                     charged: false,
                 }
@@ -205,7 +206,7 @@ pub fn sgd_logistic(ds: &Dataset, step: f64, l2: f64, epochs: usize, batch: usiz
             for &i in chunk {
                 let x = ds.row(i);
                 let z = w[p] + x.iter().zip(&w[..p]).map(|(a, b)| a * b).sum::<f64>();
-                let r = 1.0 / (1.0 + (-z).exp()) - ds.y[i];
+                let r = 1.0 / (1.0 + exp(-z)) - ds.y[i];
                 for (gj, xj) in g[..p].iter_mut().zip(x) {
                     *gj += r * xj;
                 }

@@ -50,6 +50,7 @@ use crate::model::ModelSpec;
 use crate::tune::config::{DataSource, DataSpec};
 use crate::tune::problem::{load_data, Problem as Posterior};
 use crate::{Error, Result};
+use crate::math::{exp, ln, powf};
 
 /// Stream ids of the table (the posterior's split / MAP streams come from `tune::problem`).
 const STREAM_ARM: u64 = 0x5c_a0;
@@ -239,9 +240,9 @@ fn draw_arm(spec: &SgmcmcKsdSpec, n_data: usize, p: usize) -> SgmcmcArm {
     let mut r = substream(spec.seed, STREAM_ARM, p as u64);
     let sampler = spec.samplers[r.random_range(0..spec.samplers.len())];
     let (a, b) = spec.log10_step;
-    let step = 10f64.powf(a + (b - a) * r.random::<f64>());
+    let step = powf(10f64, a + (b - a) * r.random::<f64>());
     let (f0, f1) = spec.batch_fraction;
-    let f = (f0.ln() + (f1.ln() - f0.ln()) * r.random::<f64>()).exp();
+    let f = exp(ln(f0) + (ln(f1) - ln(f0)) * r.random::<f64>());
     let batch = ((f * n_data as f64).round() as usize).clamp(1, n_data.max(1));
     SgmcmcArm { sampler, step, batch }
 }

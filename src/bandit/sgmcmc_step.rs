@@ -36,6 +36,7 @@ use crate::stein::{ksd_target_value, KernelScale, KsdOptions};
 use crate::tune::config::DataSpec;
 use crate::tune::problem::Problem as Posterior;
 use crate::{Error, Result};
+use crate::math::powf;
 
 /// Where the chain starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -238,7 +239,7 @@ fn tail_ksd(target: &dyn Target, windows: &[Vec<f64>], tail: f64, opts: &KsdOpti
 }
 
 fn fixed_run(cfg: &StepTuneConfig, s: &Setup, log10h: f64, cancel: &AtomicBool) -> Result<StepTrace> {
-    let h = 10f64.powf(log10h);
+    let h = powf(10f64, log10h);
     let mut theta = s.start.clone();
     let mut trace = StepTrace::empty(format!("fixed h = 1e{log10h}"));
     let mut kept: Vec<Vec<f64>> = Vec::new();
@@ -291,7 +292,7 @@ pub(crate) fn run_checked(
     let wall = Instant::now();
     // check the sampler parameters once (with a valid step)
     let mut p = cfg.sampler.clone();
-    p.step = 10f64.powf(cfg.log10_step.0);
+    p.step = powf(10f64, cfg.log10_step.0);
     let s = setup(cfg)?;
     p.validate(s.target.n_data())?;
 
@@ -324,7 +325,7 @@ pub(crate) fn run_checked(
             };
             (Some(a), x)
         };
-        let h = 10f64.powf(log10h);
+        let h = powf(10f64, log10h);
         let (out, diverged, ge) = window(cfg, &s, &theta, h, w, cancel)?;
         trace.grad_evals += ge;
         trace.steps.push(h);

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::{Arm, ArmStat, BanditAlgo};
 use crate::rng::Rng;
 use crate::{Error, Result};
+use crate::math::powf;
 
 fn beta_draw(a: f64, b: f64, rng: &mut Rng) -> f64 {
     match Beta::new(a, b) {
@@ -256,7 +257,7 @@ fn top_two(stats: &[Stats], pseudo_m: usize, beta: f64, rng: &mut Rng) -> usize 
                 beta_draw(stats[i].alpha(), stats[i].beta(), rng)
             } else {
                 // max of m independent U(0,1) prior samples ~ Beta(m, 1)
-                rng.random::<f64>().powf(1.0 / pseudo_m as f64)
+                powf(rng.random::<f64>(), 1.0 / pseudo_m as f64)
             };
             if v > v1 {
                 b2 = b1;

@@ -10,6 +10,7 @@ use crate::error::{Error, Result};
 use crate::rng::Rng;
 use rand::RngExt;
 use rand_distr::{Distribution, Normal};
+use crate::math::exp;
 
 /// Largest user or item id a ratings file may use (guards the parameter count: (users + items) x latent).
 pub const MAX_ID: usize = 100_000;
@@ -105,7 +106,7 @@ pub fn simulate_ratings(users: usize, items: usize, n: usize, latent: usize, lam
     }
     let sd_f = Normal::new(0.0, (1.0 / lambda).sqrt()).map_err(|e| Error::config(e.to_string()))?;
     let sd_e = Normal::new(0.0, (1.0 / tau).sqrt()).map_err(|e| Error::config(e.to_string()))?;
-    let lognormal = |rng: &mut Rng| (rng.sample::<f64, _>(rand_distr::StandardNormal)).exp();
+    let lognormal = |rng: &mut Rng| exp(rng.sample::<f64, _>(rand_distr::StandardNormal));
     let wu: Vec<f64> = (0..users).map(|_| lognormal(rng)).collect();
     let wi: Vec<f64> = (0..items).map(|_| lognormal(rng)).collect();
     let cum = |w: &[f64]| {

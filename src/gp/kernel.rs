@@ -15,6 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::{Error, Result};
+use crate::math::{exp, ln};
 
 /// The stationary base kernel on the spatial coordinates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,9 +46,9 @@ const SQRT5: f64 = 2.236_067_977_499_79;
 
 fn sigmoid(u: f64) -> f64 {
     if u >= 0.0 {
-        1.0 / (1.0 + (-u).exp())
+        1.0 / (1.0 + exp(-u))
     } else {
-        let e = u.exp();
+        let e = exp(u);
         e / (1.0 + e)
     }
 }
@@ -116,10 +117,10 @@ impl Kernel {
 
     /// Hyperparameters in log space: `[ln l_1..ln l_d, ln sf2, (logit omega)]`.
     pub fn params(&self) -> Vec<f64> {
-        let mut p: Vec<f64> = self.length_scales.iter().map(|l| l.ln()).collect();
-        p.push(self.signal_var.ln());
+        let mut p: Vec<f64> = self.length_scales.iter().map(|l| ln(*l)).collect();
+        p.push(ln(self.signal_var));
         if let Some(w) = self.omega {
-            p.push((w / (1.0 - w)).ln());
+            p.push(ln(w / (1.0 - w)));
         }
         p
     }
@@ -130,9 +131,9 @@ impl Kernel {
         let d = self.dim();
         debug_assert_eq!(p.len(), self.n_params());
         for (l, v) in self.length_scales.iter_mut().zip(p) {
-            *l = v.exp();
+            *l = exp(*v);
         }
-        self.signal_var = p[d].exp();
+        self.signal_var = exp(p[d]);
         if self.omega.is_some() {
             // keep omega strictly inside (0, 1) in floating point
             self.omega = Some(sigmoid(p[d + 1]).clamp(1e-12, 1.0 - 1e-12));
@@ -195,12 +196,12 @@ impl Kernel {
         let sf2 = self.signal_var;
         match self.base {
             BaseKernel::SquaredExponential => {
-                let k = sf2 * (-0.5 * r2).exp();
+                let k = sf2 * exp(-0.5 * r2);
                 (k, k)
             }
             BaseKernel::Matern52 => {
                 let r = r2.sqrt();
-                let e = (-SQRT5 * r).exp();
+                let e = exp(-SQRT5 * r);
                 let k = sf2 * (1.0 + SQRT5 * r + 5.0 / 3.0 * r2) * e;
                 // dk/dr = -sf2 (5/3) r (1 + sqrt5 r) e
                 let g = sf2 * 5.0 / 3.0 * (1.0 + SQRT5 * r) * e;
@@ -215,7 +216,7 @@ impl Kernel {
             Some(w) => {
                 let d = self.dim();
                 let dt = (a[d] - b[d]).abs();
-                ((0.5 * dt * (1.0 - w).ln()).exp(), dt)
+                (exp(0.5 * dt * ln(1.0 - w)), dt)
             }
             None => (1.0, 0.0),
         }

@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::rng::Rng;
 use crate::{Error, Result};
+use crate::math::{exp, ln};
 
 /// Jitter schedule of [`cholesky_jitter`]: first try without jitter, then `jitter = rel * mean(diag)` for
 /// `rel` in `1e-10, 1e-9, ..., max_rel` (default `max_rel = 1e-4`).
@@ -342,14 +343,14 @@ impl Gp {
     pub fn log_marginal_likelihood(&self) -> f64 {
         let n = self.n as f64;
         let fit = -0.5 * DVector::from_column_slice(&self.y).dot(&self.alpha);
-        let logdet: f64 = (0..self.n).map(|i| self.l[(i, i)].ln()).sum();
-        fit - logdet - 0.5 * n * (2.0 * std::f64::consts::PI).ln()
+        let logdet: f64 = (0..self.n).map(|i| ln(self.l[(i, i)])).sum();
+        fit - logdet - 0.5 * n * ln(2.0 * std::f64::consts::PI)
     }
 
     /// Hyperparameters in log space: kernel params ([`Kernel::params`]) then `ln noise`.
     pub fn params(&self) -> Vec<f64> {
         let mut p = self.kernel.params();
-        p.push(self.noise.max(f64::MIN_POSITIVE).ln());
+        p.push(ln(self.noise.max(f64::MIN_POSITIVE)));
         p
     }
 
@@ -363,7 +364,7 @@ impl Gp {
             return Err(Error::numerical("GP: non-finite hyperparameter"));
         }
         self.kernel.set_params(&p[..m]);
-        self.noise = p[m].exp();
+        self.noise = exp(p[m]);
         self.refactor()
     }
 
@@ -421,21 +422,21 @@ impl Gp {
             return Err(Error::config("GP omega bounds must satisfy 0 < lo <= hi < 1"));
         }
         for _ in 0..d {
-            lo.push(opts.length_scale.0.ln());
-            hi.push(opts.length_scale.1.ln());
+            lo.push(ln(opts.length_scale.0));
+            hi.push(ln(opts.length_scale.1));
         }
-        lo.push(opts.signal_var.0.ln());
-        hi.push(opts.signal_var.1.ln());
+        lo.push(ln(opts.signal_var.0));
+        hi.push(ln(opts.signal_var.1));
         if temporal {
-            let logit = |w: f64| (w / (1.0 - w)).ln();
+            let logit = |w: f64| ln(w / (1.0 - w));
             lo.push(logit(opts.omega.0));
             hi.push(logit(opts.omega.1));
         }
         let cur = self.params();
         match opts.noise_var {
             Some((a, b)) => {
-                lo.push(a.ln());
-                hi.push(b.ln());
+                lo.push(ln(a));
+                hi.push(ln(b));
             }
             None => {
                 lo.push(cur[m]);

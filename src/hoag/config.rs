@@ -2,6 +2,7 @@
 //! source, tolerance sequence, methods, budget. Presets are in `presets.rs`, checks in `validate.rs`.
 
 use serde::{Deserialize, Serialize};
+use crate::math::powf;
 
 /// Which bilevel problem.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -100,7 +101,7 @@ impl Tolerance {
     pub fn eps(self, eps0: f64, k: usize) -> f64 {
         let k = k.max(1) as f64;
         let e = match self {
-            Tolerance::Exponential => eps0 * 0.9f64.powf(k - 1.0),
+            Tolerance::Exponential => eps0 * powf(0.9f64, k - 1.0),
             Tolerance::Quadratic => eps0 / (k * k),
             Tolerance::Cubic => eps0 / (k * k * k),
             Tolerance::Exact => 1e-12,

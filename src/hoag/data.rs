@@ -9,6 +9,7 @@ use crate::{Error, Result};
 use rand::RngExt;
 use rand_distr::{Distribution, StandardNormal};
 use std::borrow::Cow;
+use crate::math::{exp, sin};
 
 fn simulate(problem: ProblemKind, n: usize, d: usize, seed: u64) -> Dataset {
     let mut rng: Rng = stream(seed, 0x484f_4147);
@@ -22,13 +23,13 @@ fn simulate(problem: ProblemKind, n: usize, d: usize, seed: u64) -> Dataset {
                 .map(|i| {
                     let t: f64 = x[i * d..(i + 1) * d].iter().zip(&w).map(|(a, b)| a * b).sum();
                     let u: f64 = rng.random();
-                    if u < 1.0 / (1.0 + (-t).exp()) { 1.0 } else { 0.0 }
+                    if u < 1.0 / (1.0 + exp(-t)) { 1.0 } else { 0.0 }
                 })
                 .collect()
         }
         ProblemKind::KernelRidge => (0..n)
             .map(|i| {
-                let s: f64 = x[i * d..(i + 1) * d].iter().map(|a| a.sin()).sum();
+                let s: f64 = x[i * d..(i + 1) * d].iter().map(|a| sin(*a)).sum();
                 let e: f64 = StandardNormal.sample(&mut rng);
                 s + 0.3 * e
             })

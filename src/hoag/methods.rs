@@ -14,6 +14,7 @@ use crate::{Error, Result};
 use rand::RngExt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use web_time::Instant;
+use crate::math::{exp, ln};
 
 /// Adaptive step of Pedregosa (2016, Sec. 3): the step `1/L` grows by `1/GROW` when the sufficient-decrease
 /// inequality (slack `C ε`, as in the authors' code `hoag_lbfgs`) holds and halves otherwise; the safeguard
@@ -316,19 +317,18 @@ fn uniform_point(rng: &mut Rng, s: usize, b: [f64; 2]) -> Vec<f64> {
 fn norm_cdf(z: f64) -> f64 {
     let x = -z / std::f64::consts::SQRT_2;
     let t = 1.0 / (1.0 + 0.5 * x.abs());
-    let y = t * (-x * x - 1.26551223
+    let y = t * exp(-x * x - 1.26551223
         + t * (1.00002368
             + t * (0.37409196
                 + t * (0.09678418
                     + t * (-0.18628806
-                        + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))))
-        .exp();
+                        + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
     let erfc = if x >= 0.0 { y } else { 2.0 - y };
     0.5 * erfc
 }
 
 fn norm_pdf(z: f64) -> f64 {
-    (-0.5 * z * z).exp() / (2.0 * std::f64::consts::PI).sqrt()
+    exp(-0.5 * z * z) / (2.0 * std::f64::consts::PI).sqrt()
 }
 
 /// Expected improvement for minimisation (Jones et al. 1998): `(b - μ) Φ(z) + σ φ(z)`, `z = (b - μ)/σ`.
@@ -348,7 +348,7 @@ fn bo_next(xs: &[Vec<f64>], ys: &[f64], b: [f64; 2], rng: &mut Rng) -> Vec<f64> 
     let s = xs[0].len();
     let scale = |v: &[f64]| v.iter().map(|a| (a - b[0]) / (b[1] - b[0])).collect::<Vec<f64>>();
     let u: Vec<Vec<f64>> = xs.iter().map(|v| scale(v)).collect();
-    let logs: Vec<f64> = ys.iter().map(|y| y.max(1e-300).ln()).collect();
+    let logs: Vec<f64> = ys.iter().map(|y| ln(y.max(1e-300))).collect();
     let mean = logs.iter().sum::<f64>() / logs.len() as f64;
     let sd = (logs.iter().map(|y| (y - mean).powi(2)).sum::<f64>() / logs.len() as f64).sqrt().max(1e-12);
     let z: Vec<f64> = logs.iter().map(|y| (y - mean) / sd).collect();

@@ -18,6 +18,7 @@
 
 use super::solvers::{conjugate_gradient, dot, lbfgs, SolveInfo};
 use std::cell::{Cell, RefCell};
+use crate::math::{exp, ln, ln_1p};
 
 /// One data split: `n x p` row-major features and targets.
 #[derive(Debug, Clone, Default)]
@@ -73,18 +74,18 @@ pub trait InnerAt {
 fn log1pexp_neg(z: f64) -> f64 {
     // log(1 + exp(-z)), stable
     if z > 0.0 {
-        (-z).exp().ln_1p()
+        ln_1p(exp(-z))
     } else {
-        -z + z.exp().ln_1p()
+        -z + ln_1p(exp(z))
     }
 }
 
 #[inline]
 fn sigmoid(t: f64) -> f64 {
     if t >= 0.0 {
-        1.0 / (1.0 + (-t).exp())
+        1.0 / (1.0 + exp(-t))
     } else {
-        let e = t.exp();
+        let e = exp(t);
         e / (1.0 + e)
     }
 }
@@ -199,7 +200,7 @@ impl Bilevel for LogisticBilevel {
         }
     }
     fn at(&self, lam: &[f64]) -> Box<dyn InnerAt + '_> {
-        let reg = if self.per_feature { lam.iter().map(|l| l.exp()).collect() } else { vec![lam[0].exp(); self.p] };
+        let reg = if self.per_feature { lam.iter().map(|l| exp(*l)).collect() } else { vec![exp(lam[0]); self.p] };
         Box::new(LogisticAt { pr: self, reg, cost: Cell::new(0) })
     }
 }
@@ -321,7 +322,7 @@ impl KernelRidgeBilevel {
         let mid = d.len() / 2;
         d.select_nth_unstable_by(mid, |a, b| a.total_cmp(b));
         let m = d[mid];
-        if m > 0.0 && m.is_finite() { -m.ln() } else { 0.0 }
+        if m > 0.0 && m.is_finite() { -ln(m) } else { 0.0 }
     }
 }
 
@@ -349,13 +350,13 @@ impl Bilevel for KernelRidgeBilevel {
         vec![self.median_log_width(), 0.0]
     }
     fn at(&self, lam: &[f64]) -> Box<dyn InnerAt + '_> {
-        let gamma = lam[0].exp();
-        let k = self.d_tr.iter().map(|d| (-gamma * d).exp()).collect();
-        let k_te = self.d_te.iter().map(|d| (-gamma * d).exp()).collect();
+        let gamma = exp(lam[0]);
+        let k = self.d_tr.iter().map(|d| exp(-gamma * d)).collect();
+        let k_te = self.d_te.iter().map(|d| exp(-gamma * d)).collect();
         Box::new(RidgeAt {
             pr: self,
             gamma,
-            reg: lam[1].exp(),
+            reg: exp(lam[1]),
             k,
             k_te,
             cost: Cell::new(2),
@@ -451,7 +452,7 @@ impl InnerAt for RidgeAt<'_> {
         let mut val = 0.0;
         for i in 0..va.n {
             let row = &self.pr.d_va[i * n..(i + 1) * n];
-            let pred: f64 = row.iter().zip(x).map(|(d, c)| (-self.gamma * d).exp() * c).sum();
+            let pred: f64 = row.iter().zip(x).map(|(d, c)| exp(-self.gamma * d) * c).sum();
             let r = va.y[i] - pred;
             val += r * r;
         }

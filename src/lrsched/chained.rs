@@ -33,6 +33,7 @@ use nalgebra::{DMatrix, DVector};
 use rand_distr::{Distribution, StandardNormal};
 
 use super::model::{norm_quantile, Link};
+use crate::math::{exp, ln, log10};
 
 /// One recorded interval: its start value, its rate, the values recorded inside it at fractions `tau`, and
 /// whether the run diverged in it (diverged intervals are kept out of the regression).
@@ -93,18 +94,18 @@ impl ChainedModel {
         if used.len() < 2 {
             return Err(Error::config("the trace model needs at least 2 non-diverged intervals"));
         }
-        let starts: Vec<f64> = used.iter().map(|o| o.y_start.ln()).collect();
+        let starts: Vec<f64> = used.iter().map(|o| ln(o.y_start)).collect();
         let n = starts.len() as f64;
         let y_shift = starts.iter().sum::<f64>() / n;
         let ysd = (starts.iter().map(|v| (v - y_shift).powi(2)).sum::<f64>() / n).sqrt();
         let y_scale = if ysd > 1e-9 { ysd } else { 1.0 };
         let incs: Vec<f64> =
-            used.iter().map(|o| o.points.last().map_or(0.0, |p| p.1.ln()) - o.y_start.ln()).collect();
+            used.iter().map(|o| o.points.last().map_or(0.0, |p| ln(p.1)) - ln(o.y_start)).collect();
         let s = (incs.iter().map(|v| v * v).sum::<f64>() / n).sqrt().max(1e-6);
-        let log_lr = (lr_bounds[0].log10(), lr_bounds[1].log10());
+        let log_lr = (log10(lr_bounds[0]), log10(lr_bounds[1]));
         let span = (log_lr.1 - log_lr.0).max(1e-12);
         let xs: Vec<[f64; 2]> =
-            used.iter().map(|o| [(o.y_start.ln() - y_shift) / y_scale, (o.lr.log10() - log_lr.0) / span]).collect();
+            used.iter().map(|o| [(ln(o.y_start) - y_shift) / y_scale, (log10(o.lr) - log_lr.0) / span]).collect();
         let mut kernel = Kernel::new(BaseKernel::Matern52, 2, 1.0, 1.0)?;
         kernel.length_scales = vec![1.0, 0.25];
         // Farthest-point selection of the inducing inputs (deterministic).
@@ -143,7 +144,7 @@ impl ChainedModel {
         let bs: Vec<(Vec<f64>, f64)> = xs.iter().map(b_of).collect();
         let targets: Vec<Vec<(f64, f64)>> = used
             .iter()
-            .map(|o| o.points.iter().map(|&(t, v)| (t.min(1.0), (v.ln() - o.y_start.ln()) / s)).collect())
+            .map(|o| o.points.iter().map(|&(t, v)| (t.min(1.0), (ln(v) - ln(o.y_start)) / s)).collect())
             .collect();
         let mut model = ChainedModel {
             link,
@@ -152,8 +153,8 @@ impl ChainedModel {
             lz,
             m: [DVector::zeros(mm), DVector::zeros(mm)],
             c: [DMatrix::identity(mm, mm) * 0.3, DMatrix::identity(mm, mm) * 0.3],
-            offset: if link == Link::Exponential { 3f64.ln() } else { (0.1f64).ln() },
-            log_noise: (0.05f64).ln(),
+            offset: if link == Link::Exponential { ln(3f64) } else { ln(0.1f64) },
+            log_noise: ln(0.05f64),
             y_shift,
             y_scale,
             s,
@@ -215,7 +216,7 @@ impl ChainedModel {
             }
             for i in 0..mm {
                 for j in 0..mm {
-                    t[k] = if i == j { self.c[l][(i, i)].max(1e-300).ln() } else if j < i { self.c[l][(i, j)] } else { 0.0 };
+                    t[k] = if i == j { ln(self.c[l][(i, i)].max(1e-300)) } else if j < i { self.c[l][(i, j)] } else { 0.0 };
                     k += 1;
                 }
             }
@@ -234,7 +235,7 @@ impl ChainedModel {
             }
             for i in 0..mm {
                 for j in 0..mm {
-                    self.c[l][(i, j)] = if i == j { t[k].clamp(-30.0, 5.0).exp() } else if j < i { t[k] } else { 0.0 };
+                    self.c[l][(i, j)] = if i == j { exp(t[k].clamp(-30.0, 5.0)) } else if j < i { t[k] } else { 0.0 };
                     k += 1;
                 }
             }
@@ -258,13 +259,13 @@ impl ChainedModel {
     fn link_eval(&self, f: f64, g: f64, tau: f64) -> (f64, f64, f64, f64, f64) {
         match self.link {
             Link::Linear => {
-                let s2 = (g + self.offset).clamp(-30.0, 30.0).exp();
+                let s2 = exp((g + self.offset).clamp(-30.0, 30.0));
                 (f * tau, tau, 0.0, s2, s2)
             }
             _ => {
-                let rho = (g + self.offset).clamp(-30.0, 30.0).exp();
-                let e = (-rho * tau).exp();
-                let s2 = self.log_noise.exp();
+                let rho = exp((g + self.offset).clamp(-30.0, 30.0));
+                let e = exp(-rho * tau);
+                let s2 = exp(self.log_noise);
                 (f * (1.0 - e), 1.0 - e, f * e * rho * tau, s2, 0.0)
             }
         }
@@ -290,7 +291,7 @@ impl ChainedModel {
                     for &(tau, r) in pts {
                         let (h, dhf, dhg, s2, ds2g) = self.link_eval(f, g, tau);
                         let e = r - h;
-                        let ll = -0.5 * (2.0 * std::f64::consts::PI * s2).ln() - 0.5 * e * e / s2;
+                        let ll = -0.5 * ln(2.0 * std::f64::consts::PI * s2) - 0.5 * e * e / s2;
                         total += w * ll;
                         // ∂ℓ/∂s2 = -1/(2 s2) + e²/(2 s2²)
                         let dls2 = -0.5 / s2 + 0.5 * e * e / (s2 * s2);
@@ -331,7 +332,7 @@ impl ChainedModel {
                     tr += self.c[l][(i, j)].powi(2);
                     gc[l][(i, j)] -= self.c[l][(i, j)];
                 }
-                logdet += self.c[l][(i, i)].ln();
+                logdet += ln(self.c[l][(i, i)]);
                 gc[l][(i, i)] += 1.0 / self.c[l][(i, i)];
                 gm[l][i] -= self.m[l][i];
             }
@@ -357,7 +358,7 @@ impl ChainedModel {
 
     fn input(&self, y: f64, lr: f64) -> [f64; 2] {
         let span = (self.log_lr.1 - self.log_lr.0).max(1e-12);
-        [(y.max(1e-300).ln() - self.y_shift) / self.y_scale, (lr.log10() - self.log_lr.0) / span]
+        [(ln(y.max(1e-300)) - self.y_shift) / self.y_scale, (log10(lr) - self.log_lr.0) / span]
     }
 
     fn b_of(&self, x: &[f64; 2]) -> (Vec<f64>, f64) {
@@ -388,7 +389,7 @@ impl ChainedModel {
                 quantile(&mut v, alpha)
             }
         };
-        (y.max(1e-300).ln() + self.s * h).exp()
+        exp(ln(y.max(1e-300)) + self.s * h)
     }
 
     /// One-step band (5%, 50%, 95%) of the observed loss at the next boundary (noise included).
@@ -401,7 +402,7 @@ impl ChainedModel {
             .map(|(i, &(a, b))| {
                 let (h, _, _, s2, _) = self.link_eval(mf + sf * a, mg + sg * b, 1.0);
                 let e = self.crn[(i * 7 + 3) % CRN].0;
-                (y.max(1e-300).ln() + self.s * (h + s2.sqrt() * e)).exp()
+                exp(ln(y.max(1e-300)) + self.s * (h + s2.sqrt() * e))
             })
             .collect();
         super::Band { lo: quantile(&mut v, 0.05), median: quantile(&mut v, 0.5), hi: quantile(&mut v, 0.95) }
@@ -429,7 +430,7 @@ impl ChainedModel {
                 }
                 let (h, _, _, s2, _) = self.link_eval(lat[0], lat[1], 1.0);
                 let e: f64 = StandardNormal.sample(rng);
-                y = (y.max(1e-300).ln() + self.s * (h + s2.sqrt() * e)).clamp(-700.0, 700.0).exp();
+                y = exp((ln(y.max(1e-300)) + self.s * (h + s2.sqrt() * e)).clamp(-700.0, 700.0));
                 path.push(y);
             }
             out.push(path);
@@ -471,9 +472,9 @@ pub struct FailureClassifier {
 
 fn sigmoid(u: f64) -> f64 {
     if u >= 0.0 {
-        1.0 / (1.0 + (-u).exp())
+        1.0 / (1.0 + exp(-u))
     } else {
-        let e = u.exp();
+        let e = exp(u);
         e / (1.0 + e)
     }
 }
@@ -482,21 +483,21 @@ impl FailureClassifier {
     /// Fits on every interval (label: diverged in it).
     pub fn fit(obs: &[IntervalObs], lr_bounds: [f64; 2]) -> Result<Self> {
         let pts: Vec<&IntervalObs> = obs.iter().filter(|o| o.y_start > 0.0 && o.lr > 0.0).collect();
-        let starts: Vec<f64> = pts.iter().map(|o| o.y_start.ln()).collect();
+        let starts: Vec<f64> = pts.iter().map(|o| ln(o.y_start)).collect();
         let n = starts.len().max(1) as f64;
         let y_shift = starts.iter().sum::<f64>() / n;
         let ysd = (starts.iter().map(|v| (v - y_shift).powi(2)).sum::<f64>() / n).sqrt();
         let y_scale = if ysd > 1e-9 { ysd } else { 1.0 };
-        let log_lr = (lr_bounds[0].log10(), lr_bounds[1].log10());
+        let log_lr = (log10(lr_bounds[0]), log10(lr_bounds[1]));
         let span = (log_lr.1 - log_lr.0).max(1e-12);
         let xs: Vec<[f64; 2]> =
-            pts.iter().map(|o| [(o.y_start.ln() - y_shift) / y_scale, (o.lr.log10() - log_lr.0) / span]).collect();
+            pts.iter().map(|o| [(ln(o.y_start) - y_shift) / y_scale, (log10(o.lr) - log_lr.0) / span]).collect();
         let t: Vec<f64> = pts.iter().map(|o| if o.diverged { 1.0 } else { 0.0 }).collect();
         let nf = t.iter().sum::<f64>();
         let mut kernel = Kernel::new(BaseKernel::Matern52, 2, 1.0, 10.0)?;
         kernel.length_scales = vec![1.0, 0.2];
         let rate = ((nf + 0.5) / (t.len() as f64 + 1.0)).clamp(0.02, 0.5);
-        let mean = (rate / (1.0 - rate)).ln();
+        let mean = ln(rate / (1.0 - rate));
         let nn = xs.len();
         let mut me = FailureClassifier {
             kernel,
@@ -552,7 +553,7 @@ impl FailureClassifier {
             return 0.0;
         }
         let span = (self.log_lr.1 - self.log_lr.0).max(1e-12);
-        let x = [(y.max(1e-300).ln() - self.y_shift) / self.y_scale, (lr.log10() - self.log_lr.0) / span];
+        let x = [(ln(y.max(1e-300)) - self.y_shift) / self.y_scale, (log10(lr) - self.log_lr.0) / span];
         let ks = DVector::from_fn(self.xs.len(), |i, _| self.kernel.eval(&self.xs[i], &x));
         let mu = self.mean + ks.dot(&self.grad);
         let v = self.lb.solve_lower_triangular(&self.sw.component_mul(&ks)).unwrap_or_else(|| DVector::zeros(ks.len()));
@@ -564,6 +565,7 @@ impl FailureClassifier {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::powf;
 
     #[test]
     fn gauss_hermite_integrates_moments() {
@@ -577,10 +579,10 @@ mod tests {
         // Increments of the log loss: -0.5 at lr 1e-1, 0 at 1e-3, approaching the asymptote quickly.
         let mut obs = Vec::new();
         for k in 0..12 {
-            let lr = 10f64.powf(-3.0 + 2.0 * (k % 6) as f64 / 5.0);
+            let lr = powf(10f64, -3.0 + 2.0 * (k % 6) as f64 / 5.0);
             let y = 1.0 + 0.1 * (k / 6) as f64;
-            let d = -0.5 * (lr.log10() + 3.0) / 2.0;
-            let pts = (1..=4).map(|j| (j as f64 / 4.0, y * (d * (1.0 - (-4.0 * j as f64 / 4.0).exp())).exp())).collect();
+            let d = -0.5 * (log10(lr) + 3.0) / 2.0;
+            let pts = (1..=4).map(|j| (j as f64 / 4.0, y * exp(d * (1.0 - exp(-4.0 * j as f64 / 4.0))))).collect();
             obs.push(IntervalObs { y_start: y, lr, points: pts, diverged: false });
         }
         let m = ChainedModel::fit(&obs, link, [1e-3, 1.0], 8, 400).unwrap();
@@ -596,7 +598,7 @@ mod tests {
             let bs: Vec<(Vec<f64>, f64)> = xs.iter().map(|x| m.b_of(x)).collect();
             let targets: Vec<Vec<(f64, f64)>> = used
                 .iter()
-                .map(|o| o.points.iter().map(|&(t, v)| (t, (v.ln() - o.y_start.ln()) / m.s)).collect())
+                .map(|o| o.points.iter().map(|&(t, v)| (t, (ln(v) - ln(o.y_start)) / m.s)).collect())
                 .collect();
             let np = 2 * (m.z.len() + m.z.len().pow(2)) + 2;
             let mut th = vec![0.0; np];
@@ -643,7 +645,7 @@ mod tests {
     fn classifier_separates_failures() {
         let mut obs = Vec::new();
         for k in 0..20 {
-            let lr = 10f64.powf(-3.0 + 3.0 * k as f64 / 19.0);
+            let lr = powf(10f64, -3.0 + 3.0 * k as f64 / 19.0);
             obs.push(IntervalObs { y_start: 1.0, lr, points: vec![], diverged: lr > 0.2 });
         }
         let c = FailureClassifier::fit(&obs, [1e-3, 1.0]).unwrap();

@@ -7,6 +7,7 @@ use crate::rng::substream;
 use crate::{Error, Result};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
+use crate::math::log10;
 
 /// Dynamic tuning of one run (Picheny et al. 2020, Algorithm 1).
 pub(super) fn dynamic_tuning(
@@ -83,7 +84,7 @@ pub(super) fn dynamic_tuning(
         }
         // Fit the trace model on every recorded point of the non-diverged intervals (eqs. 2-3), the failure
         // classifier on all intervals (Sec. 3.2), and choose the Q rates by eq. 6.
-        let allowed: Vec<f64> = cands.iter().copied().filter(|c| (c / kept_lr).log10().abs() <= 1.0 + 1e-9).collect();
+        let allowed: Vec<f64> = cands.iter().copied().filter(|c| log10(c / kept_lr).abs() <= 1.0 + 1e-9).collect();
         let classifier = FailureClassifier::fit(&iobs, cfg.lr_bounds).ok();
         let pf = |c: f64| classifier.as_ref().map_or(0.0, |k| k.p_fail(kept_loss, c));
         let thresholds: Vec<f64> = alphas.iter().map(|a| 1.0 - a).collect();

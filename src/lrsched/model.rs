@@ -23,6 +23,7 @@ use crate::rng::Rng;
 use crate::{Error, Result};
 use rand_distr::{Distribution, StandardNormal};
 use serde::{Deserialize, Serialize};
+use crate::math::{exp, ln, ln_1p, log10};
 
 /// The link `η` of the trace model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -38,7 +39,7 @@ fn softplus(u: f64) -> f64 {
     if u > 30.0 {
         u
     } else {
-        u.exp().ln_1p()
+        ln_1p(exp(u))
     }
 }
 
@@ -47,7 +48,7 @@ fn softplus_inv(y: f64) -> f64 {
     if y > 30.0 {
         y
     } else {
-        y + (-(-y).exp()).ln_1p()
+        y + ln_1p(-exp(-y))
     }
 }
 
@@ -56,7 +57,7 @@ impl Link {
     pub fn apply(self, y: f64, f: f64) -> f64 {
         match self {
             Link::Linear => y + f,
-            Link::Exponential => y * f.clamp(-700.0, 700.0).exp(),
+            Link::Exponential => y * exp(f.clamp(-700.0, 700.0)),
             Link::Softplus => softplus(softplus_inv(y) + f),
         }
     }
@@ -64,7 +65,7 @@ impl Link {
     pub fn invert(self, y: f64, y_next: f64) -> f64 {
         match self {
             Link::Linear => y_next - y,
-            Link::Exponential => (y_next.max(1e-300) / y.max(1e-300)).ln(),
+            Link::Exponential => ln(y_next.max(1e-300) / y.max(1e-300)),
             Link::Softplus => softplus_inv(y_next) - softplus_inv(y),
         }
     }
@@ -113,14 +114,14 @@ pub fn norm_quantile(p: f64) -> f64 {
     const D: [f64; 4] = [7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00];
     let plow = 0.02425;
     if p < plow {
-        let q = (-2.0 * p.ln()).sqrt();
+        let q = (-2.0 * ln(p)).sqrt();
         (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5]) / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
     } else if p <= 1.0 - plow {
         let q = p - 0.5;
         let r = q * q;
         (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
     } else {
-        let q = (-2.0 * (1.0 - p).ln()).sqrt();
+        let q = (-2.0 * ln(1.0 - p)).sqrt();
         -(((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5]) / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
     }
 }
@@ -147,10 +148,10 @@ impl TraceModel {
         let zs: Vec<f64> = obs.iter().map(|t| link.invert(t.y, t.y_next)).collect();
         let (z_shift, zsd) = mean_sd(&zs);
         let z_scale = if zsd > 1e-12 { zsd } else { 1.0 };
-        let log_lr = (lr_bounds[0].log10(), lr_bounds[1].log10());
+        let log_lr = (log10(lr_bounds[0]), log10(lr_bounds[1]));
         let span = (log_lr.1 - log_lr.0).max(1e-12);
         let inputs: Vec<Vec<f64>> =
-            obs.iter().map(|t| vec![(t.y - y_shift) / y_scale, (t.lr.log10() - log_lr.0) / span]).collect();
+            obs.iter().map(|t| vec![(t.y - y_shift) / y_scale, (log10(t.lr) - log_lr.0) / span]).collect();
         let targets: Vec<f64> = zs.iter().map(|z| (z - z_shift) / z_scale).collect();
         let kernel = Kernel::new(BaseKernel::Matern52, 2, 0.5, 1.0)?;
         let mut gp = Gp::fit(&inputs, &targets, kernel, 0.05)?;
@@ -175,7 +176,7 @@ impl TraceModel {
     /// Predictive mean and standard deviation of `f` (observation noise included) at `(y, lr)`.
     pub fn predict_f(&self, y: f64, lr: f64) -> (f64, f64) {
         let span = (self.log_lr.1 - self.log_lr.0).max(1e-12);
-        let u = [(y - self.y_shift) / self.y_scale, (lr.log10() - self.log_lr.0) / span];
+        let u = [(y - self.y_shift) / self.y_scale, (log10(lr) - self.log_lr.0) / span];
         let (m, v) = self.gp.predict(&u);
         (self.z_shift + self.z_scale * m, self.z_scale * (v + self.gp.noise()).sqrt())
     }

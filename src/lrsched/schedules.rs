@@ -2,6 +2,7 @@
 
 use super::{run_interval, LrConfig, LrTracePoint, RunState, TrainProblem};
 use crate::rng::stream;
+use crate::math::{exp, ln, powf};
 
 /// The baseline schedules of a config as (name, family, learning rate per interval): `constant` rates spread
 /// in log space over `lr_bounds`, and `exponential-decay` schedules from starts between the geometric middle and
@@ -15,7 +16,7 @@ pub(super) fn baseline_schedules(cfg: &LrConfig) -> Vec<(String, String, Vec<f64
     let mid = (cfg.lr_bounds[0] * cfg.lr_bounds[1]).sqrt();
     for lr0 in logspace(mid, cfg.lr_bounds[1], cfg.decay_starts) {
         for &fac in &cfg.decay_factors {
-            let g = fac.powf(1.0 / (d - 1) as f64);
+            let g = powf(fac, 1.0 / (d - 1) as f64);
             let sched: Vec<f64> = (0..d).map(|k| lr0 * g.powi(k as i32)).collect();
             specs.push((format!("exp decay {lr0:.3e} x{fac}"), "exponential-decay".into(), sched));
         }
@@ -27,8 +28,8 @@ pub(super) fn logspace(lo: f64, hi: f64, k: usize) -> Vec<f64> {
     if k == 1 {
         return vec![(lo * hi).sqrt()];
     }
-    let (a, b) = (lo.ln(), hi.ln());
-    (0..k).map(|i| (a + (b - a) * i as f64 / (k - 1) as f64).exp()).collect()
+    let (a, b) = (ln(lo), ln(hi));
+    (0..k).map(|i| exp(a + (b - a) * i as f64 / (k - 1) as f64)).collect()
 }
 
 pub(super) struct Segment {

@@ -10,6 +10,7 @@ use crate::rng::Rng;
 use rand::RngExt;
 use rand_distr::{Distribution, StandardNormal};
 use serde::{Deserialize, Serialize};
+use crate::math::{exp, ln, tanh};
 
 /// The optimiser of a training run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -99,7 +100,7 @@ impl Classifier {
             for j in 0..h {
                 let row = &w[j * p..(j + 1) * p];
                 let a: f64 = row.iter().zip(x).map(|(u, v)| u * v).sum::<f64>() + w[h * p + j];
-                hid[j] = a.tanh();
+                hid[j] = tanh(a);
             }
             (&*hid, h, h * p + h)
         };
@@ -108,13 +109,13 @@ impl Classifier {
             logits[c] = row.iter().zip(feat).map(|(u, v)| u * v).sum::<f64>() + w[w2off + k * fdim + c];
         }
         let mx = logits.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-        let z: f64 = logits.iter().map(|l| (l - mx).exp()).sum();
-        let lse = mx + z.ln();
+        let z: f64 = logits.iter().map(|l| exp(l - mx)).sum();
+        let lse = mx + ln(z);
         let loss = lse - logits[y];
         if let Some((g, scale)) = g {
             // δ = softmax - onehot
             for c in 0..k {
-                logits[c] = ((logits[c] - lse).exp() - if c == y { 1.0 } else { 0.0 }) * scale;
+                logits[c] = (exp(logits[c] - lse) - if c == y { 1.0 } else { 0.0 }) * scale;
             }
             for c in 0..k {
                 let d = logits[c];

@@ -19,6 +19,7 @@ use crate::rng::Rng;
 use rand_distr::{Distribution, Normal};
 use std::cell::RefCell;
 use std::sync::Arc;
+use crate::math::{exp, ln, tanh};
 
 /// Rows per block in backprop.
 const BLOCK: usize = 64;
@@ -106,7 +107,7 @@ impl Bnn {
         gemm(m, p, h, 1.0, xb, p, 1, &theta[..l.b1], 1, p, 0.0, hb, h, 1);
         let b1 = &theta[l.b1..l.w2];
         for row in hb.chunks_exact_mut(h) {
-            for (v, b) in row.iter_mut().zip(b1) { *v = (*v + b).tanh(); }
+            for (v, b) in row.iter_mut().zip(b1) { *v = tanh(*v + b); }
         }
         // logits = H W2^T + b2; W2^T[j, c] = theta[w2 + c * h + j].
         gemm(m, h, k, 1.0, hb, h, 1, &theta[l.w2..l.b2], 1, h, 0.0, lp, k, 1);
@@ -114,7 +115,7 @@ impl Bnn {
         for row in lp.chunks_exact_mut(k) {
             let mut mx = f64::NEG_INFINITY;
             for (v, b) in row.iter_mut().zip(b2) { *v += b; mx = mx.max(*v); }
-            let lse = mx + row.iter().map(|v| (v - mx).exp()).sum::<f64>().ln();
+            let lse = mx + ln(row.iter().map(|v| exp(v - mx)).sum::<f64>());
             row.iter_mut().for_each(|v| *v -= lse);
         }
     }
@@ -131,7 +132,7 @@ impl Bnn {
         let (hb, dl, da) = (&mut hb[..m * h], &mut dl[..m * k], &mut da[..m * h]);
         // D = onehot(y) - softmax.
         for (row, &y) in dl.chunks_exact_mut(k).zip(labels) {
-            row.iter_mut().for_each(|v| *v = -v.exp());
+            row.iter_mut().for_each(|v| *v = -exp(*v));
             row[y] += 1.0;
         }
         let (g_w1, g_rest) = out.split_at_mut(l.b1);
@@ -204,7 +205,7 @@ impl Target for Bnn {
     fn n_classes(&self) -> usize { self.k }
     fn class_probs(&self, theta: &[f64], i: usize, out: &mut [f64]) {
         self.with_scratch(|scratch| self.forward(theta, self.data.row(i), 1, &mut scratch[..self.h], &mut out[..self.k]));
-        out[..self.k].iter_mut().for_each(|v| *v = v.exp());
+        out[..self.k].iter_mut().for_each(|v| *v = exp(*v));
     }
     fn class_probs_all(&self, theta: &[f64], out: &mut [f64]) {
         let (p, h, k) = (self.p, self.h, self.k);
@@ -215,7 +216,7 @@ impl Target for Bnn {
                 self.forward(theta, xb, m, hb, &mut ob[..m * k]);
             }
         });
-        out[..self.data.n * k].iter_mut().for_each(|v| *v = v.exp());
+        out[..self.data.n * k].iter_mut().for_each(|v| *v = exp(*v));
     }
     fn label(&self, i: usize) -> usize { self.labels[i] }
     fn name(&self) -> String {

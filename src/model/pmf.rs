@@ -10,6 +10,7 @@ use super::Target;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use std::sync::Arc;
+use crate::math::ln;
 
 /// PMF posterior over the user and item factors.
 #[derive(Debug, Clone)]
@@ -108,7 +109,7 @@ impl Target for Pmf {
     }
     fn log_lik_point(&self, theta: &[f64], r: usize) -> f64 {
         let e = self.data.y[r] - self.predict(theta, r);
-        0.5 * (self.tau / (2.0 * std::f64::consts::PI)).ln() - 0.5 * self.tau * e * e
+        0.5 * ln(self.tau / (2.0 * std::f64::consts::PI)) - 0.5 * self.tau * e * e
     }
     fn pmf_shape(&self) -> Option<(usize, usize, f64)> { Some((self.users, self.items, self.mean)) }
     fn predictive_rmse(&self, samples: &[f64]) -> Option<f64> { Some(self.rmse(samples)) }

@@ -5,6 +5,7 @@
 use super::Target;
 use crate::error::{Error, Result};
 use std::f64::consts::PI;
+use crate::math::{exp, ln};
 
 /// Haario et al.'s twisted Gaussian ("banana"; Haario, Saksman & Tamminen 1999, Sec. 4) in 2-D:
 /// `theta_1 ~ N(0, var)`, `theta_2 + b (theta_1^2 - var) ~ N(0, 1)`.
@@ -41,7 +42,7 @@ impl Target for Banana {
     }
     fn log_lik_point(&self, theta: &[f64], _i: usize) -> f64 {
         let u = theta[1] + self.b * (theta[0] * theta[0] - self.var);
-        -0.5 * theta[0] * theta[0] / self.var - 0.5 * u * u - (2.0 * PI).ln() - 0.5 * self.var.ln()
+        -0.5 * theta[0] * theta[0] / self.var - 0.5 * u * u - ln(2.0 * PI) - 0.5 * ln(self.var)
     }
     fn exact_moments(&self) -> Option<(Vec<f64>, Vec<f64>)> {
         let v2 = 1.0 + 2.0 * self.b * self.b * self.var * self.var;
@@ -70,7 +71,7 @@ impl Mixture2d {
             if !(sd > 0.0 && sd.is_finite()) { return Err(Error::config(format!("mixture: standard deviations must be positive, got {sd}"))); }
         }
         let s2 = [sd1 * sd1, sd2 * sd2];
-        let c = [weight.ln() - (2.0 * PI * s2[0]).ln(), (1.0 - weight).ln() - (2.0 * PI * s2[1]).ln()];
+        let c = [ln(weight) - ln(2.0 * PI * s2[0]), ln(1.0 - weight) - ln(2.0 * PI * s2[1])];
         Ok(Self { w: weight, m: [mean1, mean2], s2, c })
     }
 
@@ -96,7 +97,7 @@ impl Target for Mixture2d {
     fn add_grad_log_lik_full(&self, theta: &[f64], out: &mut [f64]) {
         let t = self.terms(theta);
         let mx = t[0].max(t[1]);
-        let e = [(t[0] - mx).exp(), (t[1] - mx).exp()];
+        let e = [exp(t[0] - mx), exp(t[1] - mx)];
         let z = e[0] + e[1];
         for k in 0..2 {
             let r = e[k] / z / self.s2[k];
@@ -107,7 +108,7 @@ impl Target for Mixture2d {
     fn log_lik_point(&self, theta: &[f64], _i: usize) -> f64 {
         let t = self.terms(theta);
         let mx = t[0].max(t[1]);
-        mx + ((t[0] - mx).exp() + (t[1] - mx).exp()).ln()
+        mx + ln(exp(t[0] - mx) + exp(t[1] - mx))
     }
     fn exact_moments(&self) -> Option<(Vec<f64>, Vec<f64>)> {
         let w = self.w;
@@ -144,6 +145,6 @@ pub fn log_density_grid(target: &dyn Target, xlim: (f64, f64), ylim: (f64, f64),
 pub fn density_grid(target: &dyn Target, xlim: (f64, f64), ylim: (f64, f64), nx: usize, ny: usize) -> Result<Vec<f64>> {
     let mut g = log_density_grid(target, xlim, ylim, nx, ny)?;
     let mx = g.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-    g.iter_mut().for_each(|v| *v = (*v - mx).exp());
+    g.iter_mut().for_each(|v| *v = exp(*v - mx));
     Ok(g)
 }

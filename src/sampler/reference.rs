@@ -8,6 +8,7 @@ use crate::model::Target;
 use rand::RngExt;
 use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
+use crate::math::{exp, ln, powf};
 
 /// Options of [`reference_sample_with`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -68,7 +69,7 @@ struct DualAveraging {
 }
 
 impl DualAveraging {
-    fn new(step: f64, delta: f64) -> Self { Self { mu: (10.0 * step).ln(), hbar: 0.0, log_step_bar: 0.0, m: 0.0, delta } }
+    fn new(step: f64, delta: f64) -> Self { Self { mu: ln(10.0 * step), hbar: 0.0, log_step_bar: 0.0, m: 0.0, delta } }
     /// Updates with the acceptance probability of the last iteration; returns the next step size.
     fn update(&mut self, accept_prob: f64) -> f64 {
         const GAMMA: f64 = 0.05;
@@ -78,11 +79,11 @@ impl DualAveraging {
         let w = 1.0 / (self.m + T0);
         self.hbar = (1.0 - w) * self.hbar + w * (self.delta - accept_prob);
         let log_step = self.mu - self.m.sqrt() / GAMMA * self.hbar;
-        let eta = self.m.powf(-KAPPA);
+        let eta = powf(self.m, -KAPPA);
         self.log_step_bar = eta * log_step + (1.0 - eta) * self.log_step_bar;
-        log_step.exp()
+        exp(log_step)
     }
-    fn final_step(&self) -> f64 { self.log_step_bar.exp() }
+    fn final_step(&self) -> f64 { exp(self.log_step_bar) }
 }
 
 /// The state and work buffers of a MALA chain.
@@ -129,7 +130,7 @@ impl Mala<'_> {
             return (0.0, false);
         }
         let log_ratio = lpy - self.lp + self.log_q(&self.x, &self.y, &self.gy, h) - self.log_q(&self.y, &self.x, &self.g, h);
-        let a = if log_ratio.is_nan() { 0.0 } else { log_ratio.min(0.0).exp() };
+        let a = if log_ratio.is_nan() { 0.0 } else { exp(log_ratio.min(0.0)) };
         if u < a {
             std::mem::swap(&mut self.x, &mut self.y);
             std::mem::swap(&mut self.g, &mut self.gy);

@@ -15,6 +15,7 @@ use rand::RngExt;
 use rand_distr::StandardNormal;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use crate::math::{exp, ln, powf};
 
 /// Kernel of the FSSD features.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -53,14 +54,14 @@ impl FssdKernel {
         }
         match *self {
             FssdKernel::Gauss { sigma2 } => {
-                let kv = (-r2 / (2.0 * sigma2)).exp();
+                let kv = exp(-r2 / (2.0 * sigma2));
                 for k in 0..d {
                     out[k] = kv * (s[k] - (x[k] - v[k]) / sigma2);
                 }
             }
             FssdKernel::Imq { c, beta } => {
                 let q = c * c + r2;
-                let kb = q.powf(beta);
+                let kb = powf(q, beta);
                 let g = 2.0 * beta * kb / q;
                 for k in 0..d {
                     out[k] = kb * s[k] + g * (x[k] - v[k]);
@@ -83,7 +84,7 @@ impl FssdKernel {
         match *self {
             FssdKernel::Gauss { sigma2 } => {
                 // xi = k g, g = s - u/sigma2: J = (k/sigma2) (g u^T + I), J^T w = (k/sigma2)(u (g.w) + w)
-                let kv = (-r2 / (2.0 * sigma2)).exp();
+                let kv = exp(-r2 / (2.0 * sigma2));
                 let gw = sw - uw / sigma2;
                 let f = kv / sigma2;
                 for k in 0..d {
@@ -93,7 +94,7 @@ impl FssdKernel {
             FssdKernel::Imq { c, beta } => {
                 // J = -2b q^(b-1) (s u^T + I) - 4b(b-1) q^(b-2) u u^T
                 let q = c * c + r2;
-                let b1 = q.powf(beta - 1.0);
+                let b1 = powf(q, beta - 1.0);
                 let b2 = b1 / q;
                 let a = -2.0 * beta * b1;
                 let bb = -4.0 * beta * (beta - 1.0) * b2;
@@ -121,7 +122,7 @@ impl FssdKernel {
             uw += u * w[k];
             sw += s[k] * w[k];
         }
-        let kv = (-r2 / (2.0 * sigma2)).exp();
+        let kv = exp(-r2 / (2.0 * sigma2));
         kv / (sigma2 * sigma2) * (0.5 * r2 * (sw - uw / sigma2) + uw)
     }
 }
@@ -572,8 +573,8 @@ pub fn fssd_opt_fit(samples: &[f64], scores: &[f64], d: usize, j: usize, opts: &
         dist.select_nth_unstable_by(mid, |a, b| a.total_cmp(b));
         dist[mid].max(1e-300)
     };
-    let (lw_lo, lw_hi) = (med.ln() - 100f64.ln(), med.ln() + 100f64.ln());
-    let mut lw = med.ln();
+    let (lw_lo, lw_hi) = (ln(med) - ln(100f64), ln(med) + ln(100f64));
+    let mut lw = ln(med);
     let (b1, b2, eps): (f64, f64, f64) = (0.9, 0.999, 1e-8);
     let jd = j * d;
     let mut m1 = vec![0.0; jd + 1];
@@ -581,7 +582,7 @@ pub fn fssd_opt_fit(samples: &[f64], scores: &[f64], d: usize, j: usize, opts: &
     let mut start = f64::NAN;
     let mut best = (f64::NEG_INFINITY, v.clone(), lw);
     for step in 1..=opts.steps + 1 {
-        let sigma2 = lw.exp();
+        let sigma2 = exp(lw);
         let (obj, grad, gw) = power_grads(samples, scores, d, &v, &FssdKernel::Gauss { sigma2 }, opts.reg, n, j);
         if step == 1 {
             start = obj;
@@ -611,5 +612,5 @@ pub fn fssd_opt_fit(samples: &[f64], scores: &[f64], d: usize, j: usize, opts: &
     if !best.0.is_finite() {
         return Err(Error::numerical("the FSSD power criterion is not finite at any location tried"));
     }
-    Ok(FssdFit { locations: best.1, sigma2: best.2.exp(), power_start: start, power_end: best.0, n })
+    Ok(FssdFit { locations: best.1, sigma2: exp(best.2), power_start: start, power_end: best.0, n })
 }

@@ -15,6 +15,7 @@
 
 use crate::model::kernels::gemm;
 use rayon::prelude::*;
+use crate::math::powf;
 
 /// Coordinates per parallel block of the Gram products.
 pub const D_BLOCK: usize = 4096;
@@ -25,7 +26,7 @@ pub const GRAM_MIN_DIM: usize = 512;
 #[inline]
 fn k0(ss: f64, sdu: f64, r2: f64, d: f64, c2: f64, beta: f64) -> f64 {
     let q = c2 + r2;
-    let qb1 = q.powf(beta - 1.0);
+    let qb1 = powf(q, beta - 1.0);
     ss * qb1 * q - 2.0 * beta * sdu * qb1 - 2.0 * beta * d * qb1 - 4.0 * beta * (beta - 1.0) * r2 * qb1 / q
 }
 
@@ -104,8 +105,8 @@ mod tests {
         let sdu: f64 = (0..x.len()).map(|k| (sx[k] - sy[k]) * (x[k] - y[k])).sum();
         let ss: f64 = sx.iter().zip(sy).map(|(a, b)| a * b).sum();
         let q = c2 + r2;
-        ss * q.powf(beta) - 2.0 * beta * sdu * q.powf(beta - 1.0) - 2.0 * beta * d * q.powf(beta - 1.0)
-            - 4.0 * beta * (beta - 1.0) * r2 * q.powf(beta - 2.0)
+        ss * powf(q, beta) - 2.0 * beta * sdu * powf(q, beta - 1.0) - 2.0 * beta * d * powf(q, beta - 1.0)
+            - 4.0 * beta * (beta - 1.0) * r2 * powf(q, beta - 2.0)
     }
 
     fn data(n: usize, d: usize, seed: u64, offset: f64) -> (Vec<f64>, Vec<f64>) {

@@ -2,6 +2,7 @@
 
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
+use crate::math::powf;
 
 /// IMQ kernel `k(x, y) = (c^2 + |x - y|^2)^beta` (Gorham & Mackey 2017, Thm. 8: with `beta` in (-1, 0)
 /// its KSD detects non-convergence). Defaults `c = 1`, `beta = -1/2`, as in SGMCMCJax and stein-thinning.
@@ -23,7 +24,7 @@ impl ImqKernel {
     }
 
     /// `k(x, y)` from the squared distance `r2 = |x - y|^2`.
-    pub fn eval_r2(&self, r2: f64) -> f64 { (self.c * self.c + r2).powf(self.beta) }
+    pub fn eval_r2(&self, r2: f64) -> f64 { powf(self.c * self.c + r2, self.beta) }
 }
 
 pub(crate) fn check_c_beta(c: f64, beta: f64) -> Result<()> {

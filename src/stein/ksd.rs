@@ -29,6 +29,7 @@ use super::kernel::{check_c_beta, median_pairwise_distance, KernelScale};
 use crate::error::{Error, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use crate::math::powf;
 
 /// Which estimator of `KSD^2` to return.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -199,7 +200,7 @@ pub fn ksd(samples: &[f64], scores: &[f64], d: usize, opts: &KsdOptions) -> Resu
     };
     if opts.scale != KernelScale::Fixed {
         // (1 + r^2/c^2)^beta = c^(-2 beta) (c^2 + r^2)^beta: unit kernel at r = 0 whatever c is.
-        ksd_sq *= c2.powf(-beta);
+        ksd_sq *= powf(c2, -beta);
     }
     if !ksd_sq.is_finite() {
         return Err(Error::numerical(format!("KSD is not finite ({ksd_sq}); are the scores very large?")));
@@ -283,7 +284,7 @@ pub(crate) fn k0_pair(x: &[f64], y: &[f64], sx: &[f64], sy: &[f64], c2: f64, bet
 fn k0_from(r2: f64, t: f64, ss: f64, c2: f64, beta: f64, d: f64) -> f64 {
     let q = c2 + r2;
     let rq = 1.0 / q;
-    let kb = if beta == -0.5 { rq.sqrt() } else { q.powf(beta) };
+    let kb = if beta == -0.5 { rq.sqrt() } else { powf(q, beta) };
     let b1 = kb * rq;
     let b2 = b1 * rq;
     let m2b = -2.0 * beta;
@@ -292,7 +293,7 @@ fn k0_from(r2: f64, t: f64, ss: f64, c2: f64, beta: f64, d: f64) -> f64 {
 
 /// `sum_i k0(x_i, x_i) = sum_i |s_i|^2 c^(2b) - 2bd c^(2(b-1))`.
 fn diag_sum(s: &[f64], n: usize, d: usize, c2: f64, beta: f64) -> f64 {
-    let kb = c2.powf(beta);
+    let kb = powf(c2, beta);
     let tr = -2.0 * beta * d as f64 * kb / c2;
     let mut acc = 0.0;
     for row in s.chunks_exact(d) {
@@ -419,7 +420,7 @@ fn panel_sum_impl(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: u
                     for j in 0..CH {
                         let q = c2 + r2[j];
                         let rq = 1.0 / q;
-                        let kb = q.powf(beta);
+                        let kb = powf(q, beta);
                         let b1 = kb * rq;
                         tile.k0[j] = ss[j] * kb + m2b * t[j] * b1 + m2b * df * b1 + c4 * r2[j] * (b1 * rq);
                     }

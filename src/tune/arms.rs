@@ -6,6 +6,7 @@ use crate::rng::Rng;
 use crate::sampler::{BatchSize, SamplerKind};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
+use crate::math::{powf, log10};
 
 /// One arm of the bandit.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -34,7 +35,7 @@ fn check_batch(b: &BatchSize) -> Result<()> {
 /// The validated lists the grid is built from: (steps, batches, leapfrogs).
 pub fn grid_values(grid: &ArmGrid, kind: SamplerKind) -> Result<(Vec<f64>, Vec<BatchSize>, Vec<usize>)> {
     let mut steps: Vec<f64> = match &grid.log10_step {
-        Some(r) => r.values()?.into_iter().map(|l| 10f64.powf(l)).collect(),
+        Some(r) => r.values()?.into_iter().map(|l| powf(10f64, l)).collect(),
         None => vec![],
     };
     steps.extend(grid.steps.iter().copied());
@@ -89,14 +90,14 @@ pub fn tuner_arms(tuner: &TunerSpec, grid: &ArmGrid, kind: SamplerKind, n_data: 
         }
         TunerSpec::Random { arms } => {
             let (steps, batches, leaps) = grid_values(grid, kind)?;
-            let lo = steps.iter().cloned().fold(f64::INFINITY, f64::min).log10();
-            let hi = steps.iter().cloned().fold(f64::NEG_INFINITY, f64::max).log10();
+            let lo = log10(steps.iter().cloned().fold(f64::INFINITY, f64::min));
+            let hi = log10(steps.iter().cloned().fold(f64::NEG_INFINITY, f64::max));
             Ok((0..*arms)
                 .map(|id| {
                     let l = if hi > lo { rng.random_range(lo..=hi) } else { lo };
                     let batch = batches[rng.random_range(0..batches.len())];
                     let leapfrog = leaps[rng.random_range(0..leaps.len())];
-                    Arm { id, step: 10f64.powf(l), batch, leapfrog }
+                    Arm { id, step: powf(10f64, l), batch, leapfrog }
                 })
                 .collect())
         }

@@ -10,6 +10,7 @@ use crate::model::{full_scores, Target};
 use rand::RngExt;
 use rand_distr::StandardNormal;
 use rayon::prelude::*;
+use crate::math::{exp, ln};
 
 /// Evenly spaced rows (at most `max`) of a row-major sample matrix: keeps the last sample.
 pub fn thin_rows(samples: &[f64], d: usize, max: usize) -> Vec<f64> {
@@ -76,8 +77,8 @@ pub fn predictive_log_loss(test: &dyn Target, samples: &[f64]) -> f64 {
             let lls: Vec<f64> = samples.chunks_exact(d).map(|t| test.log_lik_point(t, i)).collect();
             for &l in &lls { m = m.max(l); }
             if !m.is_finite() { return -m; }
-            let sum: f64 = lls.iter().map(|l| (l - m).exp()).sum();
-            -(m + (sum / s as f64).ln())
+            let sum: f64 = lls.iter().map(|l| exp(l - m)).sum();
+            -(m + ln(sum / s as f64))
         })
         .collect();
     parts.iter().sum::<f64>() / n as f64

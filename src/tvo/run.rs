@@ -20,6 +20,7 @@ use crate::bandit::{Arm, BanditAlgo};
 use crate::rng::{stream, substream, Rng};
 use crate::{Error, Result};
 use rand::RngExt;
+use crate::math::{ln, powf};
 
 /// Points of the fixed evaluation schedule (linear, as the paper's evaluation).
 pub const EVAL_POINTS: usize = 50;
@@ -311,7 +312,7 @@ pub fn log_uniform_schedule(d: usize, beta1: f64) -> Vec<f64> {
     let mut v = vec![0.0];
     for k in 1..d {
         let f = (k - 1) as f64 / (d - 1) as f64;
-        v.push(beta1.powf(1.0 - f));
+        v.push(powf(beta1, 1.0 - f));
     }
     v
 }
@@ -678,7 +679,7 @@ pub fn run_checked(
         .map(|j| {
             let m = (0..imgs.n_train()).map(|i| imgs.train[i * p + j]).sum::<f64>() / n_tr;
             let m = m.clamp(0.01, 0.99);
-            (m / (1.0 - m)).ln()
+            ln(m / (1.0 - m))
         })
         .collect();
     let mut runners: Vec<Runner> = Vec::new();

@@ -12,6 +12,7 @@ use rand_distr::StandardNormal;
 
 use crate::rng::Rng;
 use crate::{Error, Result};
+use crate::math::{exp, ln, ln_1p, tanh};
 
 const LN_2PI: f64 = 1.837_877_066_409_345_5;
 
@@ -32,19 +33,19 @@ impl Likelihood {
                 let mut s = 0.0;
                 for (xi, ai) in x.iter().zip(a) {
                     // x a - softplus(a), stable
-                    let sp = if *ai > 0.0 { ai + (-ai).exp().ln_1p() } else { ai.exp().ln_1p() };
+                    let sp = if *ai > 0.0 { ai + ln_1p(exp(-ai)) } else { ln_1p(exp(*ai)) };
                     s += xi * ai - sp;
                 }
                 if let Some(g) = grad {
                     for ((gi, xi), ai) in g.iter_mut().zip(x).zip(a) {
-                        *gi = xi - 1.0 / (1.0 + (-ai).exp());
+                        *gi = xi - 1.0 / (1.0 + exp(-ai));
                     }
                 }
                 s
             }
             Likelihood::Gaussian { sd } => {
                 let v = sd * sd;
-                let mut s = -0.5 * x.len() as f64 * (LN_2PI + v.ln());
+                let mut s = -0.5 * x.len() as f64 * (LN_2PI + ln(v));
                 for (xi, ai) in x.iter().zip(a) {
                     s -= (xi - ai).powi(2) / (2.0 * v);
                 }
@@ -91,7 +92,7 @@ impl Mlp {
                 for (wi, xi) in row.iter().zip(inp.iter()) {
                     s += wi * xi;
                 }
-                out.push(if l + 1 < nl { s.tanh() } else { s });
+                out.push(if l + 1 < nl { tanh(s) } else { s });
             }
         }
     }
@@ -234,7 +235,7 @@ impl Vae {
             let mut lq = 0.0;
             let mut lp = 0.0;
             for j in 0..l {
-                let z = mu[j] + (0.5 * lv[j]).exp() * e[j];
+                let z = mu[j] + exp(0.5 * lv[j]) * e[j];
                 sc.z.push(z);
                 lq += -0.5 * (LN_2PI + lv[j] + e[j] * e[j]);
                 lp += -0.5 * (LN_2PI + z * z);
@@ -269,13 +270,13 @@ impl Vae {
             let e = &p.eps[s * l..(s + 1) * l];
             // d log q(z | x) / d mu_j = eps_j / sigma_j; d / d logvar_j = (eps_j^2 - 1) / 2   (z fixed)
             for j in 0..l {
-                denc[j] += bs * e[j] * (-0.5 * lv[j]).exp();
+                denc[j] += bs * e[j] * exp(-0.5 * lv[j]);
                 denc[l + j] += bs * 0.5 * (e[j] * e[j] - 1.0);
             }
             if as_ != 0.0 {
                 sc.z.clear();
                 for j in 0..l {
-                    sc.z.push(mu[j] + (0.5 * lv[j]).exp() * e[j]);
+                    sc.z.push(mu[j] + exp(0.5 * lv[j]) * e[j]);
                 }
                 self.dec.forward(pd, &sc.z, &mut sc.acts_d);
                 let a_out = &sc.acts_d[sc.acts_d.len() - 1];
@@ -297,13 +298,13 @@ pub fn log_sum_exp(v: &[f64]) -> f64 {
     if !m.is_finite() {
         return m;
     }
-    m + v.iter().map(|x| (x - m).exp()).sum::<f64>().ln()
+    m + ln(v.iter().map(|x| exp(x - m)).sum::<f64>())
 }
 
 /// Self-normalised importance weights of `pi_beta` from `q`-samples: `softmax(beta w)`.
 pub fn snis_weights(w: &[f64], beta: f64) -> Vec<f64> {
     let m = w.iter().map(|x| beta * x).fold(f64::NEG_INFINITY, f64::max);
-    let e: Vec<f64> = w.iter().map(|x| (beta * x - m).exp()).collect();
+    let e: Vec<f64> = w.iter().map(|x| exp(beta * x - m)).collect();
     let z: f64 = e.iter().sum();
     e.into_iter().map(|v| v / z).collect()
 }
@@ -357,7 +358,7 @@ pub fn tvo_coefficients(w: &[f64], points: &[f64], c: f64) -> (f64, Vec<f64>, Ve
 /// `mean_k w_k` from the same particles.
 pub fn iwae_and_elbo(w: &[f64]) -> (f64, f64) {
     let k = w.len() as f64;
-    (log_sum_exp(w) - k.ln(), w.iter().sum::<f64>() / k)
+    (log_sum_exp(w) - ln(k), w.iter().sum::<f64>() / k)
 }
 
 /// `true` when every value is finite.

@@ -8,6 +8,7 @@ use super::{arm_point, ArmSpace, Problem};
 use crate::bandit::Arm;
 use crate::rng::Rng;
 use crate::{Error, Result};
+use crate::math::{exp, sin, cos};
 
 
 /// Standard test functions (minimisation form; the problem maximises `-f`).
@@ -76,22 +77,22 @@ impl TestFn {
                 let pi = std::f64::consts::PI;
                 let (b, c, r, s, t) = (5.1 / (4.0 * pi * pi), 5.0 / pi, 6.0, 10.0, 1.0 / (8.0 * pi));
                 let u = x[1] - b * x[0] * x[0] + c * x[0] - r;
-                u * u + s * (1.0 - t) * x[0].cos() + s
+                u * u + s * (1.0 - t) * cos(x[0]) + s
             }
             TestFn::Hartmann3 => {
                 -(0..4)
-                    .map(|i| H_ALPHA[i] * (-(0..3).map(|j| H3_A[i][j] * (x[j] - H3_P[i][j]).powi(2)).sum::<f64>()).exp())
+                    .map(|i| H_ALPHA[i] * exp(-(0..3).map(|j| H3_A[i][j] * (x[j] - H3_P[i][j]).powi(2)).sum::<f64>()))
                     .sum::<f64>()
             }
             TestFn::Hartmann6 => {
                 -(0..4)
-                    .map(|i| H_ALPHA[i] * (-(0..6).map(|j| H6_A[i][j] * (x[j] - H6_P[i][j]).powi(2)).sum::<f64>()).exp())
+                    .map(|i| H_ALPHA[i] * exp(-(0..6).map(|j| H6_A[i][j] * (x[j] - H6_P[i][j]).powi(2)).sum::<f64>()))
                     .sum::<f64>()
             }
             TestFn::Rosenbrock => {
                 (0..x.len() - 1).map(|i| 100.0 * (x[i + 1] - x[i] * x[i]).powi(2) + (1.0 - x[i]).powi(2)).sum()
             }
-            TestFn::Wave1d => -((3.0 * std::f64::consts::PI * x[0]).sin() * 0.5 + 0.5) * (1.0 - 0.5 * x[0]) - 0.1 * x[0],
+            TestFn::Wave1d => -(sin(3.0 * std::f64::consts::PI * x[0]) * 0.5 + 0.5) * (1.0 - 0.5 * x[0]) - 0.1 * x[0],
         }
     }
 
@@ -181,7 +182,7 @@ impl TestFunction {
     /// Drift `s(t)`.
     pub fn shift(&self, t: usize) -> Vec<f64> {
         (0..self.dim)
-            .map(|j| self.drift * (2.0 * std::f64::consts::PI * t as f64 / self.period + j as f64).sin())
+            .map(|j| self.drift * sin(2.0 * std::f64::consts::PI * t as f64 / self.period + j as f64))
             .collect()
     }
 

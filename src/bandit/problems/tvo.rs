@@ -8,6 +8,7 @@ use super::{arm_point, ArmSpace, Problem};
 use crate::bandit::Arm;
 use crate::rng::Rng;
 use crate::{Error, Result};
+use crate::math::{exp, exp_m1};
 
 /// The closed-form TVO schedule surrogate (mirrors Nguyen et al. 2020, sec. 3 and eq. 7; not the TVO, see `crate::tvo`).
 ///
@@ -61,7 +62,7 @@ impl TvoSchedule {
 
     /// Current curvature `lambda(u)`.
     pub fn lambda(&self) -> f64 {
-        self.lambda0 + (self.lambda1 - self.lambda0) * (1.0 - (-self.u / 2.0).exp())
+        self.lambda0 + (self.lambda1 - self.lambda0) * (1.0 - exp(-self.u / 2.0))
     }
 
     /// Left-Riemann sum of `f(b) = -exp(-lambda b)` for sorted interior points `b`.
@@ -69,7 +70,7 @@ impl TvoSchedule {
         let mut s = 0.0;
         let mut prev = 0.0;
         for &x in b.iter().chain(std::iter::once(&1.0)) {
-            s += (x - prev) * -(-lambda * prev).exp();
+            s += (x - prev) * -exp(-lambda * prev);
             prev = x;
         }
         s
@@ -79,8 +80,8 @@ impl TvoSchedule {
     pub fn gap(lambda: f64, b: &[f64]) -> f64 {
         let mut s: Vec<f64> = b.iter().map(|v| v.clamp(0.0, 1.0)).collect();
         s.sort_by(|a, b| a.total_cmp(b));
-        let integral = -(1.0 - (-lambda).exp()) / lambda;
-        let rise = 1.0 - (-lambda).exp();
+        let integral = -(1.0 - exp(-lambda)) / lambda;
+        let rise = 1.0 - exp(-lambda);
         ((integral - Self::riemann(lambda, &s)) / rise).max(0.0)
     }
 
@@ -96,7 +97,7 @@ impl TvoSchedule {
                 if sum > 2.0 {
                     return (sum, g);
                 }
-                x = (lambda * x).exp_m1() / lambda;
+                x = exp_m1(lambda * x) / lambda;
             }
             (sum, g)
         };
@@ -120,11 +121,11 @@ impl TvoSchedule {
     }
 
     fn delta(&self, b: &[f64]) -> f64 {
-        self.rate * (-Self::gap(self.lambda(), b) / self.sharpness).exp()
+        self.rate * exp(-Self::gap(self.lambda(), b) / self.sharpness)
     }
 
     fn expected_reward(&self, b: &[f64]) -> f64 {
-        (-self.u).exp() * -(-self.delta(b)).exp_m1()
+        exp(-self.u) * -exp_m1(-self.delta(b))
     }
 }
 
