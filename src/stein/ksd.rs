@@ -435,8 +435,8 @@ fn panel_sum_impl(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: u
 }
 
 /// Lanes of the register block: one AVX2 vector of f64 natively; two (one simd128 vector) in WebAssembly, whose
-/// engines have 16 vector registers on x86-64, so that the 3 x R x L sums stay in registers (with 4 lanes they
-/// are 24 vectors and spill). Each pair's sums run over the coordinates in the same order whatever L is, so
+/// engines have 16 vector registers on x86-64: the 3 x R x L sums take 12 simd128 registers with 2 lanes, 24 (more
+/// than there are) with 4. Each pair's sums run over the coordinates in the same order whatever L is, so
 /// the result does not depend on it.
 const L: usize = if cfg!(target_arch = "wasm32") { 2 } else { 4 };
 
