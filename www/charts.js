@@ -221,6 +221,15 @@ export const BATCH_MARKS = ['circle', 'square', 'triangle', 'diamond', 'cross'];
 const MARK_GLYPH = { circle: '●', square: '■', triangle: '▲', diamond: '◆', cross: '✚' };
 const BATCH_DASH = [[], [7, 4], [2, 3], [9, 3, 2, 3], [4, 4]];
 
+/** Widths of canvas texts by font and text (measureText's first calls on a new canvas cost 10-20 ms). */
+const TEXT_WIDTHS = new Map();
+function textWidth(ctx, text) {
+  const key = `${ctx.font}|${text}`;
+  let w = TEXT_WIDTHS.get(key);
+  if (w === undefined) { w = ctx.measureText(text).width; TEXT_WIDTHS.set(key, w); }
+  return w;
+}
+
 /** Draws one marker (device pixels): filled, or hollow for an arm still running. */
 export function drawMark(ctx, shape, x, y, r, color, hollow = false) {
   ctx.beginPath();
@@ -337,7 +346,7 @@ export class ScoreChart extends Chart {
             ctx.beginPath(); ctx.moveTo(px, top); ctx.lineTo(px, top + height); ctx.stroke();
             ctx.textAlign = 'right';
             const text = `round ${round + 1} ${done ? 'ended' : 'ends'}`;
-            const w = ctx.measureText(text).width;
+            const w = textWidth(ctx, text);
             row = px - 4 * dpr() - w < lastRight + 4 * dpr() ? row + 1 : 0;
             lastRight = px;
             ctx.fillText(text, px - 4 * dpr(), top + height - (6 + 14 * row) * dpr());
@@ -390,6 +399,8 @@ export class ScoreChart extends Chart {
     const yAxis = axis({ label: yLabel, log: true, size: 60 });
     const yValues = yAxis.values;
     this.mount({
+      // No time axis here: skips uPlot's date-format setup (regex templates, ~5 ms per chart).
+      fmtDate: () => () => '',
       focus: { alpha: 0.35 },
       cursor: { focus: { prox: 16 }, drag: { x: false, y: false }, points: { show: false } },
       scales: { x: { time: false, distr: 3, range: xRange }, y: logScale(1.5) },

@@ -19,70 +19,91 @@ function statusText(a, best) {
 /** Colour of an arm (by step size) as on the score chart. */
 function armColor(chart, a) { return chart?.colorOf ? chart.colorOf(a) : OKABE_ITO[0]; }
 
-/** The successive-halving bracket: one column per round with the arms that ran, best first. */
+/**
+ * The successive-halving bracket: one column per round with the arms that ran, best first. Rebuilt column by
+ * column, only the columns whose content changed (a rebuilt 56-arm bracket costs a layout of the page).
+ * Returns whether anything was rebuilt.
+ */
 export function renderBracket(container, model, chart) {
-  // Rebuilt only when what it shows changed (a 56-arm bracket costs a layout of the page each time).
   const key = `${model.tuner}|${model.arms.length}|${model.done}|${model.best}|${model.round}|${model.roundsDone.length}|${model.arms.map((a) => `${a.status}${a.rounds.length}`).join(',')}`;
-  if (/** @type {any} */ (container).__key === key && container.childElementCount) return;
+  if (/** @type {any} */ (container).__key === key && container.childElementCount) return false;
   /** @type {any} */ (container).__key = key;
-  container.replaceChildren();
   const rounds = model.roundsDone.map((r) => r.round);
   const current = model.done ? null : model.round;
   if (current != null && !rounds.includes(current) && model.arms.length) rounds.push(current);
   if (rounds.length === 0) {
-    container.append(el('p', { class: 'placeholder', text: 'The arms that survive each round appear here.' }));
-    return;
+    container.replaceChildren(el('p', { class: 'placeholder', text: 'The arms that survive each round appear here.' }));
+    return true;
   }
   container.dataset.rounds = String(model.roundsDone.length);
-  for (const r of rounds) {
+  /** @type {Map<string, Element>} the columns shown now, by round */
+  const have = new Map([...container.children].filter((c) => c.classList.contains('round')).map((c) => [/** @type {HTMLElement} */ (c).dataset.round ?? '', c]));
+  const cols = rounds.map((r) => {
     const ran = model.arms.filter((a) => a.rounds.some((x) => x.round === r) || (r === current && a.status === 'running'));
     const scoreIn = (a) => a.rounds.find((x) => x.round === r)?.score ?? Infinity;
     ran.sort((a, b) => scoreIn(a) - scoreIn(b));
     const survivors = new Set(model.roundsDone.find((x) => x.round === r)?.survivors ?? []);
-    const col = el('div', { class: 'round', 'data-round': String(r) },
-      el('h3', { text: `Round ${r + 1} · ${ran.length} arm${ran.length === 1 ? '' : 's'}` }));
-    const ol = el('ol');
-    for (const a of ran) {
-      const finished = model.roundsDone.some((x) => x.round === r);
+    const finished = model.roundsDone.some((x) => x.round === r);
+    const items = ran.map((a) => {
       // The chosen arm is marked once: in the last round it ran.
       const lastRound = Math.max(...a.rounds.map((x) => x.round));
       const cls = [a.id === model.best && model.done && r === lastRound ? 'best' : '', finished && !survivors.has(a.id) ? 'pruned' : '', a.status === 'diverged' ? 'diverged' : ''].join(' ').trim();
-      const li = el('li', { class: cls, 'data-arm': String(a.id), title: `arm ${a.id}: h = ${fmtStep(a.step)}, batch ${fmtBatch(a.batch)}, L = ${a.leapfrog}` },
-        `#${a.id} ${fmtStep(a.step)} · ${fmtBatch(a.batch)} · ${fmtSci(scoreIn(a))}`);
+      return { a, cls, text: `#${a.id} ${fmtStep(a.step)} · ${fmtBatch(a.batch)} · ${fmtSci(scoreIn(a))}` };
+    });
+    const colKey = items.map((i) => `${i.a.id}:${i.cls}:${i.text}:${armColor(chart, i.a)}`).join('|');
+    const old = /** @type {any} */ (have.get(String(r)));
+    if (old && old.__key === colKey) return old;
+    const col = /** @type {any} */ (el('div', { class: 'round', 'data-round': String(r) },
+      el('h3', { text: `Round ${r + 1} · ${ran.length} arm${ran.length === 1 ? '' : 's'}` })));
+    col.__key = colKey;
+    const ol = el('ol');
+    for (const { a, cls, text } of items) {
+      const li = el('li', { class: cls, 'data-arm': String(a.id), title: `arm ${a.id}: h = ${fmtStep(a.step)}, batch ${fmtBatch(a.batch)}, L = ${a.leapfrog}` }, text);
       li.style.borderLeftColor = armColor(chart, a);
       ol.append(li);
     }
     col.append(ol);
-    container.append(col);
-  }
+    return col;
+  });
+  // Unchanged columns stay in place (no new layout objects); changed ones are swapped in.
+  if (cols.length !== container.children.length || cols.some((c, i) => container.children[i] !== c)) container.replaceChildren(...cols);
+  return true;
 }
 
 /**
  * The results table: one row per arm, the best first, then by last score. Rows are kept per arm and only the
  * cells whose text changed are written (a rebuilt 56-row table cost 20-30 ms of layout and paint per redraw).
+ * At most `budget` rows are changed (written or moved) per call, so that a frame's layout stays small while
+ * both cores run the worker; returns true when the table is up to date, false when rows are left for the next
+ * call.
  */
-export function renderArmsTable(tbody, model) {
+export function renderArmsTable(tbody, model, budget = Infinity) {
   const rows = [...model.arms].sort((a, b) => (a.id === model.best ? -1 : b.id === model.best ? 1 : (a.score ?? Infinity) - (b.score ?? Infinity)));
   /** @type {Map<number, HTMLTableRowElement>} */
   const have = new Map([...tbody.rows].map((tr) => [Number(tr.dataset.arm), tr]));
-  const trs = rows.map((a) => {
+  let touched = 0;
+  for (let i = 0; i < rows.length; i++) {
+    if (touched >= budget) return false;
+    const a = rows[i];
     const status = statusText(a, model.best);
     const cells = [String(a.id), fmtStep(a.step), model.nData > 1 ? `${fmtBatch(a.batch)} (${fmtInt(a.batchCount)})` : fmtBatch(a.batch),
       String(a.leapfrog ?? '–'), a.score == null ? '–' : Number.isFinite(a.score) ? fmtSci(a.score) : '∞',
       status, fmtInt(a.samples), fmtInt(a.grad_evals), Number.isFinite(a.seconds) ? a.seconds.toFixed(2) : '–'];
+    let changed = false;
     let tr = have.get(a.id);
-    if (!tr) tr = el('tr', { 'data-arm': String(a.id) }, ...cells.map(() => el('td')));
+    if (!tr) tr = /** @type {HTMLTableRowElement} */ (el('tr', { 'data-arm': String(a.id) }, ...cells.map(() => el('td'))));
     const cls = a.id === model.best ? 'best' : a.status === 'pruned' ? 'pruned' : '';
-    if (tr.className !== cls) tr.className = cls;
+    if (tr.className !== cls) { tr.className = cls; changed = true; }
     const ds = a.id === model.best ? 'best' : a.status;
-    if (tr.dataset.status !== ds) tr.dataset.status = ds;
-    cells.forEach((text, j) => { const td = tr.cells[j]; if (td.textContent !== text) td.textContent = text; });
+    if (tr.dataset.status !== ds) { tr.dataset.status = ds; changed = true; }
+    cells.forEach((text, j) => { const td = tr.cells[j]; if (td.textContent !== text) { td.textContent = text; changed = true; } });
     const sc = `status-${a.status}`;
-    if (tr.cells[5].className !== sc) tr.cells[5].className = sc;
-    return tr;
-  });
-  const same = trs.length === tbody.rows.length && trs.every((tr, i) => tbody.rows[i] === tr);
-  if (!same) tbody.replaceChildren(...trs);
+    if (tr.cells[5].className !== sc) { tr.cells[5].className = sc; changed = true; }
+    if (tbody.rows[i] !== tr) { tbody.insertBefore(tr, tbody.rows[i] ?? null); changed = true; }
+    if (changed) touched++;
+  }
+  while (tbody.rows.length > rows.length) tbody.rows[tbody.rows.length - 1].remove();
+  return true;
 }
 
 /** The chosen arm's summary. */

@@ -15,15 +15,15 @@
 //!
 //! Implementation: O(n d) memory (no n x n matrix). The samples and scores are stored transposed
 //! (`d x n`, zero padded) so pair sums run over contiguous columns; each parallel task handles a fixed
-//! panel of 32 rows against all later columns (symmetry: `sum_{i != j} = 2 sum_{i<j}`), 4 rows x 4
+//! panel of 32 rows against all later columns (symmetry: `sum_{i != j} = 2 sum_{i<j}`), 4 rows x 4 (wasm: 2)
 //! columns at a time with the 48 partial sums (`|u|^2`, `(s_i - s_j).u`, `s_i.s_j`) held in registers
 //! over the coordinates, then the kernel terms are evaluated for a tile of 64 columns in a vectorised
 //! pass (one division and one square root per pair for beta = -1/2; `powf` otherwise). Differences
 //! `x_i - x_j` are formed directly (no `|x|^2 + |y|^2 - 2 x.y` expansion), so there is no
 //! cancellation. Panel sums are combined in panel order and every sum inside a panel has a fixed
-//! order, so the result is bitwise identical for any number of threads. On x86-64 CPUs with AVX2 and
-//! FMA a fused multiply-add build of the same kernel is used; it can differ from the portable build
-//! (wasm, older CPUs) in the last bits.
+//! order, so the result is bitwise identical for any number of threads. On x86-64 CPUs with AVX2 the
+//! same kernel is compiled for 4-wide vectors; no build fuses multiply-adds (WebAssembly has no FMA), so
+//! native and wasm builds give the same bits.
 
 use super::kernel::{check_c_beta, median_pairwise_distance, KernelScale};
 use crate::error::{Error, Result};
@@ -348,18 +348,20 @@ fn offdiag_sum(x: &[f64], s: &[f64], n: usize, d: usize, c2: f64, beta: f64) -> 
 fn panel_sum(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: usize, r1: usize) -> f64 {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU supports AVX2 and FMA (checked just above).
-            return unsafe { panel_sum_avx2_fma(tr, n, d, c2, beta, r0, r1) };
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            return unsafe { panel_sum_avx2(tr, n, d, c2, beta, r0, r1) };
         }
     }
-    panel_sum_impl::<false>(tr, n, d, c2, beta, r0, r1)
+    panel_sum_impl(tr, n, d, c2, beta, r0, r1)
 }
 
+/// 4-wide vectors, the same arithmetic as everywhere else: no fused multiply-add, since WebAssembly has none
+/// and a fused product rounds once where `a * b + c` rounds twice (native and wasm builds give the same bits).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-fn panel_sum_avx2_fma(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: usize, r1: usize) -> f64 {
-    panel_sum_impl::<true>(tr, n, d, c2, beta, r0, r1)
+#[target_feature(enable = "avx2")]
+fn panel_sum_avx2(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: usize, r1: usize) -> f64 {
+    panel_sum_impl(tr, n, d, c2, beta, r0, r1)
 }
 
 /// Pair sums of a tile: R rows x CH columns of `|u|^2`, `(s_i - s_j).u`, `s_i.s_j`.
@@ -370,14 +372,8 @@ struct Tile {
     k0: [f64; CH],
 }
 
-/// `a * b + c`, fused (one rounding) when `FMA` (only instantiated where the CPU has FMA).
 #[inline(always)]
-fn madd<const FMA: bool>(a: f64, b: f64, c: f64) -> f64 {
-    if FMA { a.mul_add(b, c) } else { a * b + c }
-}
-
-#[inline(always)]
-fn panel_sum_impl<const FMA: bool>(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: usize, r1: usize) -> f64 {
+fn panel_sum_impl(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: usize, r1: usize) -> f64 {
     let mut tile = Tile { r2: [[0.0; CH]; R], t: [[0.0; CH]; R], ss: [[0.0; CH]; R], k0: [0.0; CH] };
     // coordinates of the current R rows, per coordinate k
     let mut xik = vec![[0.0; R]; d];
@@ -402,7 +398,7 @@ fn panel_sum_impl<const FMA: bool>(tr: &Transposed, n: usize, d: usize, c2: f64,
         let mut j0 = ib + 1;
         while j0 < n {
             let len = (n - j0).min(CH);
-            tile_sums::<FMA>(&mut tile, tr, d, j0, &xik, &sik);
+            tile_sums(&mut tile, tr, d, j0, &xik, &sik);
             #[allow(clippy::needless_range_loop)]
             for r in 0..rows {
                 let i = ri[r];
@@ -438,13 +434,16 @@ fn panel_sum_impl<const FMA: bool>(tr: &Transposed, n: usize, d: usize, c2: f64,
     total
 }
 
-/// Lanes of the register block (one AVX2 vector of f64).
-const L: usize = 4;
+/// Lanes of the register block: one AVX2 vector of f64 natively; two (one simd128 vector) in WebAssembly, whose
+/// engines have 16 vector registers on x86-64: the 3 x R x L sums take 12 simd128 registers with 2 lanes, 24 (more
+/// than there are) with 4. Each pair's sums run over the coordinates in the same order whatever L is, so
+/// the result does not depend on it.
+const L: usize = if cfg!(target_arch = "wasm32") { 2 } else { 4 };
 
 /// Fills the tile for rows `xik/sik` against columns `j0..j0+CH`: for each group of L columns the
 /// 3 x R x L sums stay in registers over the loop on coordinates and are stored once.
 #[inline(always)]
-fn tile_sums<const FMA: bool>(tile: &mut Tile, tr: &Transposed, d: usize, j0: usize, xik: &[[f64; R]], sik: &[[f64; R]]) {
+fn tile_sums(tile: &mut Tile, tr: &Transposed, d: usize, j0: usize, xik: &[[f64; R]], sik: &[[f64; R]]) {
     let np = tr.np;
     for g in 0..CH / L {
         let mut r2 = [[0.0; L]; R];
@@ -458,9 +457,9 @@ fn tile_sums<const FMA: bool>(tile: &mut Tile, tr: &Transposed, d: usize, j0: us
             for r in 0..R {
                 for l in 0..L {
                     let u = xi[r] - xj[l];
-                    r2[r][l] = madd::<FMA>(u, u, r2[r][l]);
-                    t[r][l] = madd::<FMA>(si[r] - sj[l], u, t[r][l]);
-                    ss[r][l] = madd::<FMA>(si[r], sj[l], ss[r][l]);
+                    r2[r][l] += u * u;
+                    t[r][l] += (si[r] - sj[l]) * u;
+                    ss[r][l] += si[r] * sj[l];
                 }
             }
         }

@@ -21,6 +21,9 @@ import { drawHeat } from '../heatmap.js';
 
 /** @typedef {import('../state.js').TuneState} TuneState */
 
+/** Arms-table rows changed per frame during a run (each row is ~20 layout objects). */
+const DOM_ROWS = 8;
+
 /** @param {string} u */
 const unitLabel = (u) => (u === 'grad_evals' ? 'gradient evaluations' : u === 'seconds' ? 'seconds of compute' : 'iterations');
 /** @param {number} x */
@@ -73,6 +76,8 @@ export class TunePanel extends Panel {
     this.compareEntries = [];
     this.drawPending = false;
     this.drawFull = false;
+    /** @type {RunModel|null} the model the score chart was built for */
+    this.chartFor = null;
     this.lastFullDraw = 0;
     /** @type {any} */
     this.result = null;
@@ -418,15 +423,27 @@ export class TunePanel extends Panel {
     // A comparison's tuner by its name in the comparison (the event's own `tuner` is the tuner kind).
     if (started.index != null) model.tuner = this.compareEntries[started.index]?.name ?? model.tuner;
     this.models[started.index ?? 0] = model;
-    this.showModel(model);
+    this.showModel(model, true);
   }
 
-  /** Draws `model` on a fresh chart. @param {RunModel} model */
-  showModel(model) {
+  /**
+   * Draws `model` on a fresh chart. With `later`, the chart (a uPlot of one series per arm: 20-40 ms of main
+   * thread with 56 arms) is built by the next redraw, in a frame of its own, rather than in the frame that
+   * handles the run's first events.
+   * @param {RunModel} model @param {boolean} [later]
+   */
+  showModel(model, later = false) {
     this.model = model;
+    this.hooks.chartPending = [];
+    if (later) { this.chartFor = null; return; }
+    this.resetChart(model);
+  }
+
+  /** A fresh score chart, legend and heat map for `model`. @param {RunModel} model */
+  resetChart(model) {
+    this.chartFor = model;
     this.scoreChart.reset(model.arms, this.xLabel(), this.yLabel(), model.schedule);
     legend($('ksd-legend'), this.scoreChart.legendItems(fmtBatch, fmtStep));
-    this.hooks.chartPending = [];
     this.drawHeat(model);
   }
 
@@ -482,11 +499,20 @@ export class TunePanel extends Panel {
    */
   drawRun(model, sync = false) {
     const t0 = performance.now();
+    if (this.chartFor !== model) {
+      this.resetChart(model);
+      if (!sync) {
+        // The chart was built in this frame: its data, the bracket and the table follow in the next ones.
+        this.recordDraw(t0);
+        this.scheduleDraw(model, true);
+        return;
+      }
+    }
     this.hooks.lastChartData = this.scoreChart.update({ boundaries: model.boundaries, best: model.done ? model.best : null, pending: model.pending() });
     this.hooks.chartArms = model.arms.map((a) => ({ id: a.id, status: a.status, points: a.points.length }));
     this.drawHeat(model);
     this.drawStats(model);
-    if (sync) this.drawDom(model);
+    if (sync) this.drawDom(model, true);
     else if (!this.domPending) {
       this.domPending = true;
       requestAnimationFrame(() => { this.domPending = false; if (this.model) this.drawDom(this.model); });
@@ -512,12 +538,21 @@ export class TunePanel extends Panel {
     this.hooks.heat = drawHeat(/** @type {HTMLCanvasElement} */ ($('heat-ksd')), model, this.state.metric.toUpperCase());
   }
 
-  /** The bracket and the arms table. @param {RunModel} model */
-  drawDom(model) {
+  /**
+   * The bracket and the arms table. During a run each frame does one part: the bracket when it changed, else at
+   * most DOM_ROWS table rows (the rest in the following frames), so that no frame lays out the whole 56-arm
+   * table while both cores run the worker. `sync` (the end of a run) brings both up to date at once.
+   * @param {RunModel} model @param {boolean} [sync]
+   */
+  drawDom(model, sync = false) {
     const t0 = performance.now();
-    renderBracket($('bracket'), model, this.scoreChart);
-    renderArmsTable($('arms-table').tBodies[0], model);
+    const rebuilt = renderBracket($('bracket'), model, this.scoreChart);
+    const complete = (rebuilt && !sync) ? false : renderArmsTable($('arms-table').tBodies[0], model, sync ? Infinity : DOM_ROWS);
     this.recordDraw(t0);
+    if (!complete && !this.domPending) {
+      this.domPending = true;
+      requestAnimationFrame(() => { this.domPending = false; if (this.model) this.drawDom(this.model); });
+    }
   }
 
   /** Main-thread cost of each redraw (ms), for the benchmark script; the last 200 are kept. @param {number} t0 */
@@ -567,7 +602,7 @@ export class TunePanel extends Panel {
     const model = /** @type {RunModel} */ (this.model ?? new RunModel(this.state.unit));
     model.elapsed = seconds;
     model.applyReport(report);
-    if (!this.model) { this.model = model; this.scoreChart.reset(model.arms, this.xLabel(), this.yLabel(), model.schedule); }
+    if (!this.model) { this.model = model; this.resetChart(model); }
     this.drawRun(model, true);
     this.result = { config, report, samples, dim };
     this.hooks.lastEvents = model.unknown;
