@@ -259,17 +259,17 @@ fn scores_portable<const P: usize>(t: &LogisticRegression, thetas: &[f64], out: 
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
+#[target_feature(enable = "avx2")]
 fn scores_avx2<const P: usize>(t: &LogisticRegression, thetas: &[f64], out: &mut [f64]) {
     if P == 0 { return t.scores_gemm(thetas, out); }
-    scores_fused_impl::<P, 4, true>(t, thetas, out)
+    scores_fused_impl::<P, 4, false>(t, thetas, out)
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,fma")]
+#[target_feature(enable = "avx512f")]
 fn scores_avx512<const P: usize>(t: &LogisticRegression, thetas: &[f64], out: &mut [f64]) {
     if P == 0 { return t.scores_gemm(thetas, out); }
-    scores_fused_impl::<P, 8, true>(t, thetas, out)
+    scores_fused_impl::<P, 8, false>(t, thetas, out)
 }
 
 impl LogisticRegression {
@@ -332,19 +332,20 @@ impl LogisticRegression {
     /// and `G += r x_i^T` in registers, so each row is loaded once per tile and nothing goes through
     /// memory. Each sample's gradient is summed over rows in a fixed order (within blocks of
     /// [`ROW_BLOCK`] rows, then over blocks), independent of `L` and of the other samples, so results
-    /// do not depend on the thread count. On x86-64 with FMA the fused multiply-add build is used (it
-    /// can differ from the portable build in the last bits).
+    /// do not depend on the thread count. On x86-64 the AVX2 / AVX-512 builds are wider but do the same
+    /// operations in the same order without fused multiply-adds (WebAssembly has none), so every build gives
+    /// the portable build's bits (issue 17: native and wasm reports agree bit for bit).
     fn scores_fused(&self, thetas: &[f64], out: &mut [f64]) {
         let p = self.data.p;
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("fma") {
-                // SAFETY: the CPU supports AVX-512F and FMA (checked just above).
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                // SAFETY: the CPU supports AVX-512F (checked just above).
                 unsafe { with_const_p!(p, scores_avx512(self, thetas, out)) };
                 return;
             }
-            if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
-                // SAFETY: the CPU supports AVX2 and FMA (checked just above).
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU supports AVX2 (checked just above).
                 unsafe { with_const_p!(p, scores_avx2(self, thetas, out)) };
                 return;
             }
@@ -438,8 +439,9 @@ mod tests {
     use crate::data::simulate_logistic;
     use crate::rng::stream;
 
-    /// Every build of the fused scoring kernel (portable, and the x86-64 FMA ones the CPU supports)
-    /// against one-sample full-data gradients, with and without intercept, with a partial last tile.
+    /// Every build of the fused scoring kernel (portable, and the x86-64 AVX2 / AVX-512 ones the CPU supports)
+    /// against one-sample full-data gradients, with and without intercept, with a partial last tile; the wide
+    /// builds give the portable build's bits exactly (the wasm build is the portable one).
     #[test]
     fn fused_scores_match_single_gradients() {
         let (ds, theta) = simulate_logistic(700, 5, &mut stream(5, 0)).unwrap();
@@ -459,19 +461,20 @@ mod tests {
             let mut got = vec![f64::NAN; s * d];
             scores_portable::<5>(&t, &thetas, &mut got);
             check(&got, "portable");
+            let portable = got.clone();
             t.scores_gemm(&thetas, &mut got);
             check(&got, "gemm");
             #[cfg(target_arch = "x86_64")]
             {
-                if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
-                    // SAFETY: the CPU supports AVX2 and FMA (checked just above).
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU supports AVX2 (checked just above).
                     unsafe { scores_avx2::<5>(&t, &thetas, &mut got) };
-                    check(&got, "avx2+fma");
+                    assert_eq!(got, portable, "avx2 build: the portable build's bits");
                 }
-                if std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("fma") {
-                    // SAFETY: the CPU supports AVX-512F and FMA (checked just above).
+                if std::arch::is_x86_feature_detected!("avx512f") {
+                    // SAFETY: the CPU supports AVX-512F (checked just above).
                     unsafe { scores_avx512::<5>(&t, &thetas, &mut got) };
-                    check(&got, "avx512+fma");
+                    assert_eq!(got, portable, "avx512 build: the portable build's bits");
                 }
             }
             let mut empty: Vec<f64> = Vec::new();
