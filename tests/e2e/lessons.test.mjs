@@ -140,6 +140,9 @@ describe('lessons', () => {
       } else if (lesson.panel === 'lr-schedule') {
         assert.equal(r.steps_per_interval, lesson.config.steps_per_interval);
         assert.ok(r.methods.some((m) => m.family === 'dynamic'));
+      } else if (lesson.panel === 'tvo') {
+        assert.ok(r.summary.some((m) => m.method === 'gp-ucb') && r.summary.length >= 3, `${lesson.id}: GP-UCB and baselines`);
+        assert.ok(r.summary.every((m) => Number.isFinite(m.log_px_mean)), `${lesson.id}: finite test log p(x)`);
       } else {
         assert.equal(r.arms.length, 18);
         assert.ok(r.best);
