@@ -524,6 +524,14 @@ impl TuneConfig {
             let streamed = m as f64 * per_arm * 8.0;
             let kept = iterations.map_or(streamed, |it| (it / self.thin.max(1) as f64 * d * 8.0).min(streamed));
             est.add("kept samples (at most the streaming bound per arm, x arms)", kept);
+            if let MetricKind::FssdOpt { .. } = self.metric.kind {
+                // stein::fssd_opt_fit fits a Gaussian to the samples: up to FIT_DENSE_MAX_D its d x d
+                // covariance, a regularised copy and the Cholesky factor are held at once (before the low-rank
+                // draw above that dimension, the pmf preset, d = 52,500, asked for a 22 GB matrix; issue 17).
+                if du <= crate::stein::fssd::FIT_DENSE_MAX_D {
+                    est.add("FSSD-opt location fit (3 d x d matrices)", 3.0 * d * d * 8.0);
+                }
+            }
         }
         est
     }
