@@ -163,13 +163,17 @@ fn fssd_opt_dense_fit_is_counted_in_the_estimate_only_where_it_is_dense() {
     use tunelab::stein::fssd::FIT_DENSE_MAX_D;
     use tunelab::model::ModelSpec;
     use tunelab::tune::config::MetricKind;
-    let part = |est: &limits::MemoryEstimate| est.parts.iter().find(|p| p.0.contains("FSSD-opt")).map(|p| p.1);
+    let part = |est: &limits::MemoryEstimate| est.parts.iter().find(|p| p.0.contains("FSSD-opt location fit")).map(|p| p.1);
     let base = tunelab::tune::presets::preset("pmf").unwrap();
     for (name, cfg) in tunelab::tune::compare::paper_tuners(&base) {
         let est = cfg.memory_estimate(None);
         assert!(part(&est).is_none(), "{name}: {:?}", est.parts);
         assert!(est.total() < limits::MAX_MEMORY_BYTES, "{name}: {:?}", est.parts);
         cfg.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+        // The README's estimates (`-- --nocapture`): the preset's budget and the measured runs' 2e5.
+        let mut small_budget = cfg.clone();
+        small_budget.budget.grad_evals = Some(2e5);
+        eprintln!("pmf {name}: estimate {:.0} MB (grad_evals 1e7), {:.0} MB (2e5)", est.total() / 1e6, small_budget.memory_estimate(None).total() / 1e6);
     }
     // The same comparison with 100 users and 100 items (d = 4,000 <= FIT_DENSE_MAX_D): the dense fit is counted.
     let mut small = base.clone();
