@@ -154,3 +154,34 @@ fn bandit_and_step_size_configs_whose_memory_estimate_is_over_the_limit_are_refu
     let m = config_err(r#"{"kind":"step-size","data":{"n":200,"d":2},"windows":10000,"seed":1}"#);
     assert!(m.contains("GP over windows"), "{m}");
 }
+
+#[test]
+fn fssd_opt_dense_fit_is_counted_in_the_estimate_only_where_it_is_dense() {
+    // Issue 17: the pmf comparison (d = 52,500) was accepted by the estimate and then asked for a 22 GB d x d
+    // covariance in MAMBA-FSSD's location fit. Above FIT_DENSE_MAX_D the fit is low rank (O(n d)); below it
+    // the estimate counts its three d x d matrices.
+    use tunelab::stein::fssd::FIT_DENSE_MAX_D;
+    use tunelab::model::ModelSpec;
+    use tunelab::tune::config::MetricKind;
+    let part = |est: &limits::MemoryEstimate| est.parts.iter().find(|p| p.0.contains("FSSD-opt location fit")).map(|p| p.1);
+    let base = tunelab::tune::presets::preset("pmf").unwrap();
+    for (name, cfg) in tunelab::tune::compare::paper_tuners(&base) {
+        let est = cfg.memory_estimate(None);
+        assert!(part(&est).is_none(), "{name}: {:?}", est.parts);
+        assert!(est.total() < limits::MAX_MEMORY_BYTES, "{name}: {:?}", est.parts);
+        cfg.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+        // The README's estimates (`-- --nocapture`): the preset's budget and the measured runs' 2e5.
+        let mut small_budget = cfg.clone();
+        small_budget.budget.grad_evals = Some(2e5);
+        eprintln!("pmf {name}: estimate {:.0} MB (grad_evals 1e7), {:.0} MB (2e5)", est.total() / 1e6, small_budget.memory_estimate(None).total() / 1e6);
+    }
+    // The same comparison with 100 users and 100 items (d = 4,000 <= FIT_DENSE_MAX_D): the dense fit is counted.
+    let mut small = base.clone();
+    small.model = serde_json::from_str(r#"{"kind":"pmf","latent":20,"users":100,"items":100}"#).unwrap();
+    assert!(matches!(small.model, ModelSpec::Pmf { .. }));
+    let tuners = tunelab::tune::compare::paper_tuners(&small);
+    let (_, fssd) = tuners.iter().find(|t| matches!(t.1.metric.kind, MetricKind::FssdOpt { .. })).unwrap();
+    let d = 4000.0;
+    assert!(d as usize <= FIT_DENSE_MAX_D);
+    assert_eq!(part(&fssd.memory_estimate(None)), Some(3.0 * d * d * 8.0));
+}

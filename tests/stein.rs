@@ -736,3 +736,35 @@ fn ksd_of_target_uses_full_data_scores() {
     assert!(rel(got.ksd_sq, want.ksd_sq) < 1e-12);
     assert!(ksd_target(&t, &x[..3], &KsdOptions::default()).is_err());
 }
+
+#[test]
+fn fssd_opt_fit_above_the_dense_dimension_draws_locations_with_the_samples_covariance() {
+    // Issue 17: above FIT_DENSE_MAX_D the locations come from the centred samples (low rank) instead of a
+    // d x d Cholesky factor (22 GB at the pmf preset's d = 52,500). Their spread must still follow each
+    // coordinate's sample variance: sd 1 on even coordinates, 10 on odd ones.
+    use tunelab::stein::{fssd::FIT_DENSE_MAX_D, fssd_opt_fit, FssdOptOptions};
+    let d = FIT_DENSE_MAX_D + 904;
+    let (n, j) = (40, 30);
+    let mut r = stream(63, 0);
+    let x: Vec<f64> = (0..n * d).map(|i| if i % 2 == 0 { 1.0 } else { 10.0 } * r.sample::<f64, _>(StandardNormal)).collect();
+    let s: Vec<f64> = x.iter().enumerate().map(|(i, v)| -v / if i % 2 == 0 { 1.0 } else { 100.0 }).collect();
+    let opts = FssdOptOptions { steps: 0, ..Default::default() };
+    let fit = fssd_opt_fit(&x, &s, d, j, &opts, &mut stream(63, 1)).unwrap();
+    assert_eq!(fit.locations.len(), j * d);
+    assert!(fit.locations.iter().all(|v| v.is_finite()) && fit.sigma2 > 0.0);
+    // Mean over coordinates of the locations' variance over the j draws, per parity group.
+    let var_of = |parity: usize| {
+        let (mut acc, mut cnt) = (0.0, 0.0);
+        for a in (parity..d).step_by(2) {
+            let col: Vec<f64> = (0..j).map(|k| fit.locations[k * d + a]).collect();
+            let m = col.iter().sum::<f64>() / j as f64;
+            acc += col.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / (j - 1) as f64;
+            cnt += 1.0;
+        }
+        acc / cnt
+    };
+    let (even, odd) = (var_of(0), var_of(1));
+    // The clamp to the samples' box (about +-2.7 sd) trims the tails a little: variance about 0.95 x.
+    assert!(even > 0.8 && even < 1.1, "even coordinates: variance {even}");
+    assert!(odd > 80.0 && odd < 110.0, "odd coordinates: variance {odd}");
+}

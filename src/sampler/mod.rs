@@ -33,4 +33,4 @@ pub mod reference;
 pub use chain::{Chain, ChainStatus, ControlVariate, RunStats};
 pub use map::{find_map, MapOptions, MapResult};
 pub use params::{BatchSize, Budget, SamplerKind, SamplerParams, ValidSamplerParams};
-pub use reference::{reference_sample, reference_sample_stoppable, reference_sample_with, RefOptions, RefResult};
+pub use reference::{reference_sample, reference_sample_stoppable, reference_sample_streamed, reference_sample_with, RefOptions, RefResult};

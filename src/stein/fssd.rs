@@ -491,6 +491,26 @@ pub struct FssdFit {
     pub n: usize,
 }
 
+/// Dimension above which [`fssd_opt_fit`] draws its locations from the samples' low-rank covariance instead
+/// of a dense d x d Cholesky factor (3 d^2 floats: 403 MB at 4,096).
+pub const FIT_DENSE_MAX_D: usize = 4096;
+
+fn sample_box(samples: &[f64], d: usize, sd: &[f64]) -> (Vec<f64>, Vec<f64>) {
+    let mut lo = vec![f64::INFINITY; d];
+    let mut hi = vec![f64::NEG_INFINITY; d];
+    for row in samples.chunks_exact(d) {
+        for a in 0..d {
+            lo[a] = lo[a].min(row[a]);
+            hi[a] = hi[a].max(row[a]);
+        }
+    }
+    for a in 0..d {
+        lo[a] -= 0.5 * sd[a];
+        hi[a] += 0.5 * sd[a];
+    }
+    (lo, hi)
+}
+
 /// FSSD-opt's fit as in the MAMBA paper (Coullon et al. 2023, sec. 2.2.2 and app. B.1.3, following
 /// Jitkrittum et al. 2017, sec. 3): `j` locations drawn from a Gaussian fitted to `samples`, the width
 /// started at the median squared pairwise distance, then locations and `log sigma2` moved together by Adam
@@ -511,6 +531,42 @@ pub fn fssd_opt_fit(samples: &[f64], scores: &[f64], d: usize, j: usize, opts: &
     let mut mean = vec![0.0; d];
     for row in samples.chunks_exact(d) {
         mean.iter_mut().zip(row).for_each(|(m, v)| *m += v / n as f64);
+    }
+    // A dense d x d covariance and its Cholesky factor (3 d^2 floats, O(n d^2 + d^3) time) only in small
+    // dimension; above FIT_DENSE_MAX_D the same Gaussian N(mean, cov + 1e-6 diag(cov)) is drawn from the
+    // centred samples (low rank, O(n d) time, O(d) extra memory; issue 17: d = 52,500 asked for 22 GB).
+    if d > FIT_DENSE_MAX_D {
+        let nf = (n - 1) as f64;
+        let mut var = vec![0.0; d];
+        for row in samples.chunks_exact(d) {
+            for a in 0..d {
+                var[a] += (row[a] - mean[a]) * (row[a] - mean[a]) / nf;
+            }
+        }
+        let sd: Vec<f64> = var.iter().map(|v| v.sqrt()).collect();
+        if sd.iter().any(|v| !v.is_finite() || *v <= 0.0) {
+            return Err(Error::numerical("a coordinate of the samples does not vary: cannot fit a Gaussian for the locations"));
+        }
+        let (lo, hi) = sample_box(samples, d, &sd);
+        let mut v = vec![0.0; j * d];
+        let mut zn = vec![0.0; n];
+        let scale = 1.0 / nf.sqrt();
+        let jitter = 1e-6f64.sqrt();
+        for vj in v.chunks_exact_mut(d) {
+            // x = mean + C^T z_n / sqrt(n - 1) + sqrt(1e-6) sd * z_d has covariance cov + 1e-6 diag(cov).
+            zn.iter_mut().for_each(|zk| *zk = rng.sample(StandardNormal));
+            vj.copy_from_slice(&mean);
+            for (row, zk) in samples.chunks_exact(d).zip(&zn) {
+                for a in 0..d {
+                    vj[a] += scale * zk * (row[a] - mean[a]);
+                }
+            }
+            for a in 0..d {
+                let e: f64 = rng.sample(StandardNormal);
+                vj[a] = (vj[a] + jitter * sd[a] * e).clamp(lo[a], hi[a]);
+            }
+        }
+        return fssd_opt_fit_from(samples, scores, d, j, opts, n, &sd, &lo, &hi, v);
     }
     let mut cov = nalgebra::DMatrix::<f64>::zeros(d, d);
     for row in samples.chunks_exact(d) {
@@ -557,6 +613,12 @@ pub fn fssd_opt_fit(samples: &[f64], scores: &[f64], d: usize, j: usize, opts: &
             vj[a] = (mean[a] + (0..=a).map(|b| chol_l[(a, b)] * z[b]).sum::<f64>()).clamp(lo[a], hi[a]);
         }
     }
+    fssd_opt_fit_from(samples, scores, d, j, opts, n, &sd, &lo, &hi, v)
+}
+
+/// The width start and Adam steps of [`fssd_opt_fit`] from drawn locations `v`.
+#[allow(clippy::too_many_arguments)]
+fn fssd_opt_fit_from(samples: &[f64], scores: &[f64], d: usize, j: usize, opts: &FssdOptOptions, n: usize, sd: &[f64], lo: &[f64], hi: &[f64], mut v: Vec<f64>) -> Result<FssdFit> {
     // Median heuristic on at most 200 evenly spaced rows.
     let step = n.div_ceil(200).max(1);
     let rows: Vec<&[f64]> = samples.chunks_exact(d).step_by(step).collect();

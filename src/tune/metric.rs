@@ -230,10 +230,14 @@ pub fn score_with(problem: &Problem, metric: &MetricSpec, kernel: Option<&RunKer
 
 /// Rows of the pooled sample the shared FSSD-opt fit uses (evenly spaced rows of each arm, in equal shares).
 pub const FSSD_POOL_ROWS: usize = 2000;
+/// Floats of the pooled samples (and again of their scores) in a large model: the pool has at most
+/// `FSSD_POOL_FLOATS / d` rows (all [`FSSD_POOL_ROWS`] up to d = 8,388; 319 at the pmf preset's d = 52,500,
+/// where 2,000 rows of samples and scores would be 1.7 GB; issue 17), at least two per arm.
+pub const FSSD_POOL_FLOATS: usize = 1 << 24;
 
 /// Scores every arm of a round with FSSD-opt as the MAMBA paper defines it (sec. 2.2.2, app. B.1.3): the
 /// J locations and the Gaussian width are fitted once ([`stein::fssd_opt_fit`]) on the round's pooled
-/// samples (at most [`FSSD_POOL_ROWS`] rows, equal shares per arm, only arms with finite samples and scores),
+/// samples (at most [`fssd_pool_rows`] rows, equal shares per arm, only arms with finite samples and scores),
 /// and every arm is scored at those locations by `sqrt(|FSSD^2_U|)`: the U-statistic is unbiased, so an arm
 /// with few samples is not penalised by the V-statistic's positive `|tau|^2 / n` term, and ranking by the
 /// distance from 0 treats a negative estimate like a positive one (as the KSD ranking does). `sets[a]` is
@@ -281,7 +285,7 @@ pub fn score_round_fssd(
     if poolable.is_empty() {
         return Ok((fail(&with_scores), None));
     }
-    let share = FSSD_POOL_ROWS.div_ceil(poolable.len()).max(2);
+    let share = fssd_pool_rows(d, poolable.len()).div_ceil(poolable.len()).max(2);
     let (mut px, mut pg) = (Vec::new(), Vec::new());
     for (x, g, _) in &poolable {
         let n = x.len() / d;
@@ -312,4 +316,10 @@ pub fn score_round_fssd(
         })
         .collect();
     Ok((scored, Some(fit)))
+}
+
+/// Rows of the pooled FSSD-opt fit for dimension `d` and `arms` arms with finite samples:
+/// `min(FSSD_POOL_ROWS, max(FSSD_POOL_FLOATS / d, 2 arms))`.
+pub fn fssd_pool_rows(d: usize, arms: usize) -> usize {
+    FSSD_POOL_ROWS.min((FSSD_POOL_FLOATS / d.max(1)).max(2 * arms))
 }
