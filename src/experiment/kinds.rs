@@ -429,6 +429,10 @@ impl Experiment for TvoExperiment {
         crate::tvo::run_checked(&self.cfg, inputs.data.as_ref(), &mut |e| {
             let done = match e {
                 TvoEvent::Started { .. } => 0.0,
+                TvoEvent::Epoch { window, epoch } => {
+                    let w = self.cfg.window;
+                    *window as f64 + (epoch - window * w) as f64 / w as f64
+                }
                 TvoEvent::Window { window, .. } => *window as f64 + 1.0,
                 TvoEvent::Done { .. } => total,
             };

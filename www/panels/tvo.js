@@ -175,6 +175,7 @@ export class TvoPanel extends Panel {
     this.windowEpochs = config.window;
     this.records = new Map();
     this.integrand = new Map();
+    this.epochNow = 0;
     this.report = null;
     this.table.tBodies[0].replaceChildren();
     this.readingEl.replaceChildren();
@@ -200,12 +201,15 @@ export class TvoPanel extends Panel {
             if (u.repeat === 0 && u.integrand?.length) this.integrand.set(u.method, u.integrand);
           }
           break;
+        case 'epoch': this.epochNow = ev.epoch; break;
         case 'done': break;
         default: this.unknownEvents.push(ev.type);
       }
     }
     const done = Math.max(0, ...[...this.records.values()].map((v) => v.length));
-    this.progress(this.windows ? done / this.windows : 0, `Window ${done} of ${this.windows} (epoch ${done * (this.windowEpochs ?? 1)}) · ${this.methods.length} methods × ${this.repeats} seed${this.repeats > 1 ? 's' : ''} · ${elapsed.toFixed(1)} s`);
+    const we = this.windowEpochs ?? 1;
+    const frac = Math.min(1, Math.max(0, this.epochNow - done * we) / we);
+    this.progress(this.windows ? (done + frac) / this.windows : 0, `Window ${done} of ${this.windows} (epoch ${Math.max(this.epochNow, done * we)}) · ${this.methods.length} methods × ${this.repeats} seed${this.repeats > 1 ? 's' : ''} · ${elapsed.toFixed(1)} s`);
     this.redraw(rebuild);
   }
 
@@ -328,6 +332,9 @@ export class TvoPanel extends Panel {
   /** @param {number} seconds */
   stopped(seconds) {
     const done = Math.max(0, ...[...this.records.values()].map((v) => v.length));
-    return `Stopped at window ${done} of ${this.windows} (epoch ${done * (this.windowEpochs ?? 1)}), after ${seconds.toFixed(1)} s.`;
+    const at = done * (this.windowEpochs ?? 1);
+    // a stop inside a window ends it between minibatches: the epochs trained after the last finished window show
+    const inside = this.epochNow > at ? `; trained to epoch ${this.epochNow} inside window ${done + 1}, not evaluated` : '';
+    return `Stopped at window ${done} of ${this.windows} (epoch ${at}${inside}), after ${seconds.toFixed(1)} s.`;
   }
 }

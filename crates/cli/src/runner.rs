@@ -201,7 +201,9 @@ fn detail_message(d: &Detail) -> Option<String> {
             Some(format!("interval {interval}: best loss {best_loss:.5}"))
         }
         Detail::StepSize(StepEvent::Window { window, step, .. }) => Some(format!("window {window}: h = {step:.3e}")),
-        Detail::Tvo(tunelab::tvo::TvoEvent::Window { epoch, .. }) => Some(format!("epoch {epoch}")),
+        Detail::Tvo(tunelab::tvo::TvoEvent::Window { epoch, .. } | tunelab::tvo::TvoEvent::Epoch { epoch, .. }) => {
+            Some(format!("epoch {epoch}"))
+        }
         _ => None,
     }
 }
