@@ -202,7 +202,7 @@ impl ExperimentConfig {
             Kind::Hoag => &["logreg", "kernel-ridge"],
             Kind::LrSchedule => &["digits", "digits-logreg", "noisy-quadratic"],
             Kind::StepSize => &["sgld-step"],
-            Kind::Tvo => &["digits", "mnist"],
+            Kind::Tvo => &["digits", "mnist", "mnist-page"],
         }
     }
 

@@ -167,7 +167,8 @@ impl Default for TvoConfig {
 }
 
 impl TvoConfig {
-    /// Built-in presets: `digits` (the page default) and `mnist` (14 x 14 pooled MNIST, natively).
+    /// Built-in presets: `digits` (the page default), `mnist` (14 x 14 pooled MNIST, natively) and `mnist-page`
+    /// (the same model on 1,200 of the digits for 10 epochs: the page's MNIST option).
     pub fn preset(name: &str) -> Result<TvoConfig> {
         match name {
             "digits" => Ok(TvoConfig::default()),
@@ -184,7 +185,19 @@ impl TvoConfig {
                 iwae_k: 200,
                 ..TvoConfig::default()
             }),
-            other => Err(Error::config(format!("unknown tvo preset '{other}' (known: digits, mnist)"))),
+            // MNIST at browser scale (the page's MNIST option): 1,200 of the real digits (120 per class; 1,000
+            // train / 200 test), the `mnist` preset's model, 10 epochs in windows of 1, fewer IWAE draws
+            "mnist-page" => Ok(TvoConfig {
+                data: TvoData::Mnist { pool: 2, per_class: Some(120) },
+                test_size: 200,
+                epochs: 10,
+                window: 1,
+                eval_size: 200,
+                curve_k: 10,
+                iwae_k: 100,
+                ..TvoConfig::preset("mnist")?
+            }),
+            other => Err(Error::config(format!("unknown tvo preset '{other}' (known: digits, mnist, mnist-page)"))),
         }
     }
 
