@@ -48,7 +48,7 @@ export class TvoPanel extends Panel {
     this.readyText = 'Ready. The default run (8×8 digits, 7 methods, 20 epochs) takes under a minute on two threads.';
     this.presetHelp = 'The core’s presets (tunelab run --kind tvo --preset NAME). “MNIST, browser scale” is the core’s mnist-page preset: '
       + '1,200 of the 10,000 real MNIST digits (120 per digit; 1,000 train / 200 test), pooled to 14×14, a 196-64-8 VAE, 10 epochs in windows of 1, '
-      + 'K = 100 IWAE draws; natively the mnist preset uses all 10,000 digits for 20 epochs.';
+      + 'K = 100 IWAE draws (about 53 s for the seven methods on two threads); natively the mnist preset uses all 10,000 digits for 20 epochs.';
     this.presets = [['digits', 'Digits (8×8, browser scale)'], ['mnist-page', 'MNIST (14×14, 1,200 digits, browser scale)']];
     this.defaults = {
       data: 'digits', perclass: 120, d: 5, epochs: 20, window: 2, particles: 10, hidden: 32, latent: 4, lr: 0.003, batch: 20,
