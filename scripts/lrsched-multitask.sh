@@ -9,7 +9,7 @@
 # search (6 runs each), the best of the 5 constants (5 runs), of the 12 decays (12 runs) and of all 33
 # candidates (33 runs); medians; best-so-far after each run; and the diagnostics of the measured reason.
 # Usage: bash scripts/lrsched-multitask.sh. On shared machines set HEAVY=/work/heavy (every build and run
-# goes through the slot wrapper; the script may also be wrapped whole, it runs one process at a time). Output directory: $OUT (default target/lrsched-multitask). THREADS
+# goes through the slot wrapper; do not wrap the whole script). Output directory: $OUT (default target/lrsched-multitask). THREADS
 # (default 2) sets --threads; the numbers do not depend on it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,10 +19,9 @@ OUT="${OUT:-${CARGO_TARGET_DIR:-target}/lrsched-multitask}"
 mkdir -p "$OUT"
 SEEDS="${SEEDS:-1 2 3 4 5 6 8 9 10 11}"  # seed 7 was the development seed: not reported
 THREADS="${THREADS:-2}"
-BIN="${CARGO_TARGET_DIR:-target}/release/tunelab"
 for s in $SEEDS; do
   t0=$(date +%s)
-  $HEAVY "$BIN" lr-schedule --preset mnist-multitask --seed "$s" --threads "$THREADS" --out "$OUT/mt-$s.json" > /dev/null
+  $HEAVY cargo run --release -q -p tunelab-cli -- lr-schedule --preset mnist-multitask --seed "$s" --threads "$THREADS" --out "$OUT/mt-$s.json" > /dev/null
   echo "seed $s: $(( $(date +%s) - t0 )) s" >&2
 done
 python3 - "$OUT" $SEEDS <<'PY'
