@@ -14,12 +14,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HEAVY="${HEAVY:-}"
-$HEAVY cargo build --release -q -p tunelab-cli
+[ -z "${SKIP_RUNS:-}" ] && $HEAVY cargo build --release -q -p tunelab-cli
 OUT="${OUT:-${CARGO_TARGET_DIR:-target}/lrsched-multitask}"
 mkdir -p "$OUT"
 SEEDS="${SEEDS:-1 2 3 4 5 6 8 9 10 11}"  # seed 7 was the development seed: not reported
 THREADS="${THREADS:-2}"
 for s in $SEEDS; do
+  [ -n "${SKIP_RUNS:-}" ] && break  # SKIP_RUNS=1: only summarise the reports already in $OUT
   t0=$(date +%s)
   $HEAVY cargo run --release -q -p tunelab-cli -- lr-schedule --preset mnist-multitask --seed "$s" --threads "$THREADS" --out "$OUT/mt-$s.json" > /dev/null
   echo "seed $s: $(( $(date +%s) - t0 )) s" >&2
@@ -65,6 +66,10 @@ for k, v in curves.items():
 print("\ndiagnostics per seed: rank (of 33, on the new task) of warm's first run, its schedule, fitted rho, its predicted sd of ln final loss; ranks of warm's and cold's runs")
 for s, r1, name, rho, sd, wr, cr, zs in diag:
     print(f"  seed {s}: first warm run rank {r1} ({name}), rho {rho}, sd {sd:.2f}; warm ranks {wr}; cold ranks {cr}")
+n = len(diag)
+print(f"\nwarm's first run ranks better than cold's first run in {sum(1 for d in diag if d[1] < d[6][0])} of {n} seeds "
+      f"(ties {sum(1 for d in diag if d[1] == d[6][0])}); among the six runs, one of the five worst candidates (rank >= 29 of 33): "
+      f"warm in {sum(1 for d in diag if max(d[5]) >= 29)} of {n} seeds, cold in {sum(1 for d in diag if max(d[6]) >= 29)} of {n}")
 allz = [z for d in diag for z in d[7]]
 print(f"\nprediction check over all model-chosen runs on the new task (warm and cold): {len(allz)} runs, "
       f"z = (observed ln final - predicted mean) / predicted sd: median {st.median(allz):.2f}, "
