@@ -191,5 +191,9 @@ fn bad_multitask_configs_are_config_errors() {
     let mut c = tiny();
     c.multitask.as_mut().unwrap().eta_shrink = 0.0;
     assert!(matches!(c.validate(), Err(Error::Config(_))));
-    LrConfig::preset("mnist-multitask").unwrap().validate().unwrap();
+    let preset = LrConfig::preset("mnist-multitask").unwrap();
+    preset.validate().unwrap();
+    // The page's worker installs the digits when a config needs them.
+    assert!(tunelab::experiment::ExperimentConfig::LrSchedule(preset).needs_mnist());
+    assert!(!tunelab::experiment::ExperimentConfig::LrSchedule(LrConfig::preset("digits").unwrap()).needs_mnist());
 }
