@@ -207,6 +207,12 @@ impl ExperimentConfig {
                 _ => false,
             }
         }
+        // The lr-schedule multi-task warm start (Sec. 4) reads its binary MNIST tasks without naming "mnist".
+        if let ExperimentConfig::LrSchedule(c) = self {
+            if c.multitask.is_some() {
+                return true;
+            }
+        }
         serde_json::to_value(self).map(|v| walk(&v)).unwrap_or(false)
     }
 
