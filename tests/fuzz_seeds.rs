@@ -124,6 +124,8 @@ fn svmlight_seeds() -> Vec<(String, Vec<u8>)> {
         ("zero-index.svm".into(), b"1 0:1\n-1 1:1\n".to_vec()),
         ("bad-value.svm".into(), b"1 1:nan\n-1 2:1e999\n".to_vec()),
         ("huge-index.svm".into(), b"1 4194304:1\n-1 4194305:1\n".to_vec()),
+        // The first crash of the target (its own assertion): the largest allowed index, then a wider width.
+        ("max-index.svm".into(), b"1  4194304:1\n".to_vec()),
         ("three-labels.svm".into(), b"1 1:1\n2 2:1\n3 1:1\n1 2:1\n2 1:1\n3 2:1\n1 1:1\n2 2:1\n3 1:1\n".to_vec()),
     ]
 }

