@@ -12,18 +12,19 @@ use crate::Result;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
 
-/// The user data a tune-style [`DataSpec`] asks for.
-fn tune_data_request(d: &DataSpec) -> Option<DataRequest> {
+/// The request of a tune config's `csv` or `upload` source; `ratings`: a PMF model's ratings file
+/// (user,item,rating).
+fn tune_data_request(d: &DataSpec, ratings: bool) -> Option<DataRequest> {
     match &d.source {
-        DataSource::Csv { path } => Some(DataRequest { path: Some(path.clone()), label: d.label.clone() }),
-        DataSource::Upload { .. } => Some(DataRequest { path: None, label: d.label.clone() }),
+        DataSource::Csv { path } => Some(DataRequest { path: Some(path.clone()), label: d.label.clone(), ratings }),
+        DataSource::Upload { .. } => Some(DataRequest { path: None, label: d.label.clone(), ratings }),
         _ => None,
     }
 }
 
 /// The request of a HOAG / learning-rate config's `csv` (with a path) or `upload` source; label `y` by default.
 fn labelled(path: Option<&String>, label: &Option<String>) -> DataRequest {
-    DataRequest { path: path.cloned(), label: label.clone().unwrap_or_else(|| "y".into()) }
+    DataRequest { path: path.cloned(), label: label.clone().unwrap_or_else(|| "y".into()), ratings: false }
 }
 
 /// Builds a tune problem from the inputs (the boundary parsed the user's file) or the config's built-in data.
@@ -99,7 +100,7 @@ impl Experiment for TuneExperiment {
         tune_summary(&self.cfg)
     }
     fn data_request(&self) -> Option<DataRequest> {
-        tune_data_request(&self.cfg.data)
+        tune_data_request(&self.cfg.data, self.cfg.model.kind() == "pmf")
     }
     fn run(&self, inputs: Inputs, progress: &mut dyn FnMut(f64, f64, TuneEvent), stop: &AtomicBool) -> Result<TuneReport> {
         let problem = tune_problem(&self.cfg, inputs)?;
@@ -145,9 +146,14 @@ impl CompareConfig {
             // The paper's Table 2: no exact reference at d = 52,500.
             c.reference_samples = 0;
         }
-        if name == "mnist-bnn" {
+        if name == "mnist-bnn" || name == "mnist-bnn-page" || name == "pmf-page" {
+            // The page's pmf comparison runs Table 3's three tuners too (time in a browser).
             c.reference_samples = 0;
             c.tuners = ["MAMBA-KSD", "grid (log-loss)", "heuristic"].map(String::from).to_vec();
+        }
+        if name == "paper-logreg-page" {
+            // Table 1 at browser scale: a shorter exact reference (4,000 MALA draws) for xi.
+            c.reference_samples = 4_000;
         }
         Ok(c)
     }
@@ -197,7 +203,7 @@ impl Experiment for CompareExperiment {
         serde_json::json!({ "tuners": names, "base": tune_summary(&self.cfg.base) })
     }
     fn data_request(&self) -> Option<DataRequest> {
-        tune_data_request(&self.cfg.base.data)
+        tune_data_request(&self.cfg.base.data, self.cfg.base.model.kind() == "pmf")
     }
     fn run(&self, inputs: Inputs, progress: &mut dyn FnMut(f64, f64, CompareDetail), stop: &AtomicBool) -> Result<Comparison> {
         let problem = tune_problem(&self.cfg.base, inputs)?;
@@ -244,7 +250,7 @@ impl Experiment for BanditExperiment {
     }
     fn data_request(&self) -> Option<DataRequest> {
         match &self.cfg.problem {
-            ProblemSpec::SgmcmcKsd(spec) => tune_data_request(&spec.data),
+            ProblemSpec::SgmcmcKsd(spec) => tune_data_request(&spec.data, false),
             _ => None,
         }
     }

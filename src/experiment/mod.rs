@@ -278,12 +278,19 @@ pub struct DataRequest {
     pub path: Option<String>,
     /// The label column.
     pub label: String,
+    /// A ratings file (`user,item,rating`, parsed by `data::ratings::parse_ratings`) for the PMF model,
+    /// rather than a labelled feature table.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ratings: bool,
 }
 
 impl DataRequest {
     /// Parses CSV text with this request's label column (standardisation, when asked, happens in the core
-    /// with training-split statistics).
+    /// with training-split statistics); a ratings request parses `user,item,rating` rows.
     pub fn parse(&self, text: &str) -> Result<Dataset> {
+        if self.ratings {
+            return data::ratings::parse_ratings(text);
+        }
         data::parse_csv(text, &CsvOptions { label: self.label.clone(), standardize: false })
     }
 }
