@@ -62,8 +62,6 @@ export function readTune(report) {
  */
 export function readCompare(result, config) {
   const out = [];
-  const data = dataText(config);
-  if (data) out.push(data);
   const entries = (result?.entries ?? []).filter((e) => e.best && Number.isFinite(e.evaluation?.ksd));
   const none = (result?.entries ?? []).filter((e) => !e.best).map((e) => e.name);
   if (!entries.length) return ['No tuner chose an arm with a finite KSD.'];
@@ -86,6 +84,8 @@ export function readCompare(result, config) {
   // Every tuner's choice, by name.
   const named = (result?.entries ?? []).map((e) => `${e.name}: ${e.best ? `arm ${armText(e.best)}` : 'no arm'}`);
   if (named.length) out.push(`Chosen arms: ${named.join('; ')}.`);
+  const data = dataText(config);
+  if (data) out.push(data);
   out.push(...readEvaluations(result));
   return out;
 }
