@@ -60,7 +60,7 @@ fn the_reports_xi_is_the_chosen_arms_std_against_the_reference() {
     let checked = ExperimentConfig::from_json(&v.to_string(), None).unwrap().check().unwrap();
     let rep = checked.run(Inputs::default(), &mut |_| {}, &AtomicBool::new(false)).unwrap();
     let Some(Output::Compare(c)) = rep.result else { panic!("a comparison") };
-    let reference = c.reference.expect("a reference");
+    let reference = c.reference.as_ref().expect("a reference");
     assert_eq!(c.entries.len(), 2);
     for e in &c.entries {
         let best = e.report.best.as_ref().expect("a chosen arm");
