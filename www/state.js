@@ -10,12 +10,17 @@ export { parseNumberList };
 
 /** Built-in toy targets (data-free, 2-D): drawn over their density contours after a run. */
 export const TOY_MODELS = ['banana', 'mixture', 'gaussian'];
-export const DATA_MODELS = ['logistic', 'linear', 'bnn'];
+export const DATA_MODELS = ['logistic', 'linear', 'bnn', 'pmf'];
 export const SAMPLERS = ['sgld', 'sgld-cv', 'sghmc', 'sghmc-cv', 'sgnht', 'sgnht-cv'];
 export const TUNERS = ['mamba', 'grid', 'heuristic', 'random'];
 export const METRICS = ['ksd', 'fssd', 'fssd-opt', 'log-loss', 'accuracy'];
 export const BUDGET_UNITS = ['grad_evals', 'seconds', 'iterations'];
-export const DATA_SOURCES = ['simulate', 'digits', 'upload', 'none'];
+export const DATA_SOURCES = ['simulate', 'digits', 'mnist', 'ratings', 'upload', 'none'];
+/** Data sources a PMF model reads (ratings: simulated, or a user's user,item,rating file). */
+export const RATINGS_SOURCES = ['ratings', 'upload'];
+/** Core presets the menu loads as comparisons (`CompareConfig::preset`: the page's reduced versions of the
+ * paper's three tables, with their tuners and exact-reference size). */
+export const COMPARE_PRESETS = ['paper-logreg-page', 'mnist-bnn-page', 'pmf-page'];
 
 /** @typedef {Record<string, any>} TuneState  the DEFAULTS' keys */
 
@@ -23,12 +28,13 @@ export const DATA_SOURCES = ['simulate', 'digits', 'upload', 'none'];
  * MAMBA over 18 arms, 2e6 gradient evaluations for the best arm): a few seconds in a browser. */
 export const DEFAULTS = Object.freeze({
   data: 'simulate', n: 2000, d: 5, dseed: 0, label: 'y', standardize: false, test: 0.2,
-  model: 'logistic', prior: 10, hidden: 16,
+  pc: 50, pool: 2, users: 200, items: 300, nr: 6000,
+  model: 'logistic', prior: 10, hidden: 16, latent: 10,
   sampler: 'sgld', friction: 0.01,
   hfrom: -6, hto: -2, hby: 0.5, batch: '0.1,0.01', L: '10',
   tuner: 'mamba', eta: 3, scoring: 'round', rarms: 20,
   unit: 'grad_evals', budget: 2e6, metric: 'ksd', msamples: 500, thin: 5, start: 'map', seed: 0,
-  compare: false,
+  compare: false, refs: 0, tuners: '',
 });
 
 /** @param {string[]} xs @returns {string[][]} */
@@ -42,6 +48,9 @@ export const FIELDS = [
   { key: 'label', type: 'text' }, { key: 'standardize', type: 'bool' }, { key: 'test', type: 'num', min: 0, max: 0.9 },
   { key: 'model', type: 'select', options: opts([...DATA_MODELS, ...TOY_MODELS]) }, { key: 'prior', type: 'num', min: 1e-6, max: 1e6 },
   { key: 'hidden', type: 'int', min: 1, max: 512 },
+  { key: 'pc', type: 'int', min: 1, max: 1000 }, { key: 'pool', type: 'int', min: 1, max: 28 },
+  { key: 'users', type: 'int', min: 1, max: 100000 }, { key: 'items', type: 'int', min: 1, max: 100000 },
+  { key: 'nr', type: 'int', min: 2, max: 2000000 }, { key: 'latent', type: 'int', min: 1, max: 200 },
   { key: 'sampler', type: 'select', options: opts(SAMPLERS) }, { key: 'friction', type: 'num', min: 1e-9, max: 1 },
   { key: 'hfrom', type: 'num', min: -12, max: 2 }, { key: 'hto', type: 'num', min: -12, max: 2 }, { key: 'hby', type: 'num', min: 0.01, max: 10 },
   { key: 'batch', type: 'list' }, { key: 'L', type: 'list' },
@@ -51,6 +60,7 @@ export const FIELDS = [
   { key: 'metric', type: 'select', options: opts(METRICS) }, { key: 'msamples', type: 'int', min: 2, max: 100000 },
   { key: 'thin', type: 'int', min: 1, max: 10000 }, { key: 'start', type: 'select', options: opts(['map', 'zero']) },
   { key: 'seed', type: 'int', min: 0, max: 2 ** 31 }, { key: 'compare', type: 'bool' },
+  { key: 'refs', type: 'int', min: 0, max: 1000000 }, { key: 'tuners', type: 'text' },
 ];
 
 /**
@@ -92,6 +102,9 @@ export function normalise(state) {
   const s = { ...state };
   if (TOY_MODELS.includes(s.model)) s.data = 'none';
   else if (s.data === 'none') s.data = 'simulate';
+  // PMF reads ratings; simulated ratings are for PMF only.
+  if (s.model === 'pmf' && !RATINGS_SOURCES.includes(s.data)) s.data = 'ratings';
+  if (s.data === 'ratings' && s.model !== 'pmf') s.model = 'pmf';
   return /** @type {S} */ (s);
 }
 
@@ -109,6 +122,8 @@ export function toTuneConfig(state) {
     switch (s.data) {
       case 'simulate': return { source: 'simulate', n: s.n, d: s.d, seed: s.dseed, test_fraction: s.test };
       case 'digits': return { source: 'digits', label: 'y', standardize: s.standardize, test_fraction: s.test };
+      case 'mnist': return { source: 'mnist', per_class: s.pc, pool: s.pool, test_fraction: s.test };
+      case 'ratings': return { source: 'simulate-ratings', users: s.users, items: s.items, ratings: s.nr, latent: s.latent, seed: s.dseed, label: 'rating', test_fraction: s.test };
       case 'upload': return { source: 'upload', label: s.label || 'y', standardize: s.standardize, test_fraction: s.test };
       default: return { source: 'none', test_fraction: 0 };
     }
@@ -117,7 +132,9 @@ export function toTuneConfig(state) {
     switch (s.model) {
       case 'logistic': return { kind: 'logistic', prior_var: s.prior };
       case 'linear': return { kind: 'linear', prior_var: s.prior };
-      case 'bnn': return { kind: 'bnn', hidden: s.hidden, prior_var: s.prior };
+      // MNIST has ten classes (as the core's mnist presets say).
+      case 'bnn': return s.data === 'mnist' ? { kind: 'bnn', hidden: s.hidden, prior_var: s.prior, classes: 10 } : { kind: 'bnn', hidden: s.hidden, prior_var: s.prior };
+      case 'pmf': return { kind: 'pmf', latent: s.latent };
       case 'gaussian': return { kind: 'gaussian', d: 2 };
       default: return { kind: s.model };
     }
@@ -137,8 +154,12 @@ export function toTuneConfig(state) {
     metric: { kind: s.metric, max_samples: s.msamples },
     thin: s.thin, start: s.start, seed: s.seed,
   };
+  const names = String(s.tuners ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+  /** @type {Record<string, any>} */
+  const cmp = { kind: 'compare', ...base, reference_samples: s.refs };
+  if (names.length) cmp.tuners = names;
   /** @type {import('./protocol.js').ExperimentConfig} */
-  const config = s.compare ? { kind: 'compare', ...base, reference_samples: 0 } : { kind: 'tune', ...base };
+  const config = s.compare ? /** @type {any} */ (cmp) : { kind: 'tune', ...base };
   return config;
 }
 
@@ -154,6 +175,8 @@ export function fromTuneConfig(c) {
   const d = c.data ?? {};
   if (d.source) s.data = d.source;
   if (d.source === 'simulate') Object.assign(s, { n: d.n, d: d.d, dseed: d.seed });
+  if (d.source === 'mnist') Object.assign(s, { pc: d.per_class ?? 1000, pool: d.pool });
+  if (d.source === 'simulate-ratings') Object.assign(s, { data: 'ratings', users: d.users, items: d.items, nr: d.ratings, latent: d.latent, dseed: d.seed });
   if (d.label != null) s.label = d.label;
   if (d.standardize != null) s.standardize = d.standardize;
   if (d.test_fraction != null) s.test = d.test_fraction;
@@ -161,6 +184,7 @@ export function fromTuneConfig(c) {
   if (m.kind) s.model = m.kind;
   if (m.prior_var != null) s.prior = m.prior_var;
   if (m.hidden != null) s.hidden = m.hidden;
+  if (m.kind === 'pmf' && m.latent != null) s.latent = m.latent;
   if (c.sampler?.kind) s.sampler = c.sampler.kind;
   if (c.sampler?.friction != null) s.friction = c.sampler.friction;
   const step = c.arms?.log10_step;
@@ -179,6 +203,8 @@ export function fromTuneConfig(c) {
   for (const k of ['thin', 'seed']) if (c[k] != null) s[k] = c[k];
   if (typeof c.start === 'string') s.start = c.start;
   if (c.kind === 'compare' || c.kind === 'tune') s.compare = c.kind === 'compare';
+  if (c.kind === 'compare') Object.assign(s, { refs: c.reference_samples ?? 20000, tuners: (c.tuners ?? []).join(',') });
+  else if (c.kind === 'tune') Object.assign(s, { refs: 0, tuners: '' });
   for (const k of Object.keys(s)) if (s[k] === undefined) delete s[k];
   return s;
 }

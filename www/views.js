@@ -134,10 +134,34 @@ export function renderPosterior(tbody, posterior, names) {
     el('td', { text: names?.[i] ?? `θ${i + 1}` }), el('td', { text: fmtSci(m) }), el('td', { text: fmtSci(std[i]) }))));
 }
 
-/** One row per tuner of a compare run (its chosen arm first); speed-up = grid search (KSD) compute / this tuner's. */
+/**
+ * The evaluation columns of a comparison (src/tune/compare.rs `Evaluation`), shown when some entry has them:
+ * the paper's xi against the exact reference (Table 1), the KSD of the chosen samples under the run's one
+ * kernel, held-out accuracy / ECE / MCE (Table 3) and test RMSE (Table 2).
+ * @type {{key: string, head: string, title: string, get: (ev: any) => number|null|undefined}[]}
+ */
+export const COMPARE_EVAL_COLUMNS = [
+  { key: 'xi', head: 'ξ vs exact', title: 'the paper\'s error ξ = ‖sd̂ − sd‖ / ‖sd‖ against the exact (MALA) reference', get: (ev) => ev?.xi },
+  { key: 'ksd', head: 'KSD (eval)', title: 'KSD of the chosen arm\'s samples, one kernel for every tuner', get: (ev) => ev?.ksd },
+  { key: 'accuracy', head: 'accuracy', title: 'held-out accuracy of the chosen samples\' predictive', get: (ev) => ev?.calibration?.accuracy },
+  { key: 'ece', head: 'ECE', title: 'held-out expected calibration error (10 bins)', get: (ev) => ev?.calibration?.ece },
+  { key: 'mce', head: 'MCE', title: 'held-out maximum calibration error (10 bins)', get: (ev) => ev?.calibration?.mce },
+  { key: 'rmse', head: 'test RMSE', title: 'test RMSE of the chosen samples\' posterior-mean prediction', get: (ev) => ev?.test_rmse },
+];
+
+/**
+ * One row per tuner of a compare run (its chosen arm first); speed-up = grid search (KSD) compute / this tuner's.
+ * The evaluation columns that some entry's report has are added (and the header of `tbody`'s table rewritten).
+ */
 export function renderCompare(tbody, entries) {
   const total = (r) => r.compute.grad_evals + r.compute.scoring_grad_evals;
   const grid = entries.find((e) => e.name === 'grid (KSD)' && e.report);
+  const cols = COMPARE_EVAL_COLUMNS.filter((c) => entries.some((e) => Number.isFinite(c.get(e.report?.evaluation) ?? NaN)));
+  const head = tbody.parentElement?.querySelector('thead');
+  if (head) {
+    const names = [['tuner'], ['chosen arm'], ['h'], ['batch'], ['L'], ['score']].concat(cols.map((c) => [c.head, c.title]), [['grad evals'], ['wall (s)'], ['speed-up vs grid']]);
+    head.replaceChildren(el('tr', {}, ...names.map(([text, title]) => el('th', { scope: 'col', text, title: title ?? null }))));
+  }
   tbody.replaceChildren(...entries.map((e) => {
     const r = e.report;
     const b = r?.best ?? {};
@@ -148,6 +172,7 @@ export function renderCompare(tbody, entries) {
       el('td', { text: r ? fmtStep(b.step) : '–' }), el('td', { text: r ? fmtBatch(b.batch_fraction) : '–' }),
       el('td', { text: String(b.leapfrog ?? '–') }),
       el('td', { text: r ? `${fmtSci(b.score)} (${r.metric})` : state }),
+      ...cols.map((c) => { const v = c.get(r?.evaluation); return el('td', { 'data-col': c.key, text: v != null && Number.isFinite(v) ? fmtSci(v) : '–' }); }),
       el('td', { text: r ? fmtInt(total(r)) : '–' }), el('td', { text: r ? r.compute.wall_seconds.toFixed(2) : '–' }),
       el('td', { text: Number.isFinite(speed) ? `${speed.toFixed(1)}×` : '–' }));
   }));

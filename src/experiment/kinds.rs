@@ -12,11 +12,13 @@ use crate::Result;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
 
-/// The user data a tune-style [`DataSpec`] asks for.
-fn tune_data_request(d: &DataSpec) -> Option<DataRequest> {
+/// The request of a tune config's `csv` or `upload` source; `ratings`: a PMF model's ratings file
+/// (user,item,rating).
+fn tune_data_request(d: &DataSpec, ratings: bool) -> Option<DataRequest> {
+    let format = if ratings { DataFormat::Ratings } else { DataFormat::Csv };
     match &d.source {
-        DataSource::Csv { path } => Some(DataRequest { path: Some(path.clone()), label: d.label.clone(), format: DataFormat::Csv }),
-        DataSource::Upload { .. } => Some(DataRequest { path: None, label: d.label.clone(), format: DataFormat::Csv }),
+        DataSource::Csv { path } => Some(DataRequest { path: Some(path.clone()), label: d.label.clone(), format }),
+        DataSource::Upload { .. } => Some(DataRequest { path: None, label: d.label.clone(), format }),
         _ => None,
     }
 }
@@ -99,7 +101,7 @@ impl Experiment for TuneExperiment {
         tune_summary(&self.cfg)
     }
     fn data_request(&self) -> Option<DataRequest> {
-        tune_data_request(&self.cfg.data)
+        tune_data_request(&self.cfg.data, self.cfg.model.kind() == "pmf")
     }
     fn run(&self, inputs: Inputs, progress: &mut dyn FnMut(f64, f64, TuneEvent), stop: &AtomicBool) -> Result<TuneReport> {
         let problem = tune_problem(&self.cfg, inputs)?;
@@ -145,9 +147,14 @@ impl CompareConfig {
             // The paper's Table 2: no exact reference at d = 52,500.
             c.reference_samples = 0;
         }
-        if name == "mnist-bnn" {
+        if name == "mnist-bnn" || name == "mnist-bnn-page" || name == "pmf-page" {
+            // The page's pmf comparison runs Table 3's three tuners too (time in a browser).
             c.reference_samples = 0;
             c.tuners = ["MAMBA-KSD", "grid (log-loss)", "heuristic"].map(String::from).to_vec();
+        }
+        if name == "paper-logreg-page" {
+            // Table 1 at browser scale: a shorter exact reference (4,000 MALA draws) for xi.
+            c.reference_samples = 4_000;
         }
         Ok(c)
     }
@@ -197,7 +204,7 @@ impl Experiment for CompareExperiment {
         serde_json::json!({ "tuners": names, "base": tune_summary(&self.cfg.base) })
     }
     fn data_request(&self) -> Option<DataRequest> {
-        tune_data_request(&self.cfg.base.data)
+        tune_data_request(&self.cfg.base.data, self.cfg.base.model.kind() == "pmf")
     }
     fn run(&self, inputs: Inputs, progress: &mut dyn FnMut(f64, f64, CompareDetail), stop: &AtomicBool) -> Result<Comparison> {
         let problem = tune_problem(&self.cfg.base, inputs)?;
@@ -244,7 +251,7 @@ impl Experiment for BanditExperiment {
     }
     fn data_request(&self) -> Option<DataRequest> {
         match &self.cfg.problem {
-            ProblemSpec::SgmcmcKsd(spec) => tune_data_request(&spec.data),
+            ProblemSpec::SgmcmcKsd(spec) => tune_data_request(&spec.data, false),
             _ => None,
         }
     }

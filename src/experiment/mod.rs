@@ -300,7 +300,8 @@ pub struct DataRequest {
     pub path: Option<String>,
     /// The label column (CSV only).
     pub label: String,
-    /// The file's format: `csv` (default) or `svmlight` (sparse, labels first on each line).
+    /// The file's format: `csv` (default), `svmlight` (sparse, labels first on each line) or
+    /// `ratings` (`user,item,rating` rows for the PMF model).
     #[serde(default)]
     pub format: DataFormat,
 }
@@ -313,21 +314,29 @@ pub enum DataFormat {
     Csv,
     /// svmlight / libsvm text, parsed into a CSR matrix ([`crate::data::sparse`]).
     Svmlight,
+    /// A ratings file (`user,item,rating`, parsed by `data::ratings::parse_ratings`) for the PMF model, rather
+    /// than a labelled feature table.
+    Ratings,
 }
 
 impl DataRequest {
     /// Parses CSV text with this request's label column (standardisation, when asked, happens in the core
-    /// with training-split statistics). For a `svmlight` request use [`DataRequest::inputs`].
+    /// with training-split statistics); a ratings request parses `user,item,rating` rows. For a `svmlight`
+    /// request use [`DataRequest::inputs`].
     pub fn parse(&self, text: &str) -> Result<Dataset> {
-        if self.format == DataFormat::Svmlight {
-            return Err(Error::config("this config asks for an svmlight file: parse it with DataRequest::inputs"));
+        match self.format {
+            DataFormat::Svmlight => {
+                return Err(Error::config("this config asks for an svmlight file: parse it with DataRequest::inputs"))
+            }
+            DataFormat::Ratings => return data::ratings::parse_ratings(text),
+            DataFormat::Csv => {}
         }
         data::parse_csv(text, &CsvOptions { label: self.label.clone(), standardize: false })
     }
     /// Parses the file's text in the request's format into the [`Inputs`] of a run.
     pub fn inputs(&self, text: &str) -> Result<Inputs> {
         Ok(match self.format {
-            DataFormat::Csv => Inputs { data: Some(self.parse(text)?), ..Inputs::default() },
+            DataFormat::Csv | DataFormat::Ratings => Inputs { data: Some(self.parse(text)?), ..Inputs::default() },
             DataFormat::Svmlight => Inputs { sparse: Some(data::sparse::parse_svmlight(text, None)?), ..Inputs::default() },
         })
     }

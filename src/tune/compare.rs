@@ -33,6 +33,10 @@ pub struct Evaluation {
     pub ksd: Option<f64>,
     /// Mean over coordinates of |std - std_ref| / std_ref.
     pub std_rel_error: Option<f64>,
+    /// The paper's error (Coullon, South & Nemeth 2023, section 4.1, Table 1 / Figure 3):
+    /// xi = ||sd_hat - sd|| / ||sd||, Euclidean norms over coordinates, sd from the exact reference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub xi: Option<f64>,
     /// Posterior-predictive test log-loss of the chosen samples.
     pub test_log_loss: Option<f64>,
     /// Classifiers: ECE, MCE and accuracy of the chosen samples' predictive on the test split (10 bins).
@@ -106,11 +110,19 @@ pub fn reference(problem: &Problem, n_samples: usize, seed: u64, stop: &AtomicBo
     Ok(Reference { mean: moments.mean, std, samples: moments.n, accept_rate: res.accept_rate, seconds: t.elapsed().as_secs_f64() })
 }
 
+/// The paper's posterior-std error xi = ||sd_hat - sd|| / ||sd|| (section 4.1, Table 1): Euclidean norms over
+/// coordinates (the `reference` norm floored at 1e-300).
+pub fn xi_error(sd_hat: &[f64], sd: &[f64]) -> f64 {
+    let num: f64 = sd_hat.iter().zip(sd).map(|(a, b)| (a - b) * (a - b)).sum();
+    let den: f64 = sd.iter().map(|b| b * b).sum();
+    num.sqrt() / den.sqrt().max(1e-300)
+}
+
 /// Evaluates a report's chosen samples.
 pub fn evaluate(problem: &Problem, report: &Report, reference: Option<&Reference>, seed: u64) -> Result<Evaluation> {
     let total = report.compute.grad_evals + report.compute.scoring_grad_evals;
     let Some(best) = &report.best else {
-        return Ok(Evaluation { ksd: None, std_rel_error: None, test_log_loss: None, calibration: None, test_rmse: None, total_grad_evals: total, speedup_vs_grid: None });
+        return Ok(Evaluation { ksd: None, std_rel_error: None, xi: None, test_log_loss: None, calibration: None, test_rmse: None, total_grad_evals: total, speedup_vs_grid: None });
     };
     let d = problem.dim;
     let x = thin_rows(&best.samples, d, 1000);
@@ -122,6 +134,7 @@ pub fn evaluate(problem: &Problem, report: &Report, reference: Option<&Reference
     let std_rel_error = reference.map(|rf| {
         best.posterior.std.iter().zip(&rf.std).map(|(a, b)| (a - b).abs() / b.abs().max(1e-300)).sum::<f64>() / d as f64
     });
+    let xi = reference.map(|rf| xi_error(&best.posterior.std, &rf.std));
     let test_log_loss = problem.test.as_ref().map(|t| predictive_log_loss(t.as_ref(), &x));
     let calibration = problem
         .test
@@ -129,7 +142,7 @@ pub fn evaluate(problem: &Problem, report: &Report, reference: Option<&Reference
         .filter(|t| t.n_classes() >= 2)
         .and_then(|t| super::calibration::predictive_calibration(t.as_ref(), &x, super::calibration::BINS).ok());
     let test_rmse = problem.test.as_ref().and_then(|t| t.predictive_rmse(&x));
-    Ok(Evaluation { ksd, std_rel_error, test_log_loss, calibration, test_rmse, total_grad_evals: total, speedup_vs_grid: None })
+    Ok(Evaluation { ksd, std_rel_error, xi, test_log_loss, calibration, test_rmse, total_grad_evals: total, speedup_vs_grid: None })
 }
 
 /// Runs every tuner on the same problem and seed and evaluates them. Every config must have been validated

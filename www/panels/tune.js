@@ -8,7 +8,7 @@ import { Panel } from './panel.js';
 import { RunBar } from './runbar.js';
 import { el, $ } from '../dom.js';
 import { hashParams, setHash } from '../hash.js';
-import { parseHash, formatHash, toTuneConfig, fromTuneConfig, PAGE_PRESETS, TOY_MODELS, DEFAULTS, FIELDS, normalise } from '../state.js';
+import { parseHash, formatHash, toTuneConfig, fromTuneConfig, PAGE_PRESETS, COMPARE_PRESETS, RATINGS_SOURCES, TOY_MODELS, DEFAULTS, FIELDS, normalise } from '../state.js';
 import { writeForm, readForm, updateVisibility, describeArms } from '../settings.js';
 import { RunModel } from '../run.js';
 import { ScoreChart, TraceChart, HistChart, drawDensity, fmtSci, legend } from '../charts.js';
@@ -115,7 +115,10 @@ export class TunePanel extends Panel {
     this.hooks.state = { ...s };
     this.entry.state = { ...s };
     updateVisibility(this.form, s);
-    if (s.data === 'upload' && !this.csvText) this.dataMessage('Choose a CSV file: the label column must hold 0/1 for logistic regression.', 'info');
+    if (s.data === 'upload' && !this.csvText) {
+      this.dataMessage(s.model === 'pmf' ? 'Choose a ratings CSV: one user,item,rating row per rating (ids from 1; a header line, tabs or “::” are fine; MovieLens u.data works).'
+        : 'Choose a CSV file: the label column must hold 0/1 for logistic regression.', 'info');
+    }
     $('ksd-sub').textContent = `(${s.metric.toUpperCase()} against ${unitLabel(s.unit)}, log scales)`;
     this.scheduleCheck();
   }
@@ -156,7 +159,7 @@ export class TunePanel extends Panel {
 
   /** @param {any} s */
   validate(s) {
-    if (s.data === 'upload' && !this.csvText) return ['Choose a CSV file first (Data → CSV file).'];
+    if (s.data === 'upload' && !this.csvText) return [`Choose a ${s.model === 'pmf' ? 'ratings ' : ''}CSV file first (Data → CSV file).`];
     if (this.checked.error) return [`These settings would not run: ${this.checked.error}`];
     if (this.checked.m === 0) return ['There are no arms to run: check the step range and batch sizes.'];
     return [];
@@ -181,13 +184,15 @@ export class TunePanel extends Panel {
   async loadPreset(name) {
     const variant = /** @type {Record<string, any>} */ (PAGE_PRESETS)[name];
     try {
-      const preset = await this.client.preset('tune', variant?.base ?? name);
+      // The page's reduced versions of the paper's tables load as comparisons (their tuners and reference size).
+      const preset = await this.client.preset(COMPARE_PRESETS.includes(name) ? 'compare' : 'tune', variant?.base ?? name);
       const { config } = await this.client.check(preset);
       const { base: _base, ...rest } = variant ?? {};
       this.state = normalise({ ...this.state, ...fromTuneConfig(config), ...rest });
       this.writeForm();
       this.writeHash();
-      this.message(variant ? `Preset “${name}” loaded.` : `Preset “${name}” loaded (the core's \`--preset ${name}\`).`, 'info');
+      const cmd = COMPARE_PRESETS.includes(name) ? 'compare' : 'tune';
+      this.message(variant ? `Preset “${name}” loaded.` : `Preset “${name}” loaded (the core's \`tunelab ${cmd} --preset ${name}\`).`, 'info');
     } catch (e) { this.message(`Could not load the preset: ${/** @type {Error} */ (e).message}`, 'error'); }
   }
 
@@ -219,12 +224,16 @@ export class TunePanel extends Panel {
       // Choosing a toy model switches the data source to none and back.
       if (t.id === 'data' && s.data === 'none' && !TOY_MODELS.includes(s.model)) s.model = 'banana';
       if (t.id === 'data' && s.data !== 'none' && TOY_MODELS.includes(s.model)) s.model = 'logistic';
+      // PMF reads ratings (simulated or uploaded); leaving them leaves PMF, and choosing another model leaves them.
+      if (t.id === 'data' && s.model === 'pmf' && !RATINGS_SOURCES.includes(s.data)) s.model = s.data === 'mnist' || s.data === 'digits' ? 'bnn' : 'logistic';
+      if (t.id === 'model' && s.model !== 'pmf' && s.data === 'ratings') s.data = 'simulate';
       this.state = normalise(s);
       if (this.state.data !== prev.data || this.state.model !== prev.model) writeForm(this.form, this.state);
       this.writeHash();
       this.refresh();
       if (t.id === 'label' && e.type === 'change') { const note = $('label-note'); note.textContent = `Label column: “${this.state.label}” (your choice).`; note.hidden = false; }
       if (e.type === 'change' && (t.id === 'label' || t.id === 'standardize') && this.csvText) this.previewUpload();
+      if (e.type === 'change' && t.id === 'model' && this.csvText) this.useCsv(this.csvText);
     };
     this.form.addEventListener('input', onChange);
     this.form.addEventListener('change', onChange);
@@ -280,7 +289,8 @@ export class TunePanel extends Panel {
       return;
     }
     const text = new TextDecoder('utf-8').decode(bytes);
-    const d = otherDelimiter(text);
+    // A ratings file may use tabs or "::" (MovieLens): the core's ratings parser reads them.
+    const d = this.state.model === 'pmf' ? null : otherDelimiter(text);
     if (d) {
       this.csvText = null;
       const name = d === ';' ? 'semicolons (;)' : 'tabs';
@@ -300,6 +310,15 @@ export class TunePanel extends Panel {
   /** Takes a CSV text: fills the label menu (and says which column was taken) and previews it. @param {string} text */
   async useCsv(text) {
     this.csvText = text;
+    if (this.state.model === 'pmf') {
+      // Ratings: the columns are user, item, rating whatever the header says.
+      this.state = { ...this.state, label: 'rating' };
+      $('label').replaceChildren(new Option('rating', 'rating'));
+      $('label-note').hidden = true;
+      this.writeHash();
+      await this.previewUpload();
+      return;
+    }
     // Label: keep the current one if the file has it, else "y", else the last column (and say so).
     const cols = headerColumns(this.csvText);
     const auto = !cols.includes(this.state.label) && !cols.includes('y');
@@ -319,7 +338,7 @@ export class TunePanel extends Panel {
     try {
       const p = await this.client.previewCsv(/** @type {string} */ (this.csvText), this.state.label, this.state.standardize, toTuneConfig(this.state).model, 6);
       this.renderPreview(box, p);
-      this.dataMessage(`${this.csvName}: ${p.n} rows, ${p.p} features, label “${p.label}”.`, 'ok');
+      this.dataMessage(this.state.model === 'pmf' ? `${this.csvName}: ${p.n} ratings (user, item, rating).` : `${this.csvName}: ${p.n} rows, ${p.p} features, label “${p.label}”.`, 'ok');
       box.dataset.valid = 'true';
     } catch (err) {
       box.replaceChildren();
@@ -615,7 +634,7 @@ export class TunePanel extends Panel {
       ? `Done: ${result.entries.map((/** @type {any} */ e) => `${e.name} chose ${e.best ? `arm #${e.best.arm} (h = ${fmtSci(e.best.step)}, batch ${fmtBatch(e.best.batch_fraction)})` : 'no arm'}`).join('; ')}.`
       : b ? `Done: the chosen arm is #${b.arm} (h = ${fmtSci(b.step)}, batch ${fmtBatch(b.batch_fraction)}${b.leapfrog > 1 ? `, L = ${b.leapfrog}` : ''}).` : null;
     this.message(chosen ?? 'Done, but no arm could be chosen (every arm diverged).', chosen ? 'info' : 'error');
-    this.showReading(config.kind === 'compare' ? readCompare(result) : readTune(report));
+    this.showReading(config.kind === 'compare' ? readCompare(result, config) : readTune(report));
   }
 
   /** The run's reading (sentences generated from its report, www/reading.js). @param {string[]} sentences */

@@ -226,10 +226,12 @@ pub(crate) fn from_js<T: serde::de::DeserializeOwned>(v: JsValue, what: &str) ->
 #[wasm_bindgen]
 pub fn csv_preview(text: &str, label: Option<String>, standardize: bool, model: JsValue, rows: usize) -> Result<JsValue, JsValue> {
     let opts = tunelab::data::CsvOptions { label: label.unwrap_or_else(|| tunelab::data::CsvOptions::default().label), standardize };
-    let ds = tunelab::data::parse_csv(text, &opts).map_err(to_js_error)?;
-    if !model.is_undefined() && !model.is_null() {
-        let spec: tunelab::model::ModelSpec = from_js(model, "model")?;
-        if spec.needs_data() {
+    let spec: Option<tunelab::model::ModelSpec> = if model.is_undefined() || model.is_null() { None } else { Some(from_js(model, "model")?) };
+    // A PMF model reads a ratings file (user,item,rating), as its run does (`DataRequest::parse`).
+    let ratings = spec.as_ref().is_some_and(|m| m.kind() == "pmf");
+    let ds = if ratings { tunelab::data::ratings::parse_ratings(text) } else { tunelab::data::parse_csv(text, &opts) }.map_err(to_js_error)?;
+    if let Some(spec) = spec {
+        if spec.needs_data() && !ratings {
             tunelab::model::build_target(&spec, Some(std::sync::Arc::new(ds.clone()))).map_err(to_js_error)?;
         }
     }
