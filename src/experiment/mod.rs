@@ -194,6 +194,28 @@ impl ExperimentConfig {
         })
     }
 
+    /// True when running this config reads the MNIST digits ([`crate::data::mnist`]): some data source of
+    /// the config is `mnist`, as an enum tag (`"source": "mnist"`, `"data": "mnist"`) or an enum key
+    /// (`{"mnist": {...}}`). A host that cannot read files (the page's worker) fetches and installs the digits
+    /// first. Every MNIST data source of every kind serialises one of these two ways (`tests/mnist_page.rs`).
+    pub fn needs_mnist(&self) -> bool {
+        fn walk(v: &serde_json::Value) -> bool {
+            match v {
+                serde_json::Value::String(s) => s == "mnist",
+                serde_json::Value::Array(a) => a.iter().any(walk),
+                serde_json::Value::Object(o) => o.iter().any(|(k, v)| k == "mnist" || walk(v)),
+                _ => false,
+            }
+        }
+        // The lr-schedule multi-task warm start (Sec. 4) reads its binary MNIST tasks without naming "mnist".
+        if let ExperimentConfig::LrSchedule(c) = self {
+            if c.multitask.is_some() {
+                return true;
+            }
+        }
+        serde_json::to_value(self).map(|v| walk(&v)).unwrap_or(false)
+    }
+
     /// The preset names of a kind (for help texts and the page's menus).
     pub fn preset_names(kind: Kind) -> &'static [&'static str] {
         match kind {
@@ -202,7 +224,7 @@ impl ExperimentConfig {
             Kind::Hoag => &["logreg", "kernel-ridge"],
             Kind::LrSchedule => &["digits", "digits-logreg", "noisy-quadratic"],
             Kind::StepSize => &["sgld-step"],
-            Kind::Tvo => &["digits", "mnist"],
+            Kind::Tvo => &["digits", "mnist", "mnist-page"],
         }
     }
 
@@ -276,15 +298,38 @@ impl ExperimentConfig {
 pub struct DataRequest {
     /// The CSV file named by the config (`None`: an upload).
     pub path: Option<String>,
-    /// The label column.
+    /// The label column (CSV only).
     pub label: String,
+    /// The file's format: `csv` (default) or `svmlight` (sparse, labels first on each line).
+    #[serde(default)]
+    pub format: DataFormat,
+}
+
+/// The format of a requested data file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DataFormat {
+    #[default]
+    Csv,
+    /// svmlight / libsvm text, parsed into a CSR matrix ([`crate::data::sparse`]).
+    Svmlight,
 }
 
 impl DataRequest {
     /// Parses CSV text with this request's label column (standardisation, when asked, happens in the core
-    /// with training-split statistics).
+    /// with training-split statistics). For a `svmlight` request use [`DataRequest::inputs`].
     pub fn parse(&self, text: &str) -> Result<Dataset> {
+        if self.format == DataFormat::Svmlight {
+            return Err(Error::config("this config asks for an svmlight file: parse it with DataRequest::inputs"));
+        }
         data::parse_csv(text, &CsvOptions { label: self.label.clone(), standardize: false })
+    }
+    /// Parses the file's text in the request's format into the [`Inputs`] of a run.
+    pub fn inputs(&self, text: &str) -> Result<Inputs> {
+        Ok(match self.format {
+            DataFormat::Csv => Inputs { data: Some(self.parse(text)?), ..Inputs::default() },
+            DataFormat::Svmlight => Inputs { sparse: Some(data::sparse::parse_svmlight(text, None)?), ..Inputs::default() },
+        })
     }
 }
 
@@ -293,6 +338,8 @@ impl DataRequest {
 pub struct Inputs {
     /// The user's data set, parsed at the boundary (see [`Checked::data_request`]).
     pub data: Option<Dataset>,
+    /// A sparse data set (a request of format `svmlight`).
+    pub sparse: Option<data::sparse::SparseDataset>,
 }
 
 /// The typed detail of a progress event: the experiment kind's own event.
@@ -465,6 +512,21 @@ impl Checked {
             result,
             reached,
         })
+    }
+}
+
+/// Reads a data file for a [`DataRequest`] that names a path, in the request's format (native front ends);
+/// an upload request gives empty inputs.
+pub fn read_requested_inputs(req: &DataRequest) -> Result<Inputs> {
+    match &req.path {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| Error::Io(format!("cannot read {path}: {e}")))?;
+            req.inputs(&text).map_err(|e| match e {
+                Error::Data(m) => Error::Data(format!("{path}: {m}")),
+                e => e,
+            })
+        }
+        None => Ok(Inputs::default()),
     }
 }
 

