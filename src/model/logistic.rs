@@ -198,9 +198,11 @@ fn scores_fused_impl<const P: usize, const L: usize, const FMA: bool>(t: &Logist
             for ((row, zi), r) in xb.chunks_exact(P).zip(zcur.iter_mut()).zip(&rprev) {
                 let row: &[f64; P] = row.try_into().expect("chunks_exact(P)");
                 if has_z {
-                    // z_i = W x_i + b, two partial sums over features
+                    // z_i = W x_i + b, two partial sums over features. z1 starts at -0.0, the identity of
+                    // `+` (x + -0.0 == x bit for bit), so the compiler drops its first add; with +0.0 only the
+                    // sign of a zero z could differ, which sigmoid_pade maps to the same bits.
                     let mut z0 = b;
-                    let mut z1 = [0.0f64; L];
+                    let mut z1 = [-0.0f64; L];
                     let mut j = 0;
                     while j + 1 < P {
                         for l in 0..L {

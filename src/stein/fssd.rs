@@ -395,57 +395,7 @@ pub fn fssd_opt(
         (gather(&perm[..ntr], samples), gather(&perm[..ntr], scores), gather(&perm[ntr..], samples), gather(&perm[ntr..], scores))
     };
     let ntr = xtr.len() / d;
-    // Gaussian fit to the training samples
-    let mut mean = vec![0.0; d];
-    for row in xtr.chunks_exact(d) {
-        mean.iter_mut().zip(row).for_each(|(m, v)| *m += v / ntr as f64);
-    }
-    let mut cov = nalgebra::DMatrix::<f64>::zeros(d, d);
-    for row in xtr.chunks_exact(d) {
-        for a in 0..d {
-            for b in 0..d {
-                cov[(a, b)] += (row[a] - mean[a]) * (row[b] - mean[b]) / (ntr - 1) as f64;
-            }
-        }
-    }
-    let sd: Vec<f64> = (0..d).map(|a| cov[(a, a)].sqrt()).collect();
-    if sd.iter().any(|v| v.is_nan() || *v <= 0.0) {
-        return Err(Error::numerical("a coordinate of the samples does not vary: cannot fit a Gaussian for the locations"));
-    }
-    let mut reg_cov = cov.clone();
-    for a in 0..d {
-        reg_cov[(a, a)] += 1e-6 * cov[(a, a)];
-    }
-    let chol_l = match reg_cov.cholesky() {
-        Some(c) => c.l(),
-        None => nalgebra::DMatrix::from_fn(d, d, |a, b| if a == b { sd[a] } else { 0.0 }),
-    };
-    let mut v = vec![0.0; j * d];
-    let mut z = vec![0.0; d];
-    for vj in v.chunks_exact_mut(d) {
-        z.iter_mut().for_each(|zk| *zk = rng.sample(StandardNormal));
-        for a in 0..d {
-            vj[a] = mean[a] + (0..=a).map(|b| chol_l[(a, b)] * z[b]).sum::<f64>();
-        }
-    }
-    // box bounds
-    let mut lo = vec![f64::INFINITY; d];
-    let mut hi = vec![f64::NEG_INFINITY; d];
-    for row in xtr.chunks_exact(d) {
-        for a in 0..d {
-            lo[a] = lo[a].min(row[a]);
-            hi[a] = hi[a].max(row[a]);
-        }
-    }
-    for a in 0..d {
-        lo[a] -= 0.5 * sd[a];
-        hi[a] += 0.5 * sd[a];
-    }
-    for vj in v.chunks_exact_mut(d) {
-        for a in 0..d {
-            vj[a] = vj[a].clamp(lo[a], hi[a]);
-        }
-    }
+    let (sd, lo, hi, mut v) = draw_locations(&xtr, d, j, rng)?;
     // Adam ascent
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
     let mut m1 = vec![0.0; j * d];
@@ -528,6 +478,19 @@ pub fn fssd_opt_fit(samples: &[f64], scores: &[f64], d: usize, j: usize, opts: &
     if !(opts.reg >= 0.0 && opts.reg.is_finite()) {
         return Err(Error::config(format!("reg must be >= 0, got {}", opts.reg)));
     }
+    let (sd, lo, hi, v) = draw_locations(samples, d, j, rng)?;
+    fssd_opt_fit_from(samples, scores, d, j, opts, n, &sd, &lo, &hi, v)
+}
+
+/// FSSD-opt's initial locations (Jitkrittum et al. 2017, sec. 3; the MAMBA paper's app. B.1.3): `j` draws from
+/// the Gaussian `N(mean, cov + 1e-6 diag(cov))` fitted to `samples`, each coordinate clamped to the box
+/// `[min - sd/2, max + sd/2]` (see [`sample_box`]). A dense d x d covariance and its Cholesky factor (3 d^2
+/// floats, O(n d^2 + d^3) time) only in small dimension; above [`FIT_DENSE_MAX_D`] the same Gaussian is drawn
+/// from the centred samples (low rank, O(n d) time, O(d) extra memory; issue 17: d = 52,500 asked for 22 GB).
+/// Returns `(sd, lo, hi, locations)`, the locations J x d row-major. Shared by [`fssd_opt`] and [`fssd_opt_fit`].
+#[allow(clippy::type_complexity)]
+fn draw_locations(samples: &[f64], d: usize, j: usize, rng: &mut Rng) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>, Vec<f64>)> {
+    let n = samples.len() / d;
     let mut mean = vec![0.0; d];
     for row in samples.chunks_exact(d) {
         mean.iter_mut().zip(row).for_each(|(m, v)| *m += v / n as f64);
@@ -566,7 +529,7 @@ pub fn fssd_opt_fit(samples: &[f64], scores: &[f64], d: usize, j: usize, opts: &
                 vj[a] = (vj[a] + jitter * sd[a] * e).clamp(lo[a], hi[a]);
             }
         }
-        return fssd_opt_fit_from(samples, scores, d, j, opts, n, &sd, &lo, &hi, v);
+        return Ok((sd, lo, hi, v));
     }
     let mut cov = nalgebra::DMatrix::<f64>::zeros(d, d);
     for row in samples.chunks_exact(d) {
@@ -593,18 +556,7 @@ pub fn fssd_opt_fit(samples: &[f64], scores: &[f64], d: usize, j: usize, opts: &
         Some(c) => c.l(),
         None => nalgebra::DMatrix::from_fn(d, d, |a, b| if a == b { sd[a] } else { 0.0 }),
     };
-    let mut lo = vec![f64::INFINITY; d];
-    let mut hi = vec![f64::NEG_INFINITY; d];
-    for row in samples.chunks_exact(d) {
-        for a in 0..d {
-            lo[a] = lo[a].min(row[a]);
-            hi[a] = hi[a].max(row[a]);
-        }
-    }
-    for a in 0..d {
-        lo[a] -= 0.5 * sd[a];
-        hi[a] += 0.5 * sd[a];
-    }
+    let (lo, hi) = sample_box(samples, d, &sd);
     let mut v = vec![0.0; j * d];
     let mut z = vec![0.0; d];
     for vj in v.chunks_exact_mut(d) {
@@ -613,7 +565,7 @@ pub fn fssd_opt_fit(samples: &[f64], scores: &[f64], d: usize, j: usize, opts: &
             vj[a] = (mean[a] + (0..=a).map(|b| chol_l[(a, b)] * z[b]).sum::<f64>()).clamp(lo[a], hi[a]);
         }
     }
-    fssd_opt_fit_from(samples, scores, d, j, opts, n, &sd, &lo, &hi, v)
+    Ok((sd, lo, hi, v))
 }
 
 /// The width start and Adam steps of [`fssd_opt_fit`] from drawn locations `v`.
