@@ -27,12 +27,20 @@ for (const isolation of only === 'main' ? [] : [false, true]) {
         ksd: await times('ksd', { n: 1000, d: 10, seed: 1 }),
         sgld1: await times('sgld', { n: 10000, d: 10, iters: 10000, batch: 0.01, chains: 1, seed: 1 }),
         sgld4: await times('sgld', { n: 10000, d: 10, iters: 10000, batch: 0.01, chains: 4, seed: 1 }),
+        // The workloads' parts on the worker's thread (src/benchkit.rs `part_ms`; the native example prints them too).
+        parts: await (async () => {
+          const out = {};
+          for (const part of ['rng-range', 'rng-normal', 'grad', 'ksd-tiles', 'ksd-kernel']) out[part] = await times('part', { part, seed: 1 });
+          return out;
+        })(),
       };
     }, reps);
     console.log(JSON.stringify({
       target: `wasm-${r.info.flavour}`, threads: r.info.threads,
       ksd_n1000_d10_ms: +median(r.ksd).toFixed(2), sgld_1chain_ms: +median(r.sgld1).toFixed(2), sgld_4chains_ms: +median(r.sgld4).toFixed(2),
     }));
+    console.log(JSON.stringify({ target: `wasm-${r.info.flavour}-parts`, threads: 1,
+      ...Object.fromEntries(Object.entries(r.parts).map(([k, v]) => [k, +median(v).toFixed(2)])) }));
   } finally {
     await env.close();
   }
