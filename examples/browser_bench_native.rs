@@ -21,4 +21,15 @@ fn main() {
             );
         });
     }
+    // The workloads' parts, one thread (the browser benchmark prints the same names).
+    let mut parts = Vec::new();
+    for part in PARTS {
+        let _ = tunelab::benchkit::part_ms(part, 1); // warm-up
+        let ms = median((0..reps).map(|_| tunelab::benchkit::part_ms(part, 1).expect("part")).collect());
+        parts.push(format!("\"{part}\":{ms:.2}"));
+    }
+    println!("{{\"target\":\"native-parts\",\"threads\":1,{}}}", parts.join(","));
 }
+
+/// The parts of `tunelab::benchkit::part_ms`.
+const PARTS: [&str; 5] = ["rng-range", "rng-normal", "grad", "ksd-tiles", "ksd-kernel"];

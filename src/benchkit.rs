@@ -52,3 +52,54 @@ pub fn sgld_ms(n: usize, d: usize, iters: u64, batch: f64, chains: usize, seed: 
         .sum();
     Ok((t0.elapsed().as_secs_f64() * 1e3, evals))
 }
+
+/// The parts of the two workloads above, apart, for the browser benchmark's "where the time goes" table; each on
+/// the calling thread, returning milliseconds. `rng-range`: 1,000,000 uniform draws `k..10000` of the seeded
+/// ChaCha8 stream (the minibatch indices of 10,000 SGLD iterations with 100-point batches, as
+/// `Chain::draw_batch` draws them); `rng-normal`: 100,000 standard normal draws (their noise, d = 10);
+/// `grad`: the 10,000 minibatch gradients of that run (N = 10,000, d = 10, 100 points, indices drawn
+/// beforehand); `ksd-tiles` / `ksd-kernel`: the coordinate sums and the per-pair kernel (division and square
+/// root) of the KSD workload's pair loop (n = 1,000, d = 10).
+pub fn part_ms(part: &str, seed: u64) -> Result<f64> {
+    let mut rng = stream(seed, 0);
+    let t0;
+    match part {
+        "rng-range" => {
+            t0 = Instant::now();
+            let mut acc = 0u64;
+            for i in 0..1_000_000u32 {
+                acc = acc.wrapping_add(rng.random_range(i % 100..10_000u32) as u64);
+            }
+            black_box(acc);
+        }
+        "rng-normal" => {
+            t0 = Instant::now();
+            let mut acc = 0.0;
+            for _ in 0..100_000 {
+                acc += rng.sample::<f64, _>(StandardNormal);
+            }
+            black_box(acc);
+        }
+        "grad" => {
+            let (ds, _) = simulate_logistic(10_000, 10, &mut rng)?;
+            let target = LogisticRegression::new(Arc::new(ds), 10.0, false)?;
+            let idx: Vec<usize> = (0..1_000_000).map(|_| rng.random_range(0..10_000u32) as usize).collect();
+            let theta = vec![0.01; 10];
+            let mut g = vec![0.0; 10];
+            t0 = Instant::now();
+            for b in idx.chunks_exact(100) {
+                crate::model::Target::add_grad_log_lik(&target, black_box(&theta), b, &mut g);
+            }
+            black_box(&g);
+        }
+        "ksd-tiles" | "ksd-kernel" => {
+            let (n, d) = (1000, 10);
+            let x: Vec<f64> = (0..n * d).map(|_| rng.sample::<f64, _>(StandardNormal)).collect();
+            let s: Vec<f64> = x.iter().map(|v| -v).collect();
+            t0 = Instant::now();
+            black_box(crate::stein::ksd::pair_loop_part(&x, &s, n, d, 1.0, part == "ksd-tiles"));
+        }
+        _ => return Err(crate::error::Error::config(format!("unknown benchmark part {part:?}"))),
+    }
+    Ok(t0.elapsed().as_secs_f64() * 1e3)
+}

@@ -265,8 +265,12 @@ export class ScoreChart extends Chart {
     this.pendingKey = '';
     this.best = null;
     this.scored = false;
-    /** @type {number|null} the series under the cursor */
+    /** @type {(number|null)[]} the shown scores' extent (the y range) */
+    this.yExt = [null, null];
+    /** @type {number|null} index of the arm under the cursor */
     this.focused = null;
+    /** arms drawn (a line or a marker) in the last draw */
+    this.lines = 0;
   }
 
   /** Position of an arm's step size on the ramp, 0 (smallest) .. 1. */
@@ -304,6 +308,9 @@ export class ScoreChart extends Chart {
     this.pending = [];
     this.pendingKey = '';
     this.scored = false;
+    this.yExt = [null, null];
+    this.focused = null;
+    this.lines = 0;
     this.batches = [...new Set(arms.map((a) => a.batch))].sort((a, b) => b - a);
     const ls = arms.map((a) => Math.log10(a.step)).filter(Number.isFinite);
     this.steps = ls.length ? [Math.min(...ls), Math.max(...ls)] : [0, 0];
@@ -311,15 +318,11 @@ export class ScoreChart extends Chart {
     this.planEnds = schedule.map((r) => (acc += r.budget));
     this.planLo = schedule.length ? schedule[0].budget / 8 : null;
     const self = this;
-    const chartArms = arms;
     const dpr = () => window.devicePixelRatio || 1;
-    const series = [{ label: xLabel }];
-    for (const arm of arms) {
-      series.push({
-        label: `arm ${arm.id}`, stroke: () => self.strokeOf(arm), width: 1.5, spanGaps: true, dash: this.dashOf(arm),
-        points: { show: false },
-      });
-    }
+    // One hidden uPlot series (the scores' extent, for the scales and the cursor); the arms' lines and markers
+    // are drawn in the draw hook, one canvas path per arm from the arms' own point arrays. uPlot with one series
+    // per arm re-aligned and re-pathed all 56 series on every update (about 20 ms of main thread per redraw).
+    const series = [{ label: xLabel }, { label: 'scores', stroke: 'rgba(0,0,0,0)', width: 0, points: { show: false }, paths: () => null }];
     const plugin = {
       hooks: {
         draw: [(u) => {
@@ -351,19 +354,40 @@ export class ScoreChart extends Chart {
             lastRight = px;
             ctx.fillText(text, px - 4 * dpr(), top + height - (6 + 14 * row) * dpr());
           });
-          ctx.setLineDash([]);
-          // Scored points: the arm's colour (step size) and its batch's marker.
+          // The arms: one path each (colour = step size, dash = batch), the chosen arm thick and on top; while
+          // the cursor is on an arm, the others are faded.
           const r = 3.2 * dpr();
-          chartArms.forEach((arm, i) => {
-            const ys = u.data[i + 1];
-            if (!ys) return;
+          const pos = self.positions(u, true);
+          ctx.lineJoin = 'round';
+          ctx.save();
+          ctx.beginPath(); ctx.rect(left, top, width, height); ctx.clip();
+          let lines = 0;
+          const order = [...pos.keys()].sort((a, b) => Number(a === self.focused) - Number(b === self.focused) || Number(self.arms[a].id === self.best) - Number(self.arms[b].id === self.best));
+          for (const i of order) {
+            const pts = pos.get(i) ?? [];
+            if (pts.length === 0) continue;
+            const arm = self.arms[i];
+            lines++;
+            ctx.globalAlpha = self.focused != null && i !== self.focused ? 0.35 : 1;
+            if (pts.length < 2) continue;
+            ctx.strokeStyle = self.strokeOf(arm);
+            ctx.lineWidth = (arm.id === self.best ? 3.5 : i === self.focused ? 2.5 : 1.5) * dpr();
+            ctx.setLineDash(self.dashOf(arm).map((v) => v * dpr()));
+            ctx.beginPath();
+            pts.forEach(([px, py], k) => (k ? ctx.lineTo(px, py) : ctx.moveTo(px, py)));
+            ctx.stroke();
+          }
+          ctx.restore();
+          ctx.setLineDash([]);
+          self.lines = lines;
+          // Scored points: the arm's colour (step size) and its batch's marker.
+          for (const i of order) {
+            const arm = self.arms[i];
+            ctx.globalAlpha = self.focused != null && i !== self.focused ? 0.35 : 1;
             const c = self.strokeOf(arm);
-            for (let k = 0; k < ys.length; k++) {
-              if (ys[k] == null) continue;
-              const px = u.valToPos(u.data[0][k], 'x', true); const py = u.valToPos(ys[k], 'y', true);
-              if (inX(px) && Number.isFinite(py)) drawMark(ctx, self.markOf(arm), px, py, arm.id === self.best ? r * 1.4 : r, c);
-            }
-          });
+            for (const [px, py] of pos.get(i) ?? []) if (inX(px)) drawMark(ctx, self.markOf(arm), px, py, arm.id === self.best ? r * 1.4 : r, c);
+          }
+          ctx.globalAlpha = 1;
           // Running arms: hollow markers at their compute so far.
           let strip = 0;
           for (const p of self.pending) {
@@ -383,11 +407,13 @@ export class ScoreChart extends Chart {
           }
           ctx.restore();
         }],
+        // Hover: the arm whose line or marker is nearest the cursor (within 16 px) is focused and read out.
         setCursor: [(u) => {
-          const arm = self.focused == null || u.cursor.idx == null ? null : self.arms[self.focused - 1];
-          if (arm) self.onHover?.(arm);
+          const { left: cx, top: cy } = u.cursor;
+          const i = cx == null || cx < 0 ? null : self.nearest(u, cx, cy, 16);
+          if (i !== self.focused) { self.focused = i; u.redraw(false); }
+          if (i != null) self.onHover?.(self.arms[i]);
         }],
-        setSeries: [(u, i) => { self.focused = i; if (i != null && self.arms[i - 1]) self.onHover?.(self.arms[i - 1]); }],
       },
     };
     // x: the data and the whole planned schedule (so the axis does not jump as rounds end).
@@ -396,19 +422,52 @@ export class ScoreChart extends Chart {
       const hi = Math.max(...[max, self.planEnds[self.planEnds.length - 1]].filter((v) => v > 0));
       return Number.isFinite(lo) && Number.isFinite(hi) ? (hi > lo ? [lo / 1.6, hi * 1.6] : [lo / 2, lo * 2]) : [1, 10];
     };
+    const yRange = logScale(1.5).range;
     const yAxis = axis({ label: yLabel, log: true, size: 60 });
     const yValues = yAxis.values;
     this.mount({
       // No time axis here: skips uPlot's date-format setup (regex templates, ~5 ms per chart).
       fmtDate: () => () => '',
-      focus: { alpha: 0.35 },
-      cursor: { focus: { prox: 16 }, drag: { x: false, y: false }, points: { show: false } },
-      scales: { x: { time: false, distr: 3, range: xRange }, y: logScale(1.5) },
+      cursor: { drag: { x: false, y: false }, points: { show: false } },
+      scales: { x: { time: false, distr: 3, range: xRange }, y: { distr: 3, range: (u) => yRange(u, self.yExt[0], self.yExt[1]) } },
       // No score yet: no y ticks (the fallback range would be made up).
       axes: [axis({ label: xLabel, log: true }), { ...yAxis, values: (u, v) => (self.scored ? yValues(u, v) : v.map(() => '')) }],
       series,
       plugins: [plugin],
-    }, [[], ...arms.map(() => [])]);
+    }, [[], []]);
+  }
+
+  /** An arm's scored points a log-log chart can show: [[x, y]]. */
+  static shown(arm) {
+    return arm.points.filter((p) => Number.isFinite(p[0]) && p[0] > 0 && Number.isFinite(p[1]) && p[1] > 0);
+  }
+
+  /** Each arm's shown points in pixels (device pixels with `canvas`, else CSS pixels of the plot area), by arm index. */
+  positions(u, canvas = false) {
+    /** @type {Map<number, number[][]>} */
+    const out = new Map();
+    this.arms.forEach((arm, i) => {
+      out.set(i, ScoreChart.shown(arm).map((p) => [u.valToPos(p[0], 'x', canvas), u.valToPos(p[1], 'y', canvas)]).filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y)));
+    });
+    return out;
+  }
+
+  /** Index of the arm whose line or marker is nearest (cx, cy) (plot-area CSS pixels), within `prox`; else null. */
+  nearest(u, cx, cy, prox) {
+    let best = null; let bestD = prox * prox;
+    const seg = (ax, ay, bx, by) => {
+      const dx = bx - ax; const dy = by - ay; const l = dx * dx + dy * dy;
+      const t = l > 0 ? Math.max(0, Math.min(1, ((cx - ax) * dx + (cy - ay) * dy) / l)) : 0;
+      const ex = ax + t * dx - cx; const ey = ay + t * dy - cy;
+      return ex * ex + ey * ey;
+    };
+    for (const [i, pts] of this.positions(u)) {
+      for (let k = 0; k < pts.length; k++) {
+        const d = k ? seg(pts[k - 1][0], pts[k - 1][1], pts[k][0], pts[k][1]) : seg(pts[0][0], pts[0][1], pts[0][0], pts[0][1]);
+        if (d <= bestD) { bestD = d; best = i; }
+      }
+    }
+    return best;
   }
 
   strokeOf(arm) {
@@ -431,19 +490,24 @@ export class ScoreChart extends Chart {
     return pending;
   }
 
-  /** Redraws with the arms' current points ([[compute, score]]) and statuses; returns the aligned data. */
+  /**
+   * Redraws with the arms' current points ([[compute, score]]) and statuses. Returns the points aligned on their
+   * x values ([xs, ys of arm 0, ...], for the page's test hooks; the chart draws from the arms' own arrays).
+   */
   update({ boundaries = [], best = null, pending = this.pending } = {}) {
     if (!this.u) return null;
     this.boundaries = boundaries;
     this.best = best;
     this.pending = pending;
     this.pendingKey = pending.map((p) => `${p.arm}:${p.x}:${p.y}`).join(',');
-    const pos = (v) => Number.isFinite(v) && v > 0;
-    const data = alignSeries(this.arms.map((a) => ({ x: a.points.map((p) => p[0]).filter(pos), y: a.points.filter((p) => pos(p[0])).map((p) => p[1]) })), pos);
-    this.scored = data.slice(1).some((ys) => ys.some((v) => v != null));
-    this.arms.forEach((arm, i) => { this.u.series[i + 1].width = arm.id === best ? 3.5 : 1.5; });
-    this.u.setData(data);
-    return data;
+    let xlo = Infinity; let xhi = -Infinity; let ylo = Infinity; let yhi = -Infinity;
+    const shown = this.arms.map((a) => ScoreChart.shown(a));
+    for (const pts of shown) for (const [x, y] of pts) { xlo = Math.min(xlo, x); xhi = Math.max(xhi, x); ylo = Math.min(ylo, y); yhi = Math.max(yhi, y); }
+    this.scored = ylo <= yhi;
+    this.yExt = this.scored ? [ylo, yhi] : [null, null];
+    // The hidden series holds the extent only: uPlot's x range and cursor come from it.
+    this.u.setData(!this.scored ? [[], []] : xlo < xhi ? [[xlo, xhi], [ylo, yhi]] : [[xlo], [ylo]]);
+    return alignSeries(shown.map((pts) => ({ x: pts.map((p) => p[0]), y: pts.map((p) => p[1]) })));
   }
 }
 

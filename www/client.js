@@ -246,7 +246,7 @@ export class ComputeClient {
   }
 
   probeThreads(tasks = 64) { return this.request('probe-threads', { tasks }); }
-  /** @param {'ksd'|'sgld'} kind @param {Record<string, number>} params */
+  /** @param {'ksd'|'sgld'|'part'} kind @param {Record<string, number|string>} params (for 'part': {part, seed}, see src/benchkit.rs) */
   bench(kind, params) { return this.request('bench', { kind, params }); }
   /** @param {import('./protocol.js').CrashWhat} what */
   crashTest(what) { return this.request('crash-test', { what }); }

@@ -40,7 +40,7 @@
 /** @typedef {{type: 'preview-csv', id: number, text: string, label: string, standardize: boolean, model: any, rows: number}} PreviewCsvRequest */
 /** @typedef {{type: 'density-grid', id: number, model: any, samples: Float64Array, nx: number, ny: number}} DensityGridRequest */
 /** @typedef {{type: 'probe-threads', id: number, tasks: number}} ProbeThreadsRequest */
-/** @typedef {{type: 'bench', id: number, kind: 'ksd'|'sgld', params: Record<string, number>}} BenchRequest */
+/** @typedef {{type: 'bench', id: number, kind: 'ksd'|'sgld'|'part', params: Record<string, number|string>}} BenchRequest */
 /** @typedef {{type: 'crash-test', id: number, what: CrashWhat}} CrashTestRequest */
 /**
  * @typedef {InitRequest|CheckRequest|PresetRequest|PresetNamesRequest|RunRequest|PreviewCsvRequest

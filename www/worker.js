@@ -154,6 +154,7 @@ async function handle(msg) {
       const w = requireWasm();
       const p = msg.params ?? {};
       const ms = msg.kind === 'ksd' ? w.bench_ksd(p.n ?? 1000, p.d ?? 10, p.seed ?? 1)
+        : msg.kind === 'part' ? w.bench_part(String(p.part), p.seed ?? 1)
         : w.bench_sgld(p.n ?? 10000, p.d ?? 10, p.iters ?? 10000, p.batch ?? 0.01, p.chains ?? 1, p.seed ?? 1);
       post({ type: 'result', id: msg.id, result: { kind: msg.kind, ms, threads: w.num_threads(), flavour } });
       return;

@@ -471,6 +471,69 @@ fn tile_sums(tile: &mut Tile, tr: &Transposed, d: usize, j0: usize, xik: &[[f64;
     }
 }
 
+/// The two halves of the off-diagonal pair loop, apart, for the browser benchmark's "where the time goes"
+/// (`crate::benchkit::part_ms`): `tiles` runs only the coordinate sums ([`tile_sums`]) of every tile the pair
+/// loop visits; otherwise only the per-pair kernel (one division and one square root per pair, `beta = -1/2`) on
+/// as many tiles. Single-threaded; returns a checksum (kept alive by the caller). Not part of the API.
+#[doc(hidden)]
+pub fn pair_loop_part(x: &[f64], s: &[f64], n: usize, d: usize, c2: f64, tiles: bool) -> f64 {
+    let tr = transpose(x, s, n, d);
+    // The same code generation as the pair loop (`panel_sum`): AVX2 where the CPU has it.
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            #[target_feature(enable = "avx2")]
+            fn avx2(tr: &Transposed, n: usize, d: usize, c2: f64, tiles: bool) -> f64 { pair_loop_part_impl(tr, n, d, c2, tiles) }
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            return unsafe { avx2(&tr, n, d, c2, tiles) };
+        }
+    }
+    pair_loop_part_impl(&tr, n, d, c2, tiles)
+}
+
+#[inline(always)]
+fn pair_loop_part_impl(tr: &Transposed, n: usize, d: usize, c2: f64, tiles: bool) -> f64 {
+    let mut tile = Tile { r2: [[0.0; CH]; R], t: [[0.0; CH]; R], ss: [[0.0; CH]; R], k0: [0.0; CH] };
+    let mut xik = vec![[0.0; R]; d];
+    let mut sik = vec![[0.0; R]; d];
+    // The k0 half runs on a tile of real sums (the first one).
+    tile_sums(&mut tile, tr, d, 1, &xik, &sik);
+    let df = d as f64;
+    let mut total = 0.0;
+    let mut ib = 0;
+    while ib < n {
+        let rows = (n - ib).min(R);
+        for k in 0..d {
+            for r in 0..R {
+                xik[k][r] = tr.xt[k * tr.np + ib + r.min(rows - 1)];
+                sik[k][r] = tr.st[k * tr.np + ib + r.min(rows - 1)];
+            }
+        }
+        let mut j0 = ib + 1;
+        while j0 < n {
+            let len = (n - j0).min(CH);
+            if tiles {
+                tile_sums(&mut tile, tr, d, j0, &xik, &sik);
+                total += tile.r2[0][0] + tile.t[R - 1][CH - 1];
+            } else {
+                for r in 0..rows {
+                    let (r2, t, ss) = (&tile.r2[r], &tile.t[r], &tile.ss[r]);
+                    for j in 0..CH {
+                        let rq = 1.0 / (c2 + r2[j] + total * 1e-300);
+                        let kb = rq.sqrt();
+                        let b1 = kb * rq;
+                        tile.k0[j] = ss[j] * kb + t[j] * b1 + df * b1 - 3.0 * r2[j] * (b1 * rq);
+                    }
+                    total += sum4(&tile.k0[..len]);
+                }
+            }
+            j0 += len;
+        }
+        ib += rows;
+    }
+    total
+}
+
 /// Sum with four interleaved accumulators (vectorisable, fixed order).
 #[inline(always)]
 fn sum4(v: &[f64]) -> f64 {

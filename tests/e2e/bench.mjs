@@ -27,12 +27,20 @@ for (const isolation of only === 'main' ? [] : [false, true]) {
         ksd: await times('ksd', { n: 1000, d: 10, seed: 1 }),
         sgld1: await times('sgld', { n: 10000, d: 10, iters: 10000, batch: 0.01, chains: 1, seed: 1 }),
         sgld4: await times('sgld', { n: 10000, d: 10, iters: 10000, batch: 0.01, chains: 4, seed: 1 }),
+        // The workloads' parts on the worker's thread (src/benchkit.rs `part_ms`; the native example prints them too).
+        parts: await (async () => {
+          const out = {};
+          for (const part of ['rng-range', 'rng-normal', 'grad', 'ksd-tiles', 'ksd-kernel']) out[part] = await times('part', { part, seed: 1 });
+          return out;
+        })(),
       };
     }, reps);
     console.log(JSON.stringify({
       target: `wasm-${r.info.flavour}`, threads: r.info.threads,
       ksd_n1000_d10_ms: +median(r.ksd).toFixed(2), sgld_1chain_ms: +median(r.sgld1).toFixed(2), sgld_4chains_ms: +median(r.sgld4).toFixed(2),
     }));
+    console.log(JSON.stringify({ target: `wasm-${r.info.flavour}-parts`, threads: 1,
+      ...Object.fromEntries(Object.entries(r.parts).map(([k, v]) => [k, +median(v).toFixed(2)])) }));
   } finally {
     await env.close();
   }
@@ -74,9 +82,23 @@ for (const preset of only === 'speed' ? [] : ['', 'paper-logreg']) for (let rep 
     const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
     const tasks = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && main.has(`${e.pid}:${e.tid}`));
     const cpu = Math.max(0, ...tasks.map((e) => e.tdur ?? 0)) / 1000;
+    // What the longest task (by CPU) did: the trace events nested in it (same thread, inside its span), by name,
+    // with their wall time in ms (nested events count in their parents too).
+    const top = tasks.reduce((a, e) => ((e.tdur ?? 0) > (a?.tdur ?? -1) ? e : a), null);
+    const inside = {};
+    if (top) {
+      for (const e of events) {
+        if (e.ph !== 'X' || e === top || `${e.pid}:${e.tid}` !== `${top.pid}:${top.tid}` || e.ts < top.ts || e.ts + (e.dur ?? 0) > top.ts + top.dur) continue;
+        const name = e.name === 'FunctionCall' || e.name === 'EventDispatch' || e.name === 'TimerFire' ? `${e.name}(${e.args?.data?.functionName || e.args?.data?.type || ''})` : e.name;
+        inside[name] = (inside[name] ?? 0) + (e.dur ?? 0) / 1000;
+      }
+    }
+    const parts = Object.entries(inside).sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, v]) => `${k} ${v.toFixed(1)}`);
     console.log(JSON.stringify({ target: `main-thread-during-${preset || 'default'}-run`, run_s: +((Date.now() - t0) / 1000).toFixed(1),
       long_tasks_over_50ms: lt.length, longest_ms: lt.length ? Math.round(Math.max(...lt)) : 0,
-      longest_task_cpu_ms: Math.round(cpu), redraws: draws.length, longest_redraw_ms: Math.max(0, ...draws) }));
+      longest_task_cpu_ms: Math.round(cpu), longest_task_at_s: top ? +((top.ts - tasks[0].ts) / 1e6).toFixed(1) : null,
+      longest_task_wall_ms: top ? Math.round(top.dur / 1000) : null, longest_task_inside: parts,
+      redraws: draws.length, longest_redraw_ms: Math.max(0, ...draws) }));
   } finally {
     await env.close();
   }

@@ -62,3 +62,20 @@ export async function waitArmCount(page, re, timeout = 30_000) {
   await page.waitForFunction((src) => new RegExp(src).test(document.getElementById('arm-count')?.textContent ?? ''), re.source, { timeout });
   return page.textContent('#arm-count');
 }
+
+/**
+ * Counts the animation frames from the first one after the tune panel handled its run's first progress event
+ * until `drawn` (a function source, evaluated in the page) is true; {frames, drawn} (frames capped at 30).
+ * A functional check (no wall-clock bound): the page draws from the first progress event on, in the frames that
+ * follow it, however slow the machine.
+ */
+export async function framesToDraw(page, drawn) {
+  return page.evaluate(async (src) => {
+    const isDrawn = /** @type {() => boolean} */ (new Function(`return (${src})();`));
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
+    while (!(window.__tunelab.progressEvents > 0)) await frame();
+    let frames = 0;
+    while (!isDrawn() && frames < 30) { await frame(); frames++; }
+    return { frames, drawn: isDrawn() };
+  }, drawn.toString());
+}

@@ -31,9 +31,11 @@ describe('the mamba lesson: every step\'s claim holds on its run', () => {
     first = await report(page);
     // Step 1: "Each line is one arm".
     assert.match(await stepText(page), /Each line is one arm/);
-    const series = await page.evaluate(() => window.__tunelab.panels.tune.panel.scoreChart.u.series.length - 1);
-    assert.equal(series, first.arms.length);
+    // The chart drew one path (line and markers) per arm with a finite score, and all 18 arms have one.
+    const lines = await page.evaluate(() => window.__tunelab.panels.tune.panel.scoreChart.lines);
     assert.equal(first.arms.length, 18);
+    assert.equal(lines, first.arms.filter((a) => a.scores.some((s) => s != null && Number.isFinite(s) && s > 0)).length);
+    assert.equal(lines, 18);
     assert.equal(new Set(first.arms.map((a) => a.step)).size, 9);
     assert.equal(new Set(first.arms.map((a) => a.batch_fraction)).size, 2);
     // Step 2: "all 18 arms get a small budget, then only the best third (η = 3) go on with η times more (here 18 → 6

@@ -425,6 +425,12 @@ pub fn bench_sgld(n: usize, d: usize, iters: u32, batch: f64, chains: usize, see
     tunelab::benchkit::sgld_ms(n, d, iters as u64, batch, chains, seed as u64).map(|r| r.0).map_err(to_js_error)
 }
 
+/// Milliseconds for one part of the workloads above (see [`tunelab::benchkit::part_ms`]).
+#[wasm_bindgen]
+pub fn bench_part(part: &str, seed: u32) -> Result<f64, JsValue> {
+    tunelab::benchkit::part_ms(part, seed as u64).map_err(to_js_error)
+}
+
 /// Runs `f` with an observer that forwards each event to `on_event` (truthy return = cancel, a throw stops
 /// the run and is rethrown) and returns the core's result (its error as a JS `Error`). Shared by every runner.
 pub(crate) fn observed<E: serde::Serialize, R>(
