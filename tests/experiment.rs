@@ -148,7 +148,7 @@ fn user_data_is_requested_and_parsed_at_the_boundary() {
         csv.push_str(&format!("{},{},{}\n", (i as f64 * 0.7).sin(), (i as f64 * 1.3).cos(), i % 2));
     }
     let data = req.parse(&csv).unwrap();
-    let report = checked.run(Inputs { data: Some(data) }, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    let report = checked.run(Inputs { data: Some(data), ..Default::default() }, &mut |_| {}, &AtomicBool::new(false)).unwrap();
     let Some(tunelab::experiment::Output::Hoag(h)) = report.result else { panic!() };
     assert_eq!(h.n_train + h.n_test + h.n_validation, 60);
     // a kind without user data says so

@@ -63,7 +63,7 @@ fn learning_rate_classifiers_refuse_absurd_class_counts() {
     let y: Vec<f64> = (0..n).map(|i| if i == 3 { 1e9 } else { (i % 2) as f64 }).collect();
     let ds = Dataset::new((0..n).map(|i| i as f64).collect(), y, 1, None, "y").unwrap();
     let stop = std::sync::atomic::AtomicBool::new(false);
-    match checked.run(Inputs { data: Some(ds) }, &mut |_| {}, &stop) {
+    match checked.run(Inputs { data: Some(ds), ..Default::default() }, &mut |_| {}, &stop) {
         Err(Error::Data(m)) => assert!(m.contains("at most 1000 classes") && m.contains("1000000000"), "{m}"),
         other => panic!("expected a data error, got {:?}", other.map(|r| r.status)),
     }

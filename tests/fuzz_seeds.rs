@@ -2,7 +2,7 @@
 //! kind serialised as JSON, small CSV files (good and bad, plus the head of the shipped digits), and KSD
 //! inputs encoded from `tests/data/stein_reference.json`. This test checks that every seed does what it
 //! should (preset configs round-trip through `from_json` and `check`); with `TUNELAB_FUZZ_SEEDS=DIR` it also
-//! writes them to `DIR/{config,csv,ksd,ratings,mnist}/` (what `scripts/fuzz.sh` does).
+//! writes them to `DIR/{config,csv,ksd,ratings,mnist,svmlight}/` (what `scripts/fuzz.sh` does).
 
 use tunelab::data::{parse_csv, CsvOptions};
 use tunelab::experiment::{ExperimentConfig, Kind};
@@ -109,9 +109,30 @@ fn mnist_seeds() -> Vec<(String, Vec<u8>)> {
     ]
 }
 
+/// svmlight / libsvm files: simulated documents, the format's corners (comments, `qid:`, CRLF, a row without
+/// features) and malformed lines.
+fn svmlight_seeds() -> Vec<(String, Vec<u8>)> {
+    use tunelab::data::sparse::{parse_svmlight, simulate_svmlight};
+    let docs = simulate_svmlight(30, 12, 1);
+    assert_eq!(parse_svmlight(&docs, None).unwrap().y.len(), 30);
+    let corners = "# header\r\n+1 qid:3 1:0.5 7:2e-1 # tail\r\n-1 2:1\r\n\r\n+1\r\n-1 3:-4 4:1e2\n";
+    assert!(parse_svmlight(corners, None).is_ok());
+    vec![
+        ("documents.svm".into(), docs.into_bytes()),
+        ("corners.svm".into(), corners.as_bytes().to_vec()),
+        ("decreasing.svm".into(), b"1 3:1 2:1\n".to_vec()),
+        ("zero-index.svm".into(), b"1 0:1\n-1 1:1\n".to_vec()),
+        ("bad-value.svm".into(), b"1 1:nan\n-1 2:1e999\n".to_vec()),
+        ("huge-index.svm".into(), b"1 4194304:1\n-1 4194305:1\n".to_vec()),
+        // The first crash of the target (its own assertion): the largest allowed index, then a wider width.
+        ("max-index.svm".into(), b"1  4194304:1\n".to_vec()),
+        ("three-labels.svm".into(), b"1 1:1\n2 2:1\n3 1:1\n1 2:1\n2 1:1\n3 2:1\n1 1:1\n2 2:1\n3 1:1\n".to_vec()),
+    ]
+}
+
 #[test]
 fn fuzz_seeds_are_valid_and_written_when_asked() {
-    let sets = [("config", config_seeds()), ("csv", csv_seeds()), ("ksd", ksd_seeds()), ("ratings", ratings_seeds()), ("mnist", mnist_seeds())];
+    let sets = [("config", config_seeds()), ("csv", csv_seeds()), ("ksd", ksd_seeds()), ("ratings", ratings_seeds()), ("mnist", mnist_seeds()), ("svmlight", svmlight_seeds())];
     assert!(sets.iter().all(|(_, s)| !s.is_empty()));
     if let Some(dir) = std::env::var_os("TUNELAB_FUZZ_SEEDS") {
         for (target, seeds) in &sets {

@@ -133,7 +133,7 @@ fn kernel_ridge_on_a_file_too_large_for_its_kernel_matrices_is_refused_before_bu
     let n = 40_000;
     let ds = tunelab::data::Dataset::new((0..n).map(|i| i as f64).collect(), vec![0.5; n], 1, None, "y").unwrap();
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let r = checked.run(tunelab::experiment::Inputs { data: Some(ds) }, &mut |_| {}, &stop);
+    let r = checked.run(tunelab::experiment::Inputs { data: Some(ds), ..Default::default() }, &mut |_| {}, &stop);
     match r {
         Err(Error::Config(m)) => assert!(m.contains("the limit is 2048 MiB") && m.contains("kernel ridge"), "{m}"),
         other => panic!("expected a config error, got {:?}", other.map(|r| r.status)),

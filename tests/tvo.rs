@@ -300,3 +300,35 @@ fn tvo_experiment_runs_windows_and_is_deterministic() {
     assert!(ExperimentConfig::from_json(r#"{"kind": "tvo", "methods": []}"#, None).unwrap().check().is_err());
     assert!(ExperimentConfig::from_json(r#"{"kind": "tvo", "lr": -1}"#, None).unwrap().check().is_err());
 }
+
+/// Stop inside a window: the observer sets the flag at the first epoch event (epoch 1 of a 3-epoch window), the
+/// run stops before the window ends: status `stopped`, no result, and what was reached (the start and that epoch)
+/// kept in the envelope; no window was evaluated after the stop.
+#[test]
+fn tvo_stop_inside_a_window_keeps_what_was_reached() {
+    use std::sync::atomic::Ordering;
+    use tunelab::experiment::{Detail, Status};
+    let cfg = r#"{"kind": "tvo", "epochs": 6, "window": 3, "d": 2, "test_size": 100, "eval_size": 20,
+                 "curve_k": 2, "iwae_k": 2, "hidden": [4], "latent": 2, "methods": ["linear", "gp-ucb"], "seed": 5}"#;
+    let checked = ExperimentConfig::from_json(cfg, None).unwrap().check().unwrap();
+    let stop = AtomicBool::new(false);
+    let mut types = Vec::new();
+    let rep = checked
+        .run(Inputs::default(), &mut |e| {
+            if let Event::Progress { detail, done, .. } = e {
+                let v = serde_json::to_value(detail).unwrap();
+                types.push((v["type"].as_str().unwrap().to_string(), *done));
+                if v["type"] == "epoch" {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }, &stop)
+        .unwrap();
+    assert_eq!(rep.status, Status::Stopped);
+    assert!(rep.result.is_none());
+    assert_eq!(types, [("started".to_string(), 0.0), ("epoch".to_string(), 1.0 / 3.0)]);
+    assert_eq!(rep.reached.len(), 2);
+    let Detail::Tvo(tunelab::tvo::TvoEvent::Epoch { window, epoch }) = &rep.reached[1] else { panic!("{:?}", rep.reached) };
+    assert_eq!((*window, *epoch), (0, 1));
+    assert!((rep.compute.done - 1.0 / 3.0).abs() < 1e-12 && rep.compute.total == 3.0);
+}

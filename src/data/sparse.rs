@@ -151,6 +151,31 @@ pub fn parse_svmlight(text: &str, n_features: Option<usize>) -> Result<SparseDat
     Ok(SparseDataset { x, y })
 }
 
+/// Simulated text-like data as svmlight text: `n` documents over `p` terms, about 6 distinct terms each
+/// (values: counts 1-3), labels +1 / -1 drawn from a logistic model on the presence of the terms (weight
+/// +1.5 for terms `j ≡ 0 mod 4`, -1.5 for `j ≡ 1 mod 4`, 0 otherwise). Seeded; for tests, examples and the page.
+pub fn simulate_svmlight(n: usize, p: usize, seed: u64) -> String {
+    use rand::RngExt;
+    use std::fmt::Write as _;
+    let mut rng = crate::rng::stream(seed, 7);
+    let w: Vec<f64> = (0..p).map(|j| if j % 4 == 0 { 1.5 } else if j % 4 == 1 { -1.5 } else { 0.0 }).collect();
+    let mut out = String::from("# simulated documents\n");
+    for _ in 0..n {
+        let mut terms: Vec<usize> = (0..6).map(|_| rng.random_range(0..p.max(1))).collect();
+        terms.sort_unstable();
+        terms.dedup();
+        let t: f64 = terms.iter().map(|&j| w[j]).sum();
+        let u: f64 = rng.random();
+        let label = if u < 1.0 / (1.0 + crate::math::exp(-t)) { "+1" } else { "-1" };
+        out.push_str(label);
+        for j in terms {
+            let _ = write!(out, " {}:{}", j + 1, 1 + rng.random_range(0..3usize));
+        }
+        out.push('\n');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,6 @@
 //! The six experiment kinds, each an [`Experiment`]: checked once, run with inputs, an observer and a stop flag.
 
-use super::{DataRequest, Detail, Experiment, Inputs, Kind, Output};
+use super::{DataFormat, DataRequest, Detail, Experiment, Inputs, Kind, Output};
 use crate::bandit::sgmcmc_step::{StepEvent, StepTuneConfig, StepTuneReport};
 use crate::bandit::{AlgoSpec, BanditConfig, BanditEvent, BanditReport, ProblemSpec};
 use crate::hoag::{HoagConfig, HoagData, HoagEvent, HoagReport};
@@ -16,15 +16,15 @@ use std::sync::atomic::AtomicBool;
 /// (user,item,rating).
 fn tune_data_request(d: &DataSpec, ratings: bool) -> Option<DataRequest> {
     match &d.source {
-        DataSource::Csv { path } => Some(DataRequest { path: Some(path.clone()), label: d.label.clone(), ratings }),
-        DataSource::Upload { .. } => Some(DataRequest { path: None, label: d.label.clone(), ratings }),
+        DataSource::Csv { path } => Some(DataRequest { path: Some(path.clone()), label: d.label.clone(), format: DataFormat::Csv, ratings }),
+        DataSource::Upload { .. } => Some(DataRequest { path: None, label: d.label.clone(), format: DataFormat::Csv, ratings }),
         _ => None,
     }
 }
 
 /// The request of a HOAG / learning-rate config's `csv` (with a path) or `upload` source; label `y` by default.
 fn labelled(path: Option<&String>, label: &Option<String>) -> DataRequest {
-    DataRequest { path: path.cloned(), label: label.clone().unwrap_or_else(|| "y".into()), ratings: false }
+    DataRequest { path: path.cloned(), label: label.clone().unwrap_or_else(|| "y".into()), format: DataFormat::Csv, ratings: false }
 }
 
 /// Builds a tune problem from the inputs (the boundary parsed the user's file) or the config's built-in data.
@@ -294,6 +294,7 @@ impl Experiment for HoagExperiment {
         match &self.cfg.data {
             HoagData::Csv { path, label } => Some(labelled(Some(path), label)),
             HoagData::Upload { label } => Some(labelled(None, label)),
+            HoagData::Svmlight { path } => Some(DataRequest { path: path.clone(), label: String::new(), format: DataFormat::Svmlight, ratings: false }),
             _ => None,
         }
     }
@@ -310,7 +311,7 @@ impl Experiment for HoagExperiment {
             est.check()?;
         }
         let mut done = 0.0;
-        crate::hoag::run_checked(&self.cfg, inputs.data.as_ref(), &mut |e| {
+        let mut observe = |e: &HoagEvent| {
             match e {
                 HoagEvent::Progress { method, point, .. } => done = *method as f64 + (point.cost as f64 / budget).min(1.0),
                 HoagEvent::MethodDone { method, .. } => done = *method as f64 + 1.0,
@@ -318,7 +319,12 @@ impl Experiment for HoagExperiment {
                 _ => {}
             }
             progress(done, total, e.clone())
-        }, stop)
+        };
+        if let HoagData::Svmlight { .. } = self.cfg.data {
+            let sparse = inputs.sparse.as_ref().ok_or_else(|| crate::Error::config("data source svmlight: no svmlight file was given"))?;
+            return crate::hoag::run_sparse(&self.cfg, sparse, &mut observe, stop);
+        }
+        crate::hoag::run_checked(&self.cfg, inputs.data.as_ref(), &mut observe, stop)
     }
 }
 
@@ -435,6 +441,10 @@ impl Experiment for TvoExperiment {
         crate::tvo::run_checked(&self.cfg, inputs.data.as_ref(), &mut |e| {
             let done = match e {
                 TvoEvent::Started { .. } => 0.0,
+                TvoEvent::Epoch { window, epoch } => {
+                    let w = self.cfg.window;
+                    *window as f64 + (epoch - window * w) as f64 / w as f64
+                }
                 TvoEvent::Window { window, .. } => *window as f64 + 1.0,
                 TvoEvent::Done { .. } => total,
             };

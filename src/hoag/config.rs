@@ -52,6 +52,13 @@ pub enum HoagData {
         #[serde(default)]
         label: Option<String>,
     },
+    /// Sparse svmlight / libsvm text (`label index:value ...`, [`crate::data::sparse`]): the file at `path`
+    /// (CLI) or, without a path, the page's upload. Logistic problems only; features are not standardised.
+    /// Runs through the experiment contract ([`crate::experiment::Inputs::sparse`]) or [`super::run_sparse`].
+    Svmlight {
+        #[serde(default)]
+        path: Option<String>,
+    },
     /// Data handed over by the page: use [`run_with_data`].
     Upload {
         #[serde(default)]

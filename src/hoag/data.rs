@@ -127,6 +127,9 @@ pub(super) fn sizes(input: &Dataset) -> (usize, usize, usize, usize) {
 pub(crate) fn input<'a>(cfg: &HoagConfig, data: Option<&'a Dataset>) -> Result<Cow<'a, Dataset>> {
     match (data, &cfg.data) {
         (Some(d), _) => Ok(Cow::Borrowed(d)),
+        (None, HoagData::Svmlight { .. }) => Err(Error::config(
+            "data source svmlight is sparse: give the parsed file to run_sparse (the experiment contract does this)",
+        )),
         (None, HoagData::Csv { .. }) | (None, HoagData::Upload { .. }) => Err(Error::config(
             "data source csv/upload needs the data passed in (run_with_data); the CLI and the page do this",
         )),

@@ -101,32 +101,106 @@ fn matvec(x: &[f64], n: usize, p: usize, v: &[f64], out: &mut [f64]) {
     }
 }
 
-/// Mean logistic loss `(1/n) Σ log(1 + exp(-b_i a_iᵀw))` with labels in {-1, +1}.
-fn logistic_loss(s: &Split, p: usize, w: &[f64]) -> f64 {
-    if s.n == 0 {
-        return f64::NAN;
-    }
-    let mut tot = 0.0;
-    for i in 0..s.n {
-        tot += log1pexp_neg(s.y[i] * dot(&s.x[i * p..(i + 1) * p], w));
-    }
-    tot / s.n as f64
+/// Row access of a logistic-regression split with labels ±1: dense rows ([`Split`]) or CSR rows
+/// (`super::sparse`). The losses, gradients and Hessian-vector products below are written once over it.
+pub(crate) trait LogisticRows {
+    /// Number of rows.
+    fn len(&self) -> usize;
+    /// Label of row `i` (±1).
+    fn label(&self, i: usize) -> f64;
+    /// `a_iᵀ w`.
+    fn dot_row(&self, i: usize, w: &[f64]) -> f64;
+    /// `g += c a_i`.
+    fn axpy_row(&self, i: usize, c: f64, g: &mut [f64]);
 }
 
-/// Mean logistic loss of `s` at `w` (labels ±1); its gradient is added to `g`.
-fn add_logistic_grad(s: &Split, p: usize, w: &[f64], g: &mut [f64]) -> f64 {
-    let inv_n = 1.0 / s.n as f64;
-    let mut val = 0.0;
-    for i in 0..s.n {
-        let a = &s.x[i * p..(i + 1) * p];
-        let m = s.y[i] * dot(a, w);
-        val += inv_n * log1pexp_neg(m);
-        let c = -s.y[i] * sigmoid(-m) * inv_n;
-        for j in 0..p {
+/// A dense split's rows (`n x p` row-major).
+pub(crate) struct DenseRows<'a> {
+    s: &'a Split,
+    p: usize,
+}
+
+impl LogisticRows for DenseRows<'_> {
+    fn len(&self) -> usize {
+        self.s.n
+    }
+    fn label(&self, i: usize) -> f64 {
+        self.s.y[i]
+    }
+    fn dot_row(&self, i: usize, w: &[f64]) -> f64 {
+        dot(&self.s.x[i * self.p..(i + 1) * self.p], w)
+    }
+    fn axpy_row(&self, i: usize, c: f64, g: &mut [f64]) {
+        let a = &self.s.x[i * self.p..(i + 1) * self.p];
+        for j in 0..self.p {
             g[j] += c * a[j];
         }
     }
+}
+
+/// Mean logistic loss `(1/n) Σ log(1 + exp(-b_i a_iᵀw))` with labels in {-1, +1}.
+fn logistic_loss(s: &impl LogisticRows, w: &[f64]) -> f64 {
+    let n = s.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    let mut tot = 0.0;
+    for i in 0..n {
+        tot += log1pexp_neg(s.label(i) * s.dot_row(i, w));
+    }
+    tot / n as f64
+}
+
+/// Mean logistic loss of `s` at `w` (labels ±1); its gradient is added to `g`.
+fn add_logistic_grad(s: &impl LogisticRows, w: &[f64], g: &mut [f64]) -> f64 {
+    let inv_n = 1.0 / s.len() as f64;
+    let mut val = 0.0;
+    for i in 0..s.len() {
+        let m = s.label(i) * s.dot_row(i, w);
+        val += inv_n * log1pexp_neg(m);
+        s.axpy_row(i, -s.label(i) * sigmoid(-m) * inv_n, g);
+    }
     val
+}
+
+/// An L2-regularised logistic regression of Pedregosa (2016, eq. 4; one penalty per feature as in
+/// Appendix B): the dense [`LogisticBilevel`] and the sparse `super::sparse::SparseLogisticBilevel`, which
+/// differ only in how rows are stored. Both are [`Bilevel`] through this trait.
+pub(crate) trait L2Logistic: Send + Sync {
+    type Rows<'a>: LogisticRows
+    where
+        Self: 'a;
+    /// Number of features.
+    fn p(&self) -> usize;
+    /// One penalty per feature (`s = p`) or one in all.
+    fn per_feature(&self) -> bool;
+    fn train(&self) -> Self::Rows<'_>;
+    fn test(&self) -> Self::Rows<'_>;
+    fn validation(&self) -> Self::Rows<'_>;
+    /// An upper bound on the logistic term's Hessian norm.
+    fn data_lipschitz(&self) -> f64;
+}
+
+impl L2Logistic for LogisticBilevel {
+    type Rows<'a> = DenseRows<'a>;
+    fn p(&self) -> usize {
+        self.p
+    }
+    fn per_feature(&self) -> bool {
+        self.per_feature
+    }
+    fn train(&self) -> DenseRows<'_> {
+        DenseRows { s: &self.train, p: self.p }
+    }
+    fn test(&self) -> DenseRows<'_> {
+        DenseRows { s: &self.test, p: self.p }
+    }
+    fn validation(&self) -> DenseRows<'_> {
+        DenseRows { s: &self.validation, p: self.p }
+    }
+    fn data_lipschitz(&self) -> f64 {
+        0.25 * self.spec
+    }
 }
 
 /// L2-regularised logistic regression (Pedregosa 2016, eq. 4). Labels are mapped to {-1, +1}. With
@@ -177,72 +251,65 @@ impl LogisticBilevel {
     }
 }
 
-struct LogisticAt<'a> {
-    pr: &'a LogisticBilevel,
+struct LogisticAt<'a, T: L2Logistic> {
+    pr: &'a T,
     /// `e^{λ_j}` per feature (all equal with one hyperparameter).
     reg: Vec<f64>,
     cost: Cell<u64>,
 }
 
-impl LogisticAt<'_> {
+impl<T: L2Logistic> LogisticAt<'_, T> {
     fn bump(&self) {
         self.cost.set(self.cost.get() + 1);
     }
 }
 
-impl Bilevel for LogisticBilevel {
+impl<T: L2Logistic> Bilevel for T {
     fn n_hyper(&self) -> usize {
-        if self.per_feature { self.p } else { 1 }
+        if self.per_feature() { self.p() } else { 1 }
     }
     fn n_inner(&self) -> usize {
-        self.p
+        self.p()
     }
     fn hyper_names(&self) -> Vec<String> {
-        if self.per_feature {
-            (0..self.p).map(|j| format!("log regularisation {j}")).collect()
+        if self.per_feature() {
+            (0..self.p()).map(|j| format!("log regularisation {j}")).collect()
         } else {
             vec!["log regularisation".into()]
         }
     }
     fn at(&self, lam: &[f64]) -> Box<dyn InnerAt + '_> {
-        let reg = if self.per_feature { lam.iter().map(|l| exp(*l)).collect() } else { vec![exp(lam[0]); self.p] };
+        let reg = if self.per_feature() { lam.iter().map(|l| exp(*l)).collect() } else { vec![exp(lam[0]); self.p()] };
         Box::new(LogisticAt { pr: self, reg, cost: Cell::new(0) })
     }
 }
 
-impl InnerAt for LogisticAt<'_> {
+impl<T: L2Logistic> InnerAt for LogisticAt<'_, T> {
     fn value_grad(&self, x: &[f64], g: &mut [f64]) -> f64 {
         self.bump();
-        let tr = &self.pr.train;
-        let p = self.pr.p;
         let mut pen = 0.0;
-        for j in 0..p {
+        for j in 0..self.pr.p() {
             g[j] = self.reg[j] * x[j];
             pen += 0.5 * self.reg[j] * x[j] * x[j];
         }
-        pen + add_logistic_grad(tr, p, x, g)
+        pen + add_logistic_grad(&self.pr.train(), x, g)
     }
     fn hvp(&self, x: &[f64], v: &[f64], out: &mut [f64]) {
         self.bump();
-        let tr = &self.pr.train;
-        let p = self.pr.p;
-        let inv_n = 1.0 / tr.n as f64;
-        for j in 0..p {
+        let tr = self.pr.train();
+        let inv_n = 1.0 / tr.len() as f64;
+        for j in 0..self.pr.p() {
             out[j] = self.reg[j] * v[j];
         }
-        for i in 0..tr.n {
-            let a = &tr.x[i * p..(i + 1) * p];
-            let s = sigmoid(-tr.y[i] * dot(a, x));
-            let c = s * (1.0 - s) * dot(a, v) * inv_n;
-            for j in 0..p {
-                out[j] += c * a[j];
-            }
+        for i in 0..tr.len() {
+            let s = sigmoid(-tr.label(i) * tr.dot_row(i, x));
+            tr.axpy_row(i, s * (1.0 - s) * tr.dot_row(i, v) * inv_n, out);
         }
     }
     fn cross_t(&self, x: &[f64], q: &[f64], out: &mut [f64]) {
         // ∂/∂λ_j of (… + e^{λ_j} x_j) = e^{λ_j} x_j
-        if self.pr.per_feature {
-            for j in 0..self.pr.p {
+        if self.pr.per_feature() {
+            for j in 0..self.pr.p() {
                 out[j] = self.reg[j] * x[j] * q[j];
             }
         } else {
@@ -251,23 +318,21 @@ impl InnerAt for LogisticAt<'_> {
     }
     fn outer_grad(&self, x: &[f64], gx: &mut [f64], glam: &mut [f64]) -> f64 {
         self.bump();
-        let te = &self.pr.test;
-        let p = self.pr.p;
         gx.iter_mut().for_each(|v| *v = 0.0);
         glam.iter_mut().for_each(|v| *v = 0.0);
-        add_logistic_grad(te, p, x, gx)
+        add_logistic_grad(&self.pr.test(), x, gx)
     }
     fn outer(&self, x: &[f64]) -> f64 {
-        logistic_loss(&self.pr.test, self.pr.p, x)
+        logistic_loss(&self.pr.test(), x)
     }
     fn validation(&self, x: &[f64]) -> f64 {
-        logistic_loss(&self.pr.validation, self.pr.p, x)
+        logistic_loss(&self.pr.validation(), x)
     }
     fn solve(&self, x: &mut [f64], tol: f64, max_iter: usize) -> SolveInfo {
         lbfgs(|w, g| self.value_grad(w, g), x, tol, max_iter, 10)
     }
     fn lipschitz(&self) -> f64 {
-        0.25 * self.pr.spec + self.reg.iter().cloned().fold(0.0, f64::max)
+        self.pr.data_lipschitz() + self.reg.iter().cloned().fold(0.0, f64::max)
     }
     fn strong_convexity(&self) -> f64 {
         // The logistic term is convex; the penalty's Hessian is diag(e^{λ_j}).

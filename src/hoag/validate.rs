@@ -73,6 +73,9 @@ impl HoagConfig {
                 return Err(Error::config("mnist: pool must divide 28 (1, 2, 4, 7, 14 or 28)"));
             }
         }
+        if matches!(self.data, HoagData::Svmlight { .. }) && self.problem == super::ProblemKind::KernelRidge {
+            return Err(Error::config("svmlight data: only the logreg and logreg-per-feature problems"));
+        }
         if let HoagData::Simulate { n, d, .. } = self.data {
             if n < 9 || d == 0 {
                 return Err(Error::config("simulate: need n >= 9 (three splits) and d >= 1"));

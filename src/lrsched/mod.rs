@@ -30,6 +30,7 @@ mod config;
 mod data;
 mod dynamic;
 pub mod model;
+pub mod multitask;
 mod presets;
 mod report;
 mod schedules;
@@ -39,6 +40,7 @@ mod validate;
 pub use chained::{ChainedModel, FailureClassifier, IntervalObs};
 pub use config::*;
 pub use model::{Band, Link, TraceModel, Transition};
+pub use multitask::{MultitaskReport, MultitaskSpec};
 pub use report::*;
 pub use train::{run_interval, Classifier, ClassifierKind, NoisyQuadratic, Optimizer, RunState, TrainProblem};
 
@@ -72,6 +74,9 @@ pub(crate) fn run_checked(
     observer: &mut dyn FnMut(&LrEvent),
     cancel: &AtomicBool,
 ) -> Result<LrReport> {
+    if let Some(spec) = &cfg.multitask {
+        return run_multitask(cfg, spec, observer, cancel);
+    }
     let pr = data::build_problem(cfg, data)?;
     let pr: &dyn TrainProblem = pr.as_ref();
     let d = cfg.intervals;
@@ -163,5 +168,38 @@ pub(crate) fn run_checked(
         best_constant,
         best_decay,
         seed: cfg.seed,
+        multitask: None,
+    })
+}
+
+fn best_of(methods: &[LrMethodReport], fam: &str) -> Option<BestOf> {
+    methods
+        .iter()
+        .filter(|m| m.family == fam)
+        .min_by(|a, b| a.final_loss.total_cmp(&b.final_loss))
+        .map(|m| BestOf { name: m.name.clone(), final_loss: m.final_loss })
+}
+
+/// The multi-task warm-start experiment (their Sec. 4, `multitask.rs`) as an lr-schedule report.
+fn run_multitask(
+    cfg: &LrConfig,
+    spec: &MultitaskSpec,
+    observer: &mut dyn FnMut(&LrEvent),
+    cancel: &AtomicBool,
+) -> Result<LrReport> {
+    let (methods, mt) = multitask::run(cfg, spec, observer, cancel)?;
+    observer(&LrEvent::Done {});
+    Ok(LrReport {
+        problem: cfg.problem.clone(),
+        optimizer: cfg.optimizer,
+        intervals: cfg.intervals,
+        steps_per_interval: cfg.steps_per_interval,
+        lr_bounds: cfg.lr_bounds,
+        best_constant: best_of(&methods, "constant"),
+        best_decay: best_of(&methods, "exponential-decay"),
+        methods,
+        dynamic: None,
+        seed: cfg.seed,
+        multitask: Some(mt),
     })
 }

@@ -58,6 +58,15 @@ impl LrConfig {
                 return Err(Error::config("dynamic.candidates and dynamic.band_samples must be at least 2"));
             }
         }
+        if let Some(mt) = &self.multitask {
+            mt.validate(self)?;
+            if matches!(self.problem, LrProblem::NoisyQuadratic { .. }) {
+                return Err(Error::config("multitask needs a classifier problem (logreg or mlp) on the MNIST tasks"));
+            }
+            if !matches!(self.data, super::LrData::Digits | super::LrData::Mnist { .. }) {
+                return Err(Error::config("multitask reads its own MNIST tasks; data must be left at its default"));
+            }
+        }
         match self.problem {
             LrProblem::Mlp { hidden } if hidden == 0 || hidden > 4096 => {
                 Err(Error::config("mlp.hidden must be between 1 and 4096"))

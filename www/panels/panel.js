@@ -257,6 +257,9 @@ export class Panel {
     return [row, status];
   }
 
+  /** The uploaded text a run hands to the worker (the CSV upload when shown; panels with other uploads override). @param {any} s */
+  uploadText(s) { return this.uploadShow?.(s) ? this.csvText : null; }
+
   /** Re-reads the settings from the hash (back/forward, a pasted link). */
   syncFromHash() { if (!this.current) { this.state = this.readHash(); this.writeForm(); } }
 
@@ -357,7 +360,7 @@ export class Panel {
     };
     try {
       this.begin(config);
-      const csv = this.uploadShow?.(this.state) ? this.csvText : null;
+      const csv = this.uploadText(this.state);
       const run = this.client.run(config, csv, (events) => {
         // The kinds' own events (the `detail` of each progress event), drawn at most once a frame.
         for (const ev of events) if (ev.type === 'progress') pending.push(ev.detail);

@@ -145,36 +145,24 @@ pub struct HoagArgs {
     #[command(flatten)]
     pub run: RunArgs,
     /// Run on this svmlight / libsvm file (`label index:value ...`, 1-based indices; sparse CSR, not
-    /// standardised): L2 logistic regression (`problem` logreg or logreg-per-feature) on two label values. The
-    /// run goes straight to `hoag::run_sparse` (no progress bar, no Ctrl-C report); --out writes the HOAG report.
+    /// standardised): L2 logistic regression (`problem` logreg or logreg-per-feature) on two label values; the
+    /// config's data becomes `{"source": "svmlight", "path": FILE}` (progress, Ctrl-C and --out as for any run).
     #[arg(long, conflicts_with = "data")]
     pub svmlight: Option<String>,
 }
 
-/// `tunelab hoag`: the experiment runner, or with --svmlight the sparse path.
+/// `tunelab hoag`: the experiment runner; --svmlight sets the config's data to that sparse file.
 pub fn hoag(args: &HoagArgs) -> Result<i32> {
     let Some(path) = &args.svmlight else {
         return plain(Kind::Hoag, &args.run);
     };
-    let ExperimentConfig::Hoag(mut cfg) = crate::runner::load(Some(Kind::Hoag), &args.run)? else {
-        return Err(Error::config("--svmlight needs a hoag config"));
-    };
-    if let Some(seed) = args.run.seed {
-        cfg.seed = seed;
-    }
-    let len = std::fs::metadata(path).map_err(|e| Error::Io(format!("cannot read {path}: {e}")))?.len();
-    tunelab::limits::check_csv_bytes(usize::try_from(len).unwrap_or(usize::MAX))?;
-    let text = std::fs::read_to_string(path).map_err(|e| Error::Io(format!("cannot read {path}: {e}")))?;
-    let data = tunelab::data::sparse::parse_svmlight(&text, None).map_err(|e| match e {
-        Error::Data(m) => Error::Data(format!("{path}: {m}")),
-        e => e,
-    })?;
-    let report = tunelab::hoag::run_sparse(&cfg, &data, &mut |_| {}, &std::sync::atomic::AtomicBool::new(false))?;
-    crate::tables::hoag(&report);
-    if let Some(out) = &args.run.out {
-        crate::runner::write_json(out, &report)?;
-    }
-    Ok(0)
+    execute(Some(Kind::Hoag), &args.run, |cfg| match cfg {
+        ExperimentConfig::Hoag(c) => {
+            c.data = tunelab::hoag::HoagData::Svmlight { path: Some(path.clone()) };
+            Ok(())
+        }
+        _ => Err(Error::config("--svmlight needs a hoag config")),
+    })
 }
 
 /// `tunelab hoag` and `tunelab lr-schedule`: no flags of their own.

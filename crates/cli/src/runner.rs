@@ -98,7 +98,7 @@ pub fn execute(kind: Option<Kind>, args: &RunArgs, overrides: impl FnOnce(&mut E
         start: Instant::now(),
         bar: args.progress.then(|| new_bar(checked.kind())),
     });
-    let inputs = Inputs { data: load_data(&checked)? };
+    let inputs = load_data(&checked)?;
     let mut observer = |e: &Event| watch.see(e);
     let result = pool.install(|| checked.run(inputs, &mut observer, &watch.stop));
     watch.finish();
@@ -124,13 +124,13 @@ pub fn execute(kind: Option<Kind>, args: &RunArgs, overrides: impl FnOnce(&mut E
 }
 
 /// Reads the data file the checked config asks for, once.
-fn load_data(checked: &experiment::Checked) -> Result<Option<tunelab::data::Dataset>> {
+fn load_data(checked: &experiment::Checked) -> Result<Inputs> {
     match checked.data_request() {
         Some(req) if req.path.is_none() => {
             Err(Error::config("the config asks for an uploaded data set: give --data FILE.csv --label COL"))
         }
-        Some(req) => experiment::read_requested(&req),
-        None => Ok(None),
+        Some(req) => experiment::read_requested_inputs(&req),
+        None => Ok(Inputs::default()),
     }
 }
 
@@ -201,7 +201,9 @@ fn detail_message(d: &Detail) -> Option<String> {
             Some(format!("interval {interval}: best loss {best_loss:.5}"))
         }
         Detail::StepSize(StepEvent::Window { window, step, .. }) => Some(format!("window {window}: h = {step:.3e}")),
-        Detail::Tvo(tunelab::tvo::TvoEvent::Window { epoch, .. }) => Some(format!("epoch {epoch}")),
+        Detail::Tvo(tunelab::tvo::TvoEvent::Window { epoch, .. } | tunelab::tvo::TvoEvent::Epoch { epoch, .. }) => {
+            Some(format!("epoch {epoch}"))
+        }
         _ => None,
     }
 }

@@ -184,13 +184,13 @@ fn run(
         cfg.use_csv(path, label.as_deref().unwrap_or("y"), false).map_err(py_err)?;
     }
     let checked = cfg.check().map_err(py_err)?;
-    let data = match (checked.data_request(), csv_text) {
-        (Some(req), Some(text)) => Some(req.parse(&text).map_err(py_err)?),
-        (Some(req), None) if req.path.is_some() => experiment::read_requested(&req).map_err(py_err)?,
+    let inputs = match (checked.data_request(), csv_text) {
+        (Some(req), Some(text)) => req.inputs(&text).map_err(py_err)?,
+        (Some(req), None) if req.path.is_some() => experiment::read_requested_inputs(&req).map_err(py_err)?,
         (Some(_), None) => {
             return Err(py_err(Error::config("the config asks for an uploaded data set: pass data=CSV_TEXT or csv=PATH")))
         }
-        (None, _) => None,
+        (None, _) => Inputs::default(),
     };
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
@@ -211,7 +211,7 @@ fn run(
                     let _ = tx.send(text);
                 }
             };
-            pool.install(|| checked.run(Inputs { data }, &mut observer, stop))
+            pool.install(|| checked.run(inputs, &mut observer, stop))
         });
         loop {
             // The receiver is Send but not Sync: move it into the GIL-free closure and back.

@@ -356,8 +356,8 @@ pub fn load_mnist(texts: Vec<String>) -> Result<u32, JsValue> {
 #[wasm_bindgen]
 pub fn run(config: JsValue, csv_text: Option<String>, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
     let checked = experiment_config(config)?.check().map_err(to_js_error)?;
-    let data = match (checked.data_request(), csv_text) {
-        (Some(req), Some(text)) => Some(req.parse(&text).map_err(to_js_error)?),
+    let inputs = match (checked.data_request(), csv_text) {
+        (Some(req), Some(text)) => req.inputs(&text).map_err(to_js_error)?,
         (Some(req), None) if req.path.is_none() => {
             return Err(to_js_error(tunelab::Error::config("the config asks for an uploaded CSV file, but none was given")))
         }
@@ -367,9 +367,9 @@ pub fn run(config: JsValue, csv_text: Option<String>, on_event: &js_sys::Functio
                 "the config names the file {path}, which the page cannot read: upload it instead"
             ))));
         }
-        (None, _) => None,
+        (None, _) => Inputs::default(),
     };
-    let mut report = observed(on_event, |obs, stop| checked.run(Inputs { data }, obs, stop))?;
+    let mut report = observed(on_event, |obs, stop| checked.run(inputs, obs, stop))?;
     let (samples, dim) = match report.result.as_mut() {
         Some(Output::Tune(r)) => match r.best.as_mut() {
             Some(b) => (std::mem::take(&mut b.samples), b.dim),
