@@ -44,9 +44,11 @@ describe('HOAG panel: sparse svmlight upload', () => {
     assert.equal(await page.inputValue('#hoag-data'), 'svmlight');
     assert.equal(await page.isVisible('#hoag-svm-file'), true);
     assert.equal(await page.isVisible('#hoag-file'), false);
-    // No file yet: the panel says what to do.
-    let r = await runHoag(page);
-    assert.match(r.message, /Choose an svmlight \/ libsvm file first/, r.message);
+    // No file yet: the panel's check refuses the run (no run starts) and says what to do.
+    await page.click('#hoag-run');
+    await page.waitForFunction(() => /Choose an svmlight \/ libsvm file first/.test(document.getElementById('hoag-message').textContent));
+    assert.equal(await page.evaluate(() => window.__tunelab.panels.hoag.running), false);
+    let r;
 
     await upload(page, 'bad.svm', '+1 1:1 3:2\n-1 3:1 2:1\n');
     r = await runHoag(page);

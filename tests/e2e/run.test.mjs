@@ -290,13 +290,14 @@ describe('uploads and presets (single thread, no isolation headers)', () => {
       const { toTuneConfig } = await import('./www/state.js');
       const c = window.__tunelab.client;
       const out = [];
-      // Native-only presets: the page has no MNIST or ratings data source yet (README, "What we found").
+      // The full-size MNIST and PMF presets are native only (the page offers their reduced `-page` versions).
       const NATIVE_ONLY = ['mnist-bnn', 'pmf'];
       for (const name of await c.presetNames('tune')) {
         if (NATIVE_ONLY.includes(name)) continue;
         const state = await window.__tunelab.panels.tune.load(name);
-        const core = (await c.check(await c.preset('tune', name))).config;
         const mine = (await c.check(toTuneConfig(state))).config;
+        // The reduced paper presets (`*-page`) load as comparisons: the core's compare preset of that name.
+        const core = (await c.check(await c.preset(mine.kind === 'compare' ? 'compare' : 'tune', name))).config;
         if (JSON.stringify(core) !== JSON.stringify(mine)) out.push({ name, core, mine });
       }
       return out;
