@@ -7,26 +7,39 @@ export RUSTUP_AUTO_INSTALL=0
 bash scripts/setup.sh
 
 LOG=$(mktemp -d)/test.log
-section() { printf '\n\033[1;34m== %s ==\033[0m\n' "$*"; }
+section() { printf '\n\033[1;34m== %s ==\033[0m\n' "$*"; disk; }
+# CI machines have little disk (a run ran out of it in the wasm section): say what is free at every section, and
+# under CI=true drop each section's build directory once no later section reads it.
+disk() { df -h . | awk 'NR==2 {print "[disk] " $4 " free"}'; }
+drop() { if [ "${CI:-}" = true ]; then rm -rf "$@"; fi; }
+if [ "${CI:-}" = true ]; then export CARGO_INCREMENTAL=0; fi
 
 section "native: cargo test"
 cargo test --all-targets 2>&1 | tee -a "$LOG"
 cargo test --doc 2>&1 | tee -a "$LOG"
-
-# Every fuzz target for a short budget (FUZZ_SECONDS, default 20 s each); one line per target, counted below.
-# Long runs: scripts/fuzz.sh SECONDS (README, "Fuzzing").
-section "fuzz: cargo-fuzz targets, ${FUZZ_SECONDS:-20} s each"
-bash scripts/fuzz.sh "${FUZZ_SECONDS:-20}" 2>&1 | tee -a "$LOG" || true
-
-if [ -f scripts/test-wasm.sh ]; then
-  section "wasm: wasm-pack test --headless --chrome (single-threaded and threaded)"
-  bash scripts/test-wasm.sh 2>&1 | tee -a "$LOG"
+# The CLI that cargo test has just built: the python and browser sections compare bits with it (a copy outside
+# target/, which CI drops below).
+if [ -x target/debug/tunelab ]; then
+  export TUNELAB_CLI="$(dirname "$LOG")/tunelab"; cp target/debug/tunelab "$TUNELAB_CLI"
 fi
 
 # The Python package (crates/python: maturin wheel, pytest, a local Ray cluster); pytest's "N passed" /
 # "N failed" enter the closing count. A failure here is counted, not fatal, so the other sections still run.
 section "python: maturin wheel, pytest (bindings, ask/tell, local Ray cluster)"
 bash scripts/test-python.sh 2>&1 | tee -a "$LOG" || true
+# Every fuzz target for a short budget (FUZZ_SECONDS, default 20 s each); one line per target, counted below.
+# Long runs: scripts/fuzz.sh SECONDS (README, "Fuzzing").
+section "fuzz: cargo-fuzz targets, ${FUZZ_SECONDS:-20} s each"
+bash scripts/fuzz.sh "${FUZZ_SECONDS:-20}" 2>&1 | tee -a "$LOG" || true
+# Nothing reads the native build directories after this (the CLI is copied above).
+drop fuzz/target target/debug target/release
+
+if [ -f scripts/test-wasm.sh ]; then
+  section "wasm: wasm-pack test --headless --chrome (single-threaded and threaded)"
+  bash scripts/test-wasm.sh 2>&1 | tee -a "$LOG"
+  drop target/wasm32-unknown-unknown/debug
+fi
+
 
 section "page: typecheck www/ (tsc, JSDoc types)"
 npm run typecheck --silent 2>&1 | tee -a "$LOG"

@@ -41,18 +41,22 @@ const CASES = [
 ];
 const label = (c) => c.name ?? `${c.kind} ${c.preset ?? 'config'}`;
 
-/** The native report: `tunelab run` of the CLI (the debug build `cargo test` has just made; built if missing). */
+/**
+ * The native report: `tunelab run` of the CLI — the binary in TUNELAB_CLI when set (scripts/test.sh copies the one
+ * `cargo test` has just built), else `cargo run` of the debug build.
+ */
 function native(c) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tunelab-det-'));
   try {
     const out = path.join(dir, 'report.json');
-    const args = ['run', '-q', '-p', 'tunelab-cli', '--', 'run', '--threads', '2', '--out', out];
+    const cli = process.env.TUNELAB_CLI;
+    const args = [...(cli ? [] : ['run', '-q', '-p', 'tunelab-cli', '--']), 'run', '--threads', '2', '--out', out];
     if (c.preset) args.push('--kind', c.kind, '--preset', c.preset);
     else {
       fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(c.config));
       args.push('--config', path.join(dir, 'config.json'));
     }
-    execFileSync('cargo', args, { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'], timeout: 600_000 });
+    execFileSync(cli || 'cargo', args, { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'], timeout: 600_000 });
     return JSON.parse(fs.readFileSync(out, 'utf8'));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
