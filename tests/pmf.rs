@@ -67,3 +67,60 @@ fn a_users_ratings_file_runs_and_bad_files_are_typed_errors() {
     assert!(matches!(e, tunelab::Error::Data(_)) && e.to_string().contains("line 3"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn pmf_preset_memory_is_bounded_whatever_the_budget() {
+    // docs/mnist-bnn.md ("Memory", PMF): an arm holds at most d (2K + 2 max_samples + ceil(S / thin)) + 2d
+    // floats; at d = 52,500 with 18 arms the report buffers share keep::RUN_CHAIN_FLOATS, so K = 35 (39 per arm
+    // alone), and S = 190 iterations per slice: 191 rows of 52,500 floats per arm, 1.44 GB for 18 arms at once,
+    // at R = 1e7 and at R = 1e9 alike.
+    use tune::{driver::REPORT_SAMPLES, keep};
+    let base = tune::presets::preset("pmf").unwrap();
+    let (d, m) = (52_500usize, 18usize);
+    assert_eq!(keep::chain_cap(d, 0, REPORT_SAMPLES, m), 35);
+    assert_eq!(keep::chain_cap(d, 0, REPORT_SAMPLES, 1), 39);
+    assert_eq!(keep::sub_iters(d, base.thin), 190);
+    let data = 100_000.0 * 2.0 * 8.0;
+    for (name, cfg) in tune::compare::paper_tuners(&base) {
+        let at = |r: f64| {
+            let mut c = cfg.clone();
+            c.budget.grad_evals = Some(r);
+            c.memory_estimate(None)
+        };
+        let (e7, e9) = (at(1e7).total(), at(1e9).total());
+        assert_eq!(e7, e9, "{name}: the estimate grows with the budget");
+        // Grid by log-loss runs the nine 10%-batch arms (K = 39), the heuristic one arm.
+        let arms = if matches!(cfg.tuner, tune::TunerSpec::Heuristic) { 1 } else if name.contains("log-loss") { 9 } else { m };
+        let rows = 2 * keep::chain_cap(d, 0, REPORT_SAMPLES, arms) + 2 * base.metric.max_samples + 19 + 2;
+        let arms = arms as f64;
+        let kept = at(1e9).parts.iter().find(|p| p.0.starts_with("kept samples")).map(|p| p.1).unwrap();
+        assert!((kept - arms * (rows * d) as f64 * 8.0).abs() < 1.0, "{name}: {kept}");
+        assert!(e9 < 1.8e9 && e9 >= kept + data, "{name}: {:?}", at(1e9).parts);
+    }
+}
+
+#[test]
+fn a_long_pmf_run_holds_no_more_than_a_short_one() {
+    // The pmf-page shape (200 x 300, 6,000 simulated ratings, 10 factors, d = 5,000), five 1%-batch arms of grid
+    // search: at R = 5e5 each arm's report buffer has filled its 2K rows, so four times the budget holds the
+    // same floats (within 1%: where each buffer is in its halving cycle at its peak varies by a few rows), and
+    // both stay under the stated bound.
+    use tune::{driver::REPORT_SAMPLES, keep};
+    let mut cfg = tune::presets::preset("pmf-page").unwrap();
+    cfg.arms.log10_step = Some(tune::LogRange { from: -5.0, to: -3.0, by: 0.5 });
+    cfg.arms.batch = vec![tunelab::sampler::BatchSize::Fraction(0.01)];
+    cfg.tuner = tune::TunerSpec::Grid;
+    let (d, m) = (5_000usize, 5usize);
+    let k = keep::chain_cap(d, 0, REPORT_SAMPLES, m);
+    let per_arm = d * (2 * k + 2 * cfg.metric.max_samples + (keep::sub_iters(d, cfg.thin) as usize).div_ceil(cfg.thin)) + 2 * d;
+    let mut kept = Vec::new();
+    for r in [5.0e5, 2.0e6] {
+        cfg.budget = tune::BudgetSpec { grad_evals: Some(r), ..Default::default() };
+        let rep = tune::run(&cfg, None, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+        assert_eq!(rep.arms.len(), m);
+        assert!(rep.compute.kept_floats_max <= m * per_arm, "{} > {}", rep.compute.kept_floats_max, m * per_arm);
+        assert!(rep.best.unwrap().samples.len() / d <= 2 * k);
+        kept.push(rep.compute.kept_floats_max as f64);
+    }
+    assert!(kept[1] <= 1.01 * kept[0], "{kept:?}");
+}

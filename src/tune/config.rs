@@ -518,7 +518,7 @@ impl TuneConfig {
             // its chain is shorter than that.
             let du = d as usize;
             let ms = self.metric.max_samples as f64;
-            let k = super::keep::chain_cap(du, super::driver::chain_scored_samples(self), super::driver::REPORT_SAMPLES) as f64;
+            let k = super::keep::chain_cap(du, super::driver::chain_scored_samples(self), super::driver::REPORT_SAMPLES, m) as f64;
             let sub = super::keep::sub_iters(du, self.thin) as f64;
             let per_arm = d * (2.0 * k + 2.0 * ms + (sub / self.thin.max(1) as f64).ceil()) + 2.0 * d;
             let streamed = m as f64 * per_arm * 8.0;

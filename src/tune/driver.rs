@@ -52,7 +52,7 @@ struct ArmRun {
 impl ArmRun {
     /// Streams the scratch rows into the stores, clears the scratch, updates `held_max`.
     fn absorb(&mut self, d: usize, thin: usize) {
-        let held = self.scratch.len() + self.round_keep.floats() + self.chain_buf.rows.len() + self.moments.floats();
+        let held = self.scratch.capacity() + self.round_keep.floats() + self.chain_buf.floats() + self.moments.floats();
         self.held_max = self.held_max.max(held);
         for row in self.scratch.chunks_exact(d) {
             self.moments.push(row);
@@ -65,7 +65,7 @@ impl ArmRun {
         if self.scratch.capacity() > slice_floats {
             self.scratch.shrink_to(slice_floats);
         }
-        let held = self.scratch.capacity() + self.round_keep.floats() + self.chain_buf.rows.len() + self.moments.floats();
+        let held = self.scratch.capacity() + self.round_keep.floats() + self.chain_buf.floats() + self.moments.floats();
         self.held_max = self.held_max.max(held);
     }
 
@@ -180,7 +180,7 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
             batch,
             chain,
             round_keep: RoundKeep::new(d, Some(0), cfg.metric.max_samples),
-            chain_buf: StrideBuffer::new(d, chain_cap(d, chain_scored_samples(cfg), REPORT_SAMPLES)),
+            chain_buf: StrideBuffer::new(d, chain_cap(d, chain_scored_samples(cfg), REPORT_SAMPLES, arms.len())),
             moments: Moments::new(d),
             scratch: Vec::new(),
             held_max: 0,
@@ -274,6 +274,9 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Problem, observer: &mut dyn FnMu
                         }
                     };
                 }
+                // Only the arms running at this moment (one per thread) hold a slice scratch (the pmf preset: 18
+                // arms x 19 rows of 52,500 floats otherwise).
+                a.scratch = Vec::new();
             });
             if cancel.load(Ordering::Relaxed) {
                 return Err(Error::Cancelled);

@@ -16,6 +16,12 @@
 //! Bound per arm: `d (2 K + 2 max_samples + ceil(S / thin)) + 2 d` floats, `S` = [`sub_iters`] (4,096 unless
 //! `d` is large). The `mnist-bnn` preset (d = 79,510, max_samples 50, thin 10): K = 26, S = 130, so 165 rows
 //! = 105 MB per arm, 1.47 GB for its 14 arms at once ([`super::TuneConfig::memory_estimate`]).
+//!
+//! In a large model the report buffers of all arms share one cap, [`RUN_CHAIN_FLOATS`] (K <= that / (arms d)),
+//! and a buffer's capacity never exceeds its `2 K` rows (it grows by exact reservations, not by doubling), so
+//! the bound is in bytes whatever the arm count. The `pmf` preset (d = 52,500, 18 arms, issue 12): K = 35 (39
+//! per arm before the shared cap), S = 190; the slice scratch is freed after each chunk, so only the arms being
+//! run at that moment (one per thread) hold it. See docs/mnist-bnn.md ("Memory").
 
 /// Iterations per call of the sampler inside a chunk (the scratch holds at most `ceil(SUB_ITERS / thin)` rows).
 pub const SUB_ITERS: u64 = 4096;
@@ -24,6 +30,10 @@ pub const SUB_ITERS: u64 = 4096;
 pub const SCRATCH_FLOATS: usize = 1 << 20;
 /// Floats of one arm's report buffer (`K` rows of `d`) above which `K` shrinks towards `max_samples`.
 pub const CHAIN_FLOATS: usize = 1 << 21;
+/// Floats of the report buffers' `K` rows of all arms of a run together (256 MiB; the buffers hold at most
+/// twice that): `K <= RUN_CHAIN_FLOATS / (arms d)`. Sized so that no preset other than the PMF ones changes
+/// (`mnist-bnn`: 14 arms x 79,510, K = 26 from [`CHAIN_FLOATS`] already); `pmf`: 18 x 52,500, K = 35.
+pub const RUN_CHAIN_FLOATS: usize = 1 << 25;
 
 /// Iterations per sampler call for dimension `d` and thinning `thin`: [`SUB_ITERS`], fewer in a large model
 /// (the MNIST network, d ~ 80,000) so that the slice holds at most about [`SCRATCH_FLOATS`] floats (at least
@@ -34,11 +44,14 @@ pub fn sub_iters(d: usize, thin: usize) -> u64 {
     SUB_ITERS.min(rows * thin)
 }
 
-/// `K` of the chain buffer (it holds at most `2 K` rows): `max(max_samples, min(report, CHAIN_FLOATS / d))`,
-/// so the report's samples shrink in a large model but the score's `max_samples` are always kept (the driver
-/// passes `max_samples = 0` when the score uses the round's samples only: the buffer then serves the report).
-pub fn chain_cap(d: usize, max_samples: usize, report: usize) -> usize {
-    max_samples.max(report.min(CHAIN_FLOATS / d.max(1)).max(2))
+/// `K` of the chain buffer (it holds at most `2 K` rows):
+/// `max(max_samples, min(report, CHAIN_FLOATS / d, RUN_CHAIN_FLOATS / (arms d)))`, at least 2, so the report's
+/// samples shrink in a large model or a run with many arms but the score's `max_samples` are always kept (the
+/// driver passes `max_samples = 0` when the score uses the round's samples only: the buffer then serves the
+/// report).
+pub fn chain_cap(d: usize, max_samples: usize, report: usize, arms: usize) -> usize {
+    let d = d.max(1);
+    max_samples.max(report.min(CHAIN_FLOATS / d).min(RUN_CHAIN_FLOATS / (arms.max(1) * d)).max(2))
 }
 
 /// Running per-coordinate mean and sum of squared deviations (Welford 1962).
@@ -86,6 +99,13 @@ impl StrideBuffer {
 
     pub fn push(&mut self, row: &[f64]) {
         if self.seen.is_multiple_of(self.stride) {
+            if self.rows.len() + self.d > self.rows.capacity() {
+                // Grow by doubling but never past the `2 cap` rows the buffer can hold (a plain `extend` could
+                // leave almost twice that reserved: 4 cap rows per arm).
+                let full = 2 * self.cap * self.d;
+                let want = (2 * self.rows.capacity()).max(self.d).min(full).max(self.rows.len() + self.d);
+                self.rows.reserve_exact(want - self.rows.len());
+            }
             self.rows.extend_from_slice(row);
             if self.rows.len() / self.d >= 2 * self.cap {
                 let d = self.d;
@@ -103,6 +123,8 @@ impl StrideBuffer {
     }
 
     pub fn len(&self) -> usize { self.rows.len() / self.d }
+    /// Floats reserved (at most `2 cap d`).
+    pub fn floats(&self) -> usize { self.rows.capacity() }
     pub fn is_empty(&self) -> bool { self.rows.is_empty() }
     /// Rows seen (kept or not).
     pub fn seen(&self) -> u64 { self.seen }
@@ -166,8 +188,8 @@ impl RoundKeep {
 
     pub fn floats(&self) -> usize {
         match self {
-            RoundKeep::Exact { rows, .. } => rows.len(),
-            RoundKeep::Stride(b) => b.rows.len(),
+            RoundKeep::Exact { rows, .. } => rows.capacity(),
+            RoundKeep::Stride(b) => b.floats(),
         }
     }
 }
@@ -234,6 +256,7 @@ mod tests {
         for i in 0..10_000u64 {
             b.push(&[i as f64, 0.0]);
             assert!(b.len() < 20);
+            assert!(b.floats() <= 2 * 10 * 2, "capacity {} rows", b.floats() / 2);
         }
         assert!(b.len() >= 10);
         let firsts: Vec<f64> = b.rows.chunks_exact(2).map(|r| r[0]).collect();

@@ -146,8 +146,13 @@ fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
 }
 
 pub fn write_json<T: serde::Serialize>(path: &str, value: &T) -> Result<()> {
-    let text = serde_json::to_string_pretty(value).map_err(|e| Error::Io(e.to_string()))?;
-    std::fs::write(path, text).map_err(|e| Error::Io(format!("cannot write {path}: {e}")))
+    // Streamed to the file (the same bytes as `to_string_pretty`): a pmf comparison's report holds the chosen
+    // samples of five tuners at d = 52,500, several hundred MB as one string.
+    use std::io::Write;
+    let io = |e: std::io::Error| Error::Io(format!("cannot write {path}: {e}"));
+    let mut w = std::io::BufWriter::new(std::fs::File::create(path).map_err(io)?);
+    serde_json::to_writer_pretty(&mut w, value).map_err(|e| Error::Io(format!("cannot write {path}: {e}")))?;
+    w.flush().map_err(io)
 }
 
 /// `12` or `3.4`: progress counts are whole numbers for most kinds, fractions for some.
