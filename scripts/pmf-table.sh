@@ -4,23 +4,22 @@
 # docs/pmf-results.md with the JSON reports (slimmed: no samples) in docs/pmf/.
 #
 # Settings (environment):
-#   GRAD_EVALS  per-arm budget R (default 2.5e6; the preset's 1e7 takes about 8 minutes for MAMBA-KSD alone
-#               on two shared cores, see docs/mnist-bnn.md "PMF")
+#   GRAD_EVALS  per-arm budget R (default 1e7, the preset's)
 #   SEED        run seed: train/test split, MAP and chains (default 2)
 #   DATA_SEED   seed of the simulated ratings (default 2; the preset's defaults were set on seeds 0 and 1)
-#   TUNERS      comma-separated tuners of `tunelab compare` (default the paper's Table 2/3 three:
-#               MAMBA-KSD,grid (log-loss),heuristic; MAMBA-FSSD's scoring alone takes about 3 minutes per
-#               sampler at this d)
+#   TUNERS      comma-separated tuners of `tunelab compare` (default: every tuner but MAMBA-FSSD, whose
+#               FSSD-opt fits at d = 52,500 took 130-170 s of scoring at R = 2e5 and over 10 minutes per sampler
+#               at R = 1e7 on two shared cores)
 #   RATINGS     a real ratings file (user,item,rating; MovieLens u.data works) instead of simulated ratings
 #   TUNELAB     the command that runs tunelab (default: $CARGO_TARGET_DIR/release/tunelab, or the argument)
 # Usage: bash scripts/pmf-table.sh [path/to/tunelab]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN="${TUNELAB:-${1:-${CARGO_TARGET_DIR:-target}/release/tunelab}}"
-GRAD_EVALS="${GRAD_EVALS:-2.5e6}"
+GRAD_EVALS="${GRAD_EVALS:-1e7}"
 SEED="${SEED:-2}"
 DATA_SEED="${DATA_SEED:-2}"
-TUNERS="${TUNERS:-MAMBA-KSD,grid (log-loss),heuristic}"
+TUNERS="${TUNERS:-MAMBA-KSD,grid (log-loss),grid (KSD),heuristic}"
 OUT=docs/pmf
 mkdir -p "$OUT"
 EXTRA=()
