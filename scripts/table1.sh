@@ -11,6 +11,9 @@
 # Seeds 1.. are reporting seeds: no default of the project was chosen on them (defaults: seed 0 of the
 # paper-logreg preset and seeds 1000-1004 of tests/stein_kernel.rs). Existing JSON files are reused, so an
 # interrupted run resumes. Runs one process at a time (each uses all threads).
+# The exact reference depends only on the data (N, seed), not on the sampler: the first comparison of a seed
+# computes it and saves it to OUT_DIR/reference.seedK.json (`tunelab compare --reference FILE`), the other five
+# reuse it (the reports are the same as with the reference recomputed, wall times aside).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-1000000}
@@ -25,7 +28,8 @@ for seed in $(seq "$S0" "$S1"); do
     f="$OUT/$s-seed$seed.json"
     [ -s "$f" ] && continue
     start=$(date +%s)
-    "$BIN" compare --preset paper-logreg --sampler "$s" --n "$N" --seed "$seed" --out "$f.tmp" > /dev/null
+    "$BIN" compare --preset paper-logreg --sampler "$s" --n "$N" --seed "$seed" --reference "$OUT/reference.seed$seed.json" \
+      --out "$f.tmp" > /dev/null
     mv "$f.tmp" "$f"
     echo "$s seed $seed: $(( $(date +%s) - start )) s" >&2
   done
