@@ -29,9 +29,15 @@ for seed in $(seq "$S0" "$S1"); do
     [ -s "$f" ] && continue
     start=$(date +%s)
     "$BIN" compare --preset paper-logreg --sampler "$s" --n "$N" --seed "$seed" --reference "$OUT/reference.seed$seed.json" \
-      --out "$f.tmp" > /dev/null
+      --out "$f.tmp" > "$OUT/$s-seed$seed.txt"
     mv "$f.tmp" "$f"
     echo "$s seed $seed: $(( $(date +%s) - start )) s" >&2
   done
 done
 python3 scripts/table1.py "$OUT"
+# One seed (the README's seed-0 table: `scripts/table1.sh 10000 0 0 target/table1-seed0`): MAMBA-KSD's chosen arm
+# per sampler; each comparison's printed table is in OUT_DIR/SAMPLER-seedK.txt.
+if [ "$S0" = "$S1" ]; then
+  echo
+  python3 scripts/table1.py --chosen "$S0" "$OUT"
+fi
