@@ -68,6 +68,17 @@ pub fn tanh(x: f64) -> f64 {
     libm::tanh(x)
 }
 
+/// The logistic function 1 / (1 + e^-u) in the form that never overflows (e^-|u| only), through [`exp`].
+#[inline]
+pub fn logistic(u: f64) -> f64 {
+    if u >= 0.0 {
+        1.0 / (1.0 + exp(-u))
+    } else {
+        let e = exp(u);
+        e / (1.0 + e)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,3 +105,4 @@ mod tests {
         assert!(ln(-1.0).is_nan() && ln(0.0) == f64::NEG_INFINITY && exp(f64::NAN).is_nan());
     }
 }
+

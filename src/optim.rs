@@ -159,6 +159,39 @@ fn grad_norm(v: &[f64], which: GradNorm) -> f64 {
     }
 }
 
+/// Backtracking Armijo line search (Nocedal & Wright 2006, Alg. 3.1 with c1 = 1e-4, halving from t = 1) along
+/// `d` from `x`, each trial point passed through `project` (a box projection, or nothing) and the sufficient
+/// decrease measured on the projected step. On success `xn`, `gn` hold the accepted point and its gradient and
+/// the result is `Some((t, f(xn)))`; `None` when `max_backtracks` halvings found no finite sufficient decrease.
+/// The second value counts the evaluations of `fg`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn armijo_backtrack(
+    x: &[f64],
+    d: &[f64],
+    f: f64,
+    g: &[f64],
+    xn: &mut [f64],
+    gn: &mut [f64],
+    max_backtracks: usize,
+    mut project: impl FnMut(&mut [f64]),
+    mut fg: impl FnMut(&[f64], &mut [f64]) -> f64,
+) -> (Option<(f64, f64)>, usize) {
+    let mut t = 1.0;
+    for tried in 1..=max_backtracks {
+        for i in 0..x.len() {
+            xn[i] = x[i] + t * d[i];
+        }
+        project(xn);
+        let fnew = fg(xn, gn);
+        let pred: f64 = (0..x.len()).map(|i| g[i] * (xn[i] - x[i])).sum();
+        if fnew.is_finite() && gn.iter().all(|v| v.is_finite()) && fnew <= f + 1e-4 * pred.min(0.0) {
+            return (Some((t, fnew)), tried);
+        }
+        t *= 0.5;
+    }
+    (None, max_backtracks)
+}
+
 /// Minimises the smooth `fg(x, grad) -> f` (which writes the gradient) from the start in `x`, optionally
 /// over the box `bounds = (lo, hi)` (the start is projected into it first); `x` holds the best point on
 /// return. Non-finite values met during the line search shorten the step. See the module doc for the
@@ -238,24 +271,9 @@ pub fn lbfgs(
             break;
         }
         // Backtracking Armijo search on the projected path.
-        let mut t = 1.0;
-        let mut fnew = f;
-        let mut accepted = false;
-        for _ in 0..opts.max_backtracks {
-            for i in 0..n {
-                xn[i] = x[i] + t * d[i];
-            }
-            bx.project(&mut xn);
-            fnew = fg(&xn, &mut gn);
-            evals += 1;
-            let pred: f64 = (0..n).map(|i| g[i] * (xn[i] - x[i])).sum();
-            if finite(fnew, &gn) && fnew <= f + 1e-4 * pred.min(0.0) {
-                accepted = true;
-                break;
-            }
-            t *= 0.5;
-        }
-        if !accepted {
+        let (step, tried) = armijo_backtrack(x, &d, f, &g, &mut xn, &mut gn, opts.max_backtracks, |v| bx.project(v), &mut fg);
+        evals += tried;
+        let Some((_, fnew)) = step else {
             if s_hist.is_empty() {
                 stop = LbfgsStop::NoProgress; // even steepest descent cannot decrease f
                 break;
@@ -264,7 +282,7 @@ pub fn lbfgs(
             y_hist.clear();
             rho.clear();
             continue;
-        }
+        };
         let (mut sy, mut ss, mut yy) = (0.0, 0.0, 0.0);
         for i in 0..n {
             let (s, y) = (xn[i] - x[i], gn[i] - g[i]);

@@ -22,6 +22,14 @@ fn every_preset_says_whether_it_needs_mnist() {
     assert!(seen_true >= 4, "{seen_true}");
     // Presets outside the page's menus and data sources set by hand.
     assert!(ExperimentConfig::preset(Kind::LrSchedule, "mnist").unwrap().needs_mnist());
+    // The multi-task warm start reads binary MNIST tasks while its `data` names another source.
+    let multitask = ExperimentConfig::preset(Kind::LrSchedule, "mnist-multitask").unwrap();
+    assert!(multitask.needs_mnist());
+    if let ExperimentConfig::LrSchedule(mut c) = multitask {
+        assert!(!matches!(c.data, tunelab::lrsched::LrData::Mnist { .. }), "the case this checks");
+        c.multitask = None;
+        assert!(!ExperimentConfig::LrSchedule(c).needs_mnist());
+    }
     let hoag = ExperimentConfig::from_json(
         r#"{"kind": "hoag", "problem": "logreg", "data": {"source": "mnist", "classes": [4, 9], "per_class": 20, "pool": 4}}"#,
         None,

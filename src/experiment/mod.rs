@@ -194,26 +194,31 @@ impl ExperimentConfig {
         })
     }
 
-    /// True when running this config reads the MNIST digits ([`crate::data::mnist`]): some data source of
-    /// the config is `mnist`, as an enum tag (`"source": "mnist"`, `"data": "mnist"`) or an enum key
-    /// (`{"mnist": {...}}`). A host that cannot read files (the page's worker) fetches and installs the digits
-    /// first. Every MNIST data source of every kind serialises one of these two ways (`tests/mnist_page.rs`).
+    /// True when running this config reads the MNIST digits ([`crate::data::mnist`]). A host that cannot read
+    /// files (the page's worker) fetches and installs the digits first. Each kind's typed data source says it;
+    /// the matches name every variant, so a new data source must decide here (`tests/mnist_page.rs` checks
+    /// every preset of every kind).
     pub fn needs_mnist(&self) -> bool {
-        fn walk(v: &serde_json::Value) -> bool {
-            match v {
-                serde_json::Value::String(s) => s == "mnist",
-                serde_json::Value::Array(a) => a.iter().any(walk),
-                serde_json::Value::Object(o) => o.iter().any(|(k, v)| k == "mnist" || walk(v)),
-                _ => false,
-            }
+        use crate::bandit::config::ProblemSpec as P;
+        use crate::bandit::hpo::{DigitData, HpoModel};
+        let tune = |d: &crate::tune::DataSpec| matches!(d.source, crate::tune::DataSource::Mnist { .. });
+        match self {
+            ExperimentConfig::Tune(c) => tune(&c.data),
+            ExperimentConfig::Compare(c) => tune(&c.base.data),
+            ExperimentConfig::Bandit(c) => match &c.problem {
+                P::SgmcmcKsd(s) => tune(&s.data),
+                P::Hpo(h) => match &h.model {
+                    HpoModel::Mlp { data, .. } => matches!(data, DigitData::Mnist { .. }),
+                    HpoModel::KernelRidge { .. } => false,
+                },
+                P::Bernoulli { .. } | P::Reservoir { .. } | P::Function { .. } | P::TvoSchedule { .. } | P::LogregSgd(_) => false,
+            },
+            ExperimentConfig::Hoag(c) => matches!(c.data, crate::hoag::HoagData::Mnist { .. }),
+            // The multi-task warm start (Picheny et al. Sec. 4) reads binary MNIST tasks whatever `data` says.
+            ExperimentConfig::LrSchedule(c) => matches!(c.data, crate::lrsched::LrData::Mnist { .. }) || c.multitask.is_some(),
+            ExperimentConfig::StepSize(_) => false,
+            ExperimentConfig::Tvo(c) => matches!(c.data, crate::tvo::TvoData::Mnist { .. }),
         }
-        // The lr-schedule multi-task warm start (Sec. 4) reads its binary MNIST tasks without naming "mnist".
-        if let ExperimentConfig::LrSchedule(c) = self {
-            if c.multitask.is_some() {
-                return true;
-            }
-        }
-        serde_json::to_value(self).map(|v| walk(&v)).unwrap_or(false)
     }
 
     /// The preset names of a kind (for help texts and the page's menus).

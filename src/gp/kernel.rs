@@ -44,14 +44,7 @@ pub struct Kernel {
 
 const SQRT5: f64 = 2.236_067_977_499_79;
 
-fn sigmoid(u: f64) -> f64 {
-    if u >= 0.0 {
-        1.0 / (1.0 + exp(-u))
-    } else {
-        let e = exp(u);
-        e / (1.0 + e)
-    }
-}
+use crate::math::logistic as sigmoid;
 
 impl Kernel {
     /// A kernel with `dim` spatial dimensions, all length scales `length_scale`, signal variance `signal_var`,

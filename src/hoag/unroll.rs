@@ -215,28 +215,14 @@ fn lbfgs(at: &dyn InnerAt, steps: usize, tol: f64, m: usize, x: &mut [f64], grad
         if !(dot(&g, &d) < 0.0) {
             break;
         }
-        let mut t = 1.0;
-        let mut fnew = f;
-        let mut accepted = false;
-        for _ in 0..40 {
-            for i in 0..n {
-                xn[i] = x[i] + t * d[i];
-            }
-            fnew = at.value_grad(&xn, &mut gn);
-            let pred: f64 = (0..n).map(|i| g[i] * (xn[i] - x[i])).sum();
-            if finite(fnew, &gn) && fnew <= f + 1e-4 * pred.min(0.0) {
-                accepted = true;
-                break;
-            }
-            t *= 0.5;
-        }
-        if !accepted {
+        let (step, _) = crate::optim::armijo_backtrack(&x, &d, f, &g, &mut xn, &mut gn, 40, |_| {}, |v, gv| at.value_grad(v, gv));
+        let Some((t, fnew)) = step else {
             if window.is_empty() {
                 break;
             }
             window.clear();
             continue;
-        }
+        };
         tape.push(LbfgsStep { alpha: t, steepest: is_steepest, window: if is_steepest { Vec::new() } else { window.clone() } });
         let (mut sy, mut ss, mut yy) = (0.0, 0.0, 0.0);
         for i in 0..n {

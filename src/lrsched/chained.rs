@@ -470,14 +470,7 @@ pub struct FailureClassifier {
     log_lr: (f64, f64),
 }
 
-fn sigmoid(u: f64) -> f64 {
-    if u >= 0.0 {
-        1.0 / (1.0 + exp(-u))
-    } else {
-        let e = exp(u);
-        e / (1.0 + e)
-    }
-}
+use crate::math::logistic as sigmoid;
 
 impl FailureClassifier {
     /// Fits on every interval (label: diverged in it).
