@@ -14,6 +14,11 @@
 # The exact reference depends only on the data (N, seed), not on the sampler: the first comparison of a seed
 # computes it and saves it to OUT_DIR/reference.seedK.json (`tunelab compare --reference FILE`), the other five
 # reuse it (the reports are the same as with the reference recomputed, wall times aside).
+# What docs/paper-logreg-results.md reports: `scripts/table1.sh 10000 1 10 target/table1-10000` (N = 10^4, the ten
+# seeds 1-10; 54 min on two shared cores), its reports slimmed into docs/table1 with
+# `python3 scripts/slim-report.py --table1`, so `python3 scripts/table1.py docs/table1` prints the tables again;
+# and `scripts/table1.sh 10000 0 0 target/table1-seed0` for the README's seed-0 table (docs/table1/seed0).
+# The default N = 10^6 does not fit a 2-core machine (about 15-33 h for 6 x 10 comparisons, extrapolated).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-1000000}
