@@ -9,7 +9,10 @@ Prints, as Markdown:
    |sd_hat - sd| / sd, the error of README's tables) per seed, its median over seeds, pass if <= 7%.
 3. MAMBA-KSD's scoring overhead: seconds spent scoring against seconds of sampling summed over arms
    (`compute.scoring_seconds`, `compute.seconds`), and the same in gradient evaluations.
-Usage: scripts/table1.py OUT_DIR
+With --chosen SEED, prints instead MAMBA-KSD's chosen arm per sampler at that one seed (the README's seed-0
+table: step h, batch, L, its KSD score, posterior-std error against MALA, sampler and scoring gradient
+evaluations, wall time of the MAMBA-KSD run).
+Usage: scripts/table1.py [--chosen SEED] OUT_DIR
 """
 import glob, json, math, os, re, statistics, sys
 
@@ -118,5 +121,28 @@ def main(out):
               f"{rng([a / b for a, b, _, _ in v], lambda x: f'{100 * x:.0f}%')} | {rng([c / d for _, _, c, d in v], lambda x: f'{100 * x:.0f}%')} |")
 
 
+def chosen(out, seed):
+    print(f"MAMBA-KSD's chosen arm at seed {seed}, reports in {out}\n")
+    print("| sampler | chosen h | chosen batch | L | KSD score | posterior std error vs MALA | sampler grad evals "
+          "| scoring grad evals | wall s (2 loaded cores) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for s in SAMPLERS:
+        f = os.path.join(out, f"{s}-seed{seed}.json")
+        if not os.path.exists(f):
+            print(f"| {s} | – | – | – | – | – | – | – | – |")
+            continue
+        e = next(e for e in find(json.load(open(f)), "entries") if e["name"] == "MAMBA-KSD")
+        b, c, ev = e.get("best"), e["compute"], e["evaluation"]
+        if not b:
+            print(f"| {s} | no arm | – | – | – | – | {c['grad_evals']:.2e} | {c['scoring_grad_evals']:.2e} | {c['wall_seconds']:.1f} |")
+            continue
+        print(f"| {s} | {b['step']:.1e} | {b['batch']} ({100 * b['batch_fraction']:.1f}%) | {b['leapfrog']} | {b['score']:.3f} | "
+              f"{100 * ev['std_rel_error']:.1f}% | {c['grad_evals']:.2e} | {c['scoring_grad_evals']:.2e} | {c['wall_seconds']:.1f} |")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "target/table1-1000000")
+    args = sys.argv[1:]
+    if args[:1] == ["--chosen"] and len(args) == 3:
+        chosen(args[2], int(args[1]))
+    else:
+        main(args[0] if args else "target/table1-1000000")

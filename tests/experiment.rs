@@ -193,3 +193,67 @@ fn long_stretches_without_events_still_honour_the_stop_flag() {
     assert_eq!(r.status, Status::Stopped);
     assert!(r.reached.is_empty(), "{} progress details reached", r.reached.len());
 }
+
+/// A report as JSON without its wall times (every `*seconds` field), which no two runs share.
+fn without_times(v: serde_json::Value) -> serde_json::Value {
+    match v {
+        serde_json::Value::Object(m) => m.into_iter().filter(|(k, _)| !k.ends_with("seconds")).map(|(k, v)| (k, without_times(v))).collect(),
+        serde_json::Value::Array(a) => a.into_iter().map(without_times).collect(),
+        v => v,
+    }
+}
+
+#[test]
+fn a_saved_reference_gives_the_report_of_a_recomputed_one_for_any_sampler() {
+    use tunelab::experiment::Output;
+    use tunelab::sampler::SamplerKind;
+    use tunelab::tune::compare::SavedReference;
+    let compare = |kind: SamplerKind| {
+        let mut cfg = small(Kind::Compare);
+        let ExperimentConfig::Compare(c) = &mut cfg else { panic!() };
+        c.reference_samples = 400;
+        c.base.sampler.kind = kind;
+        let c = c.clone();
+        (cfg, c)
+    };
+    let run_with = |cfg: ExperimentConfig, reference: Option<SavedReference>| {
+        cfg.check().unwrap().run(Inputs { reference, ..Default::default() }, &mut |_| {}, &AtomicBool::new(false))
+    };
+    let result = |r: &tunelab::experiment::Report| match &r.result {
+        Some(Output::Compare(c)) => c.reference.clone().expect("a reference"),
+        _ => panic!("not a comparison"),
+    };
+    // computed with SGLD, saved as JSON, read back and given to an SGLD-CV comparison of the same data and seed
+    let (sgld, sgld_cmp) = compare(SamplerKind::Sgld);
+    let first = run_with(sgld, None).unwrap();
+    let saved = SavedReference { key: sgld_cmp.reference_key(), reference: result(&first) };
+    let text = serde_json::to_string(&saved).unwrap();
+    let read = SavedReference::from_json(&text).unwrap();
+    assert_eq!(read, saved, "a saved reference reads back bit for bit");
+    let (cv, cv_cmp) = compare(SamplerKind::SgldCv);
+    let recomputed = run_with(cv.clone(), None).unwrap();
+    let reused = run_with(cv.clone(), Some(read.clone())).unwrap();
+    assert_eq!(result(&recomputed).std, saved.reference.std, "the reference does not depend on the sampler");
+    assert_eq!(result(&reused), saved.reference);
+    let (a, b) = (serde_json::to_value(&recomputed).unwrap(), serde_json::to_value(&reused).unwrap());
+    assert_eq!(without_times(a), without_times(b));
+    // a reference of other data, seed or size, of the wrong dimension, a bad file, or given to another kind:
+    // configuration errors, no panic
+    let mut other_seed = read.clone();
+    other_seed.key.seed += 1;
+    let e = run_with(cv.clone(), Some(other_seed)).unwrap_err();
+    assert!(matches!(&e, Error::Config(m) if m.contains("seed")), "{e}");
+    let mut other_size = read.clone();
+    other_size.key = tunelab::experiment::CompareConfig { reference_samples: 500, ..cv_cmp.clone() }.reference_key();
+    assert!(matches!(run_with(cv.clone(), Some(other_size)), Err(Error::Config(m)) if m.contains("reference_samples")));
+    let mut short = read.clone();
+    short.reference.mean.pop();
+    assert!(matches!(run_with(cv.clone(), Some(short)), Err(Error::Config(m)) if m.contains("dimension")));
+    let mut nan = read.clone();
+    nan.reference.std[0] = f64::NAN;
+    assert!(matches!(run_with(cv, Some(nan)), Err(Error::Config(_))));
+    for bad in ["", "{", "[1]", r#"{"key":1,"reference":2}"#, &text.replace("\"samples\"", "\"sample\"")] {
+        assert!(matches!(SavedReference::from_json(bad), Err(Error::Config(_))), "{bad}");
+    }
+    assert!(matches!(run_with(small(Kind::Tune), Some(read)), Err(Error::Config(m)) if m.contains("compare")));
+}

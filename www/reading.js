@@ -134,7 +134,7 @@ export function readEvaluations(result) {
     const mamba = ranked.find((e) => e.name === 'MAMBA-KSD');
     if (!mamba || !ranked.length) return '';
     if (ranked[0] === mamba || get(ranked[0]) === get(mamba)) return ` MAMBA-KSD's choice has the ${high ? 'highest' : 'lowest'} ${what}.`;
-    return ` MAMBA-KSD's choice does not: ${ranked[0].name} has the ${high ? 'highest' : 'lowest'} ${what} (${fmtSci(get(ranked[0]))} against MAMBA-KSD's ${fmtSci(get(mamba))}).`;
+    return ` ${ranked[0].name}'s choice, not MAMBA-KSD's, has the ${high ? 'highest' : 'lowest'} ${what} (${fmtSci(get(ranked[0]))} against MAMBA-KSD's ${fmtSci(get(mamba))}).`;
   };
   const list = (/** @type {any[]} */ ranked, /** @type {(e: any) => number} */ get) => ranked.map((e) => `${e.name} ${fmtSci(get(e))}`).join(', ');
   const xi = (/** @type {any} */ e) => ev(e).xi;

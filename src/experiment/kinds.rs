@@ -139,6 +139,11 @@ impl CompareConfig {
         Self { base, reference_samples: default_reference_samples(), tuners: Vec::new() }
     }
 
+    /// What this comparison's exact reference depends on (a saved reference must carry the same key).
+    pub fn reference_key(&self) -> compare::ReferenceKey {
+        compare::ReferenceKey { data: self.base.data.clone(), model: self.base.model.clone(), seed: self.base.seed, samples: self.reference_samples }
+    }
+
     /// The comparison preset `name`: its tune preset as the base; `mnist-bnn` is the paper's Table 3 (MAMBA-KSD,
     /// grid by log-loss, the heuristic; no exact reference at d = 79,510).
     pub fn preset(name: &str) -> crate::Result<Self> {
@@ -206,12 +211,22 @@ impl Experiment for CompareExperiment {
     fn data_request(&self) -> Option<DataRequest> {
         tune_data_request(&self.cfg.base.data, self.cfg.base.model.kind() == "pmf")
     }
-    fn run(&self, inputs: Inputs, progress: &mut dyn FnMut(f64, f64, CompareDetail), stop: &AtomicBool) -> Result<Comparison> {
+    fn run(&self, mut inputs: Inputs, progress: &mut dyn FnMut(f64, f64, CompareDetail), stop: &AtomicBool) -> Result<Comparison> {
+        let saved = inputs.reference.take();
+        let key = self.cfg.reference_key();
+        if let Some(s) = &saved {
+            // the key before the problem is built (the MAP takes time), the dimension after
+            s.check(&key, s.reference.std.len())?;
+        }
         let problem = tune_problem(&self.cfg.base, inputs)?;
+        let given = match &saved {
+            Some(s) => Some(s.check(&key, problem.dim)?.clone()),
+            None => None,
+        };
         let total = self.tuners.len() as f64;
         let mut index = 0usize;
         let mut count = ChunkCounter::default();
-        compare::compare(&self.tuners, &problem, self.cfg.reference_samples, &mut |name, e| {
+        compare::compare(&self.tuners, &problem, self.cfg.reference_samples, given, &mut |name, e| {
             if matches!(e, TuneEvent::Started { .. }) {
                 index = self.tuners.iter().position(|t| t.0 == name).unwrap_or(index);
             }

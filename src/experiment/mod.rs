@@ -354,6 +354,9 @@ pub struct Inputs {
     pub data: Option<Dataset>,
     /// A sparse data set (a request of format `svmlight`).
     pub sparse: Option<data::sparse::SparseDataset>,
+    /// Compare runs only: an exact reference saved by an earlier comparison of the same data, model, seed and
+    /// reference size (checked against [`CompareConfig::reference_key`]); it replaces the MALA run.
+    pub reference: Option<crate::tune::compare::SavedReference>,
 }
 
 /// The typed detail of a progress event: the experiment kind's own event.
@@ -487,6 +490,9 @@ impl Checked {
     /// Runs the experiment (see the module docs). A stop returns `Ok` with `status: stopped`; any other
     /// failure returns the error (after a `finished` event with `status: failed`).
     pub fn run(&self, inputs: Inputs, observer: &mut dyn FnMut(&Event), stop: &AtomicBool) -> Result<Report> {
+        if inputs.reference.is_some() && self.kind() != Kind::Compare {
+            return Err(Error::config(format!("a saved reference is an input of compare runs, not of {} runs", self.kind().name())));
+        }
         let wall = Instant::now();
         let unit = self.progress_unit();
         observer(&Event::Started { kind: self.kind(), summary: self.summary() });

@@ -26,6 +26,58 @@ pub struct Reference {
     pub seconds: f64,
 }
 
+/// What an exact reference depends on: the data (source and preparation), the model, the seed (data split,
+/// MAP and the reference's own stream) and the number of reference draws; not the sampler, grid or tuners. The
+/// six samplers of the paper's Table 1 share one reference per (data, seed) (issue 12).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReferenceKey {
+    pub data: DataSpec,
+    pub model: crate::model::ModelSpec,
+    pub seed: u64,
+    pub samples: usize,
+}
+
+/// An exact reference saved for reuse, with the key of the comparison it was computed for. Given to a
+/// comparison (`experiment::Inputs::reference`), it replaces the MALA run; the report is then the same as with
+/// the reference recomputed (its `seconds` are those of the run that computed it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedReference {
+    pub key: ReferenceKey,
+    pub reference: Reference,
+}
+
+impl SavedReference {
+    /// Parses a saved reference (JSON), turning serde's messages into configuration errors.
+    pub fn from_json(text: &str) -> Result<Self> {
+        serde_json::from_str(text).map_err(|e| crate::Error::config(format!("saved reference: {e}")))
+    }
+
+    /// The reference if it was made for `key` and fits a problem of dimension `dim` (finite means, positive
+    /// finite sds); a configuration error naming the difference otherwise.
+    pub fn check(&self, key: &ReferenceKey, dim: usize) -> Result<&Reference> {
+        let k = &self.key;
+        let differs = [
+            (k.data != key.data, "data"),
+            (k.model != key.model, "model"),
+            (k.seed != key.seed, "seed"),
+            (k.samples != key.samples, "reference_samples"),
+        ];
+        let names: Vec<&str> = differs.iter().filter(|d| d.0).map(|d| d.1).collect();
+        if !names.is_empty() {
+            return Err(crate::Error::config(format!("the saved reference was made for another {} than this comparison", names.join(", "))));
+        }
+        let r = &self.reference;
+        if r.mean.len() != dim || r.std.len() != dim {
+            return Err(crate::Error::config(format!("the saved reference has {} means and {} sds for a problem of dimension {dim}", r.mean.len(), r.std.len())));
+        }
+        if r.mean.iter().any(|v| !v.is_finite()) || r.std.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
+            return Err(crate::Error::config("the saved reference has non-finite means or sds that are not positive and finite"));
+        }
+        Ok(r)
+    }
+}
+
 /// How good a tuner's choice is.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Evaluation {
@@ -146,16 +198,23 @@ pub fn evaluate(problem: &Problem, report: &Report, reference: Option<&Reference
 }
 
 /// Runs every tuner on the same problem and seed and evaluates them. Every config must have been validated
-/// ([`TuneConfig::validate`]); the experiment contract does that once when it checks a comparison.
+/// ([`TuneConfig::validate`]); the experiment contract does that once when it checks a comparison. `given` is a
+/// reference computed before for the same problem ([`SavedReference::check`]): it is used instead of running
+/// MALA for `reference_samples` draws.
 pub fn compare(
     tuners: &[(String, TuneConfig)],
     problem: &Problem,
     reference_samples: usize,
+    given: Option<Reference>,
     observer: &mut dyn FnMut(&str, &Event),
     cancel: &AtomicBool,
 ) -> Result<Comparison> {
     let seed = tuners.first().map(|t| t.1.seed).unwrap_or(0);
-    let reference = if reference_samples > 0 { Some(reference(problem, reference_samples, seed, cancel)?) } else { None };
+    let reference = match given {
+        Some(r) => Some(r),
+        None if reference_samples > 0 => Some(reference(problem, reference_samples, seed, cancel)?),
+        None => None,
+    };
     let mut entries = Vec::new();
     for (name, cfg) in tuners {
         let report = drive(cfg, problem, &mut |e| observer(name, e), cancel)?;

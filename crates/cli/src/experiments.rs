@@ -1,9 +1,10 @@
 //! The experiment commands: each maps its own flags onto the config and hands over to the one runner
 //! ([`crate::runner::execute`]); `tunelab presets` lists the presets of every kind.
 
-use crate::runner::{execute, RunArgs};
+use crate::runner::{execute, execute_with, write_json, RunArgs};
 use clap::Args;
-use tunelab::experiment::{ExperimentConfig, Kind};
+use tunelab::experiment::{ExperimentConfig, Kind, Output};
+use tunelab::tune::compare::SavedReference;
 use tunelab::sampler::SamplerKind;
 use tunelab::tune::{BudgetSpec, DataSource, TuneConfig};
 use tunelab::{Error, Result};
@@ -78,11 +79,18 @@ pub struct CompareArgs {
     /// Samples of the exact reference sampler (MALA) for the posterior std error; 0 to skip (default 20000).
     #[arg(long)]
     pub reference_samples: Option<usize>,
+    /// Reuse the exact reference saved in this file (it must have been made for the same data, model, seed and
+    /// --reference-samples; the sampler and tuners may differ), or, if the file does not exist, compute it and
+    /// save it there. scripts/table1.sh computes it once per (N, seed) for the six samplers.
+    #[arg(long)]
+    pub reference: Option<String>,
 }
 
 /// `tunelab compare`.
 pub fn compare(args: &CompareArgs) -> Result<i32> {
-    execute(Some(Kind::Compare), &args.base.run, |cfg| match cfg {
+    let path = args.reference.as_deref();
+    let reuse = path.is_some_and(|p| std::path::Path::new(p).exists());
+    let overrides = |cfg: &mut ExperimentConfig| match cfg {
         ExperimentConfig::Compare(c) => {
             if let Some(r) = args.reference_samples {
                 c.reference_samples = r;
@@ -90,7 +98,41 @@ pub fn compare(args: &CompareArgs) -> Result<i32> {
             args.base.apply(&mut c.base)
         }
         _ => unreachable!("a compare command loads compare configs"),
-    })
+    };
+    execute_with(
+        Some(Kind::Compare),
+        &args.base.run,
+        overrides,
+        |checked, inputs| {
+            let (Some(p), true) = (path, reuse) else { return Ok(()) };
+            let ExperimentConfig::Compare(c) = checked.config() else { return Ok(()) };
+            if c.reference_samples == 0 {
+                return Err(Error::config("--reference needs an exact reference (--reference-samples above 0)"));
+            }
+            let text = std::fs::read_to_string(p).map_err(|e| Error::Io(format!("cannot read {p}: {e}")))?;
+            let named = |e: Error| match e {
+                Error::Config(m) => Error::Config(format!("{p}: {m}")),
+                e => e,
+            };
+            let saved = SavedReference::from_json(&text).map_err(named)?;
+            // the same check the run makes, here to name the file
+            saved.check(&c.reference_key(), saved.reference.std.len()).map_err(named)?;
+            inputs.reference = Some(saved);
+            Ok(())
+        },
+        |checked, report| {
+            let (Some(p), false) = (path, reuse) else { return Ok(()) };
+            let (ExperimentConfig::Compare(c), Some(Output::Compare(cmp))) = (checked.config(), &report.result) else { return Ok(()) };
+            let Some(reference) = &cmp.reference else { return Ok(()) };
+            let saved = SavedReference { key: c.reference_key(), reference: reference.clone() };
+            // written whole, then renamed: a reader never sees half a file
+            let tmp = format!("{p}.tmp");
+            write_json(&tmp, &saved)?;
+            std::fs::rename(&tmp, p).map_err(|e| Error::Io(format!("cannot write {p}: {e}")))?;
+            eprintln!("reference saved to {p}");
+            Ok(())
+        },
+    )
 }
 
 /// Options of `tunelab bandit`.

@@ -79,6 +79,18 @@ pub(crate) fn load(kind: Option<Kind>, args: &RunArgs) -> Result<ExperimentConfi
 /// Runs one experiment from the shared options; `overrides` maps the command's own flags onto the config
 /// before it is checked. Returns the exit code (0, or [`EXIT_STOPPED`]).
 pub fn execute(kind: Option<Kind>, args: &RunArgs, overrides: impl FnOnce(&mut ExperimentConfig) -> Result<()>) -> Result<i32> {
+    execute_with(kind, args, overrides, |_, _| Ok(()), |_, _| Ok(()))
+}
+
+/// [`execute`] with two hooks of a command: `add_inputs` adds run inputs besides the data file (a saved
+/// reference) once the config is checked; `complete` sees a complete report after it was written.
+pub fn execute_with(
+    kind: Option<Kind>,
+    args: &RunArgs,
+    overrides: impl FnOnce(&mut ExperimentConfig) -> Result<()>,
+    add_inputs: impl FnOnce(&experiment::Checked, &mut Inputs) -> Result<()>,
+    complete: impl FnOnce(&experiment::Checked, &Report) -> Result<()>,
+) -> Result<i32> {
     let mut cfg = load(kind, args)?;
     if let Some(path) = &args.data {
         cfg.use_csv(path, args.label.as_deref().unwrap_or("y"), args.standardize)?;
@@ -98,7 +110,8 @@ pub fn execute(kind: Option<Kind>, args: &RunArgs, overrides: impl FnOnce(&mut E
         start: Instant::now(),
         bar: args.progress.then(|| new_bar(checked.kind())),
     });
-    let inputs = load_data(&checked)?;
+    let mut inputs = load_data(&checked)?;
+    add_inputs(&checked, &mut inputs)?;
     let mut observer = |e: &Event| watch.see(e);
     let result = pool.install(|| checked.run(inputs, &mut observer, &watch.stop));
     watch.finish();
@@ -120,6 +133,7 @@ pub fn execute(kind: Option<Kind>, args: &RunArgs, overrides: impl FnOnce(&mut E
     if let Some(out) = &args.out {
         eprintln!("report written to {out}");
     }
+    complete(&checked, &report)?;
     Ok(0)
 }
 

@@ -237,3 +237,40 @@ fn step_size_and_overrides_through_bandit() {
     assert_eq!(code, Some(1));
     assert!(stderr.contains("--repeats does not apply"), "{stderr}");
 }
+
+#[test]
+fn compare_saves_a_reference_then_reuses_it_for_another_sampler() {
+    let dir = tmpdir("reference");
+    let cfg = dir.join("small.json");
+    std::fs::write(
+        &cfg,
+        r#"{"kind":"compare","data":{"source":"simulate","n":300,"d":2,"seed":1,"test_fraction":0.2},
+        "model":{"kind":"logistic"},"sampler":{"kind":"sgld"},"arms":{"log10_step":{"from":-4,"to":-2,"by":1},
+        "batch":[0.1]},"budget":{"grad_evals":20000},"metric":{"kind":"ksd","max_samples":100},"thin":2,"seed":9,
+        "reference_samples":300}"#,
+    )
+    .unwrap();
+    let (cfg, reference) = (cfg.to_str().unwrap(), dir.join("ref.json"));
+    let reference = reference.to_str().unwrap();
+    let run = |sampler: &str, out: &str| tunelab(&["compare", "--config", cfg, "--sampler", sampler, "--reference", reference, "--threads", "1", "--out", out]);
+    let (a, b) = (dir.join("a.json"), dir.join("b.json"));
+    let (code, _, err) = run("sgld", a.to_str().unwrap());
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("reference saved"), "{err}");
+    let saved = read_json(Path::new(reference));
+    assert_eq!(saved["key"]["samples"], 300);
+    // another sampler reads it back: the same reference, seconds included (it was not recomputed)
+    let (code, _, err) = run("sgld-cv", b.to_str().unwrap());
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("reference saved"), "{err}");
+    assert_eq!(read_json(&b)["result"]["reference"], saved["reference"]);
+    assert_eq!(read_json(&a)["result"]["reference"], saved["reference"]);
+    // another seed is refused with the file's name, and so is a malformed file
+    let (code, _, err) = tunelab(&["compare", "--config", cfg, "--seed", "3", "--reference", reference, "--threads", "1"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("ref.json") && err.contains("seed"), "{err}");
+    std::fs::write(reference, "{").unwrap();
+    let (code, _, err) = run("sgld", a.to_str().unwrap());
+    assert_eq!(code, Some(1));
+    assert!(err.contains("ref.json") && err.contains("saved reference"), "{err}");
+}
