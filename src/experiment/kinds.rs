@@ -213,14 +213,13 @@ impl Experiment for CompareExperiment {
     }
     fn run(&self, mut inputs: Inputs, progress: &mut dyn FnMut(f64, f64, CompareDetail), stop: &AtomicBool) -> Result<Comparison> {
         let saved = inputs.reference.take();
-        let key = self.cfg.reference_key();
         if let Some(s) = &saved {
             // the key before the problem is built (the MAP takes time), the dimension after
-            s.check(&key, s.reference.std.len())?;
+            s.check_key(&self.cfg.reference_key())?;
         }
         let problem = tune_problem(&self.cfg.base, inputs)?;
-        let given = match &saved {
-            Some(s) => Some(s.check(&key, problem.dim)?.clone()),
+        let given = match saved {
+            Some(s) => Some(s.fits(problem.dim)?.clone()),
             None => None,
         };
         let total = self.tuners.len() as f64;

@@ -147,29 +147,25 @@ pub(crate) fn run_checked(
     } else {
         None
     };
-    let best_of = |fam: &str| {
-        methods
-            .iter()
-            .filter(|m| m.family == fam)
-            .min_by(|a, b| a.final_loss.total_cmp(&b.final_loss))
-            .map(|m| BestOf { name: m.name.clone(), final_loss: m.final_loss })
-    };
-    let best_constant = best_of("constant");
-    let best_decay = best_of("exponential-decay");
     observer(&LrEvent::Done {});
-    Ok(LrReport {
+    Ok(report(cfg, methods, dynamic, None))
+}
+
+/// The report of a run: its schedules, with the best constant and the best decay picked out.
+fn report(cfg: &LrConfig, methods: Vec<LrMethodReport>, dynamic: Option<DynamicReport>, multitask: Option<MultitaskReport>) -> LrReport {
+    LrReport {
         problem: cfg.problem.clone(),
         optimizer: cfg.optimizer,
-        intervals: d,
+        intervals: cfg.intervals,
         steps_per_interval: cfg.steps_per_interval,
         lr_bounds: cfg.lr_bounds,
+        best_constant: best_of(&methods, "constant"),
+        best_decay: best_of(&methods, "exponential-decay"),
         methods,
         dynamic,
-        best_constant,
-        best_decay,
         seed: cfg.seed,
-        multitask: None,
-    })
+        multitask,
+    }
 }
 
 fn best_of(methods: &[LrMethodReport], fam: &str) -> Option<BestOf> {
@@ -189,17 +185,5 @@ fn run_multitask(
 ) -> Result<LrReport> {
     let (methods, mt) = multitask::run(cfg, spec, observer, cancel)?;
     observer(&LrEvent::Done {});
-    Ok(LrReport {
-        problem: cfg.problem.clone(),
-        optimizer: cfg.optimizer,
-        intervals: cfg.intervals,
-        steps_per_interval: cfg.steps_per_interval,
-        lr_bounds: cfg.lr_bounds,
-        best_constant: best_of(&methods, "constant"),
-        best_decay: best_of(&methods, "exponential-decay"),
-        methods,
-        dynamic: None,
-        seed: cfg.seed,
-        multitask: Some(mt),
-    })
+    Ok(report(cfg, methods, None, Some(mt)))
 }

@@ -53,9 +53,8 @@ impl SavedReference {
         serde_json::from_str(text).map_err(|e| crate::Error::config(format!("saved reference: {e}")))
     }
 
-    /// The reference if it was made for `key` and fits a problem of dimension `dim` (finite means, positive
-    /// finite sds); a configuration error naming the difference otherwise.
-    pub fn check(&self, key: &ReferenceKey, dim: usize) -> Result<&Reference> {
+    /// Ok if this reference was made for `key`; a configuration error naming what differs otherwise.
+    pub fn check_key(&self, key: &ReferenceKey) -> Result<()> {
         let k = &self.key;
         let differs = [
             (k.data != key.data, "data"),
@@ -67,6 +66,12 @@ impl SavedReference {
         if !names.is_empty() {
             return Err(crate::Error::config(format!("the saved reference was made for another {} than this comparison", names.join(", "))));
         }
+        Ok(())
+    }
+
+    /// The reference if it fits a problem of dimension `dim` (finite means, positive finite sds); a
+    /// configuration error otherwise. [`Self::check_key`] is checked apart (before the problem is built).
+    pub fn fits(&self, dim: usize) -> Result<&Reference> {
         let r = &self.reference;
         if r.mean.len() != dim || r.std.len() != dim {
             return Err(crate::Error::config(format!("the saved reference has {} means and {} sds for a problem of dimension {dim}", r.mean.len(), r.std.len())));

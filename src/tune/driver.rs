@@ -52,8 +52,7 @@ struct ArmRun {
 impl ArmRun {
     /// Streams the scratch rows into the stores, clears the scratch, updates `held_max`.
     fn absorb(&mut self, d: usize, thin: usize) {
-        let held = self.scratch.capacity() + self.round_keep.floats() + self.chain_buf.floats() + self.moments.floats();
-        self.held_max = self.held_max.max(held);
+        self.note_held();
         for row in self.scratch.chunks_exact(d) {
             self.moments.push(row);
             self.chain_buf.push(row);
@@ -65,6 +64,11 @@ impl ArmRun {
         if self.scratch.capacity() > slice_floats {
             self.scratch.shrink_to(slice_floats);
         }
+        self.note_held();
+    }
+
+    /// Raises `held_max` to the floats this arm holds now (scratch, round and report stores, moments).
+    fn note_held(&mut self) {
         let held = self.scratch.capacity() + self.round_keep.floats() + self.chain_buf.floats() + self.moments.floats();
         self.held_max = self.held_max.max(held);
     }

@@ -115,8 +115,9 @@ pub fn compare(args: &CompareArgs) -> Result<i32> {
                 e => e,
             };
             let saved = SavedReference::from_json(&text).map_err(named)?;
-            // the same check the run makes, here to name the file
-            saved.check(&c.reference_key(), saved.reference.std.len()).map_err(named)?;
+            // the checks the run makes (the problem's dimension aside), here to name the file
+            saved.check_key(&c.reference_key()).map_err(named)?;
+            saved.fits(saved.reference.std.len()).map_err(named)?;
             inputs.reference = Some(saved);
             Ok(())
         },
