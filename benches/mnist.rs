@@ -11,7 +11,7 @@ use tunelab::model::{full_scores, Bnn, Target};
 use tunelab::rng::stream;
 use tunelab::stein::{ksd, Estimator, KernelScale, KsdOptions};
 use tunelab::model::ModelSpec;
-use tunelab::tune::{presets, DataSource};
+use tunelab::experiments::tune::{presets, DataSource};
 
 fn mnist(c: &mut Criterion) {
     let cfg = presets::preset("mnist-bnn").unwrap();

@@ -9,9 +9,11 @@
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
-use tunelab::bandit::{self, hpo::{ClassData, DigitData, HpoSpec}, AlgoSpec, BanditConfig, ProblemSpec, Recommend, TttsOptions};
+use tunelab::bandit::{Recommend, TttsOptions};
+use tunelab::experiments;
+use tunelab::experiments::bandit::{hpo::{ClassData, DigitData, HpoSpec}, AlgoSpec, BanditConfig, ProblemSpec};
 use tunelab::bandit::HalvingOptions;
-use tunelab::bandit::sgmcmc_ksd::{SgmcmcKsdSpec, SgmcmcReservoirShared};
+use tunelab::experiments::bandit::sgmcmc_ksd::{SgmcmcKsdSpec, SgmcmcReservoirShared};
 
 fn tuners() -> Vec<AlgoSpec> {
     vec![
@@ -87,7 +89,7 @@ fn main() {
         }
         let c = cfg(problem, rounds, repeats, seed);
         let t0 = std::time::Instant::now();
-        let rep = match bandit::run(&c, &mut |_| {}, &AtomicBool::new(false)) {
+        let rep = match experiments::bandit::run(&c, &mut |_| {}, &AtomicBool::new(false)) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("{name}: {e}");
@@ -124,7 +126,7 @@ fn main() {
             }
         }
         let _ = writeln!(md, "| method | simple regret | recommended true value | cumulative regret | distinct arms |\n|---|---|---|---|---|");
-        let f = |s: &bandit::Summary| format!("{} [{}, {}]", g4(s.mean), g4(s.lo), g4(s.hi));
+        let f = |s: &experiments::bandit::Summary| format!("{} [{}, {}]", g4(s.mean), g4(s.lo), g4(s.hi));
         for a in &rep.algorithms {
             let k = a.distinct_arms.mean.len() - 1;
             let _ = writeln!(

@@ -21,7 +21,7 @@
 //! or more did not reach it), and the median [min, max] final relative suboptimality.
 
 use std::sync::atomic::AtomicBool;
-use tunelab::hoag::{self, HoagBudget, HoagConfig, HoagData, ProblemKind};
+use tunelab::experiments::hoag::{self, HoagBudget, HoagConfig, HoagData, ProblemKind};
 
 const TARGET: f64 = 1e-3;
 

@@ -13,7 +13,7 @@
 //! minima of the grid (lower than their 8 neighbours).
 
 use std::sync::atomic::AtomicBool;
-use tunelab::hoag::{self, HoagBudget, HoagConfig, HoagData, MethodSpec, ProblemKind};
+use tunelab::experiments::hoag::{self, HoagBudget, HoagConfig, HoagData, MethodSpec, ProblemKind};
 
 fn config(setting: &str, seed: u64) -> HoagConfig {
     let mut c = match setting {

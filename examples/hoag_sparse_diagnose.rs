@@ -3,7 +3,7 @@
 //! documents. `cargo run --release --example hoag_sparse_diagnose`
 use std::sync::atomic::AtomicBool;
 use tunelab::data::sparse::{parse_svmlight, simulate_svmlight, SparseDataset};
-use tunelab::hoag::{self, hypergradient, outer_loss_at, Bilevel, HoagConfig, LogisticBilevel, MethodSpec, ProblemKind, Tolerance, Split, SparseSplit};
+use tunelab::experiments::hoag::{self, hypergradient, outer_loss_at, Bilevel, HoagConfig, LogisticBilevel, MethodSpec, ProblemKind, Tolerance, Split, SparseSplit};
 
 fn dense(s: &SparseSplit, p: usize) -> Split {
     let n = s.y.len();

@@ -8,15 +8,16 @@
 //! sits near the prior sd 1/sqrt(6) = 0.41), the paper's xi against the reference sd, and how far the sample
 //! mean is from the MAP.
 use std::sync::atomic::AtomicBool;
-use tunelab::experiment::{ExperimentConfig, Kind};
+use tunelab::experiments::{ExperimentConfig, Kind};
 use tunelab::sampler::{reference_sample_streamed, RefOptions};
-use tunelab::tune::{self, compare, metric::thin_rows, RunKernel};
+use tunelab::experiments::compare;
+use tunelab::experiments::tune::{self, metric::thin_rows, RunKernel};
 
 fn main() {
     let seed: u64 = std::env::args().nth(1).map_or(0, |s| s.parse().expect("seed"));
     let ExperimentConfig::Compare(mut cc) = ExperimentConfig::preset(Kind::Compare, "pmf-page").unwrap() else { unreachable!() };
     cc.base.seed = seed;
-    let problem = tune::Problem::build(&cc.base, None).unwrap();
+    let problem = tune::Posterior::build(&cc.base, None).unwrap();
     let d = problem.dim;
     let test = problem.test.as_ref().unwrap();
     let train = problem.train.as_ref();

@@ -1,7 +1,7 @@
 //! Issue 12 §3: why the small PMF run did not beat the mean predictor (`cargo run --release --example pmf_probe`):
 //! held-out RMSE of the mean predictor, the MAP and the chosen arm on 600 and 12,000 simulated ratings.
 use std::sync::atomic::AtomicBool;
-use tunelab::tune;
+use tunelab::experiments::tune;
 fn main() {
     for &(users, items, ratings, latent, grad) in &[(30usize, 40usize, 600usize, 20usize, 2.0e5), (200, 300, 12_000, 5, 1.0e6)] {
         let mut cfg = tune::presets::preset("pmf").unwrap();
@@ -10,7 +10,7 @@ fn main() {
         cfg.arms.log10_step = Some(tune::LogRange { from: -4.0, to: -2.5, by: 0.5 });
         cfg.budget = tune::BudgetSpec { grad_evals: Some(grad), ..Default::default() };
         cfg.metric.max_samples = 50;
-        let problem = tune::Problem::build(&cfg, None).unwrap();
+        let problem = tune::Posterior::build(&cfg, None).unwrap();
         let test = problem.test.as_ref().unwrap();
         let zeros = vec![0.0; problem.dim];
         let mean_only = test.predictive_rmse(&zeros).unwrap();

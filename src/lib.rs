@@ -30,12 +30,8 @@ pub mod model;
 pub mod sampler;
 pub mod stein;
 pub mod gp;
-pub mod tune;
 pub mod bandit;
-pub mod hoag;
-pub mod lrsched;
-pub mod tvo;
-pub mod experiment;
+pub mod experiments;
 pub mod limits;
 pub mod benchkit;
 

@@ -6,7 +6,7 @@
 //!   Byrd, Lu, Nocedal & Zhu (1995): variables held at a bound by the gradient are frozen for the
 //!   quasi-Newton step, and the Armijo test is made on the projected path `P(x + t d)` with the
 //!   decrease predicted by `g · (P(x + t d) - x)`. Without bounds it is plain L-BFGS.
-//!   Used by the MAP finder ([`crate::sampler::find_map`]), HOAG's inner solver ([`crate::hoag::lbfgs`]),
+//!   Used by the MAP finder ([`crate::sampler::find_map`]), HOAG's inner solver ([`crate::experiments::hoag::lbfgs`]),
 //!   GP hyperparameters and GP-UCB's acquisition ([`crate::gp`]).
 //! - [`conjugate_gradient`] (Hestenes & Stiefel 1952) for symmetric positive-definite systems given by a
 //!   matrix-vector product (HOAG's hypergradient systems).

@@ -2,11 +2,9 @@
 
 use std::sync::atomic::AtomicBool;
 
-use tunelab::bandit::problems::{FiniteBernoulli, TestFunction, TvoSchedule};
-use tunelab::bandit::{
-    run, AlgoSpec, Arm, BanditAlgo, BanditConfig, BanditEvent, BanditReport, DTtts, GpUcb, GpUcbOptions, Kappa,
-    Problem, ProblemSpec, TestFn, TttsOptions,
-};
+use tunelab::experiments::bandit::problems::{FiniteBernoulli, TestFunction, TvoSchedule};
+use tunelab::bandit::{Arm, BanditAlgo, DTtts, GpUcb, GpUcbOptions, Kappa, TttsOptions};
+use tunelab::experiments::bandit::{run, AlgoSpec, BanditConfig, BanditEvent, BanditReport, Problem, ProblemSpec, TestFn};
 use tunelab::rng::stream;
 use tunelab::Error;
 
@@ -345,7 +343,7 @@ fn cancel_stops_the_run() {
 
 #[test]
 fn presets_parse_and_validate() {
-    for name in tunelab::bandit::config::PRESETS {
+    for name in tunelab::experiments::bandit::config::PRESETS {
         let cfg = BanditConfig::preset(name).unwrap();
         cfg.validate().unwrap();
         let text = serde_json::to_string(&cfg).unwrap();
@@ -391,7 +389,7 @@ fn bad_configs_give_clear_errors() {
 
 #[test]
 fn logreg_sgd_problem_is_exact_and_dttts_finds_a_good_arm() {
-    use tunelab::bandit::logreg::{accuracy, sgd_logistic, LogregData, LogregSgd, LogregSgdSpec};
+    use tunelab::experiments::bandit::logreg::{accuracy, sgd_logistic, LogregData, LogregSgd, LogregSgdSpec};
     let spec = LogregSgdSpec {
         data: LogregData::Simulate { n: 300, d: 4 },
         pool: 24,
@@ -452,7 +450,7 @@ fn logreg_sgd_problem_is_exact_and_dttts_finds_a_good_arm() {
 
 #[test]
 fn sgmcmc_step_tuning_runs_and_beats_the_worst_fixed_step() {
-    use tunelab::bandit::sgmcmc_step::{run_step_tuning, StartKind, StepEvent, StepTuneConfig};
+    use tunelab::experiments::step_size::{run_step_tuning, StartKind, StepEvent, StepTuneConfig};
     use tunelab::model::ModelSpec;
     // N((4, 4), C) started at the origin: tiny steps never get there, so their KSD stays large.
     let cfg = StepTuneConfig {
@@ -493,7 +491,7 @@ fn sgmcmc_step_tuning_runs_and_beats_the_worst_fixed_step() {
 
 // ---- D-TTTS tuning SG-MCMC configurations by KSD (sgmcmc-ksd) ----
 
-use tunelab::bandit::sgmcmc_ksd::{ksd_reward, SgmcmcKsdSpec, SgmcmcTable};
+use tunelab::experiments::bandit::sgmcmc_ksd::{ksd_reward, SgmcmcKsdSpec, SgmcmcTable};
 use tunelab::sampler::SamplerKind;
 
 fn small_sgmcmc_spec() -> SgmcmcKsdSpec {
@@ -585,7 +583,7 @@ fn sgmcmc_table_is_identical_for_1_and_3_threads_and_reorders_per_repeat() {
     other.seed += 1;
     assert_ne!(a.arms, table(&other).arms);
     // each repeat sees the pool in its own order; arm values are the table's
-    use tunelab::bandit::sgmcmc_ksd::SgmcmcKsd;
+    use tunelab::experiments::bandit::sgmcmc_ksd::SgmcmcKsd;
     let t = std::sync::Arc::new(a);
     let mut p0 = SgmcmcKsd::new(t.clone(), 1);
     let mut p1 = SgmcmcKsd::new(t.clone(), 2);
@@ -630,7 +628,7 @@ fn d_ttts_tunes_sgmcmc_configurations_better_than_uniform_allocation() {
     let rep = run(&sgmcmc_config(600, 10), &mut |e| events.push(e.clone()), &AtomicBool::new(false)).unwrap();
     let by = |n: &str| rep.algorithms.iter().find(|a| a.name == n).unwrap();
     let (dt, un) = (by("d-ttts"), by("uniform"));
-    let c = |a: &tunelab::bandit::AlgoReport| *a.cumulative_regret.mean.last().unwrap();
+    let c = |a: &tunelab::experiments::bandit::AlgoReport| *a.cumulative_regret.mean.last().unwrap();
     assert!(c(dt) < 0.6 * c(un), "cumulative regret: d-ttts {} vs uniform {}", c(dt), c(un));
     // the recommendations are configurations with labels; d-ttts's are mostly near the best
     let near = dt.recommended.iter().filter(|r| r.optimum - r.value.unwrap() < 0.15).count();
@@ -666,7 +664,7 @@ fn d_ttts_tunes_sgmcmc_configurations_better_than_uniform_allocation() {
 
 #[test]
 fn sgmcmc_problem_reads_uploaded_csv_and_reports_bad_input() {
-    use tunelab::bandit::run_with_data;
+    use tunelab::experiments::bandit::run_with_data;
     // a small uploaded logistic data set
     let mut r = stream(9, 9);
     let (ds, _) = tunelab::data::simulate_logistic(200, 2, &mut r).unwrap();

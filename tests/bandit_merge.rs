@@ -2,7 +2,8 @@
 //! for bit (the Ray split of issue 18 relies on it).
 use std::sync::atomic::AtomicBool;
 
-use tunelab::bandit::{merge_reports, run, AlgoSpec, BanditConfig, BanditReport, ProblemSpec, TttsOptions};
+use tunelab::bandit::{TttsOptions};
+use tunelab::experiments::bandit::{merge_reports, run, AlgoSpec, BanditConfig, BanditReport, ProblemSpec};
 use tunelab::Error;
 
 fn config() -> BanditConfig {

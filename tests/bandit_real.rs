@@ -4,8 +4,9 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use tunelab::bandit::hpo::{ClassData, Hpo, HpoShared, HpoSpec};
-use tunelab::bandit::{run, AlgoSpec, Arm, BanditConfig, Problem, ProblemSpec, TttsOptions};
+use tunelab::experiments::bandit::hpo::{ClassData, Hpo, HpoShared, HpoSpec};
+use tunelab::bandit::{Arm, TttsOptions};
+use tunelab::experiments::bandit::{run, AlgoSpec, BanditConfig, Problem, ProblemSpec};
 use tunelab::rng::stream;
 
 fn small_wine() -> HpoSpec {

@@ -3,14 +3,14 @@
 //! every kind; a stop returns the progress reached; the data a config asks for is parsed at the boundary.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use tunelab::experiment::{Event, ExperimentConfig, Inputs, Kind, Status};
+use tunelab::experiments::{Event, ExperimentConfig, Inputs, Kind, Status};
 use tunelab::Error;
 
 #[path = "common/small_configs.rs"]
 mod small_configs;
 use small_configs::small;
 
-fn run(cfg: ExperimentConfig, stop_when: impl Fn(&Event) -> bool) -> (tunelab::experiment::Report, Vec<Event>) {
+fn run(cfg: ExperimentConfig, stop_when: impl Fn(&Event) -> bool) -> (tunelab::experiments::Report, Vec<Event>) {
     let checked = cfg.check().expect("check");
     let stop = AtomicBool::new(false);
     let mut events = Vec::new();
@@ -121,7 +121,7 @@ fn the_summary_is_what_the_run_does() {
     let steps: Vec<f64> = s["arms"].as_array().unwrap().iter().map(|a| a["step"].as_f64().unwrap()).collect();
     assert_eq!(steps.len(), 3);
     let (report, _) = run(small(Kind::Tune), |_| false);
-    let Some(tunelab::experiment::Output::Tune(r)) = report.result else { panic!() };
+    let Some(tunelab::experiments::Output::Tune(r)) = report.result else { panic!() };
     let ran: Vec<f64> = r.arms.iter().map(|a| a.info.step).collect();
     assert_eq!(ran, steps);
     // a descending range gives the same grid in the other order
@@ -149,7 +149,7 @@ fn user_data_is_requested_and_parsed_at_the_boundary() {
     }
     let data = req.parse(&csv).unwrap();
     let report = checked.run(Inputs { data: Some(data), ..Default::default() }, &mut |_| {}, &AtomicBool::new(false)).unwrap();
-    let Some(tunelab::experiment::Output::Hoag(h)) = report.result else { panic!() };
+    let Some(tunelab::experiments::Output::Hoag(h)) = report.result else { panic!() };
     assert_eq!(h.n_train + h.n_test + h.n_validation, 60);
     // a kind without user data says so
     let mut step = small(Kind::StepSize);
@@ -160,7 +160,7 @@ fn user_data_is_requested_and_parsed_at_the_boundary() {
 }
 
 /// Runs `cfg` and raises the stop flag from another thread shortly after the start.
-fn run_stopped_from_outside(cfg: ExperimentConfig) -> tunelab::experiment::Report {
+fn run_stopped_from_outside(cfg: ExperimentConfig) -> tunelab::experiments::Report {
     let checked = cfg.check().expect("check");
     let stop = AtomicBool::new(false);
     std::thread::scope(|s| {
@@ -205,9 +205,9 @@ fn without_times(v: serde_json::Value) -> serde_json::Value {
 
 #[test]
 fn a_saved_reference_gives_the_report_of_a_recomputed_one_for_any_sampler() {
-    use tunelab::experiment::Output;
+    use tunelab::experiments::Output;
     use tunelab::sampler::SamplerKind;
-    use tunelab::tune::compare::SavedReference;
+    use tunelab::experiments::compare::SavedReference;
     let compare = |kind: SamplerKind| {
         let mut cfg = small(Kind::Compare);
         let ExperimentConfig::Compare(c) = &mut cfg else { panic!() };
@@ -219,7 +219,7 @@ fn a_saved_reference_gives_the_report_of_a_recomputed_one_for_any_sampler() {
     let run_with = |cfg: ExperimentConfig, reference: Option<SavedReference>| {
         cfg.check().unwrap().run(Inputs { reference, ..Default::default() }, &mut |_| {}, &AtomicBool::new(false))
     };
-    let result = |r: &tunelab::experiment::Report| match &r.result {
+    let result = |r: &tunelab::experiments::Report| match &r.result {
         Some(Output::Compare(c)) => c.reference.clone().expect("a reference"),
         _ => panic!("not a comparison"),
     };
@@ -244,7 +244,7 @@ fn a_saved_reference_gives_the_report_of_a_recomputed_one_for_any_sampler() {
     let e = run_with(cv.clone(), Some(other_seed)).unwrap_err();
     assert!(matches!(&e, Error::Config(m) if m.contains("seed")), "{e}");
     let mut other_size = read.clone();
-    other_size.key = tunelab::experiment::CompareConfig { reference_samples: 500, ..cv_cmp.clone() }.reference_key();
+    other_size.key = tunelab::experiments::compare::CompareConfig { reference_samples: 500, ..cv_cmp.clone() }.reference_key();
     assert!(matches!(run_with(cv.clone(), Some(other_size)), Err(Error::Config(m)) if m.contains("reference_samples")));
     let mut short = read.clone();
     short.reference.mean.pop();

@@ -2,7 +2,7 @@
 //! does (tests/data/fuzz/TARGET/), plus a focused test of each fix.
 
 use tunelab::data::{parse_csv, read_matrix_csv, CsvOptions, Dataset};
-use tunelab::experiment::{ExperimentConfig, Inputs, Kind};
+use tunelab::experiments::{ExperimentConfig, Inputs, Kind};
 use tunelab::Error;
 
 /// The `csv` target's body.

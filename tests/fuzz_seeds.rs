@@ -5,7 +5,7 @@
 //! writes them to `DIR/{config,csv,ksd,ratings,mnist,svmlight}/` (what `scripts/fuzz.sh` does).
 
 use tunelab::data::{parse_csv, CsvOptions};
-use tunelab::experiment::{ExperimentConfig, Kind};
+use tunelab::experiments::{ExperimentConfig, Kind};
 
 fn config_seeds() -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();

@@ -2,7 +2,7 @@
 //! bad configs.
 
 use std::sync::atomic::AtomicBool;
-use tunelab::hoag::{
+use tunelab::experiments::hoag::{
     self, conjugate_gradient, hypergradient, lbfgs, outer_loss_at, Bilevel, HoagBudget, HoagConfig, HoagData,
     MethodSpec, ProblemKind, Tolerance,
 };

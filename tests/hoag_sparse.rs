@@ -3,7 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 use tunelab::data::sparse::{parse_svmlight, simulate_svmlight};
-use tunelab::hoag::{self, hypergradient, outer_loss_at, Bilevel, HoagConfig, MethodSpec, ProblemKind, Tolerance};
+use tunelab::experiments::hoag::{self, hypergradient, outer_loss_at, Bilevel, HoagConfig, MethodSpec, ProblemKind, Tolerance};
 
 /// A text-like data set (`n` documents over `p` terms, about 6 terms each, counts 1-3; see
 /// [`simulate_svmlight`]).

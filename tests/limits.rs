@@ -2,7 +2,7 @@
 //! the number, and the built-in presets stay well inside them.
 
 use tunelab::data::{parse_csv, read_matrix_csv, CsvOptions};
-use tunelab::experiment::{ExperimentConfig, Kind};
+use tunelab::experiments::{ExperimentConfig, Kind};
 use tunelab::limits::{self, MAX_ARMS, MAX_COLUMNS, MAX_CSV_BYTES, MAX_ROWS};
 use tunelab::Error;
 
@@ -117,8 +117,8 @@ fn every_preset_is_inside_the_limits() {
             ExperimentConfig::preset(kind, name).unwrap().check().unwrap_or_else(|e| panic!("{} {name}: {e}", kind.name()));
         }
     }
-    for name in tunelab::tune::presets::PRESETS {
-        let cfg = tunelab::tune::presets::preset(name).unwrap();
+    for name in tunelab::experiments::tune::presets::PRESETS {
+        let cfg = tunelab::experiments::tune::presets::preset(name).unwrap();
         // digits-bnn is the largest (the driver streams samples: each arm holds a bounded buffer).
         let est = cfg.memory_estimate(None).total();
         assert!(est > 0.0 && est < limits::MAX_MEMORY_BYTES, "{name}: {est} bytes");
@@ -133,7 +133,7 @@ fn kernel_ridge_on_a_file_too_large_for_its_kernel_matrices_is_refused_before_bu
     let n = 40_000;
     let ds = tunelab::data::Dataset::new((0..n).map(|i| i as f64).collect(), vec![0.5; n], 1, None, "y").unwrap();
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let r = checked.run(tunelab::experiment::Inputs { data: Some(ds), ..Default::default() }, &mut |_| {}, &stop);
+    let r = checked.run(tunelab::experiments::Inputs { data: Some(ds), ..Default::default() }, &mut |_| {}, &stop);
     match r {
         Err(Error::Config(m)) => assert!(m.contains("the limit is 2048 MiB") && m.contains("kernel ridge"), "{m}"),
         other => panic!("expected a config error, got {:?}", other.map(|r| r.status)),
@@ -162,10 +162,10 @@ fn fssd_opt_dense_fit_is_counted_in_the_estimate_only_where_it_is_dense() {
     // the estimate counts its three d x d matrices.
     use tunelab::stein::fssd::FIT_DENSE_MAX_D;
     use tunelab::model::ModelSpec;
-    use tunelab::tune::config::MetricKind;
+    use tunelab::experiments::tune::config::MetricKind;
     let part = |est: &limits::MemoryEstimate| est.parts.iter().find(|p| p.0.contains("FSSD-opt location fit")).map(|p| p.1);
-    let base = tunelab::tune::presets::preset("pmf").unwrap();
-    for (name, cfg) in tunelab::tune::compare::paper_tuners(&base) {
+    let base = tunelab::experiments::tune::presets::preset("pmf").unwrap();
+    for (name, cfg) in tunelab::experiments::compare::paper_tuners(&base) {
         let est = cfg.memory_estimate(None);
         assert!(part(&est).is_none(), "{name}: {:?}", est.parts);
         assert!(est.total() < limits::MAX_MEMORY_BYTES, "{name}: {:?}", est.parts);
@@ -179,7 +179,7 @@ fn fssd_opt_dense_fit_is_counted_in_the_estimate_only_where_it_is_dense() {
     let mut small = base.clone();
     small.model = serde_json::from_str(r#"{"kind":"pmf","latent":20,"users":100,"items":100}"#).unwrap();
     assert!(matches!(small.model, ModelSpec::Pmf { .. }));
-    let tuners = tunelab::tune::compare::paper_tuners(&small);
+    let tuners = tunelab::experiments::compare::paper_tuners(&small);
     let (_, fssd) = tuners.iter().find(|t| matches!(t.1.metric.kind, MetricKind::FssdOpt { .. })).unwrap();
     let d = 4000.0;
     assert!(d as usize <= FIT_DENSE_MAX_D);

@@ -2,7 +2,7 @@
 //! tuner against constant rates where decay helps, determinism across thread counts, bad configs.
 
 use std::sync::atomic::AtomicBool;
-use tunelab::lrsched::{
+use tunelab::experiments::lr_schedule::{
     self, Classifier, ClassifierKind, Link, LrConfig, LrData, LrProblem, TraceModel, TrainProblem, Transition,
 };
 use tunelab::rng::{stream, Rng};
@@ -101,7 +101,7 @@ fn dynamic_tuner_and_matched_baselines_on_the_noisy_quadratic_over_seeds() {
     for seed in [1, 2, 3] {
         let mut c = quick_nq();
         c.seed = seed;
-        let r = lrsched::run(&c, &mut |_| {}, &cancel).unwrap();
+        let r = lr_schedule::run(&c, &mut |_| {}, &cancel).unwrap();
         let dynamic = r.methods.iter().find(|m| m.family == "dynamic").unwrap();
         let y0 = dynamic.trace[0].loss;
         // The tuner learns: its kept run ends far below the start (the loss starts near 1.8).
@@ -147,7 +147,7 @@ fn diverged_runs_are_kept_out_of_the_regression_and_steer_the_classifier() {
     c.constant = 0;
     c.decay_starts = 0;
     let cancel = AtomicBool::new(false);
-    let r = lrsched::run(&c, &mut |_| {}, &cancel).unwrap();
+    let r = lr_schedule::run(&c, &mut |_| {}, &cancel).unwrap();
     let det = r.dynamic.as_ref().unwrap();
     assert!(det.diverged_intervals >= 1, "nothing diverged");
     let dynamic = r.methods.iter().find(|m| m.family == "dynamic").unwrap();
@@ -170,7 +170,7 @@ fn results_do_not_depend_on_the_thread_count() {
     let cancel = AtomicBool::new(false);
     let run = |threads| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        pool.install(|| lrsched::run(&c, &mut |_| {}, &cancel).unwrap())
+        pool.install(|| lr_schedule::run(&c, &mut |_| {}, &cancel).unwrap())
     };
     let a = run(1);
     let b = run(3);
@@ -192,11 +192,11 @@ fn digits_softmax_runs_with_adam_and_events_arrive() {
     c.decay_factors = vec![0.1];
     c.dynamic.runs = 2;
     c.dynamic.band_samples = 20;
-    c.optimizer = tunelab::lrsched::Optimizer::Adam;
+    c.optimizer = tunelab::experiments::lr_schedule::Optimizer::Adam;
     c.lr_bounds = [1e-3, 3e-2];
     let cancel = AtomicBool::new(false);
     let mut intervals = 0;
-    let r = lrsched::run(&c, &mut |e| if let lrsched::LrEvent::IntervalDone { .. } = e { intervals += 1 }, &cancel).unwrap();
+    let r = lr_schedule::run(&c, &mut |e| if let lr_schedule::LrEvent::IntervalDone { .. } = e { intervals += 1 }, &cancel).unwrap();
     assert_eq!(intervals, 3);
     assert_eq!(r.methods.len(), 4);
     for m in &r.methods {
@@ -210,9 +210,9 @@ fn digits_softmax_runs_with_adam_and_events_arrive() {
 #[test]
 fn cancel_and_bad_configs_give_clear_errors() {
     let cancel = AtomicBool::new(true);
-    assert_eq!(lrsched::run(&quick_nq(), &mut |_| {}, &cancel).unwrap_err(), Error::Cancelled);
+    assert_eq!(lr_schedule::run(&quick_nq(), &mut |_| {}, &cancel).unwrap_err(), Error::Cancelled);
     let cancel = AtomicBool::new(false);
-    let err = |c: &LrConfig| lrsched::run(c, &mut |_| {}, &cancel).unwrap_err().to_string();
+    let err = |c: &LrConfig| lr_schedule::run(c, &mut |_| {}, &cancel).unwrap_err().to_string();
     assert!(LrConfig::preset("nope").unwrap_err().to_string().contains("unknown lr-schedule preset"));
     let mut c = quick_nq();
     c.lr_bounds = [0.0, 1.0];
@@ -235,7 +235,7 @@ fn cancel_and_bad_configs_give_clear_errors() {
     // Non-class labels in user data.
     let c = LrConfig::new(LrProblem::Logreg);
     let ds = tunelab::data::Dataset::new((0..20).map(|i| i as f64).collect(), (0..20).map(|i| i as f64 * 0.5).collect(), 1, None, "y").unwrap();
-    let e = lrsched::run_with_data(&c, Some(&ds), &mut |_| {}, &cancel).unwrap_err();
+    let e = lr_schedule::run_with_data(&c, Some(&ds), &mut |_| {}, &cancel).unwrap_err();
     assert!(matches!(e, Error::Data(_)) && e.to_string().contains("class"), "{e}");
     let e = serde_json::from_str::<LrConfig>(r#"{"problem": {"kind": "mlp"}, "speed": 1}"#).unwrap_err();
     assert!(e.to_string().contains("unknown field"));

@@ -1,12 +1,12 @@
-//! Multi-task warm start of the learning-rate tuner (Picheny et al. 2020, Sec. 4; `lrsched::multitask`): the
+//! Multi-task warm start of the learning-rate tuner (Picheny et al. 2020, Sec. 4; `lr_schedule::multitask`): the
 //! task-embedding product kernel, the TRUVAR acquisition on a hand-computed case, warm start lowering the
 //! new task's prediction variance, type-II ML finding the task correlation, determinism across thread counts
 //! on real MNIST tasks, bad configs.
 
 use nalgebra::DMatrix;
 use std::sync::atomic::AtomicBool;
-use tunelab::lrsched::multitask::{gram, k_input, k_product, truvar_scores, CandidateRun, MtHyper, MultiTaskGp};
-use tunelab::lrsched::{self, LrConfig, LrProblem, MultitaskSpec};
+use tunelab::experiments::lr_schedule::multitask::{gram, k_input, k_product, truvar_scores, CandidateRun, MtHyper, MultiTaskGp};
+use tunelab::experiments::lr_schedule::{self, LrConfig, LrProblem, MultitaskSpec};
 use tunelab::rng::stream;
 use tunelab::Error;
 use rand::RngExt;
@@ -143,7 +143,7 @@ fn multitask_results_do_not_depend_on_the_thread_count() {
     let cfg = tiny();
     let run = |threads| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        pool.install(|| lrsched::run(&cfg, &mut |_| {}, &AtomicBool::new(false)).unwrap())
+        pool.install(|| lr_schedule::run(&cfg, &mut |_| {}, &AtomicBool::new(false)).unwrap())
     };
     let (a, b) = (run(1), run(2));
     assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap());
@@ -194,6 +194,6 @@ fn bad_multitask_configs_are_config_errors() {
     let preset = LrConfig::preset("mnist-multitask").unwrap();
     preset.validate().unwrap();
     // The page's worker installs the digits when a config needs them.
-    assert!(tunelab::experiment::ExperimentConfig::LrSchedule(preset).needs_mnist());
-    assert!(!tunelab::experiment::ExperimentConfig::LrSchedule(LrConfig::preset("digits").unwrap()).needs_mnist());
+    assert!(tunelab::experiments::ExperimentConfig::LrSchedule(preset).needs_mnist());
+    assert!(!tunelab::experiments::ExperimentConfig::LrSchedule(LrConfig::preset("digits").unwrap()).needs_mnist());
 }

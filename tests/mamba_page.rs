@@ -4,8 +4,9 @@
 //! file is read as ratings (user,item,rating) with typed errors.
 
 use std::sync::atomic::AtomicBool;
-use tunelab::experiment::{DataFormat, ExperimentConfig, Inputs, Kind, Output};
-use tunelab::tune::{self, compare::xi_error, DataSource};
+use tunelab::experiments::{DataFormat, ExperimentConfig, Inputs, Kind, Output};
+use tunelab::experiments::compare::xi_error;
+use tunelab::experiments::tune::{self, DataSource};
 
 #[test]
 fn xi_is_the_relative_euclidean_norm_of_the_std_error() {

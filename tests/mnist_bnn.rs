@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tunelab::data::mnist::Mnist;
 use tunelab::model::{Bnn, Target};
 use tunelab::rng::stream;
-use tunelab::tune;
+use tunelab::experiments::tune;
 
 fn few_digits(per_class: usize) -> Arc<tunelab::data::Dataset> {
     let all: Vec<u8> = (0..10).collect();

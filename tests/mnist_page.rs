@@ -4,7 +4,7 @@
 
 use tunelab::data::mnist::{self, Mnist, PIXELS};
 use std::sync::atomic::AtomicBool;
-use tunelab::experiment::{ExperimentConfig, Inputs, Kind, Status};
+use tunelab::experiments::{ExperimentConfig, Inputs, Kind, Status};
 
 const KINDS: [Kind; 7] = [Kind::Tune, Kind::Compare, Kind::Bandit, Kind::Hoag, Kind::LrSchedule, Kind::StepSize, Kind::Tvo];
 
@@ -26,7 +26,7 @@ fn every_preset_says_whether_it_needs_mnist() {
     let multitask = ExperimentConfig::preset(Kind::LrSchedule, "mnist-multitask").unwrap();
     assert!(multitask.needs_mnist());
     if let ExperimentConfig::LrSchedule(mut c) = multitask {
-        assert!(!matches!(c.data, tunelab::lrsched::LrData::Mnist { .. }), "the case this checks");
+        assert!(!matches!(c.data, tunelab::experiments::lr_schedule::LrData::Mnist { .. }), "the case this checks");
         c.multitask = None;
         assert!(!ExperimentConfig::LrSchedule(c).needs_mnist());
     }

@@ -2,7 +2,7 @@
 //! run on simulated ratings that reports the held-out RMSE, and a user's ratings file (good and bad).
 
 use std::sync::atomic::AtomicBool;
-use tunelab::tune;
+use tunelab::experiments::tune;
 
 fn small() -> tune::TuneConfig {
     let mut cfg = tune::presets::preset("pmf").unwrap();
@@ -39,7 +39,7 @@ fn pmf_run_reports_test_rmse_below_the_mean_predictor() {
     let best = rep.best.expect("an arm is chosen");
     let rmse = best.test_rmse.expect("pmf reports the held-out RMSE");
     // The simulated ratings have sd of about 1 star; the factors explain part of it.
-    let problem = tune::Problem::build(&cfg, None).unwrap();
+    let problem = tune::Posterior::build(&cfg, None).unwrap();
     let zeros = vec![0.0; problem.dim];
     let mean_only = problem.test.as_ref().unwrap().predictive_rmse(&zeros).unwrap();
     assert!(rmse.is_finite() && rmse < mean_only, "RMSE {rmse} vs the mean predictor's {mean_only}");
@@ -81,7 +81,7 @@ fn pmf_preset_memory_is_bounded_whatever_the_budget() {
     assert_eq!(keep::chain_cap(d, 0, REPORT_SAMPLES, 1), 39);
     assert_eq!(keep::sub_iters(d, base.thin), 190);
     let data = 100_000.0 * 2.0 * 8.0;
-    for (name, cfg) in tune::compare::paper_tuners(&base) {
+    for (name, cfg) in tunelab::experiments::compare::paper_tuners(&base) {
         let at = |r: f64| {
             let mut c = cfg.clone();
             c.budget.grad_evals = Some(r);

@@ -11,8 +11,8 @@ use tunelab::model::{Gaussian, LogisticRegression, Target};
 use tunelab::rng::stream;
 use tunelab::sampler::*;
 use tunelab::stein::{ksd, Estimator, KernelScale, KsdOptions};
-use tunelab::tune::mamba_schedule;
-use tunelab::tune::schedule::n_rounds;
+use tunelab::experiments::tune::mamba_schedule;
+use tunelab::bandit::schedule::n_rounds;
 
 fn no_cancel() -> AtomicBool {
     AtomicBool::new(false)

@@ -4,8 +4,9 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use tunelab::bandit::sgmcmc_ksd::{ksd_reward, SgmcmcKsdSpec, SgmcmcReservoir, SgmcmcReservoirShared, SgmcmcTable};
-use tunelab::bandit::{run, AlgoSpec, Arm, BanditConfig, BanditReport, Problem, ProblemSpec, TttsOptions};
+use tunelab::experiments::bandit::sgmcmc_ksd::{ksd_reward, SgmcmcKsdSpec, SgmcmcReservoir, SgmcmcReservoirShared, SgmcmcTable};
+use tunelab::bandit::{Arm, TttsOptions};
+use tunelab::experiments::bandit::{run, AlgoSpec, BanditConfig, BanditReport, Problem, ProblemSpec};
 use tunelab::rng::stream;
 use tunelab::sampler::SamplerKind;
 
@@ -132,7 +133,7 @@ fn d_ttts_keeps_drawing_arms_and_the_run_is_independent_of_threads() {
     assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&go(2)).unwrap());
     assert!(a.problem.contains("continuous reservoir"), "{}", a.problem);
     let by = |n: &str| a.algorithms.iter().find(|x| x.name == n).unwrap();
-    let last = |x: &tunelab::bandit::AlgoReport| *x.distinct_arms.mean.last().unwrap();
+    let last = |x: &tunelab::experiments::bandit::AlgoReport| *x.distinct_arms.mean.last().unwrap();
     // TTTS stays on its ceil(sqrt(100)) = 10 arms; D-TTTS enters new ones from the reservoir
     assert_eq!(last(by("ttts")), 10.0);
     assert!(last(by("d-ttts")) > 10.0, "{}", last(by("d-ttts")));

@@ -9,7 +9,7 @@
 mod small_configs;
 
 use std::sync::atomic::AtomicBool;
-use tunelab::experiment::{Inputs, Kind, Status};
+use tunelab::experiments::{Inputs, Kind, Status};
 
 const RUNS: usize = 1000;
 

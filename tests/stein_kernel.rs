@@ -10,8 +10,8 @@
 use rand_distr::{Distribution, StandardNormal};
 use tunelab::rng;
 use tunelab::stein::{Estimator, KernelScale, KsdOptions};
-use tunelab::tune::kernel::{KsdKernel, RunKernel};
-use tunelab::tune::{self, MetricKind, MetricSpec};
+use tunelab::experiments::tune::kernel::{KsdKernel, RunKernel};
+use tunelab::experiments::tune::{self, MetricKind, MetricSpec};
 
 const SD: f64 = 0.03;
 
@@ -261,7 +261,7 @@ fn exploded_cloud_with_bounded_scores() {
     // `f`, Gaussian; seeds 1-3 (none chose a default).
     let mut cfg = tune::presets::preset("paper-logreg").unwrap();
     cfg.data.source = tune::DataSource::Simulate { n: 2_500, d: 10, seed: 7 };
-    let problem = tune::Problem::build(&cfg, None).unwrap();
+    let problem = tune::Posterior::build(&cfg, None).unwrap();
     let target = problem.train.as_ref();
     let d = target.dim();
     let default = RunKernel::for_metric(&MetricSpec::default().kind, target, &problem.map).unwrap().unwrap();

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use tunelab::error::Error;
 use tunelab::rng;
 use tunelab::sampler::{Budget, Chain, SamplerKind, SamplerParams};
-use tunelab::tune::{self, mamba_schedule, presets, ArmStatus, Event, Problem, TuneConfig};
+use tunelab::experiments::tune::{self, mamba_schedule, presets, ArmStatus, Event, Posterior, TuneConfig};
 
 fn quiet() -> impl FnMut(&Event) {
     |_e: &Event| {}
@@ -71,7 +71,7 @@ fn mamba_prunes_the_worst_and_survivor_gets_r() {
 #[test]
 fn warm_start_continues_the_chain() {
     let cfg = gaussian_cfg();
-    let problem = Problem::build(&cfg, None).unwrap();
+    let problem = Posterior::build(&cfg, None).unwrap();
     let rep = tune::run_on(&cfg, &problem, &mut quiet(), &AtomicBool::new(false)).unwrap();
     let best = rep.best.as_ref().unwrap();
     // The same arm run in one go for R iterations from the same start and stream gives the same chain.
@@ -100,7 +100,7 @@ fn warm_start_continues_the_chain() {
 #[test]
 fn picks_an_accurate_arm_on_a_known_gaussian() {
     let cfg = gaussian_cfg();
-    let problem = Problem::build(&cfg, None).unwrap();
+    let problem = Posterior::build(&cfg, None).unwrap();
     let (_, cov) = problem.train.exact_moments().unwrap();
     let rep = tune::run_on(&cfg, &problem, &mut quiet(), &AtomicBool::new(false)).unwrap();
     let best = rep.best.unwrap();
@@ -281,7 +281,7 @@ fn an_exploding_oscillating_chain_never_beats_exact_samples() {
     // Regression test: the signed KSD U-statistic of a chain swinging between +-A is hugely negative.
     let mut cfg = presets::preset("gaussian").unwrap();
     cfg.model = serde_json::from_str(r#"{"kind":"gaussian","d":2,"rho":0.0}"#).unwrap();
-    let problem = Problem::build(&cfg, None).unwrap();
+    let problem = Posterior::build(&cfg, None).unwrap();
     let mut r = rng::stream(5, 0);
     use rand::RngExt;
     let exact: Vec<f64> = (0..400).map(|_| r.sample::<f64, _>(rand_distr::StandardNormal)).collect();
@@ -300,7 +300,7 @@ fn every_arm_is_scored_by_the_runs_one_kernel() {
     // Issue 12 §1: the kernel depends on the problem only (Laplace sd at the MAP), not on any arm.
     let mut cfg = small_logreg();
     cfg.budget = tune::BudgetSpec { grad_evals: Some(2.0e4), ..Default::default() };
-    let problem = Problem::build(&cfg, None).unwrap();
+    let problem = Posterior::build(&cfg, None).unwrap();
     let rep = tune::run_on(&cfg, &problem, &mut quiet(), &AtomicBool::new(false)).unwrap();
     let k = rep.kernel.clone().expect("a KSD run records its kernel");
     assert_eq!(k.kind, tune::KsdKernel::Run);
@@ -342,7 +342,7 @@ fn round_scores_equal_scoring_every_sample_of_the_round() {
         cfg.arms.steps = vec![0.1];
         cfg.budget = tune::BudgetSpec { iterations: Some(20_000.0), ..Default::default() };
         cfg.metric.kind = tune::MetricKind::Ksd { kernel: Some(kernel), scale: None, estimator: None, c: None, beta: None, moment: None };
-        let problem = Problem::build(&cfg, None).unwrap();
+        let problem = Posterior::build(&cfg, None).unwrap();
         let rep = tune::run_on(&cfg, &problem, &mut quiet(), &AtomicBool::new(false)).unwrap();
         let best = rep.best.as_ref().unwrap();
         let params = SamplerParams {
@@ -405,10 +405,10 @@ fn kept_sample_memory_does_not_grow_with_the_budget() {
 fn fssd_opt_scores_every_arm_of_a_round_at_one_fit() {
     use tunelab::model::full_scores;
     use tunelab::stein::{fssd, FssdKernel};
-    use tunelab::tune::metric::score_round_fssd;
+    use tunelab::experiments::tune::metric::score_round_fssd;
     let mut cfg = small_logreg();
     cfg.metric.kind = tune::MetricKind::FssdOpt { j: 10, per_arm: false };
-    let problem = Problem::build(&cfg, None).unwrap();
+    let problem = Posterior::build(&cfg, None).unwrap();
     let d = problem.dim;
     let rep = tune::run_on(&cfg, &problem, &mut quiet(), &AtomicBool::new(false)).unwrap();
     assert!(rep.best.is_some());

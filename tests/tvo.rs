@@ -6,11 +6,11 @@
 use std::sync::atomic::AtomicBool;
 
 use nalgebra::{DMatrix, DVector};
-use tunelab::experiment::{Event, ExperimentConfig, Inputs, Output};
+use tunelab::experiments::{Event, ExperimentConfig, Inputs, Output};
 use tunelab::rng::stream;
-use tunelab::tvo::run::{linear_schedule, log_uniform_schedule, moments_schedule};
-use tunelab::tvo::vae::{integrand, iwae_and_elbo, snis_weights, tvo_bound, tvo_coefficients, Particles, Scratch};
-use tunelab::tvo::{Likelihood, Vae};
+use tunelab::experiments::tvo::run::{linear_schedule, log_uniform_schedule, moments_schedule};
+use tunelab::experiments::tvo::vae::{integrand, iwae_and_elbo, snis_weights, tvo_bound, tvo_coefficients, Particles, Scratch};
+use tunelab::experiments::tvo::{Likelihood, Vae};
 
 const LN_2PI: f64 = 1.837_877_066_409_345_5;
 
@@ -307,7 +307,7 @@ fn tvo_experiment_runs_windows_and_is_deterministic() {
 #[test]
 fn tvo_stop_inside_a_window_keeps_what_was_reached() {
     use std::sync::atomic::Ordering;
-    use tunelab::experiment::{Detail, Status};
+    use tunelab::experiments::{Detail, Status};
     let cfg = r#"{"kind": "tvo", "epochs": 6, "window": 3, "d": 2, "test_size": 100, "eval_size": 20,
                  "curve_k": 2, "iwae_k": 2, "hidden": [4], "latent": 2, "methods": ["linear", "gp-ucb"], "seed": 5}"#;
     let checked = ExperimentConfig::from_json(cfg, None).unwrap().check().unwrap();
@@ -328,7 +328,7 @@ fn tvo_stop_inside_a_window_keeps_what_was_reached() {
     assert!(rep.result.is_none());
     assert_eq!(types, [("started".to_string(), 0.0), ("epoch".to_string(), 1.0 / 3.0)]);
     assert_eq!(rep.reached.len(), 2);
-    let Detail::Tvo(tunelab::tvo::TvoEvent::Epoch { window, epoch }) = &rep.reached[1] else { panic!("{:?}", rep.reached) };
+    let Detail::Tvo(tunelab::experiments::tvo::TvoEvent::Epoch { window, epoch }) = &rep.reached[1] else { panic!("{:?}", rep.reached) };
     assert_eq!((*window, *epoch), (0, 1));
     assert!((rep.compute.done - 1.0 / 3.0).abs() < 1e-12 && rep.compute.total == 3.0);
 }

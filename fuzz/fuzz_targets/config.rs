@@ -2,7 +2,7 @@
 //! front ends ask of a checked config (summary, data request): errors are fine, panics are not.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use tunelab::experiment::{ExperimentConfig, Kind};
+use tunelab::experiments::{ExperimentConfig, Kind};
 
 fn exercise(cfg: tunelab::Result<ExperimentConfig>) {
     if let Ok(cfg) = cfg {

@@ -3,7 +3,7 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use tunelab::data::sparse::{parse_svmlight, MAX_SPARSE_FEATURES};
-use tunelab::hoag::{hypergradient, sparse_problem, Bilevel, HoagConfig, ProblemKind};
+use tunelab::experiments::hoag::{hypergradient, sparse_problem, Bilevel, HoagConfig, ProblemKind};
 
 fuzz_target!(|bytes: &[u8]| {
     let text = String::from_utf8_lossy(bytes);

@@ -12,7 +12,7 @@
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
-use super::problems::ArmSpace;
+use super::ArmSpace;
 use super::{Arm, BanditAlgo};
 use crate::gp::{lbfgs_box, BaseKernel, Gp, HyperOptions, Kernel, LbfgsOptions};
 use crate::rng::Rng;

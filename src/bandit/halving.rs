@@ -4,7 +4,7 @@
 //!   reduction factor eta): n arms, `R = ceil(log_eta n)` stages; in each stage every survivor is pulled
 //!   `max(1, floor(T / (|S| R)))` more times and the best `ceil(|S| / eta)` (by mean over their pulls) survive.
 //!   When one arm is left it is pulled for the rest of the budget. The stages are
-//!   [`crate::tune::schedule::halving_schedule`] (MAMBA's) with rounding up and equal budget per round.
+//!   [`crate::bandit::schedule::halving_schedule`] (MAMBA's) with rounding up and equal budget per round.
 //! - Hyperband (Li, Jamieson, DeSalvo, Rostamizadeh & Talwalkar 2018, JMLR, Alg. 1): brackets `s = s_max..0`,
 //!   `n = ceil((s_max + 1) eta^s / (s + 1))` arms brought to `r_i = R eta^(i - s)` pulls each, keeping the best
 //!   `floor(n_i / eta)` after each stage. `R` (max pulls per arm) defaults to the largest power of eta whose whole
@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Arm, ArmStat, BanditAlgo};
 use crate::rng::Rng;
-use crate::tune::schedule::{halving_schedule, RoundBudget, Rounding};
+use crate::bandit::schedule::{halving_schedule, RoundBudget, Rounding};
 use crate::{Error, Result};
 
 /// Index of the best empirical mean among arms with at least `frac * max(pulls)` pulls (ties: lowest index).

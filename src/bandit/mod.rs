@@ -1,41 +1,47 @@
-//! Bandit tuners with exact regret: time-varying permutation-invariant GP-UCB (Nguyen et al. 2020), top-two
-//! Thompson sampling and its dynamic version D-TTTS (Russo 2016; Shang, Kaufmann & Valko 2019), successive
-//! halving and Hyperband (Karnin et al. 2013; Li et al. 2018), uniform allocation / random search as the floor,
-//! on problems whose optimum is known ([`problems`]) and on real tuning problems ([`logreg`]).
+//! Bandit algorithms, free of configs and reports: time-varying permutation-invariant GP-UCB (Nguyen et al.
+//! 2020, [`gpucb`]), top-two Thompson sampling and its dynamic version D-TTTS (Russo 2016; Shang, Kaufmann &
+//! Valko 2019, [`ttts`]), successive halving and Hyperband (Karnin et al. 2013; Li et al. 2018, [`halving`]),
+//! the halving schedules ([`schedule`]) and the MAMBA tuner (Coullon, South & Nemeth 2023, [`mamba`]), uniform
+//! allocation / random search as the floor.
 //!
-//! - [`BanditAlgo`]: the ask/tell trait every algorithm implements.
-//! - [`run`]: runs a [`BanditConfig`] (JSON, see [`config`]) over seeded repeats in parallel and returns a
-//!   [`BanditReport`] (JSON, see [`report`]) with regret curves (mean and band over repeats), recommendations and
-//!   chart data; events go to an observer on the calling thread.
-//! - [`sgmcmc_ksd`]: D-TTTS and the other discrete tuners choosing SG-MCMC configurations by KSD on the user's data.
-//! - [`sgmcmc_step::run_step_tuning`]: GP-UCB choosing an SG-MCMC step size window by window, against fixed steps.
+//! - [`BanditAlgo`]: the ask/tell trait every bandit algorithm implements; [`Arm`] and [`ArmSpace`] are its
+//!   arms. The experiments that run them on problems live in `crate::experiments::bandit`.
 
 pub mod betabest;
-mod charts;
-pub mod config;
 pub mod gpucb;
 pub mod halving;
-pub mod hpo;
-pub mod logreg;
-pub mod problems;
-pub mod report;
-mod runner;
-pub mod sgmcmc_ksd;
-pub mod sgmcmc_step;
+pub mod mamba;
+pub mod schedule;
 pub mod ttts;
 
 use serde::{Deserialize, Serialize};
 
-pub use config::{AlgoSpec, BanditConfig, ProblemSpec};
 pub use gpucb::{GpUcb, GpUcbOptions, Kappa, RandomSearch};
 pub use halving::{Halving, HalvingOptions};
-pub use problems::{ArmSpace, Problem, TestFn};
-pub use report::{AlgoReport, BanditEvent, BanditReport, Curve, PerRepeat, Summary};
-pub use runner::{merge_reports, run, run_with_data};
-pub(crate) use runner::run_checked;
 pub use ttts::{DTtts, RandomArms, Recommend, Ttts, TttsOptions, Uniform};
 
 use crate::rng::Rng;
+
+/// The arm space of a problem.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum ArmSpace {
+    /// Arms are indices `0, 1, 2, ...`; `n_arms = None` means an infinite reservoir (index `k` is the `k`-th arm
+    /// drawn from it).
+    Discrete { n_arms: Option<usize> },
+    /// Arms are points of the box `[lo, hi]`; `ordered` = the arm is a sorted vector (a schedule).
+    Continuous { lo: Vec<f64>, hi: Vec<f64>, ordered: bool },
+}
+
+impl ArmSpace {
+    /// Dimension of a continuous space (0 for discrete).
+    pub fn dim(&self) -> usize {
+        match self {
+            ArmSpace::Continuous { lo, .. } => lo.len(),
+            ArmSpace::Discrete { .. } => 0,
+        }
+    }
+}
 
 /// An arm: an index (finite set or reservoir order) or a point of a box. JSON: a number or an array.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

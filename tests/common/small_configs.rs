@@ -1,6 +1,6 @@
 //! Small configs of every experiment kind, shared by tests/experiment.rs and tests/soak.rs.
 
-use tunelab::experiment::{ExperimentConfig, Kind};
+use tunelab::experiments::{ExperimentConfig, Kind};
 
 /// Small configs of every kind (seconds each in the test profile).
 pub fn small(kind: Kind) -> ExperimentConfig {

@@ -3,10 +3,10 @@
 
 use crate::runner::{execute, execute_with, write_json, RunArgs};
 use clap::Args;
-use tunelab::experiment::{ExperimentConfig, Kind, Output};
-use tunelab::tune::compare::SavedReference;
+use tunelab::experiments::{ExperimentConfig, Kind, Output};
+use tunelab::experiments::compare::SavedReference;
 use tunelab::sampler::SamplerKind;
-use tunelab::tune::{BudgetSpec, DataSource, TuneConfig};
+use tunelab::experiments::tune::{BudgetSpec, DataSource, TuneConfig};
 use tunelab::{Error, Result};
 
 /// Options of `tunelab tune` (and the base of `tunelab compare`).
@@ -201,7 +201,7 @@ pub fn hoag(args: &HoagArgs) -> Result<i32> {
     };
     execute(Some(Kind::Hoag), &args.run, |cfg| match cfg {
         ExperimentConfig::Hoag(c) => {
-            c.data = tunelab::hoag::HoagData::Svmlight { path: Some(path.clone()) };
+            c.data = tunelab::experiments::hoag::HoagData::Svmlight { path: Some(path.clone()) };
             Ok(())
         }
         _ => Err(Error::config("--svmlight needs a hoag config")),

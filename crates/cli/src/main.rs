@@ -15,7 +15,7 @@ mod simulate;
 mod tables;
 
 use runner::RunArgs;
-use tunelab::experiment::Kind;
+use tunelab::experiments::Kind;
 
 #[derive(Parser)]
 #[command(name = "tunelab", version, about = "SG-MCMC samplers, Stein discrepancies and tuners")]

@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tunelab::experiment::{self, Compute, Detail, Event, ExperimentConfig, Inputs, Kind, Report, Status};
+use tunelab::experiments::{self, Compute, Detail, Event, ExperimentConfig, Inputs, Kind, Report, Status};
 use tunelab::{Error, Result};
 
 /// Exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
@@ -88,8 +88,8 @@ pub fn execute_with(
     kind: Option<Kind>,
     args: &RunArgs,
     overrides: impl FnOnce(&mut ExperimentConfig) -> Result<()>,
-    add_inputs: impl FnOnce(&experiment::Checked, &mut Inputs) -> Result<()>,
-    complete: impl FnOnce(&experiment::Checked, &Report) -> Result<()>,
+    add_inputs: impl FnOnce(&experiments::Checked, &mut Inputs) -> Result<()>,
+    complete: impl FnOnce(&experiments::Checked, &Report) -> Result<()>,
 ) -> Result<i32> {
     let mut cfg = load(kind, args)?;
     if let Some(path) = &args.data {
@@ -138,12 +138,12 @@ pub fn execute_with(
 }
 
 /// Reads the data file the checked config asks for, once.
-fn load_data(checked: &experiment::Checked) -> Result<Inputs> {
+fn load_data(checked: &experiments::Checked) -> Result<Inputs> {
     match checked.data_request() {
         Some(req) if req.path.is_none() => {
             Err(Error::config("the config asks for an uploaded data set: give --data FILE.csv --label COL"))
         }
-        Some(req) => experiment::read_requested_inputs(&req),
+        Some(req) => experiments::read_requested_inputs(&req),
         None => Ok(Inputs::default()),
     }
 }
@@ -196,11 +196,11 @@ fn new_bar(kind: Kind) -> ProgressBar {
 
 /// A short message about a progress detail, where one helps.
 fn detail_message(d: &Detail) -> Option<String> {
-    use tunelab::bandit::sgmcmc_step::StepEvent;
-    use tunelab::bandit::BanditEvent;
-    use tunelab::hoag::HoagEvent;
-    use tunelab::lrsched::LrEvent;
-    use tunelab::tune::Event as TuneEvent;
+    use tunelab::experiments::step_size::StepEvent;
+    use tunelab::experiments::bandit::BanditEvent;
+    use tunelab::experiments::hoag::HoagEvent;
+    use tunelab::experiments::lr_schedule::LrEvent;
+    use tunelab::experiments::tune::Event as TuneEvent;
     let tune = |e: &TuneEvent| match e {
         TuneEvent::RoundStarted { round, arms, .. } => Some(format!("round {}: {} arms", round + 1, arms.len())),
         TuneEvent::RoundFinished { round, survivors } => Some(format!("round {} done, {} left", round + 1, survivors.len())),
@@ -220,7 +220,7 @@ fn detail_message(d: &Detail) -> Option<String> {
             Some(format!("interval {interval}: best loss {best_loss:.5}"))
         }
         Detail::StepSize(StepEvent::Window { window, step, .. }) => Some(format!("window {window}: h = {step:.3e}")),
-        Detail::Tvo(tunelab::tvo::TvoEvent::Window { epoch, .. } | tunelab::tvo::TvoEvent::Epoch { epoch, .. }) => {
+        Detail::Tvo(tunelab::experiments::tvo::TvoEvent::Window { epoch, .. } | tunelab::experiments::tvo::TvoEvent::Epoch { epoch, .. }) => {
             Some(format!("epoch {epoch}"))
         }
         _ => None,

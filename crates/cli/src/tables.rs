@@ -1,13 +1,13 @@
 //! The table each experiment kind prints on stdout after a complete run (one function per kind, taking the
 //! kind's result).
 
-use tunelab::bandit::sgmcmc_step::{StepTuneConfig, StepTuneReport};
-use tunelab::bandit::{BanditConfig, BanditReport};
-use tunelab::experiment::{ExperimentConfig, Output, Report};
-use tunelab::hoag::HoagReport;
-use tunelab::lrsched::LrReport;
-use tunelab::tune::compare::Comparison;
-use tunelab::tune::Report as TuneReport;
+use tunelab::experiments::step_size::{StepTuneConfig, StepTuneReport};
+use tunelab::experiments::bandit::{BanditConfig, BanditReport};
+use tunelab::experiments::{ExperimentConfig, Output, Report};
+use tunelab::experiments::hoag::HoagReport;
+use tunelab::experiments::lr_schedule::LrReport;
+use tunelab::experiments::compare::Comparison;
+use tunelab::experiments::tune::Report as TuneReport;
 
 /// Prints the table of a complete run (nothing for a stopped one).
 pub fn print(report: &Report) {
@@ -140,7 +140,7 @@ pub fn step_size(rep: &StepTuneReport, cfg: &StepTuneConfig) {
 }
 
 /// `tunelab run --kind tvo`: test log p(x) (IWAE) and test KL per schedule method, mean and sd over repeats.
-pub fn tvo(r: &tunelab::tvo::TvoReport) {
+pub fn tvo(r: &tunelab::experiments::tvo::TvoReport) {
     println!(
         "TVO on {} pixels: {} train / {} test images, d = {}, test log p(x) by IWAE with K = {}",
         r.pixels, r.n_train, r.n_test, r.d, r.iwae_k

@@ -16,9 +16,9 @@ use pyo3::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
-use tunelab::experiment::{self, Event, ExperimentConfig, Inputs, Kind};
+use tunelab::experiments::{self, Event, ExperimentConfig, Inputs, Kind};
 use tunelab::stein::{self, Estimator, FssdKernel, KernelScale, KsdOptions};
-use tunelab::tune::asktell::{score_arm, AskTell, AskTellConfig};
+use tunelab::experiments::tune::asktell::{score_arm, AskTell, AskTellConfig};
 use tunelab::Error;
 
 create_exception!(tunelab, TunelabError, PyException, "An error reported by the tunelab core.");
@@ -186,7 +186,7 @@ fn run(
     let checked = cfg.check().map_err(py_err)?;
     let inputs = match (checked.data_request(), csv_text) {
         (Some(req), Some(text)) => req.inputs(&text).map_err(py_err)?,
-        (Some(req), None) if req.path.is_some() => experiment::read_requested_inputs(&req).map_err(py_err)?,
+        (Some(req), None) if req.path.is_some() => experiments::read_requested_inputs(&req).map_err(py_err)?,
         (Some(_), None) => {
             return Err(py_err(Error::config("the config asks for an uploaded data set: pass data=CSV_TEXT or csv=PATH")))
         }
@@ -251,7 +251,7 @@ fn run(
     serde_json::to_string(&report).map_err(json_err)
 }
 
-/// MAMBA ask/tell for samplers written in Python (core: `tunelab::tune::asktell`). The Python class
+/// MAMBA ask/tell for samplers written in Python (core: `tunelab::experiments::tune::asktell`). The Python class
 /// `tunelab.Mamba` wraps it.
 #[pyclass(name = "AskTell", module = "tunelab._core")]
 struct PyAskTell {
@@ -330,9 +330,9 @@ fn score_arm_with(py: Python<'_>, config: &str, samples: PyReadonlyArray2<'_, f6
 /// covering all repeats into the full run's report (JSON), the same bits as one run of all repeats.
 #[pyfunction]
 fn merge_bandit(py: Python<'_>, parts: Vec<String>) -> PyResult<String> {
-    let reports: Vec<tunelab::bandit::BanditReport> =
+    let reports: Vec<tunelab::experiments::bandit::BanditReport> =
         parts.iter().map(|t| serde_json::from_str(t).map_err(|e| py_err(Error::config(format!("a bandit report: {e}"))))).collect::<PyResult<_>>()?;
-    let merged = py.detach(|| tunelab::bandit::merge_reports(&reports)).map_err(py_err)?;
+    let merged = py.detach(|| tunelab::experiments::bandit::merge_reports(&reports)).map_err(py_err)?;
     serde_json::to_string(&merged).map_err(json_err)
 }
 

@@ -1,6 +1,6 @@
 //! WebAssembly binding layer (wasm-bindgen), the workspace member `crates/wasm`. It converts types and errors
 //! and nothing else: every computation lives in the pure core (`tunelab`). Used by the page's worker
-//! (`www/worker.js`). Experiments cross through three calls over the one contract of `tunelab::experiment`:
+//! (`www/worker.js`). Experiments cross through three calls over the one contract of `tunelab::experiments`:
 //! [`run`], [`preset`] and [`check`].
 //!
 //! Conventions:
@@ -15,7 +15,7 @@
 // The threaded build is nightly already (build-std): it also reports allocation failures (below).
 #![cfg_attr(feature = "threads", feature(alloc_error_hook))]
 
-use tunelab::experiment::{ExperimentConfig, Inputs, Kind, Output};
+use tunelab::experiments::{ExperimentConfig, Inputs, Kind, Output};
 use wasm_bindgen::prelude::*;
 
 #[cfg(feature = "threads")]
@@ -299,7 +299,7 @@ pub fn check(config: JsValue) -> Result<JsValue, JsValue> {
         kind: Kind,
         config: ExperimentConfig,
         summary: serde_json::Value,
-        data: Option<tunelab::experiment::DataRequest>,
+        data: Option<tunelab::experiments::DataRequest>,
         unit: &'static str,
     }
     to_js(&Checked {

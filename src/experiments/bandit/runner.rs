@@ -1,0 +1,366 @@
+//! The bandit runner: repeats x algorithms as independent jobs, advanced chunk by chunk on the rayon pool.
+//!
+//! Streams: repeat `r` draws its problem seed from `rng::stream(seed, r)` (so all algorithms of a repeat face the
+//! same reservoir arms / data: common random numbers); algorithm `a` of repeat `r` uses
+//! `rng::substream(seed, r, 3a + 1)` for its choices, `3a + 2` for the reward noise and `3a + 3` for Monte Carlo
+//! recommendations. No stream depends on scheduling, so the report (apart from timings) is identical for any
+//! number of threads and any chunking.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rand::RngExt;
+use rayon::prelude::*;
+use web_time::Instant;
+
+use super::config::{AlgoSpec, BanditConfig};
+use super::problems::{ArmSpace, Problem};
+use super::charts;
+use super::report::*;
+use crate::bandit::{Arm, BanditAlgo};
+use crate::rng::{stream, substream, Rng};
+use crate::{Error, Result};
+
+/// Number of progress chunks (events) per run, at most.
+const CHUNKS: usize = 25;
+
+struct Job {
+    repeat: usize,
+    algo_index: usize,
+    algo: Box<dyn BanditAlgo>,
+    problem: Box<dyn Problem>,
+    rng_algo: Rng,
+    rng_env: Rng,
+    rng_rec: Rng,
+    t: usize,
+    cum_regret: f64,
+    compute: f64,
+    seconds: f64,
+    /// Values at the checkpoints reached so far.
+    simple: Vec<f64>,
+    cumulative: Vec<f64>,
+    units: Vec<f64>,
+    secs: Vec<f64>,
+    /// Distinct arms pulled so far (indices; points by their bits) and the count at each checkpoint.
+    seen: std::collections::HashSet<Vec<u64>>,
+    distinct: Vec<f64>,
+    /// Repeat 0 only: every pull (round, arm, reward) and the optimal arm before it.
+    record: bool,
+    history: Vec<(usize, Arm, f64)>,
+    optimal: Vec<Vec<f64>>,
+    last_rec: Option<Arm>,
+}
+
+impl Job {
+    /// Runs rounds `self.t .. to`, recording checkpoints.
+    fn advance(&mut self, to: usize, checkpoints: &[usize], cancel: &AtomicBool) -> Result<()> {
+        let start = Instant::now();
+        while self.t < to {
+            // A chunk can be long (many rounds, one repeat): look at the stop flag every 64 rounds.
+            if self.t % 64 == 0 && cancel.load(Ordering::Relaxed) {
+                return Err(Error::Cancelled);
+            }
+            let t = self.t;
+            let arm = self.algo.ask(t, &mut self.rng_algo);
+            let opt = self.problem.optimum(t);
+            if self.record && matches!(self.problem.space(), ArmSpace::Continuous { ordered: true, .. }) {
+                if let Some(Arm::Point(p)) = self.problem.optimal_arm(t) {
+                    self.optimal.push(p);
+                }
+            }
+            let val = self.problem.value(&arm, t);
+            if !val.is_finite() {
+                return Err(Error::numerical(format!("arm {arm:?} has no finite value at round {t}")));
+            }
+            let reward = self.problem.pull(&arm, t, &mut self.rng_env)?;
+            self.compute += self.problem.cost(&arm);
+            self.algo.tell(&arm, reward);
+            self.cum_regret += opt - val;
+            self.seen.insert(match &arm {
+                Arm::Index(k) => vec![*k as u64],
+                Arm::Point(p) => p.iter().map(|v| v.to_bits()).collect(),
+            });
+            if self.record {
+                self.history.push((t + 1, arm.clone(), reward));
+            }
+            self.t += 1;
+            if checkpoints.binary_search(&self.t).is_ok() {
+                let rec = self.algo.recommend(self.t, &mut self.rng_rec).unwrap_or(arm);
+                let now_opt = self.problem.optimum(self.t);
+                let v = self.problem.value(&rec, self.t);
+                self.simple.push(now_opt - v);
+                self.cumulative.push(self.cum_regret);
+                self.distinct.push(self.seen.len() as f64);
+                self.units.push(self.compute);
+                self.secs.push(self.seconds + start.elapsed().as_secs_f64());
+                self.last_rec = Some(rec);
+            }
+        }
+        self.seconds += start.elapsed().as_secs_f64();
+        Ok(())
+    }
+}
+
+/// Checkpoint rounds: `ceil(j * rounds / c)` for `j = 1..=c`, deduplicated.
+fn checkpoint_rounds(rounds: usize, c: usize) -> Vec<usize> {
+    let c = c.min(rounds).max(1);
+    let mut v: Vec<usize> = (1..=c).map(|j| (j * rounds).div_ceil(c)).collect();
+    v.dedup();
+    v
+}
+
+/// Runs the comparison described by `cfg`. `observer` receives [`BanditEvent`]s on the calling thread; `cancel`
+/// is checked between chunks of rounds (then `Error::Cancelled`). Repeats and algorithms run in parallel on the
+/// current rayon pool; the result does not depend on the number of threads (timings aside).
+pub fn run(cfg: &BanditConfig, observer: &mut dyn FnMut(&BanditEvent), cancel: &AtomicBool) -> Result<BanditReport> {
+    run_with_data(cfg, None, observer, cancel)
+}
+
+/// [`run`] with the text of an uploaded CSV, for problems whose data source is `upload` (the page).
+pub fn run_with_data(
+    cfg: &BanditConfig,
+    uploaded: Option<&str>,
+    observer: &mut dyn FnMut(&BanditEvent),
+    cancel: &AtomicBool,
+) -> Result<BanditReport> {
+    let algos: Vec<AlgoSpec> = cfg.validate()?;
+    let data = match (uploaded, &cfg.problem) {
+        (Some(text), super::ProblemSpec::SgmcmcKsd(spec)) => {
+            let opts = crate::data::CsvOptions { label: spec.data.label.clone(), standardize: false };
+            Some(crate::data::parse_csv(text, &opts)?)
+        }
+        _ => None,
+    };
+    run_checked(cfg, &algos, data, observer, cancel)
+}
+
+/// Runs a config that was already validated (`algos`: what [`BanditConfig::validate`] returned) on the user's
+/// data set, when its problem takes one.
+pub(crate) fn run_checked(
+    cfg: &BanditConfig,
+    algos: &[AlgoSpec],
+    data: Option<crate::data::Dataset>,
+    observer: &mut dyn FnMut(&BanditEvent),
+    cancel: &AtomicBool,
+) -> Result<BanditReport> {
+    let wall = Instant::now();
+    let algos = algos.to_vec();
+    let checkpoints = checkpoint_rounds(cfg.rounds, cfg.checkpoints.unwrap_or(100));
+    let shared = cfg.prepare(data, &mut |done, total| observer(&BanditEvent::Preparing { done, total }), cancel)?;
+    let problem_name = cfg.build_problem(0, &shared)?.name();
+    let (r0, r1) = cfg.repeat_range.unwrap_or((0, cfg.repeats));
+    let mut jobs: Vec<Job> = Vec::with_capacity((r1 - r0) * algos.len());
+    for r in r0..r1 {
+        let problem_seed: u64 = stream(cfg.seed, r as u64).random();
+        for (a, spec) in algos.iter().enumerate() {
+            let problem = cfg.build_problem(problem_seed, &shared)?;
+            let space = problem.space();
+            let algo_seed = substream(cfg.seed, r as u64, 3 * a as u64 + 1).random::<u64>();
+            let algo = spec.build(&space, problem.unit_rewards(), cfg.rounds, algo_seed)?;
+            jobs.push(Job {
+                repeat: r,
+                algo_index: a,
+                algo,
+                problem,
+                rng_algo: substream(cfg.seed, r as u64, 3 * a as u64 + 1),
+                rng_env: substream(cfg.seed, r as u64, 3 * a as u64 + 2),
+                rng_rec: substream(cfg.seed, r as u64, 3 * a as u64 + 3),
+                t: 0,
+                cum_regret: 0.0,
+                compute: 0.0,
+                seconds: 0.0,
+                simple: Vec::with_capacity(checkpoints.len()),
+                cumulative: Vec::with_capacity(checkpoints.len()),
+                units: Vec::with_capacity(checkpoints.len()),
+                secs: Vec::with_capacity(checkpoints.len()),
+                seen: std::collections::HashSet::new(),
+                distinct: Vec::with_capacity(checkpoints.len()),
+                record: r == 0,
+                history: Vec::new(),
+                optimal: Vec::new(),
+                last_rec: None,
+            });
+        }
+    }
+    let names: Vec<String> = algos.iter().map(AlgoSpec::name).collect();
+    observer(&BanditEvent::Started {
+        problem: problem_name.clone(),
+        algorithms: names.clone(),
+        rounds: cfg.rounds,
+        repeats: r1 - r0,
+        checkpoints: checkpoints.clone(),
+    });
+
+    // chunk ends on checkpoint rounds
+    let per_chunk = checkpoints.len().div_ceil(CHUNKS).max(1);
+    let mut reported = 0usize;
+    let mut ci = 0usize;
+    while ci < checkpoints.len() {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled);
+        }
+        let end_idx = (ci + per_chunk).min(checkpoints.len()) - 1;
+        let to = checkpoints[end_idx];
+        jobs.par_iter_mut().map(|j| j.advance(to, &checkpoints, cancel)).collect::<Result<Vec<()>>>()?;
+        ci = end_idx + 1;
+        // progress: new checkpoints' mean curves
+        let mut curves = Vec::with_capacity(algos.len());
+        for (a, name) in names.iter().enumerate() {
+            let sel: Vec<&Job> = jobs.iter().filter(|j| j.algo_index == a).collect();
+            let simple: Vec<Vec<f64>> = sel.iter().map(|j| j.simple.clone()).collect();
+            let cumu: Vec<Vec<f64>> = sel.iter().map(|j| j.cumulative.clone()).collect();
+            let (s, c): (Vec<Summary>, Vec<Summary>) =
+                (reported..ci).map(|i| (summary_at(&simple, i, cfg.band), summary_at(&cumu, i, cfg.band))).unzip();
+            curves.push(CurveUpdate {
+                name: name.clone(),
+                rounds: checkpoints[reported..ci].to_vec(),
+                simple_regret: s.iter().map(|v| v.mean).collect(),
+                simple_lo: s.iter().map(|v| v.lo).collect(),
+                simple_hi: s.iter().map(|v| v.hi).collect(),
+                cumulative_regret: c.iter().map(|v| v.mean).collect(),
+                cumulative_lo: c.iter().map(|v| v.lo).collect(),
+                cumulative_hi: c.iter().map(|v| v.hi).collect(),
+            });
+        }
+        reported = ci;
+        observer(&BanditEvent::Progress { round: to, rounds: cfg.rounds, curves });
+    }
+
+    let k = checkpoints.len();
+    let mut reports = Vec::with_capacity(algos.len());
+    for (a, spec) in algos.iter().enumerate() {
+        let mut sel: Vec<&mut Job> = jobs.iter_mut().filter(|j| j.algo_index == a).collect();
+        sel.sort_by_key(|j| j.repeat);
+        let raw = PerRepeat {
+            first: r0,
+            simple: sel.iter().map(|j| j.simple.clone()).collect(),
+            cumulative: sel.iter().map(|j| j.cumulative.clone()).collect(),
+            distinct: sel.iter().map(|j| j.distinct.clone()).collect(),
+            units: sel.iter().map(|j| j.units.clone()).collect(),
+            seconds: sel.iter().map(|j| j.secs.clone()).collect(),
+            failures: sel.iter().map(|j| j.algo.failures()).collect(),
+        };
+        let mut recommended = Vec::with_capacity(sel.len());
+        for j in sel.iter_mut() {
+            let t = j.t;
+            let optimum = j.problem.optimum(t);
+            let value = j.last_rec.as_ref().map(|arm| j.problem.value(arm, t));
+            let label = j.last_rec.as_ref().and_then(|arm| j.problem.describe(arm));
+            recommended.push(Recommendation { repeat: j.repeat, arm: j.last_rec.clone(), label, value, optimum });
+        }
+        let j0 = &mut *sel[0];
+        let charts = charts::charts(j0.algo.as_ref(), j0.problem.as_mut(), &j0.history, &j0.optimal, j0.t);
+        let unit = sel[0].problem.cost_unit().to_string();
+        let mut report = assemble(spec.name(), spec.kind().to_string(), unit, &raw, recommended, charts, k, cfg.band);
+        if cfg.repeat_range.is_some() {
+            report.per_repeat = Some(raw);
+        }
+        reports.push(report);
+    }
+    let seconds = wall.elapsed().as_secs_f64();
+    observer(&BanditEvent::Done { seconds });
+    Ok(BanditReport { problem: problem_name, config: cfg.clone(), rounds: checkpoints, algorithms: reports, seconds })
+}
+
+/// An algorithm's report from its repeats' raw values (in repeat order): the summaries of a run, and of
+/// [`merge_reports`], computed by the same arithmetic.
+#[allow(clippy::too_many_arguments)]
+fn assemble(name: String, kind: String, unit: String, raw: &PerRepeat, recommended: Vec<Recommendation>, charts: Charts, k: usize, band: f64) -> AlgoReport {
+    let n = raw.simple.len() as f64;
+    let units: Vec<f64> = (0..k).map(|i| raw.units.iter().map(|u| u[i]).sum::<f64>() / n).collect();
+    let secs: Vec<f64> = (0..k).map(|i| raw.seconds.iter().map(|u| u[i]).sum::<f64>() / n).collect();
+    let finals: Vec<f64> = raw.simple.iter().map(|v| v[k - 1]).collect();
+    let finals_c: Vec<f64> = raw.cumulative.iter().map(|v| v[k - 1]).collect();
+    let values: Vec<f64> = recommended.iter().filter_map(|r| r.value).collect();
+    AlgoReport {
+        name,
+        kind,
+        simple_regret: curve(&raw.simple, k, band),
+        cumulative_regret: curve(&raw.cumulative, k, band),
+        final_simple_regret: summarize(&finals, band),
+        final_cumulative_regret: summarize(&finals_c, band),
+        compute: Compute { unit, units, seconds: secs },
+        recommended,
+        final_value: summarize(&values, band),
+        distinct_arms: curve(&raw.distinct, k, band),
+        failures: raw.failures.iter().sum(),
+        charts,
+        per_repeat: None,
+    }
+}
+
+/// Combines the reports of runs of one config over disjoint `repeat_range`s that together cover all repeats
+/// (in any order) into the report of the full run: the same bits as running all repeats at once, apart from
+/// timings (`seconds`: the longest part). Charts come from the part holding repeat 0, as in a full run.
+pub fn merge_reports(parts: &[BanditReport]) -> Result<BanditReport> {
+    let bad = |m: String| Err(Error::config(format!("merging bandit reports: {m}")));
+    let Some(first) = parts.first() else { return bad("no reports given".into()) };
+    let mut full = first.config.clone();
+    full.repeat_range = None;
+    let mut order: Vec<(usize, usize, &BanditReport)> = Vec::with_capacity(parts.len());
+    for p in parts {
+        let mut c = p.config.clone();
+        let Some((lo, hi)) = c.repeat_range.take() else {
+            return bad("every part must be a run with a repeat_range".into());
+        };
+        if c != full || p.rounds != first.rounds || p.algorithms.len() != first.algorithms.len() {
+            return bad("the parts are runs of different configs".into());
+        }
+        if p.algorithms.iter().any(|a| a.per_repeat.as_ref().is_none_or(|r| r.first != lo || r.simple.len() != hi - lo)) {
+            return bad("a part lacks its per-repeat values".into());
+        }
+        order.push((lo, hi, p));
+    }
+    order.sort_by_key(|o| o.0);
+    let mut next = 0;
+    for (lo, hi, _) in &order {
+        if *lo != next {
+            return bad(format!("repeats {next}..{lo} are missing or overlap"));
+        }
+        next = *hi;
+    }
+    if next != full.repeats {
+        return bad(format!("the parts cover repeats 0..{next} of {}", full.repeats));
+    }
+    let k = first.rounds.len();
+    let mut algorithms = Vec::with_capacity(first.algorithms.len());
+    for (a, head) in first.algorithms.iter().enumerate() {
+        let mut raw = PerRepeat { first: 0, simple: vec![], cumulative: vec![], distinct: vec![], units: vec![], seconds: vec![], failures: vec![] };
+        let mut recommended = Vec::with_capacity(full.repeats);
+        let mut charts = Charts::default();
+        for (lo, _, p) in &order {
+            let x = &p.algorithms[a];
+            if x.name != head.name {
+                return bad("the parts list different algorithms".into());
+            }
+            let r = x.per_repeat.as_ref().expect("checked above");
+            raw.simple.extend(r.simple.iter().cloned());
+            raw.cumulative.extend(r.cumulative.iter().cloned());
+            raw.distinct.extend(r.distinct.iter().cloned());
+            raw.units.extend(r.units.iter().cloned());
+            raw.seconds.extend(r.seconds.iter().cloned());
+            raw.failures.extend(r.failures.iter().copied());
+            recommended.extend(x.recommended.iter().cloned());
+            if *lo == 0 {
+                charts = x.charts.clone();
+            }
+        }
+        if raw.simple.iter().chain(&raw.cumulative).chain(&raw.distinct).chain(&raw.units).chain(&raw.seconds).any(|v| v.len() != k) {
+            return bad("a part has the wrong number of checkpoints".into());
+        }
+        algorithms.push(assemble(head.name.clone(), head.kind.clone(), head.compute.unit.clone(), &raw, recommended, charts, k, full.band));
+    }
+    let seconds = parts.iter().map(|p| p.seconds).fold(0.0, f64::max);
+    Ok(BanditReport { problem: first.problem.clone(), config: full, rounds: first.rounds.clone(), algorithms, seconds })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checkpoints_are_even_and_end_at_rounds() {
+        assert_eq!(checkpoint_rounds(10, 100), (1..=10).collect::<Vec<_>>());
+        assert_eq!(checkpoint_rounds(1000, 4), vec![250, 500, 750, 1000]);
+        assert_eq!(checkpoint_rounds(10, 3), vec![4, 7, 10]);
+    }
+}

