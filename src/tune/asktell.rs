@@ -40,8 +40,8 @@ pub struct AskTellConfig {
     pub eta: usize,
     /// The Stein kernel: `per-arm` (each arm standardised by its own statistics, median length, U-statistic;
     /// the default without `precond_sd`), `plain` (c = 1, beta = -1/2, V-statistic, as SGMCMCJax's
-    /// `imq_KSD`; the paper's text gives no c, beta) or `run` (one preconditioner for the whole run: `precond_sd`, for example the Laplace sd at the MAP; the default
-    /// when `precond_sd` is given).
+    /// `imq_KSD`; the paper's text gives no c, beta) or `run` (one preconditioner for the whole run:
+    /// `precond_sd`, for example the Laplace sd at the MAP; the default when `precond_sd` is given).
     #[serde(default)]
     pub kernel: Option<KsdKernel>,
     /// Per-coordinate lengths of the `run` kernel (the samples are divided by them).
