@@ -36,9 +36,9 @@ pub enum Kappa {
 impl Default for Kappa {
     /// The schedule of Nguyen et al.'s Theorem 1 (Srinivas's form, above) with delta = 0.1 and no scaling (the
     /// paper's text gives no delta, a or b). It is large (about 25-80 for d = 1-3 in the first hundred rounds),
-    /// so it explores widely; a tuned constant is an option (`{"type": "constant", "value": ...}`), to be chosen on held-out seeds. On the closed-form
-    /// tvo-schedule surrogate (8 repeats, 80 rounds) constants 0.5 and 2 had given a lower cumulative regret
-    /// (0.32) than the theorem schedule scaled by 0.2 (0.37).
+    /// so it explores widely; a tuned constant is an option (`{"type": "constant", "value": ...}`), to be
+    /// chosen on held-out seeds. On the closed-form tvo-schedule surrogate (8 repeats, 80 rounds) constants 0.5
+    /// and 2 had given a lower cumulative regret (0.32) than the theorem schedule scaled by 0.2 (0.37).
     fn default() -> Self {
         Kappa::Theorem { delta: 0.1, scale: 1.0 }
     }
