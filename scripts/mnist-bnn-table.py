@@ -7,7 +7,8 @@ print("# mnist-bnn: the paper's Table 3 quantities at a reduced scale\n")
 print("Written by `bash scripts/mnist-bnn-table.sh` (seed 0). REDUCED: 784-100-10 tanh BNN on 2,000 real MNIST digits "
       "(1,600 train, 400 held out) instead of 60,000 / 10,000, a 14-arm grid, 2e5 gradient evaluations per arm "
       "(docs/mnist-bnn.md). Accuracy, ECE and MCE (10 equal-width confidence bins) on the 400 held-out digits. "
-      "The paper's own Table 3 could not be fetched on this machine and is not reproduced here.\n")
+      "The paper's text does not contain Table 3's values (an image); they are not reproduced here. "
+      "Deviations from the paper: docs/papers/mamba.md.\n")
 print("| sampler | tuner | chosen h | batch | accuracy | ECE | MCE | KSD (run kernel) | test log-loss | grad evals | wall s |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
 cfg = None

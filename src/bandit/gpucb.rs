@@ -23,20 +23,22 @@ use crate::math::ln;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum Kappa {
-    /// The schedule of their Theorem 1 (the continuous-domain GP-UCB schedule of Srinivas et al. 2010, Thm 2,
-    /// which TV-GP-UCB and TVO GP-UCB inherit), with the Lipschitz constants a = b = 1 and box width r = 1
-    /// after rescaling: `kappa_t = scale * (2 ln(2 pi^2 t^2 / (3 delta)) + 2 d ln(t^2 d sqrt(ln(4 d / delta))))`.
+    /// The schedule of their Theorem 1 in the form of Srinivas et al. 2010, Thm 2 (which TV-GP-UCB and TVO
+    /// GP-UCB inherit; the constants inside the logarithms differ from Nguyen et al.'s Theorem 1 as printed,
+    /// `2 log(pi^2 T^2 / (2 delta w^2)) + 2d log(d b T^2/w^2 sqrt(log(d a pi^2 T^2 / (2 delta w^2))))`), with the
+    /// Lipschitz constants a = b = 1 and box width r = 1 after rescaling:
+    /// `kappa_t = scale * (2 ln(2 pi^2 t^2 / (3 delta)) + 2 d ln(t^2 d sqrt(ln(4 d / delta))))`.
     Theorem { delta: f64, scale: f64 },
     /// `kappa_t = value` for every t.
     Constant { value: f64 },
 }
 
 impl Default for Kappa {
-    /// The schedule of Nguyen et al.'s Theorem 1 with delta = 0.1 and no scaling (the paper's default). It is
-    /// large (about 25-80 for d = 1-3 in the first hundred rounds), so it explores widely; a tuned constant is
-    /// an option (`{"type": "constant", "value": ...}`), to be chosen on held-out seeds. On the closed-form
-    /// tvo-schedule surrogate (8 repeats, 80 rounds) constants 0.5 and 2 had given a lower cumulative regret
-    /// (0.32) than the theorem schedule scaled by 0.2 (0.37).
+    /// The schedule of Nguyen et al.'s Theorem 1 (Srinivas's form, above) with delta = 0.1 and no scaling (the
+    /// paper's text gives no delta, a or b). It is large (about 25-80 for d = 1-3 in the first hundred rounds),
+    /// so it explores widely; a tuned constant is an option (`{"type": "constant", "value": ...}`), to be
+    /// chosen on held-out seeds. On the closed-form tvo-schedule surrogate (8 repeats, 80 rounds) constants 0.5
+    /// and 2 had given a lower cumulative regret (0.32) than the theorem schedule scaled by 0.2 (0.37).
     fn default() -> Self {
         Kappa::Theorem { delta: 0.1, scale: 1.0 }
     }

@@ -440,3 +440,27 @@ pub fn read_requested(req: &DataRequest) -> Result<Option<Dataset>> {
         None => Ok(None),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The registry's one list: each kind's JSON tag (the variant's kebab-case name) is its `NAME`, names
+    /// parse back, and every listed preset builds.
+    #[test]
+    fn registry_names_tags_and_presets_agree() {
+        for kind in Kind::ALL {
+            let tag = serde_json::to_value(kind).unwrap();
+            assert_eq!(tag.as_str(), Some(kind.name()), "{kind:?}");
+            assert_eq!(Kind::parse(kind.name()).unwrap(), kind);
+            assert!(!kind.preset_names().is_empty(), "{kind:?} lists no preset");
+            for name in kind.preset_names() {
+                let cfg = ExperimentConfig::preset(kind, name).unwrap_or_else(|e| panic!("{}/{name}: {e}", kind.name()));
+                assert_eq!(cfg.kind(), kind);
+                let json = serde_json::to_value(&cfg).unwrap();
+                assert_eq!(json["kind"].as_str(), Some(kind.name()));
+            }
+        }
+        assert!(Kind::parse("no-such-kind").is_err());
+    }
+}

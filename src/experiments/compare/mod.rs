@@ -135,7 +135,8 @@ pub fn paper_tuners(base: &TuneConfig) -> Vec<(String, TuneConfig)> {
     mamba_ksd.metric = MetricSpec { kind: MetricKind::Ksd { kernel: None, scale: None, estimator: None, c: None, beta: None, moment: None }, ..base.metric.clone() };
     out.push(("MAMBA-KSD".to_string(), mamba_ksd.clone()));
     let mut mamba_fssd = mamba_ksd.clone();
-    // FSSD-opt as in the paper (J = 10, shared fitted locations and width per round, U-statistic).
+    // FSSD-opt (J = 10 and Adam as the paper, app. B.1.3; the locations and width fitted once per round on the
+    // pooled samples and shared, and the U-statistic, are tunelab's choices: docs/papers/mamba.md).
     mamba_fssd.metric = MetricSpec { kind: MetricKind::FssdOpt { j: 10, per_arm: false }, ..base.metric.clone() };
     out.push(("MAMBA-FSSD".to_string(), mamba_fssd));
     if base.data.test_fraction > 0.0 {

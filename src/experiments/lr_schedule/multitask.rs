@@ -1,11 +1,13 @@
 //! Multi-task warm start of the learning-rate schedule (Picheny, Dutordoir, Artemev & Durrande 2020, Sec. 4).
 //!
-//! The text of their Sec. 4 (eqs. 7-8, Algorithm 2) could not be read on this machine (no network; the stored
-//! copies of the paper hold its abstract and introduction only). What is implemented follows the abstract
-//! ("tuning the schedule for a set of similar tasks (in a classical BO setup), as well as warm-starting it
-//! for a new task"), the issue's description (a task-embedding product kernel; a TRUVAR-style acquisition:
-//! variance reduction of the chosen quantity over the candidate set, per unit cost) and TRUVAR itself
-//! (Bogunovic, Scarlett, Krause & Cevher, NeurIPS 2016, Algorithm 1), which is cited where used.
+//! This was written before the text of their Sec. 4 was available; it follows TRUVAR itself (Bogunovic,
+//! Scarlett, Krause & Cevher, NeurIPS 2016, Algorithm 1) and an earlier description, NOT the paper's own text,
+//! which states: tasks embedded as learnt locations `w ∈ R^L` (L = 2 in Sec. 4.3) in a product kernel
+//! `k_Y k_x k_Ω`; eq. 7, a reference set of one UCB maximiser `argmax_x q_α[y(x, T_d, ω_i)]` per task,
+//! α in (0.5, 1); eq. 8, the run `(x, ω)` minimising the expected mean variance at that set, by Monte Carlo,
+//! x by gradient and ω by exhaustive search; Algorithm 2 from N_0 space-filling runs; Sec. 4.4, warm start of
+//! a new task by a "universal" tuning averaged over `w_new` or by runs chosen to learn `w_new`. The deviations
+//! are listed in docs/papers/lr-schedule-bo.md.
 //!
 //! - Trace model: the exact-GP increments model of `model.rs` (exponential link: `z_k = ln Y_{k+1} - ln Y_k`
 //!   over `(ln Y_k, log10 lr_k)`), with the task as an extra input through the product kernel

@@ -35,13 +35,13 @@ pub struct AskTellConfig {
     pub arms: usize,
     /// Budget R of the arm that survives every round, in the caller's unit.
     pub budget: f64,
-    /// Reduction factor eta >= 2 (default 3, the paper's).
+    /// Reduction factor eta >= 2 (default 3; the paper, sec. 3.1: "typically eta = 2 or 3").
     #[serde(default = "default_eta")]
     pub eta: usize,
     /// The Stein kernel: `per-arm` (each arm standardised by its own statistics, median length, U-statistic;
-    /// the default without `precond_sd`), `plain` (c = 1, beta = -1/2, V-statistic: the paper's KSD) or `run`
-    /// (one preconditioner for the whole run: `precond_sd`, for example the Laplace sd at the MAP; the default
-    /// when `precond_sd` is given).
+    /// the default without `precond_sd`), `plain` (c = 1, beta = -1/2, V-statistic, as SGMCMCJax's
+    /// `imq_KSD`; the paper's text gives no c, beta) or `run` (one preconditioner for the whole run:
+    /// `precond_sd`, for example the Laplace sd at the MAP; the default when `precond_sd` is given).
     #[serde(default)]
     pub kernel: Option<KsdKernel>,
     /// Per-coordinate lengths of the `run` kernel (the samples are divided by them).

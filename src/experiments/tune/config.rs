@@ -201,7 +201,8 @@ pub enum MetricKind {
     /// Kernel Stein discrepancy with the IMQ kernel. `kernel`: `"run"` (default: one kernel for every arm,
     /// preconditioned by the Laplace approximation at the MAP, c = 1 on that scale, U-statistic),
     /// `"per-arm"` (each arm scaled by its own samples with `scale`, the old default `median-precond` + U) or
-    /// `"plain"` (the paper's fixed c = 1, beta = -1/2, V-statistic); see [`super::kernel`]. A config that
+    /// `"plain"` (fixed c = 1, beta = -1/2, V-statistic, as SGMCMCJax's `imq_KSD`; the paper's text names the
+    /// IMQ kernel with c > 0, beta in (-1, 0) but not the values it used); see [`super::kernel`]. A config that
     /// sets `scale` without `kernel` means `per-arm`.
     Ksd {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -364,7 +365,7 @@ pub enum KsdKernel {
     Run,
     /// Each arm's samples scaled by their own statistics (`scale`).
     PerArm,
-    /// Fixed c = 1, beta = -1/2, V-statistic: the paper's KSD.
+    /// Fixed c = 1, beta = -1/2, V-statistic (SGMCMCJax `imq_KSD`; the paper's text gives no c, beta).
     Plain,
 }
 

@@ -291,7 +291,9 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Posterior, observer: &mut dyn Fn
         // Score every arm of the round (in parallel; each arm's score is deterministic on its own stream).
         let t_score = Instant::now();
         let scored: Vec<Result<(f64, usize, u64)>> = if let MetricKind::FssdOpt { j, per_arm: false } = cfg.metric.kind {
-            // FSSD-opt as the paper defines it: one fit per round on the pooled samples, shared by the arms.
+            // FSSD-opt, tunelab's version: one fit per round on the pooled samples, shared by the arms (the paper,
+            // app. B.1.3, optimises 10 locations "from a Gaussian fit to the samples" by Adam; pooling the arms and
+            // training the width are tunelab's choices, docs/papers/mamba.md).
             if cancel.load(Ordering::Relaxed) {
                 return Err(Error::Cancelled);
             }

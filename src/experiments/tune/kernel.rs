@@ -12,7 +12,8 @@
 //!   its diagonal estimated from [`DIAG_PROBES`] Rademacher probes (conditional variances `1 / H_kk`).
 //! - `"per-arm"`: the scaling named by `scale` applied to each arm's own samples (the old default:
 //!   `median-precond` standardises by the arm's own spread and sets `c` by its own median distance), U-statistic.
-//! - `"plain"`: the paper's plain KSD: fixed `c = 1`, `beta = -1/2`, V-statistic (SGMCMCJax `imq_KSD`).
+//! - `"plain"`: the plain KSD: fixed `c = 1`, `beta = -1/2`, V-statistic (SGMCMCJax `imq_KSD`; the paper's text,
+//!   sec. 2.2.1, names the IMQ kernel with c > 0, beta in (-1, 0) but not the c, beta or estimator it used).
 //!
 //! A config that sets `scale` but no `kernel` keeps its old meaning (`per-arm`).
 //! Why `run` is the default: `tests/stein_kernel.rs` (a Gaussian posterior with sd 0.03, exact, too wide,

@@ -18,7 +18,7 @@ fn logistic_model() -> ModelSpec {
 pub fn preset(name: &str) -> Result<TuneConfig> {
     let sampler = SamplerSpec::default();
     let cfg = match name {
-        // Paper section 4.1 / appendix B.1: logistic regression, d = 10, N = 10^4 (10^5 in the paper; a flag),
+        // Paper section 4.1 / appendix B.1: logistic regression, d = 10, N = 10^4 (the paper: 10^6, "1 million data points", sec. 4.1; a flag),
         // grid log10 h in {-7.5, ..., -1} x batch {100%, 10%, 1%, 0.1%} = 56 arms (x L in {5, 10} for SGHMC), eta = 3.
         "paper-logreg" => TuneConfig {
             data: DataSpec { source: DataSource::Simulate { n: 10_000, d: 10, seed: 0 }, test_fraction: 0.2, ..Default::default() },
@@ -140,7 +140,7 @@ pub fn preset(name: &str) -> Result<TuneConfig> {
         // The page's reduced versions of the paper's three experiments (issue 12: "the page runs reduced versions"),
         // sized to finish in about a minute per comparison on two browser threads; `tunelab compare --preset
         // NAME` runs the same configs natively (their comparison settings: `CompareConfig::preset`).
-        // Table 1 at browser scale: the paper's 56-arm grid and eta = 3, REDUCED to N = 1,000 simulated points
+        // Table 1 at browser scale: the paper's 56-arm grid, eta = 3, REDUCED to N = 1,000 simulated points
         // (the paper: 10^6), R = 1e6 gradient evaluations per arm (the native preset: 2e7) and at most 200 samples
         // per score; the comparison adds an exact MALA reference of 4,000 draws for the error xi.
         "paper-logreg-page" => {
