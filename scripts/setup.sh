@@ -48,6 +48,14 @@ if ! command -v cargo-fuzz >/dev/null 2>&1; then
   cargo install -q --locked cargo-fuzz || cargo install -q cargo-fuzz
 fi
 
+# --- mdBook (the docs book of docs/, built by scripts/dev/docs.sh) ------------------------
+# Measured 2026-11-26: 11 min wall (4.5 min CPU) with CARGO_BUILD_JOBS=1 on a shared 2-core machine; --locked resolves.
+MDBOOK_VERSION=0.5.4
+if ! mdbook --version 2>/dev/null | grep -q "v$MDBOOK_VERSION\$"; then
+  log "cargo install mdbook $MDBOOK_VERSION (11 min with one build job on a shared 2-core machine)"
+  cargo install -q mdbook --version "$MDBOOK_VERSION" --locked --no-default-features --features search --force
+fi
+
 # --- npm packages -----------------------------------------------------------------
 if [ -f package.json ]; then
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
