@@ -167,23 +167,17 @@ impl ChainedModel {
         let np = 2 * (mm + mm * mm) + 2;
         let mut theta = vec![0.0; np];
         model.pack(&mut theta);
-        let (mut am, mut av) = (vec![0.0; np], vec![0.0; np]);
+        let mut adam = crate::optim::Adam::new(np);
         let mut grad = vec![0.0; np];
-        let (b1, b2, lr) = (0.9, 0.999, 0.03);
-        for it in 1..=iters.max(1) {
+        let lr = 0.03;
+        for _ in 1..=iters.max(1) {
             model.unpack(&theta);
             let e = model.elbo_grad(&bs, &targets, &mut grad);
             if !e.is_finite() {
                 return Err(Error::numerical("the trace model's ELBO is not finite"));
             }
             model.elbo = e;
-            for i in 0..np {
-                am[i] = b1 * am[i] + (1.0 - b1) * grad[i];
-                av[i] = b2 * av[i] + (1.0 - b2) * grad[i] * grad[i];
-                let mh = am[i] / (1.0 - f64::powi(b1, it as i32));
-                let vh = av[i] / (1.0 - f64::powi(b2, it as i32));
-                theta[i] += lr * mh / (vh.sqrt() + 1e-8);
-            }
+            adam.ascend(&mut theta, &grad, lr);
         }
         model.unpack(&theta);
         model.elbo = model.elbo_grad(&bs, &targets, &mut grad);

@@ -248,9 +248,7 @@ impl TrainProblem for NoisyQuadratic {
 #[derive(Debug, Clone)]
 pub struct RunState {
     pub w: Vec<f64>,
-    m: Vec<f64>,
-    v: Vec<f64>,
-    t: u64,
+    adam: crate::optim::Adam,
     /// Steps done.
     pub step: usize,
     /// The run diverged (non-finite or exploding loss); its trace stays at the cap.
@@ -260,7 +258,7 @@ pub struct RunState {
 impl RunState {
     pub fn new(w: Vec<f64>) -> Self {
         let d = w.len();
-        RunState { w, m: vec![0.0; d], v: vec![0.0; d], t: 0, step: 0, diverged: false }
+        RunState { w, adam: crate::optim::Adam::new(d), step: 0, diverged: false }
     }
 }
 
@@ -291,17 +289,7 @@ pub fn run_interval(
                         st.w[j] -= lr * g[j];
                     }
                 }
-                Optimizer::Adam => {
-                    st.t += 1;
-                    let (b1, b2) = (0.9f64, 0.999f64);
-                    let c1 = 1.0 - b1.powi(st.t as i32);
-                    let c2 = 1.0 - b2.powi(st.t as i32);
-                    for j in 0..d {
-                        st.m[j] = b1 * st.m[j] + (1.0 - b1) * g[j];
-                        st.v[j] = b2 * st.v[j] + (1.0 - b2) * g[j] * g[j];
-                        st.w[j] -= lr * (st.m[j] / c1) / ((st.v[j] / c2).sqrt() + 1e-8);
-                    }
-                }
+                Optimizer::Adam => st.adam.descend(&mut st.w, &g, lr),
             }
         }
         st.step += 1;

@@ -18,6 +18,7 @@ use crate::bandit::gpucb::{GpUcb, GpUcbOptions};
 use crate::experiments::bandit::problems::ArmSpace;
 use crate::bandit::{Arm, BanditAlgo};
 use crate::rng::{stream, substream, Rng};
+use crate::optim::Adam;
 use crate::{Error, Result};
 use rand::RngExt;
 use crate::math::{ln, powf};
@@ -355,31 +356,6 @@ pub fn moments_schedule(d: usize, eta: &[f64]) -> Vec<f64> {
     v
 }
 
-/// Adam (Kingma & Ba 2015, Algorithm 1), as ascent.
-#[derive(Debug, Clone)]
-pub(crate) struct Adam {
-    m: Vec<f64>,
-    v: Vec<f64>,
-    t: i32,
-    lr: f64,
-}
-
-impl Adam {
-    pub(crate) fn new(n: usize, lr: f64) -> Self {
-        Adam { m: vec![0.0; n], v: vec![0.0; n], t: 0, lr }
-    }
-    fn ascend(&mut self, x: &mut [f64], g: &[f64]) {
-        let (b1, b2, eps): (f64, f64, f64) = (0.9, 0.999, 1e-8);
-        self.t += 1;
-        let c1 = 1.0 - b1.powi(self.t);
-        let c2 = 1.0 - b2.powi(self.t);
-        for i in 0..x.len() {
-            self.m[i] = b1 * self.m[i] + (1.0 - b1) * g[i];
-            self.v[i] = b2 * self.v[i] + (1.0 - b2) * g[i] * g[i];
-            x[i] += self.lr * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + eps);
-        }
-    }
-}
 
 /// Test metrics: mean IWAE log p(x) with `k` samples, mean ELBO, KL = log p(x) - ELBO.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -440,7 +416,7 @@ pub(crate) enum EpochEnd {
 /// One TVO training epoch with the schedule `points`; `stop` is read before every minibatch.
 pub(crate) fn train_epoch(
     vae: &mut Vae,
-    adam: &mut Adam,
+    (adam, lr): (&mut Adam, f64),
     x: &[f64],
     points: &[f64],
     (s, batch): (usize, usize),
@@ -478,7 +454,7 @@ pub(crate) fn train_epoch(
         if !all_finite(&g) {
             return EpochEnd::Diverged;
         }
-        adam.ascend(&mut vae.params, &g);
+        adam.ascend(&mut vae.params, &g, lr);
     }
     EpochEnd::Done(total / n as f64)
 }
@@ -635,7 +611,7 @@ impl Runner {
         if self.trace.diverged {
             return true;
         }
-        match train_epoch(&mut self.vae, &mut self.adam, &imgs.train, &self.current, (cfg.particles, cfg.batch), &mut self.rng, stop) {
+        match train_epoch(&mut self.vae, (&mut self.adam, cfg.lr), &imgs.train, &self.current, (cfg.particles, cfg.batch), &mut self.rng, stop) {
             EpochEnd::Done(_) => true,
             EpochEnd::Diverged => {
                 self.trace.diverged = true;
@@ -756,7 +732,7 @@ pub fn run_checked(
                 method,
                 repeat,
                 vae: vae.clone(),
-                adam: Adam::new(n, cfg.lr),
+                adam: Adam::new(n),
                 rng: stream(seed, 0x7402),
                 arm_rng: substream(seed, 0x7404, mi as u64),
                 gp,
@@ -879,15 +855,15 @@ mod tests {
         let x = &imgs.train[..40 * 64];
         let mut vae = Vae::new(64, 2, &[8], Likelihood::Bernoulli, &mut stream(1, 1)).unwrap();
         let before = vae.params.clone();
-        let mut adam = Adam::new(vae.params.len(), 1e-2);
+        let mut adam = Adam::new(vae.params.len());
         let pts = linear_schedule(3);
-        let stopped = train_epoch(&mut vae, &mut adam, x, &pts, (4, 10), &mut stream(1, 2), &AtomicBool::new(true));
+        let stopped = train_epoch(&mut vae, (&mut adam, 1e-2), x, &pts, (4, 10), &mut stream(1, 2), &AtomicBool::new(true));
         assert_eq!(stopped, EpochEnd::Stopped);
         assert_eq!(vae.params, before, "no minibatch step after the stop");
-        assert_eq!(adam.t, 0);
-        let done = train_epoch(&mut vae, &mut adam, x, &pts, (4, 10), &mut stream(1, 2), &AtomicBool::new(false));
+        assert_eq!(adam.steps(), 0);
+        let done = train_epoch(&mut vae, (&mut adam, 1e-2), x, &pts, (4, 10), &mut stream(1, 2), &AtomicBool::new(false));
         assert!(matches!(done, EpochEnd::Done(b) if b.is_finite() && b < 0.0), "{done:?}");
-        assert_eq!(adam.t, 4, "40 images in minibatches of 10");
+        assert_eq!(adam.steps(), 4, "40 images in minibatches of 10");
         assert_ne!(vae.params, before);
     }
 }

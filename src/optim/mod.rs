@@ -1,4 +1,4 @@
-//! Shared smooth optimisation: one L-BFGS, optionally confined to a box, and conjugate gradient.
+//! Shared smooth optimisation: one L-BFGS, optionally confined to a box, conjugate gradient and Adam.
 //!
 //! - [`lbfgs`]: limited-memory BFGS, two-loop recursion (Nocedal & Wright 2006, Algorithm 7.4 / 7.5), with a
 //!   backtracking Armijo line search (c1 = 1e-4). With bounds it is the simple *projected* variant
@@ -10,9 +10,13 @@
 //!   GP hyperparameters and GP-UCB's acquisition ([`crate::gp`]).
 //! - [`conjugate_gradient`] (Hestenes & Stiefel 1952) for symmetric positive-definite systems given by a
 //!   matrix-vector product (HOAG's hypergradient systems).
+//! - [`Adam`] (Kingma & Ba 2015): the TVO's VAE, the learning-rate tasks and the lr-schedule trace model.
 
 // Index loops mirror the equations; negated comparisons deliberately catch NaN.
 #![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
+
+pub mod adam;
+pub use adam::Adam;
 
 /// Outcome of an iterative solve (CG, or L-BFGS seen as a solver of `grad h = 0`).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
