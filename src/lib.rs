@@ -36,6 +36,7 @@ pub mod hoag;
 pub mod lrsched;
 pub mod tvo;
 pub mod experiment;
+pub mod strict;
 pub mod limits;
 pub mod benchkit;
 

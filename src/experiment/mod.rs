@@ -169,13 +169,16 @@ impl ExperimentConfig {
                 obj.insert("kind".into(), serde_json::Value::String(d.name().into()));
             }
             (None, None) => {
+                if let Some(near) = obj.keys().find(|k| strsim::damerau_levenshtein(k, "kind") == 1) {
+                    return Err(Error::config(format!("config: `{near}`: unknown field; did you mean `kind`?")));
+                }
                 return Err(Error::config(format!(
                     "the config has no `kind` (one of: {})",
                     Kind::ALL.map(Kind::name).join(", ")
                 )))
             }
         }
-        serde_json::from_value(value.clone()).map_err(|e| Error::config(format!("config: {e}")))
+        crate::strict::experiment_config(value)
     }
 
     /// The built-in preset `name` of an experiment kind.
