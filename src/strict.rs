@@ -74,6 +74,15 @@ fn show(path: &[Seg]) -> String {
     }
 }
 
+/// `` `path`: message `` (a message about the whole document has no path).
+fn at_path(path: &[Seg], msg: &str) -> String {
+    if path.is_empty() {
+        msg.to_string()
+    } else {
+        format!("`{}`: {msg}", show(path))
+    }
+}
+
 fn at<'a>(v: &'a Value, path: &[Seg]) -> Option<&'a Value> {
     path.iter().try_fold(v, |v, seg| match seg {
         Seg::Key(k) => v.get(k.as_str()),
@@ -361,7 +370,7 @@ fn relocate(input: &Value, mut base: Vec<Seg>, msg: &str, reparse: &dyn Fn(&Valu
         if base.last() == Some(&Seg::Key(key.into())) {
             base.pop();
         }
-        let Some(sub) = at(input, &base) else { return format!("`{}`: {msg}", show(&base)) };
+        let Some(sub) = at(input, &base) else { return at_path(&base, msg) };
         let mut all = Vec::new();
         descendants(sub, &mut base.clone(), &mut all);
         let names = expected_names(msg);
@@ -386,7 +395,7 @@ fn relocate(input: &Value, mut base: Vec<Seg>, msg: &str, reparse: &dyn Fn(&Valu
         };
         return format!("`{}`: {hint}", show(&path));
     }
-    let Some(sub) = at(input, &base) else { return format!("`{}`: {msg}", show(&base)) };
+    let Some(sub) = at(input, &base) else { return at_path(&base, msg) };
     let mut all = Vec::new();
     descendants(sub, &mut base.clone(), &mut all);
     if let Some(variant) = quoted_after(msg, "unknown variant ") {
@@ -401,7 +410,7 @@ fn relocate(input: &Value, mut base: Vec<Seg>, msg: &str, reparse: &dyn Fn(&Valu
             })
             .collect();
         let path = unique(hits).unwrap_or(base);
-        return format!("`{}`: {msg}{hint}", show(&path));
+        return at_path(&path, &format!("{msg}{hint}"));
     }
     if let Some(field) = quoted_after(msg, "missing field ") {
         // a required field spelt wrong: a key near it, in an object that lacks it, which renamed to it
@@ -422,7 +431,7 @@ fn relocate(input: &Value, mut base: Vec<Seg>, msg: &str, reparse: &dyn Fn(&Valu
             let path = [p.clone(), vec![Seg::Key(k.into())]].concat();
             return format!("`{}`: unknown field; did you mean `{field}`? (`{field}` is required)", show(&path));
         }
-        return format!("`{}`: {msg}", show(&base));
+        return at_path(&base, msg);
     }
     for prefix in ["invalid type: ", "invalid value: "] {
         if msg.starts_with(prefix) {
@@ -433,9 +442,9 @@ fn relocate(input: &Value, mut base: Vec<Seg>, msg: &str, reparse: &dyn Fn(&Valu
                 .map(|(p, _)| p.clone())
                 .collect();
             if let Some(path) = unique(hits) {
-                return format!("`{}`: {msg}", show(&path));
+                return at_path(&path, msg);
             }
         }
     }
-    format!("`{}`: {msg}", show(&base))
+    at_path(&base, msg)
 }

@@ -158,6 +158,9 @@ fn value_errors_name_their_field() {
     v["tuner"] = json!({"kind": "mamab"});
     let e = parse(&v).unwrap_err();
     assert!(e.contains("`tuner.kind`: unknown variant `mamab`") && e.contains("did you mean `mamba`?"), "{e}");
+    // a required field left out of the whole document: no path to name
+    let e = parse(&json!({"kind": "hoag"})).unwrap_err();
+    assert!(e.contains("config: missing field `problem`"), "{e}");
     // the top-level kind misspelt
     let mut v = demo();
     let k = v.as_object_mut().unwrap().remove("kind").unwrap();
