@@ -32,6 +32,7 @@ pub mod stein;
 pub mod gp;
 pub mod bandit;
 pub mod experiments;
+pub mod strict;
 pub mod limits;
 pub mod benchkit;
 

@@ -151,6 +151,11 @@ macro_rules! registry {
             pub fn set_seed(&mut self, seed: u64) {
                 match self { $(ExperimentConfig::$v(c) => <$e as Experiment>::set_seed(c, seed)),* }
             }
+            /// Parses the body of a config of `kind` (the document without its tag), every value error with its
+            /// path ([`crate::strict`]).
+            pub(crate) fn parse_body(kind: Kind, body: &serde_json::Value) -> std::result::Result<Self, String> {
+                match kind { $(Kind::$v => Ok(ExperimentConfig::$v(crate::strict::parse_located(body)?))),* }
+            }
             /// Checks the config once into a [`Checked`] experiment.
             pub fn check(self) -> Result<Checked> {
                 match self { $(ExperimentConfig::$v(c) => Ok(Checked::$v(<$e as Experiment>::check(c)?))),* }
@@ -235,13 +240,16 @@ impl ExperimentConfig {
                 obj.insert("kind".into(), serde_json::Value::String(d.name().into()));
             }
             (None, None) => {
+                if let Some(near) = obj.keys().find(|k| strsim::damerau_levenshtein(k, "kind") == 1) {
+                    return Err(Error::config(format!("config: `{near}`: unknown field; did you mean `kind`?")));
+                }
                 return Err(Error::config(format!(
                     "the config has no `kind` (one of: {})",
                     Kind::ALL.map(Kind::name).join(", ")
                 )))
             }
         }
-        serde_json::from_value(value.clone()).map_err(|e| Error::config(format!("config: {e}")))
+        crate::strict::experiment_config(value)
     }
 
     /// The preset names of a kind (for help texts and the page's menus).

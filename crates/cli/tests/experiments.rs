@@ -202,6 +202,26 @@ fn run_with_kind_and_preset() {
 }
 
 #[test]
+fn a_misspelt_field_is_refused_with_its_path_and_the_right_name() {
+    // issue 27: `"tuner": {"etta": 5}` ran with eta = 3 and exit 0
+    let dir = tmpdir("strict");
+    let cfg = dir.join("typo.json");
+    let text = r#"{"kind": "tune", "data": {"source": "simulate", "n": 200, "d": 3}, "model": {"kind": "logistic"}, "arms": {"steps": [0.001]},
+        "tuner": {"kind": "mamba", "etta": 5}, "budget": {"iterations": 100}}"#;
+    std::fs::write(&cfg, text).unwrap();
+    for args in [vec!["run", "--config"], vec!["tune", "--config"]] {
+        let (code, _, stderr) = tunelab(&[args, vec![cfg.to_str().unwrap()]].concat());
+        assert_eq!(code, Some(1), "{stderr}");
+        assert!(stderr.contains("typo.json") && stderr.contains("`tuner.etta`: unknown field; did you mean `eta`?"), "{stderr}");
+    }
+    // a value error names its field and the file
+    std::fs::write(&cfg, text.replace(r#""etta": 5"#, r#""eta": "5""#)).unwrap();
+    let (code, _, stderr) = tunelab(&["run", "--config", cfg.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("typo.json") && stderr.contains("`tuner.eta`: invalid type: string \"5\""), "{stderr}");
+}
+
+#[test]
 fn presets_lists_every_kind() {
     let (code, stdout, _) = tunelab(&["presets"]);
     assert_eq!(code, Some(0));

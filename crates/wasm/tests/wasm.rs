@@ -134,6 +134,10 @@ fn check_returns_the_normalised_config_and_what_the_core_computed() {
     assert_eq!(String::from(e.name()), "ConfigError");
     let e = js_error(tunelab_wasm::check(json(r#"{"rounds":3}"#)).unwrap_err());
     assert!(String::from(e.message()).contains("kind"));
+    // issue 27: a misspelt field is refused with its path and the right name (src/strict.rs)
+    let e = js_error(tunelab_wasm::check(json(&TINY.replace(r#""eta":3"#, r#""etta":3"#))).unwrap_err());
+    assert_eq!(String::from(e.name()), "ConfigError");
+    assert!(String::from(e.message()).contains("`tuner.etta`: unknown field; did you mean `eta`?"), "{}", String::from(e.message()));
 }
 
 #[wasm_bindgen_test]
