@@ -37,7 +37,6 @@
 //! When that is ambiguous (two leaves with the same value) or the message names nothing (a custom message, an
 //! untagged enum that matched no variant), the error keeps the deepest path serde_path_to_error knew.
 
-use crate::experiments::{ExperimentConfig, Kind};
 use crate::{Error, Result};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -97,21 +96,6 @@ fn at_mut<'a>(v: &'a mut Value, path: &[Seg]) -> Option<&'a mut Value> {
     })
 }
 
-/// Parses an experiment config (a JSON object whose `kind` names a known kind) strictly. The kind's own
-/// config is parsed without the tag, so serde_path_to_error sees its fields (the tagged `ExperimentConfig`
-/// would buffer the whole document); unknown fields are then probed on the whole document.
-pub(crate) fn experiment_config(value: &Value) -> Result<ExperimentConfig> {
-    let kind = Kind::parse(value.get("kind").and_then(Value::as_str).unwrap_or_default())?;
-    let mut body = value.clone();
-    if let Some(obj) = body.as_object_mut() {
-        obj.remove("kind");
-    }
-    let located = |e| Error::config(format!("config: {e}"));
-    let typed = ExperimentConfig::parse_body(kind, &body).map_err(located)?;
-    refuse_unknown(value, &typed).map_err(|e| Error::config(format!("config: {e}")))?;
-    Ok(typed)
-}
-
 /// Parses any config type strictly: value errors with their path, unknown fields refused with a suggestion.
 pub fn from_value<T: DeserializeOwned + Serialize + PartialEq>(value: &Value) -> Result<T> {
     let typed: T = parse_located(value).map_err(Error::config)?;
@@ -134,7 +118,7 @@ pub fn nearest<'a>(key: &str, candidates: impl IntoIterator<Item = &'a str>) -> 
 // ------------------------------------------------------------------------------------------ unknown fields
 
 /// Errors (one line each) for every key of `input` that parsing `T` ignored.
-fn refuse_unknown<T: DeserializeOwned + Serialize + PartialEq>(input: &Value, typed: &T) -> std::result::Result<(), String> {
+pub(crate) fn refuse_unknown<T: DeserializeOwned + Serialize + PartialEq>(input: &Value, typed: &T) -> std::result::Result<(), String> {
     let full = serde_json::to_value(typed).map_err(|e| e.to_string())?;
     let ignored = |probe: &Value| serde_json::from_value::<T>(probe.clone()).is_ok_and(|t| t == *typed);
     let mut found = Vec::new();

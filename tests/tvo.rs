@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use nalgebra::{DMatrix, DVector};
 use tunelab::experiments::{Event, ExperimentConfig, Inputs, Output};
 use tunelab::rng::stream;
-use tunelab::experiments::tvo::run::{linear_schedule, log_uniform_schedule, moments_schedule};
+use tunelab::experiments::tvo::schedules::{linear_schedule, log_uniform_schedule, moments_schedule};
 use tunelab::experiments::tvo::vae::{integrand, iwae_and_elbo, snis_weights, tvo_bound, tvo_coefficients, Particles, Scratch};
 use tunelab::experiments::tvo::{Likelihood, Vae};
 

@@ -249,13 +249,28 @@ impl ExperimentConfig {
                 )))
             }
         }
-        crate::strict::experiment_config(value)
+        parse_strict(value)
     }
 
     /// The preset names of a kind (for help texts and the page's menus).
     pub fn preset_names(kind: Kind) -> &'static [&'static str] {
         kind.preset_names()
     }
+}
+
+/// Parses an experiment config (a JSON object whose `kind` names a known kind) strictly. The kind's own
+/// config is parsed without the tag, so serde_path_to_error sees its fields (the tagged `ExperimentConfig`
+/// would buffer the whole document); unknown fields are then probed on the whole document.
+fn parse_strict(value: &serde_json::Value) -> Result<ExperimentConfig> {
+    let kind = Kind::parse(value.get("kind").and_then(serde_json::Value::as_str).unwrap_or_default())?;
+    let mut body = value.clone();
+    if let Some(obj) = body.as_object_mut() {
+        obj.remove("kind");
+    }
+    let located = |e| Error::config(format!("config: {e}"));
+    let typed = ExperimentConfig::parse_body(kind, &body).map_err(located)?;
+    crate::strict::refuse_unknown(value, &typed).map_err(|e| Error::config(format!("config: {e}")))?;
+    Ok(typed)
 }
 
 /// The user data a checked config asks for: read `path` (CLI) or the uploaded text (page), parse it once with

@@ -5,8 +5,18 @@
 pub mod experiment;
 pub use experiment::TvoExperiment;
 
+pub mod config;
+pub mod data;
+pub mod report;
 pub mod run;
+pub mod schedules;
+pub mod training;
 pub mod vae;
 
-pub use run::{run_checked, TvoConfig, TvoData, TvoEvent, TvoMethod, TvoReport};
+pub use config::{TvoConfig, TvoData, TvoMethod, EVAL_POINTS};
+pub use data::{binarised_split, load_images, Images};
+pub use report::{TvoEvent, TvoReport};
+pub use run::run_checked;
+pub use schedules::{linear_schedule, log_uniform_schedule, moments_schedule};
+pub use training::{evaluate, test_metrics, TestMetrics};
 pub use vae::{Likelihood, Vae};
