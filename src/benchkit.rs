@@ -1,5 +1,5 @@
 //! Fixed benchmark workloads shared by the native example (`examples/browser_bench_native.rs`) and the
-//! browser benchmark (`tests/e2e/bench.mjs` through `src/wasm.rs`), so that native and WebAssembly time
+//! browser benchmark (`tests/e2e/bench.mjs` through `crates/wasm/src/lib.rs`), so that native and WebAssembly time
 //! exactly the same code on the same inputs. Each returns elapsed milliseconds (web-time clock).
 
 use crate::data::simulate_logistic;

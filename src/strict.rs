@@ -1,4 +1,4 @@
-//! Strict configs (issue 27): a misspelt field is an error naming its JSON path and the nearest known name
+//! Strict configs: a misspelt field is an error naming its JSON path and the nearest known name
 //! (`` `tuner.etta`: unknown field; did you mean `eta`? ``), and a bad value names the field it is in
 //! (`` `seed`: invalid type: string "1", expected u64 ``).
 //!

@@ -336,7 +336,7 @@ impl LogisticRegression {
     /// [`ROW_BLOCK`] rows, then over blocks), independent of `L` and of the other samples, so results
     /// do not depend on the thread count. On x86-64 the AVX2 / AVX-512 builds are wider but do the same
     /// operations in the same order without fused multiply-adds (WebAssembly has none), so every build gives
-    /// the portable build's bits (issue 17: native and wasm reports agree bit for bit).
+    /// the portable build's bits (native and wasm reports agree bit for bit).
     fn scores_fused(&self, thetas: &[f64], out: &mut [f64]) {
         let p = self.data.p;
         #[cfg(target_arch = "x86_64")]

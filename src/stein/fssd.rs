@@ -486,7 +486,7 @@ pub fn fssd_opt_fit(samples: &[f64], scores: &[f64], d: usize, j: usize, opts: &
 /// the Gaussian `N(mean, cov + 1e-6 diag(cov))` fitted to `samples`, each coordinate clamped to the box
 /// `[min - sd/2, max + sd/2]` (see [`sample_box`]). A dense d x d covariance and its Cholesky factor (3 d^2
 /// floats, O(n d^2 + d^3) time) only in small dimension; above [`FIT_DENSE_MAX_D`] the same Gaussian is drawn
-/// from the centred samples (low rank, O(n d) time, O(d) extra memory; issue 17: d = 52,500 asked for 22 GB).
+/// from the centred samples (low rank, O(n d) time, O(d) extra memory; d = 52,500 asked for 22 GB).
 /// Returns `(sd, lo, hi, locations)`, the locations J x d row-major. Shared by [`fssd_opt`] and [`fssd_opt_fit`].
 #[allow(clippy::type_complexity)]
 fn draw_locations(samples: &[f64], d: usize, j: usize, rng: &mut Rng) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>, Vec<f64>)> {
@@ -497,7 +497,7 @@ fn draw_locations(samples: &[f64], d: usize, j: usize, rng: &mut Rng) -> Result<
     }
     // A dense d x d covariance and its Cholesky factor (3 d^2 floats, O(n d^2 + d^3) time) only in small
     // dimension; above FIT_DENSE_MAX_D the same Gaussian N(mean, cov + 1e-6 diag(cov)) is drawn from the
-    // centred samples (low rank, O(n d) time, O(d) extra memory; issue 17: d = 52,500 asked for 22 GB).
+    // centred samples (low rank, O(n d) time, O(d) extra memory; d = 52,500 asked for 22 GB).
     if d > FIT_DENSE_MAX_D {
         let nf = (n - 1) as f64;
         let mut var = vec![0.0; d];

@@ -1,4 +1,4 @@
-//! The KSD's pair sums in Gram-matrix form, for large `d` (issue 12 §3: the MNIST network has d ~ 80,000).
+//! The KSD's pair sums in Gram-matrix form, for large `d` (the MNIST network has d ~ 80,000).
 //!
 //! The IMQ Stein kernel (see [`super::ksd`]) needs, for each pair `(i, j)`, only three inner products of
 //! differences: `r^2 = |x_i - x_j|^2`, `(s_i - s_j).(x_i - x_j)` and `s_i.s_j`. All three are entries of the

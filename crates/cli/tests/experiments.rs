@@ -203,7 +203,7 @@ fn run_with_kind_and_preset() {
 
 #[test]
 fn a_misspelt_field_is_refused_with_its_path_and_the_right_name() {
-    // issue 27: `"tuner": {"etta": 5}` ran with eta = 3 and exit 0
+    // `"tuner": {"etta": 5}` ran with eta = 3 and exit 0
     let dir = tmpdir("strict");
     let cfg = dir.join("typo.json");
     let text = r#"{"kind": "tune", "data": {"source": "simulate", "n": 200, "d": 3}, "model": {"kind": "logistic"}, "arms": {"steps": [0.001]},

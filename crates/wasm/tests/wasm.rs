@@ -1,4 +1,4 @@
-//! Browser tests of the binding layer (src/wasm.rs), single-threaded build:
+//! Browser tests of the binding layer (crates/wasm/src/lib.rs), single-threaded build:
 //! `wasm-pack test --headless --chrome . --test wasm` (see scripts/test-wasm.sh).
 #![cfg(target_arch = "wasm32")]
 
@@ -134,7 +134,7 @@ fn check_returns_the_normalised_config_and_what_the_core_computed() {
     assert_eq!(String::from(e.name()), "ConfigError");
     let e = js_error(tunelab_wasm::check(json(r#"{"rounds":3}"#)).unwrap_err());
     assert!(String::from(e.message()).contains("kind"));
-    // issue 27: a misspelt field is refused with its path and the right name (src/strict.rs)
+    // a misspelt field is refused with its path and the right name (src/strict.rs)
     let e = js_error(tunelab_wasm::check(json(&TINY.replace(r#""eta":3"#, r#""etta":3"#))).unwrap_err());
     assert_eq!(String::from(e.name()), "ConfigError");
     assert!(String::from(e.message()).contains("`tuner.etta`: unknown field; did you mean `eta`?"), "{}", String::from(e.message()));

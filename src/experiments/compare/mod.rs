@@ -31,7 +31,7 @@ pub struct Reference {
 
 /// What an exact reference depends on: the data (source and preparation), the model, the seed (data split,
 /// MAP and the reference's own stream) and the number of reference draws; not the sampler, grid or tuners. The
-/// six samplers of the paper's Table 1 share one reference per (data, seed) (issue 12).
+/// six samplers of the paper's Table 1 share one reference per (data, seed).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReferenceKey {
     pub data: DataSpec,
@@ -163,7 +163,7 @@ pub fn reference(problem: &Posterior, n_samples: usize, seed: u64, stop: &Atomic
     let t = Instant::now();
     let mut r = rng::stream(seed, (1 << 40) + 3);
     // Streamed into running moments (the same Welford update, in the same order, as `column_moments` on the
-    // stored draws): O(d) memory instead of n_samples x d (8.4 GB for the pmf preset, issue 17).
+    // stored draws): O(d) memory instead of n_samples x d (8.4 GB for the pmf preset).
     let mut moments = crate::experiments::tune::keep::Moments::new(problem.dim);
     let opts = RefOptions::default();
     let res = reference_sample_streamed(problem.train.as_ref(), &problem.map, n_samples, n_samples / 2, 5, &opts, stop, &mut r, &mut |x| moments.push(x))?;

@@ -173,14 +173,14 @@ impl TuneConfig {
             let per_arm = d * (2.0 * k + 2.0 * ms + (sub / self.thin.max(1) as f64).ceil()) + 2.0 * d;
             let streamed = m as f64 * per_arm * 8.0;
             // A short chain's rows are held up to three times: the round's samples, their score vectors and
-            // the report's chain buffer (measured, issue 17: grid (KSD) on pmf at 2e5 grad evals, 348 MB
+            // the report's chain buffer (measured, grid (KSD) on pmf at 2e5 grad evals, 348 MB
             // resident against 106 MB counted once).
             let kept = iterations.map_or(streamed, |it| (3.0 * it / self.thin.max(1) as f64 * d * 8.0).min(streamed));
             est.add("kept samples (at most the streaming bound per arm, x arms)", kept);
             if let MetricKind::FssdOpt { .. } = self.metric.kind {
                 // stein::fssd_opt_fit fits a Gaussian to the samples: up to FIT_DENSE_MAX_D its d x d
                 // covariance, a regularised copy and the Cholesky factor are held at once (before the low-rank
-                // draw above that dimension, the pmf preset, d = 52,500, asked for a 22 GB matrix; issue 17).
+                // draw above that dimension, the pmf preset, d = 52,500, asked for a 22 GB matrix).
                 // The round's pooled samples and scores (copies) the fit runs on.
                 let rows = super::metric::fssd_pool_rows(du, m).min(m * self.metric.max_samples.max(2)) as f64;
                 est.add("FSSD-opt pooled samples and scores", 2.0 * rows * d * 8.0);

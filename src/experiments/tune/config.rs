@@ -221,7 +221,7 @@ pub enum MetricKind {
         moment: Option<f64>,
     },
     /// Finite-set Stein discrepancy, Gaussian kernel (median width), J locations drawn per arm from a Gaussian
-    /// fit to the arm's samples, V-statistic (the untuned FSSD; the compare mode's MAMBA-FSSD before issue 12).
+    /// fit to the arm's samples, V-statistic (the untuned FSSD).
     Fssd {
         #[serde(default = "default_j")]
         j: usize,

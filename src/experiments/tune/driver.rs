@@ -197,7 +197,7 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Posterior, observer: &mut dyn Fn
         });
     }
 
-    // The run's one Stein kernel, fixed before any arm is scored (issue 12 §1).
+    // The run's one Stein kernel, fixed before any arm is scored.
     let kernel = RunKernel::for_metric(&cfg.metric.kind, problem.train.as_ref(), &problem.map)?;
     let mut tuner = make_tuner(&cfg.tuner, arms.len(), r);
     let infos: Vec<ArmInfo> = runs.iter().map(|a| ArmInfo::new(&a.arm, a.batch, n)).collect();

@@ -1,4 +1,4 @@
-//! What a run keeps of each arm's chain (issue 12 §3): memory bounded independently of the budget.
+//! What a run keeps of each arm's chain: memory bounded independently of the budget.
 //!
 //! The driver runs each chunk of a round in slices of at most [`SUB_ITERS`] iterations and streams the
 //! slice's thinned samples into three per-arm stores, then drops them:
@@ -19,7 +19,7 @@
 //!
 //! In a large model the report buffers of all arms share one cap, [`RUN_CHAIN_FLOATS`] (K <= that / (arms d)),
 //! and a buffer's capacity never exceeds its `2 K` rows (it grows by exact reservations, not by doubling), so
-//! the bound is in bytes whatever the arm count. The `pmf` preset (d = 52,500, 18 arms, issue 12): K = 35 (39
+//! the bound is in bytes whatever the arm count. The `pmf` preset (d = 52,500, 18 arms): K = 35 (39
 //! per arm before the shared cap), S = 190; the slice scratch is freed after each chunk, so only the arms being
 //! run at that moment (one per thread) hold it. See docs/mnist-bnn.md ("Memory").
 

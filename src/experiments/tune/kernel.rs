@@ -1,4 +1,4 @@
-//! The Stein kernel of a run (issue 12 §1): one fixed object, built from information the run has before any
+//! The Stein kernel of a run: one fixed object, built from information the run has before any
 //! arm is scored, used for every arm and every round.
 //!
 //! Three kernels, named by `metric.kernel` (serde, kebab-case):

@@ -232,7 +232,7 @@ pub fn score_with(problem: &Posterior, metric: &MetricSpec, kernel: Option<&RunK
 pub const FSSD_POOL_ROWS: usize = 2000;
 /// Floats of the pooled samples (and again of their scores) in a large model: the pool has at most
 /// `FSSD_POOL_FLOATS / d` rows (all [`FSSD_POOL_ROWS`] up to d = 8,388; 319 at the pmf preset's d = 52,500,
-/// where 2,000 rows of samples and scores would be 1.7 GB; issue 17), at least two per arm.
+/// where 2,000 rows of samples and scores would be 1.7 GB), at least two per arm.
 pub const FSSD_POOL_FLOATS: usize = 1 << 24;
 
 /// Scores every arm of a round with FSSD-opt as the MAMBA paper defines it (sec. 2.2.2, app. B.1.3): the

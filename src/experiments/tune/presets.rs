@@ -137,7 +137,7 @@ pub fn preset(name: &str) -> Result<TuneConfig> {
             start: StartSpec::Zero,
             seed: 0,
         },
-        // The page's reduced versions of the paper's three experiments (issue 12: "the page runs reduced versions"),
+        // The page's reduced versions of the paper's three experiments ("the page runs reduced versions"),
         // sized to finish in about a minute per comparison on two browser threads; `tunelab compare --preset
         // NAME` runs the same configs natively (their comparison settings: `CompareConfig::preset`).
         // Table 1 at browser scale: the paper's 56-arm grid, eta = 3, REDUCED to N = 1,000 simulated points
