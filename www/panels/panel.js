@@ -7,13 +7,13 @@
 // `toConfig(state)` (the kind's config, without `kind`), `fromConfig(config)` (core config -> partial state),
 // `isCoreConfig(c)`, `validate(state)` (messages), `buildCharts(host)`, `begin(config)`,
 // `onEvents(details, elapsed)`, `finish(result, seconds, run)`, `canvases()` and `chartData()`.
-import { el } from '../dom.js';
-import { hashParams, editHash, readFields, writeFields, formatField, parseField } from '../hash.js';
-import { chartsPng } from '../charts.js';
-import { download, toJson, configHash } from '../export.js';
+import { el } from '../shared/dom.js';
+import { hashParams, editHash, readFields, writeFields, formatField, parseField } from '../shared/hash.js';
+import { chartsPng } from '../shared/charts.js';
+import { download, toJson, configHash } from '../shared/export.js';
 import { fieldRow, writeControls, readControls, refreshControls } from './fields.js';
 import { RunBar } from './runbar.js';
-import { notText, otherDelimiter, toCommas, cleanName } from '../upload.js';
+import { notText, otherDelimiter, toCommas, cleanName } from '../shared/upload.js';
 
 /** @typedef {import('../protocol.js').Envelope} Envelope */
 /** @typedef {import('../protocol.js').ExperimentEvent} ExperimentEvent */

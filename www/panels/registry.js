@@ -12,13 +12,13 @@
 //   run() -> Promise<envelope report> (stopped: {status: 'stopped'}; failed: null, see errors), stop(), show();
 //   read-only: state, running, runs, lastReport (the envelope), lastChartData, errors, section, panel.
 // window fires 'tunelab:panels-ready' once window.__tunelab.panels is filled (tune included).
-import { TunePanel } from './tune.js';
-import { BanditPanel } from './bandit.js';
-import { HoagPanel } from './hoag.js';
-import { LrPanel } from './lrsched.js';
-import { StepPanel } from './steptune.js';
-import { TvoPanel } from './tvo.js';
-import { editHash, hashParams } from '../hash.js';
+import { TunePanel } from './tune/panel.js';
+import { BanditPanel } from './bandit/panel.js';
+import { HoagPanel } from './hoag/panel.js';
+import { LrPanel } from './lr-schedule/panel.js';
+import { StepPanel } from './step-size/panel.js';
+import { TvoPanel } from './tvo/panel.js';
+import { editHash, hashParams } from '../shared/hash.js';
 
 export const PANEL_NAMES = ['tune', 'bandit', 'hoag', 'lr-schedule', 'step-size', 'tvo'];
 const CLASSES = [TunePanel, BanditPanel, HoagPanel, LrPanel, StepPanel, TvoPanel];

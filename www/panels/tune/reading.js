@@ -1,7 +1,7 @@
 // A short reading of a tune (or compare) report, generated from its numbers only: who won, by how much, at
 // what compute; when a baseline beats MAMBA in a comparison, it says so with the numbers. Pure (no DOM), so
 // tests can check it against the report.
-import { fmtSci } from './charts.js';
+import { fmtSci } from '../../shared/charts.js';
 import { fmtStep, fmtBatch } from './views.js';
 
 /** "3.2×" for a ratio (≥ 1). @param {number} r */

@@ -3,11 +3,11 @@
 // KSD as the score), against fixed step sizes run with the same random streams (src/bandit/sgmcmc_step.rs).
 // Live: the GP-UCB chain's KSD and chosen step per window; after the run: every fixed step's KSD, the GP
 // posterior of the reward over log10 h with the chosen steps coloured by window, and the pooled-tail KSDs.
-import { Panel } from './panel.js';
-import { el } from '../dom.js';
-import { LineChart, CanvasPlot, legend, alignSeries, seriesStyle, fmtSci } from '../charts.js';
-import { drawGp1d } from './bandit.js';
-import { readStep } from '../reading.js';
+import { Panel } from '../panel.js';
+import { el } from '../../shared/dom.js';
+import { LineChart, CanvasPlot, legend, alignSeries, seriesStyle, fmtSci } from '../../shared/charts.js';
+import { drawGp1d } from '../bandit/panel.js';
+import { readStep } from '../tune/reading.js';
 
 const numberList = (s) => {
   const xs = String(s).split(/[\s,;]+/).filter(Boolean).map(Number);

@@ -3,10 +3,10 @@
 // method's loss trace as it finishes, with its learning rate under it, and the dynamic tuner's kept run at
 // every interval boundary; after the run: the predicted trace band of the tuned schedule and the final loss of
 // every method.
-import { Panel } from './panel.js';
-import { el } from '../dom.js';
-import { LineChart, CanvasPlot, legend, alignSeries, seqColor, fmtSci, OKABE_ITO } from '../charts.js';
-import { lrReading } from './lrreading.js';
+import { Panel } from '../panel.js';
+import { el } from '../../shared/dom.js';
+import { LineChart, CanvasPlot, legend, alignSeries, seqColor, fmtSci, OKABE_ITO } from '../../shared/charts.js';
+import { lrReading } from './reading.js';
 
 const DECAY_COLOURS = [1, 3, 4, 2, 5].map((k) => OKABE_ITO[k]);
 

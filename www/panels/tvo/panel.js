@@ -3,11 +3,11 @@
 // choose the integration schedule every `window` epochs. Live: test log p(x) per method over epochs (their
 // Figure 4), the schedules GP-UCB chooses over time (Figure 3) and the integrand E_{pi_beta}[w] at the current
 // epoch with GP-UCB's points on it; after the run: the reward GP along beta_1 (Figure 2), the final table
-// (IWAE with K draws, test KL) and a reading generated from the report (www/panels/tvoreading.js).
-import { Panel } from './panel.js';
-import { el } from '../dom.js';
-import { LineChart, legend, alignSeries, seriesStyle, seqColor, fmtSci } from '../charts.js';
-import { tvoReading, nats } from './tvoreading.js';
+// (IWAE with K draws, test KL) and a reading generated from the report (www/panels/tvo/reading.js).
+import { Panel } from '../panel.js';
+import { el } from '../../shared/dom.js';
+import { LineChart, legend, alignSeries, seriesStyle, seqColor, fmtSci } from '../../shared/charts.js';
+import { tvoReading, nats } from './reading.js';
 
 /** The methods of the core (src/tvo/run.rs TvoMethod), in its order, with their page labels. */
 const METHODS = [
@@ -30,7 +30,7 @@ function styleOf(m) {
 }
 
 export class TvoPanel extends Panel {
-  /** @param {import('./panel.js').PanelContext} ctx */
+  /** @param {import('../panel.js').PanelContext} ctx */
   constructor(ctx) {
     super(ctx);
     this.name = 'tvo';

@@ -3,8 +3,8 @@
 // the schedule; a cell's colour is the arm's score in that round on a log colour scale (the key at the top),
 // hatched while the arm runs and is not scored yet, a cross where the score is infinite (diverged or too few
 // samples), blank where the arm did not run (pruned before). The chosen arm's row is outlined. Drawing only:
-// the numbers are the RunModel's (www/run.js), i.e. the worker's events.
-import { fmtSci, fmtTick } from './charts.js';
+// the numbers are the RunModel's (www/panels/tune/run.js), i.e. the worker's events.
+import { fmtSci, fmtTick } from '../../shared/charts.js';
 
 /** Sequential colour of a score position t in [0, 1] (0 = lowest score = best): dark blue .. light yellow. */
 export function heatColor(t) {

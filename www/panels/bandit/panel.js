@@ -4,10 +4,10 @@
 // over repeats, regret against compute, and per algorithm the GP posterior (1-D), the chosen schedules
 // (ordered arms) or the pulls and posterior of each arm (discrete arms). The `sgmcmc-ksd` problem tunes SG-MCMC
 // configurations on the user's data (built-in or an uploaded CSV): its table of sampler runs is reported first.
-import { Panel } from './panel.js';
-import { el } from '../dom.js';
-import { LineChart, CanvasPlot, legend, alignSeries, seriesStyle, seqColor, colorBar, fmtSci, placeholder, keyBox } from '../charts.js';
-import { readBandit, recText } from '../bandit-reading.js';
+import { Panel } from '../panel.js';
+import { el } from '../../shared/dom.js';
+import { LineChart, CanvasPlot, legend, alignSeries, seriesStyle, seqColor, colorBar, fmtSci, placeholder, keyBox } from '../../shared/charts.js';
+import { readBandit, recText } from './reading.js';
 
 const DISCRETE = ['reservoir', 'bernoulli', 'logreg-sgd', 'sgmcmc-ksd', 'hpo'];
 // Real tuning problems of the page (MNIST networks: `tunelab bandit --preset mlp-mnist`, not in this panel's menu).

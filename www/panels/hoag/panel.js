@@ -3,9 +3,9 @@
 // (src/hoag). Live: suboptimality of the outer loss (log scale) and validation loss against cost or seconds
 // (their Figure 3), the hyperparameter trajectory over the outer-loss landscape (a line for one
 // hyperparameter, a heat map for two) and the tolerance sequence; after the run: a table of final values.
-import { Panel } from './panel.js';
-import { el } from '../dom.js';
-import { LineChart, CanvasPlot, legend, alignSeries, seriesStyle, seqColor, colorBar, fmtSci, placeholder, keyBox } from '../charts.js';
+import { Panel } from '../panel.js';
+import { el } from '../../shared/dom.js';
+import { LineChart, CanvasPlot, legend, alignSeries, seriesStyle, seqColor, colorBar, fmtSci, placeholder, keyBox } from '../../shared/charts.js';
 
 const METHODS = [
   ['hoag-exponential', 'HOAG, exponential ε_k = ε₀ 0.9^k'], ['hoag-quadratic', 'HOAG, quadratic ε_k = ε₀ k⁻²'],

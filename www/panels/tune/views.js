@@ -1,6 +1,6 @@
 // DOM views of a run: bracket, arms table, chosen arm, posterior summary, tuner comparison.
-import { fmtSci, OKABE_ITO } from './charts.js';
-import { el } from './dom.js';
+import { fmtSci, OKABE_ITO } from '../../shared/charts.js';
+import { el } from '../../shared/dom.js';
 
 /** "1e-4.5" style label of a step size. */
 export const fmtStep = (h) => (Number.isFinite(h) && h > 0 ? `1e${+Math.log10(h).toFixed(2)}` : '–');

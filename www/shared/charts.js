@@ -3,7 +3,7 @@
 // series styles, plain-canvas plots (heat maps, densities, scatter) and PNG export with titles and legends.
 // Used by the tune panel and every other panel. Drawing only: all numbers come from the worker.
 // @ts-ignore -- vendored at serve / build time (node_modules/uplot/dist), no type declarations
-import uPlot from '../vendor/uplot/uPlot.esm.js';
+import uPlot from '../../vendor/uplot/uPlot.esm.js';
 import { el } from './dom.js';
 
 /** Okabe–Ito colours, in the order batch sizes get them (largest batch first). */

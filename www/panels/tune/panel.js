@@ -4,22 +4,22 @@
 // ONE run of kind `tune` (or `compare`), the core's events folded by RunModel, the arm grid and MAMBA's rounds
 // from the core's `check`. The page-level hooks (window.__tunelab.state, lastResult, lastChartData, runs,
 // running, errors) mirror this panel.
-import { Panel } from './panel.js';
-import { RunBar } from './runbar.js';
-import { el, $ } from '../dom.js';
-import { hashParams, setHash } from '../hash.js';
-import { parseHash, formatHash, toTuneConfig, fromTuneConfig, PAGE_PRESETS, COMPARE_PRESETS, RATINGS_SOURCES, TOY_MODELS, DEFAULTS, FIELDS, normalise } from '../state.js';
-import { writeForm, readForm, updateVisibility, describeArms } from '../settings.js';
-import { RunModel } from '../run.js';
-import { ScoreChart, TraceChart, HistChart, drawDensity, fmtSci, legend } from '../charts.js';
-import { renderBracket, renderArmsTable, renderBest, renderPosterior, renderCompare, fmtStep, fmtBatch } from '../views.js';
-import { download, tracesCsv, configHash } from '../export.js';
-import { scoreSvg } from '../svg.js';
-import { notText, otherDelimiter, toCommas, cleanName } from '../upload.js';
-import { readTune, readCompare } from '../reading.js';
-import { drawHeat } from '../heatmap.js';
+import { Panel } from '../panel.js';
+import { RunBar } from '../runbar.js';
+import { el, $ } from '../../shared/dom.js';
+import { hashParams, setHash } from '../../shared/hash.js';
+import { parseHash, formatHash, toTuneConfig, fromTuneConfig, PAGE_PRESETS, COMPARE_PRESETS, RATINGS_SOURCES, TOY_MODELS, DEFAULTS, FIELDS, normalise } from './state.js';
+import { writeForm, readForm, updateVisibility, describeArms } from './settings.js';
+import { RunModel } from './run.js';
+import { ScoreChart, TraceChart, HistChart, drawDensity, fmtSci, legend } from '../../shared/charts.js';
+import { renderBracket, renderArmsTable, renderBest, renderPosterior, renderCompare, fmtStep, fmtBatch } from './views.js';
+import { download, tracesCsv, configHash } from '../../shared/export.js';
+import { scoreSvg } from './score-svg.js';
+import { notText, otherDelimiter, toCommas, cleanName } from '../../shared/upload.js';
+import { readTune, readCompare } from './reading.js';
+import { drawHeat } from './heatmap.js';
 
-/** @typedef {import('../state.js').TuneState} TuneState */
+/** @typedef {import('./state.js').TuneState} TuneState */
 
 /** Arms-table rows changed per frame during a run (each row is ~20 layout objects). */
 const DOM_ROWS = 8;
@@ -48,7 +48,7 @@ export function headerColumns(text) {
 }
 
 export class TunePanel extends Panel {
-  /** @param {import('./panel.js').PanelContext} ctx */
+  /** @param {import('../panel.js').PanelContext} ctx */
   constructor(ctx) {
     super(ctx);
     this.name = 'tune';
@@ -604,7 +604,7 @@ export class TunePanel extends Panel {
       `${Math.round(frac * 100)}% · ${fmtRate(iters / Math.max(t, 1e-3))} it/s · ${fmtRate(grad_evals / Math.max(t, 1e-3))} grad evals/s`);
   }
 
-  /** @param {any} result @param {number} seconds @param {import('../protocol.js').RunResult} run */
+  /** @param {any} result @param {number} seconds @param {import('../../protocol.js').RunResult} run */
   finish(result, seconds, run) {
     const config = run.report.config;
     let report = result;
@@ -640,7 +640,7 @@ export class TunePanel extends Panel {
     this.showReading(config.kind === 'compare' ? readCompare(result, config) : readTune(report));
   }
 
-  /** The run's reading (sentences generated from its report, www/reading.js). @param {string[]} sentences */
+  /** The run's reading (sentences generated from its report, www/panels/tune/reading.js). @param {string[]} sentences */
   showReading(sentences) {
     this.hooks.reading = sentences;
     $('reading').replaceChildren(el('p', { text: sentences.join(' ') }));
