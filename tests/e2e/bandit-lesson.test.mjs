@@ -22,7 +22,7 @@ async function runStep(page, runs) {
   const reading = await page.textContent('#bandit-reading');
   const derived = await page.evaluate(async (r) => {
     const m = await import('/www/panels/bandit/reading.js');
-    const c = await import('/www/shared/charts.js');
+    const c = await import('/www/shared/format.js');
     const { dttts, winner, algos, ...f } = m.banditFacts(r);
     return {
       reading: m.readBandit(r).join(' '),

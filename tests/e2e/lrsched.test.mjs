@@ -6,7 +6,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, playground, nonLoopback, lessonDone } from './embed-helpers.mjs';
 import { LESSONS, resultOf } from '../../www/lessons.js';
-import { fmt3 } from '../../www/panels/lr-schedule/reading.js';
+import { fmt3 } from '../../www/shared/format.js';
 
 const lesson = LESSONS.find((l) => l.id === 'lr-schedule');
 

@@ -157,7 +157,7 @@ describe('step-size panel: the reading ranks GP-UCB among all runs and says why 
 
   test('the issue\'s case (GP-UCB 5.01 against h = 1e-3 at 2.44) is no longer "beats 4 of 5"', async () => {
     const text = await page.evaluate(async () => {
-      const { readStep } = await import('/www/panels/tune/reading.js');
+      const { readStep } = await import('/www/panels/step-size/reading.js');
       const run = (name, steps, tail) => ({ name, steps, ksd: steps.map(() => 1), tail_ksd: tail, diverged_windows: 0, grad_evals: 1 });
       const gp = run('GP-UCB', [...Array(30).fill(1e-4), ...Array(10).fill(1e-5)], 5.01);
       const fixed = [-6, -5, -4, -3, -2].map((e) => run(`h = 1e${e}`, Array(40).fill(10 ** e), e === -3 ? 2.44 : e === -2 ? null : 9 - e));

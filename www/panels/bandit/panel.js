@@ -6,7 +6,9 @@
 // configurations on the user's data (built-in or an uploaded CSV): its table of sampler runs is reported first.
 import { Panel } from '../panel.js';
 import { el } from '../../shared/dom.js';
-import { LineChart, CanvasPlot, legend, alignSeries, seriesStyle, seqColor, colorBar, fmtSci, placeholder, keyBox } from '../../shared/charts.js';
+import { LineChart, legend, alignSeries, seriesStyle, seqColor, placeholder } from '../../shared/charts.js';
+import { CanvasPlot, colorBar, keyBox, drawGp1d } from '../../shared/canvas.js';
+import { fmtSci } from '../../shared/format.js';
 import { readBandit, recText } from './reading.js';
 
 const DISCRETE = ['reservoir', 'bernoulli', 'logreg-sgd', 'sgmcmc-ksd', 'hpo'];
@@ -403,29 +405,6 @@ function armTable(name, arms) {
       el('tbody', {}, ...top.map((x) => el('tr', { class: x.true_value === best ? 'best' : null },
         el('th', { scope: 'row', class: 'name', text: x.label ?? `arm ${x.arm}` }), el('td', { text: String(x.pulls) }),
         el('td', { text: x.mean_reward == null ? '–' : fmtSci(x.mean_reward) }), el('td', { text: fmtSci(x.true_value) }))))));
-}
-
-function extent(...arrays) {
-  let lo = Infinity; let hi = -Infinity;
-  for (const a of arrays) for (const v of a) if (Number.isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
-  if (!Number.isFinite(lo)) return [0, 1];
-  const pad = (hi - lo) * 0.05 || 0.5;
-  return [lo - pad, hi + pad];
-}
-
-/** GP posterior on a 1-D grid (band, mean, truth if any) with the chosen points coloured by round. */
-export function drawGp1d(canvas, g, xLabel = 'arm x', yLabel = 'reward', timeLabel = 'round') {
-  const rewards = g.points.map((p) => p.reward);
-  const plot = new CanvasPlot(canvas, { x: [g.grid[0], g.grid[g.grid.length - 1]], y: extent(g.lo, g.hi, g.truth ?? [], rewards), xLabel, yLabel });
-  plot.band(g.grid, g.lo, g.hi, 'rgba(86,180,233,.30)');
-  const truth = g.truth?.length ? g.truth : null;
-  if (truth) plot.line(g.grid, truth, { color: '#000', width: 1.5, dash: [5, 4] });
-  plot.line(g.grid, g.mean, { color: '#0072B2', width: 2.2 });
-  const n = Math.max(1, ...g.points.map((p) => p.round));
-  for (const p of g.points) plot.dot(p.x, p.reward, { color: seqColor((p.round - 1) / Math.max(1, n - 1)), r: 3.5, stroke: '#fff' });
-  plot.axes();
-  colorBar(plot, 1, n, timeLabel);
-  keyBox(plot, truth ? [['#0072B2', 'GP mean ±2 sd'], ['#000', 'true reward (dashed)']] : [['#0072B2', 'GP mean ±2 sd']]);
 }
 
 function drawSchedules(canvas, s) {

@@ -5,7 +5,9 @@
 // hyperparameter, a heat map for two) and the tolerance sequence; after the run: a table of final values.
 import { Panel } from '../panel.js';
 import { el } from '../../shared/dom.js';
-import { LineChart, CanvasPlot, legend, alignSeries, seriesStyle, seqColor, colorBar, fmtSci, placeholder, keyBox } from '../../shared/charts.js';
+import { LineChart, legend, alignSeries, seriesStyle, seqColor, placeholder } from '../../shared/charts.js';
+import { CanvasPlot, colorBar, keyBox } from '../../shared/canvas.js';
+import { fmtSci } from '../../shared/format.js';
 
 const METHODS = [
   ['hoag-exponential', 'HOAG, exponential ε_k = ε₀ 0.9^k'], ['hoag-quadratic', 'HOAG, quadratic ε_k = ε₀ k⁻²'],

@@ -5,7 +5,9 @@
 // every method.
 import { Panel } from '../panel.js';
 import { el } from '../../shared/dom.js';
-import { LineChart, CanvasPlot, legend, alignSeries, seqColor, fmtSci, OKABE_ITO } from '../../shared/charts.js';
+import { LineChart, legend, alignSeries, seqColor, OKABE_ITO } from '../../shared/charts.js';
+import { CanvasPlot } from '../../shared/canvas.js';
+import { fmtSci } from '../../shared/format.js';
 import { lrReading } from './reading.js';
 
 const DECAY_COLOURS = [1, 3, 4, 2, 5].map((k) => OKABE_ITO[k]);

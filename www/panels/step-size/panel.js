@@ -5,9 +5,10 @@
 // posterior of the reward over log10 h with the chosen steps coloured by window, and the pooled-tail KSDs.
 import { Panel } from '../panel.js';
 import { el } from '../../shared/dom.js';
-import { LineChart, CanvasPlot, legend, alignSeries, seriesStyle, fmtSci } from '../../shared/charts.js';
-import { drawGp1d } from '../bandit/panel.js';
-import { readStep } from '../tune/reading.js';
+import { LineChart, legend, alignSeries, seriesStyle } from '../../shared/charts.js';
+import { CanvasPlot, drawGp1d } from '../../shared/canvas.js';
+import { fmtSci } from '../../shared/format.js';
+import { readStep } from './reading.js';
 
 const numberList = (s) => {
   const xs = String(s).split(/[\s,;]+/).filter(Boolean).map(Number);

@@ -6,7 +6,8 @@
 // (IWAE with K draws, test KL) and a reading generated from the report (www/panels/tvo/reading.js).
 import { Panel } from '../panel.js';
 import { el } from '../../shared/dom.js';
-import { LineChart, legend, alignSeries, seriesStyle, seqColor, fmtSci } from '../../shared/charts.js';
+import { LineChart, legend, alignSeries, seriesStyle, seqColor } from '../../shared/charts.js';
+import { fmtSci } from '../../shared/format.js';
 import { tvoReading, nats } from './reading.js';
 
 /** The methods of the core (src/tvo/run.rs TvoMethod), in its order, with their page labels. */
