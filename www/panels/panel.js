@@ -13,7 +13,7 @@ import { chartsPng } from '../shared/charts.js';
 import { download, toJson, configHash } from '../shared/export.js';
 import { fieldRow, writeControls, readControls, refreshControls } from './fields.js';
 import { RunBar } from './runbar.js';
-import { notText, otherDelimiter, toCommas, cleanName } from '../shared/upload.js';
+import { readUpload, notCsvText, otherDelimiter, toCommas, delimiterName, headerColumns, csvRows } from '../shared/upload.js';
 
 /** @typedef {import('../protocol.js').Envelope} Envelope */
 /** @typedef {import('../protocol.js').ExperimentEvent} ExperimentEvent */
@@ -228,25 +228,23 @@ export class Panel {
     input.addEventListener('change', async () => {
       const f = input.files?.[0];
       if (!f) return;
-      const bytes = new Uint8Array(await f.arrayBuffer());
-      const why = bytes.length ? notText(bytes) : null;
-      this.csvName = cleanName(f.name);
+      const { name, text, why } = await readUpload(f);
+      this.csvName = name;
       if (why) {
         this.csvText = null;
-        status.textContent = `${this.csvName}: this does not look like a CSV text file (${why}). Choose a table saved as CSV (comma-separated, UTF-8 text).`;
+        status.textContent = notCsvText(name, why);
         status.className = 'field-msg';
         return;
       }
-      this.csvText = new TextDecoder('utf-8').decode(bytes);
+      this.csvText = text;
       status.className = 'field-msg ok';
       const d = otherDelimiter(this.csvText);
       if (d) {
         this.csvText = toCommas(this.csvText, d);
-        status.textContent = `${this.csvName}: the columns were separated by ${d === ';' ? 'semicolons (;)' : 'tabs'}, not commas; read with ${d === ';' ? '“;”' : 'tabs'} as the delimiter. `;
+        status.textContent = `${name}: the columns were separated by ${delimiterName(d)}, not commas; read with ${delimiterName(d, true)} as the delimiter. `;
       } else status.textContent = '';
-      const header = (this.csvText.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '').split(',').map((c) => c.trim().replace(/^"|"$/g, ''));
-      const rows = this.csvText.split(/\r?\n/).filter((l) => l.trim()).length - 1;
-      status.textContent += `${this.csvName}: ${rows} rows; columns ${header.join(', ')}. The worker checks it when you press Run.`;
+      const header = headerColumns(this.csvText);
+      status.textContent += `${name}: ${csvRows(this.csvText)} rows; columns ${header.join(', ')}. The worker checks it when you press Run.`;
       if (!header.includes(this.state.label) && header.length) {
         this.state = { ...this.state, label: header.includes('y') ? 'y' : header[header.length - 1] };
         if (!header.includes('y')) status.textContent += ` No column is named “y”: the last column, “${this.state.label}”, is taken as the label.`;

@@ -1,5 +1,7 @@
-// Checks of an uploaded file before it is read as CSV (the worker parses and checks the CSV itself): binary or
-// non-UTF-8 bytes, a semicolon or tab delimiter (and a rewrite with commas), a file name fit for a message.
+// The page's one upload path: every panel's file input (the tune panel's CSV, the other panels' CSV rows, HOAG's
+// svmlight file) reads its file with readUpload, and CSV texts are looked at with the helpers here before the
+// worker parses and checks them: binary or non-UTF-8 bytes, a semicolon or tab delimiter (and a rewrite with
+// commas), the header's column names, a file name fit for a message.
 
 /**
  * Why a file's bytes are not CSV text, or null: binary (NUL bytes or many control characters) or not UTF-8.
@@ -47,3 +49,44 @@ export function toCommas(text, d) {
 
 /** A file name fit for a message (no control characters, at most 80 characters). @param {string} name */
 export const cleanName = (name) => { const n = name.replace(/[\u0000-\u001f\u007f-\u009f\ufffd]/g, '?'); return n.length > 80 ? `${n.slice(0, 77)}…` : n; };
+
+/**
+ * Reads a chosen file: its name fit for a message, and its text, or why it is not text (`check`, by default
+ * notText: binary or not UTF-8; an empty file passes, the worker names it).
+ * @param {File} file @param {{check?: (bytes: Uint8Array) => string|null}} [opts]
+ * @returns {Promise<{name: string, text: string|null, why: string|null}>}
+ */
+export async function readUpload(file, { check = notText } = {}) {
+  const name = cleanName(file.name);
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const why = bytes.length ? check(bytes) : null;
+  return { name, text: why ? null : new TextDecoder('utf-8').decode(bytes), why };
+}
+
+/** The message for a file that is not CSV text. @param {string} name @param {string} why */
+export const notCsvText = (name, why) => `${name}: this does not look like a CSV text file (${why}). Choose a table saved as CSV (comma-separated, UTF-8 text).`;
+
+/** A delimiter's name in a message: "semicolons (;)" or "tabs"; `short`: "“;”" or "tabs". @param {string} d */
+export const delimiterName = (d, short = false) => (d === ';' ? (short ? '“;”' : 'semicolons (;)') : 'tabs');
+
+/**
+ * Column names of a CSV's header line (for label menus and messages only; the worker parses and checks the file).
+ * @param {string} text
+ */
+export function headerColumns(text) {
+  const line = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+  const out = [];
+  let cell = ''; let q = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (q) { if (c === '"' && line[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') q = false; else cell += c; }
+    else if (c === '"' && cell.trim() === '') { cell = ''; q = true; }
+    else if (c === ',') { out.push(cell.trim()); cell = ''; }
+    else cell += c;
+  }
+  out.push(cell.trim());
+  return out.filter((c) => c !== '');
+}
+
+/** The number of data rows of a CSV text (non-blank lines after the header). @param {string} text */
+export const csvRows = (text) => text.split(/\r?\n/).filter((l) => l.trim()).length - 1;

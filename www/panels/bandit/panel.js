@@ -6,8 +6,8 @@
 // configurations on the user's data (built-in or an uploaded CSV): its table of sampler runs is reported first.
 import { Panel } from '../panel.js';
 import { el } from '../../shared/dom.js';
-import { LineChart, legend, alignSeries, seriesStyle, seqColor, placeholder } from '../../shared/charts.js';
-import { CanvasPlot, colorBar, keyBox, drawGp1d } from '../../shared/canvas.js';
+import { LineChart, legend, alignSeries, seriesStyle, placeholder } from '../../shared/charts.js';
+import { CanvasPlot, keyBox, drawGp1d } from '../../shared/canvas.js';
 import { fmtSci } from '../../shared/format.js';
 import { readBandit, recText } from './reading.js';
 

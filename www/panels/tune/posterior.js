@@ -1,7 +1,11 @@
-// The tune panel's view of the chosen arm's posterior: the trace and the marginal histogram of one coordinate
-// (uPlot), and, for a 2-D toy model, the samples over the density's contours (canvas). Drawing only.
+// The tune panel's view of the chosen arm's posterior: its card and posterior table, the trace and the marginal
+// histogram of one coordinate (uPlot), and, for a 2-D toy model, the samples over the density's contours
+// (canvas); the header lines of its traces CSV. Drawing only.
 import { Chart, axis, OKABE_ITO, steppedPaths } from '../../shared/charts.js';
 import { fmtSci } from '../../shared/format.js';
+import { $ } from '../../shared/dom.js';
+import { configHash } from '../../shared/export.js';
+import { renderBest, renderPosterior } from './views.js';
 
 
 /** Trace of one coordinate against the sample index. */
@@ -110,4 +114,58 @@ export function drawDensity(canvas, grid, samples) {
   ctx.font = '12px system-ui, sans-serif';
   ctx.fillText(`θ₁ ∈ [${fmtSci(x0)}, ${fmtSci(x1)}]`, pad, H - 8);
   ctx.save(); ctx.translate(12, H - pad); ctx.rotate(-Math.PI / 2); ctx.fillText(`θ₂ ∈ [${fmtSci(y0)}, ${fmtSci(y1)}]`, 0, 0); ctx.restore();
+}
+
+/**
+ * Shows a run's chosen arm: its card and posterior table (views.js), the coordinate menu with the trace and the
+ * histogram of the chosen coordinate, and, for a 2-D toy model, the samples over the density's contours.
+ * @param {{trace: TraceChart, hist: HistChart, client: import('../../client.js').ComputeClient, message: (text: string) => void}} view
+ * @param {{config: any, report: any, samples: Float64Array, dim: number}} r
+ */
+export async function showPosterior({ trace, hist, client, message }, { config, report, samples, dim }) {
+  const d = dim ?? 0;
+  renderBest($('best'), report);
+  renderPosterior($('post-table').tBodies[0], report?.best?.posterior, null);
+  const sel = /** @type {HTMLSelectElement} */ ($('coord'));
+  sel.replaceChildren(...Array.from({ length: d }, (_, j) => new Option(`θ${j + 1}`, String(j))));
+  sel.disabled = d === 0;
+  const drawCoord = () => {
+    const j = Number(sel.value || 0);
+    const n = Math.floor(samples.length / d);
+    const col = new Float64Array(n);
+    for (let i = 0; i < n; i++) col[i] = samples[i * d + j];
+    const label = sel.options[j]?.text ?? `θ${j + 1}`;
+    trace.draw(col, label);
+    hist.draw(col, label);
+  };
+  sel.onchange = drawCoord;
+  if (d > 0 && samples?.length) drawCoord(); else { trace.clear(); hist.clear(); }
+  const wrap = $('density-wrap');
+  if (d === 2 && config.data?.source === 'none' && samples.length >= 2) {
+    try {
+      drawDensity(/** @type {HTMLCanvasElement} */ ($('density')), await client.densityGrid(config.model, samples), samples);
+      wrap.hidden = false;
+    } catch (err) {
+      wrap.hidden = true;
+      message(`Could not draw the density: ${/** @type {Error} */ (err).message}`);
+    }
+  } else wrap.hidden = true;
+}
+
+/**
+ * The header lines of the traces CSV: whose samples these are and what was cut (the report keeps 500 evenly
+ * spaced rows of the chosen arm's thinned chain; the posterior summary used all of it).
+ * @param {{config: any, report: any, samples: Float64Array, dim: number}} r
+ */
+export function tracesNote(r) {
+  const b = r.report?.best;
+  const rows = Math.floor(r.samples.length / Math.max(1, r.dim));
+  const kept = b?.posterior?.n ?? rows;
+  const who = r.report?.name ? `${r.report.name}'s` : 'the';
+  return [
+    `tunelab traces of ${who} chosen arm #${b?.arm} (h = ${b?.step}, batch ${b?.batch_fraction}), config ${configHash(r.config)}`,
+    rows < kept
+      ? `${rows} evenly spaced rows of the ${kept} thinned samples the run kept for this arm (about every ${Math.round(kept / rows)}th); the page's posterior mean and std use all ${kept}`
+      : `all ${rows} thinned samples the run kept for this arm`,
+  ];
 }
