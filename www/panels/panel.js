@@ -148,6 +148,17 @@ export class Panel {
 
   // ---------------------------------------------------------------- layout
 
+  /**
+   * A result card: a section labelled by its heading (element id `h-KEY` of this panel); `title` is the heading's
+   * text, or [text, note] for a smaller note after it.
+   * @param {string} key @param {string|string[]} title @param {...any} children
+   */
+  card(key, title, ...children) {
+    const [text, note] = Array.isArray(title) ? title : [title];
+    return el('section', { class: 'card', 'aria-labelledby': this.id(`h-${key}`) },
+      el('h2', { id: this.id(`h-${key}`), text }, note ? el('span', { class: 'h-sub', text: note }) : null), ...children);
+  }
+
   /** Builds the panel inside `root`. @param {HTMLElement} root */
   render(root) {
     const P = (/** @type {string} */ k) => this.id(k);
@@ -167,8 +178,7 @@ export class Panel {
     const results = el('section', { class: 'results', 'aria-label': `${this.title} results` });
     const intro = el('section', { class: 'card intro' }, el('h2', { text: this.title }), el('p', { text: this.intro }));
     const chartsHost = el('div', { class: 'panel-charts' });
-    const exportCard = el('section', { class: 'card', 'aria-labelledby': P('h-export') },
-      el('h2', { id: P('h-export'), text: 'Export' }),
+    const exportCard = this.card('export', 'Export',
       el('div', { class: 'buttons wrap' },
         el('button', { type: 'button', id: P('export-config'), text: 'Config (JSON)' }),
         el('button', { type: 'button', id: P('export-report'), disabled: true, text: 'Report (JSON)' }),

@@ -6,6 +6,7 @@
 // configurations on the user's data (built-in or an uploaded CSV): its table of sampler runs is reported first.
 import { Panel } from '../panel.js';
 import { el } from '../../shared/dom.js';
+import { parseNumbers } from '../../shared/hash.js';
 import { LineChart, legend, alignSeries, seriesStyle, placeholder } from '../../shared/charts.js';
 import { CanvasPlot, keyBox, drawGp1d } from '../../shared/canvas.js';
 import { fmtSci } from '../../shared/format.js';
@@ -26,11 +27,6 @@ const DISCRETE_ALGOS = ['d-ttts', 'd-ttts-mp', 'ttts', 'successive-halving', 'hy
 const floorOf = (problem) => (DISCRETE.includes(problem) ? 'uniform' : 'random');
 
 /** Number list "0.1, 0.5,0.9" -> numbers, or null. */
-const numberList = (s) => {
-  const xs = String(s).split(/[\s,;]+/).filter(Boolean).map(Number);
-  return xs.length && xs.every(Number.isFinite) ? xs : null;
-};
-
 export class BanditPanel extends Panel {
   constructor(ctx) {
     super(ctx);
@@ -128,7 +124,7 @@ export class BanditPanel extends Panel {
 
   validate(s) {
     const out = [];
-    if (s.problem === 'bernoulli' && !(numberList(s.means)?.length >= 2)) out.push('Arm means: give at least two numbers, separated by commas.');
+    if (s.problem === 'bernoulli' && !(parseNumbers(s.means)?.length >= 2)) out.push('Arm means: give at least two numbers, separated by commas.');
     if (s.algos.length === 0) out.push('Choose at least one algorithm.');
     if (s.problem === 'sgmcmc-ksd') {
       if (s.samplers.length === 0) out.push('Choose at least one sampler for the reservoir.');
@@ -144,7 +140,7 @@ export class BanditPanel extends Panel {
     const problem = (() => {
       switch (s.problem) {
         case 'reservoir': return { kind: 'reservoir', a: s.a, b: s.b };
-        case 'bernoulli': return { kind: 'bernoulli', means: numberList(s.means) ?? [] };
+        case 'bernoulli': return { kind: 'bernoulli', means: parseNumbers(s.means) ?? [] };
         case 'function': return { kind: 'function', function: s.function, noise_sd: s.noise, drift: s.drift };
         case 'tvo-schedule': return { kind: 'tvo-schedule', d: s.d, rate: s.rate, noise_sd: s.noise };
         case 'sgmcmc-ksd': {
@@ -198,8 +194,7 @@ export class BanditPanel extends Panel {
     this.legendEl = el('div', { class: 'legend', 'aria-hidden': 'true' });
     const simpleHost = el('div', { class: 'chart chart-small', id: P('chart-simple'), role: 'img', 'aria-label': 'Simple regret of each algorithm against rounds: mean over repeats with a band' });
     const cumHost = el('div', { class: 'chart chart-small', id: P('chart-cumulative'), role: 'img', 'aria-label': 'Cumulative regret of each algorithm against rounds: mean over repeats with a band' });
-    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-regret') },
-      el('h2', { id: P('h-regret'), text: 'Regret ', }, el('span', { class: 'h-sub', text: '(mean over repeats; band ±1.96 s.e., clipped to the repeats’ range)' })),
+    host.append(this.card('regret', ['Regret ', '(mean over repeats; band ±1.96 s.e., clipped to the repeats’ range)'],
       el('div', { class: 'chart-controls' },
         el('label', { for: P('xaxis'), text: 'x axis' }), this.xSel,
         el('label', { class: 'inline-check' }, this.logBox, 'log y')),
@@ -214,8 +209,7 @@ export class BanditPanel extends Panel {
 
     this.algoSel = el('select', { id: P('detail-algo'), disabled: true });
     this.detail = el('div', { class: 'detail' }, el('p', { class: 'placeholder', text: 'After a run: the GP posterior (1-D problems), the chosen schedules (ordered arms) or the pulls and posterior of each arm (discrete arms), from repeat 0.' }));
-    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-detail') },
-      el('h2', { id: P('h-detail'), text: 'What an algorithm did ' }, el('span', { class: 'h-sub', text: '(repeat 0)' })),
+    host.append(this.card('detail', ['What an algorithm did ', '(repeat 0)'],
       el('div', { class: 'row inline' }, el('label', { for: P('detail-algo'), text: 'Algorithm' }), this.algoSel),
       this.detail));
     this.algoSel.addEventListener('change', () => this.drawDetail());
@@ -223,15 +217,13 @@ export class BanditPanel extends Panel {
     this.table = el('table', { class: 'arms', id: P('table') },
       el('thead', {}, el('tr', {}, ...['algorithm', 'simple regret', '95% band', 'cumulative regret', '95% band', 'distinct arms', 'compute', 'GP failures', 'recommended (repeat 0)'].map((t) => el('th', { scope: 'col', text: t })))),
       el('tbody'));
-    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-table') },
-      el('h2', { id: P('h-table'), text: 'Final regret' }), el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final regret per algorithm (scrollable)' }, this.table),
+    host.append(this.card('table', 'Final regret', el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final regret per algorithm (scrollable)' }, this.table),
       this.readingEl = el('div', { class: 'reading', id: P('reading'), 'aria-live': 'polite' }, el('p', { class: 'placeholder', text: 'After a run: who won, by how much, and why.' }))));
 
     // Distinct arms pulled over rounds (the poster's "effective arms"), after the run.
     const armsHost = el('div', { class: 'chart chart-small', id: P('chart-distinct'), role: 'img', 'aria-label': 'Distinct arms pulled by each algorithm against rounds: mean over repeats with a band' });
     this.distinctLegend = el('div', { class: 'legend', 'aria-hidden': 'true' });
-    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-distinct') },
-      el('h2', { id: P('h-distinct'), text: 'Arms explored ' }, el('span', { class: 'h-sub', text: '(distinct arms pulled so far; mean over repeats, band ±1.96 s.e.)' })),
+    host.append(this.card('distinct', ['Arms explored ', '(distinct arms pulled so far; mean over repeats, band ±1.96 s.e.)'],
       this.distinctLegend, armsHost));
     this.distinct = new LineChart(armsHost, { xLabel: 'round', yLabel: 'distinct arms pulled', xInt: true, empty: 'After the run: how many arms each algorithm tried.' });
   }

@@ -174,8 +174,7 @@ export class HoagPanel extends Panel {
     this.legendEl = el('div', { class: 'legend', 'aria-hidden': 'true' });
     const subHost = el('div', { class: 'chart chart-small', id: P('chart-sub'), role: 'img', 'aria-label': 'Suboptimality of the outer loss against time, log scale, one line per method' });
     const valHost = el('div', { class: 'chart chart-small', id: P('chart-val'), role: 'img', 'aria-label': 'Validation loss against time, one line per method' });
-    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-sub') },
-      el('h2', { id: P('h-sub'), text: 'Outer loss against time ' }, el('span', { class: 'h-sub', text: '(their Figure 3)' })),
+    host.append(this.card('sub', ['Outer loss against time ', '(their Figure 3)'],
       el('div', { class: 'chart-controls' }, el('label', { for: P('xaxis'), text: 'x axis' }), this.xSel),
       this.legendEl,
       el('div', { class: 'two-col' },
@@ -188,12 +187,10 @@ export class HoagPanel extends Panel {
     this.landCanvas = el('canvas', { class: 'detail-canvas land', id: P('landscape'), role: 'img', 'aria-label': 'Hyperparameter trajectories of the methods over the outer-loss landscape' });
     this.tolHost = el('div', { class: 'chart chart-small', id: P('chart-tol'), role: 'img', 'aria-label': 'Tolerance sequence of each HOAG method against the iteration, log scale' });
     host.append(el('div', { class: 'two-col' },
-      el('section', { class: 'card', 'aria-labelledby': P('h-land') },
-        el('h2', { id: P('h-land'), text: 'Trajectory over the outer-loss landscape' }),
+      this.card('land', 'Trajectory over the outer-loss landscape',
         el('div', { class: 'land-wrap' }, this.landCanvas),
         el('p', { class: 'help', id: P('land-note'), text: 'Points evaluated by each method, in the method’s colour (lines join the gradient methods’ iterates); ✕ marks the landscape minimum. Two hyperparameters: colours rank the outer loss over the grid (dark = low).' })),
-      el('section', { class: 'card', 'aria-labelledby': P('h-tol') },
-        el('h2', { id: P('h-tol'), text: 'Tolerance sequence ε_k' }), this.tolHost)));
+      this.card('tol', 'Tolerance sequence ε_k', this.tolHost)));
     this.tol = new LineChart(this.tolHost, { xLabel: 'iteration k', yLabel: 'ε_k', yLog: true, xInt: true, empty: 'HOAG methods only.' });
     placeholderCanvas(this.landCanvas, 'The landscape appears when the run starts.');
 
@@ -201,8 +198,7 @@ export class HoagPanel extends Panel {
       el('thead', {}, el('tr', {}, ...['method', 'final hyperparameters', 'outer loss', 'validation loss', 'cost', 'seconds', 'stopped'].map((t) => el('th', { scope: 'col', text: t })))),
       el('tbody'));
     this.readingEl = el('p', { class: 'reading', id: P('reading'), 'aria-live': 'polite' });
-    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-table') },
-      el('h2', { id: P('h-table'), text: 'Final values' }), el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final values per method (scrollable)' }, this.table),
+    host.append(this.card('table', 'Final values', el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final values per method (scrollable)' }, this.table),
       this.readingEl));
     this.ro = new ResizeObserver(() => this.drawLandscape());
     this.ro.observe(this.landCanvas);

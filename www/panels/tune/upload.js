@@ -20,35 +20,36 @@ export class TuneUpload {
     m.dataset.kind = kind;
   }
 
+  /** A file the page will not hand to the worker: no text, the label menu back to "y", no preview. @param {string} text */
+  reject(text) {
+    this.panel.csvText = null;
+    $('label').replaceChildren(new Option('y', 'y'));
+    const box = $('csv-preview');
+    box.replaceChildren();
+    box.dataset.valid = 'false';
+    this.message(text, 'error');
+  }
+
   /** A file was chosen. @param {HTMLInputElement} input */
   async onFile(input) {
     const p = this.panel;
     const f = input.files?.[0];
     if (!f) return;
     p.csvName = cleanName(f.name);
-    const box = $('csv-preview');
-    delete box.dataset.valid;
+    delete $('csv-preview').dataset.valid;
     $('label-note').hidden = true;
     $('csv-fix').hidden = true;
     this.message(`Reading ${p.csvName}…`, 'info');
     const { text, why } = await readUpload(f);
     // Binary or non-UTF-8 files never reach the label menu or the message (their bytes would be garbage there).
     if (why) {
-      p.csvText = null;
-      $('label').replaceChildren(new Option('y', 'y'));
-      box.replaceChildren();
-      box.dataset.valid = 'false';
-      this.message(notCsvText(p.csvName, why), 'error');
+      this.reject(notCsvText(p.csvName, why));
       return;
     }
     // A ratings file may use tabs or "::" (MovieLens): the core's ratings parser reads them.
     const d = p.state.model === 'pmf' ? null : otherDelimiter(text);
     if (d) {
-      p.csvText = null;
-      $('label').replaceChildren(new Option('y', 'y'));
-      box.replaceChildren();
-      box.dataset.valid = 'false';
-      this.message(`${p.csvName}: the columns seem to be separated by ${delimiterName(d)}, not commas. Save the file with commas as the delimiter, or read it with ${delimiterName(d, true)} below.`, 'error');
+      this.reject(`${p.csvName}: the columns seem to be separated by ${delimiterName(d)}, not commas. Save the file with commas as the delimiter, or read it with ${delimiterName(d, true)} below.`);
       const fix = /** @type {HTMLButtonElement} */ ($('csv-fix'));
       fix.textContent = `Read it with ${delimiterName(d, true)} as the delimiter`;
       fix.hidden = false;
