@@ -47,6 +47,8 @@ export class Panel {
     this.kind = 'tune';
     this.prefix = '';
     this.title = '';
+    /** the tab's label (the registry makes the tab; the title when empty) */
+    this.tab = '';
     this.intro = '';
     this.readyText = '';
     this.presetHelp = '';

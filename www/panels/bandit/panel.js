@@ -34,6 +34,7 @@ export class BanditPanel extends Panel {
     this.kind = 'bandit';
     this.prefix = 'bandit';
     this.title = 'Bandit tuners and their regret';
+    this.tab = 'Bandits';
     this.intro = 'Pick a problem whose optimum is known and the algorithms to compare; every algorithm runs the same seeded repeats, '
       + 'so the regret curves (mean over repeats, band = ±1.96 standard errors, clipped to the range of the repeats) compare like with like. '
       + 'Uniform allocation or random search always runs as the floor to beat. “SG-MCMC configurations by KSD” tunes samplers on your data: '

@@ -39,6 +39,7 @@ export class HoagPanel extends Panel {
     this.kind = 'hoag';
     this.prefix = 'hoag';
     this.title = 'HOAG: hyperparameters by approximate gradients';
+    this.tab = 'HOAG';
     this.intro = 'Every method tunes the same regularisation (and kernel width) on the same train / test / validation thirds, with the same '
       + 'budget in passes over the training data. Every curve is the test-third loss of the method’s current choice at an accurate inner solution, '
       + 'computed off the clock; suboptimality is that loss minus the best accurate loss any evaluation found.';

@@ -20,6 +20,7 @@ export class LrPanel extends Panel {
     this.kind = 'lr-schedule';
     this.prefix = 'lr';
     this.title = 'Learning-rate schedules with a GP trace model';
+    this.tab = 'LR schedules';
     this.intro = 'A piecewise-constant learning rate over the intervals of one training run. Constant rates (spread in log space) and exponential '
       + 'decays run alongside the dynamic tuner, which runs Q copies in parallel, keeps the best at each boundary and gives the copies the rates '
       + 'that minimise quantiles of the GP-predicted loss. Same initial weights; every baseline schedule gets the best of Q runs (matched compute).';

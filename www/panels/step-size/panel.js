@@ -18,6 +18,7 @@ export class StepPanel extends Panel {
     this.kind = 'step-size';
     this.prefix = 'step';
     this.title = 'GP-UCB step size for one SG-MCMC chain';
+    this.tab = 'Step size (GP-UCB)';
     this.intro = 'One chain (logistic regression on simulated data, from the origin) runs window after window; GP-UCB with the time-varying '
       + 'kernel picks each window’s log10 step size, rewarded by the drop of the KSD from one window to the next. Fixed step sizes run the '
       + 'same chain with the same random streams; all are compared by the KSD of the samples pooled over the last quarter of windows.';

@@ -39,6 +39,7 @@ export class TunePanel extends Panel {
     this.kind = 'tune';
     this.prefix = '';
     this.title = 'SG-MCMC tuning';
+    this.tab = 'SG-MCMC tuning';
     this.defaults = { ...DEFAULTS };
     this.fields = /** @type {any} */ (FIELDS);
     // The page's error list is this panel's.
