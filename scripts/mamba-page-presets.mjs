@@ -12,7 +12,7 @@ try {
     const { page } = await openPage(env.context, env.url);
     const t0 = Date.now();
     const out = await page.evaluate(async (preset) => {
-      const { fmtSci } = await import('/www/charts.js');
+      const { fmtSci } = await import('/www/shared/format.js');
       const p = window.__tunelab.panels.tune;
       await p.load(preset);
       const r = await p.run();

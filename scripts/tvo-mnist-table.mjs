@@ -1,7 +1,7 @@
 // Writes docs/tvo-mnist-table.md from the report of scripts/tvo-mnist.sh (the `tvo` experiment on MNIST).
 // Usage: node scripts/tvo-mnist-table.mjs REPORT.json
 import { readFileSync } from 'node:fs';
-import { tvoDiagnostics } from '../www/panels/tvoreading.js';
+import { tvoDiagnostics } from '../www/panels/tvo/reading.js';
 
 const env = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const r = env.result; const c = env.config;

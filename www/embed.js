@@ -4,7 +4,7 @@
 // hash before the page reads it, and so that it listens for `tunelab:panels-ready` before the page fires it.
 // Everything else waits for DOMContentLoaded, when main.js has wired the page and its panels.
 //
-// Hash keys (next to the settings kept by www/state.js and the panels; all optional):
+// Hash keys (next to the settings kept by www/panels/tune/state.js and the panels; all optional):
 //   embed=1             embed mode: no header, footer or tab bar, compact layout, "Open full playground" link
 //   controls=a,b,...    control groups of the tuning panel to show (embed mode; default all): presets, data,
 //                       model, arms, tuner, run. A lesson on another panel shows that panel's settings when
@@ -15,10 +15,10 @@
 //   lesson=ID           a guided lesson (www/lessons.js): mamba, gp-ucb, d-ttts, hoag, lr-schedule
 //   step=N              the lesson step to show (1-based)
 //   sw=0                do not register the isolation service worker (www/coi.js)
-import { parseHash, formatHash, normalise, hashExtras } from './state.js';
+import { parseHash, formatHash, normalise, hashExtras } from './panels/tune/state.js';
 import { LESSONS, findLesson, mergeConfig, resultOf, PANEL_NAMES, BUILTIN_PANEL } from './lessons.js';
-import { el, $ } from './dom.js';
-import { hashParams, editHash } from './hash.js';
+import { el, $ } from './shared/dom.js';
+import { hashParams, editHash } from './shared/hash.js';
 
 /** Control groups of the tuning panel (fieldsets of its settings form, plus the Run/Stop buttons). */
 export const CONTROL_GROUPS = ['presets', 'data', 'model', 'arms', 'tuner', 'run'];

@@ -7,7 +7,7 @@
 //
 // Panels: the page's registry (www/panels/registry.js) fills `window.__tunelab.panels[NAME]` and fires
 // `tunelab:panels-ready`; NAME is the tab of one tuner:
-//     tune         MAMBA / KSD tuning of SG-MCMC (state: the tuning form's settings, www/state.js)
+//     tune         MAMBA / KSD tuning of SG-MCMC (state: the tuning form's settings, www/panels/tune/state.js)
 //     bandit       GP-UCB, TTTS / D-TTTS (config: the core's bandit JSON, src/bandit)
 //     hoag         HOAG (config: the core's hoag JSON, src/hoag)
 //     lr-schedule  learning-rate schedules (config: the core's lr-schedule JSON, src/lrsched)
@@ -20,7 +20,7 @@
 // cores (2026-11), threads / single thread: mamba 2.2 / 2.1 s, gp-ucb (the TVO panel) about 55 s threaded, d-ttts 5.7 / 6.6 s,
 // hoag 1.7 / 1.2 s, lr-schedule 0.4 / 0.4 s.
 
-/** The SG-MCMC tuning panel (its settings are the page's state, kept in the URL by www/state.js). */
+/** The SG-MCMC tuning panel (its settings are the page's state, kept in the URL by www/panels/tune/state.js). */
 export const BUILTIN_PANEL = 'tune';
 
 /** Human names of the panels, for messages. */

@@ -1,9 +1,9 @@
 // The playground page: starts the compute worker, shows the runtime badge and builds the panel registry
 // (www/panels/registry.js: tune, bandit, HOAG, learning-rate schedules, step size). The main thread only draws.
 import { ComputeClient, detectFlavour } from './client.js';
-import { DEFAULTS } from './state.js';
+import { DEFAULTS } from './panels/tune/state.js';
 import { installPanels } from './panels/registry.js';
-import { $ } from './dom.js';
+import { $ } from './shared/dom.js';
 
 /** Test, lesson and embed hooks: the page's live state (the tune panel's, for the top-level fields), read-only
  * by convention; window.__tunelab.panels[NAME] holds each panel's hook. */

@@ -1,6 +1,6 @@
 // End-to-end: the D-TTTS lesson (`#lesson=d-ttts`, www/lessons.js) is true. Each step that runs is run in the
 // page with the lesson's seed, and the claims of its text are checked against the numbers the run produces; the
-// bandit panel's reading (www/bandit-reading.js) is checked against the same report: it names the method with
+// bandit panel's reading (www/panels/bandit/reading.js) is checked against the same report: it names the method with
 // the lowest final simple regret, quotes its numbers, and when D-TTTS loses gives a reason built from them.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ const fin = (a) => a.final_simple_regret.mean;
 const arms = (a) => a.distinct_arms.mean.at(-1);
 
 /** Runs the step shown (after applying its patch, if any): the report, the page's reading, and what the
- * page's modules (www/bandit-reading.js, www/charts.js: they import uPlot, so they are evaluated in the page)
+ * page's modules (www/panels/bandit/reading.js, www/shared/charts.js: they import uPlot, so they are evaluated in the page)
  * make of the report. */
 async function runStep(page, runs) {
   await page.click('#bandit-run');
@@ -21,8 +21,8 @@ async function runStep(page, runs) {
   const report = resultOf(await page.evaluate(() => window.__tunelab.panels.bandit.lastReport));
   const reading = await page.textContent('#bandit-reading');
   const derived = await page.evaluate(async (r) => {
-    const m = await import('/www/bandit-reading.js');
-    const c = await import('/www/charts.js');
+    const m = await import('/www/panels/bandit/reading.js');
+    const c = await import('/www/shared/format.js');
     const { dttts, winner, algos, ...f } = m.banditFacts(r);
     return {
       reading: m.readBandit(r).join(' '),

@@ -1,12 +1,12 @@
 // End-to-end: the learning-rate lesson (#lesson=lr-schedule) runs in the page, and every claim of its steps is
 // checked against the numbers the run produced; the panel's generated reading states those numbers (computed
-// here again from the report, independently of www/panels/lrreading.js), and the dynamic tuner's row of the
+// here again from the report, independently of www/panels/lr-schedule/reading.js), and the dynamic tuner's row of the
 // results table is in view without scrolling.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, playground, nonLoopback, lessonDone } from './embed-helpers.mjs';
 import { LESSONS, resultOf } from '../../www/lessons.js';
-import { fmt3 } from '../../www/panels/lrreading.js';
+import { fmt3 } from '../../www/shared/format.js';
 
 const lesson = LESSONS.find((l) => l.id === 'lr-schedule');
 

@@ -11,8 +11,8 @@ import { launch, openPage, waitRunDone, waitArmCount } from './helpers.mjs';
 /** Each compare row's evaluation cells, and the same values formatted by the page's formatter from the report. */
 async function shownAndReported(page) {
   return page.evaluate(async () => {
-    const { fmtSci } = await import('/www/charts.js');
-    const { COMPARE_EVAL_COLUMNS } = await import('/www/views.js');
+    const { fmtSci } = await import('/www/shared/format.js');
+    const { COMPARE_EVAL_COLUMNS } = await import('/www/panels/tune/views.js');
     const res = window.__tunelab.panels.tune.lastReport.result;
     const rows = [...document.querySelectorAll('#compare-table tbody tr')];
     const heads = [...document.querySelectorAll('#compare-table thead th')].map((th) => th.textContent);

@@ -57,7 +57,7 @@ describe('MAMBA chart: heat map view and exports', () => {
     assert.ok(texts.includes('gradient evaluations per arm'));
     assert.ok(texts.includes('KSD (lower is better)'));
     assert.ok(texts.some((t) => /^MAMBA[^:]*: KSD of each arm against compute$/.test(t)), JSON.stringify(texts.slice(0, 3)));
-    const hash = await page.evaluate(async () => (await import('/www/export.js')).configHash(window.__tunelab.lastResult.config));
+    const hash = await page.evaluate(async () => (await import('/www/shared/export.js')).configHash(window.__tunelab.lastResult.config));
     assert.match(hash, /^[0-9a-f]{8}$/);
     assert.ok(texts.some((t) => t.endsWith(`config ${hash}`)), 'config hash in the SVG');
     const arms = await page.evaluate(() => window.__tunelab.lastResult.report.arms.length);
@@ -67,7 +67,7 @@ describe('MAMBA chart: heat map view and exports', () => {
   test('PNG export: the legend is drawn (pixel difference against the same export without it) and the footer has the hash', async () => {
     await page.check('#view-lines');
     const diff = await page.evaluate(async () => {
-      const { chartsPng } = await import('/www/charts.js');
+      const { chartsPng } = await import('/www/shared/charts.js');
       const p = window.__tunelab.panels.tune.panel;
       const canvas = p.scoreChart.canvas();
       const pixels = async (blob) => {
@@ -157,7 +157,7 @@ describe('step-size panel: the reading ranks GP-UCB among all runs and says why 
 
   test('the issue\'s case (GP-UCB 5.01 against h = 1e-3 at 2.44) is no longer "beats 4 of 5"', async () => {
     const text = await page.evaluate(async () => {
-      const { readStep } = await import('/www/reading.js');
+      const { readStep } = await import('/www/panels/step-size/reading.js');
       const run = (name, steps, tail) => ({ name, steps, ksd: steps.map(() => 1), tail_ksd: tail, diverged_windows: 0, grad_evals: 1 });
       const gp = run('GP-UCB', [...Array(30).fill(1e-4), ...Array(10).fill(1e-5)], 5.01);
       const fixed = [-6, -5, -4, -3, -2].map((e) => run(`h = 1e${e}`, Array(40).fill(10 ** e), e === -3 ? 2.44 : e === -2 ? null : 9 - e));

@@ -287,7 +287,7 @@ describe('uploads and presets (single thread, no isolation headers)', () => {
     await page.goto(env.url);
     await page.waitForFunction(() => window.__tunelab?.info != null);
     const diffs = await page.evaluate(async () => {
-      const { toTuneConfig } = await import('./www/state.js');
+      const { toTuneConfig } = await import('./www/panels/tune/state.js');
       const c = window.__tunelab.client;
       const out = [];
       // The full-size MNIST and PMF presets are native only (the page offers their reduced `-page` versions).
@@ -313,7 +313,7 @@ describe('uploads and presets (single thread, no isolation headers)', () => {
     assert.deepEqual([state.hfrom, state.hto], [-2.5, -5]);
     assert.match(await waitArmCount(page, /^12 arms/), /6 step sizes × 2 batch sizes/);
     const summary = await page.evaluate(async () => {
-      const { toTuneConfig } = await import('./www/state.js');
+      const { toTuneConfig } = await import('./www/panels/tune/state.js');
       return (await window.__tunelab.client.check(toTuneConfig(window.__tunelab.state))).summary;
     });
     const steps = [...new Set(summary.arms.map((a) => a.step))];

@@ -1,4 +1,4 @@
-// End-to-end: the TVO panel (www/panels/tvo.js) and the GP-UCB lesson (`#lesson=gp-ucb`, www/lessons.js), which
+// End-to-end: the TVO panel (www/panels/tvo/panel.js) and the GP-UCB lesson (`#lesson=gp-ucb`, www/lessons.js), which
 // runs the real TVO experiment (a VAE trained by the thermodynamic variational objective while GP-UCB picks its
 // schedule). Each step that runs is run in the page with the lesson's seed and the claims of its text are
 // checked against the numbers of that run, recomputed here from the report (not through the panel's reading
@@ -8,7 +8,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, playground, panelRunDone, hasPoints } from './embed-helpers.mjs';
 import { LESSONS, resultOf } from '../../www/lessons.js';
-import { tvoReading, nats } from '../../www/panels/tvoreading.js';
+import { tvoReading, nats } from '../../www/panels/tvo/reading.js';
 
 const lesson = LESSONS.find((l) => l.id === 'gp-ucb');
 const mean = (v) => v.reduce((a, b) => a + b, 0) / v.length;

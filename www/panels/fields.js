@@ -1,10 +1,10 @@
 // Form fields of the panels: a settings form built from a field list (hash.js `Field`s plus a label, help,
 // `show(state)` and `enabled(state, option)`), read back with validation, rows shown when they apply.
-import { el } from '../dom.js';
-import { parseField } from '../hash.js';
+import { el } from '../shared/dom.js';
+import { parseField } from '../shared/hash.js';
 
 /**
- * @typedef {import('../hash.js').Field & {label: string, help?: string, step?: number,
+ * @typedef {import('../shared/hash.js').Field & {label: string, help?: string, step?: number,
  *   show?: (s: any) => boolean, enabled?: (s: any, v: string) => boolean}} FormField
  */
 

@@ -7,13 +7,13 @@
 // `toConfig(state)` (the kind's config, without `kind`), `fromConfig(config)` (core config -> partial state),
 // `isCoreConfig(c)`, `validate(state)` (messages), `buildCharts(host)`, `begin(config)`,
 // `onEvents(details, elapsed)`, `finish(result, seconds, run)`, `canvases()` and `chartData()`.
-import { el } from '../dom.js';
-import { hashParams, editHash, readFields, writeFields, formatField, parseField } from '../hash.js';
-import { chartsPng } from '../charts.js';
-import { download, toJson, configHash } from '../export.js';
+import { el } from '../shared/dom.js';
+import { hashParams, editHash, readFields, writeFields, formatField, parseField } from '../shared/hash.js';
+import { chartsPng } from '../shared/charts.js';
+import { download, toJson, configHash } from '../shared/export.js';
 import { fieldRow, writeControls, readControls, refreshControls } from './fields.js';
 import { RunBar } from './runbar.js';
-import { notText, otherDelimiter, toCommas, cleanName } from '../upload.js';
+import { readUpload, notCsvText, otherDelimiter, toCommas, delimiterName, headerColumns, csvRows } from '../shared/upload.js';
 
 /** @typedef {import('../protocol.js').Envelope} Envelope */
 /** @typedef {import('../protocol.js').ExperimentEvent} ExperimentEvent */
@@ -47,6 +47,8 @@ export class Panel {
     this.kind = 'tune';
     this.prefix = '';
     this.title = '';
+    /** the tab's label (the registry makes the tab; the title when empty) */
+    this.tab = '';
     this.intro = '';
     this.readyText = '';
     this.presetHelp = '';
@@ -148,6 +150,17 @@ export class Panel {
 
   // ---------------------------------------------------------------- layout
 
+  /**
+   * A result card: a section labelled by its heading (element id `h-KEY` of this panel); `title` is the heading's
+   * text, or [text, note] for a smaller note after it.
+   * @param {string} key @param {string|string[]} title @param {...any} children
+   */
+  card(key, title, ...children) {
+    const [text, note] = Array.isArray(title) ? title : [title];
+    return el('section', { class: 'card', 'aria-labelledby': this.id(`h-${key}`) },
+      el('h2', { id: this.id(`h-${key}`), text }, note ? el('span', { class: 'h-sub', text: note }) : null), ...children);
+  }
+
   /** Builds the panel inside `root`. @param {HTMLElement} root */
   render(root) {
     const P = (/** @type {string} */ k) => this.id(k);
@@ -167,8 +180,7 @@ export class Panel {
     const results = el('section', { class: 'results', 'aria-label': `${this.title} results` });
     const intro = el('section', { class: 'card intro' }, el('h2', { text: this.title }), el('p', { text: this.intro }));
     const chartsHost = el('div', { class: 'panel-charts' });
-    const exportCard = el('section', { class: 'card', 'aria-labelledby': P('h-export') },
-      el('h2', { id: P('h-export'), text: 'Export' }),
+    const exportCard = this.card('export', 'Export',
       el('div', { class: 'buttons wrap' },
         el('button', { type: 'button', id: P('export-config'), text: 'Config (JSON)' }),
         el('button', { type: 'button', id: P('export-report'), disabled: true, text: 'Report (JSON)' }),
@@ -228,25 +240,23 @@ export class Panel {
     input.addEventListener('change', async () => {
       const f = input.files?.[0];
       if (!f) return;
-      const bytes = new Uint8Array(await f.arrayBuffer());
-      const why = bytes.length ? notText(bytes) : null;
-      this.csvName = cleanName(f.name);
+      const { name, text, why } = await readUpload(f);
+      this.csvName = name;
       if (why) {
         this.csvText = null;
-        status.textContent = `${this.csvName}: this does not look like a CSV text file (${why}). Choose a table saved as CSV (comma-separated, UTF-8 text).`;
+        status.textContent = notCsvText(name, why);
         status.className = 'field-msg';
         return;
       }
-      this.csvText = new TextDecoder('utf-8').decode(bytes);
+      this.csvText = text;
       status.className = 'field-msg ok';
       const d = otherDelimiter(this.csvText);
       if (d) {
         this.csvText = toCommas(this.csvText, d);
-        status.textContent = `${this.csvName}: the columns were separated by ${d === ';' ? 'semicolons (;)' : 'tabs'}, not commas; read with ${d === ';' ? '“;”' : 'tabs'} as the delimiter. `;
+        status.textContent = `${name}: the columns were separated by ${delimiterName(d)}, not commas; read with ${delimiterName(d, true)} as the delimiter. `;
       } else status.textContent = '';
-      const header = (this.csvText.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '').split(',').map((c) => c.trim().replace(/^"|"$/g, ''));
-      const rows = this.csvText.split(/\r?\n/).filter((l) => l.trim()).length - 1;
-      status.textContent += `${this.csvName}: ${rows} rows; columns ${header.join(', ')}. The worker checks it when you press Run.`;
+      const header = headerColumns(this.csvText);
+      status.textContent += `${name}: ${csvRows(this.csvText)} rows; columns ${header.join(', ')}. The worker checks it when you press Run.`;
       if (!header.includes(this.state.label) && header.length) {
         this.state = { ...this.state, label: header.includes('y') ? 'y' : header[header.length - 1] };
         if (!header.includes('y')) status.textContent += ` No column is named “y”: the last column, “${this.state.label}”, is taken as the label.`;

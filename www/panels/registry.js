@@ -1,8 +1,10 @@
-// The tuner panels: a tab bar (index.html, #modes) switches between the SG-MCMC tuning panel (main#panel-tune,
-// its markup in index.html) and the bandit, HOAG, learning-rate-schedule and step-size (GP-UCB) panels, which
-// are built inside #tuner-panels. The active panel is `panel=NAME` in the URL hash (none = tune); each panel
-// keeps its settings under its own namespace (tune: unprefixed keys; bandit.*, hoag.*, lr.*, step.*), so links
-// reproduce a panel run.
+// The panel registry: one panel per experiment kind, each in its own folder (www/panels/<kind>/panel.js and the
+// modules it imports). A tab bar (index.html, #modes) switches between the SG-MCMC tuning panel (main#panel-tune,
+// its markup and tab in index.html) and the other panels, which are built inside #tuner-panels with a tab each
+// (made here from the panel's `tab` label). The active panel is `panel=NAME` in the URL hash (none = tune); each
+// panel keeps its settings under its own namespace (tune: unprefixed keys; bandit.*, hoag.*, lr.*, step.*,
+// tvo.*), so links reproduce a panel run. A new kind's panel: its folder, its import below and its entry in
+// PANELS.
 //
 // One hook per panel for lessons, embed mode and tests: window.__tunelab.panels[name], name 'tune' | 'bandit' |
 // 'hoag' | 'lr-schedule' | 'step-size' | 'tvo':
@@ -12,16 +14,17 @@
 //   run() -> Promise<envelope report> (stopped: {status: 'stopped'}; failed: null, see errors), stop(), show();
 //   read-only: state, running, runs, lastReport (the envelope), lastChartData, errors, section, panel.
 // window fires 'tunelab:panels-ready' once window.__tunelab.panels is filled (tune included).
-import { TunePanel } from './tune.js';
-import { BanditPanel } from './bandit.js';
-import { HoagPanel } from './hoag.js';
-import { LrPanel } from './lrsched.js';
-import { StepPanel } from './steptune.js';
-import { TvoPanel } from './tvo.js';
-import { editHash, hashParams } from '../hash.js';
+import { TunePanel } from './tune/panel.js';
+import { BanditPanel } from './bandit/panel.js';
+import { HoagPanel } from './hoag/panel.js';
+import { LrPanel } from './lr-schedule/panel.js';
+import { StepPanel } from './step-size/panel.js';
+import { TvoPanel } from './tvo/panel.js';
+import { editHash, hashParams } from '../shared/hash.js';
+import { el } from '../shared/dom.js';
 
-export const PANEL_NAMES = ['tune', 'bandit', 'hoag', 'lr-schedule', 'step-size', 'tvo'];
-const CLASSES = [TunePanel, BanditPanel, HoagPanel, LrPanel, StepPanel, TvoPanel];
+/** The panels in tab order (the first, tune, is the page's default); each names itself (`name`). */
+const PANELS = [TunePanel, BanditPanel, HoagPanel, LrPanel, StepPanel, TvoPanel];
 
 /**
  * Builds the panels and wires the tab bar. `hooks` is window.__tunelab.
@@ -29,21 +32,28 @@ const CLASSES = [TunePanel, BanditPanel, HoagPanel, LrPanel, StepPanel, TvoPanel
  */
 export function installPanels({ client, hooks }) {
   const root = /** @type {HTMLElement} */ (document.getElementById('tuner-panels'));
-  const tabs = /** @type {HTMLElement[]} */ ([...document.querySelectorAll('#modes [role="tab"]')]);
+  const tablist = /** @type {HTMLElement} */ (document.querySelector('#modes [role="tablist"]'));
   hooks.panels = {};
   /** @type {Record<string, import('./panel.js').Panel>} */
   const panels = {};
+  /** @type {string[]} the panels' names, in tab order */
+  const names = [];
   /** @param {string} self */
   const busy = (self) => {
-    const other = PANEL_NAMES.find((n) => n !== self && (panels[n]?.current || panels[n]?.starting));
+    const other = names.find((n) => n !== self && (panels[n]?.current || panels[n]?.starting));
     return other ? panels[other].title : null;
   };
   const ctx = { client, hooks, busy };
-  PANEL_NAMES.forEach((name, i) => {
+  for (const Kind of PANELS) {
+    const p = new Kind(ctx);
+    const name = p.name;
+    names.push(name);
     const entry = { state: null, running: false, runs: 0, lastReport: null, lastChartData: null, unknownEvents: [] };
     hooks.panels[name] = entry;
-    const p = new CLASSES[i](ctx);
     panels[name] = p;
+    if (!document.getElementById(`tab-${name}`)) {
+      tablist.append(el('button', { type: 'button', role: 'tab', id: `tab-${name}`, 'data-panel': name, 'aria-controls': `panel-${name}`, 'aria-selected': 'false', tabindex: '-1', text: p.tab || p.title }));
+    }
     p.render(root);
     Object.defineProperty(entry, 'errors', { get: () => p.errors, enumerable: true });
     Object.defineProperty(entry, 'section', { get: () => p.section, enumerable: true });
@@ -55,18 +65,19 @@ export function installPanels({ client, hooks }) {
       /** @param {any} config */
       load: (config) => { show(name); return p.load(config); },
     });
-  });
+  }
+  const tabs = /** @type {HTMLElement[]} */ ([...tablist.querySelectorAll('[role="tab"]')]);
 
   /** @param {string} mode */
   function show(mode, { focus = false, write = true } = {}) {
-    if (!PANEL_NAMES.includes(mode)) mode = 'tune';
+    if (!names.includes(mode)) mode = 'tune';
     for (const t of tabs) {
       const on = t.dataset.panel === mode;
       t.setAttribute('aria-selected', on ? 'true' : 'false');
       t.tabIndex = on ? 0 : -1;
       if (on && focus) t.focus();
     }
-    for (const n of PANEL_NAMES) panels[n].section.hidden = n !== mode;
+    for (const n of names) panels[n].section.hidden = n !== mode;
     document.body.dataset.panel = mode;
     hooks.panel = mode;
     if (write) editHash((p) => { if (mode === 'tune') p.delete('panel'); else p.set('panel', mode); });
@@ -82,7 +93,7 @@ export function installPanels({ client, hooks }) {
   });
   window.addEventListener('hashchange', () => {
     show(hashParams().get('panel') ?? 'tune', { write: false });
-    for (const n of PANEL_NAMES) panels[n].syncFromHash();
+    for (const n of names) panels[n].syncFromHash();
   });
   document.addEventListener('keydown', (e) => {
     const p = panels[hooks.panel];
@@ -92,6 +103,6 @@ export function installPanels({ client, hooks }) {
   });
   show(hashParams().get('panel') ?? 'tune', { write: false });
   // Modules that load after the page (lessons, embed mode) can wait for this instead of polling.
-  window.dispatchEvent(new CustomEvent('tunelab:panels-ready', { detail: { names: PANEL_NAMES } }));
+  window.dispatchEvent(new CustomEvent('tunelab:panels-ready', { detail: { names } }));
   return { panels, show };
 }

@@ -1,7 +1,7 @@
 // The run bar of a panel: Run / Stop / Copy link, the progress bar and line, and the message line (errors are
 // also kept in the panel's `errors`, read by tests and lessons). Built for the generated panels, or attached to
 // the tune panel's markup in index.html (ids without a prefix).
-import { el } from '../dom.js';
+import { el } from '../shared/dom.js';
 
 export class RunBar {
   /**

@@ -4,7 +4,7 @@
 //
 //   state <-> hash:    parseHash(location.hash) / formatHash(state)   (field maps over hash.js)
 //   state <-> config:  toTuneConfig(state) / fromTuneConfig(config)   (the core's TuneConfig JSON)
-import { readFields, writeFields, parseNumberList, paramsOf } from './hash.js';
+import { readFields, writeFields, parseNumberList, paramsOf } from '../../shared/hash.js';
 
 export { parseNumberList };
 
@@ -41,7 +41,7 @@ export const DEFAULTS = Object.freeze({
 const opts = (xs) => xs.map((x) => [x, x]);
 
 /** The hash fields of the state (hash.js types); an invalid value falls back to the default. */
-/** @type {import('./hash.js').Field[]} */
+/** @type {import('../../shared/hash.js').Field[]} */
 export const FIELDS = [
   { key: 'data', type: 'select', options: opts(DATA_SOURCES) }, { key: 'n', type: 'int', min: 10, max: 1e6 },
   { key: 'd', type: 'int', min: 1, max: 100 }, { key: 'dseed', type: 'int', min: 0, max: 2 ** 31 },
@@ -158,7 +158,7 @@ export function toTuneConfig(state) {
   /** @type {Record<string, any>} */
   const cmp = { kind: 'compare', ...base, reference_samples: s.refs };
   if (names.length) cmp.tuners = names;
-  /** @type {import('./protocol.js').ExperimentConfig} */
+  /** @type {import('../../protocol.js').ExperimentConfig} */
   const config = s.compare ? /** @type {any} */ (cmp) : { kind: 'tune', ...base };
   return config;
 }

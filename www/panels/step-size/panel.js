@@ -3,16 +3,13 @@
 // KSD as the score), against fixed step sizes run with the same random streams (src/bandit/sgmcmc_step.rs).
 // Live: the GP-UCB chain's KSD and chosen step per window; after the run: every fixed step's KSD, the GP
 // posterior of the reward over log10 h with the chosen steps coloured by window, and the pooled-tail KSDs.
-import { Panel } from './panel.js';
-import { el } from '../dom.js';
-import { LineChart, CanvasPlot, legend, alignSeries, seriesStyle, fmtSci } from '../charts.js';
-import { drawGp1d } from './bandit.js';
-import { readStep } from '../reading.js';
-
-const numberList = (s) => {
-  const xs = String(s).split(/[\s,;]+/).filter(Boolean).map(Number);
-  return xs.length && xs.every(Number.isFinite) ? xs : null;
-};
+import { Panel } from '../panel.js';
+import { el } from '../../shared/dom.js';
+import { parseNumbers } from '../../shared/hash.js';
+import { LineChart, legend, alignSeries, seriesStyle } from '../../shared/charts.js';
+import { CanvasPlot, drawGp1d } from '../../shared/canvas.js';
+import { fmtSci } from '../../shared/format.js';
+import { readStep } from './reading.js';
 
 export class StepPanel extends Panel {
   constructor(ctx) {
@@ -21,6 +18,7 @@ export class StepPanel extends Panel {
     this.kind = 'step-size';
     this.prefix = 'step';
     this.title = 'GP-UCB step size for one SG-MCMC chain';
+    this.tab = 'Step size (GP-UCB)';
     this.intro = 'One chain (logistic regression on simulated data, from the origin) runs window after window; GP-UCB with the time-varying '
       + 'kernel picks each window’s log10 step size, rewarded by the drop of the KSD from one window to the next. Fixed step sizes run the '
       + 'same chain with the same random streams; all are compared by the KSD of the samples pooled over the last quarter of windows.';
@@ -49,7 +47,7 @@ export class StepPanel extends Panel {
   validate(s) {
     const out = [];
     if (!(s.hlo < s.hhi)) out.push('The lowest log10 h must be below the highest.');
-    if (!numberList(s.fixed)) out.push('Fixed log10 h: give numbers separated by commas.');
+    if (!parseNumbers(s.fixed)) out.push('Fixed log10 h: give numbers separated by commas.');
     return out;
   }
 
@@ -61,7 +59,7 @@ export class StepPanel extends Panel {
   toConfig(s) {
     return {
       data: { n: s.n, d: s.d }, sampler: { kind: s.sampler, batch: s.batch }, log10_step: [s.hlo, s.hhi],
-      windows: s.windows, window_iters: s.iters, fixed_log10_steps: numberList(s.fixed) ?? [], seed: s.seed,
+      windows: s.windows, window_iters: s.iters, fixed_log10_steps: parseNumbers(s.fixed) ?? [], seed: s.seed,
     };
   }
 
@@ -83,8 +81,7 @@ export class StepPanel extends Panel {
     this.legendEl = el('div', { class: 'legend', 'aria-hidden': 'true' });
     const ksdHost = el('div', { class: 'chart chart-small', id: P('chart-ksd'), role: 'img', 'aria-label': 'KSD of each window for GP-UCB and each fixed step size, log scale' });
     const stepHost = el('div', { class: 'chart chart-small', id: P('chart-step'), role: 'img', 'aria-label': 'Step size chosen by GP-UCB in each window, log scale' });
-    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-ksd') },
-      el('h2', { id: P('h-ksd'), text: 'KSD of each window and the step sizes' }),
+    host.append(this.card('ksd', 'KSD of each window and the step sizes',
       this.legendEl,
       el('div', { class: 'two-col' },
         el('div', {}, el('h3', { text: 'KSD of the window’s samples (log)' }), ksdHost),
@@ -96,11 +93,9 @@ export class StepPanel extends Panel {
       el('thead', {}, el('tr', {}, ...['run', 'KSD of the last windows (pooled)', 'median h', 'diverged windows', 'gradient evaluations'].map((t) => el('th', { scope: 'col', text: t })))),
       el('tbody'));
     host.append(el('div', { class: 'two-col' },
-      el('section', { class: 'card', 'aria-labelledby': P('h-gp') },
-        el('h2', { id: P('h-gp'), text: 'GP posterior of the reward over log10 h' }), el('figure', { class: 'detail-fig' }, this.gpCanvas,
+      this.card('gp', 'GP posterior of the reward over log10 h', el('figure', { class: 'detail-fig' }, this.gpCanvas,
           el('figcaption', { text: 'After the last window: GP mean ±2 sd of the reward (drop in KSD), chosen steps coloured by window.' }))),
-      el('section', { class: 'card', 'aria-labelledby': P('h-table') },
-        el('h2', { id: P('h-table'), text: 'Compared by the pooled KSD' }),
+      this.card('table', 'Compared by the pooled KSD',
         el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'KSD of the pooled last windows per run (scrollable)' }, this.table),
         this.readingEl = el('div', { class: 'reading', id: P('reading'), 'aria-live': 'polite' }, el('p', { class: 'placeholder', text: 'A reading of the result, from the report’s numbers, appears after a run.' })))));
   }

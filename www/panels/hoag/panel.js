@@ -3,9 +3,13 @@
 // (src/hoag). Live: suboptimality of the outer loss (log scale) and validation loss against cost or seconds
 // (their Figure 3), the hyperparameter trajectory over the outer-loss landscape (a line for one
 // hyperparameter, a heat map for two) and the tolerance sequence; after the run: a table of final values.
-import { Panel } from './panel.js';
-import { el } from '../dom.js';
-import { LineChart, CanvasPlot, legend, alignSeries, seriesStyle, seqColor, colorBar, fmtSci, placeholder, keyBox } from '../charts.js';
+import { Panel } from '../panel.js';
+import { readUpload, cleanName } from '../../shared/upload.js';
+import { el } from '../../shared/dom.js';
+import { LineChart, legend, alignSeries, seriesStyle, seqColor } from '../../shared/charts.js';
+import { CanvasPlot, colorBar, keyBox } from '../../shared/canvas.js';
+import { fmtSci } from '../../shared/format.js';
+import { hoagReading } from './reading.js';
 
 const METHODS = [
   ['hoag-exponential', 'HOAG, exponential ε_k = ε₀ 0.9^k'], ['hoag-quadratic', 'HOAG, quadratic ε_k = ε₀ k⁻²'],
@@ -16,65 +20,6 @@ const METHODS = [
 /** Largest data file the core accepts (src/limits.rs MAX_CSV_BYTES; svmlight files too, src/data/sparse.rs). */
 const MAX_FILE_BYTES = 100 * 1024 * 1024;
 const FLOOR = 1e-10; // suboptimality below this is drawn at this value on the log axis
-/** Relative suboptimality the reading measures cost to (the README's target, examples/hoag_bench.rs). */
-export const TARGET = 1e-3;
-
-/**
- * Per method, what the reading is built from: passes and seconds until the relative suboptimality of the
- * accurate curve first reaches TARGET (Infinity if never), the final relative suboptimality, iterations,
- * passes per iteration and rejected steps.
- * @param {any} report a HoagReport
- */
-export function hoagStats(report) {
-  const ref = Math.abs(report.reference_optimum);
-  return report.methods.map((m) => {
-    const hit = m.trace.find((p) => p.suboptimality / ref <= TARGET);
-    const last = m.trace[m.trace.length - 1];
-    const iters = hit ? hit.iter : (last?.iter ?? 0);
-    const passes = hit ? hit.cost : Infinity;
-    return {
-      name: m.name, hoag: m.name.startsWith('HOAG'), passes, seconds: hit ? hit.seconds : Infinity,
-      final: last ? last.suboptimality / ref : NaN, iters,
-      perIter: (hit ? hit.cost : (last?.cost ?? 0)) / Math.max(1, iters), rejected: m.rejected_steps ?? 0,
-    };
-  });
-}
-
-/**
- * The generated reading of a finished run: who reached a relative suboptimality of TARGET first (passes over
- * the train data), by how much against the best method of the other family, the band over seeds (one run is
- * one seed: the band comes from the script), and, when HOAG loses, the measured reason.
- * @param {any} report a HoagReport
- */
-export function hoagReading(report) {
-  const st = hoagStats(report);
-  const by = (a, b) => a.passes - b.passes || a.seconds - b.seconds || a.final - b.final;
-  const hoag = st.filter((m) => m.hoag).sort(by)[0];
-  const other = st.filter((m) => !m.hoag).sort(by)[0];
-  const win = [...st].sort(by)[0];
-  const parts = [];
-  if (!Number.isFinite(win.passes)) {
-    const best = [...st].sort((a, b) => a.final - b.final)[0];
-    parts.push(`No method reached a relative suboptimality of ${TARGET} within the budget; the lowest final one is ${best.name}'s (${fmtSci(best.final)}).`);
-  } else {
-    parts.push(`${win.name} reached a relative suboptimality of ${TARGET} first, after ${win.passes} passes over the training data (${win.seconds < 0.01 ? win.seconds.toExponential(1) : win.seconds.toFixed(2)} s).`);
-    if (hoag && other) {
-      const [w, l] = by(hoag, other) <= 0 ? [hoag, other] : [other, hoag];
-      const ratio = Number.isFinite(l.passes) ? `${(l.passes / w.passes).toFixed(1)} times fewer passes than ${l.name} (${l.passes})` : `${l.name} never did (final ${fmtSci(l.final)})`;
-      parts.push(`Best of each family: ${w.name} needed ${ratio}.`);
-      if (w === other) {
-        parts.push(`HOAG lost here. Measured reason: ${hoag.name} took ${hoag.iters} iterations at ${hoag.perIter.toFixed(1)} passes each (inner solve to |∇h| ≤ μ(λ)ε_k and the Hessian system), `
-          + `against ${other.iters} evaluations at ${other.perIter.toFixed(1)} passes each for ${other.name}`
-          + `${hoag.rejected ? `; ${hoag.rejected} step(s) were rejected by the safeguard` : ''}.`);
-      }
-    }
-  }
-  if (report.problem === 'kernel-ridge' && hoag && !(hoag.final <= TARGET)) {
-    parts.push('Measured reason on the simulated kernel-ridge preset (seeds 1–10, examples/hoag_ridge_diagnose.rs): the outer loss over (log width, log regularisation) has 5–17 local minima; HOAG, a local method, ends in the basin of a worse local minimum on 3 seeds and on 2 seeds reaches a flat plateau at the edge of the box (a kernel so narrow that it is the identity, where the hypergradient is 0).');
-  }
-  parts.push(`This is one seed (${report.seed}); bands over seeds 1–10 of the presets and real data sets are in the README and docs/hoag-bench (cargo run --release --example hoag_bench).`);
-  return parts.join(' ');
-}
 
 function methodSpec(v) {
   if (v.startsWith('hoag-')) return { kind: 'hoag', tolerance: v.slice(5) };
@@ -94,6 +39,7 @@ export class HoagPanel extends Panel {
     this.kind = 'hoag';
     this.prefix = 'hoag';
     this.title = 'HOAG: hyperparameters by approximate gradients';
+    this.tab = 'HOAG';
     this.intro = 'Every method tunes the same regularisation (and kernel width) on the same train / test / validation thirds, with the same '
       + 'budget in passes over the training data. Every curve is the test-third loss of the method’s current choice at an accurate inner solution, '
       + 'computed off the clock; suboptimality is that loss minus the best accurate loss any evaluation found.';
@@ -174,18 +120,18 @@ export class HoagPanel extends Panel {
       this.svmText = null;
       status.className = 'field-msg';
       if (f.size > MAX_FILE_BYTES) {
-        status.textContent = `${f.name}: ${f.size.toLocaleString('en')} bytes; data files are limited to ${MAX_FILE_BYTES.toLocaleString('en')} bytes.`;
+        status.textContent = `${cleanName(f.name)}: ${f.size.toLocaleString('en')} bytes; data files are limited to ${MAX_FILE_BYTES.toLocaleString('en')} bytes.`;
         return;
       }
-      const bytes = new Uint8Array(await f.arrayBuffer());
-      if (bytes.includes(0)) {
-        status.textContent = `${f.name}: this is not a text file (it contains NUL bytes). An svmlight file has lines “label index:value …”.`;
+      const { name, text, why } = await readUpload(f, { check: (bytes) => (bytes.includes(0) ? 'it contains NUL bytes' : null) });
+      if (why) {
+        status.textContent = `${name}: this is not a text file (${why}). An svmlight file has lines “label index:value …”.`;
         return;
       }
-      this.svmText = new TextDecoder('utf-8').decode(bytes);
+      this.svmText = text;
       const lines = this.svmText.split(/\r?\n/).filter((l) => l.trim() && !l.trim().startsWith('#'));
       status.className = 'field-msg ok';
-      status.textContent = `${f.name}: ${lines.length} examples. The worker parses it (sparse, not standardised) when you press Run.`;
+      status.textContent = `${name}: ${lines.length} examples. The worker parses it (sparse, not standardised) when you press Run.`;
     });
     sync();
     return [row, status];
@@ -229,8 +175,7 @@ export class HoagPanel extends Panel {
     this.legendEl = el('div', { class: 'legend', 'aria-hidden': 'true' });
     const subHost = el('div', { class: 'chart chart-small', id: P('chart-sub'), role: 'img', 'aria-label': 'Suboptimality of the outer loss against time, log scale, one line per method' });
     const valHost = el('div', { class: 'chart chart-small', id: P('chart-val'), role: 'img', 'aria-label': 'Validation loss against time, one line per method' });
-    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-sub') },
-      el('h2', { id: P('h-sub'), text: 'Outer loss against time ' }, el('span', { class: 'h-sub', text: '(their Figure 3)' })),
+    host.append(this.card('sub', ['Outer loss against time ', '(their Figure 3)'],
       el('div', { class: 'chart-controls' }, el('label', { for: P('xaxis'), text: 'x axis' }), this.xSel),
       this.legendEl,
       el('div', { class: 'two-col' },
@@ -243,12 +188,10 @@ export class HoagPanel extends Panel {
     this.landCanvas = el('canvas', { class: 'detail-canvas land', id: P('landscape'), role: 'img', 'aria-label': 'Hyperparameter trajectories of the methods over the outer-loss landscape' });
     this.tolHost = el('div', { class: 'chart chart-small', id: P('chart-tol'), role: 'img', 'aria-label': 'Tolerance sequence of each HOAG method against the iteration, log scale' });
     host.append(el('div', { class: 'two-col' },
-      el('section', { class: 'card', 'aria-labelledby': P('h-land') },
-        el('h2', { id: P('h-land'), text: 'Trajectory over the outer-loss landscape' }),
+      this.card('land', 'Trajectory over the outer-loss landscape',
         el('div', { class: 'land-wrap' }, this.landCanvas),
         el('p', { class: 'help', id: P('land-note'), text: 'Points evaluated by each method, in the method’s colour (lines join the gradient methods’ iterates); ✕ marks the landscape minimum. Two hyperparameters: colours rank the outer loss over the grid (dark = low).' })),
-      el('section', { class: 'card', 'aria-labelledby': P('h-tol') },
-        el('h2', { id: P('h-tol'), text: 'Tolerance sequence ε_k' }), this.tolHost)));
+      this.card('tol', 'Tolerance sequence ε_k', this.tolHost)));
     this.tol = new LineChart(this.tolHost, { xLabel: 'iteration k', yLabel: 'ε_k', yLog: true, xInt: true, empty: 'HOAG methods only.' });
     placeholderCanvas(this.landCanvas, 'The landscape appears when the run starts.');
 
@@ -256,8 +199,7 @@ export class HoagPanel extends Panel {
       el('thead', {}, el('tr', {}, ...['method', 'final hyperparameters', 'outer loss', 'validation loss', 'cost', 'seconds', 'stopped'].map((t) => el('th', { scope: 'col', text: t })))),
       el('tbody'));
     this.readingEl = el('p', { class: 'reading', id: P('reading'), 'aria-live': 'polite' });
-    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-table') },
-      el('h2', { id: P('h-table'), text: 'Final values' }), el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final values per method (scrollable)' }, this.table),
+    host.append(this.card('table', 'Final values', el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final values per method (scrollable)' }, this.table),
       this.readingEl));
     this.ro = new ResizeObserver(() => this.drawLandscape());
     this.ro.observe(this.landCanvas);

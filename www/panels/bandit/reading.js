@@ -2,7 +2,7 @@
 // simple regret, by how much, with the bands over repeats; where D-TTTS stands and, when it loses, the measured
 // reason in this problem (good arms rare among the arms it tried, or too few pulls per arm for binarised rewards
 // to separate the good arms: a budget too short for arm-adding to pay off). Pure (no DOM) so tests can check it.
-import { fmtSci } from './charts.js';
+import { fmtSci } from '../../shared/format.js';
 
 /** @param {number} x @param {number} n */
 const pct = (x, n) => (n > 0 ? `${Math.round((100 * x) / n)}%` : '–');

@@ -4,22 +4,25 @@
 // ONE run of kind `tune` (or `compare`), the core's events folded by RunModel, the arm grid and MAMBA's rounds
 // from the core's `check`. The page-level hooks (window.__tunelab.state, lastResult, lastChartData, runs,
 // running, errors) mirror this panel.
-import { Panel } from './panel.js';
-import { RunBar } from './runbar.js';
-import { el, $ } from '../dom.js';
-import { hashParams, setHash } from '../hash.js';
-import { parseHash, formatHash, toTuneConfig, fromTuneConfig, PAGE_PRESETS, COMPARE_PRESETS, RATINGS_SOURCES, TOY_MODELS, DEFAULTS, FIELDS, normalise } from '../state.js';
-import { writeForm, readForm, updateVisibility, describeArms } from '../settings.js';
-import { RunModel } from '../run.js';
-import { ScoreChart, TraceChart, HistChart, drawDensity, fmtSci, legend } from '../charts.js';
-import { renderBracket, renderArmsTable, renderBest, renderPosterior, renderCompare, fmtStep, fmtBatch } from '../views.js';
-import { download, tracesCsv, configHash } from '../export.js';
-import { scoreSvg } from '../svg.js';
-import { notText, otherDelimiter, toCommas, cleanName } from '../upload.js';
-import { readTune, readCompare } from '../reading.js';
-import { drawHeat } from '../heatmap.js';
+import { Panel } from '../panel.js';
+import { RunBar } from '../runbar.js';
+import { el, $ } from '../../shared/dom.js';
+import { hashParams, setHash } from '../../shared/hash.js';
+import { parseHash, formatHash, toTuneConfig, fromTuneConfig, PAGE_PRESETS, COMPARE_PRESETS, RATINGS_SOURCES, TOY_MODELS, DEFAULTS, FIELDS, normalise } from './state.js';
+import { writeForm, readForm, updateVisibility, describeArms } from './settings.js';
+import { RunModel } from './run.js';
+import { ScoreChart } from './score-chart.js';
+import { TraceChart, HistChart, showPosterior, tracesNote } from './posterior.js';
+import { legend } from '../../shared/charts.js';
+import { fmtSci, fmtStep, fmtBatch } from '../../shared/format.js';
+import { renderBracket, renderArmsTable, renderCompare } from './views.js';
+import { download, tracesCsv } from '../../shared/export.js';
+import { scoreSvg } from './score-svg.js';
+import { TuneUpload } from './upload.js';
+import { readTune, readCompare } from './reading.js';
+import { drawHeat } from './heatmap.js';
 
-/** @typedef {import('../state.js').TuneState} TuneState */
+/** @typedef {import('./state.js').TuneState} TuneState */
 
 /** Arms-table rows changed per frame during a run (each row is ~20 layout objects). */
 const DOM_ROWS = 8;
@@ -28,38 +31,21 @@ const DOM_ROWS = 8;
 const unitLabel = (u) => (u === 'grad_evals' ? 'gradient evaluations' : u === 'seconds' ? 'seconds of compute' : 'iterations');
 /** @param {number} x */
 const fmtRate = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : x >= 1e3 ? `${(x / 1e3).toFixed(1)}k` : x.toFixed(0));
-/**
- * Column names of a CSV's header line (for the label menu only; the worker parses and checks the file).
- * @param {string} text
- */
-export function headerColumns(text) {
-  const line = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
-  const out = [];
-  let cell = ''; let q = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (q) { if (c === '"' && line[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') q = false; else cell += c; }
-    else if (c === '"' && cell.trim() === '') { cell = ''; q = true; }
-    else if (c === ',') { out.push(cell.trim()); cell = ''; }
-    else cell += c;
-  }
-  out.push(cell.trim());
-  return out.filter((c) => c !== '');
-}
-
 export class TunePanel extends Panel {
-  /** @param {import('./panel.js').PanelContext} ctx */
+  /** @param {import('../panel.js').PanelContext} ctx */
   constructor(ctx) {
     super(ctx);
     this.name = 'tune';
     this.kind = 'tune';
     this.prefix = '';
     this.title = 'SG-MCMC tuning';
+    this.tab = 'SG-MCMC tuning';
     this.defaults = { ...DEFAULTS };
     this.fields = /** @type {any} */ (FIELDS);
     // The page's error list is this panel's.
     this.errors = ctx.hooks.errors;
     this.bar = new RunBar((k) => this.id(k), this.errors);
+    this.upload = new TuneUpload(this);
     this.uploadShow = (/** @type {any} */ s) => s.data === 'upload';
     /** @type {{ok: boolean, m: number, error: string|null}} the core's check of the current settings */
     this.checked = { ok: false, m: 0, error: null };
@@ -116,7 +102,7 @@ export class TunePanel extends Panel {
     this.entry.state = { ...s };
     updateVisibility(this.form, s);
     if (s.data === 'upload' && !this.csvText) {
-      this.dataMessage(s.model === 'pmf' ? 'Choose a ratings CSV: one user,item,rating row per rating (ids from 1; a header line, tabs or “::” are fine; MovieLens u.data works).'
+      this.upload.message(s.model === 'pmf' ? 'Choose a ratings CSV: one user,item,rating row per rating (ids from 1; a header line, tabs or “::” are fine; MovieLens u.data works).'
         : 'Choose a CSV file: the label column must hold 0/1 for logistic regression.', 'info');
     }
     $('ksd-sub').textContent = `(${s.metric.toUpperCase()} against ${unitLabel(s.unit)}, log scales)`;
@@ -232,8 +218,8 @@ export class TunePanel extends Panel {
       this.writeHash();
       this.refresh();
       if (t.id === 'label' && e.type === 'change') { const note = $('label-note'); note.textContent = `Label column: “${this.state.label}” (your choice).`; note.hidden = false; }
-      if (e.type === 'change' && (t.id === 'label' || t.id === 'standardize') && this.csvText) this.previewUpload();
-      if (e.type === 'change' && t.id === 'model' && this.csvText) this.useCsv(this.csvText);
+      if (e.type === 'change' && (t.id === 'label' || t.id === 'standardize') && this.csvText) this.upload.preview();
+      if (e.type === 'change' && t.id === 'model' && this.csvText) this.upload.use(this.csvText);
     };
     this.form.addEventListener('input', onChange);
     this.form.addEventListener('change', onChange);
@@ -243,7 +229,7 @@ export class TunePanel extends Panel {
       sel.value = '';
       if (name) await this.loadPreset(name);
     });
-    $('file').addEventListener('change', (/** @type {Event} */ e) => this.onFile(/** @type {HTMLInputElement} */ (e.target)));
+    $('file').addEventListener('change', (/** @type {Event} */ e) => this.upload.onFile(/** @type {HTMLInputElement} */ (e.target)));
     this.wireCommon();
     // The chart's second view: the arms x rounds heat map (suits many arms); the choice stays on the page only.
     this.view = 'lines';
@@ -252,112 +238,9 @@ export class TunePanel extends Panel {
     }
     $('export-traces').addEventListener('click', () => {
       const r = this.result;
-      if (r?.samples?.length) download('tunelab-traces.csv', tracesCsv(r.samples, r.dim, null, this.tracesNote(r)), 'text/csv');
+      if (r?.samples?.length) download('tunelab-traces.csv', tracesCsv(r.samples, r.dim, null, tracesNote(r)), 'text/csv');
     });
     $('export-svg').addEventListener('click', () => { const svg = this.scoreSvg(); if (svg) download('tunelab-score-chart.svg', svg, 'image/svg+xml'); });
-  }
-
-  // ---------------------------------------------------------------- CSV upload (parsed and checked in the worker)
-
-  /** @param {string} text @param {'info'|'error'|'ok'} [kind] */
-  dataMessage(text, kind = 'error') {
-    const m = $('data-message');
-    m.textContent = text;
-    m.className = `field-msg ${kind === 'error' ? '' : 'ok'}`;
-    m.dataset.kind = kind;
-  }
-
-  /** @param {HTMLInputElement} input */
-  async onFile(input) {
-    const f = input.files?.[0];
-    if (!f) return;
-    this.csvName = cleanName(f.name);
-    const box = $('csv-preview');
-    delete box.dataset.valid;
-    $('label-note').hidden = true;
-    $('csv-fix').hidden = true;
-    this.dataMessage(`Reading ${this.csvName}…`, 'info');
-    const bytes = new Uint8Array(await f.arrayBuffer());
-    // Binary or non-UTF-8 files never reach the label menu or the message (their bytes would be garbage there).
-    const why = bytes.length ? notText(bytes) : null;
-    if (why) {
-      this.csvText = null;
-      $('label').replaceChildren(new Option('y', 'y'));
-      box.replaceChildren();
-      box.dataset.valid = 'false';
-      this.dataMessage(`${this.csvName}: this does not look like a CSV text file (${why}). Choose a table saved as CSV (comma-separated, UTF-8 text).`, 'error');
-      return;
-    }
-    const text = new TextDecoder('utf-8').decode(bytes);
-    // A ratings file may use tabs or "::" (MovieLens): the core's ratings parser reads them.
-    const d = this.state.model === 'pmf' ? null : otherDelimiter(text);
-    if (d) {
-      this.csvText = null;
-      const name = d === ';' ? 'semicolons (;)' : 'tabs';
-      $('label').replaceChildren(new Option('y', 'y'));
-      box.replaceChildren();
-      box.dataset.valid = 'false';
-      this.dataMessage(`${this.csvName}: the columns seem to be separated by ${name}, not commas. Save the file with commas as the delimiter, or read it with ${d === ';' ? '“;”' : 'tabs'} below.`, 'error');
-      const fix = /** @type {HTMLButtonElement} */ ($('csv-fix'));
-      fix.textContent = `Read it with ${d === ';' ? '“;”' : 'tabs'} as the delimiter`;
-      fix.hidden = false;
-      fix.onclick = () => { fix.hidden = true; this.useCsv(toCommas(text, d)); };
-      return;
-    }
-    await this.useCsv(text);
-  }
-
-  /** Takes a CSV text: fills the label menu (and says which column was taken) and previews it. @param {string} text */
-  async useCsv(text) {
-    this.csvText = text;
-    if (this.state.model === 'pmf') {
-      // Ratings: the columns are user, item, rating whatever the header says.
-      this.state = { ...this.state, label: 'rating' };
-      $('label').replaceChildren(new Option('rating', 'rating'));
-      $('label-note').hidden = true;
-      this.writeHash();
-      await this.previewUpload();
-      return;
-    }
-    // Label: keep the current one if the file has it, else "y", else the last column (and say so).
-    const cols = headerColumns(this.csvText);
-    const auto = !cols.includes(this.state.label) && !cols.includes('y');
-    if (!cols.includes(this.state.label)) this.state = { ...this.state, label: cols.includes('y') ? 'y' : (cols[cols.length - 1] ?? 'y') };
-    const sel = $('label');
-    sel.replaceChildren(...cols.map((c) => new Option(c, c)));
-    sel.value = this.state.label;
-    const note = $('label-note');
-    note.textContent = auto ? `No column is named “y”: the last column, “${this.state.label}”, is taken as the label. Choose another in the menu above.` : '';
-    note.hidden = !auto;
-    this.writeHash();
-    await this.previewUpload();
-  }
-
-  async previewUpload() {
-    const box = $('csv-preview');
-    try {
-      const p = await this.client.previewCsv(/** @type {string} */ (this.csvText), this.state.label, this.state.standardize, toTuneConfig(this.state).model, 6);
-      this.renderPreview(box, p);
-      this.dataMessage(this.state.model === 'pmf' ? `${this.csvName}: ${p.n} ratings (user, item, rating).` : `${this.csvName}: ${p.n} rows, ${p.p} features, label “${p.label}”.`, 'ok');
-      box.dataset.valid = 'true';
-    } catch (err) {
-      box.replaceChildren();
-      box.dataset.valid = 'false';
-      this.dataMessage(`${this.csvName}: ${/** @type {Error} */ (err).message}`, 'error');
-    }
-  }
-
-  /** @param {HTMLElement} box @param {any} p */
-  renderPreview(box, p) {
-    /** @type {string[]} */
-    const cols = p.columns;
-    const cls = (/** @type {string} */ c) => (c === p.label ? 'label-col' : null);
-    const table = el('table', {},
-      el('thead', {}, el('tr', {}, ...cols.map((c) => el('th', { scope: 'col', class: cls(c), text: c })))),
-      el('tbody', {}, ...(p.rows ?? []).map((/** @type {any[]} */ row) => el('tr', {}, ...row.map((v, j) =>
-        el('td', { class: cls(cols[j]), text: typeof v === 'number' ? String(+v.toPrecision(4)) : String(v) }))))));
-    const meta = el('p', { class: 'meta', text: `First ${p.rows.length} of ${p.n} rows${p.standardized ? ' (features standardised)' : ''}; label values: ${p.label_values.slice(0, 10).join(', ')}${p.label_values.length > 10 ? ', …' : ''}. Columns are shown features first, label last.` });
-    box.replaceChildren(meta, table);
   }
 
   // ---------------------------------------------------------------- runs
@@ -604,7 +487,7 @@ export class TunePanel extends Panel {
       `${Math.round(frac * 100)}% · ${fmtRate(iters / Math.max(t, 1e-3))} it/s · ${fmtRate(grad_evals / Math.max(t, 1e-3))} grad evals/s`);
   }
 
-  /** @param {any} result @param {number} seconds @param {import('../protocol.js').RunResult} run */
+  /** @param {any} result @param {number} seconds @param {import('../../protocol.js').RunResult} run */
   finish(result, seconds, run) {
     const config = run.report.config;
     let report = result;
@@ -629,7 +512,7 @@ export class TunePanel extends Panel {
     this.result = { config, report, samples, dim };
     this.hooks.lastEvents = model.unknown;
     this.hooks.lastResult = { config, report, dim, envelope: run.report };
-    this.showPosterior(this.result);
+    showPosterior({ trace: this.traceChart, hist: this.histChart, client: this.client, message: (t) => this.message(t, 'error') }, this.result);
     $('export-traces').disabled = !samples?.length;
     $('export-svg').disabled = false;
     const b = report?.best;
@@ -640,62 +523,13 @@ export class TunePanel extends Panel {
     this.showReading(config.kind === 'compare' ? readCompare(result, config) : readTune(report));
   }
 
-  /** The run's reading (sentences generated from its report, www/reading.js). @param {string[]} sentences */
+  /** The run's reading (sentences generated from its report, www/panels/tune/reading.js). @param {string[]} sentences */
   showReading(sentences) {
     this.hooks.reading = sentences;
     $('reading').replaceChildren(el('p', { text: sentences.join(' ') }));
   }
 
   chartData() { return this.hooks.lastChartData; }
-
-  /** @param {{config: any, report: any, samples: Float64Array, dim: number}} r */
-  async showPosterior({ config, report, samples, dim }) {
-    const d = dim ?? 0;
-    renderBest($('best'), report);
-    renderPosterior($('post-table').tBodies[0], report?.best?.posterior, null);
-    const sel = /** @type {HTMLSelectElement} */ ($('coord'));
-    sel.replaceChildren(...Array.from({ length: d }, (_, j) => new Option(`θ${j + 1}`, String(j))));
-    sel.disabled = d === 0;
-    const drawCoord = () => {
-      const j = Number(sel.value || 0);
-      const n = Math.floor(samples.length / d);
-      const col = new Float64Array(n);
-      for (let i = 0; i < n; i++) col[i] = samples[i * d + j];
-      const label = sel.options[j]?.text ?? `θ${j + 1}`;
-      this.traceChart.draw(col, label);
-      this.histChart.draw(col, label);
-    };
-    sel.onchange = drawCoord;
-    if (d > 0 && samples?.length) drawCoord(); else { this.traceChart.clear(); this.histChart.clear(); }
-    const wrap = $('density-wrap');
-    if (d === 2 && config.data?.source === 'none' && samples.length >= 2) {
-      try {
-        drawDensity($('density'), await this.client.densityGrid(config.model, samples), samples);
-        wrap.hidden = false;
-      } catch (err) {
-        wrap.hidden = true;
-        this.message(`Could not draw the density: ${/** @type {Error} */ (err).message}`, 'error');
-      }
-    } else wrap.hidden = true;
-  }
-
-  /**
-   * The header lines of the traces CSV: whose samples these are and what was cut (the report keeps 500 evenly
-   * spaced rows of the chosen arm's thinned chain; the posterior summary used all of it).
-   * @param {{config: any, report: any, samples: Float64Array, dim: number}} r
-   */
-  tracesNote(r) {
-    const b = r.report?.best;
-    const rows = Math.floor(r.samples.length / Math.max(1, r.dim));
-    const kept = b?.posterior?.n ?? rows;
-    const who = r.report?.name ? `${r.report.name}'s` : 'the';
-    return [
-      `tunelab traces of ${who} chosen arm #${b?.arm} (h = ${b?.step}, batch ${b?.batch_fraction}), config ${configHash(r.config)}`,
-      rows < kept
-        ? `${rows} evenly spaced rows of the ${kept} thinned samples the run kept for this arm (about every ${Math.round(kept / rows)}th); the page's posterior mean and std use all ${kept}`
-        : `all ${rows} thinned samples the run kept for this arm`,
-    ];
-  }
 
   /** The score chart as SVG (title, legend, axis titles, config hash as text), or null before a run. */
   scoreSvg() {

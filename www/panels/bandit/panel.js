@@ -4,10 +4,13 @@
 // over repeats, regret against compute, and per algorithm the GP posterior (1-D), the chosen schedules
 // (ordered arms) or the pulls and posterior of each arm (discrete arms). The `sgmcmc-ksd` problem tunes SG-MCMC
 // configurations on the user's data (built-in or an uploaded CSV): its table of sampler runs is reported first.
-import { Panel } from './panel.js';
-import { el } from '../dom.js';
-import { LineChart, CanvasPlot, legend, alignSeries, seriesStyle, seqColor, colorBar, fmtSci, placeholder, keyBox } from '../charts.js';
-import { readBandit, recText } from '../bandit-reading.js';
+import { Panel } from '../panel.js';
+import { el } from '../../shared/dom.js';
+import { parseNumbers } from '../../shared/hash.js';
+import { LineChart, legend, alignSeries, seriesStyle, placeholder } from '../../shared/charts.js';
+import { CanvasPlot, keyBox, drawGp1d } from '../../shared/canvas.js';
+import { fmtSci } from '../../shared/format.js';
+import { readBandit, recText } from './reading.js';
 
 const DISCRETE = ['reservoir', 'bernoulli', 'logreg-sgd', 'sgmcmc-ksd', 'hpo'];
 // Real tuning problems of the page (MNIST networks: `tunelab bandit --preset mlp-mnist`, not in this panel's menu).
@@ -24,11 +27,6 @@ const DISCRETE_ALGOS = ['d-ttts', 'd-ttts-mp', 'ttts', 'successive-halving', 'hy
 const floorOf = (problem) => (DISCRETE.includes(problem) ? 'uniform' : 'random');
 
 /** Number list "0.1, 0.5,0.9" -> numbers, or null. */
-const numberList = (s) => {
-  const xs = String(s).split(/[\s,;]+/).filter(Boolean).map(Number);
-  return xs.length && xs.every(Number.isFinite) ? xs : null;
-};
-
 export class BanditPanel extends Panel {
   constructor(ctx) {
     super(ctx);
@@ -36,6 +34,7 @@ export class BanditPanel extends Panel {
     this.kind = 'bandit';
     this.prefix = 'bandit';
     this.title = 'Bandit tuners and their regret';
+    this.tab = 'Bandits';
     this.intro = 'Pick a problem whose optimum is known and the algorithms to compare; every algorithm runs the same seeded repeats, '
       + 'so the regret curves (mean over repeats, band = ±1.96 standard errors, clipped to the range of the repeats) compare like with like. '
       + 'Uniform allocation or random search always runs as the floor to beat. “SG-MCMC configurations by KSD” tunes samplers on your data: '
@@ -126,7 +125,7 @@ export class BanditPanel extends Panel {
 
   validate(s) {
     const out = [];
-    if (s.problem === 'bernoulli' && !(numberList(s.means)?.length >= 2)) out.push('Arm means: give at least two numbers, separated by commas.');
+    if (s.problem === 'bernoulli' && !(parseNumbers(s.means)?.length >= 2)) out.push('Arm means: give at least two numbers, separated by commas.');
     if (s.algos.length === 0) out.push('Choose at least one algorithm.');
     if (s.problem === 'sgmcmc-ksd') {
       if (s.samplers.length === 0) out.push('Choose at least one sampler for the reservoir.');
@@ -142,7 +141,7 @@ export class BanditPanel extends Panel {
     const problem = (() => {
       switch (s.problem) {
         case 'reservoir': return { kind: 'reservoir', a: s.a, b: s.b };
-        case 'bernoulli': return { kind: 'bernoulli', means: numberList(s.means) ?? [] };
+        case 'bernoulli': return { kind: 'bernoulli', means: parseNumbers(s.means) ?? [] };
         case 'function': return { kind: 'function', function: s.function, noise_sd: s.noise, drift: s.drift };
         case 'tvo-schedule': return { kind: 'tvo-schedule', d: s.d, rate: s.rate, noise_sd: s.noise };
         case 'sgmcmc-ksd': {
@@ -196,8 +195,7 @@ export class BanditPanel extends Panel {
     this.legendEl = el('div', { class: 'legend', 'aria-hidden': 'true' });
     const simpleHost = el('div', { class: 'chart chart-small', id: P('chart-simple'), role: 'img', 'aria-label': 'Simple regret of each algorithm against rounds: mean over repeats with a band' });
     const cumHost = el('div', { class: 'chart chart-small', id: P('chart-cumulative'), role: 'img', 'aria-label': 'Cumulative regret of each algorithm against rounds: mean over repeats with a band' });
-    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-regret') },
-      el('h2', { id: P('h-regret'), text: 'Regret ', }, el('span', { class: 'h-sub', text: '(mean over repeats; band ±1.96 s.e., clipped to the repeats’ range)' })),
+    host.append(this.card('regret', ['Regret ', '(mean over repeats; band ±1.96 s.e., clipped to the repeats’ range)'],
       el('div', { class: 'chart-controls' },
         el('label', { for: P('xaxis'), text: 'x axis' }), this.xSel,
         el('label', { class: 'inline-check' }, this.logBox, 'log y')),
@@ -212,8 +210,7 @@ export class BanditPanel extends Panel {
 
     this.algoSel = el('select', { id: P('detail-algo'), disabled: true });
     this.detail = el('div', { class: 'detail' }, el('p', { class: 'placeholder', text: 'After a run: the GP posterior (1-D problems), the chosen schedules (ordered arms) or the pulls and posterior of each arm (discrete arms), from repeat 0.' }));
-    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-detail') },
-      el('h2', { id: P('h-detail'), text: 'What an algorithm did ' }, el('span', { class: 'h-sub', text: '(repeat 0)' })),
+    host.append(this.card('detail', ['What an algorithm did ', '(repeat 0)'],
       el('div', { class: 'row inline' }, el('label', { for: P('detail-algo'), text: 'Algorithm' }), this.algoSel),
       this.detail));
     this.algoSel.addEventListener('change', () => this.drawDetail());
@@ -221,15 +218,13 @@ export class BanditPanel extends Panel {
     this.table = el('table', { class: 'arms', id: P('table') },
       el('thead', {}, el('tr', {}, ...['algorithm', 'simple regret', '95% band', 'cumulative regret', '95% band', 'distinct arms', 'compute', 'GP failures', 'recommended (repeat 0)'].map((t) => el('th', { scope: 'col', text: t })))),
       el('tbody'));
-    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-table') },
-      el('h2', { id: P('h-table'), text: 'Final regret' }), el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final regret per algorithm (scrollable)' }, this.table),
+    host.append(this.card('table', 'Final regret', el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final regret per algorithm (scrollable)' }, this.table),
       this.readingEl = el('div', { class: 'reading', id: P('reading'), 'aria-live': 'polite' }, el('p', { class: 'placeholder', text: 'After a run: who won, by how much, and why.' }))));
 
     // Distinct arms pulled over rounds (the poster's "effective arms"), after the run.
     const armsHost = el('div', { class: 'chart chart-small', id: P('chart-distinct'), role: 'img', 'aria-label': 'Distinct arms pulled by each algorithm against rounds: mean over repeats with a band' });
     this.distinctLegend = el('div', { class: 'legend', 'aria-hidden': 'true' });
-    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-distinct') },
-      el('h2', { id: P('h-distinct'), text: 'Arms explored ' }, el('span', { class: 'h-sub', text: '(distinct arms pulled so far; mean over repeats, band ±1.96 s.e.)' })),
+    host.append(this.card('distinct', ['Arms explored ', '(distinct arms pulled so far; mean over repeats, band ±1.96 s.e.)'],
       this.distinctLegend, armsHost));
     this.distinct = new LineChart(armsHost, { xLabel: 'round', yLabel: 'distinct arms pulled', xInt: true, empty: 'After the run: how many arms each algorithm tried.' });
   }
@@ -403,29 +398,6 @@ function armTable(name, arms) {
       el('tbody', {}, ...top.map((x) => el('tr', { class: x.true_value === best ? 'best' : null },
         el('th', { scope: 'row', class: 'name', text: x.label ?? `arm ${x.arm}` }), el('td', { text: String(x.pulls) }),
         el('td', { text: x.mean_reward == null ? '–' : fmtSci(x.mean_reward) }), el('td', { text: fmtSci(x.true_value) }))))));
-}
-
-function extent(...arrays) {
-  let lo = Infinity; let hi = -Infinity;
-  for (const a of arrays) for (const v of a) if (Number.isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
-  if (!Number.isFinite(lo)) return [0, 1];
-  const pad = (hi - lo) * 0.05 || 0.5;
-  return [lo - pad, hi + pad];
-}
-
-/** GP posterior on a 1-D grid (band, mean, truth if any) with the chosen points coloured by round. */
-export function drawGp1d(canvas, g, xLabel = 'arm x', yLabel = 'reward', timeLabel = 'round') {
-  const rewards = g.points.map((p) => p.reward);
-  const plot = new CanvasPlot(canvas, { x: [g.grid[0], g.grid[g.grid.length - 1]], y: extent(g.lo, g.hi, g.truth ?? [], rewards), xLabel, yLabel });
-  plot.band(g.grid, g.lo, g.hi, 'rgba(86,180,233,.30)');
-  const truth = g.truth?.length ? g.truth : null;
-  if (truth) plot.line(g.grid, truth, { color: '#000', width: 1.5, dash: [5, 4] });
-  plot.line(g.grid, g.mean, { color: '#0072B2', width: 2.2 });
-  const n = Math.max(1, ...g.points.map((p) => p.round));
-  for (const p of g.points) plot.dot(p.x, p.reward, { color: seqColor((p.round - 1) / Math.max(1, n - 1)), r: 3.5, stroke: '#fff' });
-  plot.axes();
-  colorBar(plot, 1, n, timeLabel);
-  keyBox(plot, truth ? [['#0072B2', 'GP mean ±2 sd'], ['#000', 'true reward (dashed)']] : [['#0072B2', 'GP mean ±2 sd']]);
 }
 
 function drawSchedules(canvas, s) {

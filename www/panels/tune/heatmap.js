@@ -3,22 +3,12 @@
 // the schedule; a cell's colour is the arm's score in that round on a log colour scale (the key at the top),
 // hatched while the arm runs and is not scored yet, a cross where the score is infinite (diverged or too few
 // samples), blank where the arm did not run (pruned before). The chosen arm's row is outlined. Drawing only:
-// the numbers are the RunModel's (www/run.js), i.e. the worker's events.
-import { fmtSci, fmtTick } from './charts.js';
+// the numbers are the RunModel's (www/panels/tune/run.js), i.e. the worker's events.
+import { fmtSci, fmtTick, fmtStep, fmtBatch } from '../../shared/format.js';
+import { rampColor } from '../../shared/charts.js';
 
-/** Sequential colour of a score position t in [0, 1] (0 = lowest score = best): dark blue .. light yellow. */
-export function heatColor(t) {
-  const stops = [[8, 48, 107], [33, 113, 181], [107, 174, 214], [199, 233, 180], [255, 255, 204]];
-  const u = Math.min(1, Math.max(0, t)) * (stops.length - 1);
-  const i = Math.min(stops.length - 2, Math.floor(u)); const f = u - i;
-  const c = stops[i].map((a, k) => Math.round(a + f * (stops[i + 1][k] - a)));
-  return `rgb(${c[0]},${c[1]},${c[2]})`;
-}
-
-/** "1e-3.5" label of a step size. @param {number} h */
-const stepLabel = (h) => (Number.isFinite(h) && h > 0 ? `1e${+Math.log10(h).toFixed(2)}` : '–');
-/** @param {number} f */
-const batchLabel = (f) => `${+(f * 100).toPrecision(3)}%`;
+/** Sequential colour of a score position t in [0, 1] (0 = lowest score = best): dark blue .. light yellow. @param {number} t */
+export const heatColor = (t) => rampColor([[8, 48, 107], [33, 113, 181], [107, 174, 214], [199, 233, 180], [255, 255, 204]], t);
 
 /**
  * The rows and cells of the heat map (pure: tests and the chart data hook use it).
@@ -104,12 +94,12 @@ export function drawHeat(canvas, model, metric) {
       ctx.strokeStyle = '#5b6470'; ctx.lineWidth = 1;
       if (i > 0) { ctx.beginPath(); ctx.moveTo(6, pad.t + i * rowH); ctx.lineTo(pad.l + rounds * cw, pad.t + i * rowH); ctx.stroke(); }
       ctx.fillStyle = '#1b1f24'; ctx.textAlign = 'left'; ctx.font = 'bold 11px system-ui, sans-serif';
-      ctx.fillText(`batch ${batchLabel(arm.batch)}`, 6, y);
+      ctx.fillText(`batch ${fmtBatch(arm.batch)}`, 6, y);
       ctx.font = '11px system-ui, sans-serif'; ctx.textAlign = 'right';
     }
     if (i % every === 0) {
       ctx.fillStyle = '#3d4650';
-      ctx.fillText(`h ${stepLabel(arm.step)}${(arm.leapfrog ?? 1) > 1 ? ` L${arm.leapfrog}` : ''}`, pad.l - 6, y);
+      ctx.fillText(`h ${fmtStep(arm.step)}${(arm.leapfrog ?? 1) > 1 ? ` L${arm.leapfrog}` : ''}`, pad.l - 6, y);
     }
   });
   // The chosen arm: its row outlined, named at the right.

@@ -40,10 +40,18 @@ export function editHash(edit) {
  * @returns {number[]|null}
  */
 export function parseNumberList(s) {
-  const parts = String(s).split(/[\s,;]+/).filter(Boolean);
-  if (parts.length === 0) return null;
-  const xs = parts.map(Number);
-  return xs.every((x) => Number.isFinite(x) && x > 0) ? xs : null;
+  const xs = parseNumbers(s);
+  return xs && xs.every((x) => x > 0) ? xs : null;
+}
+
+/**
+ * "1, -0.5;2" -> [1, -0.5, 2]; null when empty or not all finite numbers (the panels' number-list fields).
+ * @param {unknown} s
+ * @returns {number[]|null}
+ */
+export function parseNumbers(s) {
+  const xs = String(s).split(/[\s,;]+/).filter(Boolean).map(Number);
+  return xs.length && xs.every(Number.isFinite) ? xs : null;
 }
 
 /**

@@ -3,11 +3,12 @@
 // choose the integration schedule every `window` epochs. Live: test log p(x) per method over epochs (their
 // Figure 4), the schedules GP-UCB chooses over time (Figure 3) and the integrand E_{pi_beta}[w] at the current
 // epoch with GP-UCB's points on it; after the run: the reward GP along beta_1 (Figure 2), the final table
-// (IWAE with K draws, test KL) and a reading generated from the report (www/panels/tvoreading.js).
-import { Panel } from './panel.js';
-import { el } from '../dom.js';
-import { LineChart, legend, alignSeries, seriesStyle, seqColor, fmtSci } from '../charts.js';
-import { tvoReading, nats } from './tvoreading.js';
+// (IWAE with K draws, test KL) and a reading generated from the report (www/panels/tvo/reading.js).
+import { Panel } from '../panel.js';
+import { el } from '../../shared/dom.js';
+import { LineChart, legend, alignSeries, seriesStyle, seqColor } from '../../shared/charts.js';
+import { fmtSci } from '../../shared/format.js';
+import { tvoReading, nats } from './reading.js';
 
 /** The methods of the core (src/tvo/run.rs TvoMethod), in its order, with their page labels. */
 const METHODS = [
@@ -30,13 +31,14 @@ function styleOf(m) {
 }
 
 export class TvoPanel extends Panel {
-  /** @param {import('./panel.js').PanelContext} ctx */
+  /** @param {import('../panel.js').PanelContext} ctx */
   constructor(ctx) {
     super(ctx);
     this.name = 'tvo';
     this.kind = 'tvo';
     this.prefix = 'tvo';
     this.title = 'TVO schedules by GP-UCB (a VAE trained live)';
+    this.tab = 'TVO (GP-UCB)';
     this.intro = 'A variational autoencoder on binarised 8×8 digits (or, as an option, real MNIST digits pooled to 14×14) is trained by the thermodynamic variational objective (TVO), a left Riemann sum '
       + 'of E_{π_β}[log p(x, z) − log q(z | x)] over a schedule 0 = β₀ < β₁ ≤ … ≤ β_{d−1} < 1. Every few epochs (a window) each method picks a '
       + 'schedule; GP-UCB learns from the reward, the change of a fixed 50-point evaluation bound over the window (their eq. 7). All methods of a '
@@ -139,8 +141,7 @@ export class TvoPanel extends Panel {
     const P = (/** @type {string} */ k) => this.id(k);
     this.legendEl = el('div', { class: 'legend', 'aria-hidden': 'true' });
     const lpHost = el('div', { class: 'chart chart-main', id: P('chart-logpx'), role: 'img', 'aria-label': 'Test log p(x) of each method against training epochs' });
-    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-logpx') },
-      el('h2', { id: P('h-logpx'), text: 'Test log p(x) over training (their Figure 4)' }),
+    host.append(this.card('logpx', 'Test log p(x) over training (their Figure 4)',
       this.legendEl, lpHost,
       el('p', { class: 'help', id: P('logpx-help'), text: 'IWAE bound on the held-out images after each window (higher is better), mean over seeds. Black: GP-UCB; dashed: its ablations and random schedules.' })));
     this.lp = new LineChart(lpHost, { xLabel: 'epoch', yLabel: 'test log p(x) (nats)', xInt: true, empty: 'Press Run: each method’s curve grows window by window.' });
@@ -149,12 +150,10 @@ export class TvoPanel extends Panel {
     const betaHost = el('div', { class: 'chart chart-small', id: P('chart-beta'), role: 'img', 'aria-label': 'The schedule points chosen by GP-UCB in each window' });
     this.intLegend = el('div', { class: 'legend', 'aria-hidden': 'true' });
     const intHost = el('div', { class: 'chart chart-small', id: P('chart-integrand'), role: 'img', 'aria-label': 'The TVO integrand against beta at the current epoch, per method, with GP-UCB’s schedule points' });
-    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-beta') },
-      el('h2', { id: P('h-beta'), text: 'Schedules chosen by GP-UCB (their Figure 3)' }),
+    host.append(this.card('beta', 'Schedules chosen by GP-UCB (their Figure 3)',
       this.betaLegend, betaHost,
       el('p', { class: 'help', text: 'The points β₁ … β_{d−1} GP-UCB chose for each window (first seed); the first d windows are random (the GP’s initial design).' })));
-    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-int') },
-      el('h2', { id: P('h-int'), text: 'The integrand at the current epoch' }),
+    host.append(this.card('int', 'The integrand at the current epoch',
       this.intLegend, intHost,
       el('p', { class: 'help', text: 'E_{π_β}[log p(x, z) − log q(z | x)] on the reward’s evaluation images (first seed): the TVO is a left Riemann sum under this curve. Dots: GP-UCB’s current schedule points.' })));
     this.beta = new LineChart(betaHost, { xLabel: 'epoch (start of the window)', yLabel: 'β', stepped: true, xInt: true, empty: 'GP-UCB’s schedules appear here.' });
@@ -162,8 +161,7 @@ export class TvoPanel extends Panel {
 
     this.gpLegend = el('div', { class: 'legend', 'aria-hidden': 'true' });
     const gpHost = el('div', { class: 'chart chart-small', id: P('chart-gp'), role: 'img', 'aria-label': 'The reward GP of GP-UCB along beta one at the end of training, with the observed rewards' });
-    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-gp') },
-      el('h2', { id: P('h-gp'), text: 'GP-UCB’s reward model along β₁ at the end (their Figure 2)' }),
+    host.append(this.card('gp', 'GP-UCB’s reward model along β₁ at the end (their Figure 2)',
       this.gpLegend, gpHost,
       el('p', { class: 'help', text: 'Posterior mean ± 2 sd of the reward for the next window as β₁ varies (the other points at GP-UCB’s last choice), first seed; dots: the rewards observed so far against their β₁.' })));
     this.gp = new LineChart(gpHost, { xLabel: 'β₁', yLabel: 'reward (change of the bound, nats)', empty: 'Shown after the run.' });
@@ -171,8 +169,7 @@ export class TvoPanel extends Panel {
     this.table = el('table', { class: 'arms', id: P('table') },
       el('thead', {}, el('tr', {}, ...['method', 'test log p(x)', 'sd', 'test KL', 'sd', 'last β₁', 'diverged'].map((t) => el('th', { scope: 'col', text: t })))),
       el('tbody'));
-    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-final') },
-      el('h2', { id: P('h-final'), text: 'Final test log p(x) and KL' }),
+    host.append(this.card('final', 'Final test log p(x) and KL',
       el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final metrics per method (best log p(x) first)' }, this.table),
       this.readingEl = el('div', { class: 'reading', id: P('reading'), 'aria-live': 'polite' })));
   }

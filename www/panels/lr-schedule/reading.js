@@ -1,9 +1,8 @@
 // The generated reading under the learning-rate panel's result: which method won and by how much, the band
 // over minibatch seeds, where the dynamic tuner falls behind, which baseline won and with which rates, all
 // computed from the report's numbers (never hard-coded). Pure: no DOM, importable from node (tests/e2e).
+import { fmt3 } from '../../shared/format.js';
 
-/** 3 significant digits, as the reading prints every number. @param {number} v */
-export const fmt3 = (v) => (Number.isFinite(v) ? (Math.abs(v) >= 1e-3 && Math.abs(v) < 1e4 ? Number(v.toPrecision(3)).toString() : v.toExponential(2)) : String(v));
 
 /** @param {number[]} v */
 const median = (v) => { const s = [...v].sort((a, b) => a - b); const n = s.length; return n ? (n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : NaN; };

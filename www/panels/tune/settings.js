@@ -1,7 +1,7 @@
 // The tune panel's settings form <-> page state, and the sentence describing what the core computed from the
 // config (`check`'s summary: the arms and MAMBA's rounds). No knowledge of runs; embed mode hides fieldsets.
 import { DEFAULTS, normalise } from './state.js';
-import { parseNumberList } from './hash.js';
+import { parseNumberList } from '../../shared/hash.js';
 
 /** @typedef {import('./state.js').TuneState} TuneState */
 

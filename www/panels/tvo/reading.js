@@ -4,9 +4,8 @@
 // run: how much it still explores late in training (spread of its beta_1, against random schedules), and how
 // much of a window's reward the schedule explains at all (the reward's training trend against the residual
 // around it). Built from the report's numbers only. Pure: no DOM, importable from node (tests/e2e).
+import { fmt3 } from '../../shared/format.js';
 
-/** 3 significant digits (as the other readings). @param {number} v */
-export const fmt3 = (v) => (Number.isFinite(v) ? (Math.abs(v) >= 1e-3 && Math.abs(v) < 1e4 ? Number(v.toPrecision(3)).toString() : v.toExponential(2)) : String(v));
 /** Nats, 3 decimals (log p(x) of the digits is about -18: differences are hundredths). @param {number} v */
 export const nats = (v) => (Number.isFinite(v) ? v.toFixed(3) : String(v));
 

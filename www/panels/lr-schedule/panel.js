@@ -3,17 +3,15 @@
 // method's loss trace as it finishes, with its learning rate under it, and the dynamic tuner's kept run at
 // every interval boundary; after the run: the predicted trace band of the tuned schedule and the final loss of
 // every method.
-import { Panel } from './panel.js';
-import { el } from '../dom.js';
-import { LineChart, CanvasPlot, legend, alignSeries, seqColor, fmtSci, OKABE_ITO } from '../charts.js';
-import { lrReading } from './lrreading.js';
+import { Panel } from '../panel.js';
+import { el } from '../../shared/dom.js';
+import { parseNumbers } from '../../shared/hash.js';
+import { LineChart, legend, alignSeries, seqColor, OKABE_ITO } from '../../shared/charts.js';
+import { CanvasPlot } from '../../shared/canvas.js';
+import { fmtSci } from '../../shared/format.js';
+import { lrReading } from './reading.js';
 
 const DECAY_COLOURS = [1, 3, 4, 2, 5].map((k) => OKABE_ITO[k]);
-
-const numberList = (s) => {
-  const xs = String(s).split(/[\s,;]+/).filter(Boolean).map(Number);
-  return xs.length && xs.every(Number.isFinite) ? xs : null;
-};
 
 export class LrPanel extends Panel {
   constructor(ctx) {
@@ -22,6 +20,7 @@ export class LrPanel extends Panel {
     this.kind = 'lr-schedule';
     this.prefix = 'lr';
     this.title = 'Learning-rate schedules with a GP trace model';
+    this.tab = 'LR schedules';
     this.intro = 'A piecewise-constant learning rate over the intervals of one training run. Constant rates (spread in log space) and exponential '
       + 'decays run alongside the dynamic tuner, which runs Q copies in parallel, keeps the best at each boundary and gives the copies the rates '
       + 'that minimise quantiles of the GP-predicted loss. Same initial weights; every baseline schedule gets the best of Q runs (matched compute).';
@@ -62,7 +61,7 @@ export class LrPanel extends Panel {
 
   validate(s) {
     const out = [];
-    if (s.decays > 0 && !numberList(s.factors)) out.push('Decay factors: give numbers in (0, 1), separated by commas.');
+    if (s.decays > 0 && !parseNumbers(s.factors)) out.push('Decay factors: give numbers in (0, 1), separated by commas.');
     if (s.problem !== 'noisy-quadratic' && s.data === 'upload' && !this.csvText) out.push('Choose a CSV file first (Problem → CSV file).');
     if (s.constant === 0 && s.decays === 0 && !s.dynamic) out.push('Choose at least one method: constant rates, decays or the dynamic tuner.');
     return out;
@@ -77,7 +76,7 @@ export class LrPanel extends Panel {
     return {
       problem, data, optimizer: s.optimizer, intervals: s.intervals, steps_per_interval: s.steps, batch: s.batch,
       records_per_interval: Math.min(4, s.steps), lr_bounds: [s.lrlo, s.lrhi], constant: s.constant, decay_starts: s.decays,
-      decay_factors: s.decays > 0 ? (numberList(s.factors) ?? []) : [0.1], dynamic: { enabled: s.dynamic, runs: s.q }, seed: s.seed,
+      decay_factors: s.decays > 0 ? (parseNumbers(s.factors) ?? []) : [0.1], dynamic: { enabled: s.dynamic, runs: s.q }, seed: s.seed,
     };
   }
 
@@ -104,8 +103,7 @@ export class LrPanel extends Panel {
     this.legendEl = el('div', { class: 'legend', 'aria-hidden': 'true' });
     const lossHost = el('div', { class: 'chart chart-main', id: P('chart-loss'), role: 'img', 'aria-label': 'Training loss of each method against optimiser steps, log scale' });
     const lrHost = el('div', { class: 'chart chart-lr', id: P('chart-lr'), role: 'img', 'aria-label': 'Learning rate of each method against optimiser steps, log scale' });
-    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-loss') },
-      el('h2', { id: P('h-loss'), text: 'Loss traces with the learning rate under them' }),
+    host.append(this.card('loss', 'Loss traces with the learning rate under them',
       this.legendEl, lossHost, el('h3', { text: 'Learning rate' }), lrHost,
       el('p', { class: 'help', text: 'Black: the dynamic tuner (dots: the kept run at each boundary, live). Grey band: 5–95% of the loss predicted by the trace model along the tuned schedule (recursive sampling from the start).' })));
     this.loss = new LineChart(lossHost, { xLabel: 'optimiser step', yLabel: 'training loss', yLog: true, empty: 'Press Run: each method’s trace appears when it finishes.' });
@@ -115,8 +113,7 @@ export class LrPanel extends Panel {
     this.table = el('table', { class: 'arms', id: P('table') },
       el('thead', {}, el('tr', {}, ...['method', 'final loss', 'test loss', 'diverged', 'runs', 'optimiser steps'].map((t) => el('th', { scope: 'col', text: t })))),
       el('tbody'));
-    host.append(el('section', { class: 'card', 'aria-labelledby': P('h-final') },
-      el('h2', { id: P('h-final'), text: 'Final loss of every method' }),
+    host.append(this.card('final', 'Final loss of every method',
       el('div', { class: 'two-col' }, el('div', { class: 'bars-wrap' }, this.barCanvas),
         el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final loss per method (scrollable; the dynamic tuner first, then by final loss)' }, this.table)),
       this.readingEl = el('div', { class: 'reading', id: P('reading'), 'aria-live': 'polite' })));

@@ -1,7 +1,7 @@
 // SVG export of the MAMBA score chart: the same encoding as the page's chart (colour = step size, marker and
 // dash = batch, chosen arm black, round ends dashed), with its title, legend, axis titles and the config's hash as
 // SVG text (searchable, editable in a vector editor). Drawing only, from the RunModel's points.
-import { fmtTick } from './charts.js';
+import { fmtTick } from '../../shared/format.js';
 
 /** @param {string} s */
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -1,11 +1,7 @@
 // DOM views of a run: bracket, arms table, chosen arm, posterior summary, tuner comparison.
-import { fmtSci, OKABE_ITO } from './charts.js';
-import { el } from './dom.js';
-
-/** "1e-4.5" style label of a step size. */
-export const fmtStep = (h) => (Number.isFinite(h) && h > 0 ? `1e${+Math.log10(h).toFixed(2)}` : '–');
-/** A batch fraction as a percentage ("10%", "0.1%"). */
-export const fmtBatch = (f) => (Number.isFinite(f) ? `${+(f * 100).toPrecision(3)}%` : '–');
+import { fmtSci, fmtStep, fmtBatch } from '../../shared/format.js';
+import { OKABE_ITO } from '../../shared/charts.js';
+import { el } from '../../shared/dom.js';
 // One formatter (toLocaleString builds one per call: 30 ms of a 56-arm run's main thread).
 const INT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const fmtInt = (x) => (Number.isFinite(x) ? INT.format(Math.round(x)) : '–');

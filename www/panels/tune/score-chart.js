@@ -1,0 +1,300 @@
+// The tune panel's score chart: each arm's score against the compute it has spent (a uPlot whose draw hook
+// paints one path per arm), its batch-size markers and dashes, and its legend. Drawing only: the numbers are
+// the RunModel's (run.js), i.e. the worker's events.
+import { Chart, axis, logScale, alignSeries, seqColor } from '../../shared/charts.js';
+import { fmtSci } from '../../shared/format.js';
+
+/** Marker shapes and line dashes of batch sizes (largest batch first), on the chart and in its legend. */
+export const BATCH_MARKS = ['circle', 'square', 'triangle', 'diamond', 'cross'];
+const MARK_GLYPH = { circle: '●', square: '■', triangle: '▲', diamond: '◆', cross: '✚' };
+const BATCH_DASH = [[], [7, 4], [2, 3], [9, 3, 2, 3], [4, 4]];
+
+/** Widths of canvas texts by font and text (measureText's first calls on a new canvas cost 10-20 ms). */
+const TEXT_WIDTHS = new Map();
+function textWidth(ctx, text) {
+  const key = `${ctx.font}|${text}`;
+  let w = TEXT_WIDTHS.get(key);
+  if (w === undefined) { w = ctx.measureText(text).width; TEXT_WIDTHS.set(key, w); }
+  return w;
+}
+
+/** Draws one marker (device pixels): filled, or hollow for an arm still running. */
+export function drawMark(ctx, shape, x, y, r, color, hollow = false) {
+  ctx.beginPath();
+  if (shape === 'square') ctx.rect(x - r * 0.85, y - r * 0.85, r * 1.7, r * 1.7);
+  else if (shape === 'triangle') { ctx.moveTo(x, y - r * 1.1); ctx.lineTo(x + r, y + r * 0.75); ctx.lineTo(x - r, y + r * 0.75); ctx.closePath(); }
+  else if (shape === 'diamond') { ctx.moveTo(x, y - r * 1.2); ctx.lineTo(x + r, y); ctx.lineTo(x, y + r * 1.2); ctx.lineTo(x - r, y); ctx.closePath(); }
+  else if (shape === 'cross') { const w = r * 0.4; ctx.rect(x - r, y - w, 2 * r, 2 * w); ctx.rect(x - w, y - r, 2 * w, 2 * r); }
+  else ctx.arc(x, y, r, 0, 2 * Math.PI);
+  if (hollow) { ctx.fillStyle = '#fff'; ctx.fill(); ctx.strokeStyle = color; ctx.lineWidth = 1.5 * (window.devicePixelRatio || 1); ctx.stroke(); }
+  else { ctx.fillStyle = color; ctx.fill(); }
+}
+
+/**
+ * Each arm's score against the compute it has spent (both log scale), one line per arm: colour = step size
+ * (a sequential ramp, small steps dark), marker and dash = batch size, pruned arms fade, the chosen arm is
+ * drawn thick and black, dashed vertical lines mark the ends of rounds (planned ones lighter). The x axis
+ * covers the whole schedule from the start. Arms of the current round that are running but not scored yet
+ * (scores come at a round's end) are hollow markers at their compute so far: at their last score, or in a
+ * strip along the top in round one.
+ */
+export class ScoreChart extends Chart {
+  /** @param {HTMLElement} host @param {{onHover?: (arm: any) => void}} [opts] */
+  constructor(host, { onHover } = {}) {
+    super(host, 'Press Run: each arm’s score appears here as it is computed.');
+    this.onHover = onHover;
+    this.arms = [];
+    this.batches = [];
+    this.steps = [0, 0];
+    this.boundaries = [];
+    this.planEnds = [];
+    this.planLo = null;
+    this.pending = [];
+    this.pendingKey = '';
+    this.best = null;
+    this.scored = false;
+    /** @type {(number|null)[]} the shown scores' extent (the y range) */
+    this.yExt = [null, null];
+    /** @type {number|null} index of the arm under the cursor */
+    this.focused = null;
+    /** arms drawn (a line or a marker) in the last draw */
+    this.lines = 0;
+  }
+
+  /** Position of an arm's step size on the ramp, 0 (smallest) .. 1. */
+  stepT(arm) {
+    const [lo, hi] = this.steps;
+    return hi > lo ? (Math.log10(arm.step) - lo) / (hi - lo) : 0.5;
+  }
+
+  /** Colour of an arm: its step size on the sequential ramp (the light yellow end is kept out). */
+  colorOf(arm) { return seqColor(0.85 * this.stepT(arm)); }
+
+  batchIndex(arm) { return Math.max(0, this.batches.indexOf(arm.batch)); }
+  markOf(arm) { return BATCH_MARKS[this.batchIndex(arm) % BATCH_MARKS.length]; }
+  dashOf(arm) { return BATCH_DASH[this.batchIndex(arm) % BATCH_DASH.length]; }
+
+  /** The legend: the step-size ramp, one marker and dash per batch size, then chosen, pruned, running, rounds. */
+  legendItems(fmtBatch, fmtStep = fmtSci) {
+    const [lo, hi] = this.steps;
+    const ramp = this.arms.length
+      ? [{ label: `step size h ${fmtStep(10 ** lo)} … ${fmtStep(10 ** hi)}`, color: seqColor(0.42), ramp: [0, 0.21, 0.42, 0.64, 0.85].map(seqColor) }] : [];
+    return [...ramp,
+      ...this.batches.map((b, i) => ({ label: `batch ${fmtBatch(b)}`, color: '#3d4650', mark: MARK_GLYPH[BATCH_MARKS[i % BATCH_MARKS.length]], dash: i % BATCH_DASH.length > 0, dashStyle: BATCH_DASH[i % BATCH_DASH.length] })),
+      { label: 'chosen arm', color: '#000' }, { label: 'pruned', color: '#7c8591', faded: true },
+      { label: 'running, not scored yet', color: '#3d4650', mark: '○' }, { label: 'end of a round', color: '#5b6470', dash: true }];
+  }
+
+  /**
+   * Starts a new chart for a run over `arms` ([{id, step, batch, leapfrog}]); `schedule` ([{budget}], the
+   * core's plan) fixes the x range and the planned round ends from the start.
+   */
+  reset(arms, xLabel, yLabel, schedule = []) {
+    this.arms = arms;
+    this.best = null;
+    this.boundaries = [];
+    this.pending = [];
+    this.pendingKey = '';
+    this.scored = false;
+    this.yExt = [null, null];
+    this.focused = null;
+    this.lines = 0;
+    this.batches = [...new Set(arms.map((a) => a.batch))].sort((a, b) => b - a);
+    const ls = arms.map((a) => Math.log10(a.step)).filter(Number.isFinite);
+    this.steps = ls.length ? [Math.min(...ls), Math.max(...ls)] : [0, 0];
+    let acc = 0;
+    this.planEnds = schedule.map((r) => (acc += r.budget));
+    this.planLo = schedule.length ? schedule[0].budget / 8 : null;
+    const self = this;
+    const dpr = () => window.devicePixelRatio || 1;
+    // One hidden uPlot series (the scores' extent, for the scales and the cursor); the arms' lines and markers
+    // are drawn in the draw hook, one canvas path per arm from the arms' own point arrays. uPlot with one series
+    // per arm re-aligned and re-pathed all 56 series on every update (about 20 ms of main thread per redraw).
+    const series = [{ label: xLabel }, { label: 'scores', stroke: 'rgba(0,0,0,0)', width: 0, points: { show: false }, paths: () => null }];
+    const plugin = {
+      hooks: {
+        draw: [(u) => {
+          // A replaced chart may still have a draw queued (uPlot commits in a microtask): only the current one draws.
+          if (self.u && u !== self.u) return;
+          const ctx = u.ctx;
+          const { left, top, width, height } = u.bbox;
+          const inX = (px) => Number.isFinite(px) && px >= left - 1 && px <= left + width + 1;
+          ctx.save();
+          ctx.beginPath(); ctx.rect(left - 8 * dpr(), top - 8 * dpr(), width + 16 * dpr(), height + 16 * dpr()); ctx.clip();
+          // Round ends: measured ones dark, planned ones light.
+          ctx.font = `${Math.round(11 * dpr())}px system-ui, sans-serif`;
+          ctx.setLineDash([5 * dpr(), 4 * dpr()]);
+          ctx.lineWidth = dpr();
+          // Labels left of their line, at the bottom; one that would overlap the previous goes up a row.
+          let lastRight = -Infinity;
+          let row = 0;
+          this.planEnds.forEach((planned, round) => {
+            const done = self.boundaries.find((b) => b.round === round);
+            const px = u.valToPos(done ? done.x : planned, 'x', true);
+            if (!inX(px)) return;
+            ctx.strokeStyle = done ? '#5b6470' : '#b8bfc8';
+            ctx.fillStyle = done ? '#3d4650' : '#8a939d';
+            ctx.beginPath(); ctx.moveTo(px, top); ctx.lineTo(px, top + height); ctx.stroke();
+            ctx.textAlign = 'right';
+            const text = `round ${round + 1} ${done ? 'ended' : 'ends'}`;
+            const w = textWidth(ctx, text);
+            row = px - 4 * dpr() - w < lastRight + 4 * dpr() ? row + 1 : 0;
+            lastRight = px;
+            ctx.fillText(text, px - 4 * dpr(), top + height - (6 + 14 * row) * dpr());
+          });
+          // The arms: one path each (colour = step size, dash = batch), the chosen arm thick and on top; while
+          // the cursor is on an arm, the others are faded.
+          const r = 3.2 * dpr();
+          const pos = self.positions(u, true);
+          ctx.lineJoin = 'round';
+          ctx.save();
+          ctx.beginPath(); ctx.rect(left, top, width, height); ctx.clip();
+          let lines = 0;
+          const order = [...pos.keys()].sort((a, b) => Number(a === self.focused) - Number(b === self.focused) || Number(self.arms[a].id === self.best) - Number(self.arms[b].id === self.best));
+          for (const i of order) {
+            const pts = pos.get(i) ?? [];
+            if (pts.length === 0) continue;
+            const arm = self.arms[i];
+            lines++;
+            ctx.globalAlpha = self.focused != null && i !== self.focused ? 0.35 : 1;
+            if (pts.length < 2) continue;
+            ctx.strokeStyle = self.strokeOf(arm);
+            ctx.lineWidth = (arm.id === self.best ? 3.5 : i === self.focused ? 2.5 : 1.5) * dpr();
+            ctx.setLineDash(self.dashOf(arm).map((v) => v * dpr()));
+            ctx.beginPath();
+            pts.forEach(([px, py], k) => (k ? ctx.lineTo(px, py) : ctx.moveTo(px, py)));
+            ctx.stroke();
+          }
+          ctx.restore();
+          ctx.setLineDash([]);
+          self.lines = lines;
+          // Scored points: the arm's colour (step size) and its batch's marker.
+          for (const i of order) {
+            const arm = self.arms[i];
+            ctx.globalAlpha = self.focused != null && i !== self.focused ? 0.35 : 1;
+            const c = self.strokeOf(arm);
+            for (const [px, py] of pos.get(i) ?? []) if (inX(px)) drawMark(ctx, self.markOf(arm), px, py, arm.id === self.best ? r * 1.4 : r, c);
+          }
+          ctx.globalAlpha = 1;
+          // Running arms: hollow markers at their compute so far.
+          let strip = 0;
+          for (const p of self.pending) {
+            const arm = self.arms.find((a) => a.id === p.arm);
+            if (!arm) continue;
+            const px = u.valToPos(p.x, 'x', true);
+            const py = p.y != null && Number.isFinite(p.y) && p.y > 0 ? u.valToPos(p.y, 'y', true) : top + 9 * dpr();
+            if (p.y == null) strip++;
+            if (inX(px) && Number.isFinite(py)) drawMark(ctx, self.markOf(arm), px, py, r, self.colorOf(arm), true);
+          }
+          if (strip) {
+            const xs = self.pending.filter((p) => p.y == null).map((p) => u.valToPos(p.x, 'x', true)).filter(inX);
+            const at = xs.length ? Math.max(...xs) : left;
+            ctx.fillStyle = '#3d4650'; ctx.textAlign = at > left + width * 0.6 ? 'right' : 'left';
+            ctx.textBaseline = 'middle';
+            ctx.fillText(`${strip} arm${strip === 1 ? '' : 's'} running · scored when the round ends`, at + (ctx.textAlign === 'left' ? 10 : -10) * dpr(), top + 9 * dpr());
+          }
+          ctx.restore();
+        }],
+        // Hover: the arm whose line or marker is nearest the cursor (within 16 px) is focused and read out.
+        setCursor: [(u) => {
+          const { left: cx, top: cy } = u.cursor;
+          const i = cx == null || cx < 0 ? null : self.nearest(u, cx, cy, 16);
+          if (i !== self.focused) { self.focused = i; u.redraw(false); }
+          if (i != null) self.onHover?.(self.arms[i]);
+        }],
+      },
+    };
+    // x: the data and the whole planned schedule (so the axis does not jump as rounds end).
+    const xRange = (u, min, max) => {
+      const lo = Math.min(...[min, self.planLo, ...self.pending.map((p) => p.x)].filter((v) => v > 0));
+      const hi = Math.max(...[max, self.planEnds[self.planEnds.length - 1]].filter((v) => v > 0));
+      return Number.isFinite(lo) && Number.isFinite(hi) ? (hi > lo ? [lo / 1.6, hi * 1.6] : [lo / 2, lo * 2]) : [1, 10];
+    };
+    const yRange = logScale(1.5).range;
+    const yAxis = axis({ label: yLabel, log: true, size: 60 });
+    const yValues = yAxis.values;
+    this.mount({
+      // No time axis here: skips uPlot's date-format setup (regex templates, ~5 ms per chart).
+      fmtDate: () => () => '',
+      cursor: { drag: { x: false, y: false }, points: { show: false } },
+      scales: { x: { time: false, distr: 3, range: xRange }, y: { distr: 3, range: (u) => yRange(u, self.yExt[0], self.yExt[1]) } },
+      // No score yet: no y ticks (the fallback range would be made up).
+      axes: [axis({ label: xLabel, log: true }), { ...yAxis, values: (u, v) => (self.scored ? yValues(u, v) : v.map(() => '')) }],
+      series,
+      plugins: [plugin],
+    }, [[], []]);
+  }
+
+  /** An arm's scored points a log-log chart can show: [[x, y]]. */
+  static shown(arm) {
+    return arm.points.filter((p) => Number.isFinite(p[0]) && p[0] > 0 && Number.isFinite(p[1]) && p[1] > 0);
+  }
+
+  /** Each arm's shown points in pixels (device pixels with `canvas`, else CSS pixels of the plot area), by arm index. */
+  positions(u, canvas = false) {
+    /** @type {Map<number, number[][]>} */
+    const out = new Map();
+    this.arms.forEach((arm, i) => {
+      out.set(i, ScoreChart.shown(arm).map((p) => [u.valToPos(p[0], 'x', canvas), u.valToPos(p[1], 'y', canvas)]).filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y)));
+    });
+    return out;
+  }
+
+  /** Index of the arm whose line or marker is nearest (cx, cy) (plot-area CSS pixels), within `prox`; else null. */
+  nearest(u, cx, cy, prox) {
+    let best = null; let bestD = prox * prox;
+    const seg = (ax, ay, bx, by) => {
+      const dx = bx - ax; const dy = by - ay; const l = dx * dx + dy * dy;
+      const t = l > 0 ? Math.max(0, Math.min(1, ((cx - ax) * dx + (cy - ay) * dy) / l)) : 0;
+      const ex = ax + t * dx - cx; const ey = ay + t * dy - cy;
+      return ex * ex + ey * ey;
+    };
+    for (const [i, pts] of this.positions(u)) {
+      for (let k = 0; k < pts.length; k++) {
+        const d = k ? seg(pts[k - 1][0], pts[k - 1][1], pts[k][0], pts[k][1]) : seg(pts[0][0], pts[0][1], pts[0][0], pts[0][1]);
+        if (d <= bestD) { bestD = d; best = i; }
+      }
+    }
+    return best;
+  }
+
+  strokeOf(arm) {
+    if (arm.id === this.best) return '#000000';
+    const c = this.colorOf(arm).replace('rgb(', 'rgba(').replace(')', ',');
+    const faded = arm.status === 'pruned' || arm.status === 'diverged';
+    return `${c}${faded ? 0.3 : 1})`;
+  }
+
+  /**
+   * The running arms ([{arm, x, y|null}]: compute so far, last score or null before the first); redraws only
+   * when they changed. Returns them.
+   */
+  setPending(pending) {
+    const key = pending.map((p) => `${p.arm}:${p.x}:${p.y}`).join(',');
+    if (key === this.pendingKey) return this.pending;
+    this.pending = pending;
+    this.pendingKey = key;
+    this.u?.redraw(false);
+    return pending;
+  }
+
+  /**
+   * Redraws with the arms' current points ([[compute, score]]) and statuses. Returns the points aligned on their
+   * x values ([xs, ys of arm 0, ...], for the page's test hooks; the chart draws from the arms' own arrays).
+   */
+  update({ boundaries = [], best = null, pending = this.pending } = {}) {
+    if (!this.u) return null;
+    this.boundaries = boundaries;
+    this.best = best;
+    this.pending = pending;
+    this.pendingKey = pending.map((p) => `${p.arm}:${p.x}:${p.y}`).join(',');
+    let xlo = Infinity; let xhi = -Infinity; let ylo = Infinity; let yhi = -Infinity;
+    const shown = this.arms.map((a) => ScoreChart.shown(a));
+    for (const pts of shown) for (const [x, y] of pts) { xlo = Math.min(xlo, x); xhi = Math.max(xhi, x); ylo = Math.min(ylo, y); yhi = Math.max(yhi, y); }
+    this.scored = ylo <= yhi;
+    this.yExt = this.scored ? [ylo, yhi] : [null, null];
+    // The hidden series holds the extent only: uPlot's x range and cursor come from it.
+    this.u.setData(!this.scored ? [[], []] : xlo < xhi ? [[xlo, xhi], [ylo, yhi]] : [[xlo], [ylo]]);
+    return alignSeries(shown.map((pts) => ({ x: pts.map((p) => p[0]), y: pts.map((p) => p[1]) })));
+  }
+}
