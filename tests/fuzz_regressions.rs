@@ -1,4 +1,4 @@
-//! Every input the fuzz targets (fuzz/, scripts/fuzz.sh) found a crash with, replayed through what the target
+//! Every input the fuzz targets (fuzz/, scripts/dev/fuzz.sh) found a crash with, replayed through what the target
 //! does (tests/data/fuzz/TARGET/), plus a focused test of each fix.
 
 use tunelab::data::{parse_csv, read_matrix_csv, CsvOptions, Dataset};

@@ -1,8 +1,8 @@
-//! Seed corpora of the fuzz targets (`fuzz/`, run by `scripts/fuzz.sh`): every preset of every experiment
+//! Seed corpora of the fuzz targets (`fuzz/`, run by `scripts/dev/fuzz.sh`): every preset of every experiment
 //! kind serialised as JSON, small CSV files (good and bad, plus the head of the shipped digits), and KSD
 //! inputs encoded from `tests/data/stein_reference.json`. This test checks that every seed does what it
 //! should (preset configs round-trip through `from_json` and `check`); with `TUNELAB_FUZZ_SEEDS=DIR` it also
-//! writes them to `DIR/{config,csv,ksd,ratings,mnist,svmlight}/` (what `scripts/fuzz.sh` does).
+//! writes them to `DIR/{config,csv,ksd,ratings,mnist,svmlight}/` (what `scripts/dev/fuzz.sh` does).
 
 use tunelab::data::{parse_csv, CsvOptions};
 use tunelab::experiment::{ExperimentConfig, Kind};

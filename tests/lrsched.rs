@@ -96,7 +96,7 @@ fn quick_nq() -> LrConfig {
 #[test]
 fn dynamic_tuner_and_matched_baselines_on_the_noisy_quadratic_over_seeds() {
     // Several seeds (1-3; the defaults were set on seed 7). Checks the algorithm's invariants and that every
-    // method learns; which method wins is measured by scripts/lrsched-numbers.sh, not asserted here.
+    // method learns; which method wins is measured by scripts/reproduce/lr-schedule/numbers.sh, not asserted here.
     let cancel = AtomicBool::new(false);
     for seed in [1, 2, 3] {
         let mut c = quick_nq();

@@ -494,7 +494,7 @@ fn scale_comparison_all_configurations() {
 }
 
 /// Reference values computed by SGMCMCJax (`imq_KSD`, float64) and stein-thinning ('id' and 'med'
-/// preconditioners) on the same numbers (`scripts/stein_reference_values.py`).
+/// preconditioners) on the same numbers (`scripts/dev/stein-reference-values.py`).
 #[test]
 fn matches_sgmcmcjax_and_stein_thinning() {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/stein_reference.json")).unwrap();
