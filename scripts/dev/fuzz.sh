@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the cargo-fuzz targets of fuzz/ (csv, config, ksd, ratings, mnist, svmlight) and runs each for SECONDS (default 30) with
-# libFuzzer, starting from the seed corpora written by tests/fuzz_seeds.rs. Prints one line per target,
+# libFuzzer, starting from the seed corpora written by tests/core/robustness/fuzz_seeds.rs. Prints one line per target,
 #   fuzz target <name>: passed (<runs> runs in <s> s)   or   fuzz target <name>: failed (<reason>)
 # and exits non-zero when a target failed. A crash leaves its input in fuzz/artifacts/<target>/; reproduce
 # it with `cargo +nightly-2026-05-20 fuzz run <target> fuzz/artifacts/<target>/crash-...`.
@@ -22,8 +22,8 @@ command -v cargo-fuzz >/dev/null 2>&1 || fail_all "cargo-fuzz is not installed; 
 # Seed corpora (presets of every kind, CSV files, KSD reference inputs), written by a native test.
 SEEDS=fuzz/seeds
 rm -rf "$SEEDS"
-TUNELAB_FUZZ_SEEDS="$PWD/$SEEDS" cargo test -q --test fuzz_seeds >/dev/null 2>&1 \
-  || fail_all "could not write the seed corpora (cargo test --test fuzz_seeds)"
+TUNELAB_FUZZ_SEEDS="$PWD/$SEEDS" cargo test -q --test core robustness::fuzz_seeds >/dev/null 2>&1 \
+  || fail_all "could not write the seed corpora (cargo test --test core robustness::fuzz_seeds)"
 
 fuzz_cargo() { CARGO_TARGET_DIR="${FUZZ_TARGET_DIR:-$PWD/fuzz/target}" cargo +"$NIGHTLY" fuzz "$@"; }
 

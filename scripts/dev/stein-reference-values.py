@@ -1,6 +1,6 @@
 """Writes tests/data/stein_reference.json: a small sample set with KSD values computed by the
 reference implementations (SGMCMCJax `imq_KSD` in float64, stein-thinning `ksd` with the 'id' and
-'med' preconditioners). tests/stein.rs checks tunelab against these numbers.
+'med' preconditioners). tests/core/numerics/stein.rs checks tunelab against these numbers.
 
     python -m venv /tmp/v && /tmp/v/bin/pip install numpy scipy stein-thinning "jax[cpu]" sgmcmcjax
     /tmp/v/bin/python scripts/dev/stein-reference-values.py

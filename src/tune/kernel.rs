@@ -15,7 +15,7 @@
 //! - `"plain"`: the paper's plain KSD: fixed `c = 1`, `beta = -1/2`, V-statistic (SGMCMCJax `imq_KSD`).
 //!
 //! A config that sets `scale` but no `kernel` keeps its old meaning (`per-arm`).
-//! Why `run` is the default: `tests/stein_kernel.rs` (a Gaussian posterior with sd 0.03, exact, too wide,
+//! Why `run` is the default: `tests/core/numerics/stein_kernel.rs` (a Gaussian posterior with sd 0.03, exact, too wide,
 //! stuck, oscillating and under-dispersed sample sets at n = 50, 300, 1000 and d = 2, 10, 100).
 
 use super::config::MetricKind;
@@ -79,7 +79,7 @@ pub struct RunKernel {
 fn is_zero(v: &f64) -> bool { *v == 0.0 }
 
 /// Default weight of the moment term of the `run` kernel (chosen on seeds 1000-1004 of
-/// `tests/stein_kernel.rs`, `choose_kernel_by_evidence`).
+/// `tests/core/numerics/stein_kernel.rs`, `choose_kernel_by_evidence`).
 pub const DEFAULT_MOMENT: f64 = 1.0;
 
 /// The kernel a KSD metric names, before the preconditioner is known.

@@ -9,7 +9,7 @@
 # Usage: scripts/reproduce/mamba/table1.sh [N] [FIRST_SEED] [LAST_SEED] [OUT_DIR]
 #   defaults: N = 1000000 (the paper's), seeds 1..10, out target/table1-N
 # Seeds 1.. are reporting seeds: no default of the project was chosen on them (defaults: seed 0 of the
-# paper-logreg preset and seeds 1000-1004 of tests/stein_kernel.rs). Existing JSON files are reused, so an
+# paper-logreg preset and seeds 1000-1004 of tests/core/numerics/stein_kernel.rs). Existing JSON files are reused, so an
 # interrupted run resumes. Runs one process at a time (each uses all threads).
 # The exact reference depends only on the data (N, seed), not on the sampler: the first comparison of a seed
 # computes it and saves it to OUT_DIR/reference.seedK.json (`tunelab compare --reference FILE`), the other five

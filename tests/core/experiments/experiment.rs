@@ -6,8 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use tunelab::experiment::{Event, ExperimentConfig, Inputs, Kind, Status};
 use tunelab::Error;
 
-#[path = "common/small_configs.rs"]
-mod small_configs;
+use crate::common::small_configs;
 use small_configs::small;
 
 fn run(cfg: ExperimentConfig, stop_when: impl Fn(&Event) -> bool) -> (tunelab::experiment::Report, Vec<Event>) {

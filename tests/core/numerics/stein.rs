@@ -8,8 +8,7 @@ use rand::RngExt;
 use rand_distr::StandardNormal;
 use tunelab::rng::{stream, Rng};
 use tunelab::stein::{ksd, Estimator, KernelScale, KsdOptions};
-#[path = "common/gaussian.rs"]
-mod gaussian;
+use crate::common::gaussian;
 use gaussian::{gaussian_samples, gaussian_scores, rel};
 
 // ---------------------------------------------------------------------------------------------
@@ -465,7 +464,7 @@ fn stuck_chain_trap() {
 }
 
 /// All configurations of both experiments (slow in debug builds; run with
-/// `cargo test --release --test stein -- --ignored --nocapture`). The numbers in the doc comment of
+/// `cargo test --release --test core numerics::stein -- --ignored --nocapture`). The numbers in the doc comment of
 /// `KsdOptions` come from here.
 #[test]
 fn scale_comparison_all_configurations() {
