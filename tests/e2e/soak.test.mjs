@@ -17,8 +17,8 @@ const BANDIT = { kind: 'bandit', problem: { kind: 'reservoir', a: 1, b: 1 }, alg
 // The flake "Target page, context or browser has been closed" right after a run (issue 24), measured: a Stop
 // that the threaded worker does not answer within 300 ms makes the page terminate its worker and start a new one
 // (www/client.js, `cancel`). That happens only when the machine is loaded: 0 of 72 Stops here at normal load or
-// with Chromium pinned to one core beside one or two busy loops, 1 of 5 beside three. Right after a replacement page.workers() still
-// lists only the OLD worker (the new one is not attached yet), so the test's reading, "the first worker.js in
+// with Chromium pinned to one core beside one or two busy loops, 1 of 5 beside three. Right after a replacement
+// page.workers() still lists only the OLD worker (the new one is not attached yet), so the test's reading, "the first worker.js in
 // page.workers()", evaluated in the terminated worker and failed with exactly
 // `worker.evaluate: Target page, context or browser has been closed` (reproduced every time by making every Stop
 // replace the worker). Chromium did not crash: its output (DEBUG=pw:browser) holds only D-Bus noise, and the
