@@ -6,7 +6,7 @@
 //! report. The core therefore calls these wrappers, which use `libm` in every build, so a config and seed give
 //! the same report natively, in single-threaded wasm and in threaded wasm. `sqrt`, `abs`, `floor`, `powi` and
 //! the arithmetic operators are exact (IEEE 754) or pure Rust everywhere and stay as they are.
-//! `tests/math_calls.rs` refuses new uses of the std methods in `src/`.
+//! `tests/core/numerics/math_calls.rs` refuses new uses of the std methods in `src/`.
 
 /// e^x.
 #[inline]

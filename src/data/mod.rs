@@ -509,7 +509,7 @@ pub fn digits() -> Dataset {
 }
 
 fn shipped(text: &str) -> Dataset {
-    // Shipped files are checked by tests (tests/data_sets.rs); parsing them cannot fail at run time.
+    // Shipped files are checked by tests (tests/core/numerics/data_sets.rs); parsing them cannot fail at run time.
     parse_csv(text, &CsvOptions::default()).expect("a shipped CSV is valid")
 }
 

@@ -46,7 +46,7 @@ pub enum Estimator {
 /// Options of [`ksd`].
 ///
 /// `Default` is `c = 1`, `beta = -1/2`, `scale = MedianPrecond`, `estimator = U`, chosen by evidence
-/// (`tests/stein.rs`: `kernel_scale_evidence`, `stuck_chain_trap`). On a Gaussian posterior with
+/// (`tests/core/numerics/stein.rs`: `kernel_scale_evidence`, `stuck_chain_trap`). On a Gaussian posterior with
 /// std 0.02-0.04 in d = 10 (the FINDINGS.md setting), 10 seeds:
 /// - exact draws vs draws 20% too wide, n = 500: `Fixed` c = 1 does not separate them (ranges overlap,
 ///   z = 1.3; U: z = -0.4); `Median` V (z = 7.3), `MedianPrecond` V (z = 13.8) and `MedianPrecond` U

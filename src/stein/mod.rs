@@ -7,13 +7,13 @@
 //!
 //! Which KSD to use:
 //! - [`KsdOptions::reference`] (fixed IMQ `c = 1`, `beta = -1/2`, V-statistic) reproduces SGMCMCJax's
-//!   `imq_KSD` and stein-thinning to rounding error (checked in `tests/stein.rs`); the `tunelab ksd`
+//!   `imq_KSD` and stein-thinning to rounding error (checked in `tests/core/numerics/stein.rs`); the `tunelab ksd`
 //!   CLI computes it by default.
 //! - [`KsdOptions::default`] (coordinates standardised by the sample sd, median-distance scale,
 //!   U-statistic) is what tuners should rank arms with: on a posterior much narrower than the unit
 //!   kernel (FINDINGS.md) the fixed kernel cannot see a 20% error in the spread and ranks chains that
 //!   barely move above good ones, while the default separates both (evidence in the doc of
-//!   [`KsdOptions`] and in `tests/stein.rs`).
+//!   [`KsdOptions`] and in `tests/core/numerics/stein.rs`).
 
 pub mod fssd;
 pub mod gram;

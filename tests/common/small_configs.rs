@@ -1,4 +1,4 @@
-//! Small configs of every experiment kind, shared by tests/experiment.rs and tests/soak.rs.
+//! Small configs of every experiment kind, shared by tests/core/experiments/experiment.rs and tests/soak.rs.
 
 use tunelab::experiments::{ExperimentConfig, Kind};
 

@@ -42,7 +42,7 @@ const CASES = [
 const label = (c) => c.name ?? `${c.kind} ${c.preset ?? 'config'}`;
 
 /**
- * The native report: `tunelab run` of the CLI — the binary in TUNELAB_CLI when set (scripts/test.sh copies the one
+ * The native report: `tunelab run` of the CLI — the binary in TUNELAB_CLI when set (scripts/dev/test.sh copies the one
  * `cargo test` has just built), else `cargo run` of the debug build.
  */
 function native(c) {

@@ -11,7 +11,7 @@ import { launch, openPage, foreignRequests, waitRunDone } from './helpers.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'tunelab-dist-'));
-before(() => { execFileSync(process.execPath, [path.join(REPO, 'scripts/build-dist.mjs')], { env: { ...process.env, DIST_DIR: dist }, stdio: 'pipe' }); });
+before(() => { execFileSync(process.execPath, [path.join(REPO, 'scripts/dev/build-dist.mjs')], { env: { ...process.env, DIST_DIR: dist }, stdio: 'pipe' }); });
 after(() => fs.rmSync(dist, { recursive: true, force: true }));
 
 const FAST = '#data=simulate&n=300&d=2&model=logistic&hfrom=-4&hto=-3&hby=0.5&batch=0.1&tuner=mamba&eta=3&budget=50000&msamples=100&thin=5&seed=1';

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, LAUNCH_ARGS } from './helpers.mjs';
-import { startServer } from '../../scripts/serve.mjs';
+import { startServer } from '../../scripts/dev/serve.mjs';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -59,12 +59,12 @@ export function nonLoopback(requests) {
   return requests.filter((u) => !/^(blob:|data:|about:)/.test(u) && !['127.0.0.1', '127.0.0.2'].includes(new URL(u).hostname));
 }
 
-/** Builds the static site (scripts/build-dist.mjs) into a temporary folder once per process; returns its path. */
+/** Builds the static site (scripts/dev/build-dist.mjs) into a temporary folder once per process; returns its path. */
 let built = null;
 export function buildDist() {
   if (!built) {
     built = fs.mkdtempSync(path.join(os.tmpdir(), 'tunelab-dist-'));
-    execFileSync(process.execPath, [path.join(REPO, 'scripts/build-dist.mjs')], { cwd: REPO, stdio: 'pipe', env: { ...process.env, DIST_DIR: built } });
+    execFileSync(process.execPath, [path.join(REPO, 'scripts/dev/build-dist.mjs')], { cwd: REPO, stdio: 'pipe', env: { ...process.env, DIST_DIR: built } });
     const dir = built;
     process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   }

@@ -14,17 +14,53 @@ const RUNS = 100;
 const MIB = 1024 * 1024;
 const BANDIT = { kind: 'bandit', problem: { kind: 'reservoir', a: 1, b: 1 }, algorithms: [{ kind: 'd-ttts' }, { kind: 'successive-halving' }], rounds: 100, repeats: 2, seed: 1 };
 
+// The flake "Target page, context or browser has been closed" right after a run (issue 24), measured: a Stop
+// that the threaded worker does not answer within 300 ms makes the page terminate its worker and start a new one
+// (www/client.js, `cancel`). That happens only when the machine is loaded: 0 of 72 Stops here at normal load or
+// with Chromium pinned to one core beside one or two busy loops, 1 of 5 beside three. Right after a replacement
+// page.workers() still lists only the OLD worker (the new one is not attached yet), so the test's reading, "the first worker.js in
+// page.workers()", evaluated in the terminated worker and failed with exactly
+// `worker.evaluate: Target page, context or browser has been closed` (reproduced every time by making every Stop
+// replace the worker). Chromium did not crash: its output (DEBUG=pw:browser) holds only D-Bus noise, and the
+// browser stays connected. So each reading now waits until the page's client is idle and its current worker
+// ready, and reads the newest worker that has not ended; the count of replacements is printed.
+// The compute workers (www/worker.js) each page has started, oldest first, and the ones that have ended:
+const started = new WeakMap();
+function track(page) {
+  const seen = { workers: /** @type {import('playwright-core').Worker[]} */ ([]), ended: new Set(), replaced: 0 };
+  page.on('worker', (w) => {
+    if (!/worker\.js/.test(w.url())) return;
+    if (seen.workers.length > 0) seen.replaced++;
+    seen.workers.push(w);
+    w.on('close', () => seen.ended.add(w));
+  });
+  started.set(page, seen);
+  return seen;
+}
+
 async function memory(page) {
+  const seen = started.get(page);
+  await page.evaluate(async () => { const c = window.__tunelab.client; await c.idle; await c.ready(); });
   const heap = await page.evaluate(() => { /** @type {any} */ (window).gc?.(); return /** @type {any} */ (performance).memory?.usedJSHeapSize ?? null; });
-  const worker = page.workers().find((w) => /worker\.js/.test(w.url()));
-  const wasm = worker ? await worker.evaluate(() => /** @type {any} */ (self).__tunelabWasmMemory?.buffer.byteLength ?? null) : null;
-  return { heap, wasm };
+  for (let attempt = 0; ; attempt++) {
+    const worker = seen.workers.filter((w) => !seen.ended.has(w)).at(-1);
+    try {
+      const wasm = worker ? await worker.evaluate(() => /** @type {any} */ (self).__tunelabWasmMemory?.buffer.byteLength ?? null) : null;
+      if (wasm != null || attempt >= 50) return { heap, wasm };
+    } catch (e) {
+      // The worker ended between the filter and the call (its 'close' event not yet delivered): read the next.
+      if (attempt >= 50) throw e;
+    }
+    await page.waitForTimeout(100);
+  }
 }
 
 describe('soak: 100 runs in one threaded tab', () => {
   let env; let page; let consoleErrors;
   before(async () => {
     env = await launch({ isolation: true, args: ['--js-flags=--expose-gc', '--enable-precise-memory-info'] });
+    // Track the workers from before the page loads, so the first worker is seen.
+    env.context.on('page', (p) => track(p));
     ({ page, consoleErrors } = await openPage(env.context, env.url));
   });
   after(async () => { await env?.close(); });
@@ -65,12 +101,14 @@ describe('soak: 100 runs in one threaded tab', () => {
     const at = (n) => samples[n - 1];
     const fmt = (s) => `JS heap ${(s.heap / MIB).toFixed(1)} MiB, wasm memory ${(s.wasm / MIB).toFixed(1)} MiB`;
     for (const n of [1, 50, 100]) console.log(`# soak after run ${n}: ${fmt(at(n))}`);
-    console.log(`# soak: ${completed} runs completed, ${stopped} stopped mid-run`);
+    console.log(`# soak: ${completed} runs completed, ${stopped} stopped mid-run, compute worker replaced ${started.get(page).replaced} times after a Stop`);
     assert.ok(stopped >= 40 && completed >= 50);
     assert.ok(at(1).heap > 0 && at(1).wasm > 0, 'memory readings are available');
     assert.ok(at(100).heap - at(50).heap <= 8 * MIB, `JS heap grew ${(at(100).heap - at(50).heap) / MIB} MiB from run 50 to 100`);
     assert.ok(at(100).heap - at(1).heap <= 16 * MIB, `JS heap grew ${(at(100).heap - at(1).heap) / MIB} MiB from run 1 to 100`);
-    assert.equal(at(100).wasm, at(50).wasm, 'wasm memory grew between run 50 and run 100');
+    // Within one worker wasm memory never shrinks, so `<=` is "no growth"; after a replacement the newer
+    // instance, having seen fewer runs, must not pass the older one's high-water mark either.
+    assert.ok(at(100).wasm <= at(50).wasm, `wasm memory grew between run 50 and run 100 (${at(50).wasm} -> ${at(100).wasm} bytes)`);
     assert.deepEqual(consoleErrors, []);
   });
 });

@@ -81,7 +81,7 @@ pub struct CompareArgs {
     pub reference_samples: Option<usize>,
     /// Reuse the exact reference saved in this file (it must have been made for the same data, model, seed and
     /// --reference-samples; the sampler and tuners may differ), or, if the file does not exist, compute it and
-    /// save it there. scripts/table1.sh computes it once per (N, seed) for the six samplers.
+    /// save it there. scripts/reproduce/mamba/table1.sh computes it once per (N, seed) for the six samplers.
     #[arg(long)]
     pub reference: Option<String>,
 }

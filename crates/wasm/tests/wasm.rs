@@ -1,5 +1,5 @@
 //! Browser tests of the binding layer (crates/wasm/src/lib.rs), single-threaded build:
-//! `wasm-pack test --headless --chrome . --test wasm` (see scripts/test-wasm.sh).
+//! `wasm-pack test --headless --chrome . --test wasm` (see scripts/dev/test-wasm.sh).
 #![cfg(target_arch = "wasm32")]
 
 use wasm_bindgen::{JsCast, JsValue};

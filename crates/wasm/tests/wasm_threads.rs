@@ -1,5 +1,5 @@
 //! The threaded WebAssembly build (feature `threads`): the rayon pool starts in a worker and really runs
-//! work on more than one thread. Run with scripts/test-wasm.sh (nightly + build-std, see wasm-threads.toml).
+//! work on more than one thread. Run with scripts/dev/test-wasm.sh (nightly + build-std, see wasm-threads.toml).
 #![cfg(all(target_arch = "wasm32", feature = "threads"))]
 
 use wasm_bindgen_test::*;

@@ -1,6 +1,6 @@
 //! Browser tests of the experiment binding (single-threaded build) for the bandit, HOAG, learning-rate-schedule
 //! and step-size kinds: `run`, `check` and `preset` of `crates/wasm` over the one experiment contract.
-//! `wasm-pack test --headless --chrome . --test wasm_tuners` (see scripts/test-wasm.sh).
+//! `wasm-pack test --headless --chrome . --test wasm_tuners` (see scripts/dev/test-wasm.sh).
 #![cfg(target_arch = "wasm32")]
 
 use wasm_bindgen::{JsCast, JsValue};

@@ -8,7 +8,7 @@
 //! Both solvers make discrete choices (the L-BFGS backtracking step `t = 2^-k`, the curvature test on
 //! a pair, the number of iterations before the stopping rule holds); these are piecewise constant in `λ`,
 //! so the reverse pass treats them as constants and returns the exact derivative of the map `λ -> f(x_T(λ))`
-//! wherever they do not switch (checked against finite differences in tests/hoag.rs).
+//! wherever they do not switch (checked against finite differences in tests/core/experiments/hoag.rs).
 //!
 //! The forward passes repeat [`crate::optim::conjugate_gradient`] and [`crate::optim::lbfgs`] (unbounded,
 //! Euclidean absolute gradient tolerance, memory 10, Armijo backtracking by halving, first step of unit

@@ -16,7 +16,7 @@
 //!   sec. 2.2.1, names the IMQ kernel with c > 0, beta in (-1, 0) but not the c, beta or estimator it used).
 //!
 //! A config that sets `scale` but no `kernel` keeps its old meaning (`per-arm`).
-//! Why `run` is the default: `tests/stein_kernel.rs` (a Gaussian posterior with sd 0.03, exact, too wide,
+//! Why `run` is the default: `tests/core/numerics/stein_kernel.rs` (a Gaussian posterior with sd 0.03, exact, too wide,
 //! stuck, oscillating and under-dispersed sample sets at n = 50, 300, 1000 and d = 2, 10, 100).
 
 use super::config::MetricKind;
@@ -70,7 +70,7 @@ pub struct RunKernel {
 fn is_zero(v: &f64) -> bool { *v == 0.0 }
 
 /// Default weight of the moment term of the `run` kernel (chosen on seeds 1000-1004 of
-/// `tests/stein_kernel.rs`, `choose_kernel_by_evidence`).
+/// `tests/core/numerics/stein_kernel.rs`, `choose_kernel_by_evidence`).
 pub const DEFAULT_MOMENT: f64 = 1.0;
 
 /// The kernel a KSD metric names, before the preconditioner is known.

@@ -19,7 +19,7 @@ export const sd = (v) => {
 };
 
 /**
- * Diagnostics of a report (as scripts/tvo-table.mjs computes them for docs/tvo.md): the spread of beta_1 over
+ * Diagnostics of a report (as scripts/reproduce/tvo/table.mjs computes them for docs/tvo.md): the spread of beta_1 over
  * the second half of the windows per method, and the reward's training trend (mean over the methods of a seed
  * at each window, the first window skipped: its reward is the initial jump of every method) against the
  * residual reward - trend (what the schedules changed, plus noise).

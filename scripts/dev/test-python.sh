@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The Python section of scripts/dev/test.sh: builds the tunelab wheel (maturin, abi3), installs it into the test
+# venv made by scripts/dev/setup.sh, and runs the pytest suite of crates/python/tests (bits equal to the CLI,
+# errors, GIL, KeyboardInterrupt, ask/tell, and a local Ray cluster: a head and two worker nodes on 127.0.0.1).
+# A failure to build or install prints "python: 0 passed, 1 failed" so the closing count sees it.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+VENV="${TUNELAB_VENV:-$HOME/.cache/tunelab/venv}"
+TARGET="${CARGO_TARGET_DIR:-$PWD/target}"
+WHEELS="$TARGET/wheels"
+export VIRTUAL_ENV="$VENV" PATH="$VENV/bin:$PATH"
+
+fail() { echo "python: $1"; echo "python: 0 passed, 1 failed"; exit 1; }
+
+rm -f "$WHEELS"/tunelab-*.whl
+maturin build --release --quiet -m crates/python/Cargo.toml -o "$WHEELS" 2>&1 | grep -Ev '^\s*(Compiling|Downloaded|Downloading)' \
+  || true
+wheel=$(ls "$WHEELS"/tunelab-*.whl 2>/dev/null | head -1)
+[ -n "$wheel" ] || fail "maturin build failed"
+pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel" || fail "pip install of $wheel failed"
+
+# The CLI the tests compare bits with (built by the native section's cargo test; built here if missing).
+export TUNELAB_CLI="${TUNELAB_CLI:-$TARGET/debug/tunelab}"
+[ -x "$TUNELAB_CLI" ] || cargo build -q -p tunelab-cli || fail "cargo build -p tunelab-cli failed"
+
+cd crates/python/tests
+timeout "${PYTEST_TIMEOUT:-600}" python -m pytest -q -p no:cacheprovider .

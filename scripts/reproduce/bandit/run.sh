@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Regenerates the bandit tables (D-TTTS, GP-UCB, successive halving / Hyperband and the baselines):
+#   tables  docs/bandit-tables.md and docs/bandit-effective-arms.csv (examples/bandit_tables.rs: seed 1, 20 repeats)
+#   gpucb   the README's and docs/bandit.md's GP-UCB numbers (gpucb-numbers.sh, printed)
+# Usage: bash scripts/reproduce/bandit/run.sh [tables] [gpucb]   (default: both)
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+PARTS=("$@")
+[ ${#PARTS[@]} -gt 0 ] || PARTS=(tables gpucb)
+for part in "${PARTS[@]}"; do
+  echo "== bandit: $part"
+  case "$part" in
+    tables) cargo run --release --example bandit_tables ;;
+    gpucb) bash scripts/reproduce/bandit/gpucb-numbers.sh ;;
+    *) echo "unknown part '$part' (tables, gpucb)" >&2; exit 2 ;;
+  esac
+done

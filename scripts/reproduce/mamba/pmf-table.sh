@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The paper's Table 2 (section 4.2, appendix B.2) on SIMULATED ratings of MovieLens-100K's shape (943 users x
+# 1,682 items, 100,000 ratings, 20 factors, d = 52,500): the pmf comparison for the six samplers, written to
+# docs/pmf-results.md with the JSON reports (slimmed: no samples) in docs/pmf/.
+#
+# Settings (environment):
+#   GRAD_EVALS  per-arm budget R (default 1e7, the preset's)
+#   SEED        run seed: train/test split, MAP and chains (default 2)
+#   DATA_SEED   seed of the simulated ratings (default 2; the preset's defaults were set on seeds 0 and 1)
+#   TUNERS      comma-separated tuners of `tunelab compare` (default: every tuner but MAMBA-FSSD, whose
+#               FSSD-opt fits at d = 52,500 took 130-170 s of scoring at R = 2e5 and over 10 minutes per sampler
+#               at R = 1e7 on two shared cores)
+#   RATINGS     a real ratings file (user,item,rating; MovieLens u.data works) instead of simulated ratings
+#   TUNELAB     the command that runs tunelab (default: $CARGO_TARGET_DIR/release/tunelab, or the argument)
+# Usage: bash scripts/reproduce/mamba/pmf-table.sh [path/to/tunelab]
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+BIN="${TUNELAB:-${1:-${CARGO_TARGET_DIR:-target}/release/tunelab}}"
+GRAD_EVALS="${GRAD_EVALS:-1e7}"
+SEED="${SEED:-2}"
+DATA_SEED="${DATA_SEED:-2}"
+TUNERS="${TUNERS:-MAMBA-KSD,grid (log-loss),grid (KSD),heuristic}"
+OUT=docs/pmf
+mkdir -p "$OUT"
+EXTRA=()
+if [ -n "${RATINGS:-}" ]; then EXTRA=(--ratings "$RATINGS"); fi
+for s in sgld sgld-cv sghmc sghmc-cv sgnht sgnht-cv; do
+  echo "== $s" >&2
+  cfg="$OUT/$s.config.json"
+  # The pmf preset (src/tune/presets.rs) with the settings above.
+  python3 - "$s" "$GRAD_EVALS" "$SEED" "$DATA_SEED" "$TUNERS" > "$cfg" <<'EOF'
+import json, sys
+s, r, seed, data_seed, tuners = sys.argv[1:]
+print(json.dumps({
+    "kind": "compare",
+    "data": {"source": "simulate-ratings", "users": 943, "items": 1682, "ratings": 100000, "latent": 20,
+             "seed": int(data_seed), "label": "rating", "test_fraction": 0.2},
+    "model": {"kind": "pmf", "latent": 20, "lambda": 6.0, "tau": 2.0},
+    "sampler": {"kind": s},
+    "arms": {"log10_step": {"from": -7.0, "to": -3.0, "by": 0.5}, "batch": [0.1, 0.01], "leapfrog": [5]},
+    "tuner": {"kind": "mamba", "eta": 3, "scoring": "round"},
+    "budget": {"grad_evals": float(r)},
+    "metric": {"kind": "ksd", "max_samples": 50},
+    "thin": 10, "start": "map", "seed": int(seed),
+    "reference_samples": 0, "tuners": tuners.split(","),
+}, indent=1))
+EOF
+  # shellcheck disable=SC2086
+  /usr/bin/time -f "%M %e" -o "$OUT/$s.time" $BIN compare --config "$cfg" "${EXTRA[@]}" --out "$OUT/$s.json" > "$OUT/$s.txt"
+  rm -f "$cfg"
+done
+python3 scripts/reproduce/mamba/slim-report.py "$OUT"/*.json
+{
+  if [ -n "${RATINGS:-}" ]; then echo "Ratings file $RATINGS, run seed $SEED, R = $GRAD_EVALS gradient evaluations per arm."
+  else echo "SIMULATED ratings of MovieLens-100K's shape (943 x 1,682, 100,000 ratings, data seed $DATA_SEED), 20 factors (d = 52,500), run seed $SEED, R = $GRAD_EVALS gradient evaluations per arm."; fi
+  echo
+  python3 scripts/reproduce/mamba/pmf-table.py "$OUT"
+} > docs/pmf-results.md
+cat docs/pmf-results.md

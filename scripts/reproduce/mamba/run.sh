@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Regenerates this repository's versions of the MAMBA paper's tables (Coullon, South & Nemeth 2023), each with
+# the script beside this one (read its header for the settings and the time it takes):
+#   table1     Table 1 / Figure 3, logistic regression, N = 10^4, seeds 1-10 and the README's seed 0
+#              (table1.sh, table1.py): reports slimmed into docs/table1/ and docs/table1/seed0/, tables printed
+#   pmf        Table 2, PMF on simulated MovieLens-100K-shaped ratings (pmf-table.sh): docs/pmf-results.md, docs/pmf/
+#   mnist-bnn  Table 3, the BNN on MNIST at reduced scale (mnist-bnn-table.sh): docs/mnist-bnn-results.md
+#   page       the page's reduced versions in headless Chromium (page-presets.mjs; needs scripts/dev/build-wasm.sh)
+# Usage: bash scripts/reproduce/mamba/run.sh [table1] [pmf] [mnist-bnn] [page]   (default: all; hours on 2 cores)
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+HERE=scripts/reproduce/mamba
+PARTS=("$@")
+[ ${#PARTS[@]} -gt 0 ] || PARTS=(table1 pmf mnist-bnn page)
+cargo build --release -q -p tunelab-cli
+BIN="${CARGO_TARGET_DIR:-target}/release/tunelab"
+for part in "${PARTS[@]}"; do
+  echo "== mamba: $part"
+  case "$part" in
+    table1)
+      bash $HERE/table1.sh 10000 1 10 target/table1-10000
+      bash $HERE/table1.sh 10000 0 0 target/table1-seed0
+      mkdir -p docs/table1/seed0
+      cp target/table1-10000/*-seed*.json target/table1-10000/*-seed*.txt docs/table1/
+      cp target/table1-seed0/*-seed0.json target/table1-seed0/*-seed0.txt docs/table1/seed0/
+      python3 $HERE/slim-report.py --table1 docs/table1/*-seed*.json docs/table1/seed0/*-seed0.json
+      ;;
+    pmf) bash $HERE/pmf-table.sh "$BIN" ;;
+    mnist-bnn) bash $HERE/mnist-bnn-table.sh "$BIN" ;;
+    page) node $HERE/page-presets.mjs ;;
+    *) echo "unknown part '$part' (table1, pmf, mnist-bnn, page)" >&2; exit 2 ;;
+  esac
+done

@@ -1,0 +1,4 @@
+//! Helpers shared by the integration tests (tests/core and tests/soak.rs).
+
+pub mod gaussian;
+pub mod small_configs;

@@ -1,0 +1,258 @@
+//! The one experiment contract (src/experiment): every kind's presets check; a config's `kind` routes it; the
+//! event vocabulary (started, progress with done <= total, finished) and the report envelope are the same for
+//! every kind; a stop returns the progress reached; the data a config asks for is parsed at the boundary.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use tunelab::experiments::{Event, ExperimentConfig, Inputs, Kind, Status};
+use tunelab::Error;
+
+use crate::common::small_configs;
+use small_configs::small;
+
+fn run(cfg: ExperimentConfig, stop_when: impl Fn(&Event) -> bool) -> (tunelab::experiments::Report, Vec<Event>) {
+    let checked = cfg.check().expect("check");
+    let stop = AtomicBool::new(false);
+    let mut events = Vec::new();
+    let report = checked
+        .run(Inputs::default(), &mut |e| {
+            if stop_when(e) {
+                stop.store(true, Ordering::Relaxed);
+            }
+            events.push(e.clone());
+        }, &stop)
+        .expect("run");
+    (report, events)
+}
+
+#[test]
+fn every_kind_runs_through_the_one_contract() {
+    for kind in Kind::ALL {
+        let (report, events) = run(small(kind), |_| false);
+        assert_eq!(report.kind, kind);
+        assert_eq!(report.status, Status::Complete, "{kind:?}");
+        assert!(report.result.is_some() && report.reached.is_empty());
+        assert_eq!(report.config.kind(), kind);
+        // started, then progress events with 0 <= done <= total (never going back), then finished
+        assert!(matches!(events.first(), Some(Event::Started { kind: k, .. }) if *k == kind));
+        assert!(matches!(events.last(), Some(Event::Finished { status: Status::Complete, .. })));
+        let mut last = 0.0;
+        let mut n = 0;
+        for e in &events[1..events.len() - 1] {
+            let Event::Progress { done, total, .. } = e else { panic!("{kind:?}: {e:?} between started and finished") };
+            assert!(*done >= last - 1e-12 && *done <= *total + 1e-12 && *total > 0.0, "{kind:?}: {done} of {total} after {last}");
+            last = *done;
+            n += 1;
+        }
+        assert!(n >= 2, "{kind:?}: {n} progress events");
+        assert!((report.compute.done - report.compute.total).abs() < 1e-9, "{kind:?}: ended at {} of {}", report.compute.done, report.compute.total);
+        // the envelope serialises with the kind's report under `result`, and reads back as its config
+        let v = serde_json::to_value(&report).unwrap();
+        assert_eq!(ExperimentConfig::from_json(&v.to_string(), None).unwrap(), report.config);
+        assert_eq!(v["kind"], kind.name());
+        assert_eq!(v["status"], "complete");
+        assert!(v["result"].is_object() && v["config"]["kind"] == kind.name());
+    }
+}
+
+#[test]
+fn a_stop_returns_what_was_reached() {
+    for kind in Kind::ALL {
+        // stop at the first progress event
+        let (report, events) = run(small(kind), |e| matches!(e, Event::Progress { .. }));
+        assert_eq!(report.status, Status::Stopped, "{kind:?}");
+        assert!(report.result.is_none());
+        assert!(!report.reached.is_empty(), "{kind:?}");
+        assert!(matches!(events.last(), Some(Event::Finished { status: Status::Stopped, .. })));
+        let v = serde_json::to_value(&report).unwrap();
+        assert_eq!(v["status"], "stopped");
+        assert!(v["result"].is_null() && v["reached"].as_array().is_some_and(|a| !a.is_empty()));
+    }
+}
+
+#[test]
+fn every_preset_of_every_kind_checks() {
+    for kind in Kind::ALL {
+        let names = ExperimentConfig::preset_names(kind);
+        assert!(!names.is_empty());
+        for name in names {
+            let cfg = ExperimentConfig::preset(kind, name).unwrap_or_else(|e| panic!("{kind:?} {name}: {e}"));
+            assert_eq!(cfg.kind(), kind);
+            // the JSON round trip keeps the kind and the config
+            let text = serde_json::to_string(&cfg).unwrap();
+            assert_eq!(ExperimentConfig::from_json(&text, None).unwrap(), cfg);
+            cfg.check().unwrap_or_else(|e| panic!("{kind:?} {name}: {e}"));
+        }
+        assert!(ExperimentConfig::preset(kind, "no-such-preset").is_err());
+    }
+}
+
+#[test]
+fn the_kind_routes_a_config_and_per_kind_documents_still_work() {
+    // a per-kind document (no `kind`) is accepted where the command implies its kind
+    let hoag = r#"{"problem":"logreg"}"#;
+    assert_eq!(ExperimentConfig::from_json(hoag, Some(Kind::Hoag)).unwrap().kind(), Kind::Hoag);
+    let e = ExperimentConfig::from_json(hoag, None).unwrap_err().to_string();
+    assert!(e.contains("no `kind`"), "{e}");
+    let e = ExperimentConfig::from_json(r#"{"kind":"bandit","problem":"logreg"}"#, Some(Kind::Hoag)).unwrap_err().to_string();
+    assert!(e.contains("'hoag'") && e.contains("'bandit'"), "{e}");
+    let e = ExperimentConfig::from_json(r#"{"kind":"nope"}"#, None).unwrap_err().to_string();
+    assert!(e.contains("unknown experiment kind 'nope'"), "{e}");
+    assert!(matches!(ExperimentConfig::from_json("[1]", None), Err(Error::Config(_))));
+    // a tune config is a compare config's base
+    let tune = serde_json::to_string(&ExperimentConfig::preset(Kind::Tune, "demo").unwrap()).unwrap();
+    let as_compare = tune.replacen(r#""kind":"tune""#, r#""kind":"compare""#, 1);
+    let ExperimentConfig::Compare(c) = ExperimentConfig::from_json(&as_compare, None).unwrap() else { panic!() };
+    assert_eq!(c.reference_samples, 20_000);
+    // a bad value is refused once, by check, with the kind's message
+    let mut bad = small(Kind::Tune);
+    if let ExperimentConfig::Tune(t) = &mut bad {
+        t.thin = 0;
+    }
+    assert!(bad.check().err().unwrap().to_string().contains("thin"));
+}
+
+#[test]
+fn the_summary_is_what_the_run_does() {
+    let checked = small(Kind::Tune).check().unwrap();
+    let s = checked.summary();
+    assert_eq!(s["arm_count"], 3);
+    assert_eq!(s["rounds"].as_array().unwrap().len(), 1); // 3 arms, eta 3: one round then the best
+    let steps: Vec<f64> = s["arms"].as_array().unwrap().iter().map(|a| a["step"].as_f64().unwrap()).collect();
+    assert_eq!(steps.len(), 3);
+    let (report, _) = run(small(Kind::Tune), |_| false);
+    let Some(tunelab::experiments::Output::Tune(r)) = report.result else { panic!() };
+    let ran: Vec<f64> = r.arms.iter().map(|a| a.info.step).collect();
+    assert_eq!(ran, steps);
+    // a descending range gives the same grid in the other order
+    let mut desc = small(Kind::Tune);
+    if let ExperimentConfig::Tune(t) = &mut desc {
+        let g = t.arms.log10_step.as_mut().unwrap();
+        (g.from, g.to) = (g.to, g.from);
+    }
+    let s = desc.check().unwrap().summary();
+    let rev: Vec<f64> = s["arms"].as_array().unwrap().iter().map(|a| a["step"].as_f64().unwrap()).collect();
+    assert_eq!(rev, steps.iter().rev().copied().collect::<Vec<_>>());
+}
+
+#[test]
+fn user_data_is_requested_and_parsed_at_the_boundary() {
+    let mut cfg = small(Kind::Hoag);
+    cfg.use_csv("/tmp/does-not-matter.csv", "label", false).unwrap();
+    let checked = cfg.check().unwrap();
+    let req = checked.data_request().expect("a CSV is requested");
+    assert_eq!(req.path.as_deref(), Some("/tmp/does-not-matter.csv"));
+    assert_eq!(req.label, "label");
+    let mut csv = String::from("a,b,label\n");
+    for i in 0..60 {
+        csv.push_str(&format!("{},{},{}\n", (i as f64 * 0.7).sin(), (i as f64 * 1.3).cos(), i % 2));
+    }
+    let data = req.parse(&csv).unwrap();
+    let report = checked.run(Inputs { data: Some(data), ..Default::default() }, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    let Some(tunelab::experiments::Output::Hoag(h)) = report.result else { panic!() };
+    assert_eq!(h.n_train + h.n_test + h.n_validation, 60);
+    // a kind without user data says so
+    let mut step = small(Kind::StepSize);
+    assert!(step.use_csv("x.csv", "y", false).is_err());
+    // a parse error names the line
+    let e = req.parse("a,b,label\n1,2,0\n1,2\n").unwrap_err().to_string();
+    assert!(e.contains("line 3"), "{e}");
+}
+
+/// Runs `cfg` and raises the stop flag from another thread shortly after the start.
+fn run_stopped_from_outside(cfg: ExperimentConfig) -> tunelab::experiments::Report {
+    let checked = cfg.check().expect("check");
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            stop.store(true, Ordering::Relaxed);
+        });
+        checked.run(Inputs::default(), &mut |_| {}, &stop).expect("run")
+    })
+}
+
+#[test]
+fn long_stretches_without_events_still_honour_the_stop_flag() {
+    // One chunk of a million rounds (one checkpoint): the flag is read inside the chunk, so the run stops
+    // instead of completing its only chunk.
+    let bandit = ExperimentConfig::from_json(
+        r#"{"kind":"bandit","problem":{"kind":"bernoulli","means":[0.2,0.5,0.8]},"algorithms":[{"kind":"ttts"}],
+            "rounds":1000000,"repeats":1,"seed":2,"checkpoints":1}"#,
+        None,
+    )
+    .unwrap();
+    assert_eq!(run_stopped_from_outside(bandit).status, Status::Stopped);
+    // The comparison's long exact reference run comes before any tuner: stopped inside it, nothing of the
+    // tuners was reached.
+    let mut compare = small(Kind::Compare);
+    if let ExperimentConfig::Compare(c) = &mut compare {
+        c.reference_samples = 5_000_000;
+    }
+    let r = run_stopped_from_outside(compare);
+    assert_eq!(r.status, Status::Stopped);
+    assert!(r.reached.is_empty(), "{} progress details reached", r.reached.len());
+}
+
+/// A report as JSON without its wall times (every `*seconds` field), which no two runs share.
+fn without_times(v: serde_json::Value) -> serde_json::Value {
+    match v {
+        serde_json::Value::Object(m) => m.into_iter().filter(|(k, _)| !k.ends_with("seconds")).map(|(k, v)| (k, without_times(v))).collect(),
+        serde_json::Value::Array(a) => a.into_iter().map(without_times).collect(),
+        v => v,
+    }
+}
+
+#[test]
+fn a_saved_reference_gives_the_report_of_a_recomputed_one_for_any_sampler() {
+    use tunelab::experiments::Output;
+    use tunelab::sampler::SamplerKind;
+    use tunelab::experiments::compare::SavedReference;
+    let compare = |kind: SamplerKind| {
+        let mut cfg = small(Kind::Compare);
+        let ExperimentConfig::Compare(c) = &mut cfg else { panic!() };
+        c.reference_samples = 400;
+        c.base.sampler.kind = kind;
+        let c = c.clone();
+        (cfg, c)
+    };
+    let run_with = |cfg: ExperimentConfig, reference: Option<SavedReference>| {
+        cfg.check().unwrap().run(Inputs { reference, ..Default::default() }, &mut |_| {}, &AtomicBool::new(false))
+    };
+    let result = |r: &tunelab::experiments::Report| match &r.result {
+        Some(Output::Compare(c)) => c.reference.clone().expect("a reference"),
+        _ => panic!("not a comparison"),
+    };
+    // computed with SGLD, saved as JSON, read back and given to an SGLD-CV comparison of the same data and seed
+    let (sgld, sgld_cmp) = compare(SamplerKind::Sgld);
+    let first = run_with(sgld, None).unwrap();
+    let saved = SavedReference { key: sgld_cmp.reference_key(), reference: result(&first) };
+    let text = serde_json::to_string(&saved).unwrap();
+    let read = SavedReference::from_json(&text).unwrap();
+    assert_eq!(read, saved, "a saved reference reads back bit for bit");
+    let (cv, cv_cmp) = compare(SamplerKind::SgldCv);
+    let recomputed = run_with(cv.clone(), None).unwrap();
+    let reused = run_with(cv.clone(), Some(read.clone())).unwrap();
+    assert_eq!(result(&recomputed).std, saved.reference.std, "the reference does not depend on the sampler");
+    assert_eq!(result(&reused), saved.reference);
+    let (a, b) = (serde_json::to_value(&recomputed).unwrap(), serde_json::to_value(&reused).unwrap());
+    assert_eq!(without_times(a), without_times(b));
+    // a reference of other data, seed or size, of the wrong dimension, a bad file, or given to another kind:
+    // configuration errors, no panic
+    let mut other_seed = read.clone();
+    other_seed.key.seed += 1;
+    let e = run_with(cv.clone(), Some(other_seed)).unwrap_err();
+    assert!(matches!(&e, Error::Config(m) if m.contains("seed")), "{e}");
+    let mut other_size = read.clone();
+    other_size.key = tunelab::experiments::compare::CompareConfig { reference_samples: 500, ..cv_cmp.clone() }.reference_key();
+    assert!(matches!(run_with(cv.clone(), Some(other_size)), Err(Error::Config(m)) if m.contains("reference_samples")));
+    let mut short = read.clone();
+    short.reference.mean.pop();
+    assert!(matches!(run_with(cv.clone(), Some(short)), Err(Error::Config(m)) if m.contains("dimension")));
+    let mut nan = read.clone();
+    nan.reference.std[0] = f64::NAN;
+    assert!(matches!(run_with(cv, Some(nan)), Err(Error::Config(_))));
+    for bad in ["", "{", "[1]", r#"{"key":1,"reference":2}"#, &text.replace("\"samples\"", "\"sample\"")] {
+        assert!(matches!(SavedReference::from_json(bad), Err(Error::Config(_))), "{bad}");
+    }
+    assert!(matches!(run_with(small(Kind::Tune), Some(read)), Err(Error::Config(m)) if m.contains("compare")));
+}
