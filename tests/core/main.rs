@@ -39,6 +39,7 @@ mod experiments {
     mod mnist_bnn;
     mod pmf;
     mod sgmcmc_reservoir;
+    mod strict_config;
     mod tune;
     mod tvo;
 }
