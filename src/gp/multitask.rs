@@ -14,8 +14,9 @@
 //!
 //! Why not [`super::Gp`]: its inputs are plain vectors (no task index), it factorises with jitter up to
 //! `1e-4` x mean diagonal (here `1e-6`), solves `Lᵀ α = L⁻¹ y` with `tr_solve_lower_triangular` (dot products;
-//! here back substitution on `Lᵀ`, axpy order: the bits differ), and has no batch posterior covariance.
-//! Results recorded with this form (tests/lrsched_golden.rs) are kept bit for bit.
+//! here back substitution on `Lᵀ`, axpy order), and has no batch posterior covariance. The two solves differ
+//! in the last bits: with `Gp`'s form the hashes of tests/lrsched_golden.rs (`multitask gp`, `multitask run`)
+//! change, so this form is kept to keep every recorded report bit for bit.
 
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};

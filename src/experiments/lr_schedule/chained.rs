@@ -61,15 +61,39 @@ pub struct ChainedModel {
     /// Learnt offset `c` of `g` and log noise variance (exponential form).
     offset: f64,
     log_noise: f64,
-    y_shift: f64,
-    y_scale: f64,
+    scale: InputScale,
     s: f64,
-    log_lr: (f64, f64),
     crn: Vec<(f64, f64)>,
     /// ELBO at the end of the fit.
     pub elbo: f64,
     /// Whether the inducing inputs are all the observed inputs (the full variational GP).
     pub full: bool,
+}
+
+/// The inputs of the trace model and of the failure classifier: `(ln Y - shift) / scale`, standardised over
+/// the observed interval starts, and `log10 lr` scaled to [0, 1] over the bounds.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct InputScale {
+    y_shift: f64,
+    y_scale: f64,
+    log_lr: (f64, f64),
+}
+
+impl InputScale {
+    /// From the `ln Y` of the interval starts (mean and population sd; sd 1 when below `1e-9`).
+    pub(super) fn fit(ln_starts: &[f64], lr_bounds: [f64; 2]) -> Self {
+        let n = ln_starts.len().max(1) as f64;
+        let y_shift = ln_starts.iter().sum::<f64>() / n;
+        let ysd = (ln_starts.iter().map(|v| (v - y_shift).powi(2)).sum::<f64>() / n).sqrt();
+        let y_scale = if ysd > 1e-9 { ysd } else { 1.0 };
+        InputScale { y_shift, y_scale, log_lr: (log10(lr_bounds[0]), log10(lr_bounds[1])) }
+    }
+
+    /// The input at `ln Y = ln_y` and rate `lr`.
+    pub(super) fn at(&self, ln_y: f64, lr: f64) -> [f64; 2] {
+        let span = (self.log_lr.1 - self.log_lr.0).max(1e-12);
+        [(ln_y - self.y_shift) / self.y_scale, (log10(lr) - self.log_lr.0) / span]
+    }
 }
 
 fn dot(a: &[f64], b: &[f64]) -> f64 {
@@ -93,16 +117,11 @@ impl ChainedModel {
         }
         let starts: Vec<f64> = used.iter().map(|o| ln(o.y_start)).collect();
         let n = starts.len() as f64;
-        let y_shift = starts.iter().sum::<f64>() / n;
-        let ysd = (starts.iter().map(|v| (v - y_shift).powi(2)).sum::<f64>() / n).sqrt();
-        let y_scale = if ysd > 1e-9 { ysd } else { 1.0 };
+        let scale = InputScale::fit(&starts, lr_bounds);
         let incs: Vec<f64> =
             used.iter().map(|o| o.points.last().map_or(0.0, |p| ln(p.1)) - ln(o.y_start)).collect();
         let s = (incs.iter().map(|v| v * v).sum::<f64>() / n).sqrt().max(1e-6);
-        let log_lr = (log10(lr_bounds[0]), log10(lr_bounds[1]));
-        let span = (log_lr.1 - log_lr.0).max(1e-12);
-        let xs: Vec<[f64; 2]> =
-            used.iter().map(|o| [(ln(o.y_start) - y_shift) / y_scale, (log10(o.lr) - log_lr.0) / span]).collect();
+        let xs: Vec<[f64; 2]> = used.iter().map(|o| scale.at(ln(o.y_start), o.lr)).collect();
         let mut kernel = Kernel::new(BaseKernel::Matern52, 2, 1.0, 1.0)?;
         kernel.length_scales = vec![1.0, 0.25];
         // Farthest-point selection of the inducing inputs (deterministic), in the kernel's length scales.
@@ -120,10 +139,8 @@ impl ChainedModel {
             q: [WhitenedQ::new(mm, 0.3), WhitenedQ::new(mm, 0.3)],
             offset: if link == Link::Exponential { ln(3f64) } else { ln(0.1f64) },
             log_noise: ln(0.05f64),
-            y_shift,
-            y_scale,
+            scale,
             s,
-            log_lr,
             crn: Vec::new(),
             elbo: f64::NEG_INFINITY,
             full,
@@ -263,8 +280,7 @@ impl ChainedModel {
     }
 
     fn input(&self, y: f64, lr: f64) -> [f64; 2] {
-        let span = (self.log_lr.1 - self.log_lr.0).max(1e-12);
-        [(ln(y.max(1e-300)) - self.y_shift) / self.y_scale, (log10(lr) - self.log_lr.0) / span]
+        self.scale.at(ln(y.max(1e-300)), lr)
     }
 
     fn b_of(&self, x: &[f64; 2]) -> (Vec<f64>, f64) {

@@ -1,10 +1,10 @@
 //! The GP classifier of failures of the dynamic tuner (Picheny, Dutordoir, Artemev & Durrande 2020,
 //! Sec. 3.2): a Laplace GP classifier ([`crate::gp::laplace`]) over the trace model's inputs.
 
-use super::chained::IntervalObs;
+use super::chained::{InputScale, IntervalObs};
 use crate::gp::laplace::LaplaceClassifier;
 use crate::gp::{BaseKernel, Kernel};
-use crate::math::{ln, log10};
+use crate::math::ln;
 use crate::Result;
 
 /// The GP classifier of failures (Sec. 3.2): Laplace approximation of a GP with logistic likelihood
@@ -16,9 +16,7 @@ use crate::Result;
 pub struct FailureClassifier {
     /// `None` without any failure.
     gp: Option<LaplaceClassifier>,
-    y_shift: f64,
-    y_scale: f64,
-    log_lr: (f64, f64),
+    scale: InputScale,
 }
 
 impl FailureClassifier {
@@ -26,14 +24,8 @@ impl FailureClassifier {
     pub fn fit(obs: &[IntervalObs], lr_bounds: [f64; 2]) -> Result<Self> {
         let pts: Vec<&IntervalObs> = obs.iter().filter(|o| o.y_start > 0.0 && o.lr > 0.0).collect();
         let starts: Vec<f64> = pts.iter().map(|o| ln(o.y_start)).collect();
-        let n = starts.len().max(1) as f64;
-        let y_shift = starts.iter().sum::<f64>() / n;
-        let ysd = (starts.iter().map(|v| (v - y_shift).powi(2)).sum::<f64>() / n).sqrt();
-        let y_scale = if ysd > 1e-9 { ysd } else { 1.0 };
-        let log_lr = (log10(lr_bounds[0]), log10(lr_bounds[1]));
-        let span = (log_lr.1 - log_lr.0).max(1e-12);
-        let xs: Vec<Vec<f64>> =
-            pts.iter().map(|o| vec![(ln(o.y_start) - y_shift) / y_scale, (log10(o.lr) - log_lr.0) / span]).collect();
+        let scale = InputScale::fit(&starts, lr_bounds);
+        let xs: Vec<Vec<f64>> = pts.iter().map(|o| scale.at(ln(o.y_start), o.lr).to_vec()).collect();
         let t: Vec<f64> = pts.iter().map(|o| if o.diverged { 1.0 } else { 0.0 }).collect();
         let nf = t.iter().sum::<f64>();
         let mut kernel = Kernel::new(BaseKernel::Matern52, 2, 1.0, 10.0)?;
@@ -41,15 +33,13 @@ impl FailureClassifier {
         let rate = ((nf + 0.5) / (t.len() as f64 + 1.0)).clamp(0.02, 0.5);
         let mean = ln(rate / (1.0 - rate));
         let gp = if nf > 0.0 { Some(LaplaceClassifier::fit(kernel, xs, &t, mean)?) } else { None };
-        Ok(FailureClassifier { gp, y_shift, y_scale, log_lr })
+        Ok(FailureClassifier { gp, scale })
     }
 
     /// Predicted probability that a run at loss `y` with rate `lr` diverges in the next interval.
     pub fn p_fail(&self, y: f64, lr: f64) -> f64 {
         let Some(gp) = &self.gp else { return 0.0 };
-        let span = (self.log_lr.1 - self.log_lr.0).max(1e-12);
-        let x = [(ln(y.max(1e-300)) - self.y_shift) / self.y_scale, (log10(lr) - self.log_lr.0) / span];
-        gp.prob(&x)
+        gp.prob(&self.scale.at(ln(y.max(1e-300)), lr))
     }
 }
 
