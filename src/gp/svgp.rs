@@ -15,6 +15,8 @@ use rand_distr::{Distribution, StandardNormal};
 
 use super::{cholesky_jitter, Kernel};
 use crate::math::{exp, ln};
+// Sequential sum (not the 4-way `model::kernels::dot`): the order the recorded results use.
+use crate::optim::dot;
 use crate::rng::Rng;
 use crate::Result;
 
@@ -22,10 +24,6 @@ use crate::Result;
 pub const GH_X: [f64; 7] = [-3.750_439_717_725_742, -2.366_759_410_734_541, -1.154_405_394_739_968, 0.0, 1.154_405_394_739_968, 2.366_759_410_734_541, 3.750_439_717_725_742];
 /// Weights of [`GH_X`] (they sum to 1).
 pub const GH_W: [f64; 7] = [5.482_688_559_722_184e-4, 3.075_712_396_758_652e-2, 2.401_231_786_050_127e-1, 4.571_428_571_428_571e-1, 2.401_231_786_050_127e-1, 3.075_712_396_758_652e-2, 5.482_688_559_722_184e-4];
-
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(u, v)| u * v).sum()
-}
 
 /// Inducing inputs chosen among `xs`: the distinct inputs (coordinates within `1e-9`) if there are at most
 /// `max(m_max, 2)`, else that many by farthest-point selection (deterministic, from the first distinct input)

@@ -36,6 +36,7 @@ use rand_distr::{Distribution, StandardNormal};
 
 use super::model::{norm_quantile, Link};
 use crate::math::{exp, ln, log10};
+use crate::optim::dot;
 
 /// One recorded interval: its start value, its rate, the values recorded inside it at fractions `tau`, and
 /// whether the run diverged in it (diverged intervals are kept out of the regression).
@@ -94,10 +95,6 @@ impl InputScale {
         let span = (self.log_lr.1 - self.log_lr.0).max(1e-12);
         [(ln_y - self.y_shift) / self.y_scale, (log10(lr) - self.log_lr.0) / span]
     }
-}
-
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(u, v)| u * v).sum()
 }
 
 impl ChainedModel {
