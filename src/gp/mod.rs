@@ -11,11 +11,19 @@
 //! - [`Gp::log_marginal_likelihood`], [`Gp::lml_grad`]: type-II ML objective and its analytic gradient in the
 //!   log hyperparameters (R&W eq. 5.9), [`Gp::optimize_hyperparameters`]: seeded multi-start projected L-BFGS.
 //!
+//! Also: [`multitask`] (exact GP over (input, task) pairs, product kernel with a task-correlation kernel),
+//! [`svgp`] (whitened sparse variational GP pieces), [`laplace`] (Laplace GP classifier), [`truvar`] (the
+//! TRUVAR acquisition score). The learning-rate schedule kind builds its trace models on them.
+//!
 //! The prior mean is zero: standardise the targets yourself (the bandit does) or use [`Gp::set_targets`].
 //! Inputs are slices of length [`Kernel::input_dim`] (spatial coordinates, then the time if temporal).
 
 mod kernel;
+pub mod laplace;
+pub mod multitask;
 mod opt;
+pub mod svgp;
+pub mod truvar;
 
 pub use kernel::{BaseKernel, Kernel};
 pub use opt::{lbfgs_box, LbfgsOptions};

@@ -10,9 +10,10 @@
 //! Stated choices: the trace `y` is the natural log of the training loss (all our traces are positive losses
 //! spanning decades); `s` scales the per-interval increments to unit spread; `c` is a learnt offset.
 //! Each latent GP is a sparse variational GP (Hensman et al. 2015) in the whitened form `u = L v`,
-//! `q(v) = N(m, C Cᵀ)`, with `M` inducing inputs chosen by farthest-point selection among the observed
-//! inputs (all of them when there are at most `M`: the full variational GP, labelled so); the ELBO's
-//! expectations use 7 x 7 Gauss-Hermite nodes and are maximised by Adam with analytic gradients. Kernel
+//! `q(v) = N(m, C Cᵀ)` ([`crate::gp::svgp`]: marginals of eq. 4, the KL term of eq. 5), with `M` inducing
+//! inputs chosen by farthest-point selection among the observed inputs (all of them when there are at most
+//! `M`: the full variational GP, labelled so); the ELBO's (eq. 5) expectations use 7 x 7 Gauss-Hermite nodes
+//! (instead of the paper's Monte Carlo) and are maximised by Adam with analytic gradients. Kernel
 //! hyperparameters are fixed (Matern 5/2, length scales 1 in standardised `Y` and 0.25 in the scaled log
 //! rate, unit signal variance) rather than learnt.
 //!
@@ -26,14 +27,16 @@
 // Index loops mirror the equations in these numeric kernels; negated comparisons deliberately catch NaN.
 #![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
 
-use crate::gp::{cholesky_jitter, BaseKernel, Kernel};
+use crate::gp::svgp::{inducing_inputs, Inducing, WhitenedQ, GH_W, GH_X};
+use crate::gp::{BaseKernel, Kernel};
 use crate::rng::{stream, Rng};
 use crate::{Error, Result};
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
 use rand_distr::{Distribution, StandardNormal};
 
 use super::model::{norm_quantile, Link};
 use crate::math::{exp, ln, log10};
+use crate::optim::dot;
 
 /// One recorded interval: its start value, its rate, the values recorded inside it at fractions `tau`, and
 /// whether the run diverged in it (diverged intervals are kept out of the regression).
@@ -46,28 +49,21 @@ pub struct IntervalObs {
     pub diverged: bool,
 }
 
-/// 7-point Gauss-Hermite rule for `E[h(ξ)]`, `ξ ~ N(0, 1)` (nodes `√2 t_i`, weights `w_i / √π`).
-const GH_X: [f64; 7] = [-3.750_439_717_725_742, -2.366_759_410_734_541, -1.154_405_394_739_968, 0.0, 1.154_405_394_739_968, 2.366_759_410_734_541, 3.750_439_717_725_742];
-const GH_W: [f64; 7] = [5.482_688_559_722_184e-4, 3.075_712_396_758_652e-2, 2.401_231_786_050_127e-1, 4.571_428_571_428_571e-1, 2.401_231_786_050_127e-1, 3.075_712_396_758_652e-2, 5.482_688_559_722_184e-4];
-
 const CRN: usize = 256;
 
 /// A fitted chained sparse variational trace model.
 #[derive(Debug, Clone)]
 pub struct ChainedModel {
     link: Link,
-    kernel: Kernel,
-    z: Vec<[f64; 2]>,
-    lz: DMatrix<f64>,
-    m: [DVector<f64>; 2],
-    c: [DMatrix<f64>; 2],
+    /// Inducing inputs, kernel and `chol K_ZZ`, shared by `f` and `g`.
+    ind: Inducing<2>,
+    /// `q(v_f)`, `q(v_g)`.
+    q: [WhitenedQ; 2],
     /// Learnt offset `c` of `g` and log noise variance (exponential form).
     offset: f64,
     log_noise: f64,
-    y_shift: f64,
-    y_scale: f64,
+    scale: InputScale,
     s: f64,
-    log_lr: (f64, f64),
     crn: Vec<(f64, f64)>,
     /// ELBO at the end of the fit.
     pub elbo: f64,
@@ -75,8 +71,30 @@ pub struct ChainedModel {
     pub full: bool,
 }
 
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(u, v)| u * v).sum()
+/// The inputs of the trace model and of the failure classifier: `(ln Y - shift) / scale`, standardised over
+/// the observed interval starts, and `log10 lr` scaled to [0, 1] over the bounds.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct InputScale {
+    y_shift: f64,
+    y_scale: f64,
+    log_lr: (f64, f64),
+}
+
+impl InputScale {
+    /// From the `ln Y` of the interval starts (mean and population sd; sd 1 when below `1e-9`).
+    pub(super) fn fit(ln_starts: &[f64], lr_bounds: [f64; 2]) -> Self {
+        let n = ln_starts.len().max(1) as f64;
+        let y_shift = ln_starts.iter().sum::<f64>() / n;
+        let ysd = (ln_starts.iter().map(|v| (v - y_shift).powi(2)).sum::<f64>() / n).sqrt();
+        let y_scale = if ysd > 1e-9 { ysd } else { 1.0 };
+        InputScale { y_shift, y_scale, log_lr: (log10(lr_bounds[0]), log10(lr_bounds[1])) }
+    }
+
+    /// The input at `ln Y = ln_y` and rate `lr`.
+    pub(super) fn at(&self, ln_y: f64, lr: f64) -> [f64; 2] {
+        let span = (self.log_lr.1 - self.log_lr.0).max(1e-12);
+        [(ln_y - self.y_shift) / self.y_scale, (log10(lr) - self.log_lr.0) / span]
+    }
 }
 
 impl ChainedModel {
@@ -96,69 +114,30 @@ impl ChainedModel {
         }
         let starts: Vec<f64> = used.iter().map(|o| ln(o.y_start)).collect();
         let n = starts.len() as f64;
-        let y_shift = starts.iter().sum::<f64>() / n;
-        let ysd = (starts.iter().map(|v| (v - y_shift).powi(2)).sum::<f64>() / n).sqrt();
-        let y_scale = if ysd > 1e-9 { ysd } else { 1.0 };
+        let scale = InputScale::fit(&starts, lr_bounds);
         let incs: Vec<f64> =
             used.iter().map(|o| o.points.last().map_or(0.0, |p| ln(p.1)) - ln(o.y_start)).collect();
         let s = (incs.iter().map(|v| v * v).sum::<f64>() / n).sqrt().max(1e-6);
-        let log_lr = (log10(lr_bounds[0]), log10(lr_bounds[1]));
-        let span = (log_lr.1 - log_lr.0).max(1e-12);
-        let xs: Vec<[f64; 2]> =
-            used.iter().map(|o| [(ln(o.y_start) - y_shift) / y_scale, (log10(o.lr) - log_lr.0) / span]).collect();
+        let xs: Vec<[f64; 2]> = used.iter().map(|o| scale.at(ln(o.y_start), o.lr)).collect();
         let mut kernel = Kernel::new(BaseKernel::Matern52, 2, 1.0, 1.0)?;
         kernel.length_scales = vec![1.0, 0.25];
-        // Farthest-point selection of the inducing inputs (deterministic).
-        let mut distinct: Vec<[f64; 2]> = Vec::new();
-        for x in &xs {
-            if !distinct.iter().any(|d| (d[0] - x[0]).abs() < 1e-9 && (d[1] - x[1]).abs() < 1e-9) {
-                distinct.push(*x);
-            }
-        }
-        let m_max = m_max.max(2);
-        let full = distinct.len() <= m_max;
-        let z: Vec<[f64; 2]> = if full {
-            distinct.clone()
-        } else {
-            let d2 = |a: &[f64; 2], b: &[f64; 2]| ((a[0] - b[0]) / 1.0).powi(2) + ((a[1] - b[1]) / 0.25).powi(2);
-            let mut chosen = vec![distinct[0]];
-            let mut mind: Vec<f64> = distinct.iter().map(|d| d2(d, &distinct[0])).collect();
-            while chosen.len() < m_max {
-                let (j, _) = mind.iter().enumerate().fold((0, -1.0), |a, (i, &v)| if v > a.1 { (i, v) } else { a });
-                chosen.push(distinct[j]);
-                for (i, d) in distinct.iter().enumerate() {
-                    mind[i] = mind[i].min(d2(d, &distinct[j]));
-                }
-            }
-            chosen
-        };
+        // Farthest-point selection of the inducing inputs (deterministic), in the kernel's length scales.
+        let (z, full) = inducing_inputs(&xs, m_max, [1.0, 0.25]);
         let mm = z.len();
-        let kzz = DMatrix::from_fn(mm, mm, |i, j| kernel.eval(&z[i], &z[j]));
-        let (lz, _) = cholesky_jitter(&kzz, 1e-4)?;
-        let b_of = |x: &[f64; 2]| -> (Vec<f64>, f64) {
-            let kx = DVector::from_fn(mm, |i, _| kernel.eval(&z[i], x));
-            let b = lz.solve_lower_triangular(&kx).unwrap_or_else(|| DVector::zeros(mm));
-            let resid = (kernel.eval(x, x) - b.dot(&b)).max(0.0);
-            (b.iter().copied().collect(), resid)
-        };
-        let bs: Vec<(Vec<f64>, f64)> = xs.iter().map(b_of).collect();
+        let ind = Inducing::new(kernel, z, 1e-4)?;
+        let bs: Vec<(Vec<f64>, f64)> = xs.iter().map(|x| ind.project(x)).collect();
         let targets: Vec<Vec<(f64, f64)>> = used
             .iter()
             .map(|o| o.points.iter().map(|&(t, v)| (t.min(1.0), (ln(v) - ln(o.y_start)) / s)).collect())
             .collect();
         let mut model = ChainedModel {
             link,
-            kernel,
-            z,
-            lz,
-            m: [DVector::zeros(mm), DVector::zeros(mm)],
-            c: [DMatrix::identity(mm, mm) * 0.3, DMatrix::identity(mm, mm) * 0.3],
+            ind,
+            q: [WhitenedQ::new(mm, 0.3), WhitenedQ::new(mm, 0.3)],
             offset: if link == Link::Exponential { ln(3f64) } else { ln(0.1f64) },
             log_noise: ln(0.05f64),
-            y_shift,
-            y_scale,
+            scale,
             s,
-            log_lr,
             crn: Vec::new(),
             elbo: f64::NEG_INFINITY,
             full,
@@ -197,55 +176,31 @@ impl ChainedModel {
 
     /// Number of inducing inputs per latent GP.
     pub fn inducing(&self) -> usize {
-        self.z.len()
+        self.ind.len()
     }
 
+    /// Packed parameters: `q(v_f)`, `q(v_g)` (see [`WhitenedQ::pack`]), the offset, the log noise variance.
     fn pack(&self, t: &mut [f64]) {
-        let mm = self.z.len();
         let mut k = 0;
         for l in 0..2 {
-            for i in 0..mm {
-                t[k] = self.m[l][i];
-                k += 1;
-            }
-            for i in 0..mm {
-                for j in 0..mm {
-                    t[k] = if i == j { ln(self.c[l][(i, i)].max(1e-300)) } else if j < i { self.c[l][(i, j)] } else { 0.0 };
-                    k += 1;
-                }
-            }
+            self.q[l].pack(t, &mut k);
         }
         t[k] = self.offset;
         t[k + 1] = self.log_noise;
     }
 
     fn unpack(&mut self, t: &[f64]) {
-        let mm = self.z.len();
         let mut k = 0;
         for l in 0..2 {
-            for i in 0..mm {
-                self.m[l][i] = t[k];
-                k += 1;
-            }
-            for i in 0..mm {
-                for j in 0..mm {
-                    self.c[l][(i, j)] = if i == j { exp(t[k].clamp(-30.0, 5.0)) } else if j < i { t[k] } else { 0.0 };
-                    k += 1;
-                }
-            }
+            self.q[l].unpack(t, &mut k);
         }
         self.offset = t[k].clamp(-20.0, 20.0);
         self.log_noise = t[k + 1].clamp(-20.0, 5.0);
     }
 
-    /// Marginal `q(f(x))` for latent `l` given `b = L⁻¹ k(Z, x)` and the residual variance.
+    /// Marginal `q(f(x))` (eq. 4, whitened) for latent `l` given `b = L⁻¹ k(Z, x)` and the residual variance.
     fn marginal(&self, l: usize, b: &[f64], resid: f64) -> (f64, f64, Vec<f64>) {
-        let mm = b.len();
-        let mu = dot(self.m[l].as_slice(), b);
-        // ctb = Cᵀ b
-        let ctb: Vec<f64> = (0..mm).map(|j| (j..mm).map(|i| self.c[l][(i, j)] * b[i]).sum()).collect();
-        let var = resid + dot(&ctb, &ctb);
-        (mu, var.max(1e-12).sqrt(), ctb)
+        self.q[l].marginal(b, resid)
     }
 
     /// Mean `h(f, g, τ)` of the scaled increment and the noise variance, with their derivatives
@@ -265,9 +220,9 @@ impl ChainedModel {
         }
     }
 
-    /// ELBO and its gradient in the packed parameters.
+    /// ELBO (eq. 5; expectations by Gauss-Hermite) and its gradient in the packed parameters.
     fn elbo_grad(&self, bs: &[(Vec<f64>, f64)], targets: &[Vec<(f64, f64)>], grad: &mut [f64]) -> f64 {
-        let mm = self.z.len();
+        let mm = self.ind.len();
         grad.iter_mut().for_each(|v| *v = 0.0);
         let mut total = 0.0;
         let (mut g_off, mut g_noise) = (0.0, 0.0);
@@ -304,46 +259,17 @@ impl ChainedModel {
                 }
             }
             for (l, (dmu, dsd, ctb, sd)) in [(dmuf, dsdf, &ctbf, sdf), (dmug, dsdg, &ctbg, sdg)].into_iter().enumerate() {
-                for i in 0..mm {
-                    gm[l][i] += dmu * b[i];
-                }
-                // ∂sd/∂C_ij = b_i (Cᵀb)_j / sd  (lower triangle)
-                let k = dsd / sd;
-                for i in 0..mm {
-                    for j in 0..=i {
-                        gc[l][(i, j)] += k * b[i] * ctb[j];
-                    }
-                }
+                WhitenedQ::add_marginal_grad(b, ctb, dmu, dsd, sd, &mut gm[l], &mut gc[l]);
             }
         }
-        // KL(q(v) || N(0, I)) = ½ (tr CCᵀ + mᵀm - M - 2 Σ ln C_ii)
+        // KL(q(v) || N(0, I)) of both latent GPs (the KL term of eq. 5)
         let mut kl = 0.0;
         for l in 0..2 {
-            let mut tr = 0.0;
-            let mut logdet = 0.0;
-            for i in 0..mm {
-                for j in 0..=i {
-                    tr += self.c[l][(i, j)].powi(2);
-                    gc[l][(i, j)] -= self.c[l][(i, j)];
-                }
-                logdet += ln(self.c[l][(i, i)]);
-                gc[l][(i, i)] += 1.0 / self.c[l][(i, i)];
-                gm[l][i] -= self.m[l][i];
-            }
-            kl += 0.5 * (tr + self.m[l].dot(&self.m[l]) - mm as f64 - 2.0 * logdet);
+            kl += self.q[l].kl_add_neg_grad(&mut gm[l], &mut gc[l]);
         }
         let mut k = 0;
         for l in 0..2 {
-            for i in 0..mm {
-                grad[k] = gm[l][i];
-                k += 1;
-            }
-            for i in 0..mm {
-                for j in 0..mm {
-                    grad[k] = if i == j { gc[l][(i, i)] * self.c[l][(i, i)] } else if j < i { gc[l][(i, j)] } else { 0.0 };
-                    k += 1;
-                }
-            }
+            self.q[l].pack_grad(&gm[l], &gc[l], grad, &mut k);
         }
         grad[k] = g_off;
         grad[k + 1] = g_noise;
@@ -351,16 +277,11 @@ impl ChainedModel {
     }
 
     fn input(&self, y: f64, lr: f64) -> [f64; 2] {
-        let span = (self.log_lr.1 - self.log_lr.0).max(1e-12);
-        [(ln(y.max(1e-300)) - self.y_shift) / self.y_scale, (log10(lr) - self.log_lr.0) / span]
+        self.scale.at(ln(y.max(1e-300)), lr)
     }
 
     fn b_of(&self, x: &[f64; 2]) -> (Vec<f64>, f64) {
-        let mm = self.z.len();
-        let kx = DVector::from_fn(mm, |i, _| self.kernel.eval(&self.z[i], x));
-        let b = self.lz.solve_lower_triangular(&kx).unwrap_or_else(|| DVector::zeros(mm));
-        let resid = (self.kernel.eval(x, x) - b.dot(&b)).max(0.0);
-        (b.iter().copied().collect(), resid)
+        self.ind.project(x)
     }
 
     /// Marginals `(μ_f, σ_f, μ_g, σ_g)` of the two latent functions at `(y, lr)`.
@@ -405,14 +326,9 @@ impl ChainedModel {
     /// Recursive sampling (Sec. 2.3) of `samples` paths over the schedule `lrs` from `start`; each path draws
     /// the inducing variables of `f` and `g` once. Returns the paths' values at boundaries `0..=lrs.len()`.
     pub fn sample_paths(&self, lrs: &[f64], start: f64, samples: usize, rng: &mut Rng) -> Vec<Vec<f64>> {
-        let mm = self.z.len();
         let mut out = Vec::with_capacity(samples);
         for _ in 0..samples.max(1) {
-            let mut v = [DVector::zeros(mm), DVector::zeros(mm)];
-            for l in 0..2 {
-                let e = DVector::from_fn(mm, |_, _| StandardNormal.sample(rng));
-                v[l] = &self.m[l] + &self.c[l] * e;
-            }
+            let v = [self.q[0].sample(rng), self.q[1].sample(rng)];
             let mut y = start;
             let mut path = vec![y];
             for &lr in lrs {
@@ -443,110 +359,6 @@ pub(super) fn quantile(v: &mut [f64], a: f64) -> f64 {
     let i = pos.floor() as usize;
     let j = (i + 1).min(v.len() - 1);
     v[i] + (pos - i as f64) * (v[j] - v[i])
-}
-
-/// The GP classifier of failures (Sec. 3.2): Laplace approximation of a GP with logistic likelihood
-/// (Rasmussen & Williams 2006, Algorithm 3.1; prediction with the probit approximation, eq. 3.25 and
-/// Mackay's `κ`), over the same inputs as the trace model, with a constant prior mean at the logit of the
-/// observed failure rate. Without any failure the probability is 0.
-#[derive(Debug, Clone)]
-pub struct FailureClassifier {
-    kernel: Kernel,
-    xs: Vec<[f64; 2]>,
-    mean: f64,
-    /// `∇ log p(y|f̂)` at the mode and the Cholesky factor of `B = I + W½ K W½`.
-    grad: DVector<f64>,
-    sw: DVector<f64>,
-    lb: DMatrix<f64>,
-    any: bool,
-    y_shift: f64,
-    y_scale: f64,
-    log_lr: (f64, f64),
-}
-
-use crate::math::logistic as sigmoid;
-
-impl FailureClassifier {
-    /// Fits on every interval (label: diverged in it).
-    pub fn fit(obs: &[IntervalObs], lr_bounds: [f64; 2]) -> Result<Self> {
-        let pts: Vec<&IntervalObs> = obs.iter().filter(|o| o.y_start > 0.0 && o.lr > 0.0).collect();
-        let starts: Vec<f64> = pts.iter().map(|o| ln(o.y_start)).collect();
-        let n = starts.len().max(1) as f64;
-        let y_shift = starts.iter().sum::<f64>() / n;
-        let ysd = (starts.iter().map(|v| (v - y_shift).powi(2)).sum::<f64>() / n).sqrt();
-        let y_scale = if ysd > 1e-9 { ysd } else { 1.0 };
-        let log_lr = (log10(lr_bounds[0]), log10(lr_bounds[1]));
-        let span = (log_lr.1 - log_lr.0).max(1e-12);
-        let xs: Vec<[f64; 2]> =
-            pts.iter().map(|o| [(ln(o.y_start) - y_shift) / y_scale, (log10(o.lr) - log_lr.0) / span]).collect();
-        let t: Vec<f64> = pts.iter().map(|o| if o.diverged { 1.0 } else { 0.0 }).collect();
-        let nf = t.iter().sum::<f64>();
-        let mut kernel = Kernel::new(BaseKernel::Matern52, 2, 1.0, 10.0)?;
-        kernel.length_scales = vec![1.0, 0.2];
-        let rate = ((nf + 0.5) / (t.len() as f64 + 1.0)).clamp(0.02, 0.5);
-        let mean = ln(rate / (1.0 - rate));
-        let nn = xs.len();
-        let mut me = FailureClassifier {
-            kernel,
-            xs,
-            mean,
-            grad: DVector::zeros(nn),
-            sw: DVector::zeros(nn),
-            lb: DMatrix::identity(nn, nn),
-            any: nf > 0.0,
-            y_shift,
-            y_scale,
-            log_lr,
-        };
-        if !me.any {
-            return Ok(me);
-        }
-        let k = DMatrix::from_fn(nn, nn, |i, j| me.kernel.eval(&me.xs[i], &me.xs[j]));
-        let tv = DVector::from_vec(t);
-        let mut f = DVector::zeros(nn); // f - mean
-        for _ in 0..50 {
-            let pi = f.map(|v| sigmoid(v + mean));
-            let w = pi.map(|p| p * (1.0 - p));
-            let sw = w.map(|v| v.sqrt());
-            let g = &tv - &pi;
-            let bm = DMatrix::identity(nn, nn) + DMatrix::from_fn(nn, nn, |i, j| sw[i] * k[(i, j)] * sw[j]);
-            let (l, _) = cholesky_jitter(&bm, 1e-6)?;
-            let b = w.component_mul(&f) + &g;
-            let kb = &k * &b;
-            let swkb = sw.component_mul(&kb);
-            let y1 = l.solve_lower_triangular(&swkb).ok_or_else(|| Error::numerical("classifier solve"))?;
-            let y2 = l.transpose().solve_upper_triangular(&y1).ok_or_else(|| Error::numerical("classifier solve"))?;
-            let a = &b - sw.component_mul(&y2);
-            let fnew = &k * &a;
-            let change = (&fnew - &f).amax();
-            f = fnew;
-            me.grad = &tv - f.map(|v| sigmoid(v + mean));
-            me.sw = f.map(|v| {
-                let p = sigmoid(v + mean);
-                (p * (1.0 - p)).sqrt()
-            });
-            if change < 1e-8 {
-                break;
-            }
-        }
-        let bm = DMatrix::identity(nn, nn) + DMatrix::from_fn(nn, nn, |i, j| me.sw[i] * k[(i, j)] * me.sw[j]);
-        me.lb = cholesky_jitter(&bm, 1e-6)?.0;
-        Ok(me)
-    }
-
-    /// Predicted probability that a run at loss `y` with rate `lr` diverges in the next interval.
-    pub fn p_fail(&self, y: f64, lr: f64) -> f64 {
-        if !self.any {
-            return 0.0;
-        }
-        let span = (self.log_lr.1 - self.log_lr.0).max(1e-12);
-        let x = [(ln(y.max(1e-300)) - self.y_shift) / self.y_scale, (log10(lr) - self.log_lr.0) / span];
-        let ks = DVector::from_fn(self.xs.len(), |i, _| self.kernel.eval(&self.xs[i], &x));
-        let mu = self.mean + ks.dot(&self.grad);
-        let v = self.lb.solve_lower_triangular(&self.sw.component_mul(&ks)).unwrap_or_else(|| DVector::zeros(ks.len()));
-        let var = (self.kernel.eval(&x, &x) - v.dot(&v)).max(0.0);
-        sigmoid(mu / (1.0 + std::f64::consts::PI * var / 8.0).sqrt())
-    }
 }
 
 #[cfg(test)]
@@ -587,14 +399,14 @@ mod tests {
                 .iter()
                 .map(|o| o.points.iter().map(|&(t, v)| (t, (ln(v) - ln(o.y_start)) / m.s)).collect())
                 .collect();
-            let np = 2 * (m.z.len() + m.z.len().pow(2)) + 2;
+            let np = 2 * (m.inducing() + m.inducing().pow(2)) + 2;
             let mut th = vec![0.0; np];
             m.pack(&mut th);
             let mut g = vec![0.0; np];
             m.elbo_grad(&bs, &targets, &mut g);
             let mut gd = vec![0.0; np];
             for i in (0..np).step_by(7).chain([np - 2, np - 1]) {
-                if g[i] == 0.0 && i % m.z.len() != 0 {
+                if g[i] == 0.0 && i % m.inducing() != 0 {
                     continue;
                 }
                 let h = 1e-6;
@@ -626,18 +438,5 @@ mod tests {
         // With as many inducing inputs as distinct inputs it is the full variational GP.
         let (obs, _) = toy(Link::Exponential);
         assert!(ChainedModel::fit(&obs, Link::Exponential, [1e-3, 1.0], 16, 50).unwrap().full);
-    }
-
-    #[test]
-    fn classifier_separates_failures() {
-        let mut obs = Vec::new();
-        for k in 0..20 {
-            let lr = powf(10f64, -3.0 + 3.0 * k as f64 / 19.0);
-            obs.push(IntervalObs { y_start: 1.0, lr, points: vec![], diverged: lr > 0.2 });
-        }
-        let c = FailureClassifier::fit(&obs, [1e-3, 1.0]).unwrap();
-        assert!(c.p_fail(1.0, 0.9) > 0.6 && c.p_fail(1.0, 2e-3) < 0.15, "{} {}", c.p_fail(1.0, 0.9), c.p_fail(1.0, 2e-3));
-        obs.iter_mut().for_each(|o| o.diverged = false);
-        assert_eq!(FailureClassifier::fit(&obs, [1e-3, 1.0]).unwrap().p_fail(1.0, 0.9), 0.0);
     }
 }

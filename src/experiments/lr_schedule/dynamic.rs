@@ -1,7 +1,8 @@
 //! Dynamic tuning of one run with the GP trace model (Picheny et al. 2020, Algorithm 1).
 
 use super::schedules::{logspace, run_segment, Segment};
-use super::chained::{quantile, ChainedModel, FailureClassifier, IntervalObs};
+use super::chained::{quantile, ChainedModel, IntervalObs};
+use super::failure::FailureClassifier;
 use super::{Band, Decision, TraceModelKind, DynamicReport, LrConfig, LrEvent, LrMethodReport, LrTracePoint, RunState, TraceModel, TrainProblem, Transition};
 use crate::rng::substream;
 use crate::{Error, Result};

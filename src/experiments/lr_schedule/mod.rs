@@ -26,12 +26,13 @@ pub use experiment::LrExperiment;
 //
 // Layout: `config` (+ `presets`, `validate`), `report` (traces, decisions, events), `data` (the training
 // problem of a config), `schedules` (fixed schedules), `dynamic` (the GP-guided tuner), `chained` (the trace
-// model and the failure classifier), `model` (the exact-GP fallback), `train` (problems and optimisers).
+// model), `failure` (the failure classifier), `model` (the exact-GP fallback), `train` (problems and optimisers).
 
 mod chained;
 mod config;
 mod data;
 mod dynamic;
+mod failure;
 pub mod model;
 pub mod multitask;
 mod presets;
@@ -40,7 +41,8 @@ mod schedules;
 pub mod train;
 mod validate;
 
-pub use chained::{ChainedModel, FailureClassifier, IntervalObs};
+pub use chained::{ChainedModel, IntervalObs};
+pub use failure::FailureClassifier;
 pub use config::*;
 pub use model::{Band, Link, TraceModel, Transition};
 pub use multitask::{MultitaskReport, MultitaskSpec};
@@ -179,7 +181,7 @@ fn best_of(methods: &[LrMethodReport], fam: &str) -> Option<BestOf> {
         .map(|m| BestOf { name: m.name.clone(), final_loss: m.final_loss })
 }
 
-/// The multi-task warm-start experiment (their Sec. 4, `multitask.rs`) as an lr-schedule report.
+/// The multi-task warm-start experiment (their Sec. 4, `multitask/`) as an lr-schedule report.
 fn run_multitask(
     cfg: &LrConfig,
     spec: &MultitaskSpec,

