@@ -34,6 +34,7 @@ mod experiments {
     mod hoag;
     mod hoag_sparse;
     mod lrsched;
+    mod lrsched_golden;
     mod lrsched_multitask;
     mod mamba_page;
     mod mnist_bnn;
