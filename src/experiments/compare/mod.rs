@@ -8,7 +8,7 @@ pub use experiment::{CompareConfig, CompareDetail, CompareExperiment};
 
 use crate::experiments::tune::config::*;
 use crate::experiments::tune::driver::drive;
-use crate::experiments::tune::kernel::RunKernel;
+use crate::experiments::tune::kernel::{KsdKernel, RunKernel};
 use crate::experiments::tune::metric::{predictive_log_loss, score_vectors, thin_rows};
 use crate::experiments::tune::posterior::Posterior;
 use crate::experiments::tune::report::{Event, Report};
@@ -132,7 +132,9 @@ pub fn paper_tuners(base: &TuneConfig) -> Vec<(String, TuneConfig)> {
     let mut out = Vec::new();
     let mut mamba_ksd = base.clone();
     mamba_ksd.tuner = TunerSpec::Mamba { eta: 3, scoring: Scoring::Round };
-    mamba_ksd.metric = MetricSpec { kind: MetricKind::Ksd { kernel: None, scale: None, estimator: None, c: None, beta: None, moment: None }, ..base.metric.clone() };
+    // The KSD kernel the base config asks for (`metric.kernel`: "plain" is the paper's, c = 1, beta = -1/2);
+    // unset, the project's run kernel. Its other KSD settings take their defaults, as before.
+    mamba_ksd.metric = MetricSpec { kind: ksd_kind(ksd_kernel(base)), ..base.metric.clone() };
     out.push(("MAMBA-KSD".to_string(), mamba_ksd.clone()));
     let mut mamba_fssd = mamba_ksd.clone();
     // FSSD-opt (J = 10 and Adam as the paper, app. B.1.3; the locations and width fitted once per round on the
@@ -157,6 +159,19 @@ pub fn paper_tuners(base: &TuneConfig) -> Vec<(String, TuneConfig)> {
     out
 }
 
+/// The Stein kernel a comparison uses for MAMBA-KSD, grid (KSD) and every evaluation: the base config's
+/// `metric.kernel` when its metric is a KSD (`None`: the run kernel, the default).
+pub fn ksd_kernel(base: &TuneConfig) -> Option<KsdKernel> {
+    match &base.metric.kind {
+        MetricKind::Ksd { kernel, .. } => *kernel,
+        _ => None,
+    }
+}
+
+fn ksd_kind(kernel: Option<KsdKernel>) -> MetricKind {
+    MetricKind::Ksd { kernel, scale: None, estimator: None, c: None, beta: None, moment: None }
+}
+
 /// Long run of the exact reference sampler (MALA with adapted step) from the MAP; `stop` ends it early
 /// (`Error::Cancelled`).
 pub fn reference(problem: &Posterior, n_samples: usize, seed: u64, stop: &AtomicBool) -> Result<Reference> {
@@ -179,8 +194,8 @@ pub fn xi_error(sd_hat: &[f64], sd: &[f64]) -> f64 {
     num.sqrt() / den.sqrt().max(1e-300)
 }
 
-/// Evaluates a report's chosen samples.
-pub fn evaluate(problem: &Posterior, report: &Report, reference: Option<&Reference>, seed: u64) -> Result<Evaluation> {
+/// Evaluates a report's chosen samples; `kernel` is the comparison's Stein kernel ([`ksd_kernel`]).
+pub fn evaluate(problem: &Posterior, report: &Report, reference: Option<&Reference>, seed: u64, kernel: Option<KsdKernel>) -> Result<Evaluation> {
     let total = report.compute.grad_evals + report.compute.scoring_grad_evals;
     let Some(best) = &report.best else {
         return Ok(Evaluation { ksd: None, std_rel_error: None, xi: None, test_log_loss: None, calibration: None, test_rmse: None, total_grad_evals: total, speedup_vs_grid: None });
@@ -189,8 +204,8 @@ pub fn evaluate(problem: &Posterior, report: &Report, reference: Option<&Referen
     let x = thin_rows(&best.samples, d, 1000);
     let mut r = rng::stream(seed, (1 << 40) + 4);
     let g = score_vectors(problem.train.as_ref(), &x, None, &mut r);
-    // The default run kernel (Laplace preconditioner at the MAP): the same for every tuner of a comparison.
-    let kernel = RunKernel::for_metric(&MetricSpec::default().kind, problem.train.as_ref(), &problem.map)?;
+    // The comparison's kernel (default: the run kernel, Laplace preconditioner at the MAP): the same for every tuner.
+    let kernel = RunKernel::for_metric(&ksd_kind(kernel), problem.train.as_ref(), &problem.map)?;
     let ksd = kernel.and_then(|k| k.ksd(&x, &g, d).ok()).map(|v| RunKernel::rank_value(&v));
     let std_rel_error = reference.map(|rf| {
         best.posterior.std.iter().zip(&rf.std).map(|(a, b)| (a - b).abs() / b.abs().max(1e-300)).sum::<f64>() / d as f64
@@ -219,6 +234,11 @@ pub fn compare(
     cancel: &AtomicBool,
 ) -> Result<Comparison> {
     let seed = tuners.first().map(|t| t.1.seed).unwrap_or(0);
+    // Every tuner of a comparison derives from one base config: the first KSD tuner's kernel is the comparison's.
+    let kernel = tuners.iter().find_map(|t| match &t.1.metric.kind {
+        MetricKind::Ksd { kernel, .. } => Some(*kernel),
+        _ => None,
+    }).flatten();
     let reference = match given {
         Some(r) => Some(r),
         None if reference_samples > 0 => Some(reference(problem, reference_samples, seed, cancel)?),
@@ -227,7 +247,7 @@ pub fn compare(
     let mut entries = Vec::new();
     for (name, cfg) in tuners {
         let report = drive(cfg, problem, &mut |e| observer(name, e), cancel)?;
-        let evaluation = evaluate(problem, &report, reference.as_ref(), cfg.seed)?;
+        let evaluation = evaluate(problem, &report, reference.as_ref(), cfg.seed, kernel)?;
         entries.push(CompareEntry { name: name.clone(), report, evaluation });
     }
     let grid = entries.iter().find(|e| e.name == "grid (KSD)").map(|e| e.evaluation.total_grad_evals as f64);

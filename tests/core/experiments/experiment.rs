@@ -256,3 +256,51 @@ fn a_saved_reference_gives_the_report_of_a_recomputed_one_for_any_sampler() {
     }
     assert!(matches!(run_with(small(Kind::Tune), Some(read)), Err(Error::Config(m)) if m.contains("compare")));
 }
+
+/// A comparison honours `"kernel": "plain"` (the paper's c = 1, beta = -1/2): MAMBA-KSD and grid (KSD) score with
+/// it, and the evaluation's KSD equals a recomputation with the plain kernel on the chosen samples; without it
+/// the run kernel scores everything, as before.
+#[test]
+fn compare_honours_the_plain_kernel() {
+    use tunelab::experiments::compare::CompareConfig;
+    use tunelab::experiments::tune::kernel::{KsdKernel, RunKernel};
+    use tunelab::experiments::tune::metric::{score_vectors, thin_rows};
+    use tunelab::experiments::tune::{MetricKind, Posterior};
+    use tunelab::experiments::Output;
+    let go = |kernel: Option<KsdKernel>| {
+        let mut cfg = small(Kind::Compare);
+        let ExperimentConfig::Compare(c) = &mut cfg else { panic!() };
+        c.reference_samples = 0;
+        c.tuners = vec!["MAMBA-KSD".into(), "grid (KSD)".into()];
+        if let MetricKind::Ksd { kernel: k, .. } = &mut c.base.metric.kind {
+            *k = kernel;
+        } else {
+            panic!("the small compare config scores by KSD");
+        }
+        let base: CompareConfig = c.clone();
+        let report = cfg.check().unwrap().run(Inputs::default(), &mut |_| {}, &AtomicBool::new(false)).unwrap();
+        let Some(Output::Compare(cmp)) = report.result else { panic!("not a comparison") };
+        (base, cmp)
+    };
+    let (base, plain) = go(Some(KsdKernel::Plain));
+    let problem = Posterior::build(&base.base, None).unwrap();
+    for e in &plain.entries {
+        let k = e.report.kernel.as_ref().expect("a KSD tuner records its kernel");
+        assert_eq!(k.kind, KsdKernel::Plain, "{}", e.name);
+        assert_eq!((k.c, k.beta), (1.0, -0.5), "{}", e.name);
+        // the evaluation's KSD, recomputed with the plain kernel on the same thinned samples and score stream
+        let best = e.report.best.as_ref().expect("a chosen arm");
+        let d = problem.dim;
+        let x = thin_rows(&best.samples, d, 1000);
+        let mut r = tunelab::rng::stream(base.base.seed, (1 << 40) + 4);
+        let g = score_vectors(problem.train.as_ref(), &x, None, &mut r);
+        let plain_kind = MetricKind::Ksd { kernel: Some(KsdKernel::Plain), scale: None, estimator: None, c: None, beta: None, moment: None };
+        let kernel = RunKernel::for_metric(&plain_kind, problem.train.as_ref(), &problem.map).unwrap().unwrap();
+        let want = RunKernel::rank_value(&kernel.ksd(&x, &g, d).unwrap());
+        assert_eq!(e.evaluation.ksd, Some(want), "{}", e.name);
+    }
+    let (_, default) = go(None);
+    for e in &default.entries {
+        assert_eq!(e.report.kernel.as_ref().map(|k| k.kind), Some(KsdKernel::Run), "{}", e.name);
+    }
+}
