@@ -233,8 +233,26 @@ pub fn run(args: &RunCmdArgs) -> Result<i32> {
     execute(args.kind, &args.run, |_| Ok(()))
 }
 
-/// `tunelab presets`: the presets of every kind.
-pub fn presets() -> Result<i32> {
+/// `tunelab presets [--show KIND/NAME]`.
+#[derive(clap::Args, Debug)]
+pub struct PresetsArgs {
+    /// Print this preset's full JSON config (every default filled in), e.g. `tune/paper-logreg`; save it, edit
+    /// it and run it with `tunelab run --config FILE`.
+    #[arg(long, value_name = "KIND/NAME")]
+    pub show: Option<String>,
+}
+
+/// `tunelab presets`: the presets of every kind, or one preset's JSON.
+pub fn presets(args: &PresetsArgs) -> Result<i32> {
+    if let Some(spec) = &args.show {
+        let (kind, name) = spec
+            .split_once('/')
+            .ok_or_else(|| Error::config(format!("--show takes KIND/NAME (e.g. tune/paper-logreg), got '{spec}'")))?;
+        let cfg = ExperimentConfig::preset(Kind::parse(kind)?, name)?;
+        let text = serde_json::to_string_pretty(&cfg).map_err(|e| Error::Io(format!("cannot write JSON: {e}")))?;
+        println!("{text}");
+        return Ok(0);
+    }
     for kind in Kind::ALL {
         println!("{:<12} {}", kind.name(), ExperimentConfig::preset_names(kind).join(", "));
     }

@@ -34,25 +34,24 @@ enum Command {
     Ksd(ksd::KsdArgs),
     /// Finite-set Stein discrepancy of samples at given test locations.
     Fssd(fssd::FssdArgs),
-    /// Run a tuner (MAMBA, grid, heuristic, random) from a JSON config or a preset (paper-logreg, digits-bnn,
-    /// demo, gaussian).
+    /// Run a tuner (MAMBA, grid, heuristic, random) from a JSON config or a preset (`tunelab presets`).
     Tune(experiments::TuneArgs),
     /// Run the paper's comparison of tuners on one problem and print the table.
     Compare(experiments::CompareArgs),
     /// Bandit tuners (GP-UCB, D-TTTS, ...) on problems with a known optimum: regret curves (presets:
-    /// beta-reservoir, tvo-schedule, branin, logreg-sgd, sgmcmc-ksd, svm-breast-cancer, svm-wine, mlp-digits,
-    /// mlp-mnist; sgld-step runs the step-size experiment).
+    /// `tunelab presets`).
     Bandit(experiments::BanditArgs),
-    /// HOAG hyperparameter optimisation with approximate gradients, against its baselines (presets: logreg,
-    /// kernel-ridge; --svmlight FILE for sparse text-like data).
+    /// HOAG hyperparameter optimisation with approximate gradients, against its baselines (presets:
+    /// `tunelab presets`; --svmlight FILE for sparse text-like data).
     Hoag(experiments::HoagArgs),
-    /// Learning-rate schedules tuned with a GP trace model, against constant and decaying rates (presets: digits,
-    /// digits-logreg, noisy-quadratic).
+    /// Learning-rate schedules tuned with a GP trace model, against constant and decaying rates (presets:
+    /// `tunelab presets`).
     LrSchedule(RunArgs),
     /// Run any experiment from a config with a `kind` (or --kind KIND --preset NAME).
     Run(experiments::RunCmdArgs),
-    /// List the presets of every experiment kind.
-    Presets,
+    /// List the presets of every experiment kind (from the one registry of kinds), or print one preset's full
+    /// JSON config with `--show KIND/NAME`.
+    Presets(experiments::PresetsArgs),
 }
 
 fn run() -> i32 {
@@ -69,7 +68,7 @@ fn run() -> i32 {
         Command::Hoag(a) => experiments::hoag(&a),
         Command::LrSchedule(a) => experiments::plain(Kind::LrSchedule, &a),
         Command::Run(a) => experiments::run(&a),
-        Command::Presets => experiments::presets(),
+        Command::Presets(a) => experiments::presets(&a),
     };
     res.unwrap_or_else(|e| {
         eprintln!("error: {e}");

@@ -294,3 +294,21 @@ fn compare_saves_a_reference_then_reuses_it_for_another_sampler() {
     assert_eq!(code, Some(1));
     assert!(err.contains("ref.json") && err.contains("saved reference"), "{err}");
 }
+
+/// `presets --show KIND/NAME` prints a preset's full config; it runs as printed (a config file that `run` takes,
+/// strictly parsed), and a malformed or unknown name is refused.
+#[test]
+fn presets_show_prints_a_runnable_config() {
+    let (code, stdout, stderr) = tunelab(&["presets", "--show", "hoag/logreg"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    assert_eq!(v["kind"], "hoag");
+    let parsed = tunelab::experiments::ExperimentConfig::from_json(&stdout, None).expect("strictly parseable");
+    assert_eq!(parsed, tunelab::experiments::ExperimentConfig::preset(tunelab::experiments::Kind::Hoag, "logreg").unwrap());
+    let (code, _, stderr) = tunelab(&["presets", "--show", "hoag"]);
+    assert_eq!(code, Some(1));
+    assert!(stderr.contains("KIND/NAME"), "{stderr}");
+    let (code, _, stderr) = tunelab(&["presets", "--show", "hoag/nope"]);
+    assert_eq!(code, Some(1));
+    assert!(stderr.contains("nope"), "{stderr}");
+}
