@@ -33,6 +33,7 @@ use crate::data::{self, Dataset};
 use crate::rng::{substream, Rng};
 use crate::{Error, Result};
 use crate::math::{exp, ln, powf, log10};
+use crate::nn;
 
 /// Which shipped data set a kernel classifier tunes on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -420,11 +421,10 @@ struct MlpOpts {
     epochs: usize,
 }
 
-/// The trained weights of the HPO network: `W1` (`h x p`), `b1`, `W2` (`k x h`), `b2`.
+/// The trained weights of the HPO network: `W1` (`h x p`), `b1`, `W2` (`k x h`), `b2` (dense layers of
+/// [`crate::nn`]).
 struct MlpWeights {
-    p: usize,
     h: usize,
-    k: usize,
     w1: Vec<f64>,
     b1: Vec<f64>,
     w2: Vec<f64>,
@@ -432,17 +432,10 @@ struct MlpWeights {
 }
 
 impl MlpWeights {
-    /// Hidden ReLU activations `hid` and output logits `out` of row `x`.
+    /// Hidden ReLU activations `hid = relu(W1 x + b1)` and output logits `out = W2 hid + b2` of row `x`.
     fn forward(&self, x: &[f64], hid: &mut [f64], out: &mut [f64]) {
-        let (p, h, k) = (self.p, self.h, self.k);
-        let (w1, b1, w2, b2) = (&self.w1, &self.b1, &self.w2, &self.b2);
-        for j in 0..h {
-            let s: f64 = w1[j * p..(j + 1) * p].iter().zip(x).map(|(a, b)| a * b).sum::<f64>() + b1[j];
-            hid[j] = s.max(0.0);
-        }
-        for c in 0..k {
-            out[c] = w2[c * h..(c + 1) * h].iter().zip(hid.iter()).map(|(a, b)| a * b).sum::<f64>() + b2[c];
-        }
+        nn::dense_forward(&self.w1, &self.b1, x, hid, nn::relu);
+        nn::dense_forward(&self.w2, &self.b2, hid, out, nn::identity);
     }
 }
 
@@ -472,12 +465,13 @@ fn mlp_train(train: &Dataset, k: usize, o: &MlpOpts, rng: &mut Rng) -> Option<Ml
     let b1 = vec![0.0; h];
     let w2: Vec<f64> = (0..k * h).map(|_| he(h) * rng.sample::<f64, _>(StandardNormal)).collect();
     let b2 = vec![0.0; k];
-    let mut net = MlpWeights { p, h, k, w1, b1, w2, b2 };
+    let mut net = MlpWeights { h, w1, b1, w2, b2 };
     let (mut g1, mut gb1, mut g2, mut gb2) = (vec![0.0; h * p], vec![0.0; h], vec![0.0; k * h], vec![0.0; k]);
     let mut idx: Vec<usize> = (0..train.n).collect();
     let mut hid = vec![0.0; h];
     let mut out = vec![0.0; k];
     let mut dh = vec![0.0; h];
+    let mut dl = vec![0.0; k];
     for _ in 0..o.epochs {
         for i in (1..idx.len()).rev() {
             let j = rng.random_range(0..=i);
@@ -488,27 +482,17 @@ fn mlp_train(train: &Dataset, k: usize, o: &MlpOpts, rng: &mut Rng) -> Option<Ml
             for &r in chunk {
                 let x = train.row(r);
                 net.forward(x, &mut hid, &mut out);
-                let w2 = &net.w2;
-                let m = out.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-                let z: f64 = out.iter().map(|v| exp(v - m)).sum();
+                let (m, z) = nn::max_and_sum_exp(&out);
                 let y = train.y[r] as usize;
-                dh.iter_mut().for_each(|v| *v = 0.0);
+                // δ = softmax - onehot (the cross-entropy's gradient w.r.t. the logits)
                 for c in 0..k {
-                    let d = exp(out[c] - m) / z - f64::from(u8::from(c == y));
-                    gb2[c] += d;
-                    for j in 0..h {
-                        g2[c * h + j] += d * hid[j];
-                        dh[j] += d * w2[c * h + j];
-                    }
+                    dl[c] = exp(out[c] - m) / z - f64::from(u8::from(c == y));
                 }
-                for j in 0..h {
-                    if hid[j] > 0.0 {
-                        gb1[j] += dh[j];
-                        for (g, xv) in g1[j * p..(j + 1) * p].iter_mut().zip(x) {
-                            *g += dh[j] * xv;
-                        }
-                    }
-                }
+                nn::dense_backward_params(&dl, &hid, &mut g2, &mut gb2);
+                // δ_hidden = (W2^T δ) [hid > 0]; the masked rows add nothing to g1, gb1 (x is finite)
+                nn::dense_backward_input(&dl, &net.w2, &mut dh);
+                nn::relu_backward(&mut dh, &hid);
+                nn::dense_backward_params(&dh, x, &mut g1, &mut gb1);
             }
             let s = o.lr / chunk.len() as f64;
             for (w, g) in net.w1.iter_mut().zip(&g1) {

@@ -34,6 +34,7 @@ use rand_distr::{Distribution, StandardNormal};
 
 use super::model::{norm_quantile, Link};
 use crate::math::{exp, ln, log10};
+use crate::linalg::dot;
 
 /// One recorded interval: its start value, its rate, the values recorded inside it at fractions `tau`, and
 /// whether the run diverged in it (diverged intervals are kept out of the regression).
@@ -73,10 +74,6 @@ pub struct ChainedModel {
     pub elbo: f64,
     /// Whether the inducing inputs are all the observed inputs (the full variational GP).
     pub full: bool,
-}
-
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(u, v)| u * v).sum()
 }
 
 impl ChainedModel {
