@@ -23,6 +23,8 @@
 
 pub mod error;
 pub mod math;
+pub mod linalg;
+pub mod nn;
 pub mod rng;
 pub mod data;
 pub mod optim;

@@ -15,8 +15,8 @@ use rand_distr::{Distribution, StandardNormal};
 
 use super::{cholesky_jitter, Kernel};
 use crate::math::{exp, ln};
-// Sequential sum (not the 4-way `model::kernels::dot`): the order the recorded results use.
-use crate::optim::dot;
+// Sequential sum (not the 4-way `linalg::dot4`): the order the recorded results use.
+use crate::linalg::dot;
 use crate::rng::Rng;
 use crate::Result;
 

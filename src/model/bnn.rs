@@ -9,9 +9,11 @@
 //! 4. `b2`, `k` output biases.
 //!
 //! Gradients are hand-written backprop over blocks of rows with matrix products (gemm), using a
-//! per-thread scratch buffer, so no allocation per call.
+//! per-thread scratch buffer, so no allocation per call. The layout, the log-softmax and tanh' come from
+//! [`crate::nn`]; the dense layers themselves stay matrix products here (a block of rows at a time, summed in
+//! matrixmultiply's order, not the per-row loops of `nn::dense_forward`: sharing those would change the bits).
 
-use super::kernels::gemm;
+use crate::linalg::gemm;
 use super::Target;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
@@ -19,7 +21,8 @@ use crate::rng::Rng;
 use rand_distr::{Distribution, Normal};
 use std::cell::RefCell;
 use std::sync::Arc;
-use crate::math::{exp, ln, tanh};
+use crate::math::{exp, tanh};
+use crate::nn;
 
 /// Rows per block in backprop.
 const BLOCK: usize = 64;
@@ -39,7 +42,7 @@ pub struct Bnn {
     prior_var: f64,
 }
 
-/// Offsets of the blocks of `theta`.
+/// Offsets of the blocks of `theta`, from [`crate::nn::Mlp1Layout`].
 #[derive(Clone, Copy)]
 struct Layout { b1: usize, w2: usize, b2: usize, dim: usize }
 
@@ -65,10 +68,8 @@ impl Bnn {
     pub fn prior_var(&self) -> f64 { self.prior_var }
 
     fn layout(&self) -> Layout {
-        let b1 = self.h * self.p;
-        let w2 = b1 + self.h;
-        let b2 = w2 + self.k * self.h;
-        Layout { b1, w2, b2, dim: b2 + self.k }
+        let l = nn::Mlp1Layout { p: self.p, h: self.h, k: self.k };
+        Layout { b1: l.b1(), w2: l.w2(), b2: l.b2(), dim: l.dim() }
     }
 
     /// A random starting point: weights `N(0, 1/fan_in)` (LeCun/Glorot-style scale), biases 0. Starting
@@ -112,10 +113,10 @@ impl Bnn {
         // logits = H W2^T + b2; W2^T[j, c] = theta[w2 + c * h + j].
         gemm(m, h, k, 1.0, hb, h, 1, &theta[l.w2..l.b2], 1, h, 0.0, lp, k, 1);
         let b2 = &theta[l.b2..l.dim];
+        // log softmax: lp = logits - log sum exp(logits)
         for row in lp.chunks_exact_mut(k) {
-            let mut mx = f64::NEG_INFINITY;
-            for (v, b) in row.iter_mut().zip(b2) { *v += b; mx = mx.max(*v); }
-            let lse = mx + ln(row.iter().map(|v| exp(v - mx)).sum::<f64>());
+            for (v, b) in row.iter_mut().zip(b2) { *v += b; }
+            let lse = nn::log_sum_exp(row);
             row.iter_mut().for_each(|v| *v -= lse);
         }
     }
@@ -143,7 +144,7 @@ impl Bnn {
         for row in dl.chunks_exact(k) { for (g, v) in g_b2.iter_mut().zip(row) { *g += v; } }
         // dH = D W2 (m x h); then dA = dH * (1 - H^2).
         gemm(m, k, h, 1.0, dl, k, 1, &theta[l.w2..l.b2], h, 1, 0.0, da, h, 1);
-        for (a, hv) in da.iter_mut().zip(hb.iter()) { *a *= 1.0 - hv * hv; }
+        nn::tanh_backward(da, hb);
         // dW1 (h x p) += dA^T X_b; dA^T[j, i] = da[i * h + j].
         gemm(h, m, p, 1.0, da, 1, h, xb, p, 1, 1.0, g_w1, p, 1);
         for row in da.chunks_exact(h) { for (g, v) in g_b1.iter_mut().zip(row) { *g += v; } }

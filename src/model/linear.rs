@@ -3,7 +3,7 @@
 //! Posterior (e.g. Bishop 2006, eq. 3.53-3.54): precision `L = X^T X / noise_var + I / prior_var`,
 //! mean `L^{-1} X^T y / noise_var`, covariance `L^{-1}`.
 
-use super::kernels::{axpy, dot};
+use crate::linalg::{axpy, dot4};
 use super::Target;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
@@ -66,13 +66,13 @@ impl LinearRegression {
 impl Target for LinearRegression {
     fn dim(&self) -> usize { self.data.p }
     fn n_data(&self) -> usize { self.data.n }
-    fn log_prior(&self, theta: &[f64]) -> f64 { -0.5 * dot(theta, theta) / self.prior_var }
+    fn log_prior(&self, theta: &[f64]) -> f64 { -0.5 * dot4(theta, theta) / self.prior_var }
     fn add_grad_log_prior(&self, theta: &[f64], out: &mut [f64]) { axpy(-1.0 / self.prior_var, theta, out); }
     fn add_grad_log_lik(&self, theta: &[f64], idx: &[usize], out: &mut [f64]) {
         let s = 1.0 / self.noise_var;
         for &i in idx {
             let row = self.data.row(i);
-            let r = (self.data.y[i] - dot(row, theta)) * s;
+            let r = (self.data.y[i] - dot4(row, theta)) * s;
             axpy(r, row, out);
         }
     }
@@ -81,11 +81,11 @@ impl Target for LinearRegression {
         let p = self.data.p;
         let s = 1.0 / self.noise_var;
         for ((o, xty), row) in out.iter_mut().zip(&self.xty).zip(self.xtx.chunks_exact(p)) {
-            *o += (xty - dot(row, theta)) * s;
+            *o += (xty - dot4(row, theta)) * s;
         }
     }
     fn log_lik_point(&self, theta: &[f64], i: usize) -> f64 {
-        let r = self.data.y[i] - dot(self.data.row(i), theta);
+        let r = self.data.y[i] - dot4(self.data.row(i), theta);
         -0.5 * r * r / self.noise_var
     }
     fn exact_moments(&self) -> Option<(Vec<f64>, Vec<f64>)> { Some((self.post_mean.clone(), self.post_cov.clone())) }

@@ -1,7 +1,8 @@
 //! Bayesian logistic regression, the paper's first model (Coullon, South & Nemeth 2023, App. B.1):
 //! `p(y_i = 1 | x_i, theta) = sigmoid(x_i . theta)`, prior `theta ~ N(0, prior_var I)` (default 10).
 
-use super::kernels::{dot, gemm, log_sigmoid, residuals_in_place, residuals_matrix_in_place, sigmoid_pade, madd, prefetch};
+use super::fastmath::{log_sigmoid, residuals_in_place, residuals_matrix_in_place, sigmoid_pade, madd, prefetch};
+use crate::linalg::{dot4, gemm};
 use super::Target;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
@@ -54,7 +55,7 @@ impl LogisticRegression {
     /// Linear predictor `x_i . w + b`.
     #[inline(always)]
     pub fn linear_predictor(&self, theta: &[f64], i: usize) -> f64 {
-        dot(self.data.row(i), &theta[..self.data.p]) + self.bias(theta)
+        dot4(self.data.row(i), &theta[..self.data.p]) + self.bias(theta)
     }
 }
 
@@ -423,8 +424,8 @@ impl Target for LogisticRegression {
 
     fn class_probs(&self, theta: &[f64], i: usize, out: &mut [f64]) {
         let z = self.linear_predictor(theta, i);
-        let p1 = super::kernels::sigmoid(z);
-        out[0] = super::kernels::sigmoid(-z);
+        let p1 = super::fastmath::sigmoid(z);
+        out[0] = super::fastmath::sigmoid(-z);
         out[1] = p1;
     }
 

@@ -19,7 +19,7 @@ macro_rules! dataless_target {
 
 pub mod bnn;
 pub mod gaussian;
-pub mod kernels;
+pub mod fastmath;
 pub mod linear;
 pub mod logistic;
 pub mod pmf;

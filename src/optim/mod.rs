@@ -113,21 +113,7 @@ impl LbfgsReport {
     }
 }
 
-#[inline]
-pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
-
-#[inline]
-pub(crate) fn norm(a: &[f64]) -> f64 {
-    dot(a, a).sqrt()
-}
-
-fn axpy(a: f64, x: &[f64], y: &mut [f64]) {
-    for (yi, xi) in y.iter_mut().zip(x) {
-        *yi += a * xi;
-    }
-}
+pub(crate) use crate::linalg::{axpy, dot, norm};
 
 /// Box `[lo, hi]` (or none): `at_lower` / `at_upper` tell which bounds hold a coordinate.
 #[derive(Clone, Copy)]

@@ -18,7 +18,7 @@
 use super::params::{Budget, SamplerKind, ValidSamplerParams};
 use crate::error::{Error, Result};
 use crate::rng::Rng;
-use crate::model::kernels::prefetch;
+use crate::model::fastmath::prefetch;
 use crate::model::Target;
 use rand::RngExt;
 use rand_distr::StandardNormal;

@@ -13,7 +13,7 @@
 //! Gram matrices are computed on the rayon pool and summed in block order, so the result does not depend on
 //! the thread count.
 
-use crate::model::kernels::gemm;
+use crate::linalg::gemm;
 use rayon::prelude::*;
 use crate::math::powf;
 

@@ -17,6 +17,7 @@ mod numerics {
     mod data_sets;
     mod gp;
     mod math_calls;
+    mod nn_pins;
     mod properties;
     mod samplers;
     mod stein;

@@ -20,15 +20,10 @@
 
 use super::problems::InnerAt;
 use super::solvers::{dot, norm};
+use crate::linalg::axpy;
 
 /// Memory of the inner L-BFGS (as [`super::problems`]' `solve`).
 pub(crate) const LBFGS_MEMORY: usize = 10;
-
-fn axpy(a: f64, x: &[f64], y: &mut [f64]) {
-    for (yi, xi) in y.iter_mut().zip(x) {
-        *yi += a * xi;
-    }
-}
 
 /// Iterative differentiation with the solver the problem uses ([`InnerAt::linear`]: CG, otherwise L-BFGS):
 /// at most `steps` iterations from zero, stopping early when `|∇_1 h| <= tol`. Leaves `x_T` in `x`, writes

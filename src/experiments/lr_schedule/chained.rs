@@ -36,7 +36,7 @@ use rand_distr::{Distribution, StandardNormal};
 
 use super::model::{norm_quantile, Link};
 use crate::math::{exp, ln, log10};
-use crate::optim::dot;
+use crate::linalg::dot;
 
 /// One recorded interval: its start value, its rate, the values recorded inside it at fractions `tau`, and
 /// whether the run diverged in it (diverged intervals are kept out of the regression).

@@ -10,7 +10,8 @@ use crate::rng::Rng;
 use rand::RngExt;
 use rand_distr::{Distribution, StandardNormal};
 use serde::{Deserialize, Serialize};
-use crate::math::{exp, ln, tanh};
+use crate::math::{exp, tanh};
+use crate::nn;
 
 /// The optimiser of a training run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -85,59 +86,44 @@ impl Classifier {
     }
 
     /// Loss of one example; if `g` is given, adds `scale * ∇loss` to it. Layout: softmax `[W (k x p), b (k)]`;
-    /// MLP `[W1 (h x p), b1 (h), W2 (k x h), b2 (k)]`.
+    /// MLP `[W1 (h x p), b1 (h), W2 (k x h), b2 (k)]` ([`nn::Mlp1Layout`]). Dense layers from [`crate::nn`].
     fn example(&self, w: &[f64], x: &[f64], y: usize, g: Option<(&mut [f64], f64)>, s: &mut Vec<f64>) -> f64 {
         let (p, k, h) = (self.p, self.k, self.hidden());
-        let need = h + k + k;
+        let need = h + k + h;
         if s.len() < need {
             s.resize(need, 0.0);
         }
         let (hid, rest) = s.split_at_mut(h);
-        let (logits, _) = rest.split_at_mut(k);
-        let (feat, fdim, w2off): (&[f64], usize, usize) = if h == 0 {
-            (x, p, 0)
+        let (logits, rest) = rest.split_at_mut(k);
+        let dh = &mut rest[..h];
+        let l = nn::Mlp1Layout { p, h, k };
+        let (feat, w2off): (&[f64], usize) = if h == 0 {
+            (x, 0)
         } else {
-            for j in 0..h {
-                let row = &w[j * p..(j + 1) * p];
-                let a: f64 = row.iter().zip(x).map(|(u, v)| u * v).sum::<f64>() + w[h * p + j];
-                hid[j] = tanh(a);
-            }
-            (&*hid, h, h * p + h)
+            // hid = tanh(W1 x + b1)
+            nn::dense_forward(&w[..l.b1()], &w[l.b1()..l.w2()], x, hid, tanh);
+            (&*hid, l.w2())
         };
-        for c in 0..k {
-            let row = &w[w2off + c * fdim..w2off + (c + 1) * fdim];
-            logits[c] = row.iter().zip(feat).map(|(u, v)| u * v).sum::<f64>() + w[w2off + k * fdim + c];
-        }
-        let mx = logits.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-        let z: f64 = logits.iter().map(|l| exp(l - mx)).sum();
-        let lse = mx + ln(z);
+        let fdim = feat.len();
+        let (w2, b2) = w[w2off..w2off + nn::dense_len(fdim, k)].split_at(k * fdim);
+        // logits = W2 feat + b2
+        nn::dense_forward(w2, b2, feat, logits, nn::identity);
+        let lse = nn::log_sum_exp(logits);
         let loss = lse - logits[y];
         if let Some((g, scale)) = g {
-            // δ = softmax - onehot
+            // δ = (softmax - onehot) scale: the cross-entropy's gradient w.r.t. the logits
             for c in 0..k {
                 logits[c] = (exp(logits[c] - lse) - if c == y { 1.0 } else { 0.0 }) * scale;
             }
-            for c in 0..k {
-                let d = logits[c];
-                let gr = &mut g[w2off + c * fdim..w2off + (c + 1) * fdim];
-                for (gi, fi) in gr.iter_mut().zip(feat) {
-                    *gi += d * fi;
-                }
-                g[w2off + k * fdim + c] += d;
-            }
+            let (g_in, g_out) = g.split_at_mut(w2off);
+            let (gw2, gb2) = g_out[..nn::dense_len(fdim, k)].split_at_mut(k * fdim);
+            nn::dense_backward_params(logits, feat, gw2, gb2);
             if h > 0 {
-                for j in 0..h {
-                    let mut back = 0.0;
-                    for c in 0..k {
-                        back += logits[c] * w[w2off + c * h + j];
-                    }
-                    let dj = back * (1.0 - hid[j] * hid[j]);
-                    let gr = &mut g[j * p..(j + 1) * p];
-                    for (gi, xi) in gr.iter_mut().zip(x) {
-                        *gi += dj * xi;
-                    }
-                    g[h * p + j] += dj;
-                }
+                // δ_hidden = (W2^T δ) (1 - hid^2)
+                nn::dense_backward_input(logits, w2, dh);
+                nn::tanh_backward(dh, hid);
+                let (gw1, gb1) = g_in.split_at_mut(l.b1());
+                nn::dense_backward_params(dh, x, gw1, gb1);
             }
         }
         loss

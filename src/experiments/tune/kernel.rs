@@ -21,7 +21,7 @@
 
 use super::config::MetricKind;
 use crate::error::{Error, Result};
-use crate::model::kernels::gemm;
+use crate::linalg::gemm;
 use crate::model::{full_scores, Target};
 use crate::rng;
 use crate::stein::{self, Estimator, KernelScale, KsdOptions, KsdValue};

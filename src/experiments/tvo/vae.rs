@@ -13,6 +13,7 @@ use rand_distr::StandardNormal;
 use crate::rng::Rng;
 use crate::{Error, Result};
 use crate::math::{exp, ln, ln_1p, tanh};
+use crate::nn;
 
 const LN_2PI: f64 = 1.837_877_066_409_345_5;
 
@@ -60,7 +61,9 @@ impl Likelihood {
     }
 }
 
-/// The layout of a tanh MLP with a linear last layer; layer `l` stores `W_l` (out x in, row major) then `b_l`.
+/// The layout of a tanh MLP with a linear last layer; layer `l` stores `W_l` (out x in, row major) then `b_l`
+/// ([`nn::dense_len`]). Its layers sum from the bias ([`nn::dense_forward_bias_first`]), the order its pinned
+/// reports were made with.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mlp {
     pub sizes: Vec<usize>,
@@ -68,7 +71,7 @@ pub struct Mlp {
 
 impl Mlp {
     pub fn n_params(&self) -> usize {
-        self.sizes.windows(2).map(|w| w[0] * w[1] + w[1]).sum()
+        self.sizes.windows(2).map(|w| nn::dense_len(w[0], w[1])).sum()
     }
 
     /// Forward pass; `acts[0]` = input, `acts[l + 1]` = output of layer `l` (tanh except the last).
@@ -80,19 +83,17 @@ impl Mlp {
         let mut off = 0;
         for l in 0..nl {
             let (n_in, n_out) = (self.sizes[l], self.sizes[l + 1]);
-            let (w, b) = (&p[off..off + n_in * n_out], &p[off + n_in * n_out..off + n_in * n_out + n_out]);
-            off += n_in * n_out + n_out;
+            let (w, b) = p[off..off + nn::dense_len(n_in, n_out)].split_at(n_in * n_out);
+            off += nn::dense_len(n_in, n_out);
             let (prev, rest) = acts.split_at_mut(l + 1);
-            let inp = &prev[l];
             let out = &mut rest[0];
             out.clear();
-            for o in 0..n_out {
-                let row = &w[o * n_in..(o + 1) * n_in];
-                let mut s = b[o];
-                for (wi, xi) in row.iter().zip(inp.iter()) {
-                    s += wi * xi;
-                }
-                out.push(if l + 1 < nl { tanh(s) } else { s });
+            out.resize(n_out, 0.0);
+            // h_{l+1} = tanh(W_l h_l + b_l), linear at the last layer
+            if l + 1 < nl {
+                nn::dense_forward_bias_first(w, b, &prev[l], out, tanh);
+            } else {
+                nn::dense_forward_bias_first(w, b, &prev[l], out, nn::identity);
             }
         }
     }
@@ -104,38 +105,24 @@ impl Mlp {
         let mut off = 0;
         for l in 0..nl {
             offs.push(off);
-            off += self.sizes[l] * self.sizes[l + 1] + self.sizes[l + 1];
+            off += nn::dense_len(self.sizes[l], self.sizes[l + 1]);
         }
         let mut delta: Vec<f64> = dout.to_vec();
         for l in (0..nl).rev() {
             let (n_in, n_out) = (self.sizes[l], self.sizes[l + 1]);
             let o0 = offs[l];
             let inp = &acts[l];
-            for o in 0..n_out {
-                let d = delta[o];
-                if d != 0.0 {
-                    let gw = &mut g[o0 + o * n_in..o0 + (o + 1) * n_in];
-                    for (gi, xi) in gw.iter_mut().zip(inp.iter()) {
-                        *gi += d * xi;
-                    }
-                }
-                g[o0 + n_in * n_out + o] += d;
-            }
+            // dL/dW_l = delta h_l^T, dL/db_l = delta
+            let (gw, gb) = g[o0..o0 + nn::dense_len(n_in, n_out)].split_at_mut(n_in * n_out);
+            nn::dense_backward_params(&delta, inp, gw, gb);
             if l > 0 {
                 scratch.clear();
                 scratch.resize(n_in, 0.0);
-                let w = &p[o0..o0 + n_in * n_out];
-                for o in 0..n_out {
-                    let d = delta[o];
-                    if d != 0.0 {
-                        for (si, wi) in scratch.iter_mut().zip(&w[o * n_in..(o + 1) * n_in]) {
-                            *si += d * wi;
-                        }
-                    }
-                }
-                // tanh' = 1 - h^2 at the input of this layer (= output of layer l - 1)
+                // dL/dh_l = W_l^T delta, then tanh' = 1 - h^2 at the input of this layer (= output of layer l - 1)
+                nn::dense_backward_input(&delta, &p[o0..o0 + n_in * n_out], scratch);
+                nn::tanh_backward(scratch, inp);
                 delta.clear();
-                delta.extend(scratch.iter().zip(inp.iter()).map(|(s, h)| s * (1.0 - h * h)));
+                delta.extend_from_slice(scratch);
             }
         }
     }

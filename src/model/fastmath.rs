@@ -1,5 +1,6 @@
-//! Small numerical kernels shared by the targets: a vectorisable `exp`, stable sigmoid / softplus, and a
-//! safe strided matrix product on row-major slices (wrapping `matrixmultiply::dgemm`).
+//! Fast scalar functions for the targets' hot loops: a vectorisable `exp`, stable sigmoid / softplus, the
+//! logistic residuals, fused multiply-add selection and a prefetch hint. (The matrix product, `dot` and `axpy`
+//! are in [`crate::linalg`].)
 
 use crate::math::{exp, ln_1p};
 /// `exp(x)` to about 1 ulp for `x` in [-708, 709] (clamped outside, so never inf/0 from overflow of the
@@ -184,60 +185,6 @@ unsafe fn residuals_matrix_avx2(y: &[f64], z: &mut [f64], cols: usize) { residua
 #[target_feature(enable = "avx512f")]
 unsafe fn residuals_matrix_avx512(y: &[f64], z: &mut [f64], cols: usize) { residuals_matrix_generic(y, z, cols) }
 
-/// `C = alpha * A B + beta * C` for `A` (`m x k`), `B` (`k x n`), `C` (`m x n`) stored in slices with
-/// arbitrary row / column strides (`rs*`, `cs*`, in elements). Panics if a stride pattern reaches outside
-/// its slice (a programming error, never user input). With `beta == 0`, `C` is overwritten.
-#[allow(clippy::too_many_arguments)]
-pub fn gemm(
-    m: usize, k: usize, n: usize, alpha: f64,
-    a: &[f64], rsa: usize, csa: usize,
-    b: &[f64], rsb: usize, csb: usize,
-    beta: f64, c: &mut [f64], rsc: usize, csc: usize,
-) {
-    if m == 0 || n == 0 { return; }
-    let last = |r: usize, cc: usize, rs: usize, cs: usize| (r - 1) * rs + (cc - 1) * cs;
-    assert!(last(m, n, rsc, csc) < c.len(), "gemm: C out of bounds");
-    if k > 0 {
-        assert!(last(m, k, rsa, csa) < a.len(), "gemm: A out of bounds");
-        assert!(last(k, n, rsb, csb) < b.len(), "gemm: B out of bounds");
-    }
-    // SAFETY: every index the product touches lies inside the slices (checked above); C does not alias
-    // A or B because it is a distinct &mut borrow.
-    unsafe {
-        matrixmultiply::dgemm(
-            m, k, n, alpha,
-            a.as_ptr(), rsa as isize, csa as isize,
-            b.as_ptr(), rsb as isize, csb as isize,
-            beta, c.as_mut_ptr(), rsc as isize, csc as isize,
-        );
-    }
-}
-
-/// Dot product with four independent accumulators (vectorises; order fixed, so deterministic).
-#[inline(always)]
-pub fn dot(a: &[f64], b: &[f64]) -> f64 {
-    let n = a.len().min(b.len());
-    let (a, b) = (&a[..n], &b[..n]);
-    let mut acc = [0.0f64; 4];
-    let mut ca = a.chunks_exact(4);
-    let mut cb = b.chunks_exact(4);
-    for (x, y) in (&mut ca).zip(&mut cb) {
-        acc[0] += x[0] * y[0];
-        acc[1] += x[1] * y[1];
-        acc[2] += x[2] * y[2];
-        acc[3] += x[3] * y[3];
-    }
-    let mut s = (acc[0] + acc[2]) + (acc[1] + acc[3]);
-    for (x, y) in ca.remainder().iter().zip(cb.remainder()) { s += x * y; }
-    s
-}
-
-/// `out += alpha * x`.
-#[inline(always)]
-pub fn axpy(alpha: f64, x: &[f64], out: &mut [f64]) {
-    for (o, v) in out.iter_mut().zip(x) { *o += alpha * v; }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -300,20 +247,5 @@ mod tests {
         assert!((r[0] - (1.0 - 1.0 / (1.0 + exp(-2.0f64)))).abs() < 1e-15);
         assert!((r[1] + 1.0 / (1.0 + exp(3.0f64))).abs() < 1e-15);
         assert_eq!(r[2], 0.5);
-    }
-
-    #[test]
-    fn gemm_matches_naive_with_strides() {
-        // A 3x2 row-major, B^T stored as 4x2 row-major (so B is 2x4 with strides (1, 2)).
-        let a = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
-        let bt = [1.0, -1.0, 0.5, 2.0, 3.0, 0.0, -2.0, 1.0];
-        let mut c = vec![1.0; 12];
-        gemm(3, 2, 4, 2.0, &a, 2, 1, &bt, 1, 2, 1.0, &mut c, 4, 1);
-        for i in 0..3 {
-            for j in 0..4 {
-                let v = 1.0 + 2.0 * (a[i * 2] * bt[j * 2] + a[i * 2 + 1] * bt[j * 2 + 1]);
-                assert!((c[i * 4 + j] - v).abs() < 1e-12);
-            }
-        }
     }
 }
