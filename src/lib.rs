@@ -5,21 +5,33 @@
 //! the browser (WebAssembly, with a rayon pool in web workers). The core has no wasm, CLI or JS types: the
 //! bindings are the workspace members `crates/cli` (the `tunelab` binary) and `crates/wasm` (the page's module).
 //!
-//! Layering (each layer only depends on the ones above it):
-//! - [`error`], [`rng`]: typed errors and seeded random streams derived from `(seed, id)`.
-//! - [`data`]: CSV parsing and validation, simulators, standardisation, splits (every tuner's data handling).
-//! - [`optim`]: the one L-BFGS (optionally box-projected) and conjugate gradient.
+//! Layering (each layer only depends on the ones above it; `docs/layout.md` has the whole tree):
+//! - [`error`], [`rng`], [`strict`], [`limits`]: typed errors, seeded random streams derived from `(seed, id)`,
+//!   strict config parsing (unknown fields named by path), memory limits.
+//! - [`math`], [`linalg`], [`optim`], [`nn`]: numerics written once (dot / gemm, L-BFGS, CG, Adam, one dense
+//!   network module).
+//! - [`data`]: CSV / svmlight / ratings parsing and validation, simulators, standardisation, splits.
 //! - [`model`]: posteriors. A [`model::Target`] gives log densities and gradients on slices.
 //! - [`sampler`]: SG-MCMC samplers (SGLD, SGHMC, SGNHT and their control-variate versions), a MAP finder
 //!   and an exact reference sampler.
 //! - [`stein`]: kernel Stein discrepancy (IMQ) and finite-set Stein discrepancy.
-//! - [`gp`]: Gaussian-process regression used by the bandit and schedule tuners.
-//! - [`tune`]: the tuning framework (config, arms, ask/tell tuners, driver, reports) with MAMBA and baselines.
-//! - [`bandit`], [`hoag`], [`lrsched`]: the other tuners and their benchmark problems.
-//! - [`experiment`]: the one experiment contract every tuner implements (config checked once, run with an
-//!   observer and a stop flag, one report envelope).
+//! - [`gp`]: Gaussian processes (exact, multi-task, SVGP, Laplace classifier) used by the tuners.
+//! - [`bandit`]: the algorithms alone (GP-UCB, TTTS / D-TTTS, successive halving and its schedules, the MAMBA
+//!   tuner), free of configs and reports.
+//! - [`experiments`]: the one experiment contract and its registry; one folder per kind (tune, compare, bandit,
+//!   step-size, hoag, lr-schedule, tvo) with its config, presets, checks, driver and report.
 //!
 //! Algorithms never print or draw: they return values and emit events to an observer.
+
+/// Serde `default = "..."` functions, one line each: `serde_defaults! { name: f64 = 0.1; }` defines
+/// `fn name() -> f64 { 0.1 }` (the config modules' many field defaults, written once as a table).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! serde_defaults {
+    ($($vis:vis $name:ident: $t:ty = $v:expr;)*) => {
+        $($vis fn $name() -> $t { $v })*
+    };
+}
 
 pub mod error;
 pub mod math;

@@ -10,7 +10,7 @@ use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
 use crate::math::{exp, ln, powf};
 
-/// Options of [`reference_sample_with`].
+/// Options of [`reference_sample_streamed`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct RefOptions {
@@ -40,9 +40,9 @@ pub struct RefResult {
     pub grad_evals: u64,
 }
 
-/// [`reference_sample_with`] with default options.
+/// [`reference_sample_streamed`] with default options, keeping the draws in `samples`.
 pub fn reference_sample(target: &dyn Target, start: &[f64], n_samples: usize, warmup: usize, thin: usize, rng: &mut Rng) -> Result<RefResult> {
-    reference_sample_with(target, start, n_samples, warmup, thin, &RefOptions::default(), &AtomicBool::new(false), rng)
+    reference_sample_stoppable(target, start, n_samples, warmup, thin, &AtomicBool::new(false), rng)
 }
 
 /// [`reference_sample`] that stops with `Error::Cancelled` soon after `stop` is set (it is read every 256
@@ -56,7 +56,11 @@ pub fn reference_sample_stoppable(
     stop: &AtomicBool,
     rng: &mut Rng,
 ) -> Result<RefResult> {
-    reference_sample_with(target, start, n_samples, warmup, thin, &RefOptions::default(), stop, rng)
+    let mut samples = Vec::with_capacity(n_samples.saturating_mul(target.dim()).min(1 << 27));
+    let opts = RefOptions::default();
+    let mut res = reference_sample_streamed(target, start, n_samples, warmup, thin, &opts, stop, rng, &mut |x| samples.extend_from_slice(x))?;
+    res.samples = samples;
+    Ok(res)
 }
 
 /// Dual-averaging state (Hoffman & Gelman 2014, Algorithm 5, with gamma = 0.05, t0 = 10, kappa = 0.75).
@@ -175,24 +179,9 @@ impl Mala<'_> {
 /// `(n var + 5e-3 avg_var) / (n + 5)` of that window and the step search restarts; the last 10% adapts the step
 /// only. Warm-ups shorter than 40 iterations adapt the step only. After warm-up the step is fixed to
 /// the dual-averaging average, so the kept chain is an exact (reversible) MALA chain.
-pub fn reference_sample_with(
-    target: &dyn Target,
-    start: &[f64],
-    n_samples: usize,
-    warmup: usize,
-    thin: usize,
-    opts: &RefOptions,
-    stop: &AtomicBool,
-    rng: &mut Rng,
-) -> Result<RefResult> {
-    let mut samples = Vec::with_capacity(n_samples.saturating_mul(target.dim()).min(1 << 27));
-    let mut res = reference_sample_streamed(target, start, n_samples, warmup, thin, opts, stop, rng, &mut |x| samples.extend_from_slice(x))?;
-    res.samples = samples;
-    Ok(res)
-}
-
-/// [`reference_sample_with`] that hands each kept draw to `sink` instead of storing it (the returned
-/// `samples` is empty): a long reference run of a large model (the pmf preset: 20,000 draws of d = 52,500
+///
+/// Each kept draw is handed to `sink` instead of being stored (the returned `samples` is empty; see
+/// [`reference_sample`] for a stored run): a long reference run of a large model (the pmf preset: 20,000 draws of d = 52,500
 /// would be 8.4 GB) in O(d) memory. The same chain, draw for draw.
 #[allow(clippy::too_many_arguments)]
 pub fn reference_sample_streamed(

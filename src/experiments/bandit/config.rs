@@ -33,29 +33,15 @@ use crate::bandit::ttts::{DTtts, RandomArms, Recommend, Ttts, TttsOptions, Unifo
 use crate::bandit::BanditAlgo;
 use crate::{Error, Result};
 
-fn one() -> f64 {
-    1.0
-}
-fn noise_default() -> f64 {
-    0.1
-}
-fn period_default() -> f64 {
-    50.0
-}
-fn tvo_d() -> usize {
-    3
-}
-fn lambda0() -> f64 {
-    2.0
-}
-fn lambda1() -> f64 {
-    12.0
-}
-fn rate() -> f64 {
-    0.04
-}
-fn sharpness() -> f64 {
-    0.1
+crate::serde_defaults! {
+    one: f64 = 1.0;
+    noise_default: f64 = 0.1;
+    period_default: f64 = 50.0;
+    tvo_d: usize = 3;
+    lambda0: f64 = 2.0;
+    lambda1: f64 = 12.0;
+    rate: f64 = 0.04;
+    sharpness: f64 = 0.1;
 }
 
 /// The problem to run.
@@ -247,11 +233,9 @@ impl AlgoSpec {
     }
 }
 
-fn repeats_default() -> usize {
-    10
-}
-fn band_default() -> f64 {
-    1.96
+crate::serde_defaults! {
+    repeats_default: usize = 10;
+    band_default: f64 = 1.96;
 }
 
 /// A bandit comparison: one problem, several algorithms, `repeats` seeded repeats of `rounds` pulls each.

@@ -9,8 +9,8 @@ use crate::experiments::{DataRequest, Experiment, Inputs};
 use crate::Result;
 use std::sync::atomic::AtomicBool;
 
-fn default_reference_samples() -> usize {
-    20_000
+crate::serde_defaults! {
+    default_reference_samples: usize = 20_000;
 }
 
 /// The paper's comparison of tuners (MAMBA-KSD, MAMBA-FSSD, grid by log-loss, grid by KSD, the heuristic) on

@@ -66,20 +66,12 @@ pub enum HoagData {
     },
 }
 
-fn d_per_class() -> usize {
-    300
-}
-fn d_pool() -> usize {
-    4
-}
-fn d_n() -> usize {
-    600
-}
-fn d_d() -> usize {
-    30
-}
-fn d_one() -> u64 {
-    1
+crate::serde_defaults! {
+    d_per_class: usize = 300;
+    d_pool: usize = 4;
+    d_n: usize = 600;
+    d_d: usize = 30;
+    d_one: u64 = 1;
 }
 
 impl Default for HoagData {
@@ -154,14 +146,10 @@ pub enum MethodSpec {
     },
 }
 
-fn d_ten() -> usize {
-    10
-}
-fn d_four() -> usize {
-    4
-}
-fn d_steps() -> usize {
-    100
+crate::serde_defaults! {
+    d_ten: usize = 10;
+    d_four: usize = 4;
+    d_steps: usize = 100;
 }
 
 impl MethodSpec {
@@ -246,26 +234,18 @@ pub struct HoagConfig {
     pub seed: u64,
 }
 
-fn d_true() -> bool {
-    true
+crate::serde_defaults! {
+    d_true: bool = true;
 }
 fn d_bounds() -> [f64; 2] {
     [-12.0, 12.0]
 }
-fn d_eps0() -> f64 {
-    0.1
-}
-fn d_bbtol() -> f64 {
-    1e-6
-}
-fn d_inner() -> usize {
-    1000
-}
-fn d_land() -> usize {
-    25
-}
-fn d_seed() -> u64 {
-    42
+crate::serde_defaults! {
+    d_eps0: f64 = 0.1;
+    d_bbtol: f64 = 1e-6;
+    d_inner: usize = 1000;
+    d_land: usize = 25;
+    d_seed: u64 = 42;
 }
 
 impl HoagConfig {

@@ -25,20 +25,12 @@ pub enum LrProblem {
     },
 }
 
-fn d_mnist_per_class() -> usize {
-    200
-}
-fn d_mnist_pool() -> usize {
-    4
-}
-fn d_hidden() -> usize {
-    32
-}
-fn d_nq_dim() -> usize {
-    20
-}
-fn d_nq_noise() -> f64 {
-    1.0
+crate::serde_defaults! {
+    d_mnist_per_class: usize = 200;
+    d_mnist_pool: usize = 4;
+    d_hidden: usize = 32;
+    d_nq_dim: usize = 20;
+    d_nq_noise: f64 = 1.0;
 }
 
 /// Data of the classification problems: `digits`, or user data (`csv` read by the CLI, `upload` by the page;
@@ -174,38 +166,26 @@ impl LrConfig {
     }
 }
 
-fn d_intervals() -> usize {
-    10
-}
-fn d_steps() -> usize {
-    40
-}
-fn d_batch() -> usize {
-    16
+crate::serde_defaults! {
+    d_intervals: usize = 10;
+    d_steps: usize = 40;
+    d_batch: usize = 16;
 }
 fn d_bounds() -> [f64; 2] {
     [1e-3, 3.0]
 }
-fn d_records() -> usize {
-    4
-}
-fn d_eval() -> usize {
-    400
-}
-fn d_test() -> f64 {
-    0.3
-}
-fn d_constant() -> usize {
-    5
-}
-fn d_decay_starts() -> usize {
-    4
+crate::serde_defaults! {
+    d_records: usize = 4;
+    d_eval: usize = 400;
+    d_test: f64 = 0.3;
+    d_constant: usize = 5;
+    d_decay_starts: usize = 4;
 }
 fn d_decay_factors() -> Vec<f64> {
     vec![0.3, 0.1, 0.03]
 }
-fn d_seed() -> u64 {
-    7
+crate::serde_defaults! {
+    d_seed: u64 = 7;
 }
 
 impl LrConfig {

@@ -56,6 +56,26 @@ use rayon::prelude::*;
 use schedules::{baseline_schedules, run_schedule};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// One baseline's line of the report, announced to the observer: its kept run's trace, final trace value and
+/// test loss (+inf when the run diverged); `repeat_finals` are the final trace values of all its repeats.
+#[allow(clippy::too_many_arguments)]
+fn baseline_report(
+    i: usize,
+    (name, family, schedule): (String, String, Vec<f64>),
+    trace: Vec<LrTracePoint>,
+    st: &RunState,
+    y0: f64,
+    pr: &dyn TrainProblem,
+    compute_steps: usize,
+    repeat_finals: Vec<f64>,
+    observer: &mut dyn FnMut(&LrEvent),
+) -> LrMethodReport {
+    let final_loss = trace.last().map_or(y0, |p| p.loss);
+    let test_loss = if st.diverged { f64::INFINITY } else { pr.test_loss(&st.w, &mut Vec::new()) };
+    observer(&LrEvent::MethodDone { method: i, name: name.clone(), final_loss, trace: trace.clone() });
+    LrMethodReport { name, family, schedule, trace, final_loss, test_loss, diverged: st.diverged, compute_steps, repeat_finals }
+}
+
 /// Runs the comparison on built-in data (digits or the noisy quadratic); see [`run_with_data`] for user data.
 pub fn run(cfg: &LrConfig, observer: &mut dyn FnMut(&LrEvent), cancel: &AtomicBool) -> Result<LrReport> {
     run_with_data(cfg, None, observer, cancel)
@@ -116,25 +136,13 @@ pub(crate) fn run_checked(
         return Err(Error::Cancelled);
     }
     let mut methods = Vec::new();
-    for (i, (name, family, sched)) in specs.into_iter().enumerate() {
+    for (i, spec) in specs.into_iter().enumerate() {
         let runs: Vec<(Vec<LrTracePoint>, RunState)> = results.drain(..reps).collect();
         let finals: Vec<f64> = runs.iter().map(|(t, _)| t.last().map_or(y0, |p| p.loss)).collect();
         let best = (0..reps).min_by(|&a, &b| finals[a].total_cmp(&finals[b])).unwrap_or(0);
         let (trace, st) = runs.into_iter().nth(best).ok_or_else(|| Error::numerical("a baseline produced no run"))?;
-        let final_loss = finals.get(best).copied().unwrap_or(y0);
-        let test_loss = if st.diverged { f64::INFINITY } else { pr.test_loss(&st.w, &mut scratch) };
-        observer(&LrEvent::MethodDone { method: i, name: name.clone(), final_loss, trace: trace.clone() });
-        methods.push(LrMethodReport {
-            name,
-            family,
-            schedule: sched,
-            trace,
-            final_loss,
-            test_loss,
-            diverged: st.diverged,
-            compute_steps: reps * d * cfg.steps_per_interval,
-            repeat_finals: finals,
-        });
+        let steps = reps * d * cfg.steps_per_interval;
+        methods.push(baseline_report(i, spec, trace, &st, y0, pr, steps, finals, observer));
     }
     let dynamic = if cfg.dynamic.enabled {
         if cancel.load(Ordering::Relaxed) {

@@ -179,13 +179,7 @@ fn feature_sums(x: &[f64], s: &[f64], d: usize, v: &[f64], kernel: &FssdKernel) 
             (sum, sq)
         })
         .collect();
-    let mut sum = vec![0.0; jd];
-    let mut sq = 0.0;
-    for (p, q) in parts {
-        sum.iter_mut().zip(&p).for_each(|(a, b)| *a += b);
-        sq += q;
-    }
-    (sum, sq)
+    add_parts(parts, jd)
 }
 
 fn stats_from_sums(sum: &[f64], sq: f64, n: usize, j: usize) -> FssdValue {
@@ -305,11 +299,18 @@ fn power_grads(x: &[f64], s: &[f64], d: usize, v: &[f64], kernel: &FssdKernel, r
             (grad, gw)
         })
         .collect();
-    let mut grad = vec![0.0; jd];
-    let mut gw = 0.0;
-    for (p, q) in parts {
-        grad.iter_mut().zip(&p).for_each(|(a, b)| *a += b);
-        gw += q;
-    }
+    let (grad, gw) = add_parts(parts, jd);
     (obj, grad, gw)
+}
+
+/// Adds up per-thread partial results `(vector of length jd, scalar)` in their (fixed) order, so the total does
+/// not depend on the number of threads.
+fn add_parts(parts: Vec<(Vec<f64>, f64)>, jd: usize) -> (Vec<f64>, f64) {
+    let mut sum = vec![0.0; jd];
+    let mut sc = 0.0;
+    for (p, q) in parts {
+        sum.iter_mut().zip(&p).for_each(|(a, b)| *a += b);
+        sc += q;
+    }
+    (sum, sc)
 }

@@ -59,8 +59,8 @@ pub enum DigitData {
     },
 }
 
-fn per_class_default() -> usize {
-    100
+crate::serde_defaults! {
+    per_class_default: usize = 100;
 }
 
 /// The model one pull trains, and its hyper-parameter box.
@@ -119,17 +119,11 @@ fn l2_range() -> (f64, f64) {
 fn batch_range() -> (usize, usize) {
     (8, 128)
 }
-fn epochs_default() -> usize {
-    4
-}
-fn truth_default() -> usize {
-    10
-}
-fn reference_default() -> usize {
-    100
-}
-fn valid_default() -> usize {
-    150
+crate::serde_defaults! {
+    epochs_default: usize = 4;
+    truth_default: usize = 10;
+    reference_default: usize = 100;
+    valid_default: usize = 150;
 }
 
 /// Configuration of a real tuning problem (JSON: `{"kind": "hpo", "model": "kernel-ridge", "data":

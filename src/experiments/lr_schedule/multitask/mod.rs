@@ -201,23 +201,11 @@ pub(super) fn run(
         .map(|(i, s)| run_schedule(tt.pr.as_ref(), cfg, &tt.w0, tt.y0, tt.cap, &s.2, 0x4d54_9000 + i as u64, 0, cancel))
         .collect();
     stopped()?;
+    let steps = d * cfg.steps_per_interval;
     let mut methods = Vec::new();
-    let mut scratch = Vec::new();
-    for (i, ((name, family, sched), (trace, st))) in base.iter().cloned().zip(base_runs).enumerate() {
-        let final_loss = trace.last().map_or(tt.y0, |p| p.loss);
-        let test_loss = if st.diverged { f64::INFINITY } else { tt.pr.test_loss(&st.w, &mut scratch) };
-        observer(&LrEvent::MethodDone { method: i, name: name.clone(), final_loss, trace: trace.clone() });
-        methods.push(LrMethodReport {
-            name,
-            family,
-            schedule: sched,
-            trace,
-            final_loss,
-            test_loss,
-            diverged: st.diverged,
-            compute_steps: d * cfg.steps_per_interval,
-            repeat_finals: vec![final_loss],
-        });
+    for (i, (spec, (trace, st))) in base.iter().cloned().zip(base_runs).enumerate() {
+        let finals = vec![trace.last().map_or(tt.y0, |p| p.loss)];
+        methods.push(super::baseline_report(i, spec, trace, &st, tt.y0, tt.pr.as_ref(), steps, finals, observer));
     }
     let grid: Vec<f64> = (0..cands.len())
         .into_par_iter()
