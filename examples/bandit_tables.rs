@@ -10,7 +10,8 @@ use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
 use tunelab::bandit::{Recommend, TttsOptions};
-use tunelab::experiments;
+use tunelab::experiments::bandit::BanditExperiment;
+use tunelab::experiments::{self, Inputs};
 use tunelab::experiments::bandit::{hpo::{ClassData, DigitData, HpoSpec}, AlgoSpec, BanditConfig, ProblemSpec};
 use tunelab::bandit::HalvingOptions;
 use tunelab::experiments::bandit::sgmcmc_ksd::{SgmcmcKsdSpec, SgmcmcReservoirShared};
@@ -89,7 +90,7 @@ fn main() {
         }
         let c = cfg(problem, rounds, repeats, seed);
         let t0 = std::time::Instant::now();
-        let rep = match experiments::bandit::run(&c, &mut |_| {}, &AtomicBool::new(false)) {
+        let rep = match experiments::check_and_run::<BanditExperiment>(c.clone(), Inputs::default(), &mut |_| {}, &AtomicBool::new(false)) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("{name}: {e}");

@@ -22,6 +22,7 @@
 
 use std::sync::atomic::AtomicBool;
 use tunelab::experiments::hoag::{self, HoagBudget, HoagConfig, HoagData, ProblemKind};
+use tunelab::experiments::{self, Inputs};
 
 const TARGET: f64 = 1e-3;
 
@@ -76,7 +77,7 @@ fn main() {
     let mut sizes = String::new();
     for seed in first..first + seeds {
         let cfg = config(setting, seed);
-        let rep = hoag::run(&cfg, &mut |_| {}, &cancel).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let rep = experiments::check_and_run::<hoag::HoagExperiment>(cfg.clone(), Inputs::default(), &mut |_| {}, &cancel).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         let r = rep.reference_optimum;
         sizes = format!(
             "n_train {} n_test {} n_validation {} features {} hyperparameters {}",

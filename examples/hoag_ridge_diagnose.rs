@@ -14,6 +14,7 @@
 
 use std::sync::atomic::AtomicBool;
 use tunelab::experiments::hoag::{self, HoagBudget, HoagConfig, HoagData, MethodSpec, ProblemKind};
+use tunelab::experiments::{self, Inputs};
 
 fn config(setting: &str, seed: u64) -> HoagConfig {
     let mut c = match setting {
@@ -46,14 +47,14 @@ fn main() {
     println!("|---|---|---|---|---|---|---|---|---|---|");
     for seed in first..first + seeds {
         let cfg = config(setting, seed);
-        let rep = hoag::run(&cfg, &mut |_| {}, &cancel).expect("run");
+        let rep = experiments::check_and_run::<hoag::HoagExperiment>(cfg.clone(), Inputs::default(), &mut |_| {}, &cancel).expect("run");
         let reference = rep.reference_optimum;
         // Fine landscape (only the landscape: one cheap method so the run is valid).
         let mut fine = cfg.clone();
         fine.landscape_points = 81;
         fine.methods = vec![MethodSpec::Random];
         fine.budget = HoagBudget { cost: 1, seconds: None, max_iter: 1 };
-        let frep = hoag::run(&fine, &mut |_| {}, &cancel).expect("fine landscape");
+        let frep = experiments::check_and_run::<hoag::HoagExperiment>(fine.clone(), Inputs::default(), &mut |_| {}, &cancel).expect("fine landscape");
         let l = frep.landscape.expect("landscape");
         let k = l.axes[0].len();
         let v = |i: usize, j: usize| l.values[i * k + j];

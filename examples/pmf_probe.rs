@@ -1,4 +1,4 @@
-//! Issue 12 §3: why the small PMF run did not beat the mean predictor (`cargo run --release --example pmf_probe`):
+//! Why the small PMF run did not beat the mean predictor (`cargo run --release --example pmf_probe`):
 //! held-out RMSE of the mean predictor, the MAP and the chosen arm on 600 and 12,000 simulated ratings.
 use std::sync::atomic::AtomicBool;
 use tunelab::experiments::tune;
@@ -16,7 +16,7 @@ fn main() {
         let mean_only = test.predictive_rmse(&zeros).unwrap();
         let map_rmse = test.predictive_rmse(&problem.map).unwrap();
         let map_train = problem.train.predictive_rmse(&problem.map).unwrap();
-        let rep = tune::run(&cfg, None, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+        let rep = tune::run_on(&cfg, &problem, &mut |_| {}, &AtomicBool::new(false)).unwrap();
         let best = rep.best.unwrap();
         let d = problem.dim;
         let s = best.samples.len() / d;

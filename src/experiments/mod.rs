@@ -83,6 +83,18 @@ pub trait Experiment: Sized {
     fn set_seed(config: &mut Self::Config, seed: u64);
 }
 
+/// Checks `config` once and runs it: the whole contract in one call, for any kind
+/// (`experiments::check_and_run::<HoagExperiment>(cfg, Inputs::default(), &mut |e| ..., &stop)`). Front ends
+/// that show the check's summary or ask for data first call [`Experiment::check`] and [`Experiment::run`].
+pub fn check_and_run<E: Experiment>(
+    config: E::Config,
+    inputs: Inputs,
+    observer: &mut dyn FnMut(&E::Detail),
+    stop: &AtomicBool,
+) -> Result<E::Output> {
+    E::check(config)?.run(inputs, &mut |_, _, detail| observer(&detail), stop)
+}
+
 /// The one list of experiment kinds: `Variant => checked experiment type`. Everything that enumerates kinds
 /// (the config enum and its `kind` tag, the checked enum, event details, outputs, names, units, presets and
 /// every dispatch) is generated from it. The variant's kebab-case name is the JSON tag and must equal the

@@ -2,3 +2,4 @@
 
 pub mod gaussian;
 pub mod small_configs;
+pub mod contract;

@@ -2,7 +2,7 @@
 //! on problems whose optimum is known ([`problems`]) and on real tuning problems ([`logreg`], [`hpo`],
 //! [`sgmcmc_ksd`]).
 //!
-//! - [`run`]: runs a [`BanditConfig`] (JSON, see [`config`]) over seeded repeats in parallel and returns a
+//! - [`BanditExperiment`] (the experiment contract): runs a [`BanditConfig`] (JSON, see [`config`]) over seeded repeats in parallel and returns a
 //!   [`BanditReport`] (JSON, see [`report`]) with regret curves (mean and band over repeats), recommendations and
 //!   chart data; events go to an observer on the calling thread.
 //! - [`sgmcmc_ksd`]: D-TTTS and the other discrete tuners choosing SG-MCMC configurations by KSD on the user's data.
@@ -22,6 +22,6 @@ pub mod sgmcmc_ksd;
 pub use config::{AlgoSpec, BanditConfig, ProblemSpec};
 pub use problems::{ArmSpace, Problem, TestFn};
 pub use report::{AlgoReport, BanditEvent, BanditReport, Curve, PerRepeat, Summary};
-pub use runner::{merge_reports, run, run_with_data};
+pub use runner::merge_reports;
 pub(crate) use runner::run_checked;
 pub(crate) use charts::grid as chart_grid;

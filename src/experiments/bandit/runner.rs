@@ -108,33 +108,10 @@ fn checkpoint_rounds(rounds: usize, c: usize) -> Vec<usize> {
     v
 }
 
-/// Runs the comparison described by `cfg`. `observer` receives [`BanditEvent`]s on the calling thread; `cancel`
-/// is checked between chunks of rounds (then `Error::Cancelled`). Repeats and algorithms run in parallel on the
-/// current rayon pool; the result does not depend on the number of threads (timings aside).
-pub fn run(cfg: &BanditConfig, observer: &mut dyn FnMut(&BanditEvent), cancel: &AtomicBool) -> Result<BanditReport> {
-    run_with_data(cfg, None, observer, cancel)
-}
-
-/// [`run`] with the text of an uploaded CSV, for problems whose data source is `upload` (the page).
-pub fn run_with_data(
-    cfg: &BanditConfig,
-    uploaded: Option<&str>,
-    observer: &mut dyn FnMut(&BanditEvent),
-    cancel: &AtomicBool,
-) -> Result<BanditReport> {
-    let algos: Vec<AlgoSpec> = cfg.validate()?;
-    let data = match (uploaded, &cfg.problem) {
-        (Some(text), super::ProblemSpec::SgmcmcKsd(spec)) => {
-            let opts = crate::data::CsvOptions { label: spec.data.label.clone(), standardize: false };
-            Some(crate::data::parse_csv(text, &opts)?)
-        }
-        _ => None,
-    };
-    run_checked(cfg, &algos, data, observer, cancel)
-}
-
-/// Runs a config that was already validated (`algos`: what [`BanditConfig::validate`] returned) on the user's
-/// data set, when its problem takes one.
+/// Runs the comparison on a config the experiment contract checked once (`algos`: what `validate` returned).
+/// `observer` receives [`BanditEvent`]s on the calling thread; `cancel` is checked between chunks of rounds
+/// (then `Error::Cancelled`). Repeats and algorithms run in parallel on the current rayon pool; the result
+/// does not depend on the number of threads (timings aside).
 pub(crate) fn run_checked(
     cfg: &BanditConfig,
     algos: &[AlgoSpec],

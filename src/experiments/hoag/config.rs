@@ -17,7 +17,7 @@ pub enum ProblemKind {
     LogregPerFeature,
 }
 
-/// Where the data come from. `upload` and `csv` data are handed to [`run_with_data`] (the CLI reads the
+/// Where the data come from. `upload` and `csv` data are handed to the experiment in its `Inputs` (the CLI reads the
 /// file, the page parses the upload).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "source", rename_all = "kebab-case", deny_unknown_fields)]
@@ -59,7 +59,7 @@ pub enum HoagData {
         #[serde(default)]
         path: Option<String>,
     },
-    /// Data handed over by the page: use [`run_with_data`].
+    /// Data handed over by the page (the experiment's `Inputs`).
     Upload {
         #[serde(default)]
         label: Option<String>,

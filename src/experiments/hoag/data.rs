@@ -131,7 +131,7 @@ pub(crate) fn input<'a>(cfg: &HoagConfig, data: Option<&'a Dataset>) -> Result<C
             "data source svmlight is sparse: give the parsed file to run_sparse (the experiment contract does this)",
         )),
         (None, HoagData::Csv { .. }) | (None, HoagData::Upload { .. }) => Err(Error::config(
-            "data source csv/upload needs the data passed in (run_with_data); the CLI and the page do this",
+            "data source csv/upload needs the data passed in (the experiment's Inputs; the CLI and the page do this)",
         )),
         (None, _) => builtin_data(cfg).map(Cow::Owned),
     }

@@ -2,7 +2,7 @@
 //! on the same problem and cost clock with grid search, random search, GP Bayesian optimisation (expected
 //! improvement) and iterative differentiation (reverse mode through the inner solver's iterations).
 //!
-//! Entry point: [`run`] (or [`run_with_data`] for user data) with a [`HoagConfig`]; it returns a
+//! Entry point: [`HoagExperiment`] (the experiment contract; user data arrive in its `Inputs`) with a [`HoagConfig`]; it returns a
 //! [`HoagReport`] whose `methods` hold, per method, its `name`, its `trace` over time and its `final_loss`,
 //! plus the outer-loss `landscape` on a grid (chart data). Progress goes to an observer as [`HoagEvent`]s,
 //! always on the calling thread.
@@ -51,24 +51,8 @@ use crate::data::Dataset;
 use crate::Result;
 use std::sync::atomic::AtomicBool;
 
-/// Runs the comparison on built-in data (`simulate`, `digits`). For `csv` / `upload` sources use
-/// [`run_with_data`].
-pub fn run(cfg: &HoagConfig, observer: &mut dyn FnMut(&HoagEvent), cancel: &AtomicBool) -> Result<HoagReport> {
-    run_with_data(cfg, None, observer, cancel)
-}
-
-/// Runs the comparison; `data` overrides the config's data source (required for `csv` and `upload`).
-pub fn run_with_data(
-    cfg: &HoagConfig,
-    data: Option<&Dataset>,
-    observer: &mut dyn FnMut(&HoagEvent),
-    cancel: &AtomicBool,
-) -> Result<HoagReport> {
-    cfg.validate()?;
-    run_checked(cfg, data, observer, cancel)
-}
-
-/// [`run_with_data`] on a config that was already validated (the experiment contract checks it once).
+/// Runs the comparison on a config the experiment contract checked once; `data` is the user's data set
+/// (required for `csv` and `upload` sources).
 pub(crate) fn run_checked(
     cfg: &HoagConfig,
     data: Option<&Dataset>,

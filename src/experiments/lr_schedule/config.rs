@@ -34,7 +34,7 @@ crate::serde_defaults! {
 }
 
 /// Data of the classification problems: `digits`, or user data (`csv` read by the CLI, `upload` by the page;
-/// pass them to [`run_with_data`]). Labels must be class indices 0, 1, 2, ...
+/// hand them to the experiment in its `Inputs`). Labels must be class indices 0, 1, 2, ...
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(tag = "source", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum LrData {

@@ -26,7 +26,7 @@ pub(super) fn build_problem(cfg: &LrConfig, data: Option<&Dataset>) -> Result<Bo
         }
         (None, _) => {
             return Err(Error::config(
-                "data source csv/upload needs the data passed in (run_with_data); the CLI and the page do this",
+                "data source csv/upload needs the data passed in (the experiment's Inputs; the CLI and the page do this)",
             ))
         }
     };

@@ -12,7 +12,7 @@
 //!   eqs. 2-3 and Sec. 2.2), with [`model::TraceModel`] (exact GP on boundary increments) as the labelled
 //!   fallback. Baselines (5 constants, 12 exponential decays) each get the best of `Q` runs: matched compute.
 //!
-//! Entry point [`run`] (or [`run_with_data`] for user data); the [`LrReport`] has `methods` with `name`,
+//! Entry point: [`LrExperiment`] (the experiment contract; user data arrive in its `Inputs`); the [`LrReport`] has `methods` with `name`,
 //! `trace` (step, loss, learning rate) and `final_loss`, plus the tuner's decisions and predicted bands.
 //! Events go to an observer on the calling thread. Results do not depend on the number of threads: every
 //! run draws from its own stream `(seed, id)`.
@@ -76,23 +76,8 @@ fn baseline_report(
     LrMethodReport { name, family, schedule, trace, final_loss, test_loss, diverged: st.diverged, compute_steps, repeat_finals }
 }
 
-/// Runs the comparison on built-in data (digits or the noisy quadratic); see [`run_with_data`] for user data.
-pub fn run(cfg: &LrConfig, observer: &mut dyn FnMut(&LrEvent), cancel: &AtomicBool) -> Result<LrReport> {
-    run_with_data(cfg, None, observer, cancel)
-}
-
-/// Runs the comparison; `data` overrides the config's data source (required for `csv` and `upload`).
-pub fn run_with_data(
-    cfg: &LrConfig,
-    data: Option<&Dataset>,
-    observer: &mut dyn FnMut(&LrEvent),
-    cancel: &AtomicBool,
-) -> Result<LrReport> {
-    cfg.validate()?;
-    run_checked(cfg, data, observer, cancel)
-}
-
-/// [`run_with_data`] on a config that was already validated (the experiment contract checks it once).
+/// Runs the comparison on a config the experiment contract checked once; `data` is the user's data set
+/// (required for `csv` and `upload` sources).
 pub(crate) fn run_checked(
     cfg: &LrConfig,
     data: Option<&Dataset>,

@@ -425,16 +425,3 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Posterior, observer: &mut dyn Fn
     })
 }
 
-/// Builds the problem a config names (uploaded CSV text for `source: upload`) and runs its tuner.
-pub fn run(cfg: &TuneConfig, uploaded: Option<&str>, observer: &mut dyn FnMut(&Event), cancel: &AtomicBool) -> Result<Report> {
-    cfg.validate()?;
-    let problem = Posterior::build(cfg, uploaded)?;
-    drive(cfg, &problem, observer, cancel)
-}
-
-/// Like [`run`], with data the caller has already loaded (e.g. parsed once in the worker).
-pub fn run_with_data(cfg: &TuneConfig, data: Option<crate::data::Dataset>, observer: &mut dyn FnMut(&Event), cancel: &AtomicBool) -> Result<Report> {
-    cfg.validate()?;
-    let problem = Posterior::from_data(cfg, data)?;
-    drive(cfg, &problem, observer, cancel)
-}

@@ -24,7 +24,7 @@ pub mod report;
 pub use arms::{arm_count, grid_arms, Arm};
 pub use config::*;
 pub use kernel::{KsdKernel, RunKernel};
-pub use driver::{run, run_on, run_with_data};
+pub use driver::run_on;
 pub use posterior::Posterior;
 pub use report::*;
 pub use crate::bandit::schedule::{mamba_schedule, RoundPlan};

@@ -1,10 +1,12 @@
 //! Bandit algorithms, problems and the runner.
 
+use crate::common::contract;
+use tunelab::experiments::bandit::BanditExperiment;
 use std::sync::atomic::AtomicBool;
 
 use tunelab::experiments::bandit::problems::{FiniteBernoulli, TestFunction, TvoSchedule};
 use tunelab::bandit::{Arm, BanditAlgo, DTtts, GpUcb, GpUcbOptions, Kappa, TttsOptions};
-use tunelab::experiments::bandit::{run, AlgoSpec, BanditConfig, BanditEvent, BanditReport, Problem, ProblemSpec, TestFn};
+use tunelab::experiments::bandit::{AlgoSpec, BanditConfig, BanditEvent, BanditReport, Problem, ProblemSpec, TestFn};
 use tunelab::rng::stream;
 use tunelab::Error;
 
@@ -167,7 +169,7 @@ fn d_ttts_pseudo_arm_and_explicit_arms_agree_in_distribution() {
             band: 1.96,
             repeat_range: None,
         };
-        let rep = run(&cfg, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+        let rep = contract::run::<BanditExperiment>(cfg.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap();
         rep.algorithms[0].final_simple_regret.mean
     };
     let a = run_variant(true);
@@ -216,7 +218,7 @@ fn runner_is_deterministic_across_thread_counts() {
     for cfg in [small_config(), cont] {
         let go = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            pool.install(|| strip_times(run(&cfg, &mut |_| {}, &AtomicBool::new(false)).unwrap()))
+            pool.install(|| strip_times(contract::run::<BanditExperiment>(cfg.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap()))
         };
         let a = go(1);
         let b = go(4);
@@ -228,7 +230,7 @@ fn runner_is_deterministic_across_thread_counts() {
         // a different seed changes the result
         let mut other = cfg.clone();
         other.seed += 1;
-        let c = strip_times(run(&other, &mut |_| {}, &AtomicBool::new(false)).unwrap());
+        let c = strip_times(contract::run::<BanditExperiment>(other.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap());
         assert_ne!(a.algorithms[0].cumulative_regret, c.algorithms[0].cumulative_regret);
     }
 }
@@ -238,9 +240,7 @@ fn report_shape_events_and_floor() {
     let cfg = small_config();
     let main_thread = std::thread::current().id();
     let mut events = Vec::new();
-    let rep = run(
-        &cfg,
-        &mut |e: &BanditEvent| {
+    let rep = contract::run::<BanditExperiment>(cfg.clone(), None, |e: &BanditEvent| {
             assert_eq!(std::thread::current().id(), main_thread);
             events.push(e.clone());
         },
@@ -310,7 +310,7 @@ fn continuous_charts_gp_1d_and_schedules() {
         band: 1.96,
         repeat_range: None,
     };
-    let rep = run(&cfg, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    let rep = contract::run::<BanditExperiment>(cfg.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap();
     assert_eq!(rep.algorithms[1].name, "random");
     let ch = rep.algorithms[0].charts.gp_1d.as_ref().expect("gp chart");
     assert_eq!(ch.grid.len(), ch.mean.len());
@@ -328,7 +328,7 @@ fn continuous_charts_gp_1d_and_schedules() {
         band: 1.96,
         repeat_range: None,
     };
-    let rep = run(&cfg, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    let rep = contract::run::<BanditExperiment>(cfg.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap();
     let s = rep.algorithms[0].charts.schedules.as_ref().expect("schedule chart");
     assert_eq!(s.chosen.len(), 15);
     assert_eq!(s.optimal.len(), 15);
@@ -338,7 +338,7 @@ fn continuous_charts_gp_1d_and_schedules() {
 #[test]
 fn cancel_stops_the_run() {
     let cancel = AtomicBool::new(true);
-    assert_eq!(run(&small_config(), &mut |_| {}, &cancel).unwrap_err(), Error::Cancelled);
+    assert_eq!(contract::run::<BanditExperiment>(small_config().clone(), None, |_| {}, &cancel).unwrap_err(), Error::Cancelled);
 }
 
 #[test]
@@ -437,7 +437,7 @@ fn logreg_sgd_problem_is_exact_and_dttts_finds_a_good_arm() {
         band: 1.96,
         repeat_range: None,
     };
-    let rep = run(&cfg, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    let rep = contract::run::<BanditExperiment>(cfg.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap();
     let a = &rep.algorithms[0];
     assert_eq!(a.compute.unit, "data points touched");
     for r in &a.recommended {
@@ -625,7 +625,7 @@ fn sgmcmc_config(rounds: usize, repeats: usize) -> BanditConfig {
 #[test]
 fn d_ttts_tunes_sgmcmc_configurations_better_than_uniform_allocation() {
     let mut events = Vec::new();
-    let rep = run(&sgmcmc_config(600, 10), &mut |e| events.push(e.clone()), &AtomicBool::new(false)).unwrap();
+    let rep = contract::run::<BanditExperiment>(sgmcmc_config(600, 10).clone(), None, |e| events.push(e.clone()), &AtomicBool::new(false)).unwrap();
     let by = |n: &str| rep.algorithms.iter().find(|a| a.name == n).unwrap();
     let (dt, un) = (by("d-ttts"), by("uniform"));
     let c = |a: &tunelab::experiments::bandit::AlgoReport| *a.cumulative_regret.mean.last().unwrap();
@@ -664,7 +664,6 @@ fn d_ttts_tunes_sgmcmc_configurations_better_than_uniform_allocation() {
 
 #[test]
 fn sgmcmc_problem_reads_uploaded_csv_and_reports_bad_input() {
-    use tunelab::experiments::bandit::run_with_data;
     // a small uploaded logistic data set
     let mut r = stream(9, 9);
     let (ds, _) = tunelab::data::simulate_logistic(200, 2, &mut r).unwrap();
@@ -681,26 +680,26 @@ fn sgmcmc_problem_reads_uploaded_csv_and_reports_bad_input() {
         }
     };
     upload(&mut cfg, "y");
-    let rep = run_with_data(&cfg, Some(&csv), &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    let rep = contract::run::<BanditExperiment>(cfg.clone(), Some(&csv), |_| {}, &AtomicBool::new(false)).unwrap();
     assert!(rep.problem.contains("mine.csv"), "{}", rep.problem);
     // no file handed over, a missing label column, a broken file: errors that say what to do
-    match run_with_data(&cfg, None, &mut |_| {}, &AtomicBool::new(false)) {
+    match contract::run::<BanditExperiment>(cfg.clone(), None, |_| {}, &AtomicBool::new(false)) {
         Err(Error::Config(m)) => assert!(m.contains("uploaded file"), "{m}"),
         other => panic!("{other:?}"),
     }
     let mut wrong = cfg.clone();
     upload(&mut wrong, "label");
-    match run_with_data(&wrong, Some(&csv), &mut |_| {}, &AtomicBool::new(false)) {
+    match contract::run::<BanditExperiment>(wrong.clone(), Some(&csv), |_| {}, &AtomicBool::new(false)) {
         Err(Error::Data(m)) => assert!(m.contains("label"), "{m}"),
         other => panic!("{other:?}"),
     }
-    match run_with_data(&cfg, Some("a,b,y\n1,2,0\n3,x,1\n"), &mut |_| {}, &AtomicBool::new(false)) {
+    match contract::run::<BanditExperiment>(cfg.clone(), Some("a,b,y\n1,2,0\n3,x,1\n"), |_| {}, &AtomicBool::new(false)) {
         Err(Error::Data(m)) => assert!(m.contains("line 3"), "{m}"),
         other => panic!("{other:?}"),
     }
     // cancel before the table is done
     let cancel = AtomicBool::new(true);
-    assert!(matches!(run_with_data(&cfg, Some(&csv), &mut |_| {}, &cancel), Err(Error::Cancelled)));
+    assert!(matches!(contract::run::<BanditExperiment>(cfg.clone(), Some(&csv), |_| {}, &cancel), Err(Error::Cancelled)));
 }
 
 #[test]
@@ -729,7 +728,7 @@ fn sgmcmc_bad_configs_give_clear_errors() {
             "algorithms": [{"kind": "d-ttts"}], "rounds": 5}"#,
     )
     .unwrap();
-    match run(&cfg, &mut |_| {}, &AtomicBool::new(false)) {
+    match contract::run::<BanditExperiment>(cfg.clone(), None, |_| {}, &AtomicBool::new(false)) {
         Err(Error::Config(m)) => assert!(m.contains("raise iterations"), "{m}"),
         other => panic!("{other:?}"),
     }

@@ -1,12 +1,14 @@
 //! D-TTTS on real tuning problems (src/bandit/hpo.rs): reproducible pulls, real noise, regret bands that shrink
 //! with more repeats, random search and distinct-arm counts in the report.
 
+use crate::common::contract;
+use tunelab::experiments::bandit::BanditExperiment;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use tunelab::experiments::bandit::hpo::{ClassData, Hpo, HpoShared, HpoSpec};
 use tunelab::bandit::{Arm, TttsOptions};
-use tunelab::experiments::bandit::{run, AlgoSpec, BanditConfig, Problem, ProblemSpec};
+use tunelab::experiments::bandit::{AlgoSpec, BanditConfig, Problem, ProblemSpec};
 use tunelab::rng::stream;
 
 fn small_wine() -> HpoSpec {
@@ -80,7 +82,7 @@ fn regret_bands_shrink_with_more_repeats() {
         (ProblemSpec::Hpo(small_wine()), 40, 8, 32),
     ] {
         let width = |repeats: usize| {
-            let r = run(&config(problem.clone(), rounds, repeats), &mut |_| {}, &AtomicBool::new(false)).unwrap();
+            let r = contract::run::<BanditExperiment>((config(problem.clone(), rounds, repeats)).clone(), None, |_| {}, &AtomicBool::new(false)).unwrap();
             r.algorithms.iter().map(|a| a.final_cumulative_regret.hi - a.final_cumulative_regret.lo).collect::<Vec<f64>>()
         };
         let (w_few, w_many) = (width(few), width(many));
@@ -92,7 +94,7 @@ fn regret_bands_shrink_with_more_repeats() {
 
 #[test]
 fn report_counts_distinct_arms_and_random_search_tries_a_new_arm_per_pull() {
-    let r = run(&config(ProblemSpec::Reservoir { a: 1.0, b: 3.0, shift: 0.0, scale: 1.0 }, 100, 3), &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    let r = contract::run::<BanditExperiment>(config(ProblemSpec::Reservoir { a: 1.0, b: 3.0, shift: 0.0, scale: 1.0 }, 100, 3).clone(), None, |_| {}, &AtomicBool::new(false)).unwrap();
     let by = |n: &str| r.algorithms.iter().find(|a| a.name == n).unwrap();
     assert_eq!(by("random").distinct_arms.mean, vec![20.0, 40.0, 60.0, 80.0, 100.0]);
     assert_eq!(*by("uniform").distinct_arms.mean.last().unwrap(), 10.0);

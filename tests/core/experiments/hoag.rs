@@ -1,6 +1,8 @@
 //! HOAG: hypergradients against finite differences, solver tolerances, HOAG against a fine grid, determinism,
 //! bad configs.
 
+use crate::common::contract;
+use tunelab::experiments::hoag::HoagExperiment;
 use std::sync::atomic::AtomicBool;
 use tunelab::experiments::hoag::{
     self, conjugate_gradient, hypergradient, lbfgs, outer_loss_at, Bilevel, HoagBudget, HoagConfig, HoagData,
@@ -168,7 +170,7 @@ fn hoag_reaches_the_fine_grid_optimum_on_small_ridge() {
     cfg.landscape_points = 81;
     cfg.init = Some(vec![-1.0, -1.0]);
     let cancel = AtomicBool::new(false);
-    let rep = hoag::run_with_data(&cfg, Some(&data), &mut |_| {}, &cancel).unwrap();
+    let rep = contract::run_data::<HoagExperiment>(cfg.clone(), Some(&data), |_| {}, &cancel).unwrap();
     let grid = rep.landscape.as_ref().unwrap();
     let m = &rep.methods[0];
     // Stated tolerance: within 1% of the fine-grid (0.3 spacing) minimum of the outer loss.
@@ -184,10 +186,10 @@ fn presets_and_comparison_run_deterministically() {
     cfg.landscape_points = 9;
     let cancel = AtomicBool::new(false);
     let mut events = 0;
-    let a = hoag::run_with_data(&cfg, Some(&data), &mut |_| events += 1, &cancel).unwrap();
+    let a = contract::run_data::<HoagExperiment>(cfg.clone(), Some(&data), |_| events += 1, &cancel).unwrap();
     // Same numbers on a one-thread pool (the landscape rows run in parallel).
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-    let b = pool.install(|| hoag::run_with_data(&cfg, Some(&data), &mut |_| {}, &cancel).unwrap());
+    let b = pool.install(|| contract::run_data::<HoagExperiment>(cfg.clone(), Some(&data), |_| {}, &cancel).unwrap());
     assert_eq!(a.landscape, b.landscape);
     assert_eq!(a.methods.len(), 8);
     assert!(events > 7);
@@ -333,14 +335,14 @@ fn the_safeguard_rejects_a_step_that_raises_the_outer_loss() {
 fn cancel_stops_the_run() {
     let (cfg, data) = small(ProblemKind::Logreg, 60, 4);
     let cancel = AtomicBool::new(true);
-    let r = hoag::run_with_data(&cfg, Some(&data), &mut |_| {}, &cancel);
+    let r = contract::run_data::<HoagExperiment>(cfg.clone(), Some(&data), |_| {}, &cancel);
     assert_eq!(r.unwrap_err(), Error::Cancelled);
 }
 
 #[test]
 fn bad_configs_give_clear_errors() {
     let cancel = AtomicBool::new(false);
-    let err = |cfg: &HoagConfig| hoag::run(cfg, &mut |_| {}, &cancel).unwrap_err().to_string();
+    let err = |cfg: &HoagConfig| contract::run::<HoagExperiment>(cfg.clone(), None, |_| {}, &cancel).unwrap_err().to_string();
     assert!(HoagConfig::preset("nope").unwrap_err().to_string().contains("unknown HOAG preset"));
     let mut c = HoagConfig::preset("logreg").unwrap();
     c.bounds = [3.0, -3.0];
@@ -359,11 +361,11 @@ fn bad_configs_give_clear_errors() {
     assert!(err(&c).contains("grid"));
     let mut c = HoagConfig::preset("logreg").unwrap();
     c.data = HoagData::Upload { label: None };
-    assert!(err(&c).contains("run_with_data"));
+    assert!(err(&c).contains("needs the data passed in"));
     // Three label values for logistic regression.
     let c = HoagConfig::preset("logreg").unwrap();
     let data = Dataset::new((0..30).map(|i| i as f64).collect(), (0..30).map(|i| (i % 3) as f64).collect(), 1, None, "y").unwrap();
-    let e = hoag::run_with_data(&c, Some(&data), &mut |_| {}, &cancel).unwrap_err();
+    let e = contract::run_data::<HoagExperiment>(c.clone(), Some(&data), |_| {}, &cancel).unwrap_err();
     assert!(matches!(e, Error::Data(_)) && e.to_string().contains("exactly two values"));
     // JSON: unknown field and unknown method.
     let e = serde_json::from_str::<HoagConfig>(r#"{"problem": "logreg", "speed": 3}"#).unwrap_err();

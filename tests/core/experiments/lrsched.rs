@@ -1,6 +1,8 @@
 //! Learning-rate schedules: gradients of the training problems, calibration of the trace model, the dynamic
 //! tuner against constant rates where decay helps, determinism across thread counts, bad configs.
 
+use crate::common::contract;
+use tunelab::experiments::lr_schedule::LrExperiment;
 use std::sync::atomic::AtomicBool;
 use tunelab::experiments::lr_schedule::{
     self, Classifier, ClassifierKind, Link, LrConfig, LrData, LrProblem, TraceModel, TrainProblem, Transition,
@@ -101,7 +103,7 @@ fn dynamic_tuner_and_matched_baselines_on_the_noisy_quadratic_over_seeds() {
     for seed in [1, 2, 3] {
         let mut c = quick_nq();
         c.seed = seed;
-        let r = lr_schedule::run(&c, &mut |_| {}, &cancel).unwrap();
+        let r = contract::run::<LrExperiment>(c.clone(), None, |_| {}, &cancel).unwrap();
         let dynamic = r.methods.iter().find(|m| m.family == "dynamic").unwrap();
         let y0 = dynamic.trace[0].loss;
         // The tuner learns: its kept run ends far below the start (the loss starts near 1.8).
@@ -147,7 +149,7 @@ fn diverged_runs_are_kept_out_of_the_regression_and_steer_the_classifier() {
     c.constant = 0;
     c.decay_starts = 0;
     let cancel = AtomicBool::new(false);
-    let r = lr_schedule::run(&c, &mut |_| {}, &cancel).unwrap();
+    let r = contract::run::<LrExperiment>(c.clone(), None, |_| {}, &cancel).unwrap();
     let det = r.dynamic.as_ref().unwrap();
     assert!(det.diverged_intervals >= 1, "nothing diverged");
     let dynamic = r.methods.iter().find(|m| m.family == "dynamic").unwrap();
@@ -170,7 +172,7 @@ fn results_do_not_depend_on_the_thread_count() {
     let cancel = AtomicBool::new(false);
     let run = |threads| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        pool.install(|| lr_schedule::run(&c, &mut |_| {}, &cancel).unwrap())
+        pool.install(|| contract::run::<LrExperiment>(c.clone(), None, |_| {}, &cancel).unwrap())
     };
     let a = run(1);
     let b = run(3);
@@ -196,7 +198,7 @@ fn digits_softmax_runs_with_adam_and_events_arrive() {
     c.lr_bounds = [1e-3, 3e-2];
     let cancel = AtomicBool::new(false);
     let mut intervals = 0;
-    let r = lr_schedule::run(&c, &mut |e| if let lr_schedule::LrEvent::IntervalDone { .. } = e { intervals += 1 }, &cancel).unwrap();
+    let r = contract::run::<LrExperiment>(c.clone(), None, |e| if let lr_schedule::LrEvent::IntervalDone { .. } = e { intervals += 1 }, &cancel).unwrap();
     assert_eq!(intervals, 3);
     assert_eq!(r.methods.len(), 4);
     for m in &r.methods {
@@ -210,9 +212,9 @@ fn digits_softmax_runs_with_adam_and_events_arrive() {
 #[test]
 fn cancel_and_bad_configs_give_clear_errors() {
     let cancel = AtomicBool::new(true);
-    assert_eq!(lr_schedule::run(&quick_nq(), &mut |_| {}, &cancel).unwrap_err(), Error::Cancelled);
+    assert_eq!(contract::run::<LrExperiment>(quick_nq(), None, |_| {}, &cancel).unwrap_err(), Error::Cancelled);
     let cancel = AtomicBool::new(false);
-    let err = |c: &LrConfig| lr_schedule::run(c, &mut |_| {}, &cancel).unwrap_err().to_string();
+    let err = |c: &LrConfig| contract::run::<LrExperiment>(c.clone(), None, |_| {}, &cancel).unwrap_err().to_string();
     assert!(LrConfig::preset("nope").unwrap_err().to_string().contains("unknown lr-schedule preset"));
     let mut c = quick_nq();
     c.lr_bounds = [0.0, 1.0];
@@ -231,11 +233,11 @@ fn cancel_and_bad_configs_give_clear_errors() {
     assert!(err(&c).contains("records_per_interval"));
     let mut c = LrConfig::preset("digits").unwrap();
     c.data = LrData::Upload { label: None };
-    assert!(err(&c).contains("run_with_data"));
+    assert!(err(&c).contains("needs the data passed in"));
     // Non-class labels in user data.
     let c = LrConfig::new(LrProblem::Logreg);
     let ds = tunelab::data::Dataset::new((0..20).map(|i| i as f64).collect(), (0..20).map(|i| i as f64 * 0.5).collect(), 1, None, "y").unwrap();
-    let e = lr_schedule::run_with_data(&c, Some(&ds), &mut |_| {}, &cancel).unwrap_err();
+    let e = contract::run_data::<LrExperiment>(c.clone(), Some(&ds), |_| {}, &cancel).unwrap_err();
     assert!(matches!(e, Error::Data(_)) && e.to_string().contains("class"), "{e}");
     let e = serde_json::from_str::<LrConfig>(r#"{"problem": {"kind": "mlp"}, "speed": 1}"#).unwrap_err();
     assert!(e.to_string().contains("unknown field"));

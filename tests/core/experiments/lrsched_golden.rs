@@ -9,10 +9,12 @@
 //! values). The recorded values are of this machine's build (x86-64, `crate::math` functions); a platform
 //! with another `libm` may differ and must re-record them.
 
+use crate::common::contract;
+use tunelab::experiments::lr_schedule::LrExperiment;
 use std::sync::atomic::AtomicBool;
 use tunelab::experiments::lr_schedule::multitask::{truvar_scores, CandidateRun, MtHyper, MultiTaskGp};
 use tunelab::experiments::lr_schedule::{
-    self, ChainedModel, FailureClassifier, IntervalObs, Link, LrConfig, LrProblem, MultitaskSpec, TraceModelKind,
+    ChainedModel, FailureClassifier, IntervalObs, Link, LrConfig, LrProblem, MultitaskSpec, TraceModelKind,
 };
 use tunelab::rng::stream;
 use rand::RngExt;
@@ -149,11 +151,11 @@ fn dynamic_runs_are_unchanged() {
     c.decay_starts = 1;
     c.decay_factors = vec![0.3];
     c.seed = 4;
-    let r = lr_schedule::run(&c, &mut |_| {}, &cancel).unwrap();
+    let r = contract::run::<LrExperiment>(c.clone(), None, |_| {}, &cancel).unwrap();
     assert!(r.dynamic.as_ref().unwrap().diverged_intervals >= 1);
     check("noisy quadratic svgp", json_hash(&r), 0xf4a67e43b979106b);
     c.dynamic.model = TraceModelKind::ExactIncrements;
-    let r = lr_schedule::run(&c, &mut |_| {}, &cancel).unwrap();
+    let r = contract::run::<LrExperiment>(c.clone(), None, |_| {}, &cancel).unwrap();
     check("noisy quadratic exact increments", json_hash(&r), 0xbd5c7aff61dacc15);
     // The digits preset, tiny.
     let mut c = LrConfig::preset("digits").unwrap();
@@ -166,7 +168,7 @@ fn dynamic_runs_are_unchanged() {
     c.decay_factors = vec![0.1];
     c.dynamic.runs = 2;
     c.dynamic.band_samples = 20;
-    let r = lr_schedule::run(&c, &mut |_| {}, &cancel).unwrap();
+    let r = contract::run::<LrExperiment>(c.clone(), None, |_| {}, &cancel).unwrap();
     check("digits svgp", json_hash(&r), 0xabfb148256890f32);
 }
 
@@ -191,7 +193,7 @@ fn multitask_run_is_unchanged() {
         candidate_decay_starts: 2,
         ..MultitaskSpec::default()
     });
-    let r = lr_schedule::run(&c, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    let r = contract::run::<LrExperiment>(c.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap();
     let mt = r.multitask.as_ref().unwrap();
     assert!(mt.warm.runs.iter().any(|r| r.rho.is_some()));
     check("multitask run", json_hash(&r), 0x0da13116a5f85b9c);

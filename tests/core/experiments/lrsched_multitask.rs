@@ -3,10 +3,12 @@
 //! new task's prediction variance, type-II ML finding the task correlation, determinism across thread counts
 //! on real MNIST tasks, bad configs.
 
+use crate::common::contract;
+use tunelab::experiments::lr_schedule::LrExperiment;
 use nalgebra::DMatrix;
 use std::sync::atomic::AtomicBool;
 use tunelab::experiments::lr_schedule::multitask::{gram, k_input, k_product, truvar_scores, CandidateRun, MtHyper, MultiTaskGp};
-use tunelab::experiments::lr_schedule::{self, LrConfig, LrProblem, MultitaskSpec};
+use tunelab::experiments::lr_schedule::{LrConfig, LrProblem, MultitaskSpec};
 use tunelab::rng::stream;
 use tunelab::Error;
 use rand::RngExt;
@@ -143,7 +145,7 @@ fn multitask_results_do_not_depend_on_the_thread_count() {
     let cfg = tiny();
     let run = |threads| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        pool.install(|| lr_schedule::run(&cfg, &mut |_| {}, &AtomicBool::new(false)).unwrap())
+        pool.install(|| contract::run::<LrExperiment>(cfg.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap())
     };
     let (a, b) = (run(1), run(2));
     assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap());

@@ -2,6 +2,8 @@
 //! differences on a few real digits, the batched class probabilities, the mnist-bnn preset (its memory bound)
 //! and a tiny end-to-end run that reports the held-out calibration.
 
+use crate::common::contract;
+use tunelab::experiments::tune::TuneExperiment;
 use rand::RngExt;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -98,7 +100,7 @@ fn tiny_mnist_run_reports_held_out_calibration() {
     cfg.budget = tune::BudgetSpec { grad_evals: Some(4.0e3), ..Default::default() };
     cfg.metric.max_samples = 20;
     cfg.thin = 2;
-    let rep = tune::run(&cfg, None, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    let rep = contract::run::<TuneExperiment>(cfg.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap();
     let best = rep.best.expect("an arm is chosen");
     let c = best.calibration.expect("a classifier with a test split reports its calibration");
     assert_eq!((c.n, c.bins), (16, 10));

@@ -1,6 +1,8 @@
 //! Probabilistic matrix factorisation (issue 12 §3, paper section 4.2): the pmf preset's shape, a small tuning
 //! run on simulated ratings that reports the held-out RMSE, and a user's ratings file (good and bad).
 
+use crate::common::contract;
+use tunelab::experiments::tune::TuneExperiment;
 use std::sync::atomic::AtomicBool;
 use tunelab::experiments::tune;
 
@@ -35,7 +37,7 @@ fn pmf_run_reports_test_rmse_below_the_mean_predictor() {
     cfg.data.source = tune::DataSource::SimulateRatings { users: 200, items: 300, ratings: 12_000, latent: 20, seed: 1 };
     cfg.model = serde_json::from_str(r#"{"kind":"pmf","latent":5}"#).unwrap();
     cfg.budget = tune::BudgetSpec { grad_evals: Some(1.0e6), ..Default::default() };
-    let rep = tune::run(&cfg, None, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    let rep = contract::run::<TuneExperiment>(cfg.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap();
     let best = rep.best.expect("an arm is chosen");
     let rmse = best.test_rmse.expect("pmf reports the held-out RMSE");
     // The simulated ratings have sd of about 1 star; the factors explain part of it.
@@ -58,12 +60,12 @@ fn a_users_ratings_file_runs_and_bad_files_are_typed_errors() {
     let mut cfg = small();
     cfg.data.source = tune::DataSource::Ratings { path: good.to_string_lossy().into() };
     cfg.budget = tune::BudgetSpec { grad_evals: Some(2.0e4), ..Default::default() };
-    let rep = tune::run(&cfg, None, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    let rep = contract::run::<TuneExperiment>(cfg.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap();
     assert!(rep.best.unwrap().test_rmse.unwrap().is_finite());
     let bad = dir.join("bad.csv");
     std::fs::write(&bad, "user,item,rating\n1,1,5\n2,zero,4\n").unwrap();
     cfg.data.source = tune::DataSource::Ratings { path: bad.to_string_lossy().into() };
-    let e = tune::run(&cfg, None, &mut |_| {}, &AtomicBool::new(false)).unwrap_err();
+    let e = contract::run::<TuneExperiment>(cfg.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap_err();
     assert!(matches!(e, tunelab::Error::Data(_)) && e.to_string().contains("line 3"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -116,7 +118,7 @@ fn a_long_pmf_run_holds_no_more_than_a_short_one() {
     let mut kept = Vec::new();
     for r in [5.0e5, 2.0e6] {
         cfg.budget = tune::BudgetSpec { grad_evals: Some(r), ..Default::default() };
-        let rep = tune::run(&cfg, None, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+        let rep = contract::run::<TuneExperiment>(cfg.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap();
         assert_eq!(rep.arms.len(), m);
         assert!(rep.compute.kept_floats_max <= m * per_arm, "{} > {}", rep.compute.kept_floats_max, m * per_arm);
         assert!(rep.best.unwrap().samples.len() / d <= 2 * k);

@@ -1,12 +1,14 @@
 //! The continuous SG-MCMC reservoir of the bandit tuners (`sgmcmc-ksd` with `continuous: true`): arms are
 //! configurations drawn from a continuous distribution per (seed, arm), a pull runs the chain and is rewarded by
 //! the KSD transform, and D-TTTS's dynamic reservoir keeps adding arms.
+use crate::common::contract;
+use tunelab::experiments::bandit::BanditExperiment;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use tunelab::experiments::bandit::sgmcmc_ksd::{ksd_reward, SgmcmcKsdSpec, SgmcmcReservoir, SgmcmcReservoirShared, SgmcmcTable};
 use tunelab::bandit::{Arm, TttsOptions};
-use tunelab::experiments::bandit::{run, AlgoSpec, BanditConfig, BanditReport, Problem, ProblemSpec};
+use tunelab::experiments::bandit::{AlgoSpec, BanditConfig, BanditReport, Problem, ProblemSpec};
 use tunelab::rng::stream;
 use tunelab::sampler::SamplerKind;
 
@@ -127,7 +129,7 @@ fn d_ttts_keeps_drawing_arms_and_the_run_is_independent_of_threads() {
     assert_eq!(BanditConfig::from_json(&text).unwrap(), cfg);
     let go = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        pool.install(|| strip(run(&cfg, &mut |_| {}, &AtomicBool::new(false)).unwrap()))
+        pool.install(|| strip(contract::run::<BanditExperiment>(cfg.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap()))
     };
     let a = go(1);
     assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&go(2)).unwrap());

@@ -1,6 +1,8 @@
 //! Tuning framework tests (issue 3): schedule, warm starts, pruning, divergence, cancel, determinism,
 //! accuracy on a known posterior, and config errors.
 
+use crate::common::contract;
+use tunelab::experiments::tune::TuneExperiment;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tunelab::error::Error;
 use tunelab::rng;
@@ -51,7 +53,7 @@ fn schedule_matches_hand_derivation() {
 #[test]
 fn mamba_prunes_the_worst_and_survivor_gets_r() {
     let cfg = gaussian_cfg();
-    let rep = tune::run(&cfg, None, &mut quiet(), &AtomicBool::new(false)).unwrap();
+    let rep = contract::run::<TuneExperiment>(cfg.clone(), None, quiet(), &AtomicBool::new(false)).unwrap();
     // 9 arms, eta 3 -> 9 -> 3 -> 1
     assert_eq!(rep.rounds.iter().map(|r| r.arms.len()).collect::<Vec<_>>(), vec![9, 3]);
     for r in 0..rep.rounds.len() {
@@ -117,7 +119,7 @@ fn diverging_arm_is_pruned_and_reported() {
     cfg.arms.log10_step = None;
     cfg.arms.steps = vec![1e-2, 3e-2, 1e-1, 50.0];
     cfg.tuner = tune::TunerSpec::Mamba { eta: 2, scoring: tune::Scoring::Round };
-    let rep = tune::run(&cfg, None, &mut quiet(), &AtomicBool::new(false)).unwrap();
+    let rep = contract::run::<TuneExperiment>(cfg.clone(), None, quiet(), &AtomicBool::new(false)).unwrap();
     let bad = rep.arms.iter().find(|a| a.info.step == 50.0).unwrap();
     assert_eq!(bad.status, ArmStatus::Diverged);
     assert!(bad.diverged_iter.is_some());
@@ -132,7 +134,7 @@ fn cancel_stops_within_one_chunk() {
     let cancel = AtomicBool::new(false);
     let mut progress_after_cancel = 0;
     let mut seen = 0;
-    let res = tune::run(&cfg, None, &mut |e| {
+    let res = contract::run::<TuneExperiment>(cfg.clone(), None, |e| {
         if let Event::Progress { .. } = e {
             if cancel.load(Ordering::Relaxed) {
                 progress_after_cancel += 1;
@@ -163,7 +165,7 @@ fn small_logreg() -> TuneConfig {
 fn same_result_for_one_and_many_threads() {
     let cfg = small_logreg();
     let run = |t: usize| {
-        rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap().install(|| tune::run(&cfg, None, &mut quiet(), &AtomicBool::new(false)).unwrap())
+        rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap().install(|| contract::run::<TuneExperiment>(cfg.clone(), None, quiet(), &AtomicBool::new(false)).unwrap())
     };
     let a = run(1);
     let b = run(4);
@@ -180,7 +182,7 @@ fn same_result_for_one_and_many_threads() {
 #[test]
 fn report_json_has_the_documented_fields() {
     let cfg = small_logreg();
-    let rep = tune::run(&cfg, None, &mut quiet(), &AtomicBool::new(false)).unwrap();
+    let rep = contract::run::<TuneExperiment>(cfg.clone(), None, quiet(), &AtomicBool::new(false)).unwrap();
     let v: serde_json::Value = serde_json::to_value(&rep).unwrap();
     assert!(v["tuner"].as_str().unwrap().starts_with("mamba"));
     let arm = &v["arms"][0];
@@ -202,7 +204,7 @@ fn report_json_has_the_documented_fields() {
 }
 
 fn config_error(cfg: &TuneConfig) -> String {
-    match tune::run(cfg, None, &mut quiet(), &AtomicBool::new(false)) {
+    match contract::run::<TuneExperiment>(cfg.clone(), None, quiet(), &AtomicBool::new(false)) {
         Err(Error::Config(m)) => m,
         other => panic!("expected a config error, got {:?}", other.map(|r| r.tuner)),
     }
@@ -246,7 +248,7 @@ fn digits_bnn_preset_runs_small() {
     cfg.budget = tune::BudgetSpec { grad_evals: Some(3.0e4), ..Default::default() };
     cfg.metric.max_samples = 40;
     cfg.thin = 2;
-    let rep = tune::run(&cfg, None, &mut quiet(), &AtomicBool::new(false)).unwrap();
+    let rep = contract::run::<TuneExperiment>(cfg.clone(), None, quiet(), &AtomicBool::new(false)).unwrap();
     let best = rep.best.expect("a best arm");
     // 64 inputs -> 4 tanh units -> 10 classes: 64*4 + 4 + 4*10 + 10 parameters
     assert_eq!(best.posterior.mean.len(), 64 * 4 + 4 + 40 + 10);
@@ -261,16 +263,16 @@ fn uploaded_csv_runs_and_bad_uploads_name_the_line() {
     let mut r = rng::stream(3, 0);
     let (ds, _) = tunelab::data::simulate_logistic(400, 3, &mut r).unwrap();
     let text = ds.to_csv_string();
-    let rep = tune::run(&cfg, Some(&text), &mut quiet(), &AtomicBool::new(false)).unwrap();
+    let rep = contract::run::<TuneExperiment>(cfg.clone(), Some(&text), quiet(), &AtomicBool::new(false)).unwrap();
     assert_eq!(rep.best.unwrap().posterior.mean.len(), 3);
     // No file given.
-    match tune::run(&cfg, None, &mut quiet(), &AtomicBool::new(false)) {
+    match contract::run::<TuneExperiment>(cfg.clone(), None, quiet(), &AtomicBool::new(false)) {
         Err(Error::Config(m)) => assert!(m.contains("mine.csv"), "{m}"),
         other => panic!("{:?}", other.map(|r| r.tuner)),
     }
     // A label outside {0, 1} names its line.
     let bad = text.replacen(",1\n", ",2\n", 1);
-    match tune::run(&cfg, Some(&bad), &mut quiet(), &AtomicBool::new(false)) {
+    match contract::run::<TuneExperiment>(cfg.clone(), Some(&bad), quiet(), &AtomicBool::new(false)) {
         Err(Error::Data(m)) => assert!(m.contains("line") && m.contains("label"), "{m}"),
         other => panic!("{:?}", other.map(|r| r.tuner)),
     }
@@ -385,7 +387,7 @@ fn kept_sample_memory_does_not_grow_with_the_budget() {
         cfg.budget = tune::BudgetSpec { iterations: Some(iters), ..Default::default() };
         for scoring in [tune::Scoring::Round, tune::Scoring::Chain] {
             cfg.tuner = tune::TunerSpec::Mamba { eta: 3, scoring };
-            let rep = tune::run(&cfg, None, &mut quiet(), &AtomicBool::new(false)).unwrap();
+            let rep = contract::run::<TuneExperiment>(cfg.clone(), None, quiet(), &AtomicBool::new(false)).unwrap();
             let best = rep.best.unwrap();
             assert_eq!(best.posterior.n as f64, iters, "every sample enters the moments");
             assert!(rep.compute.kept_floats_max <= m * per_arm, "{} > {}", rep.compute.kept_floats_max, m * per_arm);
