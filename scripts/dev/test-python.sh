@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The Python section of scripts/dev/test.sh: builds the tunelab wheel (maturin, abi3), installs it into the test
+# The Python section of scripts/dev/test.sh: builds the tunelab wheel (maturin, abi3, Cargo profile wheel-test:
+# release code without LTO, see Cargo.toml), installs it into the test
 # venv made by scripts/dev/setup.sh, and runs the pytest suite of crates/python/tests (bits equal to the CLI,
 # errors, GIL, KeyboardInterrupt, ask/tell, and a local Ray cluster: a head and two worker nodes on 127.0.0.1).
 # A failure to build or install prints "python: 0 passed, 1 failed" so the closing count sees it.
@@ -13,7 +14,7 @@ export VIRTUAL_ENV="$VENV" PATH="$VENV/bin:$PATH"
 fail() { echo "python: $1"; echo "python: 0 passed, 1 failed"; exit 1; }
 
 rm -f "$WHEELS"/tunelab-*.whl
-maturin build --release --quiet -m crates/python/Cargo.toml -o "$WHEELS" 2>&1 | grep -Ev '^\s*(Compiling|Downloaded|Downloading)' \
+maturin build --profile wheel-test --quiet -m crates/python/Cargo.toml -o "$WHEELS" 2>&1 | grep -Ev '^\s*(Compiling|Downloaded|Downloading)' \
   || true
 wheel=$(ls "$WHEELS"/tunelab-*.whl 2>/dev/null | head -1)
 [ -n "$wheel" ] || fail "maturin build failed"

@@ -52,11 +52,12 @@ fi
 # "N failed" enter the closing count. A failure here is counted, not fatal, so the other sections still run.
 section "python: maturin wheel, pytest (bindings, ask/tell, local Ray cluster)"
 bash scripts/dev/test-python.sh 2>&1 | tee -a "$LOG" || true
-# Every fuzz target for a short budget (FUZZ_SECONDS, default 20 s each); one line per target, counted below.
+# Every fuzz target for a short budget (FUZZ_SECONDS, default 10 s each: a smoke run of 5,000-200,000 inputs per
+# target on the seed corpora; the long runs are scripts/dev/fuzz.sh SECONDS); one line per target, counted below.
 # Long runs: scripts/dev/fuzz.sh SECONDS (README, "Fuzzing"). Its seed corpora come from the native test binary
 # built above (cargo test --test core robustness::fuzz_seeds: nothing to rebuild).
-section "fuzz: cargo-fuzz targets, ${FUZZ_SECONDS:-20} s each"
-bash scripts/dev/fuzz.sh "${FUZZ_SECONDS:-20}" 2>&1 | tee -a "$LOG" || true
+section "fuzz: cargo-fuzz targets, ${FUZZ_SECONDS:-10} s each"
+bash scripts/dev/fuzz.sh "${FUZZ_SECONDS:-10}" 2>&1 | tee -a "$LOG" || true
 # Nothing reads the native build directories after this (the CLI is copied above).
 drop fuzz/target target/debug target/release
 
