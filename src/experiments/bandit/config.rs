@@ -34,14 +34,8 @@ use crate::bandit::BanditAlgo;
 use crate::{Error, Result};
 
 crate::serde_defaults! {
-    one: f64 = 1.0;
-    noise_default: f64 = 0.1;
-    period_default: f64 = 50.0;
-    tvo_d: usize = 3;
-    lambda0: f64 = 2.0;
-    lambda1: f64 = 12.0;
-    rate: f64 = 0.04;
-    sharpness: f64 = 0.1;
+    one: f64 = 1.0; noise_default: f64 = 0.1; period_default: f64 = 50.0; tvo_d: usize = 3; lambda0: f64 = 2.0;
+    lambda1: f64 = 12.0; rate: f64 = 0.04; sharpness: f64 = 0.1;
 }
 
 /// The problem to run.
@@ -234,8 +228,7 @@ impl AlgoSpec {
 }
 
 crate::serde_defaults! {
-    repeats_default: usize = 10;
-    band_default: f64 = 1.96;
+    repeats_default: usize = 10; band_default: f64 = 1.96;
 }
 
 /// A bandit comparison: one problem, several algorithms, `repeats` seeded repeats of `rounds` pulls each.
@@ -300,6 +293,12 @@ fn hpo_preset(spec: HpoSpec, rounds: usize, repeats: usize) -> BanditConfig {
     }
 }
 
+/// A preset around a problem and its algorithms; the rest is what every preset shares (seed 1, 95% bands, no
+/// checkpoints or repeat range).
+fn preset_config(problem: ProblemSpec, algorithms: Vec<AlgoSpec>, rounds: usize, repeats: usize) -> BanditConfig {
+    BanditConfig { problem, algorithms, rounds, repeats, seed: 1, checkpoints: None, band: 1.96, repeat_range: None }
+}
+
 /// Names of the built-in presets.
 pub const PRESETS: [&str; 9] = [
     "beta-reservoir",
@@ -323,71 +322,51 @@ impl BanditConfig {
     /// `sgmcmc-ksd` (D-TTTS choosing SG-MCMC configurations by KSD on simulated logistic data).
     pub fn preset(name: &str) -> Result<Self> {
         let cfg = match name {
-            "beta-reservoir" => BanditConfig {
-                problem: ProblemSpec::Reservoir { a: 1.0, b: 1.0, shift: 0.0, scale: 1.0 },
-                algorithms: discrete_tuners(),
-                rounds: 1000,
-                repeats: 20,
-                seed: 1,
-                checkpoints: None,
-                band: 1.96,
-                repeat_range: None,
-            },
-            "tvo-schedule" => BanditConfig {
-                problem: ProblemSpec::TvoSchedule { d: 3, lambda0: 2.0, lambda1: 12.0, rate: 0.04, sharpness: 0.1, noise_sd: 0.1 },
-                algorithms: vec![
+            "beta-reservoir" => preset_config(
+                ProblemSpec::Reservoir { a: 1.0, b: 1.0, shift: 0.0, scale: 1.0 },
+                discrete_tuners(),
+                1000,
+                20,
+            ),
+            "tvo-schedule" => preset_config(
+                ProblemSpec::TvoSchedule { d: 3, lambda0: 2.0, lambda1: 12.0, rate: 0.04, sharpness: 0.1, noise_sd: 0.1 },
+                vec![
                     AlgoSpec::GpUcb(GpUcbOptions::default()),
                     AlgoSpec::GpUcbNoninvariant(GpUcbOptions::default()),
                     AlgoSpec::GpUcbStationary(GpUcbOptions::default()),
                     AlgoSpec::Random { label: None },
                 ],
-                rounds: 80,
-                repeats: 8,
-                seed: 1,
-                checkpoints: None,
-                band: 1.96,
-                repeat_range: None,
-            },
-            "branin" => BanditConfig {
-                problem: ProblemSpec::Function {
+                80,
+                8,
+            ),
+            "branin" => preset_config(
+                ProblemSpec::Function {
                     function: TestFn::Branin,
                     dim: None,
                     noise_sd: 0.1,
                     drift: 0.0,
                     period: 50.0,
                 },
-                algorithms: vec![
+                vec![
                     AlgoSpec::GpUcbStationary(GpUcbOptions::default()),
                     AlgoSpec::GpUcb(GpUcbOptions::default()),
                     AlgoSpec::Random { label: None },
                 ],
-                rounds: 60,
-                repeats: 8,
-                seed: 1,
-                checkpoints: None,
-                band: 1.96,
-                repeat_range: None,
-            },
-            "logreg-sgd" => BanditConfig {
-                problem: ProblemSpec::LogregSgd(LogregSgdSpec::default()),
-                algorithms: discrete_tuners(),
-                rounds: 600,
-                repeats: 10,
-                seed: 1,
-                checkpoints: None,
-                band: 1.96,
-                repeat_range: None,
-            },
-            "sgmcmc-ksd" => BanditConfig {
-                problem: ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec::default()),
-                algorithms: discrete_tuners(),
-                rounds: 1000,
-                repeats: 20,
-                seed: 1,
-                checkpoints: None,
-                band: 1.96,
-                repeat_range: None,
-            },
+                60,
+                8,
+            ),
+            "logreg-sgd" => preset_config(
+                ProblemSpec::LogregSgd(LogregSgdSpec::default()),
+                discrete_tuners(),
+                600,
+                10,
+            ),
+            "sgmcmc-ksd" => preset_config(
+                ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec::default()),
+                discrete_tuners(),
+                1000,
+                20,
+            ),
             "svm-breast-cancer" => hpo_preset(HpoSpec::kernel_ridge(ClassData::BreastCancer), 300, 10),
             "svm-wine" => hpo_preset(HpoSpec::kernel_ridge(ClassData::Wine), 300, 10),
             // sized for the page: 200 pulls x 8 repeats took 94-97 s there (tests/e2e/bandit-bench.mjs, README)

@@ -67,11 +67,7 @@ pub enum HoagData {
 }
 
 crate::serde_defaults! {
-    d_per_class: usize = 300;
-    d_pool: usize = 4;
-    d_n: usize = 600;
-    d_d: usize = 30;
-    d_one: u64 = 1;
+    d_per_class: usize = 300; d_pool: usize = 4; d_n: usize = 600; d_d: usize = 30; d_one: u64 = 1;
 }
 
 impl Default for HoagData {
@@ -147,9 +143,7 @@ pub enum MethodSpec {
 }
 
 crate::serde_defaults! {
-    d_ten: usize = 10;
-    d_four: usize = 4;
-    d_steps: usize = 100;
+    d_ten: usize = 10; d_four: usize = 4; d_steps: usize = 100;
 }
 
 impl MethodSpec {
@@ -241,11 +235,7 @@ fn d_bounds() -> [f64; 2] {
     [-12.0, 12.0]
 }
 crate::serde_defaults! {
-    d_eps0: f64 = 0.1;
-    d_bbtol: f64 = 1e-6;
-    d_inner: usize = 1000;
-    d_land: usize = 25;
-    d_seed: u64 = 42;
+    d_eps0: f64 = 0.1; d_bbtol: f64 = 1e-6; d_inner: usize = 1000; d_land: usize = 25; d_seed: u64 = 42;
 }
 
 impl HoagConfig {

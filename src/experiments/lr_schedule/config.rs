@@ -26,10 +26,7 @@ pub enum LrProblem {
 }
 
 crate::serde_defaults! {
-    d_mnist_per_class: usize = 200;
-    d_mnist_pool: usize = 4;
-    d_hidden: usize = 32;
-    d_nq_dim: usize = 20;
+    d_mnist_per_class: usize = 200; d_mnist_pool: usize = 4; d_hidden: usize = 32; d_nq_dim: usize = 20;
     d_nq_noise: f64 = 1.0;
 }
 
@@ -167,19 +164,13 @@ impl LrConfig {
 }
 
 crate::serde_defaults! {
-    d_intervals: usize = 10;
-    d_steps: usize = 40;
-    d_batch: usize = 16;
+    d_intervals: usize = 10; d_steps: usize = 40; d_batch: usize = 16;
 }
 fn d_bounds() -> [f64; 2] {
     [1e-3, 3.0]
 }
 crate::serde_defaults! {
-    d_records: usize = 4;
-    d_eval: usize = 400;
-    d_test: f64 = 0.3;
-    d_constant: usize = 5;
-    d_decay_starts: usize = 4;
+    d_records: usize = 4; d_eval: usize = 400; d_test: f64 = 0.3; d_constant: usize = 5; d_decay_starts: usize = 4;
 }
 fn d_decay_factors() -> Vec<f64> {
     vec![0.3, 0.1, 0.03]

@@ -74,13 +74,7 @@ impl FssdKernel {
     #[inline]
     fn add_vjp(&self, x: &[f64], s: &[f64], v: &[f64], w: &[f64], out: &mut [f64]) {
         let d = x.len();
-        let (mut r2, mut uw, mut sw) = (0.0, 0.0, 0.0);
-        for k in 0..d {
-            let u = x[k] - v[k];
-            r2 += u * u;
-            uw += u * w[k];
-            sw += s[k] * w[k];
-        }
+        let (r2, uw, sw) = vjp_sums(x, s, v, w);
         match *self {
             FssdKernel::Gauss { sigma2 } => {
                 // xi = k g, g = s - u/sigma2: J = (k/sigma2) (g u^T + I), J^T w = (k/sigma2)(u (g.w) + w)
@@ -114,14 +108,7 @@ impl FssdKernel {
     #[inline]
     fn width_vjp(&self, x: &[f64], s: &[f64], v: &[f64], w: &[f64]) -> f64 {
         let FssdKernel::Gauss { sigma2 } = *self else { return 0.0 };
-        let d = x.len();
-        let (mut r2, mut uw, mut sw) = (0.0, 0.0, 0.0);
-        for k in 0..d {
-            let u = x[k] - v[k];
-            r2 += u * u;
-            uw += u * w[k];
-            sw += s[k] * w[k];
-        }
+        let (r2, uw, sw) = vjp_sums(x, s, v, w);
         let kv = exp(-r2 / (2.0 * sigma2));
         kv / (sigma2 * sigma2) * (0.5 * r2 * (sw - uw / sigma2) + uw)
     }
@@ -313,4 +300,18 @@ fn add_parts(parts: Vec<(Vec<f64>, f64)>, jd: usize) -> (Vec<f64>, f64) {
         sc += q;
     }
     (sum, sc)
+}
+
+/// The three sums a vector-Jacobian product of the feature map needs, with `u = x - v`:
+/// `(|u|^2, u . w, s . w)`.
+#[inline]
+fn vjp_sums(x: &[f64], s: &[f64], v: &[f64], w: &[f64]) -> (f64, f64, f64) {
+    let (mut r2, mut uw, mut sw) = (0.0, 0.0, 0.0);
+    for k in 0..x.len() {
+        let u = x[k] - v[k];
+        r2 += u * u;
+        uw += u * w[k];
+        sw += s[k] * w[k];
+    }
+    (r2, uw, sw)
 }

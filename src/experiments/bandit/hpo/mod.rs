@@ -120,9 +120,7 @@ fn batch_range() -> (usize, usize) {
     (8, 128)
 }
 crate::serde_defaults! {
-    epochs_default: usize = 4;
-    truth_default: usize = 10;
-    reference_default: usize = 100;
+    epochs_default: usize = 4; truth_default: usize = 10; reference_default: usize = 100;
     valid_default: usize = 150;
 }
 
