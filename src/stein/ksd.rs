@@ -47,7 +47,7 @@ pub enum Estimator {
 ///
 /// `Default` is `c = 1`, `beta = -1/2`, `scale = MedianPrecond`, `estimator = U`, chosen by evidence
 /// (`tests/core/numerics/stein.rs`: `kernel_scale_evidence`, `stuck_chain_trap`). On a Gaussian posterior with
-/// std 0.02-0.04 in d = 10 (the FINDINGS.md setting), 10 seeds:
+/// std 0.02-0.04 in d = 10 (the setting of `examples/kernel_scale.rs`, which checks it on the paper-logreg posterior), 10 seeds:
 /// - exact draws vs draws 20% too wide, n = 500: `Fixed` c = 1 does not separate them (ranges overlap,
 ///   z = 1.3; U: z = -0.4); `Median` V (z = 7.3), `MedianPrecond` V (z = 13.8) and `MedianPrecond` U
 ///   (z = 8.4) put every wide set above every exact one (`Median` U: z = 4.8, ranges overlap);
