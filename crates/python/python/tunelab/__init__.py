@@ -146,8 +146,8 @@ def to_json(report: Dict[str, Any], **kwargs: Any) -> str:
 
 class _Progress:
     """``progress=True``: a tqdm bar (``tqdm.auto``: a widget in notebooks) when tqdm is installed, otherwise
-    plain lines on stderr (one per tenth of the run, at most one per 5 s otherwise, and one at the end) that
-    read well in cluster logs."""
+    plain lines on stderr that read well in cluster logs: done / total, percent, elapsed and ETA each time the
+    run passes another tenth, and after 5 s without a line (at the next progress event); one at the end."""
 
     def __init__(self, unit: str):
         self.unit = unit
