@@ -70,8 +70,11 @@ if [ ! -x "$VENV/bin/python" ]; then
   log "python3 -m venv $VENV"
   python3 -m venv "$VENV"
 fi
-if ! "$VENV/bin/python" -c 'import pytest, numpy, ray, ray.tune' >/dev/null 2>&1 || [ ! -x "$VENV/bin/maturin" ]; then
-  log "pip install maturin pytest numpy ray[tune] (about 1-2 min)"
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check "maturin>=1.16,<2" pytest numpy "ray[tune]>=2.60,<3"
+# pandas (to_frame), tqdm (progress=True), mypy (the stubs, checked with --strict) and matplotlib (the
+# notebook example of docs/python.md) for the package's tests.
+if ! "$VENV/bin/python" -c 'import pytest, numpy, ray, ray.tune, pandas, tqdm, mypy, matplotlib' >/dev/null 2>&1 || [ ! -x "$VENV/bin/maturin" ]; then
+  log "pip install maturin pytest numpy ray[tune] pandas tqdm mypy matplotlib (about 1-2 min)"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "maturin>=1.16,<2" pytest numpy "ray[tune]>=2.60,<3" \
+    pandas tqdm mypy matplotlib
 fi
 log "setup done"

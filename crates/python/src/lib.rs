@@ -6,13 +6,15 @@
 //! - every computation releases the GIL (`Python::detach`);
 //! - configs, events and reports cross as JSON text (the one serde document of the core; the Python layer
 //!   turns them into dicts with `json.loads`);
-//! - core errors become `tunelab.DataError` / `ConfigError` / `NumericalError` / `IoError` (subclasses of
-//!   `tunelab.TunelabError`) with the core's message.
+//! - core errors become `tunelab.DataError` / `ConfigError` (also `ValueError`s), `NumericalError` (also a
+//!   `RuntimeError`) or `IoError` (also an `OSError`), all `tunelab.TunelabError`, with the core's message. The
+//!   classes are defined in Python (`python/tunelab/_errors.py`: each has two bases, which PyO3's
+//!   `create_exception!` cannot give) and looked up here when an error is raised.
 
 use numpy::{PyReadonlyArray2, PyUntypedArrayMethods};
-use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::exceptions::{PyException, PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyType;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -21,22 +23,21 @@ use tunelab::stein::{self, Estimator, FssdKernel, KernelScale, KsdOptions};
 use tunelab::experiments::tune::asktell::{score_arm, AskTell, AskTellConfig};
 use tunelab::Error;
 
-create_exception!(tunelab, TunelabError, PyException, "An error reported by the tunelab core.");
-create_exception!(tunelab, DataError, TunelabError, "A problem with data (shapes, files, values).");
-create_exception!(tunelab, ConfigError, TunelabError, "A configuration value is missing, out of range or inconsistent.");
-create_exception!(tunelab, NumericalError, TunelabError, "A numerical failure that could not be recovered from.");
-create_exception!(tunelab, IoError, TunelabError, "Reading or writing a file failed.");
-
-/// A core error as a Python exception carrying the core's message (what the CLI prints after `error: `).
+/// A core error as a Python exception carrying the core's message (what the CLI prints after `error: `): the
+/// class of the same name in `tunelab._errors`.
 fn py_err(e: Error) -> PyErr {
     let msg = e.to_string();
-    match e {
-        Error::Data(_) => DataError::new_err(msg),
-        Error::Config(_) => ConfigError::new_err(msg),
-        Error::Numerical(_) => NumericalError::new_err(msg),
-        Error::Io(_) => IoError::new_err(msg),
-        Error::Cancelled => pyo3::exceptions::PyKeyboardInterrupt::new_err(msg),
-    }
+    let name = match e {
+        Error::Data(_) => "DataError",
+        Error::Config(_) => "ConfigError",
+        Error::Numerical(_) => "NumericalError",
+        Error::Io(_) => "IoError",
+        Error::Cancelled => return PyKeyboardInterrupt::new_err(msg),
+    };
+    Python::attach(|py| match py.import("tunelab._errors").and_then(|m| m.getattr(name)).and_then(|t| Ok(t.cast_into::<PyType>()?)) {
+        Ok(ty) => PyErr::from_type(ty, msg),
+        Err(e) => e,
+    })
 }
 
 fn json_err(e: serde_json::Error) -> PyErr { py_err(Error::config(e.to_string())) }
@@ -48,12 +49,14 @@ fn slice<'a>(a: &'a PyReadonlyArray2<'_, f64>, name: &str) -> PyResult<(&'a [f64
     Ok((s, n, d))
 }
 
-fn same_shape(x: (usize, usize), g: (usize, usize)) -> PyResult<()> {
+fn same_shape(x: (usize, usize), g: (usize, usize)) -> PyResult<()> { shape_check(x, g).map_err(py_err) }
+
+fn shape_check(x: (usize, usize), g: (usize, usize)) -> tunelab::Result<()> {
     if x != g {
-        return Err(py_err(Error::data(format!(
+        return Err(Error::data(format!(
             "samples have {} rows x {} columns but scores have {} rows x {} columns; the scores must be one gradient per sample",
             x.0, x.1, g.0, g.1
-        ))));
+        )));
     }
     Ok(())
 }
@@ -161,13 +164,17 @@ fn check(config: &str) -> PyResult<String> {
     .to_string())
 }
 
-/// Runs a config (JSON text) and returns the report envelope (JSON text).
+/// Runs a config (JSON text): `(report envelope as JSON text, pending exception or None)`.
 ///
 /// The run goes on a Rust thread with the GIL released; this thread waits for its events, calls `progress`
 /// with each event's JSON text (when given) and checks for signals (`Python::check_signals`) at least every
-/// 50 ms. Ctrl-C (KeyboardInterrupt) or an exception raised by `progress` sets the stop flag: the run returns
-/// `status: "stopped"` with what it reached. After a KeyboardInterrupt the stopped report is returned; an
-/// exception of `progress` is raised once the run has stopped.
+/// 50 ms. A signal's exception (Ctrl-C: KeyboardInterrupt) or an exception raised by `progress` sets the stop
+/// flag: the run returns `status: "stopped"` with what it reached, and that first exception comes back next
+/// to the stopped report for the Python layer to raise with the report attached (`tunelab.run`).
+///
+/// Data: `csv_path` points the config's data source at a CSV file (the CLI's `--data`; an error for a config
+/// that reads no data); `csv_text` is the text of an upload and is an error unless the config's data source
+/// is an upload.
 #[pyfunction]
 #[pyo3(signature = (config, progress=None, csv_text=None, csv_path=None, label=None, threads=None))]
 fn run(
@@ -178,19 +185,32 @@ fn run(
     csv_path: Option<String>,
     label: Option<String>,
     threads: Option<usize>,
-) -> PyResult<String> {
+) -> PyResult<(String, Option<Py<PyAny>>)> {
     let mut cfg = ExperimentConfig::from_json(config, None).map_err(py_err)?;
     if let Some(path) = &csv_path {
-        cfg.use_csv(path, label.as_deref().unwrap_or("y"), false).map_err(py_err)?;
+        cfg.use_csv(path, label.as_deref().unwrap_or("y"), false)
+            .map_err(|e| py_err(Error::config(format!("data={path:?} is not used: {}", bare(&e)))))?;
     }
     let checked = cfg.check().map_err(py_err)?;
+    let kind = checked.kind().name();
     let inputs = match (checked.data_request(), csv_text) {
-        (Some(req), Some(text)) => req.inputs(&text).map_err(py_err)?,
+        (Some(req), Some(text)) if req.path.is_none() => req.inputs(&text).map_err(py_err)?,
+        (Some(req), Some(_)) => {
+            return Err(py_err(Error::config(format!(
+                "data= (a table) is not used: this {kind} config reads the file {:?}; pass data=PATH to run on another file, or make its data source an upload",
+                req.path.unwrap_or_default()
+            ))))
+        }
+        (None, Some(_)) => {
+            return Err(py_err(Error::config(format!(
+                "data= is not used: this {kind} config takes no uploaded data set (its data source is built in or simulated)"
+            ))))
+        }
         (Some(req), None) if req.path.is_some() => experiments::read_requested_inputs(&req).map_err(py_err)?,
         (Some(_), None) => {
-            return Err(py_err(Error::config("the config asks for an uploaded data set: pass data=CSV_TEXT or csv=PATH")))
+            return Err(py_err(Error::config("the config asks for an uploaded data set: pass data= (a CSV path, CSV text, a DataFrame or an array)")))
         }
-        (None, _) => Inputs::default(),
+        (None, None) => Inputs::default(),
     };
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
@@ -202,7 +222,9 @@ fn run(
     let pool = b.build().map_err(|e| py_err(Error::config(format!("thread pool: {e}"))))?;
     let stop = AtomicBool::new(false);
     let (tx, mut rx) = mpsc::channel::<String>();
-    let mut callback_error: Option<PyErr> = None;
+    // The first exception of the callback or of a signal handler: it stops the run.
+    let mut pending: Option<PyErr> = None;
+    let mut callback_failed = false;
     let result = std::thread::scope(|s| {
         let (checked, stop, pool) = (&checked, &stop, &pool);
         let worker = s.spawn(move || {
@@ -219,9 +241,12 @@ fn run(
             rx = back;
             match msg {
                 Ok(text) => {
-                    if let (Some(cb), None) = (&progress, &callback_error) {
+                    // After a signal the callback still sees the events up to `finished` (a bar closes);
+                    // after its own exception it is not called again.
+                    if let (Some(cb), false) = (&progress, callback_failed) {
                         if let Err(e) = cb.call1((text,)) {
-                            callback_error = Some(e);
+                            callback_failed = true;
+                            pending.get_or_insert(e);
                             stop.store(true, Ordering::SeqCst);
                         }
                     }
@@ -229,8 +254,9 @@ fn run(
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
-            if py.check_signals().is_err() {
-                // KeyboardInterrupt: stop the run; it returns the stopped report (documented in tunelab.run).
+            if let Err(e) = py.check_signals() {
+                // Ctrl-C (KeyboardInterrupt): stop the run; the stopped report comes back with it (tunelab.run).
+                pending.get_or_insert(e);
                 stop.store(true, Ordering::SeqCst);
             }
         }
@@ -240,15 +266,20 @@ fn run(
         Ok(r) => r,
         Err(_) => return Err(PyException::new_err("the tunelab run panicked")),
     };
-    if let Some(e) = callback_error {
-        return Err(e);
-    }
-    let report = match result {
-        Ok(r) => r,
-        Err(Error::Cancelled) => return Err(py_err(Error::Cancelled)),
-        Err(e) => return Err(py_err(e)),
+    let report = match (result, pending) {
+        (Ok(r), pending) => (serde_json::to_string(&r).map_err(json_err)?, pending.map(|e| e.into_value(py).into_any())),
+        (Err(_), Some(e)) => return Err(e),
+        (Err(e), None) => return Err(py_err(e)),
     };
-    serde_json::to_string(&report).map_err(json_err)
+    Ok(report)
+}
+
+/// A core error's message without the class prefix (`invalid configuration: `) it gets from `Display`.
+fn bare(e: &Error) -> String {
+    match e {
+        Error::Data(m) | Error::Config(m) | Error::Numerical(m) | Error::Io(m) => m.clone(),
+        Error::Cancelled => e.to_string(),
+    }
 }
 
 /// MAMBA ask/tell for samplers written in Python (core: `tunelab::experiments::tune::asktell`). The Python class
@@ -287,7 +318,10 @@ impl PyAskTell {
         for (arm, x, g) in &results {
             let (xs, n, d) = slice(x, "samples")?;
             let (gs, ng, dg) = slice(g, "scores")?;
-            same_shape((n, d), (ng, dg)).map_err(|e| DataError::new_err(format!("arm {arm}: {e}")))?;
+            shape_check((n, d), (ng, dg)).map_err(|e| py_err(match e {
+                Error::Data(m) => Error::Data(format!("arm {arm}: {m}")),
+                e => e,
+            }))?;
             if dim.is_some_and(|d0| d0 != d) {
                 return Err(py_err(Error::data(format!("arm {arm} has {d} columns, other arms {}", dim.unwrap_or(0)))));
             }
@@ -339,12 +373,6 @@ fn merge_bandit(py: Python<'_>, parts: Vec<String>) -> PyResult<String> {
 #[pymodule]
 #[pyo3(name = "_core")]
 fn tunelab_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = m.py();
-    m.add("TunelabError", py.get_type::<TunelabError>())?;
-    m.add("DataError", py.get_type::<DataError>())?;
-    m.add("ConfigError", py.get_type::<ConfigError>())?;
-    m.add("NumericalError", py.get_type::<NumericalError>())?;
-    m.add("IoError", py.get_type::<IoError>())?;
     m.add_function(wrap_pyfunction!(ksd, m)?)?;
     m.add_function(wrap_pyfunction!(fssd, m)?)?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;

@@ -1,5 +1,5 @@
 """tunelab.run over the one experiment contract: presets, progress events, the CLI's result, errors,
-KeyboardInterrupt stopping a run."""
+KeyboardInterrupt stopping a run (and raised with the stopped report)."""
 
 import _thread
 import json
@@ -7,13 +7,16 @@ import signal
 import subprocess
 import threading
 
+import numpy as np
 import pytest
 
 import tunelab
 
 
 def strip_times(v):
-    """A report without its wall-clock fields (not reproducible)."""
+    """A report without its wall-clock fields (not reproducible), sample matrices as the CLI's flat lists."""
+    if isinstance(v, np.ndarray):
+        return v.ravel().tolist()
     if isinstance(v, dict):
         return {k: strip_times(x) for k, x in v.items() if "seconds" not in k and k != "threads"}
     if isinstance(v, list):
@@ -93,7 +96,7 @@ def long_config():
     return cfg
 
 
-def test_keyboard_interrupt_stops_a_run():
+def test_keyboard_interrupt_stops_a_run_and_raises_with_its_report():
     # Python's own Ctrl-C handler (another library, Ray for one, may have replaced it in this process)
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
@@ -111,7 +114,10 @@ def check_interrupt():
         if event["type"] == "progress" and len(seen) == 3:
             threading.Timer(0.05, _thread.interrupt_main).start()
 
-    report = tunelab.run(long_config(), progress=progress, threads=1)
+    with pytest.raises(KeyboardInterrupt) as e:
+        tunelab.run(long_config(), progress=progress, threads=1)
+    assert isinstance(e.value, tunelab.Interrupted)
+    report = e.value.report
     assert report["status"] == "stopped"
     assert report["result"] is None and report["reached"]
     assert report["compute"]["done"] < report["compute"]["total"]

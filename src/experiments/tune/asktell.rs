@@ -8,7 +8,8 @@
 //! `i` gives each surviving arm `r0 eta^i` with `r0 (1 + ... + eta^(rounds-1)) = R`, and keeps the best
 //! `max(1, floor(|S_i| / eta))` arms. Scores: `sqrt(|KSD^2|)` under one kernel fixed before any arm is scored
 //! ([`RunKernel`]), rows thinned evenly to at most `max_samples` as the driver does; an arm with fewer than 2
-//! rows or a numerical failure of its KSD (a stuck chain under a scaled kernel) scores +inf.
+//! rows, a non-finite value in any row of its samples or scores (a diverged chain, as the built-in driver
+//! treats one) or a numerical failure of its KSD (a stuck chain under a scaled kernel) scores +inf.
 //!
 //! The budget is in the caller's unit (gradient evaluations for results that do not depend on the machine).
 //! The state is plain data: [`AskTell::score`] is a pure function of the config, so the scores of a round can
@@ -212,7 +213,8 @@ impl AskTell {
     }
 
     /// The score of one arm's samples (row-major `n x d`) and scores (`grad log p` at them) under the run's
-    /// kernel: `(sqrt(|KSD^2|), rows scored)`; +inf for fewer than 2 rows or a numerical failure. Pure: the same
+    /// kernel: `(sqrt(|KSD^2|), rows scored)`; +inf for fewer than 2 rows, a non-finite value (a diverged chain)
+    /// or a numerical failure. Pure: the same
     /// bits wherever it is computed.
     pub fn score(&self, samples: &[f64], scores: &[f64], d: usize) -> Result<(f64, usize)> {
         score_arm(&self.kernel, self.config.max_samples, samples, scores, d)
@@ -325,7 +327,9 @@ pub fn score_arm(kernel: &RunKernel, max_samples: usize, samples: &[f64], scores
     let x = thin_rows(samples, d, max_samples);
     let g = thin_rows(scores, d, max_samples);
     let n = x.len() / d;
-    if n < 2 {
+    // A NaN or infinity in any row (thinned away or not) is a diverged chain: +inf, pruned first, as the
+    // built-in driver scores a diverged arm (`ArmStatus::Diverged`, report.rs).
+    if n < 2 || !samples.iter().chain(scores).all(|v| v.is_finite()) {
         return Ok((f64::INFINITY, n));
     }
     let v = match kernel.ksd(&x, &g, d) {
@@ -424,6 +428,26 @@ mod tests {
             (r.best, r.arms.iter().map(|a| (a.scores.clone(), a.samples.clone())).collect::<Vec<_>>())
         };
         assert_eq!(run(true), run(false));
+    }
+
+    #[test]
+    fn a_non_finite_row_is_a_diverged_arm_scored_inf_and_pruned() {
+        let mut t = AskTell::new(AskTellConfig::new(3, 3.0)).unwrap();
+        let ask = t.ask().unwrap();
+        let data: Vec<(Vec<f64>, Vec<f64>)> = (0..3).map(|a| gaussian(60, 2, 1.0, 1.0, 50 + a)).collect();
+        let (mut x1, g1) = data[1].clone();
+        x1[2 * 51] = f64::NAN;
+        let (x2, mut g2) = data[2].clone();
+        g2[7] = f64::INFINITY;
+        assert_eq!(t.score(&x1, &g1, 2).unwrap(), (f64::INFINITY, 60));
+        let results: Vec<(usize, &[f64], &[f64])> = vec![(0, &data[0].0[..], &data[0].1[..]), (1, &x1[..], &g1[..]), (2, &x2[..], &g2[..])];
+        assert_eq!(ask.arms, vec![0, 1, 2]);
+        let pruned = t.tell(&results, 2).unwrap();
+        assert_eq!(pruned, vec![1, 2]);
+        let r = t.report();
+        assert_eq!(r.best, Some(0));
+        assert_eq!(r.arms[1].scores, vec![None]);
+        assert_eq!(r.arms[1].pruned_round, Some(0));
     }
 
     #[test]

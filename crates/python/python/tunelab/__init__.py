@@ -11,26 +11,34 @@ Three uses (README, "Python and clusters"):
   (JAX, PyTorch, numpy): ``ask()`` proposes arms and budgets, you run the chains, ``tell()`` scores and prunes.
 
 Distributed versions on Ray: ``tunelab.ray`` (rounds, seeds) and ``tunelab.tune`` (a Ray Tune scheduler).
-Errors of the core are raised as ``DataError``, ``ConfigError``, ``NumericalError`` or ``IoError`` (all
-``TunelabError``) with the core's message.
+Reports are dicts (the CLI's JSON document) with sample matrices as ``(n, d)`` numpy arrays;
+``tunelab.to_frame(report)`` gives pandas tables and ``tunelab.to_json(report)`` the CLI's JSON text.
+Errors of the core are raised as ``ConfigError`` / ``DataError`` (``ValueError`` s), ``NumericalError`` (a
+``RuntimeError``) or ``IoError`` (an ``OSError``), all ``TunelabError``, with the core's message; Ctrl-C during
+a run raises ``Interrupted`` (a ``KeyboardInterrupt``) carrying the stopped run's report.
 """
 
 from __future__ import annotations
 
+import io
 import json
+import math
 import os
+import sys
+import time
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from . import _core
-from ._core import ConfigError, DataError, IoError, NumericalError, TunelabError
+from ._errors import ConfigError, DataError, Interrupted, IoError, NumericalError, TunelabError
+from ._frames import to_frame
 
 __version__ = _core.__version__
 __all__ = [
     "ksd", "fssd", "run", "check", "presets", "preset", "with_seed", "run_seeds", "Mamba", "mamba_run", "score_arm",
-    "with_repeats", "merge_bandit",
-    "TunelabError", "DataError", "ConfigError", "NumericalError", "IoError",
+    "with_repeats", "merge_bandit", "to_frame", "to_json",
+    "TunelabError", "DataError", "ConfigError", "NumericalError", "IoError", "Interrupted",
 ]
 
 
@@ -107,29 +115,172 @@ def check(config: Union[Dict[str, Any], str]) -> Dict[str, Any]:
     return json.loads(_core.check(_config_text(config)))
 
 
-def run(config: Union[Dict[str, Any], str], progress: Optional[Callable[[Dict[str, Any]], Any]] = None, *,
-        data: Optional[str] = None, csv: Optional[str] = None, label: str = "y",
+def _shape(v: Any) -> Any:
+    """The report with every sample matrix of the JSON document (a flat row-major ``samples`` list next to its
+    ``dim``, as in a tune report's ``best``) as an ``(n, dim)`` float64 array."""
+    if isinstance(v, dict):
+        out = {k: _shape(x) for k, x in v.items()}
+        x, d = out.get("samples"), out.get("dim")
+        if isinstance(x, list) and isinstance(d, int) and d > 0 and len(x) % d == 0:
+            out["samples"] = np.asarray(x, dtype=np.float64).reshape(-1, d)
+        return out
+    if isinstance(v, list):
+        return [_shape(x) for x in v]
+    return v
+
+
+def _json_default(v: Any) -> Any:
+    if isinstance(v, np.ndarray):
+        # a sample matrix goes back to the document's flat row-major list (``dim`` is next to it)
+        return v.ravel().tolist()
+    if isinstance(v, np.generic):
+        return v.item()
+    raise TypeError(f"{type(v).__name__} is not JSON serializable")
+
+
+def to_json(report: Dict[str, Any], **kwargs: Any) -> str:
+    """The JSON text of a report as the CLI writes it (``--out``): sample matrices back to flat row-major lists
+    next to their ``dim``. Keyword arguments go to ``json.dumps`` (``indent=2``, ...)."""
+    return json.dumps(report, default=_json_default, **kwargs)
+
+
+class _Progress:
+    """``progress=True``: a tqdm bar (``tqdm.auto``: a widget in notebooks) when tqdm is installed, otherwise
+    plain lines on stderr that read well in cluster logs: done / total, percent, elapsed and ETA each time the
+    run passes another tenth, and after 5 s without a line (at the next progress event); one at the end."""
+
+    def __init__(self, unit: str):
+        self.unit = unit
+        self.bar: Any = None
+        self.start = time.monotonic()
+        self.last_line = -math.inf
+        self.last_tenth = -1
+        try:
+            from tqdm.auto import tqdm
+        except ImportError:
+            self.tqdm = None
+        else:
+            self.tqdm = tqdm
+
+    def __call__(self, event: Dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "progress":
+            done, total = float(event["done"]), float(event["total"])
+            if self.tqdm is not None:
+                # whole counts print as such (96/96, not 96.0/96.0)
+                done_n, total_n = (int(v) if v.is_integer() else v for v in (done, total))
+                if self.bar is None:
+                    self.bar = self.tqdm(total=total_n, unit=f" {self.unit}", file=sys.stderr, dynamic_ncols=True)
+                self.bar.total = total_n
+                self.bar.update(done_n - self.bar.n)
+                return
+            tenth = int(10 * done / total) if total > 0 else 0
+            now = time.monotonic()
+            if tenth > self.last_tenth or now - self.last_line >= 5.0:
+                self.last_tenth, self.last_line = tenth, now
+                elapsed = now - self.start
+                eta = elapsed * (total - done) / done if done > 0 else math.nan
+                pct = 100.0 * done / total if total > 0 else 0.0
+                print(f"tunelab: {done:g}/{total:g} {self.unit} ({pct:.0f}%), {elapsed:.0f} s, ETA {eta:.0f} s",
+                      file=sys.stderr, flush=True)
+        elif kind == "finished":
+            if self.bar is not None:
+                self.bar.close()
+            else:
+                print(f"tunelab: {event.get('status')} after {float(event.get('seconds', 0.0)):.1f} s",
+                      file=sys.stderr, flush=True)
+
+
+def _table_text(data: Any, label: str) -> str:
+    """CSV text of a pandas DataFrame (its columns; no index), a ``(features, labels)`` pair or a 2-D array
+    (the last column is the label, named ``label``; the others ``x0, x1, ...``)."""
+    if hasattr(data, "to_csv") and hasattr(data, "columns"):
+        return str(data.to_csv(index=False))
+    if isinstance(data, tuple) and len(data) == 2:
+        x = np.asarray(data[0], dtype=np.float64)
+        y = np.asarray(data[1], dtype=np.float64).reshape(-1, 1)
+        x = x.reshape(-1, 1) if x.ndim == 1 else x
+        if x.ndim != 2 or x.shape[0] != y.shape[0]:
+            raise DataError(f"data error: data=(features, labels): features of shape {x.shape} and {y.shape[0]} labels do not fit")
+        a = np.hstack([x, y])
+    else:
+        a = np.asarray(data, dtype=np.float64)
+        if a.ndim != 2 or a.shape[1] < 2:
+            raise DataError(f"data error: data= as an array must be 2-D with at least one feature column and the label column last, got shape {a.shape}")
+    names = [f"x{k}" for k in range(a.shape[1] - 1)] + [label]
+    buf = io.StringIO()
+    # 17 significant digits: the core parses back the same doubles
+    np.savetxt(buf, a, fmt="%.17g", delimiter=",", header=",".join(names), comments="")
+    return buf.getvalue()
+
+
+def run(config: Union[Dict[str, Any], str], progress: Union[bool, Callable[[Dict[str, Any]], Any], None] = None, *,
+        data: Any = None, csv: Optional[str] = None, label: Optional[str] = None,
         threads: Optional[int] = None) -> Dict[str, Any]:
     """Runs an experiment of any kind and returns its report envelope (a dict).
 
     ``config``: a dict (the same JSON document as ``tunelab run --config`` and the page), JSON text, a path
-    to a JSON file, or ``"KIND/PRESET"`` (for example ``"tune/logreg-small"``). ``progress(event)`` receives
-    every event dict (``{"type": "started" | "progress" | "finished", ...}``) on the calling thread.
-    ``csv=PATH`` (with ``label``) runs on a CSV file, as ``--data``; ``data=TEXT`` hands CSV text to a config
-    whose data source is an upload. ``threads``: the size of the run's thread pool (default: all cores).
+    to a JSON file, or ``"KIND/PRESET"`` (for example ``"tune/paper-logreg"``; kinds: tune, compare, bandit,
+    hoag, lr-schedule, step-size, tvo; ``tunelab.presets()`` lists the presets).
 
-    Stopping: Ctrl-C (KeyboardInterrupt) during a run stops it at its next check and **returns** the report
-    with ``status == "stopped"`` (and ``reached``: the progress up to the stop), as the CLI writes a partial
-    report; it does not raise. An exception raised by ``progress`` also stops the run and is then re-raised.
+    ``progress``: ``True`` shows a progress bar (tqdm when installed, notebook-aware; plain lines on stderr
+    otherwise); a callable ``progress(event)`` receives every event dict (``{"type": "started" | "progress" |
+    "finished", ...}``) on the calling thread.
+
+    ``data``: the data set, for a config that reads one. A path (``str`` or ``os.PathLike``) runs on that CSV
+    file as the CLI's ``--data`` (``label``: its label column, default ``y``); CSV text, a pandas DataFrame,
+    a ``(features, labels)`` pair or a 2-D array (label last) are handed over as an upload, for a config
+    whose data source is an upload (``{"source": "upload"}`` in tune / compare configs); the label column is
+    the config's. Data the config does not use is a ``ConfigError`` naming ``data=``. ``csv=PATH`` is the
+    older spelling of ``data=PATH``. ``threads``: the size of the run's thread pool (default: all cores).
+
+    Returns the envelope ``{kind, status, config, compute, result, ...}``; sample matrices in it (a tune
+    report's ``result["best"]["samples"]``) are ``(n, d)`` numpy arrays (``to_json`` writes the CLI's flat
+    lists back).
+
+    Stopping: Ctrl-C stops the run at its next check and then raises ``tunelab.Interrupted`` (a
+    ``KeyboardInterrupt``) whose ``report`` is the stopped run's envelope (``status == "stopped"``,
+    ``reached``: the progress up to the stop), as the CLI writes a partial report. An exception raised by
+    ``progress`` also stops the run and is re-raised, with the stopped report as its ``report`` attribute.
     Failures of the core raise ``ConfigError``, ``DataError``, ``NumericalError`` or ``IoError``.
     """
-    cb = None
+    text = _config_text(config)
+    cb: Optional[Callable[[str], None]] = None
+    if progress is True:
+        progress = _Progress(json.loads(_core.check(text))["unit"])
+    elif progress is False:
+        progress = None
     if progress is not None:
-        def cb(text: str) -> None:
-            progress(json.loads(text))
-    out = _core.run(_config_text(config), cb, data, csv, label if csv is not None or data is not None else None,
-                    threads)
-    return json.loads(out)
+        if not callable(progress):
+            raise ConfigError(f"invalid configuration: progress must be True, False, None or a callable, not {type(progress).__name__}")
+        user = progress
+
+        def cb(event_text: str) -> None:
+            user(json.loads(event_text))
+    if data is not None and csv is not None:
+        raise ConfigError("invalid configuration: give data= or csv=, not both")
+    csv_text: Optional[str] = None
+    csv_path: Optional[str] = csv
+    if isinstance(data, os.PathLike) or (isinstance(data, str) and "\n" not in data):
+        csv_path = os.fspath(data)
+    elif isinstance(data, bytes):
+        csv_text = data.decode("utf-8")
+    elif isinstance(data, str):
+        csv_text = data
+    elif data is not None:
+        req = json.loads(_core.check(text)).get("data") or {}
+        csv_text = _table_text(data, req.get("label") or "y")
+    out, exc = _core.run(text, cb, csv_text, csv_path, (label or "y") if csv_path is not None else None, threads)
+    report = _shape(json.loads(out))
+    if exc is not None:
+        if isinstance(exc, KeyboardInterrupt):
+            raise Interrupted(report) from None
+        try:
+            exc.report = report
+        except AttributeError:
+            pass
+        raise exc
+    return report
 
 
 def with_seed(config: Union[Dict[str, Any], str], seed: int) -> Dict[str, Any]:
@@ -167,9 +318,19 @@ def merge_bandit(reports: Sequence[Dict[str, Any]]) -> Dict[str, Any]:
     return out
 
 
-def run_seeds(config: Union[Dict[str, Any], str], seeds: Iterable[int], **kwargs) -> List[Dict[str, Any]]:
-    """``run`` once per seed on this machine (``tunelab.ray.seeds`` spreads the same runs over a cluster)."""
-    return [run(with_seed(config, s), **kwargs) for s in seeds]
+def run_seeds(config: Union[Dict[str, Any], str], seeds: Iterable[int], **kwargs: Any) -> List[Dict[str, Any]]:
+    """``run`` once per seed on this machine (``tunelab.ray.seeds`` spreads the same runs over a cluster).
+
+    Ctrl-C stops the current run and raises ``Interrupted``: its ``report`` is that run's stopped report and
+    ``reports`` the reports of every run so far (the finished ones, then the stopped one); the later seeds do
+    not run."""
+    out: List[Dict[str, Any]] = []
+    for s in seeds:
+        try:
+            out.append(run(with_seed(config, s), **kwargs))
+        except Interrupted as e:
+            raise Interrupted(e.report, out + [e.report]) from None
+    return out
 
 
 def mamba_run(arms: Union[int, Sequence[Any]], run_arm: Callable, budget: float, eta: int = 3, *, seed: int = 0,
@@ -222,6 +383,10 @@ class Mamba:
 
     ``tell`` takes ``{arm: (samples, scores)}`` (or a list of ``(arm, samples, scores)``) for the arms of the
     round; samples are the round's draws of each arm (continue each arm's chain between rounds: warm starts).
+
+    Checkpoints: ``state()`` is a plain dict (JSON when the arm descriptions are) and ``Mamba.from_state``
+    rebuilds the run from it; a ``Mamba`` also pickles. A resumed run asks the same rounds and ends with the
+    same report as one that was never interrupted.
     """
 
     class Ask(tuple):
@@ -269,8 +434,13 @@ class Mamba:
         return self._inner.score(_matrix(samples, "samples"), _matrix(scores, "scores"))
 
     def tell(self, results) -> List[int]:
-        """Scores the round's arms and prunes: ``{arm: (samples, scores)}`` or ``[(arm, samples, scores)]``.
-        Returns the pruned arm ids."""
+        """Scores the round's arms and prunes: ``{arm: (samples, scores)}`` or ``[(arm, samples, scores)]``
+        (``(n, d)`` arrays, the same ``d`` for every arm). Returns the pruned arm ids.
+
+        Divergence: an arm whose samples or scores hold a NaN or an infinity in any row is a diverged chain.
+        It scores +inf (its score is ``None`` in the report), ranks last and is pruned first, as the built-in
+        tuner treats a diverged arm; so does an arm with fewer than 2 rows. The other arms are scored as
+        usual; no exception is raised."""
         items = results.items() if isinstance(results, dict) else [(r[0], (r[1], r[2])) for r in results]
         rows = [(int(a), _matrix(x, "samples"), _matrix(g, "scores")) for a, (x, g) in items]
         return self._inner.tell(rows)
@@ -296,3 +466,48 @@ class Mamba:
         if r.get("best") is not None:
             r["best_arm"] = self.arms[r["best"]]
         return r
+
+    def state(self) -> Dict[str, Any]:
+        """The run so far as a plain dict: ``{"version": 1, "config", "arms", "told"}``, where ``told`` holds
+        for each told round its ``[arm, score, rows]`` (score ``None``: +inf; rows ``None``: told as a bare
+        score). ``Mamba.from_state(state)`` continues from it (a round asked but not told is asked again)."""
+        r = json.loads(self._inner.report())
+        seen = [0] * len(self.arms)
+        told = []
+        for rnd in r["rounds"]:
+            row = []
+            for a in rnd["arms"]:
+                arm = r["arms"][a]
+                row.append([a, arm["scores"][seen[a]], arm["samples"][seen[a]]])
+                seen[a] += 1
+            told.append(row)
+        return {"version": 1, "config": dict(self.config), "arms": list(self.arms), "told": told}
+
+    @classmethod
+    def from_state(cls, state: Dict[str, Any]) -> "Mamba":
+        """The run saved by ``state()``: its rounds are told again with their recorded scores (the same
+        decisions and the same report bits)."""
+        if not isinstance(state, dict) or state.get("version") != 1:
+            raise ConfigError("invalid configuration: not a Mamba state (from Mamba.state(), version 1)")
+        m = cls.__new__(cls)
+        m._restore(state)
+        return m
+
+    def _restore(self, state: Dict[str, Any]) -> None:
+        self.arms = list(state["arms"])
+        self.config = dict(state["config"])
+        self._inner = _core.AskTell(json.dumps(self.config))
+        for row in state["told"]:
+            if self._inner.ask() is None:
+                raise ConfigError("invalid configuration: the Mamba state has more rounds than its plan")
+            scores = [(int(a), math.inf if s is None else float(s)) for a, s, _ in row]
+            if all(n is not None for _, _, n in row):
+                self._inner.tell_scored([(a, s, int(n)) for (a, s), (_, _, n) in zip(scores, row)])
+            else:
+                self._inner.tell_scores(scores)
+
+    def __getstate__(self) -> Dict[str, Any]:
+        return self.state()
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self._restore(state)

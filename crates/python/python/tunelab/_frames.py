@@ -1,0 +1,205 @@
+"""``tunelab.to_frame``: the tables of a report as pandas DataFrames (pandas is an optional dependency)."""
+
+from __future__ import annotations
+
+import importlib
+import math
+from typing import Any, Callable, Dict, List, Optional
+
+import numpy as np
+
+from ._errors import ConfigError
+
+
+def _pandas() -> Any:
+    try:
+        # imported by name: pandas stays optional for type checkers too (no pandas-stubs needed)
+        pandas = importlib.import_module("pandas")
+    except ImportError:
+        raise ImportError("tunelab.to_frame needs pandas, an optional dependency: pip install pandas "
+                          "(or pip install 'tunelab[pandas]')") from None
+    return pandas
+
+
+def _score(v: Optional[float]) -> float:
+    """A report score: ``None`` (+inf: diverged or too few samples) as ``inf``."""
+    return math.inf if v is None else float(v)
+
+
+def _flat(row: Dict[str, Any]) -> Dict[str, Any]:
+    """Scalar fields as they are; a list of numbers ``v`` as ``v_0, v_1, ...``; nested dicts and lists of
+    dicts are left out (they have tables of their own)."""
+    out: Dict[str, Any] = {}
+    for k, v in row.items():
+        if isinstance(v, dict) or (isinstance(v, list) and v and isinstance(v[0], (dict, list))):
+            continue
+        if isinstance(v, list):
+            out.update({f"{k}_{i}": x for i, x in enumerate(v)})
+        else:
+            out[k] = v
+    return out
+
+
+# --- tune (and the tune reports inside compare) ---
+
+def _tune_arms(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+    rows = []
+    for a in r["arms"]:
+        row = {k: v for k, v in a.items() if k != "scores"}
+        row["rounds_run"] = len(a["scores"])
+        row["score"] = _score(a["scores"][-1]) if a["scores"] else math.nan
+        rows.append(row)
+    return rows
+
+
+def _tune_rounds(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+    seen: Dict[int, int] = {}
+    rows = []
+    for rnd in r["rounds"]:
+        for a in rnd["arms"]:
+            k = seen.get(a, 0)
+            seen[a] = k + 1
+            scores = r["arms"][a]["scores"]
+            rows.append({"round": rnd["round"], "arm": a, "budget": rnd["budget"], "unit": rnd.get("unit"),
+                         "score": _score(scores[k]) if k < len(scores) else math.nan})
+    return rows
+
+
+def _tune_traces(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+    best = r.get("best")
+    if not best:
+        return []
+    x = np.asarray(best["samples"], dtype=np.float64).reshape(-1, int(best["dim"]))
+    return [{"arm": best["arm"], "draw": i, **{f"x{j}": float(v) for j, v in enumerate(row)}}
+            for i, row in enumerate(x)]
+
+
+_TUNE: Dict[str, Callable[[Dict[str, Any]], List[Dict[str, Any]]]] = {
+    "arms": _tune_arms, "rounds": _tune_rounds, "traces": _tune_traces,
+}
+
+
+def _compare(table: str) -> Callable[[Dict[str, Any]], List[Dict[str, Any]]]:
+    def rows(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+        if table == "evaluation":
+            return [{"tuner": e["name"], **_flat(e["evaluation"])} for e in r["entries"]]
+        return [{"tuner": e["name"], **row} for e in r["entries"] for row in _TUNE[table](e["report"])]
+    return rows
+
+
+# --- bandit ---
+
+def _bandit_regrets(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+    rows = []
+    for alg in r["algorithms"]:
+        for i, t in enumerate(r["rounds"]):
+            row: Dict[str, Any] = {"algorithm": alg["name"], "round": t}
+            for key in ("simple_regret", "cumulative_regret"):
+                band = alg[key]
+                row[key] = band["mean"][i]
+                row[f"{key}_lo"] = band["lo"][i]
+                row[f"{key}_hi"] = band["hi"][i]
+            rows.append(row)
+    return rows
+
+
+def _bandit_arms(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+    return [{"algorithm": alg["name"], **arm} for alg in r["algorithms"]
+            for arm in ((alg.get("charts") or {}).get("arms") or [])]
+
+
+# --- traces of the other kinds ---
+
+def _method_traces(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+    # hoag and lr-schedule: one row per trace point of each method
+    return [{"method": m["name"], **_flat(p)} for m in r["methods"] for p in m["trace"]]
+
+
+def _step_size_traces(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+    rows = []
+    for run in list(r.get("fixed") or []) + ([r["gp_ucb"]] if r.get("gp_ucb") else []):
+        for w, (step, ksd) in enumerate(zip(run["steps"], run["ksd"])):
+            rows.append({"name": run["name"], "window": w, "step": step, "ksd": _score(ksd)})
+    return rows
+
+
+# --- Mamba.report() (ask/tell) ---
+
+def _mamba_arms(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+    return [{"arm": a["arm"], "pruned_round": a["pruned_round"], "rounds_run": len(a["scores"]),
+             "score": _score(a["scores"][-1]) if a["scores"] else math.nan} for a in r["arms"]]
+
+
+def _mamba_rounds(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+    seen: Dict[int, int] = {}
+    rows = []
+    for rnd in r["rounds"]:
+        for a in rnd["arms"]:
+            k = seen.get(a, 0)
+            seen[a] = k + 1
+            rows.append({"round": rnd["round"], "arm": a, "budget": rnd["budget"],
+                         "score": _score(r["arms"][a]["scores"][k]), "rows": r["arms"][a]["samples"][k],
+                         "pruned": a in rnd["pruned"]})
+    return rows
+
+
+_TABLES: Dict[str, Dict[str, Callable[[Dict[str, Any]], List[Dict[str, Any]]]]] = {
+    "tune": _TUNE,
+    "compare": {"arms": _compare("arms"), "rounds": _compare("rounds"), "traces": _compare("traces"),
+                "evaluation": _compare("evaluation")},
+    "bandit": {"regrets": _bandit_regrets, "arms": _bandit_arms},
+    "hoag": {"traces": _method_traces},
+    "lr-schedule": {"traces": _method_traces},
+    "step-size": {"traces": _step_size_traces},
+    "mamba": {"arms": _mamba_arms, "rounds": _mamba_rounds},
+}
+
+
+def to_frame(report: Dict[str, Any], table: Optional[str] = None) -> Any:
+    """One table of a report as a pandas DataFrame (pandas is optional: ``pip install pandas``).
+
+    ``report``: an envelope from ``tunelab.run`` or the ``result`` inside it, or ``Mamba.report()``.
+    Tables by kind (the first is the default):
+
+    - tune: ``arms`` (one row per arm: step, batch, status, pruned_round, last ``score``), ``rounds`` (one
+      row per arm and round: budget, ``score``), ``traces`` (the chosen arm's kept draws: ``draw``, ``x0``..);
+    - compare: ``arms``, ``rounds``, ``traces`` of every tuner (column ``tuner``) and ``evaluation``;
+    - bandit: ``regrets`` (simple and cumulative regret with their bands per algorithm and round), ``arms``;
+    - hoag, lr-schedule, step-size: ``traces`` (one row per trace point of each method);
+    - ``Mamba.report()``: ``arms``, ``rounds`` (score, rows scored, pruned).
+
+    Scores that are +inf in the report (``None``: diverged or too few samples) are ``inf``.
+    """
+    pd = _pandas()
+    if "plan" in report and "rounds" in report and "kind" not in report:
+        kind, result = "mamba", report
+    elif "kind" in report and "result" in report:
+        kind, result = report["kind"], report["result"]
+        if result is None:
+            raise ConfigError(f"invalid configuration: to_frame: the report has no result (status {report.get('status')!r})")
+    else:
+        kind, result = _guess_kind(report), report
+    tables = _TABLES.get(kind)
+    if tables is None:
+        raise ConfigError(f"invalid configuration: to_frame: no tables for a {kind} report "
+                          f"(tables exist for {', '.join(_TABLES)})")
+    name = table or next(iter(tables))
+    if name not in tables:
+        raise ConfigError(f"invalid configuration: to_frame: a {kind} report has the tables "
+                          f"{', '.join(tables)}; not {name!r}")
+    return pd.DataFrame(tables[name](result))
+
+
+def _guess_kind(result: Dict[str, Any]) -> str:
+    """The kind of a bare ``result`` (without its envelope)."""
+    if "entries" in result:
+        return "compare"
+    if "algorithms" in result:
+        return "bandit"
+    if "arms" in result and "rounds" in result:
+        return "tune"
+    if "gp_ucb" in result:
+        return "step-size"
+    if "methods" in result:
+        return "lr-schedule" if "intervals" in result else "hoag"
+    return "unknown"
