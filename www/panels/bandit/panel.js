@@ -130,7 +130,7 @@ export class BanditPanel extends Panel {
     if (s.problem === 'sgmcmc-ksd') {
       if (s.samplers.length === 0) out.push('Choose at least one sampler for the reservoir.');
       if (s.steplo > s.stephi) out.push('log₁₀ step: “from” must not exceed “to”.');
-      if (s.data === 'upload' && !this.csvText) out.push('Choose a CSV file first (Problem → CSV file).');
+      if (s.data === 'upload') { const why = this.fileMissing('Problem → CSV file'); if (why) out.push(why); }
     }
     return out;
   }

@@ -82,7 +82,7 @@ export class HoagPanel extends Panel {
     const out = [];
     if (s.methods.length === 0) out.push('Choose at least one method.');
     if (s.land === 1) out.push('Landscape points: 0 (none) or at least 2.');
-    if (s.data === 'upload' && !this.csvText) out.push('Choose a CSV file first (Problem and data → CSV file).');
+    if (s.data === 'upload') { const why = this.fileMissing('Problem and data → CSV file'); if (why) out.push(why); }
     if (s.data === 'mnist' && s.digitA === s.digitB) out.push('MNIST: choose two different digits.');
     if (s.data === 'svmlight' && !this.svmText) out.push('Choose an svmlight / libsvm file first (Problem and data → svmlight file).');
     if (s.data === 'svmlight' && s.problem === 'kernel-ridge') out.push('Sparse svmlight data: choose a logistic-regression problem (kernel ridge needs dense features).');
@@ -117,6 +117,7 @@ export class HoagPanel extends Panel {
     input.addEventListener('change', async () => {
       const f = input.files?.[0];
       if (!f) return;
+      this.fileChanged();
       this.svmText = null;
       status.className = 'field-msg';
       if (f.size > MAX_FILE_BYTES) {
@@ -319,6 +320,9 @@ export class HoagPanel extends Panel {
   }
 
   canvases() { return [this.sub.canvas(), this.val.canvas(), this.landCanvas, this.tol.canvas()]; }
+
+  /** The landscape canvas says the run's state too when nothing was drawn on it. @param {any} _state @param {string} say */
+  onRunState(_state, say) { if (!this.methods.length && !this.landscape) placeholderCanvas(this.landCanvas, say); }
 }
 
 function placeholderCanvas(canvas, text) {
