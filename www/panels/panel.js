@@ -402,6 +402,16 @@ export class Panel {
     if (this.runState === 'failed') this.setRunState('idle', this.readyText || 'Ready: press Run.');
   }
 
+  /**
+   * On a narrow screen (settings above the results) a run scrolls to the panel's first chart, so the student sees
+   * it move; not in embed mode (an iframe must not scroll its host page).
+   */
+  revealResults() {
+    if (document.body.classList.contains('embed') || document.documentElement.classList.contains('embed') || !matchMedia('(max-width: 900px)').matches) return;
+    const chart = [...this.section.querySelectorAll('.results .chart, .results canvas')].find((e) => /** @type {HTMLElement} */ (e).offsetParent !== null);
+    chart?.scrollIntoView({ block: 'start' });
+  }
+
   /** Checks the form before a run; returns a message, or null when the run can start. */
   blocker() {
     const bad = this.readForm();
@@ -445,6 +455,7 @@ export class Panel {
     this.lastReport = null;
     this.setRunState('running', 'Starting…');
     this.progress(0);
+    this.revealResults();
     const t0 = performance.now();
     /** @type {any[]} */
     let pending = [];
