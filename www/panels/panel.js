@@ -9,7 +9,7 @@
 // `onEvents(details, elapsed)`, `finish(result, seconds, run)`, `canvases()` and `chartData()`.
 import { el } from '../shared/dom.js';
 import { hashParams, editHash, readFields, writeFields, formatField, parseField } from '../shared/hash.js';
-import { chartsPng } from '../shared/charts.js';
+import { chartsPng, chartsSvg } from '../shared/charts.js';
 import { download, toJson, configHash } from '../shared/export.js';
 import { fieldRow, writeControls, readControls, refreshControls } from './fields.js';
 import { RunBar } from './runbar.js';
@@ -203,7 +203,8 @@ export class Panel {
       el('div', { class: 'buttons wrap' },
         el('button', { type: 'button', id: P('export-config'), text: 'Config (JSON)' }),
         el('button', { type: 'button', id: P('export-report'), disabled: true, text: 'Report (JSON)' }),
-        el('button', { type: 'button', id: P('export-png'), disabled: true, text: 'Charts (PNG)' })));
+        el('button', { type: 'button', id: P('export-png'), disabled: true, text: 'Charts (PNG)' }),
+        el('button', { type: 'button', id: P('export-charts-svg'), disabled: true, text: 'Charts (SVG)' })));
     results.append(this.bar.build(this.title, this.readyText), intro, chartsHost, exportCard);
     this.section = el('section', { class: 'layout tuner-panel', id: `panel-${this.name}`, role: 'tabpanel', 'aria-labelledby': `tab-${this.name}`, hidden: true },
       this.form, results);
@@ -246,6 +247,7 @@ export class Panel {
     });
     this.$('export-report').addEventListener('click', () => this.lastReport && download(`${this.filePrefix}-report.json`, toJson(this.lastReport), 'application/json'));
     this.$('export-png').addEventListener('click', async () => download(`${this.filePrefix}-charts.png`, await chartsPng(this.canvases(), this.exportFooter()), 'image/png'));
+    this.$('export-charts-svg')?.addEventListener('click', () => download(`${this.filePrefix}-charts.svg`, chartsSvg(this.canvases(), this.exportFooter()), 'image/svg+xml'));
   }
 
   /**
@@ -382,7 +384,7 @@ export class Panel {
     this.section.dataset.runState = state;
     if (text != null) this.bar.progress(null, text);
     const hasReport = (state === 'done' || state === 'stopped') && this.lastReport != null;
-    for (const k of ['export-report', 'export-png']) { const b = this.$(k); if (b) b.disabled = state !== 'idle' ? !hasReport : b.disabled; }
+    for (const k of ['export-report', 'export-png', 'export-charts-svg']) { const b = this.$(k); if (b) b.disabled = state !== 'idle' ? !hasReport : b.disabled; }
     const say = STATE_PLACEHOLDER[state];
     if (say) {
       for (const p of this.section.querySelectorAll('.results .placeholder')) p.textContent = say;
