@@ -411,7 +411,7 @@ export class Panel {
   revealResults() {
     if (document.body.classList.contains('embed') || document.documentElement.classList.contains('embed') || !matchMedia('(max-width: 900px)').matches) return;
     const chart = [...this.section.querySelectorAll('.results .chart, .results canvas')].find((e) => /** @type {HTMLElement} */ (e).offsetParent !== null);
-    chart?.scrollIntoView({ block: 'start' });
+    (chart?.closest('.card') ?? chart)?.scrollIntoView({ block: 'start' });
   }
 
   /** Checks the form before a run; returns a message, or null when the run can start. */
@@ -457,7 +457,6 @@ export class Panel {
     this.lastReport = null;
     this.setRunState('running', 'Starting…');
     this.progress(0);
-    this.revealResults();
     const t0 = performance.now();
     /** @type {any[]} */
     let pending = [];
@@ -469,6 +468,7 @@ export class Panel {
     };
     try {
       this.begin(config);
+      this.revealResults();
       const csv = this.uploadText(this.state);
       const run = this.client.run(config, csv, (events) => {
         // The kinds' own events (the `detail` of each progress event), drawn at most once a frame.
