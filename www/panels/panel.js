@@ -387,7 +387,8 @@ export class Panel {
     for (const k of ['export-report', 'export-png', 'export-charts-svg']) { const b = this.$(k); if (b) b.disabled = state !== 'idle' ? !hasReport : b.disabled; }
     const say = STATE_PLACEHOLDER[state];
     if (say) {
-      for (const p of this.section.querySelectorAll('.results .placeholder')) p.textContent = say;
+      // A stopped panel's own "Stopped: …" placeholders (where the run stopped) stay.
+      for (const p of this.section.querySelectorAll('.results .placeholder')) if (!(state === 'stopped' && /^Stopped/.test(p.textContent ?? ''))) p.textContent = say;
       this.onRunState(state, say);
     }
   }
