@@ -128,5 +128,12 @@ describe('desktop exports and compare mode (1000 x 900)', () => {
     assert.doesNotMatch(t.best, /1 points/);
     assert.match(t.best, /KSD \(evaluation\)/);
     assert.doesNotMatch(t.best, /\bscore\b(?!.*own)/);
+    // The score chart's step-size ramp stays a ramp in the exports (not a grey line): its stops are kept.
+    const ramp = await page.evaluate(async () => {
+      const { exportLayout } = await import('/www/shared/charts.js');
+      const L = exportLayout(window.__tunelab.panels.tune.panel.canvases(), '', 1);
+      return L.blocks.flatMap((b) => b.items).find((it) => it.ramp.length > 1)?.ramp ?? [];
+    });
+    assert.ok(ramp.length >= 3 && new Set(ramp).size >= 3, JSON.stringify(ramp));
   });
 });

@@ -238,8 +238,10 @@ function legendOf(canvas) {
   const box = canvas.closest('section.card')?.querySelector('.legend');
   if (box?.hidden) return [];
   return [...(box?.children ?? [])].map((item) => {
-    const sw = item.querySelector('.sw');
-    return { label: item.textContent.trim(), color: sw?.style.borderColor || '#000', dash: sw?.classList.contains('dashed') ?? false };
+    const sw = /** @type {HTMLElement|null} */ (item.querySelector('.sw'));
+    // A colour ramp (e.g. step sizes): its stops, read back from the swatch's gradient.
+    const ramp = sw?.classList.contains('ramp') ? (sw.style.background.match(/rgba?\([^)]*\)|#[0-9a-f]{3,8}/gi) ?? []) : [];
+    return { label: item.textContent?.trim() ?? '', color: sw?.style.borderColor || '#000', dash: sw?.classList.contains('dashed') ?? false, ramp };
   });
 }
 
@@ -267,7 +269,7 @@ export function exportLayout(canvases, footer, scale) {
   ctx.font = font;
   let y = 0;
   const blocks = charts.map((f) => {
-    const b = { ...f, titleY: -1, items: /** @type {{label: string, color: string, dash: boolean, x: number, y: number}[]} */ ([]), y: 0 };
+    const b = { ...f, titleY: -1, items: /** @type {{label: string, color: string, dash: boolean, ramp: string[], x: number, y: number}[]} */ ([]), y: 0 };
     if (f.title) { b.titleY = y + line / 2; y += line; }
     let x = 8 * scale;
     if (f.legend.length) y += line / 2;
@@ -302,7 +304,14 @@ export function chartsPng(canvases, footer = '') {
     if (b.title) { ctx.fillStyle = '#1b1f24'; ctx.font = L.bold; ctx.fillText(b.title, 8 * dpr, b.titleY); }
     ctx.font = L.font;
     for (const it of b.items) {
-      ctx.strokeStyle = it.color; ctx.lineWidth = 3 * dpr; ctx.setLineDash(it.dash ? [4 * dpr, 3 * dpr] : []);
+      /** @type {string|CanvasGradient} */
+      let stroke = it.color;
+      if (it.ramp.length > 1) {
+        const g = ctx.createLinearGradient(it.x, 0, it.x + 16 * dpr, 0);
+        it.ramp.forEach((c, i) => g.addColorStop(i / (it.ramp.length - 1), c));
+        stroke = g;
+      }
+      ctx.strokeStyle = stroke; ctx.lineWidth = (it.ramp.length > 1 ? 6 : 3) * dpr; ctx.setLineDash(it.dash ? [4 * dpr, 3 * dpr] : []);
       ctx.beginPath(); ctx.moveTo(it.x, it.y); ctx.lineTo(it.x + 16 * dpr, it.y); ctx.stroke();
       ctx.fillStyle = '#1b1f24'; ctx.fillText(it.label, it.x + 20 * dpr, it.y);
     }
@@ -328,8 +337,14 @@ export function chartsSvg(canvases, footer = '') {
     `<rect width="${L.w}" height="${L.h}" fill="#fff"/>`];
   for (const b of L.blocks) {
     if (b.title) parts.push(`<text class="title" x="8" y="${b.titleY}" dominant-baseline="middle" font-size="13" font-weight="bold" fill="#1b1f24">${esc(b.title)}</text>`);
-    for (const it of b.items) {
-      parts.push(`<line x1="${it.x}" y1="${it.y}" x2="${it.x + 16}" y2="${it.y}" stroke="${esc(it.color)}" stroke-width="3"${it.dash ? ' stroke-dasharray="4 3"' : ''}/>`,
+    for (const [k, it] of b.items.entries()) {
+      let stroke = esc(it.color);
+      if (it.ramp.length > 1) {
+        const id = `ramp-${parts.length}-${k}`;
+        parts.push(`<defs><linearGradient id="${id}" gradientUnits="userSpaceOnUse" x1="${it.x}" y1="0" x2="${it.x + 16}" y2="0">${it.ramp.map((c, i) => `<stop offset="${i / (it.ramp.length - 1)}" stop-color="${esc(c)}"/>`).join('')}</linearGradient></defs>`);
+        stroke = `url(#${id})`;
+      }
+      parts.push(`<line x1="${it.x}" y1="${it.y}" x2="${it.x + 16}" y2="${it.y}" stroke="${stroke}" stroke-width="${it.ramp.length > 1 ? 6 : 3}"${it.dash ? ' stroke-dasharray="4 3"' : ''}/>`,
         `<text class="legend" x="${it.x + 20}" y="${it.y}" dominant-baseline="middle" font-size="11" fill="#1b1f24">${esc(it.label)}</text>`);
     }
     parts.push(`<image x="0" y="${b.y}" width="${b.cw}" height="${b.ch}" href="${b.canvas.toDataURL('image/png')}"/>`);
