@@ -61,6 +61,7 @@ describe('one run state (page without isolation)', () => {
     await page.waitForFunction(() => document.querySelector('#csv-preview').dataset.valid === 'true');
     assert.equal(await page.textContent('#message'), '');
     assert.equal(await page.getAttribute('#panel-tune', 'data-run-state'), 'idle');
+    for (const t of (await stateOf(page, '#panel-tune')).placeholders) assert.doesNotMatch(t, FAILED);
     assert.doesNotMatch(await page.evaluate(() => document.body.innerText), /"cat" is not a number/);
 
     // An empty file: exactly one message about it (no label note), and Run names its problem.
@@ -98,6 +99,8 @@ describe('one run state (page without isolation)', () => {
     await page.waitForFunction(() => /empty\.csv/.test(document.getElementById('hoag-file-msg').textContent));
     assert.equal(await page.textContent('#hoag-message'), '', 'a new file replaces the old error');
     assert.equal(await page.getAttribute('#panel-hoag', 'data-run-state'), 'idle');
+    const idle = await stateOf(page, '#panel-hoag');
+    for (const t of idle.placeholders) assert.doesNotMatch(t, FAILED, 'idle again: no placeholder says the run failed');
     const msg = await page.textContent('#hoag-file-msg');
     assert.match(msg, /^empty\.csv: the file is empty\. Choose a CSV file with a header line and at least one row\.$/, msg);
     await page.click('#hoag-run');

@@ -35,6 +35,9 @@ export const STATE_PLACEHOLDER = /** @type {Record<RunState, string|null>} */ ({
   failed: 'The run failed, so there is nothing to show here: the message above says why.',
 });
 
+/** What the placeholders of a failed run say once a new file makes the panel idle again. */
+const IDLE_AFTER_FAILURE = 'Press Run: the results appear here.';
+
 export class Panel {
   /** @param {PanelContext} ctx */
   constructor(ctx) {
@@ -385,6 +388,11 @@ export class Panel {
     if (text != null) this.bar.progress(null, text);
     const hasReport = (state === 'done' || state === 'stopped') && this.lastReport != null;
     for (const k of ['export-report', 'export-png', 'export-charts-svg']) { const b = this.$(k); if (b) b.disabled = state !== 'idle' ? !hasReport : b.disabled; }
+    // Back to idle after a failure (a new file): the failure's placeholders give way to "Press Run".
+    if (state === 'idle') {
+      for (const p of this.section.querySelectorAll('.results .placeholder')) if (p.textContent === STATE_PLACEHOLDER.failed) p.textContent = IDLE_AFTER_FAILURE;
+      this.onRunState(state, IDLE_AFTER_FAILURE);
+    }
     const say = STATE_PLACEHOLDER[state];
     if (say) {
       // A stopped panel's own "Stopped: …" placeholders (where the run stopped) stay.
