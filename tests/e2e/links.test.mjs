@@ -81,7 +81,7 @@ test('a crawl of the built site (page, run-time links, docs book) finds no dead 
         again = true;
         const res = await fetch(url);
         if (res.status !== 200) { dead.push(`${res.status} ${url.slice(origin.length)} (linked from ${from.slice(origin.length)})`); continue; }
-        if ((res.headers.get('content-type') ?? '').includes('text/html')) for (const h of links(await res.text())) add(h, url);
+        if ((res.headers.get('content-type') ?? '').includes('text/html')) for (const h of links(await res.text())) add(h, res.url); // after a redirect, relative to where it led
         else await res.arrayBuffer();
       }
     }
