@@ -415,10 +415,12 @@ export class Panel {
 
   /**
    * On a narrow screen (settings above the results) a run scrolls to the panel's first chart, so the student sees
-   * it move; not in embed mode (an iframe must not scroll its host page).
+   * it move; not in embed mode (an iframe must not scroll its host page) nor in a lesson (its box comes first).
    */
   revealResults() {
     if (document.body.classList.contains('embed') || document.documentElement.classList.contains('embed') || !matchMedia('(max-width: 900px)').matches) return;
+    // A lesson's box heads the results: the lesson keeps it in view (www/embed.js), the charts follow it.
+    if (this.section.querySelector('.results #lesson')) return;
     const chart = [...this.section.querySelectorAll('.results .chart, .results canvas')].find((e) => /** @type {HTMLElement} */ (e).offsetParent !== null);
     (chart?.closest('.card') ?? chart)?.scrollIntoView({ block: 'start' });
   }
