@@ -83,6 +83,11 @@ describe('one run state (page without isolation)', () => {
 
   test('HOAG panel: failed run, empty file and good file keep the bar, charts, landscape and reading in one state', async () => {
     await page.evaluate(() => window.__tunelab.panels.hoag.load({ problem: 'logreg', data: 'upload', methods: ['hoag-exponential', 'grid'], cost: 200, maxiter: 8, land: 0 }));
+    // Before any run and with no file: Run is refused with "choose a file", the panel stays idle.
+    await page.click('#hoag-run');
+    await page.waitForFunction(() => /Choose a CSV file first/.test(document.getElementById('hoag-message').textContent));
+    assert.equal(await page.getAttribute('#panel-hoag', 'data-run-state'), 'idle');
+    assert.equal(await page.evaluate(() => window.__tunelab.panels.hoag.running), false);
     await page.setInputFiles('#hoag-file', file('cat.csv', CAT));
     await page.waitForFunction(() => /cat\.csv/.test(document.getElementById('hoag-file-msg').textContent));
     await page.click('#hoag-run');

@@ -322,7 +322,7 @@ export class HoagPanel extends Panel {
   canvases() { return [this.sub.canvas(), this.val.canvas(), this.landCanvas, this.tol.canvas()]; }
 
   /** The landscape canvas says the run's state too when nothing was drawn on it. @param {any} state @param {string} say */
-  onRunState(state, say) { if (!this.methods.length && !this.landscape && (state !== 'idle' || this.landFailed)) placeholderCanvas(this.landCanvas, say); this.landFailed = state === 'failed'; }
+  onRunState(state, say) { if (!this.methods?.length && !this.landscape && (state !== 'idle' || this.landFailed)) placeholderCanvas(this.landCanvas, say); this.landFailed = state === 'failed'; }
 }
 
 function placeholderCanvas(canvas, text) {
