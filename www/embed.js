@@ -17,7 +17,7 @@
 //   sw=0                do not register the isolation service worker (www/coi.js)
 import { parseHash, formatHash, normalise, hashExtras } from './panels/tune/state.js';
 import { LESSONS, findLesson, mergeConfig, resultOf, PANEL_NAMES, BUILTIN_PANEL } from './lessons.js';
-import { el, $ } from './shared/dom.js';
+import { el, $, docText } from './shared/dom.js';
 import { hashParams, editHash } from './shared/hash.js';
 
 /** Control groups of the tuning panel (fieldsets of its settings form, plus the Run/Stop buttons). */
@@ -338,7 +338,7 @@ function lessonPanel(lesson) {
     el('div', { class: 'buttons wrap' }, runBtn, applyBtn),
     status,
     el('div', { class: 'buttons lesson-nav' }, prev, next),
-    el('p', { class: 'lesson-cite', id: 'lesson-cite' }, el('span', { text: 'Paper: ' }), lesson.cite));
+    el('p', { class: 'lesson-cite', id: 'lesson-cite' }, el('span', { text: 'Paper: ' }), ...docText(lesson.cite)));
   const toggle = el('button', { type: 'button', class: 'lesson-toggle', id: 'lesson-toggle', 'aria-expanded': 'true', 'aria-controls': 'lesson-body' }, 'Hide');
   toggle.addEventListener('click', () => {
     const open = body.hidden;
@@ -364,7 +364,7 @@ function lessonPanel(lesson) {
     const s = lesson.steps[step - 1];
     stepNo.textContent = `Step ${step} of ${lesson.steps.length}`;
     stepTitle.textContent = s.title;
-    stepText.textContent = s.text;
+    stepText.replaceChildren(...docText(s.text));
     applyBtn.hidden = !s.patch;
     applyBtn.textContent = s.apply ?? 'Apply this change';
     prev.disabled = step === 1;

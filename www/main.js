@@ -4,6 +4,7 @@ import { ComputeClient, detectFlavour } from './client.js';
 import { DEFAULTS } from './panels/tune/state.js';
 import { installPanels } from './panels/registry.js';
 import { $ } from './shared/dom.js';
+import { installScrollCues } from './shared/scroll.js';
 
 /** Test, lesson and embed hooks: the page's live state (the tune panel's, for the top-level fields), read-only
  * by convention; window.__tunelab.panels[NAME] holds each panel's hook. */
@@ -44,3 +45,4 @@ client.ready().catch((e) => {
 });
 
 installPanels({ client, hooks });
+installScrollCues(document.body);

@@ -71,6 +71,13 @@ export function startServer({ root = REPO, port = 8080, isolation = true, quiet 
     }
     const file = resolveFile(root, req.url, dev);
     fs.stat(file ?? '', (err, st) => {
+      // A folder with an index.html asked for without its slash (the docs book's print page links `table1`):
+      // redirected to the slash form, as static hosts (GitHub Pages, nginx) do.
+      if (file && !err && st.isDirectory() && fs.existsSync(path.join(file, 'index.html'))) {
+        const u = new URL(req.url, 'http://x');
+        res.writeHead(301, { ...headers, Location: `${u.pathname}/${u.search}` }).end();
+        return;
+      }
       if (!file || err || !st.isFile()) {
         res.writeHead(404, { ...headers, 'Content-Type': 'text/plain' }).end('not found');
         return;

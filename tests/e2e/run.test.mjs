@@ -248,9 +248,10 @@ describe('uploads and presets (single thread, no isolation headers)', () => {
       // eslint-disable-next-line no-control-regex
       assert.doesNotMatch(msg, /[\u0000-\u0008\u000e-\u001f\ufffd]/);
       assert.deepEqual(await page.$$eval('#label option', (os) => os.map((o) => o.value)), ['y']);
-      // Run is refused with a message (no file was taken).
+      // Run is refused with the file's own message (a file was chosen: never "Choose a CSV file first").
       await page.click('#run');
-      await page.waitForFunction(() => /Choose a CSV file first/.test(document.getElementById('message').textContent));
+      await page.waitForFunction(() => /does not look like a CSV text file/.test(document.getElementById('message').textContent));
+      assert.doesNotMatch(await page.textContent('#message'), /Choose a CSV file first/);
     }
   });
 

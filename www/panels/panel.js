@@ -9,16 +9,34 @@
 // `onEvents(details, elapsed)`, `finish(result, seconds, run)`, `canvases()` and `chartData()`.
 import { el } from '../shared/dom.js';
 import { hashParams, editHash, readFields, writeFields, formatField, parseField } from '../shared/hash.js';
-import { chartsPng } from '../shared/charts.js';
+import { chartsPng, chartsSvg } from '../shared/charts.js';
 import { download, toJson, configHash } from '../shared/export.js';
 import { fieldRow, writeControls, readControls, refreshControls } from './fields.js';
 import { RunBar } from './runbar.js';
-import { readUpload, notCsvText, otherDelimiter, toCommas, delimiterName, headerColumns, csvRows } from '../shared/upload.js';
+import { readUpload, notCsvText, emptyFile, otherDelimiter, toCommas, delimiterName, headerColumns, csvRows } from '../shared/upload.js';
 
 /** @typedef {import('../protocol.js').Envelope} Envelope */
 /** @typedef {import('../protocol.js').ExperimentEvent} ExperimentEvent */
 /** @typedef {import('./fields.js').FormField} FormField */
 /** @typedef {{client: import('../client.js').ComputeClient, hooks: any, busy: (self: string) => string|null}} PanelContext */
+/**
+ * A run's state, one per panel (`runState`; also `section.dataset.runState` and the hook's `runState`): idle
+ * (nothing run, or settings/file changed since), checking (Run pressed, the core checks the settings), running,
+ * stopped (partial results kept), failed (the run bar's message says why; every placeholder says so too) and
+ * done. `setRunState` is the only writer, so the run bar, the chart placeholders, the reading and the export
+ * buttons cannot disagree.
+ * @typedef {'idle'|'checking'|'running'|'stopped'|'failed'|'done'} RunState
+ */
+
+/** What every still-empty part of the results says in a state (null: leave the panel's own placeholder). */
+export const STATE_PLACEHOLDER = /** @type {Record<RunState, string|null>} */ ({
+  idle: null, checking: null, running: null, done: null,
+  stopped: 'Stopped before this part was reached: nothing to show. Press Run for a complete run.',
+  failed: 'The run failed, so there is nothing to show here: the message above says why.',
+});
+
+/** What the placeholders of a failed run say once a new file makes the panel idle again. */
+const IDLE_AFTER_FAILURE = 'Press Run: the results appear here.';
 
 export class Panel {
   /** @param {PanelContext} ctx */
@@ -36,11 +54,15 @@ export class Panel {
     /** @type {string|null} */
     this.csvText = null;
     this.csvName = '';
+    /** @type {string|null} why the chosen file cannot be used (null: no file chosen, or a usable one) */
+    this.csvProblem = null;
     this.runs = 0;
     /** @type {string[]} */
     this.errors = [];
     /** @type {string[]} */
     this.unknownEvents = [];
+    /** @type {RunState} the one run state the bar, charts, reading and exports all show */
+    this.runState = 'idle';
     // Subclass settings (set in their constructors).
     this.name = '';
     /** @type {string} an ExperimentKind */
@@ -184,7 +206,8 @@ export class Panel {
       el('div', { class: 'buttons wrap' },
         el('button', { type: 'button', id: P('export-config'), text: 'Config (JSON)' }),
         el('button', { type: 'button', id: P('export-report'), disabled: true, text: 'Report (JSON)' }),
-        el('button', { type: 'button', id: P('export-png'), disabled: true, text: 'Charts (PNG)' })));
+        el('button', { type: 'button', id: P('export-png'), disabled: true, text: 'Charts (PNG)' }),
+        el('button', { type: 'button', id: P('export-charts-svg'), disabled: true, text: 'Charts (SVG)' })));
     results.append(this.bar.build(this.title, this.readyText), intro, chartsHost, exportCard);
     this.section = el('section', { class: 'layout tuner-panel', id: `panel-${this.name}`, role: 'tabpanel', 'aria-labelledby': `tab-${this.name}`, hidden: true },
       this.form, results);
@@ -197,6 +220,7 @@ export class Panel {
     const onChange = (e) => {
       const t = /** @type {HTMLInputElement} */ (e.target);
       if (t.id === P('preset') || t.type === 'file') return;
+      this.showPreset('');
       this.readForm();
       this.normalise(t);
       this.refresh();
@@ -206,7 +230,6 @@ export class Panel {
     this.form.addEventListener('change', onChange);
     presetSel.addEventListener('change', async () => {
       const name = presetSel.value;
-      presetSel.value = '';
       if (name) await this.loadPreset(name);
     });
     this.wireCommon();
@@ -214,6 +237,8 @@ export class Panel {
 
   /** Run bar and export buttons (every panel, generated or from index.html). */
   wireCommon() {
+    this.section.dataset.runState = this.runState;
+    this.entry.runState = this.runState;
     this.bar.wire({ run: () => this.run(), stop: () => this.stop(), link: () => this.writeHash() });
     // The config as the core reads it (defaults filled in): `tunelab run --config FILE` runs the same.
     this.$('export-config').addEventListener('click', async () => {
@@ -225,6 +250,7 @@ export class Panel {
     });
     this.$('export-report').addEventListener('click', () => this.lastReport && download(`${this.filePrefix}-report.json`, toJson(this.lastReport), 'application/json'));
     this.$('export-png').addEventListener('click', async () => download(`${this.filePrefix}-charts.png`, await chartsPng(this.canvases(), this.exportFooter()), 'image/png'));
+    this.$('export-charts-svg')?.addEventListener('click', () => download(`${this.filePrefix}-charts.svg`, chartsSvg(this.canvases(), this.exportFooter()), 'image/svg+xml'));
   }
 
   /**
@@ -242,9 +268,12 @@ export class Panel {
       if (!f) return;
       const { name, text, why } = await readUpload(f);
       this.csvName = name;
-      if (why) {
+      this.fileChanged();
+      // A file that cannot be used gets one message (here, and the same one from Run).
+      this.csvProblem = why ? notCsvText(name, why) : !text?.trim() ? emptyFile(name) : null;
+      if (this.csvProblem) {
         this.csvText = null;
-        status.textContent = notCsvText(name, why);
+        status.textContent = this.csvProblem;
         status.className = 'field-msg';
         return;
       }
@@ -267,22 +296,43 @@ export class Panel {
     return [row, status];
   }
 
+  /**
+   * The message Run gives when the upload has no usable text: the chosen file's problem, or "choose a file"
+   * when none was chosen (null when there is a text). @param {string} where the control, e.g. "Problem → CSV file"
+   */
+  fileMissing(where) {
+    if (this.csvText) return null;
+    return this.csvProblem ?? `Choose a CSV file first (${where}).`;
+  }
+
   /** The uploaded text a run hands to the worker (the CSV upload when shown; panels with other uploads override). @param {any} s */
   uploadText(s) { return this.uploadShow?.(s) ? this.csvText : null; }
 
   /** Re-reads the settings from the hash (back/forward, a pasted link). */
-  syncFromHash() { if (!this.current) { this.state = this.readHash(); this.writeForm(); } }
+  syncFromHash() { if (!this.current) { this.state = this.readHash(); this.writeForm(); this.showPreset(''); } }
+
+  /**
+   * The Preset menu shows the preset the settings came from (`name`), or "(current settings)" ('') once they
+   * were changed after it, or came from a link. @param {string} name
+   */
+  showPreset(name) {
+    const sel = /** @type {HTMLSelectElement|null} */ (this.$('preset'));
+    if (sel) sel.value = [...sel.options].some((o) => o.value === name) ? name : '';
+    if (this.entry) this.entry.preset = sel?.value || null;
+  }
 
   /** Fills the settings from a core preset (the worker returns the core's config). @param {string} name */
   async loadPreset(name) {
     try {
       this.applyConfig(await this.client.preset(/** @type {any} */ (this.kind), name));
+      this.showPreset(name);
       this.message(`Preset “${name}” loaded (the core's \`--preset ${name}\`).`, 'info');
-    } catch (e) { this.message(`Could not load the preset: ${/** @type {Error} */ (e).message}`, 'error'); }
+    } catch (e) { this.showPreset(''); this.message(`Could not load the preset: ${/** @type {Error} */ (e).message}`, 'error'); }
   }
 
   /** Fills the settings from a core config or a partial state {key: value}. @param {any} cfg */
   applyConfig(cfg) {
+    this.showPreset('');
     const core = cfg && typeof cfg === 'object' && (cfg.kind != null || this.isCoreConfig(cfg));
     const partial = core ? this.fromConfig(cfg) : { ...cfg };
     const s = { ...this.state };
@@ -326,6 +376,55 @@ export class Panel {
     this.section.dataset.running = on ? 'true' : 'false';
   }
 
+  /**
+   * Moves the panel to `state`: the progress line (`text`, when given), the export buttons (a report only after
+   * a done or stopped run), and, after a failure or a stop, every placeholder left in the results.
+   * @param {RunState} state @param {string|null} [text]
+   */
+  setRunState(state, text = null) {
+    this.runState = state;
+    this.entry.runState = state;
+    this.section.dataset.runState = state;
+    if (text != null) this.bar.progress(null, text);
+    const hasReport = (state === 'done' || state === 'stopped') && this.lastReport != null;
+    for (const k of ['export-report', 'export-png', 'export-charts-svg']) { const b = this.$(k); if (b) b.disabled = state !== 'idle' ? !hasReport : b.disabled; }
+    // Back to idle after a failure (a new file): the failure's placeholders give way to "Press Run".
+    if (state === 'idle') {
+      for (const p of this.section.querySelectorAll('.results .placeholder')) if (p.textContent === STATE_PLACEHOLDER.failed) p.textContent = IDLE_AFTER_FAILURE;
+      this.onRunState(state, IDLE_AFTER_FAILURE);
+    }
+    const say = STATE_PLACEHOLDER[state];
+    if (say) {
+      // A stopped panel's own "Stopped: …" placeholders (where the run stopped) stay.
+      for (const p of this.section.querySelectorAll('.results .placeholder')) if (!(state === 'stopped' && /^Stopped/.test(p.textContent ?? ''))) p.textContent = say;
+      this.onRunState(state, say);
+    }
+  }
+
+  /** A subclass's own placeholders that are not `.placeholder` elements (canvases). @param {RunState} _state @param {string} _say */
+  onRunState(_state, _say) {}
+
+  /**
+   * A new file was chosen: the last run's error no longer applies (the bar's error message goes, a failed
+   * state becomes idle).
+   */
+  fileChanged() {
+    if (this.bar.part('message').dataset.kind === 'error') this.message('', 'info');
+    if (this.runState === 'failed') this.setRunState('idle', this.readyText || 'Ready: press Run.');
+  }
+
+  /**
+   * On a narrow screen (settings above the results) a run scrolls to the panel's first chart, so the student sees
+   * it move; not in embed mode (an iframe must not scroll its host page) nor in a lesson (its box comes first).
+   */
+  revealResults() {
+    if (document.body.classList.contains('embed') || document.documentElement.classList.contains('embed') || !matchMedia('(max-width: 900px)').matches) return;
+    // A lesson's box heads the results: the lesson keeps it in view (www/embed.js), the charts follow it.
+    if (this.section.querySelector('.results #lesson')) return;
+    const chart = [...this.section.querySelectorAll('.results .chart, .results canvas')].find((e) => /** @type {HTMLElement} */ (e).offsetParent !== null);
+    (chart?.closest('.card') ?? chart)?.scrollIntoView({ block: 'start' });
+  }
+
   /** Checks the form before a run; returns a message, or null when the run can start. */
   blocker() {
     const bad = this.readForm();
@@ -350,15 +449,25 @@ export class Panel {
     // Running from the click on (synchronously: embed mode and lessons watch `running`), then the checks.
     this.starting = true;
     this.message('', 'info');
+    const before = this.runState;
+    this.setRunState('checking');
     this.setRunning(true);
     try { await this.preflight(); } finally { this.starting = false; }
     const problems = this.validate(this.state);
-    if (problems.length) { this.message(problems.join(' '), 'error'); this.setRunning(false); return null; }
+    if (problems.length) {
+      // Nothing ran: the previous state (and its results) stay; the message says what to fix.
+      this.setRunning(false);
+      this.setRunState(before);
+      this.message(problems.join(' '), 'error');
+      return null;
+    }
     this.writeHash();
     const config = this.experiment(this.state);
     const entry = this.entry;
     entry.runs = ++this.runs;
-    this.progress(0, 'Starting…');
+    this.lastReport = null;
+    this.setRunState('running', 'Starting…');
+    this.progress(0);
     const t0 = performance.now();
     /** @type {any[]} */
     let pending = [];
@@ -370,6 +479,7 @@ export class Panel {
     };
     try {
       this.begin(config);
+      this.revealResults();
       const csv = this.uploadText(this.state);
       const run = this.client.run(config, csv, (events) => {
         // The kinds' own events (the `detail` of each progress event), drawn at most once a frame.
@@ -384,9 +494,8 @@ export class Panel {
       entry.lastReport = out.report;
       this.finish(out.report.result, (performance.now() - t0) / 1000, out);
       entry.lastChartData = this.chartData();
-      this.$('export-report').disabled = false;
-      this.$('export-png').disabled = false;
       this.progress(1, null);
+      this.setRunState('done');
       return out.report;
     } catch (err) {
       drain();
@@ -394,11 +503,13 @@ export class Panel {
       entry.lastChartData = this.chartData();
       if (e.name === 'CancelledError') {
         this.message('Stopped. Change the settings or press Run again.', 'info');
-        this.progress(0, this.stopped((performance.now() - t0) / 1000));
+        this.progress(0);
+        this.setRunState('stopped', this.stopped((performance.now() - t0) / 1000));
         return { kind: config.kind, status: 'stopped', config, compute: null, result: null };
       }
       this.message(`The run failed: ${e.message}`, 'error');
-      this.progress(0, 'Failed.');
+      this.progress(0);
+      this.setRunState('failed', 'Failed: the message below says why.');
       return null;
     } finally {
       this.current = null;

@@ -12,7 +12,7 @@
 //                                   name, the core's config JSON (with or without `kind`), {preset: NAME,
 //                                   ...partial state} or a partial state ({rounds: 100});
 //   run() -> Promise<envelope report> (stopped: {status: 'stopped'}; failed: null, see errors), stop(), show();
-//   read-only: state, running, runs, lastReport (the envelope), lastChartData, errors, section, panel.
+//   read-only: state, running, runState (idle | checking | running | stopped | failed | done), runs, lastReport (the envelope), lastChartData, errors, section, panel.
 // window fires 'tunelab:panels-ready' once window.__tunelab.panels is filled (tune included).
 import { TunePanel } from './tune/panel.js';
 import { BanditPanel } from './bandit/panel.js';
@@ -48,7 +48,7 @@ export function installPanels({ client, hooks }) {
     const p = new Kind(ctx);
     const name = p.name;
     names.push(name);
-    const entry = { state: null, running: false, runs: 0, lastReport: null, lastChartData: null, unknownEvents: [] };
+    const entry = { state: null, running: false, runState: 'idle', runs: 0, lastReport: null, lastChartData: null, unknownEvents: [] };
     hooks.panels[name] = entry;
     panels[name] = p;
     if (!document.getElementById(`tab-${name}`)) {

@@ -221,65 +221,135 @@ export const seqColor = (t) => rampColor([[0, 32, 77], [60, 77, 110], [124, 123,
 
 // ------------------------------------------------------------------------------------------ PNG export
 
-/** The title of a chart canvas on the page: its card's heading and its own sub-heading, if any. */
+/** The title of a chart canvas on the page: its card's heading and its own sub-heading (or figure caption). */
 function titleOf(canvas) {
-  const card = canvas.closest('section.card, figure, .card');
+  const card = canvas.closest('section.card, .card');
   const h2 = card?.querySelector('h2')?.textContent?.trim() ?? '';
   const h3 = canvas.closest('div:not(.chart)')?.querySelector(':scope > h3')?.textContent?.trim() ?? '';
-  return [h2, h3].filter(Boolean).join(' — ');
+  const cap = canvas.closest('figure')?.querySelector('figcaption')?.textContent?.trim() ?? '';
+  return [h2, h3, cap].filter(Boolean).join(' — ');
 }
+
+/** What a canvas shows, from its own or its chart host's aria-label. */
+const labelOf = (canvas) => (canvas.getAttribute('aria-label') ?? canvas.closest('[aria-label]')?.getAttribute('aria-label') ?? '').trim();
 
 /** The legend entries shown next to a chart canvas (the `.legend` of its card): [{label, color, dash}]. */
 function legendOf(canvas) {
   const box = canvas.closest('section.card')?.querySelector('.legend');
   if (box?.hidden) return [];
   return [...(box?.children ?? [])].map((item) => {
-    const sw = item.querySelector('.sw');
-    return { label: item.textContent.trim(), color: sw?.style.borderColor || '#000', dash: sw?.classList.contains('dashed') ?? false };
+    const sw = /** @type {HTMLElement|null} */ (item.querySelector('.sw'));
+    // A colour ramp (e.g. step sizes): its stops, read back from the swatch's gradient.
+    const ramp = sw?.classList.contains('ramp') ? (sw.style.background.match(/rgba?\([^)]*\)|#[0-9a-f]{3,8}/gi) ?? []) : [];
+    return { label: item.textContent?.trim() ?? '', color: sw?.style.borderColor || '#000', dash: sw?.classList.contains('dashed') ?? false, ramp };
   });
 }
 
 /**
- * One PNG of the given chart canvases stacked vertically on white, each under its title and legend (read
+ * The layout of an export, in units of `scale` CSS pixels (the PNG: device pixels; the SVG: 1): one block per
+ * chart with its title (unique: a repeated heading gets the chart's own label, then a number), its legend
+ * wrapped over as many lines as it needs (every entry kept), the chart, then the footer.
+ * @param {(HTMLCanvasElement|null)[]} canvases @param {string} footer @param {number} scale
+ */
+export function exportLayout(canvases, footer, scale) {
+  const ctx = /** @type {CanvasRenderingContext2D} */ (document.createElement('canvas').getContext('2d'));
+  const line = Math.round(18 * scale);
+  const font = `${Math.round(11 * scale)}px system-ui, sans-serif`;
+  const seen = new Map();
+  const charts = canvases.filter(Boolean).map((c) => {
+    const canvas = /** @type {HTMLCanvasElement} */ (c);
+    let title = titleOf(canvas);
+    if (seen.has(title) && labelOf(canvas)) title = title ? `${title} — ${labelOf(canvas)}` : labelOf(canvas);
+    const n = (seen.get(title) ?? 0) + 1;
+    seen.set(title, n);
+    if (n > 1) title = `${title} (${n})`;
+    return { canvas, title, legend: legendOf(canvas), cw: canvas.width * scale / (window.devicePixelRatio || 1), ch: canvas.height * scale / (window.devicePixelRatio || 1) };
+  });
+  const w = Math.ceil(Math.max(...charts.map((f) => f.cw), 320 * scale));
+  ctx.font = font;
+  let y = 0;
+  const blocks = charts.map((f) => {
+    const b = { ...f, titleY: -1, items: /** @type {{label: string, color: string, dash: boolean, ramp: string[], x: number, y: number}[]} */ ([]), y: 0 };
+    if (f.title) { b.titleY = y + line / 2; y += line; }
+    let x = 8 * scale;
+    if (f.legend.length) y += line / 2;
+    for (const it of f.legend) {
+      const width = 30 * scale + ctx.measureText(it.label).width;
+      if (x > 8 * scale && x + width > w - 8 * scale) { x = 8 * scale; y += line; }
+      b.items.push({ ...it, x, y });
+      x += width;
+    }
+    if (f.legend.length) y += line / 2;
+    b.y = y;
+    y += f.ch + 10 * scale;
+    return b;
+  });
+  const footerY = footer ? y + line / 2 : -1;
+  return { w, h: Math.ceil(y + (footer ? line : 0)) || 1, blocks, footer, footerY, scale, font, bold: `bold ${Math.round(13 * scale)}px system-ui, sans-serif` };
+}
+
+/**
+ * One PNG of the given chart canvases stacked vertically on white, each under its title and full legend (read
  * from the page: the card's heading and `.legend`). Resolves with a Blob.
  */
 export function chartsPng(canvases, footer = '') {
-  const list = canvases.filter(Boolean).map((canvas) => ({ canvas, title: titleOf(canvas), legend: legendOf(canvas) }));
   const dpr = window.devicePixelRatio || 1;
-  const line = Math.round(18 * dpr);
-  const head = (f) => (f.title ? line : 0) + (f.legend.length ? line : 0);
-  const w = Math.max(...list.map((f) => f.canvas.width), 1);
-  const h = (list.reduce((s, f) => s + head(f) + f.canvas.height + 10, 0) + (footer ? line : 0)) || 1;
-  const out = Object.assign(document.createElement('canvas'), { width: w, height: h });
-  const ctx = out.getContext('2d');
+  const L = exportLayout(canvases, footer, dpr);
+  const out = Object.assign(document.createElement('canvas'), { width: L.w, height: L.h });
+  const ctx = /** @type {CanvasRenderingContext2D} */ (out.getContext('2d'));
   ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, w, h);
+  ctx.fillRect(0, 0, L.w, L.h);
   ctx.textBaseline = 'middle';
-  let y = 0;
-  for (const f of list) {
-    if (f.title) {
-      ctx.fillStyle = '#1b1f24'; ctx.font = `bold ${Math.round(13 * dpr)}px system-ui, sans-serif`;
-      ctx.fillText(f.title, 8 * dpr, y + line / 2); y += line;
-    }
-    if (f.legend.length) {
-      ctx.font = `${Math.round(11 * dpr)}px system-ui, sans-serif`;
-      let x = 8 * dpr;
-      for (const it of f.legend) {
-        ctx.strokeStyle = it.color; ctx.lineWidth = 3 * dpr; ctx.setLineDash(it.dash ? [4 * dpr, 3 * dpr] : []);
-        ctx.beginPath(); ctx.moveTo(x, y + line / 2); ctx.lineTo(x + 16 * dpr, y + line / 2); ctx.stroke();
-        ctx.fillStyle = '#1b1f24'; ctx.fillText(it.label, x + 20 * dpr, y + line / 2);
-        x += 30 * dpr + ctx.measureText(it.label).width;
+  for (const b of L.blocks) {
+    if (b.title) { ctx.fillStyle = '#1b1f24'; ctx.font = L.bold; ctx.fillText(b.title, 8 * dpr, b.titleY); }
+    ctx.font = L.font;
+    for (const it of b.items) {
+      /** @type {string|CanvasGradient} */
+      let stroke = it.color;
+      if (it.ramp.length > 1) {
+        const g = ctx.createLinearGradient(it.x, 0, it.x + 16 * dpr, 0);
+        it.ramp.forEach((c, i) => g.addColorStop(i / (it.ramp.length - 1), c));
+        stroke = g;
       }
-      ctx.setLineDash([]);
-      y += line;
+      ctx.strokeStyle = stroke; ctx.lineWidth = (it.ramp.length > 1 ? 6 : 3) * dpr; ctx.setLineDash(it.dash ? [4 * dpr, 3 * dpr] : []);
+      ctx.beginPath(); ctx.moveTo(it.x, it.y); ctx.lineTo(it.x + 16 * dpr, it.y); ctx.stroke();
+      ctx.fillStyle = '#1b1f24'; ctx.fillText(it.label, it.x + 20 * dpr, it.y);
     }
-    ctx.drawImage(f.canvas, 0, y);
-    y += f.canvas.height + 10;
+    ctx.setLineDash([]);
+    ctx.drawImage(b.canvas, 0, b.y);
   }
   // The footer: what made the figure (the config's hash).
-  if (footer) {
-    ctx.fillStyle = '#3d4650'; ctx.font = `${Math.round(11 * dpr)}px system-ui, sans-serif`;
-    ctx.fillText(footer, 8 * dpr, y + line / 2);
-  }
+  if (footer) { ctx.fillStyle = '#3d4650'; ctx.font = L.font; ctx.fillText(footer, 8 * dpr, L.footerY); }
   return new Promise((resolve) => out.toBlob(resolve, 'image/png'));
+}
+
+/** @param {string} s */
+const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * The same export as SVG: titles, every legend entry and the footer as text (searchable, editable in slides),
+ * each chart as an embedded PNG image.
+ * @param {(HTMLCanvasElement|null)[]} canvases @param {string} [footer]
+ */
+export function chartsSvg(canvases, footer = '') {
+  const L = exportLayout(canvases, footer, 1);
+  const parts = [`<svg xmlns="http://www.w3.org/2000/svg" width="${L.w}" height="${L.h}" viewBox="0 0 ${L.w} ${L.h}" font-family="system-ui, sans-serif">`,
+    `<rect width="${L.w}" height="${L.h}" fill="#fff"/>`];
+  for (const b of L.blocks) {
+    if (b.title) parts.push(`<text class="title" x="8" y="${b.titleY}" dominant-baseline="middle" font-size="13" font-weight="bold" fill="#1b1f24">${esc(b.title)}</text>`);
+    for (const [k, it] of b.items.entries()) {
+      let stroke = esc(it.color);
+      if (it.ramp.length > 1) {
+        const id = `ramp-${parts.length}-${k}`;
+        parts.push(`<defs><linearGradient id="${id}" gradientUnits="userSpaceOnUse" x1="${it.x}" y1="0" x2="${it.x + 16}" y2="0">${it.ramp.map((c, i) => `<stop offset="${i / (it.ramp.length - 1)}" stop-color="${esc(c)}"/>`).join('')}</linearGradient></defs>`);
+        stroke = `url(#${id})`;
+      }
+      parts.push(`<line x1="${it.x}" y1="${it.y}" x2="${it.x + 16}" y2="${it.y}" stroke="${stroke}" stroke-width="${it.ramp.length > 1 ? 6 : 3}"${it.dash ? ' stroke-dasharray="4 3"' : ''}/>`,
+        `<text class="legend" x="${it.x + 20}" y="${it.y}" dominant-baseline="middle" font-size="11" fill="#1b1f24">${esc(it.label)}</text>`);
+    }
+    parts.push(`<image x="0" y="${b.y}" width="${b.cw}" height="${b.ch}" href="${b.canvas.toDataURL('image/png')}"/>`);
+  }
+  if (footer) parts.push(`<text class="footer" x="8" y="${L.footerY}" dominant-baseline="middle" font-size="11" fill="#3d4650">${esc(footer)}</text>`);
+  parts.push('</svg>');
+  return parts.join('\n');
 }

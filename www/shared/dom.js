@@ -15,3 +15,24 @@ export function el(tag, attrs = {}, ...children) {
 
 /** An element by id (the one `$`-style helper). @param {string} id @returns {any} */
 export const $ = (id) => document.getElementById(id);
+
+/**
+ * A text whose references to docs pages ("docs/tvo.md", "docs/hoag-bench/logreg.md") become links into the docs
+ * book served with the page (docs/tvo.html, ...; scripts/dev/docs.sh builds it from docs/, build-dist copies it to
+ * dist/docs/). The link text is the reference itself, so the element's text is `text` unchanged.
+ * @param {string} text @returns {(string|HTMLElement)[]}
+ */
+export function docText(text) {
+  /** @type {(string|HTMLElement)[]} */
+  const out = [];
+  const re = /\bdocs\/[\w-]+(?:\/[\w-]+)*\.md\b/g;
+  let last = 0;
+  for (const m of text.matchAll(re)) {
+    const i = m.index ?? 0;
+    if (i > last) out.push(text.slice(last, i));
+    out.push(el('a', { href: m[0].replace(/\.md$/, '.html'), target: '_blank', rel: 'noopener', text: m[0] }));
+    last = i + m[0].length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}

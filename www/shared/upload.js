@@ -66,6 +66,9 @@ export async function readUpload(file, { check = notText } = {}) {
 /** The message for a file that is not CSV text. @param {string} name @param {string} why */
 export const notCsvText = (name, why) => `${name}: this does not look like a CSV text file (${why}). Choose a table saved as CSV (comma-separated, UTF-8 text).`;
 
+/** The one message for an empty file (or one of blank lines). @param {string} name */
+export const emptyFile = (name) => `${name}: the file is empty. Choose a CSV file with a header line and at least one row.`;
+
 /** A delimiter's name in a message: "semicolons (;)" or "tabs"; `short`: "“;”" or "tabs". @param {string} d */
 export const delimiterName = (d, short = false) => (d === ';' ? (short ? '“;”' : 'semicolons (;)') : 'tabs');
 

@@ -10,7 +10,7 @@ import { parseNumbers } from '../../shared/hash.js';
 import { LineChart, legend, alignSeries, seriesStyle, placeholder } from '../../shared/charts.js';
 import { CanvasPlot, keyBox, drawGp1d } from '../../shared/canvas.js';
 import { fmtSci } from '../../shared/format.js';
-import { readBandit, recText } from './reading.js';
+import { readBandit, recText, ARM_STATS_CAP } from './reading.js';
 
 const DISCRETE = ['reservoir', 'bernoulli', 'logreg-sgd', 'sgmcmc-ksd', 'hpo'];
 // Real tuning problems of the page (MNIST networks: `tunelab bandit --preset mlp-mnist`, not in this panel's menu).
@@ -130,7 +130,7 @@ export class BanditPanel extends Panel {
     if (s.problem === 'sgmcmc-ksd') {
       if (s.samplers.length === 0) out.push('Choose at least one sampler for the reservoir.');
       if (s.steplo > s.stephi) out.push('log₁₀ step: “from” must not exceed “to”.');
-      if (s.data === 'upload' && !this.csvText) out.push('Choose a CSV file first (Problem → CSV file).');
+      if (s.data === 'upload') { const why = this.fileMissing('Problem → CSV file'); if (why) out.push(why); }
     }
     return out;
   }
@@ -370,7 +370,9 @@ export class BanditPanel extends Panel {
     const parts = [];
     if (ch.gp_1d) parts.push(['gp_1d', 'GP posterior of the reward after the last round, chosen points coloured by round (their Figure 2)']);
     if (ch.schedules) parts.push(['schedules', 'Chosen schedule points over rounds (dots) and the optimal schedule at each round (lines) (their Figure 3)']);
-    if (ch.arms?.length) parts.push(['pulls', 'Pulls per arm, arms sorted by true mean'], ['posterior', 'Each arm: true mean (black), posterior mean and ±2 sd (blue) or mean reward (orange)']);
+    // The report keeps the most-pulled arms only (ARM_STATS_CAP): the captions and axes say which arms are shown.
+    const which = ch.arms?.length >= ARM_STATS_CAP ? `the ${ch.arms.length} most-pulled arms of repeat 0 (of ${Math.round(a.distinct_arms?.mean?.at(-1) ?? ch.arms.length)} distinct arms on average; the report keeps at most ${ARM_STATS_CAP})` : `all ${ch.arms?.length ?? 0} arms pulled in repeat 0`;
+    if (ch.arms?.length) parts.push(['pulls', `Pulls per arm: ${which}, sorted by true mean`], ['posterior', `Each arm (${which}): true mean (black), posterior mean and ±2 sd (blue) or mean reward (orange)`]);
     if (!parts.length) { placeholder(this.detail, `No per-arm chart for ${a.name}: it keeps no GP on a 1-D box, no ordered arms and no discrete arm statistics.`); return; }
     const labelled = ch.arms?.some((x) => x.label);
     this.detailKind = parts.map((p) => p[0]).join(',');
@@ -380,8 +382,8 @@ export class BanditPanel extends Panel {
       const k = c.dataset.kind;
       if (k === 'gp_1d') drawGp1d(c, ch.gp_1d);
       else if (k === 'schedules') drawSchedules(c, ch.schedules);
-      else if (k === 'pulls') drawPulls(c, ch.arms);
-      else drawPosterior(c, ch.arms);
+      else if (k === 'pulls') drawPulls(c, ch.arms, armAxis(ch.arms.length));
+      else drawPosterior(c, ch.arms, armAxis(ch.arms.length));
     }
     if (labelled) this.detail.append(armTable(a.name, ch.arms));
   }
@@ -414,10 +416,13 @@ function drawSchedules(canvas, s) {
 
 const sortedArms = (arms) => [...arms].sort((a, b) => b.true_value - a.true_value);
 
-function drawPulls(canvas, arms) {
+/** The x-axis title of the per-arm charts: how many arms, and which. @param {number} n */
+const armAxis = (n) => (n >= ARM_STATS_CAP ? `the ${n} most-pulled arms, sorted by true mean (best first)` : `arm (all ${n}, sorted by true mean, best first)`);
+
+function drawPulls(canvas, arms, xLabel) {
   const list = sortedArms(arms);
   const max = Math.max(1, ...list.map((a) => a.pulls));
-  const plot = new CanvasPlot(canvas, { x: [-0.5, list.length - 0.5], y: [0, max * 1.05], xLabel: 'arm (sorted by true mean, best first)', yLabel: 'pulls' });
+  const plot = new CanvasPlot(canvas, { x: [-0.5, list.length - 0.5], y: [0, max * 1.05], xLabel, yLabel: 'pulls' });
   const w = Math.max(1, plot.width / list.length - 1);
   plot.clip((ctx) => {
     ctx.fillStyle = '#0072B2';
@@ -426,9 +431,9 @@ function drawPulls(canvas, arms) {
   plot.axes();
 }
 
-function drawPosterior(canvas, arms) {
+function drawPosterior(canvas, arms, xLabel) {
   const list = sortedArms(arms);
-  const plot = new CanvasPlot(canvas, { x: [-0.5, list.length - 0.5], y: [0, 1], xLabel: 'arm (sorted by true mean, best first)', yLabel: 'mean reward' });
+  const plot = new CanvasPlot(canvas, { x: [-0.5, list.length - 0.5], y: [0, 1], xLabel, yLabel: 'mean reward' });
   list.forEach((a, i) => {
     if (a.alpha != null && a.beta != null) {
       const s = a.alpha + a.beta; const m = a.alpha / s; const sd = Math.sqrt((a.alpha * a.beta) / (s * s * (s + 1)));

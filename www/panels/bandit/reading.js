@@ -8,6 +8,19 @@ import { fmtSci } from '../../shared/format.js';
 const pct = (x, n) => (n > 0 ? `${Math.round((100 * x) / n)}%` : '–');
 /** @param {any} s a {mean, lo, hi} summary */
 const band = (s) => `${fmtSci(s.mean)} [${fmtSci(s.lo)}, ${fmtSci(s.hi)}]`;
+/** The report keeps the statistics of at most this many arms per algorithm, the most pulled (MAX_ARM_STATS,
+ * src/experiments/bandit/charts.rs). */
+export const ARM_STATS_CAP = 200;
+
+/**
+ * How the per-arm statistics of repeat 0 are named: "the 40 arms it pulled in repeat 0", or, when the report
+ * kept only the most pulled, "the 200 most-pulled arms of repeat 0 (the report keeps at most 200)".
+ * @param {number} kept arms in the report's statistics
+ */
+export const armsKept = (kept) => (kept >= ARM_STATS_CAP
+  ? `the ${kept} most-pulled arms of repeat 0 (the report keeps at most ${ARM_STATS_CAP})`
+  : `the ${kept} arms it pulled in repeat 0`);
+
 /** @param {any} a an algorithm report */
 const lastDistinct = (a) => { const m = a.distinct_arms?.mean ?? []; return m.length ? m[m.length - 1] : NaN; };
 
@@ -66,7 +79,7 @@ export function readBandit(report) {
   if (!d) return out;
   if (!f.lost) {
     out.push(`D-TTTS wins here. It tried ${Math.round(f.dtttsArms)} distinct arms (${f.perArm.toFixed(1)} pulls each on average)`
-      + (f.tried ? `; ${f.good} of the ${f.tried} arms it pulled in repeat 0 (${pct(f.good, f.tried)}) are within ${fmtSci(f.eps)} of the optimum` : '')
+      + (f.tried ? `; ${f.good} of ${armsKept(f.tried)} (${pct(f.good, f.tried)}) are within ${fmtSci(f.eps)} of the optimum` : '')
       + (f.rare ? ', so good arms are rare and trying many arms pays off.' : '.'));
     return out;
   }
@@ -74,8 +87,8 @@ export function readBandit(report) {
     + (f.overlap ? ' (the bands overlap).' : ' (the bands do not overlap).'));
   out.push(`It tried ${Math.round(f.dtttsArms)} distinct arms in ${f.rounds} pulls (${f.perArm.toFixed(1)} pulls per arm) while ${w.name} pulled ${Math.round(f.winnerArms)} (${f.winnerPerArm.toFixed(1)} each).`);
   out.push(f.rare
-    ? `Good arms are rare here: only ${f.good} of the ${f.tried} arms D-TTTS pulled in repeat 0 (${pct(f.good, f.tried)}) are within ${fmtSci(f.eps)} of the optimum (the winner's regret, at least 0.005).`
-    : `Good arms are not rare here: ${f.good} of the ${f.tried} arms D-TTTS pulled in repeat 0 (${pct(f.good, f.tried)}) are within ${fmtSci(f.eps)} of the optimum (the winner's regret, at least 0.005).`);
+    ? `Good arms are rare here: only ${f.good} of ${armsKept(f.tried).replace('it pulled', 'D-TTTS pulled')} (${pct(f.good, f.tried)}) are within ${fmtSci(f.eps)} of the optimum (the winner's regret, at least 0.005).`
+    : `Good arms are not rare here: ${f.good} of ${armsKept(f.tried).replace('it pulled', 'D-TTTS pulled')} (${pct(f.good, f.tried)}) are within ${fmtSci(f.eps)} of the optimum (the winner's regret, at least 0.005).`);
   out.push(`Confirming one is the cost: a binarised reward near the optimum is a coin flip with sd ${fmtSci(f.coinSd)}, so separating arms ${fmtSci(f.eps)} apart takes about ${fmtSci(f.pullsNeeded)} pulls each against ${f.perArm.toFixed(1)}: the budget is too short for arm-adding to pay off.`);
   return out;
 }

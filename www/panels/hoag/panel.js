@@ -5,11 +5,11 @@
 // hyperparameter, a heat map for two) and the tolerance sequence; after the run: a table of final values.
 import { Panel } from '../panel.js';
 import { readUpload, cleanName } from '../../shared/upload.js';
-import { el } from '../../shared/dom.js';
+import { el, docText } from '../../shared/dom.js';
 import { LineChart, legend, alignSeries, seriesStyle, seqColor } from '../../shared/charts.js';
 import { CanvasPlot, colorBar, keyBox } from '../../shared/canvas.js';
 import { fmtSci } from '../../shared/format.js';
-import { hoagReading } from './reading.js';
+import { hoagReading, hoagHeadline, lowestLoss, landNote } from './reading.js';
 
 const METHODS = [
   ['hoag-exponential', 'HOAG, exponential ε_k = ε₀ 0.9^k'], ['hoag-quadratic', 'HOAG, quadratic ε_k = ε₀ k⁻²'],
@@ -82,7 +82,7 @@ export class HoagPanel extends Panel {
     const out = [];
     if (s.methods.length === 0) out.push('Choose at least one method.');
     if (s.land === 1) out.push('Landscape points: 0 (none) or at least 2.');
-    if (s.data === 'upload' && !this.csvText) out.push('Choose a CSV file first (Problem and data → CSV file).');
+    if (s.data === 'upload') { const why = this.fileMissing('Problem and data → CSV file'); if (why) out.push(why); }
     if (s.data === 'mnist' && s.digitA === s.digitB) out.push('MNIST: choose two different digits.');
     if (s.data === 'svmlight' && !this.svmText) out.push('Choose an svmlight / libsvm file first (Problem and data → svmlight file).');
     if (s.data === 'svmlight' && s.problem === 'kernel-ridge') out.push('Sparse svmlight data: choose a logistic-regression problem (kernel ridge needs dense features).');
@@ -117,6 +117,7 @@ export class HoagPanel extends Panel {
     input.addEventListener('change', async () => {
       const f = input.files?.[0];
       if (!f) return;
+      this.fileChanged();
       this.svmText = null;
       status.className = 'field-msg';
       if (f.size > MAX_FILE_BYTES) {
@@ -190,7 +191,7 @@ export class HoagPanel extends Panel {
     host.append(el('div', { class: 'two-col' },
       this.card('land', 'Trajectory over the outer-loss landscape',
         el('div', { class: 'land-wrap' }, this.landCanvas),
-        el('p', { class: 'help', id: P('land-note'), text: 'Points evaluated by each method, in the method’s colour (lines join the gradient methods’ iterates); ✕ marks the landscape minimum. Two hyperparameters: colours rank the outer loss over the grid (dark = low).' })),
+        el('p', { class: 'help', id: P('land-note'), text: 'Points evaluated by each method, in the method’s colour (lines join the gradient methods’ iterates); ✕ marks the landscape minimum, drawn on top.' })),
       this.card('tol', 'Tolerance sequence ε_k', this.tolHost)));
     this.tol = new LineChart(this.tolHost, { xLabel: 'iteration k', yLabel: 'ε_k', yLog: true, xInt: true, empty: 'HOAG methods only.' });
     placeholderCanvas(this.landCanvas, 'The landscape appears when the run starts.');
@@ -247,15 +248,14 @@ export class HoagPanel extends Panel {
     this.hyperNames = report.hyper_names;
     this.methods = report.methods.map((m) => ({ name: m.name, trace: m.trace, done: true, tolerances: m.tolerances }));
     this.redraw(true);
-    const best = Math.min(...report.methods.map((m) => m.final_loss));
-    this.table.tBodies[0].replaceChildren(...report.methods.map((m) => el('tr', { class: m.final_loss === best ? 'best' : null },
+    const { names: lowest } = lowestLoss(report);
+    this.table.tBodies[0].replaceChildren(...report.methods.map((m) => el('tr', { class: lowest.includes(m.name) ? 'best' : null },
       el('th', { scope: 'row', class: 'name', text: m.name }),
       el('td', { text: m.final_hyper.map((v) => v.toFixed(2)).join(', ') }),
       el('td', { text: m.final_loss.toPrecision(6) }), el('td', { text: m.final_validation_loss.toPrecision(6) }),
       el('td', { text: String(m.cost) }), el('td', { text: m.seconds.toFixed(2) }), el('td', { text: m.stopped + (m.rejected_steps ? ` (${m.rejected_steps} rejected)` : '') }))));
-    this.readingEl.textContent = hoagReading(report);
-    const w = report.methods.find((m) => m.final_loss === best);
-    this.message(`Done in ${seconds.toFixed(1)} s: lowest outer loss ${best.toPrecision(5)} (${w?.name}, ${report.hyper_names.join(', ')} = ${w?.final_hyper.map((v) => v.toFixed(2)).join(', ')}).`, 'info');
+    this.readingEl.replaceChildren(...docText(hoagReading(report)));
+    this.message(hoagHeadline(report, seconds), 'info');
     this.progress(1, `Done · ${report.n_train} / ${report.n_test} / ${report.n_validation} rows, ${report.n_features} features · ${seconds.toFixed(1)} s`);
   }
 
@@ -303,6 +303,7 @@ export class HoagPanel extends Panel {
     if (!this.methods?.length || !c) return;
     const L = this.landscape;
     const nh = this.hyperNames.length || (L?.axes.length ?? 1);
+    this.$('land-note').textContent = landNote(nh);
     // More than two hyperparameters (one penalty per feature): the landscape runs along the diagonal.
     if (nh !== 2) drawLandscape1d(c, L, this.methods, this.hyperNames);
     else drawLandscape2d(c, L, this.methods, this.hyperNames);
@@ -319,6 +320,9 @@ export class HoagPanel extends Panel {
   }
 
   canvases() { return [this.sub.canvas(), this.val.canvas(), this.landCanvas, this.tol.canvas()]; }
+
+  /** The landscape canvas says the run's state too when nothing was drawn on it. @param {any} state @param {string} say */
+  onRunState(state, say) { if (!this.methods?.length && !this.landscape && (state !== 'idle' || this.landFailed)) placeholderCanvas(this.landCanvas, say); this.landFailed = state === 'failed'; }
 }
 
 function placeholderCanvas(canvas, text) {
@@ -342,7 +346,7 @@ function drawLandscape1d(canvas, L, methods, names) {
     if (/HOAG|iterative/.test(m.name)) plot.line(hx, hy, { color, width: 1 });
     hx.forEach((x, k) => plot.dot(x, hy[k], { color, r: 3 }));
   });
-  if (L) plot.dot(L.argmin[0], L.min, { color: '#000', r: 4.5, stroke: '#fff' });
+  if (L) minMark(plot, plot.px(L.argmin[0]), plot.py(L.min));
   plot.axes();
   if (L) keyBox(plot, [['#5b6470', 'landscape (accurate inner solves)']]);
 }
@@ -390,12 +394,24 @@ function drawLandscape2d(canvas, L, methods, names) {
     plot.dots(hx, hy, { color, r: 3.2, stroke: '#1b1f24' });
   });
   if (L) {
-    const { ctx } = plot; const X = plot.px(L.argmin[0]); const Y = plot.py(L.argmin[1]);
-    ctx.strokeStyle = '#fff'; ctx.lineWidth = 4;
-    for (const w of [4, 2]) {
-      ctx.lineWidth = w; ctx.strokeStyle = w === 4 ? '#fff' : '#000';
-      ctx.beginPath(); ctx.moveTo(X - 6, Y - 6); ctx.lineTo(X + 6, Y + 6); ctx.moveTo(X + 6, Y - 6); ctx.lineTo(X - 6, Y + 6); ctx.stroke();
-    }
+    minMark(plot, plot.px(L.argmin[0]), plot.py(L.argmin[1]));
   }
   plot.axes();
+}
+
+/**
+ * The landscape minimum: a white-outlined black ✕ drawn after every method's points, so no dot hides it; its
+ * position (canvas CSS pixels) is kept on the canvas for tests (data-min-mark).
+ * @param {any} plot @param {number} X @param {number} Y
+ */
+function minMark(plot, X, Y) {
+  const { ctx } = plot;
+  ctx.save();
+  ctx.lineCap = 'round';
+  for (const [w, c] of [[5, '#fff'], [2.2, '#000']]) {
+    ctx.lineWidth = /** @type {number} */ (w); ctx.strokeStyle = /** @type {string} */ (c);
+    ctx.beginPath(); ctx.moveTo(X - 7, Y - 7); ctx.lineTo(X + 7, Y + 7); ctx.moveTo(X + 7, Y - 7); ctx.lineTo(X - 7, Y + 7); ctx.stroke();
+  }
+  ctx.restore();
+  plot.ctx.canvas.dataset.minMark = `${X.toFixed(1)},${Y.toFixed(1)}`;
 }

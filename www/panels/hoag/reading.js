@@ -58,6 +58,42 @@ export function hoagReading(report) {
   if (report.problem === 'kernel-ridge' && hoag && !(hoag.final <= TARGET)) {
     parts.push('Measured reason on the simulated kernel-ridge preset (seeds 1–10, examples/hoag_ridge_diagnose.rs): the outer loss over (log width, log regularisation) has 5–17 local minima; HOAG, a local method, ends in the basin of a worse local minimum on 3 seeds and on 2 seeds reaches a flat plateau at the edge of the box (a kernel so narrow that it is the identity, where the hypergradient is 0).');
   }
-  parts.push(`This is one seed (${report.seed}); bands over seeds 1–10 of the presets and real data sets are in the README and docs/hoag-bench (cargo run --release --example hoag_bench).`);
+  parts.push(`This is one seed (${report.seed}); bands over seeds 1–10 of the presets and real data sets are in docs/paper-hoag.md (cargo run --release --example hoag_bench).`);
   return parts.join(' ');
+}
+
+/** Final outer losses closer than this (relative) are a tie: six printed digits cannot tell them apart. */
+export const TIE_REL = 1e-6;
+
+/**
+ * The methods with the lowest final outer loss, ties included (within TIE_REL of the lowest, relative).
+ * @param {any} report a HoagReport @returns {{best: number, names: string[]}}
+ */
+export function lowestLoss(report) {
+  const best = Math.min(...report.methods.map((/** @type {any} */ m) => m.final_loss));
+  const tol = TIE_REL * Math.max(Math.abs(best), 1e-12);
+  return { best, names: report.methods.filter((/** @type {any} */ m) => m.final_loss - best <= tol).map((/** @type {any} */ m) => m.name) };
+}
+
+/**
+ * The run bar's headline of a finished run: the lowest final outer loss and who reached it; a tie (within
+ * TIE_REL) names every method in it rather than one winner.
+ * @param {any} report a HoagReport @param {number} seconds
+ */
+export function hoagHeadline(report, seconds) {
+  const { best, names } = lowestLoss(report);
+  const head = `Done in ${seconds.toFixed(1)} s: lowest outer loss ${best.toPrecision(5)}`;
+  if (names.length > 1) return `${head}, a tie (within a relative ${TIE_REL}) between ${names.join(', ')}; the reading below compares their cost.`;
+  const w = report.methods.find((/** @type {any} */ m) => m.name === names[0]);
+  return `${head} (${w?.name}, ${report.hyper_names.join(', ')} = ${w?.final_hyper.map((/** @type {number} */ v) => v.toFixed(2)).join(', ')}).`;
+}
+
+/**
+ * The note under the landscape, for the number of hyperparameters the run tunes. @param {number} nh
+ */
+export function landNote(nh) {
+  const common = 'Points evaluated by each method, in the method’s colour (lines join the gradient methods’ iterates); ✕ marks the landscape minimum, drawn on top.';
+  if (nh === 1) return `${common} One hyperparameter: the grey line is the outer loss over its range, the points are the methods’ evaluations.`;
+  if (nh === 2) return `${common} Two hyperparameters: colours rank the outer loss over the grid (dark = low).`;
+  return `${common} ${nh} hyperparameters (one per feature): the landscape runs along the diagonal, all set to the same value.`;
 }

@@ -62,7 +62,7 @@ export class LrPanel extends Panel {
   validate(s) {
     const out = [];
     if (s.decays > 0 && !parseNumbers(s.factors)) out.push('Decay factors: give numbers in (0, 1), separated by commas.');
-    if (s.problem !== 'noisy-quadratic' && s.data === 'upload' && !this.csvText) out.push('Choose a CSV file first (Problem → CSV file).');
+    if (s.problem !== 'noisy-quadratic' && s.data === 'upload') { const why = this.fileMissing('Problem → CSV file'); if (why) out.push(why); }
     if (s.constant === 0 && s.decays === 0 && !s.dynamic) out.push('Choose at least one method: constant rates, decays or the dynamic tuner.');
     return out;
   }

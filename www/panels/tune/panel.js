@@ -101,7 +101,7 @@ export class TunePanel extends Panel {
     this.hooks.state = { ...s };
     this.entry.state = { ...s };
     updateVisibility(this.form, s);
-    if (s.data === 'upload' && !this.csvText) {
+    if (s.data === 'upload' && !this.csvText && !this.csvProblem) {
       this.upload.message(s.model === 'pmf' ? 'Choose a ratings CSV: one user,item,rating row per rating (ids from 1; a header line, tabs or “::” are fine; MovieLens u.data works).'
         : 'Choose a CSV file: the label column must hold 0/1 for logistic regression.', 'info');
     }
@@ -145,7 +145,7 @@ export class TunePanel extends Panel {
 
   /** @param {any} s */
   validate(s) {
-    if (s.data === 'upload' && !this.csvText) return [`Choose a ${s.model === 'pmf' ? 'ratings ' : ''}CSV file first (Data → CSV file).`];
+    if (s.data === 'upload' && !this.csvText) return [this.csvProblem ?? `Choose a ${s.model === 'pmf' ? 'ratings ' : ''}CSV file first (Data → CSV file).`];
     if (this.checked.error) return [`These settings would not run: ${this.checked.error}`];
     if (this.checked.m === 0) return ['There are no arms to run: check the step range and batch sizes.'];
     return [];
@@ -177,9 +177,10 @@ export class TunePanel extends Panel {
       this.state = normalise({ ...this.state, ...fromTuneConfig(config), ...rest });
       this.writeForm();
       this.writeHash();
+      this.showPreset(name);
       const cmd = COMPARE_PRESETS.includes(name) ? 'compare' : 'tune';
       this.message(variant ? `Preset “${name}” loaded.` : `Preset “${name}” loaded (the core's \`tunelab ${cmd} --preset ${name}\`).`, 'info');
-    } catch (e) { this.message(`Could not load the preset: ${/** @type {Error} */ (e).message}`, 'error'); }
+    } catch (e) { this.showPreset(''); this.message(`Could not load the preset: ${/** @type {Error} */ (e).message}`, 'error'); }
   }
 
   /** A run starts once the core has checked the current settings (the arm count decides whether there is one). */
@@ -205,6 +206,7 @@ export class TunePanel extends Panel {
     const onChange = (/** @type {Event} */ e) => {
       const t = /** @type {HTMLInputElement} */ (e.target);
       if (t.id === 'file' || t.id === 'preset') return;
+      this.showPreset('');
       const prev = this.state;
       const { state: s } = readForm(this.form, /** @type {TuneState} */ (this.state));
       // Choosing a toy model switches the data source to none and back.
@@ -226,7 +228,6 @@ export class TunePanel extends Panel {
     $('preset').addEventListener('change', async (/** @type {Event} */ e) => {
       const sel = /** @type {HTMLSelectElement} */ (e.target);
       const name = sel.value;
-      sel.value = '';
       if (name) await this.loadPreset(name);
     });
     $('file').addEventListener('change', (/** @type {Event} */ e) => this.upload.onFile(/** @type {HTMLInputElement} */ (e.target)));

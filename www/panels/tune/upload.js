@@ -3,7 +3,7 @@
 // from the header, a semicolon or tab file offered a one-click rewrite, and the worker's preview of the parsed
 // table. The text itself stays on the panel (`csvText`, `csvName`: a run hands it to the worker).
 import { el, $ } from '../../shared/dom.js';
-import { readUpload, cleanName, notCsvText, otherDelimiter, toCommas, delimiterName, headerColumns } from '../../shared/upload.js';
+import { readUpload, cleanName, notCsvText, emptyFile, otherDelimiter, toCommas, delimiterName, headerColumns } from '../../shared/upload.js';
 import { toTuneConfig } from './state.js';
 
 export class TuneUpload {
@@ -23,6 +23,8 @@ export class TuneUpload {
   /** A file the page will not hand to the worker: no text, the label menu back to "y", no preview. @param {string} text */
   reject(text) {
     this.panel.csvText = null;
+    this.panel.csvProblem = text;
+    $('label-note').hidden = true;
     $('label').replaceChildren(new Option('y', 'y'));
     const box = $('csv-preview');
     box.replaceChildren();
@@ -36,6 +38,8 @@ export class TuneUpload {
     const f = input.files?.[0];
     if (!f) return;
     p.csvName = cleanName(f.name);
+    p.csvProblem = null;
+    p.fileChanged();
     delete $('csv-preview').dataset.valid;
     $('label-note').hidden = true;
     $('csv-fix').hidden = true;
@@ -46,6 +50,7 @@ export class TuneUpload {
       this.reject(notCsvText(p.csvName, why));
       return;
     }
+    if (!text?.trim()) { this.reject(emptyFile(p.csvName)); return; }
     // A ratings file may use tabs or "::" (MovieLens): the core's ratings parser reads them.
     const d = p.state.model === 'pmf' ? null : otherDelimiter(text);
     if (d) {
@@ -93,12 +98,14 @@ export class TuneUpload {
     try {
       const r = await p.client.previewCsv(/** @type {string} */ (p.csvText), p.state.label, p.state.standardize, toTuneConfig(/** @type {any} */ (p.state)).model, 6);
       renderPreview(box, r);
+      p.csvProblem = null;
       this.message(p.state.model === 'pmf' ? `${p.csvName}: ${r.n} ratings (user, item, rating).` : `${p.csvName}: ${r.n} rows, ${r.p} features, label “${r.label}”.`, 'ok');
       box.dataset.valid = 'true';
     } catch (err) {
       box.replaceChildren();
       box.dataset.valid = 'false';
-      this.message(`${p.csvName}: ${/** @type {Error} */ (err).message}`, 'error');
+      p.csvProblem = `${p.csvName}: ${/** @type {Error} */ (err).message}`;
+      this.message(p.csvProblem, 'error');
     }
   }
 }

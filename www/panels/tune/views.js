@@ -113,9 +113,13 @@ export function renderBest(container, report) {
   add('tuner', `${report.name ? `${report.name}: ` : ''}${report.tuner} (${report.metric})`);
   add('arm', `#${b.arm}`);
   add('step size h', `${fmtSci(b.step)} (${fmtStep(b.step)})`);
-  add('batch', b.batch > 1 || b.batch_fraction < 1 ? `${fmtBatch(b.batch_fraction)} (${fmtInt(b.batch)} points)` : `${fmtBatch(b.batch_fraction)}`);
+  add('batch', b.batch > 1 || b.batch_fraction < 1 ? `${fmtBatch(b.batch_fraction)} (${fmtInt(b.batch)} point${b.batch === 1 ? '' : 's'})` : `${fmtBatch(b.batch_fraction)}`);
   add('leapfrog L', String(b.leapfrog ?? '–'));
-  add('score', fmtSci(b.score));
+  // One KSD: a comparison's evaluation KSD (the same kernel and sample count for every tuner) when there is one,
+  // else the tuner's own score of the arm; each named with what it is.
+  const evalKsd = report.evaluation?.ksd;
+  if (evalKsd != null && Number.isFinite(evalKsd)) add('KSD (evaluation)', `${fmtSci(evalKsd)}: the chosen arm's samples, one kernel for every tuner`);
+  else add(`${String(report.metric ?? 'score').toUpperCase()}`, `${fmtSci(b.score)}: the tuner's own score of this arm (lower is better)`);
   const c = report.compute;
   add('gradient evaluations', `${fmtInt(c.grad_evals)} sampling + ${fmtInt(c.scoring_grad_evals)} scoring`);
   add('time', `${c.wall_seconds.toFixed(2)} s wall on ${c.threads} thread${c.threads === 1 ? '' : 's'} (scoring ${c.scoring_seconds.toFixed(2)} s)`);
@@ -130,6 +134,11 @@ export function renderPosterior(tbody, posterior, names) {
     el('td', { text: names?.[i] ?? `θ${i + 1}` }), el('td', { text: fmtSci(m) }), el('td', { text: fmtSci(std[i]) }))));
 }
 
+/** The definition of the comparison's one KSD column (the evaluation's, src/tune/compare.rs `Evaluation`). */
+export const KSD_EVAL = 'KSD: the kernel Stein discrepancy of the chosen arm\'s samples against the posterior, computed after tuning with one kernel and the same samples count for every tuner (lower is better).';
+/** The definition of the tuners' own score, shown when there is no evaluation KSD. */
+const OWN_SCORE = 'tuner\'s score: each tuner\'s own score of its chosen arm (its metric, KSD or FSSD, in brackets), from the samples it drew while tuning (lower is better); no common evaluation KSD was computed.';
+
 /**
  * The evaluation columns of a comparison (src/tune/compare.rs `Evaluation`), shown when some entry has them:
  * the paper's xi against the exact reference (Table 1), the KSD of the chosen samples under the run's one
@@ -138,7 +147,7 @@ export function renderPosterior(tbody, posterior, names) {
  */
 export const COMPARE_EVAL_COLUMNS = [
   { key: 'xi', head: 'ξ vs exact', title: 'the paper\'s error ξ = ‖sd̂ − sd‖ / ‖sd‖ against the exact (MALA) reference', get: (ev) => ev?.xi },
-  { key: 'ksd', head: 'KSD (eval)', title: 'KSD of the chosen arm\'s samples, one kernel for every tuner', get: (ev) => ev?.ksd },
+  { key: 'ksd', head: 'KSD', title: KSD_EVAL, get: (ev) => ev?.ksd },
   { key: 'accuracy', head: 'accuracy', title: 'held-out accuracy of the chosen samples\' predictive', get: (ev) => ev?.calibration?.accuracy },
   { key: 'ece', head: 'ECE', title: 'held-out expected calibration error (10 bins)', get: (ev) => ev?.calibration?.ece },
   { key: 'mce', head: 'MCE', title: 'held-out maximum calibration error (10 bins)', get: (ev) => ev?.calibration?.mce },
@@ -153,10 +162,18 @@ export function renderCompare(tbody, entries) {
   const total = (r) => r.compute.grad_evals + r.compute.scoring_grad_evals;
   const grid = entries.find((e) => e.name === 'grid (KSD)' && e.report);
   const cols = COMPARE_EVAL_COLUMNS.filter((c) => entries.some((e) => Number.isFinite(c.get(e.report?.evaluation) ?? NaN)));
-  const head = tbody.parentElement?.querySelector('thead');
+  // One KSD per tuner: the evaluation's (same kernel and samples for all) when there is one, else the tuner's own
+  // score; the table's caption defines it.
+  const own = !cols.some((c) => c.key === 'ksd');
+  const table = tbody.parentElement;
+  const head = table?.querySelector('thead');
   if (head) {
-    const names = [['tuner'], ['chosen arm'], ['h'], ['batch'], ['L'], ['score']].concat(cols.map((c) => [c.head, c.title]), [['grad evals'], ['wall (s)'], ['speed-up vs grid']]);
+    const names = [['tuner'], ['chosen arm'], ['h'], ['batch'], ['L']].concat(own ? [['tuner\'s score', OWN_SCORE]] : [], cols.map((c) => [c.head, c.title]), [['grad evals'], ['wall (s)'], ['speed-up vs grid', 'grid search\'s gradient evaluations / this tuner\'s']]);
     head.replaceChildren(el('tr', {}, ...names.map(([text, title]) => el('th', { scope: 'col', text, title: title ?? null }))));
+  }
+  if (table) {
+    const cap = table.querySelector('caption') ?? table.insertBefore(el('caption', { class: 'compare-def' }), table.firstChild);
+    cap.textContent = own ? OWN_SCORE : KSD_EVAL;
   }
   tbody.replaceChildren(...entries.map((e) => {
     const r = e.report;
@@ -164,12 +181,12 @@ export function renderCompare(tbody, entries) {
     const speed = grid && r ? total(grid.report) / total(r) : NaN;
     const state = e.error ? e.error : e.running ? 'running' : 'waiting';
     return el('tr', { 'data-tuner': e.name, 'data-arm': r?.best ? String(b.arm) : null },
-      el('td', { text: e.name }), el('td', { text: r ? (r.best ? `#${b.arm}` : 'none') : '–' }),
+      el('td', { text: e.name }), el('td', { text: r ? (r.best ? `#${b.arm}` : 'none') : own ? '–' : state }),
       el('td', { text: r ? fmtStep(b.step) : '–' }), el('td', { text: r ? fmtBatch(b.batch_fraction) : '–' }),
       el('td', { text: String(b.leapfrog ?? '–') }),
-      el('td', { text: r ? `${fmtSci(b.score)} (${r.metric})` : state }),
+      ...(own ? [el('td', { 'data-cell': 'score', text: r ? `${fmtSci(b.score)} (${String(r.metric).toUpperCase()})` : state })] : []),
       ...cols.map((c) => { const v = c.get(r?.evaluation); return el('td', { 'data-col': c.key, text: v != null && Number.isFinite(v) ? fmtSci(v) : '–' }); }),
       el('td', { text: r ? fmtInt(total(r)) : '–' }), el('td', { text: r ? r.compute.wall_seconds.toFixed(2) : '–' }),
-      el('td', { text: Number.isFinite(speed) ? `${speed.toFixed(1)}×` : '–' }));
+      el('td', { 'data-cell': 'speed', text: e === grid ? 'reference' : Number.isFinite(speed) ? `${speed.toFixed(1)}×` : '–' }));
   }));
 }
