@@ -21,10 +21,10 @@ pub struct TuneArgs {
     #[arg(long)]
     pub n: Option<usize>,
     /// Per-arm budget R in gradient evaluations (data points touched).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub grad_evals: Option<f64>,
     /// Per-arm budget R in seconds (the paper's unit; results then depend on the machine).
-    #[arg(long, conflicts_with = "grad_evals")]
+    #[arg(long, conflicts_with = "grad_evals", allow_hyphen_values = true)]
     pub seconds: Option<f64>,
     /// A ratings CSV (user,item,rating; MovieLens u.data works) for the pmf preset, instead of simulated ratings.
     #[arg(long)]

@@ -19,13 +19,13 @@ pub struct FssdArgs {
     #[arg(long)]
     pub locations: String,
     /// Gaussian kernel exp(-|x-v|^2 / (2 sigma2)) with this sigma2.
-    #[arg(long, conflicts_with_all = ["imq_c", "imq_beta"], required_unless_present_any = ["imq_c", "imq_beta"])]
+    #[arg(long, conflicts_with_all = ["imq_c", "imq_beta"], required_unless_present_any = ["imq_c", "imq_beta"], allow_hyphen_values = true)]
     pub gauss_sigma2: Option<f64>,
     /// IMQ kernel (c^2 + |x-v|^2)^beta: c.
-    #[arg(long, requires = "imq_beta", allow_negative_numbers = true)]
+    #[arg(long, requires = "imq_beta", allow_hyphen_values = true)]
     pub imq_c: Option<f64>,
     /// IMQ kernel (c^2 + |x-v|^2)^beta: beta in (-1, 0).
-    #[arg(long, requires = "imq_c", allow_negative_numbers = true)]
+    #[arg(long, requires = "imq_c", allow_hyphen_values = true)]
     pub imq_beta: Option<f64>,
     /// Print `{"fssd_sq": ..., "fssd_sq_u": ...}` instead of the bare V-statistic.
     #[arg(long)]

@@ -36,10 +36,10 @@ pub struct KsdArgs {
     #[arg(long)]
     pub scores: String,
     /// IMQ scale c (> 0); with --scale median|median-precond it multiplies the median distance.
-    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 1.0, allow_hyphen_values = true)]
     pub c: f64,
     /// IMQ exponent beta, in (-1, 0).
-    #[arg(long, default_value_t = -0.5, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = -0.5, allow_hyphen_values = true)]
     pub beta: f64,
     /// Kernel scaling.
     #[arg(long, value_enum, default_value = "fixed")]

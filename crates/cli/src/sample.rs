@@ -29,7 +29,7 @@ pub struct SampleArgs {
     #[arg(long, default_value = "logistic")]
     pub model: String,
     /// Prior variance of the model (default: the model's own, 10 for logistic).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub prior_var: Option<f64>,
     /// Name of the label column.
     #[arg(long, default_value = "y")]
@@ -41,7 +41,7 @@ pub struct SampleArgs {
     #[arg(long, default_value = "sgld")]
     pub sampler: String,
     /// Step size h (SGLD: theta += h * grad + sqrt(2h) * xi).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub step: f64,
     /// Batch size: a fraction of N in (0, 1], a count > 1, or a percentage like 10%.
     #[arg(long, default_value = "0.1")]
@@ -50,10 +50,10 @@ pub struct SampleArgs {
     #[arg(long, default_value_t = 10)]
     pub leapfrog: usize,
     /// SGHMC friction alpha.
-    #[arg(long, default_value_t = 0.01)]
+    #[arg(long, default_value_t = 0.01, allow_hyphen_values = true)]
     pub friction: f64,
     /// SGNHT thermostat constant a.
-    #[arg(long, default_value_t = 0.01)]
+    #[arg(long, default_value_t = 0.01, allow_hyphen_values = true)]
     pub thermostat_a: f64,
     /// Draw minibatches with replacement (default: without).
     #[arg(long)]
@@ -65,7 +65,7 @@ pub struct SampleArgs {
     #[arg(long, conflicts_with_all = ["iters", "seconds"], value_parser = parse_count)]
     pub grad_evals: Option<u64>,
     /// Budget: wall-clock seconds of sampling.
-    #[arg(long, conflicts_with_all = ["iters", "grad_evals"])]
+    #[arg(long, conflicts_with_all = ["iters", "grad_evals"], allow_hyphen_values = true)]
     pub seconds: Option<f64>,
     /// Keep every T-th iteration.
     #[arg(long, default_value_t = 1)]

@@ -30,7 +30,7 @@ pub struct SimulateArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Noise standard deviation (linear only).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, allow_hyphen_values = true)]
     pub noise_sd: f64,
     /// Output CSV file (`-` for stdout).
     #[arg(long)]

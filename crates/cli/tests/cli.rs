@@ -180,6 +180,8 @@ fn cli_sample_writes_samples_and_scores() {
     for (args, needle) in [
         (vec!["--sampler", "sgd", "--step", "1e-3", "--iters", "5"], "unknown sampler"),
         (vec!["--sampler", "sgld", "--step", "0", "--iters", "5"], "step size"),
+        // A negative number reaches the value check (it is not taken for a flag).
+        (vec!["--sampler", "sgld", "--step", "-1e-4", "--iters", "5"], "step size must be a positive finite number, got -0.0001"),
         (vec!["--sampler", "sgld", "--step", "1e-3", "--batch", "501", "--iters", "5"], "larger than the number of data points"),
         (vec!["--sampler", "sgld", "--step", "1e-3"], "give a budget"),
         (vec!["--sampler", "sghmc", "--step", "1e-3", "--leapfrog", "0", "--iters", "5"], "leapfrog"),
