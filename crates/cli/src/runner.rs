@@ -99,7 +99,11 @@ pub fn execute_with(
         cfg.set_seed(seed);
     }
     overrides(&mut cfg)?;
-    let checked = cfg.check()?;
+    // A value error names its field; a config file's name goes in front, as for the parse errors.
+    let checked = cfg.check().map_err(|e| match (e, &args.config) {
+        (Error::Config(m), Some(path)) => Error::Config(format!("{path}: {m}")),
+        (e, _) => e,
+    })?;
     let pool = pool(args.threads)?;
     let watch = Watch::install(Context {
         config: checked.config(),

@@ -219,6 +219,11 @@ fn a_misspelt_field_is_refused_with_its_path_and_the_right_name() {
     let (code, _, stderr) = tunelab(&["run", "--config", cfg.to_str().unwrap()]);
     assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("typo.json") && stderr.contains("`tuner.eta`: invalid type: string \"5\""), "{stderr}");
+    // a value the check refuses names its field and the file too
+    std::fs::write(&cfg, text.replace(r#""etta": 5"#, r#""eta": 3"#).replace(r#""iterations": 100"#, r#""grad_evals": -5"#)).unwrap();
+    let (code, _, stderr) = tunelab(&["run", "--config", cfg.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("typo.json: `budget.grad_evals`: the budget must be a positive number, got -5"), "{stderr}");
 }
 
 #[test]

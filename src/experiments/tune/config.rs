@@ -300,7 +300,12 @@ impl BudgetSpec {
         match set.as_slice() {
             [(u, v)] => {
                 if !(v.is_finite() && *v > 0.0) {
-                    return Err(Error::config(format!("the budget must be a positive number, got {v}")));
+                    let field = match u {
+                        BudgetUnit::GradEvals => "grad_evals",
+                        BudgetUnit::Seconds => "seconds",
+                        BudgetUnit::Iterations => "iterations",
+                    };
+                    return Err(Error::config(format!("`budget.{field}`: the budget must be a positive number, got {v}")));
                 }
                 Ok((*u, *v))
             }
