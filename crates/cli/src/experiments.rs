@@ -144,39 +144,41 @@ pub struct BanditArgs {
     /// Override the number of repeats.
     #[arg(long)]
     pub repeats: Option<usize>,
-    /// Override the number of rounds (the step-size experiment: windows).
+    /// Override the number of rounds.
     #[arg(long)]
     pub rounds: Option<usize>,
-    /// Run GP-UCB step-size selection for SG-MCMC (window by window, against fixed steps) from this JSON config
-    /// (`{}` for the defaults); `--preset sgld-step` runs the defaults.
-    #[arg(long, conflicts_with_all = ["config", "preset"])]
-    pub step_config: Option<String>,
 }
 
-/// `tunelab bandit` (the step-size experiment with `--preset sgld-step` or `--step-config F`).
-pub fn bandit(args: &BanditArgs) -> Result<i32> {
-    let mut run = args.run.clone();
-    let step = match &args.step_config {
-        Some(path) => {
-            run.config = Some(path.clone());
-            true
+/// Options of `tunelab step-size`.
+#[derive(Args, Debug)]
+pub struct StepSizeArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Override the number of windows.
+    #[arg(long)]
+    pub windows: Option<usize>,
+}
+
+/// `tunelab step-size`: GP-UCB choosing an SG-MCMC step size window by window, against fixed steps.
+pub fn step_size(args: &StepSizeArgs) -> Result<i32> {
+    execute(Some(Kind::StepSize), &args.run, |cfg| {
+        if let (ExperimentConfig::StepSize(c), Some(w)) = (cfg, args.windows) {
+            c.windows = w;
         }
-        None => run.preset.as_deref() == Some("sgld-step"),
-    };
-    let kind = if step { Kind::StepSize } else { Kind::Bandit };
-    execute(Some(kind), &run, |cfg| {
-        match cfg {
-            ExperimentConfig::Bandit(c) => {
-                c.repeats = args.repeats.unwrap_or(c.repeats);
-                c.rounds = args.rounds.unwrap_or(c.rounds);
-            }
-            ExperimentConfig::StepSize(c) => {
-                if args.repeats.is_some() {
-                    return Err(Error::config("--repeats does not apply to the step-size experiment (one run)"));
-                }
-                c.windows = args.rounds.unwrap_or(c.windows);
-            }
-            _ => unreachable!("a bandit command loads bandit or step-size configs"),
+        Ok(())
+    })
+}
+
+/// `tunelab bandit`: bandit algorithms with exact regret (every kind has its own command; the step-size experiment
+/// is `tunelab step-size`).
+pub fn bandit(args: &BanditArgs) -> Result<i32> {
+    if let Some(name) = args.run.preset.as_deref().filter(|n| Kind::StepSize.preset_names().contains(n)) {
+        return Err(Error::config(format!("`{name}` is a step-size preset: run `tunelab step-size --preset {name}`")));
+    }
+    execute(Some(Kind::Bandit), &args.run, |cfg| {
+        if let ExperimentConfig::Bandit(c) = cfg {
+            c.repeats = args.repeats.unwrap_or(c.repeats);
+            c.rounds = args.rounds.unwrap_or(c.rounds);
         }
         Ok(())
     })

@@ -47,6 +47,12 @@ enum Command {
     /// Learning-rate schedules tuned with a GP trace model, against constant and decaying rates (presets:
     /// `tunelab presets`).
     LrSchedule(RunArgs),
+    /// SG-MCMC step size chosen by GP-UCB window by window (time-varying kernel), against fixed steps (presets:
+    /// `tunelab presets`).
+    StepSize(experiments::StepSizeArgs),
+    /// A VAE trained by the thermodynamic variational objective while GP-UCB chooses its schedule, against the
+    /// paper's baselines (presets: `tunelab presets`).
+    Tvo(RunArgs),
     /// Run any experiment from a config with a `kind` (or --kind KIND --preset NAME).
     Run(experiments::RunCmdArgs),
     /// List the presets of every experiment kind (from the one registry of kinds), or print one preset's full
@@ -67,6 +73,8 @@ fn run() -> i32 {
         Command::Bandit(a) => experiments::bandit(&a),
         Command::Hoag(a) => experiments::hoag(&a),
         Command::LrSchedule(a) => experiments::plain(Kind::LrSchedule, &a),
+        Command::StepSize(a) => experiments::step_size(&a),
+        Command::Tvo(a) => experiments::plain(Kind::Tvo, &a),
         Command::Run(a) => experiments::run(&a),
         Command::Presets(a) => experiments::presets(&a),
     };

@@ -126,7 +126,7 @@ pub fn bandit(report: &BanditReport, cfg: &BanditConfig) {
     }
 }
 
-/// `tunelab bandit --preset sgld-step` (the step-size experiment).
+/// `tunelab step-size --preset sgld-step` (the step-size experiment).
 pub fn step_size(rep: &StepTuneReport, cfg: &StepTuneConfig) {
     println!("SG-MCMC step size by GP-UCB: {} windows of {} iterations", cfg.windows, cfg.window_iters);
     println!("{:<22} {:>14} {:>12} {:>10}", "run", "tail KSD", "median h", "diverged");

@@ -103,7 +103,7 @@ fn ctrl_c_stops_bandit() {
 
 #[test]
 fn ctrl_c_stops_step_size() {
-    interrupted("step", "step-size", &["bandit", "--preset", "sgld-step", "--rounds", "2000"], &[]);
+    interrupted("step", "step-size", &["step-size", "--preset", "sgld-step", "--windows", "2000"], &[]);
 }
 
 #[test]
@@ -245,22 +245,23 @@ fn presets_lists_every_kind() {
 }
 
 #[test]
-fn step_size_and_overrides_through_bandit() {
+fn step_size_has_its_own_command() {
     let dir = tmpdir("step");
     let out = dir.join("step.json");
     std::fs::write(dir.join("step.json.in"), r#"{"window_iters": 200}"#).unwrap();
     let cfg = dir.join("step.json.in");
     let (code, stdout, stderr) =
-        tunelab(&["bandit", "--step-config", cfg.to_str().unwrap(), "--rounds", "4", "--out", out.to_str().unwrap()]);
+        tunelab(&["step-size", "--config", cfg.to_str().unwrap(), "--windows", "4", "--out", out.to_str().unwrap()]);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("4 windows of 200 iterations"), "{stdout}");
     let report = read_json(&out);
     assert_eq!(report["kind"], "step-size");
     assert_eq!(report["status"], "complete");
     assert_eq!(report["config"]["windows"], 4);
-    let (code, _, stderr) = tunelab(&["bandit", "--preset", "sgld-step", "--repeats", "3"]);
+    // the bandit command runs bandit configs only, and says where a step-size preset runs
+    let (code, _, stderr) = tunelab(&["bandit", "--preset", "sgld-step"]);
     assert_eq!(code, Some(1));
-    assert!(stderr.contains("--repeats does not apply"), "{stderr}");
+    assert!(stderr.contains("`sgld-step` is a step-size preset: run `tunelab step-size --preset sgld-step`"), "{stderr}");
 }
 
 #[test]

@@ -23,7 +23,7 @@ export class StepPanel extends Panel {
       + 'kernel picks each window’s log10 step size, rewarded by the drop of the KSD from one window to the next. Fixed step sizes run the '
       + 'same chain with the same random streams; all are compared by the KSD of the samples pooled over the last quarter of windows.';
     this.readyText = 'Ready. The default run takes a few seconds.';
-    this.presetHelp = 'The core’s defaults (tunelab bandit --preset sgld-step).';
+    this.presetHelp = 'The core’s defaults (tunelab step-size --preset sgld-step).';
     this.presets = [['sgld-step', 'SGLD from the origin, 40 windows (the CLI preset)']];
     this.defaults = { n: 1000, d: 5, sampler: 'sgld', batch: 0.1, windows: 40, iters: 200, hlo: -6, hhi: -2, fixed: '-6, -5, -4, -3, -2', seed: 1 };
     this.fields = [
