@@ -13,6 +13,7 @@ import { chartsPng, chartsSvg } from '../shared/charts.js';
 import { download, toJson, configHash } from '../shared/export.js';
 import { fieldRow, writeControls, readControls, refreshControls } from './fields.js';
 import { RunBar } from './runbar.js';
+import { startCard } from '../shared/start-here.js';
 import { readUpload, notCsvText, emptyFile, otherDelimiter, toCommas, delimiterName, headerColumns, csvRows } from '../shared/upload.js';
 
 /** @typedef {import('../protocol.js').Envelope} Envelope */
@@ -237,6 +238,10 @@ export class Panel {
 
   /** Run bar and export buttons (every panel, generated or from index.html). */
   wireCommon() {
+    // The tab's "Start here" card, under the run bar (www/shared/start-here.js).
+    const card = startCard(this.name, this.tab || this.title);
+    const bar = this.section.querySelector('.results > .runbar');
+    if (card && bar) bar.after(card);
     this.section.dataset.runState = this.runState;
     this.entry.runState = this.runState;
     this.bar.wire({ run: () => this.run(), stop: () => this.stop(), link: () => this.writeHash() });
