@@ -89,6 +89,10 @@ for (const isolation of [true, false]) {
       assert.equal(report.kind, 'bandit');
       assert.equal(report.result, null);
       assert.ok(report.reached.length > 0);
+      // The progress line says where, by the core's count of work done (not the reset bar).
+      const pct = Math.round((100 * report.compute.done) / report.compute.total);
+      assert.ok(pct > 0, JSON.stringify(report.compute));
+      assert.match(await page.textContent('#bandit-stats'), new RegExp(`^Stopped at ${pct}% of the run, after [\\d.]+ s\\.$`));
       // The card shows the last update of the report's `reached`.
       const last = report.reached[report.reached.length - 1];
       const shown = Object.keys(last).filter((k) => k !== 'type');

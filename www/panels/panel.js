@@ -64,6 +64,8 @@ export class Panel {
     this.unknownEvents = [];
     /** @type {RunState} the one run state the bar, charts, reading and exports all show */
     this.runState = 'idle';
+    /** the fraction of its work (the core's done / total) a stopped run reached */
+    this.reachedFrac = 0;
     // Subclass settings (set in their constructors).
     this.name = '';
     /** @type {string} an ExperimentKind */
@@ -521,6 +523,8 @@ export class Panel {
         this.lastConfig = config;
         entry.lastReport = partial;
         this.message('Stopped. What the run reached stays below (partial); change the settings or press Run again.', 'info');
+        // Where the run was, by the core's own count (the bar is reset to 0 below).
+        this.reachedFrac = at.total > 0 ? Math.min(1, at.done / at.total) : 0;
         this.progress(0);
         const where = this.stopped(seconds);
         this.showPartial(reached);
@@ -566,7 +570,7 @@ export class Panel {
    * @param {number} seconds
    */
   stopped(seconds) {
-    const frac = Number(this.bar.part('progress').value) || 0;
+    const frac = this.reachedFrac;
     return `Stopped at ${Math.round(frac * 100)}% of the run, after ${seconds.toFixed(1)} s.`;
   }
 }
