@@ -13,6 +13,7 @@ import { chartsPng, chartsSvg } from '../shared/charts.js';
 import { download, toJson, configHash } from '../shared/export.js';
 import { fieldRow, writeControls, readControls, refreshControls } from './fields.js';
 import { RunBar } from './runbar.js';
+import { startCard } from '../shared/start-here.js';
 import { readUpload, notCsvText, emptyFile, otherDelimiter, toCommas, delimiterName, headerColumns, csvRows } from '../shared/upload.js';
 
 /** @typedef {import('../protocol.js').Envelope} Envelope */
@@ -63,6 +64,8 @@ export class Panel {
     this.unknownEvents = [];
     /** @type {RunState} the one run state the bar, charts, reading and exports all show */
     this.runState = 'idle';
+    /** the fraction of its work (the core's done / total) a stopped run reached */
+    this.reachedFrac = 0;
     // Subclass settings (set in their constructors).
     this.name = '';
     /** @type {string} an ExperimentKind */
@@ -237,6 +240,10 @@ export class Panel {
 
   /** Run bar and export buttons (every panel, generated or from index.html). */
   wireCommon() {
+    // The tab's "Start here" card, under the run bar (www/shared/start-here.js).
+    const card = startCard(this.name, this.tab || this.title);
+    const bar = this.section.querySelector('.results > .runbar');
+    if (card && bar) bar.after(card);
     this.section.dataset.runState = this.runState;
     this.entry.runState = this.runState;
     this.bar.wire({ run: () => this.run(), stop: () => this.stop(), link: () => this.writeHash() });
@@ -471,6 +478,9 @@ export class Panel {
     const t0 = performance.now();
     /** @type {any[]} */
     let pending = [];
+    /** @type {any[]} every progress detail received: what a stopped run reached (the core's `reached`) */
+    const reached = [];
+    const at = { done: 0, total: 0 };
     let scheduled = false;
     const drain = () => {
       scheduled = false;
@@ -478,12 +488,13 @@ export class Panel {
       if (evs.length) this.onEvents(evs, (performance.now() - t0) / 1000);
     };
     try {
+      this.section.querySelector('.partial-card')?.remove();
       this.begin(config);
       this.revealResults();
       const csv = this.uploadText(this.state);
       const run = this.client.run(config, csv, (events) => {
         // The kinds' own events (the `detail` of each progress event), drawn at most once a frame.
-        for (const ev of events) if (ev.type === 'progress') pending.push(ev.detail);
+        for (const ev of events) if (ev.type === 'progress') { pending.push(ev.detail); reached.push(ev.detail); at.done = ev.done; at.total = ev.total; }
         if (!scheduled) { scheduled = true; requestAnimationFrame(drain); }
       });
       this.current = run;
@@ -502,10 +513,23 @@ export class Panel {
       const e = /** @type {Error} */ (err);
       entry.lastChartData = this.chartData();
       if (e.name === 'CancelledError') {
-        this.message('Stopped. Change the settings or press Run again.', 'info');
+        const seconds = (performance.now() - t0) / 1000;
+        // The partial report: the core's stopped envelope (result null, `reached`: the progress details up to
+        // the stop), rebuilt from the events this page received (Stop does not wait for the worker's answer).
+        /** @type {Envelope} */
+        const partial = { kind: config.kind, status: 'stopped', config, result: null, reached,
+          compute: { wall_seconds: seconds, threads: this.client.info?.threads ?? 1, done: at.done, total: at.total, unit: '' } };
+        this.lastReport = partial;
+        this.lastConfig = config;
+        entry.lastReport = partial;
+        this.message('Stopped. What the run reached stays below (partial); change the settings or press Run again.', 'info');
+        // Where the run was, by the core's own count (the bar is reset to 0 below).
+        this.reachedFrac = at.total > 0 ? Math.min(1, at.done / at.total) : 0;
         this.progress(0);
-        this.setRunState('stopped', this.stopped((performance.now() - t0) / 1000));
-        return { kind: config.kind, status: 'stopped', config, compute: null, result: null };
+        const where = this.stopped(seconds);
+        this.showPartial(reached);
+        this.setRunState('stopped', where);
+        return partial;
       }
       this.message(`The run failed: ${e.message}`, 'error');
       this.progress(0);
@@ -521,12 +545,32 @@ export class Panel {
   stop() { this.current?.cancel(); }
 
   /**
+   * A stopped run's partial result, shown under the run bar: the last progress event's data (panels whose
+   * charts and tables already show the details override it). Labelled partial: the run did not finish.
+   * @param {any[]} reached every progress detail received before the stop
+   */
+  showPartial(reached) {
+    const last = reached[reached.length - 1];
+    const fmt = (/** @type {any} */ v) => typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toPrecision(4))
+      : Array.isArray(v) ? `${v.length} value${v.length === 1 ? '' : 's'}` : v && typeof v === 'object' ? '…' : String(v);
+    const rows = last ? Object.entries(last).filter(([k]) => k !== 'type').map(([k, v]) => el('li', {}, el('b', { text: `${k.replace(/_/g, ' ')}: ` }), fmt(v))) : [];
+    const card = el('section', { class: 'card partial-card', 'aria-label': 'Partial result' },
+      el('h2', { text: 'Partial result (stopped)' }),
+      el('p', { text: last ? `The run was stopped after ${reached.length} progress update${reached.length === 1 ? '' : 's'}; the last one (${String(last.type ?? 'progress').replace(/-/g, ' ')}) reached:` : 'The run was stopped before its first progress update: nothing was reached.' }),
+      rows.length ? el('ul', { class: 'partial-list' }, ...rows) : null,
+      el('p', { class: 'help', text: 'Partial: the run did not finish, so these are not its results. Export → Report (JSON) saves every update reached.' }));
+    const bar = this.section.querySelector('.results .runbar, .results [data-part="runbar"]');
+    const results = this.section.querySelector('.results');
+    if (bar?.parentElement === results) bar.after(card); else results?.prepend(card);
+  }
+
+  /**
    * A run was stopped after `seconds`: the progress line to show ("Stopped at …", where the run was). Panels
    * with a finer notion of where (rounds) override it.
    * @param {number} seconds
    */
   stopped(seconds) {
-    const frac = Number(this.bar.part('progress').value) || 0;
+    const frac = this.reachedFrac;
     return `Stopped at ${Math.round(frac * 100)}% of the run, after ${seconds.toFixed(1)} s.`;
   }
 }

@@ -15,7 +15,7 @@ import { ScoreChart } from './score-chart.js';
 import { TraceChart, HistChart, showPosterior, tracesNote } from './posterior.js';
 import { legend } from '../../shared/charts.js';
 import { fmtSci, fmtStep, fmtBatch } from '../../shared/format.js';
-import { renderBracket, renderArmsTable, renderCompare } from './views.js';
+import { renderBracket, renderArmsTable, renderCompare, partialTune } from './views.js';
 import { download, tracesCsv } from '../../shared/export.js';
 import { scoreSvg } from './score-svg.js';
 import { TuneUpload } from './upload.js';
@@ -283,6 +283,7 @@ export class TunePanel extends Panel {
     this.hooks.chartPending = [];
     this.hooks.chartArms = [];
     this.hooks.lastResult = null;
+    this.hooks.partial = null;
     this.hooks.compare = null;
     this.entry.lastChartData = null;
     this.scoreChart.clear('Starting: each arm appears here after the first chunk of round 1.');
@@ -315,10 +316,17 @@ export class TunePanel extends Panel {
     if (!m) return `Stopped at the start, after ${seconds.toFixed(1)} s: no arm was run.`;
     m.stoppedAt = seconds;
     this.drawStats(m);
-    $('best').replaceChildren(el('p', { class: 'placeholder', text: 'Stopped: no arm was chosen. Press Run for a complete run.' }));
-    $('reading').replaceChildren(el('p', { class: 'placeholder', text: 'Stopped: there is no result to read.' }));
+    // What the run reached stays: the chart, the bracket and every arm's row, and the last scored round below.
+    this.drawDom(m, true);
+    const p = partialTune(m);
+    this.hooks.partial = p;
+    $('best').replaceChildren(el('p', { class: 'partial', text: p.best }));
+    $('reading').replaceChildren(el('p', { class: 'partial', text: p.reading }));
     return /** @type {string} */ ($('stats').textContent);
   }
+
+  /** The tune panel's cards already show what a stopped run reached (see `stopped`). @param {any[]} _reached */
+  showPartial(_reached) {}
 
   /** A new run model (a tune run, or the next tuner of a comparison) and a fresh chart. @param {any} started */
   startModel(started) {

@@ -190,3 +190,39 @@ export function renderCompare(tbody, entries) {
       el('td', { 'data-cell': 'speed', text: e === grid ? 'reference' : Number.isFinite(speed) ? `${speed.toFixed(1)}×` : '–' }));
   }));
 }
+
+/**
+ * What a stopped run reached (issue 26, item 12): the last round with scored arms, its best arm so far and
+ * how many of the round's arms were scored, as two texts for the chosen-arm card and the reading. Partial:
+ * not the tuner's choice (a complete run goes on halving), so they say so.
+ * @param {import('./run.js').RunModel} m
+ * @returns {{best: string, reading: string, lastRound: number|null, bestArm: number|null, scored: number}}
+ */
+export function partialTune(m) {
+  const rounds = m.schedule.length;
+  const where = `stopped in round ${m.round + 1} of ${rounds}`;
+  const scoredRounds = m.arms.flatMap((a) => a.rounds.map((r) => r.round));
+  const ran = m.arms.filter((a) => a.iters > 0 || a.grad_evals > 0).length;
+  if (!scoredRounds.length) {
+    const text = `Partial (${where}): no arm was scored yet; ${ran} of ${m.arms.length} arms ran, and the chart shows each one's compute so far.`;
+    return { best: text, reading: `${text} The scores come at the end of round 1: press Run and let it reach them.`, lastRound: null, bestArm: null, scored: 0 };
+  }
+  const last = Math.max(...scoredRounds);
+  const inLast = m.arms.map((a) => ({ a, s: a.rounds.find((r) => r.round === last)?.score })).filter((x) => x.s !== undefined);
+  const ranked = inLast.filter((x) => Number.isFinite(x.s)).sort((x, y) => /** @type {number} */ (x.s) - /** @type {number} */ (y.s));
+  const planned = m.schedule[last]?.arms ?? inLast.length;
+  const head = `Partial (${where}): round ${last + 1} scored ${inLast.length} of its ${planned} arms.`;
+  if (!ranked.length) {
+    const text = `${head} None got a finite score (diverged, or too few samples).`;
+    return { best: text, reading: text, lastRound: last, bestArm: null, scored: inLast.length };
+  }
+  const { a, s } = ranked[0];
+  const arm = `#${a.id} (h ${fmtStep(a.step)}, batch ${fmtBatch(a.batch)}${a.leapfrog != null ? `, L ${a.leapfrog}` : ''}), score ${fmtSci(s)}`;
+  const keep = m.schedule[last]?.keep;
+  const worst = ranked[ranked.length - 1];
+  const best = `${head} Lowest score so far: arm ${arm}. Not the tuner's choice: the run did not finish.`;
+  const reading = `${head} Its scores rank the arms reached so far from #${a.id} (${fmtSci(s)}) to #${worst.a.id} (${fmtSci(worst.s)})`
+    + `${keep && last + 1 < rounds ? `; successive halving would have kept the best ${keep} for round ${last + 2}` : ''}. `
+    + 'The chart, bracket and arms table show every arm as the run left it; Export → Report (JSON) saves every event reached.';
+  return { best, reading, lastRound: last, bestArm: a.id, scored: inLast.length };
+}
