@@ -5,14 +5,15 @@
 # by one every 10 rounds with early updates on a drop of 0.05, kappa_t of Theorem 1 as printed. Then GP-UCB
 # twice more on the same seeds: with tunelab's former fixed window w = 2 (more, shorter rounds), and with a
 # constant kappa = 2; then the markdown table of docs/tvo.md (written to docs/tvo-table.md).
-# Usage: CARGO_TARGET_DIR=... bash scripts/reproduce/tvo/figure4.sh   (about 5-8 minutes on 2 cores)
+# Usage: CARGO_TARGET_DIR=... [TVO_DS="2"] bash scripts/reproduce/tvo/figure4.sh   (about 25 minutes on 2 shared cores;
+# TVO_DS picks the d values, the table then has those columns)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 cargo build --release -p tunelab-cli --quiet
 BIN="${CARGO_TARGET_DIR:-target}/release/tunelab"
 OUT="${TVO_OUT:-target/tvo-figure4}"
 mkdir -p "$OUT"
-for d in 2 5 10; do
+for d in ${TVO_DS:-2 5 10}; do
   printf '{"kind": "tvo", "d": %s, "epochs": 40, "repeats": 3, "seed": 1000}\n' "$d" > "$OUT/d$d.json"
   "$BIN" run --config "$OUT/d$d.json" --out "$OUT/d$d.report.json"
   # GP-UCB in fixed windows of 2 epochs (tunelab's choice before issue 25: 20 rounds in 40 epochs instead of

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 
 const dir = process.argv[2];
-const ds = [2, 5, 10];
 import { existsSync } from 'node:fs';
+const ds = [2, 5, 10].filter((d) => existsSync(`${dir}/d${d}.report.json`));
 const envs = ds.map((d) => JSON.parse(readFileSync(`${dir}/d${d}.report.json`, 'utf8')));
 const reports = envs.map((env, i) => {
   const d = ds[i];
