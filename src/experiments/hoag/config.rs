@@ -130,10 +130,15 @@ pub enum MethodSpec {
     },
     /// Uniform random search on the box.
     Random,
-    /// GP Bayesian optimisation (Matern-5/2, type-II ML) with expected improvement, `initial` random points.
+    /// GP Bayesian optimisation (Matern-5/2, type-II ML) with expected improvement after `initial` points,
+    /// equally spaced on the box (Sec. 3.2 SMBO: "4 values equally spaced between -12 and 12"; with several
+    /// hyperparameters along the diagonal, which the text does not specify), or uniform random with
+    /// `"random_init": true` (tunelab's start before issue 25).
     Bo {
         #[serde(default = "d_four")]
         initial: usize,
+        #[serde(default)]
+        random_init: bool,
     },
     /// Iterative differentiation: `steps` of gradient descent from zero, differentiated in reverse mode.
     IterDiff {
@@ -167,7 +172,7 @@ fn default_methods() -> Vec<MethodSpec> {
         MethodSpec::Hoag { tolerance: Tolerance::Exact },
         MethodSpec::Grid { points: 10 },
         MethodSpec::Random,
-        MethodSpec::Bo { initial: 4 },
+        MethodSpec::Bo { initial: 4, random_init: false },
         MethodSpec::IterDiff { steps: 100 },
     ]
 }
@@ -205,7 +210,7 @@ pub struct HoagConfig {
     #[serde(default)]
     pub budget: HoagBudget,
     /// Starting hyperparameters of the gradient methods (default all 0; for `kernel-ridge` the log width
-    /// starts at `-log median |a_i - a_j|²` of the train set, the median heuristic).
+    /// starts at `-log(n_feat)`, the paper's Sec. 3 "Initialization").
     #[serde(default)]
     pub init: Option<Vec<f64>>,
     /// Box `[lo, hi]` for every hyperparameter (default `[-12, 12]`).

@@ -409,9 +409,13 @@ fn search_method(
                 grid[k - 1].clone()
             }
             MethodSpec::Random => uniform_point(&mut rng, s, b),
-            MethodSpec::Bo { initial } => {
-                if k <= *initial {
+            MethodSpec::Bo { initial, random_init } => {
+                if k <= *initial && *random_init {
                     uniform_point(&mut rng, s, b)
+                } else if k <= *initial {
+                    // Sec. 3.2 SMBO: "4 values equally spaced between -12 and 12" (every hyperparameter equal)
+                    let v = if *initial == 1 { (b[0] + b[1]) / 2.0 } else { linspace(b[0], b[1], *initial)[k - 1] };
+                    vec![v; s]
                 } else {
                     bo_next(&xs, &ys, b, &mut rng)
                 }

@@ -381,8 +381,8 @@ impl KernelRidgeBilevel {
         KernelRidgeBilevel { p, train, test, validation, d_tr, d_te, d_va }
     }
 
-    /// The median heuristic for the RBF width: `-log median_{i<j} |a_i - a_j|²` over the train set, the
-    /// starting log width of the gradient methods.
+    /// The median heuristic for the RBF width: `-log median_{i<j} |a_i - a_j|²` over the train set (the
+    /// gradient methods' start before issue 25; the default is now the paper's `-log(n_feat)`).
     pub fn median_log_width(&self) -> f64 {
         let n = self.train.n;
         let mut d: Vec<f64> = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).map(|(i, j)| self.d_tr[i * n + j]).collect();
@@ -416,8 +416,11 @@ impl Bilevel for KernelRidgeBilevel {
     fn hyper_names(&self) -> Vec<String> {
         vec!["log kernel width".into(), "log regularisation".into()]
     }
+    /// Sec. 3 "Initialization": "regularization parameters is set to 0 and the width of an RBF kernel is initialized
+    /// to −log(n_feat)". (The median heuristic `median_log_width` was tunelab's start before issue 25; it is
+    /// reachable as an explicit `init`.)
     fn default_init(&self) -> Vec<f64> {
-        vec![self.median_log_width(), 0.0]
+        vec![-ln(self.p.max(1) as f64), 0.0]
     }
     fn at(&self, lam: &[f64]) -> Box<dyn InnerAt + '_> {
         let gamma = exp(lam[0]);

@@ -53,7 +53,7 @@ impl HoagConfig {
                 MethodSpec::Grid { points } if *points < 2 => {
                     return Err(Error::config("grid search needs at least 2 points per hyperparameter"))
                 }
-                MethodSpec::Bo { initial } if *initial == 0 => {
+                MethodSpec::Bo { initial, .. } if *initial == 0 => {
                     return Err(Error::config("Bayesian optimisation needs at least 1 initial point"))
                 }
                 MethodSpec::IterDiff { steps } if *steps == 0 => {

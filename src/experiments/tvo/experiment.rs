@@ -43,17 +43,23 @@ impl Experiment for TvoExperiment {
         serde_json::json!({ "methods": names, "windows": self.cfg.windows(), "repeats": self.cfg.repeats, "d": self.cfg.d })
     }
     fn run(&self, inputs: Inputs, progress: &mut dyn FnMut(f64, f64, TvoEvent), stop: &AtomicBool) -> Result<TvoReport> {
-        // One unit per window, one for the final IWAE evaluation.
-        let total = self.cfg.windows() as f64 + 1.0;
+        // One unit per window, one for the final IWAE evaluation; under the growing window rule (each run on its
+        // own clock, early updates) one unit per epoch instead.
+        let fixed = match self.cfg.window {
+            super::WindowRule::Fixed(w) => Some(w),
+            _ => None,
+        };
+        let total = match fixed {
+            Some(_) => self.cfg.windows() as f64 + 1.0,
+            None => self.cfg.epochs as f64 + 1.0,
+        };
         crate::experiments::tvo::run_checked(&self.cfg, inputs.data.as_ref(), &mut |e| {
-            let done = match e {
-                TvoEvent::Started { .. } => 0.0,
-                TvoEvent::Epoch { window, epoch } => {
-                    let w = self.cfg.window;
-                    *window as f64 + (epoch - window * w) as f64 / w as f64
-                }
-                TvoEvent::Window { window, .. } => *window as f64 + 1.0,
-                TvoEvent::Done { .. } => total,
+            let done = match (e, fixed) {
+                (TvoEvent::Started { .. }, _) => 0.0,
+                (TvoEvent::Epoch { window, epoch }, Some(w)) => *window as f64 + (epoch - window * w) as f64 / w as f64,
+                (TvoEvent::Window { window, .. }, Some(_)) => *window as f64 + 1.0,
+                (TvoEvent::Epoch { epoch, .. } | TvoEvent::Window { epoch, .. }, None) => *epoch as f64,
+                (TvoEvent::Done { .. }, _) => total,
             };
             progress(done, total, e.clone())
         }, stop)

@@ -13,7 +13,7 @@ pub mod schedules;
 pub mod training;
 pub mod vae;
 
-pub use config::{TvoConfig, TvoData, TvoMethod, EVAL_POINTS};
+pub use config::{TvoConfig, TvoData, TvoMethod, WindowRule, EVAL_POINTS};
 pub use data::{binarised_split, load_images, Images};
 pub use report::{TvoEvent, TvoReport};
 pub use run::run_checked;

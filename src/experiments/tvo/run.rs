@@ -3,7 +3,9 @@
 //!
 //! Schedule convention: `d` is the number of terms of the left Riemann sum; the points are
 //! `0 = beta_0 < beta_1 <= ... <= beta_{d-1}` with right end `beta_d = 1`, so `beta_0 = 0` keeps the ELBO term
-//! and the bandit chooses the `d - 1` free points (a sorted vector in `[0, 1]^{d-1}`).
+//! and the bandit chooses the `d - 1` free points (a sorted vector in `beta_box^{d-1}`, by default the paper's
+//! `[0.05, 0.95]`, Sec. 5). Windows follow `TvoConfig.window` (by default Sec. 5's growing rule with early
+//! updates), each run on its own clock.
 //! Reward of window `t` (their eq. 7): the change of the log-evidence estimate over the window,
 //! `r_t = L(theta_t) - L(theta_{t-1})`, where `L` is the TVO bound with a fixed fine linear schedule of 50 points
 //! on a fixed subset of the training data with fixed draws (evaluation decoupled from the training schedule).
@@ -42,6 +44,11 @@ struct Runner {
     /// The schedule of the current window.
     current: Vec<f64>,
     trace: RunTrace,
+    /// Index of the current window (bandit rounds completed) and epochs trained in it.
+    k: usize,
+    in_window: usize,
+    /// Next entry of the snapshot epochs to take.
+    next_snap: usize,
 }
 
 fn free_points(space_dim: usize, schedule: &[f64]) -> Vec<f64> {
@@ -56,7 +63,8 @@ impl Runner {
             TvoMethod::LogUniform => log_uniform_schedule(d, cfg.log_beta1),
             TvoMethod::Moments => moments_schedule(d, &self.eta),
             TvoMethod::Random => {
-                let mut u: Vec<f64> = (0..d - 1).map(|_| self.arm_rng.random::<f64>()).collect();
+                let [lo, hi] = cfg.beta_box;
+                let mut u: Vec<f64> = (0..d - 1).map(|_| lo + (hi - lo) * self.arm_rng.random::<f64>()).collect();
                 u.sort_by(|a, b| a.total_cmp(b));
                 std::iter::once(0.0).chain(u).collect()
             }
@@ -95,13 +103,40 @@ impl Runner {
         }
     }
 
-    /// Ends window `t`: the reward (eq. 7) told to the GP, the test curve point.
-    fn end_window(&mut self, cfg: &TvoConfig, t: usize, imgs: &Images, eval_x: &[f64], seed: u64) -> Option<WindowRecord> {
+    /// After epoch `ep` (1-based, of the whole run): `None` while the window goes on; when it ends (by the window
+    /// rule, or at the run's last epoch) the window's record (`None` for a diverged run), and the next window's
+    /// schedule chosen unless this was the last epoch.
+    #[allow(clippy::too_many_arguments)]
+    fn after_epoch(&mut self, cfg: &TvoConfig, ep: usize, last: bool, snaps: &[usize], imgs: &Images, eval_x: &[f64], seed: u64) -> Option<Option<WindowRecord>> {
+        self.in_window += 1;
+        // Algorithm 1 line 2: the bound after every epoch when the early update needs it
+        let evaluated = if !self.trace.diverged && cfg.window.evaluates_every_epoch() {
+            Some(evaluate(&self.vae, eval_x, cfg.eval_particles, seed))
+        } else {
+            None
+        };
+        let change = evaluated.as_ref().map(|(b, _)| b - self.bound).filter(|c| c.is_finite());
+        if !(last || cfg.window.ends(self.k, self.in_window, change)) {
+            return None;
+        }
+        let t = self.k;
+        let rec = self.end_window(cfg, t, ep, snaps, imgs, evaluated, seed, eval_x);
+        self.k += 1;
+        self.in_window = 0;
+        if !last {
+            self.begin_window(cfg, self.k);
+        }
+        Some(rec)
+    }
+
+    /// Ends window `t` at epoch `ep`: the reward (eq. 7) told to the GP, the test curve point.
+    #[allow(clippy::too_many_arguments)]
+    fn end_window(&mut self, cfg: &TvoConfig, t: usize, ep: usize, snaps: &[usize], imgs: &Images, evaluated: Option<(f64, Vec<f64>)>, seed: u64, eval_x: &[f64]) -> Option<WindowRecord> {
         if self.trace.diverged {
             return None;
         }
         let schedule = self.current.clone();
-        let (bound, eta) = evaluate(&self.vae, eval_x, cfg.eval_particles, seed);
+        let (bound, eta) = evaluated.unwrap_or_else(|| evaluate(&self.vae, eval_x, cfg.eval_particles, seed));
         if !bound.is_finite() || !all_finite(&eta) {
             self.trace.diverged = true;
             return None;
@@ -115,7 +150,7 @@ impl Runner {
         let m = test_metrics(&self.vae, &imgs.test, cfg.curve_k, seed);
         let rec = WindowRecord {
             window: t,
-            epoch: (t + 1) * cfg.window,
+            epoch: ep,
             schedule: schedule.clone(),
             reward,
             eval_bound: bound,
@@ -123,17 +158,23 @@ impl Runner {
             test_kl: m.kl,
         };
         self.trace.windows.push(rec.clone());
-        let nw = cfg.windows();
-        if self.gp.is_some() && snapshot_windows(nw).contains(&t) {
-            self.snapshot(cfg, t, &schedule);
+        // one snapshot at the first window end at or after each snapshot epoch
+        let mut due = false;
+        while self.next_snap < snaps.len() && ep >= snaps[self.next_snap] {
+            self.next_snap += 1;
+            due = true;
+        }
+        if self.gp.is_some() && due {
+            self.snapshot(cfg, t, ep, &schedule);
         }
         Some(rec)
     }
 
-    fn snapshot(&mut self, cfg: &TvoConfig, t: usize, schedule: &[f64]) {
+    fn snapshot(&mut self, cfg: &TvoConfig, t: usize, ep: usize, schedule: &[f64]) {
         let Some(gp) = self.gp.as_ref() else { return };
         let free = free_points(cfg.d - 1, schedule);
-        let grid: Vec<f64> = (0..=40).map(|i| i as f64 / 40.0).collect();
+        let [lo, hi] = cfg.beta_box;
+        let grid: Vec<f64> = (0..=40).map(|i| lo + (hi - lo) * i as f64 / 40.0).collect();
         let (mut mean, mut sd) = (Vec::new(), Vec::new());
         for &b in &grid {
             let mut u = free.clone();
@@ -147,13 +188,18 @@ impl Runner {
             }
         }
         let observed = self.trace.windows.iter().map(|w| (w.schedule[1], w.reward)).collect();
-        self.trace.gp_snapshots.push(GpSnapshot { window: t, epoch: (t + 1) * cfg.window, grid, mean, sd, observed });
+        self.trace.gp_snapshots.push(GpSnapshot { window: t, epoch: ep, grid, mean, sd, observed });
     }
 }
 
-/// Windows at which the reward GP is recorded (about a quarter, half, three quarters and the end).
-fn snapshot_windows(nw: usize) -> Vec<usize> {
-    let mut v: Vec<usize> = [0.25, 0.5, 0.75, 1.0].iter().map(|f| ((nw as f64 * f).ceil() as usize).max(1) - 1).collect();
+/// Epochs after which the reward GP is recorded (about a quarter, half, three quarters and the end): for fixed
+/// windows the ends of windows `ceil(nw f) - 1`, otherwise the first window end at or after `ceil(epochs f)`.
+fn snapshot_epochs(cfg: &TvoConfig) -> Vec<usize> {
+    let fr = [0.25, 0.5, 0.75, 1.0];
+    let mut v: Vec<usize> = match cfg.window {
+        WindowRule::Fixed(w) => fr.iter().map(|f| ((cfg.windows() as f64 * f).ceil() as usize).max(1) * w).collect(),
+        WindowRule::Growing { .. } => fr.iter().map(|f| ((cfg.epochs as f64 * f).ceil() as usize).max(1)).collect(),
+    };
     v.dedup();
     v
 }
@@ -196,7 +242,9 @@ pub fn run_checked(
         vae.set_output_bias(&bias);
         let (bound, eta) = evaluate(&vae, &eval_x, cfg.eval_particles, seed);
         for (mi, &method) in cfg.methods.iter().enumerate() {
-            let space = ArmSpace::Continuous { lo: vec![0.0; cfg.d - 1], hi: vec![1.0; cfg.d - 1], ordered: true };
+            // Sec. 5: "restrict beta in [0.05, 0.95]^d in all experiments" (`beta_box`)
+            let [lo, hi] = cfg.beta_box;
+            let space = ArmSpace::Continuous { lo: vec![lo; cfg.d - 1], hi: vec![hi; cfg.d - 1], ordered: true };
             let gp = match method.gp_options(&cfg.gp) {
                 Some(o) => Some(GpUcb::new(&space, o, seed.wrapping_mul(31).wrapping_add(0x7403 + mi as u64))?),
                 None => None,
@@ -222,6 +270,9 @@ pub fn run_checked(
                     diverged: false,
                     gp_snapshots: Vec::new(),
                 },
+                k: 0,
+                in_window: 0,
+                next_snap: 0,
             });
         }
     }
@@ -234,42 +285,51 @@ pub fn run_checked(
         n_test: imgs.n_test(),
         pixels: p,
     });
-    for t in 0..nw {
+    let snaps = snapshot_epochs(cfg);
+    let total_epochs = cfg.trained_epochs();
+    if total_epochs > 0 {
+        runners.par_iter_mut().with_max_len(1).for_each(|r| r.begin_window(cfg, 0));
+    }
+    // every run trains epoch by epoch; each ends its windows by the window rule on its own objective (with fixed
+    // windows all runs end them together). A stop cuts an epoch short between minibatches (the runs are
+    // independent, so splitting the training into epochs changes no number)
+    for ep in 1..=total_epochs {
         if stop.load(Ordering::Relaxed) {
             return Err(Error::Cancelled);
         }
-        runners.par_iter_mut().with_max_len(1).for_each(|r| r.begin_window(cfg, t));
-        for e in 0..cfg.window {
-            // every run trains epoch e of the window; a stop cuts it short between minibatches (the runs are
-            // independent, so splitting the window into epochs changes no number)
-            let finished = runners.par_iter_mut().with_max_len(1).map(|r| r.epoch(cfg, &imgs, stop)).collect::<Vec<bool>>();
-            if finished.contains(&false) || stop.load(Ordering::Relaxed) {
-                return Err(Error::Cancelled);
-            }
-            if e + 1 < cfg.window {
-                on_event(&TvoEvent::Epoch { window: t, epoch: t * cfg.window + e + 1 });
-            }
+        let finished = runners.par_iter_mut().with_max_len(1).map(|r| r.epoch(cfg, &imgs, stop)).collect::<Vec<bool>>();
+        if finished.contains(&false) || stop.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled);
         }
-        let recs: Vec<Option<WindowRecord>> = runners
+        let last = ep == total_epochs;
+        let ended: Vec<Option<Option<WindowRecord>>> = runners
             .par_iter_mut()
             .with_max_len(1)
             .map(|r| {
                 let seed = cfg.seed.wrapping_add(r.repeat as u64);
-                r.end_window(cfg, t, &imgs, &eval_x, seed)
+                r.after_epoch(cfg, ep, last, &snaps, &imgs, &eval_x, seed)
             })
             .collect();
+        if ended.iter().all(|e| e.is_none()) {
+            let window = runners.iter().map(|r| r.k).min().unwrap_or(0);
+            on_event(&TvoEvent::Epoch { window, epoch: ep });
+            continue;
+        }
+        let window = runners.iter().zip(&ended).filter(|(_, e)| e.is_some()).map(|(r, _)| r.k - 1).max().unwrap_or(0);
         let runs = runners
             .iter()
-            .zip(recs)
-            .map(|(r, rec)| WindowUpdate {
-                method: r.trace.method.clone(),
-                repeat: r.repeat,
-                record: rec,
-                integrand: r.eta.clone(),
-                diverged: r.trace.diverged,
+            .zip(ended)
+            .filter_map(|(r, e)| {
+                e.map(|rec| WindowUpdate {
+                    method: r.trace.method.clone(),
+                    repeat: r.repeat,
+                    record: rec,
+                    integrand: r.eta.clone(),
+                    diverged: r.trace.diverged,
+                })
             })
             .collect();
-        on_event(&TvoEvent::Window { window: t, epoch: (t + 1) * cfg.window, runs });
+        on_event(&TvoEvent::Window { window, epoch: ep, runs });
     }
     if stop.load(Ordering::Relaxed) {
         return Err(Error::Cancelled);

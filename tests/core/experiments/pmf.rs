@@ -85,8 +85,9 @@ fn pmf_preset_memory_is_bounded_whatever_the_budget() {
     let data = 100_000.0 * 2.0 * 8.0;
     for (name, cfg) in tunelab::experiments::compare::paper_tuners(&base) {
         let at = |r: f64| {
+            // (the grid (log-loss) baseline's own budget is App. B's 2,000 iterations per point; replaced here)
             let mut c = cfg.clone();
-            c.budget.grad_evals = Some(r);
+            c.budget = tune::BudgetSpec { grad_evals: Some(r), ..Default::default() };
             c.memory_estimate(None)
         };
         let (e7, e9) = (at(1e7).total(), at(1e9).total());

@@ -460,3 +460,31 @@ fn paper_preset_tunes_sghmc_leapfrog() {
         }
     }
 }
+
+/// The grid (log-loss) baseline of the comparison as the MAMBA paper's App. B: MAP + N(0, sigma^2) with sigma =
+/// 0.2 (logistic, B.1.2) and 1 (PMF B.2.2, BNN B.3.2), and 5,000 / 2,000 / 1,000 iterations per grid point; the
+/// page presets keep the comparison's R per point (labelled), and a config's `grid_baseline` wins.
+#[test]
+fn compare_grid_baseline_is_the_papers_appendix_b() {
+    use tunelab::experiments::compare::{paper_tuners, CompareConfig};
+    use tunelab::experiments::tune::{BudgetSpec, StartSpec};
+    let grid_of = |tuners: Vec<(String, TuneConfig)>| tuners.into_iter().find(|t| t.0 == "grid (log-loss)").expect("grid (log-loss)").1;
+    for (preset, sigma, iters) in [("paper-logreg", 0.2, 5_000.0), ("pmf", 1.0, 2_000.0), ("mnist-bnn", 1.0, 1_000.0)] {
+        let g = grid_of(paper_tuners(&presets::preset(preset).unwrap()));
+        assert_eq!(g.start, StartSpec::MapNoise(sigma), "{preset}");
+        assert_eq!(g.budget, BudgetSpec { iterations: Some(iters), ..Default::default() }, "{preset}");
+    }
+    // a page preset: the paper's noise, the comparison's budget R per point
+    let page = CompareConfig::preset("paper-logreg-page").unwrap();
+    let g = grid_of(tunelab::experiments::compare::paper_tuners_with(&page.base, &page.grid_baseline));
+    assert_eq!(g.start, StartSpec::MapNoise(0.2));
+    assert_eq!(g.budget, page.base.budget);
+    // given in the config
+    let mut v = serde_json::to_value(CompareConfig::preset("demo").unwrap()).unwrap();
+    assert!(v.get("grid_baseline").is_none(), "the default is not written");
+    v["grid_baseline"] = serde_json::json!({"sigma": 0.05, "budget": {"iterations": 7}});
+    let cfg: CompareConfig = serde_json::from_value(v).unwrap();
+    let g = grid_of(tunelab::experiments::compare::paper_tuners_with(&cfg.base, &cfg.grid_baseline));
+    assert_eq!(g.start, StartSpec::MapNoise(0.05));
+    assert_eq!(g.budget, BudgetSpec { iterations: Some(7.0), ..Default::default() });
+}

@@ -332,3 +332,83 @@ fn tvo_stop_inside_a_window_keeps_what_was_reached() {
     assert_eq!((*window, *epoch), (0, 1));
     assert!((rep.compute.done - 1.0 / 3.0).abs() < 1e-12 && rep.compute.total == 3.0);
 }
+
+/// Nguyen et al. Sec. 5 "GP Implementation": w = 6 at first, one more after every 10 bandit iterations, and an
+/// early update when the objective falls by 0.05 or more; the fixed rule ends every w epochs only.
+#[test]
+fn tvo_window_rule_grows_and_updates_early() {
+    use tunelab::experiments::tvo::{TvoConfig, WindowRule};
+    let p = WindowRule::PAPER;
+    assert_eq!(TvoConfig::default().window, p, "the paper's rule is the default");
+    let lengths: Vec<usize> = [0, 9, 10, 19, 20, 35].iter().map(|&k| p.length(k)).collect();
+    assert_eq!(lengths, [6, 6, 7, 7, 8, 9]);
+    // full length ends the window whatever the objective did
+    assert!(p.ends(0, 6, None) && p.ends(0, 6, Some(1.0)) && p.ends(10, 7, Some(0.3)));
+    assert!(!p.ends(0, 5, None) && !p.ends(10, 6, Some(0.0)));
+    // early update: a drop of 0.05 or more, not less, and not a rise
+    assert!(p.ends(0, 1, Some(-0.05)) && p.ends(3, 2, Some(-0.4)));
+    assert!(!p.ends(0, 1, Some(-0.049)) && !p.ends(0, 3, Some(0.2)));
+    assert!(p.evaluates_every_epoch() && !WindowRule::Fixed(2).evaluates_every_epoch());
+    let f = WindowRule::Fixed(2);
+    assert!(!f.ends(0, 1, Some(-5.0)) && f.ends(7, 2, None) && f.length(40) == 2);
+    // planned windows: 30 epochs in windows of 6 -> 5; 70 epochs -> 10 x 6 = 60, 7 (67), 7 cut at 70 -> 12
+    let mut c = TvoConfig { epochs: 30, ..TvoConfig::default() };
+    assert_eq!((c.windows(), c.trained_epochs()), (5, 30));
+    c.epochs = 70;
+    assert_eq!(c.windows(), 12);
+    c.window = WindowRule::Fixed(4);
+    assert_eq!((c.windows(), c.trained_epochs()), (17, 68));
+    // JSON: a number is the fixed rule, an object the growing one; bad values are refused
+    let parse = |s: &str| ExperimentConfig::from_json(s, None).unwrap().check();
+    assert!(parse(r#"{"kind": "tvo", "window": 2}"#).is_ok());
+    assert!(parse(r#"{"kind": "tvo", "window": {"initial": 6, "grow_every": 10, "early_drop": 0.05}}"#).is_ok());
+    assert!(parse(r#"{"kind": "tvo", "window": {"initial": 0, "grow_every": 10, "early_drop": 0.05}}"#).is_err());
+    assert!(parse(r#"{"kind": "tvo", "window": {"initial": 6, "grow_every": 10, "early_drop": -1}}"#).is_err());
+    assert!(parse(r#"{"kind": "tvo", "beta_box": [0.5, 0.4]}"#).is_err());
+}
+
+/// A run under the growing rule: every window of every run lasts its rule's length, unless its reward fell by
+/// `early_drop` or more (an early update) or the run ended; the GP methods' and the random ablation's points
+/// stay in the paper's box [0.05, 0.95] (Sec. 5), and with `"beta_box": [0, 1]` they may leave it.
+#[test]
+fn tvo_growing_windows_and_the_beta_box_in_a_run() {
+    let run = |extra: &str| {
+        let cfg = format!(
+            r#"{{"kind": "tvo", "epochs": 9, "d": 3, "test_size": 100, "eval_size": 40, "curve_k": 2, "iwae_k": 4,
+                "hidden": [6], "latent": 2, "lr": 0.2, "seed": 7, "methods": ["gp-ucb", "random", "linear"],
+                "gp": {{"init": 2}} {extra}}}"#
+        );
+        let checked = ExperimentConfig::from_json(&cfg, None).unwrap().check().unwrap();
+        let rep = checked.run(Inputs::default(), &mut |_| {}, &AtomicBool::new(false)).unwrap();
+        let Some(Output::Tvo(r)) = rep.result else { panic!("no tvo result") };
+        r
+    };
+    let drop = 0.01;
+    let r = run(&format!(r#", "window": {{"initial": 2, "grow_every": 2, "early_drop": {drop}}}"#));
+    let mut early = 0;
+    for t in &r.runs {
+        assert!(!t.diverged);
+        let mut prev = 0;
+        for (k, w) in t.windows.iter().enumerate() {
+            assert_eq!(w.window, k);
+            let len = w.epoch - prev;
+            let full = 2 + k / 2;
+            assert!(len <= full, "{}: window {k} of {len} epochs", t.method);
+            if len < full && w.epoch < 9 {
+                assert!(w.reward <= -drop, "{}: window {k} ended early without a drop: {}", t.method, w.reward);
+                early += 1;
+            }
+            prev = w.epoch;
+            if t.method != "linear" {
+                assert!(w.schedule[1..].iter().all(|b| (0.05..=0.95).contains(b)), "{:?}", w.schedule);
+            }
+        }
+        assert_eq!(prev, 9, "the last window ends at the last epoch");
+    }
+    assert!(early > 0, "no early update exercised");
+    // the [0, 1] box: the random ablation (9+ windows x 2 points) leaves [0.05, 0.95] somewhere
+    let r = run(r#", "window": 1, "beta_box": [0.0, 1.0]"#);
+    let pts: Vec<f64> = r.runs.iter().filter(|t| t.method != "linear").flat_map(|t| t.windows.iter().flat_map(|w| w.schedule[1..].to_vec())).collect();
+    assert!(pts.iter().all(|b| (0.0..=1.0).contains(b)));
+    assert!(pts.iter().any(|b| !(0.05..=0.95).contains(b)), "{pts:?}");
+}
