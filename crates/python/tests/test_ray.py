@@ -73,7 +73,7 @@ def test_seeds_of_a_table_as_tasks_equal_local_runs(cluster):
         assert strip_times(r) == strip_times(tunelab.run(tunelab.with_seed("tune/gaussian", s)))
 
 
-def test_tune_scheduler_prunes_by_stein_score(cluster, tmp_path):
+def _tune_run(tmp_path, name):
     from ray import tune
     from tunelab.tune import SteinHalvingScheduler
 
@@ -89,15 +89,49 @@ def test_tune_scheduler_prunes_by_stein_score(cluster, tmp_path):
     tuner = tune.Tuner(
         trainable,
         param_space={"spread": tune.grid_search(spreads), "seed": 1},
-        tune_config=tune.TuneConfig(scheduler=sched, max_concurrent_trials=2),
-        run_config=tune.RunConfig(storage_path=str(tmp_path), verbose=0),
+        tune_config=tune.TuneConfig(scheduler=sched),
+        run_config=tune.RunConfig(name=name, storage_path=str(tmp_path), verbose=0, callbacks=[sched.callback]),
     )
-    results = tuner.fit()
+    return sched, tuner.fit()
+
+
+def test_tune_scheduler_prunes_by_stein_score(cluster, tmp_path):
+    sched, results = _tune_run(tmp_path, "a")
     iters = {r.config["spread"]: r.metrics["training_iteration"] for r in results}
-    # the good samplers run to the end; every wrong spread is stopped at the first rung
+    ids = {r.metrics["trial_id"]: r.config["spread"] for r in results}
+    # the good samplers run to the end; every wrong spread is decided "stop" at the first rung. A trial is
+    # stopped at its first result after the decision; when an earlier trial had not reached the rung yet the
+    # decision waits and the trial may run further (here sometimes to the end: a report takes microseconds)
     assert iters[1.0] == 9 and iters[0.9] == 9
-    assert [iters[s] for s in (1.7, 5.0, 0.3, 3.0)] == [1, 1, 1, 1]
-    assert len(sched.stopped) == 4
+    assert {ids[t]: r for t, r in sched.stopped.items()} == {1.7: 1, 5.0: 1, 0.3: 1, 3.0: 1}
+
+    # the Stein score is a Tune metric: in every result, the best result and the data frame
+    best = results.get_best_result(metric="stein_score", mode="min")
+    finals = {r.config["spread"]: r.metrics["stein_score"] for r in results}
+    assert best.config["spread"] == min(finals, key=finals.get)
+    assert best.config["spread"] in (1.0, 0.9)
+    df = results.get_dataframe()
+    assert {"stein_score", "stein_rung", "stein_pruned"} <= set(df.columns)
+    pruned = dict(zip(df["config/spread"], df["stein_pruned"]))
+    assert pruned[1.0] == 0 and pruned[0.9] == 0
+    assert all(pruned[s] == 1 for s in (1.7, 5.0, 0.3, 3.0) if iters[s] < 9)
+    for r in results:
+        hist = r.metrics_dataframe
+        assert hist["stein_score"].notna().all() and len(hist) == r.metrics["training_iteration"]
+        assert list(hist["stein_rung"])[:1] == [1]
+
+    # the decisions are recorded: trial order, rung, score, decision (trial 2..5 stopped at rung 1)
+    d = sched.decisions
+    assert [(x["trial"], x["rung"], x["decision"]) for x in d if x["decision"] == "stop"] == [
+        (2, 1, "stop"), (3, 1, "stop"), (4, 1, "stop"), (5, 1, "stop")]
+    assert {(x["trial"], x["rung"]) for x in d} == {(0, 1), (0, 3), (1, 1), (1, 3), (2, 1), (3, 1), (4, 1), (5, 1)}
+
+    # a rerun with the same seeds makes the same decisions on the same scores
+    sched2, results2 = _tune_run(tmp_path, "b")
+    strip = lambda ds: [{k: v for k, v in x.items() if k != "trial_id"} for x in ds]
+    assert strip(sched2.decisions) == strip(d)
+    ids2 = {r.metrics["trial_id"]: r.config["spread"] for r in results2}
+    assert {ids2[t]: r for t, r in sched2.stopped.items()} == {ids[t]: r for t, r in sched.stopped.items()}
 
 
 def test_repeats_of_a_bandit_comparison_as_tasks_equal_one_run(cluster):
