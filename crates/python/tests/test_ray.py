@@ -148,3 +148,47 @@ def test_repeats_of_a_bandit_comparison_as_tasks_equal_one_run(cluster):
     assert set(info["nodes"]) <= workers
     assert strip_times(spread) == strip_times(local)
     assert spread["result"]["algorithms"][0]["final_simple_regret"] == local["result"]["algorithms"][0]["final_simple_regret"]
+
+
+def test_tune_scheduler_decisions_do_not_depend_on_arrival_order():
+    # The scheduler alone (no cluster): the same scores arriving in two orders give the same decisions; a
+    # decision that waits for an earlier trial keeps the trial running, then stops it at its next result.
+    from ray.tune.schedulers import TrialScheduler
+    from tunelab.tune import SteinHalvingScheduler
+
+    class Trial:
+        def __init__(self, i):
+            self.trial_id = f"t{i}"
+
+    rng = np.random.default_rng(0)
+    spreads = [1.0, 0.9, 1.1, 4.0, 0.95, 3.0]
+    xs = [s * rng.normal(size=(100, 2)) for s in spreads]
+
+    def result(i, t):
+        return {"training_iteration": t, "samples": xs[i], "scores": -xs[i]}
+
+    def play(order):
+        sched = SteinHalvingScheduler(grace_period=1, reduction_factor=3, max_t=9)
+        trials = [Trial(i) for i in range(len(spreads))]
+        for t in trials:
+            sched.on_trial_add(None, t)
+        said = {}
+        for i, t in order:
+            res = result(i, t)
+            said[(i, t)] = sched.on_trial_result(None, trials[i], dict(res))   # Tune passes a copy
+            sched.callback.on_trial_result(0, trials, trials[i], res)          # ... and this one is kept
+            assert res["stein_score"] == sched.stein_score(res) and res["stein_rung"] == (1 if t == 1 else -1)
+            assert res["stein_pruned"] == (said[(i, t)] == TrialScheduler.STOP)
+        return [{k: v for k, v in d.items() if k != "trial_id"} for d in sched.decisions], said
+
+    in_order = [(i, 1) for i in range(6)]
+    # trial 5 reaches rung 1 before trials 3 and 4 (its decision waits), then reports again
+    shuffled = [(0, 1), (1, 1), (2, 1), (5, 1), (3, 1), (4, 1), (5, 2)]
+    d1, _ = play(in_order)
+    d2, said = play(shuffled)
+    assert d1 == d2
+    decided = {x["trial"]: x["decision"] for x in d1}
+    assert decided[3] == "stop" and decided[5] == "stop"    # spreads 4.0 and 3.0
+    assert decided[0] == decided[1] == "continue"           # fewer than eta scores at the rung
+    assert said[(5, 1)] == TrialScheduler.CONTINUE      # waiting for trials 3 and 4
+    assert said[(5, 2)] == TrialScheduler.STOP          # decided "stop" meanwhile
