@@ -10,6 +10,7 @@
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -49,7 +50,9 @@ pub struct RunArgs {
     /// Write the JSON report (the envelope: kind, status, config, compute, result) here.
     #[arg(long)]
     pub out: Option<String>,
-    /// Show a progress bar on stderr.
+    /// Show progress on stderr: a bar on a terminal; otherwise (a log file, a pipe) plain lines with done /
+    /// total, percent, elapsed time and ETA, one each time the run passes another tenth and after 5 s without
+    /// one, and one at the end.
     #[arg(long)]
     pub progress: bool,
 }
@@ -112,7 +115,8 @@ pub fn execute_with(
         threads: pool.current_num_threads(),
         out: args.out.clone(),
         start: Instant::now(),
-        bar: args.progress.then(|| new_bar(checked.kind())),
+        bar: (args.progress && std::io::stderr().is_terminal()).then(|| new_bar(checked.kind())),
+        plain: args.progress && !std::io::stderr().is_terminal(),
     });
     let mut inputs = load_data(&checked)?;
     add_inputs(&checked, &mut inputs)?;
@@ -240,6 +244,8 @@ struct Context {
     out: Option<String>,
     start: Instant,
     bar: Option<ProgressBar>,
+    /// `--progress` without a terminal: plain lines ([`Watch::plain_line`]).
+    plain: bool,
 }
 
 #[derive(PartialEq)]
@@ -258,7 +264,13 @@ struct Seen {
     total: f64,
     reached: Vec<Detail>,
     message: String,
+    /// Plain progress lines: the tenth of the total the last line showed, and when it was printed.
+    line_tenth: i64,
+    line_at: Option<Instant>,
 }
+
+/// Plain lines are printed each time the run passes another tenth of its total, and after this long without one.
+const PLAIN_EVERY: Duration = Duration::from_secs(5);
 
 /// The observer, the stop flag and the Ctrl-C watchdog of one run.
 struct Watch {
@@ -270,7 +282,15 @@ struct Watch {
 impl Watch {
     /// Installs the Ctrl-C handler: the first sets the stop flag and starts the watchdog, a second exits.
     fn install(ctx: Context) -> Arc<Watch> {
-        let seen = Seen { phase: Phase::Running, done: 0.0, total: 0.0, reached: Vec::new(), message: String::new() };
+        let seen = Seen {
+            phase: Phase::Running,
+            done: 0.0,
+            total: 0.0,
+            reached: Vec::new(),
+            message: String::new(),
+            line_tenth: -1,
+            line_at: None,
+        };
         let watch = Arc::new(Watch { ctx, stop: AtomicBool::new(false), seen: Mutex::new(seen) });
         let w = watch.clone();
         let installed = ctrlc::set_handler(move || {
@@ -309,6 +329,35 @@ impl Watch {
             let sep = if s.message.is_empty() { "" } else { "  " };
             b.set_message(format!("{}/{} {}{sep}{}", count(s.done), count(s.total), self.ctx.unit, s.message));
         }
+        if self.ctx.plain && matches!(e, Event::Progress { .. }) {
+            let tenth = if s.total > 0.0 { (10.0 * s.done / s.total).floor() as i64 } else { 0 };
+            let due = s.line_at.is_none_or(|t| t.elapsed() >= PLAIN_EVERY);
+            if tenth > s.line_tenth || due {
+                s.line_tenth = tenth;
+                s.line_at = Some(Instant::now());
+                eprintln!("{}", self.plain_line(&s));
+            }
+        }
+    }
+
+    /// `tunelab tune: 4/12 evaluations (33%), 2 s, ETA 4 s  round 2: 3 arms` (no percent or ETA while the
+    /// total is unknown).
+    fn plain_line(&self, s: &Seen) -> String {
+        let elapsed = self.ctx.start.elapsed().as_secs_f64();
+        let mut line = format!("tunelab {}: {}/{} {}", self.ctx.kind.name(), count(s.done), count(s.total), self.ctx.unit);
+        if s.total > 0.0 {
+            line += &format!(" ({:.0}%), {elapsed:.0} s", 100.0 * s.done / s.total);
+            if s.done > 0.0 {
+                line += &format!(", ETA {:.0} s", elapsed * (s.total - s.done) / s.done);
+            }
+        } else {
+            line += &format!(", {elapsed:.0} s");
+        }
+        if !s.message.is_empty() {
+            line += "  ";
+            line += &s.message;
+        }
+        line
     }
 
     /// The run returned: from now on the main thread owns the report (waits if the watchdog took over).
@@ -323,6 +372,11 @@ impl Watch {
         s.phase = Phase::Returned;
         if let Some(b) = &self.ctx.bar {
             b.finish_and_clear();
+        }
+        if self.ctx.plain {
+            let c = &self.ctx;
+            let (done, total) = (count(s.done), count(s.total));
+            eprintln!("tunelab {}: run returned after {:.1} s at {done}/{total} {}", c.kind.name(), c.start.elapsed().as_secs_f64(), c.unit);
         }
     }
 

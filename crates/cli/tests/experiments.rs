@@ -318,3 +318,33 @@ fn presets_show_prints_a_runnable_config() {
     assert_eq!(code, Some(1));
     assert!(stderr.contains("nope"), "{stderr}");
 }
+
+/// `--progress` with stderr piped (not a terminal): plain lines, one each time the run passes another tenth of
+/// its total (every round here: 10 rounds), each with done / total, percent, elapsed time and ETA, then a closing
+/// line. Before, the bar drew nothing without a terminal.
+#[test]
+fn progress_without_a_terminal_prints_plain_lines() {
+    let (code, _, stderr) =
+        tunelab(&["bandit", "--preset", "beta-reservoir", "--rounds", "10", "--repeats", "1", "--threads", "1", "--progress"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("tunelab bandit: ")).collect();
+    let steps: Vec<&str> = lines.iter().copied().filter(|l| l.contains("ETA")).collect();
+    let done: Vec<u32> = steps
+        .iter()
+        .map(|l| {
+            let counts = l["tunelab bandit: ".len()..].split(' ').next().unwrap();
+            assert!(counts.ends_with("/10"), "{l}");
+            counts.trim_end_matches("/10").parse().unwrap()
+        })
+        .collect();
+    // each tenth of the 10 rounds gives a line (a 5 s pause could add one, never remove one)
+    for k in 1..=10 {
+        assert!(done.contains(&k), "no line at {k}/10:\n{stderr}");
+    }
+    assert!(done.windows(2).all(|w| w[0] <= w[1]), "{stderr}");
+    assert!(steps.iter().all(|l| l.contains(" rounds (") && l.contains("%), ") && l.contains(" s, ETA ")), "{stderr}");
+    assert!(steps.last().unwrap().contains("10/10 rounds (100%)"), "{stderr}");
+    assert!(lines.last().unwrap().contains("run returned after") && lines.last().unwrap().ends_with("at 10/10 rounds"), "{stderr}");
+    // no terminal escape codes (a bar) in a log
+    assert!(!stderr.contains('\x1b'), "{stderr:?}");
+}

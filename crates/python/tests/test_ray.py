@@ -73,7 +73,7 @@ def test_seeds_of_a_table_as_tasks_equal_local_runs(cluster):
         assert strip_times(r) == strip_times(tunelab.run(tunelab.with_seed("tune/gaussian", s)))
 
 
-def test_tune_scheduler_prunes_by_stein_score(cluster, tmp_path):
+def _tune_run(tmp_path, name):
     from ray import tune
     from tunelab.tune import SteinHalvingScheduler
 
@@ -89,15 +89,49 @@ def test_tune_scheduler_prunes_by_stein_score(cluster, tmp_path):
     tuner = tune.Tuner(
         trainable,
         param_space={"spread": tune.grid_search(spreads), "seed": 1},
-        tune_config=tune.TuneConfig(scheduler=sched, max_concurrent_trials=2),
-        run_config=tune.RunConfig(storage_path=str(tmp_path), verbose=0),
+        tune_config=tune.TuneConfig(scheduler=sched),
+        run_config=tune.RunConfig(name=name, storage_path=str(tmp_path), verbose=0, callbacks=[sched.callback]),
     )
-    results = tuner.fit()
+    return sched, tuner.fit()
+
+
+def test_tune_scheduler_prunes_by_stein_score(cluster, tmp_path):
+    sched, results = _tune_run(tmp_path, "a")
     iters = {r.config["spread"]: r.metrics["training_iteration"] for r in results}
-    # the good samplers run to the end; every wrong spread is stopped at the first rung
+    ids = {r.metrics["trial_id"]: r.config["spread"] for r in results}
+    # the good samplers run to the end; every wrong spread is decided "stop" at the first rung. A trial is
+    # stopped at its first result after the decision; when an earlier trial had not reached the rung yet the
+    # decision waits and the trial may run further (here sometimes to the end: a report takes microseconds)
     assert iters[1.0] == 9 and iters[0.9] == 9
-    assert [iters[s] for s in (1.7, 5.0, 0.3, 3.0)] == [1, 1, 1, 1]
-    assert len(sched.stopped) == 4
+    assert {ids[t]: r for t, r in sched.stopped.items()} == {1.7: 1, 5.0: 1, 0.3: 1, 3.0: 1}
+
+    # the Stein score is a Tune metric: in every result, the best result and the data frame
+    best = results.get_best_result(metric="stein_score", mode="min")
+    finals = {r.config["spread"]: r.metrics["stein_score"] for r in results}
+    assert best.config["spread"] == min(finals, key=finals.get)
+    assert best.config["spread"] in (1.0, 0.9)
+    df = results.get_dataframe()
+    assert {"stein_score", "stein_rung", "stein_pruned"} <= set(df.columns)
+    pruned = dict(zip(df["config/spread"], df["stein_pruned"]))
+    assert pruned[1.0] == 0 and pruned[0.9] == 0
+    assert all(pruned[s] == 1 for s in (1.7, 5.0, 0.3, 3.0) if iters[s] < 9)
+    for r in results:
+        hist = r.metrics_dataframe
+        assert hist["stein_score"].notna().all() and len(hist) == r.metrics["training_iteration"]
+        assert list(hist["stein_rung"])[:1] == [1]
+
+    # the decisions are recorded: trial order, rung, score, decision (trial 2..5 stopped at rung 1)
+    d = sched.decisions
+    assert [(x["trial"], x["rung"], x["decision"]) for x in d if x["decision"] == "stop"] == [
+        (2, 1, "stop"), (3, 1, "stop"), (4, 1, "stop"), (5, 1, "stop")]
+    assert {(x["trial"], x["rung"]) for x in d} == {(0, 1), (0, 3), (1, 1), (1, 3), (2, 1), (3, 1), (4, 1), (5, 1)}
+
+    # a rerun with the same seeds makes the same decisions on the same scores
+    sched2, results2 = _tune_run(tmp_path, "b")
+    strip = lambda ds: [{k: v for k, v in x.items() if k != "trial_id"} for x in ds]
+    assert strip(sched2.decisions) == strip(d)
+    ids2 = {r.metrics["trial_id"]: r.config["spread"] for r in results2}
+    assert {ids2[t]: r for t, r in sched2.stopped.items()} == {ids[t]: r for t, r in sched.stopped.items()}
 
 
 def test_repeats_of_a_bandit_comparison_as_tasks_equal_one_run(cluster):
@@ -114,3 +148,47 @@ def test_repeats_of_a_bandit_comparison_as_tasks_equal_one_run(cluster):
     assert set(info["nodes"]) <= workers
     assert strip_times(spread) == strip_times(local)
     assert spread["result"]["algorithms"][0]["final_simple_regret"] == local["result"]["algorithms"][0]["final_simple_regret"]
+
+
+def test_tune_scheduler_decisions_do_not_depend_on_arrival_order():
+    # The scheduler alone (no cluster): the same scores arriving in two orders give the same decisions; a
+    # decision that waits for an earlier trial keeps the trial running, then stops it at its next result.
+    from ray.tune.schedulers import TrialScheduler
+    from tunelab.tune import SteinHalvingScheduler
+
+    class Trial:
+        def __init__(self, i):
+            self.trial_id = f"t{i}"
+
+    rng = np.random.default_rng(0)
+    spreads = [1.0, 0.9, 1.1, 4.0, 0.95, 3.0]
+    xs = [s * rng.normal(size=(100, 2)) for s in spreads]
+
+    def result(i, t):
+        return {"training_iteration": t, "samples": xs[i], "scores": -xs[i]}
+
+    def play(order):
+        sched = SteinHalvingScheduler(grace_period=1, reduction_factor=3, max_t=9)
+        trials = [Trial(i) for i in range(len(spreads))]
+        for t in trials:
+            sched.on_trial_add(None, t)
+        said = {}
+        for i, t in order:
+            res = result(i, t)
+            said[(i, t)] = sched.on_trial_result(None, trials[i], dict(res))   # Tune passes a copy
+            sched.callback.on_trial_result(0, trials, trials[i], res)          # ... and this one is kept
+            assert res["stein_score"] == sched.stein_score(res) and res["stein_rung"] == (1 if t == 1 else -1)
+            assert res["stein_pruned"] == (said[(i, t)] == TrialScheduler.STOP)
+        return [{k: v for k, v in d.items() if k != "trial_id"} for d in sched.decisions], said
+
+    in_order = [(i, 1) for i in range(6)]
+    # trial 5 reaches rung 1 before trials 3 and 4 (its decision waits), then reports again
+    shuffled = [(0, 1), (1, 1), (2, 1), (5, 1), (3, 1), (4, 1), (5, 2)]
+    d1, _ = play(in_order)
+    d2, said = play(shuffled)
+    assert d1 == d2
+    decided = {x["trial"]: x["decision"] for x in d1}
+    assert decided[3] == "stop" and decided[5] == "stop"    # spreads 4.0 and 3.0
+    assert decided[0] == decided[1] == "continue"           # fewer than eta scores at the rung
+    assert said[(5, 1)] == TrialScheduler.CONTINUE      # waiting for trials 3 and 4
+    assert said[(5, 2)] == TrialScheduler.STOP          # decided "stop" meanwhile
