@@ -205,7 +205,8 @@ export const LESSONS = [
     panel: 'hoag',
     // The HOAG preset `logreg` (1 s native): log L2 penalty of logistic regression, simulated n = 600, d = 30,
     // seed 42. The passes quoted in step 3 are this run's in the page (tests/e2e/hoag.test.mjs checks them). The
-    // native build (`tunelab hoag --preset logreg`) gives 37 / 153 / 236: HOAG's exponential run agrees; BO's
+    // native build (`tunelab hoag --preset logreg`) gave 37 / 153 / 236 with BO's former random start (not re-measured
+    // since its equally spaced start): HOAG's exponential run agrees; BO's
     // model fits and the exact variant's solves at round-off level presumably follow the last bits of exp / ln,
     // which may differ between WebAssembly and the native libm (not verified). The band over split seeds 1-10:
     // `cargo run --release --example hoag_bench -- lesson`.
@@ -235,7 +236,7 @@ export const LESSONS = [
         text: 'Compare HOAG\'s exponential, quadratic, cubic and exact tolerance sequences. A loose tolerance early makes the '
           + 'first iterations cheap; the decrease must be fast enough for convergence (summable errors). On this '
           + 'preset HOAG reaches a relative suboptimality of 1e-3 within a few tens of passes: with exponential tolerances '
-          + 'after 37 passes over the training data, Bayesian optimisation after 127 and the exact variant after 179; '
+          + 'after 37 passes over the training data, Bayesian optimisation after 125 and the exact variant after 179; '
           + 'grid search never does. The reading under the table says who won and by how much.',
       },
     ],

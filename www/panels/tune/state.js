@@ -34,7 +34,7 @@ export const DEFAULTS = Object.freeze({
   hfrom: -6, hto: -2, hby: 0.5, batch: '0.1,0.01', L: '10',
   tuner: 'mamba', eta: 3, scoring: 'round', rarms: 20,
   unit: 'grad_evals', budget: 2e6, metric: 'ksd', msamples: 500, thin: 5, start: 'map', seed: 0,
-  compare: false, refs: 0, tuners: '',
+  compare: false, refs: 0, tuners: '', gridr: false,
 });
 
 /** @param {string[]} xs @returns {string[][]} */
@@ -60,7 +60,7 @@ export const FIELDS = [
   { key: 'metric', type: 'select', options: opts(METRICS) }, { key: 'msamples', type: 'int', min: 2, max: 100000 },
   { key: 'thin', type: 'int', min: 1, max: 10000 }, { key: 'start', type: 'select', options: opts(['map', 'zero']) },
   { key: 'seed', type: 'int', min: 0, max: 2 ** 31 }, { key: 'compare', type: 'bool' },
-  { key: 'refs', type: 'int', min: 0, max: 1000000 }, { key: 'tuners', type: 'text' },
+  { key: 'refs', type: 'int', min: 0, max: 1000000 }, { key: 'tuners', type: 'text' }, { key: 'gridr', type: 'bool' },
 ];
 
 /**
@@ -158,6 +158,8 @@ export function toTuneConfig(state) {
   /** @type {Record<string, any>} */
   const cmp = { kind: 'compare', ...base, reference_samples: s.refs };
   if (names.length) cmp.tuners = names;
+  // The reduced (`-page`) comparisons run the grid (log-loss) baseline for R per grid point, not App. B's iterations.
+  if (s.gridr) cmp.grid_baseline = { budget: { [s.unit]: s.budget } };
   /** @type {import('../../protocol.js').ExperimentConfig} */
   const config = s.compare ? /** @type {any} */ (cmp) : { kind: 'tune', ...base };
   return config;
@@ -203,8 +205,8 @@ export function fromTuneConfig(c) {
   for (const k of ['thin', 'seed']) if (c[k] != null) s[k] = c[k];
   if (typeof c.start === 'string') s.start = c.start;
   if (c.kind === 'compare' || c.kind === 'tune') s.compare = c.kind === 'compare';
-  if (c.kind === 'compare') Object.assign(s, { refs: c.reference_samples ?? 20000, tuners: (c.tuners ?? []).join(',') });
-  else if (c.kind === 'tune') Object.assign(s, { refs: 0, tuners: '' });
+  if (c.kind === 'compare') Object.assign(s, { refs: c.reference_samples ?? 20000, tuners: (c.tuners ?? []).join(','), gridr: c.grid_baseline?.budget != null });
+  else if (c.kind === 'tune') Object.assign(s, { refs: 0, tuners: '', gridr: false });
   for (const k of Object.keys(s)) if (s[k] === undefined) delete s[k];
   return s;
 }
