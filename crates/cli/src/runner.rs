@@ -63,10 +63,7 @@ pub(crate) fn load(kind: Option<Kind>, args: &RunArgs) -> Result<ExperimentConfi
     match (&args.config, &args.preset, kind) {
         (Some(path), _, _) => {
             let text = std::fs::read_to_string(path).map_err(|e| Error::Io(format!("cannot read {path}: {e}")))?;
-            ExperimentConfig::from_json(&text, kind).map_err(|e| match e {
-                Error::Config(m) => Error::Config(format!("{path}: {m}")),
-                e => e,
-            })
+            ExperimentConfig::from_json(&text, kind).map_err(|e| in_file(path, e))
         }
         (None, Some(name), Some(kind)) => ExperimentConfig::preset(kind, name),
         (None, Some(_), None) => Err(Error::config("--preset needs --kind (tunelab presets lists them)")),
@@ -76,6 +73,14 @@ pub(crate) fn load(kind: Option<Kind>, args: &RunArgs) -> Result<ExperimentConfi
             ExperimentConfig::preset_names(kind).join(", ")
         ))),
         (None, None, None) => Err(Error::config("give --config FILE.json (or --kind KIND --preset NAME)")),
+    }
+}
+
+/// A config error of the file `path`, with the file's name in front.
+fn in_file(path: &str, e: Error) -> Error {
+    match e {
+        Error::Config(m) => Error::Config(format!("{path}: {m}")),
+        e => e,
     }
 }
 
@@ -103,9 +108,9 @@ pub fn execute_with(
     }
     overrides(&mut cfg)?;
     // A value error names its field; a config file's name goes in front, as for the parse errors.
-    let checked = cfg.check().map_err(|e| match (e, &args.config) {
-        (Error::Config(m), Some(path)) => Error::Config(format!("{path}: {m}")),
-        (e, _) => e,
+    let checked = cfg.check().map_err(|e| match &args.config {
+        Some(path) => in_file(path, e),
+        None => e,
     })?;
     let pool = pool(args.threads)?;
     let watch = Watch::install(Context {

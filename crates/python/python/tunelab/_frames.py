@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 import math
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -52,16 +52,22 @@ def _tune_arms(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     return rows
 
 
-def _tune_rounds(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+def _round_visits(r: Dict[str, Any]) -> Iterator[Tuple[Dict[str, Any], int, int]]:
+    """(round, arm, k) for every arm of every round: the arm's k-th score belongs to that round."""
     seen: Dict[int, int] = {}
-    rows = []
     for rnd in r["rounds"]:
         for a in rnd["arms"]:
             k = seen.get(a, 0)
             seen[a] = k + 1
-            scores = r["arms"][a]["scores"]
-            rows.append({"round": rnd["round"], "arm": a, "budget": rnd["budget"], "unit": rnd.get("unit"),
-                         "score": _score(scores[k]) if k < len(scores) else math.nan})
+            yield rnd, a, k
+
+
+def _tune_rounds(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+    rows = []
+    for rnd, a, k in _round_visits(r):
+        scores = r["arms"][a]["scores"]
+        rows.append({"round": rnd["round"], "arm": a, "budget": rnd["budget"], "unit": rnd.get("unit"),
+                     "score": _score(scores[k]) if k < len(scores) else math.nan})
     return rows
 
 
@@ -131,16 +137,9 @@ def _mamba_arms(r: Dict[str, Any]) -> List[Dict[str, Any]]:
 
 
 def _mamba_rounds(r: Dict[str, Any]) -> List[Dict[str, Any]]:
-    seen: Dict[int, int] = {}
-    rows = []
-    for rnd in r["rounds"]:
-        for a in rnd["arms"]:
-            k = seen.get(a, 0)
-            seen[a] = k + 1
-            rows.append({"round": rnd["round"], "arm": a, "budget": rnd["budget"],
-                         "score": _score(r["arms"][a]["scores"][k]), "rows": r["arms"][a]["samples"][k],
-                         "pruned": a in rnd["pruned"]})
-    return rows
+    return [{"round": rnd["round"], "arm": a, "budget": rnd["budget"],
+             "score": _score(r["arms"][a]["scores"][k]), "rows": r["arms"][a]["samples"][k],
+             "pruned": a in rnd["pruned"]} for rnd, a, k in _round_visits(r)]
 
 
 _TABLES: Dict[str, Dict[str, Callable[[Dict[str, Any]], List[Dict[str, Any]]]]] = {
