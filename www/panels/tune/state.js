@@ -158,8 +158,12 @@ export function toTuneConfig(state) {
   /** @type {Record<string, any>} */
   const cmp = { kind: 'compare', ...base, reference_samples: s.refs };
   if (names.length) cmp.tuners = names;
-  // The reduced (`-page`) comparisons run the grid (log-loss) baseline for R per grid point, not App. B's iterations.
-  if (s.gridr) cmp.grid_baseline = { budget: { [s.unit]: s.budget } };
+  // The reduced (`-page`) comparisons run the grid (log-loss) baseline for R per grid point, not App. B's
+  // iterations, and each tuner's fresh evaluation chain for R, not the paper's 10-30 R (as the core's -page presets).
+  if (s.gridr) {
+    cmp.grid_baseline = { budget: { [s.unit]: s.budget } };
+    cmp.evaluation = { kind: 'fresh-from-map', budget: { [s.unit]: s.budget } };
+  }
   /** @type {import('../../protocol.js').ExperimentConfig} */
   const config = s.compare ? /** @type {any} */ (cmp) : { kind: 'tune', ...base };
   return config;
