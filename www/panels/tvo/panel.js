@@ -49,11 +49,11 @@ export class TvoPanel extends Panel {
     // ablation, the linear schedule), 10 epochs in windows of 1 (still 10 bandit rounds), S = 5 importance samples,
     // a 64-16-4 VAE, 10 / 100 IWAE draws (curves / end). The full sizes stay in the Preset menu with their times.
     this.readyText = 'Ready. The default run (8×8 digits, 3 methods, 10 epochs, a small VAE) takes about 10 s on one thread; the presets are the full sizes.';
-    this.presetHelp = 'The core’s presets (tunelab run --kind tvo --preset NAME), with their time on one thread in this page (headless Chromium, 2026-11). “Digits” is all seven methods, '
+    this.presetHelp = 'The core’s presets (tunelab run --kind tvo --preset NAME); times measured by scripts/dev/page-timings.mjs (2026-11). “Digits” is all seven methods, '
       + '30 epochs in windows of 2, S = 10, a 64-32-4 VAE, K = 500. “MNIST, browser scale” is the core’s mnist-page preset: '
       + '1,200 of the 10,000 real MNIST digits (120 per digit; 1,000 train / 200 test), pooled to 14×14, a 196-64-8 VAE, 10 epochs in windows of 1, '
       + 'K = 100 IWAE draws; natively the mnist preset uses all 10,000 digits for 20 epochs.';
-    this.presets = [['digits', 'Digits (8×8, browser scale)'], ['mnist-page', 'MNIST (14×14, 1,200 digits, browser scale)']];
+    this.presets = [['digits', 'Digits (8×8): all 7 methods, full size (66 s natively on one thread)'], ['mnist-page', 'MNIST (14×14, 1,200 digits, browser scale)']];
     this.defaults = {
       data: 'digits', perclass: 120, d: 5, epochs: 10, window: 1, particles: 5, hidden: 16, latent: 4, lr: 0.003, batch: 20,
       methods: ['gp-ucb', 'random', 'linear'], kappa: 'theorem', repeats: 1, seed: 1, curvek: 10, iwaek: 100, test: 300, evalsize: 300,
