@@ -125,7 +125,7 @@ export const LESSONS = [
           + 'The Digits preset adds the other ablations and the log-uniform and moments schedules at full size (minutes).',
       },
       {
-        title: 'Why GP-UCB loses here',
+        title: 'Why GP-UCB does not win here',
         text: 'Look at the schedule chart: GP-UCB keeps moving its points to the end. The exploration weight from the '
           + 'paper\'s Theorem 1 is large, so over the second half of training its β₁ varies more than that of the random '
           + 'schedules. And a window\'s reward is mostly the training progress every method makes: the reading shows '
