@@ -48,9 +48,9 @@ export class TvoPanel extends Panel {
     // (issue 26; `node scripts/dev/page-timings.mjs --page`): 3 of the 7 methods (GP-UCB, its random-schedule
     // ablation, the linear schedule), 10 epochs in windows of 1 (still 10 bandit rounds), S = 5 importance samples,
     // a 64-16-4 VAE, 10 / 100 IWAE draws (curves / end). The full sizes stay in the Preset menu with their times.
-    this.readyText = 'Ready. The default run (8×8 digits, 3 methods, 10 epochs, a small VAE) takes about 10 s on one thread; the presets are the full sizes.';
+    this.readyText = 'Ready. The default run (8×8 digits, 3 methods, 10 epochs, a small VAE) takes about 6 s of CPU on one thread; the presets are the full sizes.';
     this.presetHelp = 'The core’s presets (tunelab run --kind tvo --preset NAME); times measured by scripts/dev/page-timings.mjs (2026-11). “Digits” is all seven methods, '
-      + '30 epochs in windows of 2, S = 10, a 64-32-4 VAE, K = 500. “MNIST, browser scale” is the core’s mnist-page preset: '
+      + '30 epochs in windows of 2, S = 10, a 64-32-4 VAE, K = 500. “MNIST” is the core’s mnist-page preset: '
       + '1,200 of the 10,000 real MNIST digits (120 per digit; 1,000 train / 200 test), pooled to 14×14, a 196-64-8 VAE, 10 epochs in windows of 1, '
       + 'K = 100 IWAE draws; natively the mnist preset uses all 10,000 digits for 20 epochs.';
     this.presets = [['digits', 'Digits (8×8): all 7 methods, full size (66 s natively on one thread)'], ['mnist-page', 'MNIST (14×14, 1,200 digits, 7 methods; 57 s natively on one thread)']];
