@@ -16,9 +16,9 @@
 // tab), `section` (its root element) and read-only state, running, runs, lastReport, lastChartData, errors.
 // A lesson whose panel is missing says so instead of failing silently.
 //
-// Timings: the configs are sized to finish well under a minute. Measured in headless Chromium on 2 shared
-// cores (2026-11), threads / single thread: mamba 2.2 / 2.1 s, gp-ucb (the TVO panel) about 55 s threaded, d-ttts 5.7 / 6.6 s,
-// hoag 1.7 / 1.2 s, lr-schedule 0.4 / 0.4 s.
+// Timings: every step is sized to finish in about 10 s or less on ONE thread in the page (issue 26). Measured by
+// `node scripts/dev/page-timings.mjs --native --page` (CPU seconds of one thread, native CLI / headless Chromium,
+// 2026-11); its output is in docs/instructors.md.
 
 /** The SG-MCMC tuning panel (its settings are the page's state, kept in the URL by www/panels/tune/state.js). */
 export const BUILTIN_PANEL = 'tune';
@@ -96,13 +96,14 @@ export const LESSONS = [
     teaches: 'GP-UCB choosing the integration schedule of the thermodynamic variational objective while a VAE trains, against the paper\'s fixed schedules and its own ablations, and why it loses at this scale.',
     title: 'GP-UCB choosing TVO schedules while a VAE trains',
     panel: 'tvo',
-    // The TVO panel's default: the core's `digits` preset with 20 epochs (10 windows of 2) and 20 IWAE draws per
-    // window for the curves (about 55 s on 2 shared cores in headless Chromium; the preset's 30 epochs took 86 s).
-    // Every claim below is checked against the run of its step (same seed) by tests/e2e/tvo.test.mjs.
+    // The TVO panel's default (www/panels/tvo/panel.js): a reduction of the core's `digits` preset to about 10 s
+    // on one thread: 3 of its 7 methods, 10 epochs in windows of 1, S = 5, a 64-16-4 VAE, K = 10 / 100. The
+    // preset (all seven methods, 30 epochs, 64-32-4, S = 10) stays in the panel's Preset menu. Every claim below
+    // is checked against the run of its step (same seed) by tests/e2e/tvo.test.mjs.
     config: {
-      kind: 'tvo', data: { source: 'digits' }, test_size: 300, hidden: [32], latent: 4, d: 5, particles: 10, batch: 20, lr: 0.003,
-      epochs: 20, window: 2, eval_size: 300, curve_k: 20, iwae_k: 500,
-      methods: ['gp-ucb', 'gp-ucb-no-perm', 'gp-ucb-stationary', 'random', 'log-uniform', 'linear', 'moments'], gp: {}, repeats: 1, seed: 1,
+      kind: 'tvo', data: { source: 'digits' }, test_size: 300, hidden: [16], latent: 4, d: 5, particles: 5, batch: 20, lr: 0.003,
+      epochs: 10, window: 1, eval_size: 300, curve_k: 10, iwae_k: 100,
+      methods: ['gp-ucb', 'random', 'linear'], gp: {}, repeats: 1, seed: 1,
     },
     steps: [
       {
@@ -110,20 +111,21 @@ export const LESSONS = [
         text: 'A variational autoencoder learns the binarised 8×8 digits. It is trained by the thermodynamic variational '
           + 'objective (TVO): a left Riemann sum, over a schedule 0 = β₀ < β₁ ≤ … ≤ β₄ < 1 (d = 5 terms), of the expected '
           + 'log weight log p(x, z) − log q(z | x) under distributions that move from the encoder (β = 0) to the posterior '
-          + '(β = 1). Where the points sit changes what is learned. Every 2 epochs (10 windows in 20 epochs) GP-UCB picks '
-          + 'the 4 free points; its reward is how much a fixed 50-point estimate of the bound rose over the window.',
+          + '(β = 1). Where the points sit changes what is learned. Every epoch (10 windows in 10 epochs) GP-UCB picks '
+          + 'the 4 free points; its reward is how much a fixed 50-point estimate of the bound rose over the window. '
+          + 'To run in seconds the VAE is small (64-16-4) and trains briefly; the Preset menu has the full size.',
       },
       {
         title: 'Run and compare',
-        text: 'Press Run. Seven methods train copies of the same VAE from the same weights on the same minibatches: GP-UCB, '
-          + 'its two ablations (no permutation invariance, no temporal kernel), random schedules, and the fixed '
-          + 'log-uniform, linear and moments schedules. The top chart is test log p(x) (importance-weighted bound, '
-          + 'higher is better): every method gains more than a nat over the run, and at the end all seven lie within '
-          + 'a fifth of a nat of each other. GP-UCB, the paper\'s method, does not finish first in this run; the '
-          + 'reading under the table says by how much.',
+        text: 'Press Run. Three methods train copies of the same VAE from the same weights on the same minibatches: GP-UCB, '
+          + 'random schedules (its ablation without a model) and the fixed linear schedule. The top chart is test log p(x) '
+          + '(importance-weighted bound, higher is better): every method gains more than a nat over the run, and at the end '
+          + 'all three lie within a fifth of a nat of each other. GP-UCB, the paper\'s method, does not finish first in this '
+          + 'run (here random schedules tie with it to a thousandth of a nat); the reading under the table says by how much. '
+          + 'The Digits preset adds the other ablations and the log-uniform and moments schedules at full size (minutes).',
       },
       {
-        title: 'Why GP-UCB loses here',
+        title: 'Why GP-UCB does not win here',
         text: 'Look at the schedule chart: GP-UCB keeps moving its points to the end. The exploration weight from the '
           + 'paper\'s Theorem 1 is large, so over the second half of training its β₁ varies more than that of the random '
           + 'schedules. And a window\'s reward is mostly the training progress every method makes: the reading shows '
@@ -132,11 +134,11 @@ export const LESSONS = [
       },
       {
         title: 'Three seeds',
-        text: 'Differences of a tenth of a nat need a band over seeds. Run GP-UCB, random schedules and the linear '
-          + 'schedule on three seeds (same three initialisations for all): the table gains a standard deviation and '
-          + 'the reading a paired difference over the seeds.',
-        patch: { repeats: 3, methods: ['gp-ucb', 'random', 'linear'] },
-        apply: 'Three seeds, three methods',
+        text: 'Differences of a tenth of a nat need a band over seeds. Run GP-UCB and the linear schedule on three seeds '
+          + '(same three initialisations for both), for 5 epochs so that the step stays short: the table gains a standard '
+          + 'deviation and the reading a paired difference over the seeds.',
+        patch: { repeats: 3, epochs: 5, methods: ['gp-ucb', 'linear'] },
+        apply: 'Three seeds, two methods',
       },
     ],
     cite: 'Nguyen, Masrani, Brekelmans, Osborne & Wood (2020). Gaussian process bandit optimization of the '
@@ -148,8 +150,8 @@ export const LESSONS = [
     teaches: 'Best-arm identification with more arms than pulls: D-TTTS against TTTS, successive halving, uniform allocation and random search, on a Beta reservoir and on a real classifier.',
     title: 'D-TTTS: best-arm identification with infinitely many arms',
     panel: 'bandit',
-    // Reservoir Beta(1, 1), 500 pulls x 10 repeats, seed 1 (about 1 s native); step 4 tunes a kernel classifier
-    // on wine (300 pulls x 10 repeats). Every claim below is checked against the run by
+    // Reservoir Beta(1, 1), 500 pulls x 10 repeats, seed 1; step 4 tunes a kernel classifier on wine (300 pulls x 4
+    // repeats, without random search: scoring each of its 300 arms per repeat on 10 folds made the step 25 s). Every claim below is checked against the run by
     // tests/e2e/bandit-lesson.test.mjs (same seed).
     config: {
       problem: { kind: 'reservoir', a: 1, b: 1 },
@@ -186,12 +188,16 @@ export const LESSONS = [
         title: 'A real problem: tuning a classifier',
         text: 'Now each pull trains an RBF kernel classifier (kernel ridge) on the wine data with the arm\'s C and gamma '
           + 'on a fresh random fold, and the reward is its validation accuracy. TTTS and D-TTTS turn that accuracy into a '
-          + 'coin flip (success with probability = accuracy) to keep their Beta posteriors exact. Run: successive halving, '
+          + 'coin flip (success with probability = accuracy) to keep their Beta posteriors exact. To keep the step short it '
+          + 'runs 4 repeats and leaves out random search (every arm tried is also scored on 10 folds). Run: successive halving, '
           + 'which commits its pulls to 32 arms, beats D-TTTS here. The reading gives the measured reason: under a tenth '
           + 'of the arms D-TTTS tried are as good as the winner\'s pick, and a coin flip at the best accuracy (about '
           + '0.98) has a standard deviation of about 0.13, so confirming a good arm takes far more pulls than the 2 to 3 '
           + 'D-TTTS gives each of the many arms it adds.',
-        patch: { problem: { kind: 'hpo', model: 'kernel-ridge', data: 'wine' }, rounds: 300 },
+        patch: {
+          problem: { kind: 'hpo', model: 'kernel-ridge', data: 'wine' }, rounds: 300, repeats: 4,
+          algorithms: [{ kind: 'd-ttts' }, { kind: 'ttts' }, { kind: 'successive-halving' }, { kind: 'uniform' }],
+        },
         apply: 'Tune a kernel classifier on wine',
       },
     ],

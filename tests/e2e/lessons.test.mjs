@@ -199,7 +199,7 @@ describe('lessons', () => {
     assert.equal(await page2.textContent('#lesson-step-no'), `Step 4 of ${lesson.steps.length}`);
     const s2 = await page2.evaluate(() => window.__tunelab.panels.tvo.state);
     assert.equal(s2.repeats, 3);
-    assert.equal(s2.epochs, lesson.config.epochs);
+    assert.equal(s2.epochs, lesson.steps[3].patch.epochs);
     assert.deepEqual(s2.methods, lesson.steps[3].patch.methods);
     await page2.close();
     await page.close();

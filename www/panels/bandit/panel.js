@@ -40,12 +40,12 @@ export class BanditPanel extends Panel {
       + 'Uniform allocation or random search always runs as the floor to beat. “SG-MCMC configurations by KSD” tunes samplers on your data: '
       + 'every configuration is run first (a table of real runs), then the tuners pull from it, so regret is exact.';
     this.readyText = 'Ready. The small default run takes a few seconds.';
-    this.presetHelp = 'The core’s presets (tunelab bandit --preset NAME); their full size can take a minute in the browser.';
-    this.presets = [['beta-reservoir', 'Beta reservoir: D-TTTS, TTTS, SH, Hyperband'], ['tvo-schedule', 'TVO schedule surrogate (closed form, not the TVO): GP-UCB ablations'],
-      ['branin', 'Branin: GP-UCB vs random search'], ['logreg-sgd', 'Logistic regression by SGD: tune step and L2'],
-      ['sgmcmc-ksd', 'SG-MCMC configurations by KSD: D-TTTS, TTTS, SH, Hyperband'],
-      ['svm-breast-cancer', 'Kernel classifier (C, gamma) on breast cancer: the poster\'s SVM tuning'], ['svm-wine', 'Kernel classifier (C, gamma) on wine'],
-      ['mlp-digits', 'Neural network (lr, width, L2, batch) on the 8x8 digits']];
+    this.presetHelp = 'The core’s presets (tunelab bandit --preset NAME) at full size, each with its time natively on one thread (scripts/dev/page-timings.mjs --presets, 2026-11; the page on one thread took 1.3-1.4x as long on the defaults and lessons).';
+    this.presets = [['beta-reservoir', 'Beta reservoir: D-TTTS, TTTS, SH, Hyperband (8 s)'], ['tvo-schedule', 'TVO schedule surrogate (closed form, not the TVO): GP-UCB ablations (13 s)'],
+      ['branin', 'Branin: GP-UCB vs random search (3 s)'], ['logreg-sgd', 'Logistic regression by SGD: tune step and L2 (14 s)'],
+      ['sgmcmc-ksd', 'SG-MCMC configurations by KSD: D-TTTS, TTTS, SH, Hyperband (9 s)'],
+      ['svm-breast-cancer', 'Kernel classifier (C, gamma) on breast cancer: the poster\'s SVM tuning (2 min)'], ['svm-wine', 'Kernel classifier (C, gamma) on wine (28 s)'],
+      ['mlp-digits', 'Neural network (lr, width, L2, batch) on the 8x8 digits (30 s)']];
     this.defaults = {
       problem: 'reservoir', a: 1, b: 1, means: '0.1, 0.3, 0.5, 0.7, 0.75', function: 'wave1d', noise: 0.1, drift: 0, d: 3, rate: 0.04,
       algos: ['d-ttts', 'ttts', 'successive-halving', 'uniform'], rounds: 300, repeats: 8, seed: 1,

@@ -24,12 +24,15 @@ export class LrPanel extends Panel {
     this.intro = 'A piecewise-constant learning rate over the intervals of one training run. Constant rates (spread in log space) and exponential '
       + 'decays run alongside the dynamic tuner, which runs Q copies in parallel, keeps the best at each boundary and gives the copies the rates '
       + 'that minimise quantiles of the GP-predicted loss. Same initial weights; every baseline schedule gets the best of Q runs (matched compute).';
-    this.readyText = 'Ready. The digits preset takes a few seconds.';
+    // The default is the core's `digits` preset with fewer schedules (4 constant rates and 2 x 2 decays instead
+    // of 5 and 4 x 3) and Q = 4 instead of 6: the preset took 13.7 s natively on one thread, this about 5 s
+    // (issue 26; `node scripts/dev/page-timings.mjs`).
+    this.readyText = 'Ready. The default run (the digits network with 8 schedules and Q = 4) takes a few seconds; the digits preset is the full size.';
     this.presetHelp = 'The core’s presets (tunelab lr-schedule --preset NAME).';
-    this.presets = [['digits', 'Digits, neural network (8×8, browser scale)'], ['digits-logreg', 'Digits, softmax regression'], ['noisy-quadratic', 'Noisy quadratic (decay helps)']];
+    this.presets = [['digits', 'Digits, neural network: full size, 17 schedules, Q = 6 (14 s natively on one thread)'], ['digits-logreg', 'Digits, softmax regression'], ['noisy-quadratic', 'Noisy quadratic (decay helps)']];
     this.defaults = {
-      problem: 'mlp', data: 'digits', label: 'y', hidden: 32, qdim: 20, qnoise: 1, optimizer: 'sgd', constant: 5, decays: 4, factors: '0.3, 0.1, 0.03',
-      dynamic: true, q: 6, intervals: 10, steps: 40, batch: 16, lrlo: 0.001, lrhi: 3, seed: 7,
+      problem: 'mlp', data: 'digits', label: 'y', hidden: 32, qdim: 20, qnoise: 1, optimizer: 'sgd', constant: 4, decays: 2, factors: '0.3, 0.03',
+      dynamic: true, q: 4, intervals: 10, steps: 40, batch: 16, lrlo: 0.001, lrhi: 3, seed: 7,
     };
     const nq = (s) => s.problem === 'noisy-quadratic';
     this.fields = [

@@ -31,6 +31,19 @@ const DOM_ROWS = 8;
 const unitLabel = (u) => (u === 'grad_evals' ? 'gradient evaluations' : u === 'seconds' ? 'seconds of compute' : 'iterations');
 /** @param {number} x */
 const fmtRate = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : x >= 1e3 ? `${(x / 1e3).toFixed(1)}k` : x.toFixed(0));
+/**
+ * What the core does before round 1, named (issue 26: no silent 0%): the chains' starting point (the posterior
+ * mode when `start` is `map`) and, for a comparison, the exact reference (MALA) drawn before the first tuner.
+ * @param {any} config the run's tune or compare config
+ */
+export function prepText(config) {
+  const parts = config.data?.source === 'none' ? ['setting up the target'] : ['loading the data'];
+  if ((config.start ?? 'map') === 'map') parts.push('finding the posterior mode (MAP) the chains start from');
+  const refs = config.kind === 'compare' ? (config.reference_samples ?? 20000) : 0;
+  if (refs > 0) parts.push(`drawing the exact reference (${refs.toLocaleString('en-US')} MALA draws)`);
+  return `Preparing: ${parts.join(', then ')}. Round 1 starts after that.`;
+}
+
 export class TunePanel extends Panel {
   /** @param {import('../panel.js').PanelContext} ctx */
   constructor(ctx) {
@@ -266,6 +279,7 @@ export class TunePanel extends Panel {
     $('progress').value = 0;
     $('compare-card').hidden = !compare;
     this.clearResults();
+    this.progress(0, prepText(config));
     // The comparison's tuners, as the core's check named them, wait in the table.
     if (compare) {
       this.compareEntries = (this.summary?.tuners ?? []).map((/** @type {string} */ name) => ({ name, report: null, error: null }));
@@ -488,6 +502,11 @@ export class TunePanel extends Panel {
     const { iters, grad_evals } = model.totals();
     const expected = frac > 0.02 && !model.done ? ` of about ${(t / frac).toFixed(1)} s` : '';
     const who = this.compareEntries.length ? `${model.tuner} · ` : '';
+    if (!model.done && model.stoppedAt == null && spent === 0) {
+      // Started, but no arm has finished its first chunk (the core reports a chunk when every arm of the round ran it).
+      this.progress(0, `${who}Round ${model.round + 1} · ${t.toFixed(1)} s · running the first chunk of every arm: progress moves when all of them have run it.`);
+      return;
+    }
     if (model.stoppedAt != null) {
       this.progress(0, `${who}Stopped at round ${model.round + 1} of ${model.schedule.length} · ${model.stoppedAt.toFixed(1)} s · ${Math.round(frac * 100)}% of the schedule done.`);
       return;

@@ -43,18 +43,20 @@ export class TvoPanel extends Panel {
       + 'of E_{π_β}[log p(x, z) − log q(z | x)] over a schedule 0 = β₀ < β₁ ≤ … ≤ β_{d−1} < 1. Every few epochs (a window) each method picks a '
       + 'schedule; GP-UCB learns from the reward, the change of a fixed 50-point evaluation bound over the window (their eq. 7). All methods of a '
       + 'seed start from the same weights and see the same minibatches. Scale: the paper trains for thousands of epochs on MNIST; this is a small '
-      + 'VAE (64-32-4) for tens of epochs.';
-    // The page default is the core's `digits` preset with 20 epochs instead of 30 and 20 IWAE draws per window
-    // for the curves instead of 50 (the final K = 500 is the preset's): the preset took 86 s in headless
-    // Chromium on 2 shared cores, this is sized to finish well under a minute.
-    this.readyText = 'Ready. The default run (8×8 digits, 7 methods, 20 epochs) takes under a minute on two threads.';
-    this.presetHelp = 'The core’s presets (tunelab run --kind tvo --preset NAME). “MNIST, browser scale” is the core’s mnist-page preset: '
+      + 'VAE (64-16-4 by default, 64-32-4 in the digits preset) for tens of epochs.';
+    // The page default is a reduction of the core's `digits` preset sized to finish in about 10 s on ONE thread
+    // (issue 26; `node scripts/dev/page-timings.mjs --page`): 3 of the 7 methods (GP-UCB, its random-schedule
+    // ablation, the linear schedule), 10 epochs in windows of 1 (still 10 bandit rounds), S = 5 importance samples,
+    // a 64-16-4 VAE, 10 / 100 IWAE draws (curves / end). The full sizes stay in the Preset menu with their times.
+    this.readyText = 'Ready. The default run (8×8 digits, 3 methods, 10 epochs, a small VAE) takes about 6 s of CPU on one thread; the presets are the full sizes.';
+    this.presetHelp = 'The core’s presets (tunelab run --kind tvo --preset NAME); times measured by scripts/dev/page-timings.mjs (2026-11). “Digits” is all seven methods, '
+      + '30 epochs in windows of 2, S = 10, a 64-32-4 VAE, K = 500. “MNIST” is the core’s mnist-page preset: '
       + '1,200 of the 10,000 real MNIST digits (120 per digit; 1,000 train / 200 test), pooled to 14×14, a 196-64-8 VAE, 10 epochs in windows of 1, '
-      + 'K = 100 IWAE draws (about 53 s for the seven methods on two threads); natively the mnist preset uses all 10,000 digits for 20 epochs.';
-    this.presets = [['digits', 'Digits (8×8, browser scale)'], ['mnist-page', 'MNIST (14×14, 1,200 digits, browser scale)']];
+      + 'K = 100 IWAE draws; natively the mnist preset uses all 10,000 digits for 20 epochs.';
+    this.presets = [['digits', 'Digits (8×8): all 7 methods, full size (66 s natively on one thread)'], ['mnist-page', 'MNIST (14×14, 1,200 digits, 7 methods; 57 s natively on one thread)']];
     this.defaults = {
-      data: 'digits', perclass: 120, d: 5, epochs: 20, window: 2, particles: 10, hidden: 32, latent: 4, lr: 0.003, batch: 20,
-      methods: [...METHOD_KEYS], kappa: 'theorem', repeats: 1, seed: 1, curvek: 20, iwaek: 500, test: 300, evalsize: 300,
+      data: 'digits', perclass: 120, d: 5, epochs: 10, window: 1, particles: 5, hidden: 16, latent: 4, lr: 0.003, batch: 20,
+      methods: ['gp-ucb', 'random', 'linear'], kappa: 'theorem', repeats: 1, seed: 1, curvek: 10, iwaek: 100, test: 300, evalsize: 300,
     };
     this.fields = [
       { key: 'data', label: 'Data', type: 'select', options: [['digits', 'Binarised 8×8 digits (1,797 images)'], ['mnist', 'Binarised MNIST, 14×14 (real digits; browser scale)']],

@@ -102,7 +102,10 @@ export function tvoReading(r) {
   if (f.gpWon) {
     out.push(`GP-UCB has the best test log p(x): ${nats(gp.log_px_mean)} nats${band(gp)} against ${nats(b.log_px_mean)} for the next best, ${b.method}: ${nats(gp.log_px_mean - b.log_px_mean)} nats higher (IWAE, K = ${f.iwaeK}, d = ${f.d}).${pairedText}${seedsNote}`);
   } else {
-    out.push(`GP-UCB loses here: test log p(x) ${nats(gp.log_px_mean)} nats${band(gp)}, rank ${f.gpRank} of ${f.ranked.length}; the best is ${b.method} with ${nats(b.log_px_mean)}${band(b)}, ${nats(b.log_px_mean - gp.log_px_mean)} nats higher (IWAE, K = ${f.iwaeK}, d = ${f.d}).${pairedText}${seedsNote}`);
+    // A gap that rounds to 0.000 nats is a tie at the precision shown, not a loss worth a headline.
+    const gap = b.log_px_mean - gp.log_px_mean;
+    const tie = nats(gap) === nats(0);
+    out.push(`${tie ? 'GP-UCB is not first here, by a tie' : 'GP-UCB loses here'}: test log p(x) ${nats(gp.log_px_mean)} nats${band(gp)}, rank ${f.gpRank} of ${f.ranked.length}; the best is ${b.method} with ${nats(b.log_px_mean)}${band(b)}, ${tie ? 'less than 0.001 nats higher: equal at three decimals' : `${nats(gap)} nats higher`} (IWAE, K = ${f.iwaeK}, d = ${f.d}).${pairedText}${seedsNote}`);
   }
   const kl = f.klLowest === gp
     ? `GP-UCB has the lowest test KL (log p(x) − ELBO): ${fmt3(gp.kl_mean)} nats, against ${fmt3(Math.min(...f.ranked.filter((/** @type {any} */ m) => m !== gp).map((/** @type {any} */ m) => m.kl_mean)))} for the next lowest.`
