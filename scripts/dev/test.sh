@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs every test of tunelab: native (cargo test), the Python package, the fuzz targets, the wasm binding layer
-# in headless Chromium (single-threaded and threaded builds), the docs (when scripts/dev/docs.sh exists), and the
-# end-to-end browser tests of the page. Installs what is missing first.
+# Runs every test of tunelab: native (cargo test), the Python package, the wasm binding layer in headless Chromium
+# (single-threaded and threaded builds), the page's types, the docs (when scripts/dev/docs.sh exists), the
+# end-to-end browser tests of the page, and the fuzz targets (a smoke run that builds and runs beside the browser
+# tests, at the lowest CPU priority). Installs what is missing first.
 # Every section prints its wall time when it ends ("[time] NAME: S s"); the table of them and the total come
 # just before the closing count line `tunelab: N passed, M failed` (and also when a section stops the run).
 set -euo pipefail
@@ -47,19 +48,18 @@ cargo test --doc 2>&1 | tee -a "$LOG"
 if [ -x target/debug/tunelab ]; then
   export TUNELAB_CLI="$(dirname "$LOG")/tunelab"; cp target/debug/tunelab "$TUNELAB_CLI"
 fi
+# The fuzz targets' seed corpora (presets of every kind, CSV files, KSD inputs) from the test binary just built;
+# the fuzz run itself comes later, beside the browser tests.
+rm -rf fuzz/seeds
+FUZZ_SEEDS=ok
+TUNELAB_FUZZ_SEEDS="$PWD/fuzz/seeds" cargo test -q --test core robustness::fuzz_seeds >/dev/null 2>&1 || FUZZ_SEEDS=failed
 
 # The Python package (crates/python: maturin wheel, pytest, a local Ray cluster); pytest's "N passed" /
 # "N failed" enter the closing count. A failure here is counted, not fatal, so the other sections still run.
 section "python: maturin wheel, pytest (bindings, ask/tell, local Ray cluster)"
 bash scripts/dev/test-python.sh 2>&1 | tee -a "$LOG" || true
-# Every fuzz target for a short budget (FUZZ_SECONDS, default 10 s each: a smoke run of 5,000-200,000 inputs per
-# target on the seed corpora; the long runs are scripts/dev/fuzz.sh SECONDS); one line per target, counted below.
-# Long runs: scripts/dev/fuzz.sh SECONDS (README, "Fuzzing"). Its seed corpora come from the native test binary
-# built above (cargo test --test core robustness::fuzz_seeds: nothing to rebuild).
-section "fuzz: cargo-fuzz targets (opt-level 1 build), ${FUZZ_SECONDS:-10} s each"
-FUZZ_BUILD="${FUZZ_BUILD:-dev}" bash scripts/dev/fuzz.sh "${FUZZ_SECONDS:-10}" 2>&1 | tee -a "$LOG" || true
-# Nothing reads the native build directories after this (the CLI is copied above).
-drop fuzz/target target/debug target/release
+# Nothing reads the native build directories after this (the CLI is copied above; the fuzz seeds are written).
+drop target/debug target/release target/wheel-test
 
 if [ -f scripts/dev/test-wasm.sh ]; then
   section "wasm: wasm-pack test --headless --chrome (single-threaded and threaded)"
@@ -76,13 +76,38 @@ if [ -f scripts/dev/docs.sh ]; then
   bash scripts/dev/docs.sh 2>&1 | tee -a "$LOG" || echo "docs: 0 passed, 1 failed (scripts/dev/docs.sh)" | tee -a "$LOG"
 fi
 
-if [ -d tests/e2e ]; then
-  # The wasm page once (scripts/dev/build-wasm.sh skips a flavour whose inputs did not change); the tests serve
-  # the repository itself (dist.test.mjs builds its own dist/ copy), so no `npm run build` / second build here.
-  section "browser: build the wasm page, end-to-end tests in Chromium"
-  bash scripts/dev/build-wasm.sh 2>&1 | tee -a "$LOG"
-  node --test --test-concurrency=1 tests/e2e/ 2>&1 | tee -a "$LOG"
+# Every fuzz target for a short budget (FUZZ_SECONDS, default 10 s each: a smoke run of 5,000-200,000 inputs per
+# target on the seed corpora; the long runs are scripts/dev/fuzz.sh SECONDS, README "Fuzzing"); one line per
+# target, counted below. It runs beside the browser tests at the lowest CPU priority (nice 19): the page's tests
+# leave a core idle much of the time (the single-threaded page computes on one worker), and the fuzz build
+# (ASan, about 6 CPU-minutes) fills it without taking CPU from them. Its output is printed when it ends.
+FUZZ_LOG="$(dirname "$LOG")/fuzz.log"; FUZZ_T0=$(date +%s.%N)
+if [ "$FUZZ_SEEDS" = ok ]; then
+  # Its own session (setsid), so that a stopped run can end it with all its children; its end time in FUZZ_END.
+  FUZZ_END="$(dirname "$LOG")/fuzz.end"
+  FUZZ_SEEDS_WRITTEN=1 setsid nice -n 19 bash -c 'bash scripts/dev/fuzz.sh "$1"; rc=$?; date +%s.%N >"$2"; exit $rc' \
+    fuzz "${FUZZ_SECONDS:-10}" "$FUZZ_END" >"$FUZZ_LOG" 2>&1 &
+  FUZZ_PID=$!
+else
+  echo "fuzz target seeds: failed (cargo test --test core robustness::fuzz_seeds)" >"$FUZZ_LOG"; FUZZ_PID=""
 fi
+trap 'st=$?; [ -n "${FUZZ_PID:-}" ] && kill -- "-$FUZZ_PID" 2>/dev/null; if [ $st -ne 0 ] && [ -z "$TIMES_SHOWN" ]; then s=$SEC_NAME; times_table; echo "scripts/dev/test.sh: stopped in section \"$s\" (exit $st)"; fi' EXIT
+
+if [ -d tests/e2e ]; then
+  # The wasm page once (scripts/dev/build-wasm.sh skips a flavour whose inputs did not change, and links the
+  # release builds the wasm section's tests made); the tests serve the repository itself (dist.test.mjs builds
+  # its own dist/ copy), so no `npm run build` / second build here. A failing test is counted, not fatal.
+  section "browser: build the wasm page, end-to-end tests in Chromium (the fuzz run beside them, nice 19)"
+  bash scripts/dev/build-wasm.sh 2>&1 | tee -a "$LOG"
+  node --test --test-concurrency=1 tests/e2e/ 2>&1 | tee -a "$LOG" || true
+fi
+
+section "fuzz: cargo-fuzz targets, ${FUZZ_SECONDS:-10} s each (started beside the browser tests; waiting for the rest)"
+[ -z "${FUZZ_PID:-}" ] || wait "$FUZZ_PID" || true
+FUZZ_PID=""
+cat "$FUZZ_LOG" | tee -a "$LOG"
+[ -f "${FUZZ_END:-}" ] && awk -v a="$FUZZ_T0" -v b="$(cat "$FUZZ_END")" 'BEGIN { printf "[fuzz] build and runs took %.1f s of wall time beside the browser tests\n", b - a }'
+drop fuzz/target
 
 # One closing line over every runner: cargo's "N passed; M failed", wasm-bindgen-test's and node's counts, and
 # one per fuzz target.
