@@ -13,12 +13,18 @@ WHEELS="$TARGET/wheels"
 export VIRTUAL_ENV="$VENV" PATH="$VENV/bin:$PATH"
 
 fail() { echo "python: $1"; echo "python: 0 passed, 1 failed"; exit 1; }
+# Usage: test-python.sh [build|test|all] (default all). `build` only makes the wheel (scripts/dev/test.sh starts it
+# early, beside the native tests); `test` installs the wheel already in $WHEELS (or builds it) and runs pytest.
+MODE="${1:-all}"
 
-rm -f "$WHEELS"/tunelab-*.whl
-maturin build --profile wheel-test --quiet -m crates/python/Cargo.toml -o "$WHEELS" 2>&1 | grep -Ev '^\s*(Compiling|Downloaded|Downloading)' \
-  || true
+if [ "$MODE" != test ] || ! ls "$WHEELS"/tunelab-*.whl >/dev/null 2>&1; then
+  rm -f "$WHEELS"/tunelab-*.whl
+  maturin build --profile wheel-test --quiet -m crates/python/Cargo.toml -o "$WHEELS" 2>&1 | grep -Ev '^\s*(Compiling|Downloaded|Downloading)' \
+    || true
+fi
 wheel=$(ls "$WHEELS"/tunelab-*.whl 2>/dev/null | head -1)
 [ -n "$wheel" ] || fail "maturin build failed"
+[ "$MODE" = build ] && { echo "python: wheel built: $wheel"; exit 0; }
 pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel" || fail "pip install of $wheel failed"
 
 # The CLI the tests compare bits with (built by the native section's cargo test; built here if missing).
