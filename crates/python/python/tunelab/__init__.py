@@ -12,7 +12,9 @@ Three uses (README, "Python and clusters"):
 
 Distributed versions on Ray: ``tunelab.ray`` (rounds, seeds) and ``tunelab.tune`` (a Ray Tune scheduler).
 Reports are dicts (the CLI's JSON document) with sample matrices as ``(n, d)`` numpy arrays;
-``tunelab.to_frame(report)`` gives pandas tables and ``tunelab.to_json(report)`` the CLI's JSON text.
+``tunelab.to_frame(report)`` gives pandas tables, ``tunelab.plot`` the page's charts as matplotlib Figures
+(``plot.scores``, ``plot.regret``, ``plot.traces``, ``plot.tvo``, ``plot.hoag``) and ``tunelab.to_json(report)`` the
+CLI's JSON text.
 Errors of the core are raised as ``ConfigError`` / ``DataError`` (``ValueError`` s), ``NumericalError`` (a
 ``RuntimeError``) or ``IoError`` (an ``OSError``), all ``TunelabError``, with the core's message; Ctrl-C during
 a run raises ``Interrupted`` (a ``KeyboardInterrupt``) carrying the stopped run's report.
@@ -33,11 +35,12 @@ import numpy as np
 from . import _core
 from ._errors import ConfigError, DataError, Interrupted, IoError, NumericalError, TunelabError
 from ._frames import to_frame
+from . import plot  # matplotlib is imported by its functions, on their first call
 
 __version__ = _core.__version__
 __all__ = [
     "ksd", "fssd", "run", "check", "presets", "preset", "with_seed", "run_seeds", "Mamba", "mamba_run", "score_arm",
-    "with_repeats", "merge_bandit", "to_frame", "to_json",
+    "with_repeats", "merge_bandit", "to_frame", "to_json", "plot",
     "TunelabError", "DataError", "ConfigError", "NumericalError", "IoError", "Interrupted",
 ]
 
