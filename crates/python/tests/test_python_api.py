@@ -265,19 +265,25 @@ def test_the_docs_notebook_example(root, monkeypatch):
     pytest.importorskip("pandas")
     pytest.importorskip("matplotlib")
     monkeypatch.setenv("MPLBACKEND", "Agg")
+    path = root / "crates" / "python" / "tests" / "examples" / "notebook_mamba.py"
+    code = path.read_text()
+    # docs/python.md shows this file's text
     text = (root / "docs" / "python.md").read_text()
     block = text.split("<!-- notebook-example", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
-    assert 15 <= len(block.strip().splitlines()) <= 25
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    assert block == code
+    assert 15 <= len(code.strip().splitlines()) <= 25
     ns = {}
     with np.errstate(over="ignore", invalid="ignore"):
-        exec(compile(block, "docs/python.md", "exec"), ns)
-    plt.close("all")
+        exec(compile(code, str(path), "exec"), ns)
     r = ns["m"].report()
     # what the chapter says under the example
     assert r["best_arm"] == {"step": 0.001333521432163324}
     assert round(r["best_score"], 3) == 0.156
     assert [(a["scores"], a["pruned_round"]) for a in r["arms"][7:]] == [([None], 0), ([None], 0)]
     assert ns["df"]["score"].isin([math.inf]).sum() == 2
+    # the chart: one line per arm with a finite score (the two +inf arms left out), labelled by step
+    ax = ns["fig"].axes[0]
+    arm_lines = [ln for ln in ax.get_lines() if ln.get_transform() == ax.transData and ln.get_linestyle() != "None"]
+    assert len(arm_lines) == 7
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels[0] == "h=0.0001" and "h=0.0013 (chosen)" in labels

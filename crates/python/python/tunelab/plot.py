@@ -88,13 +88,15 @@ def _arm_label(arm: Dict[str, Any], i: int) -> str:
 
 
 def scores(report: Dict[str, Any], *, tuner: Optional[str] = None, ax: Optional["Axes"] = None,
-           legend: bool = True) -> "Figure":
+           legend: bool = True, labels: Optional[Sequence[str]] = None) -> "Figure":
     """Score against compute per arm, with the bracket (a tune or compare report, or ``Mamba.report()``).
 
     Each arm is a line through its scores, at the compute it had run when scored (the cumulative budget of
     the rounds it took part in, in the config's budget unit); a cross marks the round an arm was pruned in, a
     dotted vertical line the end of each round, and the chosen arm is drawn thick. Scores of diverged arms
-    (+inf) are left out. ``tuner`` picks a comparison's tuner (default the first).
+    (+inf) are left out (an arm with no finite score has no line and no legend entry). ``tuner`` picks a
+    comparison's tuner (default the first); ``labels`` names the arms in the legend (default: step and batch
+    for the built-in tuners, ``arm i`` for ``Mamba.report()``).
     """
     kind, result = _result(report, ("tune", "compare", "mamba"), "scores")
     name = None
@@ -126,11 +128,11 @@ def scores(report: Dict[str, Any], *, tuner: Optional[str] = None, ax: Optional[
     for i, arm in enumerate(arms):
         ys = [_finite(s) for s in arm["scores"]]
         x = xs.get(i, [])[: len(ys)]
-        if not x:
-            continue
+        if not x or all(math.isnan(y) for y in ys):
+            continue  # never scored, or diverged in every round it ran (+inf): nothing to draw
         positive = positive and all(y > 0 for y in ys if not math.isnan(y))
         is_chosen = chosen == i
-        label = _arm_label(arm, i) + (" (chosen)" if is_chosen else "")
+        label = (labels[i] if labels is not None else _arm_label(arm, i)) + (" (chosen)" if is_chosen else "")
         (line,) = ax.plot(x, ys[: len(x)], marker="o", markersize=3, linewidth=2.6 if is_chosen else 1.0,
                           zorder=3 if is_chosen else 2, label=label)
         pruned = arm.get("pruned_round")
