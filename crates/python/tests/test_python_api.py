@@ -110,6 +110,35 @@ def test_progress_true_without_tqdm_prints_plain_lines(capsys, monkeypatch):
         tunelab.run("tune/gaussian", progress="yes")
 
 
+# the small comparison of tests/common/small_configs.rs, with an exact reference of 2,000 draws
+SMALL_COMPARE = {"kind": "compare", "data": {"source": "simulate", "n": 300, "d": 2, "seed": 1, "test_fraction": 0.2},
+                 "model": {"kind": "logistic"}, "sampler": {"kind": "sgld"},
+                 "arms": {"log10_step": {"from": -4, "to": -2, "by": 1}, "batch": [0.1]},
+                 "budget": {"grad_evals": 20000}, "metric": {"kind": "ksd", "max_samples": 100}, "thin": 2, "seed": 9,
+                 "reference_samples": 2000}
+
+
+def test_a_comparison_reports_its_reference_phase(capsys, monkeypatch):
+    # the events: the reference's own progress (MALA iterations, 0 to its total) before the first tuner's
+    events = []
+    tunelab.run(SMALL_COMPARE, progress=events.append, threads=1)
+    details = [e["detail"] for e in events if e["type"] == "progress"]
+    ref = [d for d in details if d["type"] == "reference"]
+    total = 1000 + 2000 * 5  # warm-up n/2, then n draws kept every 5th
+    assert ref[0] == {"type": "reference", "done": 0, "total": total, "unit": "MALA iterations"}
+    assert ref[-1]["done"] == total and details.index(ref[-1]) == len(ref) - 1
+    # progress=True without tqdm: the reference phase's lines in its unit, then the tuners'
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    tunelab.run(SMALL_COMPARE, progress=True, threads=1)
+    lines = capsys.readouterr().err.strip().splitlines()
+    phase = [ln for ln in lines if ln.startswith("tunelab: reference sampler ")]
+    assert phase[0].startswith(f"tunelab: reference sampler 0/{total} MALA iterations (0%)")
+    assert phase[-1].startswith(f"tunelab: reference sampler {total}/{total} MALA iterations (100%)")
+    assert lines.index(phase[-1]) == len(phase) - 1
+    assert any(ln.startswith("tunelab: 5/5 tuners (100%)") for ln in lines[len(phase):]), lines
+
+
 # --- 5. data= --------------------------------------------------------------------------------------------
 
 def upload_config():
