@@ -134,6 +134,23 @@ pub fn tanh_backward(d: &mut [f64], h: &[f64]) {
     }
 }
 
+/// `row <- softmax(row)` in place (shifted by the maximum; the MAMBA paper's hidden activation, App. B.3.1).
+#[inline]
+pub fn softmax_in_place(row: &mut [f64]) {
+    let (m, z) = max_and_sum_exp(row);
+    row.iter_mut().for_each(|v| *v = exp(*v - m) / z);
+}
+
+/// Through `h = softmax(a)` (one row): `d_i <- h_i (d_i - sum_j h_j d_j)` (the softmax Jacobian
+/// `dh_j/da_i = h_j ([i = j] - h_i)`, symmetric).
+#[inline]
+pub fn softmax_backward(d: &mut [f64], h: &[f64]) {
+    let s: f64 = d.iter().zip(h).map(|(a, b)| a * b).sum();
+    for (di, hi) in d.iter_mut().zip(h) {
+        *di = hi * (*di - s);
+    }
+}
+
 /// Through `h = relu(a)`: `d_i = 0` where `h_i` is not positive (`relu'(a) = [a > 0]`).
 #[inline]
 #[allow(clippy::neg_cmp_op_on_partial_ord)] // a NaN activation counts as not positive (masked), deliberately

@@ -12,6 +12,8 @@ NIGHTLY=nightly-2026-05-20
 WHICH="${1:-all}"
 TARGET_SINGLE="${CARGO_TARGET_DIR:-target}"
 TARGET_THREADS="${TUNELAB_THREADS_TARGET_DIR:-target-threads}"
+# The single-threaded build's flags; scripts/dev/test-wasm.sh builds its tests with the same ones.
+SIMD_RUSTFLAGS="-C target-feature=+simd128"
 
 log() { printf '\033[1;32m[build-wasm]\033[0m %s\n' "$*" >&2; }
 
@@ -49,8 +51,10 @@ build_single() {
   log "building pkg/ (single-threaded, stable)"
   # 128-bit SIMD: supported wherever wasm threads are (Chrome 91+, Firefox 89+, Safari 16.4+); it vectorises
   # the KSD and gradient loops (measured 1.3-4x faster in Chromium here).
-  CARGO_TARGET_DIR="$TARGET_SINGLE" cargo build -p tunelab-wasm --lib --release --target wasm32-unknown-unknown \
-    --config 'target.wasm32-unknown-unknown.rustflags=["-C", "target-feature=+simd128"]'
+  # The same flags (SIMD_RUSTFLAGS) and release profile as the binding tests (scripts/dev/test-wasm.sh): after them
+  # this is a link, not a second compile.
+  CARGO_TARGET_DIR="$TARGET_SINGLE" CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$SIMD_RUSTFLAGS" \
+    cargo build -p tunelab-wasm --lib --release --target wasm32-unknown-unknown
   finish pkg "$TARGET_SINGLE/wasm32-unknown-unknown/release/tunelab_wasm.wasm"
   echo "$h" > pkg/.inputs
 }

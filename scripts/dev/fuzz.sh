@@ -6,7 +6,7 @@
 # it with `cargo +nightly-2026-05-20 fuzz run <target> fuzz/artifacts/<target>/crash-...`.
 # Long runs: `bash scripts/dev/fuzz.sh 3600` (one hour per target; the corpus in fuzz/corpus/ is kept).
 #
-# Environment: FUZZ_TARGETS="csv ksd" runs a subset; FUZZ_TARGET_DIR is the cargo target directory of the
+# Environment: FUZZ_TARGETS="csv ksd" runs a subset; FUZZ_BUILD=dev builds with opt-level 1 (see below); FUZZ_TARGET_DIR is the cargo target directory of the
 # fuzz build (default: fuzz/target; the seed test uses CARGO_TARGET_DIR as usual).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -26,9 +26,12 @@ TUNELAB_FUZZ_SEEDS="$PWD/$SEEDS" cargo test -q --test core robustness::fuzz_seed
   || fail_all "could not write the seed corpora (cargo test --test core robustness::fuzz_seeds)"
 
 fuzz_cargo() { CARGO_TARGET_DIR="${FUZZ_TARGET_DIR:-$PWD/fuzz/target}" cargo +"$NIGHTLY" fuzz "$@"; }
+# FUZZ_BUILD=dev (the test command's smoke run): fuzz/Cargo.toml's dev profile, opt-level 1, debug assertions on;
+# otherwise (long runs) release with debug assertions. Both with ASan and libFuzzer's coverage instrumentation.
+if [ "${FUZZ_BUILD:-release}" = dev ]; then BUILD=(--dev); else BUILD=(-O --debug-assertions); fi
 
-echo "[fuzz] building the targets with $NIGHTLY (cargo fuzz build)" >&2
-if ! fuzz_cargo build -O --debug-assertions >&2; then
+echo "[fuzz] building the targets with $NIGHTLY (cargo fuzz build ${BUILD[*]})" >&2
+if ! fuzz_cargo build "${BUILD[@]}" >&2; then
   fail_all "build failed"
 fi
 
@@ -38,7 +41,7 @@ for t in $TARGETS; do
   log="fuzz/artifacts/$t/last-run.log"
   # -rss_limit_mb: the limits of src/limits.rs keep every accepted input far below it; -timeout: one input
   # taking longer than 20 s is a hang.
-  fuzz_cargo run -O --debug-assertions "$t" "fuzz/corpus/$t" "$SEEDS/$t" -- \
+  fuzz_cargo run "${BUILD[@]}" "$t" "fuzz/corpus/$t" "$SEEDS/$t" -- \
     -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 -timeout=20 -print_final_stats=1 >"$log" 2>&1
   rc=$?
   runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -1)

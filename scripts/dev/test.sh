@@ -56,15 +56,15 @@ bash scripts/dev/test-python.sh 2>&1 | tee -a "$LOG" || true
 # target on the seed corpora; the long runs are scripts/dev/fuzz.sh SECONDS); one line per target, counted below.
 # Long runs: scripts/dev/fuzz.sh SECONDS (README, "Fuzzing"). Its seed corpora come from the native test binary
 # built above (cargo test --test core robustness::fuzz_seeds: nothing to rebuild).
-section "fuzz: cargo-fuzz targets, ${FUZZ_SECONDS:-10} s each"
-bash scripts/dev/fuzz.sh "${FUZZ_SECONDS:-10}" 2>&1 | tee -a "$LOG" || true
+section "fuzz: cargo-fuzz targets (opt-level 1 build), ${FUZZ_SECONDS:-10} s each"
+FUZZ_BUILD="${FUZZ_BUILD:-dev}" bash scripts/dev/fuzz.sh "${FUZZ_SECONDS:-10}" 2>&1 | tee -a "$LOG" || true
 # Nothing reads the native build directories after this (the CLI is copied above).
 drop fuzz/target target/debug target/release
 
 if [ -f scripts/dev/test-wasm.sh ]; then
   section "wasm: wasm-pack test --headless --chrome (single-threaded and threaded)"
   bash scripts/dev/test-wasm.sh 2>&1 | tee -a "$LOG"
-  drop target/wasm32-unknown-unknown/debug
+  # target/wasm32-unknown-unknown/release and target-threads/ stay: the browser section links the page from them.
 fi
 
 section "page: typecheck www/ (tsc, JSDoc types)"

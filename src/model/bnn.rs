@@ -1,6 +1,7 @@
-//! Bayesian neural network classifier (the paper's App. B.3 setting at browser scale): one hidden layer
-//! with **tanh** activation, softmax output over `k` classes, independent `N(0, prior_var)` priors on every
-//! weight and bias.
+//! Bayesian neural network classifier (the paper's App. B.3 setting): one hidden layer with a **tanh**
+//! (default) or **softmax** activation ([`Activation`]; the paper's `beta = s(s(x B + b) A + a)` with `s` the
+//! softmax in both layers, App. B.3.1, as the authors' code `models/bayesian_NN/NN_model.py`), softmax output
+//! over `k` classes, independent `N(0, prior_var)` priors on every weight and bias.
 //!
 //! Parameter layout of `theta` (length `h p + h + k h + k`), in this order:
 //! 1. `W1`, `h x p` row-major: `theta[j * p + i]` is the weight from input `i` to hidden unit `j`;
@@ -31,7 +32,28 @@ thread_local! {
     static SCRATCH: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
 }
 
-/// One-hidden-layer tanh network with softmax output and Gaussian priors.
+/// The hidden layer's activation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Activation {
+    /// `tanh` per unit (tunelab's network before issue 25).
+    #[default]
+    Tanh,
+    /// `softmax` over the hidden units of a row (the paper's App. B.3.1).
+    Softmax,
+}
+
+impl Activation {
+    pub fn is_tanh(&self) -> bool { *self == Activation::Tanh }
+    fn name(&self) -> &'static str {
+        match self {
+            Activation::Tanh => "tanh",
+            Activation::Softmax => "softmax",
+        }
+    }
+}
+
+/// One-hidden-layer network (tanh or softmax units) with softmax output and Gaussian priors.
 #[derive(Debug, Clone)]
 pub struct Bnn {
     data: Arc<Dataset>,
@@ -40,6 +62,7 @@ pub struct Bnn {
     h: usize,
     k: usize,
     prior_var: f64,
+    activation: Activation,
 }
 
 /// Offsets of the blocks of `theta`, from [`crate::nn::Mlp1Layout`].
@@ -57,8 +80,17 @@ impl Bnn {
         if data.n == 0 || data.p == 0 { return Err(Error::data("bnn needs at least one row and one feature")); }
         data.check_class_labels(n_classes)?;
         let labels = data.y.iter().map(|&v| v as usize).collect();
-        Ok(Self { p: data.p, h: hidden, k: n_classes, labels, data, prior_var })
+        Ok(Self { p: data.p, h: hidden, k: n_classes, labels, data, prior_var, activation: Activation::Tanh })
     }
+
+    /// The same network with the hidden activation `a`.
+    pub fn with_activation(mut self, a: Activation) -> Self {
+        self.activation = a;
+        self
+    }
+
+    /// The hidden layer's activation.
+    pub fn activation(&self) -> Activation { self.activation }
 
     /// Number of hidden units.
     pub fn hidden(&self) -> usize { self.h }
@@ -98,7 +130,7 @@ impl Bnn {
         })
     }
 
-    /// Forward pass for `m` rows `xb` (`m x p`): hidden activations `hb` (`m x h`, tanh) and class
+    /// Forward pass for `m` rows `xb` (`m x p`): hidden activations `hb` (`m x h`, tanh or softmax) and class
     /// log-probabilities `lp` (`m x k`).
     fn forward(&self, theta: &[f64], xb: &[f64], m: usize, hb: &mut [f64], lp: &mut [f64]) {
         let (p, h, k) = (self.p, self.h, self.k);
@@ -107,8 +139,18 @@ impl Bnn {
         // A = X_b W1^T; W1^T[i, j] = theta[j * p + i].
         gemm(m, p, h, 1.0, xb, p, 1, &theta[..l.b1], 1, p, 0.0, hb, h, 1);
         let b1 = &theta[l.b1..l.w2];
-        for row in hb.chunks_exact_mut(h) {
-            for (v, b) in row.iter_mut().zip(b1) { *v = tanh(*v + b); }
+        match self.activation {
+            Activation::Tanh => {
+                for row in hb.chunks_exact_mut(h) {
+                    for (v, b) in row.iter_mut().zip(b1) { *v = tanh(*v + b); }
+                }
+            }
+            Activation::Softmax => {
+                for row in hb.chunks_exact_mut(h) {
+                    for (v, b) in row.iter_mut().zip(b1) { *v += b; }
+                    nn::softmax_in_place(row);
+                }
+            }
         }
         // logits = H W2^T + b2; W2^T[j, c] = theta[w2 + c * h + j].
         gemm(m, h, k, 1.0, hb, h, 1, &theta[l.w2..l.b2], 1, h, 0.0, lp, k, 1);
@@ -144,7 +186,12 @@ impl Bnn {
         for row in dl.chunks_exact(k) { for (g, v) in g_b2.iter_mut().zip(row) { *g += v; } }
         // dH = D W2 (m x h); then dA = dH * (1 - H^2).
         gemm(m, k, h, 1.0, dl, k, 1, &theta[l.w2..l.b2], h, 1, 0.0, da, h, 1);
-        nn::tanh_backward(da, hb);
+        match self.activation {
+            Activation::Tanh => nn::tanh_backward(da, hb),
+            Activation::Softmax => {
+                for (d, hr) in da.chunks_exact_mut(h).zip(hb.chunks_exact(h)) { nn::softmax_backward(d, hr); }
+            }
+        }
         // dW1 (h x p) += dA^T X_b; dA^T[j, i] = da[i * h + j].
         gemm(h, m, p, 1.0, da, 1, h, xb, p, 1, 1.0, g_w1, p, 1);
         for row in da.chunks_exact(h) { for (g, v) in g_b1.iter_mut().zip(row) { *g += v; } }
@@ -221,6 +268,6 @@ impl Target for Bnn {
     }
     fn label(&self, i: usize) -> usize { self.labels[i] }
     fn name(&self) -> String {
-        format!("BNN classifier ({} -> {} tanh -> {} softmax, N = {}, d = {})", self.p, self.h, self.k, self.data.n, self.dim())
+        format!("BNN classifier ({} -> {} {} -> {} softmax, N = {}, d = {})", self.p, self.h, self.activation.name(), self.k, self.data.n, self.dim())
     }
 }

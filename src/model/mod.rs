@@ -26,12 +26,12 @@ pub mod pmf;
 mod spec;
 pub mod toys;
 
-pub use bnn::Bnn;
+pub use bnn::{Activation, Bnn};
 pub use gaussian::Gaussian;
 pub use linear::LinearRegression;
 pub use logistic::LogisticRegression;
-pub use pmf::Pmf;
-pub use spec::{build_target, full_scores, ModelSpec};
+pub use pmf::{Pmf, PmfHyper};
+pub use spec::{build_target, full_scores, ModelSpec, PmfPrior};
 pub use toys::{density_grid, log_density_grid, Banana, Mixture2d};
 
 /// A posterior `p(theta | data) ∝ p(theta) prod_i p(y_i | theta)`.

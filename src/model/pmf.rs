@@ -1,10 +1,19 @@
 //! Probabilistic matrix factorisation (Salakhutdinov & Mnih 2008; the paper's section 4.2 / appendix B.2 on
-//! MovieLens): ratings `R_ij ~ N(mean + U_i . V_j, 1 / tau)`, priors `U_i ~ N(0, I / lambda)`,
-//! `V_j ~ N(0, I / lambda)` with fixed precisions (no hyperpriors here), `mean` the training mean rating.
+//! MovieLens), with two priors:
+//! - **fixed** (tunelab's default before issue 25): ratings `R_ij ~ N(mean + U_i . V_j, 1 / tau)`, priors
+//!   `U_i ~ N(0, I / lambda)`, `V_j ~ N(0, I / lambda)` with fixed precisions, `mean` the training mean rating.
+//!   Parameter layout of `theta` (length `(users + items) latent`): `U` (users x latent, row-major), then `V`.
+//! - **hierarchical** (the paper's App. B.2.1: `theta = (U, mu_U, Lambda_U, V, mu_V, Lambda_V)`, `tau = (alpha,
+//!   mu_0, a_0, b_0) = (3, 0, 4, 5)`): `R_ij ~ N(U_i . V_j, 1 / alpha)`, `W_i ~ N(mu_W, Lambda_W^-1)`,
+//!   `mu_W ~ N(mu_0, Lambda_W^-1)`, `Lambda_W = diag(lambda_W)`, `lambda_Wk ~ Gamma(a_0, b_0)` (shape, rate),
+//!   for `W = U, V`. **The text does not contain** the likelihood and prior equations (images); these forms are
+//!   the authors' code (github.com/jeremiecoullon/SGMCMC_bandit_tuning, `models/PMF/pmf_model.py`): diagonal
+//!   precisions, sampled as `log lambda` (so that SG-MCMC moves on R; the log-Jacobian is in the density), no
+//!   centring of the ratings. Layout: `U`, `V` as above, then `mu_U`, `log lambda_U`, `mu_V`, `log lambda_V`
+//!   (`latent` each): length `(users + items + 4) latent`.
 //!
 //! The data is a ratings [`Dataset`] (`crate::data::ratings`): columns `user`, `item` (0-based indices),
-//! label = the rating. Parameter layout of `theta` (length `(users + items) latent`): `U` (users x latent,
-//! row-major), then `V` (items x latent).
+//! label = the rating.
 
 use super::Target;
 use crate::data::Dataset;
@@ -12,7 +21,24 @@ use crate::error::{Error, Result};
 use std::sync::Arc;
 use crate::math::ln;
 
-/// PMF posterior over the user and item factors.
+/// The hierarchical prior's hyper-parameters (App. B.2.1's `tau`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PmfHyper {
+    /// Noise precision of a rating.
+    pub alpha: f64,
+    /// Prior mean of `mu_U`, `mu_V`.
+    pub mu0: f64,
+    /// Gamma shape and rate of each precision `lambda_Wk`.
+    pub a0: f64,
+    pub b0: f64,
+}
+
+impl PmfHyper {
+    /// The paper's `(alpha, mu_0, a_0, b_0) = (3, 0, 4, 5)` (App. B.2.1).
+    pub const PAPER: PmfHyper = PmfHyper { alpha: 3.0, mu0: 0.0, a0: 4.0, b0: 5.0 };
+}
+
+/// PMF posterior over the user and item factors (and, hierarchical, their means and log precisions).
 #[derive(Debug, Clone)]
 pub struct Pmf {
     data: Arc<Dataset>,
@@ -23,6 +49,7 @@ pub struct Pmf {
     lambda: f64,
     tau: f64,
     mean: f64,
+    hyper: Option<PmfHyper>,
 }
 
 impl Pmf {
@@ -50,7 +77,55 @@ impl Pmf {
             }
             pairs.push((u as u32, i as u32));
         }
-        Ok(Self { data, pairs, users, items, latent, lambda, tau, mean })
+        Ok(Self { data, pairs, users, items, latent, lambda, tau, mean, hyper: None })
+    }
+
+    /// The paper's hierarchical PMF (App. B.2.1, module doc) with hyper-parameters `hyper`; ratings not centred.
+    pub fn hierarchical(data: Arc<Dataset>, users: usize, items: usize, latent: usize, hyper: PmfHyper) -> Result<Self> {
+        let PmfHyper { alpha, mu0, a0, b0 } = hyper;
+        if !(alpha > 0.0 && alpha.is_finite() && mu0.is_finite() && a0 > 0.0 && a0.is_finite() && b0 > 0.0 && b0.is_finite()) {
+            return Err(Error::config("pmf: alpha, a0 and b0 must be positive and finite, mu0 finite"));
+        }
+        let mut t = Self::new(data, users, items, latent, 1.0, alpha, 0.0)?;
+        t.hyper = Some(hyper);
+        Ok(t)
+    }
+
+    /// The hierarchical prior's hyper-parameters (`None`: fixed precisions).
+    pub fn hyper(&self) -> Option<PmfHyper> { self.hyper }
+
+    /// Offset of `mu_U` in theta (hierarchical layout; `mu_V` is at `+ 2 latent`).
+    fn hyper_offset(&self) -> usize { (self.users + self.items) * self.latent }
+
+    /// Hierarchical log prior of one group `W` (rows `[from, to)` of factors, mean at `mu`, log precisions at
+    /// `ll`), and its gradient added to `out` when given.
+    fn group_prior(&self, h: &PmfHyper, theta: &[f64], rows: std::ops::Range<usize>, mu: usize, ll: usize, mut out: Option<&mut [f64]>) -> f64 {
+        let l = self.latent;
+        let n = rows.len() as f64;
+        let mut lp = 0.0;
+        for k in 0..l {
+            let (m, g) = (theta[mu + k], theta[ll + k]);
+            let lam = crate::math::exp(g);
+            // W_ik ~ N(mu_k, 1 / lam_k): -lam/2 (W - mu)^2 + g/2 per row
+            let mut ss = 0.0;
+            let mut sd = 0.0;
+            for r in rows.clone() {
+                let dlt = theta[r * l + k] - m;
+                ss += dlt * dlt;
+                sd += dlt;
+                if let Some(o) = out.as_deref_mut() {
+                    o[r * l + k] -= lam * dlt;
+                }
+            }
+            // mu_k ~ N(mu0, 1 / lam_k); lam_k ~ Gamma(a0, b0) in g = log lam: (a0 - 1) g - b0 lam + g
+            let dm = m - h.mu0;
+            lp += -0.5 * lam * ss + 0.5 * n * g - 0.5 * lam * dm * dm + 0.5 * g + h.a0 * g - h.b0 * lam;
+            if let Some(o) = out.as_deref_mut() {
+                o[mu + k] += lam * sd - lam * dm;
+                o[ll + k] += -0.5 * lam * ss + 0.5 * n - 0.5 * lam * dm * dm + 0.5 + h.a0 - h.b0 * lam;
+            }
+        }
+        lp
     }
 
     /// Users, items, latent factors.
@@ -84,11 +159,29 @@ impl Pmf {
 }
 
 impl Target for Pmf {
-    fn dim(&self) -> usize { (self.users + self.items) * self.latent }
+    fn dim(&self) -> usize { (self.users + self.items + if self.hyper.is_some() { 4 } else { 0 }) * self.latent }
     fn n_data(&self) -> usize { self.data.n }
-    fn log_prior(&self, theta: &[f64]) -> f64 { -0.5 * self.lambda * theta.iter().map(|t| t * t).sum::<f64>() }
+    fn log_prior(&self, theta: &[f64]) -> f64 {
+        match &self.hyper {
+            None => -0.5 * self.lambda * theta.iter().map(|t| t * t).sum::<f64>(),
+            Some(h) => {
+                let (o, l) = (self.hyper_offset(), self.latent);
+                self.group_prior(h, theta, 0..self.users, o, o + l, None)
+                    + self.group_prior(h, theta, self.users..self.users + self.items, o + 2 * l, o + 3 * l, None)
+            }
+        }
+    }
     fn add_grad_log_prior(&self, theta: &[f64], out: &mut [f64]) {
-        for (o, t) in out.iter_mut().zip(theta) { *o -= self.lambda * t; }
+        match &self.hyper {
+            None => {
+                for (o, t) in out.iter_mut().zip(theta) { *o -= self.lambda * t; }
+            }
+            Some(h) => {
+                let (o, l) = (self.hyper_offset(), self.latent);
+                self.group_prior(h, theta, 0..self.users, o, o + l, Some(out));
+                self.group_prior(h, theta, self.users..self.users + self.items, o + 2 * l, o + 3 * l, Some(out));
+            }
+        }
     }
     fn add_grad_log_lik(&self, theta: &[f64], idx: &[usize], out: &mut [f64]) {
         let l = self.latent;
@@ -114,7 +207,8 @@ impl Target for Pmf {
     fn pmf_shape(&self) -> Option<(usize, usize, f64)> { Some((self.users, self.items, self.mean)) }
     fn predictive_rmse(&self, samples: &[f64]) -> Option<f64> { Some(self.rmse(samples)) }
     fn name(&self) -> String {
-        format!("PMF ({} users x {} items, {} factors, N = {}, d = {})", self.users, self.items, self.latent, self.data.n, self.dim())
+        let prior = if self.hyper.is_some() { "hierarchical " } else { "" };
+        format!("{prior}PMF ({} users x {} items, {} factors, N = {}, d = {})", self.users, self.items, self.latent, self.data.n, self.dim())
     }
 }
 

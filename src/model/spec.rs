@@ -1,7 +1,7 @@
 //! `ModelSpec`: the serde description of a model (the `model` part of the tune config), and
 //! [`build_target`], which validates it against the data and builds the target.
 
-use super::{Banana, Bnn, Gaussian, LinearRegression, LogisticRegression, Mixture2d, Target};
+use super::{Activation, Banana, Bnn, Gaussian, LinearRegression, LogisticRegression, Mixture2d, Target};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use rayon::prelude::*;
@@ -67,7 +67,7 @@ pub enum ModelSpec {
         #[serde(default = "one")]
         sd2: f64,
     },
-    /// One-hidden-layer tanh BNN classifier with softmax output; paper App. B.3. The number of classes
+    /// One-hidden-layer BNN classifier (tanh or softmax hidden units) with softmax output; paper App. B.3. The number of classes
     /// is `max label + 1` unless `classes` is given.
     Bnn {
         #[serde(default = "twenty")]
@@ -76,6 +76,9 @@ pub enum ModelSpec {
         prior_var: f64,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         classes: Option<usize>,
+        /// Hidden activation: `"tanh"` (default) or `"softmax"` (the paper's network, App. B.3.1).
+        #[serde(default, skip_serializing_if = "Activation::is_tanh")]
+        activation: Activation,
     },
     /// Probabilistic matrix factorisation on a ratings set (`user`, `item` columns, label = rating); paper
     /// section 4.2 / App. B.2. Users, items and the centring mean come from the training data unless given
@@ -95,9 +98,45 @@ pub enum ModelSpec {
         items: Option<usize>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mean: Option<f64>,
+        /// `{"kind": "fixed"}` (default: the fixed precisions `lambda`, `tau` and the centring `mean`) or
+        /// `{"kind": "hierarchical"}`, the paper's App. B.2.1 model (`lambda`, `tau` and `mean` are then unused).
+        #[serde(default, skip_serializing_if = "PmfPrior::is_fixed")]
+        prior: PmfPrior,
     },
 }
 
+/// The prior of the `pmf` model.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum PmfPrior {
+    /// Fixed precisions (tunelab's PMF before issue 25).
+    #[default]
+    Fixed,
+    /// The paper's hierarchical model (App. B.2.1; [`crate::model::pmf`]): means and diagonal precisions of the
+    /// user and item factors learnt, `tau = (alpha, mu0, a0, b0)`, default the paper's (3, 0, 4, 5).
+    Hierarchical {
+        #[serde(default = "three")]
+        alpha: f64,
+        #[serde(default)]
+        mu0: f64,
+        #[serde(default = "four")]
+        a0: f64,
+        #[serde(default = "five")]
+        b0: f64,
+    },
+}
+
+impl PmfPrior {
+    pub fn is_fixed(&self) -> bool { matches!(self, PmfPrior::Fixed) }
+    /// The paper's hierarchical prior, App. B.2.1's values.
+    pub fn paper() -> Self { PmfPrior::Hierarchical { alpha: 3.0, mu0: 0.0, a0: 4.0, b0: 5.0 } }
+    /// Parameters per latent factor beyond the user and item factors (mu and log lambda of U and V).
+    pub fn extra_per_latent(&self) -> usize { if self.is_fixed() { 0 } else { 4 } }
+}
+
+fn three() -> f64 { 3.0 }
+fn four() -> f64 { 4.0 }
+fn five() -> f64 { 5.0 }
 fn six() -> f64 { 6.0 }
 fn two_f() -> f64 { 2.0 }
 
@@ -127,12 +166,12 @@ impl ModelSpec {
     /// parameter layout); other specs are returned unchanged.
     pub fn for_test_set(&self, train: &dyn Target) -> ModelSpec {
         match self {
-            ModelSpec::Bnn { hidden, prior_var, .. } => {
-                ModelSpec::Bnn { hidden: *hidden, prior_var: *prior_var, classes: Some(train.n_classes()) }
+            ModelSpec::Bnn { hidden, prior_var, activation, .. } => {
+                ModelSpec::Bnn { hidden: *hidden, prior_var: *prior_var, classes: Some(train.n_classes()), activation: *activation }
             }
-            ModelSpec::Pmf { latent, lambda, tau, .. } => {
+            ModelSpec::Pmf { latent, lambda, tau, prior, .. } => {
                 let (users, items, mean) = train.pmf_shape().map_or((None, None, None), |(u, i, m)| (Some(u), Some(i), Some(m)));
-                ModelSpec::Pmf { latent: *latent, lambda: *lambda, tau: *tau, users, items, mean }
+                ModelSpec::Pmf { latent: *latent, lambda: *lambda, tau: *tau, users, items, mean, prior: *prior }
             }
             other => other.clone(),
         }
@@ -173,7 +212,7 @@ pub fn build_target(spec: &ModelSpec, data: Option<Arc<Dataset>>) -> Result<Arc<
         },
         ModelSpec::Banana { b, var } => Arc::new(Banana::new(*b, *var)?),
         ModelSpec::Mixture { weight, mean1, mean2, sd1, sd2 } => Arc::new(Mixture2d::new(*weight, *mean1, *mean2, *sd1, *sd2)?),
-        ModelSpec::Pmf { latent, lambda, tau, users, items, mean } => {
+        ModelSpec::Pmf { latent, lambda, tau, users, items, mean, prior } => {
             let data = data.expect("checked above");
             if data.p != 2 {
                 return Err(Error::data(format!(
@@ -181,9 +220,15 @@ pub fn build_target(spec: &ModelSpec, data: Option<Arc<Dataset>>) -> Result<Arc<
             }
             let (u, i) = crate::data::ratings::shape(&data);
             let m = mean.unwrap_or_else(|| data.y.iter().sum::<f64>() / data.n.max(1) as f64);
-            Arc::new(crate::model::Pmf::new(data, users.unwrap_or(u), items.unwrap_or(i), *latent, *lambda, *tau, m)?)
+            let (users, items) = (users.unwrap_or(u), items.unwrap_or(i));
+            match *prior {
+                PmfPrior::Fixed => Arc::new(crate::model::Pmf::new(data, users, items, *latent, *lambda, *tau, m)?),
+                PmfPrior::Hierarchical { alpha, mu0, a0, b0 } => {
+                    Arc::new(crate::model::Pmf::hierarchical(data, users, items, *latent, crate::model::PmfHyper { alpha, mu0, a0, b0 })?)
+                }
+            }
         }
-        ModelSpec::Bnn { hidden, prior_var, classes } => {
+        ModelSpec::Bnn { hidden, prior_var, classes, activation } => {
             let data = data.expect("checked above");
             let k = match classes {
                 Some(k) => *k,
@@ -202,7 +247,7 @@ pub fn build_target(spec: &ModelSpec, data: Option<Arc<Dataset>>) -> Result<Arc<
                 return Err(Error::data(format!(
                     "bnn: the label column \"{}\" has only one class; a classifier needs at least 2", data.label_name)));
             }
-            Arc::new(Bnn::new(data, *hidden, k, *prior_var)?)
+            Arc::new(Bnn::new(data, *hidden, k, *prior_var)?.with_activation(*activation))
         }
     })
 }

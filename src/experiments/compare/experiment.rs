@@ -29,6 +29,15 @@ pub struct CompareConfig {
     /// The grid (log-loss) baseline's start noise and per-point budget; default the paper's (App. B) by model.
     #[serde(default, skip_serializing_if = "is_default_grid")]
     pub grid_baseline: compare::GridBaseline,
+    /// How each tuner's choice is evaluated: `{"kind": "fresh-from-map"}` (default: a fresh chain from the MAP
+    /// for the paper's multiple of R, burn-in removed; `budget`, `burn_in` override) or `{"kind":
+    /// "tuning-chain"}` (the chosen arm's tuning chain, tunelab's evaluation before issue 25).
+    #[serde(default, skip_serializing_if = "is_default_evaluation")]
+    pub evaluation: compare::EvaluationSpec,
+}
+
+fn is_default_evaluation(e: &compare::EvaluationSpec) -> bool {
+    *e == compare::EvaluationSpec::default()
 }
 
 fn is_default_grid(g: &compare::GridBaseline) -> bool {
@@ -37,7 +46,7 @@ fn is_default_grid(g: &compare::GridBaseline) -> bool {
 
 impl CompareConfig {
     pub fn from_base(base: TuneConfig) -> Self {
-        Self { base, reference_samples: default_reference_samples(), tuners: Vec::new(), grid_baseline: Default::default() }
+        Self { base, reference_samples: default_reference_samples(), tuners: Vec::new(), grid_baseline: Default::default(), evaluation: Default::default() }
     }
 
     /// What this comparison's exact reference depends on (a saved reference must carry the same key).
@@ -135,6 +144,7 @@ impl Experiment for CompareExperiment {
 
     fn check(cfg: CompareConfig) -> Result<Self> {
         cfg.base.validate()?;
+        cfg.evaluation.validate()?;
         let mut tuners = compare::paper_tuners_with(&cfg.base, &cfg.grid_baseline);
         if let Some(unknown) = cfg.tuners.iter().find(|n| !tuners.iter().any(|t| &t.0 == *n)) {
             let names: Vec<&str> = tuners.iter().map(|t| t.0.as_str()).collect();
@@ -172,9 +182,10 @@ impl Experiment for CompareExperiment {
         let total = self.tuners.len() as f64;
         let mut index = 0usize;
         let mut count = ChunkCounter::default();
+        let plan = self.cfg.evaluation.resolve(&self.cfg.base);
         // One progress callback for both phases (the reference, then the tuners), called from one thread.
         let progress = std::cell::RefCell::new(progress);
-        compare::compare_observed(&self.tuners, &problem, self.cfg.reference_samples, given, &mut |name, e| {
+        compare::compare_observed(&self.tuners, &problem, self.cfg.reference_samples, given, plan, &mut |name, e| {
             if matches!(e, TuneEvent::Started { .. }) {
                 index = self.tuners.iter().position(|t| t.0 == name).unwrap_or(index);
             }

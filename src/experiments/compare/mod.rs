@@ -8,6 +8,7 @@ pub use experiment::{CompareConfig, CompareDetail, CompareExperiment, ReferenceP
 
 use crate::experiments::tune::config::*;
 use crate::experiments::tune::driver::drive;
+use crate::experiments::tune::keep::Moments;
 use crate::experiments::tune::kernel::{KsdKernel, RunKernel};
 use crate::experiments::tune::metric::{predictive_log_loss, score_vectors, thin_rows};
 use crate::experiments::tune::posterior::Posterior;
@@ -109,6 +110,32 @@ pub struct Evaluation {
     pub total_grad_evals: u64,
     /// Grid search (KSD) compute divided by this tuner's compute.
     pub speedup_vs_grid: Option<f64>,
+    /// The evaluation run (`evaluation: {"kind": "fresh-from-map"}`, the default): a fresh chain of the chosen
+    /// hyper-parameters from the MAP; absent when the tuning chain is evaluated (`"tuning-chain"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fresh_run: Option<FreshRun>,
+}
+
+/// What the fresh evaluation chain did ([`fresh_chain`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FreshRun {
+    /// The budget it ran for, in the comparison's unit (burn-in included).
+    pub budget: BudgetSpec,
+    /// Iterations run, burn-in included.
+    pub iters: u64,
+    /// Gradient evaluations (data points touched), burn-in included; not counted in `total_grad_evals` (the
+    /// tuning cost).
+    pub grad_evals: u64,
+    /// Iterations removed as burn-in (their samples are not used).
+    pub burn_in_iters: u64,
+    /// Samples after the burn-in (every `thin`-th iteration): the moments (std error, xi) use all of them.
+    pub samples: usize,
+    /// Samples the KSD, log-loss and calibration use (evenly thinned from `samples`, memory-bounded).
+    pub scored_samples: usize,
+    /// The iteration at which the chain diverged (then no evaluation metric is given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diverged_iter: Option<u64>,
+    pub seconds: f64,
 }
 
 /// One tuner of a comparison: its full report plus the evaluation.
@@ -160,6 +187,194 @@ impl GridBaseline {
         (self.sigma.unwrap_or(sigma), budget)
     }
 }
+
+/// How `compare` evaluates each tuner's chosen hyper-parameters (`evaluation` in the config).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum EvaluationSpec {
+    /// As the paper (sec. 4.1 "We tested each sampler by running each sampler for 10 s"; 4.2 "We run each SGMCMC
+    /// sampler for 20 s, and estimate the standard deviation after removing the burn-in"; 4.3 "run the samplers
+    /// for 300 s starting from the maximum aposteriori value. We then remove the visible burn-in"; 3.4.1 "we
+    /// always start the sampler from the [MAP]"): the chosen hyper-parameters run again in a fresh chain from the
+    /// MAP on its own random stream, the first `burn_in` share of the budget removed. Unset fields take the
+    /// paper's values for the model ([`EvaluationSpec::resolve`]).
+    FreshFromMap {
+        /// The evaluation chain's budget (any one unit, as `budget`, burn-in included).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        budget: Option<BudgetSpec>,
+        /// Share of the budget run as burn-in and removed, in [0, 1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        burn_in: Option<f64>,
+    },
+    /// tunelab's evaluation before issue 25: the chosen arm's tuning chain (the report's samples, the arm's
+    /// running moments).
+    TuningChain,
+}
+
+impl Default for EvaluationSpec {
+    fn default() -> Self { EvaluationSpec::FreshFromMap { budget: None, burn_in: None } }
+}
+
+/// A resolved fresh evaluation run: its budget (burn-in included) and the burn-in share.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FreshPlan {
+    pub budget: BudgetSpec,
+    pub burn_in: f64,
+}
+
+impl EvaluationSpec {
+    /// The paper's evaluation length over its tuning budget R, and the burn-in share, by model. The paper tunes
+    /// for R = 1 s (logistic, sec. 4.1) or 10 s (PMF, BNN, App. B.2.3 / B.3.3) and evaluates for 10 s, 20 s
+    /// and 300 s: 10 R, 2 R and 30 R. tunelab's budgets are gradient evaluations (or iterations): the
+    /// evaluation gets that multiple of the comparison's R in R's own unit (equal time = equal gradient
+    /// evaluations at a fixed cost per data point, the same conversion as R itself, docs/papers/mamba.md).
+    /// Burn-in: sec. 4.1 removes none; 4.2 / 4.3 remove "the (visible) burn-in", whose length **the text does
+    /// not contain**: tunelab removes the first 10% of the budget. Models the paper does not run: 10 R and
+    /// 10% (tunelab's choice).
+    pub fn paper_defaults(model: &crate::model::ModelSpec) -> (f64, f64) {
+        use crate::model::ModelSpec;
+        match model {
+            ModelSpec::Logistic { .. } => (10.0, 0.0),
+            ModelSpec::Pmf { .. } => (2.0, 0.1),
+            ModelSpec::Bnn { .. } => (30.0, 0.1),
+            _ => (10.0, 0.1),
+        }
+    }
+
+    /// The fresh run for the comparison `base` (`None`: evaluate the tuning chain). Given fields win.
+    pub fn resolve(&self, base: &TuneConfig) -> Option<FreshPlan> {
+        match self {
+            EvaluationSpec::TuningChain => None,
+            EvaluationSpec::FreshFromMap { budget, burn_in } => {
+                let (times, burn) = Self::paper_defaults(&base.model);
+                let scaled = |v: Option<f64>| v.map(|x| x * times);
+                let b = base.budget;
+                let budget = budget.unwrap_or(BudgetSpec { grad_evals: scaled(b.grad_evals), seconds: scaled(b.seconds), iterations: scaled(b.iterations) });
+                Some(FreshPlan { budget, burn_in: burn_in.unwrap_or(burn) })
+            }
+        }
+    }
+
+    /// Checks the given fields (one budget unit, positive; burn-in share in [0, 1)).
+    pub fn validate(&self) -> Result<()> {
+        if let EvaluationSpec::FreshFromMap { budget, burn_in } = self {
+            if let Some(b) = budget {
+                b.unit_amount().map_err(|e| crate::Error::config(format!("evaluation: {e}")))?;
+            }
+            if let Some(f) = burn_in {
+                if !(f.is_finite() && (0.0..1.0).contains(f)) {
+                    return Err(crate::Error::config(format!("`evaluation.burn_in`: a share of the budget in [0, 1), got {f}")));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Stream id of the fresh evaluation chains: one stream per (seed, this id), the same for every tuner, so two
+/// tuners that choose the same hyper-parameters get the same evaluation chain, and it shares no draws with any
+/// tuning chain (arm ids are below 2^40) or the MAP, split, reference and score streams.
+pub const STREAM_EVAL: u64 = (1 << 40) + 8;
+
+/// The fresh evaluation chain of a chosen arm: its record, its scored samples (evenly thinned, at most 2 K rows
+/// of `d`, K as a report's samples, [`crate::experiments::tune::keep::chain_cap`]) and the running moments of
+/// every sample after the burn-in. The chain starts at `problem.map` with `cfg`'s sampler, the chosen step,
+/// batch and leapfrog steps, keeps every `cfg.thin`-th iteration, and draws from `rng::stream(cfg.seed,
+/// STREAM_EVAL)`.
+pub fn fresh_chain(problem: &Posterior, cfg: &TuneConfig, best: &crate::experiments::tune::report::Best, plan: &FreshPlan, cancel: &AtomicBool) -> Result<(FreshRun, Vec<f64>, Moments)> {
+    use crate::experiments::tune::keep::{chain_cap, sub_iters, StrideBuffer};
+    use crate::sampler::{Budget, Chain, SamplerParams};
+    let t = Instant::now();
+    let d = problem.dim;
+    let target = problem.train.as_ref();
+    let params = SamplerParams {
+        kind: cfg.sampler.kind,
+        step: best.step,
+        batch: BatchSize::Count(best.batch),
+        leapfrog: best.leapfrog,
+        friction: cfg.sampler.friction,
+        thermostat_a: cfg.sampler.thermostat_a,
+        with_replacement: cfg.sampler.with_replacement,
+    }
+    .validate(problem.n_data)?;
+    let cv = cfg.sampler.kind.is_cv().then(|| problem.cv.clone());
+    let mut chain = Chain::new(target, params, problem.map.clone(), cv, rng::stream(cfg.seed, STREAM_EVAL))?;
+    let (unit, amount) = plan.budget.unit_amount()?;
+    let burn = amount * plan.burn_in;
+    let per_iter = chain.params().grad_evals_per_iter();
+    let sub = sub_iters(d, cfg.thin);
+    let mut buf = StrideBuffer::new(d, chain_cap(d, 0, crate::experiments::tune::driver::REPORT_SAMPLES, 1));
+    let mut moments = Moments::new(d);
+    let mut scratch = Vec::new();
+    // Runs `amount` of the unit in slices (as the driver: the same chain as one call), rows to `keep`.
+    let mut run = |chain: &mut Chain, amount: f64, keep: &mut dyn FnMut(&[f64])| -> Result<()> {
+        let mut left = match unit {
+            BudgetUnit::GradEvals => Budget::GradEvals(amount.round() as u64),
+            BudgetUnit::Iterations => Budget::Iterations(amount.round() as u64),
+            BudgetUnit::Seconds => Budget::Seconds(amount),
+        };
+        loop {
+            let slice = match left {
+                Budget::GradEvals(0) | Budget::Iterations(0) => break,
+                Budget::GradEvals(g) => Budget::GradEvals(g.min(sub * per_iter)),
+                Budget::Iterations(k) => Budget::Iterations(k.min(sub)),
+                Budget::Seconds(s) if s <= 0.0 => break,
+                Budget::Seconds(s) => Budget::Seconds(s.min(0.05)),
+            };
+            let stats = chain.run(target, slice, cfg.thin, &mut scratch, cancel);
+            for row in scratch.chunks_exact(d) {
+                keep(row);
+            }
+            scratch.clear();
+            if stats.cancelled || cancel.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(crate::Error::Cancelled);
+            }
+            if stats.iters == 0 || chain.status().is_diverged() {
+                break;
+            }
+            left = match left {
+                Budget::GradEvals(g) => Budget::GradEvals(g.saturating_sub(stats.grad_evals)),
+                Budget::Iterations(k) => Budget::Iterations(k.saturating_sub(stats.iters)),
+                Budget::Seconds(s) => Budget::Seconds(s - stats.seconds),
+            };
+        }
+        Ok(())
+    };
+    run(&mut chain, burn, &mut |_| {})?;
+    let burn_in_iters = chain.iters();
+    let burn_evals = chain.grad_evals();
+    let rest = match unit {
+        // the whole budget, whatever the burn-in's last iteration overshot
+        BudgetUnit::GradEvals => amount.round() - burn_evals as f64,
+        BudgetUnit::Iterations => amount.round() - burn_in_iters as f64,
+        BudgetUnit::Seconds => amount - t.elapsed().as_secs_f64(),
+    };
+    if !chain.status().is_diverged() && rest > 0.0 {
+        run(&mut chain, rest, &mut |row| {
+            moments.push(row);
+            buf.push(row);
+        })?;
+    }
+    let diverged_iter = match chain.status() {
+        crate::sampler::ChainStatus::Diverged { iter } => Some(iter),
+        _ => None,
+    };
+    let x = thin_rows(&buf.rows, d, EVAL_ROWS);
+    let record = FreshRun {
+        budget: plan.budget,
+        iters: chain.iters(),
+        grad_evals: chain.grad_evals(),
+        burn_in_iters,
+        samples: moments.n,
+        scored_samples: x.len() / d.max(1),
+        diverged_iter,
+        seconds: t.elapsed().as_secs_f64(),
+    };
+    Ok((record, x, moments))
+}
+
+/// At most this many samples enter the evaluation's KSD, log-loss and calibration.
+pub const EVAL_ROWS: usize = 1000;
 
 /// The tuners of the paper's comparison, derived from a base config (its data, model, sampler, grid, budget),
 /// with the paper's grid (log-loss) baseline.
@@ -237,34 +452,60 @@ pub fn xi_error(sd_hat: &[f64], sd: &[f64]) -> f64 {
     num.sqrt() / den.sqrt().max(1e-300)
 }
 
-/// Evaluates a report's chosen samples; `kernel` is the comparison's Stein kernel ([`ksd_kernel`]).
+/// Evaluates a report's chosen samples on its tuning chain (`evaluation: {"kind": "tuning-chain"}`); `kernel`
+/// is the comparison's Stein kernel ([`ksd_kernel`]).
 pub fn evaluate(problem: &Posterior, report: &Report, reference: Option<&Reference>, seed: u64, kernel: Option<KsdKernel>) -> Result<Evaluation> {
     let total = report.compute.grad_evals + report.compute.scoring_grad_evals;
     let Some(best) = &report.best else {
-        return Ok(Evaluation { ksd: None, std_rel_error: None, xi: None, test_log_loss: None, calibration: None, test_rmse: None, total_grad_evals: total, speedup_vs_grid: None });
+        return Ok(Evaluation { ksd: None, std_rel_error: None, xi: None, test_log_loss: None, calibration: None, test_rmse: None, total_grad_evals: total, speedup_vs_grid: None, fresh_run: None });
     };
+    let x = thin_rows(&best.samples, problem.dim, EVAL_ROWS);
+    score_samples(problem, &x, &best.posterior.std, reference, seed, kernel, total)
+}
+
+/// Evaluates a report's choice on a fresh chain from the MAP ([`fresh_chain`]; the default,
+/// `evaluation: {"kind": "fresh-from-map"}`): every metric is computed on that chain's samples after the burn-in.
+pub fn evaluate_fresh(problem: &Posterior, report: &Report, reference: Option<&Reference>, plan: &FreshPlan, kernel: Option<KsdKernel>, cancel: &AtomicBool) -> Result<Evaluation> {
+    let total = report.compute.grad_evals + report.compute.scoring_grad_evals;
+    let cfg = &report.config;
+    let Some(best) = &report.best else {
+        return Ok(Evaluation { ksd: None, std_rel_error: None, xi: None, test_log_loss: None, calibration: None, test_rmse: None, total_grad_evals: total, speedup_vs_grid: None, fresh_run: None });
+    };
+    let (run, x, moments) = fresh_chain(problem, cfg, best, plan, cancel)?;
+    let mut e = if run.diverged_iter.is_some() || moments.n == 0 {
+        Evaluation { ksd: None, std_rel_error: None, xi: None, test_log_loss: None, calibration: None, test_rmse: None, total_grad_evals: total, speedup_vs_grid: None, fresh_run: None }
+    } else {
+        score_samples(problem, &x, &moments.std(), reference, cfg.seed, kernel, total)?
+    };
+    e.fresh_run = Some(run);
+    Ok(e)
+}
+
+/// The evaluation metrics of samples `x` (row-major) whose posterior sds are `std`.
+fn score_samples(problem: &Posterior, x: &[f64], std: &[f64], reference: Option<&Reference>, seed: u64, kernel: Option<KsdKernel>, total: u64) -> Result<Evaluation> {
     let d = problem.dim;
-    let x = thin_rows(&best.samples, d, 1000);
     let mut r = rng::stream(seed, (1 << 40) + 4);
-    let g = score_vectors(problem.train.as_ref(), &x, None, &mut r);
+    let g = score_vectors(problem.train.as_ref(), x, None, &mut r);
     // The comparison's kernel (default: the run kernel, Laplace preconditioner at the MAP): the same for every tuner.
     let kernel = RunKernel::for_metric(&ksd_kind(kernel), problem.train.as_ref(), &problem.map)?;
-    let ksd = kernel.and_then(|k| k.ksd(&x, &g, d).ok()).map(|v| RunKernel::rank_value(&v));
+    let ksd = kernel.and_then(|k| k.ksd(x, &g, d).ok()).map(|v| RunKernel::rank_value(&v));
     let std_rel_error = reference.map(|rf| {
-        best.posterior.std.iter().zip(&rf.std).map(|(a, b)| (a - b).abs() / b.abs().max(1e-300)).sum::<f64>() / d as f64
+        std.iter().zip(&rf.std).map(|(a, b)| (a - b).abs() / b.abs().max(1e-300)).sum::<f64>() / d as f64
     });
-    let xi = reference.map(|rf| xi_error(&best.posterior.std, &rf.std));
-    let test_log_loss = problem.test.as_ref().map(|t| predictive_log_loss(t.as_ref(), &x));
+    let xi = reference.map(|rf| xi_error(std, &rf.std));
+    let test_log_loss = problem.test.as_ref().map(|t| predictive_log_loss(t.as_ref(), x));
     let calibration = problem
         .test
         .as_ref()
         .filter(|t| t.n_classes() >= 2)
-        .and_then(|t| crate::experiments::tune::calibration::predictive_calibration(t.as_ref(), &x, crate::experiments::tune::calibration::BINS).ok());
-    let test_rmse = problem.test.as_ref().and_then(|t| t.predictive_rmse(&x));
-    Ok(Evaluation { ksd, std_rel_error, xi, test_log_loss, calibration, test_rmse, total_grad_evals: total, speedup_vs_grid: None })
+        .and_then(|t| crate::experiments::tune::calibration::predictive_calibration(t.as_ref(), x, crate::experiments::tune::calibration::BINS).ok());
+    let test_rmse = problem.test.as_ref().and_then(|t| t.predictive_rmse(x));
+    Ok(Evaluation { ksd, std_rel_error, xi, test_log_loss, calibration, test_rmse, total_grad_evals: total, speedup_vs_grid: None, fresh_run: None })
 }
 
-/// Runs every tuner on the same problem and seed and evaluates them. Every config must have been validated
+/// Runs every tuner on the same problem and seed and evaluates them: on a fresh chain from the MAP when
+/// `evaluation` is given (the comparison's [`EvaluationSpec::resolve`] on its base config, the same plan for
+/// every tuner), else on the chosen arm's tuning chain. Every config must have been validated
 /// ([`TuneConfig::validate`]); the experiment contract does that once when it checks a comparison. `given` is a
 /// reference computed before for the same problem ([`SavedReference::check`]): it is used instead of running
 /// MALA for `reference_samples` draws.
@@ -273,19 +514,22 @@ pub fn compare(
     problem: &Posterior,
     reference_samples: usize,
     given: Option<Reference>,
+    evaluation: Option<FreshPlan>,
     observer: &mut dyn FnMut(&str, &Event),
     cancel: &AtomicBool,
 ) -> Result<Comparison> {
-    compare_observed(tuners, problem, reference_samples, given, observer, &mut |_, _| {}, cancel)
+    compare_observed(tuners, problem, reference_samples, given, evaluation, observer, &mut |_, _| {}, cancel)
 }
 
 /// [`compare`] with the reference phase's progress: `on_reference(done, total)` in MALA iterations while the
 /// exact reference runs (not called when it is given or skipped).
+#[allow(clippy::too_many_arguments)]
 pub fn compare_observed(
     tuners: &[(String, TuneConfig)],
     problem: &Posterior,
     reference_samples: usize,
     given: Option<Reference>,
+    evaluation: Option<FreshPlan>,
     observer: &mut dyn FnMut(&str, &Event),
     on_reference: &mut dyn FnMut(u64, u64),
     cancel: &AtomicBool,
@@ -304,7 +548,10 @@ pub fn compare_observed(
     let mut entries = Vec::new();
     for (name, cfg) in tuners {
         let report = drive(cfg, problem, &mut |e| observer(name, e), cancel)?;
-        let evaluation = evaluate(problem, &report, reference.as_ref(), cfg.seed, kernel)?;
+        let evaluation = match evaluation {
+            None => evaluate(problem, &report, reference.as_ref(), cfg.seed, kernel)?,
+            Some(plan) => evaluate_fresh(problem, &report, reference.as_ref(), &plan, kernel, cancel)?,
+        };
         entries.push(CompareEntry { name: name.clone(), report, evaluation });
     }
     let grid = entries.iter().find(|e| e.name == "grid (KSD)").map(|e| e.evaluation.total_grad_evals as f64);

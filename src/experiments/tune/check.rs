@@ -108,9 +108,9 @@ impl TuneConfig {
                 Some(*d as f64)
             }
             ModelSpec::Banana { .. } | ModelSpec::Mixture { .. } => Some(2.0),
-            ModelSpec::Pmf { latent, users, items, .. } => match (&self.data.source, users, items) {
-                (_, Some(u), Some(i)) => Some(((u + i) * latent) as f64),
-                (DataSource::SimulateRatings { users, items, .. }, _, _) => Some(((users + items) * latent) as f64),
+            ModelSpec::Pmf { latent, users, items, prior, .. } => match (&self.data.source, users, items) {
+                (_, Some(u), Some(i)) => Some(((u + i + prior.extra_per_latent()) * latent) as f64),
+                (DataSource::SimulateRatings { users, items, .. }, _, _) => Some(((users + items + prior.extra_per_latent()) * latent) as f64),
                 _ => None,
             },
             ModelSpec::Bnn { hidden, classes: k, .. } => {

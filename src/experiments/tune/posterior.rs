@@ -120,9 +120,9 @@ impl Posterior {
         // PMF: the factors cover every user and item of the whole ratings set, not only the training split's.
         let pmf_model;
         let model = match (model, &data) {
-            (ModelSpec::Pmf { latent, lambda, tau, users, items, mean }, Some(ds)) if ds.p == 2 && (users.is_none() || items.is_none()) => {
+            (ModelSpec::Pmf { latent, lambda, tau, users, items, mean, prior }, Some(ds)) if ds.p == 2 && (users.is_none() || items.is_none()) => {
                 let (u, i) = data::ratings::shape(ds);
-                pmf_model = ModelSpec::Pmf { latent: *latent, lambda: *lambda, tau: *tau, users: users.or(Some(u)), items: items.or(Some(i)), mean: *mean };
+                pmf_model = ModelSpec::Pmf { latent: *latent, lambda: *lambda, tau: *tau, users: users.or(Some(u)), items: items.or(Some(i)), mean: *mean, prior: *prior };
                 &pmf_model
             }
             _ => model,

@@ -318,7 +318,7 @@ fn a_saved_reference_gives_the_report_of_a_recomputed_one_for_any_sampler() {
 fn compare_honours_the_plain_kernel() {
     use tunelab::experiments::compare::CompareConfig;
     use tunelab::experiments::tune::kernel::{KsdKernel, RunKernel};
-    use tunelab::experiments::tune::metric::{score_vectors, thin_rows};
+    use tunelab::experiments::tune::metric::score_vectors;
     use tunelab::experiments::tune::{MetricKind, Posterior};
     use tunelab::experiments::Output;
     let go = |kernel: Option<KsdKernel>| {
@@ -342,10 +342,13 @@ fn compare_honours_the_plain_kernel() {
         let k = e.report.kernel.as_ref().expect("a KSD tuner records its kernel");
         assert_eq!(k.kind, KsdKernel::Plain, "{}", e.name);
         assert_eq!((k.c, k.beta), (1.0, -0.5), "{}", e.name);
-        // the evaluation's KSD, recomputed with the plain kernel on the same thinned samples and score stream
+        // the evaluation's KSD, recomputed with the plain kernel on the same samples (the fresh evaluation
+        // chain from the MAP, the default) and score stream
         let best = e.report.best.as_ref().expect("a chosen arm");
         let d = problem.dim;
-        let x = thin_rows(&best.samples, d, 1000);
+        let plan = base.evaluation.resolve(&base.base).expect("a fresh evaluation run by default");
+        let (_, x, _) = tunelab::experiments::compare::fresh_chain(&problem, &e.report.config, best, &plan, &AtomicBool::new(false)).unwrap();
+        assert_eq!(x.len() / d, e.evaluation.fresh_run.as_ref().unwrap().scored_samples);
         let mut r = tunelab::rng::stream(base.base.seed, (1 << 40) + 4);
         let g = score_vectors(problem.train.as_ref(), &x, None, &mut r);
         let plain_kind = MetricKind::Ksd { kernel: Some(KsdKernel::Plain), scale: None, estimator: None, c: None, beta: None, moment: None };

@@ -64,10 +64,16 @@ fn the_reports_xi_is_the_chosen_arms_std_against_the_reference() {
     let Some(Output::Compare(c)) = rep.result else { panic!("a comparison") };
     let reference = c.reference.as_ref().expect("a reference");
     assert_eq!(c.entries.len(), 2);
+    // The evaluation is a fresh chain from the MAP (the default): xi is its sds' error.
+    let ExperimentConfig::Compare(cc) = ExperimentConfig::from_json(&v.to_string(), None).unwrap() else { panic!() };
+    let problem = tune::Posterior::build(&cc.base, None).unwrap();
+    let plan = cc.evaluation.resolve(&cc.base).expect("a fresh run");
     for e in &c.entries {
         let best = e.report.best.as_ref().expect("a chosen arm");
         let xi = e.evaluation.xi.expect("xi with a reference");
-        assert_eq!(xi, xi_error(&best.posterior.std, &reference.std), "{}", e.name);
+        let (_, _, moments) = tunelab::experiments::compare::fresh_chain(&problem, &e.report.config, best, &plan, &AtomicBool::new(false)).unwrap();
+        assert_eq!(xi, xi_error(&moments.std(), &reference.std), "{}", e.name);
+        assert_ne!(xi, xi_error(&best.posterior.std, &reference.std), "{}: not the tuning chain's", e.name);
         assert!(xi.is_finite() && xi >= 0.0);
     }
     // Serialised for the page as `evaluation.xi`.

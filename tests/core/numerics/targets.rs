@@ -338,7 +338,7 @@ fn model_spec_serde_defaults_and_validation() {
     let s: ModelSpec = serde_json::from_str(r#"{"kind": "logistic"}"#).unwrap();
     assert_eq!(s, ModelSpec::Logistic { prior_var: 10.0, intercept: false });
     let s: ModelSpec = serde_json::from_str(r#"{"kind": "bnn"}"#).unwrap();
-    assert_eq!(s, ModelSpec::Bnn { hidden: 20, prior_var: 1.0, classes: None });
+    assert_eq!(s, ModelSpec::Bnn { hidden: 20, prior_var: 1.0, classes: None, activation: Activation::Tanh });
     let s: ModelSpec = serde_json::from_str(r#"{"kind": "linear", "noise_var": 2}"#).unwrap();
     assert_eq!(s, ModelSpec::Linear { noise_var: 2.0, prior_var: 10.0 });
     let s: ModelSpec = serde_json::from_str(r#"{"kind": "gaussian"}"#).unwrap();
@@ -373,12 +373,12 @@ fn model_spec_serde_defaults_and_validation() {
     let e = build_target(&log, Some(ds.clone())).err().unwrap().to_string();
     assert!(e.contains("line 4") && e.contains("\"y\"") && e.contains("not 0 or 1"), "{e}");
     // ... and the BNN accepts the same data as 3 classes.
-    let t = build_target(&ModelSpec::Bnn { hidden: 2, prior_var: 1.0, classes: None }, Some(ds.clone())).unwrap();
+    let t = build_target(&ModelSpec::Bnn { hidden: 2, prior_var: 1.0, classes: None, activation: Activation::Tanh }, Some(ds.clone())).unwrap();
     assert_eq!(t.n_classes(), 3);
-    let e = build_target(&ModelSpec::Bnn { hidden: 2, prior_var: 1.0, classes: Some(2) }, Some(ds)).err().unwrap().to_string();
+    let e = build_target(&ModelSpec::Bnn { hidden: 2, prior_var: 1.0, classes: Some(2), activation: Activation::Tanh }, Some(ds)).err().unwrap().to_string();
     assert!(e.contains("line 4") && e.contains("class index 0..1"), "{e}");
     let ds = Arc::new(tunelab::data::parse_csv("a,y\n1,0.5\n2,1\n", &Default::default()).unwrap());
-    let e = build_target(&ModelSpec::Bnn { hidden: 2, prior_var: 1.0, classes: None }, Some(ds)).err().unwrap().to_string();
+    let e = build_target(&ModelSpec::Bnn { hidden: 2, prior_var: 1.0, classes: None, activation: Activation::Tanh }, Some(ds)).err().unwrap().to_string();
     assert!(e.contains("line 2") && e.contains("0.5"), "{e}");
     let e = build_target(&ModelSpec::Gaussian { d: 2, rho: 0.5, mean: None, cov: Some(vec![1.0, 0.0, 0.0, 1.0]) }, None).err().unwrap().to_string();
     assert!(e.contains("mean"), "{e}");
@@ -390,7 +390,7 @@ fn model_spec_serde_defaults_and_validation() {
 fn bnn_test_set_spec_keeps_the_training_classes() {
     let train = Arc::new(tunelab::data::parse_csv("a,y\n1,0\n2,1\n3,2\n", &Default::default()).unwrap());
     let test = Arc::new(tunelab::data::parse_csv("a,y\n1,0\n2,1\n", &Default::default()).unwrap());
-    let spec = ModelSpec::Bnn { hidden: 3, prior_var: 1.0, classes: None };
+    let spec = ModelSpec::Bnn { hidden: 3, prior_var: 1.0, classes: None, activation: Activation::Tanh };
     let tr = build_target(&spec, Some(train)).unwrap();
     // Built on its own, the test set would have 2 classes and another dimension.
     assert_ne!(build_target(&spec, Some(test.clone())).unwrap().dim(), tr.dim());
@@ -418,10 +418,110 @@ fn full_scores_is_deterministic_across_thread_counts() {
 fn digits_bnn_builds_from_spec() {
     let mut d = digits();
     d.standardize();
-    let t = build_target(&ModelSpec::Bnn { hidden: 16, prior_var: 1.0, classes: None }, Some(Arc::new(d))).unwrap();
+    let t = build_target(&ModelSpec::Bnn { hidden: 16, prior_var: 1.0, classes: None, activation: Activation::Tanh }, Some(Arc::new(d))).unwrap();
     assert_eq!(t.n_classes(), 10);
     assert_eq!(t.dim(), 16 * 64 + 16 + 10 * 16 + 10);
     let mut g = vec![0.0; t.dim()];
     t.grad_log_density(&vec![0.01; t.dim()], &mut g);
     assert!(g.iter().all(|v| v.is_finite()));
+}
+
+/// The paper's network (MAMBA App. B.3.1, `beta = s(s(x B + b) A + a)`, s = softmax in both layers): gradients
+/// against finite differences, and the forward pass against a direct one with softmax hidden units.
+#[test]
+fn bnn_softmax_hidden_units_gradients_and_forward_pass() {
+    let mut rng = stream(18, 1);
+    let t = Bnn::new(small_digits(90), 5, 10, 1.0).unwrap().with_activation(Activation::Softmax);
+    assert_eq!(t.activation(), Activation::Softmax);
+    check_all_gradients(&t, &randn(&mut rng, t.dim(), 0.5), &mut rng);
+    let mut r = stream(19, 0);
+    let x = randn(&mut r, 140, 1.0);
+    let y: Vec<f64> = (0..70).map(|i| (i % 3) as f64).collect();
+    let ds = Arc::new(Dataset::new(x, y, 2, None, "y").unwrap());
+    let t = Bnn::new(ds.clone(), 4, 3, 2.0).unwrap().with_activation(Activation::Softmax);
+    let theta = randn(&mut rng, t.dim(), 1.5);
+    check_all_gradients(&t, &theta, &mut rng);
+    // direct forward pass: W1 (h x p), b1 (h), W2 (k x h), b2 (k); softmax over the hidden units
+    let (p, h, k) = (2, 4, 3);
+    let (w1, b1, w2, b2) = (&theta[0..8], &theta[8..12], &theta[12..24], &theta[24..27]);
+    let softmax = |v: Vec<f64>| {
+        let z: f64 = v.iter().map(|a| a.exp()).sum();
+        v.iter().map(|a| a.exp() / z).collect::<Vec<f64>>()
+    };
+    let tanh_net = Bnn::new(ds.clone(), h, k, 2.0).unwrap();
+    for i in 0..ds.n {
+        let xi = ds.row(i);
+        let hid = softmax((0..h).map(|j| w1[j * p] * xi[0] + w1[j * p + 1] * xi[1] + b1[j]).collect());
+        assert!((hid.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        let want = softmax((0..k).map(|c| (0..h).map(|j| w2[c * h + j] * hid[j]).sum::<f64>() + b2[c]).collect());
+        let mut pr = vec![0.0; k];
+        t.class_probs(&theta, i, &mut pr);
+        for c in 0..k { assert!((pr[c] - want[c]).abs() < 1e-13, "row {i} class {c}"); }
+        assert!((t.log_lik_point(&theta, i) - want[ds.y[i] as usize].ln()).abs() < 1e-12);
+        // not the tanh network's
+        assert!((tanh_net.log_lik_point(&theta, i) - t.log_lik_point(&theta, i)).abs() > 1e-9);
+    }
+    // the spec's option, strict and skipped when tanh (old configs and reports unchanged)
+    let s: ModelSpec = serde_json::from_str(r#"{"kind": "bnn", "activation": "softmax"}"#).unwrap();
+    assert_eq!(s, ModelSpec::Bnn { hidden: 20, prior_var: 1.0, classes: None, activation: Activation::Softmax });
+    assert!(serde_json::from_str::<ModelSpec>(r#"{"kind": "bnn", "activation": "relu"}"#).is_err());
+    let plain = serde_json::to_value(ModelSpec::Bnn { hidden: 3, prior_var: 1.0, classes: None, activation: Activation::Tanh }).unwrap();
+    assert!(plain.get("activation").is_none());
+    let built = build_target(&s, Some(small_digits(30))).unwrap();
+    assert!(built.name().contains("softmax ->"), "{}", built.name());
+}
+
+/// The paper's hierarchical PMF (MAMBA App. B.2.1; priors as the authors' code, module doc of `model::pmf`):
+/// gradients against finite differences, and the log prior against the densities written out.
+#[test]
+fn pmf_hierarchical_gradients_and_prior() {
+    use tunelab::data::ratings::simulate_ratings;
+    let mut rng = stream(20, 1);
+    let (users, items, l) = (8, 10, 3);
+    let ds = Arc::new(simulate_ratings(users, items, 30, l, 2.0, 1.0, 3.0, &mut stream(20, 0)).unwrap());
+    let h = PmfHyper { alpha: 3.0, mu0: 0.3, a0: 4.0, b0: 5.0 };
+    let t = Pmf::hierarchical(ds.clone(), users, items, l, h).unwrap();
+    assert_eq!(t.dim(), (users + items + 4) * l);
+    let theta = randn(&mut rng, t.dim(), 0.7);
+    check_all_gradients(&t, &theta, &mut rng);
+    // log prior: sum over W = U, V and k of N(W_ik; mu_k, 1/lam_k), N(mu_k; mu0, 1/lam_k), Gamma(lam_k; 4, 5)
+    // in log lam (+ log-Jacobian), up to constants: compare differences between two points
+    let direct = |th: &[f64]| {
+        let o = (users + items) * l;
+        let mut lp = 0.0;
+        for (rows, mu, ll) in [(0..users, o, o + l), (users..users + items, o + 2 * l, o + 3 * l)] {
+            for k in 0..l {
+                let (m, g) = (th[mu + k], th[ll + k]);
+                let lam = g.exp();
+                let norm = |x: f64, mean: f64| 0.5 * (lam / (2.0 * std::f64::consts::PI)).ln() - 0.5 * lam * (x - mean).powi(2);
+                for r in rows.clone() { lp += norm(th[r * l + k], m); }
+                lp += norm(m, h.mu0);
+                // Gamma(shape a0, rate b0) density of lam, times the Jacobian dlam/dg = lam
+                lp += h.a0 * h.b0.ln() - libm::lgamma(h.a0) + (h.a0 - 1.0) * lam.ln() - h.b0 * lam + g;
+            }
+        }
+        lp
+    };
+    let other = randn(&mut rng, t.dim(), 0.7);
+    let (dt, dd) = (t.log_prior(&theta) - t.log_prior(&other), direct(&theta) - direct(&other));
+    assert!((dt - dd).abs() < 1e-10 * (1.0 + dd.abs()), "{dt} vs {dd}");
+    // likelihood: N(R_ij; U_i . V_j, 1/alpha), ratings not centred
+    for r in 0..5 {
+        let (u, i) = (ds.x[2 * r] as usize, ds.x[2 * r + 1] as usize);
+        let pred: f64 = (0..l).map(|k| theta[u * l + k] * theta[(users + i) * l + k]).sum();
+        let want = 0.5 * (3.0 / (2.0 * std::f64::consts::PI)).ln() - 1.5 * (ds.y[r] - pred).powi(2);
+        assert!((t.log_lik_point(&theta, r) - want).abs() < 1e-12);
+    }
+    // the spec: `prior: {"kind": "hierarchical"}` takes the paper's (3, 0, 4, 5); the default stays fixed
+    let s: ModelSpec = serde_json::from_str(r#"{"kind": "pmf", "prior": {"kind": "hierarchical"}}"#).unwrap();
+    let ModelSpec::Pmf { prior, latent, .. } = &s else { panic!() };
+    assert_eq!((*prior, *latent), (PmfPrior::paper(), 20));
+    assert_eq!(*prior, PmfPrior::Hierarchical { alpha: 3.0, mu0: 0.0, a0: 4.0, b0: 5.0 });
+    assert!(serde_json::from_str::<ModelSpec>(r#"{"kind": "pmf", "prior": {"kind": "hierarchical", "beta0": 2}}"#).is_err());
+    let fixed: ModelSpec = serde_json::from_str(r#"{"kind": "pmf"}"#).unwrap();
+    assert!(serde_json::to_value(&fixed).unwrap().get("prior").is_none());
+    let s: ModelSpec = serde_json::from_str(r#"{"kind": "pmf", "latent": 3, "prior": {"kind": "hierarchical"}}"#).unwrap();
+    let built = build_target(&s, Some(ds)).unwrap();
+    assert_eq!(built.dim(), (users + items + 4) * 3);
+    assert!(built.name().starts_with("hierarchical PMF"), "{}", built.name());
 }
