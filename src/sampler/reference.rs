@@ -195,7 +195,30 @@ pub fn reference_sample_streamed(
     rng: &mut Rng,
     sink: &mut dyn FnMut(&[f64]),
 ) -> Result<RefResult> {
+    reference_sample_observed(target, start, n_samples, warmup, thin, opts, stop, rng, sink, &mut |_, _| {})
+}
+
+/// [`reference_sample_streamed`] reporting its progress: `progress(done, total)` in MALA iterations
+/// (`total = warmup + n_samples * thin`), at most about a hundred times (every 1% of the run, at least every
+/// 256 iterations, where the stop flag is read) and once at the end. Progress does not touch the chain: the
+/// same draws as without it.
+#[allow(clippy::too_many_arguments)]
+pub fn reference_sample_observed(
+    target: &dyn Target,
+    start: &[f64],
+    n_samples: usize,
+    warmup: usize,
+    thin: usize,
+    opts: &RefOptions,
+    stop: &AtomicBool,
+    rng: &mut Rng,
+    sink: &mut dyn FnMut(&[f64]),
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<RefResult> {
     let stopped = |it: u64| it % 256 == 0 && stop.load(Ordering::Relaxed);
+    let all = warmup as u64 + n_samples as u64 * thin as u64;
+    // Progress every `every` iterations (a multiple of 256), counted over warm-up and sampling together.
+    let every = (all / 100).div_ceil(256).max(1) * 256;
     let d = target.dim();
     if start.len() != d {
         return Err(Error::config(format!("reference start has length {}, the target has dimension {d}", start.len())));
@@ -226,6 +249,7 @@ pub fn reference_sample_streamed(
         msqrt: vec![1.0; d],
         grad_evals: target.n_data() as u64,
     };
+    progress(0, all);
     let mut h = mala.initial_step(1.0, rng);
     let mut da = DualAveraging::new(h, opts.target_accept);
     // Warm-up schedule: an initial buffer, doubling variance windows, a terminal buffer.
@@ -254,6 +278,9 @@ pub fn reference_sample_streamed(
     for it in 0..warmup {
         if stopped(it as u64) {
             return Err(Error::Cancelled);
+        }
+        if it > 0 && it as u64 % every == 0 {
+            progress(it as u64, all);
         }
         let (a, _) = mala.step(h, rng);
         h = da.update(a);
@@ -303,12 +330,16 @@ pub fn reference_sample_streamed(
         if stopped(it) {
             return Err(Error::Cancelled);
         }
+        if (warmup as u64 + it - 1) % every == 0 && warmup as u64 + it > 1 {
+            progress(warmup as u64 + it - 1, all);
+        }
         let (_, acc) = mala.step(h, rng);
         accepted += acc as u64;
         if it % thin as u64 == 0 {
             sink(&mala.x);
         }
     }
+    progress(all, all);
     Ok(RefResult {
         samples: Vec::new(),
         accept_rate: if total > 0 { accepted as f64 / total as f64 } else { f64::NAN },

@@ -20,8 +20,10 @@ import { HoagPanel } from './hoag/panel.js';
 import { LrPanel } from './lr-schedule/panel.js';
 import { StepPanel } from './step-size/panel.js';
 import { TvoPanel } from './tvo/panel.js';
-import { editHash, hashParams } from '../shared/hash.js';
+import { editHash, hashParams, paramsOf, readFields, unknownKeys } from '../shared/hash.js';
 import { el } from '../shared/dom.js';
+import { EMBED_KEYS } from '../embed.js';
+import { DEFAULTS as TUNE_DEFAULTS, FIELDS as TUNE_FIELDS, parseHash } from './tune/state.js';
 
 /** The panels in tab order (the first, tune, is the page's default); each names itself (`name`). */
 const PANELS = [TunePanel, BanditPanel, HoagPanel, LrPanel, StepPanel, TvoPanel];
@@ -31,6 +33,8 @@ const PANELS = [TunePanel, BanditPanel, HoagPanel, LrPanel, StepPanel, TvoPanel]
  * @param {{client: import('../client.js').ComputeClient, hooks: any}} args
  */
 export function installPanels({ client, hooks }) {
+  // The link as opened: the panels write their settings back to the hash as they are built.
+  const opened = paramsOf(location.hash);
   const root = /** @type {HTMLElement} */ (document.getElementById('tuner-panels'));
   const tablist = /** @type {HTMLElement} */ (document.querySelector('#modes [role="tablist"]'));
   hooks.panels = {};
@@ -101,8 +105,50 @@ export function installPanels({ client, hooks }) {
     if (e.key === 'Escape' && p.current) p.stop();
     if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && !p.current) p.run();
   });
+  checkLink(opened, panels, names, hooks);
   show(hashParams().get('panel') ?? 'tune', { write: false });
   // Modules that load after the page (lessons, embed mode) can wait for this instead of polling.
   window.dispatchEvent(new CustomEvent('tunelab:panels-ready', { detail: { names } }));
   return { panels, show };
+}
+
+/**
+ * Strict links (issue 27): a hash key no module reads (an old link whose setting was removed or renamed, or a
+ * typo) and a value a field cannot read are not silently dropped. The page opens with the rest and says which
+ * it ignored, with the nearest known name ("`etta`: unknown setting, ignored; did you mean `eta`?"), in a note
+ * under the tab bar (#url-notice); the unknown keys leave the URL, so a copied link holds the settings shown.
+ * `hooks.link` = {unknown: [{key, suggestion}], invalid: ['key=value']} (empty lists for a clean link).
+ * The known keys: `panel`, embed mode's and lessons' (www/embed.js), the tuning panel's settings (unprefixed)
+ * and every other panel's fields under its namespace.
+ * @param {URLSearchParams} params the hash as the page was opened
+ * @param {Record<string, import('./panel.js').Panel>} panels @param {string[]} names @param {any} hooks
+ */
+function checkLink(params, panels, names, hooks) {
+  const known = new Set(['panel', ...EMBED_KEYS, ...Object.keys(TUNE_DEFAULTS), ...TUNE_FIELDS.map((f) => f.key)]);
+  /** @type {string[]} */
+  const invalid = parseHash('#' + params.toString()).invalid.map((k) => `${k}=${params.get(k)}`);
+  for (const n of names) {
+    const p = panels[n];
+    if (!p.prefix) continue;
+    for (const f of p.fields) known.add(`${p.prefix}.${f.key}`);
+    for (const k of readFields(params, p.fields, p.defaults, `${p.prefix}.`).invalid) invalid.push(`${p.prefix}.${k}=${params.get(`${p.prefix}.${k}`)}`);
+  }
+  const unknown = unknownKeys(params, known);
+  hooks.link = { unknown, invalid };
+  if (!unknown.length && !invalid.length) return;
+  if (unknown.length) editHash((q) => { for (const { key } of unknown) q.delete(key); });
+  const code = (/** @type {string} */ t) => el('code', { text: t });
+  /** @type {(Node|string)[]} */
+  const parts = ['This link has settings this page does not read; it opened with the rest. '];
+  unknown.forEach(({ key, suggestion }, i) => {
+    parts.push(i ? '; ' : '', code(key), ': unknown setting, ignored');
+    if (suggestion) parts.push('; did you mean ', code(suggestion), '?');
+  });
+  if (unknown.length) parts.push('. ');
+  if (invalid.length) {
+    parts.push(invalid.length === 1 ? 'A value it could not read (the default is used): ' : 'Values it could not read (the defaults are used): ');
+    invalid.forEach((kv, i) => parts.push(i ? ', ' : '', code(kv)));
+    parts.push('.');
+  }
+  document.getElementById('modes')?.after(el('p', { id: 'url-notice', class: 'message info url-notice', role: 'status' }, ...parts));
 }

@@ -115,3 +115,50 @@ export function readFields(params, fields, defaults, prefix = '') {
 export function writeFields(params, fields, values, prefix = '') {
   for (const f of fields) params.set(prefix + f.key, formatField(f, values[f.key]));
 }
+
+/**
+ * Optimal-string-alignment distance (Damerau-Levenshtein with adjacent transpositions), as the core's strict
+ * configs use (src/strict.rs, strsim).
+ * @param {string} a @param {string} b
+ */
+export function editDistance(a, b) {
+  /** @type {number[][]} */
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/**
+ * The known name nearest to `key` within a few edits (the core's rule: 1 edit for names of up to 3 letters,
+ * else max(2, length / 3)); null when none is that close.
+ * @param {string} key @param {Iterable<string>} known
+ */
+export function nearestKey(key, known) {
+  const limit = key.length <= 3 ? 1 : Math.max(2, Math.floor(key.length / 3));
+  let best = null;
+  let bestD = Infinity;
+  for (const k of known) {
+    if (k === key) continue;
+    const dist = editDistance(key, k);
+    if (dist <= limit && dist < bestD) { best = k; bestD = dist; }
+  }
+  return best;
+}
+
+/**
+ * The keys of hash parameters that are not `known` (a link from an older page, whose setting was removed or
+ * renamed, or a typo), each with the nearest known key.
+ * @param {URLSearchParams} params @param {Set<string>} known
+ * @returns {{key: string, suggestion: string|null}[]}
+ */
+export function unknownKeys(params, known) {
+  const out = [];
+  for (const key of new Set(params.keys())) if (!known.has(key)) out.push({ key, suggestion: nearestKey(key, known) });
+  return out;
+}

@@ -138,8 +138,7 @@ pub fn execute_with(
         write_json(out, &report)?;
     }
     if report.status == Status::Stopped {
-        let c = &report.compute;
-        eprintln!("{}", stopped_message(c.wall_seconds, c.done, c.total, c.unit, args.out.as_deref()));
+        eprintln!("{}", stopped_message(&report, args.out.as_deref()));
         return Ok(EXIT_STOPPED);
     }
     crate::tables::print(&report);
@@ -191,12 +190,29 @@ fn count(x: f64) -> String {
     }
 }
 
-fn stopped_message(seconds: f64, done: f64, total: f64, unit: &str, out: Option<&str>) -> String {
+/// `stopped by Ctrl-C after 3.1 s (0/5 tuners; reached: reference sampler 12800/60000 MALA iterations)`: the
+/// run's progress and the last progress detail it reached, where that says more.
+fn stopped_message(report: &Report, out: Option<&str>) -> String {
+    let c = &report.compute;
     let written = match out {
         Some(path) => format!("; partial report written to {path}"),
         None => String::new(),
     };
-    format!("stopped by Ctrl-C after {seconds:.1} s ({}/{} {unit}){written}", count(done), count(total))
+    let reached = match report.reached.last().and_then(detail_message) {
+        Some(m) => format!("; reached: {m}"),
+        None => String::new(),
+    };
+    format!("stopped by Ctrl-C after {:.1} s ({}/{} {}{reached}){written}", c.wall_seconds, count(c.done), count(c.total), c.unit)
+}
+
+/// A phase of a run with a progress of its own, shown instead of the run's (the exact reference of a
+/// comparison, before its first tuner): what it is, done, total and unit.
+fn stage_of(d: &Detail) -> Option<(&'static str, f64, f64, &'static str)> {
+    use tunelab::experiments::compare::CompareDetail;
+    match d {
+        Detail::Compare(CompareDetail::Reference(r)) => Some(("reference sampler", r.done as f64, r.total as f64, r.unit)),
+        _ => None,
+    }
 }
 
 fn new_bar(kind: Kind) -> ProgressBar {
@@ -214,6 +230,7 @@ fn detail_message(d: &Detail) -> Option<String> {
     use tunelab::experiments::hoag::HoagEvent;
     use tunelab::experiments::lr_schedule::LrEvent;
     use tunelab::experiments::tune::Event as TuneEvent;
+    use tunelab::experiments::compare::CompareDetail;
     let tune = |e: &TuneEvent| match e {
         TuneEvent::RoundStarted { round, arms, .. } => Some(format!("round {}: {} arms", round + 1, arms.len())),
         TuneEvent::RoundFinished { round, survivors } => Some(format!("round {} done, {} left", round + 1, survivors.len())),
@@ -221,10 +238,11 @@ fn detail_message(d: &Detail) -> Option<String> {
     };
     match d {
         Detail::Tune(e) => tune(e),
-        Detail::Compare(c) => Some(match tune(&c.event) {
+        Detail::Compare(CompareDetail::Tuner(c)) => Some(match tune(&c.event) {
             Some(m) => format!("{}: {m}", c.tuner),
             None => c.tuner.clone(),
         }),
+        Detail::Compare(CompareDetail::Reference(r)) => Some(format!("reference sampler {}/{} {}", r.done, r.total, r.unit)),
         Detail::Bandit(BanditEvent::Preparing { done, total }) => Some(format!("sampler runs {done}/{total}")),
         Detail::Hoag(HoagEvent::Progress { name, .. }) => Some(name.clone()),
         Detail::Hoag(HoagEvent::MethodDone { name, final_loss, .. }) => Some(format!("{name}: outer loss {final_loss:.6}")),
@@ -272,6 +290,10 @@ struct Seen {
     /// Plain progress lines: the tenth of the total the last line showed, and when it was printed.
     line_tenth: i64,
     line_at: Option<Instant>,
+    /// The phase with a progress of its own that the last event belongs to ([`stage_of`]).
+    stage: Option<(&'static str, f64, f64, &'static str)>,
+    /// When that phase began (its elapsed time and ETA in plain lines).
+    stage_start: Option<Instant>,
 }
 
 /// Plain lines are printed each time the run passes another tenth of its total, and after this long without one.
@@ -295,6 +317,8 @@ impl Watch {
             message: String::new(),
             line_tenth: -1,
             line_at: None,
+            stage: None,
+            stage_start: None,
         };
         let watch = Arc::new(Watch { ctx, stop: AtomicBool::new(false), seen: Mutex::new(seen) });
         let w = watch.clone();
@@ -323,19 +347,36 @@ impl Watch {
         let mut s = self.lock();
         if let Event::Progress { done, total, detail } = e {
             (s.done, s.total) = (*done, *total);
-            if let Some(m) = detail_message(detail) {
-                s.message = m;
+            let stage = stage_of(detail);
+            if stage.map(|t| t.0) != s.stage.map(|t| t.0) {
+                // a new phase: its own tenths and time, from its start
+                s.line_tenth = -1;
+                s.stage_start = Some(Instant::now());
+            }
+            s.stage = stage;
+            match stage {
+                Some((what, ..)) => s.message = what.to_string(),
+                None => {
+                    if let Some(m) = detail_message(detail) {
+                        s.message = m;
+                    }
+                }
             }
             s.reached.push(detail.clone());
         }
+        // The numbers shown: the phase's own while it runs, else the run's.
+        let (done, total, unit) = match s.stage {
+            Some((_, d, t, u)) => (d, t, u),
+            None => (s.done, s.total, self.ctx.unit),
+        };
         if let Some(b) = &self.ctx.bar {
-            b.set_length((s.total * 100.0).round().max(1.0) as u64);
-            b.set_position((s.done * 100.0).round() as u64);
+            b.set_length((total * 100.0).round().max(1.0) as u64);
+            b.set_position((done * 100.0).round() as u64);
             let sep = if s.message.is_empty() { "" } else { "  " };
-            b.set_message(format!("{}/{} {}{sep}{}", count(s.done), count(s.total), self.ctx.unit, s.message));
+            b.set_message(format!("{}/{} {}{sep}{}", count(done), count(total), unit, s.message));
         }
         if self.ctx.plain && matches!(e, Event::Progress { .. }) {
-            let tenth = if s.total > 0.0 { (10.0 * s.done / s.total).floor() as i64 } else { 0 };
+            let tenth = if total > 0.0 { (10.0 * done / total).floor() as i64 } else { 0 };
             let due = s.line_at.is_none_or(|t| t.elapsed() >= PLAIN_EVERY);
             if tenth > s.line_tenth || due {
                 s.line_tenth = tenth;
@@ -347,13 +388,22 @@ impl Watch {
 
     /// `tunelab tune: 4/12 evaluations (33%), 2 s, ETA 4 s  round 2: 3 arms` (no percent or ETA while the
     /// total is unknown).
+    /// In a phase with its own progress (a comparison's reference), its numbers, its elapsed time and ETA:
+    /// `tunelab compare: 12800/60000 MALA iterations (21%), 9 s, ETA 33 s  reference sampler`.
     fn plain_line(&self, s: &Seen) -> String {
-        let elapsed = self.ctx.start.elapsed().as_secs_f64();
-        let mut line = format!("tunelab {}: {}/{} {}", self.ctx.kind.name(), count(s.done), count(s.total), self.ctx.unit);
-        if s.total > 0.0 {
-            line += &format!(" ({:.0}%), {elapsed:.0} s", 100.0 * s.done / s.total);
-            if s.done > 0.0 {
-                line += &format!(", ETA {:.0} s", elapsed * (s.total - s.done) / s.done);
+        let mut elapsed = self.ctx.start.elapsed().as_secs_f64();
+        let (done, total, unit) = match s.stage {
+            Some((_, d, t, u)) => (d, t, u),
+            None => (s.done, s.total, self.ctx.unit),
+        };
+        if let (Some(_), Some(since)) = (s.stage, s.stage_start) {
+            elapsed = since.elapsed().as_secs_f64();
+        }
+        let mut line = format!("tunelab {}: {}/{} {unit}", self.ctx.kind.name(), count(done), count(total));
+        if total > 0.0 {
+            line += &format!(" ({:.0}%), {elapsed:.0} s", 100.0 * done / total);
+            if done > 0.0 {
+                line += &format!(", ETA {:.0} s", elapsed * (total - done) / done);
             }
         } else {
             line += &format!(", {elapsed:.0} s");
@@ -420,7 +470,6 @@ impl Watch {
         }
         eprintln!("the run did not stop within {:.1} s of Ctrl-C: reporting the progress it reached", GRACE.as_secs_f64());
         let report = self.partial_of(&s);
-        let c = &report.compute;
         let mut out = self.ctx.out.as_deref();
         if let Some(path) = out {
             if let Err(e) = write_json(path, &report) {
@@ -428,7 +477,7 @@ impl Watch {
                 out = None;
             }
         }
-        eprintln!("{}", stopped_message(c.wall_seconds, c.done, c.total, c.unit, out));
+        eprintln!("{}", stopped_message(&report, out));
         std::process::exit(EXIT_STOPPED);
     }
 }

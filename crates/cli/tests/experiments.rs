@@ -348,3 +348,41 @@ fn progress_without_a_terminal_prints_plain_lines() {
     // no terminal escape codes (a bar) in a log
     assert!(!stderr.contains('\x1b'), "{stderr:?}");
 }
+
+/// Issue 27: a comparison's exact reference is a phase with its own progress. Without a terminal,
+/// `--progress` prints its plain lines in MALA iterations (done/total, ETA) while the tuners' count stays at
+/// 0; a Ctrl-C inside it writes a stopped report whose `reached` ends with the reference's progress, and the
+/// message says what was reached.
+#[test]
+fn compare_shows_its_reference_phase_and_a_ctrl_c_inside_it_says_what_was_reached() {
+    // the small comparison of tests/common/small_configs.rs with a reference run that takes minutes
+    let cfg = r#"{"kind":"compare","data":{"source":"simulate","n":300,"d":2,"seed":1,"test_fraction":0.2},
+        "model":{"kind":"logistic"},"sampler":{"kind":"sgld"},"arms":{"log10_step":{"from":-4,"to":-2,"by":1},
+        "batch":[0.1]},"budget":{"grad_evals":20000},"metric":{"kind":"ksd","max_samples":100},"thin":2,"seed":9,
+        "reference_samples":5000000}"#;
+    let total = 5_000_000u64 / 2 + 5_000_000 * 5; // warm-up n/2, then n draws kept every 5th
+    let (child, out) = start_long("reference", &["run", "--config", "long.json", "--progress"], &[("long.json", cfg)]);
+    sigint(&child);
+    let (code, stderr) = exit_within("reference", child, HANG);
+    assert_eq!(code, Some(130), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("tunelab compare: ") && !l.contains("returned")).collect();
+    assert!(!lines.is_empty(), "{stderr}");
+    for l in &lines {
+        assert!(l.contains(&format!("/{total} MALA iterations (")) && l.ends_with("reference sampler"), "{l}");
+    }
+    assert!(lines[0].starts_with(&format!("tunelab compare: 0/{total} MALA iterations (0%)")), "{stderr}");
+    let report = read_json(&out);
+    assert_eq!(report["status"], "stopped");
+    assert_eq!(report["compute"]["done"], 0.0);
+    assert_eq!(report["compute"]["unit"], "tuners");
+    let reached = report["reached"].as_array().unwrap();
+    let last = reached.last().unwrap();
+    assert_eq!(last["type"], "reference", "{last}");
+    assert_eq!(last["total"], total);
+    assert_eq!(last["unit"], "MALA iterations");
+    let done = last["done"].as_u64().unwrap();
+    assert!(done < total, "{last}");
+    assert!(reached.iter().all(|d| d["type"] == "reference" && d.get("tuner").is_none()), "{reached:?}");
+    let msg = format!("(0/5 tuners; reached: reference sampler {done}/{total} MALA iterations); partial report written to");
+    assert!(stderr.contains(&msg), "{msg}\n{stderr}");
+}

@@ -110,6 +110,35 @@ def test_progress_true_without_tqdm_prints_plain_lines(capsys, monkeypatch):
         tunelab.run("tune/gaussian", progress="yes")
 
 
+# the small comparison of tests/common/small_configs.rs, with an exact reference of 2,000 draws
+SMALL_COMPARE = {"kind": "compare", "data": {"source": "simulate", "n": 300, "d": 2, "seed": 1, "test_fraction": 0.2},
+                 "model": {"kind": "logistic"}, "sampler": {"kind": "sgld"},
+                 "arms": {"log10_step": {"from": -4, "to": -2, "by": 1}, "batch": [0.1]},
+                 "budget": {"grad_evals": 20000}, "metric": {"kind": "ksd", "max_samples": 100}, "thin": 2, "seed": 9,
+                 "reference_samples": 2000}
+
+
+def test_a_comparison_reports_its_reference_phase(capsys, monkeypatch):
+    # the events: the reference's own progress (MALA iterations, 0 to its total) before the first tuner's
+    events = []
+    tunelab.run(SMALL_COMPARE, progress=events.append, threads=1)
+    details = [e["detail"] for e in events if e["type"] == "progress"]
+    ref = [d for d in details if d["type"] == "reference"]
+    total = 1000 + 2000 * 5  # warm-up n/2, then n draws kept every 5th
+    assert ref[0] == {"type": "reference", "done": 0, "total": total, "unit": "MALA iterations"}
+    assert ref[-1]["done"] == total and details.index(ref[-1]) == len(ref) - 1
+    # progress=True without tqdm: the reference phase's lines in its unit, then the tuners'
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    tunelab.run(SMALL_COMPARE, progress=True, threads=1)
+    lines = capsys.readouterr().err.strip().splitlines()
+    phase = [ln for ln in lines if ln.startswith("tunelab: reference sampler ")]
+    assert phase[0].startswith(f"tunelab: reference sampler 0/{total} MALA iterations (0%)")
+    assert phase[-1].startswith(f"tunelab: reference sampler {total}/{total} MALA iterations (100%)")
+    assert lines.index(phase[-1]) == len(phase) - 1
+    assert any(ln.startswith("tunelab: 5/5 tuners (100%)") for ln in lines[len(phase):]), lines
+
+
 # --- 5. data= --------------------------------------------------------------------------------------------
 
 def upload_config():
@@ -265,19 +294,25 @@ def test_the_docs_notebook_example(root, monkeypatch):
     pytest.importorskip("pandas")
     pytest.importorskip("matplotlib")
     monkeypatch.setenv("MPLBACKEND", "Agg")
+    path = root / "crates" / "python" / "tests" / "examples" / "notebook_mamba.py"
+    code = path.read_text()
+    # docs/python.md shows this file's text
     text = (root / "docs" / "python.md").read_text()
     block = text.split("<!-- notebook-example", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
-    assert 15 <= len(block.strip().splitlines()) <= 25
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    assert block == code
+    assert 15 <= len(code.strip().splitlines()) <= 25
     ns = {}
     with np.errstate(over="ignore", invalid="ignore"):
-        exec(compile(block, "docs/python.md", "exec"), ns)
-    plt.close("all")
+        exec(compile(code, str(path), "exec"), ns)
     r = ns["m"].report()
     # what the chapter says under the example
     assert r["best_arm"] == {"step": 0.001333521432163324}
     assert round(r["best_score"], 3) == 0.156
     assert [(a["scores"], a["pruned_round"]) for a in r["arms"][7:]] == [([None], 0), ([None], 0)]
     assert ns["df"]["score"].isin([math.inf]).sum() == 2
+    # the chart: one line per arm with a finite score (the two +inf arms left out), labelled by step
+    ax = ns["fig"].axes[0]
+    arm_lines = [ln for ln in ax.get_lines() if ln.get_transform() == ax.transData and ln.get_linestyle() != "None"]
+    assert len(arm_lines) == 7
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels[0] == "h=0.0001" and "h=0.0013 (chosen)" in labels

@@ -41,6 +41,8 @@ def test_mypy_strict_refuses_wrong_calls(tmp_path):
         "v: float = tunelab.ksd(x, x, scale='wide')\n"
         "s: str = tunelab.Mamba(3, 1.0).report()['best']\n"
         "n: int = tunelab.run('tune/gaussian')\n"
+        "f: int = tunelab.plot.scores({}, tuner='MAMBA-KSD')\n"
     ))
     assert code == 1
     assert "user.py:4: error" in out and "user.py:6: error" in out
+    assert "user.py:7: error" in out and '"Figure"' in out

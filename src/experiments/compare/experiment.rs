@@ -86,9 +86,32 @@ impl CompareConfig {
     }
 }
 
-/// A progress detail of a comparison: which tuner, and its event.
+/// A progress detail of a comparison: the exact reference sampler's progress (the first phase, before any
+/// tuner runs, when the comparison computes its reference), or a tuner's event. A stopped comparison's
+/// `reached` ends with the last of these, so a stop during the reference says how far the reference got.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CompareDetail {
+#[serde(untagged)]
+pub enum CompareDetail {
+    /// `{"type": "reference", "done", "total", "unit"}`.
+    Reference(ReferenceProgress),
+    /// `{"tuner", "index", "type", ...}`.
+    Tuner(TunerDetail),
+}
+
+/// The reference phase's own progress: MALA iterations done of the reference run's total (warm-up and
+/// sampling, [`crate::sampler::reference_sample_observed`]). The comparison's progress (in tuners) stays at 0.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename = "reference")]
+pub struct ReferenceProgress {
+    pub done: u64,
+    pub total: u64,
+    /// Always `"MALA iterations"`.
+    pub unit: &'static str,
+}
+
+/// A tuner's event in a comparison: which tuner, and its event.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TunerDetail {
     pub tuner: String,
     /// Index of the tuner in the comparison.
     pub index: usize,
@@ -164,13 +187,19 @@ impl Experiment for CompareExperiment {
         let mut index = 0usize;
         let mut count = ChunkCounter::default();
         let plan = self.cfg.evaluation.resolve(&self.cfg.base);
-        compare::compare(&self.tuners, &problem, self.cfg.reference_samples, given, plan, &mut |name, e| {
+        // One progress callback for both phases (the reference, then the tuners), called from one thread.
+        let progress = std::cell::RefCell::new(progress);
+        compare::compare_observed(&self.tuners, &problem, self.cfg.reference_samples, given, plan, &mut |name, e| {
             if matches!(e, TuneEvent::Started { .. }) {
                 index = self.tuners.iter().position(|t| t.0 == name).unwrap_or(index);
             }
             count.see(e);
             let frac = if count.total > 0.0 { count.done / count.total } else { 0.0 };
-            progress(index as f64 + frac, total, CompareDetail { tuner: name.to_string(), index, event: e.clone() })
+            let detail = CompareDetail::Tuner(TunerDetail { tuner: name.to_string(), index, event: e.clone() });
+            (*progress.borrow_mut())(index as f64 + frac, total, detail)
+        }, &mut |done, all| {
+            let detail = CompareDetail::Reference(ReferenceProgress { done, total: all, unit: "MALA iterations" });
+            (*progress.borrow_mut())(0.0, total, detail)
         }, stop)
     }
 }

@@ -4,7 +4,7 @@
 //! run of an exact (Metropolis-adjusted) sampler, and its test log-loss.
 
 pub mod experiment;
-pub use experiment::{CompareConfig, CompareDetail, CompareExperiment};
+pub use experiment::{CompareConfig, CompareDetail, CompareExperiment, ReferenceProgress, TunerDetail};
 
 use crate::experiments::tune::config::*;
 use crate::experiments::tune::driver::drive;
@@ -15,7 +15,7 @@ use crate::experiments::tune::posterior::Posterior;
 use crate::experiments::tune::report::{Event, Report};
 use crate::error::Result;
 use crate::rng;
-use crate::sampler::{reference_sample_streamed, BatchSize, RefOptions};
+use crate::sampler::{reference_sample_observed, BatchSize, RefOptions};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
 use web_time::Instant;
@@ -431,15 +431,15 @@ fn ksd_kind(kernel: Option<KsdKernel>) -> MetricKind {
 }
 
 /// Long run of the exact reference sampler (MALA with adapted step) from the MAP; `stop` ends it early
-/// (`Error::Cancelled`).
-pub fn reference(problem: &Posterior, n_samples: usize, seed: u64, stop: &AtomicBool) -> Result<Reference> {
+/// (`Error::Cancelled`); `progress(done, total)` in MALA iterations ([`reference_sample_observed`]).
+pub fn reference(problem: &Posterior, n_samples: usize, seed: u64, stop: &AtomicBool, progress: &mut dyn FnMut(u64, u64)) -> Result<Reference> {
     let t = Instant::now();
     let mut r = rng::stream(seed, (1 << 40) + 3);
     // Streamed into running moments (the same Welford update, in the same order, as `column_moments` on the
     // stored draws): O(d) memory instead of n_samples x d (8.4 GB for the pmf preset).
     let mut moments = crate::experiments::tune::keep::Moments::new(problem.dim);
     let opts = RefOptions::default();
-    let res = reference_sample_streamed(problem.train.as_ref(), &problem.map, n_samples, n_samples / 2, 5, &opts, stop, &mut r, &mut |x| moments.push(x))?;
+    let res = reference_sample_observed(problem.train.as_ref(), &problem.map, n_samples, n_samples / 2, 5, &opts, stop, &mut r, &mut |x| moments.push(x), progress)?;
     let std = moments.std();
     Ok(Reference { mean: moments.mean, std, samples: moments.n, accept_rate: res.accept_rate, seconds: t.elapsed().as_secs_f64() })
 }
@@ -518,6 +518,22 @@ pub fn compare(
     observer: &mut dyn FnMut(&str, &Event),
     cancel: &AtomicBool,
 ) -> Result<Comparison> {
+    compare_observed(tuners, problem, reference_samples, given, evaluation, observer, &mut |_, _| {}, cancel)
+}
+
+/// [`compare`] with the reference phase's progress: `on_reference(done, total)` in MALA iterations while the
+/// exact reference runs (not called when it is given or skipped).
+#[allow(clippy::too_many_arguments)]
+pub fn compare_observed(
+    tuners: &[(String, TuneConfig)],
+    problem: &Posterior,
+    reference_samples: usize,
+    given: Option<Reference>,
+    evaluation: Option<FreshPlan>,
+    observer: &mut dyn FnMut(&str, &Event),
+    on_reference: &mut dyn FnMut(u64, u64),
+    cancel: &AtomicBool,
+) -> Result<Comparison> {
     let seed = tuners.first().map(|t| t.1.seed).unwrap_or(0);
     // Every tuner of a comparison derives from one base config: the first KSD tuner's kernel is the comparison's.
     let kernel = tuners.iter().find_map(|t| match &t.1.metric.kind {
@@ -526,7 +542,7 @@ pub fn compare(
     }).flatten();
     let reference = match given {
         Some(r) => Some(r),
-        None if reference_samples > 0 => Some(reference(problem, reference_samples, seed, cancel)?),
+        None if reference_samples > 0 => Some(reference(problem, reference_samples, seed, cancel, on_reference)?),
         None => None,
     };
     let mut entries = Vec::new();

@@ -3,7 +3,8 @@
 //! every kind; a stop returns the progress reached; the data a config asks for is parsed at the boundary.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use tunelab::experiments::{Event, ExperimentConfig, Inputs, Kind, Status};
+use tunelab::experiments::compare::CompareDetail;
+use tunelab::experiments::{Detail, Event, ExperimentConfig, Inputs, Kind, Status};
 use tunelab::Error;
 
 use crate::common::small_configs;
@@ -182,15 +183,68 @@ fn long_stretches_without_events_still_honour_the_stop_flag() {
     )
     .unwrap();
     assert_eq!(run_stopped_from_outside(bandit).status, Status::Stopped);
-    // The comparison's long exact reference run comes before any tuner: stopped inside it, nothing of the
-    // tuners was reached.
+    // The comparison's long exact reference run comes before any tuner: stopped inside it, what was reached
+    // is the reference's own progress (issue 27), nothing of the tuners.
     let mut compare = small(Kind::Compare);
     if let ExperimentConfig::Compare(c) = &mut compare {
         c.reference_samples = 5_000_000;
     }
     let r = run_stopped_from_outside(compare);
     assert_eq!(r.status, Status::Stopped);
-    assert!(r.reached.is_empty(), "{} progress details reached", r.reached.len());
+    assert!(!r.reached.is_empty());
+    for d in &r.reached {
+        assert!(matches!(d, Detail::Compare(CompareDetail::Reference(p)) if p.done < p.total), "{d:?}");
+    }
+}
+
+/// Issue 27: a comparison's exact reference is a phase with its own progress (MALA iterations done of its
+/// total, from 0 to the end, about a hundred events) before the first tuner's; the comparison's own progress
+/// (tuners) stays at 0 meanwhile. A stop inside it returns a report whose `reached` says how far it got.
+#[test]
+fn a_comparison_reports_its_reference_phase_and_a_stop_inside_it() {
+    let mut cfg = small(Kind::Compare);
+    let ExperimentConfig::Compare(c) = &mut cfg else { panic!() };
+    c.reference_samples = 2_000;
+    let (n, thin) = (2_000u64, 5u64);
+    let all = n / 2 + n * thin; // warm-up n/2, then n draws kept every 5th (compare::reference)
+    let (report, events) = run(cfg.clone(), |_| false);
+    assert_eq!(report.status, Status::Complete);
+    let mut phase = Vec::new();
+    let mut first_tuner = None;
+    for (i, e) in events.iter().enumerate() {
+        match e {
+            Event::Progress { done, detail: Detail::Compare(CompareDetail::Reference(p)), .. } => {
+                assert!(first_tuner.is_none(), "reference progress after a tuner's event");
+                assert_eq!(*done, 0.0);
+                assert_eq!((p.total, p.unit), (all, "MALA iterations"));
+                phase.push(p.done);
+            }
+            Event::Progress { detail: Detail::Compare(CompareDetail::Tuner(_)), .. } => {
+                first_tuner.get_or_insert(i);
+            }
+            _ => {}
+        }
+    }
+    assert!(first_tuner.is_some());
+    assert_eq!(phase.first(), Some(&0));
+    assert_eq!(phase.last(), Some(&all));
+    assert!(phase.windows(2).all(|w| w[0] < w[1]), "{phase:?}");
+    assert!((20..=110).contains(&phase.len()), "{} reference events", phase.len());
+    // as the page and Python see it
+    let v = serde_json::to_value(events.iter().find_map(|e| match e {
+        Event::Progress { detail: d @ Detail::Compare(CompareDetail::Reference(_)), .. } => Some(d),
+        _ => None,
+    }).unwrap()).unwrap();
+    assert_eq!(v, serde_json::json!({"type": "reference", "done": 0, "total": all, "unit": "MALA iterations"}));
+
+    // stopped at the reference's third progress event: stopped, and `reached` ends there
+    let (report, _) = run(cfg, |e| matches!(e, Event::Progress { detail: Detail::Compare(CompareDetail::Reference(p)), .. } if p.done > 0 && p.done >= 2 * phase[1]));
+    assert_eq!(report.status, Status::Stopped);
+    assert!(report.result.is_none());
+    assert_eq!(report.compute.done, 0.0);
+    let Some(Detail::Compare(CompareDetail::Reference(last))) = report.reached.last() else { panic!("{:?}", report.reached.last()) };
+    assert_eq!((last.done, last.total), (2 * phase[1], all));
+    assert_eq!(report.reached.len(), 3);
 }
 
 /// A report as JSON without its wall times (every `*seconds` field), which no two runs share.

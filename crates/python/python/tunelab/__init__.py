@@ -12,7 +12,9 @@ Three uses (README, "Python and clusters"):
 
 Distributed versions on Ray: ``tunelab.ray`` (rounds, seeds) and ``tunelab.tune`` (a Ray Tune scheduler).
 Reports are dicts (the CLI's JSON document) with sample matrices as ``(n, d)`` numpy arrays;
-``tunelab.to_frame(report)`` gives pandas tables and ``tunelab.to_json(report)`` the CLI's JSON text.
+``tunelab.to_frame(report)`` gives pandas tables, ``tunelab.plot`` the page's charts as matplotlib Figures
+(``plot.scores``, ``plot.regret``, ``plot.traces``, ``plot.tvo``, ``plot.hoag``) and ``tunelab.to_json(report)`` the
+CLI's JSON text.
 Errors of the core are raised as ``ConfigError`` / ``DataError`` (``ValueError`` s), ``NumericalError`` (a
 ``RuntimeError``) or ``IoError`` (an ``OSError``), all ``TunelabError``, with the core's message; Ctrl-C during
 a run raises ``Interrupted`` (a ``KeyboardInterrupt``) carrying the stopped run's report.
@@ -33,11 +35,12 @@ import numpy as np
 from . import _core
 from ._errors import ConfigError, DataError, Interrupted, IoError, NumericalError, TunelabError
 from ._frames import to_frame
+from . import plot  # matplotlib is imported by its functions, on their first call
 
 __version__ = _core.__version__
 __all__ = [
     "ksd", "fssd", "run", "check", "presets", "preset", "with_seed", "run_seeds", "Mamba", "mamba_run", "score_arm",
-    "with_repeats", "merge_bandit", "to_frame", "to_json",
+    "with_repeats", "merge_bandit", "to_frame", "to_json", "plot",
     "TunelabError", "DataError", "ConfigError", "NumericalError", "IoError", "Interrupted",
 ]
 
@@ -147,7 +150,10 @@ def to_json(report: Dict[str, Any], **kwargs: Any) -> str:
 class _Progress:
     """``progress=True``: a tqdm bar (``tqdm.auto``: a widget in notebooks) when tqdm is installed, otherwise
     plain lines on stderr that read well in cluster logs: done / total, percent, elapsed and ETA each time the
-    run passes another tenth, and after 5 s without a line (at the next progress event); one at the end."""
+    run passes another tenth, and after 5 s without a line (at the next progress event); one at the end.
+
+    A phase with a progress of its own (a comparison's exact reference sampler, before its tuners: detail
+    ``{"type": "reference", "done", "total", "unit"}``) gets its own bar or lines, in its own unit and time."""
 
     def __init__(self, unit: str):
         self.unit = unit
@@ -155,6 +161,7 @@ class _Progress:
         self.start = time.monotonic()
         self.last_line = -math.inf
         self.last_tenth = -1
+        self.stage: Optional[str] = None
         try:
             from tqdm.auto import tqdm
         except ImportError:
@@ -165,30 +172,43 @@ class _Progress:
     def __call__(self, event: Dict[str, Any]) -> None:
         kind = event.get("type")
         if kind == "progress":
-            done, total = float(event["done"]), float(event["total"])
-            if self.tqdm is not None:
-                # whole counts print as such (96/96, not 96.0/96.0)
-                done_n, total_n = (int(v) if v.is_integer() else v for v in (done, total))
-                if self.bar is None:
-                    self.bar = self.tqdm(total=total_n, unit=f" {self.unit}", file=sys.stderr, dynamic_ncols=True)
-                self.bar.total = total_n
-                self.bar.update(done_n - self.bar.n)
-                return
-            tenth = int(10 * done / total) if total > 0 else 0
-            now = time.monotonic()
-            if tenth > self.last_tenth or now - self.last_line >= 5.0:
-                self.last_tenth, self.last_line = tenth, now
-                elapsed = now - self.start
-                eta = elapsed * (total - done) / done if done > 0 else math.nan
-                pct = 100.0 * done / total if total > 0 else 0.0
-                print(f"tunelab: {done:g}/{total:g} {self.unit} ({pct:.0f}%), {elapsed:.0f} s, ETA {eta:.0f} s",
-                      file=sys.stderr, flush=True)
+            detail = event.get("detail") or {}
+            if detail.get("type") == "reference":
+                self._show("reference sampler", float(detail["done"]), float(detail["total"]), str(detail["unit"]))
+            else:
+                self._show(None, float(event["done"]), float(event["total"]), self.unit)
         elif kind == "finished":
             if self.bar is not None:
                 self.bar.close()
             else:
                 print(f"tunelab: {event.get('status')} after {float(event.get('seconds', 0.0)):.1f} s",
                       file=sys.stderr, flush=True)
+
+    def _show(self, stage: Optional[str], done: float, total: float, unit: str) -> None:
+        now = time.monotonic()
+        if stage != self.stage:
+            # a new phase: a new bar, or lines counted from its start
+            if self.bar is not None:
+                self.bar.close()
+                self.bar = None
+            self.stage, self.start, self.last_tenth, self.last_line = stage, now, -1, -math.inf
+        if self.tqdm is not None:
+            # whole counts print as such (96/96, not 96.0/96.0)
+            done_n, total_n = (int(v) if v.is_integer() else v for v in (done, total))
+            if self.bar is None:
+                self.bar = self.tqdm(total=total_n, unit=f" {unit}", desc=stage, file=sys.stderr, dynamic_ncols=True)
+            self.bar.total = total_n
+            self.bar.update(done_n - self.bar.n)
+            return
+        tenth = int(10 * done / total) if total > 0 else 0
+        if tenth > self.last_tenth or now - self.last_line >= 5.0:
+            self.last_tenth, self.last_line = tenth, now
+            elapsed = now - self.start
+            eta = elapsed * (total - done) / done if done > 0 else math.nan
+            pct = 100.0 * done / total if total > 0 else 0.0
+            what = f"{stage} " if stage else ""
+            print(f"tunelab: {what}{done:g}/{total:g} {unit} ({pct:.0f}%), {elapsed:.0f} s, ETA {eta:.0f} s",
+                  file=sys.stderr, flush=True)
 
 
 def _table_text(data: Any, label: str) -> str:

@@ -12,6 +12,7 @@ from ._errors import IoError as IoError
 from ._errors import NumericalError as NumericalError
 from ._errors import TunelabError as TunelabError
 from ._frames import to_frame as to_frame
+from . import plot as plot
 
 __version__: str
 __all__: List[str]

@@ -89,7 +89,8 @@ def _compare(table: str) -> Callable[[Dict[str, Any]], List[Dict[str, Any]]]:
     def rows(r: Dict[str, Any]) -> List[Dict[str, Any]]:
         if table == "evaluation":
             return [{"tuner": e["name"], **_flat(e["evaluation"])} for e in r["entries"]]
-        return [{"tuner": e["name"], **row} for e in r["entries"] for row in _TUNE[table](e["report"])]
+        # an entry is its tuner's report (flattened) with `name` and `evaluation`
+        return [{"tuner": e["name"], **row} for e in r["entries"] for row in _TUNE[table](e)]
     return rows
 
 

@@ -4,6 +4,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
+from matplotlib.figure import Figure
 
 import tunelab
 
@@ -41,6 +42,11 @@ def experiment() -> Optional[Dict[str, Any]]:
         raise ValueError(str(e)) from e
     frame = tunelab.to_frame(report, "arms")
     print(frame, tunelab.to_json(report)[:10])
+    fig: Figure = tunelab.plot.scores(report, labels=["a", "b"])
+    fig.savefig("scores.pdf")
+    figs: List[Figure] = [tunelab.plot.traces(report, dims=[0]), tunelab.plot.regret(report, log=True),
+                          tunelab.plot.tvo(report), tunelab.plot.hoag(report, x="cost")]
+    print(len(figs))
     return report
 
 
