@@ -176,3 +176,92 @@ fn csv_preview_and_density_grid_cross_as_plain_objects_and_typed_arrays() {
     let imax = zs.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).unwrap().0;
     assert_eq!(imax % 5, 2); // middle column x = 0
 }
+
+/// Every object key of `v` at every depth: (path of its object, key); array steps are `[i]`.
+fn keys(v: &serde_json::Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, String)>) {
+    match v {
+        serde_json::Value::Object(o) => {
+            for (k, child) in o {
+                out.push((path.clone(), k.clone()));
+                path.push(k.clone());
+                keys(child, path, out);
+                path.pop();
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                path.push(format!("[{i}]"));
+                keys(child, path, out);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `a.b[0].c`, as the errors show paths.
+fn dotted(path: &[String]) -> String {
+    let mut s = String::new();
+    for p in path {
+        if !(p.starts_with('[') || s.is_empty()) {
+            s.push('.');
+        }
+        s.push_str(p);
+    }
+    s
+}
+
+/// The worker's `check` (strict configs, issue 27): every field of every preset of every kind, misspelt by one
+/// letter (a middle letter dropped, or doubled for short keys), is refused as a ConfigError naming its JSON path and
+/// the field it was probably meant to be. The same walk as the core's test (tests/core/experiments/strict_config.rs)
+/// and the CLI's and Python's, here through the binding the page calls.
+#[wasm_bindgen_test]
+fn every_field_of_every_preset_misspelt_is_refused_by_check_with_its_path_and_name() {
+    use tunelab::experiments::{ExperimentConfig, Kind};
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for kind in Kind::ALL {
+        for name in ExperimentConfig::preset_names(kind) {
+            let v = serde_json::to_value(ExperimentConfig::preset(kind, name).unwrap()).unwrap();
+            let mut all = Vec::new();
+            keys(&v, &mut Vec::new(), &mut all);
+            for (parent, key) in all {
+                let mut c: Vec<char> = key.chars().collect();
+                if c.len() >= 3 {
+                    c.remove(c.len() / 2);
+                } else {
+                    c.insert(c.len() / 2, c[c.len() / 2]);
+                }
+                let typo: String = c.into_iter().collect();
+                let mut bad = v.clone();
+                let mut obj = &mut bad;
+                for p in &parent {
+                    obj = match p.strip_prefix('[') {
+                        Some(i) => &mut obj[i.trim_end_matches(']').parse::<usize>().unwrap()],
+                        None => &mut obj[p.as_str()],
+                    };
+                }
+                let obj = obj.as_object_mut().unwrap();
+                if obj.contains_key(&typo) {
+                    continue; // another field of the same object
+                }
+                let value = obj.remove(&key).unwrap();
+                obj.insert(typo.clone(), value);
+                let path = dotted(&[parent.clone(), vec![typo.clone()]].concat());
+                checked += 1;
+                match tunelab_wasm::check(json(&bad.to_string())) {
+                    Ok(_) => failures.push(format!("{kind:?}/{name}: `{path}` accepted")),
+                    Err(e) => {
+                        let e = js_error(e);
+                        let (n, m) = (String::from(e.name()), String::from(e.message()));
+                        if n != "ConfigError" || !m.contains(&format!("`{path}`")) || !m.contains(&format!("did you mean `{key}`")) {
+                            failures.push(format!("{kind:?}/{name}: `{path}` (for `{key}`): {n}: {m}"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked >= 400, "{checked} misspellings");
+    assert!(failures.is_empty(), "{} of {checked} misspellings:\n{}", failures.len(), failures.join("\n"));
+}
