@@ -33,8 +33,10 @@ describe('the progress line names the phases before round 1', () => {
     const seen = await statsDuringRun(page, 1);
     const prep = seen.findIndex((t) => t === 'Preparing: loading the data, then finding the posterior mode (MAP) the chains start from, then drawing the exact reference (500 MALA draws). Round 1 starts after that.');
     const round = seen.findIndex((t) => /Round 1 · /.test(t));
+    // The reference phase's own progress (the core's `reference` events): iterations done of the total.
+    const ref = seen.findIndex((t) => /^Drawing the exact reference before the tuners run: [\d,]+ of [\d,]+ MALA iterations · /.test(t));
     assert.ok(prep >= 0, seen.join(' | '));
-    assert.ok(round > prep, seen.join(' | '));
+    assert.ok(ref > prep && round > ref, seen.join(' | '));
     assert.match(seen.at(-1), /Done/);
     assert.deepEqual(consoleErrors, []);
     await page.close();

@@ -381,6 +381,8 @@ export class TunePanel extends Panel {
   onEvents(details, elapsed) {
     let redraw = false;
     for (const ev of details) {
+      // A comparison's first phase, the exact reference (src/experiments/compare/experiment.rs, ReferenceProgress).
+      if (ev.type === 'reference' && ev.tuner == null) { this.referenceProgress(ev, elapsed); continue; }
       if (ev.tuner != null) this.compareProgress(ev);
       if (ev.type === 'started') { this.startModel(ev); redraw = true; continue; }
       if (!this.model) continue;
@@ -392,6 +394,17 @@ export class TunePanel extends Panel {
     this.model.elapsed = elapsed;
     if (this.model.unknown.length) this.hooks.unknownEvents = this.unknownEvents = [...new Set(this.model.unknown)];
     this.scheduleDraw(this.model, redraw);
+  }
+
+  /**
+   * The exact reference's own progress, before any tuner runs: MALA iterations done of its total, and the time
+   * it still needs at the rate so far.
+   * @param {{done: number, total: number, unit: string}} ev @param {number} elapsed seconds since Run
+   */
+  referenceProgress(ev, elapsed) {
+    const frac = ev.total > 0 ? Math.min(1, ev.done / ev.total) : 0;
+    const left = frac > 0 ? ` · about ${Math.max(0, (elapsed * (1 - frac)) / frac).toFixed(0)} s left of it` : '';
+    this.progress(frac, `Drawing the exact reference before the tuners run: ${ev.done.toLocaleString('en-US')} of ${ev.total.toLocaleString('en-US')} ${ev.unit} · ${elapsed.toFixed(1)} s${left}.`);
   }
 
   /** A comparison's event: marks its tuner running / done in the table. @param {any} ev */
