@@ -177,11 +177,15 @@ export function renderPosterior(tbody, posterior, names) {
   const spacer = () => el('tr', { class: 'spacer', 'aria-hidden': 'true' }, el('td', { colspan: '3' }));
   const top = spacer(); const bottom = spacer();
   tbody.replaceChildren(top, row(0), bottom);
-  // Every row has one line of nowrap text: one height for all (measured on the first).
-  const h = Math.max(1, tbody.rows[1].getBoundingClientRect().height || 20);
+  // Every row has one line of nowrap text: one height for all, measured on a row (20 px until one is laid
+  // out: a card off screen, `content-visibility: auto`, may not be yet; then measured again on scroll).
+  const measure = () => tbody.rows[1]?.getBoundingClientRect().height ?? 0;
+  let h = measure() || 20;
+  let exact = measure() > 0;
   const over = 30;
   let from = -1; let to = -1;
   const draw = () => {
+    if (!exact && from >= 0) { const m = measure(); if (m > 0) { h = m; exact = true; from = -1; } }
     const first = Math.max(0, Math.floor(wrap.scrollTop / h) - over);
     const last = Math.min(n, Math.ceil((wrap.scrollTop + (wrap.clientHeight || 400)) / h) + over);
     if (first === from && last === to) return;
