@@ -5,7 +5,7 @@ import { Chart, axis, OKABE_ITO, steppedPaths } from '../../shared/charts.js';
 import { fmtSci } from '../../shared/format.js';
 import { $ } from '../../shared/dom.js';
 import { configHash } from '../../shared/export.js';
-import { renderBest, renderPosterior } from './views.js';
+import { renderBest, renderPosterior, inChunks } from './views.js';
 
 
 /** Trace of one coordinate against the sample index. */
@@ -127,7 +127,8 @@ export async function showPosterior({ trace, hist, client, message }, { config, 
   renderBest($('best'), report);
   renderPosterior($('post-table').tBodies[0], report?.best?.posterior, null);
   const sel = /** @type {HTMLSelectElement} */ ($('coord'));
-  sel.replaceChildren(...Array.from({ length: d }, (_, j) => new Option(`θ${j + 1}`, String(j))));
+  // The menu is built in chunks too (one option per coordinate: 5,000 for PMF); the first coordinate is drawn now.
+  inChunks(sel, d, (j) => new Option(`θ${j + 1}`, String(j)));
   sel.disabled = d === 0;
   const drawCoord = () => {
     const j = Number(sel.value || 0);

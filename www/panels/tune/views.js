@@ -127,11 +127,76 @@ export function renderBest(container, report) {
   container.append(dl);
 }
 
-/** Posterior mean and std per coordinate. */
+/** Rows (or menu options) built per task by `inChunks`: a few ms of DOM work, so no task of the main thread is long. */
+export const CHUNK = 200;
+/** @type {WeakMap<Element, number>} the current build of each container (a newer one cancels the older) */
+const builds = new WeakMap();
+
+/**
+ * Fills `container` with `n` children made by `make(i)`, CHUNK per task (the first chunk now, the rest in
+ * following macrotasks), so a long list (PMF's 5,000 posterior coordinates, issue 26 item 2) never freezes the
+ * page. A later call on the same container (or `inChunks(container, 0)`) cancels an unfinished build.
+ * @param {Element} container @param {number} n @param {(i: number) => Node} [make]
+ * @param {() => void} [done] called once every child is in
+ */
+export function inChunks(container, n, make = () => document.createTextNode(''), done) {
+  const build = (builds.get(container) ?? 0) + 1;
+  builds.set(container, build);
+  container.replaceChildren();
+  const step = (/** @type {number} */ from) => {
+    if (builds.get(container) !== build) return;
+    const to = Math.min(n, from + CHUNK);
+    const frag = document.createDocumentFragment();
+    for (let i = from; i < to; i++) frag.append(make(i));
+    container.append(frag);
+    if (to < n) setTimeout(() => step(to), 0); else done?.();
+  };
+  step(0);
+}
+
+/** Posterior tables longer than this are virtualised (`renderPosterior`). */
+export const VIRTUAL_ROWS = 300;
+/** @type {WeakMap<Element, () => void>} the scroll listener of a virtualised table, removed on the next render */
+const unbind = new WeakMap();
+
+/**
+ * Posterior mean and std per coordinate. A long table (PMF's 5,000 coordinates, issue 26 item 2: laying out
+ * 5,000 rows froze the page for 0.4 s) is virtualised: its scroll box (`.table-wrap`, 22rem high) holds spacer
+ * rows of the full height and only the rows in view (and 30 either side) as DOM, re-rendered on scroll; the
+ * rows a reader scrolls to are the same. `hooks.postRows` (the test hook) is the number of coordinates.
+ */
 export function renderPosterior(tbody, posterior, names) {
   const mean = posterior?.mean ?? []; const std = posterior?.std ?? [];
-  tbody.replaceChildren(...mean.map((m, i) => el('tr', {},
-    el('td', { text: names?.[i] ?? `θ${i + 1}` }), el('td', { text: fmtSci(m) }), el('td', { text: fmtSci(std[i]) }))));
+  const n = mean.length;
+  unbind.get(tbody)?.();
+  unbind.delete(tbody);
+  const row = (/** @type {number} */ i) => el('tr', { 'data-i': String(i) },
+    el('td', { text: names?.[i] ?? `θ${i + 1}` }), el('td', { text: fmtSci(mean[i]) }), el('td', { text: fmtSci(std[i]) }));
+  const wrap = /** @type {HTMLElement|null} */ (tbody.closest('.table-wrap'));
+  if (n <= VIRTUAL_ROWS || !wrap) { tbody.replaceChildren(...Array.from({ length: n }, (_, i) => row(i))); return; }
+  const spacer = () => el('tr', { class: 'spacer', 'aria-hidden': 'true' }, el('td', { colspan: '3' }));
+  const top = spacer(); const bottom = spacer();
+  tbody.replaceChildren(top, row(0), bottom);
+  // Every row has one line of nowrap text: one height for all, measured on a row (20 px until one is laid
+  // out: a card off screen, `content-visibility: auto`, may not be yet; then measured again on scroll).
+  const measure = () => tbody.rows[1]?.getBoundingClientRect().height ?? 0;
+  let h = measure() || 20;
+  let exact = measure() > 0;
+  const over = 30;
+  let from = -1; let to = -1;
+  const draw = () => {
+    if (!exact && from >= 0) { const m = measure(); if (m > 0) { h = m; exact = true; from = -1; } }
+    const first = Math.max(0, Math.floor(wrap.scrollTop / h) - over);
+    const last = Math.min(n, Math.ceil((wrap.scrollTop + (wrap.clientHeight || 400)) / h) + over);
+    if (first === from && last === to) return;
+    from = first; to = last;
+    /** @type {HTMLElement} */ (top.firstChild).style.height = `${first * h}px`;
+    /** @type {HTMLElement} */ (bottom.firstChild).style.height = `${(n - last) * h}px`;
+    tbody.replaceChildren(top, ...Array.from({ length: last - first }, (_, k) => row(first + k)), bottom);
+  };
+  draw();
+  wrap.addEventListener('scroll', draw, { passive: true });
+  unbind.set(tbody, () => wrap.removeEventListener('scroll', draw));
 }
 
 /** The definition of the comparison's one KSD column (the evaluation's, src/tune/compare.rs `Evaluation`). */
