@@ -2,8 +2,9 @@
 // posterior coordinates (the pmf-page preset's model, 200 users x 300 items x 10 latent factors, run as one
 // tune at a small budget) renders without a long main-thread task. A PerformanceObserver({type: 'longtask'})
 // is installed before Run. Wall time on a shared machine is not the task's CPU, so the bound is loose: no task
-// over 200 ms after Run (before the fix, 0.36 s and 0.44 s tasks built and laid out the 5,000-row posterior
-// table and the coordinate menu); the longest is printed. The virtualised table still shows every coordinate:
+// over 300 ms after Run (before the fix, tasks of 435-498 ms and 319-363 ms built and laid out the 5,000-row
+// posterior table and the coordinate menu, three runs; after it, 53-129 ms on a machine loaded by four agents,
+// and the test command runs a nice-19 fuzz build beside it); the longest is printed. The virtualised table still shows every coordinate:
 // scrolling to its end shows the last one, and the menu offers all 5,000.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +18,7 @@ describe('no long main-thread task when a large result renders', () => {
   });
   after(async () => { await env?.close(); });
 
-  test('pmf-page model as one tune run: no task over 200 ms after Run; the posterior table is complete', { timeout: 180_000 }, async () => {
+  test('pmf-page model as one tune run: no task over 300 ms after Run; the posterior table is complete', { timeout: 180_000 }, async () => {
     await page.selectOption('#preset', 'pmf-page');
     await waitArmCount(page, /arms/);
     if (await page.isChecked('#compare')) await page.click('#compare');
@@ -37,7 +38,7 @@ describe('no long main-thread task when a large result renders', () => {
     const tasks = (await page.evaluate(() => /** @type {any} */ (window).__longtasks)).filter((t) => t.start >= t0);
     const longest = Math.max(0, ...tasks.map((t) => t.dur));
     console.log(`# long tasks after Run: ${tasks.length}, longest ${longest.toFixed(0)} ms (wall time: ${tasks.map((t) => t.dur.toFixed(0)).join(', ')})`);
-    assert.deepEqual(tasks.filter((t) => t.dur > 200).map((t) => Math.round(t.dur)), []);
+    assert.deepEqual(tasks.filter((t) => t.dur > 300).map((t) => Math.round(t.dur)), []);
     assert.deepEqual(await page.evaluate(() => window.__tunelab.errors), []);
 
     // The table holds the rows in view, not 5,000; scrolled to the end it shows the last coordinate.
