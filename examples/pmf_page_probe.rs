@@ -9,7 +9,7 @@
 //! mean is from the MAP.
 use std::sync::atomic::AtomicBool;
 use tunelab::experiments::{ExperimentConfig, Kind};
-use tunelab::sampler::{reference_sample_streamed, RefOptions};
+use tunelab::sampler::{reference_sample_observed, RefOptions};
 use tunelab::experiments::compare;
 use tunelab::experiments::tune::{self, metric::thin_rows, RunKernel};
 
@@ -24,7 +24,7 @@ fn main() {
     let mut tuners = compare::paper_tuners(&cc.base);
     tuners.retain(|t| cc.tuners.contains(&t.0));
     let stop = AtomicBool::new(false);
-    let cmp = compare::compare(&tuners, &problem, 0, None, None, &mut |_, _| {}, &stop).unwrap();
+    let cmp = compare::compare(&tuners, &problem, 0, None, None, &mut |_, _| {}, &mut |_, _| {}, &stop).unwrap();
 
     // Exact reference: MALA from the MAP, 20,000 draws after 10,000 warm-up, thin 5; 1,000 evenly kept draws.
     let n_ref = 20_000;
@@ -32,13 +32,13 @@ fn main() {
     let mut k = 0usize;
     let mut moments = tune::keep::Moments::new(d);
     let mut r = tunelab::rng::stream(seed, (1 << 40) + 3);
-    let res = reference_sample_streamed(train, &problem.map, n_ref, n_ref / 2, 5, &RefOptions::default(), &stop, &mut r, &mut |x| {
+    let res = reference_sample_observed(train, &problem.map, n_ref, n_ref / 2, 5, &RefOptions::default(), &stop, &mut r, &mut |x| {
         moments.push(x);
         if k % 20 == 0 {
             draws.extend_from_slice(x);
         }
         k += 1;
-    })
+    }, &mut |_, _| {})
     .unwrap();
     let ref_sd = moments.std();
 

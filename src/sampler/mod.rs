@@ -33,7 +33,7 @@ pub mod reference;
 pub use chain::{Chain, ChainStatus, ControlVariate, RunStats};
 pub use map::{find_map, MapOptions, MapResult};
 pub use params::{BatchSize, Budget, SamplerKind, SamplerParams, ValidSamplerParams};
-pub use reference::{reference_sample, reference_sample_observed, reference_sample_stoppable, reference_sample_streamed, RefOptions, RefResult};
+pub use reference::{reference_sample, reference_sample_observed, reference_sample_stoppable, RefOptions, RefResult};
 
 /// Where a chain starts (the step-size and SG-MCMC bandit experiments).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

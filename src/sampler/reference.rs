@@ -10,7 +10,7 @@ use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
 use crate::math::{exp, ln, powf};
 
-/// Options of [`reference_sample_streamed`].
+/// Options of [`reference_sample_observed`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct RefOptions {
@@ -40,7 +40,7 @@ pub struct RefResult {
     pub grad_evals: u64,
 }
 
-/// [`reference_sample_streamed`] with default options, keeping the draws in `samples`.
+/// [`reference_sample_observed`] with default options, keeping the draws in `samples`.
 pub fn reference_sample(target: &dyn Target, start: &[f64], n_samples: usize, warmup: usize, thin: usize, rng: &mut Rng) -> Result<RefResult> {
     reference_sample_stoppable(target, start, n_samples, warmup, thin, &AtomicBool::new(false), rng)
 }
@@ -58,7 +58,7 @@ pub fn reference_sample_stoppable(
 ) -> Result<RefResult> {
     let mut samples = Vec::with_capacity(n_samples.saturating_mul(target.dim()).min(1 << 27));
     let opts = RefOptions::default();
-    let mut res = reference_sample_streamed(target, start, n_samples, warmup, thin, &opts, stop, rng, &mut |x| samples.extend_from_slice(x))?;
+    let mut res = reference_sample_observed(target, start, n_samples, warmup, thin, &opts, stop, rng, &mut |x| samples.extend_from_slice(x), &mut |_, _| {})?;
     res.samples = samples;
     Ok(res)
 }
@@ -183,25 +183,11 @@ impl Mala<'_> {
 /// Each kept draw is handed to `sink` instead of being stored (the returned `samples` is empty; see
 /// [`reference_sample`] for a stored run): a long reference run of a large model (the pmf preset: 20,000 draws of d = 52,500
 /// would be 8.4 GB) in O(d) memory. The same chain, draw for draw.
-#[allow(clippy::too_many_arguments)]
-pub fn reference_sample_streamed(
-    target: &dyn Target,
-    start: &[f64],
-    n_samples: usize,
-    warmup: usize,
-    thin: usize,
-    opts: &RefOptions,
-    stop: &AtomicBool,
-    rng: &mut Rng,
-    sink: &mut dyn FnMut(&[f64]),
-) -> Result<RefResult> {
-    reference_sample_observed(target, start, n_samples, warmup, thin, opts, stop, rng, sink, &mut |_, _| {})
-}
-
-/// [`reference_sample_streamed`] reporting its progress: `progress(done, total)` in MALA iterations
+///
+/// Its progress: `progress(done, total)` in MALA iterations
 /// (`total = warmup + n_samples * thin`), at most about a hundred times (every 1% of the run, at least every
-/// 256 iterations, where the stop flag is read) and once at the end. Progress does not touch the chain: the
-/// same draws as without it.
+/// 256 iterations, where the stop flag is read) and once at the end (`&mut |_, _| {}` to ignore it). Progress does
+/// not touch the chain: the same draws as without it.
 #[allow(clippy::too_many_arguments)]
 pub fn reference_sample_observed(
     target: &dyn Target,

@@ -189,7 +189,7 @@ impl Experiment for CompareExperiment {
         let plan = self.cfg.evaluation.resolve(&self.cfg.base);
         // One progress callback for both phases (the reference, then the tuners), called from one thread.
         let progress = std::cell::RefCell::new(progress);
-        compare::compare_observed(&self.tuners, &problem, self.cfg.reference_samples, given, plan, &mut |name, e| {
+        compare::compare(&self.tuners, &problem, self.cfg.reference_samples, given, plan, &mut |name, e| {
             if matches!(e, TuneEvent::Started { .. }) {
                 index = self.tuners.iter().position(|t| t.0 == name).unwrap_or(index);
             }

@@ -509,22 +509,10 @@ fn score_samples(problem: &Posterior, x: &[f64], std: &[f64], reference: Option<
 /// ([`TuneConfig::validate`]); the experiment contract does that once when it checks a comparison. `given` is a
 /// reference computed before for the same problem ([`SavedReference::check`]): it is used instead of running
 /// MALA for `reference_samples` draws.
-pub fn compare(
-    tuners: &[(String, TuneConfig)],
-    problem: &Posterior,
-    reference_samples: usize,
-    given: Option<Reference>,
-    evaluation: Option<FreshPlan>,
-    observer: &mut dyn FnMut(&str, &Event),
-    cancel: &AtomicBool,
-) -> Result<Comparison> {
-    compare_observed(tuners, problem, reference_samples, given, evaluation, observer, &mut |_, _| {}, cancel)
-}
-
-/// [`compare`] with the reference phase's progress: `on_reference(done, total)` in MALA iterations while the
-/// exact reference runs (not called when it is given or skipped).
+/// `on_reference(done, total)` reports the reference phase's progress in MALA iterations while the exact
+/// reference runs (not called when it is given or skipped; `&mut |_, _| {}` to ignore it).
 #[allow(clippy::too_many_arguments)]
-pub fn compare_observed(
+pub fn compare(
     tuners: &[(String, TuneConfig)],
     problem: &Posterior,
     reference_samples: usize,
