@@ -70,8 +70,8 @@ CARGO_TARGET_DIR="$PWD/target/wheel" bash scripts/dev/test-python.sh test 2>&1 |
 drop target/debug target/release target/wheel
 
 if [ -f scripts/dev/test-wasm.sh ]; then
-  section "wasm: wasm-pack test --headless --chrome (single-threaded and threaded)"
-  bash scripts/dev/test-wasm.sh 2>&1 | tee -a "$LOG"
+  section "wasm: wasm-pack test --headless --chrome --release (single-threaded; the threaded build in the browser tests)"
+  TUNELAB_WASM_THREADS=0 bash scripts/dev/test-wasm.sh 2>&1 | tee -a "$LOG"
   # target/wasm32-unknown-unknown/release and target-threads/ stay: the browser section links the page from them.
 fi
 
