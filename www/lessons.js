@@ -254,11 +254,16 @@ export const LESSONS = [
     title: 'Learning-rate schedules from a GP model of training curves',
     panel: 'lr-schedule',
     // The lr-schedule preset `noisy-quadratic` (seed 7, about 1 s native): 10 intervals of 30 SGD steps. The
-    // claims of the steps are checked against the numbers of this run by tests/e2e/lrsched.test.mjs.
+    // claims of the steps are checked against the numbers of this run by tests/e2e/lrsched.test.mjs. The
+    // baselines and Q are the preset's (the text quotes them), not the panel's smaller default (issue 26).
     config: {
       problem: { kind: 'noisy-quadratic', dim: 20, noise: 1.0 },
       lr_bounds: [0.001, 1.5],
       steps_per_interval: 30,
+      constant: 5,
+      decay_starts: 4,
+      decay_factors: [0.3, 0.1, 0.03],
+      dynamic: { enabled: true, runs: 6 },
     },
     steps: [
       {
