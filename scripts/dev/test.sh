@@ -27,7 +27,7 @@ times_table() {
   printf '%10s s  total\n' "$(elapsed "$T0")"
 }
 # A failing command of a section without its own count (setup, build, typecheck) ends the run here.
-trap 'st=$?; { [ -n "${WHEEL_PID:-}" ] && kill -- "-$WHEEL_PID" 2>/dev/null; } || true; if [ $st -ne 0 ] && [ -z "$TIMES_SHOWN" ]; then s=$SEC_NAME; times_table; echo "scripts/dev/test.sh: stopped in section \"$s\" (exit $st)"; fi' EXIT
+trap 'st=$?; if [ $st -ne 0 ] && [ -z "$TIMES_SHOWN" ]; then s=$SEC_NAME; times_table; echo "scripts/dev/test.sh: stopped in section \"$s\" (exit $st)"; fi' EXIT
 # CI machines have little disk (a run ran out of it in the wasm section): say what is free at every section, and
 # under CI=true drop each section's build directory once no later section reads it.
 disk() { df -h . | awk 'NR==2 {print "[disk] " $4 " free"}'; }
@@ -41,13 +41,6 @@ bash scripts/dev/setup.sh
 # their own process (tests/soak.rs, tests/mnist_page.rs); the CLI binary built here is the one the python,
 # fuzz-seed and browser sections use (no second build of it).
 section "native: cargo test"
-cargo test --all-targets --no-run 2>&1 | tee -a "$LOG"
-# Background jobs run in their own session (setsid, so that a stopped run can end them with their children). With
-# the kernel's autogroup scheduling (on here: /proc/sys/kernel/sched_autogroup_enabled = 1) a new session is a new
-# group that gets an equal share of the CPU whatever its nice value, and the measured run showed it: the threaded
-# BNN e2e test took 179 s beside the fuzz build instead of 85 s, the core tests 213 s beside the wheel build instead
-# of 111 s. So each job first lowers its own group's weight (autogroup nice 19; ignored where there is none).
-LOW_PRIORITY='{ echo 19 > /proc/self/autogroup; } 2>/dev/null || true; '
 cargo test --all-targets 2>&1 | tee -a "$LOG"
 cargo test --doc 2>&1 | tee -a "$LOG"
 # The CLI that cargo test has just built: the python and browser sections compare bits with it (a copy outside
@@ -90,6 +83,11 @@ fi
 # target, counted below. It runs beside the browser tests at the lowest CPU priority (nice 19): the page's tests
 # leave a core idle much of the time (the single-threaded page computes on one worker), and the fuzz build
 # (ASan, about 6 CPU-minutes) fills it without taking CPU from them. Its output is printed when it ends.
+# Background jobs run in their own session (setsid, so that a stopped run can end them with their children). With
+# the kernel's autogroup scheduling (on here: /proc/sys/kernel/sched_autogroup_enabled = 1) a new session is a new
+# group that gets an equal share of the CPU whatever its nice value, and the measured run showed it: the threaded
+# BNN e2e test took 179 s beside the fuzz build instead of 85 s. So each job first lowers its own group's weight (autogroup nice 19; ignored where there is none).
+LOW_PRIORITY='{ echo 19 > /proc/self/autogroup; } 2>/dev/null || true; '
 FUZZ_LOG="$(dirname "$LOG")/fuzz.log"; FUZZ_T0=$(date +%s.%N)
 if [ "$FUZZ_SEEDS" = ok ]; then
   # Its own session (setsid), so that a stopped run can end it with all its children; its end time in FUZZ_END.
@@ -100,7 +98,7 @@ if [ "$FUZZ_SEEDS" = ok ]; then
 else
   echo "fuzz target seeds: failed (cargo test --test core robustness::fuzz_seeds)" >"$FUZZ_LOG"; FUZZ_PID=""
 fi
-trap 'st=$?; for p in "${WHEEL_PID:-}" "${FUZZ_PID:-}"; do { [ -n "$p" ] && kill -- "-$p" 2>/dev/null; } || true; done; if [ $st -ne 0 ] && [ -z "$TIMES_SHOWN" ]; then s=$SEC_NAME; times_table; echo "scripts/dev/test.sh: stopped in section \"$s\" (exit $st)"; fi' EXIT
+trap 'st=$?; { [ -n "${FUZZ_PID:-}" ] && kill -- "-$FUZZ_PID" 2>/dev/null; } || true; if [ $st -ne 0 ] && [ -z "$TIMES_SHOWN" ]; then s=$SEC_NAME; times_table; echo "scripts/dev/test.sh: stopped in section \"$s\" (exit $st)"; fi' EXIT
 
 if [ -d tests/e2e ]; then
   # The wasm page once (scripts/dev/build-wasm.sh skips a flavour whose inputs did not change, and links the
