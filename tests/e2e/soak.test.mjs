@@ -5,13 +5,20 @@
 // wasm memory never shrinks, so any leak in the core shows as growth). It prints the memory after runs 1, 50
 // and 100 (README, "Reliability") and asserts the bounds stated there:
 //   - page JS heap: run 100 at most 8 MiB above run 50, and at most 16 MiB above run 1;
-//   - wasm memory: no growth at all between run 50 and run 100 (after warm-up the core reuses its heap).
+//   - wasm memory: at most 4 wasm pages (256 KiB) of growth between run 50 and run 100, i.e. under 5.3 KiB
+//     per run. Not "no growth at all": the threaded build's linear memory is the high-water mark of one
+//     allocator shared by the rayon threads, and that peak depends on which allocations of different threads
+//     overlap in time, i.e. on scheduling. A fresh-clone run of the test command (a72e21f, idle machine) failed
+//     the former zero bound with one page late in the soak (7,536,640 -> 7,602,176 bytes: +65,536, after
+//     +0.1 MiB over runs 1-50), which is a later peak, not a leak. A leak retains something per run (a default
+//     run's report is tens of KiB), so it would pass 256 KiB in 50 runs.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage } from './helpers.mjs';
 
 const RUNS = 100;
 const MIB = 1024 * 1024;
+const WASM_SLACK = 4 * 65536; // four wasm pages (header)
 const BANDIT = { kind: 'bandit', problem: { kind: 'reservoir', a: 1, b: 1 }, algorithms: [{ kind: 'd-ttts' }, { kind: 'successive-halving' }], rounds: 100, repeats: 2, seed: 1 };
 
 // The flake "Target page, context or browser has been closed" right after a run (issue 24), measured: a Stop
@@ -106,9 +113,9 @@ describe('soak: 100 runs in one threaded tab', () => {
     assert.ok(at(1).heap > 0 && at(1).wasm > 0, 'memory readings are available');
     assert.ok(at(100).heap - at(50).heap <= 8 * MIB, `JS heap grew ${(at(100).heap - at(50).heap) / MIB} MiB from run 50 to 100`);
     assert.ok(at(100).heap - at(1).heap <= 16 * MIB, `JS heap grew ${(at(100).heap - at(1).heap) / MIB} MiB from run 1 to 100`);
-    // Within one worker wasm memory never shrinks, so `<=` is "no growth"; after a replacement the newer
-    // instance, having seen fewer runs, must not pass the older one's high-water mark either.
-    assert.ok(at(100).wasm <= at(50).wasm, `wasm memory grew between run 50 and run 100 (${at(50).wasm} -> ${at(100).wasm} bytes)`);
+    // Within one worker wasm memory never shrinks; after a replacement the newer instance, having seen fewer
+    // runs, must not pass the older one's high-water mark by more than the slack either (header).
+    assert.ok(at(100).wasm - at(50).wasm <= WASM_SLACK, `wasm memory grew ${at(100).wasm - at(50).wasm} bytes between run 50 and run 100 (${at(50).wasm} -> ${at(100).wasm}; bound ${WASM_SLACK})`);
     assert.deepEqual(consoleErrors, []);
   });
 });
