@@ -1,7 +1,8 @@
 // The page's plain-canvas plots, for what uPlot does not draw (heat maps, scatter with colour by round, bars,
 // a 1-D GP posterior): a canvas sized to its box with linear or log axes, a colour bar and a key.
 // Used by the bandit, HOAG, learning-rate and step-size panels. Drawing only.
-import { FONT, seqColor } from './charts.js';
+import { FONT, seqColor, lineRamp } from './charts.js';
+import { drawMark } from './marks.js';
 import { fmtSci, fmtTick } from './format.js';
 
 /** A canvas sized to its box (device pixels) with a plot frame and linear or log axes. */
@@ -117,6 +118,18 @@ export class CanvasPlot {
     });
   }
 
+  /** Markers of one shape (www/shared/marks.js), optionally outlined (on a heat map). */
+  marks(xs, ys, { shape = 'circle', color = '#000', r = 3.5, stroke = null } = {}) {
+    this.clip((ctx) => {
+      xs.forEach((x, i) => {
+        const y = ys[i];
+        if (!Number.isFinite(x) || !Number.isFinite(y)) return;
+        drawMark(ctx, shape, this.px(x), this.py(y), r, color);
+        if (stroke) { ctx.strokeStyle = stroke; ctx.lineWidth = 1; ctx.stroke(); }
+      });
+    });
+  }
+
   dot(x, y, { color = '#000', r = 3.5, stroke = null } = {}) {
     if (!Number.isFinite(x) || !Number.isFinite(y)) return;
     this.clip((ctx) => {
@@ -127,8 +140,11 @@ export class CanvasPlot {
 }
 
 
-/** A horizontal colour bar for `seqColor` from `lo` to `hi`, drawn at the canvas' top-right corner. */
-export function colorBar(plot, lo, hi, label, hiSuffix = '') {
+/**
+ * A horizontal colour bar for `ramp` (seqColor: areas; lineRamp: small marks on white) from `lo` to `hi`, drawn
+ * at the canvas' top-right corner.
+ */
+export function colorBar(plot, lo, hi, label, hiSuffix = '', ramp = seqColor) {
   const { ctx } = plot;
   ctx.save();
   ctx.font = '11px system-ui, sans-serif';
@@ -136,7 +152,7 @@ export function colorBar(plot, lo, hi, label, hiSuffix = '') {
   const w = Math.max(Math.min(140, plot.width * 0.35), ctx.measureText(text).width);
   const x = plot.left + plot.width - w - 6; const y = plot.top + 6;
   ctx.fillStyle = 'rgba(255,255,255,.9)'; ctx.fillRect(x - 3, y - 3, w + 6, 29);
-  for (let i = 0; i < w; i++) { ctx.fillStyle = seqColor(i / (w - 1)); ctx.fillRect(x + i, y, 1, 9); }
+  for (let i = 0; i < w; i++) { ctx.fillStyle = ramp(i / (w - 1)); ctx.fillRect(x + i, y, 1, 9); }
   ctx.fillStyle = '#1b1f24'; ctx.textBaseline = 'top'; ctx.textAlign = 'left';
   ctx.fillText(text, x, y + 11);
   ctx.restore();
@@ -175,8 +191,9 @@ export function drawGp1d(canvas, g, xLabel = 'arm x', yLabel = 'reward', timeLab
   if (truth) plot.line(g.grid, truth, { color: '#000', width: 1.5, dash: [5, 4] });
   plot.line(g.grid, g.mean, { color: '#0072B2', width: 2.2 });
   const n = Math.max(1, ...g.points.map((p) => p.round));
-  for (const p of g.points) plot.dot(p.x, p.reward, { color: seqColor((p.round - 1) / Math.max(1, n - 1)), r: 3.5, stroke: '#fff' });
+  // Dots on white: the line ramp (every colour at least 3.6:1 on white), not the cividis ramp's pale end.
+  for (const p of g.points) plot.dot(p.x, p.reward, { color: lineRamp((p.round - 1) / Math.max(1, n - 1)), r: 3.5, stroke: '#fff' });
   plot.axes();
-  colorBar(plot, 1, n, timeLabel);
+  colorBar(plot, 1, n, timeLabel, '', lineRamp);
   keyBox(plot, truth ? [['#0072B2', 'GP mean ±2 sd'], ['#000', 'true reward (dashed)']] : [['#0072B2', 'GP mean ±2 sd']]);
 }

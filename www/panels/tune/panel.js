@@ -449,7 +449,7 @@ export class TunePanel extends Panel {
         return;
       }
     }
-    this.hooks.lastChartData = this.scoreChart.update({ boundaries: model.boundaries, best: model.done ? model.best : null, pending: model.pending() });
+    this.hooks.lastChartData = this.scoreChart.update({ boundaries: model.boundaries, best: model.done ? model.best : null, pending: model.pending(), done: model.done });
     this.hooks.chartArms = model.arms.map((a) => ({ id: a.id, status: a.status, points: a.points.length }));
     this.drawHeat(model);
     this.drawStats(model);
