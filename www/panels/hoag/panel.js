@@ -341,10 +341,10 @@ function drawLandscape1d(canvas, L, methods, names) {
   const plot = new CanvasPlot(canvas, { x: [Math.min(...allX), Math.max(...allX)], y: [lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo)], xLabel: names[0] ?? 'log λ', yLabel: 'outer loss (test third)' });
   if (L) plot.line(xs, L.values, { color: '#5b6470', width: 1.5 });
   methods.forEach((m, i) => {
-    const { color } = seriesStyle(i);
+    const { color, mark } = seriesStyle(i);
     const hx = m.trace.map((p) => p.hyper[0]); const hy = m.trace.map((p) => p.outer_loss);
     if (/HOAG|iterative/.test(m.name)) plot.line(hx, hy, { color, width: 1 });
-    hx.forEach((x, k) => plot.dot(x, hy[k], { color, r: 3 }));
+    plot.marks(hx, hy, { shape: mark, color, r: 3.2 });
   });
   if (L) minMark(plot, plot.px(L.argmin[0]), plot.py(L.min));
   plot.axes();
@@ -388,10 +388,10 @@ function drawLandscape2d(canvas, L, methods, names) {
     /** @type {any} */ (canvas).heatCache = { L, w: canvas.width, h: canvas.height, img };
   }
   methods.forEach((m, i) => {
-    const { color } = seriesStyle(i);
+    const { color, mark } = seriesStyle(i);
     const hx = m.trace.map((p) => p.hyper[0]); const hy = m.trace.map((p) => p.hyper[1]);
     if (/HOAG|iterative/.test(m.name)) { plot.line(hx, hy, { color: '#fff', width: 3.5 }); plot.line(hx, hy, { color, width: 1.8 }); }
-    plot.dots(hx, hy, { color, r: 3.2, stroke: '#1b1f24' });
+    plot.marks(hx, hy, { shape: mark, color, r: 3.6, stroke: '#1b1f24' });
   });
   if (L) {
     minMark(plot, plot.px(L.argmin[0]), plot.py(L.argmin[1]));
