@@ -1,5 +1,5 @@
 // End-to-end (page without isolation, pkg/): every chart readable at a glance and exported whole (issue 26).
-// Small runs of the tune, TVO, LR-schedule, HOAG and bandit panels, then, on every line chart of each panel:
+// Small runs of the tune, TVO, LR-schedule, HOAG, bandit and step-size panels, then, on every line chart of each panel:
 // no two series are told apart by colour alone (each has its own dash / marker / direct label, or they are one
 // legend group), the x axis is fitted to the data, line colours have a contrast of at least 3:1 on white; TVO's
 // Figure 4 shows differences from the linear schedule and its schedule chart reaches the last epoch; the LR
@@ -207,6 +207,13 @@ describe('readable charts and whole exports (1100 x 900)', () => {
     const { svg } = await checkExports(page, 'bandit', 'bandit-');
     const titles = svgTexts(svg, 'title');
     assert.ok(titles.some((t) => /Simple regret/.test(t)) && titles.some((t) => /Cumulative regret/.test(t)), JSON.stringify(titles));
+  });
+
+  test('step size: GP-UCB and the fixed steps told apart by marker as well as colour; exports whole', async () => {
+    await page.click('#tab-step-size');
+    await runPanel(page, 'step-size', { n: 200, d: 3, windows: 8, iters: 60, hlo: -5, hhi: -2, fixed: '-4, -3', seed: 2 });
+    await checkLineCharts(page, 'step-size');
+    await checkExports(page, 'step-size', 'step-');
   });
 
   test('tune: the score chart\'s x axis fits its data, step colours keep 3:1 on white, round labels sit above the plot', async () => {
