@@ -104,8 +104,10 @@ const checkPng = (page, name, png) => page.evaluate(async ([n, b64]) => {
         if (new Set(cols).size < 3) bad.push(`${it.label}: ramp ${cols.join(' / ')}`);
       } else if (!it.faded) {
         const want = parse(it.color);
-        const got = px(x + 2 * dpr, it.y);
-        if (want.some((v, i) => Math.abs(v - got[i]) > 40)) bad.push(`${it.label}: swatch ${got} not ${want}`);
+        // The line's start; for a series of points without a line, any pixel of its marker (a ring is hollow).
+        const near = (got) => want.every((v, i) => Math.abs(v - got[i]) <= 40);
+        const spots = it.noLine ? [...Array(9).keys()].flatMap((i) => [...Array(9).keys()].map((j) => [x + (4 + i) * dpr, it.y + (j - 4) * dpr])) : [[x + 2 * dpr, it.y]];
+        if (!spots.some(([sx, sy]) => near(px(sx, sy)))) bad.push(`${it.label}: swatch ${px(...spots[0])} not ${want}`);
       }
       // Ink in the label's first 20 px.
       let ink = 0;

@@ -2,7 +2,7 @@
 // title (unique in the export) and its FULL legend (wrapped over as many lines as it needs; colour ramps and
 // markers kept), then the run's settings as a wrapped caption and a footer with the config's hash. The PNG and
 // the SVG share one layout (exportLayout), so what the tests read in the SVG's text is where the PNG draws it.
-import { MARK_GLYPH } from './marks.js';
+import { drawMark, svgMark } from './marks.js';
 
 const INK = '#1b1f24';
 const MUTED = '#3d4650';
@@ -36,9 +36,9 @@ function titleOf(canvas) {
 const labelOf = (canvas) => (canvas.getAttribute('aria-label') ?? canvas.closest('[aria-label]')?.getAttribute('aria-label') ?? '').trim();
 
 /**
- * @typedef {{label: string, color: string, dash: boolean, ramp: string[], mark: string, lineMark: string, faded: boolean}} LegendEntry
- * `mark`: a glyph before the swatch (the tune chart's batch markers); `lineMark`: a glyph on the swatch's line
- * (a series' marker shape).
+ * @typedef {{label: string, color: string, dash: boolean, ramp: string[], mark: string, lineMark: string, noLine: boolean, faded: boolean}} LegendEntry
+ * `mark`: a glyph before the swatch (the tune chart's batch markers); `lineMark`: a marker shape (www/shared/marks.js)
+ * drawn on the swatch's line as on the chart; `noLine`: the marker alone (points without a line).
  */
 
 /**
@@ -60,7 +60,7 @@ function legendOf(canvas) {
     const label = (item.textContent ?? '').trim().slice(mark.length).trim();
     return {
       label, color: sw?.style.borderColor || '#000', dash: sw?.classList.contains('dashed') ?? false, ramp, mark,
-      lineMark: sw?.dataset.mark ?? '', faded: sw?.classList.contains('faded') ?? false,
+      lineMark: sw?.dataset.shape ?? '', noLine: sw?.classList.contains('noline') ?? false, faded: sw?.classList.contains('faded') ?? false,
     };
   });
 }
@@ -207,8 +207,8 @@ export function chartsPng(canvases, footer = '', caption = []) {
       }
       ctx.globalAlpha = it.faded ? 0.3 : 1;
       ctx.strokeStyle = stroke; ctx.lineWidth = (it.ramp.length > 1 ? 6 : 3) * dpr; ctx.setLineDash(it.dash ? [4 * dpr, 3 * dpr] : []);
-      ctx.beginPath(); ctx.moveTo(x, it.y); ctx.lineTo(x + 16 * dpr, it.y); ctx.stroke();
-      if (it.lineMark) { ctx.fillStyle = it.color; ctx.textAlign = 'center'; ctx.fillText(it.lineMark, x + 8 * dpr, it.y); ctx.textAlign = 'left'; }
+      if (!it.noLine) { ctx.beginPath(); ctx.moveTo(x, it.y); ctx.lineTo(x + 16 * dpr, it.y); ctx.stroke(); }
+      if (it.lineMark) drawMark(ctx, it.lineMark, x + 8 * dpr, it.y, 3.6 * dpr, it.color);
       ctx.globalAlpha = 1;
       ctx.fillStyle = INK; ctx.fillText(it.label, x + 20 * dpr, it.y);
     }
@@ -247,8 +247,8 @@ export function chartsSvg(canvases, footer = '', caption = []) {
         parts.push(`<defs><linearGradient id="${id}" gradientUnits="userSpaceOnUse" x1="${x}" y1="0" x2="${x + 16}" y2="0">${it.ramp.map((c, i) => `<stop offset="${i / (it.ramp.length - 1)}" stop-color="${esc(c)}"/>`).join('')}</linearGradient></defs>`);
         stroke = `url(#${id})`;
       }
-      parts.push(`<line x1="${x}" y1="${it.y}" x2="${x + 16}" y2="${it.y}" stroke="${stroke}" stroke-width="${it.ramp.length > 1 ? 6 : 3}"${it.dash ? ' stroke-dasharray="4 3"' : ''}${it.faded ? ' stroke-opacity="0.3"' : ''}/>`,
-        ...(it.lineMark ? [`<text class="mark" x="${x + 8}" y="${it.y}" text-anchor="middle" dominant-baseline="middle" font-size="11" fill="${esc(it.color)}">${esc(it.lineMark)}</text>`] : []),
+      if (!it.noLine) parts.push(`<line x1="${x}" y1="${it.y}" x2="${x + 16}" y2="${it.y}" stroke="${stroke}" stroke-width="${it.ramp.length > 1 ? 6 : 3}"${it.dash ? ' stroke-dasharray="4 3"' : ''}${it.faded ? ' stroke-opacity="0.3"' : ''}/>`);
+      parts.push(...(it.lineMark ? [svgMark(it.lineMark, x + 8, it.y, 3.6, esc(it.color))] : []),
         `<text class="legend" x="${x + 20}" y="${it.y}" dominant-baseline="middle" font-size="11" fill="${INK}">${esc(it.label)}</text>`);
     }
     parts.push(`<image x="0" y="${b.y}" width="${b.cw}" height="${b.ch}" href="${b.canvas.toDataURL('image/png')}"/>`);

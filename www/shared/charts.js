@@ -215,15 +215,16 @@ export class LineChart extends Chart {
 /**
  * A legend: coloured swatches with labels (decorative; charts carry their own aria-label). An item may carry
  * `ramp` (colours of a sequential scale, drawn as a gradient), `glyph` (a marker glyph before its line, e.g. the
- * tune chart's batch sizes) or `mark` (a marker shape of MARKS, drawn on its line as on the chart).
+ * tune chart's batch sizes) or `mark` (a marker shape of MARKS, drawn on its line as on the chart; the marker
+ * alone for a series of width 0, i.e. points without a line).
  * @param {HTMLElement} host @param {any[]} series
  */
 export function legend(host, series) {
   host.replaceChildren(...series.map((s) => {
     const sw = s.ramp
       ? el('span', { class: 'sw ramp', style: `border-color:${s.color};background:linear-gradient(to right, ${s.ramp.join(', ')})` })
-      : el('span', { class: `sw${s.dash ? ' dashed' : ''}${s.faded ? ' faded' : ''}`, style: `border-color:${s.color}${s.mark ? `;color:${s.color}` : ''}` });
-    if (s.mark && !s.ramp) sw.dataset.mark = MARK_GLYPH[s.mark] ?? s.mark;
+      : el('span', { class: `sw${s.dash ? ' dashed' : ''}${s.faded ? ' faded' : ''}${s.width === 0 && s.mark ? ' noline' : ''}`, style: `border-color:${s.color}${s.mark ? `;color:${s.color}` : ''}` });
+    if (s.mark && !s.ramp) { sw.dataset.mark = MARK_GLYPH[s.mark] ?? s.mark; sw.dataset.shape = s.mark; }
     return el('span', { class: 'item' }, ...(s.glyph ? [el('span', { class: 'mark', style: `color:${s.color}`, text: s.glyph })] : []), sw, s.label);
   }));
 }

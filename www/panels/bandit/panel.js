@@ -9,6 +9,7 @@ import { el } from '../../shared/dom.js';
 import { parseNumbers } from '../../shared/hash.js';
 import { LineChart, legend, alignSeries, seriesStyle, placeholder } from '../../shared/charts.js';
 import { CanvasPlot, keyBox, drawGp1d } from '../../shared/canvas.js';
+import { MARK_GLYPH } from '../../shared/marks.js';
 import { fmtSci } from '../../shared/format.js';
 import { readBandit, recText, ARM_STATS_CAP } from './reading.js';
 
@@ -406,14 +407,15 @@ function armTable(name, arms) {
 
 function drawSchedules(canvas, s) {
   const d = s.chosen[0]?.length ?? 0;
-  const plot = new CanvasPlot(canvas, { x: [s.rounds[0] ?? 1, s.rounds[s.rounds.length - 1] ?? 2], y: [0, 1], xLabel: 'round', yLabel: 'schedule point' });
+  const plot = new CanvasPlot(canvas, { x: [s.rounds[0] ?? 1, s.rounds[s.rounds.length - 1] ?? 2], y: [0, 1], xLabel: 'round', yLabel: 'schedule point', keys: true });
   for (let j = 0; j < d; j++) {
-    const { color } = seriesStyle(j);
+    const { color, mark } = seriesStyle(j);
     if (s.optimal.length) plot.line(s.rounds, s.optimal.map((o) => o[j]), { color, width: 2 });
-    s.rounds.forEach((r, i) => plot.dot(r, s.chosen[i][j], { color, r: 2.6 }));
+    plot.marks(s.rounds, s.chosen.map((c) => c[j]), { shape: mark, color, r: 2.8 });
   }
   plot.axes();
-  keyBox(plot, Array.from({ length: d }, (_, j) => [seriesStyle(j).color, `point ${j + 1}`]));
+  // Each point's marker named in the key as well as its colour.
+  keyBox(plot, Array.from({ length: d }, (_, j) => [seriesStyle(j).color, `point ${j + 1} ${MARK_GLYPH[seriesStyle(j).mark]}`]));
 }
 
 const sortedArms = (arms) => [...arms].sort((a, b) => b.true_value - a.true_value);
@@ -443,7 +445,7 @@ const BARS_UP_TO = 40;
  */
 function drawPosterior(canvas, arms, xLabel) {
   const list = sortedArms(arms);
-  const plot = new CanvasPlot(canvas, { x: [-0.5, list.length - 0.5], y: [0, 1], xLabel, yLabel: 'mean reward' });
+  const plot = new CanvasPlot(canvas, { x: [-0.5, list.length - 0.5], y: [0, 1], xLabel, yLabel: 'mean reward', keys: true });
   const post = list.map((a) => {
     if (a.alpha == null || a.beta == null) return null;
     const s = a.alpha + a.beta; const m = a.alpha / s; const sd = Math.sqrt((a.alpha * a.beta) / (s * s * (s + 1)));

@@ -338,7 +338,7 @@ function drawLandscape1d(canvas, L, methods, names) {
   const allX = [...xs, ...pts.map((p) => p[0])]; const allY = [...(L?.values ?? []), ...pts.map((p) => p[1])].filter(Number.isFinite);
   if (!allX.length) { placeholderCanvas(canvas, 'Waiting for the first evaluations…'); return; }
   const lo = Math.min(...allY); const hi = Math.max(...allY);
-  const plot = new CanvasPlot(canvas, { x: [Math.min(...allX), Math.max(...allX)], y: [lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo)], xLabel: names[0] ?? 'log λ', yLabel: 'outer loss (test third)' });
+  const plot = new CanvasPlot(canvas, { x: [Math.min(...allX), Math.max(...allX)], y: [lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo)], xLabel: names[0] ?? 'log λ', yLabel: 'outer loss (test third)', keys: true });
   if (L) plot.line(xs, L.values, { color: '#5b6470', width: 1.5 });
   methods.forEach((m, i) => {
     const { color, mark } = seriesStyle(i);
@@ -354,7 +354,7 @@ function drawLandscape1d(canvas, L, methods, names) {
 function drawLandscape2d(canvas, L, methods, names) {
   const lo = L ? [L.axes[0][0], L.axes[1][0]] : [-12, -12];
   const hi = L ? [L.axes[0][L.axes[0].length - 1], L.axes[1][L.axes[1].length - 1]] : [12, 12];
-  const plot = new CanvasPlot(canvas, { x: [lo[0], hi[0]], y: [lo[1], hi[1]], xLabel: names[0] ?? 'log γ', yLabel: names[1] ?? 'log λ' });
+  const plot = new CanvasPlot(canvas, { x: [lo[0], hi[0]], y: [lo[1], hi[1]], xLabel: names[0] ?? 'log γ', yLabel: names[1] ?? 'log λ', keys: true });
   const heat = /** @type {any} */ (canvas).heatCache;
   if (L && heat?.L === L && heat.w === canvas.width && heat.h === canvas.height) {
     // The heat map of this landscape at this size was drawn before: copy it (a redraw adds only the points).
