@@ -187,12 +187,15 @@ export class HoagPanel extends Panel {
     this.xSel.addEventListener('change', () => this.redraw(true));
 
     this.landCanvas = el('canvas', { class: 'detail-canvas land', id: P('landscape'), role: 'img', 'aria-label': 'Hyperparameter trajectories of the methods over the outer-loss landscape' });
+    // Each card keeps its own legend (the exports put it with its chart).
+    this.landLegend = el('div', { class: 'legend', 'aria-hidden': 'true' });
+    this.tolLegend = el('div', { class: 'legend', 'aria-hidden': 'true' });
     this.tolHost = el('div', { class: 'chart chart-small', id: P('chart-tol'), role: 'img', 'aria-label': 'Tolerance sequence of each HOAG method against the iteration, log scale' });
     host.append(el('div', { class: 'two-col' },
-      this.card('land', 'Trajectory over the outer-loss landscape',
+      this.card('land', 'Trajectory over the outer-loss landscape', this.landLegend,
         el('div', { class: 'land-wrap' }, this.landCanvas),
-        el('p', { class: 'help', id: P('land-note'), text: 'Points evaluated by each method, in the method’s colour (lines join the gradient methods’ iterates); ✕ marks the landscape minimum, drawn on top.' })),
-      this.card('tol', 'Tolerance sequence ε_k', this.tolHost)));
+        el('p', { class: 'help', id: P('land-note'), text: 'Points evaluated by each method, in the method’s colour and marker (lines join the gradient methods’ iterates); ✕ marks the landscape minimum, drawn on top.' })),
+      this.card('tol', 'Tolerance sequence ε_k', this.tolLegend, this.tolHost)));
     this.tol = new LineChart(this.tolHost, { xLabel: 'iteration k', yLabel: 'ε_k', yLog: true, xInt: true, empty: 'HOAG methods only.' });
     placeholderCanvas(this.landCanvas, 'The landscape appears when the run starts.');
 
@@ -215,6 +218,7 @@ export class HoagPanel extends Panel {
     this.table.tBodies[0].replaceChildren();
     this.readingEl.textContent = '';
     this.sub.clear('Starting…'); this.val.clear('Starting…'); this.tol.clear('HOAG methods only.');
+    for (const l of [this.legendEl, this.landLegend, this.tolLegend]) l.replaceChildren();
     placeholderCanvas(this.landCanvas, config.landscape_points ? 'Computing the landscape…' : 'No landscape (landscape points = 0): trajectories only.');
   }
 
@@ -284,11 +288,13 @@ export class HoagPanel extends Panel {
       if (rebuild || !chart.u || chart.xLabel !== xLabel) { chart.xLabel = xLabel; chart.reset(series, data); } else chart.setData(data);
     }
     legend(this.legendEl, series);
+    legend(this.landLegend, series);
     const tols = this.tolItems();
     if (tols.length) {
       const tseries = tols.map((t) => ({ label: t.name, ...seriesStyle(this.methods.findIndex((m) => m.name === t.name)), points: true }));
       const data = alignSeries(tols, (/** @type {number} */ v) => v > 0);
       if (rebuild || !this.tol.u || this.tol.series.length !== tseries.length) this.tol.reset(tseries, data); else this.tol.setData(data);
+      legend(this.tolLegend, tseries);
     }
     // The landscape canvas (every method's points) is the costly part: at most twice a second while running.
     clearTimeout(this.landTimer);
