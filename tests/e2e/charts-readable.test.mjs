@@ -236,5 +236,8 @@ describe('readable charts and whole exports (1100 x 900)', () => {
     assert.ok(Math.log10(v.dMin / v.min) <= 0.05 * span + 0.021 && Math.log10(v.max / v.dMax) <= 0.05 * span + 0.021, JSON.stringify(v));
     assert.ok(v.ramp >= 3 && v.arms >= 3, JSON.stringify(v));
     assert.ok(v.top >= 30, `the strip above the plot for the round labels: ${v.top}px`);
+    // The score chart's own SVG export carries the settings caption too.
+    const svg = (await exported(page, '', 'svg')).toString('utf8');
+    assert.match(svgTexts(svg, 'caption').join(' '), /^Settings: data\.source: simulate/);
   });
 });

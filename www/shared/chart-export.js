@@ -87,10 +87,11 @@ export function settingsPhrases(config) {
 }
 
 /**
- * Words into lines no wider than `width` (by `measure`); phrases are kept whole where they fit.
+ * Phrases joined by `sep` into lines no wider than `width` (by `measure`); a phrase is split only by the caller
+ * (titles are wrapped word by word).
  * @param {string[]} phrases @param {string} sep @param {number} width @param {(s: string) => number} measure
  */
-function wrap(phrases, sep, width, measure) {
+export function wrapPhrases(phrases, sep, width, measure) {
   /** @type {string[]} */
   const lines = [];
   let cur = '';
@@ -141,7 +142,7 @@ export function exportLayout(canvases, footer, scale, caption = []) {
     const b = { canvas: f.canvas, title: f.title, cw: f.cw, ch: f.ch, titleY: -1, more: [], note: [], items: [], y: 0 };
     // The title on one line when it fits, else wrapped (its first line keeps the class "title" in the SVG).
     ctx.font = bold;
-    const tl = f.title ? wrap(f.title.split(' '), ' ', w - 16 * scale, measure) : [];
+    const tl = f.title ? wrapPhrases(f.title.split(' '), ' ', w - 16 * scale, measure) : [];
     if (tl.length) {
       b.titleY = y + line / 2;
       b.title = tl[0];
@@ -159,14 +160,14 @@ export function exportLayout(canvases, footer, scale, caption = []) {
     }
     if (f.legend.length) y += line / 2;
     // The small print between the legend and the chart.
-    if (f.note) b.note = wrap(f.note.split(' '), ' ', w - 16 * scale, measure).map((t, k) => ({ t, y: y + line / 2 + k * line }));
+    if (f.note) b.note = wrapPhrases(f.note.split(' '), ' ', w - 16 * scale, measure).map((t, k) => ({ t, y: y + line / 2 + k * line }));
     y += b.note.length * line;
     b.y = y;
     y += f.ch + 10 * scale;
     return b;
   });
   ctx.font = font;
-  const captionLines = caption.length ? wrap([`Settings: ${caption[0]}`, ...caption.slice(1)], ' · ', w - 16 * scale, measure) : [];
+  const captionLines = caption.length ? wrapPhrases([`Settings: ${caption[0]}`, ...caption.slice(1)], ' · ', w - 16 * scale, measure) : [];
   const captionY = captionLines.map((_, i) => y + line / 2 + i * line);
   y += captionLines.length * line;
   const footerY = footer ? y + line / 2 : -1;
@@ -222,8 +223,8 @@ export function chartsPng(canvases, footer = '', caption = []) {
   return new Promise((resolve) => out.toBlob(resolve, 'image/png'));
 }
 
-/** @param {string} s */
-const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** Text escaped for SVG / XML. @param {any} s */
+export const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * The same export as SVG: titles, every legend entry, the settings caption and the footer as text (searchable,

@@ -3,9 +3,7 @@
 // SVG text (searchable, editable in a vector editor). Drawing only, from the RunModel's points.
 import { fmtTick } from '../../shared/format.js';
 import { svgMark } from '../../shared/marks.js';
-
-/** @param {string} s */
-const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { esc, wrapPhrases } from '../../shared/chart-export.js';
 
 /** Decade (or 1-2-5) ticks of a log range. @param {number} lo @param {number} hi */
 function logTicks(lo, hi) {
@@ -20,13 +18,16 @@ function logTicks(lo, hi) {
 
 /**
  * The score chart as an SVG document.
- * @param {{title: string, xLabel: string, yLabel: string, footer: string, arms: any[], best: number|null,
+ * @param {{title: string, xLabel: string, yLabel: string, footer: string, caption?: string[], arms: any[], best: number|null,
  *   boundaries: {round: number, x: number}[], legend: {label: string, color: string, ramp?: string[], dash?: boolean, glyph?: string}[],
  *   style: {strokeOf: (a: any) => string, markOf: (a: any) => string, dashOf: (a: any) => number[]}}} o
  * @returns {string}
  */
 export function scoreSvg(o) {
-  const W = 960; const H = 600;
+  // The chart is 960 x 600; the settings caption (wrapped, about 6.2 px per character) goes under it.
+  const W = 960; const H0 = 600;
+  const caption = o.caption?.length ? wrapPhrases([`Settings: ${o.caption[0]}`, ...o.caption.slice(1)], ' · ', W - 32, (s) => s.length * 6.2) : [];
+  const H = H0 + caption.length * 16;
   // Legend rows: as many items per row as fit (about 7 px per character).
   const rows = [[]]; let used = 0;
   for (const it of o.legend) {
@@ -36,7 +37,7 @@ export function scoreSvg(o) {
   }
   // Top: the legend rows, then a strip of two rows for the round-end labels (above the plot: they cover no point).
   const pad = { l: 84, r: 24, t: 44 + rows.length * 20 + 32, b: 74 };
-  const pw = W - pad.l - pad.r; const ph = H - pad.t - pad.b;
+  const pw = W - pad.l - pad.r; const ph = H0 - pad.t - pad.b;
   const pts = o.arms.flatMap((a) => a.points.filter((p) => p[0] > 0 && Number.isFinite(p[1]) && p[1] > 0));
   const xs = [...pts.map((p) => p[0]), ...o.boundaries.map((b) => b.x)];
   const ys = pts.map((p) => p[1]);
@@ -78,7 +79,7 @@ export function scoreSvg(o) {
     const y = py(t).toFixed(1);
     out.push(`<line x1="${pad.l}" y1="${y}" x2="${pad.l + pw}" y2="${y}" stroke="#e6e9ed"/><text x="${pad.l - 6}" y="${y}" dy="4" text-anchor="end" fill="#3d4650">${esc(fmtTick(t))}</text>`);
   }
-  out.push(`<text x="${pad.l + pw / 2}" y="${H - 36}" text-anchor="middle" fill="#1b1f24">${esc(o.xLabel)}</text>`);
+  out.push(`<text x="${pad.l + pw / 2}" y="${H0 - 36}" text-anchor="middle" fill="#1b1f24">${esc(o.xLabel)}</text>`);
   out.push(`<text transform="translate(20 ${pad.t + ph / 2}) rotate(-90)" text-anchor="middle" fill="#1b1f24">${esc(o.yLabel)}</text>`);
   // Round ends.
   let lastX = -Infinity; let row = 0;
@@ -100,6 +101,7 @@ export function scoreSvg(o) {
     for (const q of p) out.push(svgMark(o.style.markOf(a), px(q[0]), py(q[1]), a.id === o.best ? 4.5 : 3.2, c));
     out.push('</g>');
   }
+  caption.forEach((t, i) => out.push(`<text class="caption" x="16" y="${H0 - 10 + i * 16}" font-size="11" fill="#3d4650">${esc(t)}</text>`));
   out.push(`<text x="16" y="${H - 10}" font-size="11" fill="#3d4650">${esc(o.footer)}</text>`, '</svg>');
   return out.join('\n') + '\n';
 }
