@@ -33,7 +33,7 @@ const lineCharts = (page, name) => page.evaluate(async (n) => {
     const xs = c.u.data[0].filter((x, i) => c.index.some((k) => c.u.data[k][i] != null));
     return {
       key, xLog: c.xLog, min: c.u.scales.x.min, max: c.u.scales.x.max, dataMin: Math.min(...xs), dataMax: Math.max(...xs),
-      series: c.series.map((s) => ({ label: s.label, color: s.color, dash: s.dash ?? [], mark: s.mark ?? (s.points ? 'circle' : ''), direct: s.direct ?? '', group: s.group ?? '' })),
+      series: c.series.map((s) => ({ label: s.label, color: s.color, dash: s.dash ?? [], mark: s.mark ?? (s.points ? 'circle' : ''), direct: c.labelled ? s.direct ?? '' : '', group: s.group ?? '' })),
     };
   });
 }, name);

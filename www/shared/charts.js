@@ -163,6 +163,9 @@ export const steppedPaths = () => uPlot.paths.stepped({ align: 1 });
  * right of the plot), endHold?: boolean (see line-decor.js), group?: string (lines deliberately drawn alike and
  * named by one legend entry, e.g. LR schedules' "others")}].
  */
+/** Charts narrower than this (CSS pixels) get no direct labels. */
+const DIRECT_LABELS_FROM = 480;
+
 export class LineChart extends Chart {
   /**
    * @param {HTMLElement} host
@@ -175,6 +178,8 @@ export class LineChart extends Chart {
     this.series = [];
     /** @type {number[]} the uPlot series index of each of `series` */
     this.index = [];
+    /** whether direct labels are drawn (wide enough) */
+    this.labelled = true;
   }
 
   /** Starts a chart for `series`; `data` in alignSeries' layout. */
@@ -198,8 +203,11 @@ export class LineChart extends Chart {
         bands.push({ series: [i + 2, i + 1], fill: s.color + '2e' });
       }
     }
-    // Direct labels sit in a gutter right of the plot, as wide as the longest.
-    const gutter = Math.max(0, ...series.map((s) => (s.direct ? labelWidth(s.direct) + 14 : 0)));
+    // Direct labels sit in a gutter right of the plot, as wide as the longest; not on a narrow chart (a phone),
+    // where the gutter would squeeze the plot (markers and dashes still tell the series apart).
+    const width = (this.size ?? sizeOf(this.host)).width;
+    this.labelled = width >= DIRECT_LABELS_FROM;
+    const gutter = this.labelled ? Math.max(0, ...series.map((s) => (s.direct ? labelWidth(s.direct) + 14 : 0))) : 0;
     this.mount({
       // x: exactly the data's extent (no empty stretch at either end; log axes get their own padding).
       scales: { x: { time: false, ...(this.xLog ? logScale() : { range: (/** @type {any} */ u, /** @type {number} */ min, /** @type {number} */ max) => (min == null ? [0, 1] : min === max ? [min - 0.5, max + 0.5] : [min, max]) }) }, y: this.yLog ? logScale() : {} },
@@ -207,7 +215,7 @@ export class LineChart extends Chart {
       series: useries,
       bands,
       ...(gutter ? { padding: [null, gutter, null, null] } : {}),
-      plugins: [decorPlugin(() => this.series, (k) => this.index[k])],
+      plugins: [decorPlugin(() => this.series, (k) => this.index[k], () => this.labelled)],
     }, data ?? [[], ...useries.slice(1).map(() => [])]);
   }
 }

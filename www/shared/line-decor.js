@@ -44,10 +44,11 @@ export function spread(ys, gap, lo, hi) {
 }
 
 /**
- * The plugin: `series()` gives the chart's series in order with `index()` their uPlot series index.
- * @param {() => DecorSeries[]} series @param {(k: number) => number} index
+ * The plugin: `series()` gives the chart's series in order with `index()` their uPlot series index; `labels()`
+ * whether to draw the direct labels.
+ * @param {() => DecorSeries[]} series @param {(k: number) => number} index @param {() => boolean} [labels]
  */
-export function decorPlugin(series, index) {
+export function decorPlugin(series, index, labels = () => true) {
   return {
     hooks: {
       draw: [(/** @type {any} */ u) => {
@@ -81,7 +82,7 @@ export function decorPlugin(series, index) {
         });
         ctx.restore();
         // Direct labels in the gutter right of the plot, each joined to its line's end by a thin leader.
-        const labelled = ends.filter((e) => list[e.k].direct && Number.isFinite(e.y));
+        const labelled = labels() ? ends.filter((e) => list[e.k].direct && Number.isFinite(e.y)) : [];
         if (!labelled.length) return;
         ctx.save();
         ctx.font = LABEL_FONT(dpr); ctx.textBaseline = 'middle'; ctx.textAlign = 'left';
