@@ -118,8 +118,9 @@ export const LESSONS = [
       {
         title: 'Run and compare',
         text: 'Press Run. Three methods train copies of the same VAE from the same weights on the same minibatches: GP-UCB, '
-          + 'random schedules (its ablation without a model) and the fixed linear schedule. The top chart is test log p(x) '
-          + '(importance-weighted bound, higher is better): every method gains more than a nat over the run, and at the end '
+          + 'random schedules (its ablation without a model) and the fixed linear schedule. The top chart shows each method\'s '
+          + 'test log p(x) (importance-weighted bound, higher is better) minus the linear schedule\'s, so that gaps of a tenth '
+          + 'of a nat or less show; “show” switches to the curves themselves: every method gains more than a nat over the run, and at the end '
           + 'all three lie within a fifth of a nat of each other. GP-UCB, the paper\'s method, does not finish first in this '
           + 'run (here random schedules tie with it to a thousandth of a nat); the reading under the table says by how much. '
           + 'The Digits preset adds the other ablations and the log-uniform and moments schedules at full size (minutes).',

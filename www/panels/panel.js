@@ -9,7 +9,7 @@
 // `onEvents(details, elapsed)`, `finish(result, seconds, run)`, `canvases()` and `chartData()`.
 import { el } from '../shared/dom.js';
 import { hashParams, editHash, readFields, writeFields, formatField, parseField } from '../shared/hash.js';
-import { chartsPng, chartsSvg } from '../shared/charts.js';
+import { chartsPng, chartsSvg, settingsPhrases } from '../shared/chart-export.js';
 import { download, toJson, configHash } from '../shared/export.js';
 import { fieldRow, writeControls, readControls, refreshControls } from './fields.js';
 import { RunBar } from './runbar.js';
@@ -128,6 +128,11 @@ export class Panel {
   exportFooter() {
     const config = this.lastReport?.config ?? this.lastConfig;
     return config ? `tunelab · ${this.title} · config ${configHash(config)}` : `tunelab · ${this.title}`;
+  }
+  /** The run's settings (its config as the core read it) as the exports' caption: ["key: value", ...]. */
+  exportCaption() {
+    const config = this.lastReport?.config ?? this.lastConfig;
+    return config ? settingsPhrases(config) : [];
   }
   /** @returns {any} */
   chartData() { return null; }
@@ -256,8 +261,8 @@ export class Panel {
       } catch (e) { this.message(`This config would not run: ${/** @type {Error} */ (e).message}`, 'error'); }
     });
     this.$('export-report').addEventListener('click', () => this.lastReport && download(`${this.filePrefix}-report.json`, toJson(this.lastReport), 'application/json'));
-    this.$('export-png').addEventListener('click', async () => download(`${this.filePrefix}-charts.png`, await chartsPng(this.canvases(), this.exportFooter()), 'image/png'));
-    this.$('export-charts-svg')?.addEventListener('click', () => download(`${this.filePrefix}-charts.svg`, chartsSvg(this.canvases(), this.exportFooter()), 'image/svg+xml'));
+    this.$('export-png').addEventListener('click', async () => download(`${this.filePrefix}-charts.png`, await chartsPng(this.canvases(), this.exportFooter(), this.exportCaption()), 'image/png'));
+    this.$('export-charts-svg')?.addEventListener('click', () => download(`${this.filePrefix}-charts.svg`, chartsSvg(this.canvases(), this.exportFooter(), this.exportCaption()), 'image/svg+xml'));
   }
 
   /**

@@ -1,16 +1,22 @@
 // The page's plain-canvas plots, for what uPlot does not draw (heat maps, scatter with colour by round, bars,
 // a 1-D GP posterior): a canvas sized to its box with linear or log axes, a colour bar and a key.
 // Used by the bandit, HOAG, learning-rate and step-size panels. Drawing only.
-import { FONT, seqColor } from './charts.js';
+import { FONT, seqColor, lineRamp } from './charts.js';
+import { drawMark } from './marks.js';
 import { fmtSci, fmtTick } from './format.js';
+
+/** Height (CSS pixels) of the strip above a plot that holds its key and colour bar. */
+const KEY_STRIP = 34;
 
 /** A canvas sized to its box (device pixels) with a plot frame and linear or log axes. */
 export class CanvasPlot {
   /**
    * @param {HTMLCanvasElement} canvas
-   * @param {{x: number[], y: number[], xLog?: boolean, yLog?: boolean, xLabel?: string, yLabel?: string, yTicks?: boolean, pad?: {l: number, r: number, t: number, b: number}}} opts
+   * `keys`: a strip above the plot area for the key and the colour bar (keyBox, colorBar), so they cover no data.
+   * @param {{x: number[], y: number[], xLog?: boolean, yLog?: boolean, xLabel?: string, yLabel?: string, yTicks?: boolean, pad?: {l: number, r: number, t: number, b: number}, keys?: boolean}} opts
    */
-  constructor(canvas, { x: [x0, x1], y: [y0, y1], xLog = false, yLog = false, xLabel = '', yLabel = '', yTicks = true, pad = { l: 64, r: 14, t: 12, b: 42 } }) {
+  constructor(canvas, { x: [x0, x1], y: [y0, y1], xLog = false, yLog = false, xLabel = '', yLabel = '', yTicks = true, pad = { l: 64, r: 14, t: 12, b: 42 }, keys = false }) {
+    if (keys) pad = { ...pad, t: Math.max(pad.t, KEY_STRIP) };
     const dpr = window.devicePixelRatio || 1;
     const r = canvas.getBoundingClientRect();
     const W = Math.max(240, Math.round(r.width || 600)); const H = Math.max(160, Math.round(r.height || 300));
@@ -117,6 +123,18 @@ export class CanvasPlot {
     });
   }
 
+  /** Markers of one shape (www/shared/marks.js), optionally outlined (on a heat map). */
+  marks(xs, ys, { shape = 'circle', color = '#000', r = 3.5, stroke = null } = {}) {
+    this.clip((ctx) => {
+      xs.forEach((x, i) => {
+        const y = ys[i];
+        if (!Number.isFinite(x) || !Number.isFinite(y)) return;
+        drawMark(ctx, shape, this.px(x), this.py(y), r, color);
+        if (stroke) { ctx.strokeStyle = stroke; ctx.lineWidth = 1; ctx.stroke(); }
+      });
+    });
+  }
+
   dot(x, y, { color = '#000', r = 3.5, stroke = null } = {}) {
     if (!Number.isFinite(x) || !Number.isFinite(y)) return;
     this.clip((ctx) => {
@@ -127,26 +145,44 @@ export class CanvasPlot {
 }
 
 
-/** A horizontal colour bar for `seqColor` from `lo` to `hi`, drawn at the canvas' top-right corner. */
-export function colorBar(plot, lo, hi, label, hiSuffix = '') {
+/**
+ * A horizontal colour bar for `ramp` (seqColor: areas; lineRamp: small marks on white) from `lo` to `hi`, drawn
+ * at the canvas' top-right corner.
+ */
+export function colorBar(plot, lo, hi, label, hiSuffix = '', ramp = seqColor) {
   const { ctx } = plot;
   ctx.save();
   ctx.font = '11px system-ui, sans-serif';
   const text = `${label}: ${fmtSci(lo)} – ${fmtSci(hi)}${hiSuffix}`;
   const w = Math.max(Math.min(140, plot.width * 0.35), ctx.measureText(text).width);
-  const x = plot.left + plot.width - w - 6; const y = plot.top + 6;
-  ctx.fillStyle = 'rgba(255,255,255,.9)'; ctx.fillRect(x - 3, y - 3, w + 6, 29);
-  for (let i = 0; i < w; i++) { ctx.fillStyle = seqColor(i / (w - 1)); ctx.fillRect(x + i, y, 1, 9); }
+  // In the strip above the plot when it has one (covers no data), else in the plot's top-right corner.
+  const strip = plot.pad.t >= KEY_STRIP;
+  const x = plot.left + plot.width - w - (strip ? 0 : 6); const y = strip ? 3 : plot.top + 6;
+  if (!strip) { ctx.fillStyle = 'rgba(255,255,255,.9)'; ctx.fillRect(x - 3, y - 3, w + 6, 29); }
+  for (let i = 0; i < w; i++) { ctx.fillStyle = ramp(i / (w - 1)); ctx.fillRect(x + i, y, 1, 9); }
   ctx.fillStyle = '#1b1f24'; ctx.textBaseline = 'top'; ctx.textAlign = 'left';
   ctx.fillText(text, x, y + 11);
   ctx.restore();
 }
 
-/** A small key in the plot's top-left corner: [[colour, text]]. */
+/**
+ * A small key, [[colour, text]]: in one row in the strip above the plot when it has one (so it covers no data),
+ * else in the plot's top-left corner.
+ */
 export function keyBox(plot, items) {
   const { ctx } = plot;
   ctx.save();
   ctx.font = '11px system-ui, sans-serif'; ctx.textBaseline = 'middle'; ctx.textAlign = 'left';
+  if (plot.pad.t >= KEY_STRIP) {
+    let x = plot.left;
+    for (const [c, t] of items) {
+      ctx.strokeStyle = c; ctx.lineWidth = 3; ctx.beginPath(); ctx.moveTo(x, 10); ctx.lineTo(x + 16, 10); ctx.stroke();
+      ctx.fillStyle = '#1b1f24'; ctx.fillText(t, x + 20, 10);
+      x += 34 + ctx.measureText(t).width;
+    }
+    ctx.restore();
+    return;
+  }
   const w = Math.max(...items.map(([, t]) => ctx.measureText(t).width)) + 30;
   ctx.fillStyle = 'rgba(255,255,255,.85)'; ctx.fillRect(plot.left + 6, plot.top + 6, w, items.length * 15 + 6);
   items.forEach(([c, t], i) => {
@@ -169,14 +205,15 @@ function extent(...arrays) {
 /** GP posterior on a 1-D grid (band, mean, truth if any) with the chosen points coloured by round. */
 export function drawGp1d(canvas, g, xLabel = 'arm x', yLabel = 'reward', timeLabel = 'round') {
   const rewards = g.points.map((p) => p.reward);
-  const plot = new CanvasPlot(canvas, { x: [g.grid[0], g.grid[g.grid.length - 1]], y: extent(g.lo, g.hi, g.truth ?? [], rewards), xLabel, yLabel });
+  const plot = new CanvasPlot(canvas, { x: [g.grid[0], g.grid[g.grid.length - 1]], y: extent(g.lo, g.hi, g.truth ?? [], rewards), xLabel, yLabel, keys: true });
   plot.band(g.grid, g.lo, g.hi, 'rgba(86,180,233,.30)');
   const truth = g.truth?.length ? g.truth : null;
   if (truth) plot.line(g.grid, truth, { color: '#000', width: 1.5, dash: [5, 4] });
   plot.line(g.grid, g.mean, { color: '#0072B2', width: 2.2 });
   const n = Math.max(1, ...g.points.map((p) => p.round));
-  for (const p of g.points) plot.dot(p.x, p.reward, { color: seqColor((p.round - 1) / Math.max(1, n - 1)), r: 3.5, stroke: '#fff' });
+  // Dots on white: the line ramp (every colour at least 3.6:1 on white), not the cividis ramp's pale end.
+  for (const p of g.points) plot.dot(p.x, p.reward, { color: lineRamp((p.round - 1) / Math.max(1, n - 1)), r: 3.5, stroke: '#fff' });
   plot.axes();
-  colorBar(plot, 1, n, timeLabel);
+  colorBar(plot, 1, n, timeLabel, '', lineRamp);
   keyBox(plot, truth ? [['#0072B2', 'GP mean ±2 sd'], ['#000', 'true reward (dashed)']] : [['#0072B2', 'GP mean ±2 sd']]);
 }

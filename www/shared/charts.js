@@ -1,13 +1,28 @@
 // The page's one chart wrapper (typed by JSDoc; uPlot itself is untyped here): uPlot (vendored, no CDN) creation
-// and sizing, log-axis ticks, legends, series styles and colour scales, and PNG export with titles and legends.
-// Every panel's line charts; plain-canvas plots are in canvas.js. Drawing only: all numbers come from the worker.
+// and sizing, log-axis ticks, legends, series styles (colour, dash and marker) and colour scales. Every panel's
+// line charts; markers and direct labels are drawn by line-decor.js, plain-canvas plots by canvas.js, the PNG and
+// SVG exports by chart-export.js (re-exported here). Drawing only: all numbers come from the worker.
 // @ts-ignore -- vendored at serve / build time (node_modules/uplot/dist), no type declarations
 import uPlot from '../../vendor/uplot/uPlot.esm.js';
 import { el } from './dom.js';
 import { fmtSci, fmtTick } from './format.js';
+import { MARKS, MARK_GLYPH, DASHES } from './marks.js';
+import { decorPlugin, labelWidth } from './line-decor.js';
+
+export { exportLayout, chartsPng, chartsSvg, settingsPhrases } from './chart-export.js';
 
 /** Okabe–Ito colours, in the order batch sizes get them (largest batch first). */
 export const OKABE_ITO = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#F0E442', '#000000'];
+
+/**
+ * Line colours: Okabe–Ito hues kept at a contrast of at least 3:1 on white (WCAG's minimum for graphics): its
+ * orange darkened to amber, its sky blue and yellow (2.3:1 and 1.3:1) replaced by a purple. Black is reserved
+ * for a panel's own method where it has one, so it comes last.
+ */
+export const LINE_COLOURS = ['#0072B2', '#B07800', '#009E73', '#D55E00', '#CC79A7', '#7A52A8', '#000000'];
+
+/** Grey for the lines that are not singled out ("others"). */
+export const OTHERS_GREY = '#a3aab3';
 
 /** The font of axis labels and canvas plots. */
 export const FONT = '12px system-ui, sans-serif';
@@ -142,9 +157,15 @@ export class Chart {
 export const steppedPaths = () => uPlot.paths.stepped({ align: 1 });
 
 /**
- * A line chart with one series per entry (optionally a band between lo and hi).
- * series: [{label, color, width?, dash?, band?: boolean, points?: boolean}].
+ * A line chart with one series per entry (optionally a band between lo and hi), its x axis fitted to the data.
+ * series: [{label, color, width?, dash?, band?: boolean, points?: boolean, mark?: string (a MARKS shape: on the
+ * line, thinned, or at every point with `points`), direct?: string (a direct label at the line's end, in a gutter
+ * right of the plot), endHold?: boolean (see line-decor.js), group?: string (lines deliberately drawn alike and
+ * named by one legend entry, e.g. LR schedules' "others")}].
  */
+/** Charts narrower than this (CSS pixels) get no direct labels. */
+const DIRECT_LABELS_FROM = 480;
+
 export class LineChart extends Chart {
   /**
    * @param {HTMLElement} host
@@ -153,19 +174,27 @@ export class LineChart extends Chart {
   constructor(host, { xLabel, yLabel, xLog = false, yLog = false, empty = 'Press Run.', stepped = false, xInt = false } = {}) {
     super(host, empty);
     this.xLabel = xLabel; this.yLabel = yLabel; this.xLog = xLog; this.yLog = yLog; this.stepped = stepped; this.xInt = xInt;
+    /** @type {any[]} */
     this.series = [];
+    /** @type {number[]} the uPlot series index of each of `series` */
+    this.index = [];
+    /** whether direct labels are drawn (wide enough) */
+    this.labelled = true;
   }
 
   /** Starts a chart for `series`; `data` in alignSeries' layout. */
   reset(series, data) {
     this.series = series;
+    this.index = [];
     const useries = [{ label: this.xLabel }];
     const bands = [];
     for (const s of series) {
       const i = useries.length;
+      this.index.push(i);
       useries.push({
         label: s.label, stroke: s.color, width: s.width ?? 2, dash: s.dash, spanGaps: true,
-        points: { show: s.points ?? false, size: 6, stroke: s.color, fill: s.color },
+        // Series with a marker get it from the decor plugin (line-decor.js); others keep uPlot's dots.
+        points: { show: (s.points ?? false) && !s.mark, size: 6, stroke: s.color, fill: s.color },
         paths: this.stepped ? steppedPaths() : undefined,
       });
       if (s.band) {
@@ -174,33 +203,58 @@ export class LineChart extends Chart {
         bands.push({ series: [i + 2, i + 1], fill: s.color + '2e' });
       }
     }
+    // Direct labels sit in a gutter right of the plot, as wide as the longest; not on a narrow chart (a phone),
+    // where the gutter would squeeze the plot (markers and dashes still tell the series apart).
+    const width = (this.size ?? sizeOf(this.host)).width;
+    this.labelled = width >= DIRECT_LABELS_FROM;
+    const gutter = this.labelled ? Math.max(0, ...series.map((s) => (s.direct ? labelWidth(s.direct) + 14 : 0))) : 0;
     this.mount({
-      scales: { x: { time: false, ...(this.xLog ? logScale() : {}) }, y: this.yLog ? logScale() : {} },
+      // x: exactly the data's extent (no empty stretch at either end; log axes get their own padding).
+      scales: { x: { time: false, ...(this.xLog ? logScale() : { range: (/** @type {any} */ u, /** @type {number} */ min, /** @type {number} */ max) => (min == null ? [0, 1] : min === max ? [min - 0.5, max + 0.5] : [min, max]) }) }, y: this.yLog ? logScale() : {} },
       axes: [axis({ label: this.xLabel, log: this.xLog, int: this.xInt }), axis({ label: this.yLabel, log: this.yLog, size: 62 })],
       series: useries,
       bands,
+      ...(gutter ? { padding: [null, gutter, null, null] } : {}),
+      plugins: [decorPlugin(() => this.series, (k) => this.index[k], () => this.labelled)],
     }, data ?? [[], ...useries.slice(1).map(() => [])]);
   }
 }
 
 /**
  * A legend: coloured swatches with labels (decorative; charts carry their own aria-label). An item may carry
- * `ramp` (colours of a sequential scale, drawn as a gradient) or `mark` (a marker glyph before its line).
+ * `ramp` (colours of a sequential scale, drawn as a gradient), `glyph` (a marker glyph before its line, e.g. the
+ * tune chart's batch sizes) or `mark` (a marker shape of MARKS, drawn on its line as on the chart; the marker
+ * alone for a series of width 0, i.e. points without a line).
+ * @param {HTMLElement} host @param {any[]} series
  */
 export function legend(host, series) {
   host.replaceChildren(...series.map((s) => {
     const sw = s.ramp
       ? el('span', { class: 'sw ramp', style: `border-color:${s.color};background:linear-gradient(to right, ${s.ramp.join(', ')})` })
-      : el('span', { class: `sw${s.dash ? ' dashed' : ''}${s.faded ? ' faded' : ''}`, style: `border-color:${s.color}` });
-    return el('span', { class: 'item' }, ...(s.mark ? [el('span', { class: 'mark', style: `color:${s.color}`, text: s.mark })] : []), sw, s.label);
+      : el('span', { class: `sw${s.dash ? ' dashed' : ''}${s.faded ? ' faded' : ''}${s.width === 0 && s.mark ? ' noline' : ''}`, style: `border-color:${s.color}${s.mark ? `;color:${s.color}` : ''}` });
+    if (s.mark && !s.ramp) { sw.dataset.mark = MARK_GLYPH[s.mark] ?? s.mark; sw.dataset.shape = s.mark; }
+    return el('span', { class: 'item' }, ...(s.glyph ? [el('span', { class: 'mark', style: `color:${s.color}`, text: s.glyph })] : []), sw, s.label);
   }));
 }
 
-
-/** Colours for n series from the Okabe–Ito palette (black last; repeats with a dash pattern beyond 8). */
+/**
+ * The style of the i-th series: a line colour (contrast at least 3:1 on white), a marker shape and, beyond the
+ * markers, a dash: no two series up to 48 share both marker and dash, so none is told apart by colour alone.
+ * @param {number} i @returns {{color: string, mark: string, dash: number[]|undefined}}
+ */
 export function seriesStyle(i) {
-  const pal = [0, 1, 2, 3, 4, 5, 7, 6].map((k) => OKABE_ITO[k]);
-  return { color: pal[i % pal.length], dash: i >= pal.length ? [6, 4] : undefined };
+  const d = DASHES[Math.floor(i / MARKS.length) % DASHES.length];
+  return { color: LINE_COLOURS[i % LINE_COLOURS.length], mark: MARKS[i % MARKS.length], dash: d.length ? d : undefined };
+}
+
+/**
+ * WCAG contrast ratio of an `rgb(r,g,b)` or `#rrggbb` colour against white (1 to 21).
+ * @param {string} c
+ */
+export function contrastOnWhite(c) {
+  const m = c.startsWith('#') ? [1, 3, 5].map((k) => parseInt(c.slice(k, k + 2), 16)) : (c.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map(Number);
+  const [r, g, b] = m.map((v) => { const x = v / 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; });
+  return 1.05 / (0.2126 * r + 0.7152 * g + 0.0722 * b + 0.05);
 }
 
 
@@ -216,140 +270,16 @@ export function rampColor(stops, t) {
   return `rgb(${c[0]},${c[1]},${c[2]})`;
 }
 
-/** Cividis-like sequential colour map (colour-blind safe, dark blue -> yellow), t in [0, 1]. @param {number} t */
+/**
+ * Cividis-like sequential colour map (colour-blind safe, dark blue -> yellow), t in [0, 1], for areas (heat-map
+ * cells, dots with a white rim): its light end is too pale for lines on white. @param {number} t
+ */
 export const seqColor = (t) => rampColor([[0, 32, 77], [60, 77, 110], [124, 123, 120], [188, 175, 111], [255, 234, 70]], t);
 
-// ------------------------------------------------------------------------------------------ PNG export
-
-/** The title of a chart canvas on the page: its card's heading and its own sub-heading (or figure caption). */
-function titleOf(canvas) {
-  const card = canvas.closest('section.card, .card');
-  const h2 = card?.querySelector('h2')?.textContent?.trim() ?? '';
-  const h3 = canvas.closest('div:not(.chart)')?.querySelector(':scope > h3')?.textContent?.trim() ?? '';
-  const cap = canvas.closest('figure')?.querySelector('figcaption')?.textContent?.trim() ?? '';
-  return [h2, h3, cap].filter(Boolean).join(' — ');
-}
-
-/** What a canvas shows, from its own or its chart host's aria-label. */
-const labelOf = (canvas) => (canvas.getAttribute('aria-label') ?? canvas.closest('[aria-label]')?.getAttribute('aria-label') ?? '').trim();
-
-/** The legend entries shown next to a chart canvas (the `.legend` of its card): [{label, color, dash}]. */
-function legendOf(canvas) {
-  const box = canvas.closest('section.card')?.querySelector('.legend');
-  if (box?.hidden) return [];
-  return [...(box?.children ?? [])].map((item) => {
-    const sw = /** @type {HTMLElement|null} */ (item.querySelector('.sw'));
-    // A colour ramp (e.g. step sizes): its stops, read back from the swatch's gradient.
-    const ramp = sw?.classList.contains('ramp') ? (sw.style.background.match(/rgba?\([^)]*\)|#[0-9a-f]{3,8}/gi) ?? []) : [];
-    return { label: item.textContent?.trim() ?? '', color: sw?.style.borderColor || '#000', dash: sw?.classList.contains('dashed') ?? false, ramp };
-  });
-}
-
 /**
- * The layout of an export, in units of `scale` CSS pixels (the PNG: device pixels; the SVG: 1): one block per
- * chart with its title (unique: a repeated heading gets the chart's own label, then a number), its legend
- * wrapped over as many lines as it needs (every entry kept), the chart, then the footer.
- * @param {(HTMLCanvasElement|null)[]} canvases @param {string} footer @param {number} scale
+ * A sequential colour map for LINES on white (navy -> violet -> magenta -> red-orange -> amber, lightness
+ * rising monotonically): every colour has a contrast of at least 3.6:1 on white, so no step size fades into the
+ * background (the cividis ramp's yellow end is 1.3:1). t in [0, 1]. @param {number} t
  */
-export function exportLayout(canvases, footer, scale) {
-  const ctx = /** @type {CanvasRenderingContext2D} */ (document.createElement('canvas').getContext('2d'));
-  const line = Math.round(18 * scale);
-  const font = `${Math.round(11 * scale)}px system-ui, sans-serif`;
-  const seen = new Map();
-  const charts = canvases.filter(Boolean).map((c) => {
-    const canvas = /** @type {HTMLCanvasElement} */ (c);
-    let title = titleOf(canvas);
-    if (seen.has(title) && labelOf(canvas)) title = title ? `${title} — ${labelOf(canvas)}` : labelOf(canvas);
-    const n = (seen.get(title) ?? 0) + 1;
-    seen.set(title, n);
-    if (n > 1) title = `${title} (${n})`;
-    return { canvas, title, legend: legendOf(canvas), cw: canvas.width * scale / (window.devicePixelRatio || 1), ch: canvas.height * scale / (window.devicePixelRatio || 1) };
-  });
-  const w = Math.ceil(Math.max(...charts.map((f) => f.cw), 320 * scale));
-  ctx.font = font;
-  let y = 0;
-  const blocks = charts.map((f) => {
-    const b = { ...f, titleY: -1, items: /** @type {{label: string, color: string, dash: boolean, ramp: string[], x: number, y: number}[]} */ ([]), y: 0 };
-    if (f.title) { b.titleY = y + line / 2; y += line; }
-    let x = 8 * scale;
-    if (f.legend.length) y += line / 2;
-    for (const it of f.legend) {
-      const width = 30 * scale + ctx.measureText(it.label).width;
-      if (x > 8 * scale && x + width > w - 8 * scale) { x = 8 * scale; y += line; }
-      b.items.push({ ...it, x, y });
-      x += width;
-    }
-    if (f.legend.length) y += line / 2;
-    b.y = y;
-    y += f.ch + 10 * scale;
-    return b;
-  });
-  const footerY = footer ? y + line / 2 : -1;
-  return { w, h: Math.ceil(y + (footer ? line : 0)) || 1, blocks, footer, footerY, scale, font, bold: `bold ${Math.round(13 * scale)}px system-ui, sans-serif` };
-}
+export const lineRamp = (t) => rampColor([[0, 32, 77], [72, 56, 150], [160, 52, 140], [205, 80, 60], [200, 110, 0]], t);
 
-/**
- * One PNG of the given chart canvases stacked vertically on white, each under its title and full legend (read
- * from the page: the card's heading and `.legend`). Resolves with a Blob.
- */
-export function chartsPng(canvases, footer = '') {
-  const dpr = window.devicePixelRatio || 1;
-  const L = exportLayout(canvases, footer, dpr);
-  const out = Object.assign(document.createElement('canvas'), { width: L.w, height: L.h });
-  const ctx = /** @type {CanvasRenderingContext2D} */ (out.getContext('2d'));
-  ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, L.w, L.h);
-  ctx.textBaseline = 'middle';
-  for (const b of L.blocks) {
-    if (b.title) { ctx.fillStyle = '#1b1f24'; ctx.font = L.bold; ctx.fillText(b.title, 8 * dpr, b.titleY); }
-    ctx.font = L.font;
-    for (const it of b.items) {
-      /** @type {string|CanvasGradient} */
-      let stroke = it.color;
-      if (it.ramp.length > 1) {
-        const g = ctx.createLinearGradient(it.x, 0, it.x + 16 * dpr, 0);
-        it.ramp.forEach((c, i) => g.addColorStop(i / (it.ramp.length - 1), c));
-        stroke = g;
-      }
-      ctx.strokeStyle = stroke; ctx.lineWidth = (it.ramp.length > 1 ? 6 : 3) * dpr; ctx.setLineDash(it.dash ? [4 * dpr, 3 * dpr] : []);
-      ctx.beginPath(); ctx.moveTo(it.x, it.y); ctx.lineTo(it.x + 16 * dpr, it.y); ctx.stroke();
-      ctx.fillStyle = '#1b1f24'; ctx.fillText(it.label, it.x + 20 * dpr, it.y);
-    }
-    ctx.setLineDash([]);
-    ctx.drawImage(b.canvas, 0, b.y);
-  }
-  // The footer: what made the figure (the config's hash).
-  if (footer) { ctx.fillStyle = '#3d4650'; ctx.font = L.font; ctx.fillText(footer, 8 * dpr, L.footerY); }
-  return new Promise((resolve) => out.toBlob(resolve, 'image/png'));
-}
-
-/** @param {string} s */
-const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/**
- * The same export as SVG: titles, every legend entry and the footer as text (searchable, editable in slides),
- * each chart as an embedded PNG image.
- * @param {(HTMLCanvasElement|null)[]} canvases @param {string} [footer]
- */
-export function chartsSvg(canvases, footer = '') {
-  const L = exportLayout(canvases, footer, 1);
-  const parts = [`<svg xmlns="http://www.w3.org/2000/svg" width="${L.w}" height="${L.h}" viewBox="0 0 ${L.w} ${L.h}" font-family="system-ui, sans-serif">`,
-    `<rect width="${L.w}" height="${L.h}" fill="#fff"/>`];
-  for (const b of L.blocks) {
-    if (b.title) parts.push(`<text class="title" x="8" y="${b.titleY}" dominant-baseline="middle" font-size="13" font-weight="bold" fill="#1b1f24">${esc(b.title)}</text>`);
-    for (const [k, it] of b.items.entries()) {
-      let stroke = esc(it.color);
-      if (it.ramp.length > 1) {
-        const id = `ramp-${parts.length}-${k}`;
-        parts.push(`<defs><linearGradient id="${id}" gradientUnits="userSpaceOnUse" x1="${it.x}" y1="0" x2="${it.x + 16}" y2="0">${it.ramp.map((c, i) => `<stop offset="${i / (it.ramp.length - 1)}" stop-color="${esc(c)}"/>`).join('')}</linearGradient></defs>`);
-        stroke = `url(#${id})`;
-      }
-      parts.push(`<line x1="${it.x}" y1="${it.y}" x2="${it.x + 16}" y2="${it.y}" stroke="${stroke}" stroke-width="${it.ramp.length > 1 ? 6 : 3}"${it.dash ? ' stroke-dasharray="4 3"' : ''}/>`,
-        `<text class="legend" x="${it.x + 20}" y="${it.y}" dominant-baseline="middle" font-size="11" fill="#1b1f24">${esc(it.label)}</text>`);
-    }
-    parts.push(`<image x="0" y="${b.y}" width="${b.cw}" height="${b.ch}" href="${b.canvas.toDataURL('image/png')}"/>`);
-  }
-  if (footer) parts.push(`<text class="footer" x="8" y="${L.footerY}" dominant-baseline="middle" font-size="11" fill="#3d4650">${esc(footer)}</text>`);
-  parts.push('</svg>');
-  return parts.join('\n');
-}

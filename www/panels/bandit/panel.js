@@ -9,6 +9,7 @@ import { el } from '../../shared/dom.js';
 import { parseNumbers } from '../../shared/hash.js';
 import { LineChart, legend, alignSeries, seriesStyle, placeholder } from '../../shared/charts.js';
 import { CanvasPlot, keyBox, drawGp1d } from '../../shared/canvas.js';
+import { MARK_GLYPH } from '../../shared/marks.js';
 import { fmtSci } from '../../shared/format.js';
 import { readBandit, recText, ARM_STATS_CAP } from './reading.js';
 
@@ -371,8 +372,10 @@ export class BanditPanel extends Panel {
     if (ch.gp_1d) parts.push(['gp_1d', 'GP posterior of the reward after the last round, chosen points coloured by round (their Figure 2)']);
     if (ch.schedules) parts.push(['schedules', 'Chosen schedule points over rounds (dots) and the optimal schedule at each round (lines) (their Figure 3)']);
     // The report keeps the most-pulled arms only (ARM_STATS_CAP): the captions and axes say which arms are shown.
-    const which = ch.arms?.length >= ARM_STATS_CAP ? `the ${ch.arms.length} most-pulled arms of repeat 0 (of ${Math.round(a.distinct_arms?.mean?.at(-1) ?? ch.arms.length)} distinct arms on average; the report keeps at most ${ARM_STATS_CAP})` : `all ${ch.arms?.length ?? 0} arms pulled in repeat 0`;
-    if (ch.arms?.length) parts.push(['pulls', `Pulls per arm: ${which}, sorted by true mean`], ['posterior', `Each arm (${which}): true mean (black), posterior mean and ±2 sd (blue) or mean reward (orange)`]);
+    const which = ch.arms?.length >= ARM_STATS_CAP
+      ? `showing ${ch.arms.length} arms, not all: the ${ch.arms.length} most pulled in repeat 0 (${a.name} pulled ${Math.round(a.distinct_arms?.mean?.at(-1) ?? ch.arms.length)} distinct arms per repeat on average; the report keeps at most ${ARM_STATS_CAP} per algorithm)`
+      : `all ${ch.arms?.length ?? 0} arms pulled in repeat 0`;
+    if (ch.arms?.length) parts.push(['pulls', `Pulls per arm: ${which}, sorted by true mean`], ['posterior', `Mean reward per arm: ${which}; true mean (black), posterior mean and ±2 sd (blue) or mean reward (amber)`]);
     if (!parts.length) { placeholder(this.detail, `No per-arm chart for ${a.name}: it keeps no GP on a 1-D box, no ordered arms and no discrete arm statistics.`); return; }
     const labelled = ch.arms?.some((x) => x.label);
     this.detailKind = parts.map((p) => p[0]).join(',');
@@ -404,14 +407,15 @@ function armTable(name, arms) {
 
 function drawSchedules(canvas, s) {
   const d = s.chosen[0]?.length ?? 0;
-  const plot = new CanvasPlot(canvas, { x: [s.rounds[0] ?? 1, s.rounds[s.rounds.length - 1] ?? 2], y: [0, 1], xLabel: 'round', yLabel: 'schedule point' });
+  const plot = new CanvasPlot(canvas, { x: [s.rounds[0] ?? 1, s.rounds[s.rounds.length - 1] ?? 2], y: [0, 1], xLabel: 'round', yLabel: 'schedule point', keys: true });
   for (let j = 0; j < d; j++) {
-    const { color } = seriesStyle(j);
+    const { color, mark } = seriesStyle(j);
     if (s.optimal.length) plot.line(s.rounds, s.optimal.map((o) => o[j]), { color, width: 2 });
-    s.rounds.forEach((r, i) => plot.dot(r, s.chosen[i][j], { color, r: 2.6 }));
+    plot.marks(s.rounds, s.chosen.map((c) => c[j]), { shape: mark, color, r: 2.8 });
   }
   plot.axes();
-  keyBox(plot, Array.from({ length: d }, (_, j) => [seriesStyle(j).color, `point ${j + 1}`]));
+  // Each point's marker named in the key as well as its colour.
+  keyBox(plot, Array.from({ length: d }, (_, j) => [seriesStyle(j).color, `point ${j + 1} ${MARK_GLYPH[seriesStyle(j).mark]}`]));
 }
 
 const sortedArms = (arms) => [...arms].sort((a, b) => b.true_value - a.true_value);
@@ -431,16 +435,50 @@ function drawPulls(canvas, arms, xLabel) {
   plot.axes();
 }
 
+/** Beyond this many arms, per-arm error bars touch and make a wall: the ±2 sd bars become one band. */
+const BARS_UP_TO = 40;
+
+/**
+ * Each arm's posterior (Beta: mean ± 2 sd) or mean reward against its true mean, arms sorted by true mean. Up to
+ * BARS_UP_TO arms an error bar each; beyond, the bars become one band over the sorted arms and the true means a
+ * line, so the chart does not turn into a solid wall (issue 26). A key in the corner names each mark.
+ */
 function drawPosterior(canvas, arms, xLabel) {
   const list = sortedArms(arms);
-  const plot = new CanvasPlot(canvas, { x: [-0.5, list.length - 0.5], y: [0, 1], xLabel, yLabel: 'mean reward' });
-  list.forEach((a, i) => {
-    if (a.alpha != null && a.beta != null) {
-      const s = a.alpha + a.beta; const m = a.alpha / s; const sd = Math.sqrt((a.alpha * a.beta) / (s * s * (s + 1)));
-      plot.line([i, i], [Math.max(0, m - 2 * sd), Math.min(1, m + 2 * sd)], { color: 'rgba(0,114,178,.55)', width: 2 });
-      plot.dot(i, m, { color: '#0072B2', r: 2.6 });
-    } else if (a.mean_reward != null) plot.dot(i, a.mean_reward, { color: '#E69F00', r: 2.6 });
-    plot.dot(i, a.true_value, { color: '#000', r: 1.8 });
+  const plot = new CanvasPlot(canvas, { x: [-0.5, list.length - 0.5], y: [0, 1], xLabel, yLabel: 'mean reward', keys: true });
+  const post = list.map((a) => {
+    if (a.alpha == null || a.beta == null) return null;
+    const s = a.alpha + a.beta; const m = a.alpha / s; const sd = Math.sqrt((a.alpha * a.beta) / (s * s * (s + 1)));
+    return { m, lo: Math.max(0, m - 2 * sd), hi: Math.min(1, m + 2 * sd) };
   });
+  const wall = list.length > BARS_UP_TO;
+  if (wall) {
+    // The band over each run of consecutive arms with a posterior.
+    for (let i = 0; i < post.length;) {
+      if (!post[i]) { i++; continue; }
+      let j = i;
+      while (j + 1 < post.length && post[j + 1]) j++;
+      const xs = []; const lo = []; const hi = [];
+      for (let k = i; k <= j; k++) { xs.push(k); lo.push(post[k].lo); hi.push(post[k].hi); }
+      plot.band(xs, lo, hi, 'rgba(0,114,178,.22)');
+      i = j + 1;
+    }
+  }
+  const xsPost = []; const ysPost = []; const xsMean = []; const ysMean = [];
+  list.forEach((a, i) => {
+    const p = post[i];
+    if (p) {
+      if (!wall) plot.line([i, i], [p.lo, p.hi], { color: 'rgba(0,114,178,.55)', width: 2 });
+      xsPost.push(i); ysPost.push(p.m);
+    } else if (a.mean_reward != null) { xsMean.push(i); ysMean.push(a.mean_reward); }
+  });
+  const r = wall ? 1.8 : 2.6;
+  plot.dots(xsPost, ysPost, { color: '#0072B2', r });
+  plot.dots(xsMean, ysMean, { color: '#B07800', r });
+  if (wall) plot.line(list.map((_, i) => i), list.map((a) => a.true_value), { color: '#000', width: 1.5 });
+  else plot.dots(list.map((_, i) => i), list.map((a) => a.true_value), { color: '#000', r: 1.8 });
   plot.axes();
+  keyBox(plot, [['#000', wall ? 'true mean (line)' : 'true mean (small black dots)'],
+    ...(xsPost.length ? [['#0072B2', wall ? 'posterior mean (dots), ±2 sd (band)' : 'posterior mean ±2 sd (bars)']] : []),
+    ...(xsMean.length ? [['#B07800', 'mean reward (no posterior)']] : [])]);
 }

@@ -187,12 +187,15 @@ export class HoagPanel extends Panel {
     this.xSel.addEventListener('change', () => this.redraw(true));
 
     this.landCanvas = el('canvas', { class: 'detail-canvas land', id: P('landscape'), role: 'img', 'aria-label': 'Hyperparameter trajectories of the methods over the outer-loss landscape' });
+    // Each card keeps its own legend (the exports put it with its chart).
+    this.landLegend = el('div', { class: 'legend', 'aria-hidden': 'true' });
+    this.tolLegend = el('div', { class: 'legend', 'aria-hidden': 'true' });
     this.tolHost = el('div', { class: 'chart chart-small', id: P('chart-tol'), role: 'img', 'aria-label': 'Tolerance sequence of each HOAG method against the iteration, log scale' });
     host.append(el('div', { class: 'two-col' },
-      this.card('land', 'Trajectory over the outer-loss landscape',
+      this.card('land', 'Trajectory over the outer-loss landscape', this.landLegend,
         el('div', { class: 'land-wrap' }, this.landCanvas),
-        el('p', { class: 'help', id: P('land-note'), text: 'Points evaluated by each method, in the method’s colour (lines join the gradient methods’ iterates); ✕ marks the landscape minimum, drawn on top.' })),
-      this.card('tol', 'Tolerance sequence ε_k', this.tolHost)));
+        el('p', { class: 'help', id: P('land-note'), text: 'Points evaluated by each method, in the method’s colour and marker (lines join the gradient methods’ iterates); ✕ marks the landscape minimum, drawn on top.' })),
+      this.card('tol', 'Tolerance sequence ε_k', this.tolLegend, this.tolHost)));
     this.tol = new LineChart(this.tolHost, { xLabel: 'iteration k', yLabel: 'ε_k', yLog: true, xInt: true, empty: 'HOAG methods only.' });
     placeholderCanvas(this.landCanvas, 'The landscape appears when the run starts.');
 
@@ -215,6 +218,7 @@ export class HoagPanel extends Panel {
     this.table.tBodies[0].replaceChildren();
     this.readingEl.textContent = '';
     this.sub.clear('Starting…'); this.val.clear('Starting…'); this.tol.clear('HOAG methods only.');
+    for (const l of [this.legendEl, this.landLegend, this.tolLegend]) l.replaceChildren();
     placeholderCanvas(this.landCanvas, config.landscape_points ? 'Computing the landscape…' : 'No landscape (landscape points = 0): trajectories only.');
   }
 
@@ -284,11 +288,13 @@ export class HoagPanel extends Panel {
       if (rebuild || !chart.u || chart.xLabel !== xLabel) { chart.xLabel = xLabel; chart.reset(series, data); } else chart.setData(data);
     }
     legend(this.legendEl, series);
+    legend(this.landLegend, series);
     const tols = this.tolItems();
     if (tols.length) {
       const tseries = tols.map((t) => ({ label: t.name, ...seriesStyle(this.methods.findIndex((m) => m.name === t.name)), points: true }));
       const data = alignSeries(tols, (/** @type {number} */ v) => v > 0);
       if (rebuild || !this.tol.u || this.tol.series.length !== tseries.length) this.tol.reset(tseries, data); else this.tol.setData(data);
+      legend(this.tolLegend, tseries);
     }
     // The landscape canvas (every method's points) is the costly part: at most twice a second while running.
     clearTimeout(this.landTimer);
@@ -338,13 +344,13 @@ function drawLandscape1d(canvas, L, methods, names) {
   const allX = [...xs, ...pts.map((p) => p[0])]; const allY = [...(L?.values ?? []), ...pts.map((p) => p[1])].filter(Number.isFinite);
   if (!allX.length) { placeholderCanvas(canvas, 'Waiting for the first evaluations…'); return; }
   const lo = Math.min(...allY); const hi = Math.max(...allY);
-  const plot = new CanvasPlot(canvas, { x: [Math.min(...allX), Math.max(...allX)], y: [lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo)], xLabel: names[0] ?? 'log λ', yLabel: 'outer loss (test third)' });
+  const plot = new CanvasPlot(canvas, { x: [Math.min(...allX), Math.max(...allX)], y: [lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo)], xLabel: names[0] ?? 'log λ', yLabel: 'outer loss (test third)', keys: true });
   if (L) plot.line(xs, L.values, { color: '#5b6470', width: 1.5 });
   methods.forEach((m, i) => {
-    const { color } = seriesStyle(i);
+    const { color, mark } = seriesStyle(i);
     const hx = m.trace.map((p) => p.hyper[0]); const hy = m.trace.map((p) => p.outer_loss);
     if (/HOAG|iterative/.test(m.name)) plot.line(hx, hy, { color, width: 1 });
-    hx.forEach((x, k) => plot.dot(x, hy[k], { color, r: 3 }));
+    plot.marks(hx, hy, { shape: mark, color, r: 3.2 });
   });
   if (L) minMark(plot, plot.px(L.argmin[0]), plot.py(L.min));
   plot.axes();
@@ -354,7 +360,7 @@ function drawLandscape1d(canvas, L, methods, names) {
 function drawLandscape2d(canvas, L, methods, names) {
   const lo = L ? [L.axes[0][0], L.axes[1][0]] : [-12, -12];
   const hi = L ? [L.axes[0][L.axes[0].length - 1], L.axes[1][L.axes[1].length - 1]] : [12, 12];
-  const plot = new CanvasPlot(canvas, { x: [lo[0], hi[0]], y: [lo[1], hi[1]], xLabel: names[0] ?? 'log γ', yLabel: names[1] ?? 'log λ' });
+  const plot = new CanvasPlot(canvas, { x: [lo[0], hi[0]], y: [lo[1], hi[1]], xLabel: names[0] ?? 'log γ', yLabel: names[1] ?? 'log λ', keys: true });
   const heat = /** @type {any} */ (canvas).heatCache;
   if (L && heat?.L === L && heat.w === canvas.width && heat.h === canvas.height) {
     // The heat map of this landscape at this size was drawn before: copy it (a redraw adds only the points).
@@ -388,10 +394,10 @@ function drawLandscape2d(canvas, L, methods, names) {
     /** @type {any} */ (canvas).heatCache = { L, w: canvas.width, h: canvas.height, img };
   }
   methods.forEach((m, i) => {
-    const { color } = seriesStyle(i);
+    const { color, mark } = seriesStyle(i);
     const hx = m.trace.map((p) => p.hyper[0]); const hy = m.trace.map((p) => p.hyper[1]);
     if (/HOAG|iterative/.test(m.name)) { plot.line(hx, hy, { color: '#fff', width: 3.5 }); plot.line(hx, hy, { color, width: 1.8 }); }
-    plot.dots(hx, hy, { color, r: 3.2, stroke: '#1b1f24' });
+    plot.marks(hx, hy, { shape: mark, color, r: 3.6, stroke: '#1b1f24' });
   });
   if (L) {
     minMark(plot, plot.px(L.argmin[0]), plot.py(L.argmin[1]));

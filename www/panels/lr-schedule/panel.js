@@ -6,12 +6,11 @@
 import { Panel } from '../panel.js';
 import { el } from '../../shared/dom.js';
 import { parseNumbers } from '../../shared/hash.js';
-import { LineChart, legend, alignSeries, seqColor, OKABE_ITO } from '../../shared/charts.js';
+import { LineChart, legend, alignSeries, OTHERS_GREY } from '../../shared/charts.js';
 import { CanvasPlot } from '../../shared/canvas.js';
 import { fmtSci } from '../../shared/format.js';
 import { lrReading } from './reading.js';
-
-const DECAY_COLOURS = [1, 3, 4, 2, 5].map((k) => OKABE_ITO[k]);
+import { bestBaselines, lineStyles, BEST_K } from './lines.js';
 
 export class LrPanel extends Panel {
   constructor(ctx) {
@@ -108,7 +107,7 @@ export class LrPanel extends Panel {
     const lrHost = el('div', { class: 'chart chart-lr', id: P('chart-lr'), role: 'img', 'aria-label': 'Learning rate of each method against optimiser steps, log scale' });
     host.append(this.card('loss', 'Loss traces with the learning rate under them',
       this.legendEl, lossHost, el('h3', { text: 'Learning rate' }), lrHost,
-      el('p', { class: 'help', text: 'Black: the dynamic tuner (dots: the kept run at each boundary, live). Grey band: 5–95% of the loss predicted by the trace model along the tuned schedule (recursive sampling from the start).' })));
+      el('p', { class: 'help', text: `Black: the dynamic tuner (dots: the kept run at each boundary, live). In colour, labelled at their ends: the ${BEST_K} best baselines (always the best constant rate and the best decay; decays dashed); thin grey: every other schedule (all of them are in the table below). Grey band: 5–95% of the loss predicted by the trace model along the tuned schedule (recursive sampling from the start).` })));
     this.loss = new LineChart(lossHost, { xLabel: 'optimiser step', yLabel: 'training loss', yLog: true, empty: 'Press Run: each method’s trace appears when it finishes.' });
     this.lr = new LineChart(lrHost, { xLabel: 'optimiser step', yLabel: 'learning rate', yLog: true, stepped: true, empty: 'The schedules appear here.' });
 
@@ -138,21 +137,13 @@ export class LrPanel extends Panel {
     this.drawBars();
   }
 
-  styleOf(name, i) {
-    if (name.startsWith('dynamic')) return { color: '#000000', width: 3 };
-    if (name.startsWith('constant')) {
-      const nc = this.names.filter((n) => n.startsWith('constant')).length;
-      const k = this.names.filter((n, j) => j < i && n.startsWith('constant')).length;
-      return { color: seqColor(nc > 1 ? (0.8 * k) / (nc - 1) : 0.3), width: 1.5 };
-    }
-    // Same start rate, same colour; the total decay factor sets the dash pattern.
-    const parse = (n) => /^exp decay (\S+) x(\S+)$/.exec(n) ?? [n, n, ''];
-    const decays = this.names.filter((n) => n.startsWith('exp')).map(parse);
-    const starts = [...new Set(decays.map((d) => d[1]))];
-    const facs = [...new Set(decays.map((d) => d[2]))];
-    const [, start, fac] = parse(name);
-    const dashes = [[8, 4], [3, 3], [12, 3, 3, 3], [1, 3]];
-    return { color: DECAY_COLOURS[Math.max(0, starts.indexOf(start)) % DECAY_COLOURS.length], width: 1.8, dash: dashes[Math.max(0, facs.indexOf(fac)) % dashes.length] };
+  /** Each method's line style: the dynamic tuner, the best BEST_K baselines so far, the others grey. */
+  styles() {
+    const finals = this.names.map((n, i) => {
+      const t = this.traces[i];
+      return this.report?.methods[i]?.final_loss ?? (t?.length ? t[t.length - 1].loss : null);
+    });
+    return lineStyles(this.names, bestBaselines(this.names, finals));
   }
 
   onEvents(events, elapsed) {
@@ -206,8 +197,12 @@ export class LrPanel extends Panel {
 
   redraw(rebuild) {
     if (!this.names.length) return;
-    const items = this.items();
-    const series = items.map((it) => ({ label: it.name, ...this.styleOf(it.name, it.i), points: !!it.live }));
+    const styles = this.styles();
+    // Grey lines first (under), then the singled-out baselines, the dynamic tuner on top.
+    const styleOf = (/** @type {any} */ it) => styles.get(this.names[it.i]);
+    const rank = (/** @type {any} */ it) => (styleOf(it).group ? 0 : this.names[it.i].startsWith('dynamic') ? 2 : 1);
+    const items = this.items().sort((a, b) => rank(a) - rank(b));
+    const series = items.map((it) => ({ label: it.name, ...styleOf(it), points: !!it.live }));
     const lossItems = items.map((it) => ({ x: it.x, y: it.y }));
     const pb = this.report?.dynamic;
     if (pb && pb.predicted_bands.length) {
@@ -216,13 +211,19 @@ export class LrPanel extends Panel {
     }
     const pos = (v) => Number.isFinite(v) && v > 0;
     const lossData = alignSeries(lossItems, pos);
-    const lrSeries = items.filter((it) => it.lr).map((it) => ({ label: it.name, ...this.styleOf(it.name, it.i) }));
-    const lrData = alignSeries(items.filter((it) => it.lr).map((it) => ({ x: it.x, y: it.lr })), pos);
+    const withLr = items.filter((it) => it.lr);
+    const lrSeries = withLr.map((it) => ({ label: it.name, ...styleOf(it) }));
+    const lrData = alignSeries(withLr.map((it) => ({ x: it.x, y: it.lr })), pos);
     if (rebuild || !this.loss.u || this.loss.series.length !== series.length) this.loss.reset(series, lossData); else this.loss.setData(lossData);
     if (lrSeries.length) {
       if (rebuild || !this.lr.u || this.lr.series.length !== lrSeries.length) this.lr.reset(lrSeries, lrData); else this.lr.setData(lrData);
     }
-    legend(this.legendEl, series.filter((/** @type {any} */ s) => !s.band));
+    // One legend entry for all the grey lines; the singled-out ones and the dynamic tuner by name.
+    const others = series.filter((s) => s.group === 'others').length;
+    const named = series.filter((s) => !s.group && !s.band);
+    const shown = [...named.filter((s) => s.direct === 'dynamic'), ...named.filter((s) => s.direct !== 'dynamic'), ...(others ? [{ label: `${others} other schedule${others === 1 ? '' : 's'} (grey; all in the table)`, color: OTHERS_GREY }] : []),
+      ...series.filter((s) => s.band)];
+    legend(this.legendEl, shown);
   }
 
   drawBars() {
@@ -240,9 +241,10 @@ export class LrPanel extends Panel {
     const plot = new CanvasPlot(c, { x: [lo, hi], y: [ms.length - 0.5, -0.5], xLog: true, xLabel: 'final training loss (log)', yLabel: '', yTicks: false, pad: { l: labelW, r: 16, t: 8, b: 40 } });
     const { ctx } = plot;
     const h = Math.max(4, (plot.height / ms.length) * 0.7);
+    const styles = this.styles();
     ms.forEach((m, i) => {
       const y = plot.py(i);
-      const { color } = this.styleOf(m.name, i);
+      const { color } = styles.get(m.name) ?? { color: OTHERS_GREY };
       const v = Number.isFinite(m.final_loss) && m.final_loss > 0 ? m.final_loss : hi;
       ctx.fillStyle = color; ctx.fillRect(plot.left, y - h / 2, plot.px(v) - plot.left, h);
       ctx.fillStyle = '#1b1f24'; ctx.font = '11px system-ui, sans-serif'; ctx.textAlign = 'right'; ctx.textBaseline = 'middle';

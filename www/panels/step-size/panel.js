@@ -162,7 +162,7 @@ export class StepPanel extends Panel {
 
   redraw(rebuild) {
     const items = this.items();
-    const series = items.map((it, i) => ({ label: it.name, ...(i === 0 ? { color: '#000000', width: 2.5 } : seriesStyle(i - 1)), points: i === 0 }));
+    const series = items.map((it, i) => ({ label: it.name, ...(i === 0 ? { color: '#000000', width: 2.5, mark: 'circle' } : seriesStyle(i)), points: i === 0 }));
     const pos = (v) => Number.isFinite(v) && v > 0;
     const ksdData = alignSeries(items.map((it) => ({ x: it.x, y: it.ksd })), pos);
     const stepData = alignSeries(items.map((it) => ({ x: it.x, y: it.steps })), pos);

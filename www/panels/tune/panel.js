@@ -449,7 +449,7 @@ export class TunePanel extends Panel {
         return;
       }
     }
-    this.hooks.lastChartData = this.scoreChart.update({ boundaries: model.boundaries, best: model.done ? model.best : null, pending: model.pending() });
+    this.hooks.lastChartData = this.scoreChart.update({ boundaries: model.boundaries, best: model.done ? model.best : null, pending: model.pending(), done: model.done });
     this.hooks.chartArms = model.arms.map((a) => ({ id: a.id, status: a.status, points: a.points.length }));
     this.drawHeat(model);
     this.drawStats(model);
@@ -579,7 +579,7 @@ export class TunePanel extends Panel {
     const c = this.scoreChart;
     return scoreSvg({
       title: `${m.tuner ? `${String(m.tuner).replace(/^mamba/, 'MAMBA')}: ` : ''}${this.state.metric.toUpperCase()} of each arm against compute`,
-      xLabel: this.xLabel(), yLabel: this.yLabel(), footer: this.exportFooter(), arms: m.arms, best: m.done ? m.best : null,
+      xLabel: this.xLabel(), yLabel: this.yLabel(), footer: this.exportFooter(), caption: this.exportCaption(), arms: m.arms, best: m.done ? m.best : null,
       boundaries: m.boundaries, legend: c.legendItems(fmtBatch, fmtStep),
       style: { strokeOf: (a) => c.strokeOf(a), markOf: (a) => c.markOf(a), dashOf: (a) => c.dashOf(a) },
     });

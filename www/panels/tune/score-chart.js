@@ -1,13 +1,17 @@
 // The tune panel's score chart: each arm's score against the compute it has spent (a uPlot whose draw hook
 // paints one path per arm), its batch-size markers and dashes, and its legend. Drawing only: the numbers are
 // the RunModel's (run.js), i.e. the worker's events.
-import { Chart, axis, logScale, alignSeries, seqColor } from '../../shared/charts.js';
+import { Chart, axis, logScale, alignSeries, lineRamp } from '../../shared/charts.js';
+import { MARKS, MARK_GLYPH, DASHES, drawMark } from '../../shared/marks.js';
 import { fmtSci } from '../../shared/format.js';
 
 /** Marker shapes and line dashes of batch sizes (largest batch first), on the chart and in its legend. */
-export const BATCH_MARKS = ['circle', 'square', 'triangle', 'diamond', 'cross'];
-const MARK_GLYPH = { circle: '●', square: '■', triangle: '▲', diamond: '◆', cross: '✚' };
-const BATCH_DASH = [[], [7, 4], [2, 3], [9, 3, 2, 3], [4, 4]];
+export const BATCH_MARKS = MARKS.slice(0, 5);
+const BATCH_DASH = DASHES.slice(0, 5);
+
+/** Rows of round-end labels in the strip above the plot, and a row's height (CSS pixels). */
+const ROUND_ROWS = [0, 1];
+const ROUND_ROW_PX = 14;
 
 /** Widths of canvas texts by font and text (measureText's first calls on a new canvas cost 10-20 ms). */
 const TEXT_WIDTHS = new Map();
@@ -18,23 +22,11 @@ function textWidth(ctx, text) {
   return w;
 }
 
-/** Draws one marker (device pixels): filled, or hollow for an arm still running. */
-export function drawMark(ctx, shape, x, y, r, color, hollow = false) {
-  ctx.beginPath();
-  if (shape === 'square') ctx.rect(x - r * 0.85, y - r * 0.85, r * 1.7, r * 1.7);
-  else if (shape === 'triangle') { ctx.moveTo(x, y - r * 1.1); ctx.lineTo(x + r, y + r * 0.75); ctx.lineTo(x - r, y + r * 0.75); ctx.closePath(); }
-  else if (shape === 'diamond') { ctx.moveTo(x, y - r * 1.2); ctx.lineTo(x + r, y); ctx.lineTo(x, y + r * 1.2); ctx.lineTo(x - r, y); ctx.closePath(); }
-  else if (shape === 'cross') { const w = r * 0.4; ctx.rect(x - r, y - w, 2 * r, 2 * w); ctx.rect(x - w, y - r, 2 * w, 2 * r); }
-  else ctx.arc(x, y, r, 0, 2 * Math.PI);
-  if (hollow) { ctx.fillStyle = '#fff'; ctx.fill(); ctx.strokeStyle = color; ctx.lineWidth = 1.5 * (window.devicePixelRatio || 1); ctx.stroke(); }
-  else { ctx.fillStyle = color; ctx.fill(); }
-}
-
 /**
  * Each arm's score against the compute it has spent (both log scale), one line per arm: colour = step size
  * (a sequential ramp, small steps dark), marker and dash = batch size, pruned arms fade, the chosen arm is
- * drawn thick and black, dashed vertical lines mark the ends of rounds (planned ones lighter). The x axis
- * covers the whole schedule from the start. Arms of the current round that are running but not scored yet
+ * drawn thick and black, dashed vertical lines mark the ends of rounds (planned ones lighter), labelled above
+ * the plot area. The x axis covers the data and, while the run goes on, the whole planned schedule. Arms of the current round that are running but not scored yet
  * (scores come at a round's end) are hollow markers at their compute so far: at their last score, or in a
  * strip along the top in round one.
  */
@@ -52,6 +44,8 @@ export class ScoreChart extends Chart {
     this.pending = [];
     this.pendingKey = '';
     this.best = null;
+    /** whether the run is over (the x axis then fits the data alone) */
+    this.done = false;
     this.scored = false;
     /** @type {(number|null)[]} the shown scores' extent (the y range) */
     this.yExt = [null, null];
@@ -67,8 +61,8 @@ export class ScoreChart extends Chart {
     return hi > lo ? (Math.log10(arm.step) - lo) / (hi - lo) : 0.5;
   }
 
-  /** Colour of an arm: its step size on the sequential ramp (the light yellow end is kept out). */
-  colorOf(arm) { return seqColor(0.85 * this.stepT(arm)); }
+  /** Colour of an arm: its step size on the line ramp (every colour at least 3.6:1 on white). */
+  colorOf(arm) { return lineRamp(this.stepT(arm)); }
 
   batchIndex(arm) { return Math.max(0, this.batches.indexOf(arm.batch)); }
   markOf(arm) { return BATCH_MARKS[this.batchIndex(arm) % BATCH_MARKS.length]; }
@@ -78,11 +72,11 @@ export class ScoreChart extends Chart {
   legendItems(fmtBatch, fmtStep = fmtSci) {
     const [lo, hi] = this.steps;
     const ramp = this.arms.length
-      ? [{ label: `step size h ${fmtStep(10 ** lo)} … ${fmtStep(10 ** hi)}`, color: seqColor(0.42), ramp: [0, 0.21, 0.42, 0.64, 0.85].map(seqColor) }] : [];
+      ? [{ label: `step size h ${fmtStep(10 ** lo)} … ${fmtStep(10 ** hi)}`, color: lineRamp(0.5), ramp: [0, 0.25, 0.5, 0.75, 1].map(lineRamp) }] : [];
     return [...ramp,
-      ...this.batches.map((b, i) => ({ label: `batch ${fmtBatch(b)}`, color: '#3d4650', mark: MARK_GLYPH[BATCH_MARKS[i % BATCH_MARKS.length]], dash: i % BATCH_DASH.length > 0, dashStyle: BATCH_DASH[i % BATCH_DASH.length] })),
+      ...this.batches.map((b, i) => ({ label: `batch ${fmtBatch(b)}`, color: '#3d4650', glyph: MARK_GLYPH[BATCH_MARKS[i % BATCH_MARKS.length]], dash: i % BATCH_DASH.length > 0, dashStyle: BATCH_DASH[i % BATCH_DASH.length] })),
       { label: 'chosen arm', color: '#000' }, { label: 'pruned', color: '#7c8591', faded: true },
-      { label: 'running, not scored yet', color: '#3d4650', mark: '○' }, { label: 'end of a round', color: '#5b6470', dash: true }];
+      { label: 'running, not scored yet', color: '#3d4650', glyph: '○' }, { label: 'end of a round', color: '#5b6470', dash: true }];
   }
 
   /**
@@ -92,6 +86,7 @@ export class ScoreChart extends Chart {
   reset(arms, xLabel, yLabel, schedule = []) {
     this.arms = arms;
     this.best = null;
+    this.done = false;
     this.boundaries = [];
     this.pending = [];
     this.pendingKey = '';
@@ -120,28 +115,35 @@ export class ScoreChart extends Chart {
           const { left, top, width, height } = u.bbox;
           const inX = (px) => Number.isFinite(px) && px >= left - 1 && px <= left + width + 1;
           ctx.save();
-          ctx.beginPath(); ctx.rect(left - 8 * dpr(), top - 8 * dpr(), width + 16 * dpr(), height + 16 * dpr()); ctx.clip();
-          // Round ends: measured ones dark, planned ones light.
+          // Round ends: measured ones dark, planned ones light; each labelled in the strip ABOVE the plot area
+          // (uPlot's top padding), where no data can be, so a label never covers a point (issue 26).
           ctx.font = `${Math.round(11 * dpr())}px system-ui, sans-serif`;
-          ctx.setLineDash([5 * dpr(), 4 * dpr()]);
+          ctx.textBaseline = 'alphabetic';
           ctx.lineWidth = dpr();
-          // Labels left of their line, at the bottom; one that would overlap the previous goes up a row.
-          let lastRight = -Infinity;
-          let row = 0;
-          this.planEnds.forEach((planned, round) => {
+          /** @type {number[]} the right end of the last label in each row of the strip */
+          const rowEnds = ROUND_ROWS.map(() => -Infinity);
+          self.planEnds.forEach((planned, round) => {
             const done = self.boundaries.find((b) => b.round === round);
             const px = u.valToPos(done ? done.x : planned, 'x', true);
             if (!inX(px)) return;
             ctx.strokeStyle = done ? '#5b6470' : '#b8bfc8';
             ctx.fillStyle = done ? '#3d4650' : '#8a939d';
-            ctx.beginPath(); ctx.moveTo(px, top); ctx.lineTo(px, top + height); ctx.stroke();
-            ctx.textAlign = 'right';
+            ctx.setLineDash([5 * dpr(), 4 * dpr()]);
+            ctx.beginPath(); ctx.moveTo(px, top - 3 * dpr()); ctx.lineTo(px, top + height); ctx.stroke();
+            // Centred on its line in the lowest row where it overlaps no earlier label (else the last row).
             const text = `round ${round + 1} ${done ? 'ended' : 'ends'}`;
             const w = textWidth(ctx, text);
-            row = px - 4 * dpr() - w < lastRight + 4 * dpr() ? row + 1 : 0;
-            lastRight = px;
-            ctx.fillText(text, px - 4 * dpr(), top + height - (6 + 14 * row) * dpr());
+            const x0 = Math.min(Math.max(px - w / 2, left - 6 * dpr()), left + width + 6 * dpr() - w);
+            let row = rowEnds.findIndex((end) => x0 > end + 6 * dpr());
+            if (row < 0) row = rowEnds.length - 1;
+            rowEnds[row] = x0 + w;
+            ctx.textAlign = 'left';
+            ctx.fillText(text, x0, top - (5 + ROUND_ROW_PX * row) * dpr());
           });
+          ctx.restore();
+          ctx.save();
+          ctx.font = `${Math.round(11 * dpr())}px system-ui, sans-serif`;
+          ctx.beginPath(); ctx.rect(left - 8 * dpr(), top - 8 * dpr(), width + 16 * dpr(), height + 16 * dpr()); ctx.clip();
           // The arms: one path each (colour = step size, dash = batch), the chosen arm thick and on top; while
           // the cursor is on an arm, the others are faded.
           const r = 3.2 * dpr();
@@ -204,11 +206,16 @@ export class ScoreChart extends Chart {
         }],
       },
     };
-    // x: the data and the whole planned schedule (so the axis does not jump as rounds end).
+    // x: fitted to the data (a small margin for the markers), and, while the run goes on, to the planned schedule's
+    // end (so the axis does not jump as rounds end); before the first score, from a fraction of round one.
     const xRange = (u, min, max) => {
-      const lo = Math.min(...[min, self.planLo, ...self.pending.map((p) => p.x)].filter((v) => v > 0));
-      const hi = Math.max(...[max, self.planEnds[self.planEnds.length - 1]].filter((v) => v > 0));
-      return Number.isFinite(lo) && Number.isFinite(hi) ? (hi > lo ? [lo / 1.6, hi * 1.6] : [lo / 2, lo * 2]) : [1, 10];
+      const xs = [min, max, ...self.pending.map((p) => p.x)].filter((v) => v > 0);
+      if (!self.done) xs.push(...[self.planEnds[self.planEnds.length - 1], xs.length ? null : self.planLo].filter((v) => v > 0));
+      if (!xs.length) return [1, 10];
+      const lo = Math.min(...xs); const hi = Math.max(...xs);
+      if (!(hi > lo)) return [lo / 2, lo * 2];
+      const pad = 10 ** Math.max(0.02, 0.03 * Math.log10(hi / lo));
+      return [lo / pad, hi * pad];
     };
     const yRange = logScale(1.5).range;
     const yAxis = axis({ label: yLabel, log: true, size: 60 });
@@ -220,6 +227,8 @@ export class ScoreChart extends Chart {
       scales: { x: { time: false, distr: 3, range: xRange }, y: { distr: 3, range: (u) => yRange(u, self.yExt[0], self.yExt[1]) } },
       // No score yet: no y ticks (the fallback range would be made up).
       axes: [axis({ label: xLabel, log: true }), { ...yAxis, values: (u, v) => (self.scored ? yValues(u, v) : v.map(() => '')) }],
+      // The strip for the round-end labels above the plot area.
+      padding: [8 + ROUND_ROW_PX * ROUND_ROWS.length, null, null, null],
       series,
       plugins: [plugin],
     }, [[], []]);
@@ -282,8 +291,9 @@ export class ScoreChart extends Chart {
    * Redraws with the arms' current points ([[compute, score]]) and statuses. Returns the points aligned on their
    * x values ([xs, ys of arm 0, ...], for the page's test hooks; the chart draws from the arms' own arrays).
    */
-  update({ boundaries = [], best = null, pending = this.pending } = {}) {
+  update({ boundaries = [], best = null, pending = this.pending, done = false } = {}) {
     if (!this.u) return null;
+    this.done = done;
     this.boundaries = boundaries;
     this.best = best;
     this.pending = pending;

@@ -2,9 +2,8 @@
 // dash = batch, chosen arm black, round ends dashed), with its title, legend, axis titles and the config's hash as
 // SVG text (searchable, editable in a vector editor). Drawing only, from the RunModel's points.
 import { fmtTick } from '../../shared/format.js';
-
-/** @param {string} s */
-const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { svgMark } from '../../shared/marks.js';
+import { esc, wrapPhrases } from '../../shared/chart-export.js';
 
 /** Decade (or 1-2-5) ticks of a log range. @param {number} lo @param {number} hi */
 function logTicks(lo, hi) {
@@ -17,24 +16,18 @@ function logTicks(lo, hi) {
   return [lo, hi];
 }
 
-/** An SVG marker shape at (x, y). @param {string} shape */
-function mark(shape, x, y, r, color) {
-  const f = `fill="${color}"`;
-  if (shape === 'square') return `<rect x="${(x - r * 0.85).toFixed(1)}" y="${(y - r * 0.85).toFixed(1)}" width="${(1.7 * r).toFixed(1)}" height="${(1.7 * r).toFixed(1)}" ${f}/>`;
-  if (shape === 'triangle') return `<path d="M${x.toFixed(1)},${(y - 1.1 * r).toFixed(1)}L${(x + r).toFixed(1)},${(y + 0.75 * r).toFixed(1)}L${(x - r).toFixed(1)},${(y + 0.75 * r).toFixed(1)}Z" ${f}/>`;
-  if (shape === 'diamond') return `<path d="M${x.toFixed(1)},${(y - 1.2 * r).toFixed(1)}L${(x + r).toFixed(1)},${y.toFixed(1)}L${x.toFixed(1)},${(y + 1.2 * r).toFixed(1)}L${(x - r).toFixed(1)},${y.toFixed(1)}Z" ${f}/>`;
-  return `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${r}" ${f}/>`;
-}
-
 /**
  * The score chart as an SVG document.
- * @param {{title: string, xLabel: string, yLabel: string, footer: string, arms: any[], best: number|null,
- *   boundaries: {round: number, x: number}[], legend: {label: string, color: string, ramp?: string[], dash?: boolean, mark?: string}[],
+ * @param {{title: string, xLabel: string, yLabel: string, footer: string, caption?: string[], arms: any[], best: number|null,
+ *   boundaries: {round: number, x: number}[], legend: {label: string, color: string, ramp?: string[], dash?: boolean, glyph?: string}[],
  *   style: {strokeOf: (a: any) => string, markOf: (a: any) => string, dashOf: (a: any) => number[]}}} o
  * @returns {string}
  */
 export function scoreSvg(o) {
-  const W = 960; const H = 600;
+  // The chart is 960 x 600; the settings caption (wrapped, about 6.2 px per character) goes under it.
+  const W = 960; const H0 = 600;
+  const caption = o.caption?.length ? wrapPhrases([`Settings: ${o.caption[0]}`, ...o.caption.slice(1)], ' · ', W - 32, (s) => s.length * 6.2) : [];
+  const H = H0 + caption.length * 16;
   // Legend rows: as many items per row as fit (about 7 px per character).
   const rows = [[]]; let used = 0;
   for (const it of o.legend) {
@@ -42,12 +35,15 @@ export function scoreSvg(o) {
     if (used + w > W - 40 && rows[rows.length - 1].length) { rows.push([]); used = 0; }
     rows[rows.length - 1].push({ ...it, w }); used += w;
   }
-  const pad = { l: 84, r: 24, t: 44 + rows.length * 20, b: 74 };
-  const pw = W - pad.l - pad.r; const ph = H - pad.t - pad.b;
+  // Top: the legend rows, then a strip of two rows for the round-end labels (above the plot: they cover no point).
+  const pad = { l: 84, r: 24, t: 44 + rows.length * 20 + 32, b: 74 };
+  const pw = W - pad.l - pad.r; const ph = H0 - pad.t - pad.b;
   const pts = o.arms.flatMap((a) => a.points.filter((p) => p[0] > 0 && Number.isFinite(p[1]) && p[1] > 0));
   const xs = [...pts.map((p) => p[0]), ...o.boundaries.map((b) => b.x)];
   const ys = pts.map((p) => p[1]);
-  const x0 = xs.length ? Math.min(...xs) / 1.6 : 1; const x1 = xs.length ? Math.max(...xs) * 1.6 : 10;
+  // x fitted to the data as on the page (a small margin for the markers).
+  const xPad = xs.length ? 10 ** Math.max(0.02, 0.03 * Math.log10(Math.max(...xs) / Math.min(...xs))) : 1;
+  const x0 = xs.length ? Math.min(...xs) / xPad : 1; const x1 = xs.length ? Math.max(...xs) * xPad : 10;
   const y0 = ys.length ? Math.min(...ys) / 1.5 : 0.1; const y1 = ys.length ? Math.max(...ys) * 1.5 : 10;
   const px = (/** @type {number} */ x) => pad.l + ((Math.log10(x) - Math.log10(x0)) / (Math.log10(x1) - Math.log10(x0) || 1)) * pw;
   const py = (/** @type {number} */ y) => pad.t + ph - ((Math.log10(y) - Math.log10(y0)) / (Math.log10(y1) - Math.log10(y0) || 1)) * ph;
@@ -63,8 +59,8 @@ export function scoreSvg(o) {
         const id = `ramp${defs.length}`;
         defs.push(`<linearGradient id="${id}">${it.ramp.map((c, i) => `<stop offset="${i / (it.ramp.length - 1)}" stop-color="${c}"/>`).join('')}</linearGradient>`);
         out.push(`<rect x="${x}" y="${y - 5}" width="26" height="9" fill="url(#${id})"/>`);
-      } else if (it.mark) {
-        out.push(`<text x="${x}" y="${y + 4}" fill="${it.color}">${esc(it.mark)}</text><line x1="${x + 12}" y1="${y}" x2="${x + 28}" y2="${y}" stroke="${it.color}" stroke-width="2"${it.dash ? ' stroke-dasharray="5 3"' : ''}/>`);
+      } else if (it.glyph) {
+        out.push(`<text x="${x}" y="${y + 4}" fill="${it.color}">${esc(it.glyph)}</text><line x1="${x + 12}" y1="${y}" x2="${x + 28}" y2="${y}" stroke="${it.color}" stroke-width="2"${it.dash ? ' stroke-dasharray="5 3"' : ''}/>`);
       } else {
         out.push(`<line x1="${x}" y1="${y}" x2="${x + 26}" y2="${y}" stroke="${it.color}" stroke-width="3"${it.dash ? ' stroke-dasharray="5 3"' : ''}/>`);
       }
@@ -83,12 +79,15 @@ export function scoreSvg(o) {
     const y = py(t).toFixed(1);
     out.push(`<line x1="${pad.l}" y1="${y}" x2="${pad.l + pw}" y2="${y}" stroke="#e6e9ed"/><text x="${pad.l - 6}" y="${y}" dy="4" text-anchor="end" fill="#3d4650">${esc(fmtTick(t))}</text>`);
   }
-  out.push(`<text x="${pad.l + pw / 2}" y="${H - 36}" text-anchor="middle" fill="#1b1f24">${esc(o.xLabel)}</text>`);
+  out.push(`<text x="${pad.l + pw / 2}" y="${H0 - 36}" text-anchor="middle" fill="#1b1f24">${esc(o.xLabel)}</text>`);
   out.push(`<text transform="translate(20 ${pad.t + ph / 2}) rotate(-90)" text-anchor="middle" fill="#1b1f24">${esc(o.yLabel)}</text>`);
   // Round ends.
+  let lastX = -Infinity; let row = 0;
   for (const b of o.boundaries) {
-    const x = px(b.x).toFixed(1);
-    out.push(`<line x1="${x}" y1="${pad.t}" x2="${x}" y2="${pad.t + ph}" stroke="#5b6470" stroke-dasharray="5 4"/><text x="${x}" dx="-4" y="${pad.t + ph - 6}" text-anchor="end" font-size="11" fill="#3d4650">round ${b.round + 1} ended</text>`);
+    const x = px(b.x);
+    row = x - lastX < 90 ? 1 - row : 0;
+    lastX = x;
+    out.push(`<line x1="${x.toFixed(1)}" y1="${pad.t - 3}" x2="${x.toFixed(1)}" y2="${pad.t + ph}" stroke="#5b6470" stroke-dasharray="5 4"/><text x="${x.toFixed(1)}" y="${pad.t - 6 - 14 * row}" text-anchor="middle" font-size="11" fill="#3d4650">round ${b.round + 1} ended</text>`);
   }
   // Arms: lines and markers, the chosen arm last (on top).
   const order = [...o.arms].sort((a, b) => (a.id === o.best ? 1 : 0) - (b.id === o.best ? 1 : 0));
@@ -99,9 +98,10 @@ export function scoreSvg(o) {
     const w = a.id === o.best ? 3.5 : 1.5;
     out.push(`<g data-arm="${a.id}"><title>arm ${a.id}</title>`);
     if (p.length > 1) out.push(`<polyline fill="none" stroke="${c}" stroke-width="${w}"${dash?.length ? ` stroke-dasharray="${dash.join(' ')}"` : ''} points="${p.map((q) => `${px(q[0]).toFixed(1)},${py(q[1]).toFixed(1)}`).join(' ')}"/>`);
-    for (const q of p) out.push(mark(o.style.markOf(a), px(q[0]), py(q[1]), a.id === o.best ? 4.5 : 3.2, c));
+    for (const q of p) out.push(svgMark(o.style.markOf(a), px(q[0]), py(q[1]), a.id === o.best ? 4.5 : 3.2, c));
     out.push('</g>');
   }
+  caption.forEach((t, i) => out.push(`<text class="caption" x="16" y="${H0 - 10 + i * 16}" font-size="11" fill="#3d4650">${esc(t)}</text>`));
   out.push(`<text x="16" y="${H - 10}" font-size="11" fill="#3d4650">${esc(o.footer)}</text>`, '</svg>');
   return out.join('\n') + '\n';
 }

@@ -6,29 +6,11 @@
 // (IWAE with K draws, test KL) and a reading generated from the report (www/panels/tvo/reading.js).
 import { Panel } from '../panel.js';
 import { el } from '../../shared/dom.js';
-import { LineChart, legend, alignSeries, seriesStyle, seqColor } from '../../shared/charts.js';
+import { LineChart, legend, alignSeries } from '../../shared/charts.js';
+import { MARKS } from '../../shared/marks.js';
+import { METHODS, METHOD_KEYS, REFERENCE, styleOf, BETA_COLOURS, logpxCurves } from './figures.js';
 import { fmtSci } from '../../shared/format.js';
 import { tvoReading, nats } from './reading.js';
-
-/** The methods of the core (src/tvo/run.rs TvoMethod), in its order, with their page labels. */
-const METHODS = [
-  ['gp-ucb', 'GP-UCB (time-varying, permutation-invariant; the paper)'],
-  ['gp-ucb-no-perm', 'GP-UCB without permutation invariance (ablation)'],
-  ['gp-ucb-stationary', 'GP-UCB, stationary kernel (ablation)'],
-  ['random', 'Random sorted schedule each window (ablation)'],
-  ['log-uniform', 'Log-uniform from β₁ = 0.025'],
-  ['linear', 'Linear on [0, 1]'],
-  ['moments', 'Moments schedule (Brekelmans et al.)'],
-];
-const METHOD_KEYS = METHODS.map(([k]) => k);
-
-/** A method's colour and line: GP-UCB black and thick, its ablations dashed. @param {string} m */
-function styleOf(m) {
-  const i = METHOD_KEYS.indexOf(m);
-  if (m === 'gp-ucb') return { color: '#000000', width: 3 };
-  const s = seriesStyle(i < 0 ? 6 : i - 1);
-  return { color: s.color, width: 1.8, dash: m.startsWith('gp-ucb') || m === 'random' ? [6, 4] : undefined };
-}
 
 export class TvoPanel extends Panel {
   /** @param {import('../panel.js').PanelContext} ctx */
@@ -142,11 +124,16 @@ export class TvoPanel extends Panel {
   buildCharts(host) {
     const P = (/** @type {string} */ k) => this.id(k);
     this.legendEl = el('div', { class: 'legend', 'aria-hidden': 'true' });
-    const lpHost = el('div', { class: 'chart chart-main', id: P('chart-logpx'), role: 'img', 'aria-label': 'Test log p(x) of each method against training epochs' });
+    const lpHost = el('div', { class: 'chart chart-main', id: P('chart-logpx'), role: 'img', 'aria-label': 'Test log p(x) of each method against training epochs, as the difference from the linear schedule or as it is' });
+    // The difference view (default) reads at a glance where the curves themselves overlap (issue 26).
+    this.lpView = /** @type {HTMLSelectElement} */ (el('select', { id: P('logpx-view') },
+      el('option', { value: 'diff', text: `difference from the ${REFERENCE} schedule` }), el('option', { value: 'abs', text: 'test log p(x) itself' })));
+    this.lpHelp = el('p', { class: 'help', id: P('logpx-help') });
     host.append(this.card('logpx', 'Test log p(x) over training (their Figure 4)',
-      this.legendEl, lpHost,
-      el('p', { class: 'help', id: P('logpx-help'), text: 'IWAE bound on the held-out images after each window (higher is better), mean over seeds. Black: GP-UCB; dashed: its ablations and random schedules.' })));
+      el('div', { class: 'chart-controls' }, el('label', { for: P('logpx-view'), text: 'show' }), this.lpView),
+      this.legendEl, lpHost, this.lpHelp));
     this.lp = new LineChart(lpHost, { xLabel: 'epoch', yLabel: 'test log p(x) (nats)', xInt: true, empty: 'Press Run: each method’s curve grows window by window.' });
+    this.lpView.addEventListener('change', () => this.redraw(true));
 
     this.betaLegend = el('div', { class: 'legend', 'aria-hidden': 'true' });
     const betaHost = el('div', { class: 'chart chart-small', id: P('chart-beta'), role: 'img', 'aria-label': 'The schedule points chosen by GP-UCB in each window' });
@@ -158,7 +145,7 @@ export class TvoPanel extends Panel {
     host.append(this.card('int', 'The integrand at the current epoch',
       this.intLegend, intHost,
       el('p', { class: 'help', text: 'E_{π_β}[log p(x, z) − log q(z | x)] on the reward’s evaluation images (first seed): the TVO is a left Riemann sum under this curve. Dots: GP-UCB’s current schedule points.' })));
-    this.beta = new LineChart(betaHost, { xLabel: 'epoch (start of the window)', yLabel: 'β', stepped: true, xInt: true, empty: 'GP-UCB’s schedules appear here.' });
+    this.beta = new LineChart(betaHost, { xLabel: 'epoch (each step spans its window)', yLabel: 'β', stepped: true, xInt: true, empty: 'GP-UCB’s schedules appear here.' });
     this.int = new LineChart(intHost, { xLabel: 'β', yLabel: 'E_π_β[w] (nats)', empty: 'The integrand appears after the first window.' });
 
     this.gpLegend = el('div', { class: 'legend', 'aria-hidden': 'true' });
@@ -166,7 +153,7 @@ export class TvoPanel extends Panel {
     host.append(this.card('gp', 'GP-UCB’s reward model along β₁ at the end (their Figure 2)',
       this.gpLegend, gpHost,
       el('p', { class: 'help', text: 'Posterior mean ± 2 sd of the reward for the next window as β₁ varies (the other points at GP-UCB’s last choice), first seed; dots: the rewards observed so far against their β₁.' })));
-    this.gp = new LineChart(gpHost, { xLabel: 'β₁', yLabel: 'reward (change of the bound, nats)', empty: 'Shown after the run.' });
+    this.gp = new LineChart(gpHost, { xLabel: 'β₁', yLabel: 'reward (nats)', empty: 'Shown after the run.' });
 
     this.table = el('table', { class: 'arms', id: P('table') },
       el('thead', {}, el('tr', {}, ...['method', 'test log p(x)', 'sd', 'test KL', 'sd', 'last β₁', 'diverged'].map((t) => el('th', { scope: 'col', text: t })))),
@@ -243,21 +230,11 @@ export class TvoPanel extends Panel {
     this.progress(1, `Done · ${this.windows} windows × ${this.windowEpochs} epochs · ${seconds.toFixed(1)} s`);
   }
 
-  /** Mean over seeds of each method's test log p(x) per window (and min/max over seeds for GP-UCB). */
-  curves() {
-    return this.methods.map((m) => {
-      const reps = [...Array(this.repeats).keys()].map((r) => this.records.get(`${m}#${r}`) ?? []);
-      const n = Math.min(...reps.map((v) => v.length));
-      const x = []; const y = []; const lo = []; const hi = [];
-      for (let w = 0; w < n; w++) {
-        const vs = reps.map((v) => v[w].test_log_px).filter(Number.isFinite);
-        x.push(reps[0][w].epoch);
-        y.push(vs.length ? vs.reduce((a, b) => a + b, 0) / vs.length : null);
-        lo.push(vs.length ? Math.min(...vs) : null); hi.push(vs.length ? Math.max(...vs) : null);
-      }
-      return { name: m, x, y, lo, hi };
-    });
-  }
+  /** Mean over seeds of each method's test log p(x) per window, with min / max over seeds. */
+  curves() { return logpxCurves(this.records, this.methods, this.repeats, false); }
+
+  /** Whether the Figure 4 chart shows differences from the reference (chosen, and the reference runs). */
+  showsDiff() { return this.lpView.value === 'diff' && this.methods.includes(REFERENCE); }
 
   /** GP-UCB's chosen points per window (first seed): x = the epoch at the window's start. */
   betas() {
@@ -271,31 +248,39 @@ export class TvoPanel extends Panel {
   /** @param {boolean} rebuild */
   redraw(rebuild) {
     if (!this.methods.length) return;
-    const curves = this.curves();
+    const diff = this.showsDiff();
+    const curves = logpxCurves(this.records, this.methods, this.repeats, diff);
     const band = this.repeats > 1;
-    const series = curves.map((c) => ({ label: c.name, ...styleOf(c.name), band: band && c.name === 'gp-ucb' }));
-    const data = alignSeries(curves.map((c) => (band && c.name === 'gp-ucb' ? c : { x: c.x, y: c.y })));
+    const series = curves.map((c) => ({ label: c.name === REFERENCE && diff ? `${c.name} (the reference: 0)` : c.name, ...styleOf(c.name), band: band && !(diff && c.name === REFERENCE) }));
+    const data = alignSeries(curves.map((c, i) => (series[i].band ? c : { x: c.x, y: c.y })));
     if (curves.some((c) => c.x.length)) {
-      if (rebuild || !this.lp.u || this.lp.series.length !== series.length) this.lp.reset(series, data); else this.lp.setData(data);
-      legend(this.legendEl, series.map((s) => ({ ...s, label: s.band ? `${s.label} (band: min–max over seeds)` : s.label })));
+      const yLabel = diff ? `test log p(x) − ${REFERENCE}’s (nats)` : 'test log p(x) (nats)';
+      if (rebuild || !this.lp.u || this.lp.series.length !== series.length || this.lp.yLabel !== yLabel) { this.lp.yLabel = yLabel; this.lp.reset(series, data); } else this.lp.setData(data);
+      legend(this.legendEl, series);
+      const seeds = band ? `mean over ${this.repeats} seeds; band: min–max over seeds` : 'one seed';
+      this.lpHelp.textContent = diff
+        ? `Each method’s IWAE bound on the held-out images minus the ${REFERENCE} schedule’s, at the same epoch and seed (same weights and minibatches): above 0 is better than ${REFERENCE}; ${seeds}. Black: GP-UCB; dashed: its ablations and random schedules.`
+        : `${this.lpView.value === 'diff' ? `The ${REFERENCE} schedule is not among the methods, so the curves themselves: ` : ''}IWAE bound on the held-out images after each window (higher is better); ${seeds}. Black: GP-UCB; dashed: its ablations and random schedules.`;
     }
     const bs = this.betas();
     if (bs.length && bs[0].x.length) {
-      const bseries = bs.map((b, j) => ({ label: b.name, color: seqColor(bs.length > 1 ? (0.8 * j) / (bs.length - 1) : 0.3), width: 2, points: true }));
-      const bdata = alignSeries(bs);
+      // Each window's points hold to its end: the last step is drawn to the last epoch (no marker there).
+      const end = bs[0].x[bs[0].x.length - 1] + (this.windowEpochs ?? 1);
+      const bseries = bs.map((b, j) => ({ label: b.name, color: BETA_COLOURS[j % BETA_COLOURS.length], width: 2, mark: MARKS[j % MARKS.length], points: true, endHold: true, direct: b.name }));
+      const bdata = alignSeries(bs.map((b) => ({ x: [...b.x, end], y: [...b.y, b.y[b.y.length - 1]] })));
       if (rebuild || !this.beta.u || this.beta.series.length !== bseries.length) this.beta.reset(bseries, bdata); else this.beta.setData(bdata);
       legend(this.betaLegend, bseries);
     }
     const ints = this.methods.filter((m) => this.integrand.get(m)?.length);
     if (ints.length) {
       const items = ints.map((m) => { const v = /** @type {number[]} */ (this.integrand.get(m)); return { x: v.map((_, i) => i / (v.length - 1)), y: v }; });
-      const iseries = ints.map((m) => ({ label: m, ...styleOf(m) }));
+      const iseries = ints.map((m) => ({ label: m, ...styleOf(m), direct: null }));
       const gpRec = (this.records.get('gp-ucb#0') ?? []).at(-1);
       const gpInt = this.integrand.get('gp-ucb');
       if (gpRec && gpInt) {
         const at = (/** @type {number} */ b) => { const t = b * (gpInt.length - 1); const i = Math.min(gpInt.length - 2, Math.floor(t)); return gpInt[i] + (t - i) * (gpInt[i + 1] - gpInt[i]); };
         items.push({ x: gpRec.schedule, y: gpRec.schedule.map(at) });
-        iseries.push(/** @type {any} */ ({ label: 'GP-UCB’s schedule points', color: '#000000', width: 0, points: true }));
+        iseries.push(/** @type {any} */ ({ label: 'GP-UCB’s schedule points', color: '#000000', width: 0, points: true, mark: 'ring' }));
       }
       const idata = alignSeries(items);
       if (rebuild || !this.int.u || this.int.series.length !== iseries.length) this.int.reset(iseries, idata); else this.int.setData(idata);
@@ -314,7 +299,7 @@ export class TvoPanel extends Panel {
     if (!s) { this.gp.clear('GP-UCB did not run (or its GP was not fitted yet).'); this.gpLegend.replaceChildren(); return; }
     const series = [
       { label: 'posterior mean (band ± 2 sd)', color: '#0072B2', width: 2, band: true },
-      { label: 'observed rewards', color: '#D55E00', width: 0, points: true },
+      { label: 'observed rewards', color: '#D55E00', width: 0, points: true, mark: 'diamond' },
     ];
     const data = alignSeries([
       { x: s.grid, y: s.mean, lo: s.mean.map((/** @type {number} */ m, /** @type {number} */ i) => m - 2 * s.sd[i]), hi: s.mean.map((/** @type {number} */ m, /** @type {number} */ i) => m + 2 * s.sd[i]) },
