@@ -1,7 +1,7 @@
 """Shrinks compare reports for committing: drops each entry's report samples and replaces the chosen arm's
 per-parameter posterior mean and sd (d values each) by their averages (`mean_avg`, `std_avg`).
 With --table1 (the logistic-regression Table 1, scripts/reproduce/mamba/table1.sh): keeps the chosen arm's per-parameter mean
-and sd (scripts/reproduce/mamba/table1.py computes xi from them) and drops instead each entry's per-arm and per-round records
+and sd (of its tuning chain; scripts/reproduce/mamba/table1.py reads xi from each entry's `evaluation`) and drops instead each entry's per-arm and per-round records
 (FSSD-opt's locations), its copy of the config and the kernel's preconditioner, written without indentation
 (about 8.4 KB a report at d = 10).
 Usage: python3 scripts/reproduce/mamba/slim-report.py [--table1] FILE.json ... (rewrites each file in place)."""

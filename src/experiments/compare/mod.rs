@@ -90,7 +90,8 @@ impl SavedReference {
 /// How good a tuner's choice is.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Evaluation {
-    /// KSD (the default run kernel of the problem, full-data gradients) of the chosen arm's samples.
+    /// KSD (the comparison's kernel, [`ksd_kernel`]: the run kernel unless the base config asks for another;
+    /// full-data gradients) of the evaluated samples.
     pub ksd: Option<f64>,
     /// Mean over coordinates of |std - std_ref| / std_ref.
     pub std_rel_error: Option<f64>,
