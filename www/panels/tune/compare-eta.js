@@ -7,8 +7,10 @@
 // reference shows its own progress meanwhile), each tuner's `progress` (gradient evaluations spent) and `done`,
 // and the next tuner's `started` (its evaluation ended). The estimate converts
 // the work left into seconds at the rates measured so far: seconds per gradient evaluation of the tuning
-// phases (scoring included), and of the evaluation chains once one has run (before that, the tuning rate times
-// the threads: an evaluation is one chain, the tuning rounds spread their arms over every thread). Pure (no DOM).
+// phases (scoring included); an evaluation chain (one chain of the chosen step and batch) at its chosen arm's
+// own compute seconds per gradient evaluation, which the progress events report per arm (before a tuner has
+// chosen, the mean over the arms run so far), times the ratio of measured to predicted over the evaluations
+// already run. Pure (no DOM).
 
 /**
  * Data points one iteration of an arm touches (the core's `SamplerParams::grad_evals_per_iter`,
@@ -42,29 +44,35 @@ export class CompareClock {
     this.sampler = String(config?.sampler?.kind ?? 'sgld');
     this.threads = Math.max(1, threads);
     this.nData = 0;
-    /** @type {{start: number, done: number|null, spent: number, work: number|null, arms: any[]}[]} per tuner */
+    /** @type {{start: number, done: number|null, spent: number, chainSec: number, bestRate: number|null, work: number|null, arms: any[]}[]} per tuner */
     this.tuners = [];
     /** @type {number|null} seconds at which the first tuner started (data, MAP and reference before it) */
     this.firstStart = null;
   }
 
   /**
-   * A tuner's event at `t` s; `spent` is the gradient evaluations its arms have run so far.
-   * @param {any} ev @param {number} t @param {number} spent
+   * A tuner's event at `t` s, with its run model's arms (their gradient evaluations and compute seconds so far,
+   * from the progress events).
+   * @param {any} ev @param {number} t @param {{id: number, grad_evals: number, seconds: number}[]} arms
    */
-  tuner(ev, t, spent) {
+  tuner(ev, t, arms) {
     const i = ev.index ?? 0;
     if (ev.type === 'started') {
       this.firstStart ??= t;
       this.nData = ev.n_data ?? this.nData;
       // The exact work of this tuner's schedule, from its own arms (batch counts known now).
-      this.tuners[i] = { start: t, done: null, spent: 0, work: this.work(this.plans[i], ev.schedule, ev.arms), arms: ev.arms };
+      this.tuners[i] = { start: t, done: null, spent: 0, chainSec: 0, bestRate: null, work: this.work(this.plans[i], ev.schedule, ev.arms), arms: ev.arms };
       return;
     }
     const tu = this.tuners[i];
     if (!tu) return;
-    tu.spent = Math.max(tu.spent, spent);
-    if (ev.type === 'done') tu.done = t;
+    tu.spent = Math.max(tu.spent, arms.reduce((s, a) => s + a.grad_evals, 0));
+    tu.chainSec = Math.max(tu.chainSec, arms.reduce((s, a) => s + (a.seconds ?? 0), 0));
+    if (ev.type === 'done') {
+      tu.done = t;
+      const b = arms.find((a) => a.id === ev.best);
+      tu.bestRate = b && b.grad_evals > 0 && b.seconds > 0 ? b.seconds / b.grad_evals : null;
+    }
   }
 
   /**
@@ -91,7 +99,7 @@ export class CompareClock {
   tuneRate(t) {
     let sec = 0; let work = 0;
     this.tuners.forEach((tu) => { if (tu && tu.spent > 0) { sec += (tu.done ?? t) - tu.start; work += tu.spent; } });
-    return work > 0 ? sec / work : null;
+    return work > 0 && sec > 0 ? sec / work : null;
   }
 
   /** Gradient evaluations of tuner i's evaluation chain (null: none, or a seconds budget). @param {number} i */
@@ -102,15 +110,32 @@ export class CompareClock {
     return null;
   }
 
-  /** Seconds per gradient evaluation of the finished evaluation chains (null before one finished). */
-  evalRate() {
+  /** Compute seconds per gradient evaluation of one chain, from the arms' own seconds (null before any). */
+  chainRate() {
     let sec = 0; let work = 0;
-    this.tuners.forEach((tu, i) => {
-      const next = this.tuners[i + 1];
-      const w = this.evalWork(i);
-      if (tu?.done != null && next && w) { sec += next.start - tu.done; work += w; }
+    this.tuners.forEach((tu) => { if (tu) { sec += tu.chainSec; work += tu.spent; } });
+    return work > 0 && sec > 0 ? sec / work : null;
+  }
+
+  /**
+   * Predicted seconds per gradient evaluation of tuner i's evaluation chain: its chosen arm's own rate (the mean
+   * of the chosen arms so far, or of every arm, before it chose), times measured / predicted over the finished
+   * evaluations (1 before one finished).
+   * @param {number} i
+   */
+  evalRate(i) {
+    const chosen = this.tuners.map((tu) => tu?.bestRate).filter((r) => r != null);
+    const mean = chosen.length ? chosen.reduce((s, r) => s + r, 0) / chosen.length : this.chainRate();
+    const base = (j) => this.tuners[j]?.bestRate ?? mean;
+    let measured = 0; let predicted = 0;
+    this.tuners.forEach((tu, j) => {
+      const next = this.tuners[j + 1];
+      const w = this.evalWork(j);
+      const r = base(j);
+      if (tu?.done != null && next && w && r) { measured += next.start - tu.done; predicted += w * r; }
     });
-    return work > 0 ? sec / work : null;
+    const r = base(i);
+    return r == null ? null : r * (predicted > 0 ? measured / predicted : 1);
   }
 
   /**
@@ -123,7 +148,6 @@ export class CompareClock {
     if (this.firstStart == null || this.plans.length === 0) return null;
     const rate = this.tuneRate(t);
     if (rate == null) return null;
-    const evalRate = this.evalRate() ?? rate * this.threads;
     const [unit, amount] = unitOf(this.evaluation?.budget);
     let total = this.firstStart;
     for (let i = 0; i < this.plans.length; i++) {
@@ -135,7 +159,7 @@ export class CompareClock {
       const left = work != null ? Math.max(0, work - (tu?.spent ?? 0)) * rate : (secs ?? 0) - (tu ? t - tu.start : 0);
       const tuning = tu?.done != null ? tu.done - tu.start : (tu ? t - tu.start : 0) + Math.max(0, left);
       // Evaluation: measured when the next tuner started (or the clock is past it), else its work at the rate.
-      const ew = !this.evaluation ? 0 : unit === 'seconds' ? amount : (this.evalWork(i) ?? 0) * evalRate;
+      const ew = !this.evaluation ? 0 : unit === 'seconds' ? amount : (this.evalWork(i) ?? 0) * (this.evalRate(i) ?? rate);
       const evaluation = next ? next.start - /** @type {number} */ (tu?.done ?? next.start) : tu?.done != null ? Math.max(t - tu.done, ew) : ew;
       total += tuning + evaluation;
     }

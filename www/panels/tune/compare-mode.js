@@ -17,6 +17,7 @@ export class CompareMode {
     /** @type {ReturnType<typeof setInterval>|undefined} */
     this.ticker = undefined;
     this.t0 = 0;
+    this.evalKind = 'fresh-from-map';
     /** @type {{t: number, total: number, tuner: number}[]} every estimate shown (the page's hook `eta`) */
     this.log = [];
     /** @type {any} the finished comparison's result, config and envelope */
@@ -30,6 +31,7 @@ export class CompareMode {
     p.compareEntries = (p.summary?.tuners ?? []).map((/** @type {string} */ name) => ({ name, report: null, error: null }));
     this.clock = new CompareClock(p.summary, config, p.client.info?.threads ?? 1);
     this.t0 = performance.now();
+    this.evalKind = config.evaluation?.kind ?? 'fresh-from-map';
     this.done = null;
     this.shown = -1;
     p.hooks.eta = this.log = [];
@@ -79,13 +81,13 @@ export class CompareMode {
     if (!entry) entry = p.compareEntries[ev.index] = { name: ev.tuner, report: null, error: null };
     const running = ev.type !== 'done';
     if (entry.running !== running) { entry.running = running; this.renderTable(); }
-    this.clock?.tuner(ev, elapsed, p.model?.totals().grad_evals ?? 0);
+    this.clock?.tuner(ev, elapsed, p.model?.arms ?? []);
   }
 
   /**
    * The progress line's parts for a comparison: who runs (tuner k of n, or its evaluation), the whole
    * comparison's estimated time and the share of it done; null when there is no estimate yet.
-   * @param {import('./run.js').RunModel} m @returns {{who: string, total: number|null, frac: number, evaluating: boolean, final: string|null, since: number}}
+   * @param {import('./run.js').RunModel} m @returns {{who: string, total: number|null, frac: number, evaluating: boolean, final: string|null, since: number, on?: string}}
    */
   line(m) {
     const p = this.panel;
@@ -101,7 +103,9 @@ export class CompareMode {
       return { who: `${m.tuner} shown · `, total: null, frac: 1, evaluating: false, final: `the whole comparison took ${this.done.seconds.toFixed(1)} s${est}`, since: t };
     }
     const since = t - (this.clock?.tuners[k - 1]?.start ?? 0);
-    return { who: `${m.tuner} (tuner ${k} of ${n}) · `, total, frac: total ? Math.min(1, t / total) : 0, evaluating: m.done, final: null, since };
+    // The evaluation runs on a fresh chain from the MAP unless the config evaluates the tuning chain.
+    const on = this.evalKind === 'tuning-chain' ? 'on its tuning chain' : 'a fresh chain from the MAP';
+    return { who: `${m.tuner} (tuner ${k} of ${n}) · `, total, frac: total ? Math.min(1, t / total) : 0, evaluating: m.done, final: null, since, on };
   }
 
   /**

@@ -111,7 +111,8 @@ function verdict(rows, quality, seeds) {
   const m = rows.find((r) => r.name === 'MAMBA-KSD');
   if (m?.speed && Number.isFinite(m.speed.mid)) {
     const s = m.speed.mid;
-    parts.push(`compute: MAMBA-KSD used ${s >= 1 ? `${times(s)} fewer` : `${times(1 / s)} more`} gradient evaluations than ${GRID}${m.speed.n > 1 ? ` (median over seeds, range ${times(m.speed.lo)}–${times(m.speed.hi)})` : ''}`);
+    const ratio = tied(s, 1) ? `about as many gradient evaluations as ${GRID}` : `${s >= 1 ? `${times(s)} fewer` : `${times(1 / s)} more`} gradient evaluations than ${GRID}`;
+    parts.push(`compute: MAMBA-KSD used ${ratio}${m.speed.n > 1 ? ` (median over seeds, range ${times(m.speed.lo)}–${times(m.speed.hi)})` : ''}`);
   }
   const head = seeds > 1 ? `${seeds} seeds (median [range]; overlapping ranges are a tie)` : `One seed (no band: differences within ${TIE * 100}% are called a tie)`;
   return parts.length ? `${head}. ${parts.join('; ')}.` : `${head}: no tuner chose an arm with a finite KSD.`;

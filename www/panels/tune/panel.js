@@ -509,7 +509,7 @@ export class TunePanel extends Panel {
     }
     if (cmp?.final) { this.progress(1, `${who}Done · ${cmp.final}.`); return; }
     if (cmp?.evaluating) {
-      this.progress(cmp.frac, `${who}tuning done; evaluating its choice (a fresh chain from the MAP) · ${t.toFixed(1)} s${expected} · ${Math.round(cmp.frac * 100)}% of it`);
+      this.progress(cmp.frac, `${who}tuning done; evaluating its choice (${cmp.on}) · ${t.toFixed(1)} s${expected}${cmp.total != null ? ` · ${Math.round(cmp.frac * 100)}% of it` : ''}`);
       return;
     }
     // Without the core's plans (an older build) a comparison shows its tuner's own share, named so.
