@@ -7,6 +7,8 @@ import { fmtTimes } from '../../shared/format.js';
 import { compareSummary, fmtBand, GRID } from './compare-summary.js';
 
 const INT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+/** What the speed-up divides. */
+const SPEED = `Speed-up vs grid: ${GRID}'s gradient evaluations (sampling and scoring while tuning) ÷ this tuner's, not given for grid searches`;
 
 /**
  * What the comparison's one KSD is (the evaluation's, src/experiments/compare `score_samples`, docs/papers/mamba.md
@@ -39,9 +41,8 @@ export function renderCompareCard(result, config, shown, onShow) {
   $('cmp-verdict').textContent = s.verdict;
   const q = s.quality;
   const heads = [['tuner'], ...(q ? [[q.head, q.title]] : []), ['KSD (evaluation)', 'defined below the table'],
-    ['gradient evaluations', 'sampling and scoring while tuning (the evaluation chain is not counted)'],
-    ['speed-up vs grid (grad evals)', `${GRID}'s gradient evaluations ÷ this tuner's; not given for grid searches`],
-    ['wall (s)', 'wall time of the tuning run'], ['shown below']];
+    ['grad evals', 'gradient evaluations: sampling and scoring while tuning (the evaluation chain is not counted)'],
+    ['speed-up vs grid', SPEED], ['wall (s)', 'wall time of the tuning run'], ['below']];
   const table = /** @type {HTMLTableElement} */ ($('cmp-summary'));
   table.tHead?.replaceChildren(el('tr', {}, ...heads.map(([text, title]) => el('th', { scope: 'col', text, title: title ?? null }))));
   table.tBodies[0].replaceChildren(...s.rows.map((r, i) => el('tr', { 'data-tuner': r.name, class: i === shown ? 'shown' : null },
@@ -53,6 +54,6 @@ export function renderCompareCard(result, config, shown, onShow) {
     el('td', { 'data-col': 'wall', text: fmtBand(r.wall, (x) => x.toFixed(2)) }),
     el('td', {}, el('button', { type: 'button', class: 'small', 'aria-pressed': String(i === shown), disabled: r.chosen ? null : true,
       text: i === shown ? 'shown' : 'show', onclick: () => onShow(i) })))));
-  $('cmp-ksd-note').textContent = ksdNote(result, config);
+  $('cmp-ksd-note').textContent = `${SPEED}. ${ksdNote(result, config)}`;
   return s;
 }
