@@ -5,8 +5,8 @@
 import { el, $ } from '../../shared/dom.js';
 import { fmtTimes } from '../../shared/format.js';
 import { compareSummary, fmtBand, GRID } from './compare-summary.js';
+import { fmtInt } from './views.js';
 
-const INT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 /** What the speed-up divides. */
 const SPEED = `Speed-up vs grid: ${GRID}'s gradient evaluations (sampling and scoring while tuning) ÷ this tuner's, not given for grid searches`;
 
@@ -21,7 +21,7 @@ export function ksdNote(result, config) {
     ? `the “${kernel}” Stein kernel the config names`
     : 'the IMQ kernel (c = 1, β = −1/2) on coordinates divided by the Laplace sds at the MAP, plus a moment term (tunelab\'s run kernel)';
   const run = (result?.entries ?? []).map((/** @type {any} */ e) => e.evaluation?.fresh_run).find(Boolean);
-  const unit = (/** @type {any} */ b) => (b?.grad_evals != null ? `${INT.format(b.grad_evals)} gradient evaluations` : b?.iterations != null ? `${INT.format(b.iterations)} iterations` : b?.seconds != null ? `${b.seconds} s` : 'its budget');
+  const unit = (/** @type {any} */ b) => (b?.grad_evals != null ? `${fmtInt(b.grad_evals)} gradient evaluations` : b?.iterations != null ? `${fmtInt(b.iterations)} iterations` : b?.seconds != null ? `${b.seconds} s` : 'its budget');
   const burn = run && run.iters > 0 ? Math.round((100 * run.burn_in_iters) / run.iters) : 0;
   const samples = run
     ? `a fresh evaluation chain of each tuner's chosen step, batch and L from the MAP (${unit(run.budget)}, ${burn > 0 ? `the first ${burn}% of its iterations removed as burn-in` : 'no burn-in removed'}; up to 1,000 samples evenly thinned)`
@@ -49,7 +49,7 @@ export function renderCompareCard(result, config, shown, onShow) {
     el('th', { scope: 'row', text: r.name }),
     ...(q ? [el('td', { 'data-col': q.key, text: r.quality ? fmtBand(r.quality) : '–' })] : []),
     el('td', { 'data-col': 'ksd', text: fmtBand(r.ksd) }),
-    el('td', { 'data-col': 'grad', text: fmtBand(r.grad, (x) => INT.format(Math.round(x))) }),
+    el('td', { 'data-col': 'grad', text: fmtBand(r.grad, fmtInt) }),
     el('td', { 'data-col': 'speed', text: r.speed ? fmtBand(r.speed, fmtTimes) : '' }),
     el('td', { 'data-col': 'wall', text: fmtBand(r.wall, (x) => x.toFixed(2)) }),
     el('td', {}, el('button', { type: 'button', class: 'small', 'aria-pressed': String(i === shown), disabled: r.chosen ? null : true,

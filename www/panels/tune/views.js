@@ -5,7 +5,7 @@ import { el } from '../../shared/dom.js';
 import { speedUp, GRID } from './compare-summary.js';
 // One formatter (toLocaleString builds one per call: 30 ms of a 56-arm run's main thread).
 const INT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const fmtInt = (x) => (Number.isFinite(x) ? INT.format(Math.round(x)) : '–');
+export const fmtInt = (x) => (Number.isFinite(x) ? INT.format(Math.round(x)) : '–');
 
 function statusText(a, best) {
   if (a.id === best) return 'best';
