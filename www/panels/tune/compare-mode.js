@@ -49,10 +49,14 @@ export class CompareMode {
   }
 
   /** A tune run: the card goes. */
-  hide() { this.stop(); $('cmp-card').hidden = true; this.clock = null; armsHeads(null); }
+  hide() { this.clock = null; this.stop(); $('cmp-card').hidden = true; armsHeads(null); }
 
-  /** The run ended (done, stopped or failed): the clock stops. */
-  stop() { clearInterval(this.ticker); this.ticker = undefined; }
+  /** The run ended (done, stopped or failed): the clock stops; a comparison that did not finish has no verdict. */
+  stop() {
+    clearInterval(this.ticker);
+    this.ticker = undefined;
+    if (this.clock && !this.done) $('cmp-verdict').textContent = 'No verdict: the comparison did not finish (the tuners that ran are in the table at the bottom).';
+  }
 
   tick() {
     const m = this.panel.model;
