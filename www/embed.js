@@ -166,6 +166,8 @@ function hideGroups() {
     const section = $(id)?.closest('section.card, .two-col > section');
     section?.setAttribute('data-embed-hidden', '');
   }
+  // A comparison's "who won" card goes with its table.
+  if (!options.show.includes('compare')) $('cmp-card')?.setAttribute('data-embed-hidden', '');
   // Posterior and compare sit in one card each; bracket/best share a row that collapses when both are hidden.
   for (const row of document.querySelectorAll('.results > .two-col')) {
     if ([...row.children].every((c) => c.hasAttribute('data-embed-hidden'))) row.setAttribute('data-embed-hidden', '');

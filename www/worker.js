@@ -55,7 +55,7 @@ async function init({ flavour: wanted, threads, panicChannel }) {
 
 /**
  * The run's event callback: batches the core's events into progress messages (at most every 100 ms, and at
- * `finished`); a truthy return asks the core to stop at the end of its current chunk.
+ * `finished` and a tuner's `done`); a truthy return asks the core to stop at the end of its current chunk.
  * @param {number} id
  * @param {Int32Array|null} cancelView
  * @param {import('./protocol.js').ExperimentKind} kind
@@ -74,7 +74,9 @@ function makeObserver(id, cancelView, kind) {
   /** @param {ExperimentEvent} ev */
   const observer = (ev) => {
     pushEvent(buffer, ev, kind);
-    if (ev.type === 'finished' || performance.now() - last >= PROGRESS_INTERVAL_MS) flush();
+    // A tuner's `done` is sent at once: in a comparison its evaluation chain follows with no event for a while,
+    // and the page times the phases by their events (www/panels/tune/compare-eta.js).
+    if (ev.type === 'finished' || /** @type {any} */ (ev).detail?.type === 'done' || performance.now() - last >= PROGRESS_INTERVAL_MS) flush();
     return cancelView ? Atomics.load(cancelView, 0) !== 0 : false;
   };
   return { observer, flush };

@@ -167,7 +167,15 @@ impl Experiment for CompareExperiment {
     }
     fn summary(&self) -> serde_json::Value {
         let names: Vec<&str> = self.tuners.iter().map(|t| t.0.as_str()).collect();
-        serde_json::json!({ "tuners": names, "base": tune_summary(&self.cfg.base) })
+        // The comparison's cost model, known before it runs: each tuner's budget unit, arms and rounds (the
+        // schedule its `started` event carries) and the evaluation chain's budget, from which the page
+        // estimates the time of the whole comparison (issue 26, item 1).
+        let plans: Vec<serde_json::Value> = self.tuners.iter().map(|(name, t)| {
+            let unit = t.budget.unit_amount().ok().map(|(u, _)| u);
+            serde_json::json!({ "name": name, "unit": unit, "plan": tune_summary(t) })
+        }).collect();
+        let evaluation = self.cfg.evaluation.resolve(&self.cfg.base).map(|p| serde_json::json!({ "budget": p.budget, "burn_in": p.burn_in }));
+        serde_json::json!({ "tuners": names, "base": tune_summary(&self.cfg.base), "plans": plans, "evaluation": evaluation, "reference_samples": self.cfg.reference_samples })
     }
     fn data_request(&self) -> Option<DataRequest> {
         tune_data_request(&self.cfg.base.data, self.cfg.base.model.kind() == "pmf")

@@ -247,6 +247,42 @@ fn a_comparison_reports_its_reference_phase_and_a_stop_inside_it() {
     assert_eq!(report.reached.len(), 3);
 }
 
+/// A comparison's `check` summary carries its cost model (issue 26, item 1: the page estimates the whole
+/// comparison's time from it): per tuner its budget unit and the rounds its `started` event then carries, and
+/// the fresh evaluation chain's budget.
+#[test]
+fn a_comparison_summary_plans_every_tuner_as_it_then_runs() {
+    use tunelab::experiments::tune::Event as TuneEvent;
+    let cfg = small(Kind::Compare);
+    let summary = cfg.clone().check().expect("check").summary();
+    let plans = summary["plans"].as_array().expect("plans").clone();
+    let (_, events) = run(cfg, |_| false);
+    let started: Vec<(String, serde_json::Value)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Progress { detail: Detail::Compare(CompareDetail::Tuner(t)), .. } => match &t.event {
+                TuneEvent::Started { schedule, .. } => Some((t.tuner.clone(), serde_json::to_value(schedule).unwrap())),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(plans.len(), 5);
+    assert_eq!(plans.len(), started.len());
+    for (p, (name, schedule)) in plans.iter().zip(&started) {
+        assert_eq!(p["name"], name.as_str());
+        assert_eq!(p["plan"]["rounds"], *schedule, "{name}");
+    }
+    // The grid (log-loss) baseline's per-point budget is App. B's 5,000 iterations (logistic), in its own unit.
+    let grid = plans.iter().find(|p| p["name"] == "grid (log-loss)").expect("grid (log-loss)");
+    assert_eq!(grid["unit"], "iterations");
+    assert_eq!(grid["plan"]["rounds"][0]["budget"], 5000.0);
+    assert_eq!(plans[0]["unit"], "grad-evals");
+    // The fresh evaluation chain: 10 R for logistic regression, no burn-in (EvaluationSpec::paper_defaults).
+    assert_eq!(summary["evaluation"], serde_json::json!({"budget": {"grad_evals": 200000.0}, "burn_in": 0.0}));
+    assert_eq!(summary["reference_samples"], 0);
+}
+
 /// A report as JSON without its wall times (every `*seconds` field), which no two runs share.
 fn without_times(v: serde_json::Value) -> serde_json::Value {
     match v {

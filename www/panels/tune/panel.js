@@ -15,7 +15,8 @@ import { ScoreChart } from './score-chart.js';
 import { TraceChart, HistChart, showPosterior, tracesNote } from './posterior.js';
 import { legend } from '../../shared/charts.js';
 import { fmtSci, fmtStep, fmtBatch } from '../../shared/format.js';
-import { renderBracket, renderArmsTable, renderCompare, renderPosterior, partialTune, inChunks } from './views.js';
+import { renderBracket, renderArmsTable, renderPosterior, partialTune, inChunks } from './views.js';
+import { CompareMode } from './compare-mode.js';
 import { download, tracesCsv } from '../../shared/export.js';
 import { scoreSvg } from './score-svg.js';
 import { TuneUpload } from './upload.js';
@@ -82,6 +83,7 @@ export class TunePanel extends Panel {
     this.result = null;
     /** @type {any} the core's summary of the current settings (check) */
     this.summary = null;
+    this.cmp = new CompareMode(this);
   }
 
   get filePrefix() { return 'tunelab'; }
@@ -265,6 +267,7 @@ export class TunePanel extends Panel {
     this.hooks.running = on;
     this.hooks.runs = this.runs;
     document.body.dataset.running = on ? 'true' : 'false';
+    if (!on) this.cmp.stop();
   }
 
   /** @param {any} config */
@@ -280,11 +283,8 @@ export class TunePanel extends Panel {
     $('compare-card').hidden = !compare;
     this.clearResults();
     this.progress(0, prepText(config));
-    // The comparison's tuners, as the core's check named them, wait in the table.
-    if (compare) {
-      this.compareEntries = (this.summary?.tuners ?? []).map((/** @type {string} */ name) => ({ name, report: null, error: null }));
-      this.renderCompareTable();
-    }
+    // The comparison's tuners, as the core's check named them, wait in the table; its clock starts.
+    if (compare) this.cmp.begin(config); else this.cmp.hide();
   }
 
   /**
@@ -329,6 +329,7 @@ export class TunePanel extends Panel {
     const m = this.model;
     if (!m) return `Stopped at the start, after ${seconds.toFixed(1)} s: no arm was run.`;
     m.stoppedAt = seconds;
+    this.cmp.stop();
     this.drawStats(m);
     // What the run reached stays: the chart, the bracket and every arm's row, and the last scored round below.
     this.drawDom(m, true);
@@ -382,40 +383,19 @@ export class TunePanel extends Panel {
     let redraw = false;
     for (const ev of details) {
       // A comparison's first phase, the exact reference (src/experiments/compare/experiment.rs, ReferenceProgress).
-      if (ev.type === 'reference' && ev.tuner == null) { this.referenceProgress(ev, elapsed); continue; }
-      if (ev.tuner != null) this.compareProgress(ev);
-      if (ev.type === 'started') { this.startModel(ev); redraw = true; continue; }
-      if (!this.model) continue;
-      // Progress events handled so far in this run (the e2e tests check what is drawn after the first one).
-      if (ev.type === 'progress') this.hooks.progressEvents = (this.hooks.progressEvents ?? 0) + 1;
-      redraw = this.model.apply(ev) || redraw;
+      if (ev.type === 'reference' && ev.tuner == null) { this.cmp.reference(ev, elapsed); continue; }
+      if (ev.type === 'started') { this.startModel(ev); redraw = true; } else if (this.model) {
+        // Progress events handled so far in this run (the e2e tests check what is drawn after the first one).
+        if (ev.type === 'progress') this.hooks.progressEvents = (this.hooks.progressEvents ?? 0) + 1;
+        redraw = this.model.apply(ev) || redraw;
+      }
+      if (ev.tuner != null) this.cmp.tuner(ev, elapsed);
     }
     if (!this.model) return;
     this.model.elapsed = elapsed;
     if (this.model.unknown.length) this.hooks.unknownEvents = this.unknownEvents = [...new Set(this.model.unknown)];
     this.scheduleDraw(this.model, redraw);
   }
-
-  /**
-   * The exact reference's own progress, before any tuner runs: MALA iterations done of its total, and the time
-   * it still needs at the rate so far.
-   * @param {{done: number, total: number, unit: string}} ev @param {number} elapsed seconds since Run
-   */
-  referenceProgress(ev, elapsed) {
-    const frac = ev.total > 0 ? Math.min(1, ev.done / ev.total) : 0;
-    const left = frac > 0 ? ` · about ${Math.max(0, (elapsed * (1 - frac)) / frac).toFixed(0)} s left of it` : '';
-    this.progress(frac, `Drawing the exact reference before the tuners run: ${ev.done.toLocaleString('en-US')} of ${ev.total.toLocaleString('en-US')} ${ev.unit} · ${elapsed.toFixed(1)} s${left}.`);
-  }
-
-  /** A comparison's event: marks its tuner running / done in the table. @param {any} ev */
-  compareProgress(ev) {
-    let entry = this.compareEntries[ev.index];
-    if (!entry) entry = this.compareEntries[ev.index] = { name: ev.tuner, report: null, error: null };
-    const running = ev.type !== 'done';
-    if (entry.running !== running) { entry.running = running; this.renderCompareTable(); }
-  }
-
-  renderCompareTable() { renderCompare($('compare-table').tBodies[0], this.compareEntries.filter(Boolean)); }
 
   /** @param {RunModel} model @param {boolean} changed */
   scheduleDraw(model, changed) {
@@ -513,8 +493,11 @@ export class TunePanel extends Panel {
     const frac = model.done ? 1 : total > 0 ? Math.min(1, spent / total) : 0;
     const t = model.elapsed;
     const { iters, grad_evals } = model.totals();
-    const expected = frac > 0.02 && !model.done ? ` of about ${(t / frac).toFixed(1)} s` : '';
-    const who = this.compareEntries.length ? `${model.tuner} · ` : '';
+    // A comparison: the time and share of the WHOLE comparison (compare-mode.js), not of this tuner alone.
+    const cmp = this.compareEntries.length && this.cmp.clock ? this.cmp.line(model) : null;
+    const expected = cmp ? (cmp.total != null ? ` of about ${cmp.total.toFixed(0)} s for the whole comparison` : '')
+      : frac > 0.02 && !model.done ? ` of about ${(t / frac).toFixed(1)} s` : '';
+    const who = cmp ? cmp.who : this.compareEntries.length ? `${model.tuner} · ` : '';
     if (!model.done && model.stoppedAt == null && spent === 0) {
       // Started, but no arm has finished its first chunk (the core reports a chunk when every arm of the round ran it).
       this.progress(0, `${who}Round ${model.round + 1} · ${t.toFixed(1)} s · running the first chunk of every arm: progress moves when all of them have run it.`);
@@ -524,44 +507,53 @@ export class TunePanel extends Panel {
       this.progress(0, `${who}Stopped at round ${model.round + 1} of ${model.schedule.length} · ${model.stoppedAt.toFixed(1)} s · ${Math.round(frac * 100)}% of the schedule done.`);
       return;
     }
-    this.progress(model.done ? 1 : frac, `${who}${model.done ? 'Done' : `Round ${model.round + 1}`} · ${t.toFixed(1)} s${expected} · ` +
-      `${Math.round(frac * 100)}% · ${fmtRate(iters / Math.max(t, 1e-3))} it/s · ${fmtRate(grad_evals / Math.max(t, 1e-3))} grad evals/s`);
+    if (cmp?.final) { this.progress(1, `${who}Done · ${cmp.final}.`); return; }
+    if (cmp?.evaluating) {
+      this.progress(cmp.frac, `${who}tuning done; evaluating its choice (${cmp.on}) · ${t.toFixed(1)} s${expected}${cmp.total != null ? ` · ${Math.round(cmp.frac * 100)}% of it` : ''}`);
+      return;
+    }
+    // Without the core's plans (an older build) a comparison shows its tuner's own share, named so.
+    const whole = cmp?.total != null;
+    const shown = whole && !model.done ? cmp.frac : model.done ? 1 : frac;
+    const own = cmp ? cmp.since : t;
+    this.progress(shown, `${who}${model.done ? 'Done' : `Round ${model.round + 1}`} · ${t.toFixed(1)} s${expected} · ` +
+      `${Math.round(shown * 100)}%${whole ? ' of it' : cmp ? ' of this tuner' : ''} · ${fmtRate(iters / Math.max(own, 1e-3))} it/s · ${fmtRate(grad_evals / Math.max(own, 1e-3))} grad evals/s`);
   }
 
   /** @param {any} result @param {number} seconds @param {import('../../protocol.js').RunResult} run */
   finish(result, seconds, run) {
     const config = run.report.config;
-    let report = result;
-    let samples = run.samples;
-    let dim = run.dim;
-    if (config.kind === 'compare') {
-      // Each tuner's report and chosen arm; the posterior shown is the first tuner's that chose one.
-      this.compareEntries = result.entries.map((/** @type {any} */ e) => ({ name: e.name, report: e, error: null }));
-      this.renderCompareTable();
-      this.hooks.compare = result.entries.map((/** @type {any} */ e) => ({ name: e.name, best: e.best ?? null, error: null }));
-      report = result.entries.find((/** @type {any} */ e) => e.best) ?? result.entries[0];
-      samples = Float64Array.from(report?.best?.samples ?? []);
-      dim = report?.best?.dim ?? 0;
-      const chosen = this.models[result.entries.indexOf(report)];
-      if (chosen) this.showModel(chosen); else this.model = null;
-    }
-    const model = /** @type {RunModel} */ (this.model ?? new RunModel(this.state.unit));
-    model.elapsed = seconds;
-    model.applyReport(report);
-    if (!this.model) { this.model = model; this.resetChart(model); }
-    this.drawRun(model, true);
-    this.result = { config, report, samples, dim };
-    this.hooks.lastEvents = model.unknown;
-    this.hooks.lastResult = { config, report, dim, envelope: run.report };
-    showPosterior({ trace: this.traceChart, hist: this.histChart, client: this.client, message: (t) => this.message(t, 'error') }, this.result);
-    $('export-traces').disabled = !samples?.length;
-    $('export-svg').disabled = false;
+    // A comparison shows one tuner's run below its card (compare-mode.js); a tune run shows itself.
+    if (config.kind === 'compare') this.cmp.finish(result, config, seconds, run.report);
+    else this.showReport(result, run.samples, run.dim, config, seconds, run.report, this.model);
+    const report = this.result?.report;
     const b = report?.best;
     const chosen = config.kind === 'compare'
       ? `Done: ${result.entries.map((/** @type {any} */ e) => `${e.name} chose ${e.best ? `arm #${e.best.arm} (h = ${fmtSci(e.best.step)}, batch ${fmtBatch(e.best.batch_fraction)})` : 'no arm'}`).join('; ')}.`
       : b ? `Done: the chosen arm is #${b.arm} (h = ${fmtSci(b.step)}, batch ${fmtBatch(b.batch_fraction)}${b.leapfrog > 1 ? `, L = ${b.leapfrog}` : ''}).` : null;
     this.message(chosen ?? 'Done, but no arm could be chosen (every arm diverged).', chosen ? 'info' : 'error');
     this.showReading(config.kind === 'compare' ? readCompare(result, config) : readTune(report));
+  }
+
+  /**
+   * Shows a tune report (or one entry of a comparison) in the chart, bracket, arms table, chosen arm and
+   * posterior, with its run model (built from the events; null: from the report alone).
+   * @param {any} report @param {Float64Array} samples @param {number} dim @param {any} config @param {number} seconds
+   * @param {any} envelope the run's report envelope @param {RunModel|null} model
+   */
+  showReport(report, samples, dim, config, seconds, envelope, model) {
+    if (model !== this.model || config.kind === 'compare') { if (model) this.showModel(model); else this.model = null; }
+    const m = /** @type {RunModel} */ (this.model ?? new RunModel(this.state.unit));
+    m.elapsed = seconds;
+    m.applyReport(report);
+    if (!this.model) { this.model = m; this.resetChart(m); }
+    this.drawRun(m, true);
+    this.result = { config, report, samples, dim };
+    this.hooks.lastEvents = m.unknown;
+    this.hooks.lastResult = { config, report, dim, envelope };
+    showPosterior({ trace: this.traceChart, hist: this.histChart, client: this.client, message: (t) => this.message(t, 'error') }, this.result);
+    $('export-traces').disabled = !samples?.length;
+    $('export-svg').disabled = false;
   }
 
   /** The run's reading (sentences generated from its report, www/panels/tune/reading.js). @param {string[]} sentences */

@@ -11,6 +11,16 @@ const fmtCount = (x) => (x >= 1e9 ? `${+(x / 1e9).toPrecision(3)}G` : x >= 1e6 ?
 export const totalGrad = (r) => (r.compute?.grad_evals ?? 0) + (r.compute?.scoring_grad_evals ?? 0);
 
 /**
+ * The tie rule of a one-seed comparison, shared by the reading and the "who won" card (compare-summary.js): one
+ * seed gives no spread to judge a difference by, so two values within TIE of each other (relative to the lower)
+ * are called a tie rather than a win.
+ */
+export const TIE = 0.05;
+/** @param {number} a @param {number} b */
+export const tied = (a, b) => Number.isFinite(a) && Number.isFinite(b) && Math.abs(a - b) <= TIE * Math.min(Math.abs(a), Math.abs(b));
+export const TIE_NOTE = `within ${TIE * 100}%: a tie on one seed`;
+
+/**
  * The reading of one tuning run's report: the chosen arm and its score, the runner-up of the last round and
  * the ratio of their scores, arms pruned and diverged, and whether the chosen step sits at an end of the grid.
  * @param {any} report the core's tune report (result of a `tune` run, or one entry of a comparison)
@@ -65,11 +75,11 @@ export function readCompare(result, config) {
   const ranked = [...entries].sort((x, y) => x.evaluation.ksd - y.evaluation.ksd);
   const [w, next] = ranked;
   out.push(`Judged by the KSD of each chosen arm's samples (one estimator for every tuner), ${w.name} did best: ${fmtSci(w.evaluation.ksd)} with arm ${armText(w.best)}`
-    + (next ? `; next ${next.name}, ${fmtSci(next.evaluation.ksd)} (${times(next.evaluation.ksd / w.evaluation.ksd)} higher).` : '.'));
+    + (next ? `; next ${next.name}, ${fmtSci(next.evaluation.ksd)} (${times(next.evaluation.ksd / w.evaluation.ksd)} higher${tied(w.evaluation.ksd, next.evaluation.ksd) ? `; ${TIE_NOTE}` : ''}).` : '.'));
   const mamba = entries.find((e) => e.name === 'MAMBA-KSD');
   if (mamba && mamba !== w) {
     const c = totalGrad(w) / Math.max(1, totalGrad(mamba));
-    out.push(`${w.name} beats MAMBA-KSD here: KSD ${fmtSci(w.evaluation.ksd)} against ${fmtSci(mamba.evaluation.ksd)} (${times(mamba.evaluation.ksd / w.evaluation.ksd)} lower), `
+    out.push(`${w.name} beats MAMBA-KSD here: KSD ${fmtSci(w.evaluation.ksd)} against ${fmtSci(mamba.evaluation.ksd)} (${times(mamba.evaluation.ksd / w.evaluation.ksd)} lower${tied(w.evaluation.ksd, mamba.evaluation.ksd) ? `; ${TIE_NOTE}` : ''}), `
       + `${c >= 1 ? `at ${times(c)} MAMBA's compute` : `with ${times(1 / c)} less compute than MAMBA`} (${fmtCount(totalGrad(w))} against ${fmtCount(totalGrad(mamba))} gradient evaluations).`);
     const why = whyMambaLost(w, mamba);
     if (why) out.push(why);
@@ -131,7 +141,7 @@ export function readEvaluations(result) {
     const mamba = ranked.find((e) => e.name === 'MAMBA-KSD');
     if (!mamba || !ranked.length) return '';
     if (ranked[0] === mamba || get(ranked[0]) === get(mamba)) return ` MAMBA-KSD's choice has the ${high ? 'highest' : 'lowest'} ${what}.`;
-    return ` ${ranked[0].name}'s choice, not MAMBA-KSD's, has the ${high ? 'highest' : 'lowest'} ${what} (${fmtSci(get(ranked[0]))} against MAMBA-KSD's ${fmtSci(get(mamba))}).`;
+    return ` ${ranked[0].name}'s choice, not MAMBA-KSD's, has the ${high ? 'highest' : 'lowest'} ${what} (${fmtSci(get(ranked[0]))} against MAMBA-KSD's ${fmtSci(get(mamba))}${tied(get(ranked[0]), get(mamba)) ? `; ${TIE_NOTE}` : ''}).`;
   };
   const list = (/** @type {any[]} */ ranked, /** @type {(e: any) => number} */ get) => ranked.map((e) => `${e.name} ${fmtSci(get(e))}`).join(', ');
   const xi = (/** @type {any} */ e) => ev(e).xi;

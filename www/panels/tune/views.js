@@ -2,9 +2,10 @@
 import { fmtSci, fmtStep, fmtBatch } from '../../shared/format.js';
 import { OKABE_ITO } from '../../shared/charts.js';
 import { el } from '../../shared/dom.js';
+import { speedUp, GRID } from './compare-summary.js';
 // One formatter (toLocaleString builds one per call: 30 ms of a 56-arm run's main thread).
 const INT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const fmtInt = (x) => (Number.isFinite(x) ? INT.format(Math.round(x)) : '–');
+export const fmtInt = (x) => (Number.isFinite(x) ? INT.format(Math.round(x)) : '–');
 
 function statusText(a, best) {
   if (a.id === best) return 'best';
@@ -102,6 +103,19 @@ export function renderArmsTable(tbody, model, budget = Infinity) {
   return true;
 }
 
+/**
+ * A batch as a share of the training points and a count, read as a sentence: "10% of 800 training points (80
+ * points)"; one point is the smallest batch (a fraction below one point runs one), and the full data is named.
+ * @param {number} count data points per gradient @param {number} fraction count / N
+ */
+export function batchText(count, fraction) {
+  const n = fraction > 0 ? Math.round(count / fraction) : NaN;
+  const of = Number.isFinite(n) ? ` of ${fmtInt(n)} training points` : '';
+  if (fraction >= 1) return `all${of.replace(' of', '')} (full batch)`;
+  if (count === 1) return `${fmtBatch(fraction)}${of} (1 point): the smallest batch; a smaller fraction also runs 1 point`;
+  return `${fmtBatch(fraction)}${of} (${fmtInt(count)} points)`;
+}
+
 /** The chosen arm's summary. */
 export function renderBest(container, report) {
   container.replaceChildren();
@@ -113,7 +127,7 @@ export function renderBest(container, report) {
   add('tuner', `${report.name ? `${report.name}: ` : ''}${report.tuner} (${report.metric})`);
   add('arm', `#${b.arm}`);
   add('step size h', `${fmtSci(b.step)} (${fmtStep(b.step)})`);
-  add('batch', b.batch > 1 || b.batch_fraction < 1 ? `${fmtBatch(b.batch_fraction)} (${fmtInt(b.batch)} point${b.batch === 1 ? '' : 's'})` : `${fmtBatch(b.batch_fraction)}`);
+  add('batch', batchText(b.batch, b.batch_fraction));
   add('leapfrog L', String(b.leapfrog ?? '–'));
   // One KSD: a comparison's evaluation KSD (the same kernel and sample count for every tuner) when there is one,
   // else the tuner's own score of the arm; each named with what it is.
@@ -200,7 +214,7 @@ export function renderPosterior(tbody, posterior, names) {
 }
 
 /** The definition of the comparison's one KSD column (the evaluation's, src/tune/compare.rs `Evaluation`). */
-export const KSD_EVAL = 'KSD: the kernel Stein discrepancy of the chosen arm\'s samples against the posterior, computed after tuning with one kernel and the same samples count for every tuner (lower is better).';
+export const KSD_EVAL = 'KSD: the kernel Stein discrepancy of the chosen arm\'s samples against the posterior, computed after tuning on each tuner\'s evaluation chain with one kernel and the same samples count for every tuner (lower is better; the card at the top defines it).';
 /** The definition of the tuners' own score, shown when there is no evaluation KSD. */
 const OWN_SCORE = 'tuner\'s score: each tuner\'s own score of its chosen arm (its metric, KSD or FSSD, in brackets), from the samples it drew while tuning (lower is better); no common evaluation KSD was computed.';
 
@@ -220,12 +234,14 @@ export const COMPARE_EVAL_COLUMNS = [
 ];
 
 /**
- * One row per tuner of a compare run (its chosen arm first); speed-up = grid search (KSD) compute / this tuner's.
+ * One row per tuner of a compare run (its chosen arm first); speed-up = grid search (KSD) compute / this tuner's,
+ * on the rows of tuners other than grid searches (compare-summary.js `speedUp`).
  * The evaluation columns that some entry's report has are added (and the header of `tbody`'s table rewritten).
  */
 export function renderCompare(tbody, entries) {
   const total = (r) => r.compute.grad_evals + r.compute.scoring_grad_evals;
-  const grid = entries.find((e) => e.name === 'grid (KSD)' && e.report);
+  const grid = entries.find((e) => e.name === GRID && e.report);
+  const reports = entries.map((e) => e.report).filter(Boolean);
   const cols = COMPARE_EVAL_COLUMNS.filter((c) => entries.some((e) => Number.isFinite(c.get(e.report?.evaluation) ?? NaN)));
   // One KSD per tuner: the evaluation's (same kernel and samples for all) when there is one, else the tuner's own
   // score; the table's caption defines it.
@@ -233,7 +249,7 @@ export function renderCompare(tbody, entries) {
   const table = tbody.parentElement;
   const head = table?.querySelector('thead');
   if (head) {
-    const names = [['tuner'], ['chosen arm'], ['h'], ['batch'], ['L']].concat(own ? [['tuner\'s score', OWN_SCORE]] : [], cols.map((c) => [c.head, c.title]), [['grad evals'], ['wall (s)'], ['speed-up vs grid', 'grid search\'s gradient evaluations / this tuner\'s']]);
+    const names = [['tuner'], ['chosen arm'], ['h'], ['batch'], ['L']].concat(own ? [['tuner\'s score', OWN_SCORE]] : [], cols.map((c) => [c.head, c.title]), [['grad evals'], ['wall (s)'], ['speed-up vs grid (grad evals)', `${GRID}'s gradient evaluations (sampling and scoring) ÷ this tuner's; not given for grid searches`]]);
     head.replaceChildren(el('tr', {}, ...names.map(([text, title]) => el('th', { scope: 'col', text, title: title ?? null }))));
   }
   if (table) {
@@ -243,7 +259,7 @@ export function renderCompare(tbody, entries) {
   tbody.replaceChildren(...entries.map((e) => {
     const r = e.report;
     const b = r?.best ?? {};
-    const speed = grid && r ? total(grid.report) / total(r) : NaN;
+    const speed = r ? speedUp(r, reports) ?? NaN : NaN;
     const state = e.error ? e.error : e.running ? 'running' : 'waiting';
     return el('tr', { 'data-tuner': e.name, 'data-arm': r?.best ? String(b.arm) : null },
       el('td', { text: e.name }), el('td', { text: r ? (r.best ? `#${b.arm}` : 'none') : own ? '–' : state }),

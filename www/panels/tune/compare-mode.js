@@ -1,0 +1,157 @@
+// Compare mode of the tune panel (issue 26, items 1 and 11): the comparison reads as one comparison. While it
+// runs, the progress line gives the time of the WHOLE comparison (reference, every tuner, every evaluation;
+// compare-eta.js) and the tuners' table marks who runs; when it ends, the "who won, at what cost" card at the
+// top (compare-card.js) gives the verdict, and its buttons choose which tuner's run the chart, bracket, arms
+// table, chosen arm and posterior show (the first tuner that chose an arm, until one is picked).
+import { $ } from '../../shared/dom.js';
+import { renderCompare } from './views.js';
+import { renderCompareCard } from './compare-card.js';
+import { CompareClock } from './compare-eta.js';
+
+export class CompareMode {
+  /** @param {any} panel the TunePanel */
+  constructor(panel) {
+    this.panel = panel;
+    /** @type {CompareClock|null} */
+    this.clock = null;
+    /** @type {ReturnType<typeof setInterval>|undefined} */
+    this.ticker = undefined;
+    this.t0 = 0;
+    this.evalKind = 'fresh-from-map';
+    /** @type {{t: number, total: number, tuner: number}[]} every estimate shown (the page's hook `eta`) */
+    this.log = [];
+    /** @type {any} the finished comparison's result, config and envelope */
+    this.done = null;
+    this.shown = -1;
+  }
+
+  /** A comparison starts: its tuners wait in the table, the card waits for the verdict, the clock starts. @param {any} config */
+  begin(config) {
+    const p = this.panel;
+    p.compareEntries = (p.summary?.tuners ?? []).map((/** @type {string} */ name) => ({ name, report: null, error: null }));
+    this.clock = new CompareClock(p.summary, config, p.client.info?.threads ?? 1);
+    this.t0 = performance.now();
+    this.evalKind = config.evaluation?.kind ?? 'fresh-from-map';
+    this.done = null;
+    this.shown = -1;
+    p.hooks.eta = this.log = [];
+    $('cmp-card').hidden = false;
+    $('cmp-verdict').textContent = 'Running: the verdict appears when every tuner has run and its choice has been evaluated.';
+    const table = /** @type {HTMLTableElement} */ ($('cmp-summary'));
+    table.tHead?.replaceChildren();
+    table.tBodies[0].replaceChildren();
+    $('cmp-ksd-note').textContent = '';
+    armsHeads('each tuner\'s tuning run, as it runs');
+    this.renderTable();
+    clearInterval(this.ticker);
+    // No event comes while an evaluation chain runs: the line's clock moves on its own, once a second.
+    this.ticker = setInterval(() => this.tick(), 1000);
+  }
+
+  /** A tune run: the card goes. */
+  hide() { this.clock = null; this.stop(); $('cmp-card').hidden = true; armsHeads(null); }
+
+  /** The run ended (done, stopped or failed): the clock stops; a comparison that did not finish has no verdict. */
+  stop() {
+    clearInterval(this.ticker);
+    this.ticker = undefined;
+    if (this.clock && !this.done) $('cmp-verdict').textContent = 'No verdict: the comparison did not finish (the tuners that ran are in the table at the bottom).';
+  }
+
+  tick() {
+    const m = this.panel.model;
+    if (!m || this.done || m.stoppedAt != null) return;
+    m.elapsed = (performance.now() - this.t0) / 1000;
+    this.panel.drawStats(m);
+  }
+
+  renderTable() { renderCompare($('compare-table').tBodies[0], this.panel.compareEntries.filter(Boolean)); }
+
+  /**
+   * The exact reference's own progress, before any tuner runs: MALA iterations done of its total, and the time
+   * it still needs at the rate so far.
+   * @param {{done: number, total: number, unit: string}} ev @param {number} elapsed seconds since Run
+   */
+  reference(ev, elapsed) {
+    const frac = ev.total > 0 ? Math.min(1, ev.done / ev.total) : 0;
+    const left = frac > 0 ? ` · about ${Math.max(0, (elapsed * (1 - frac)) / frac).toFixed(0)} s left of it` : '';
+    this.panel.progress(frac, `Drawing the exact reference before the tuners run: ${ev.done.toLocaleString('en-US')} of ${ev.total.toLocaleString('en-US')} ${ev.unit} · ${elapsed.toFixed(1)} s${left}; the tuners' time is estimated once the first one runs.`);
+  }
+
+  /** A tuner's event (after the panel's model took it): the table's running marks and the clock. @param {any} ev @param {number} elapsed */
+  tuner(ev, elapsed) {
+    const p = this.panel;
+    let entry = p.compareEntries[ev.index];
+    if (!entry) entry = p.compareEntries[ev.index] = { name: ev.tuner, report: null, error: null };
+    const running = ev.type !== 'done';
+    if (entry.running !== running) { entry.running = running; this.renderTable(); }
+    this.clock?.tuner(ev, elapsed, p.model?.arms ?? []);
+  }
+
+  /**
+   * The progress line's parts for a comparison: who runs (tuner k of n, or its evaluation), the whole
+   * comparison's estimated time and the share of it done; null when there is no estimate yet.
+   * @param {import('./run.js').RunModel} m @returns {{who: string, total: number|null, frac: number, evaluating: boolean, final: string|null, since: number, on?: string}}
+   */
+  line(m) {
+    const p = this.panel;
+    const n = p.compareEntries.length;
+    const k = Math.max(0, p.models.indexOf(m)) + 1;
+    const t = m.elapsed;
+    const total = this.done ? null : this.clock?.total(t) ?? null;
+    if (total != null && (this.log.at(-1)?.t ?? -1) < t) this.log.push({ t, total, tuner: k - 1 });
+    if (this.done) {
+      // The real time against the first estimate shown (the check of the cost model a reader can see).
+      const first = this.log[0];
+      const est = first ? `; estimated ${first.total.toFixed(0)} s at ${first.t.toFixed(1)} s` : '';
+      return { who: `${m.tuner} shown · `, total: null, frac: 1, evaluating: false, final: `the whole comparison took ${this.done.seconds.toFixed(1)} s${est}`, since: t };
+    }
+    const since = t - (this.clock?.tuners[k - 1]?.start ?? 0);
+    // The evaluation runs on a fresh chain from the MAP unless the config evaluates the tuning chain.
+    const on = this.evalKind === 'tuning-chain' ? 'on its tuning chain' : 'a fresh chain from the MAP';
+    return { who: `${m.tuner} (tuner ${k} of ${n}) · `, total, frac: total ? Math.min(1, t / total) : 0, evaluating: m.done, final: null, since, on };
+  }
+
+  /**
+   * The comparison's result: every tuner's row, the card and its verdict; the first tuner that chose an arm is
+   * shown below.
+   * @param {any} result @param {any} config @param {number} seconds @param {any} envelope
+   */
+  finish(result, config, seconds, envelope) {
+    const p = this.panel;
+    this.stop();
+    this.done = { result, config, seconds, envelope };
+    p.compareEntries = result.entries.map((/** @type {any} */ e) => ({ name: e.name, report: e, error: null }));
+    this.renderTable();
+    p.hooks.compare = result.entries.map((/** @type {any} */ e) => ({ name: e.name, best: e.best ?? null, error: null }));
+    const first = result.entries.findIndex((/** @type {any} */ e) => e.best);
+    this.show(first >= 0 ? first : 0);
+    p.hooks.compareCard = { verdict: $('cmp-verdict').textContent, shown: this.shown };
+  }
+
+  /** Shows tuner `i`'s run below the card (chart, bracket, arms table, chosen arm, posterior). @param {number} i */
+  show(i) {
+    const d = this.done;
+    const p = this.panel;
+    if (!d) return;
+    const report = d.result.entries[i];
+    if (!report) return;
+    this.shown = i;
+    renderCompareCard(d.result, d.config, i, (j) => this.show(j));
+    p.showReport(report, Float64Array.from(report.best?.samples ?? []), report.best?.dim ?? 0, d.config, d.seconds, d.envelope, p.models[i] ?? null);
+    $('ksd-sub').textContent = `(${report.name}'s tuning run: its own ${String(report.metric ?? '').toUpperCase()} score of each arm against ${p.xLabel().replace(/ per arm$/, '')}, log scales; the card above compares the tuners)`;
+    armsHeads(`${report.name}'s tuning run`);
+    if (p.hooks.compareCard) p.hooks.compareCard.shown = i;
+  }
+}
+
+/**
+ * The arms card's title and score column: in a comparison they are one tuner's tuning run and its own scores
+ * (not comparable across tuners: the card at the top compares them); `null` restores the tune run's.
+ * @param {string|null} run
+ */
+function armsHeads(run) {
+  $('h-table').textContent = run ? `Arms of ${run}` : 'Arms';
+  const th = /** @type {HTMLTableElement} */ ($('arms-table')).tHead?.rows[0]?.cells[4];
+  if (th) th.textContent = run ? 'tuning score' : 'score';
+}
