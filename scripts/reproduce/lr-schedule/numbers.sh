@@ -8,8 +8,9 @@
 # On shared machines set HEAVY=/work/heavy: every build and run then goes through the slot wrapper one by one
 # (do not wrap the whole script). Output directory: $OUT (default target/lrsched-numbers).
 # THREADS (default 2) sets --threads; the numbers do not depend on it.
-# LINK_FORM (default: the preset's, `paper`) sets the trace model's `dynamic.link_form` through a config file
-# written from `tunelab presets --show`: `unconstrained` reproduces the numbers of the links before issue 25.
+# LINK_FORM (default: the preset's, `unconstrained`) sets the trace model's `dynamic.link_form` through a config
+# file written from `tunelab presets --show`: `paper` runs the text's links (eqs. 2-3 with the softplus).
+# After the table, one line per preset on the tuner's schedules (large moves, runs at the lowest rate).
 # SEEDS (default "1 2 3 4 5", the report seeds) runs other seeds, e.g. SEEDS="6 7 8" for a choice made off
 # the report seeds.
 set -euo pipefail
@@ -54,4 +55,15 @@ for p in presets:
     wins = sum(1 for c, d, y in rows if y < min(c, d))
     per = "; ".join(f"{f(c)} / {f(d)} / {f(y)}" for c, d, y in rows)
     print(f"| {p} | {col(0)} | {col(1)} | {col(2)} | {wins} of {len(rows)} | {per} |")
+# The dynamic tuner's schedules: boundaries where the rate moves by at least 0.9 decade (the limit is one, the
+# paper's, Sec. 3.2) and runs whose rate reaches the lowest rate of the bounds at some interval.
+import math
+for p in presets:
+    big = moves = low = 0
+    for s in seeds:
+        r = json.load(open(f"{out}/{p}-{s}.json"))["result"]
+        sc = next(m for m in r["methods"] if m["family"] == "dynamic")["schedule"]
+        ch = [abs(math.log10(b / a)) for a, b in zip(sc, sc[1:])]
+        big, moves, low = big + sum(c >= 0.9 for c in ch), moves + len(ch), low + (min(sc) <= 1.3 * r["lr_bounds"][0])
+    print(f"{p}: the tuner's rate moved by >= 0.9 decade at {big} of {moves} boundaries; {low} of {len(seeds)} runs reached the lowest rate")
 PY

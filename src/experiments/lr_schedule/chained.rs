@@ -5,14 +5,15 @@
 //! paper's softplus keeps its increment `η ≥ 0`, so here the increment is `-s·η ≤ 0` (the loss can only fall
 //! in a non-diverged interval).
 //!
-//! `dynamic.link_form = "paper"` (the default), the text's links with φ the softplus (Sec. 2.1):
+//! `dynamic.link_form = "paper"` (a named option; it measured worse than the default on seeds 6-8, see
+//! docs/papers/lr-schedule-bo.md), the text's links with φ the softplus (Sec. 2.1):
 //! - `exponential` (eq. 3): `y(T_k + τ) = Y_k - s·φ(f(x_k))·(1 - exp(-φ(g(x_k) + c) τ))`, two GPs;
 //! - `linear` (eq. 2): `y(T_k + τ) = Y_k - s·φ(f(x_k))·τ`, one GP;
 //!
 //! both with Gaussian noise of constant variance `σ²` (Sec. 2.2). `c` is a learnt constant mean of the rate's
 //! GP (ours: τ is in interval units, the paper's `t` in iterations).
 //!
-//! `dynamic.link_form = "unconstrained"`, tunelab's forms before issue 25 (kept to reproduce old numbers):
+//! `dynamic.link_form = "unconstrained"` (the default), tunelab's forms:
 //! - `exponential`: `y(T_k + τ) = Y_k + s·f(x_k)·(1 - exp(-exp(g(x_k) + c) τ))`, Gaussian noise `σ²`;
 //! - `linear`: `y(T_k + τ) = Y_k + s·f(x_k)·τ`, Gaussian noise of variance `exp(g(x_k) + c)`
 //!   (`g` = log noise variance: a chained heteroscedastic GP, Saul et al. 2016).

@@ -130,7 +130,7 @@ pub(super) fn dynamic_tuning(
             } else {
                 format!("sparse variational GP ({} inducing inputs), {:?} link", m.inducing(), link).to_lowercase()
             };
-            // The unconstrained form keeps its earlier label (old reports reproduce byte for byte).
+            // The default (unconstrained) form keeps its earlier label (old reports reproduce byte for byte).
             if m.form() == LinkForm::Paper {
                 model_name.push_str(if link == Link::Linear { " (softplus, eq. 2)" } else { " (softplus, eq. 3)" });
             }

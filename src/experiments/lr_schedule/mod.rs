@@ -9,8 +9,9 @@
 //!   loss, so "best" is the lowest quantile), within one order of magnitude of the kept run's rate (the paper's
 //!   limit, their Sec. 3.2: "we limit the maximum change to one order of magnitude"), among the
 //!   rates the GP failure classifier (their Sec. 3.2) allows copy `i` (`p_fail <= 1 - α_i`). The trace model
-//!   is [`ChainedModel`] (latent GPs through the linear or exponential link with the softplus, sparse
-//!   variational, their eqs. 2-3 and Sec. 2.2; `dynamic.link_form` keeps tunelab's earlier forms), with [`model::TraceModel`] (exact GP on boundary increments) as the labelled
+//!   is [`ChainedModel`] (latent GPs through the linear or exponential link, sparse variational, their eqs.
+//!   2-3 and Sec. 2.2; `dynamic.link_form` "paper" has the text's softplus links, the default "unconstrained"
+//!   tunelab's), with [`model::TraceModel`] (exact GP on boundary increments) as the labelled
 //!   fallback. Baselines (5 constants, 12 exponential decays) each get the best of `Q` runs: matched compute.
 //!
 //! Entry point: [`LrExperiment`] (the experiment contract; user data arrive in its `Inputs`); the [`LrReport`] has `methods` with `name`,

@@ -40,12 +40,13 @@ pub enum Link {
 #[serde(rename_all = "kebab-case")]
 pub enum LinkForm {
     /// The paper's eqs. 2-3 (Sec. 2.1): `η_lin = φ(f_1) t` with one GP, `η_exp = φ(f_1)(1 - exp[-φ(f_2) t])`,
-    /// φ the softplus "to ensure monotonicity", Gaussian noise of constant variance σ².
-    #[default]
+    /// φ the softplus "to ensure monotonicity", Gaussian noise of constant variance σ². A named option: it
+    /// measured worse than `unconstrained` on seeds 6-8 (docs/papers/lr-schedule-bo.md).
     Paper,
-    /// tunelab's earlier forms (before issue 25), kept to reproduce old numbers: `f` without softplus (the
-    /// increment may take either sign), the exponential rate `exp(g + c)`, and in the linear link a second GP
-    /// `g` for the log noise variance (a chained heteroscedastic GP).
+    /// tunelab's forms (the default): `f` without softplus (the increment may take either sign), the
+    /// exponential rate `exp(g + c)`, and in the linear link a second GP `g` for the log noise variance (a
+    /// chained heteroscedastic GP).
+    #[default]
     Unconstrained,
 }
 

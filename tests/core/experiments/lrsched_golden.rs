@@ -143,7 +143,7 @@ fn dynamic_runs_are_unchanged() {
     let cancel = AtomicBool::new(false);
     // Noisy quadratic with rates up to 30: runs diverge, the classifier is fitted on failures.
     let mut c = LrConfig::preset("noisy-quadratic").unwrap();
-    // The pins were recorded with tunelab's links before issue 25, kept as `link_form: "unconstrained"`.
+    // The pins were recorded with tunelab's links (the default `link_form: "unconstrained"`), set here explicitly.
     c.dynamic.link_form = LinkForm::Unconstrained;
     c.dynamic.band_samples = 20;
     c.dynamic.runs = 3;

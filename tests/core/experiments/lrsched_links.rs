@@ -106,3 +106,25 @@ fn paper_linear_link_has_one_latent_gp() {
     let u = ChainedModel::fit(&obs, Link::Linear, LinkForm::Unconstrained, [1e-3, 1.0], 8, 200).unwrap();
     assert_eq!((u.latent_gps(), u.n_params()), (2, 2 * (mm + mm * mm) + 2));
 }
+
+#[test]
+fn the_dynamic_tuner_runs_with_either_link_form_and_says_which() {
+    use std::sync::atomic::AtomicBool;
+    use tunelab::experiments::lr_schedule::{LrConfig, LrExperiment};
+    let mut c = LrConfig::preset("noisy-quadratic").unwrap();
+    assert_eq!(c.dynamic.link_form, LinkForm::Unconstrained, "the default (measured better on seeds 6-8)");
+    (c.intervals, c.constant, c.decay_starts, c.decay_factors, c.seed) = (5, 2, 1, vec![0.1], 3);
+    c.dynamic.band_samples = 20;
+    for (form, label) in [(LinkForm::Paper, true), (LinkForm::Unconstrained, false)] {
+        c.dynamic.link_form = form;
+        let r = crate::common::contract::run::<LrExperiment>(c.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap();
+        let det = r.dynamic.as_ref().unwrap();
+        assert_eq!(det.model.ends_with("(softplus, eq. 3)"), label, "{form:?}: {}", det.model);
+        let dynamic = r.methods.iter().find(|m| m.family == "dynamic").unwrap();
+        assert!(dynamic.final_loss < 0.2 * dynamic.trace[0].loss, "{form:?}: {}", dynamic.final_loss);
+        // The paper's one-decade limit on a change of the rate (Sec. 3.2).
+        for (k, dec) in det.decisions.iter().enumerate() {
+            assert!(dec.lrs.iter().all(|l| (l / dynamic.schedule[k]).log10().abs() <= 1.0 + 1e-9));
+        }
+    }
+}
