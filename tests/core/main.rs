@@ -37,6 +37,7 @@ mod experiments {
     mod hoag_sparse;
     mod lrsched;
     mod lrsched_golden;
+    mod lrsched_links;
     mod lrsched_multitask;
     mod mamba_page;
     mod mnist_bnn;

@@ -1,7 +1,7 @@
 //! The learning-rate schedule comparison's configuration (serde JSON). Presets are in `presets.rs`, checks in
 //! `validate.rs`.
 
-use super::{Link, Optimizer};
+use super::{Link, LinkForm, Optimizer};
 use serde::{Deserialize, Serialize};
 
 
@@ -66,6 +66,9 @@ pub struct DynamicSpec {
     pub runs: usize,
     /// Link of the trace model.
     pub link: Link,
+    /// Form of the sparse variational model's links: `unconstrained` (the default, tunelab's forms) or
+    /// `paper` (eqs. 2-3: softplus, one GP in the linear link, constant noise; measured worse on seeds 6-8).
+    pub link_form: LinkForm,
     /// Candidate learning rates (log grid over the bounds) searched at each boundary.
     pub candidates: usize,
     /// Paths of the recursive-sampling prediction bands.
@@ -94,6 +97,7 @@ impl Default for DynamicSpec {
             enabled: true,
             runs: 6,
             link: Link::Exponential,
+            link_form: LinkForm::Unconstrained,
             candidates: 41,
             band_samples: 300,
             model: TraceModelKind::Svgp,

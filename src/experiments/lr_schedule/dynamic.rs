@@ -3,7 +3,7 @@
 use super::schedules::{logspace, run_segment, Segment};
 use super::chained::{quantile, ChainedModel, IntervalObs};
 use super::failure::FailureClassifier;
-use super::{Band, Decision, TraceModelKind, DynamicReport, LrConfig, LrEvent, LrMethodReport, LrTracePoint, RunState, TraceModel, TrainProblem, Transition};
+use super::{Band, Decision, Link, LinkForm, TraceModelKind, DynamicReport, LrConfig, LrEvent, LrMethodReport, LrTracePoint, RunState, TraceModel, TrainProblem, Transition};
 use crate::rng::substream;
 use crate::{Error, Result};
 use rayon::prelude::*;
@@ -84,13 +84,16 @@ pub(super) fn dynamic_tuning(
             break;
         }
         // Fit the trace model on every recorded point of the non-diverged intervals (eqs. 2-3), the failure
-        // classifier on all intervals (Sec. 3.2), and choose the Q rates by eq. 6.
+        // classifier on all intervals (Sec. 3.2), and choose the Q rates by eq. 6 among the candidates within
+        // one decade of the kept rate: the paper's limit, Sec. 3.2 ("we limit the maximum change to one order
+        // of magnitude"), not tunelab's.
         let allowed: Vec<f64> = cands.iter().copied().filter(|c| log10(c / kept_lr).abs() <= 1.0 + 1e-9).collect();
         let classifier = FailureClassifier::fit(&iobs, cfg.lr_bounds).ok();
         let pf = |c: f64| classifier.as_ref().map_or(0.0, |k| k.p_fail(kept_loss, c));
         let thresholds: Vec<f64> = alphas.iter().map(|a| 1.0 - a).collect();
         let fitted_chain = if cfg.dynamic.model == TraceModelKind::Svgp {
-            ChainedModel::fit(&iobs, link, cfg.lr_bounds, cfg.dynamic.inducing, cfg.dynamic.fit_iters).ok()
+            let (m, it) = (cfg.dynamic.inducing, cfg.dynamic.fit_iters);
+            ChainedModel::fit(&iobs, link, cfg.dynamic.link_form, cfg.lr_bounds, m, it).ok()
         } else {
             None
         };
@@ -127,12 +130,17 @@ pub(super) fn dynamic_tuning(
             } else {
                 format!("sparse variational GP ({} inducing inputs), {:?} link", m.inducing(), link).to_lowercase()
             };
+            // The default (unconstrained) form keeps its earlier label (old reports reproduce byte for byte).
+            if m.form() == LinkForm::Paper {
+                model_name.push_str(if link == Link::Linear { " (softplus, eq. 2)" } else { " (softplus, eq. 3)" });
+            }
             choose(&|c, a| m.latent_quantile(kept_loss, c, a), &|c| m.one_step_band(kept_loss, c))
         } else if let Some(m) = &fitted {
             model_name = format!("exact GP on boundary increments (fallback), {link:?} link").to_lowercase();
             choose(&|c, a| m.quantile(kept_loss, c, a), &|c| m.one_step_band(kept_loss, c))
         } else {
-            // Fallback (reported): spread the rates over one order of magnitude around the kept rate.
+            // Fallback (reported): spread the rates over one order of magnitude around the kept rate (the
+            // paper's one-decade limit, Sec. 3.2).
             let spread = logspace((kept_lr / 10.0).max(lo), (kept_lr * 10.0).min(hi), q);
             let nan = Band { lo: f64::NAN, median: f64::NAN, hi: f64::NAN };
             (spread, vec![nan; q], true)

@@ -6,10 +6,12 @@
 //! - dynamic tuning of one run (their Algorithm 1): `Q` runs in parallel (rayon); at each interval boundary
 //!   keep the best run, duplicate it `Q` times and give copy `i` the learning rate minimising the
 //!   `α_i`-quantile of the predicted trace value at the next boundary, `α_i = (2i - 1)/(2Q)` (the trace is a
-//!   loss, so "best" is the lowest quantile), within one order of magnitude of the kept run's rate, among the
+//!   loss, so "best" is the lowest quantile), within one order of magnitude of the kept run's rate (the paper's
+//!   limit, their Sec. 3.2: "we limit the maximum change to one order of magnitude"), among the
 //!   rates the GP failure classifier (their Sec. 3.2) allows copy `i` (`p_fail <= 1 - α_i`). The trace model
-//!   is [`ChainedModel`] (two latent GPs through the linear or exponential link, sparse variational, their
-//!   eqs. 2-3 and Sec. 2.2), with [`model::TraceModel`] (exact GP on boundary increments) as the labelled
+//!   is [`ChainedModel`] (latent GPs through the linear or exponential link, sparse variational, their eqs.
+//!   2-3 and Sec. 2.2; `dynamic.link_form` "paper" has the text's softplus links, the default "unconstrained"
+//!   tunelab's), with [`model::TraceModel`] (exact GP on boundary increments) as the labelled
 //!   fallback. Baselines (5 constants, 12 exponential decays) each get the best of `Q` runs: matched compute.
 //!
 //! Entry point: [`LrExperiment`] (the experiment contract; user data arrive in its `Inputs`); the [`LrReport`] has `methods` with `name`,
@@ -44,7 +46,7 @@ mod validate;
 pub use chained::{ChainedModel, IntervalObs};
 pub use failure::FailureClassifier;
 pub use config::*;
-pub use model::{Band, Link, TraceModel, Transition};
+pub use model::{Band, Link, LinkForm, TraceModel, Transition};
 pub use multitask::{MultitaskReport, MultitaskSpec};
 pub use report::*;
 pub use train::{run_interval, Classifier, ClassifierKind, NoisyQuadratic, Optimizer, RunState, TrainProblem};

@@ -35,7 +35,23 @@ pub enum Link {
     Softplus,
 }
 
-fn softplus(u: f64) -> f64 {
+/// The form of the sparse variational trace model's links (`dynamic.link_form`; `chained.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum LinkForm {
+    /// The paper's eqs. 2-3 (Sec. 2.1): `η_lin = φ(f_1) t` with one GP, `η_exp = φ(f_1)(1 - exp[-φ(f_2) t])`,
+    /// φ the softplus "to ensure monotonicity", Gaussian noise of constant variance σ². A named option: it
+    /// measured worse than `unconstrained` on seeds 6-8 (docs/papers/lr-schedule-bo.md).
+    Paper,
+    /// tunelab's forms (the default): `f` without softplus (the increment may take either sign), the
+    /// exponential rate `exp(g + c)`, and in the linear link a second GP `g` for the log noise variance (a
+    /// chained heteroscedastic GP).
+    #[default]
+    Unconstrained,
+}
+
+/// `φ(u) = log(1 + e^u)` (the paper's softplus, Sec. 2.1), overflow-free.
+pub(super) fn softplus(u: f64) -> f64 {
     if u > 30.0 {
         u
     } else {
@@ -43,7 +59,7 @@ fn softplus(u: f64) -> f64 {
     }
 }
 
-fn softplus_inv(y: f64) -> f64 {
+pub(super) fn softplus_inv(y: f64) -> f64 {
     let y = y.max(1e-300);
     if y > 30.0 {
         y

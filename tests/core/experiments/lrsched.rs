@@ -122,7 +122,7 @@ fn dynamic_tuner_and_matched_baselines_on_the_noisy_quadratic_over_seeds() {
         assert!(det.model.contains("variational gp"), "{}", det.model);
         for (k, dec) in det.decisions.iter().enumerate() {
             let kept = dynamic.schedule[k];
-            // Changes are limited to one order of magnitude per boundary.
+            // Changes are limited to one order of magnitude per boundary (the paper's limit, Sec. 3.2).
             assert!(dec.lrs.iter().all(|l| (l / kept).log10().abs() <= 1.0 + 1e-9));
             assert_eq!(dec.alphas.len(), 6);
             assert!((dec.alphas[0] - 1.0 / 12.0).abs() < 1e-12);

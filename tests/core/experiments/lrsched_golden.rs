@@ -14,7 +14,7 @@ use tunelab::experiments::lr_schedule::LrExperiment;
 use std::sync::atomic::AtomicBool;
 use tunelab::experiments::lr_schedule::multitask::{truvar_scores, CandidateRun, MtHyper, MultiTaskGp};
 use tunelab::experiments::lr_schedule::{
-    ChainedModel, FailureClassifier, IntervalObs, Link, LrConfig, LrProblem, MultitaskSpec, TraceModelKind,
+    ChainedModel, FailureClassifier, IntervalObs, Link, LinkForm, LrConfig, LrProblem, MultitaskSpec, TraceModelKind,
 };
 use tunelab::rng::stream;
 use rand::RngExt;
@@ -101,7 +101,7 @@ fn chained_svgp_and_classifier_are_unchanged() {
     for link in [Link::Linear, Link::Exponential] {
         let obs = toy();
         for (m_max, iters) in [(6, 120), (32, 60)] {
-            let m = ChainedModel::fit(&obs, link, [1e-3, 1.0], m_max, iters).unwrap();
+            let m = ChainedModel::fit(&obs, link, LinkForm::Unconstrained, [1e-3, 1.0], m_max, iters).unwrap();
             h.f(m.elbo);
             h.bytes(&[m.full as u8, m.inducing() as u8]);
             for (y, lr) in [(1.0, 1e-3), (1.1, 1e-2), (0.9, 0.3)] {
@@ -143,6 +143,8 @@ fn dynamic_runs_are_unchanged() {
     let cancel = AtomicBool::new(false);
     // Noisy quadratic with rates up to 30: runs diverge, the classifier is fitted on failures.
     let mut c = LrConfig::preset("noisy-quadratic").unwrap();
+    // The pins were recorded with tunelab's links (the default `link_form: "unconstrained"`), set here explicitly.
+    c.dynamic.link_form = LinkForm::Unconstrained;
     c.dynamic.band_samples = 20;
     c.dynamic.runs = 3;
     c.lr_bounds = [1e-2, 30.0];
@@ -168,6 +170,7 @@ fn dynamic_runs_are_unchanged() {
     c.decay_factors = vec![0.1];
     c.dynamic.runs = 2;
     c.dynamic.band_samples = 20;
+    c.dynamic.link_form = LinkForm::Unconstrained;
     let r = contract::run::<LrExperiment>(c.clone(), None, |_| {}, &cancel).unwrap();
     check("digits svgp", json_hash(&r), 0xabfb148256890f32);
 }

@@ -92,7 +92,7 @@ export function lrReading(r) {
   if (!f.dynWon && f.rates) {
     const fam = bestBase.family === 'exponential-decay' ? 'an exponential decay' : 'a constant rate';
     out.push(`Why: the winner is ${fam} from ${fmt3(f.rates.baseFirst)} to ${fmt3(f.rates.baseLast)} (mean log10 rate ${fmt3(f.rates.baseMean)}); the tuner went from ${fmt3(f.rates.dynFirst)} to ${fmt3(f.rates.dynLast)} (mean log10 rate ${fmt3(f.rates.dynMean)}). `
-      + `Each copy minimises a quantile of the loss one interval ahead, so a rate whose benefit comes only later is not chosen for it, and the next rate stays within one decade of the kept run's.`);
+      + `Each copy minimises a quantile of the loss one interval ahead, so a rate whose benefit comes only later is not chosen for it, and the next rate stays within one decade of the kept run's (the paper's limit, their Sec. 3.2).`);
   }
   if (f.calibration && f.calibration.n) {
     out.push(`Trace model (${f.model}): ${f.calibration.inside} of ${f.calibration.n} one-step predictions (${fmt3((100 * f.calibration.inside) / f.calibration.n)}%) fell inside their 5–95% band.`);
