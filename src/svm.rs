@@ -154,8 +154,8 @@ pub fn solve_dual(k: &[f64], y: &[f64], o: &SvcOptions) -> BinarySvc {
             }
         }
         let (di, dj) = (a[i] - ai, a[j] - aj);
-        for t in 0..n {
-            g[t] += q(i, t) * di + q(j, t) * dj;
+        for (t, gt) in g.iter_mut().enumerate() {
+            *gt += q(i, t) * di + q(j, t) * dj;
         }
     }
     // bias (LIBSVM calculate_rho): the mean of y_i G_i over free variables, else the middle of the feasible range
@@ -175,6 +175,9 @@ pub fn solve_dual(k: &[f64], y: &[f64], o: &SvcOptions) -> BinarySvc {
     BinarySvc { alpha: a, rho, grad: g, iterations, converged }
 }
 
+/// One binary machine of [`Svc`]: classes `(r, s)`, the rows it uses, their signed coefficients, its bias.
+type Machine = (usize, usize, Vec<usize>, Vec<f64>, f64);
+
 /// A multi-class RBF C-SVC, one-vs-one with majority voting (LIBSVM, Chang & Lin 2011, sec. 7; ties go to the
 /// lower class index, as LIBSVM).
 #[derive(Debug, Clone)]
@@ -186,7 +189,7 @@ pub struct Svc {
     classes: usize,
     /// One machine per pair `(r, s)`, `r < s`: the rows it uses, their signed coefficients `a_i y_i` (+1 = class
     /// `r`) and its bias.
-    machines: Vec<(usize, usize, Vec<usize>, Vec<f64>, f64)>,
+    machines: Vec<Machine>,
     /// Whether every binary solve met the tolerance.
     pub converged: bool,
 }
