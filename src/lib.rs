@@ -37,6 +37,7 @@ pub mod error;
 pub mod math;
 pub mod linalg;
 pub mod nn;
+pub mod svm;
 pub mod rng;
 pub mod data;
 pub mod optim;

@@ -22,6 +22,7 @@ mod numerics {
     mod samplers;
     mod stein;
     mod stein_kernel;
+    mod svm;
     mod targets;
 }
 

@@ -30,7 +30,7 @@ impl Experiment for BanditExperiment {
             P::SgmcmcKsd(s) => crate::experiments::tune::experiment::reads_mnist(&s.data),
             P::Hpo(h) => match &h.model {
                 HpoModel::Mlp { data, .. } => matches!(data, DigitData::Mnist { .. }),
-                HpoModel::KernelRidge { .. } => false,
+                HpoModel::KernelRidge { .. } | HpoModel::Svm { .. } => false,
             },
             P::Bernoulli { .. } | P::Reservoir { .. } | P::Function { .. } | P::TvoSchedule { .. } | P::LogregSgd(_) => false,
         }

@@ -116,3 +116,46 @@ fn hpo_configs_parse_with_defaults_and_reject_unknown_fields() {
     let bad = BanditConfig { problem: ProblemSpec::Hpo(HpoSpec { truth_folds: 0, ..small_wine() }), ..config(ProblemSpec::Hpo(small_wine()), 10, 1) };
     assert!(bad.validate().is_err());
 }
+
+#[test]
+fn svm_presets_run_the_svm_over_the_posters_box_and_kernel_ridge_keeps_its_own() {
+    use tunelab::experiments::bandit::hpo::HpoModel;
+    for (name, svm) in [("svm-breast-cancer", true), ("svm-wine", true), ("kernel-ridge-breast-cancer", false), ("kernel-ridge-wine", false)] {
+        let ProblemSpec::Hpo(s) = BanditConfig::preset(name).unwrap().problem else { panic!("{name}") };
+        match s.model {
+            // D-TTTS, "Experimental Setting": C, gamma in [1e-5, 1e5]
+            HpoModel::Svm { log10_c, log10_gamma, .. } if svm => assert_eq!((log10_c, log10_gamma), ((-5.0, 5.0), (-5.0, 5.0))),
+            HpoModel::KernelRidge { log10_c, log10_gamma, .. } if !svm => assert_eq!((log10_c, log10_gamma), ((-3.0, 3.0), (-4.0, 1.0))),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+    let c: ProblemSpec = serde_json::from_str(r#"{"kind": "hpo", "model": "svm", "data": "wine"}"#).unwrap();
+    assert_eq!(c, ProblemSpec::Hpo(HpoSpec::svm(ClassData::Wine)));
+}
+
+#[test]
+fn an_svm_pull_is_the_validation_accuracy_of_a_direct_svm_fit_on_its_fold() {
+    use tunelab::rng::substream;
+    use tunelab::svm::{Svc, SvcOptions};
+    let mut spec = HpoSpec::svm(ClassData::Wine);
+    spec.truth_folds = 2;
+    spec.reference_arms = 2;
+    let sh = shared(&spec);
+    let mut p = Hpo::new(sh.clone(), 77);
+    let mut seen = Vec::new();
+    for (k, j) in [(3usize, 1u64), (0, 0), (6, 2)] {
+        let cfg = p.config(k).to_vec();
+        assert!(cfg.iter().all(|v| (-5.0..=5.0).contains(v)), "{cfg:?}");
+        let got = p.reward(k, j);
+        // the pull's stream (module docs of hpo): key seed ^ k * golden, tag TAG_PULL = 0x4870_0002, index j
+        let mut rng = substream(77 ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15), 0x4870_0002, j);
+        let (tr, va) = sh.fold(&mut rng).unwrap();
+        let (c, g) = (10f64.powf(cfg[0]), 10f64.powf(cfg[1]));
+        let labels: Vec<usize> = tr.y.iter().map(|&y| y as usize).collect();
+        let svc = Svc::fit(&tr.x, tr.p, &labels, 3, c, g, &SvcOptions::new(c));
+        let direct = (0..va.n).filter(|&v| svc.predict(va.row(v)) == Some(va.y[v] as usize)).count() as f64 / va.n as f64;
+        assert_eq!(got, direct, "arm {k} pull {j} (C = {c}, gamma = {g})");
+        seen.push(got);
+    }
+    assert!(seen.iter().all(|v| (0.0..=1.0).contains(v)));
+}

@@ -1,4 +1,4 @@
-//! The two learners the HPO bandit problems tune: kernel ridge classification (C, gamma) and a one-hidden-layer
+//! The learners the HPO bandit problems tune: an RBF SVM and kernel ridge classification (C, gamma) and a one-hidden-layer
 //! MLP trained by minibatch SGD (width, L2, learning rate, batch, epochs), each scored by validation accuracy.
 
 use nalgebra::{DMatrix, DVector};
@@ -8,6 +8,16 @@ use crate::data::Dataset;
 use crate::rng::Rng;
 use crate::math::exp;
 use crate::nn;
+use crate::svm::{Svc, SvcOptions};
+
+/// RBF C-SVC ([`crate::svm`], one-vs-one for more than two classes): validation accuracy (a row whose decision
+/// value is not finite counts as wrong).
+pub(super) fn svm_accuracy(train: &Dataset, valid: &Dataset, k: usize, c: f64, gamma: f64) -> f64 {
+    let labels: Vec<usize> = train.y.iter().map(|&y| y as usize).collect();
+    let svc = Svc::fit(&train.x, train.p, &labels, k, c, gamma, &SvcOptions::new(c));
+    let correct = (0..valid.n).filter(|&v| svc.predict(valid.row(v)) == Some(valid.y[v] as usize)).count();
+    correct as f64 / valid.n as f64
+}
 
 /// RBF kernel ridge classification: validation accuracy (0 on a failed factorisation).
 pub(super) fn kernel_ridge_accuracy(train: &Dataset, valid: &Dataset, k: usize, c: f64, gamma: f64) -> f64 {

@@ -1,6 +1,7 @@
 //! Real hyper-parameter tuning problems for the discrete-arm tuners, as in the experiments of D-TTTS (Shang,
 //! Kaufmann & Valko 2019; the poster's "Experimental Setting": an SVM with C, gamma in [1e-5, 1e5] on UCI data and
-//! an MLP on MNIST; here kernel ridge stands in for the SVM, docs/papers/dttts.md), where one pull trains a model
+//! an MLP on MNIST; [`HpoModel::Svm`] is that SVM, [`HpoModel::KernelRidge`] the former stand-in,
+//! docs/papers/dttts.md), where one pull trains a model
 //! on a fresh random fold and returns its validation accuracy, so rewards are genuinely noisy.
 //!
 //! - **Arms: a continuous reservoir.** Arm `k` of a repeat is a configuration drawn from its own stream
@@ -80,6 +81,20 @@ pub enum HpoModel {
         #[serde(default)]
         train: Option<usize>,
     },
+    /// C-support vector classification with the RBF kernel `exp(-gamma |x - x'|^2)` on standardised features
+    /// ([`crate::svm`]: SMO with LIBSVM's second-order working-set selection, tolerance 1e-3, one-vs-one voting
+    /// for more than two classes). Arms `(log10 C, log10 gamma)` uniform in `log10_c x log10_gamma`; the default
+    /// box is the poster's C, gamma in [1e-5, 1e5] (D-TTTS, "Experimental Setting").
+    Svm {
+        data: ClassData,
+        #[serde(default = "svm_range")]
+        log10_c: (f64, f64),
+        #[serde(default = "svm_range")]
+        log10_gamma: (f64, f64),
+        /// Training rows per fold (default 150, at most half the data).
+        #[serde(default)]
+        train: Option<usize>,
+    },
     /// A one-hidden-layer ReLU network with a softmax output, trained by minibatch SGD on the cross-entropy plus
     /// `l2/2 |W|^2` for `epochs` passes from He-normal weights. Arms: `log10 lr`, width (log-uniform integer in
     /// `width`), `log10 l2`, batch (log-uniform integer in `batch`).
@@ -106,6 +121,10 @@ fn c_range() -> (f64, f64) {
 }
 fn gamma_range() -> (f64, f64) {
     (-4.0, 1.0)
+}
+/// The poster's box for the SVM: C, gamma in [1e-5, 1e5].
+fn svm_range() -> (f64, f64) {
+    (-5.0, 5.0)
 }
 fn lr_range() -> (f64, f64) {
     (-3.0, 0.5)
@@ -152,6 +171,16 @@ impl HpoSpec {
         }
     }
 
+    /// An RBF SVM problem on `data` with the defaults (the poster's box).
+    pub fn svm(data: ClassData) -> Self {
+        HpoSpec {
+            model: HpoModel::Svm { data, log10_c: svm_range(), log10_gamma: svm_range(), train: None },
+            valid: valid_default(),
+            truth_folds: truth_default(),
+            reference_arms: reference_default(),
+        }
+    }
+
     /// A network problem on `data` with the defaults.
     pub fn mlp(data: DigitData) -> Self {
         HpoSpec {
@@ -173,12 +202,12 @@ impl HpoSpec {
     pub(crate) fn validate(&self) -> Result<()> {
         let ok = |(a, b): (f64, f64)| a.is_finite() && b.is_finite() && a <= b && b <= 6.0 && a >= -12.0;
         match &self.model {
-            HpoModel::KernelRidge { log10_c, log10_gamma, train, .. } => {
+            HpoModel::KernelRidge { log10_c, log10_gamma, train, .. } | HpoModel::Svm { log10_c, log10_gamma, train, .. } => {
                 if !ok(*log10_c) || !ok(*log10_gamma) {
                     return Err(Error::config("hpo: log10 ranges must be finite, lo <= hi, within [-12, 6]"));
                 }
                 if train.is_some_and(|t| !(10..=2000).contains(&t)) {
-                    return Err(Error::config("hpo: kernel-ridge train must be in 10..=2000"));
+                    return Err(Error::config("hpo: kernel-ridge / svm train must be in 10..=2000"));
                 }
             }
             HpoModel::Mlp { log10_lr, width, log10_l2, batch, epochs, train, data } => {
@@ -211,6 +240,7 @@ impl HpoSpec {
     pub fn name(&self) -> String {
         match &self.model {
             HpoModel::KernelRidge { data, .. } => format!("RBF kernel ridge classifier on {} (log C, log gamma)", class_name(*data)),
+            HpoModel::Svm { data, .. } => format!("RBF SVM (C-SVC) on {} (log C, log gamma)", class_name(*data)),
             HpoModel::Mlp { data, .. } => format!("one-hidden-layer network on {} (lr, width, L2, batch)", digit_name(data)),
         }
     }
@@ -255,8 +285,8 @@ impl HpoShared {
     pub fn build(spec: &HpoSpec, seed: u64, progress: &mut dyn FnMut(usize, usize), cancel: &std::sync::atomic::AtomicBool) -> Result<Self> {
         spec.validate()?;
         let mut data = match &spec.model {
-            HpoModel::KernelRidge { data: ClassData::BreastCancer, .. } => data::breast_cancer(),
-            HpoModel::KernelRidge { data: ClassData::Wine, .. } => data::wine(),
+            HpoModel::KernelRidge { data: ClassData::BreastCancer, .. } | HpoModel::Svm { data: ClassData::BreastCancer, .. } => data::breast_cancer(),
+            HpoModel::KernelRidge { data: ClassData::Wine, .. } | HpoModel::Svm { data: ClassData::Wine, .. } => data::wine(),
             HpoModel::Mlp { data: DigitData::Digits, .. } => data::digits(),
             HpoModel::Mlp { data: DigitData::Mnist { per_class }, .. } => {
                 data::mnist::Mnist::load()?.dataset(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], Some(*per_class), 4)?
@@ -298,7 +328,7 @@ impl HpoShared {
             v.clamp(a as f64, b as f64)
         };
         match &self.spec.model {
-            HpoModel::KernelRidge { log10_c, log10_gamma, .. } => vec![u(r, *log10_c), u(r, *log10_gamma)],
+            HpoModel::KernelRidge { log10_c, log10_gamma, .. } | HpoModel::Svm { log10_c, log10_gamma, .. } => vec![u(r, *log10_c), u(r, *log10_gamma)],
             HpoModel::Mlp { log10_lr, width, log10_l2, batch, .. } => {
                 let lr = u(r, *log10_lr);
                 let w = ilog(r, *width);
@@ -311,6 +341,20 @@ impl HpoShared {
 
     /// Validation accuracy of `cfg` trained on the fold drawn from `rng`.
     fn score(&self, cfg: &[f64], rng: &mut Rng) -> f64 {
+        let Some((train, valid)) = self.fold(rng) else { return 0.0 };
+        match &self.spec.model {
+            HpoModel::KernelRidge { .. } => kernel_ridge_accuracy(&train, &valid, self.n_classes, powf(10f64, cfg[0]), powf(10f64, cfg[1])),
+            HpoModel::Svm { .. } => svm_accuracy(&train, &valid, self.n_classes, powf(10f64, cfg[0]), powf(10f64, cfg[1])),
+            HpoModel::Mlp { epochs, .. } => {
+                let opts = MlpOpts { lr: powf(10f64, cfg[0]), width: cfg[1] as usize, l2: powf(10f64, cfg[2]), batch: cfg[3] as usize, epochs: *epochs };
+                mlp_accuracy(&train, &valid, self.n_classes, &opts, rng)
+            }
+        }
+    }
+
+    /// The train / validation fold drawn from `rng` (standardised by the training rows, non-finite values zeroed),
+    /// as every pull draws it; `None` (a pull then scores 0) if the validation rows cannot be standardised.
+    pub fn fold(&self, rng: &mut Rng) -> Option<(Dataset, Dataset)> {
         let (tr, va) = fold_sizes(&self.spec, self.data.n);
         // partial Fisher-Yates: the first tr + va shuffled rows
         let n = self.data.n;
@@ -323,7 +367,7 @@ impl HpoShared {
         let mut valid = self.data.subset(&perm[tr..tr + va]);
         let st = train.standardize();
         if st.apply(&mut valid).is_err() {
-            return 0.0;
+            return None;
         }
         // constant features (sd 0) come out non-finite in some exports: zero them
         for v in train.x.iter_mut().chain(valid.x.iter_mut()) {
@@ -331,13 +375,7 @@ impl HpoShared {
                 *v = 0.0;
             }
         }
-        match &self.spec.model {
-            HpoModel::KernelRidge { .. } => kernel_ridge_accuracy(&train, &valid, self.n_classes, powf(10f64, cfg[0]), powf(10f64, cfg[1])),
-            HpoModel::Mlp { epochs, .. } => {
-                let opts = MlpOpts { lr: powf(10f64, cfg[0]), width: cfg[1] as usize, l2: powf(10f64, cfg[2]), batch: cfg[3] as usize, epochs: *epochs };
-                mlp_accuracy(&train, &valid, self.n_classes, &opts, rng)
-            }
-        }
+        Some((train, valid))
     }
 
     /// Mean accuracy over the fixed truth folds.
@@ -354,7 +392,7 @@ impl HpoShared {
 
 fn fold_sizes(spec: &HpoSpec, n: usize) -> (usize, usize) {
     let tr = match &spec.model {
-        HpoModel::KernelRidge { train, .. } => train.unwrap_or(150),
+        HpoModel::KernelRidge { train, .. } | HpoModel::Svm { train, .. } => train.unwrap_or(150),
         HpoModel::Mlp { train, .. } => train.unwrap_or(300),
     }
     .min(n / 2);
@@ -441,7 +479,7 @@ impl Problem for Hpo {
         let c = self.arms.get(*k)?;
         let g = |v: f64| sig3(powf(10f64, v));
         Some(match &self.shared.spec.model {
-            HpoModel::KernelRidge { .. } => format!("C = {}, gamma = {}", g(c[0]), g(c[1])),
+            HpoModel::KernelRidge { .. } | HpoModel::Svm { .. } => format!("C = {}, gamma = {}", g(c[0]), g(c[1])),
             HpoModel::Mlp { .. } => format!("lr = {}, width {}, L2 = {}, batch {}", g(c[0]), c[1], g(c[2]), c[3]),
         })
     }
