@@ -8,7 +8,7 @@ use crate::data::Dataset;
 use crate::rng::Rng;
 use crate::math::exp;
 use crate::nn;
-use crate::svm::{Svc, SvcOptions};
+use crate::svm::{rbf, Svc, SvcOptions};
 
 /// RBF C-SVC ([`crate::svm`], one-vs-one for more than two classes): validation accuracy (a row whose decision
 /// value is not finite counts as wrong).
@@ -22,11 +22,10 @@ pub(super) fn svm_accuracy(train: &Dataset, valid: &Dataset, k: usize, c: f64, g
 /// RBF kernel ridge classification: validation accuracy (0 on a failed factorisation).
 pub(super) fn kernel_ridge_accuracy(train: &Dataset, valid: &Dataset, k: usize, c: f64, gamma: f64) -> f64 {
     let n = train.n;
-    let sq = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum::<f64>();
     let mut km = DMatrix::<f64>::zeros(n, n);
     for i in 0..n {
         for j in 0..=i {
-            let v = exp(-gamma * sq(train.row(i), train.row(j)));
+            let v = rbf(train.row(i), train.row(j), gamma);
             km[(i, j)] = v;
             km[(j, i)] = v;
         }
@@ -48,7 +47,7 @@ pub(super) fn kernel_ridge_accuracy(train: &Dataset, valid: &Dataset, k: usize, 
     let mut kv = DVector::<f64>::zeros(n);
     for v in 0..valid.n {
         for i in 0..n {
-            kv[i] = exp(-gamma * sq(valid.row(v), train.row(i)));
+            kv[i] = rbf(valid.row(v), train.row(i), gamma);
         }
         let scores = alpha.tr_mul(&kv);
         let pred = if k == 2 {
