@@ -6,9 +6,15 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, waitRunDone } from './helpers.mjs';
 
-/** A small comparison with an exact reference of 500 MALA draws, started from the MAP. */
+/**
+ * A small comparison with an exact reference of 500 MALA draws, started from the MAP. The line is redrawn at
+ * most once a frame, so a phase shorter than a frame may never be shown: at a budget of 2e4 gradient
+ * evaluations per arm the first tuner's rounds took under a frame and a fresh-clone run (7397aca) saw no
+ * "Round 1" text at all (reference, then "tuning done"). At 1e6 the first tuner showed "Round" twice and the run
+ * seven times (4.1 s); 2e6 doubles that margin.
+ */
 const CMP = '#data=simulate&n=300&d=3&dseed=0&model=logistic&sampler=sgld&hfrom=-5&hto=-3&hby=1&batch=0.1'
-  + '&tuner=mamba&eta=3&unit=grad_evals&budget=20000&metric=ksd&msamples=100&thin=5&start=map&seed=1&compare=1&refs=500';
+  + '&tuner=mamba&eta=3&unit=grad_evals&budget=2000000&metric=ksd&msamples=100&thin=5&start=map&seed=1&compare=1&refs=500';
 
 /** Runs with Run and returns every text #stats showed, in order. */
 async function statsDuringRun(page, runs) {
