@@ -70,7 +70,8 @@ def load_set(d):
         for e in entries:
             if e["name"] == "MAMBA-KSD" and e.get("kernel"):
                 kernel = e["kernel"]["kind"]
-            evals.add("fresh" if e["evaluation"].get("fresh_run") else "tuning-chain")
+            if e.get("best"):  # a tuner that chose no arm ran no evaluation: it says nothing of the kind
+                evals.add("fresh" if e["evaluation"].get("fresh_run") else "tuning-chain")
         n_data = n_data or doc.get("config", {}).get("data", {}).get("n")
     label = f"{'/'.join(sorted(evals))}, {kernel or '?'} kernel"
     return {"dir": d, "runs": runs, "kernel": kernel, "eval": "/".join(sorted(evals)), "label": label, "n_data": n_data}
