@@ -33,6 +33,7 @@ mod experiments {
     mod bandit_merge;
     mod bandit_real;
     mod compare;
+    mod arm_draws;
     mod experiment;
     mod hoag;
     mod hoag_sparse;

@@ -24,6 +24,9 @@ impl TuneConfig {
                 return Err(Error::config(format!("FSSD needs between 1 and 1,000 test locations (`metric.j`), got {j}")));
             }
         }
+        if self.arm_draws > ARM_DRAWS_MAX {
+            return Err(Error::config(format!("`arm_draws` must be at most {ARM_DRAWS_MAX} (it is {})", self.arm_draws)));
+        }
         if self.metric.max_samples < 2 {
             return Err(Error::config("`metric.max_samples` must be at least 2"));
         }
@@ -170,7 +173,8 @@ impl TuneConfig {
             let ms = self.metric.max_samples as f64;
             let k = super::keep::chain_cap(du, super::driver::chain_scored_samples(self), super::driver::REPORT_SAMPLES, m) as f64;
             let sub = super::keep::sub_iters(du, self.thin) as f64;
-            let per_arm = d * (2.0 * k + 2.0 * ms + (sub / self.thin.max(1) as f64).ceil()) + 2.0 * d;
+            // Plus the drill-down draws (keep::DrawKeep): at most 2 arm_draws rows of (index, theta_1, theta_2).
+            let per_arm = d * (2.0 * k + 2.0 * ms + (sub / self.thin.max(1) as f64).ceil()) + 2.0 * d + 6.0 * self.arm_draws as f64;
             let streamed = m as f64 * per_arm * 8.0;
             // A short chain's rows are held up to three times: the round's samples, their score vectors and
             // the report's chain buffer (measured, grid (KSD) on pmf at 2e5 grad evals, 348 MB

@@ -339,6 +339,12 @@ pub enum StartSpec {
 
 fn default_thin() -> usize { 10 }
 
+/// Default of [`TuneConfig::arm_draws`].
+pub const DEFAULT_ARM_DRAWS: usize = 100;
+/// Largest [`TuneConfig::arm_draws`].
+pub const ARM_DRAWS_MAX: usize = 1000;
+fn default_arm_draws() -> usize { DEFAULT_ARM_DRAWS }
+
 /// A complete tuning run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TuneConfig {
@@ -360,6 +366,12 @@ pub struct TuneConfig {
     pub start: StartSpec,
     #[serde(default)]
     pub seed: u64,
+    /// Per arm, at most this many evenly spaced draws of the display coordinates (theta_1, theta_2) from the
+    /// arm's last round, kept in the report for the page's drill-down (`ArmReport::draws`, see
+    /// `super::keep::DrawKeep`): at most `6 arm_draws` floats held per arm during the run, `3 arm_draws` numbers
+    /// per arm in the report. 0 keeps none. At most [`ARM_DRAWS_MAX`].
+    #[serde(default = "default_arm_draws")]
+    pub arm_draws: usize,
 }
 
 /// Which Stein kernel a KSD metric uses (see `super::kernel`).

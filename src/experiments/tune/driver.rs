@@ -4,7 +4,7 @@
 
 use super::arms::{tuner_arms, Arm};
 use super::config::{BudgetSpec, BudgetUnit, MetricKind, Scoring, StartSpec, TuneConfig, TunerSpec};
-use super::keep::{chain_cap, round_rows, sub_iters, Moments, RoundKeep, StrideBuffer};
+use super::keep::{chain_cap, round_rows, sub_iters, DrawKeep, Moments, RoundKeep, StrideBuffer};
 use super::kernel::RunKernel;
 use super::metric::{score_round_fssd, score_with, thin_rows};
 use super::posterior::Posterior;
@@ -37,6 +37,8 @@ struct ArmRun {
     chain_buf: StrideBuffer,
     /// Running moments of every kept sample.
     moments: Moments,
+    /// The drill-down draws of the arm's current (last) round (`arm_draws` > 0).
+    draws: Option<DrawKeep>,
     /// The sampler's output of one slice (cleared after each slice).
     scratch: Vec<f64>,
     /// Most floats this arm held at once.
@@ -54,6 +56,9 @@ impl ArmRun {
     fn absorb(&mut self, d: usize, thin: usize) {
         self.note_held();
         for row in self.scratch.chunks_exact(d) {
+            if let Some(k) = self.draws.as_mut() {
+                k.push(self.moments.n, row);
+            }
             self.moments.push(row);
             self.chain_buf.push(row);
             self.round_keep.push(row);
@@ -69,7 +74,7 @@ impl ArmRun {
 
     /// Raises `held_max` to the floats this arm holds now (scratch, round and report stores, moments).
     fn note_held(&mut self) {
-        let held = self.scratch.capacity() + self.round_keep.floats() + self.chain_buf.floats() + self.moments.floats();
+        let held = self.scratch.capacity() + self.round_keep.floats() + self.chain_buf.floats() + self.moments.floats() + self.draws.as_ref().map_or(0, |k| k.floats());
         self.held_max = self.held_max.max(held);
     }
 
@@ -186,6 +191,7 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Posterior, observer: &mut dyn Fn
             round_keep: RoundKeep::new(d, Some(0), cfg.metric.max_samples),
             chain_buf: StrideBuffer::new(d, chain_cap(d, chain_scored_samples(cfg), REPORT_SAMPLES, arms.len())),
             moments: Moments::new(d),
+            draws: (cfg.arm_draws > 0).then(|| DrawKeep::new(d, cfg.arm_draws, 0)),
             scratch: Vec::new(),
             held_max: 0,
             scores: Vec::new(),
@@ -223,6 +229,9 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Posterior, observer: &mut dyn Fn
             let per_iter = a.chain.params().grad_evals_per_iter();
             let rows = round_rows(unit, ask.budget, CHUNKS, g0, i0, per_iter, cfg.thin as u64);
             a.round_keep = RoundKeep::new(d, rows, cfg.metric.max_samples);
+            if let Some(k) = a.draws.as_mut() {
+                k.restart(ask.round);
+            }
         }
         for chunk in 0..CHUNKS {
             active.par_iter_mut().with_max_len(1).zip(base.par_iter()).for_each(|(a, &(g0, i0))| {
@@ -386,6 +395,7 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Posterior, observer: &mut dyn Fn
             grad_evals: a.chain.grad_evals(),
             seconds: a.seconds,
             samples: a.moments.n,
+            draws: a.draws.as_ref().map(|k| k.finish()),
         });
         compute.kept_floats_max += a.held_max;
     }

