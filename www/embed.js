@@ -374,6 +374,9 @@ function lessonPanel(lesson) {
     box.dataset.step = String(step);
     hashExtras.step = String(step); // kept when the tuning panel rewrites the hash
     editHash((p) => p.set('step', String(step)));
+    // A step may ask for a prediction before the run (www/panels/tune/drill.js shows the arms to pick from).
+    document.body.dataset.lessonPredict = String(!!s.predict);
+    window.dispatchEvent(new CustomEvent('tunelab:lesson-step', { detail: { lesson: lesson.id, step, predict: !!s.predict } }));
   };
   prev.addEventListener('click', () => { if (step > 1) { step--; render(); } });
   next.addEventListener('click', () => { if (step < lesson.steps.length) { step++; render(); } });

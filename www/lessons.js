@@ -87,6 +87,18 @@ export const LESSONS = [
         patch: { eta: 3, metric: 'fssd' },
         apply: 'Use FSSD',
       },
+      {
+        title: 'Predict, then run',
+        text: 'New data and new chains (data seed 1, seed 1; otherwise the settings of step 1, scored by KSD). Before you '
+          + 'press Run, predict: in the box under the chart, click the arm (step size h · batch) you expect MAMBA to choose. '
+          + 'When the run ends the page reveals its choice and says whether your pick was chosen, or after which round it '
+          + 'was pruned and with what score. Then click any arm (its point on the chart, its bracket cell, its heat-map row '
+          + 'or its table row) to see its draws over the posterior, with the chosen arm\'s in grey, and its trace: what its '
+          + 'chain did in the round that gave it its last score.',
+        patch: { eta: 3, metric: 'ksd', dseed: 1, seed: 1 },
+        apply: 'New data and chains',
+        predict: true,
+      },
     ],
     cite: 'Coullon, South & Nemeth (2023). Efficient and generalizable tuning strategies for stochastic gradient MCMC. '
       + 'Statistics and Computing 33:66. KSD: Gorham & Mackey (2017), Measuring sample quality with kernels, ICML.',

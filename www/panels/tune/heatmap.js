@@ -127,6 +127,8 @@ export function drawHeat(canvas, model, metric) {
   return {
     rows: rows.length, rounds, scored: cells.filter((c) => !c.running).length, running: cells.filter((c) => c.running).length,
     key: has ? [lo, hi] : null, keyText, xTitle, yTitle, best: bi >= 0 ? model.best : null,
+    // Where the rows are (CSS pixels in the canvas), for a click on a cell (drill.js).
+    hit: { left: pad.l, right: pad.l + rounds * cw, top: pad.t, rowH, ids: rows.map((r) => r.id) },
   };
 }
 

@@ -22,6 +22,7 @@ import { scoreSvg } from './score-svg.js';
 import { TuneUpload } from './upload.js';
 import { readTune, readCompare } from './reading.js';
 import { drawHeat } from './heatmap.js';
+import { ArmDrill } from './drill.js';
 
 /** @typedef {import('./state.js').TuneState} TuneState */
 
@@ -212,6 +213,7 @@ export class TunePanel extends Panel {
         $('ksd-hover').textContent = `arm #${a.id}: h = ${fmtStep(a.step)}, batch ${fmtBatch(a.batch)}, L = ${a.leapfrog}, score ${a.score == null ? '–' : fmtSci(a.score)}, ${a.status}`;
       },
     });
+    this.drill = new ArmDrill(this);
     this.traceChart = new TraceChart($('chart-trace'));
     this.histChart = new HistChart($('chart-hist'));
     legend($('ksd-legend'), this.scoreChart.legendItems(fmtBatch, fmtStep));
@@ -316,6 +318,7 @@ export class TunePanel extends Panel {
     this.traceChart.clear();
     this.histChart.clear();
     $('density-wrap').hidden = true;
+    this.drill?.clear();
     const coord = /** @type {HTMLSelectElement} */ ($('coord'));
     inChunks(coord, 0);
     coord.disabled = true;
@@ -551,6 +554,7 @@ export class TunePanel extends Panel {
     this.result = { config, report, samples, dim };
     this.hooks.lastEvents = m.unknown;
     this.hooks.lastResult = { config, report, dim, envelope };
+    this.drill.show(this.result);
     showPosterior({ trace: this.traceChart, hist: this.histChart, client: this.client, message: (t) => this.message(t, 'error') }, this.result);
     $('export-traces').disabled = !samples?.length;
     $('export-svg').disabled = false;
@@ -580,6 +584,6 @@ export class TunePanel extends Panel {
   canvases() {
     const out = [this.view === 'heat' ? /** @type {HTMLCanvasElement} */ ($('heat-ksd')) : this.scoreChart.canvas(), this.traceChart.canvas(), this.histChart.canvas()];
     if (!$('density-wrap').hidden) out.push($('density'));
-    return out;
+    return [...out, ...this.drill.canvases()];
   }
 }
