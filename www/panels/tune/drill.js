@@ -233,6 +233,8 @@ export class ArmDrill {
     tb.replaceChildren(...a.scores.map((/** @type {number|null} */ s, /** @type {number} */ r) => el('tr', { 'data-round': String(r) },
       el('td', { text: String(r + 1) }), el('td', { text: String(report.rounds[r]?.arms?.length ?? '–') }), el('td', { class: 'score', text: scoreText(s) }),
       el('td', { text: id === best && r === a.scores.length - 1 ? 'chosen' : a.pruned_round === r ? 'pruned' : r < a.scores.length - 1 ? 'went on' : a.status }))));
+    $('drill-draws').setAttribute('aria-label', `Arm ${id}'s draws of θ₁ against θ₂ from round ${(a.draws?.round ?? 0) + 1}${id === best ? '' : ', the chosen arm’s in grey'}`);
+    $('drill-trace').setAttribute('aria-label', `Arm ${id}'s θ₁ and θ₂ against the sample index`);
     this.drawCharts(report, a);
     $('drill-body').hidden = false;
     this.syncCard();
