@@ -45,7 +45,8 @@ def _flat(row: Dict[str, Any]) -> Dict[str, Any]:
 def _tune_arms(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     rows = []
     for a in r["arms"]:
-        row = {k: v for k, v in a.items() if k != "scores"}
+        # (the page's drill-down `draws`, a dict, are not a column)
+        row = {k: v for k, v in a.items() if k not in ("scores", "draws")}
         row["rounds_run"] = len(a["scores"])
         row["score"] = _score(a["scores"][-1]) if a["scores"] else math.nan
         rows.append(row)
