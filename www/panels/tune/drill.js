@@ -190,7 +190,7 @@ export class ArmDrill {
     this.result = result?.report?.arms ? result : null;
     for (const e of document.querySelectorAll('#bracket li[data-arm], #arms-table tbody tr[data-arm]')) {
       e.setAttribute('tabindex', '0');
-      if (!e.getAttribute('aria-label')) e.setAttribute('aria-label', `arm ${/** @type {HTMLElement} */ (e).dataset.arm}: press Enter for its drill-down`);
+      e.setAttribute('aria-description', 'Enter: this arm’s drill-down');
     }
     if (this.arm != null && this.result) this.open(this.arm, false);
     this.reveal();
