@@ -95,6 +95,17 @@ for k in K[:3]:
 print(f"  {'random':15s} distance {st.median(v for d in diag for v in d['near']['random']):.3f}")
 for k in K[:2]:
     print(f"  {k}: the new task's learnt location, correlation k_Omega with its nearest previous task: median {st.median(d['newc'][k] for d in diag):.2f} [{min(d['newc'][k] for d in diag):.2f}, {max(d['newc'][k] for d in diag):.2f}]")
+rec = []
+for sd in seeds:
+    mt = json.load(open(f"{out}/mt-{sd}.json"))["result"]["multitask"]
+    for t, (v, g) in enumerate(zip(mt["recommended_final"], mt["source_grid"])):
+        seen = min(x["final_loss"] for x in mt["source_runs"] if x["task"] == t)
+        rec.append((v, 1 + sum(1 for u in g if u < v), min(g), seen, v / min(g)))
+print(f"\nAlgorithm 2's output on the previous tasks (its return value; the alpha = 0.5 set X-hat* run once on its task, {len(rec)} task-seed pairs): "
+      f"rank among the 33 candidates median {st.median(r[1] for r in rec)} [{min(r[1] for r in rec)}, {max(r[1] for r in rec)}], "
+      f"final loss / best of the 33 median {st.median(r[4] for r in rec):.2f}, at or below the best of the 33 in {sum(1 for r in rec if r[0] <= r[2])}, "
+      f"at or below the best of Algorithm 2's own runs on the task in {sum(1 for r in rec if r[0] <= r[3])}; "
+      f"best of Algorithm 2's runs / best of the 33 median {st.median(r[3] / r[2] for r in rec):.2f}")
 allc = [c for d in diag for c in d["corr"]]
 print(f"learnt task correlations k_Omega between previous tasks (6 pairs x {len(diag)} seeds): median {st.median(allc):.2f}, min {min(allc):.2f}, max {max(allc):.2f}")
 PY

@@ -296,6 +296,15 @@ fn algorithm_2_and_the_warm_starts_run_as_written_and_do_not_depend_on_threads()
     assert!(mt.source_runs.iter().all(|r| r.task < 2));
     assert!(mt.source_runs[2..].iter().all(|r| r.predicted_ln.is_some() && r.jbar.is_some_and(|j| j >= 0.0)));
     assert_eq!(mt.recommended.len(), 2);
+    // Algorithm 2's output evaluated on its tasks; a recommended candidate reproduces that task's grid value.
+    assert_eq!(mt.recommended_final.len(), 2);
+    for t in 0..2 {
+        assert_eq!(mt.source_grid[t].len(), 6);
+        let cands = tunelab::experiments::lr_schedule::MultitaskSpec::candidates(cfg.multitask.as_ref().unwrap(), &cfg);
+        if let Some(c) = cands.iter().position(|c| c.2 == mt.recommended[t]) {
+            assert_eq!(mt.recommended_final[t], mt.source_grid[t][c]);
+        }
+    }
     assert_eq!(mt.locations.len(), 2);
     // First evaluations on the new task: each tuner's own rule, then eq. 8 on the new task.
     for (t, first) in [(&mt.universal, "universal"), (&mt.learn_location, "learn-location"), (&mt.cold, "lhs"), (&mt.random, "random")] {

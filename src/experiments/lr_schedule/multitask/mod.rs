@@ -72,8 +72,11 @@ pub struct MultitaskReport {
     pub source_runs: Vec<MtRun>,
     /// The learnt task locations `w_t` after Algorithm 2 (previous tasks).
     pub locations: Vec<[f64; 2]>,
-    /// Algorithm 2's output: the α = 0.5 set `X̂*`, one schedule per previous task.
+    /// Algorithm 2's output: the α = 0.5 set `X̂*`, one schedule per previous task, its final loss when run
+    /// once on its task (first occurrence, as the grid), and every candidate's final loss there (the reference).
     pub recommended: Vec<Vec<f64>>,
+    pub recommended_final: Vec<f64>,
+    pub source_grid: Vec<Vec<f64>>,
     /// On the new task: the two warm starts of Sec. 4.4, cold Algorithm 2, random search.
     pub universal: MtTuner,
     pub learn_location: MtTuner,
@@ -286,6 +289,11 @@ pub(super) fn run(cfg: &LrConfig, spec: &MultitaskSpec, observer: &mut dyn FnMut
     let model = TraceGp::fit(&src.obs, cfg.lr_bounds, &locs, spec.location_steps)?;
     locs = model.gp.hyper.loc.clone();
     let recommended: Vec<Vec<f64>> = acquire::eq7(&model, &ctx.lny0, &sources, &ctx.cands, &ctx.grid, 0.5)?.into_iter().map(|r| r.sched).collect();
+    // Sec. 4.3's goal, "the set of optimal learning rates": X̂* evaluated on the previous tasks, against the grid.
+    let recommended_final: Vec<f64> = recommended.par_iter().enumerate().map(|(t, s)| run_sched(cfg, &tasks[t], t, s, 0, cancel).1).collect();
+    let source_grid: Vec<Vec<f64>> =
+        sources.iter().map(|&t| ctx.cands.par_iter().map(|c| run_sched(cfg, &tasks[t], t, c, 0, cancel).1).collect()).collect();
+    ctx.stopped()?;
     let prev_locs: Vec<[f64; 2]> = locs[..target].to_vec();
     let ws = acquire::hull_samples(&prev_locs, spec.location_samples, &mut stream(cfg.seed, 0x4d54_5753));
     // The new task's starting location: the centroid of the previous ones.
@@ -363,6 +371,8 @@ pub(super) fn run(cfg: &LrConfig, spec: &MultitaskSpec, observer: &mut dyn FnMut
         source_runs: src.runs,
         locations: prev_locs,
         recommended,
+        recommended_final,
+        source_grid,
         universal,
         learn_location,
         cold,
