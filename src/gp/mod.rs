@@ -11,9 +11,9 @@
 //! - [`Gp::log_marginal_likelihood`], [`Gp::lml_grad`]: type-II ML objective and its analytic gradient in the
 //!   log hyperparameters (R&W eq. 5.9), [`Gp::optimize_hyperparameters`]: seeded multi-start projected L-BFGS.
 //!
-//! Also: [`multitask`] (exact GP over (input, task) pairs, product kernel with a task-correlation kernel),
+//! Also: [`multitask`] (exact GP over (input, task) pairs, product kernel with learnt task locations),
 //! [`svgp`] (whitened sparse variational GP pieces), [`laplace`] (Laplace GP classifier), [`truvar`] (the
-//! TRUVAR acquisition score). The learning-rate schedule kind builds its trace models on them.
+//! TRUVAR score, also the variance reduction of a run for eq. 8 of the multi-task tuner). The learning-rate schedule kind builds its trace models on them.
 //!
 //! The prior mean is zero: standardise the targets yourself (the bandit does) or use [`Gp::set_targets`].
 //! Inputs are slices of length [`Kernel::input_dim`] (spatial coordinates, then the time if temporal).

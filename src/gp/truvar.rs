@@ -1,5 +1,7 @@
 //! The TRUVAR acquisition score (Bogunovic, Scarlett, Krause & Cevher, NeurIPS 2016, "Truncated variance
-//! reduction", Algorithm 1) for Gaussian quantities whose posterior covariances the caller has computed.
+//! reduction", Algorithm 1) for Gaussian quantities whose posterior covariances the caller has computed. With
+//! β = 1, η = 0 and unit cost the score is the plain variance reduction `Σ_m v_m - Σ_m v_m|run`, which the
+//! multi-task tuner's eq. 8 (Picheny et al., Sec. 4.2) uses.
 
 use nalgebra::DMatrix;
 

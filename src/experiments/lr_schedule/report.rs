@@ -95,7 +95,7 @@ pub struct LrReport {
     pub best_constant: Option<BestOf>,
     pub best_decay: Option<BestOf>,
     pub seed: u64,
-    /// The multi-task warm-start experiment (their Sec. 4), when the config asks for it.
+    /// The multi-task experiment (their Sec. 4), when the config asks for it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub multitask: Option<super::MultitaskReport>,
 }

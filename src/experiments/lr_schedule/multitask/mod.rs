@@ -1,42 +1,28 @@
-//! Multi-task warm start of the learning-rate schedule (Picheny, Dutordoir, Artemev & Durrande 2020, Sec. 4).
+//! Multi-task scheduling of the learning rate (Picheny, Dutordoir, Artemev & Durrande, Sec. 4), from the
+//! paper's text (`../shared/papers/lr-schedule-bo-picheny-et-al.txt`; issue 25 replaced a TRUVAR-based
+//! version written before the text was available). Deviations: docs/papers/lr-schedule-bo.md.
 //!
-//! This was written before the text of their Sec. 4 was available; it follows TRUVAR itself (Bogunovic,
-//! Scarlett, Krause & Cevher, NeurIPS 2016, Algorithm 1) and an earlier description, NOT the paper's own text,
-//! which states: tasks embedded as learnt locations `w ∈ R^L` (L = 2 in Sec. 4.3) in a product kernel
-//! `k_Y k_x k_Ω`; eq. 7, a reference set of one UCB maximiser `argmax_x q_α[y(x, T_d, ω_i)]` per task,
-//! α in (0.5, 1); eq. 8, the run `(x, ω)` minimising the expected mean variance at that set, by Monte Carlo,
-//! x by gradient and ω by exhaustive search; Algorithm 2 from N_0 space-filling runs; Sec. 4.4, warm start of
-//! a new task by a "universal" tuning averaged over `w_new` or by runs chosen to learn `w_new`. The deviations
-//! are listed in docs/papers/lr-schedule-bo.md.
-//!
-//! - Trace model: the exact-GP increments model of `model.rs` (exponential link: `z_k = ln Y_{k+1} - ln Y_k`
-//!   over `(ln Y_k, log10 lr_k)`), with the task as an extra input through the product kernel
-//!   `k((u, t), (u', t')) = k_u(u, u') k_task(t, t')`, `k_u` Matern 5/2 ARD, `k_task(t, t') = e_tᵀ e_t'` with the
-//!   task embedding `e_t = (√ρ, √(1-ρ) 1_t)` (a shared coordinate and one of its own per task), i.e.
-//!   `k_task = ρ + (1 - ρ) δ_{tt'}`: PSD for ρ in [0, 1], equal to `k_u` within a task. Hyperparameters
-//!   (length scales, signal and noise variance, ρ) by type-II maximum likelihood over a grid (coordinate
-//!   search).
-//! - The chosen quantity of a candidate schedule `s` on task `t`: its final log trace value
-//!   `L(s, t) = ln Y_0(t) + Σ_k f(u_k, t)`, with the inputs `u_k` along the GP mean path (a linearisation of the
-//!   recursive prediction of Sec. 2.3), so `L` is a linear functional of the GP and its variance, before and
-//!   after a hypothetical run, is exact under the model.
-//! - Acquisition (TRUVAR, Bogunovic et al. 2016 Alg. 1): `M` = the potential minimisers (`lcb <= min ucb` per
-//!   task, bounds `μ ± β^{1/2} σ`); choose the run `(s', t')` maximising
-//!   `[Σ_{m∈M} max(β σ²(m), η²) - Σ_{m∈M} max(β σ²_{|(s',t')}(m), η²)] / c(s', t')`, `σ²_{|(s',t')}` the variance
-//!   after observing the `d` increments of that run; `η ← r η` once `max_M β σ² <= η²`.
-//! - Algorithm (our reading of their Algorithm 2): phase 1 runs the acquisition over (schedule, task) pairs of
-//!   the previous tasks; phase 2 (the new task) keeps every previous run in the model (warm start) and runs the
-//!   acquisition over the new task's schedules only. The cold tuner is phase 2 without the previous tasks.
+//! - Model (Sec. 4.1): the exact-GP increments model (`trace_gp.rs`) with the product kernel
+//!   `k_Y k_x k_Ω` and each task at a learnt location `w ∈ R^2` (`crate::gp::multitask`).
+//! - Algorithm 2 on the previous tasks: `N_0` Latin-hypercube runs (Sec. 4.3), then per run eq. 7 (each
+//!   task's optimistic schedule, quantile α) and eq. 8 (the run `(x, ω)` minimising the mean variance at those
+//!   schedules after it); the final set `X̂*` with α = 0.5 (risk-neutral) is reported (`recommended`).
+//! - The new task (Sec. 4.4, "a new task ω_new is added to the current set Ω"), each tuner with the same
+//!   budget of runs on it: **universal** (first run: the schedule best on average over `w_new` uniform on the
+//!   convex hull of the learnt locations), **learn-location** (first run: the schedule whose predicted trace
+//!   varies most with `w_new`); both then continue Algorithm 2's loop on the extended Ω with eqs. 7-8 restricted
+//!   to the new task (the text then applies Algorithm 1, the dynamic tuner; whole runs here, see the docs);
+//!   **cold**: Algorithm 2 on the new task alone (`N_0 = 1`); random search over the candidates.
 
-
+pub mod acquire;
 mod spec;
-mod trace_gp;
+pub mod trace_gp;
 
-pub use crate::gp::multitask::{gram, k_input, k_product, k_task, MtHyper, MultiTaskGp};
+pub use crate::gp::multitask::{gram, k_input, k_product, k_task, LocPoint, MtHyper, MultiTaskGp};
 pub use crate::gp::truvar::{truvar_scores, CandidateRun};
 pub use spec::MultitaskSpec;
 
-use super::schedules::{baseline_schedules, run_schedule};
+use super::schedules::{baseline_schedules, logspace, run_schedule};
 use super::{LrConfig, LrEvent, LrMethodReport, LrTracePoint, TrainProblem};
 use crate::math::ln;
 use crate::rng::stream;
@@ -44,22 +30,25 @@ use crate::{Error, Result};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
-use trace_gp::{choose, Obs, TraceGp};
+use trace_gp::{Obs, TraceGp};
 
 /// One run of the experiment.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MtRun {
     /// Index into `tasks`.
     pub task: usize,
-    /// Index into `candidates`.
-    pub candidate: usize,
+    /// The rate per interval, and its index into `candidates` when it is one of them.
+    pub schedule: Vec<f64>,
+    pub candidate: Option<usize>,
     pub final_loss: f64,
     pub diverged: bool,
-    /// The model's prediction of the final ln loss before the run (mean, sd); `None` for runs not chosen by
-    /// the model (the cold tuner's first run, random search).
+    /// How the run was chosen: `lhs` (Algorithm 2's initial design), `eq8`, `universal`, `learn-location`,
+    /// `random`.
+    pub rule: String,
+    /// The model's prediction of the final ln loss before the run (mean, sd); `None` without a model.
     pub predicted_ln: Option<(f64, f64)>,
-    /// Task correlation ρ of the model that chose the run.
-    pub rho: Option<f64>,
+    /// Eq. 8's `J̄` of the chosen run (ln loss²), for `eq8` runs.
+    pub jbar: Option<f64>,
 }
 
 /// One tuner on the new task.
@@ -69,6 +58,8 @@ pub struct MtTuner {
     pub runs: Vec<MtRun>,
     /// Lowest final loss after each run.
     pub best_so_far: Vec<f64>,
+    /// The new task's learnt location after the tuner's last model fit (`None` for cold and random).
+    pub location: Option<[f64; 2]>,
 }
 
 /// The multi-task report (`LrReport.multitask`).
@@ -77,17 +68,23 @@ pub struct MultitaskReport {
     pub tasks: Vec<[u8; 2]>,
     /// Names of the candidate schedules (`candidate` indices of the runs).
     pub candidates: Vec<String>,
-    /// Phase 1: the runs on the previous tasks, in order.
+    /// Algorithm 2 on the previous tasks: the runs, in order.
     pub source_runs: Vec<MtRun>,
-    /// Phase 2 on the new task: `warm`, `cold`, `random`.
-    pub warm: MtTuner,
+    /// The learnt task locations `w_t` after Algorithm 2 (previous tasks).
+    pub locations: Vec<[f64; 2]>,
+    /// Algorithm 2's output: the α = 0.5 set `X̂*`, one schedule per previous task, its final loss when run
+    /// once on its task (first occurrence, as the grid), and every candidate's final loss there (the reference).
+    pub recommended: Vec<Vec<f64>>,
+    pub recommended_final: Vec<f64>,
+    pub source_grid: Vec<Vec<f64>>,
+    /// On the new task: the two warm starts of Sec. 4.4, cold Algorithm 2, random search.
+    pub universal: MtTuner,
+    pub learn_location: MtTuner,
     pub cold: MtTuner,
     pub random: MtTuner,
     /// Final loss of every candidate schedule on the new task (one run each, the reference for regret).
     pub target_grid: Vec<f64>,
-    /// ρ of the warm model after its last run.
-    pub warm_rho: f64,
-    /// Runs of the new task charged to the tuners (each).
+    /// Runs of the new task charged to each tuner.
     pub target_runs: usize,
 }
 
@@ -114,24 +111,22 @@ fn build_task(cfg: &LrConfig, spec: &MultitaskSpec, ti: usize, mnist: &crate::da
     Ok(Task { pr, w0, y0, cap: (10.0 * y0).max(1e-12) + 10.0 })
 }
 
-/// Stream id of candidate `c` on task `t` (common random numbers: every tuner that runs `c` on `t` for the
-/// k-th time sees the same minibatches).
-fn run_id(t: usize, c: usize) -> u64 {
-    0x4d54_1000 + (t as u64) * 1000 + c as u64
+/// Stream id of a schedule on task `t` (common random numbers: every method that runs the same schedule on
+/// the same task for the k-th time sees the same minibatches).
+fn run_id(t: usize, sched: &[f64]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ t as u64;
+    for r in sched {
+        for b in r.to_bits().to_le_bytes() {
+            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    0x4d54_0000_0000 ^ (h >> 16)
 }
 
-/// Runs candidate `c` on task `ti` (occurrence `k`), returns the trace, final loss, diverged flag and the
-/// observed intervals (up to and including the first diverged one, at the cap).
-fn run_cand(
-    cfg: &LrConfig,
-    task: &Task,
-    ti: usize,
-    c: usize,
-    sched: &[f64],
-    k: u64,
-    cancel: &AtomicBool,
-) -> (Vec<LrTracePoint>, f64, bool, Vec<Obs>, f64) {
-    let (trace, st) = run_schedule(task.pr.as_ref(), cfg, &task.w0, task.y0, task.cap, sched, run_id(ti, c), k, cancel);
+/// Runs `sched` on task `ti` (occurrence `k`): the trace, final loss, diverged flag, the observed intervals (up
+/// to and including the first diverged one, at the cap) and the test loss.
+fn run_sched(cfg: &LrConfig, task: &Task, ti: usize, sched: &[f64], k: u64, cancel: &AtomicBool) -> (Vec<LrTracePoint>, f64, bool, Vec<Obs>, f64) {
+    let (trace, st) = run_schedule(task.pr.as_ref(), cfg, &task.w0, task.y0, task.cap, sched, run_id(ti, sched), k, cancel);
     let mut scratch = Vec::new();
     let test = if st.diverged { f64::INFINITY } else { task.pr.test_loss(&st.w, &mut scratch) };
     let spi = cfg.steps_per_interval;
@@ -151,6 +146,21 @@ fn run_cand(
     (trace, fin, st.diverged, obs, test)
 }
 
+/// Occurrence counter per (task, schedule), for the repeat index of common random numbers.
+#[derive(Default, Clone)]
+struct Counts(Vec<(usize, Vec<f64>, u64)>);
+
+impl Counts {
+    fn next(&mut self, t: usize, s: &[f64]) -> u64 {
+        if let Some(e) = self.0.iter_mut().find(|e| e.0 == t && e.1 == s) {
+            e.2 += 1;
+            return e.2 - 1;
+        }
+        self.0.push((t, s.to_vec(), 1));
+        0
+    }
+}
+
 fn best_so_far(runs: &[MtRun]) -> Vec<f64> {
     let mut b = f64::INFINITY;
     runs.iter()
@@ -161,38 +171,91 @@ fn best_so_far(runs: &[MtRun]) -> Vec<f64> {
         .collect()
 }
 
-/// The multi-task experiment (validated config): phase 1 on the previous tasks, then the warm-started and
-/// the cold tuner, random search and the fixed baselines on the new task. The `LrReport`'s `methods` are the
-/// new task's: the baselines (one run each), then random search, cold and warm tuners (their best run).
-pub(super) fn run(
-    cfg: &LrConfig,
-    spec: &MultitaskSpec,
-    observer: &mut dyn FnMut(&LrEvent),
-    cancel: &AtomicBool,
-) -> Result<(Vec<LrMethodReport>, MultitaskReport)> {
+/// Shared state of the experiment's loops.
+struct Ctx<'a> {
+    cfg: &'a LrConfig,
+    spec: &'a MultitaskSpec,
+    tasks: &'a [Task],
+    lny0: Vec<f64>,
+    cands: Vec<Vec<f64>>,
+    grid: Vec<f64>,
+    cancel: &'a AtomicBool,
+}
+
+/// A tuner's state: observations, runs, occurrence counts, best run (trace, test loss, schedule).
+#[derive(Default)]
+struct Tuner {
+    obs: Vec<Obs>,
+    runs: Vec<MtRun>,
+    counts: Counts,
+    best: Option<(Vec<LrTracePoint>, f64, Vec<f64>)>,
+    location: Option<[f64; 2]>,
+}
+
+impl Ctx<'_> {
+    fn stopped(&self) -> Result<()> {
+        if self.cancel.load(Ordering::Relaxed) { Err(Error::Cancelled) } else { Ok(()) }
+    }
+
+    fn cand_index(&self, s: &[f64]) -> Option<usize> {
+        self.cands.iter().position(|c| c == s)
+    }
+
+    /// Runs `sched` on task `t` for tuner `tu` and records it.
+    fn exec(&self, tu: &mut Tuner, t: usize, sched: Vec<f64>, rule: &str, pred: Option<(f64, f64)>, jbar: Option<f64>) {
+        let k = tu.counts.next(t, &sched);
+        let (trace, fin, div, obs, test) = run_sched(self.cfg, &self.tasks[t], t, &sched, k, self.cancel);
+        tu.obs.extend(obs);
+        if tu.best.as_ref().is_none_or(|b| fin < b.0.last().map_or(f64::INFINITY, |p| p.loss)) {
+            tu.best = Some((trace, test, sched.clone()));
+        }
+        let candidate = self.cand_index(&sched);
+        tu.runs.push(MtRun { task: t, schedule: sched, candidate, final_loss: fin, diverged: div, rule: rule.into(), predicted_ln: pred, jbar });
+    }
+
+    /// One step of Algorithm 2's loop over `tasks`: fit, eq. 7 (quantile α), eq. 8 over the candidates and the
+    /// reference schedules, run. Returns the fitted model's locations.
+    fn algorithm2_step(&self, tu: &mut Tuner, tasks: &[usize], init: &[[f64; 2]]) -> Result<Vec<[f64; 2]>> {
+        let model = TraceGp::fit(&tu.obs, self.cfg.lr_bounds, init, self.spec.location_steps)?;
+        let refs = acquire::eq7(&model, &self.lny0, tasks, &self.cands, &self.grid, self.spec.alpha)?;
+        let mut scheds = self.cands.clone();
+        scheds.extend(refs.iter().map(|r| r.sched.clone()));
+        let ((s, t), jbar) = acquire::eq8(&model, &self.lny0, &refs, &scheds, tasks)?;
+        let p = model.predict(self.lny0[t], &scheds[s], model.loc(t))?;
+        self.exec(tu, t, scheds[s].clone(), "eq8", Some((p.final_mean(), p.final_var().sqrt())), Some(jbar));
+        Ok(model.gp.hyper.loc.clone())
+    }
+}
+
+/// The multi-task experiment (validated config): Algorithm 2 on the previous tasks, then the Sec. 4.4 warm
+/// starts, the cold tuner, random search and the fixed baselines on the new task. The `LrReport`'s `methods`
+/// are the new task's: the baselines (one run each), then random search, cold, universal and learn-location
+/// (their best run).
+pub(super) fn run(cfg: &LrConfig, spec: &MultitaskSpec, observer: &mut dyn FnMut(&LrEvent), cancel: &AtomicBool) -> Result<(Vec<LrMethodReport>, MultitaskReport)> {
     let mnist = crate::data::mnist::Mnist::load()?;
     let nt = spec.tasks.len();
     let target = nt - 1;
     let tasks: Vec<Task> = (0..nt).map(|t| build_task(cfg, spec, t, &mnist)).collect::<Result<_>>()?;
     let cand_specs = spec.candidates(cfg);
-    let cands: Vec<Vec<f64>> = cand_specs.iter().map(|s| s.2.clone()).collect();
+    let ctx = Ctx {
+        cfg,
+        spec,
+        tasks: &tasks,
+        lny0: tasks.iter().map(|t| ln(t.y0)).collect(),
+        cands: cand_specs.iter().map(|s| s.2.clone()).collect(),
+        grid: logspace(cfg.lr_bounds[0], cfg.lr_bounds[1], spec.rate_grid),
+        cancel,
+    };
     let base = baseline_schedules(cfg);
     let d = cfg.intervals;
-    let run_cost = (d * cfg.steps_per_interval) as f64;
-    let lny0: Vec<f64> = tasks.iter().map(|t| ln(t.y0)).collect();
-    // The first run without a model: the middle constant rate (the first candidate if there are none).
-    let center = spec.candidate_constants / 2;
-
-    let mut names: Vec<String> = base.iter().map(|s| s.0.clone()).collect();
     let b = spec.target_runs;
-    names.push(format!("random search ({b} runs)"));
-    names.push(format!("cold TRUVAR ({b} runs)"));
-    names.push(format!("warm-start TRUVAR ({b} runs)"));
+    let mut names: Vec<String> = base.iter().map(|s| s.0.clone()).collect();
+    for n in ["random search", "cold Algorithm 2", "warm start: universal (Sec. 4.4)", "warm start: learn location (Sec. 4.4)"] {
+        names.push(format!("{n} ({b} runs)"));
+    }
     observer(&LrEvent::Started { methods: names.clone(), intervals: d, steps_per_interval: cfg.steps_per_interval });
-    let stopped = || if cancel.load(Ordering::Relaxed) { Err(Error::Cancelled) } else { Ok(()) };
 
-    // The fixed baselines on the new task (one run each; the report says their compute) and the full
-    // candidate grid (the regret reference), in parallel.
+    // The fixed baselines on the new task (one run each) and the full candidate grid (the regret reference).
     use rayon::prelude::*;
     let tt = &tasks[target];
     let base_runs: Vec<(Vec<LrTracePoint>, super::RunState)> = base
@@ -200,129 +263,121 @@ pub(super) fn run(
         .enumerate()
         .map(|(i, s)| run_schedule(tt.pr.as_ref(), cfg, &tt.w0, tt.y0, tt.cap, &s.2, 0x4d54_9000 + i as u64, 0, cancel))
         .collect();
-    stopped()?;
+    ctx.stopped()?;
     let steps = d * cfg.steps_per_interval;
     let mut methods = Vec::new();
     for (i, (spec, (trace, st))) in base.iter().cloned().zip(base_runs).enumerate() {
         let finals = vec![trace.last().map_or(tt.y0, |p| p.loss)];
         methods.push(super::baseline_report(i, spec, trace, &st, tt.y0, tt.pr.as_ref(), steps, finals, observer));
     }
-    let grid: Vec<f64> = (0..cands.len())
-        .into_par_iter()
-        .map(|c| run_cand(cfg, tt, target, c, &cands[c], 0, cancel).1)
-        .collect();
-    stopped()?;
+    let grid: Vec<f64> = ctx.cands.par_iter().map(|c| run_sched(cfg, tt, target, c, 0, cancel).1).collect();
+    ctx.stopped()?;
 
-    // Phase 1: TRUVAR over (schedule, previous task) pairs.
+    // Algorithm 2 on the previous tasks: N_0 Latin-hypercube runs (tasks in turn), then eqs. 7-8.
     let sources: Vec<usize> = (0..target).collect();
-    let mut src_obs: Vec<Obs> = Vec::new();
-    let mut src_runs: Vec<MtRun> = Vec::new();
-    let mut counts = vec![vec![0u64; cands.len()]; nt];
-    let mut eta = spec.eta;
-    for r in 0..spec.source_runs * sources.len() {
-        stopped()?;
-        let (pair, pred, rho) = if r == 0 {
-            ((center, sources[0]), None, None)
-        } else {
-            let model = TraceGp::fit(&src_obs, cfg.lr_bounds)?;
-            let (pair, pred, e) = choose(&model, &lny0, &cands, &sources, spec.beta, eta, spec.eta_shrink, run_cost)?;
-            eta = e;
-            (pair, Some(pred), model.gp.multi_task().then_some(model.gp.hyper.rho))
-        };
-        let (c, t) = pair;
-        let (_, fin, div, obs, _) = run_cand(cfg, &tasks[t], t, c, &cands[c], counts[t][c], cancel);
-        counts[t][c] += 1;
-        src_obs.extend(obs);
-        src_runs.push(MtRun { task: t, candidate: c, final_loss: fin, diverged: div, predicted_ln: pred, rho });
+    let mut src = Tuner::default();
+    let mut locs = MtHyper::new(nt).loc;
+    let init = acquire::lhs(spec.initial_runs, d, cfg.lr_bounds, &mut stream(cfg.seed, 0x4d54_4c48));
+    for (i, s) in init.into_iter().enumerate() {
+        ctx.stopped()?;
+        ctx.exec(&mut src, sources[i % sources.len()], s, "lhs", None, None);
     }
-    stopped()?;
+    for _ in spec.initial_runs..spec.source_runs * sources.len() {
+        ctx.stopped()?;
+        locs = ctx.algorithm2_step(&mut src, &sources, &locs)?;
+    }
+    let model = TraceGp::fit(&src.obs, cfg.lr_bounds, &locs, spec.location_steps)?;
+    locs = model.gp.hyper.loc.clone();
+    let recommended: Vec<Vec<f64>> = acquire::eq7(&model, &ctx.lny0, &sources, &ctx.cands, &ctx.grid, 0.5)?.into_iter().map(|r| r.sched).collect();
+    // Sec. 4.3's goal, "the set of optimal learning rates": X̂* evaluated on the previous tasks, against the grid.
+    let recommended_final: Vec<f64> = recommended.par_iter().enumerate().map(|(t, s)| run_sched(cfg, &tasks[t], t, s, 0, cancel).1).collect();
+    let source_grid: Vec<Vec<f64>> =
+        sources.iter().map(|&t| ctx.cands.par_iter().map(|c| run_sched(cfg, &tasks[t], t, c, 0, cancel).1).collect()).collect();
+    ctx.stopped()?;
+    let prev_locs: Vec<[f64; 2]> = locs[..target].to_vec();
+    let ws = acquire::hull_samples(&prev_locs, spec.location_samples, &mut stream(cfg.seed, 0x4d54_5753));
+    // The new task's starting location: the centroid of the previous ones.
+    let centroid = [0, 1].map(|c| prev_locs.iter().map(|w| w[c]).sum::<f64>() / prev_locs.len() as f64);
+    locs[target] = centroid;
 
-    // Phase 2 on the new task: warm (previous runs in the model) and cold (none), TRUVAR over its schedules.
-    let tune = |warm: bool| -> Result<(Vec<MtRun>, Option<(Vec<LrTracePoint>, f64, usize)>, f64)> {
-        let mut obs: Vec<Obs> = if warm { src_obs.clone() } else { Vec::new() };
-        let mut runs: Vec<MtRun> = Vec::new();
-        let mut count = vec![0u64; cands.len()];
-        let mut eta = spec.eta;
-        let mut best: Option<(Vec<LrTracePoint>, f64, usize)> = None;
-        let mut rho = 0.0;
-        for r in 0..b {
-            stopped()?;
-            let (c, pred, rh) = if r == 0 && !warm {
-                (center, None, None)
+    // The new task: first runs by Sec. 4.4 (warm) or Latin hypercube (cold), then Algorithm 2's loop on it.
+    let tune = |kind: usize| -> Result<Tuner> {
+        let mut tu = Tuner::default();
+        let mut l = locs.clone();
+        if kind == 0 {
+            let s = acquire::lhs(1, d, cfg.lr_bounds, &mut stream(cfg.seed, 0x4d54_434c)).remove(0);
+            ctx.exec(&mut tu, target, s, "lhs", None, None);
+        } else {
+            tu.obs = src.obs.clone();
+            let (s, rule) = if kind == 1 {
+                (acquire::universal(&model, ctx.lny0[target], &ws, &ctx.cands, &ctx.grid)?, "universal")
             } else {
-                let model = TraceGp::fit(&obs, cfg.lr_bounds)?;
-                let ((c, _), pred, e) =
-                    choose(&model, &lny0, &cands, &[target], spec.beta, eta, spec.eta_shrink, run_cost)?;
-                eta = e;
-                rho = model.gp.hyper.rho;
-                (c, Some(pred), model.gp.multi_task().then_some(rho))
+                (acquire::learn_location(&model, ctx.lny0[target], &ws, &ctx.cands, &ctx.grid)?.0, "learn-location")
             };
-            let (trace, fin, div, o, test) = run_cand(cfg, tt, target, c, &cands[c], count[c], cancel);
-            count[c] += 1;
-            obs.extend(o);
-            if best.as_ref().is_none_or(|b| fin < b.0.last().map_or(f64::INFINITY, |p| p.loss)) {
-                best = Some((trace, test, c));
-            }
-            runs.push(MtRun { task: target, candidate: c, final_loss: fin, diverged: div, predicted_ln: pred, rho: rh });
+            let preds: Vec<_> = ws.iter().map(|&w| model.predict(ctx.lny0[target], &s, w)).collect::<Result<_>>()?;
+            let n = preds.len() as f64;
+            let mu = preds.iter().map(|p| p.final_mean()).sum::<f64>() / n;
+            let v = preds.iter().map(|p| p.final_var() + (p.final_mean() - mu).powi(2)).sum::<f64>() / n;
+            ctx.exec(&mut tu, target, s, rule, Some((mu, v.sqrt())), None);
         }
-        Ok((runs, best, rho))
+        for _ in 1..b {
+            ctx.stopped()?;
+            l = ctx.algorithm2_step(&mut tu, &[target], &l)?;
+        }
+        if kind > 0 {
+            tu.location = Some(l[target]);
+        }
+        Ok(tu)
     };
-    let (cold_res, warm_res) = rayon::join(|| tune(false), || tune(true));
-    let (cold_runs, cold_best, _) = cold_res?;
-    let (warm_runs, warm_best, warm_rho) = warm_res?;
+    let (cold, (universal, learn)) = rayon::join(|| tune(0), || rayon::join(|| tune(1), || tune(2)));
+    let (cold, universal, learn) = (cold?, universal?, learn?);
 
     // Random search: b distinct candidates, uniformly.
-    let mut order: Vec<usize> = (0..cands.len()).collect();
+    let mut order: Vec<usize> = (0..ctx.cands.len()).collect();
     let mut rng = stream(cfg.seed, 0x4d54_5241);
     for i in (1..order.len()).rev() {
         order.swap(i, rng.random_range(0..=i));
     }
-    let picked: Vec<usize> = order.into_iter().take(b).collect();
-    let rand_res: Vec<(Vec<LrTracePoint>, f64, bool, f64)> = picked
-        .par_iter()
-        .map(|&c| {
-            let (tr, fin, div, _, test) = run_cand(cfg, tt, target, c, &cands[c], 0, cancel);
-            (tr, fin, div, test)
-        })
-        .collect();
-    stopped()?;
-    let rand_runs: Vec<MtRun> = picked
-        .iter()
-        .zip(&rand_res)
-        .map(|(&c, r)| MtRun { task: target, candidate: c, final_loss: r.1, diverged: r.2, predicted_ln: None, rho: None })
-        .collect();
-    let rand_best = (0..b).min_by(|&a, &c| rand_res[a].1.total_cmp(&rand_res[c].1)).map(|i| (rand_res[i].0.clone(), rand_res[i].3, picked[i]));
+    let mut random = Tuner::default();
+    for &c in order.iter().take(b) {
+        ctx.stopped()?;
+        ctx.exec(&mut random, target, ctx.cands[c].clone(), "random", None, None);
+    }
 
-    for (name, family, runs, best) in [
-        (names[base.len()].clone(), "random-search", &rand_runs, rand_best),
-        (names[base.len() + 1].clone(), "multitask-cold", &cold_runs, cold_best),
-        (names[base.len() + 2].clone(), "multitask-warm", &warm_runs, warm_best),
-    ] {
-        let (trace, test_loss, c) = best.ok_or_else(|| Error::numerical("a tuner made no run"))?;
+    let mut tuners = Vec::new();
+    for (k, (family, tu)) in [("random-search", random), ("multitask-cold", cold), ("multitask-universal", universal), ("multitask-learn-location", learn)].into_iter().enumerate() {
+        let name = names[base.len() + k].clone();
+        let (trace, test_loss, sched) = tu.best.clone().ok_or_else(|| Error::numerical("a tuner made no run"))?;
         let final_loss = trace.last().map_or(tt.y0, |p| p.loss);
         observer(&LrEvent::MethodDone { method: methods.len(), name: name.clone(), final_loss, trace: trace.clone() });
         methods.push(LrMethodReport {
-            name,
+            name: name.clone(),
             family: family.into(),
-            schedule: cands[c].clone(),
-            diverged: runs.iter().find(|r| r.candidate == c).is_some_and(|r| r.diverged),
+            diverged: tu.runs.iter().find(|r| r.schedule == sched).is_some_and(|r| r.diverged),
+            schedule: sched,
             trace,
             final_loss,
             test_loss,
-            compute_steps: b * d * cfg.steps_per_interval,
-            repeat_finals: runs.iter().map(|r| r.final_loss).collect(),
+            compute_steps: b * steps,
+            repeat_finals: tu.runs.iter().map(|r| r.final_loss).collect(),
         });
+        tuners.push(MtTuner { name, best_so_far: best_so_far(&tu.runs), runs: tu.runs, location: tu.location });
     }
-    let tuner = |name: &str, runs: Vec<MtRun>| MtTuner { name: name.into(), best_so_far: best_so_far(&runs), runs };
+    let mut it = tuners.into_iter();
+    let (random, cold, universal, learn_location) = (it.next().unwrap(), it.next().unwrap(), it.next().unwrap(), it.next().unwrap());
     let report = MultitaskReport {
         tasks: spec.tasks.clone(),
         candidates: cand_specs.iter().map(|s| s.0.clone()).collect(),
-        source_runs: src_runs,
-        warm: tuner("warm-start TRUVAR", warm_runs),
-        cold: tuner("cold TRUVAR", cold_runs),
-        random: tuner("random search", rand_runs),
+        source_runs: src.runs,
+        locations: prev_locs,
+        recommended,
+        recommended_final,
+        source_grid,
+        universal,
+        learn_location,
+        cold,
+        random,
         target_grid: grid,
-        warm_rho,
         target_runs: b,
     };
     Ok((methods, report))

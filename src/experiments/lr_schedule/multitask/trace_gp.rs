@@ -1,53 +1,79 @@
-//! The multi-task trace model (the exact-GP increments model over tasks, on [`crate::gp::multitask`]) and the
-//! TRUVAR choice of the next (schedule, task) run (Bogunovic et al. 2016, Alg. 1, scores by
-//! [`crate::gp::truvar`]).
+//! The multi-task trace model: the exact-GP increments model (exponential link, `z_k = ln Y_{k+1} - ln Y_k`
+//! over `(ln Y_k, log10 lr_k)`) with the task at its learnt location `w` as an extra input through the product
+//! kernel of [`crate::gp::multitask`] (Picheny et al., Sec. 4.1), and its predictions of a schedule's trace at
+//! the interval boundaries.
+//!
+//! Prediction (Sec. 2.3 samples `Y_1, ..., Y_d` recursively): we follow the GP mean path, so the predicted
+//! `ln Y_k = ln Y_0 + Σ_{j<k} (z_shift + z_scale f(u_j, w))` is a linear functional of the GP with an exact mean
+//! and variance under the model (a linearisation of the recursion, ours; it makes eq. 8's conditional
+//! variance available in closed form, see `acquire.rs`).
 
 use super::super::model::mean_sd;
-use crate::gp::multitask::{MtHyper, MultiTaskGp, TaskPoint};
-use crate::gp::truvar::{truvar_scores, CandidateRun};
+use crate::gp::multitask::{LocPoint, MtHyper, MultiTaskGp, TaskPoint};
 use crate::math::log10;
-use crate::{Error, Result};
+use crate::Result;
 use nalgebra::DMatrix;
 
 /// One observed interval of a run on a task: `(ln Y_k, lr_k, ln Y_{k+1})`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct Obs {
-    pub(super) task: usize,
-    pub(super) lny: f64,
-    pub(super) lr: f64,
-    pub(super) lny_next: f64,
+pub struct Obs {
+    pub task: usize,
+    pub lny: f64,
+    pub lr: f64,
+    pub lny_next: f64,
 }
 
 /// The trace model over tasks: standardisation + the multi-task GP.
-pub(super) struct TraceGp {
-    pub(super) gp: MultiTaskGp,
+pub struct TraceGp {
+    pub gp: MultiTaskGp,
     y_shift: f64,
     y_scale: f64,
-    z_shift: f64,
-    z_scale: f64,
+    pub z_shift: f64,
+    pub z_scale: f64,
     lr_lo: f64,
     lr_span: f64,
 }
 
+/// A schedule's predicted trace at one location: the mean-path inputs, the predicted mean and variance of
+/// `ln Y_k` at the boundaries `k = 1..d`, and the posterior covariance of the standardised increments.
+pub struct Pred {
+    pub pts: Vec<LocPoint>,
+    pub mean: Vec<f64>,
+    pub var: Vec<f64>,
+    pub cov: DMatrix<f64>,
+}
+
+impl Pred {
+    pub fn final_mean(&self) -> f64 {
+        *self.mean.last().unwrap_or(&0.0)
+    }
+    pub fn final_var(&self) -> f64 {
+        *self.var.last().unwrap_or(&0.0)
+    }
+}
+
 impl TraceGp {
-    pub(super) fn fit(obs: &[Obs], lr_bounds: [f64; 2]) -> Result<Self> {
+    /// Fits the model to `obs` of `n_tasks` tasks; `init` holds the starting task locations (one per task).
+    pub fn fit(obs: &[Obs], lr_bounds: [f64; 2], init: &[[f64; 2]], loc_steps: usize) -> Result<Self> {
         let (y_shift, ysd) = mean_sd(&obs.iter().map(|o| o.lny).collect::<Vec<_>>());
         let zs: Vec<f64> = obs.iter().map(|o| o.lny_next - o.lny).collect();
         let (z_shift, zsd) = mean_sd(&zs);
         let lr_lo = log10(lr_bounds[0]);
         let lr_span = (log10(lr_bounds[1]) - lr_lo).max(1e-12);
+        let mut h0 = MtHyper::new(init.len());
+        h0.loc = init.to_vec();
         let mut m = TraceGp {
-            gp: MultiTaskGp::fit(&[], &[], MtHyper::default())?,
-            y_shift,
+            gp: MultiTaskGp::fit(&[], &[], h0.clone())?,
+            y_shift: if obs.is_empty() { 0.0 } else { y_shift },
             y_scale: if ysd > 1e-9 { ysd } else { 1.0 },
-            z_shift,
+            z_shift: if obs.is_empty() { 0.0 } else { z_shift },
             z_scale: if zsd > 1e-9 { zsd } else { 1.0 },
             lr_lo,
             lr_span,
         };
         let pts: Vec<TaskPoint> = obs.iter().map(|o| (m.input(o.lny, o.lr), o.task)).collect();
         let z: Vec<f64> = zs.iter().map(|z| (z - m.z_shift) / m.z_scale).collect();
-        m.gp = MultiTaskGp::fit_ml(&pts, &z)?;
+        m.gp = MultiTaskGp::fit_ml(&pts, &z, &h0, loc_steps)?;
         Ok(m)
     }
 
@@ -55,99 +81,40 @@ impl TraceGp {
         [(lny - self.y_shift) / self.y_scale, (log10(lr) - self.lr_lo) / self.lr_span]
     }
 
-    /// The GP mean path of a schedule on a task: the `d` inputs and the predicted final ln Y.
-    fn mean_path(&self, lny0: f64, sched: &[f64], task: usize) -> (Vec<TaskPoint>, f64) {
+    /// The learnt location of task `t`.
+    pub fn loc(&self, t: usize) -> [f64; 2] {
+        self.gp.hyper.loc[t]
+    }
+
+    /// The mean path of `sched` from `ln Y_0 = lny0` at location `w` and its predicted boundary moments.
+    pub fn predict(&self, lny0: f64, sched: &[f64], w: [f64; 2]) -> Result<Pred> {
         let mut lny = lny0;
         let mut pts = Vec::with_capacity(sched.len());
+        let mut mean = Vec::with_capacity(sched.len());
         for &lr in sched {
-            let p = (self.input(lny, lr), task);
-            let m = self.gp.mean(std::slice::from_ref(&p))[0];
+            let p = (self.input(lny, lr), w);
+            let m = self.gp.mean_at(std::slice::from_ref(&p))[0];
             lny += self.z_shift + self.z_scale * m;
             if !lny.is_finite() {
                 lny = lny0 + 50.0;
             }
             pts.push(p);
+            mean.push(lny);
         }
-        (pts, lny)
-    }
-}
-
-/// A quantity of the acquisition: a candidate schedule on a task, its mean path and predicted final ln Y.
-struct Quantity {
-    cand: usize,
-    task: usize,
-    pts: Vec<TaskPoint>,
-    mean: f64,
-}
-
-/// TRUVAR choice among `(candidate, task)` runs for the quantities of `tasks`. Returns the chosen pair,
-/// its predicted final ln Y (mean, sd) and the updated η.
-pub(super) fn choose(
-    model: &TraceGp,
-    lny0: &[f64],
-    cands: &[Vec<f64>],
-    tasks: &[usize],
-    beta: f64,
-    eta: f64,
-    eta_shrink: f64,
-    cost: f64,
-) -> Result<((usize, usize), (f64, f64), f64)> {
-    let mut qs = Vec::new();
-    for &t in tasks {
-        for (c, s) in cands.iter().enumerate() {
-            let (pts, mean) = model.mean_path(lny0[t], s, t);
-            qs.push(Quantity { cand: c, task: t, pts, mean });
-        }
-    }
-    let d = cands.first().map_or(0, |s| s.len());
-    let all: Vec<TaskPoint> = qs.iter().flat_map(|q| q.pts.iter().copied()).collect();
-    // Posterior covariance of the latent increments (standardised) along every mean path.
-    let sig = model.gp.posterior_cov(&all, &all)?;
-    let z2 = model.z_scale * model.z_scale;
-    let nq = qs.len();
-    // Var of L_j in (ln Y)²: the sum of its d x d block.
-    let var: Vec<f64> = (0..nq)
-        .map(|j| {
-            let mut s = 0.0;
-            for a in 0..d {
-                for b in 0..d {
-                    s += sig[(j * d + a, j * d + b)];
-                }
+        let cov = self.gp.posterior_cov_at(&pts, &pts)?;
+        let z2 = self.z_scale * self.z_scale;
+        // Var ln Y_k = z_scale² Σ_{a,b<k} cov_ab (the leading k x k block).
+        let mut var = Vec::with_capacity(sched.len());
+        let mut s = 0.0;
+        for k in 0..sched.len() {
+            for a in 0..k {
+                s += 2.0 * cov[(a, k)];
             }
-            (s * z2).max(0.0)
-        })
-        .collect();
-    // Potential minimisers per task: lcb <= min ucb (Bogunovic et al. 2016, the set M_t of Alg. 1).
-    let sb = beta.sqrt();
-    let mut in_m = vec![false; nq];
-    for &t in tasks {
-        let idx: Vec<usize> = (0..nq).filter(|&j| qs[j].task == t).collect();
-        let min_ucb = idx.iter().map(|&j| qs[j].mean + sb * var[j].sqrt()).fold(f64::INFINITY, f64::min);
-        for &j in &idx {
-            in_m[j] = qs[j].mean - sb * var[j].sqrt() <= min_ucb;
+            s += cov[(k, k)];
+            var.push((s * z2).max(0.0));
         }
+        Ok(Pred { pts, mean, var, cov })
     }
-    let m_idx: Vec<usize> = (0..nq).filter(|&j| in_m[j]).collect();
-    let var_m: Vec<f64> = m_idx.iter().map(|&j| var[j]).collect();
-    let runs: Vec<CandidateRun> = (0..nq)
-        .map(|r| {
-            let obs_cov = DMatrix::from_fn(d, d, |a, b| sig[(r * d + a, r * d + b)] * z2);
-            let cross = DMatrix::from_fn(m_idx.len(), d, |i, b| {
-                let j = m_idx[i];
-                (0..d).map(|a| sig[(j * d + a, r * d + b)]).sum::<f64>() * z2
-            });
-            CandidateRun { obs_cov, cross, noise_var: model.gp.hyper.noise_var * z2, cost }
-        })
-        .collect();
-    let scores = truvar_scores(&var_m, &runs, beta, eta)?;
-    // Ties (or all-zero reductions) go to the lowest predicted final value.
-    let best = (0..nq)
-        .max_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(qs[b].mean.total_cmp(&qs[a].mean)))
-        .ok_or_else(|| Error::numerical("TRUVAR: no candidate"))?;
-    // η shrinks once every potential minimiser is resolved to η (Alg. 1, δ = 0).
-    let max_m = var_m.iter().map(|v| beta * v).fold(0.0, f64::max);
-    let eta = if max_m <= eta * eta { eta * eta_shrink } else { eta };
-    Ok(((qs[best].cand, qs[best].task), (qs[best].mean, var[best].sqrt()), eta))
 }
 
 #[cfg(test)]
@@ -155,18 +122,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn mean_path_of_an_empty_model_stays_put() {
-        let m = TraceGp {
-            gp: MultiTaskGp::fit(&[], &[], MtHyper::default()).unwrap(),
-            y_shift: 0.0,
-            y_scale: 1.0,
-            z_shift: 0.0,
-            z_scale: 1.0,
-            lr_lo: -3.0,
-            lr_span: 3.0,
-        };
-        let (pts, fin) = m.mean_path(0.5, &[0.1, 0.01], 0);
-        assert_eq!(pts.len(), 2);
-        assert!((fin - 0.5).abs() < 1e-15);
+    fn an_empty_model_predicts_no_change_and_the_prior_variance() {
+        let m = TraceGp::fit(&[], [1e-3, 1.0], &[[0.0, 0.0]], 0).unwrap();
+        let p = m.predict(0.5, &[0.1, 0.01], [0.0, 0.0]).unwrap();
+        assert_eq!(p.pts.len(), 2);
+        assert!((p.final_mean() - 0.5).abs() < 1e-15);
+        // Two increments of prior variance 1 and correlation k_u(u_0, u_1): Var = 2 + 2 k.
+        let k = p.cov[(0, 1)];
+        assert!((p.final_var() - (2.0 + 2.0 * k)).abs() < 1e-12 && (p.var[0] - 1.0).abs() < 1e-12);
     }
 }
