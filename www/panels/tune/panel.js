@@ -6,7 +6,7 @@
 // running, errors) mirror this panel.
 import { Panel } from '../panel.js';
 import { RunBar } from '../runbar.js';
-import { el, $ } from '../../shared/dom.js';
+import { el, $, nextTask } from '../../shared/dom.js';
 import { hashParams, setHash } from '../../shared/hash.js';
 import { parseHash, formatHash, toTuneConfig, fromTuneConfig, PAGE_PRESETS, COMPARE_PRESETS, RATINGS_SOURCES, TOY_MODELS, DEFAULTS, FIELDS, normalise } from './state.js';
 import { writeForm, readForm, updateVisibility, describeArms } from './settings.js';
@@ -521,11 +521,12 @@ export class TunePanel extends Panel {
   }
 
   /** @param {any} result @param {number} seconds @param {import('../../protocol.js').RunResult} run */
-  finish(result, seconds, run) {
+  async finish(result, seconds, run) {
     const config = run.report.config;
-    // A comparison shows one tuner's run below its card (compare-mode.js); a tune run shows itself.
-    if (config.kind === 'compare') this.cmp.finish(result, config, seconds, run.report);
-    else this.showReport(result, run.samples, run.dim, config, seconds, run.report, this.model);
+    // A comparison shows one tuner's run below its card (compare-mode.js); a tune run shows itself. Both draw in
+    // several tasks (nextTask), none long (issue 26 item 2).
+    if (config.kind === 'compare') await this.cmp.finish(result, config, seconds, run.report);
+    else await this.showReport(result, run.samples, run.dim, config, seconds, run.report, this.model);
     const report = this.result?.report;
     const b = report?.best;
     const chosen = config.kind === 'compare'
@@ -539,18 +540,25 @@ export class TunePanel extends Panel {
    * Shows a tune report (or one entry of a comparison) in the chart, bracket, arms table, chosen arm and
    * posterior, with its run model (built from the events; null: from the report alone).
    * @param {any} report @param {Float64Array} samples @param {number} dim @param {any} config @param {number} seconds
+   * Draws in three tasks (the chart; its data, bracket and table; the posterior), so that no main-thread task
+   * is long; a later call supersedes one still drawing.
    * @param {any} envelope the run's report envelope @param {RunModel|null} model
    */
-  showReport(report, samples, dim, config, seconds, envelope, model) {
+  async showReport(report, samples, dim, config, seconds, envelope, model) {
+    const token = this.showToken = (this.showToken ?? 0) + 1;
     if (model !== this.model || config.kind === 'compare') { if (model) this.showModel(model); else this.model = null; }
     const m = /** @type {RunModel} */ (this.model ?? new RunModel(this.state.unit));
     m.elapsed = seconds;
     m.applyReport(report);
     if (!this.model) { this.model = m; this.resetChart(m); }
-    this.drawRun(m, true);
     this.result = { config, report, samples, dim };
-    this.hooks.lastEvents = m.unknown;
     this.hooks.lastResult = { config, report, dim, envelope };
+    await nextTask();
+    if (token !== this.showToken) return;
+    this.drawRun(m, true);
+    this.hooks.lastEvents = m.unknown;
+    await nextTask();
+    if (token !== this.showToken) return;
     showPosterior({ trace: this.traceChart, hist: this.histChart, client: this.client, message: (t) => this.message(t, 'error') }, this.result);
     $('export-traces').disabled = !samples?.length;
     $('export-svg').disabled = false;
