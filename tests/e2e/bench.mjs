@@ -4,7 +4,7 @@
 // `cargo run --release --example browser_bench_native`; then the longest main-thread task (CPU and wall time)
 // of each default and page preset run. Usage: node tests/e2e/bench.mjs [reps]
 import { launch, openPage } from './helpers.mjs';
-import { CASES, traceRun } from './maintask.mjs';
+import { CASES, LESSON_CASES, traceRun } from './maintask.mjs';
 
 const reps = Number(process.argv[2] ?? 5);
 // BENCH_ONLY=main: only the main-thread measurements; BENCH_ONLY=speed: only the workloads.
@@ -49,7 +49,8 @@ for (const isolation of only === 'main' ? [] : [false, true]) {
 }
 
 // The main thread during a run (issue 26 item 2): for every tab's default, the tune default as a comparison and
-// every page preset (tests/e2e/maintask.mjs CASES, full sizes, threaded page), a Chromium trace of the page's
+// every page preset (tests/e2e/maintask.mjs CASES, full sizes, threaded page) and each lesson's runs (LESSON_CASES:
+// its settings, then each step that changes them), a Chromium trace of the page's
 // main thread from Run until the results are drawn: the longest task by thread CPU time and by wall time (on a
 // loaded machine a task's wall time counts the time it waited for a core), the tasks over 50 ms of each, and
 // what the longest task by CPU spent its time in (trace events inside it, wall ms).
@@ -57,7 +58,7 @@ for (const isolation of only === 'main' ? [] : [false, true]) {
 // BENCH_MAIN_PROFILE=1: also a CPU profile naming the page's functions (it adds to the tasks' CPU time).
 const mainReps = Number(process.env.BENCH_MAIN_REPS ?? 1);
 const filters = (process.env.BENCH_MAIN_CASES ?? '').split(',').filter(Boolean);
-const cases = CASES.filter((c) => !filters.length || filters.some((f) => c.id.includes(f)));
+const cases = [...CASES, ...LESSON_CASES].filter((c) => !filters.length || filters.some((f) => c.id.includes(f)));
 for (const c of only === 'speed' ? [] : cases) for (let rep = 0; rep < mainReps; rep++) {
   const env = await launch({ isolation: true });
   try {

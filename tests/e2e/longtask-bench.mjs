@@ -5,10 +5,10 @@
 //   node tests/e2e/longtask-bench.mjs [case-id-substring ...]   (LT_ROOT=dir serves another build; LT_QUICK=1 the
 //   test's smaller sizes; LT_NOPROFILE=1 no CPU profile)
 import { launch, openPage } from './helpers.mjs';
-import { CASES, traceRun } from './maintask.mjs';
+import { CASES, LESSON_CASES, traceRun } from './maintask.mjs';
 
 const filters = process.argv.slice(2);
-const cases = CASES.filter((c) => !filters.length || filters.some((f) => c.id.includes(f)));
+const cases = [...CASES, ...LESSON_CASES].filter((c) => !filters.length || filters.some((f) => c.id.includes(f)));
 for (const c of cases) {
   const env = await launch({ isolation: true, root: process.env.LT_ROOT });
   try {

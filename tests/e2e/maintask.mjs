@@ -5,6 +5,7 @@
 // waited for a core, its CPU time only the work the page asked for. The bound the tests assert is on CPU time;
 // `npm run bench` (tests/e2e/bench.mjs) prints both, and with `profile` a CDP CPU profile names the functions
 // the longest task spent its time in. Used by tests/e2e/longtask.test.mjs and tests/e2e/bench.mjs.
+import { LESSONS, mergeConfig } from '../../www/lessons.js';
 
 const PMF_MENU = "document.getElementById('coord').options.length >= 5000";
 
@@ -36,6 +37,23 @@ export const CASES = [
   // tvo mnist-page: quick with 3 epochs instead of 10 (the same 7 methods, charts and table; fewer windows).
   { id: 'tvo mnist-page', panel: 'tvo', load: 'mnist-page', quick: { epochs: 3 } },
 ];
+
+/**
+ * Each lesson's runs (www/lessons.js): its settings, then after each step that changes them (`patch`, applied on
+ * top of the previous as the lesson box's Apply button does) the changed settings.
+ * @type {{id: string, panel: string, load?: any, quick?: any, done?: string}[]}
+ */
+export const LESSON_CASES = LESSONS.flatMap((l) => {
+  const out = [];
+  let cur = l.panel === 'tune' ? { ...l.state } : structuredClone(l.config);
+  out.push({ id: `lesson ${l.id}`, panel: l.panel, load: structuredClone(cur) });
+  l.steps.forEach((s, i) => {
+    if (!s.patch) return;
+    cur = l.panel === 'tune' ? { ...cur, ...s.patch } : mergeConfig(cur, s.patch);
+    out.push({ id: `lesson ${l.id} step ${i + 1}`, panel: l.panel, load: structuredClone(cur) });
+  });
+  return out;
+});
 
 const CATEGORIES = 'toplevel,devtools.timeline,disabled-by-default-devtools.timeline,v8.execute';
 
