@@ -2,7 +2,7 @@
 // default, the tune default as a comparison and every page preset (tests/e2e/maintask.mjs CASES), a Chromium
 // trace of the page's main thread from Run until the results are drawn; no task may take over 50 ms of thread
 // CPU time (`tdur` of the trace's RunTask events). CPU, not wall time: on this 2-core machine shared with the
-// worker's threads and other jobs a task's wall time counts the time it waited for a core (wall times of 2-6x
+// worker's threads and other jobs a task's wall time counts the time it waited for a core (wall times of 2-7x
 // the CPU time were measured); the test prints both, `npm run bench` too (docs/benchmarks.md).
 // Sizes: the defaults as the page has them; paper-logreg-page at a fifth of its budget and tvo mnist-page at 3 of
 // 10 epochs (the same tables and charts, fewer points); mnist-bnn-page at full size (its result's size was the
