@@ -126,15 +126,17 @@ export class CompareMode {
     p.hooks.compare = result.entries.map((/** @type {any} */ e) => ({ name: e.name, best: e.best ?? null, error: null }));
     const first = result.entries.findIndex((/** @type {any} */ e) => e.best);
     await nextTask();
-    await this.show(first >= 0 ? first : 0);
+    await this.show(first >= 0 ? first : 0, true);
     p.hooks.compareCard = { verdict: $('cmp-verdict').textContent, shown: this.shown };
   }
 
   /**
    * Shows tuner `i`'s run below the card (chart, bracket, arms table, chosen arm, posterior); resolves once drawn.
-   * @param {number} i @returns {Promise<void>}
+   * `split` (the comparison's result): over several tasks (www/panels/tune/panel.js showReport); without it (a
+   * click on a tuner's button) at once.
+   * @param {number} i @param {boolean} [split] @returns {Promise<void>}
    */
-  async show(i) {
+  async show(i, split = false) {
     const d = this.done;
     const p = this.panel;
     if (!d) return;
@@ -142,9 +144,11 @@ export class CompareMode {
     if (!report) return;
     this.shown = i;
     renderCompareCard(d.result, d.config, i, (j) => this.show(j));
+    if (split) await nextTask();
+    if (this.shown !== i) return;
     // The worker sends the samples as a Float64Array (www/worker.js packSamples); a report loaded otherwise may hold an array.
     const samples = report.best?.samples;
-    const drawn = p.showReport(report, samples instanceof Float64Array ? samples : Float64Array.from(samples ?? []), report.best?.dim ?? 0, d.config, d.seconds, d.envelope, p.models[i] ?? null);
+    const drawn = p.showReport(report, samples instanceof Float64Array ? samples : Float64Array.from(samples ?? []), report.best?.dim ?? 0, d.config, d.seconds, d.envelope, p.models[i] ?? null, split);
     $('ksd-sub').textContent = `(${report.name}'s tuning run: its own ${String(report.metric ?? '').toUpperCase()} score of each arm against ${p.xLabel().replace(/ per arm$/, '')}, log scales; the card above compares the tuners)`;
     armsHeads(`${report.name}'s tuning run`);
     if (p.hooks.compareCard) p.hooks.compareCard.shown = i;

@@ -416,9 +416,10 @@ export class TunePanel extends Panel {
    * Redraws the chart now and the bracket and arms table (DOM: page layout) in the next frame, so that no
    * frame does both (with 56 arms each half costs 20-40 ms of main thread); `sync` draws all at once (the end of
    * a run).
-   * @param {RunModel} model @param {boolean} [sync]
+   * @param {RunModel} model @param {boolean} [sync] @param {boolean} [dom] with `sync`: draw the bracket and table too
+   *   (false: the caller draws them, in a task of their own)
    */
-  drawRun(model, sync = false) {
+  drawRun(model, sync = false, dom = true) {
     const t0 = performance.now();
     if (this.chartFor !== model) {
       this.resetChart(model);
@@ -433,8 +434,7 @@ export class TunePanel extends Panel {
     this.hooks.chartArms = model.arms.map((a) => ({ id: a.id, status: a.status, points: a.points.length }));
     this.drawHeat(model);
     this.drawStats(model);
-    if (sync) this.drawDom(model, true);
-    else if (!this.domPending) {
+    if (sync) { if (dom) this.drawDom(model, true); } else if (!this.domPending) {
       this.domPending = true;
       requestAnimationFrame(() => { this.domPending = false; if (this.model) this.drawDom(this.model); });
     }
@@ -526,7 +526,7 @@ export class TunePanel extends Panel {
     // A comparison shows one tuner's run below its card (compare-mode.js); a tune run shows itself. Both draw in
     // several tasks (nextTask), none long (issue 26 item 2).
     if (config.kind === 'compare') await this.cmp.finish(result, config, seconds, run.report);
-    else await this.showReport(result, run.samples, run.dim, config, seconds, run.report, this.model);
+    else await this.showReport(result, run.samples, run.dim, config, seconds, run.report, this.model, true);
     const report = this.result?.report;
     const b = report?.best;
     const chosen = config.kind === 'compare'
@@ -540,11 +540,12 @@ export class TunePanel extends Panel {
    * Shows a tune report (or one entry of a comparison) in the chart, bracket, arms table, chosen arm and
    * posterior, with its run model (built from the events; null: from the report alone).
    * @param {any} report @param {Float64Array} samples @param {number} dim @param {any} config @param {number} seconds
-   * Draws in three tasks (the chart; its data, bracket and table; the posterior), so that no main-thread task
-   * is long; a later call supersedes one still drawing.
-   * @param {any} envelope the run's report envelope @param {RunModel|null} model
+   * `split` (a run's result): in four tasks (the chart; its data; the bracket and table; the posterior), so that
+   * no main-thread task is long; a later call supersedes one still drawing. Without it (a click on a tuner of a
+   * comparison), all at once.
+   * @param {any} envelope the run's report envelope @param {RunModel|null} model @param {boolean} [split]
    */
-  async showReport(report, samples, dim, config, seconds, envelope, model) {
+  async showReport(report, samples, dim, config, seconds, envelope, model, split = false) {
     const token = this.showToken = (this.showToken ?? 0) + 1;
     if (model !== this.model || config.kind === 'compare') { if (model) this.showModel(model); else this.model = null; }
     const m = /** @type {RunModel} */ (this.model ?? new RunModel(this.state.unit));
@@ -553,11 +554,14 @@ export class TunePanel extends Panel {
     if (!this.model) { this.model = m; this.resetChart(m); }
     this.result = { config, report, samples, dim };
     this.hooks.lastResult = { config, report, dim, envelope };
-    await nextTask();
+    if (split) await nextTask();
     if (token !== this.showToken) return;
-    this.drawRun(m, true);
+    this.drawRun(m, true, false);
+    if (split) await nextTask();
+    if (token !== this.showToken) return;
+    this.drawDom(m, true);
     this.hooks.lastEvents = m.unknown;
-    await nextTask();
+    if (split) await nextTask();
     if (token !== this.showToken) return;
     showPosterior({ trace: this.traceChart, hist: this.histChart, client: this.client, message: (t) => this.message(t, 'error') }, this.result);
     $('export-traces').disabled = !samples?.length;
