@@ -10,7 +10,7 @@
 // Float64Arrays); pmf-page as a comparison and as one tune run (5,000 posterior coordinates); the D-TTTS
 // lesson's runs.
 // Checked to fail: with www/worker.js's packSamples returning before it packs (the samples cloned again), the
-// pmf-page and mnist-bnn-page cases fail (docs/benchmarks.md gives the numbers).
+// pmf-page and mnist-bnn-page cases fail (pmf-page in both of its runs: 76 and 82 ms; docs/benchmarks.md).
 // The pmf-page tune run also checks that the virtualised posterior table still shows every coordinate.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
