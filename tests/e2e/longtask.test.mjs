@@ -1,60 +1,77 @@
-// End-to-end (issue 26 item 2, "main-thread freezes when results arrive"): a run whose result has 5,000
-// posterior coordinates (the pmf-page preset's model, 200 users x 300 items x 10 latent factors, run as one
-// tune at a small budget) renders without a long main-thread task. A PerformanceObserver({type: 'longtask'})
-// is installed before Run. Wall time on a shared machine is not the task's CPU, so the bound is loose: no task
-// over 300 ms after Run (before the fix, tasks of 435-498 ms and 319-363 ms built and laid out the 5,000-row
-// posterior table and the coordinate menu, three runs; after it, 53-129 ms on a machine loaded by four agents,
-// and the test command runs a nice-19 fuzz build beside it); the longest is printed. The virtualised table still shows every coordinate:
-// scrolling to its end shows the last one, and the menu offers all 5,000.
+// End-to-end (issue 26 item 2, "no main-thread task over 50 ms, also when results render"): for every tab's
+// default, the tune default as a comparison and every page preset (tests/e2e/maintask.mjs CASES), a Chromium
+// trace of the page's main thread from Run until the results are drawn; no task may take over 50 ms of thread
+// CPU time (`tdur` of the trace's RunTask events). CPU, not wall time: on this 2-core machine shared with the
+// worker's threads and other jobs a task's wall time counts the time it waited for a core (wall times of 2-7x
+// the CPU time were measured); the test prints both, `npm run bench` too (docs/benchmarks.md).
+// Sizes: the defaults as the page has them; paper-logreg-page at a fifth of its budget and tvo mnist-page at 3 of
+// 10 epochs (the same tables and charts, fewer points); mnist-bnn-page at full size (its result's size was the
+// long task: 2.5 million sample values cloned in 200-330 ms before www/worker.js sent them as transferred
+// Float64Arrays); pmf-page as a comparison and as one tune run (5,000 posterior coordinates); the D-TTTS
+// lesson's runs.
+// Checked to fail: with www/worker.js's packSamples returning before it packs (the samples cloned again), the
+// pmf-page and mnist-bnn-page cases fail (pmf-page in both of its runs: 76 and 82 ms; docs/benchmarks.md).
+// The pmf-page tune run also checks that the virtualised posterior table still shows every coordinate.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, waitRunDone, waitArmCount } from './helpers.mjs';
+import { launch, openPage } from './helpers.mjs';
+import { CASES, LESSON_CASES, traceRun } from './maintask.mjs';
 
-describe('no long main-thread task when a large result renders', () => {
-  let env; let page;
-  before(async () => {
-    env = await launch({ isolation: true });
-    ({ page } = await openPage(env.context, env.url));
-  });
+const BOUND_CPU_MS = 50;
+// The lessons: the D-TTTS lesson's three runs (the issue measured 0.6-0.8 s freezes there); LONGTASK_LESSONS=1
+// adds every lesson's runs (about 2 min more; `npm run bench` measures them all, docs/benchmarks.md).
+const lessons = LESSON_CASES.filter((c) => process.env.LONGTASK_LESSONS === '1' || c.id.startsWith('lesson d-ttts'));
+// LONGTASK_CASES=pmf-page,tvo: only the cases whose id contains one of these.
+const only = (process.env.LONGTASK_CASES ?? '').split(',').filter(Boolean);
+
+describe('no main-thread task over 50 ms of CPU from Run until the results are drawn', () => {
+  let env;
+  before(async () => { env = await launch({ isolation: true }); });
   after(async () => { await env?.close(); });
 
-  test('pmf-page model as one tune run: no task over 300 ms after Run; the posterior table is complete', { timeout: 180_000 }, async () => {
-    await page.selectOption('#preset', 'pmf-page');
-    await waitArmCount(page, /arms/);
-    if (await page.isChecked('#compare')) await page.click('#compare');
-    await page.fill('#budget', '5000');
-    await page.dispatchEvent('#budget', 'change');
-    const t0 = await page.evaluate(() => {
-      /** @type {any} */ (window).__longtasks = [];
-      new PerformanceObserver((l) => { for (const e of l.getEntries()) /** @type {any} */ (window).__longtasks.push({ start: e.startTime, dur: e.duration }); })
-        .observe({ type: 'longtask', buffered: true });
-      return performance.now();
+  for (const c of [...CASES, ...lessons].filter((x) => !only.length || only.some((f) => x.id.includes(f)))) {
+    test(c.id, { timeout: 840_000 }, async () => {
+      // A second run only when the first had a task over the bound: on this loaded 2-core VM the same task's
+      // thread time was measured at 27-60 ms in different runs (pmf-page's result; tvo mnist-page's chart
+      // builds 29-53 ms), so one run over the bound is not yet a regression; the known slow path (the samples
+      // cloned) is over it in every run (69-344 ms). Both runs over the bound fail the test.
+      let r = null;
+      for (let attempt = 1; attempt <= 2; attempt++) {
+        const { page, consoleErrors } = await openPage(env.context, env.url);
+        try {
+          r = await traceRun(env.context, page, c, { patch: c.quick, timeout: 360_000 });
+          const lc = r.longestCpu; const lw = r.longestWall;
+          console.log(`# ${c.id}${attempt > 1 ? ' (second run)' : ''}: run ${r.runS.toFixed(1)} s, ${r.tasks} main-thread tasks; longest by CPU ${lc?.cpu_ms} ms (wall ${lc?.wall_ms} ms), longest by wall ${lw?.wall_ms} ms (CPU ${lw?.cpu_ms} ms); ${r.over50Wall} over 50 ms of wall time${r.cpuOver50.length ? `; over the bound: ${JSON.stringify(lc)}` : ''}`);
+          assert.equal(r.state, 'done');
+          // The trace saw the main thread, with a CPU time for every task (else the bound could not fail).
+          assert.ok(r.tasks >= 10, `main-thread tasks traced: ${r.tasks}`);
+          assert.equal(r.withCpu, r.tasks, 'every RunTask event carries its thread time (tdur)');
+          assert.deepEqual(consoleErrors, []);
+          if (c.id === 'pmf-page as one tune run') await virtualisedTable(page);
+        } finally { await page.close(); }
+        if (r.cpuOver50.length === 0) break;
+      }
+      assert.deepEqual(r?.cpuOver50, [], `tasks over ${BOUND_CPU_MS} ms of CPU in both runs; the longest (second run): ${JSON.stringify(r?.longestCpu)}`);
     });
-    await page.click('#run');
-    await waitRunDone(page, 1, 150_000);
-    // The menu's options come in chunks after the run: wait for all of them, then one more second of tasks.
-    await page.waitForFunction(() => document.getElementById('coord').options.length === 5000, null, { timeout: 30_000 });
-    await page.waitForTimeout(1000);
-    const tasks = (await page.evaluate(() => /** @type {any} */ (window).__longtasks)).filter((t) => t.start >= t0);
-    const longest = Math.max(0, ...tasks.map((t) => t.dur));
-    console.log(`# long tasks after Run: ${tasks.length}, longest ${longest.toFixed(0)} ms (wall time: ${tasks.map((t) => t.dur.toFixed(0)).join(', ')})`);
-    assert.deepEqual(tasks.filter((t) => t.dur > 300).map((t) => Math.round(t.dur)), []);
-    assert.deepEqual(await page.evaluate(() => window.__tunelab.errors), []);
-
-    // The table holds the rows in view, not 5,000; scrolled to the end it shows the last coordinate.
-    const mean = await page.evaluate(() => window.__tunelab.panels.tune.lastReport.result.best.posterior.mean.length);
-    assert.equal(mean, 5000);
-    const rows = await page.locator('#post-table tbody tr:not(.spacer)').count();
-    assert.ok(rows > 0 && rows < 500, `rows in the DOM: ${rows}`);
-    assert.equal(await page.textContent('#post-table tbody tr:not(.spacer) td'), 'θ1');
-    await page.evaluate(() => { const w = document.getElementById('post-table').closest('.table-wrap'); w.scrollTop = w.scrollHeight; });
-    await page.waitForFunction(() => [...document.querySelectorAll('#post-table tbody tr:not(.spacer) td:first-child')].some((td) => td.textContent === 'θ5000'), null, { timeout: 10_000 });
-    // The last row is where a full table would put it: at the end of the scroll box.
-    const gap = await page.evaluate(() => {
-      const w = document.getElementById('post-table').closest('.table-wrap');
-      const last = [...document.querySelectorAll('#post-table tbody tr:not(.spacer)')].pop();
-      return w.getBoundingClientRect().bottom - last.getBoundingClientRect().bottom;
-    });
-    assert.ok(Math.abs(gap) < 30, `last row ${gap} px from the box's bottom`);
-  });
+  }
 });
+
+/**
+ * The 5,000-row posterior table holds the rows in view; scrolled to its end it shows the last coordinate where a
+ * full table would put it. @param {import('playwright-core').Page} page
+ */
+async function virtualisedTable(page) {
+  const mean = await page.evaluate(() => window.__tunelab.panels.tune.lastReport.result.best.posterior.mean.length);
+  assert.equal(mean, 5000);
+  const rows = await page.locator('#post-table tbody tr:not(.spacer)').count();
+  assert.ok(rows > 0 && rows < 500, `rows in the DOM: ${rows}`);
+  assert.equal(await page.textContent('#post-table tbody tr:not(.spacer) td'), 'θ1');
+  await page.evaluate(() => { const w = document.getElementById('post-table').closest('.table-wrap'); w.scrollTop = w.scrollHeight; });
+  await page.waitForFunction(() => [...document.querySelectorAll('#post-table tbody tr:not(.spacer) td:first-child')].some((td) => td.textContent === 'θ5000'), null, { timeout: 10_000 });
+  const gap = await page.evaluate(() => {
+    const w = document.getElementById('post-table').closest('.table-wrap');
+    const last = [...document.querySelectorAll('#post-table tbody tr:not(.spacer)')].pop();
+    return w.getBoundingClientRect().bottom - last.getBoundingClientRect().bottom;
+  });
+  assert.ok(Math.abs(gap) < 30, `last row ${gap} px from the box's bottom`);
+}

@@ -116,7 +116,12 @@ export class Panel {
   begin(_config) {}
   /** @param {any[]} _details @param {number} _elapsed */
   onEvents(_details, _elapsed) {}
-  /** @param {any} _result @param {number} _seconds @param {import('../protocol.js').RunResult} _run */
+  /**
+   * Shows the result; may return a promise (a panel that draws in several tasks, so that none is long): the run
+   * is done once it resolves.
+   * @param {any} _result @param {number} _seconds @param {import('../protocol.js').RunResult} _run
+   * @returns {void|Promise<void>}
+   */
   finish(_result, _seconds, _run) {}
   /** @returns {(HTMLCanvasElement|null)[]} */
   canvases() { return []; }
@@ -508,7 +513,7 @@ export class Panel {
       this.lastReport = out.report;
       this.lastConfig = config;
       entry.lastReport = out.report;
-      this.finish(out.report.result, (performance.now() - t0) / 1000, out);
+      await this.finish(out.report.result, (performance.now() - t0) / 1000, out);
       entry.lastChartData = this.chartData();
       this.progress(1, null);
       this.setRunState('done');

@@ -36,3 +36,14 @@ export function docText(text) {
   if (last < text.length) out.push(text.slice(last));
   return out;
 }
+
+/**
+ * Yields to the browser: resolves in a new task, so work split by it never makes one long main-thread task
+ * (issue 26 item 2). scheduler.yield where the browser has it (continues ahead of other queued tasks), else a
+ * zero timeout.
+ * @returns {Promise<void>}
+ */
+export function nextTask() {
+  const s = /** @type {any} */ (globalThis).scheduler;
+  return typeof s?.yield === 'function' ? s.yield() : new Promise((r) => setTimeout(r, 0));
+}

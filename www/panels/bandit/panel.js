@@ -5,7 +5,7 @@
 // (ordered arms) or the pulls and posterior of each arm (discrete arms). The `sgmcmc-ksd` problem tunes SG-MCMC
 // configurations on the user's data (built-in or an uploaded CSV): its table of sampler runs is reported first.
 import { Panel } from '../panel.js';
-import { el } from '../../shared/dom.js';
+import { el, nextTask } from '../../shared/dom.js';
 import { parseNumbers } from '../../shared/hash.js';
 import { LineChart, legend, alignSeries, seriesStyle, placeholder } from '../../shared/charts.js';
 import { CanvasPlot, keyBox, drawGp1d } from '../../shared/canvas.js';
@@ -284,15 +284,23 @@ export class BanditPanel extends Panel {
     this.redraw(false);
   }
 
-  finish(report, seconds) {
+  /**
+   * The result in three tasks (the regret charts; the per-algorithm charts; the table, reading and distinct-arms
+   * chart): 33-42 ms of main thread in one task before (issue 26 item 2).
+   * @param {any} report @param {number} seconds
+   */
+  async finish(report, seconds) {
     this.report = report;
     this.xSel.value = 'rounds';
     this.redraw(true);
+    while (this.stale?.size) { await nextTask(); this.redraw(false); }
+    await nextTask();
     this.algoSel.replaceChildren(...report.algorithms.map((a, i) => el('option', { value: String(i), text: a.name })));
     const first = report.algorithms.findIndex((a) => a.charts?.gp_1d || a.charts?.schedules || a.charts?.arms);
     this.algoSel.value = String(Math.max(0, first));
     this.algoSel.disabled = false;
     this.drawDetail();
+    await nextTask();
     const tb = this.table.tBodies[0];
     const best = Math.min(...report.algorithms.map((a) => a.final_simple_regret.mean));
     tb.replaceChildren(...report.algorithms.map((a) => el('tr', { class: a.final_simple_regret.mean === best ? 'best' : null, 'data-algo': a.name },
@@ -326,7 +334,13 @@ export class BanditPanel extends Panel {
       : { name: c.name, x: c.rounds, y: c.cumulative, lo: c.cumulativeLo, hi: c.cumulativeHi }));
   }
 
+  /**
+   * The two regret charts. At most one is built (uPlot's constructor) per call, the other in the next frame
+   * (`stale`): both in one task took 35-42 ms of main thread at the run's first events (issue 26 item 2).
+   * @param {boolean} rebuild
+   */
   redraw(rebuild) {
+    if (!this.stale) this.stale = new Set();
     const log = this.logBox.checked;
     const keep = log ? (v) => Number.isFinite(v) && v > 0 : Number.isFinite;
     const names = (this.report?.algorithms.map((a) => a.name)) ?? this.curves.map((c) => c.name);
@@ -334,12 +348,21 @@ export class BanditPanel extends Panel {
     const series = names.map((n, i) => ({ label: n, ...seriesStyle(i), band: true, width: n === 'uniform' || n === 'random' ? 1.5 : 2 }));
     const unit = this.report?.algorithms[0]?.compute.unit ?? 'pulls';
     const xLabel = this.xSel.value === 'compute' && this.report ? unit : 'round';
+    if (rebuild) this.stale = new Set(['simple', 'cumulative']);
+    let built = false;
     for (const [chart, which] of /** @type {[LineChart, string][]} */ ([[this.simple, 'simple'], [this.cumulative, 'cumulative']])) {
       const data = alignSeries(this.regretItems(which), keep);
-      if (rebuild || !chart.u || chart.yLog !== log || chart.xLabel !== xLabel) {
+      if (this.stale.has(which) || !chart.u || chart.yLog !== log || chart.xLabel !== xLabel) {
+        if (built) { this.stale.add(which); continue; }
+        built = true;
+        this.stale.delete(which);
         chart.yLog = log; chart.xLabel = xLabel;
         chart.reset(series, data);
       } else chart.setData(data);
+    }
+    if (this.stale.size && !this.redrawQueued) {
+      this.redrawQueued = true;
+      requestAnimationFrame(() => { this.redrawQueued = false; this.redraw(false); });
     }
     legend(this.legendEl, series);
   }

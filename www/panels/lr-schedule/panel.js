@@ -4,7 +4,7 @@
 // every interval boundary; after the run: the predicted trace band of the tuned schedule and the final loss of
 // every method.
 import { Panel } from '../panel.js';
-import { el } from '../../shared/dom.js';
+import { el, nextTask } from '../../shared/dom.js';
 import { parseNumbers } from '../../shared/hash.js';
 import { LineChart, legend, alignSeries, OTHERS_GREY } from '../../shared/charts.js';
 import { CanvasPlot } from '../../shared/canvas.js';
@@ -20,6 +20,9 @@ export class LrPanel extends Panel {
     this.prefix = 'lr';
     this.title = 'Learning-rate schedules with a GP trace model';
     this.tab = 'LR schedules';
+    /** whether the learning-rate chart waits to be rebuilt (redraw builds one chart per call) */
+    this.lrStale = false;
+    this.redrawQueued = false;
     this.intro = 'A piecewise-constant learning rate over the intervals of one training run. Constant rates (spread in log space) and exponential '
       + 'decays run alongside the dynamic tuner, which runs Q copies in parallel, keeps the best at each boundary and gives the copies the rates '
       + 'that minimise quantiles of the GP-predicted loss. Same initial weights; every baseline schedule gets the best of Q runs (matched compute).';
@@ -124,6 +127,7 @@ export class LrPanel extends Panel {
   }
 
   begin(config) {
+    this.lrStale = false;
     this.names = [];
     this.traces = [];
     this.live = [];
@@ -164,12 +168,19 @@ export class LrPanel extends Panel {
     this.redraw(rebuild);
   }
 
-  finish(report, seconds) {
+  /**
+   * The result in several tasks (each chart, then the bars, then the table and reading), none long (issue 26
+   * item 2). @param {any} report @param {number} seconds
+   */
+  async finish(report, seconds) {
     this.report = report;
     this.names = report.methods.map((m) => m.name);
     this.traces = report.methods.map((m) => m.trace);
     this.redraw(true);
+    while (this.lrStale) { await nextTask(); this.redraw(false); }
+    await nextTask();
     this.drawBars();
+    await nextTask();
     const best = Math.min(...report.methods.map((m) => m.final_loss));
     // The dynamic tuner's row first (it used to sit below the table's scroll), then the baselines by final loss.
     const rows = [...report.methods].sort((a, b) => Number(b.family === 'dynamic') - Number(a.family === 'dynamic') || a.final_loss - b.final_loss);
@@ -195,6 +206,12 @@ export class LrPanel extends Panel {
     return out;
   }
 
+  /**
+   * Draws the loss and learning-rate charts. At most one chart is built (uPlot's constructor, 15-30 ms of main
+   * thread with 18 lines) per call: a second one is left for the next frame (`lrStale`), so that the run's first
+   * events or its result never build both in one task (44-53 ms measured, issue 26 item 2).
+   * @param {boolean} rebuild
+   */
   redraw(rebuild) {
     if (!this.names.length) return;
     const styles = this.styles();
@@ -214,10 +231,15 @@ export class LrPanel extends Panel {
     const withLr = items.filter((it) => it.lr);
     const lrSeries = withLr.map((it) => ({ label: it.name, ...styleOf(it) }));
     const lrData = alignSeries(withLr.map((it) => ({ x: it.x, y: it.lr })), pos);
-    if (rebuild || !this.loss.u || this.loss.series.length !== series.length) this.loss.reset(series, lossData); else this.loss.setData(lossData);
+    let built = false;
+    if (rebuild || !this.loss.u || this.loss.series.length !== series.length) { this.loss.reset(series, lossData); built = true; } else this.loss.setData(lossData);
     if (lrSeries.length) {
-      if (rebuild || !this.lr.u || this.lr.series.length !== lrSeries.length) this.lr.reset(lrSeries, lrData); else this.lr.setData(lrData);
-    }
+      const need = rebuild || this.lrStale || !this.lr.u || this.lr.series.length !== lrSeries.length;
+      if (need && built) {
+        this.lrStale = true;
+        if (!this.redrawQueued) { this.redrawQueued = true; requestAnimationFrame(() => { this.redrawQueued = false; this.redraw(false); }); }
+      } else if (need) { this.lr.reset(lrSeries, lrData); this.lrStale = false; } else this.lr.setData(lrData);
+    } else this.lrStale = false;
     // One legend entry for all the grey lines; the singled-out ones and the dynamic tuner by name.
     const others = series.filter((s) => s.group === 'others').length;
     const named = series.filter((s) => !s.group && !s.band);

@@ -3,7 +3,7 @@
 // compare-eta.js) and the tuners' table marks who runs; when it ends, the "who won, at what cost" card at the
 // top (compare-card.js) gives the verdict, and its buttons choose which tuner's run the chart, bracket, arms
 // table, chosen arm and posterior show (the first tuner that chose an arm, until one is picked).
-import { $ } from '../../shared/dom.js';
+import { $, nextTask } from '../../shared/dom.js';
 import { renderCompare } from './views.js';
 import { renderCompareCard } from './compare-card.js';
 import { CompareClock } from './compare-eta.js';
@@ -114,10 +114,10 @@ export class CompareMode {
 
   /**
    * The comparison's result: every tuner's row, the card and its verdict; the first tuner that chose an arm is
-   * shown below.
+   * shown below (in the tasks that follow the table's: www/panels/tune/panel.js showReport).
    * @param {any} result @param {any} config @param {number} seconds @param {any} envelope
    */
-  finish(result, config, seconds, envelope) {
+  async finish(result, config, seconds, envelope) {
     const p = this.panel;
     this.stop();
     this.done = { result, config, seconds, envelope };
@@ -125,12 +125,18 @@ export class CompareMode {
     this.renderTable();
     p.hooks.compare = result.entries.map((/** @type {any} */ e) => ({ name: e.name, best: e.best ?? null, error: null }));
     const first = result.entries.findIndex((/** @type {any} */ e) => e.best);
-    this.show(first >= 0 ? first : 0);
+    await nextTask();
+    await this.show(first >= 0 ? first : 0, true);
     p.hooks.compareCard = { verdict: $('cmp-verdict').textContent, shown: this.shown };
   }
 
-  /** Shows tuner `i`'s run below the card (chart, bracket, arms table, chosen arm, posterior). @param {number} i */
-  show(i) {
+  /**
+   * Shows tuner `i`'s run below the card (chart, bracket, arms table, chosen arm, posterior); resolves once drawn.
+   * `split` (the comparison's result): over several tasks (www/panels/tune/panel.js showReport); without it (a
+   * click on a tuner's button) at once.
+   * @param {number} i @param {boolean} [split] @returns {Promise<void>}
+   */
+  async show(i, split = false) {
     const d = this.done;
     const p = this.panel;
     if (!d) return;
@@ -138,10 +144,15 @@ export class CompareMode {
     if (!report) return;
     this.shown = i;
     renderCompareCard(d.result, d.config, i, (j) => this.show(j));
-    p.showReport(report, Float64Array.from(report.best?.samples ?? []), report.best?.dim ?? 0, d.config, d.seconds, d.envelope, p.models[i] ?? null);
+    if (split) await nextTask();
+    if (this.shown !== i) return;
+    // The worker sends the samples as a Float64Array (www/worker.js packSamples); a report loaded otherwise may hold an array.
+    const samples = report.best?.samples;
+    const drawn = p.showReport(report, samples instanceof Float64Array ? samples : Float64Array.from(samples ?? []), report.best?.dim ?? 0, d.config, d.seconds, d.envelope, p.models[i] ?? null, split);
     $('ksd-sub').textContent = `(${report.name}'s tuning run: its own ${String(report.metric ?? '').toUpperCase()} score of each arm against ${p.xLabel().replace(/ per arm$/, '')}, log scales; the card above compares the tuners)`;
     armsHeads(`${report.name}'s tuning run`);
     if (p.hooks.compareCard) p.hooks.compareCard.shown = i;
+    await drawn;
   }
 }
 

@@ -6,7 +6,7 @@
 // running, errors) mirror this panel.
 import { Panel } from '../panel.js';
 import { RunBar } from '../runbar.js';
-import { el, $ } from '../../shared/dom.js';
+import { el, $, nextTask } from '../../shared/dom.js';
 import { hashParams, setHash } from '../../shared/hash.js';
 import { parseHash, formatHash, toTuneConfig, fromTuneConfig, PAGE_PRESETS, COMPARE_PRESETS, RATINGS_SOURCES, TOY_MODELS, DEFAULTS, FIELDS, normalise } from './state.js';
 import { writeForm, readForm, updateVisibility, describeArms } from './settings.js';
@@ -25,7 +25,6 @@ import { drawHeat } from './heatmap.js';
 import { ArmDrill } from './drill.js';
 
 /** @typedef {import('./state.js').TuneState} TuneState */
-
 /** Arms-table rows changed per frame during a run (each row is ~20 layout objects). */
 const DOM_ROWS = 8;
 
@@ -419,9 +418,10 @@ export class TunePanel extends Panel {
    * Redraws the chart now and the bracket and arms table (DOM: page layout) in the next frame, so that no
    * frame does both (with 56 arms each half costs 20-40 ms of main thread); `sync` draws all at once (the end of
    * a run).
-   * @param {RunModel} model @param {boolean} [sync]
+   * @param {RunModel} model @param {boolean} [sync] @param {boolean} [dom] with `sync`: draw the bracket and table too
+   *   (false: the caller draws them, in a task of their own)
    */
-  drawRun(model, sync = false) {
+  drawRun(model, sync = false, dom = true) {
     const t0 = performance.now();
     if (this.chartFor !== model) {
       this.resetChart(model);
@@ -436,8 +436,7 @@ export class TunePanel extends Panel {
     this.hooks.chartArms = model.arms.map((a) => ({ id: a.id, status: a.status, points: a.points.length }));
     this.drawHeat(model);
     this.drawStats(model);
-    if (sync) this.drawDom(model, true);
-    else if (!this.domPending) {
+    if (sync) { if (dom) this.drawDom(model, true); } else if (!this.domPending) {
       this.domPending = true;
       requestAnimationFrame(() => { this.domPending = false; if (this.model) this.drawDom(this.model); });
     }
@@ -524,11 +523,12 @@ export class TunePanel extends Panel {
   }
 
   /** @param {any} result @param {number} seconds @param {import('../../protocol.js').RunResult} run */
-  finish(result, seconds, run) {
+  async finish(result, seconds, run) {
     const config = run.report.config;
-    // A comparison shows one tuner's run below its card (compare-mode.js); a tune run shows itself.
-    if (config.kind === 'compare') this.cmp.finish(result, config, seconds, run.report);
-    else this.showReport(result, run.samples, run.dim, config, seconds, run.report, this.model);
+    // A comparison shows one tuner's run below its card (compare-mode.js); a tune run shows itself. Both draw in
+    // several tasks (nextTask), none long (issue 26 item 2).
+    if (config.kind === 'compare') await this.cmp.finish(result, config, seconds, run.report);
+    else await this.showReport(result, run.samples, run.dim, config, seconds, run.report, this.model, true);
     const report = this.result?.report;
     const b = report?.best;
     const chosen = config.kind === 'compare'
@@ -542,19 +542,30 @@ export class TunePanel extends Panel {
    * Shows a tune report (or one entry of a comparison) in the chart, bracket, arms table, chosen arm and
    * posterior, with its run model (built from the events; null: from the report alone).
    * @param {any} report @param {Float64Array} samples @param {number} dim @param {any} config @param {number} seconds
-   * @param {any} envelope the run's report envelope @param {RunModel|null} model
+   * `split` (a run's result): in four tasks (the chart; its data; the bracket and table; the posterior), so that
+   * no main-thread task is long; a later call supersedes one still drawing. Without it (a click on a tuner of a
+   * comparison), all at once.
+   * @param {any} envelope the run's report envelope @param {RunModel|null} model @param {boolean} [split]
    */
-  showReport(report, samples, dim, config, seconds, envelope, model) {
+  async showReport(report, samples, dim, config, seconds, envelope, model, split = false) {
+    const token = this.showToken = (this.showToken ?? 0) + 1;
     if (model !== this.model || config.kind === 'compare') { if (model) this.showModel(model); else this.model = null; }
     const m = /** @type {RunModel} */ (this.model ?? new RunModel(this.state.unit));
     m.elapsed = seconds;
     m.applyReport(report);
     if (!this.model) { this.model = m; this.resetChart(m); }
-    this.drawRun(m, true);
     this.result = { config, report, samples, dim };
-    this.hooks.lastEvents = m.unknown;
     this.hooks.lastResult = { config, report, dim, envelope };
+    if (split) await nextTask();
+    if (token !== this.showToken) return;
+    this.drawRun(m, true, false);
+    if (split) await nextTask();
+    if (token !== this.showToken) return;
+    this.drawDom(m, true);
+    this.hooks.lastEvents = m.unknown;
     this.drill.show(this.result);
+    if (split) await nextTask();
+    if (token !== this.showToken) return;
     showPosterior({ trace: this.traceChart, hist: this.histChart, client: this.client, message: (t) => this.message(t, 'error') }, this.result);
     $('export-traces').disabled = !samples?.length;
     $('export-svg').disabled = false;

@@ -5,7 +5,7 @@
 // epoch with GP-UCB's points on it; after the run: the reward GP along beta_1 (Figure 2), the final table
 // (IWAE with K draws, test KL) and a reading generated from the report (www/panels/tvo/reading.js).
 import { Panel } from '../panel.js';
-import { el } from '../../shared/dom.js';
+import { el, nextTask } from '../../shared/dom.js';
 import { LineChart, legend, alignSeries } from '../../shared/charts.js';
 import { MARKS } from '../../shared/marks.js';
 import { METHODS, METHOD_KEYS, REFERENCE, styleOf, BETA_COLOURS, logpxCurves } from './figures.js';
@@ -69,6 +69,9 @@ export class TvoPanel extends Panel {
     ];
     /** @type {string[]} */ this.methods = [];
     this.repeats = 1;
+    /** @type {Set<string>} charts to rebuild (lp, beta, int) that a redraw left for the next one: one per call */
+    this.remount = new Set();
+    this.redrawQueued = false;
     this.windows = 0;
     /** @type {Map<string, any[]>} key `${method}#${repeat}` -> window records */
     this.records = new Map();
@@ -209,14 +212,20 @@ export class TvoPanel extends Panel {
     this.redraw(rebuild);
   }
 
-  /** @param {any} report @param {number} seconds */
-  finish(report, seconds) {
+  /**
+   * The result, drawn in several tasks (one chart each, then the table and reading), none long (issue 26 item 2).
+   * @param {any} report @param {number} seconds
+   */
+  async finish(report, seconds) {
     this.report = report;
     this.methods = report.summary.map((/** @type {any} */ m) => m.method);
     this.records = new Map(report.runs.map((/** @type {any} */ t) => [`${t.method}#${t.repeat}`, t.windows]));
     this.integrand = new Map(report.runs.filter((/** @type {any} */ t) => t.repeat === 0).map((/** @type {any} */ t) => [t.method, t.integrand]));
     this.redraw(true);
+    while (this.remount.size) { await nextTask(); this.redraw(false); }
+    await nextTask();
     this.drawGp();
+    await nextTask();
     const rows = [...report.summary].sort((a, b) => (Number.isFinite(b.log_px_mean) ? b.log_px_mean : -Infinity) - (Number.isFinite(a.log_px_mean) ? a.log_px_mean : -Infinity));
     const best = rows[0]?.log_px_mean;
     this.table.tBodies[0].replaceChildren(...rows.map((m) => el('tr', { class: [m.log_px_mean === best ? 'best' : '', m.method === 'gp-ucb' ? 'dynamic' : ''].join(' ').trim() || null },
@@ -245,9 +254,27 @@ export class TvoPanel extends Panel {
     }));
   }
 
-  /** @param {boolean} rebuild */
+  /**
+   * Draws the three live charts. Building a chart (uPlot's constructor: 12-20 ms of main thread each) happens for
+   * at most one chart per call; the others are left in `remount` for the next frame's call, so that the run's
+   * first events (or its result) never build three charts in one task (48-58 ms measured, issue 26 item 2).
+   * @param {boolean} rebuild
+   */
   redraw(rebuild) {
     if (!this.methods.length) return;
+    if (rebuild) this.remount = new Set(['lp', 'beta', 'int']);
+    let built = false;
+    /** @type {Set<string>} */
+    const seen = new Set();
+    /** @param {string} key @param {boolean} needed @returns {'mount'|'data'|'later'} */
+    const plan = (key, needed) => {
+      seen.add(key);
+      if (!needed && !this.remount.has(key)) return 'data';
+      if (built) { this.remount.add(key); return 'later'; }
+      built = true;
+      this.remount.delete(key);
+      return 'mount';
+    };
     const diff = this.showsDiff();
     const curves = logpxCurves(this.records, this.methods, this.repeats, diff);
     const band = this.repeats > 1;
@@ -255,7 +282,8 @@ export class TvoPanel extends Panel {
     const data = alignSeries(curves.map((c, i) => (series[i].band ? c : { x: c.x, y: c.y })));
     if (curves.some((c) => c.x.length)) {
       const yLabel = diff ? `test log p(x) − ${REFERENCE}’s (nats)` : 'test log p(x) (nats)';
-      if (rebuild || !this.lp.u || this.lp.series.length !== series.length || this.lp.yLabel !== yLabel) { this.lp.yLabel = yLabel; this.lp.reset(series, data); } else this.lp.setData(data);
+      const how = plan('lp', !this.lp.u || this.lp.series.length !== series.length || this.lp.yLabel !== yLabel);
+      if (how === 'mount') { this.lp.yLabel = yLabel; this.lp.reset(series, data); } else if (how === 'data') this.lp.setData(data);
       legend(this.legendEl, series);
       const seeds = band ? `mean over ${this.repeats} seeds; band: min–max over seeds` : 'one seed';
       this.lpHelp.textContent = diff
@@ -268,7 +296,8 @@ export class TvoPanel extends Panel {
       const end = bs[0].x[bs[0].x.length - 1] + (this.windowEpochs ?? 1);
       const bseries = bs.map((b, j) => ({ label: b.name, color: BETA_COLOURS[j % BETA_COLOURS.length], width: 2, mark: MARKS[j % MARKS.length], points: true, endHold: true, direct: b.name }));
       const bdata = alignSeries(bs.map((b) => ({ x: [...b.x, end], y: [...b.y, b.y[b.y.length - 1]] })));
-      if (rebuild || !this.beta.u || this.beta.series.length !== bseries.length) this.beta.reset(bseries, bdata); else this.beta.setData(bdata);
+      const how = plan('beta', !this.beta.u || this.beta.series.length !== bseries.length);
+      if (how === 'mount') this.beta.reset(bseries, bdata); else if (how === 'data') this.beta.setData(bdata);
       legend(this.betaLegend, bseries);
     }
     const ints = this.methods.filter((m) => this.integrand.get(m)?.length);
@@ -283,8 +312,15 @@ export class TvoPanel extends Panel {
         iseries.push(/** @type {any} */ ({ label: 'GP-UCB’s schedule points', color: '#000000', width: 0, points: true, mark: 'ring' }));
       }
       const idata = alignSeries(items);
-      if (rebuild || !this.int.u || this.int.series.length !== iseries.length) this.int.reset(iseries, idata); else this.int.setData(idata);
+      const how = plan('int', !this.int.u || this.int.series.length !== iseries.length);
+      if (how === 'mount') this.int.reset(iseries, idata); else if (how === 'data') this.int.setData(idata);
       legend(this.intLegend, iseries);
+    }
+    // A chart with no data yet is built when its data comes (no uPlot yet: `needed`).
+    for (const k of this.remount) if (!seen.has(k)) this.remount.delete(k);
+    if (this.remount.size && !this.redrawQueued) {
+      this.redrawQueued = true;
+      requestAnimationFrame(() => { this.redrawQueued = false; this.redraw(false); });
     }
   }
 
