@@ -33,6 +33,7 @@ mod experiments {
     mod bandit_merge;
     mod bandit_real;
     mod compare;
+    mod cost;
     mod experiment;
     mod hoag;
     mod hoag_sparse;
