@@ -14,6 +14,7 @@ import { download, toJson, configHash } from '../shared/export.js';
 import { fieldRow, writeControls, readControls, refreshControls } from './fields.js';
 import { RunBar } from './runbar.js';
 import { startCard } from '../shared/start-here.js';
+import { calibrate, estimate, loadRates, refine, rememberRun, fmtAbout, fmtWork } from '../shared/eta.js';
 import { readUpload, notCsvText, emptyFile, otherDelimiter, toCommas, delimiterName, headerColumns, csvRows } from '../shared/upload.js';
 
 /** @typedef {import('../protocol.js').Envelope} Envelope */
@@ -94,6 +95,19 @@ export class Panel {
     /** @type {HTMLFormElement} */
     this.form = /** @type {any} */ (null);
     this.bar = new RunBar((k) => this.id(k), this.errors);
+    /** @type {ReturnType<typeof setTimeout>|undefined} */
+    this.estimateTimer = undefined;
+    this.estimateSeq = 0;
+    /** @type {Promise<void>} the estimate being computed */
+    this.estimating = Promise.resolve();
+    /**
+     * The time estimate of the current settings (www/shared/eta.js): the core's cost and the seconds it gives on
+     * this device (null: no estimate, `why` says why).
+     * @type {{kind: string, cost: import('../shared/eta.js').Cost|null, seconds: number|null, source: string|null, rate: number|null, why: string|null}|null}
+     */
+    this.estimateInfo = null;
+    /** @type {{kind: string, cost: import('../shared/eta.js').Cost|null, seconds: number|null, source: string|null, rate: number|null, why: string|null}|null} the estimate the current run is checked against */
+    this.runEstimate = null;
   }
 
   /** Element id of a part of this panel. @param {string} k */
@@ -176,6 +190,7 @@ export class Panel {
     }
     this.entry.state = { ...this.state };
     this.afterRefresh();
+    this.scheduleEstimate();
   }
 
   // ---------------------------------------------------------------- layout
@@ -374,6 +389,81 @@ export class Panel {
     return { ...this.state };
   }
 
+  // ---------------------------------------------------------------- time estimate (www/shared/eta.js)
+
+  /** The core's check of the settings shortly after the last change, for the time estimate. */
+  scheduleEstimate() {
+    clearTimeout(this.estimateTimer);
+    this.estimateTimer = setTimeout(() => { this.estimateTimer = undefined; this.estimating = this.checkEstimate(); }, 150);
+  }
+
+  /** Runs a pending estimate now and waits for it (before a run, so the run is checked against its own settings). */
+  async flushEstimate() {
+    if (this.estimateTimer !== undefined) {
+      clearTimeout(this.estimateTimer);
+      this.estimateTimer = undefined;
+      this.estimating = this.checkEstimate();
+    }
+    await this.estimating;
+  }
+
+  async checkEstimate() {
+    const seq = ++this.estimateSeq;
+    try {
+      const res = await this.client.check(this.experiment(this.state));
+      if (seq === this.estimateSeq) await this.showEstimate(res.kind, res.summary?.cost ?? null);
+    } catch {
+      if (seq === this.estimateSeq) await this.showEstimate(this.kind, null, 'no estimate: these settings would not run.');
+    }
+  }
+
+  /**
+   * Shows the time of the current settings before Run: the core's cost at this device's rate (calibration or
+   * earlier runs). Leaves the line alone while a run goes (it shows the run's own estimate then).
+   * @param {string} kind @param {import('../shared/eta.js').Cost|null} cost @param {string|null} [why]
+   */
+  async showEstimate(kind, cost, why = null) {
+    const seq = this.estimateSeq;
+    const calibration = cost && !cost.unknown ? await calibrate(/** @type {any} */ (this.client)) : null;
+    if (seq !== this.estimateSeq) return;
+    const e = estimate(kind, cost, calibration, loadRates());
+    const reason = why ?? (cost?.unknown ? `no estimate: ${cost.unknown}.` : e.seconds == null ? 'no estimate yet.' : null);
+    this.estimateInfo = { kind, cost, seconds: e.seconds, source: e.source, rate: e.rate, why: reason };
+    this.entry.estimate = { kind, seconds: e.seconds, work: cost?.work ?? null, fixed: cost?.seconds ?? 0, source: e.source, rate: e.rate, calibration, phases: cost?.phases ?? [], why: reason };
+    if (this.current || this.starting) return;
+    const rate = e.source === 'runs' ? 'the rate of your earlier runs' : 'a calibration on this device';
+    this.bar.eta(e.seconds != null ? `Estimated time: ${fmtAbout(e.seconds)} (the core's cost model, ${fmtWork(cost?.work ?? 0)} multiply-adds, at ${rate}).` : `Estimated time: ${reason}`,
+      { seconds: e.seconds != null ? e.seconds.toFixed(3) : null, work: cost?.work ?? null, source: e.source, state: 'before' });
+  }
+
+  /**
+   * The whole run's estimated seconds at `elapsed` s with `frac` of its work done: the estimate before Run
+   * refined by the run's own rate (the tune panel's comparison uses its phase clock).
+   * @param {number} elapsed @param {number} frac @returns {number|null}
+   */
+  runTotal(elapsed, frac) { return refine(this.runEstimate?.seconds ?? null, elapsed, frac); }
+
+  /** The estimate line while a run goes. @param {number} elapsed @param {number} frac */
+  showRunEta(elapsed, frac) {
+    const total = this.runTotal(elapsed, frac);
+    if (total == null) return;
+    const before = this.runEstimate?.seconds;
+    this.bar.eta(`About ${fmtAbout(Math.max(0, total - elapsed)).replace(/^about /, '')} left of ${fmtAbout(total)}${before != null ? ` (estimated ${fmtAbout(before)} before Run)` : ''}.`,
+      { seconds: before != null ? before.toFixed(3) : null, total: total.toFixed(3), state: 'running' });
+  }
+
+  /**
+   * A complete run: its real time beside the estimate shown before Run, and its rate remembered for the next
+   * estimates of this kind. @param {number} seconds
+   */
+  finishEta(seconds) {
+    const est = this.runEstimate;
+    if (est?.cost) rememberRun(est.kind, est.cost, seconds);
+    this.entry.eta = { before: est?.seconds ?? null, source: est?.source ?? null, work: est?.cost?.work ?? null, seconds };
+    this.bar.eta(`Took ${seconds.toFixed(1)} s${est?.seconds != null ? `; estimated ${fmtAbout(est.seconds)} before Run (${est.source === 'runs' ? 'from earlier runs' : 'from the calibration'})` : ''}.`,
+      { seconds: est?.seconds != null ? est.seconds.toFixed(3) : null, took: seconds.toFixed(3), state: 'done' });
+  }
+
   // ---------------------------------------------------------------- runs
 
   /** @param {string} text @param {'info'|'error'} [kind] */
@@ -474,12 +564,16 @@ export class Panel {
       return null;
     }
     this.writeHash();
+    await this.flushEstimate().catch(() => {});
     const config = this.experiment(this.state);
     const entry = this.entry;
     entry.runs = ++this.runs;
     this.lastReport = null;
     this.setRunState('running', 'Starting…');
     this.progress(0);
+    // The estimate shown before Run is the one this run is checked against (the settings cannot change now).
+    this.runEstimate = this.estimateInfo;
+    this.entry.eta = { before: this.runEstimate?.seconds ?? null, source: this.runEstimate?.source ?? null, work: this.runEstimate?.cost?.work ?? null, seconds: null };
     const t0 = performance.now();
     /** @type {any[]} */
     let pending = [];
@@ -500,6 +594,7 @@ export class Panel {
       const run = this.client.run(config, csv, (events) => {
         // The kinds' own events (the `detail` of each progress event), drawn at most once a frame.
         for (const ev of events) if (ev.type === 'progress') { pending.push(ev.detail); reached.push(ev.detail); at.done = ev.done; at.total = ev.total; }
+        this.showRunEta((performance.now() - t0) / 1000, at.total > 0 ? at.done / at.total : 0);
         if (!scheduled) { scheduled = true; requestAnimationFrame(drain); }
       });
       this.current = run;
@@ -509,6 +604,7 @@ export class Panel {
       this.lastConfig = config;
       entry.lastReport = out.report;
       this.finish(out.report.result, (performance.now() - t0) / 1000, out);
+      this.finishEta((performance.now() - t0) / 1000);
       entry.lastChartData = this.chartData();
       this.progress(1, null);
       this.setRunState('done');
@@ -532,11 +628,14 @@ export class Panel {
         this.reachedFrac = at.total > 0 ? Math.min(1, at.done / at.total) : 0;
         this.progress(0);
         const where = this.stopped(seconds);
+        const before = this.runEstimate?.seconds;
+        this.bar.eta(`Stopped after ${seconds.toFixed(1)} s${before != null ? `; estimated ${fmtAbout(before)} before Run` : ''}.`, { state: 'stopped', total: null });
         this.showPartial(reached);
         this.setRunState('stopped', where);
         return partial;
       }
       this.message(`The run failed: ${e.message}`, 'error');
+      this.bar.eta('', { state: 'failed', total: null });
       this.progress(0);
       this.setRunState('failed', 'Failed: the message below says why.');
       return null;

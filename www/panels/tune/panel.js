@@ -149,13 +149,23 @@ export class TunePanel extends Panel {
       this.checked = { ok: true, m, error: null };
       ac.textContent = text;
       ac.dataset.arms = String(m);
+      this.estimateSeq++;
+      this.estimating = this.showEstimate(res.kind, res.summary?.cost ?? null);
     } catch (e) {
       if (seq !== this.checkSeq) return;
       const msg = /** @type {Error} */ (e).message;
+      this.estimateSeq++;
+      this.estimating = this.showEstimate(this.kind, null, 'no estimate: these settings would not run.');
       this.checked = { ok: false, m: 0, error: msg };
       ac.textContent = `These settings would not run: ${msg}`;
       ac.dataset.arms = '0';
     }
+  }
+
+  /** A comparison's whole-run estimate comes from its phase clock (compare-eta.js). @param {number} elapsed @param {number} frac */
+  runTotal(elapsed, frac) {
+    const whole = this.compareEntries.length ? this.cmp.clock?.total(elapsed) : null;
+    return whole ?? super.runTotal(elapsed, frac);
   }
 
   /** @param {any} s */
