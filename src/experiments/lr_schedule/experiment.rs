@@ -81,7 +81,7 @@ pub(crate) fn lr_cost(cfg: &LrConfig) -> Cost {
     use super::LrProblem;
     let shape = match (&cfg.problem, &cfg.data) {
         (_, _) if cfg.multitask.is_some() => return Cost::unknown("the multi-task warm start has no cost model"),
-        (LrProblem::NoisyQuadratic { dim, .. }, _) => None.or(Some((1usize, *dim, 1usize))),
+        (LrProblem::NoisyQuadratic { dim, .. }, _) => Some((1usize, *dim, 1usize)),
         (_, LrData::Digits) => Some((1797, 64, 10)),
         (_, LrData::Mnist { per_class, pool }) => {
             let side = 28 / (*pool).max(1);
