@@ -23,6 +23,7 @@
 
 pub mod bandit;
 pub mod compare;
+pub mod cost;
 pub mod hoag;
 pub mod lr_schedule;
 pub mod step_size;
@@ -62,6 +63,8 @@ pub trait Experiment: Sized {
     fn summary(&self) -> serde_json::Value {
         serde_json::Value::Null
     }
+    /// The run's work before it runs, per phase ([`cost::Cost`]); the summary carries it as `cost`.
+    fn cost(&self) -> cost::Cost;
     /// The user data set this config needs (a CSV file or an upload), if any.
     fn data_request(&self) -> Option<DataRequest> {
         None
@@ -182,9 +185,19 @@ macro_rules! registry {
             pub fn config(&self) -> ExperimentConfig {
                 match self { $(Checked::$v(e) => ExperimentConfig::$v(e.config().clone())),* }
             }
-            /// What the core computed from the config (see [`Experiment::summary`]).
+            /// What the core computed from the config (see [`Experiment::summary`]), with its cost model as
+            /// `cost` ([`Experiment::cost`]).
             pub fn summary(&self) -> serde_json::Value {
-                match self { $(Checked::$v(e) => e.summary()),* }
+                let mut s = match self { $(Checked::$v(e) => e.summary()),* };
+                if !s.is_object() {
+                    s = serde_json::json!({});
+                }
+                s["cost"] = self.cost().to_json();
+                s
+            }
+            /// The run's cost model (see [`Experiment::cost`]).
+            pub fn cost(&self) -> cost::Cost {
+                match self { $(Checked::$v(e) => e.cost()),* }
             }
             /// The user data this experiment needs, if any.
             pub fn data_request(&self) -> Option<DataRequest> {

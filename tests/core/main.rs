@@ -34,6 +34,7 @@ mod experiments {
     mod bandit_real;
     mod compare;
     mod arm_draws;
+    mod cost;
     mod experiment;
     mod hoag;
     mod hoag_sparse;

@@ -14,12 +14,14 @@ import { download, toJson, configHash } from '../shared/export.js';
 import { fieldRow, writeControls, readControls, refreshControls } from './fields.js';
 import { RunBar } from './runbar.js';
 import { startCard } from '../shared/start-here.js';
+import { fmtAbout } from '../shared/eta.js';
+import { EstimatingPanel } from './estimate.js';
 import { readUpload, notCsvText, emptyFile, otherDelimiter, toCommas, delimiterName, headerColumns, csvRows } from '../shared/upload.js';
 
 /** @typedef {import('../protocol.js').Envelope} Envelope */
 /** @typedef {import('../protocol.js').ExperimentEvent} ExperimentEvent */
 /** @typedef {import('./fields.js').FormField} FormField */
-/** @typedef {{client: import('../client.js').ComputeClient, hooks: any, busy: (self: string) => string|null}} PanelContext */
+/** @typedef {import('./estimate.js').PanelContext} PanelContext */
 /**
  * A run's state, one per panel (`runState`; also `section.dataset.runState` and the hook's `runState`): idle
  * (nothing run, or settings/file changed since), checking (Run pressed, the core checks the settings), running,
@@ -39,11 +41,10 @@ export const STATE_PLACEHOLDER = /** @type {Record<RunState, string|null>} */ ({
 /** What the placeholders of a failed run say once a new file makes the panel idle again. */
 const IDLE_AFTER_FAILURE = 'Press Run: the results appear here.';
 
-export class Panel {
+export class Panel extends EstimatingPanel {
   /** @param {PanelContext} ctx */
   constructor(ctx) {
-    this.client = ctx.client;
-    this.hooks = ctx.hooks;
+    super(ctx);
     this.busy = ctx.busy;
     /** @type {import('../client.js').RunHandle|null} */
     this.current = null;
@@ -148,9 +149,6 @@ export class Panel {
   /** Start of the names of downloaded files. */
   get filePrefix() { return `tunelab-${this.name}`; }
 
-  /** The hook entry of this panel (window.__tunelab.panels[name]). */
-  get entry() { return this.hooks.panels[this.name]; }
-
   /** The experiment config of a state: ONE document with its `kind`. @param {any} s */
   experiment(s) { return /** @type {import('../protocol.js').ExperimentConfig} */ ({ kind: this.kind, ...this.toConfig(s) }); }
 
@@ -181,6 +179,7 @@ export class Panel {
     }
     this.entry.state = { ...this.state };
     this.afterRefresh();
+    this.scheduleEstimate();
   }
 
   // ---------------------------------------------------------------- layout
@@ -479,12 +478,16 @@ export class Panel {
       return null;
     }
     this.writeHash();
+    await this.flushEstimate().catch(() => {});
     const config = this.experiment(this.state);
     const entry = this.entry;
     entry.runs = ++this.runs;
     this.lastReport = null;
     this.setRunState('running', 'Starting…');
     this.progress(0);
+    // The estimate shown before Run is the one this run is checked against (the settings cannot change now).
+    this.runEstimate = this.estimateInfo;
+    this.entry.eta = { before: this.runEstimate?.seconds ?? null, source: this.runEstimate?.source ?? null, work: this.runEstimate?.cost?.work ?? null, seconds: null };
     const t0 = performance.now();
     /** @type {any[]} */
     let pending = [];
@@ -505,6 +508,7 @@ export class Panel {
       const run = this.client.run(config, csv, (events) => {
         // The kinds' own events (the `detail` of each progress event), drawn at most once a frame.
         for (const ev of events) if (ev.type === 'progress') { pending.push(ev.detail); reached.push(ev.detail); at.done = ev.done; at.total = ev.total; }
+        this.showRunEta((performance.now() - t0) / 1000, at.total > 0 ? at.done / at.total : 0);
         if (!scheduled) { scheduled = true; requestAnimationFrame(drain); }
       });
       this.current = run;
@@ -513,7 +517,9 @@ export class Panel {
       this.lastReport = out.report;
       this.lastConfig = config;
       entry.lastReport = out.report;
-      await this.finish(out.report.result, (performance.now() - t0) / 1000, out);
+      const seconds = (performance.now() - t0) / 1000;
+      await this.finish(out.report.result, seconds, out);
+      this.finishEta(seconds);
       entry.lastChartData = this.chartData();
       this.progress(1, null);
       this.setRunState('done');
@@ -537,11 +543,14 @@ export class Panel {
         this.reachedFrac = at.total > 0 ? Math.min(1, at.done / at.total) : 0;
         this.progress(0);
         const where = this.stopped(seconds);
+        const before = this.runEstimate?.seconds;
+        this.bar.eta(`Stopped after ${seconds.toFixed(1)} s${before != null ? `; estimated ${fmtAbout(before)} before Run` : ''}.`, { state: 'stopped', total: null });
         this.showPartial(reached);
         this.setRunState('stopped', where);
         return partial;
       }
       this.message(`The run failed: ${e.message}`, 'error');
+      this.bar.eta('', { state: 'failed', total: null });
       this.progress(0);
       this.setRunState('failed', 'Failed: the message below says why.');
       return null;

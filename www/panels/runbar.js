@@ -29,7 +29,8 @@ export class RunBar {
         el('button', { type: 'button', id: P('copy-link'), title: 'Copy a link that reproduces these settings', text: 'Copy link' })),
       el('div', { class: 'progress-wrap' },
         el('progress', { id: P('progress'), max: 1, value: 0, 'aria-label': `${title} run progress` }),
-        el('p', { class: 'stats', id: P('stats'), text: readyText })),
+        el('p', { class: 'stats', id: P('stats'), text: readyText }),
+        el('p', { class: 'eta', id: P('eta'), 'aria-live': 'polite' })),
       el('p', { class: 'message', id: P('message'), role: 'alert', 'aria-live': 'assertive' }));
   }
 
@@ -61,6 +62,25 @@ export class RunBar {
   progress(frac, text = null) {
     if (frac != null) this.part('progress').value = Math.max(0, Math.min(1, frac));
     if (text != null) this.part('stats').textContent = text;
+  }
+
+  /**
+   * The time estimate line under the progress line (www/shared/eta.js); created under the stats line when the
+   * bar's markup has none (the tune panel's, in index.html). `data` (seconds, work, source) goes to its dataset.
+   * @param {string} text @param {Record<string, string|number|null>} [data]
+   */
+  eta(text, data = {}) {
+    let e = this.part('eta');
+    if (!e) {
+      const stats = this.part('stats');
+      if (!stats) return;
+      e = /** @type {any} */ (el('p', { class: 'eta', id: this.idOf('eta'), 'aria-live': 'polite' }));
+      stats.after(e);
+    }
+    e.textContent = text;
+    for (const [k, v] of Object.entries(data)) {
+      if (v == null) delete e.dataset[k]; else e.dataset[k] = String(v);
+    }
   }
 
   /** @param {boolean} on */

@@ -1,7 +1,8 @@
 //! The `compare` kind as an [`Experiment`]: the paper's comparison of tuners on one problem.
 
 use super::Comparison;
-use crate::experiments::tune::experiment::{tune_data_request, tune_problem, tune_summary, ChunkCounter};
+use crate::experiments::cost::{Basis, Cost, Phase};
+use crate::experiments::tune::experiment::{tune_cost, tune_data_request, tune_problem, tune_size, tune_summary, ChunkCounter};
 use crate::experiments::tune::{Event as TuneEvent, TuneConfig};
 use crate::experiments::compare;
 use serde::{Deserialize, Serialize};
@@ -177,6 +178,50 @@ impl Experiment for CompareExperiment {
         let evaluation = self.cfg.evaluation.resolve(&self.cfg.base).map(|p| serde_json::json!({ "budget": p.budget, "burn_in": p.burn_in }));
         serde_json::json!({ "tuners": names, "base": tune_summary(&self.cfg.base), "plans": plans, "evaluation": evaluation, "reference_samples": self.cfg.reference_samples })
     }
+    /// The comparison's cost model: the MAP once, the exact reference (MALA: warm-up n/2 and n draws thinned by
+    /// 5, one full-data gradient each, `compare::reference`), each tuner's run without its own MAP
+    /// ([`tune_cost`]), and each tuner's evaluation: its fresh chain (the plan's budget; with an iterations
+    /// budget counted at the largest gradient evaluations per iteration of its arms, a bound) and the scores of
+    /// at most `EVAL_ROWS` samples with their KSD pairs (a bound). A saved reference skips the reference phase.
+    fn cost(&self) -> Cost {
+        let Some(size) = tune_size(&self.cfg.base) else {
+            return Cost::unknown("the data's size is known once the file is read");
+        };
+        let (n, per) = (size.n_train as f64, size.per_point);
+        let mut cost = Cost::default();
+        let base = tune_cost(&self.cfg.base);
+        if let Some(map) = base.phases.iter().find(|p| p.name == "MAP") {
+            cost.add(map.clone());
+        }
+        let mala = self.cfg.reference_samples as f64 * 5.5;
+        cost.add(Phase::new("reference", mala * n, "gradient evaluations", per, Basis::Exact));
+        let plan = self.cfg.evaluation.resolve(&self.cfg.base);
+        let rows = compare::EVAL_ROWS as f64;
+        for (name, t) in &self.tuners {
+            let mut c = tune_cost(t);
+            if c.unknown.is_some() {
+                return c;
+            }
+            c.phases.retain(|p| p.name != "MAP");
+            let eval_chain = match &plan {
+                None => 0.0,
+                Some(p) => match p.budget.unit_amount() {
+                    Ok((crate::experiments::tune::BudgetUnit::GradEvals, g)) => g,
+                    Ok((crate::experiments::tune::BudgetUnit::Iterations, k)) => k * max_grad_per_iter(t, size.n_train),
+                    Ok((crate::experiments::tune::BudgetUnit::Seconds, s)) => {
+                        c.seconds += s;
+                        0.0
+                    }
+                    Err(_) => 0.0,
+                },
+            };
+            c.add(Phase::new("evaluation", eval_chain, "gradient evaluations", per, Basis::Bound));
+            c.add(Phase::new("evaluation scores", rows * n, "gradient evaluations", per, Basis::Bound));
+            c.add(Phase::new("evaluation KSD pairs", rows * rows, "sample pairs", 4.0 * size.dim, Basis::Bound));
+            cost.extend_prefixed(name, c);
+        }
+        cost
+    }
     fn data_request(&self) -> Option<DataRequest> {
         tune_data_request(&self.cfg.base.data, self.cfg.base.model.kind() == "pmf")
     }
@@ -210,4 +255,17 @@ impl Experiment for CompareExperiment {
             (*progress.borrow_mut())(0.0, total, detail)
         }, stop)
     }
+}
+
+/// The most gradient evaluations per iteration over a tuner's arms (its evaluation chain runs one of them).
+fn max_grad_per_iter(t: &TuneConfig, n_train: usize) -> f64 {
+    let arms = crate::experiments::tune::arms::tuner_arms(&t.tuner, &t.arms, t.sampler.kind, n_train, &mut crate::rng::stream(t.seed, crate::experiments::tune::driver::STREAM_TUNER)).unwrap_or_default();
+    arms.iter()
+        .filter_map(|a| {
+            crate::sampler::SamplerParams { kind: t.sampler.kind, step: a.step, batch: a.batch, leapfrog: a.leapfrog, friction: t.sampler.friction, thermostat_a: t.sampler.thermostat_a, with_replacement: t.sampler.with_replacement }
+                .validate(n_train.max(1))
+                .ok()
+                .map(|p| p.grad_evals_per_iter() as f64)
+        })
+        .fold(0.0, f64::max)
 }

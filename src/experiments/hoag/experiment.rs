@@ -1,6 +1,7 @@
 //! The `hoag` kind as an [`Experiment`]: HOAG against its baselines.
 
 use super::{HoagConfig, HoagData, HoagEvent, HoagReport};
+use crate::experiments::cost::{Basis, Cost, Phase};
 use crate::experiments::{DataFormat, DataRequest, Experiment, Inputs};
 use crate::Result;
 use std::sync::atomic::AtomicBool;
@@ -42,6 +43,9 @@ impl Experiment for HoagExperiment {
         let names: Vec<String> = self.cfg.methods.iter().map(|m| m.name()).collect();
         serde_json::json!({ "methods": names, "hyperparameters": self.cfg.n_hyper() })
     }
+    fn cost(&self) -> Cost {
+        hoag_cost(&self.cfg)
+    }
     fn data_request(&self) -> Option<DataRequest> {
         match &self.cfg.data {
             HoagData::Csv { path, label } => Some(DataRequest::labelled(Some(path), label)),
@@ -78,4 +82,52 @@ impl Experiment for HoagExperiment {
         }
         crate::experiments::hoag::run_checked(&self.cfg, inputs.data.as_ref(), &mut observe, stop)
     }
+}
+
+/// `(n, p)` of HOAG's built-in data (before the split in thirds); `None` for files.
+fn hoag_shape(cfg: &HoagConfig) -> Option<(usize, usize)> {
+    match &cfg.data {
+        HoagData::Simulate { n, d, .. } => Some((*n, *d)),
+        HoagData::Digits => Some((1797, 64)),
+        HoagData::Diabetes => Some((442, 10)),
+        HoagData::Mnist { per_class, pool, .. } => {
+            let side = 28 / (*pool).max(1);
+            Some((2 * per_class, side * side))
+        }
+        _ => None,
+    }
+}
+
+/// Passes over the train third an accurate inner solve (the landscape's, the curves' and the final ones, to
+/// `blackbox_tol`, warm-started) typically takes; at most `max_inner_iter`.
+const TYPICAL_SOLVE_PASSES: f64 = 20.0;
+
+/// The cost model of a HOAG comparison, in passes over the train third as the methods count them
+/// (`HoagMethodReport::cost`: each method stops at `budget.cost`, a bound; one pass is `n/3 x p` multiply-adds
+/// for logistic regression, `(n/3)^2` for kernel ridge's kernel matrix), plus the accurate solves that are not
+/// on the methods' clock (typical length [`TYPICAL_SOLVE_PASSES`]): one per trace point (at most `max_iter`)
+/// and the final one per method, and the landscape's grid (`landscape_points` per hyperparameter axis, squared
+/// for two hyperparameters).
+pub(crate) fn hoag_cost(cfg: &HoagConfig) -> Cost {
+    use crate::experiments::hoag::ProblemKind;
+    let Some((n, p)) = hoag_shape(cfg) else {
+        return Cost::unknown("the data's size is known once the file is read");
+    };
+    let n_train = n.div_ceil(3) as f64;
+    let per_pass = match cfg.problem {
+        ProblemKind::KernelRidge => n_train * n_train,
+        _ => n_train * p as f64,
+    };
+    let mut cost = Cost::default();
+    let methods = cfg.methods.len() as f64;
+    cost.add(Phase::new("methods", methods * cfg.budget.cost as f64, "passes", per_pass, Basis::Bound));
+    let solves = methods * (cfg.budget.max_iter as f64 + 1.0);
+    cost.add(Phase::new("accurate solves", solves * TYPICAL_SOLVE_PASSES, "passes", per_pass, Basis::Typical));
+    if cfg.landscape_points >= 2 {
+        let k = cfg.landscape_points as f64;
+        let points = if cfg.n_hyper() == Some(2) { k * k } else { k };
+        cost.add(Phase::new("landscape", points * TYPICAL_SOLVE_PASSES, "passes", per_pass, Basis::Typical));
+    }
+    // `budget.seconds` (off by default) only shortens a method: the passes stay a bound.
+    cost
 }

@@ -1,6 +1,7 @@
 //! The `lr-schedule` kind as an [`Experiment`]: learning-rate schedules by a GP trace model.
 
 use super::{LrConfig, LrData, LrEvent, LrReport};
+use crate::experiments::cost::{Basis, Cost, Phase};
 use crate::experiments::{DataRequest, Experiment, Inputs};
 use crate::Result;
 use std::sync::atomic::AtomicBool;
@@ -39,6 +40,9 @@ impl Experiment for LrExperiment {
     fn config(&self) -> &LrConfig {
         &self.cfg
     }
+    fn cost(&self) -> Cost {
+        lr_cost(&self.cfg)
+    }
     fn data_request(&self) -> Option<DataRequest> {
         match &self.cfg.data {
             LrData::Csv { path, label } => Some(DataRequest::labelled(Some(path), label)),
@@ -64,4 +68,59 @@ impl Experiment for LrExperiment {
             progress(done.min(total), total, e.clone())
         }, stop)
     }
+}
+
+/// The cost model of a learning-rate comparison: every baseline schedule (`constant` + `decay_starts` x
+/// `decay_factors`, each run `repeats()` times) and the dynamic tuner's Q runs train for `intervals` x
+/// `steps_per_interval` minibatch steps (counted in examples: steps x batch; about 3 multiply-adds per weight
+/// forward and backward) and record their loss on `eval_points` train rows `records_per_interval` times an
+/// interval; the dynamic tuner fits its trace model at every boundary but the last, on every recorded point of
+/// the intervals so far (Q runs): the sparse variational GP's `fit_iters` Adam steps cost about points x m^2
+/// (m = `inducing`, at most the points; typical: a failed fit falls back to the exact model).
+pub(crate) fn lr_cost(cfg: &LrConfig) -> Cost {
+    use super::LrProblem;
+    let shape = match (&cfg.problem, &cfg.data) {
+        (_, _) if cfg.multitask.is_some() => return Cost::unknown("the multi-task warm start has no cost model"),
+        (LrProblem::NoisyQuadratic { dim, .. }, _) => Some((1usize, *dim, 1usize)),
+        (_, LrData::Digits) => Some((1797, 64, 10)),
+        (_, LrData::Mnist { per_class, pool }) => {
+            let side = 28 / (*pool).max(1);
+            Some(((10 * per_class).min(10_000), side * side, 10))
+        }
+        _ => None,
+    };
+    let Some((n, p, classes)) = shape else {
+        return Cost::unknown("the data's size is known once the file is read");
+    };
+    let weights = match &cfg.problem {
+        LrProblem::Logreg => ((p + 1) * classes) as f64,
+        LrProblem::Mlp { hidden } => ((p + 1) * hidden + (hidden + 1) * classes) as f64,
+        LrProblem::NoisyQuadratic { dim, .. } => *dim as f64,
+    };
+    let no_data = matches!(cfg.problem, LrProblem::NoisyQuadratic { .. });
+    let schedules = cfg.constant + cfg.decay_starts * cfg.decay_factors.len();
+    let q = if cfg.dynamic.enabled { cfg.dynamic.runs } else { 0 };
+    let runs = (schedules * cfg.repeats() + q) as f64;
+    let d = cfg.intervals as f64;
+    let batch = if no_data { 1.0 } else { cfg.batch as f64 };
+    let mut cost = Cost::default();
+    cost.add(Phase::new("training", runs * d * cfg.steps_per_interval as f64 * batch, "examples", 3.0 * weights, Basis::Exact));
+    let eval = if no_data { 1.0 } else { (cfg.eval_points as f64).min(n as f64) };
+    cost.add(Phase::new("trace records", runs * d * cfg.records_per_interval as f64 * eval, "examples", weights, Basis::Bound));
+    if q > 0 {
+        let per_interval = (q * (cfg.records_per_interval + 1)) as f64;
+        let fits: f64 = (0..cfg.intervals.saturating_sub(1))
+            .map(|k| {
+                let points = (k + 1) as f64 * per_interval;
+                let m = (cfg.dynamic.inducing as f64).min(points);
+                match cfg.dynamic.model {
+                    super::TraceModelKind::Svgp => cfg.dynamic.fit_iters as f64 * points * m * m,
+                    super::TraceModelKind::ExactIncrements => ((k + 1) * q).pow(3) as f64,
+                }
+            })
+            .sum();
+        // Two latent GPs (the chained model's mean and noise).
+        cost.add(Phase::new("trace model fits", fits, "point x inducing^2 products", 2.0, Basis::Typical));
+    }
+    cost
 }

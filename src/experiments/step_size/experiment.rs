@@ -1,6 +1,7 @@
 //! The `step-size` kind as an [`Experiment`]: GP-UCB choosing an SG-MCMC step size window by window.
 
 use super::{StepEvent, StepTuneConfig, StepTuneReport};
+use crate::experiments::cost::{Basis, Cost, Phase};
 use crate::experiments::{Experiment, Inputs};
 use crate::Result;
 use std::sync::atomic::AtomicBool;
@@ -44,6 +45,9 @@ impl Experiment for StepExperiment {
     fn summary(&self) -> serde_json::Value {
         serde_json::json!({ "windows": self.cfg.windows, "fixed_steps": self.cfg.fixed_log10_steps.len() })
     }
+    fn cost(&self) -> Cost {
+        step_cost(&self.cfg)
+    }
     fn run(&self, _inputs: Inputs, progress: &mut dyn FnMut(f64, f64, StepEvent), stop: &AtomicBool) -> Result<StepTuneReport> {
         // One unit for all fixed-step runs together, then one per GP-UCB window.
         let total = self.cfg.windows as f64 + 1.0;
@@ -73,4 +77,36 @@ fn step_memory(cfg: &StepTuneConfig) -> crate::limits::MemoryEstimate {
     let kept = (cfg.window_iters as f64 / cfg.thin.max(1) as f64).ceil();
     est.add("one window's samples and scores per run", runs * 2.0 * kept * d * F64);
     est
+}
+
+/// The cost model of a step-size run: the MAP (typical, as tune's), then every run (the fixed steps and
+/// GP-UCB) samples `windows` x `window_iters` iterations (`StepTrace::grad_evals`: exact, a bound when a chain
+/// diverges) and scores each window's kept samples (`window_iters / thin`) by a KSD with full-data scores and
+/// its sample pairs, and once its tail windows pooled.
+pub(crate) fn step_cost(cfg: &StepTuneConfig) -> Cost {
+    use crate::model::ModelSpec;
+    let (dim, n) = match &cfg.model {
+        ModelSpec::Logistic { intercept, .. } => ((cfg.data.d + usize::from(*intercept)) as f64, cfg.data.n),
+        ModelSpec::Linear { .. } => (cfg.data.d as f64, cfg.data.n),
+        ModelSpec::Gaussian { d, .. } => (*d as f64, 1),
+        ModelSpec::Banana { .. } | ModelSpec::Mixture { .. } => (2.0, 1),
+        _ => return Cost::unknown("no cost model for this model in the step-size experiment"),
+    };
+    let per_iter = match cfg.sampler.clone().validate(n.max(1)) {
+        Ok(p) => p.grad_evals_per_iter() as f64,
+        Err(_) => return Cost::unknown("the sampler does not fit the data"),
+    };
+    let nf = n as f64;
+    let runs = (cfg.fixed_log10_steps.len() + 1) as f64;
+    let windows = cfg.windows as f64;
+    let samples = (cfg.window_iters as f64 / cfg.thin.max(1) as f64).ceil();
+    let tail = (windows * cfg.tail).ceil().clamp(1.0, windows.max(1.0)) * samples;
+    let mut cost = Cost::default();
+    if n > 1 {
+        cost.add(Phase::new("MAP", crate::experiments::tune::experiment::MAP_TYPICAL_ITERS * 2.0 * nf, "gradient evaluations", dim, Basis::Typical));
+    }
+    cost.add(Phase::new("chains", runs * windows * cfg.window_iters as f64 * per_iter, "gradient evaluations", dim, Basis::Exact));
+    cost.add(Phase::new("KSD scores", runs * (windows * samples + tail) * nf, "gradient evaluations", dim, Basis::Bound));
+    cost.add(Phase::new("KSD pairs", runs * (windows * samples * samples + tail * tail), "sample pairs", 4.0 * dim, Basis::Bound));
+    cost
 }

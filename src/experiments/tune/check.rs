@@ -77,15 +77,10 @@ impl TuneConfig {
         self.memory_estimate(None).check()
     }
 
-    /// A simple memory estimate of a run (see [`crate::limits`]): the data (`n x p x 8` bytes; `data` gives
-    /// `(n, p)` of a file once it is read, unknown before), the samples every arm keeps (planned iterations /
-    /// `thin` x d x 8, capped by the driver's streaming bound per arm; with a gradient-evaluation budget the
-    /// iterations of an arm are its evaluations over its batch, MAMBA's survivors counted as the smallest
-    /// batches; the bound alone for a seconds budget) and a Gaussian target's `d x d` matrices.
-    pub fn memory_estimate(&self, data: Option<(usize, usize)>) -> crate::limits::MemoryEstimate {
-        use crate::model::ModelSpec;
-        let mut est = crate::limits::MemoryEstimate::default();
-        let shape = data.or(match self.data.source {
+    /// `(n, p)` of the built-in data sources (rows before the test split, columns); `None` for files and uploads
+    /// (known only once read).
+    pub(crate) fn data_shape(&self) -> Option<(usize, usize)> {
+        match self.data.source {
             DataSource::Simulate { n, d, .. } => Some((n, d)),
             DataSource::Digits => Some((1797, 64)),
             DataSource::SimulateRatings { ratings, .. } => Some((ratings, 2)),
@@ -94,22 +89,21 @@ impl TuneConfig {
                 Some((per_class.map_or(10_000, |c| (10 * c).min(10_000)), side * side))
             }
             _ => None,
-        });
-        if let Some((n, p)) = shape {
-            est.add("data n x p x 8", n as f64 * p as f64 * 8.0);
         }
+    }
+
+    /// The posterior's dimension for data of shape `(n, p)` (`None` when it depends on a file not read yet).
+    pub(crate) fn param_dim(&self, shape: Option<(usize, usize)>) -> Option<f64> {
+        use crate::model::ModelSpec;
         let p = shape.map(|s| s.1 as f64);
         let classes = match self.data.source {
             DataSource::Digits | DataSource::Mnist { .. } => 10.0,
             _ => 2.0,
         };
-        let dim = match &self.model {
+        match &self.model {
             ModelSpec::Logistic { intercept, .. } => p.map(|p| p + f64::from(u8::from(*intercept))),
             ModelSpec::Linear { .. } => p,
-            ModelSpec::Gaussian { d, .. } => {
-                est.add("Gaussian target d x d matrices", 3.0 * (*d as f64) * (*d as f64) * 8.0);
-                Some(*d as f64)
-            }
+            ModelSpec::Gaussian { d, .. } => Some(*d as f64),
             ModelSpec::Banana { .. } | ModelSpec::Mixture { .. } => Some(2.0),
             ModelSpec::Pmf { latent, users, items, prior, .. } => match (&self.data.source, users, items) {
                 (_, Some(u), Some(i)) => Some(((u + i + prior.extra_per_latent()) * latent) as f64),
@@ -120,7 +114,25 @@ impl TuneConfig {
                 let k = k.map(|k| k as f64).unwrap_or(classes);
                 p.map(|p| *hidden as f64 * (p + 1.0) + k * (*hidden as f64 + 1.0))
             }
-        };
+        }
+    }
+
+    /// A simple memory estimate of a run (see [`crate::limits`]): the data (`n x p x 8` bytes; `data` gives
+    /// `(n, p)` of a file once it is read, unknown before), the samples every arm keeps (planned iterations /
+    /// `thin` x d x 8, capped by the driver's streaming bound per arm; with a gradient-evaluation budget the
+    /// iterations of an arm are its evaluations over its batch, MAMBA's survivors counted as the smallest
+    /// batches; the bound alone for a seconds budget) and a Gaussian target's `d x d` matrices.
+    pub fn memory_estimate(&self, data: Option<(usize, usize)>) -> crate::limits::MemoryEstimate {
+        use crate::model::ModelSpec;
+        let mut est = crate::limits::MemoryEstimate::default();
+        let shape = data.or(self.data_shape());
+        if let Some((n, p)) = shape {
+            est.add("data n x p x 8", n as f64 * p as f64 * 8.0);
+        }
+        if let ModelSpec::Gaussian { d, .. } = &self.model {
+            est.add("Gaussian target d x d matrices", 3.0 * (*d as f64) * (*d as f64) * 8.0);
+        }
+        let dim = self.param_dim(shape);
         let (Ok((unit, r)), Ok(m)) = (self.budget.unit_amount(), super::arms::arm_count(&self.tuner, &self.arms, self.sampler.kind))
         else {
             return est;

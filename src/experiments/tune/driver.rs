@@ -23,7 +23,7 @@ pub const CHUNKS: usize = 8;
 /// Samples of the best arm kept in the report.
 pub const REPORT_SAMPLES: usize = 500;
 /// Stream id offset for tuner-level randomness (random search arms).
-const STREAM_TUNER: u64 = (1 << 40) + 2;
+pub(crate) const STREAM_TUNER: u64 = (1 << 40) + 2;
 /// Stream id of the shared FSSD-opt fit (substream: the round).
 const STREAM_FSSD: u64 = (1 << 40) + 6;
 

@@ -29,7 +29,8 @@ export class CompareMode {
   begin(config) {
     const p = this.panel;
     p.compareEntries = (p.summary?.tuners ?? []).map((/** @type {string} */ name) => ({ name, report: null, error: null }));
-    this.clock = new CompareClock(p.summary, config, p.client.info?.threads ?? 1);
+    // Before any phase is timed, the clock converts the core's cost at the rate estimated before Run.
+    this.clock = new CompareClock(p.summary, p.runEstimate?.rate ?? null);
     this.t0 = performance.now();
     this.evalKind = config.evaluation?.kind ?? 'fresh-from-map';
     this.done = null;
@@ -75,7 +76,9 @@ export class CompareMode {
   reference(ev, elapsed) {
     const frac = ev.total > 0 ? Math.min(1, ev.done / ev.total) : 0;
     const left = frac > 0 ? ` · about ${Math.max(0, (elapsed * (1 - frac)) / frac).toFixed(0)} s left of it` : '';
-    this.panel.progress(frac, `Drawing the exact reference before the tuners run: ${ev.done.toLocaleString('en-US')} of ${ev.total.toLocaleString('en-US')} ${ev.unit} · ${elapsed.toFixed(1)} s${left}; the tuners' time is estimated once the first one runs.`);
+    const whole = this.clock?.total(elapsed);
+    const then = whole != null ? `; the whole comparison about ${whole.toFixed(0)} s (the core's cost model at this device's rate)` : '; the tuners\' time is estimated once the first one runs';
+    this.panel.progress(frac, `Drawing the exact reference before the tuners run: ${ev.done.toLocaleString('en-US')} of ${ev.total.toLocaleString('en-US')} ${ev.unit} · ${elapsed.toFixed(1)} s${left}${then}.`);
   }
 
   /** A tuner's event (after the panel's model took it): the table's running marks and the clock. @param {any} ev @param {number} elapsed */

@@ -23,6 +23,7 @@ import { TuneUpload } from './upload.js';
 import { readTune, readCompare } from './reading.js';
 import { drawHeat } from './heatmap.js';
 import { ArmDrill } from './drill.js';
+import { prepText, progressLine } from './progress-text.js';
 
 /** @typedef {import('./state.js').TuneState} TuneState */
 /** Arms-table rows changed per frame during a run (each row is ~20 layout objects). */
@@ -30,21 +31,6 @@ const DOM_ROWS = 8;
 
 /** @param {string} u */
 const unitLabel = (u) => (u === 'grad_evals' ? 'gradient evaluations' : u === 'seconds' ? 'seconds of compute' : 'iterations');
-/** @param {number} x */
-const fmtRate = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : x >= 1e3 ? `${(x / 1e3).toFixed(1)}k` : x.toFixed(0));
-/**
- * What the core does before round 1, named (issue 26: no silent 0%): the chains' starting point (the posterior
- * mode when `start` is `map`) and, for a comparison, the exact reference (MALA) drawn before the first tuner.
- * @param {any} config the run's tune or compare config
- */
-export function prepText(config) {
-  const parts = config.data?.source === 'none' ? ['setting up the target'] : ['loading the data'];
-  if ((config.start ?? 'map') === 'map') parts.push('finding the posterior mode (MAP) the chains start from');
-  const refs = config.kind === 'compare' ? (config.reference_samples ?? 20000) : 0;
-  if (refs > 0) parts.push(`drawing the exact reference (${refs.toLocaleString('en-US')} MALA draws)`);
-  return `Preparing: ${parts.join(', then ')}. Round 1 starts after that.`;
-}
-
 export class TunePanel extends Panel {
   /** @param {import('../panel.js').PanelContext} ctx */
   constructor(ctx) {
@@ -149,13 +135,23 @@ export class TunePanel extends Panel {
       this.checked = { ok: true, m, error: null };
       ac.textContent = text;
       ac.dataset.arms = String(m);
+      this.estimateSeq++;
+      this.estimating = this.showEstimate(res.kind, res.summary?.cost ?? null);
     } catch (e) {
       if (seq !== this.checkSeq) return;
       const msg = /** @type {Error} */ (e).message;
+      this.estimateSeq++;
+      this.estimating = this.showEstimate(this.kind, null, 'no estimate: these settings would not run.');
       this.checked = { ok: false, m: 0, error: msg };
       ac.textContent = `These settings would not run: ${msg}`;
       ac.dataset.arms = '0';
     }
+  }
+
+  /** A comparison's whole-run estimate comes from its phase clock (compare-eta.js). @param {number} elapsed @param {number} frac */
+  runTotal(elapsed, frac) {
+    const whole = this.compareEntries.length ? this.cmp.clock?.total(elapsed) : null;
+    return whole ?? super.runTotal(elapsed, frac);
   }
 
   /** @param {any} s */
@@ -489,37 +485,10 @@ export class TunePanel extends Panel {
   drawStats(model) {
     // Running arms move on the chart after every chunk (their scores come at the round's end).
     this.hooks.chartPending = this.scoreChart.setPending(model.pending());
-    const total = model.expectedTotal();
-    const spent = model.spent();
-    // Diverged arms stop early, so a finished run can have spent less than the schedule: it is 100% done.
-    const frac = model.done ? 1 : total > 0 ? Math.min(1, spent / total) : 0;
-    const t = model.elapsed;
-    const { iters, grad_evals } = model.totals();
     // A comparison: the time and share of the WHOLE comparison (compare-mode.js), not of this tuner alone.
     const cmp = this.compareEntries.length && this.cmp.clock ? this.cmp.line(model) : null;
-    const expected = cmp ? (cmp.total != null ? ` of about ${cmp.total.toFixed(0)} s for the whole comparison` : '')
-      : frac > 0.02 && !model.done ? ` of about ${(t / frac).toFixed(1)} s` : '';
-    const who = cmp ? cmp.who : this.compareEntries.length ? `${model.tuner} · ` : '';
-    if (!model.done && model.stoppedAt == null && spent === 0) {
-      // Started, but no arm has finished its first chunk (the core reports a chunk when every arm of the round ran it).
-      this.progress(0, `${who}Round ${model.round + 1} · ${t.toFixed(1)} s · running the first chunk of every arm: progress moves when all of them have run it.`);
-      return;
-    }
-    if (model.stoppedAt != null) {
-      this.progress(0, `${who}Stopped at round ${model.round + 1} of ${model.schedule.length} · ${model.stoppedAt.toFixed(1)} s · ${Math.round(frac * 100)}% of the schedule done.`);
-      return;
-    }
-    if (cmp?.final) { this.progress(1, `${who}Done · ${cmp.final}.`); return; }
-    if (cmp?.evaluating) {
-      this.progress(cmp.frac, `${who}tuning done; evaluating its choice (${cmp.on}) · ${t.toFixed(1)} s${expected}${cmp.total != null ? ` · ${Math.round(cmp.frac * 100)}% of it` : ''}`);
-      return;
-    }
-    // Without the core's plans (an older build) a comparison shows its tuner's own share, named so.
-    const whole = cmp?.total != null;
-    const shown = whole && !model.done ? cmp.frac : model.done ? 1 : frac;
-    const own = cmp ? cmp.since : t;
-    this.progress(shown, `${who}${model.done ? 'Done' : `Round ${model.round + 1}`} · ${t.toFixed(1)} s${expected} · ` +
-      `${Math.round(shown * 100)}%${whole ? ' of it' : cmp ? ' of this tuner' : ''} · ${fmtRate(iters / Math.max(own, 1e-3))} it/s · ${fmtRate(grad_evals / Math.max(own, 1e-3))} grad evals/s`);
+    const [frac, text] = progressLine(model, cmp, this.compareEntries.length > 0);
+    this.progress(frac, text);
   }
 
   /** @param {any} result @param {number} seconds @param {import('../../protocol.js').RunResult} run */
