@@ -14,7 +14,7 @@ use tunelab::experiments::lr_schedule::LrExperiment;
 use std::sync::atomic::AtomicBool;
 use tunelab::experiments::lr_schedule::multitask::{truvar_scores, CandidateRun, MtHyper, MultiTaskGp};
 use tunelab::experiments::lr_schedule::{
-    ChainedModel, FailureClassifier, IntervalObs, Link, LinkForm, LrConfig, LrProblem, MultitaskSpec, TraceModelKind,
+    ChainedModel, FailureClassifier, IntervalObs, Link, LinkForm, LrConfig, TraceModelKind,
 };
 use tunelab::rng::stream;
 use rand::RngExt;
@@ -184,29 +184,9 @@ fn dynamic_runs_are_unchanged() {
 
 #[test]
 fn multitask_run_is_unchanged() {
-    let mut c = LrConfig::new(LrProblem::Mlp { hidden: 4 });
-    c.intervals = 3;
-    c.steps_per_interval = 8;
-    c.records_per_interval = 2;
-    c.eval_points = 40;
-    c.constant = 2;
-    c.decay_starts = 1;
-    c.decay_factors = vec![0.1];
+    // the multi-task tests' tiny run (three MNIST tasks), at its own seed
+    let mut c = super::lrsched_multitask::tiny();
     c.seed = 5;
-    c.multitask = Some(MultitaskSpec {
-        tasks: vec![[0, 1], [2, 3], [8, 9]],
-        per_class: 30,
-        pool: 7,
-        source_runs: 2,
-        initial_runs: 2,
-        target_runs: 3,
-        candidate_constants: 4,
-        candidate_decay_starts: 2,
-        rate_grid: 4,
-        location_samples: 4,
-        location_steps: 5,
-        ..MultitaskSpec::default()
-    });
     let r = contract::run::<LrExperiment>(c.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap();
     let mt = r.multitask.as_ref().unwrap();
     assert!(mt.universal.location.is_some());

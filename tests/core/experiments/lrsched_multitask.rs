@@ -251,7 +251,7 @@ fn the_warm_start_criteria_of_sec_4_4() {
 
 /// A tiny multi-task run on real MNIST tasks (0v1 and 2v3 previous, 8v9 new; 30 digits per class pooled to
 /// 4 x 4).
-fn tiny() -> LrConfig {
+pub(super) fn tiny() -> LrConfig {
     let mut c = LrConfig::new(LrProblem::Mlp { hidden: 4 });
     c.intervals = 3;
     c.steps_per_interval = 8;
