@@ -191,7 +191,7 @@ pub(crate) fn bandit_cost(cfg: &BanditConfig, algos: &[AlgoSpec]) -> Cost {
             };
             let (n, dim) = dim_n;
             let (lo, hi) = spec.batch_fraction;
-            let mean_frac = if hi > lo { (hi - lo) / (hi / lo).ln() } else { lo };
+            let mean_frac = if hi > lo { (hi - lo) / crate::math::ln(hi / lo) } else { lo };
             let per_iter: f64 = spec
                 .samplers
                 .iter()
