@@ -72,6 +72,15 @@ export class EstimatingPanel {
   }
 
   /**
+   * A check the panel ran itself (the tune panel checks on every change): its result becomes the estimate shown,
+   * superseding any estimate under way. @param {{kind: string, summary?: any}|null} res null: the check failed
+   */
+  estimateFromCheck(res) {
+    this.estimateSeq++;
+    this.estimating = res ? this.showEstimate(res.kind, res.summary?.cost ?? null) : this.showEstimate(this.kind, null, 'no estimate: these settings would not run.');
+  }
+
+  /**
    * Shows the time of the current settings before Run: the core's cost at this device's rate (calibration or
    * earlier runs). Leaves the line alone while a run goes (it shows the run's own estimate then).
    * @param {string} kind @param {import('../shared/eta.js').Cost|null} cost @param {string|null} [why]

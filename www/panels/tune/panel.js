@@ -135,13 +135,11 @@ export class TunePanel extends Panel {
       this.checked = { ok: true, m, error: null };
       ac.textContent = text;
       ac.dataset.arms = String(m);
-      this.estimateSeq++;
-      this.estimating = this.showEstimate(res.kind, res.summary?.cost ?? null);
+      this.estimateFromCheck(res);
     } catch (e) {
       if (seq !== this.checkSeq) return;
       const msg = /** @type {Error} */ (e).message;
-      this.estimateSeq++;
-      this.estimating = this.showEstimate(this.kind, null, 'no estimate: these settings would not run.');
+      this.estimateFromCheck(null);
       this.checked = { ok: false, m: 0, error: msg };
       ac.textContent = `These settings would not run: ${msg}`;
       ac.dataset.arms = '0';
