@@ -19,6 +19,9 @@ Prints, as Markdown:
 3. MAMBA-KSD's chosen arm per sampler and seed in each set (step h, batch, L).
 4. MAMBA-KSD's scoring overhead per set: seconds spent scoring against seconds of sampling summed over arms
    (`compute.scoring_seconds`, `compute.seconds`), and the same in gradient evaluations.
+5. The spread of MAMBA-KSD's chosen tuning chain per set: mean over coordinates of its sd (`best.posterior.std`)
+   over the MALA reference's sd, per seed (below 1: too narrow; above 1: too wide).
+6. Every kernel-independent tuner's chosen step and xi per seed (where a mean is moved by one seed, which).
 With --chosen SEED DIR, prints instead MAMBA-KSD's chosen arm per sampler at that one seed (the seed-0 table:
 step h, batch, L, its KSD score, posterior-std error against MALA, sampler and scoring gradient evaluations,
 wall time of the MAMBA-KSD run).
@@ -66,7 +69,7 @@ def load_set(d):
         if entries is None or find(doc, "reference") is None:
             print(f"skipping {f}: no reference or entries", file=sys.stderr)
             continue
-        runs[(m.group(1), int(m.group(2)))] = {e["name"]: e for e in entries}
+        runs[(m.group(1), int(m.group(2)))] = {e["name"]: e for e in entries} | {"__reference__": find(doc, "reference")}
         for e in entries:
             if e["name"] == "MAMBA-KSD" and e.get("kernel"):
                 kernel = e["kernel"]["kind"]
@@ -194,6 +197,31 @@ def main(args):
             rng = lambda xs, f: f"{f(min(xs))}–{f(max(xs))}"
             print(f"| {p} | {rng([a for a, _, _, _ in v], lambda x: f'{x:.2f}')} | {rng([b for _, b, _, _ in v], lambda x: f'{x:.1f}')} | "
                   f"{rng([a / b for a, b, _, _ in v], lambda x: f'{100 * x:.0f}%')} | {rng([c / d for _, _, c, d in v], lambda x: f'{100 * x:.0f}%')} |")
+
+    for s in sets:
+        print(f"\nSpread of MAMBA-KSD's chosen tuning chain, {s['label']}: mean over coordinates of sd_hat / sd (MALA), per seed\n")
+        print("| sampler | per seed | median |")
+        print("|---|---|---|")
+        for p in SAMPLERS:
+            v = []
+            for k in complete:
+                r = s["runs"][(p, k)]
+                b = r["MAMBA-KSD"].get("best")
+                ref = r["__reference__"]["std"]
+                v.append(statistics.fmean(a / c for a, c in zip(b["posterior"]["std"], ref)) if b else float("nan"))
+            print(f"| {p} | " + ", ".join(f"{x:.3f}" for x in v) + f" | {statistics.median(v):.3f} |")
+
+    for t, s in other_src.items():
+        print(f"\n{t}: chosen step h and xi per seed (seeds {', '.join(map(str, complete))})\n")
+        print("| sampler | " + " | ".join(f"seed {k}" for k in complete) + " |")
+        print("|---|" + "---|" * len(complete))
+        for p in SAMPLERS:
+            cells = []
+            for k in complete:
+                e = s["runs"][(p, k)][t]
+                x, why = xi_of(e)
+                cells.append(why if why and not e.get("best") else f"{e['best']['step']:.1e}: " + (f"{x:.3f}" if x is not None else why))
+            print(f"| {p} | " + " | ".join(cells) + " |")
 
 
 def chosen(out, seed):
