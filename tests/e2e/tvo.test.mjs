@@ -94,6 +94,29 @@ describe('the TVO panel and the GP-UCB lesson', () => {
     await page.close();
   });
 
+  test('the paper\'s data and VAE are options: 28×28 MNIST, stochastic binarisation and a second hidden layer reach the core from the URL', async () => {
+    const page = await b.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    // small sizes (12 digits per class, one epoch, one method) keep the test short; the full size is the core's mnist-paper preset
+    await page.goto(`${pg.url}#panel=tvo&tvo.data=mnist28&tvo.binarise=stochastic&tvo.hidden=16&tvo.hidden2=8&tvo.perclass=12&tvo.test=20&tvo.evalsize=20&tvo.epochs=1&tvo.window=1&tvo.methods=linear&tvo.curvek=2&tvo.iwaek=5`);
+    await page.waitForFunction(() => window.__tunelab?.panels?.tvo && window.__tunelab.info != null);
+    assert.equal(await page.inputValue('#tvo-data'), 'mnist28');
+    assert.equal(await page.inputValue('#tvo-binarise'), 'stochastic');
+    assert.equal(await page.inputValue('#tvo-hidden2'), '8');
+    const out = await page.evaluate(() => window.__tunelab.panels.tvo.run());
+    assert.equal(out.status, 'complete');
+    const rep = await page.evaluate(() => window.__tunelab.panels.tvo.lastReport);
+    assert.equal(rep.config.binarisation, 'stochastic');
+    assert.deepEqual(rep.config.hidden, [16, 8]);
+    assert.deepEqual(rep.config.data, { source: 'mnist', pool: 1, per_class: 12 });
+    const r = resultOf(rep);
+    assert.deepEqual([r.pixels, r.n_train, r.n_test], [784, 100, 20]);
+    assert.ok(Number.isFinite(r.summary[0].log_px_mean) && r.summary[0].log_px_mean < 0);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('every step\'s claims hold on its run; the reading matches the report', async (t) => {
     const page = await b.context.newPage();
     const errors = [];

