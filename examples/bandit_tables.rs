@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicBool;
 use tunelab::bandit::{Recommend, TttsOptions};
 use tunelab::experiments::bandit::BanditExperiment;
 use tunelab::experiments::{self, Inputs};
-use tunelab::experiments::bandit::{hpo::{ClassData, DigitData, HpoSpec}, AlgoSpec, BanditConfig, ProblemSpec};
+use tunelab::experiments::bandit::{hpo::{ClassData, DigitData, HpoShared, HpoSpec}, AlgoSpec, BanditConfig, ProblemSpec};
 use tunelab::bandit::HalvingOptions;
 use tunelab::experiments::bandit::sgmcmc_ksd::{SgmcmcKsdSpec, SgmcmcReservoirShared};
 
@@ -52,6 +52,8 @@ fn main() {
         ("kernel ridge wine", ProblemSpec::Hpo(HpoSpec::kernel_ridge(ClassData::Wine)), 300),
         ("mlp digits 8x8", ProblemSpec::Hpo(HpoSpec::mlp(DigitData::Digits)), 200),
         ("mlp mnist", ProblemSpec::Hpo(HpoSpec::mlp(DigitData::Mnist { per_class: 100 })), 200),
+        // the poster's MNIST box (width [5, 50], alpha [0, 0.9], lr [1e-5, 1e-1]), batch fixed at 200 (preset mlp-mnist-poster)
+        ("mlp mnist poster box", ProblemSpec::Hpo(HpoSpec::mlp_poster(DigitData::Mnist { per_class: 100 })), 200),
         ("sgmcmc-ksd pool of 60", ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec::default()), 1000),
         ("sgmcmc-ksd continuous reservoir", ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec { continuous: true, ..SgmcmcKsdSpec::default() }), 1000),
     ];
@@ -128,6 +130,28 @@ fn main() {
                     g4(v.iter().filter(|x| **x < 1e-3).count() as f64 / n)
                 );
             }
+        }
+        if let ProblemSpec::Hpo(spec) = &c.problem {
+            // the shape of the reservoir: the reference draws' true values (the run's own, same seed)
+            let sh = HpoShared::build(spec, seed, &mut |_, _| {}, &AtomicBool::new(false)).expect("reference draws");
+            let v = sh.reference_values();
+            let (opt, n) = (sh.optimum(), v.len() as f64);
+            let frac = |d: f64| v.iter().filter(|x| **x >= opt - d).count() as f64 / n;
+            let mut sorted = v.to_vec();
+            sorted.sort_by(f64::total_cmp);
+            let _ = writeln!(
+                md,
+                "Reservoir ({} reference draws, true value = mean validation accuracy over {} folds): optimum {}, median \
+                 {}, lowest {}; fraction within 0.01 / 0.05 / 0.2 of the optimum: {} / {} / {}.\n",
+                v.len(),
+                spec.truth_folds,
+                g4(opt),
+                g4(sorted[v.len() / 2]),
+                g4(sorted[0]),
+                g4(frac(0.01)),
+                g4(frac(0.05)),
+                g4(frac(0.2))
+            );
         }
         let _ = writeln!(md, "| method | simple regret | recommended true value | cumulative regret | distinct arms |\n|---|---|---|---|---|");
         let f = |s: &experiments::bandit::Summary| format!("{} [{}, {}]", g4(s.mean), g4(s.lo), g4(s.hi));

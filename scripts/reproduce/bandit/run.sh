@@ -2,7 +2,9 @@
 # Regenerates the bandit tables (D-TTTS, GP-UCB, successive halving / Hyperband and the baselines):
 #   tables  docs/bandit-tables.md and docs/bandit-effective-arms.csv (examples/bandit_tables.rs: seed 1, 20 repeats)
 #   gpucb   the README's and docs/bandit.md's GP-UCB numbers (gpucb-numbers.sh, printed)
-# Usage: bash scripts/reproduce/bandit/run.sh [tables] [gpucb]   (default: both)
+#   mlp-poster  only the "mlp mnist poster box" section of docs/bandit-tables.md (preset mlp-mnist-poster's problem:
+#           the D-TTTS poster's MNIST box; 200 pulls, 20 repeats; the other sections are kept; also part of tables)
+# Usage: bash scripts/reproduce/bandit/run.sh [tables] [gpucb] [mlp-poster]   (default: tables and gpucb)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 PARTS=("$@")
@@ -12,6 +14,7 @@ for part in "${PARTS[@]}"; do
   case "$part" in
     tables) cargo run --release --example bandit_tables ;;
     gpucb) bash scripts/reproduce/bandit/gpucb-numbers.sh ;;
-    *) echo "unknown part '$part' (tables, gpucb)" >&2; exit 2 ;;
+    mlp-poster) cargo run --release --example bandit_tables -- --only "mlp mnist poster box" ;;
+    *) echo "unknown part '$part' (tables, gpucb, mlp-poster)" >&2; exit 2 ;;
   esac
 done

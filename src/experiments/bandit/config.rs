@@ -300,7 +300,7 @@ fn preset_config(problem: ProblemSpec, algorithms: Vec<AlgoSpec>, rounds: usize,
 }
 
 /// Names of the built-in presets.
-pub const PRESETS: [&str; 11] = [
+pub const PRESETS: [&str; 12] = [
     "beta-reservoir",
     "tvo-schedule",
     "branin",
@@ -312,6 +312,7 @@ pub const PRESETS: [&str; 11] = [
     "kernel-ridge-wine",
     "mlp-digits",
     "mlp-mnist",
+    "mlp-mnist-poster",
 ];
 
 impl BanditConfig {
@@ -378,6 +379,8 @@ impl BanditConfig {
             // sized for the page: 200 pulls x 8 repeats took 94-97 s there (tests/e2e/bandit-bench.mjs, README)
             "mlp-digits" => hpo_preset(HpoSpec::mlp(DigitData::Digits), 100, 4),
             "mlp-mnist" => hpo_preset(HpoSpec::mlp(DigitData::Mnist { per_class: 100 }), 200, 8),
+            // the poster's MNIST box (width [5, 50], alpha [0, 0.9], lr [1e-5, 1e-1]; batch 200), same digits
+            "mlp-mnist-poster" => hpo_preset(HpoSpec::mlp_poster(DigitData::Mnist { per_class: 100 }), 200, 8),
             other => {
                 return Err(Error::config(format!(
                     "unknown bandit preset '{other}' (known: {})",

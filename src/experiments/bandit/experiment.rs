@@ -117,7 +117,7 @@ fn bandit_memory(cfg: &BanditConfig, algos: &[AlgoSpec]) -> crate::limits::Memor
 /// table (`pool` x `replicates` chains of `iterations` and their KSDs, at the batch fraction's mean over its
 /// log-uniform range: typical).
 pub(crate) fn bandit_cost(cfg: &BanditConfig, algos: &[AlgoSpec]) -> Cost {
-    use super::hpo::{ClassData, DigitData, HpoModel};
+    use super::hpo::{ClassData, DigitData, HpoModel, IntScale};
     let rounds = cfg.rounds as f64;
     let repeats = cfg.repeats as f64;
     let pulls = algos.len() as f64 * repeats * rounds;
@@ -158,7 +158,7 @@ pub(crate) fn bandit_cost(cfg: &BanditConfig, algos: &[AlgoSpec]) -> Cost {
             };
             // A training on the fold: kernel matrix and Cholesky solve (kernel ridge, one right-hand side per
             // class; the SVM's SMO typically a few passes over the kernel matrix), or an MLP's epochs over the
-            // training rows at the width range's geometric middle, forward and backward.
+            // training rows at the width range's middle (geometric for a log-uniform width), forward and backward.
             let (tr, va) = {
                 let tr = match &h.model {
                     HpoModel::KernelRidge { train, .. } | HpoModel::Svm { train, .. } => train.unwrap_or(150),
@@ -170,8 +170,11 @@ pub(crate) fn bandit_cost(cfg: &BanditConfig, algos: &[AlgoSpec]) -> Cost {
             let per_training = match &h.model {
                 HpoModel::KernelRidge { .. } => tr * tr * p as f64 + tr.powi(3) / 3.0 + tr * tr * classes as f64 + va * tr * p as f64,
                 HpoModel::Svm { .. } => tr * tr * p as f64 + 10.0 * tr * tr * classes as f64 + va * tr * p as f64,
-                HpoModel::Mlp { width, epochs, .. } => {
-                    let w = ((width.0 * width.1) as f64).sqrt();
+                HpoModel::Mlp { width, width_scale, epochs, .. } => {
+                    let w = match width_scale {
+                        IntScale::Log => ((width.0 * width.1) as f64).sqrt(),
+                        IntScale::Uniform => (width.0 + width.1) as f64 / 2.0,
+                    };
                     3.0 * *epochs as f64 * tr * (p as f64 * w + w * classes as f64)
                 }
             };

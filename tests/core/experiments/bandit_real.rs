@@ -6,7 +6,7 @@ use tunelab::experiments::bandit::BanditExperiment;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use tunelab::experiments::bandit::hpo::{ClassData, Hpo, HpoShared, HpoSpec};
+use tunelab::experiments::bandit::hpo::{ClassData, DigitData, Hpo, HpoShared, HpoSpec};
 use tunelab::bandit::{Arm, TttsOptions};
 use tunelab::experiments::bandit::{AlgoSpec, BanditConfig, Problem, ProblemSpec};
 use tunelab::rng::stream;
@@ -158,4 +158,96 @@ fn an_svm_pull_is_the_validation_accuracy_of_a_direct_svm_fit_on_its_fold() {
         seen.push(got);
     }
     assert!(seen.iter().all(|v| (0.0..=1.0).contains(v)));
+}
+
+/// The `mlp-mnist-poster` preset's problem with one reference arm and one truth fold (cheap to build).
+fn poster_shared() -> Arc<HpoShared> {
+    static SH: std::sync::OnceLock<Arc<HpoShared>> = std::sync::OnceLock::new();
+    SH.get_or_init(|| {
+        let mut spec = HpoSpec::mlp_poster(DigitData::Mnist { per_class: 100 });
+        spec.truth_folds = 1;
+        spec.reference_arms = 1;
+        shared(&spec)
+    })
+    .clone()
+}
+
+/// An arm `[log10 lr, width, alpha, batch]` in the D-TTTS poster's MNIST box ("Experimental Setting":
+/// hidden_layer_size integer in [5, 50], alpha in [0, 0.9], learning_rate_init in [1e-5, 1e-1]), batch 200.
+fn in_poster_box(c: &[f64]) -> bool {
+    c.len() == 4
+        && (-5.0..=-1.0).contains(&c[0])
+        && (5.0..=50.0).contains(&c[1])
+        && c[1].fract() == 0.0
+        && (0.0..=0.9).contains(&c[2])
+        && c[3] == 200.0
+}
+
+mod poster_box {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        /// Every arm of every repeat seed lies in the poster's box.
+        #[test]
+        fn mlp_mnist_poster_arms_lie_in_the_posters_box(seed in any::<u64>(), k in 0usize..1500) {
+            let mut p = Hpo::new(poster_shared(), seed);
+            for i in 0..=k {
+                let c = p.config(i).to_vec();
+                prop_assert!(in_poster_box(&c), "seed {} arm {}: {:?}", seed, i, c);
+            }
+        }
+    }
+}
+
+#[test]
+fn mlp_mnist_poster_draws_width_and_alpha_uniformly_and_the_rate_log_uniformly() {
+    let mut p = Hpo::new(poster_shared(), 1);
+    let arms: Vec<Vec<f64>> = (0..4000).map(|k| p.config(k).to_vec()).collect();
+    let frac = |f: &dyn Fn(&[f64]) -> bool| arms.iter().filter(|c| f(c)).count() as f64 / arms.len() as f64;
+    // both ends of the integer range are drawn; uniform: width <= 27 is 23 of the 46 integers (log-uniform: 0.74)
+    assert!(arms.iter().any(|c| c[1] == 5.0) && arms.iter().any(|c| c[1] == 50.0));
+    let w = frac(&|c| c[1] <= 27.0);
+    assert!((0.45..0.55).contains(&w), "{w}");
+    // alpha linear on [0, 0.9]: half below 0.45, the range's ends approached
+    let a = frac(&|c| c[2] < 0.45);
+    assert!((0.45..0.55).contains(&a), "{a}");
+    assert!(arms.iter().any(|c| c[2] < 0.005) && arms.iter().any(|c| c[2] > 0.895));
+    // learning rate log-uniform over the four decades: half below 1e-3 (linear: 1%)
+    let l = frac(&|c| c[0] < -3.0);
+    assert!((0.45..0.55).contains(&l), "{l}");
+    assert!(p.describe(&Arm::Index(0)).unwrap().contains("alpha = "));
+    let r = p.reward(0, 0);
+    assert!((0.0..=1.0).contains(&r));
+}
+
+#[test]
+fn mlp_mnist_poster_preset_is_the_posters_box_and_the_other_mlp_presets_keep_theirs() {
+    use tunelab::experiments::bandit::hpo::{HpoModel, IntScale};
+    let cfg = BanditConfig::preset("mlp-mnist-poster").unwrap();
+    assert_eq!((cfg.rounds, cfg.repeats), (200, 8), "as mlp-mnist");
+    let ProblemSpec::Hpo(s) = &cfg.problem else { panic!() };
+    let HpoModel::Mlp { data, log10_lr, width, width_scale, log10_l2, alpha, batch, epochs, train } = &s.model else { panic!() };
+    assert_eq!(*data, DigitData::Mnist { per_class: 100 });
+    assert_eq!((*log10_lr, *width, *width_scale, *alpha, *log10_l2), ((-5.0, -1.0), (5, 50), IntScale::Uniform, Some((0.0, 0.9)), None));
+    assert_eq!((*batch, *epochs, *train), ((200, 200), 4, None));
+    for name in ["mlp-digits", "mlp-mnist"] {
+        let ProblemSpec::Hpo(s) = BanditConfig::preset(name).unwrap().problem else { panic!() };
+        let HpoModel::Mlp { log10_lr, width, width_scale, log10_l2, alpha, batch, .. } = s.model else { panic!() };
+        assert_eq!((log10_lr, width, width_scale, log10_l2, alpha, batch), ((-3.0, 0.5), (4, 64), IntScale::Log, Some((-6.0, -1.0)), None, (8, 128)), "{name}");
+    }
+    // the JSON form; the penalty is alpha or log10_l2, not both; alpha >= 0; scales are named
+    let json = r#"{"kind": "hpo", "model": "mlp", "data": {"mnist": {"per_class": 100}}, "log10_lr": [-5, -1],
+        "width": [5, 50], "width_scale": "uniform", "alpha": [0, 0.9], "batch": [200, 200]}"#;
+    let c: ProblemSpec = serde_json::from_str(json).unwrap();
+    assert_eq!(c, cfg.problem);
+    let check = |json: &str| -> Result<(), String> {
+        let p: ProblemSpec = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        config(p, 10, 1).validate().map(|_| ()).map_err(|e| e.to_string())
+    };
+    assert!(check(&json.replace(r#""batch""#, r#""log10_l2": [-6, -1], "batch""#)).unwrap_err().contains("not both"));
+    assert!(check(&json.replace("[0, 0.9]", "[-0.1, 0.9]")).unwrap_err().contains("alpha"));
+    assert!(check(&json.replace(r#""uniform""#, r#""linear""#)).is_err());
+    check(&json.replace(r#", "width_scale": "uniform""#, "")).unwrap();
 }

@@ -14,7 +14,7 @@ import { fmtSci } from '../../shared/format.js';
 import { readBandit, recText, ARM_STATS_CAP } from './reading.js';
 
 const DISCRETE = ['reservoir', 'bernoulli', 'logreg-sgd', 'sgmcmc-ksd', 'hpo'];
-// Real tuning problems of the page (MNIST networks: `tunelab bandit --preset mlp-mnist`, not in this panel's menu).
+// Real tuning problems of the page (MNIST networks: `tunelab bandit --preset mlp-mnist` or `mlp-mnist-poster`, not in this panel's menu).
 const HPO = [['svm-breast-cancer', 'RBF SVM on breast cancer: C, gamma (the poster\'s box)'], ['svm-wine', 'RBF SVM on wine: C, gamma (the poster\'s box)'],
   ['kr-breast-cancer', 'RBF kernel ridge classifier on breast cancer: C, gamma'], ['kr-wine', 'RBF kernel ridge classifier on wine: C, gamma'],
   ['mlp-digits', 'Neural network on the 8x8 digits: learning rate, width, L2, batch']];

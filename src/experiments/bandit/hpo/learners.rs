@@ -62,10 +62,21 @@ pub(super) fn kernel_ridge_accuracy(train: &Dataset, valid: &Dataset, k: usize, 
     correct as f64 / valid.n as f64
 }
 
+/// The weight penalty of the network's loss (biases are not penalised).
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Penalty {
+    /// `l2/2 |W|^2` on the minibatch's mean loss: a step adds `lr l2 W`.
+    L2(f64),
+    /// scikit-learn's MLPClassifier `alpha`: `alpha/2 |W|^2` on the minibatch's summed loss (its `_backprop`:
+    /// `coef_grads = (X^T delta + alpha W) / n_samples`, `n_samples` the minibatch's rows), so a step adds
+    /// `lr alpha / b W` for a minibatch of `b` rows; alpha = 0 is no penalty.
+    Alpha(f64),
+}
+
 pub(super) struct MlpOpts {
     pub(super) lr: f64,
     pub(super) width: usize,
-    pub(super) l2: f64,
+    pub(super) penalty: Penalty,
     pub(super) batch: usize,
     pub(super) epochs: usize,
 }
@@ -88,7 +99,7 @@ impl MlpWeights {
     }
 }
 
-/// One-hidden-layer ReLU network by minibatch SGD (cross-entropy + l2/2 |W|^2, biases unpenalised); validation
+/// One-hidden-layer ReLU network by minibatch SGD (cross-entropy + the [`Penalty`], biases unpenalised); validation
 /// accuracy (diverged weights predict nothing: 0).
 pub(super) fn mlp_accuracy(train: &Dataset, valid: &Dataset, k: usize, o: &MlpOpts, rng: &mut Rng) -> f64 {
     let Some(net) = mlp_train(train, k, o, rng) else { return 0.0 };
@@ -144,11 +155,16 @@ pub(super) fn mlp_train(train: &Dataset, k: usize, o: &MlpOpts, rng: &mut Rng) -
                 nn::dense_backward_params(&dh, x, &mut g1, &mut gb1);
             }
             let s = o.lr / chunk.len() as f64;
+            // the penalty's gradient is decay x W (alpha = 0: decay 0, the step is the unpenalised one)
+            let decay = match o.penalty {
+                Penalty::L2(l2) => o.lr * l2,
+                Penalty::Alpha(a) => s * a,
+            };
             for (w, g) in net.w1.iter_mut().zip(&g1) {
-                *w -= s * g + o.lr * o.l2 * *w;
+                *w -= s * g + decay * *w;
             }
             for (w, g) in net.w2.iter_mut().zip(&g2) {
-                *w -= s * g + o.lr * o.l2 * *w;
+                *w -= s * g + decay * *w;
             }
             for (b, g) in net.b1.iter_mut().zip(&gb1) {
                 *b -= s * g;

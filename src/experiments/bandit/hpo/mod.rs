@@ -96,16 +96,27 @@ pub enum HpoModel {
         train: Option<usize>,
     },
     /// A one-hidden-layer ReLU network with a softmax output, trained by minibatch SGD on the cross-entropy plus
-    /// `l2/2 |W|^2` for `epochs` passes from He-normal weights. Arms: `log10 lr`, width (log-uniform integer in
-    /// `width`), `log10 l2`, batch (log-uniform integer in `batch`).
+    /// a weight penalty for `epochs` passes from He-normal weights. Arms: `log10 lr`, width (an integer in
+    /// `width`, log-uniform or uniform by `width_scale`), the penalty (`log10 l2`, or scikit-learn's `alpha`
+    /// drawn linearly when `alpha` is given), batch (log-uniform integer in `batch`; `[b, b]` fixes it).
     Mlp {
         data: DigitData,
         #[serde(default = "lr_range")]
         log10_lr: (f64, f64),
         #[serde(default = "width_range")]
         width: (usize, usize),
-        #[serde(default = "l2_range")]
-        log10_l2: (f64, f64),
+        /// How the width is drawn (default `log`).
+        #[serde(default, skip_serializing_if = "IntScale::is_log")]
+        width_scale: IntScale,
+        /// The penalty `l2/2 |W|^2` on the minibatch's mean loss, `log10 l2` uniform in this range (default
+        /// [-6, -1] when `alpha` is not given; giving both is an error).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        log10_l2: Option<(f64, f64)>,
+        /// scikit-learn's MLPClassifier `alpha` (its `_backprop`: `alpha/2 |W|^2` on the minibatch's summed
+        /// loss, gradient `(X^T delta + alpha W) / batch`), drawn uniformly (linear) in this range; replaces
+        /// `log10_l2`. The D-TTTS poster's box: [0, 0.9].
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        alpha: Option<(f64, f64)>,
         #[serde(default = "batch_range")]
         batch: (usize, usize),
         #[serde(default = "epochs_default")]
@@ -141,6 +152,23 @@ fn batch_range() -> (usize, usize) {
 crate::serde_defaults! {
     epochs_default: usize = 4; truth_default: usize = 10; reference_default: usize = 100;
     valid_default: usize = 150;
+}
+
+/// How an integer hyper-parameter is drawn from its range `[lo, hi]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IntScale {
+    /// Log-uniform: `floor(exp(U(ln lo, ln(hi + 1))))`, clamped to the range.
+    #[default]
+    Log,
+    /// Uniform over the integers `lo..=hi`.
+    Uniform,
+}
+
+impl IntScale {
+    fn is_log(&self) -> bool {
+        *self == IntScale::Log
+    }
 }
 
 /// Configuration of a real tuning problem (JSON: `{"kind": "hpo", "model": "kernel-ridge", "data":
@@ -188,7 +216,9 @@ impl HpoSpec {
                 data,
                 log10_lr: lr_range(),
                 width: width_range(),
-                log10_l2: l2_range(),
+                width_scale: IntScale::Log,
+                log10_l2: Some(l2_range()),
+                alpha: None,
                 batch: batch_range(),
                 epochs: epochs_default(),
                 train: None,
@@ -197,6 +227,25 @@ impl HpoSpec {
             truth_folds: truth_default(),
             reference_arms: reference_default(),
         }
+    }
+
+    /// The network over the D-TTTS poster's MNIST box ("Experimental Setting": hidden_layer_size integer in
+    /// [5, 50], alpha in [0, 0.9], learning_rate_init in [1e-5, 1e-1], scikit-learn's names). The poster gives
+    /// no scales: width uniform over the integers, alpha uniform (linear; the range starts at 0), log10 lr
+    /// uniform in [-5, -1] (four decades). Batch fixed at scikit-learn's default `min(200, n)`: 200 (a fold
+    /// trains on 300 rows, so an epoch is a minibatch of 200 and one of 100, as scikit-learn's `gen_batches`).
+    /// Epochs (4), training rows (300) and the optimiser (plain SGD) are the other network presets'.
+    pub fn mlp_poster(data: DigitData) -> Self {
+        let mut s = Self::mlp(data);
+        if let HpoModel::Mlp { log10_lr, width, width_scale, log10_l2, alpha, batch, .. } = &mut s.model {
+            *log10_lr = (-5.0, -1.0);
+            *width = (5, 50);
+            *width_scale = IntScale::Uniform;
+            *log10_l2 = None;
+            *alpha = Some((0.0, 0.9));
+            *batch = (200, 200);
+        }
+        s
     }
 
     pub(crate) fn validate(&self) -> Result<()> {
@@ -210,9 +259,15 @@ impl HpoSpec {
                     return Err(Error::config("hpo: kernel-ridge / svm train must be in 10..=2000"));
                 }
             }
-            HpoModel::Mlp { log10_lr, width, log10_l2, batch, epochs, train, data } => {
-                if !ok(*log10_lr) || !ok(*log10_l2) || log10_lr.1 > 1.0 {
+            HpoModel::Mlp { log10_lr, width, width_scale: _, log10_l2, alpha, batch, epochs, train, data } => {
+                if !ok(*log10_lr) || !log10_l2.is_none_or(ok) || log10_lr.1 > 1.0 {
                     return Err(Error::config("hpo: log10 ranges must be finite with lo <= hi (log10 lr <= 1)"));
+                }
+                if alpha.is_some() && log10_l2.is_some() {
+                    return Err(Error::config("hpo: give the penalty as `alpha` (scikit-learn's) or as `log10_l2`, not both"));
+                }
+                if alpha.is_some_and(|(a, b)| !(a.is_finite() && b.is_finite() && 0.0 <= a && a <= b && b <= 100.0)) {
+                    return Err(Error::config("hpo: `alpha` must satisfy 0 <= lo <= hi <= 100"));
                 }
                 if width.0 == 0 || width.0 > width.1 || width.1 > 512 || batch.0 == 0 || batch.0 > batch.1 {
                     return Err(Error::config("hpo: width in 1..=512 and batch >= 1, each with lo <= hi"));
@@ -241,6 +296,10 @@ impl HpoSpec {
         match &self.model {
             HpoModel::KernelRidge { data, .. } => format!("RBF kernel ridge classifier on {} (log C, log gamma)", class_name(*data)),
             HpoModel::Svm { data, .. } => format!("RBF SVM (C-SVC) on {} (log C, log gamma)", class_name(*data)),
+            HpoModel::Mlp { data, alpha: Some(_), batch, .. } if batch.0 == batch.1 => {
+                format!("one-hidden-layer network on {} (lr, width, alpha; batch {})", digit_name(data), batch.0)
+            }
+            HpoModel::Mlp { data, alpha: Some(_), .. } => format!("one-hidden-layer network on {} (lr, width, alpha, batch)", digit_name(data)),
             HpoModel::Mlp { data, .. } => format!("one-hidden-layer network on {} (lr, width, L2, batch)", digit_name(data)),
         }
     }
@@ -275,6 +334,8 @@ pub struct HpoShared {
     data: Dataset,
     n_classes: usize,
     optimum: f64,
+    /// True values of the reference draws, in draw order.
+    reference: Vec<f64>,
     /// True values by (problem seed, arm).
     cache: Mutex<HashMap<(u64, usize), f64>>,
 }
@@ -306,21 +367,31 @@ impl HpoShared {
                 *v = 0.0
             }
         });
-        let mut sh = HpoShared { spec: spec.clone(), data, n_classes, optimum: f64::NEG_INFINITY, cache: Mutex::new(HashMap::new()) };
+        let mut sh = HpoShared {
+            spec: spec.clone(),
+            data,
+            n_classes,
+            optimum: f64::NEG_INFINITY,
+            reference: Vec::with_capacity(spec.reference_arms),
+            cache: Mutex::new(HashMap::new()),
+        };
         let mut best = f64::NEG_INFINITY;
         for r in 0..spec.reference_arms {
             if cancel.load(std::sync::atomic::Ordering::Relaxed) {
                 return Err(Error::Cancelled);
             }
             let cfg = sh.draw(&mut substream(seed, TAG_REF, r as u64));
-            best = best.max(sh.truth_of(&cfg));
+            let v = sh.truth_of(&cfg);
+            sh.reference.push(v);
+            best = best.max(v);
             progress(r + 1, spec.reference_arms);
         }
         sh.optimum = best;
         Ok(sh)
     }
 
-    /// A configuration drawn from the reservoir (log-uniform in the box).
+    /// A configuration drawn from the reservoir (log-uniform in the box; the network's width uniform with
+    /// `width_scale: uniform`, its `alpha` linear).
     fn draw(&self, r: &mut Rng) -> Vec<f64> {
         let u = |r: &mut Rng, (a, b): (f64, f64)| a + (b - a) * r.random::<f64>();
         let ilog = |r: &mut Rng, (a, b): (usize, usize)| {
@@ -329,12 +400,19 @@ impl HpoShared {
         };
         match &self.spec.model {
             HpoModel::KernelRidge { log10_c, log10_gamma, .. } | HpoModel::Svm { log10_c, log10_gamma, .. } => vec![u(r, *log10_c), u(r, *log10_gamma)],
-            HpoModel::Mlp { log10_lr, width, log10_l2, batch, .. } => {
+            HpoModel::Mlp { log10_lr, width, width_scale, log10_l2, alpha, batch, .. } => {
                 let lr = u(r, *log10_lr);
-                let w = ilog(r, *width);
-                let l2 = u(r, *log10_l2);
+                let w = match width_scale {
+                    IntScale::Log => ilog(r, *width),
+                    IntScale::Uniform => r.random_range(width.0..=width.1) as f64,
+                };
+                // the penalty coordinate: scikit-learn's alpha (linear) or log10 l2
+                let pen = match alpha {
+                    Some(a) => u(r, *a),
+                    None => u(r, log10_l2.unwrap_or_else(l2_range)),
+                };
                 let b = ilog(r, *batch);
-                vec![lr, w, l2, b]
+                vec![lr, w, pen, b]
             }
         }
     }
@@ -345,8 +423,9 @@ impl HpoShared {
         match &self.spec.model {
             HpoModel::KernelRidge { .. } => kernel_ridge_accuracy(&train, &valid, self.n_classes, powf(10f64, cfg[0]), powf(10f64, cfg[1])),
             HpoModel::Svm { .. } => svm_accuracy(&train, &valid, self.n_classes, powf(10f64, cfg[0]), powf(10f64, cfg[1])),
-            HpoModel::Mlp { epochs, .. } => {
-                let opts = MlpOpts { lr: powf(10f64, cfg[0]), width: cfg[1] as usize, l2: powf(10f64, cfg[2]), batch: cfg[3] as usize, epochs: *epochs };
+            HpoModel::Mlp { epochs, alpha, .. } => {
+                let penalty = if alpha.is_some() { Penalty::Alpha(cfg[2]) } else { Penalty::L2(powf(10f64, cfg[2])) };
+                let opts = MlpOpts { lr: powf(10f64, cfg[0]), width: cfg[1] as usize, penalty, batch: cfg[3] as usize, epochs: *epochs };
                 mlp_accuracy(&train, &valid, self.n_classes, &opts, rng)
             }
         }
@@ -388,6 +467,11 @@ impl HpoShared {
     pub fn optimum(&self) -> f64 {
         self.optimum
     }
+
+    /// The true values of the `reference_arms` reference draws (the reservoir's shape; their maximum is the optimum).
+    pub fn reference_values(&self) -> &[f64] {
+        &self.reference
+    }
 }
 
 fn fold_sizes(spec: &HpoSpec, n: usize) -> (usize, usize) {
@@ -414,7 +498,8 @@ impl Hpo {
         Hpo { shared, seed, arms: Vec::new(), pulls: HashMap::new() }
     }
 
-    /// The hyper-parameters of arm `k` (log10 values; width and batch as numbers).
+    /// The hyper-parameters of arm `k`: `[log10 lr, width, penalty, batch]`, the penalty as `log10 l2` or, with
+    /// `alpha` given, alpha itself (linear).
     pub fn config(&mut self, k: usize) -> &[f64] {
         while self.arms.len() <= k {
             let c = self.shared.draw(&mut substream(self.seed, TAG_ARM, self.arms.len() as u64));
@@ -480,6 +565,7 @@ impl Problem for Hpo {
         let g = |v: f64| sig3(powf(10f64, v));
         Some(match &self.shared.spec.model {
             HpoModel::KernelRidge { .. } | HpoModel::Svm { .. } => format!("C = {}, gamma = {}", g(c[0]), g(c[1])),
+            HpoModel::Mlp { alpha: Some(_), .. } => format!("lr = {}, width {}, alpha = {}, batch {}", g(c[0]), c[1], sig3(c[2]), c[3]),
             HpoModel::Mlp { .. } => format!("lr = {}, width {}, L2 = {}, batch {}", g(c[0]), c[1], g(c[2]), c[3]),
         })
     }
@@ -513,7 +599,7 @@ mod tests {
         train.x.iter_mut().for_each(|v| if !v.is_finite() { *v = 0.0 });
         let mut h = 0xcbf2_9ce4_8422_2325u64;
         for (width, batch) in [(9, 16), (3, 7)] {
-            let o = MlpOpts { lr: 0.05, width, l2: 1e-3, batch, epochs: 3 };
+            let o = MlpOpts { lr: 0.05, width, penalty: Penalty::L2(1e-3), batch, epochs: 3 };
             let net = mlp_train(&train, 10, &o, &mut substream(3, 4, width as u64)).expect("finite");
             for v in net.w1.iter().chain(&net.b1).chain(&net.w2).chain(&net.b2) {
                 for b in v.to_bits().to_le_bytes() {
@@ -524,5 +610,38 @@ mod tests {
         }
         eprintln!("hpo weights: {h:#018x}");
         assert_eq!(h, 0xb28d_8334_d868_15c8);
+    }
+
+    /// scikit-learn's `alpha` ([`Penalty::Alpha`], the `mlp-mnist-poster` preset): alpha = 0 trains exactly as no
+    /// penalty (every step is the unpenalised gradient's, bit for bit, over several minibatches and epochs), and
+    /// alpha > 0 adds `lr alpha / b W` to a step on `b` rows (scikit-learn's `_backprop`: `coef_grads = (X^T
+    /// delta + alpha W) / n_samples`), weights only, not biases.
+    #[test]
+    fn alpha_zero_is_no_penalty_and_alpha_is_scikit_learns_weight_decay() {
+        let all = data::digits();
+        let mut train = all.subset(&(0..120).collect::<Vec<_>>());
+        train.standardize();
+        train.x.iter_mut().for_each(|v| if !v.is_finite() { *v = 0.0 });
+        let bits = |n: &MlpWeights| n.w1.iter().chain(&n.b1).chain(&n.w2).chain(&n.b2).map(|v| v.to_bits()).collect::<Vec<u64>>();
+        let run = |penalty: Penalty, batch: usize, epochs: usize| {
+            let o = MlpOpts { lr: 0.05, width: 7, penalty, batch, epochs };
+            mlp_train(&train, 10, &o, &mut substream(5, 6, 7)).expect("finite")
+        };
+        // minibatches of 50, 50 and 20 rows, 3 epochs
+        let unpenalised = bits(&run(Penalty::L2(0.0), 50, 3));
+        assert_eq!(bits(&run(Penalty::Alpha(0.0), 50, 3)), unpenalised);
+        assert_ne!(bits(&run(Penalty::Alpha(0.1), 50, 3)), unpenalised);
+        // one full-batch step from the same initial weights (epochs 0 = the initial weights)
+        let init = run(Penalty::Alpha(0.0), 120, 0);
+        let (plain, pen) = (run(Penalty::Alpha(0.0), 120, 1), run(Penalty::Alpha(0.5), 120, 1));
+        let decay = 0.05 * 0.5 / 120.0;
+        let w = |n: &MlpWeights| n.w1.iter().chain(&n.w2).copied().collect::<Vec<f64>>();
+        let (w0, wp, wa) = (w(&init), w(&plain), w(&pen));
+        assert!(w0.iter().any(|v| v.abs() > 0.1));
+        for i in 0..w0.len() {
+            let want = -decay * w0[i];
+            assert!((wa[i] - wp[i] - want).abs() <= 1e-14 * (1.0 + w0[i].abs()), "weight {i}: {} vs {want}", wa[i] - wp[i]);
+        }
+        assert_eq!((&pen.b1, &pen.b2), (&plain.b1, &plain.b2), "biases are not penalised");
     }
 }
