@@ -10,7 +10,10 @@
 # THREADS (default 2) sets --threads; the numbers do not depend on it.
 # LINK_FORM (default: the preset's, `unconstrained`) sets the trace model's `dynamic.link_form` through a config
 # file written from `tunelab presets --show`: `paper` runs the text's links (eqs. 2-3 with the softplus).
-# After the table, one line per preset on the tuner's schedules (large moves, runs at the lowest rate).
+# LINK (default: the preset's, `exponential`) sets the trace model's `dynamic.link` the same way: `linear`
+# with LINK_FORM=paper is eq. 2 as the text gives it (one GP, softplus; the CIFAR setting of Sec. 3.2).
+# After the table, one line per preset on the tuner's schedules (large moves, runs at the lowest rate), then one
+# per preset on its trace model's one-step predictions against what the copies reached.
 # SEEDS (default "1 2 3 4 5", the report seeds) runs other seeds, e.g. SEEDS="6 7 8" for a choice made off
 # the report seeds.
 set -euo pipefail
@@ -24,11 +27,18 @@ PRESETS=("$@")
 read -r -a SEEDS <<< "${SEEDS:-1 2 3 4 5}"
 THREADS="${THREADS:-2}"
 LINK_FORM="${LINK_FORM:-}"
+LINK="${LINK:-}"
 for p in "${PRESETS[@]}"; do
   src=(--preset "$p")
-  if [ -n "$LINK_FORM" ]; then
+  if [ -n "$LINK_FORM$LINK" ]; then
     $HEAVY cargo run --release -q -p tunelab-cli -- presets --show "lr-schedule/$p" \
-      | python3 -c 'import json, sys; c = json.load(sys.stdin); c["dynamic"]["link_form"] = sys.argv[1]; print(json.dumps(c))' "$LINK_FORM" \
+      | python3 -c '
+import json, sys
+c = json.load(sys.stdin)
+for key, v in (("link_form", sys.argv[1]), ("link", sys.argv[2])):
+    if v:
+        c["dynamic"][key] = v
+print(json.dumps(c))' "$LINK_FORM" "$LINK" \
       > "$OUT/$p-config.json"
     src=(--config "$OUT/$p-config.json")
   fi
@@ -66,4 +76,24 @@ for p in presets:
         ch = [abs(math.log10(b / a)) for a, b in zip(sc, sc[1:])]
         big, moves, low = big + sum(c >= 0.9 for c in ch), moves + len(ch), low + (min(sc) <= 1.3 * r["lr_bounds"][0])
     print(f"{p}: the tuner's rate moved by >= 0.9 decade at {big} of {moves} boundaries; {low} of {len(seeds)} runs reached the lowest rate")
+# Does the trace model predict the next boundary? Each decision stores, per copy, the one-step band (5%, median,
+# 95%) of the loss at the end of the interval at the chosen rate, and the loss the copy reached. Falls are
+# relative to the kept loss the interval started from; "low" = rates within one decade of the lowest rate.
+for p in presets:
+    err, inside, n, rose, low, rest = [], 0, 0, 0, [], []
+    for s in seeds:
+        r = json.load(open(f"{out}/{p}-{s}.json"))["result"]
+        for d in r["dynamic"]["decisions"]:
+            y = d["kept_loss"]
+            for lr, b, o in zip(d["lrs"], d["predicted"], d["observed"]):
+                if not (math.isfinite(o) and math.isfinite(b["median"])):
+                    continue
+                n, inside, rose = n + 1, inside + (b["lo"] <= o <= b["hi"]), rose + (o > y)
+                err.append(abs(math.log(o / b["median"])))
+                (low if lr <= 10 * r["lr_bounds"][0] else rest).append((1 - b["median"] / y, 1 - o / y))
+    fall = lambda v, i: f"{100 * st.median(x[i] for x in v):.1f}%" if v else "-"
+    if n:
+        print(f"{p}: one-step predictions: median |ln(observed / predicted median)| {st.median(err):.3f}, observed inside the "
+              f"90% band {inside} of {n}; median fall predicted / observed: {fall(low, 0)} / {fall(low, 1)} at {len(low)} "
+              f"copies with low rates, {fall(rest, 0)} / {fall(rest, 1)} at the other {len(rest)}; the loss rose at {rose} of {n}")
 PY
