@@ -7,6 +7,7 @@
 #               native: the portable variants built for SSE2 (x86-64 baseline) and with +avx2 (the AVX2 path).
 #   chacha/     1,000,000 draws of rand_chacha's ChaCha8Rng: v0 `random_range(i % 100..10000)` (the `rng-range`
 #               part), v1 `next_u32`, v2 the same range reduction on a xorshift (no ChaCha).
+# RELAXED=1 also builds ksd-tiles with +relaxed-simd and runs variants 37 (unfused) and 22 (f64x2_relaxed_madd).
 # Usage: scripts/dev/wasm-microbench/run.sh [reps] (default 41). Builds with CARGO_BUILD_JOBS=1 into target/wasm-microbench.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -20,7 +21,12 @@ echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); node $(node --version)"
  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128" b --lib --target wasm32-unknown-unknown --target-dir "$T/kb-simd128"
  echo "== ksd-tiles, native SSE2"; "$T/kb-sse2/release/kbn" "$REPS" 0,1,7,8
  echo "== ksd-tiles, native AVX2"; "$T/kb-avx2/release/kbn" "$REPS" 0,1,7,8
- echo "== ksd-tiles, wasm simd128 (node)"; node run.mjs "$T/kb-simd128/wasm32-unknown-unknown/release/kb.wasm" "$REPS" 0,1,2,3,7,8,10,11,12,13,17,30,31,32,34)
+ echo "== ksd-tiles, wasm simd128 (node)"; node run.mjs "$T/kb-simd128/wasm32-unknown-unknown/release/kb.wasm" "$REPS" 0,1,2,3,7,8,10,11,12,13,17,30,31,32,34
+ if [ -n "${RELAXED:-}" ]; then
+   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128,+relaxed-simd" b --lib --target wasm32-unknown-unknown --target-dir "$T/kb-relaxed"
+   echo "== ksd-tiles, wasm simd128 + relaxed-simd (node --experimental-wasm-relaxed-simd)"
+   node --experimental-wasm-relaxed-simd run.mjs "$T/kb-relaxed/wasm32-unknown-unknown/release/kb.wasm" "$REPS" 37,22
+ fi)
 (cd chacha
  b --target-dir "$T/chacha"
  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128" b --lib --target wasm32-unknown-unknown --target-dir "$T/chacha"
