@@ -17,10 +17,10 @@
 //! (`d x n`, zero padded) so pair sums run over contiguous columns; each parallel task handles a fixed
 //! panel of 32 rows against all later columns (symmetry: `sum_{i != j} = 2 sum_{i<j}`), 4 rows x 4 columns
 //! at a time natively (wasm with simd128: 2 rows x 2 columns, explicit intrinsics) with the partial sums
-//! (`|u|^2`, `(s_i - s_j).u`, `s_i.s_j`) held in registers over the coordinates, then the kernel terms are evaluated for a tile of 64 columns in a vectorised
-//! pass (one division and one square root per pair for beta = -1/2; `powf` otherwise). Differences
-//! `x_i - x_j` are formed directly (no `|x|^2 + |y|^2 - 2 x.y` expansion), so there is no
-//! cancellation. Panel sums are combined in panel order and every sum inside a panel has a fixed
+//! (`|u|^2`, `(s_i - s_j).u`, `s_i.s_j`) held in registers over the coordinates, then the kernel terms are
+//! evaluated for a tile of 64 columns in a vectorised pass (one division and one square root per pair for
+//! beta = -1/2; `powf` otherwise). Differences `x_i - x_j` are formed directly (no `|x|^2 + |y|^2 - 2 x.y`
+//! expansion), so there is no cancellation. Panel sums are combined in panel order and every sum inside a panel has a fixed
 //! order, so the result is bitwise identical for any number of threads. On x86-64 CPUs with AVX2 the
 //! same kernel is compiled for 4-wide vectors; no build fuses multiply-adds (WebAssembly has no FMA), so
 //! native and wasm builds give the same bits.
