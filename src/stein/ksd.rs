@@ -493,7 +493,7 @@ fn tile_sums_simd128(tile: &mut Tile, tr: &Transposed, d: usize, j0: usize, xik:
     use core::arch::wasm32::{f64x2_add, f64x2_mul, f64x2_splat, f64x2_sub, v128, v128_load, v128_store};
     /// Rows per register block.
     const G: usize = 2;
-    const _: () = assert!(R % G == 0);
+    const _: () = assert!(R.is_multiple_of(G));
     let np = tr.np;
     // Every load below is inside these bounds: k < d, c0 + 2 <= j0 + CH <= np.
     assert!(j0 + CH <= np && tr.xt.len() >= d * np && tr.st.len() >= d * np && xik.len() >= d && sik.len() >= d);
