@@ -265,3 +265,43 @@ fn every_field_of_every_preset_misspelt_is_refused_by_check_with_its_path_and_na
     assert!(checked >= 400, "{checked} misspellings");
     assert!(failures.is_empty(), "{} of {checked} misspellings:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// The KSD pair loop in this build (simd128 coordinate sums, `tile_sums_simd128` in src/stein/ksd.rs) gives the
+/// native build's bits: the same inputs (integer arithmetic only) and pinned numbers as `ksd_bits_are_pinned` in
+/// tests/core/numerics/stein.rs, which checks them natively.
+#[wasm_bindgen_test]
+fn ksd_bits_equal_the_native_build() {
+    use tunelab::stein::{ksd, Estimator, KernelScale, KsdOptions};
+    fn lcg_samples(n: usize, d: usize, seed: u64) -> (Vec<f64>, Vec<f64>) {
+        let mut z = seed;
+        let mut next = || {
+            z = z.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (z >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0
+        };
+        let x: Vec<f64> = (0..n * d).map(|_| next()).collect();
+        let s: Vec<f64> = x.iter().map(|v| -0.7 * v + 0.1 * next()).collect();
+        (x, s)
+    }
+    let mut got = Vec::new();
+    for (n, d, seed) in [(37usize, 3usize, 1u64), (130, 10, 2), (203, 7, 3)] {
+        let (x, s) = lcg_samples(n, d, seed);
+        let fixed = KsdOptions { c: 0.8, beta: -0.3, scale: KernelScale::Fixed, estimator: Estimator::U };
+        for opts in [KsdOptions::reference(1.0, -0.5), KsdOptions::default(), fixed] {
+            got.push(ksd(&x, &s, d, &opts).unwrap().ksd_sq.to_bits());
+        }
+    }
+    assert_eq!(
+        got,
+        [
+            0x3fc01ea9920753f9,
+            0xbfa595950e683662,
+            0xbf8e89e78c9a0e00,
+            0x3fc01f17b4af957f,
+            0xbf7641a71c8cea8d,
+            0xbf5b2a449a4c4e3b,
+            0x3fadd8148b1e7461,
+            0xbf89ad2da6e48f36,
+            0xbf65de99f9584428,
+        ]
+    );
+}

@@ -767,3 +767,44 @@ fn fssd_opt_fit_above_the_dense_dimension_draws_locations_with_the_samples_covar
     assert!(even > 0.8 && even < 1.1, "even coordinates: variance {even}");
     assert!(odd > 80.0 && odd < 110.0, "odd coordinates: variance {odd}");
 }
+
+/// Inputs of [`ksd_bits_are_pinned`] from integer arithmetic only (no transcendental functions), so every build
+/// computes the same inputs; `crates/wasm/tests/wasm.rs` (`ksd_bits_equal_the_native_build`) has a copy.
+fn lcg_samples(n: usize, d: usize, seed: u64) -> (Vec<f64>, Vec<f64>) {
+    let mut z = seed;
+    let mut next = || {
+        z = z.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (z >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0
+    };
+    let x: Vec<f64> = (0..n * d).map(|_| next()).collect();
+    let s: Vec<f64> = x.iter().map(|v| -0.7 * v + 0.1 * next()).collect();
+    (x, s)
+}
+
+/// The KSD pair loop's exact bits, pinned: the WebAssembly build computes its coordinate sums with its own
+/// simd128 kernel (`tile_sums_simd128` in src/stein/ksd.rs) and must give these same bits
+/// (`crates/wasm/tests/wasm.rs`, `ksd_bits_equal_the_native_build`, pins the same numbers). Sizes cross the
+/// tile (64 columns), row-block (4 rows) and panel (32 rows) edges; estimators V and U, fixed and median scales.
+#[test]
+fn ksd_bits_are_pinned() {
+    let mut got = Vec::new();
+    for (n, d, seed) in [(37usize, 3usize, 1u64), (130, 10, 2), (203, 7, 3)] {
+        let (x, s) = lcg_samples(n, d, seed);
+        for opts in [KsdOptions::reference(1.0, -0.5), KsdOptions::default(), fixed(0.8, -0.3, Estimator::U)] {
+            got.push(ksd(&x, &s, d, &opts).unwrap().ksd_sq.to_bits());
+        }
+    }
+    assert_eq!(got, KSD_PINNED_BITS);
+}
+
+const KSD_PINNED_BITS: [u64; 9] = [
+    0x3fc01ea9920753f9,
+    0xbfa595950e683662,
+    0xbf8e89e78c9a0e00,
+    0x3fc01f17b4af957f,
+    0xbf7641a71c8cea8d,
+    0xbf5b2a449a4c4e3b,
+    0x3fadd8148b1e7461,
+    0xbf89ad2da6e48f36,
+    0xbf65de99f9584428,
+];
