@@ -266,7 +266,7 @@ fn every_field_of_every_preset_misspelt_is_refused_by_check_with_its_path_and_na
     assert!(failures.is_empty(), "{} of {checked} misspellings:\n{}", failures.len(), failures.join("\n"));
 }
 
-/// The KSD pair loop in this build (simd128 coordinate sums, `tile_sums_simd128` in src/stein/ksd.rs) gives the
+/// The KSD pair loop in this build (2 lanes per register block, against 4 natively) gives the
 /// native build's bits: the same inputs (integer arithmetic only) and pinned numbers as `ksd_bits_are_pinned` in
 /// tests/core/numerics/stein.rs, which checks them natively.
 #[wasm_bindgen_test]

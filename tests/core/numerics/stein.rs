@@ -781,8 +781,8 @@ fn lcg_samples(n: usize, d: usize, seed: u64) -> (Vec<f64>, Vec<f64>) {
     (x, s)
 }
 
-/// The KSD pair loop's exact bits, pinned: the WebAssembly build computes its coordinate sums with its own
-/// simd128 kernel (`tile_sums_simd128` in src/stein/ksd.rs) and must give these same bits
+/// The KSD pair loop's exact bits, pinned: the WebAssembly build (2 lanes per register block where native has 4;
+/// a simd128 kernel measured and reverted, docs/benchmarks.md) must give these same bits
 /// (`crates/wasm/tests/wasm.rs`, `ksd_bits_equal_the_native_build`, pins the same numbers). Sizes cross the
 /// tile (64 columns), row-block (4 rows) and panel (32 rows) edges; estimators V and U, fixed and median scales.
 #[test]
