@@ -112,9 +112,7 @@ fn main() {
                 let sh = SgmcmcReservoirShared::build(spec, None, &mut |_, _| {}, &AtomicBool::new(false)).expect("reservoir");
                 let v = sh.reference_values();
                 let (opt, n) = (sh.optimum(), v.len() as f64);
-                let frac = |d: f64| v.iter().filter(|x| **x >= opt - d).count() as f64 / n;
-                let mut sorted = v.to_vec();
-                sorted.sort_by(f64::total_cmp);
+                let (sorted, frac) = shape(v, opt);
                 let _ = writeln!(
                     md,
                     "Reservoir ({} reference draws, true value = mean reward of {} runs): optimum {}, median {}; \
@@ -135,10 +133,8 @@ fn main() {
             // the shape of the reservoir: the reference draws' true values (the run's own, same seed)
             let sh = HpoShared::build(spec, seed, &mut |_, _| {}, &AtomicBool::new(false)).expect("reference draws");
             let v = sh.reference_values();
-            let (opt, n) = (sh.optimum(), v.len() as f64);
-            let frac = |d: f64| v.iter().filter(|x| **x >= opt - d).count() as f64 / n;
-            let mut sorted = v.to_vec();
-            sorted.sort_by(f64::total_cmp);
+            let opt = sh.optimum();
+            let (sorted, frac) = shape(v, opt);
             let _ = writeln!(
                 md,
                 "Reservoir ({} reference draws, true value = mean validation accuracy over {} folds): optimum {}, median \
@@ -196,4 +192,13 @@ fn g4(v: f64) -> String {
 fn md_flush(out: &str, md: &str, csv: &str) {
     let _ = std::fs::write(format!("{out}/bandit-tables.md"), md);
     let _ = std::fs::write(format!("{out}/bandit-effective-arms.csv"), csv);
+}
+
+/// A reservoir's shape from its reference draws' true values: the values sorted, and the fraction within `d` of
+/// the optimum `opt` (for each `d`).
+fn shape(v: &[f64], opt: f64) -> (Vec<f64>, impl Fn(f64) -> f64 + '_) {
+    let mut sorted = v.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let n = v.len() as f64;
+    (sorted, move |d: f64| v.iter().filter(|x| **x >= opt - d).count() as f64 / n)
 }
