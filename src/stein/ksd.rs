@@ -15,12 +15,12 @@
 //!
 //! Implementation: O(n d) memory (no n x n matrix). The samples and scores are stored transposed
 //! (`d x n`, zero padded) so pair sums run over contiguous columns; each parallel task handles a fixed
-//! panel of 32 rows against all later columns (symmetry: `sum_{i != j} = 2 sum_{i<j}`), 4 rows x 4 (wasm: 2)
-//! columns at a time with the 48 partial sums (`|u|^2`, `(s_i - s_j).u`, `s_i.s_j`) held in registers
-//! over the coordinates, then the kernel terms are evaluated for a tile of 64 columns in a vectorised
-//! pass (one division and one square root per pair for beta = -1/2; `powf` otherwise). Differences
-//! `x_i - x_j` are formed directly (no `|x|^2 + |y|^2 - 2 x.y` expansion), so there is no
-//! cancellation. Panel sums are combined in panel order and every sum inside a panel has a fixed
+//! panel of 32 rows against all later columns (symmetry: `sum_{i != j} = 2 sum_{i<j}`), 4 rows x 4 columns
+//! at a time natively (wasm with simd128: 2 rows x 2 columns, explicit intrinsics) with the partial sums
+//! (`|u|^2`, `(s_i - s_j).u`, `s_i.s_j`) held in registers over the coordinates, then the kernel terms are
+//! evaluated for a tile of 64 columns in a vectorised pass (one division and one square root per pair for
+//! beta = -1/2; `powf` otherwise). Differences `x_i - x_j` are formed directly (no `|x|^2 + |y|^2 - 2 x.y`
+//! expansion), so there is no cancellation. Panel sums are combined in panel order and every sum inside a panel has a fixed
 //! order, so the result is bitwise identical for any number of threads. On x86-64 CPUs with AVX2 the
 //! same kernel is compiled for 4-wide vectors; no build fuses multiply-adds (WebAssembly has no FMA), so
 //! native and wasm builds give the same bits.
@@ -434,14 +434,15 @@ fn panel_sum_impl(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: u
     total
 }
 
-/// Lanes of the register block: one AVX2 vector of f64 natively; two (one simd128 vector) in WebAssembly, whose
-/// engines have 16 vector registers on x86-64: the 3 x R x L sums take 12 simd128 registers with 2 lanes, 24 (more
-/// than there are) with 4. Each pair's sums run over the coordinates in the same order whatever L is, so
-/// the result does not depend on it.
+/// Lanes of the register block of the portable [`tile_sums`]: one AVX2 vector of f64 natively; two (one simd128
+/// vector) in a WebAssembly build without simd128 (builds with simd128, the page's, use [`tile_sums_simd128`]).
+/// Each pair's sums run over the coordinates in the same order whatever L is, so the result does not depend on it.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 const L: usize = if cfg!(target_arch = "wasm32") { 2 } else { 4 };
 
 /// Fills the tile for rows `xik/sik` against columns `j0..j0+CH`: for each group of L columns the
 /// 3 x R x L sums stay in registers over the loop on coordinates and are stored once.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
 fn tile_sums(tile: &mut Tile, tr: &Transposed, d: usize, j0: usize, xik: &[[f64; R]], sik: &[[f64; R]]) {
     let np = tr.np;
@@ -470,6 +471,24 @@ fn tile_sums(tile: &mut Tile, tr: &Transposed, d: usize, j0: usize, xik: &[[f64;
         }
     }
 }
+
+/// [`tile_sums`] with simd128 intrinsics (the page's builds): the same sums in the same order (each pair's three
+/// sums over the coordinates `k = 0..d`, one rounding per `-`, `*` and `+`: no fused multiply-add), so the same
+/// bits as the native build, but blocked for the WebAssembly engine: 2 rows x 1 vector of 2 columns at a time (6
+/// accumulators, 12 live vectors at most, against 3 x 4 x 2 = 24 arrays of f64 in the portable code, which the
+/// engine spilled), no bounds checks inside the coordinate loop (checked once above it). Measured 2026-11-27 with a
+/// copy of this loop (n = 1,000, d = 10, the `ksd-tiles` part's loop, CPU time, node 20 / V8): 4.3 ms against 15.0 ms
+/// for the portable code with L = 2 (11.9 ms with L = 4; 6.5 ms for coordinates-outer accumulation in the tile,
+/// 6.7 ms for 2 rows x 2 vectors, 7.1-7.5 ms for 4 rows x 1 vector); native AVX2 (L = 4) 2.6 ms, native SSE2
+/// (L = 2) 6.3 ms. See docs/benchmarks.md ("Where the wasm/native ratio goes").
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn tile_sums(tile: &mut Tile, tr: &Transposed, d: usize, j0: usize, xik: &[[f64; R]], sik: &[[f64; R]]) {
+    simd128::tile_sums_simd128(tile, tr, d, j0, xik, sik)
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
 
 /// The two halves of the off-diagonal pair loop, apart, for the browser benchmark's "where the time goes"
 /// (`crate::benchkit::part_ms`): `tiles` runs only the coordinate sums ([`tile_sums`]) of every tile the pair

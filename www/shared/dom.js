@@ -38,12 +38,19 @@ export function docText(text) {
 }
 
 /**
- * Yields to the browser: resolves in a new task, so work split by it never makes one long main-thread task
- * (issue 26 item 2). scheduler.yield where the browser has it (continues ahead of other queued tasks), else a
- * zero timeout.
+ * Yields to the browser until the next frame has been drawn: resolves in a task that runs after that frame's
+ * style, layout and paint, so DOM work split by it is laid out and painted a part per frame (issue 26 item 2).
+ * Yielding only to a new task is not enough: the tasks of a split all ran before one frame that then laid out
+ * and painted every part at once (paper-logreg-page's result: one 58-68 ms task of Layout, Paint and PrePaint,
+ * tests/e2e/longtask.test.mjs). A hidden page draws no frames: it goes on after 100 ms.
  * @returns {Promise<void>}
  */
-export function nextTask() {
-  const s = /** @type {any} */ (globalThis).scheduler;
-  return typeof s?.yield === 'function' ? s.yield() : new Promise((r) => setTimeout(r, 0));
+export function nextFrame() {
+  return new Promise((resolve) => {
+    let done = false;
+    const go = () => { if (!done) { done = true; resolve(); } };
+    // rAF callbacks run just before the frame's rendering; a task posted from one runs after it.
+    requestAnimationFrame(() => setTimeout(go, 0));
+    setTimeout(go, 100);
+  });
 }

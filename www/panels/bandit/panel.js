@@ -5,7 +5,7 @@
 // (ordered arms) or the pulls and posterior of each arm (discrete arms). The `sgmcmc-ksd` problem tunes SG-MCMC
 // configurations on the user's data (built-in or an uploaded CSV): its table of sampler runs is reported first.
 import { Panel } from '../panel.js';
-import { el, nextTask } from '../../shared/dom.js';
+import { el, nextFrame } from '../../shared/dom.js';
 import { parseNumbers } from '../../shared/hash.js';
 import { LineChart, legend, alignSeries, seriesStyle, placeholder } from '../../shared/charts.js';
 import { CanvasPlot, keyBox, drawGp1d } from '../../shared/canvas.js';
@@ -293,14 +293,14 @@ export class BanditPanel extends Panel {
     this.report = report;
     this.xSel.value = 'rounds';
     this.redraw(true);
-    while (this.stale?.size) { await nextTask(); this.redraw(false); }
-    await nextTask();
+    while (this.stale?.size) { await nextFrame(); this.redraw(false); }
+    await nextFrame();
     this.algoSel.replaceChildren(...report.algorithms.map((a, i) => el('option', { value: String(i), text: a.name })));
     const first = report.algorithms.findIndex((a) => a.charts?.gp_1d || a.charts?.schedules || a.charts?.arms);
     this.algoSel.value = String(Math.max(0, first));
     this.algoSel.disabled = false;
     this.drawDetail();
-    await nextTask();
+    await nextFrame();
     const tb = this.table.tBodies[0];
     const best = Math.min(...report.algorithms.map((a) => a.final_simple_regret.mean));
     tb.replaceChildren(...report.algorithms.map((a) => el('tr', { class: a.final_simple_regret.mean === best ? 'best' : null, 'data-algo': a.name },

@@ -4,7 +4,7 @@
 // every interval boundary; after the run: the predicted trace band of the tuned schedule and the final loss of
 // every method.
 import { Panel } from '../panel.js';
-import { el, nextTask } from '../../shared/dom.js';
+import { el, nextFrame } from '../../shared/dom.js';
 import { parseNumbers } from '../../shared/hash.js';
 import { LineChart, legend, alignSeries, OTHERS_GREY } from '../../shared/charts.js';
 import { CanvasPlot } from '../../shared/canvas.js';
@@ -177,10 +177,10 @@ export class LrPanel extends Panel {
     this.names = report.methods.map((m) => m.name);
     this.traces = report.methods.map((m) => m.trace);
     this.redraw(true);
-    while (this.lrStale) { await nextTask(); this.redraw(false); }
-    await nextTask();
+    while (this.lrStale) { await nextFrame(); this.redraw(false); }
+    await nextFrame();
     this.drawBars();
-    await nextTask();
+    await nextFrame();
     const best = Math.min(...report.methods.map((m) => m.final_loss));
     // The dynamic tuner's row first (it used to sit below the table's scroll), then the baselines by final loss.
     const rows = [...report.methods].sort((a, b) => Number(b.family === 'dynamic') - Number(a.family === 'dynamic') || a.final_loss - b.final_loss);

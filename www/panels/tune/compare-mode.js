@@ -3,7 +3,7 @@
 // compare-eta.js) and the tuners' table marks who runs; when it ends, the "who won, at what cost" card at the
 // top (compare-card.js) gives the verdict, and its buttons choose which tuner's run the chart, bracket, arms
 // table, chosen arm and posterior show (the first tuner that chose an arm, until one is picked).
-import { $, nextTask } from '../../shared/dom.js';
+import { $, nextFrame } from '../../shared/dom.js';
 import { renderCompare } from './views.js';
 import { renderCompareCard } from './compare-card.js';
 import { CompareClock } from './compare-eta.js';
@@ -128,7 +128,7 @@ export class CompareMode {
     this.renderTable();
     p.hooks.compare = result.entries.map((/** @type {any} */ e) => ({ name: e.name, best: e.best ?? null, error: null }));
     const first = result.entries.findIndex((/** @type {any} */ e) => e.best);
-    await nextTask();
+    await nextFrame();
     await this.show(first >= 0 ? first : 0, true);
     p.hooks.compareCard = { verdict: $('cmp-verdict').textContent, shown: this.shown };
   }
@@ -147,7 +147,7 @@ export class CompareMode {
     if (!report) return;
     this.shown = i;
     renderCompareCard(d.result, d.config, i, (j) => this.show(j));
-    if (split) await nextTask();
+    if (split) await nextFrame();
     if (this.shown !== i) return;
     // The worker sends the samples as a Float64Array (www/worker.js packSamples); a report loaded otherwise may hold an array.
     const samples = report.best?.samples;

@@ -6,7 +6,7 @@
 // running, errors) mirror this panel.
 import { Panel } from '../panel.js';
 import { RunBar } from '../runbar.js';
-import { el, $, nextTask } from '../../shared/dom.js';
+import { el, $, nextFrame } from '../../shared/dom.js';
 import { hashParams, setHash } from '../../shared/hash.js';
 import { parseHash, formatHash, toTuneConfig, fromTuneConfig, PAGE_PRESETS, COMPARE_PRESETS, RATINGS_SOURCES, TOY_MODELS, DEFAULTS, FIELDS, normalise } from './state.js';
 import { writeForm, readForm, updateVisibility, describeArms } from './settings.js';
@@ -493,7 +493,7 @@ export class TunePanel extends Panel {
   async finish(result, seconds, run) {
     const config = run.report.config;
     // A comparison shows one tuner's run below its card (compare-mode.js); a tune run shows itself. Both draw in
-    // several tasks (nextTask), none long (issue 26 item 2).
+    // several tasks (nextFrame), none long (issue 26 item 2).
     if (config.kind === 'compare') await this.cmp.finish(result, config, seconds, run.report);
     else await this.showReport(result, run.samples, run.dim, config, seconds, run.report, this.model, true);
     const report = this.result?.report;
@@ -523,15 +523,15 @@ export class TunePanel extends Panel {
     if (!this.model) { this.model = m; this.resetChart(m); }
     this.result = { config, report, samples, dim };
     this.hooks.lastResult = { config, report, dim, envelope };
-    if (split) await nextTask();
+    if (split) await nextFrame();
     if (token !== this.showToken) return;
     this.drawRun(m, true, false);
-    if (split) await nextTask();
+    if (split) await nextFrame();
     if (token !== this.showToken) return;
     this.drawDom(m, true);
     this.hooks.lastEvents = m.unknown;
     this.drill.show(this.result);
-    if (split) await nextTask();
+    if (split) await nextFrame();
     if (token !== this.showToken) return;
     showPosterior({ trace: this.traceChart, hist: this.histChart, client: this.client, message: (t) => this.message(t, 'error') }, this.result);
     $('export-traces').disabled = !samples?.length;

@@ -5,7 +5,7 @@
 // epoch with GP-UCB's points on it; after the run: the reward GP along beta_1 (Figure 2), the final table
 // (IWAE with K draws, test KL) and a reading generated from the report (www/panels/tvo/reading.js).
 import { Panel } from '../panel.js';
-import { el, nextTask } from '../../shared/dom.js';
+import { el, nextFrame } from '../../shared/dom.js';
 import { LineChart, legend, alignSeries } from '../../shared/charts.js';
 import { MARKS } from '../../shared/marks.js';
 import { METHODS, METHOD_KEYS, REFERENCE, styleOf, BETA_COLOURS, logpxCurves } from './figures.js';
@@ -227,10 +227,10 @@ export class TvoPanel extends Panel {
     this.records = new Map(report.runs.map((/** @type {any} */ t) => [`${t.method}#${t.repeat}`, t.windows]));
     this.integrand = new Map(report.runs.filter((/** @type {any} */ t) => t.repeat === 0).map((/** @type {any} */ t) => [t.method, t.integrand]));
     this.redraw(true);
-    while (this.remount.size) { await nextTask(); this.redraw(false); }
-    await nextTask();
+    while (this.remount.size) { await nextFrame(); this.redraw(false); }
+    await nextFrame();
     this.drawGp();
-    await nextTask();
+    await nextFrame();
     const rows = [...report.summary].sort((a, b) => (Number.isFinite(b.log_px_mean) ? b.log_px_mean : -Infinity) - (Number.isFinite(a.log_px_mean) ? a.log_px_mean : -Infinity));
     const best = rows[0]?.log_px_mean;
     this.table.tBodies[0].replaceChildren(...rows.map((m) => el('tr', { class: [m.log_px_mean === best ? 'best' : '', m.method === 'gp-ucb' ? 'dynamic' : ''].join(' ').trim() || null },
