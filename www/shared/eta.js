@@ -18,16 +18,17 @@
 
 /**
  * Seconds per multiply-add of each kind over the calibration's (the SGLD chain's): how much slower (or faster)
- * a kind's counted work runs than the calibration loop. Fitted to the tab defaults (real time over the
- * calibrated estimate with factor 1; geometric mean of the two runs of tests/e2e/eta-bench.mjs on the shared
- * 2-core development machine, 2026-11-27, single-threaded page; compare and bandit's current model from one run;
- * rounded): docs/benchmarks.md, "Time estimates". The lesson steps were not used to fit them, except that the
- * lr-schedule trace-model fits' weight in the core's cost model was set from native times of the tab default and
- * the LR lesson's first step (src/experiments/lr_schedule/experiment.rs), and its factor here scaled by 0.35 x
- * 3.27e9 / 3.92e9 = 0.29 so that the tab default's estimate stays where it was.
+ * a kind's counted work runs than the calibration loop. Fitted to the tab defaults of one run of
+ * tests/e2e/eta-bench.mjs (single-threaded page, 2026-11-27 16:19 UTC, load average 2.6-3.7 on the 2-core
+ * development machine: one other job on one core): each factor is the previous one times that run's real time over
+ * its estimate (rounded); the previous factors, fitted at load 5.5-7, put the estimates 1.4-2.7x over the real
+ * times of that run, because the calibration (the fastest of three short chains) slows less under load than a run.
+ * The lesson steps are not used to fit them (the lr-schedule trace-model fits' weight in the core's cost model was
+ * set from native times of the tab default and the LR lesson's first step, src/experiments/lr_schedule/).
+ * docs/benchmarks.md, "Time estimates", reports a later run of the script against these factors.
  * @type {Record<string, number>}
  */
-export const KIND_FACTOR = { tune: 0.7, compare: 1.3, bandit: 3, hoag: 0.9, 'lr-schedule': 0.29, 'step-size': 0.4, tvo: 0.7 };
+export const KIND_FACTOR = { tune: 0.45, compare: 0.7, bandit: 1.2, hoag: 0.62, 'lr-schedule': 0.14, 'step-size': 0.23, tvo: 0.42 };
 
 /**
  * The calibration chain (src/benchkit.rs `sgld_ms`: SGLD on simulated logistic regression, no intercept) and its
