@@ -6,7 +6,11 @@ d = sys.argv[1]
 print("| sampler | tuner | chosen h | batch | test RMSE | KSD (run kernel) | grad evals | wall s |")
 print("|---|---|---|---|---|---|---|---|")
 procs = []
+missing = []
 for s in ["sgld", "sgld-cv", "sghmc", "sghmc-cv", "sgnht", "sgnht-cv"]:
+    if not os.path.exists(os.path.join(d, s + ".json")):
+        missing.append(s)
+        continue
     rep = json.load(open(os.path.join(d, s + ".json")))
     for e in rep["result"]["entries"]:
         ev, b = e["evaluation"], e.get("best")
@@ -18,6 +22,9 @@ for s in ["sgld", "sgld-cv", "sghmc", "sghmc-cv", "sgnht", "sgnht-cv"]:
     if os.path.exists(t):
         kb, sec = open(t).read().split()[-2:]
         procs.append((s, int(kb) / 1024, float(sec)))
+if missing:
+    print()
+    print("Not run: " + ", ".join(missing) + ".")
 if procs:
     print()
     print("| sampler | process peak RSS (MB) | process wall s |")

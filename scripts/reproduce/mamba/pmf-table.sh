@@ -11,6 +11,11 @@
 #               FSSD-opt fits at d = 52,500 took 130-170 s of scoring at R = 2e5 and over 10 minutes per sampler
 #               at R = 1e7 on two shared cores)
 #   RATINGS     a real ratings file (user,item,rating; MovieLens u.data works) instead of simulated ratings
+#   PAPER=1     the paper's model and grid instead of the pmf preset's: scripts/reproduce/mamba/pmf-paper.json (App.
+#               B.2: hierarchical prior, 12 step sizes 1e-2..10^-7.5, batches 100/10/1%, L in {5, 10}) with the
+#               sampler, seeds, budget and tuners above; written to docs/pmf-paper/ and docs/pmf-paper-results.md
+#   SAMPLERS    the samplers to run (default: "sgld sgld-cv sghmc sghmc-cv sgnht sgnht-cv"); the table lists those
+#               whose report exists
 #   TUNELAB     the command that runs tunelab (default: $CARGO_TARGET_DIR/release/tunelab, or the argument)
 # Usage: bash scripts/reproduce/mamba/pmf-table.sh [path/to/tunelab]
 set -euo pipefail
@@ -21,13 +26,30 @@ SEED="${SEED:-2}"
 DATA_SEED="${DATA_SEED:-2}"
 TUNERS="${TUNERS:-MAMBA-KSD,grid (log-loss),grid (KSD),heuristic}"
 OUT=docs/pmf
+DOC=docs/pmf-results.md
+if [ -n "${PAPER:-}" ]; then OUT=docs/pmf-paper; DOC=docs/pmf-paper-results.md; fi
 mkdir -p "$OUT"
 EXTRA=()
 if [ -n "${RATINGS:-}" ]; then EXTRA=(--ratings "$RATINGS"); fi
-for s in sgld sgld-cv sghmc sghmc-cv sgnht sgnht-cv; do
+for s in ${SAMPLERS:-sgld sgld-cv sghmc sghmc-cv sgnht sgnht-cv}; do
   echo "== $s" >&2
   cfg="$OUT/$s.config.json"
   # The pmf preset (src/tune/presets.rs) with the settings above.
+  if [ -n "${PAPER:-}" ]; then
+    python3 - "$s" "$GRAD_EVALS" "$SEED" "$DATA_SEED" "$TUNERS" > "$cfg" <<'EOF'
+import json, sys
+s, r, seed, data_seed, tuners = sys.argv[1:]
+c = json.load(open("scripts/reproduce/mamba/pmf-paper.json"))
+c["sampler"] = {"kind": s}
+c["data"]["seed"] = int(data_seed)
+c["seed"] = int(seed)
+c["budget"] = {"grad_evals": float(r)}
+c["tuners"] = tuners.split(",")
+if s.startswith("sghmc"):  # L in {5, 10} is SGHMC's only (App. B.2.3): 72 arms, which fit the 2 GiB bound
+    c["metric"]["max_samples"] = 10  # at d = 53,380 with 10 samples per score (pmf-paper.json's test)
+print(json.dumps(c, indent=1))
+EOF
+  else
   python3 - "$s" "$GRAD_EVALS" "$SEED" "$DATA_SEED" "$TUNERS" > "$cfg" <<'EOF'
 import json, sys
 s, r, seed, data_seed, tuners = sys.argv[1:]
@@ -45,6 +67,7 @@ print(json.dumps({
     "reference_samples": 0, "tuners": tuners.split(","),
 }, indent=1))
 EOF
+  fi
   # shellcheck disable=SC2086
   /usr/bin/time -f "%M %e" -o "$OUT/$s.time" $BIN compare --config "$cfg" "${EXTRA[@]}" --out "$OUT/$s.json" > "$OUT/$s.txt"
   rm -f "$cfg"
@@ -52,8 +75,9 @@ done
 python3 scripts/reproduce/mamba/slim-report.py "$OUT"/*.json
 {
   if [ -n "${RATINGS:-}" ]; then echo "Ratings file $RATINGS, run seed $SEED, R = $GRAD_EVALS gradient evaluations per arm."
+  elif [ -n "${PAPER:-}" ]; then echo "The paper's model and grid (App. B.2, scripts/reproduce/mamba/pmf-paper.json: hierarchical prior, d = 53,380) on SIMULATED ratings of MovieLens-100K's shape (943 x 1,682, 100,000 ratings, data seed $DATA_SEED), run seed $SEED, R = $GRAD_EVALS gradient evaluations per arm; each choice evaluated by compare's default, a fresh chain from the MAP."
   else echo "SIMULATED ratings of MovieLens-100K's shape (943 x 1,682, 100,000 ratings, data seed $DATA_SEED), 20 factors (d = 52,500), run seed $SEED, R = $GRAD_EVALS gradient evaluations per arm."; fi
   echo
   python3 scripts/reproduce/mamba/pmf-table.py "$OUT"
-} > docs/pmf-results.md
-cat docs/pmf-results.md
+} > "$DOC"
+cat "$DOC"
