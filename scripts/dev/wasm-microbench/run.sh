@@ -6,7 +6,8 @@
 #               several blockings; `chk` is the bits of a checksum over every tile (equal = same sums, same order).
 #               native: the portable variants built for SSE2 (x86-64 baseline) and with +avx2 (the AVX2 path).
 #   chacha/     1,000,000 draws of rand_chacha's ChaCha8Rng: v0 `random_range(i % 100..10000)` (the `rng-range`
-#               part), v1 `next_u32`, v2 the same range reduction on a xorshift (no ChaCha).
+#               part), v1 `next_u32`, v2 the same range reduction on a xorshift (no ChaCha); in wasm also v3, v4 =
+#               v0, v1 with tunelab's ChaCha8Simd128 (src/rng/chacha_simd128.rs; equal checksums = equal draws).
 # RELAXED=1 also builds ksd-tiles with +relaxed-simd and runs variants 37 (unfused) and 22 (f64x2_relaxed_madd).
 # Usage: scripts/dev/wasm-microbench/run.sh [reps] (default 41). Builds with CARGO_BUILD_JOBS=1 into target/wasm-microbench.
 set -euo pipefail

@@ -5,14 +5,27 @@
 use rand::SeedableRng;
 pub use rand_chacha::ChaCha8Rng;
 
-/// The RNG type used throughout tunelab.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod chacha_simd128;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub use chacha_simd128::ChaCha8Simd128;
+
+/// The RNG type used throughout tunelab: `rand_chacha::ChaCha8Rng`, and in wasm with simd128 (both wasm builds,
+/// scripts/dev/build-wasm.sh) [`ChaCha8Simd128`], the same stream bit for bit computed four blocks per v128 pass
+/// (rand_chacha has no wasm SIMD backend; issue 26, docs/benchmarks.md).
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 pub type Rng = ChaCha8Rng;
+/// The RNG type used throughout tunelab: `rand_chacha::ChaCha8Rng`, and in wasm with simd128 (both wasm builds,
+/// scripts/dev/build-wasm.sh) [`ChaCha8Simd128`], the same stream bit for bit computed four blocks per v128 pass
+/// (rand_chacha has no wasm SIMD backend; issue 26, docs/benchmarks.md).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub type Rng = ChaCha8Simd128;
 
 /// The independent stream number `id` of the generator seeded by `seed`.
 ///
 /// ChaCha streams with the same key and different stream ids are independent by construction.
 pub fn stream(seed: u64, id: u64) -> Rng {
-    let mut r = ChaCha8Rng::seed_from_u64(seed);
+    let mut r = Rng::seed_from_u64(seed);
     r.set_stream(id);
     r
 }
