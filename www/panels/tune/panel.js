@@ -533,9 +533,10 @@ export class TunePanel extends Panel {
     this.drill.show(this.result);
     if (split) await nextFrame();
     if (token !== this.showToken) return;
-    showPosterior({ trace: this.traceChart, hist: this.histChart, client: this.client, message: (t) => this.message(t, 'error') }, this.result);
+    const shown = showPosterior({ trace: this.traceChart, hist: this.histChart, client: this.client, message: (t) => this.message(t, 'error'), split }, this.result);
     $('export-traces').disabled = !samples?.length;
     $('export-svg').disabled = false;
+    if (split) await shown;
   }
 
   /** The run's reading (sentences generated from its report, www/panels/tune/reading.js). @param {string[]} sentences */
