@@ -2,8 +2,8 @@
 # Does GP-UCB's GP help once it acts at d = 10? At 40 epochs (figure4.sh, docs/tvo-table-d5-10.md) the paper's window
 # rule gives 7-8 windows, fewer than GP-UCB's 10 random initial schedules (dimension + 1), so its GP never chose a
 # schedule. The same digits VAE and the paper's Sec. 5 settings (the defaults) trained for 120 epochs (21-25
-# windows with early updates; GP-UCB's runs had 22, so its GP chose 12 schedules per run), GP-UCB against random schedules (the same initial design
-# without the GP) and the log-uniform schedule (the best at 40 epochs), seeds 1000-1002 (the reported seeds; no
+# windows with early updates; GP-UCB's runs had 22, so its GP chose 12 schedules per run), GP-UCB against random
+# schedules (uniform in the same box, no GP) and the log-uniform schedule (the best at 40 epochs), seeds 1000-1002 (the reported seeds; no
 # default was chosen on them). Prints the CLI's summary table (mean and sd over the seeds) and the paired
 # differences. Usage: [THREADS=2] bash scripts/reproduce/tvo/long-d10.sh   (8 minutes on 2 idle cores)
 set -euo pipefail
