@@ -5,6 +5,7 @@ import { DEFAULTS } from './panels/tune/state.js';
 import { installPanels } from './panels/registry.js';
 import { $ } from './shared/dom.js';
 import { installScrollCues } from './shared/scroll.js';
+import { warmCharts } from './shared/charts.js';
 
 /** Test, lesson and embed hooks: the page's live state (the tune panel's, for the top-level fields), read-only
  * by convention; window.__tunelab.panels[NAME] holds each panel's hook. */
@@ -46,3 +47,6 @@ client.ready().catch((e) => {
 
 installPanels({ client, hooks });
 installScrollCues(document.body);
+
+// uPlot's code compiled before the first run needs it (charts.js warmCharts), in an idle moment.
+if ('requestIdleCallback' in window) requestIdleCallback(() => warmCharts(), { timeout: 3000 }); else setTimeout(warmCharts, 1000);

@@ -153,6 +153,26 @@ export class Chart {
   canvas() { return this.u?.ctx.canvas ?? null; }
 }
 
+/**
+ * Builds and destroys one small line chart off screen, so that the first chart a run draws does not also pay
+ * for V8 compiling uPlot's code: the learning-rate lesson's first step built its first chart in one 48-59 ms
+ * task (loaded machine, `node tests/e2e/profile-case.mjs "lesson lr-schedule"`; 14 ms of it in uPlot's own
+ * constructor), issue 26 item 2. main.js calls it once, when the page is idle after loading.
+ */
+export function warmCharts() {
+  const host = document.createElement('div');
+  host.setAttribute('aria-hidden', 'true');
+  host.style.cssText = 'position:absolute;left:-10000px;top:0;width:320px;height:160px;visibility:hidden';
+  document.body.append(host);
+  const c = new LineChart(host, { xLabel: 'x', yLabel: 'y' });
+  c.size = { width: 320, height: 160 };
+  c.reset([{ label: 'a', color: '#000' }, { label: 'b', color: '#555', band: true }], alignSeries([{ x: [1, 2, 3], y: [1, 2, 3] }, { x: [1, 2, 3], y: [1, 2, 2], lo: [0, 1, 1], hi: [2, 3, 3] }]));
+  c.u?.setData(c.u.data);
+  c.clear();
+  c.ro.disconnect();
+  host.remove();
+}
+
 /** uPlot's stepped paths (a step at each x, held to the next): for step lines and histograms. */
 export const steppedPaths = () => uPlot.paths.stepped({ align: 1 });
 

@@ -22,7 +22,9 @@ export class LrPanel extends Panel {
     this.tab = 'LR schedules';
     /** whether the learning-rate chart waits to be rebuilt (redraw builds one chart per call) */
     this.lrStale = false;
+    /** whether a live redraw is queued for the next frame, and whether it must rebuild the charts */
     this.redrawQueued = false;
+    this.pendingRebuild = false;
     this.intro = 'A piecewise-constant learning rate over the intervals of one training run. Constant rates (spread in log space) and exponential '
       + 'decays run alongside the dynamic tuner, which runs Q copies in parallel, keeps the best at each boundary and gives the copies the rates '
       + 'that minimise quantiles of the GP-predicted loss. Same initial weights; every baseline schedule gets the best of Q runs (matched compute).';
@@ -165,7 +167,25 @@ export class LrPanel extends Panel {
     const dyn = this.names.some((n) => n.startsWith('dynamic'));
     const frac = this.names.length ? (dyn ? (done / this.names.length) * 0.5 + (this.live.length / this.intervals) * 0.5 : done / this.names.length) : 0;
     this.progress(frac, `${done} of ${this.names.length} methods finished${dyn ? ` · dynamic tuner: interval ${this.live.length} of ${this.intervals}` : ''} · ${elapsed.toFixed(1)} s`);
-    this.redraw(rebuild);
+    this.scheduleRedraw(rebuild);
+  }
+
+  /**
+   * Redraws the live charts in a task after the next frame, once for every batch of events that came before
+   * it: the events' draining and a chart's construction never share a task (the learning-rate lesson's first
+   * step: 25 ms of draining plus 28 ms of uPlot's first build in one 53-56 ms task, issue 26 item 2). A redraw
+   * still queued when the result arrives is dropped (`finish` draws it). @param {boolean} rebuild
+   */
+  scheduleRedraw(rebuild) {
+    this.pendingRebuild = this.pendingRebuild || rebuild;
+    if (this.redrawQueued) return;
+    this.redrawQueued = true;
+    nextFrame().then(() => {
+      const r = this.pendingRebuild;
+      this.redrawQueued = false;
+      this.pendingRebuild = false;
+      if (!this.report) this.redraw(r);
+    });
   }
 
   /**
@@ -237,7 +257,7 @@ export class LrPanel extends Panel {
       const need = rebuild || this.lrStale || !this.lr.u || this.lr.series.length !== lrSeries.length;
       if (need && built) {
         this.lrStale = true;
-        if (!this.redrawQueued) { this.redrawQueued = true; requestAnimationFrame(() => { this.redrawQueued = false; this.redraw(false); }); }
+        this.scheduleRedraw(false);
       } else if (need) { this.lr.reset(lrSeries, lrData); this.lrStale = false; } else this.lr.setData(lrData);
     } else this.lrStale = false;
     // One legend entry for all the grey lines; the singled-out ones and the dynamic tuner by name.
