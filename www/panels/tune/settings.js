@@ -76,6 +76,7 @@ export function updateVisibility(form, state) {
   each('data-show-model', (v) => v.includes(state.model));
   each('data-show-tuner', (v) => state.compare || v.includes(state.tuner));
   each('data-show-compare', () => !!state.compare);
+  each('data-show-metric', (v) => v.includes(state.metric));
 }
 
 /**

@@ -35,6 +35,9 @@ export const DEFAULTS = Object.freeze({
   tuner: 'mamba', eta: 3, scoring: 'round', rarms: 20,
   unit: 'grad_evals', budget: 2e6, metric: 'ksd', msamples: 500, thin: 5, start: 'map', seed: 0,
   compare: false, refs: 0, tuners: '', gridr: false,
+  // The paper's variants (issue 25): the BNN's hidden activation, the PMF prior, the Stein kernel of the KSD and
+  // the comparison's evaluation; the defaults are the core's.
+  act: 'tanh', pprior: 'fixed', kernel: 'run', evalk: 'fresh',
 });
 
 /** @param {string[]} xs @returns {string[][]} */
@@ -61,6 +64,8 @@ export const FIELDS = [
   { key: 'thin', type: 'int', min: 1, max: 10000 }, { key: 'start', type: 'select', options: opts(['map', 'zero']) },
   { key: 'seed', type: 'int', min: 0, max: 2 ** 31 }, { key: 'compare', type: 'bool' },
   { key: 'refs', type: 'int', min: 0, max: 1000000 }, { key: 'tuners', type: 'text' }, { key: 'gridr', type: 'bool' },
+  { key: 'act', type: 'select', options: opts(['tanh', 'softmax']) }, { key: 'pprior', type: 'select', options: opts(['fixed', 'hierarchical']) },
+  { key: 'kernel', type: 'select', options: opts(['run', 'plain', 'per-arm']) }, { key: 'evalk', type: 'select', options: opts(['fresh', 'tuning-chain']) },
 ];
 
 /**
@@ -133,8 +138,15 @@ export function toTuneConfig(state) {
       case 'logistic': return { kind: 'logistic', prior_var: s.prior };
       case 'linear': return { kind: 'linear', prior_var: s.prior };
       // MNIST has ten classes (as the core's mnist presets say).
-      case 'bnn': return s.data === 'mnist' ? { kind: 'bnn', hidden: s.hidden, prior_var: s.prior, classes: 10 } : { kind: 'bnn', hidden: s.hidden, prior_var: s.prior };
-      case 'pmf': return { kind: 'pmf', latent: s.latent };
+      case 'bnn': {
+        /** @type {Record<string, any>} */
+        const m = s.data === 'mnist' ? { kind: 'bnn', hidden: s.hidden, prior_var: s.prior, classes: 10 } : { kind: 'bnn', hidden: s.hidden, prior_var: s.prior };
+        // The paper's network (App. B.3.1) has softmax hidden units; tanh is the core's default.
+        if (s.act === 'softmax') m.activation = 'softmax';
+        return m;
+      }
+      // The paper's hierarchical prior (App. B.2.1) with its tau = (3, 0, 4, 5), the core's default for it.
+      case 'pmf': return s.pprior === 'hierarchical' ? { kind: 'pmf', latent: s.latent, prior: { kind: 'hierarchical' } } : { kind: 'pmf', latent: s.latent };
       case 'gaussian': return { kind: 'gaussian', d: 2 };
       default: return { kind: s.model };
     }
@@ -151,7 +163,7 @@ export function toTuneConfig(state) {
     },
     tuner,
     budget: { [s.unit]: s.budget },
-    metric: { kind: s.metric, max_samples: s.msamples },
+    metric: s.metric === 'ksd' && s.kernel !== 'run' ? { kind: s.metric, max_samples: s.msamples, kernel: s.kernel } : { kind: s.metric, max_samples: s.msamples },
     thin: s.thin, start: s.start, seed: s.seed,
   };
   const names = String(s.tuners ?? '').split(',').map((t) => t.trim()).filter(Boolean);
@@ -164,6 +176,8 @@ export function toTuneConfig(state) {
     cmp.grid_baseline = { budget: { [s.unit]: s.budget } };
     cmp.evaluation = { kind: 'fresh-from-map', budget: { [s.unit]: s.budget } };
   }
+  // The evaluation before issue 25: each choice's own tuning chain instead of a fresh chain from the MAP.
+  if (s.evalk === 'tuning-chain') cmp.evaluation = { kind: 'tuning-chain' };
   /** @type {import('../../protocol.js').ExperimentConfig} */
   const config = s.compare ? /** @type {any} */ (cmp) : { kind: 'tune', ...base };
   return config;
@@ -191,6 +205,8 @@ export function fromTuneConfig(c) {
   if (m.prior_var != null) s.prior = m.prior_var;
   if (m.hidden != null) s.hidden = m.hidden;
   if (m.kind === 'pmf' && m.latent != null) s.latent = m.latent;
+  if (m.kind === 'bnn') s.act = m.activation ?? 'tanh';
+  if (m.kind === 'pmf') s.pprior = m.prior?.kind ?? 'fixed';
   if (c.sampler?.kind) s.sampler = c.sampler.kind;
   if (c.sampler?.friction != null) s.friction = c.sampler.friction;
   const step = c.arms?.log10_step;
@@ -206,11 +222,12 @@ export function fromTuneConfig(c) {
   if (unit) Object.assign(s, { unit, budget: c.budget[unit] });
   if (c.metric?.kind) s.metric = c.metric.kind;
   if (c.metric?.max_samples != null) s.msamples = c.metric.max_samples;
+  if (c.metric?.kind === 'ksd') s.kernel = c.metric.kernel ?? 'run';
   for (const k of ['thin', 'seed']) if (c[k] != null) s[k] = c[k];
   if (typeof c.start === 'string') s.start = c.start;
   if (c.kind === 'compare' || c.kind === 'tune') s.compare = c.kind === 'compare';
-  if (c.kind === 'compare') Object.assign(s, { refs: c.reference_samples ?? 20000, tuners: (c.tuners ?? []).join(','), gridr: c.grid_baseline?.budget != null });
-  else if (c.kind === 'tune') Object.assign(s, { refs: 0, tuners: '', gridr: false });
+  if (c.kind === 'compare') Object.assign(s, { refs: c.reference_samples ?? 20000, tuners: (c.tuners ?? []).join(','), gridr: c.grid_baseline?.budget != null, evalk: c.evaluation?.kind === 'tuning-chain' ? 'tuning-chain' : 'fresh' });
+  else if (c.kind === 'tune') Object.assign(s, { refs: 0, tuners: '', gridr: false, evalk: 'fresh' });
   for (const k of Object.keys(s)) if (s[k] === undefined) delete s[k];
   return s;
 }
