@@ -43,6 +43,9 @@ describe('the progress line names the phases before round 1', () => {
     const ref = seen.findIndex((t) => /^Drawing the exact reference before the tuners run: [\d,]+ of [\d,]+ MALA iterations · /.test(t));
     assert.ok(prep >= 0, seen.join(' | '));
     assert.ok(ref > prep && round > ref, seen.join(' | '));
+    // Each tuner's fresh evaluation chain (the core's `evaluation` events): its own share joins the line.
+    assert.ok(seen.some((t) => /tuning done; evaluating its choice \(a fresh chain from the MAP, \d+% of it run\)/.test(t)), seen.join(' | '));
+    assert.deepEqual(await page.evaluate(() => window.__tunelab.panels.tune.unknownEvents ?? window.__tunelab.unknownEvents ?? []), []);
     assert.match(seen.at(-1), /Done/);
     assert.deepEqual(consoleErrors, []);
     await page.close();

@@ -211,6 +211,7 @@ fn stage_of(d: &Detail) -> Option<(&'static str, f64, f64, &'static str)> {
     use tunelab::experiments::compare::CompareDetail;
     match d {
         Detail::Compare(CompareDetail::Reference(r)) => Some(("reference sampler", r.done as f64, r.total as f64, r.unit)),
+        Detail::Compare(CompareDetail::Evaluation(e)) => Some(("evaluation chain", e.done, e.total, e.unit)),
         _ => None,
     }
 }
@@ -243,6 +244,9 @@ fn detail_message(d: &Detail) -> Option<String> {
             None => c.tuner.clone(),
         }),
         Detail::Compare(CompareDetail::Reference(r)) => Some(format!("reference sampler {}/{} {}", r.done, r.total, r.unit)),
+        Detail::Compare(CompareDetail::Evaluation(e)) => {
+            Some(format!("{}: evaluation chain from the MAP {}/{} {}", e.tuner, count(e.done), count(e.total), e.unit))
+        }
         Detail::Bandit(BanditEvent::Preparing { done, total }) => Some(format!("sampler runs {done}/{total}")),
         Detail::Hoag(HoagEvent::Progress { name, .. }) => Some(name.clone()),
         Detail::Hoag(HoagEvent::MethodDone { name, final_loss, .. }) => Some(format!("{name}: outer loss {final_loss:.6}")),
@@ -355,7 +359,13 @@ impl Watch {
             }
             s.stage = stage;
             match stage {
-                Some((what, ..)) => s.message = what.to_string(),
+                Some((what, ..)) => {
+                    s.message = match detail {
+                        // whose choice is evaluated: `MAMBA-KSD: evaluation chain from the MAP`
+                        Detail::Compare(tunelab::experiments::compare::CompareDetail::Evaluation(e)) => format!("{}: {what} from the MAP", e.tuner),
+                        _ => what.to_string(),
+                    }
+                }
                 None => {
                     if let Some(m) = detail_message(detail) {
                         s.message = m;

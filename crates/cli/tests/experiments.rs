@@ -349,6 +349,26 @@ fn progress_without_a_terminal_prints_plain_lines() {
     assert!(!stderr.contains('\x1b'), "{stderr:?}");
 }
 
+/// A comparison's fresh evaluation chains are phases with their own progress lines (before, a BNN comparison
+/// printed nothing for minutes while a chain ran): in gradient evaluations, from 0 to the plan's 10 R, each
+/// naming whose choice it evaluates.
+#[test]
+fn compare_shows_each_evaluation_chain() {
+    let dir = tmpdir("eval-progress");
+    let cfg = dir.join("small.json");
+    std::fs::write(&cfg, r#"{"kind":"compare","data":{"source":"simulate","n":300,"d":2,"seed":1,"test_fraction":0.2},
+        "model":{"kind":"logistic"},"sampler":{"kind":"sgld"},"arms":{"log10_step":{"from":-4,"to":-2,"by":1},
+        "batch":[0.1]},"budget":{"grad_evals":20000},"metric":{"kind":"ksd","max_samples":100},"thin":2,"seed":9,
+        "reference_samples":0,"tuners":["MAMBA-KSD","heuristic"]}"#).unwrap();
+    let (code, _, stderr) = tunelab(&["run", "--config", cfg.to_str().unwrap(), "--threads", "1", "--progress"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    for tuner in ["MAMBA-KSD", "heuristic"] {
+        let lines: Vec<&str> = stderr.lines().filter(|l| l.ends_with(&format!("  {tuner}: evaluation chain from the MAP"))).collect();
+        assert!(lines.first().is_some_and(|l| l.starts_with("tunelab compare: 0/200000 gradient evaluations (0%)")), "{tuner}:\n{stderr}");
+        assert!(lines.last().is_some_and(|l| l.starts_with("tunelab compare: 200000/200000 gradient evaluations (100%)")), "{tuner}:\n{stderr}");
+    }
+}
+
 /// Issue 27: a comparison's exact reference is a phase with its own progress. Without a terminal,
 /// `--progress` prints its plain lines in MALA iterations (done/total, ETA) while the tuners' count stays at
 /// 0; a Ctrl-C inside it writes a stopped report whose `reached` ends with the reference's progress, and the

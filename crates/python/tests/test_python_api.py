@@ -127,6 +127,13 @@ def test_a_comparison_reports_its_reference_phase(capsys, monkeypatch):
     total = 1000 + 2000 * 5  # warm-up n/2, then n draws kept every 5th
     assert ref[0] == {"type": "reference", "done": 0, "total": total, "unit": "MALA iterations"}
     assert ref[-1]["done"] == total and details.index(ref[-1]) == len(ref) - 1
+    # each tuner's fresh evaluation chain: its own progress, from 0 to the plan's total, named
+    ev = [d for d in details if d["type"] == "evaluation"]
+    assert sorted({d["index"] for d in ev}) == [0, 1, 2, 3, 4]
+    for i in range(5):
+        mine = [d for d in ev if d["index"] == i]
+        assert mine[0]["done"] == 0 and mine[-1]["done"] == mine[-1]["total"] > 0, mine
+        assert mine[0]["unit"] == "gradient evaluations" and len({d["tuner"] for d in mine}) == 1
     # progress=True without tqdm: the reference phase's lines in its unit, then the tuners'
     monkeypatch.setitem(sys.modules, "tqdm", None)
     monkeypatch.setitem(sys.modules, "tqdm.auto", None)

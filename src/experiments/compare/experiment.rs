@@ -97,6 +97,23 @@ pub enum CompareDetail {
     Reference(ReferenceProgress),
     /// `{"tuner", "index", "type", ...}`.
     Tuner(TunerDetail),
+    /// `{"type": "evaluation", "tuner", "index", "done", "total", "unit"}`: the fresh evaluation chain of a
+    /// tuner's choice, after its tuning run (at d = 79,510 one chain ran for minutes with no other event).
+    Evaluation(EvaluationProgress),
+}
+
+/// The progress of a tuner's fresh evaluation chain ([`compare::fresh_chain_observed`]): done of total in the
+/// evaluation budget's unit, burn-in included; reported at its start and at every further percent. The
+/// comparison's progress (in tuners) stays at the tuner's index + 1 meanwhile.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename = "evaluation")]
+pub struct EvaluationProgress {
+    pub tuner: String,
+    pub index: usize,
+    pub done: f64,
+    pub total: f64,
+    /// `"gradient evaluations"`, `"iterations"` or `"seconds"`.
+    pub unit: &'static str,
 }
 
 /// The reference phase's own progress: MALA iterations done of the reference run's total (warm-up and
@@ -253,6 +270,10 @@ impl Experiment for CompareExperiment {
         }, &mut |done, all| {
             let detail = CompareDetail::Reference(ReferenceProgress { done, total: all, unit: "MALA iterations" });
             (*progress.borrow_mut())(0.0, total, detail)
+        }, &mut |name, done, all, unit| {
+            let i = self.tuners.iter().position(|t| t.0 == name).unwrap_or(0);
+            let detail = CompareDetail::Evaluation(EvaluationProgress { tuner: name.to_string(), index: i, done, total: all, unit });
+            (*progress.borrow_mut())(i as f64 + 1.0, total, detail)
         }, stop)
     }
 }

@@ -4,7 +4,7 @@
 //! run of an exact (Metropolis-adjusted) sampler, and its test log-loss.
 
 pub mod experiment;
-pub use experiment::{CompareConfig, CompareDetail, CompareExperiment, ReferenceProgress, TunerDetail};
+pub use experiment::{CompareConfig, CompareDetail, CompareExperiment, EvaluationProgress, ReferenceProgress, TunerDetail};
 
 use crate::experiments::tune::config::*;
 use crate::experiments::tune::driver::drive;
@@ -283,6 +283,20 @@ pub const STREAM_EVAL: u64 = (1 << 40) + 8;
 /// batch and leapfrog steps, keeps every `cfg.thin`-th iteration, and draws from `rng::stream(cfg.seed,
 /// STREAM_EVAL)`.
 pub fn fresh_chain(problem: &Posterior, cfg: &TuneConfig, best: &crate::experiments::tune::report::Best, plan: &FreshPlan, cancel: &AtomicBool) -> Result<(FreshRun, Vec<f64>, Moments)> {
+    fresh_chain_observed(problem, cfg, best, plan, &mut |_, _, _| {}, cancel)
+}
+
+/// [`fresh_chain`], telling `on_progress(done, total, unit)` how far the chain is in the plan's budget unit
+/// (burn-in included): at its start and each time it passes another percent (a seconds budget: by time, so
+/// the number of calls may vary; the chain does not depend on them).
+pub fn fresh_chain_observed(
+    problem: &Posterior,
+    cfg: &TuneConfig,
+    best: &crate::experiments::tune::report::Best,
+    plan: &FreshPlan,
+    on_progress: &mut dyn FnMut(f64, f64, &'static str),
+    cancel: &AtomicBool,
+) -> Result<(FreshRun, Vec<f64>, Moments)> {
     use crate::experiments::tune::keep::{chain_cap, sub_iters, StrideBuffer};
     use crate::sampler::{Budget, Chain, SamplerParams};
     let t = Instant::now();
@@ -302,13 +316,34 @@ pub fn fresh_chain(problem: &Posterior, cfg: &TuneConfig, best: &crate::experime
     let mut chain = Chain::new(target, params, problem.map.clone(), cv, rng::stream(cfg.seed, STREAM_EVAL))?;
     let (unit, amount) = plan.budget.unit_amount()?;
     let burn = amount * plan.burn_in;
+    let unit_name = match unit {
+        BudgetUnit::GradEvals => "gradient evaluations",
+        BudgetUnit::Iterations => "iterations",
+        BudgetUnit::Seconds => "seconds",
+    };
+    on_progress(0.0, amount, unit_name);
+    let mut next_percent = 1u32;
+    // After each slice: the chain's position in the budget's unit, reported when it passes another percent.
+    let mut tell = |chain: &Chain| {
+        let done = match unit {
+            BudgetUnit::GradEvals => chain.grad_evals() as f64,
+            BudgetUnit::Iterations => chain.iters() as f64,
+            BudgetUnit::Seconds => t.elapsed().as_secs_f64(),
+        }
+        .min(amount);
+        let percent = if amount > 0.0 { (100.0 * done / amount).floor() as u32 } else { 100 };
+        if percent >= next_percent {
+            next_percent = percent + 1;
+            on_progress(done, amount, unit_name);
+        }
+    };
     let per_iter = chain.params().grad_evals_per_iter();
     let sub = sub_iters(d, cfg.thin);
     let mut buf = StrideBuffer::new(d, chain_cap(d, 0, crate::experiments::tune::driver::REPORT_SAMPLES, 1));
     let mut moments = Moments::new(d);
     let mut scratch = Vec::new();
     // Runs `amount` of the unit in slices (as the driver: the same chain as one call), rows to `keep`.
-    let mut run = |chain: &mut Chain, amount: f64, keep: &mut dyn FnMut(&[f64])| -> Result<()> {
+    let mut run = |chain: &mut Chain, amount: f64, keep: &mut dyn FnMut(&[f64]), tell: &mut dyn FnMut(&Chain)| -> Result<()> {
         let mut left = match unit {
             BudgetUnit::GradEvals => Budget::GradEvals(amount.round() as u64),
             BudgetUnit::Iterations => Budget::Iterations(amount.round() as u64),
@@ -327,6 +362,7 @@ pub fn fresh_chain(problem: &Posterior, cfg: &TuneConfig, best: &crate::experime
                 keep(row);
             }
             scratch.clear();
+            tell(chain);
             if stats.cancelled || cancel.load(std::sync::atomic::Ordering::Relaxed) {
                 return Err(crate::Error::Cancelled);
             }
@@ -341,7 +377,7 @@ pub fn fresh_chain(problem: &Posterior, cfg: &TuneConfig, best: &crate::experime
         }
         Ok(())
     };
-    run(&mut chain, burn, &mut |_| {})?;
+    run(&mut chain, burn, &mut |_| {}, &mut tell)?;
     let burn_in_iters = chain.iters();
     let burn_evals = chain.grad_evals();
     let rest = match unit {
@@ -354,7 +390,7 @@ pub fn fresh_chain(problem: &Posterior, cfg: &TuneConfig, best: &crate::experime
         run(&mut chain, rest, &mut |row| {
             moments.push(row);
             buf.push(row);
-        })?;
+        }, &mut tell)?;
     }
     let diverged_iter = match chain.status() {
         crate::sampler::ChainStatus::Diverged { iter } => Some(iter),
@@ -466,13 +502,21 @@ pub fn evaluate(problem: &Posterior, report: &Report, reference: Option<&Referen
 
 /// Evaluates a report's choice on a fresh chain from the MAP ([`fresh_chain`]; the default,
 /// `evaluation: {"kind": "fresh-from-map"}`): every metric is computed on that chain's samples after the burn-in.
-pub fn evaluate_fresh(problem: &Posterior, report: &Report, reference: Option<&Reference>, plan: &FreshPlan, kernel: Option<KsdKernel>, cancel: &AtomicBool) -> Result<Evaluation> {
+pub fn evaluate_fresh(
+    problem: &Posterior,
+    report: &Report,
+    reference: Option<&Reference>,
+    plan: &FreshPlan,
+    kernel: Option<KsdKernel>,
+    on_progress: &mut dyn FnMut(f64, f64, &'static str),
+    cancel: &AtomicBool,
+) -> Result<Evaluation> {
     let total = report.compute.grad_evals + report.compute.scoring_grad_evals;
     let cfg = &report.config;
     let Some(best) = &report.best else {
         return Ok(Evaluation { ksd: None, std_rel_error: None, xi: None, test_log_loss: None, calibration: None, test_rmse: None, total_grad_evals: total, speedup_vs_grid: None, fresh_run: None });
     };
-    let (run, x, moments) = fresh_chain(problem, cfg, best, plan, cancel)?;
+    let (run, x, moments) = fresh_chain_observed(problem, cfg, best, plan, on_progress, cancel)?;
     let mut e = if run.diverged_iter.is_some() || moments.n == 0 {
         Evaluation { ksd: None, std_rel_error: None, xi: None, test_log_loss: None, calibration: None, test_rmse: None, total_grad_evals: total, speedup_vs_grid: None, fresh_run: None }
     } else {
@@ -511,7 +555,8 @@ fn score_samples(problem: &Posterior, x: &[f64], std: &[f64], reference: Option<
 /// reference computed before for the same problem ([`SavedReference::check`]): it is used instead of running
 /// MALA for `reference_samples` draws.
 /// `on_reference(done, total)` reports the reference phase's progress in MALA iterations while the exact
-/// reference runs (not called when it is given or skipped; `&mut |_, _| {}` to ignore it).
+/// reference runs (not called when it is given or skipped; `&mut |_, _| {}` to ignore it);
+/// `on_evaluation(tuner, done, total, unit)` each fresh evaluation chain's ([`fresh_chain_observed`]).
 #[allow(clippy::too_many_arguments)]
 pub fn compare(
     tuners: &[(String, TuneConfig)],
@@ -521,6 +566,7 @@ pub fn compare(
     evaluation: Option<FreshPlan>,
     observer: &mut dyn FnMut(&str, &Event),
     on_reference: &mut dyn FnMut(u64, u64),
+    on_evaluation: &mut dyn FnMut(&str, f64, f64, &'static str),
     cancel: &AtomicBool,
 ) -> Result<Comparison> {
     let seed = tuners.first().map(|t| t.1.seed).unwrap_or(0);
@@ -539,7 +585,7 @@ pub fn compare(
         let report = drive(cfg, problem, &mut |e| observer(name, e), cancel)?;
         let evaluation = match evaluation {
             None => evaluate(problem, &report, reference.as_ref(), cfg.seed, kernel)?,
-            Some(plan) => evaluate_fresh(problem, &report, reference.as_ref(), &plan, kernel, cancel)?,
+            Some(plan) => evaluate_fresh(problem, &report, reference.as_ref(), &plan, kernel, &mut |d, t, u| on_evaluation(name, d, t, u), cancel)?,
         };
         entries.push(CompareEntry { name: name.clone(), report, evaluation });
     }

@@ -247,6 +247,55 @@ fn a_comparison_reports_its_reference_phase_and_a_stop_inside_it() {
     assert_eq!(report.reached.len(), 3);
 }
 
+/// Each tuner's fresh evaluation chain is a phase with its own progress, after the tuner's `done` and before the
+/// next tuner's `started`: from 0 to the plan's total (10 R gradient evaluations here), rising, at most one event
+/// per percent after the first, with the tuner's name and index; the comparison's own progress stays at the
+/// tuner's index + 1. A stop inside it says how far the chain got.
+#[test]
+fn a_comparison_reports_each_evaluation_chain() {
+    use tunelab::experiments::tune::Event as TuneEvent;
+    let cfg = small(Kind::Compare);
+    let (report, events) = run(cfg.clone(), |_| false);
+    assert_eq!(report.status, Status::Complete);
+    let names: Vec<String> = cfg.clone().check().expect("check").summary()["tuners"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
+    // per tuner: (done values of its evaluation events, progress values); the phase's place among the events
+    let mut seen: Vec<(Vec<f64>, Vec<f64>)> = vec![(vec![], vec![]); names.len()];
+    let mut last_tuner_event: Option<(usize, bool)> = None; // (index, was `done`)
+    for e in &events {
+        match e {
+            Event::Progress { done, total, detail: Detail::Compare(CompareDetail::Evaluation(p)) } => {
+                assert_eq!(names[p.index], p.tuner);
+                assert_eq!(last_tuner_event, Some((p.index, true)), "evaluation of {} not right after its done", p.tuner);
+                assert_eq!((*done, *total), (p.index as f64 + 1.0, names.len() as f64));
+                assert_eq!((p.total, p.unit), (200_000.0, "gradient evaluations"));
+                seen[p.index].0.push(p.done);
+            }
+            Event::Progress { detail: Detail::Compare(CompareDetail::Tuner(t)), .. } => {
+                last_tuner_event = Some((t.index, matches!(t.event, TuneEvent::Done { .. })));
+            }
+            _ => {}
+        }
+    }
+    for (i, (dones, _)) in seen.iter().enumerate() {
+        assert_eq!(dones.first(), Some(&0.0), "{}", names[i]);
+        assert_eq!(dones.last(), Some(&200_000.0), "{}", names[i]);
+        assert!(dones.windows(2).all(|w| w[0] < w[1]), "{}: {dones:?}", names[i]);
+        // the start, then after slices of the chain (at d = 3 a slice is a large share of this short chain)
+        assert!((3..=101).contains(&dones.len()), "{}: {dones:?}", names[i]);
+    }
+    let v = serde_json::to_value(events.iter().find_map(|e| match e {
+        Event::Progress { detail: d @ Detail::Compare(CompareDetail::Evaluation(_)), .. } => Some(d),
+        _ => None,
+    }).unwrap()).unwrap();
+    assert_eq!(v, serde_json::json!({"type": "evaluation", "tuner": names[0], "index": 0, "done": 0.0, "total": 200000.0, "unit": "gradient evaluations"}));
+    // stopped inside the second tuner's evaluation, at its first event after the start: `reached` ends with it
+    let (stopped, _) = run(cfg, |e| matches!(e, Event::Progress { detail: Detail::Compare(CompareDetail::Evaluation(p)), .. } if p.index == 1 && p.done > 0.0));
+    assert_eq!(stopped.status, Status::Stopped);
+    let Some(Detail::Compare(CompareDetail::Evaluation(last))) = stopped.reached.last() else { panic!("{:?}", stopped.reached.last()) };
+    assert_eq!((last.index, last.done), (1, seen[1].0[1]), "{last:?}");
+    assert!(last.done < 200_000.0, "{last:?}");
+}
+
 /// A comparison's `check` summary carries its cost model (issue 26, item 1: the page estimates the whole
 /// comparison's time from it): per tuner its budget unit and the rounds its `started` event then carries, and
 /// the fresh evaluation chain's budget.

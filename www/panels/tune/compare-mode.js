@@ -23,6 +23,8 @@ export class CompareMode {
     /** @type {any} the finished comparison's result, config and envelope */
     this.done = null;
     this.shown = -1;
+    /** @type {{index: number, done: number, total: number}|null} the last evaluation chain's progress (core event `evaluation`) */
+    this.evalProgress = null;
   }
 
   /** A comparison starts: its tuners wait in the table, the card waits for the verdict, the clock starts. @param {any} config */
@@ -35,6 +37,7 @@ export class CompareMode {
     this.evalKind = config.evaluation?.kind ?? 'fresh-from-map';
     this.done = null;
     this.shown = -1;
+    this.evalProgress = null;
     p.hooks.eta = this.log = [];
     $('cmp-card').hidden = false;
     $('cmp-verdict').textContent = 'Running: the verdict appears when every tuner has run and its choice has been evaluated.';
@@ -81,6 +84,9 @@ export class CompareMode {
     this.panel.progress(frac, `Drawing the exact reference before the tuners run: ${ev.done.toLocaleString('en-US')} of ${ev.total.toLocaleString('en-US')} ${ev.unit} · ${elapsed.toFixed(1)} s${left}${then}.`);
   }
 
+  /** The core's progress of a tuner's fresh evaluation chain (`{type: "evaluation", index, done, total, unit}`). @param {any} ev */
+  evaluation(ev) { this.evalProgress = { index: ev.index ?? 0, done: ev.done, total: ev.total }; }
+
   /** A tuner's event (after the panel's model took it): the table's running marks and the clock. @param {any} ev @param {number} elapsed */
   tuner(ev, elapsed) {
     const p = this.panel;
@@ -94,7 +100,7 @@ export class CompareMode {
   /**
    * The progress line's parts for a comparison: who runs (tuner k of n, or its evaluation), the whole
    * comparison's estimated time and the share of it done; null when there is no estimate yet.
-   * @param {import('./run.js').RunModel} m @returns {{who: string, total: number|null, frac: number, evaluating: boolean, final: string|null, since: number, on?: string}}
+   * @param {import('./run.js').RunModel} m @returns {{who: string, total: number|null, frac: number, evaluating: boolean, final: string|null, since: number, on?: string, share?: number|null}}
    */
   line(m) {
     const p = this.panel;
@@ -112,7 +118,10 @@ export class CompareMode {
     const since = t - (this.clock?.tuners[k - 1]?.start ?? 0);
     // The evaluation runs on a fresh chain from the MAP unless the config evaluates the tuning chain.
     const on = this.evalKind === 'tuning-chain' ? 'on its tuning chain' : 'a fresh chain from the MAP';
-    return { who: `${m.tuner} (tuner ${k} of ${n}) · `, total, frac: total ? Math.min(1, t / total) : 0, evaluating: m.done, final: null, since, on };
+    // The evaluation chain's own share done, from the core's `evaluation` events of this tuner.
+    const ep = this.evalProgress?.index === k - 1 ? this.evalProgress : null;
+    const share = ep && ep.total > 0 ? Math.min(1, ep.done / ep.total) : null;
+    return { who: `${m.tuner} (tuner ${k} of ${n}) · `, total, frac: total ? Math.min(1, t / total) : 0, evaluating: m.done, final: null, since, on, share };
   }
 
   /**

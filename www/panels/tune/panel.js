@@ -380,6 +380,8 @@ export class TunePanel extends Panel {
     for (const ev of details) {
       // A comparison's first phase, the exact reference (src/experiments/compare/experiment.rs, ReferenceProgress).
       if (ev.type === 'reference' && ev.tuner == null) { this.cmp.reference(ev, elapsed); continue; }
+      // A tuner's fresh evaluation chain (EvaluationProgress): its share done joins the progress line.
+      if (ev.type === 'evaluation') { this.cmp.evaluation(ev); continue; }
       if (ev.type === 'started') { this.startModel(ev); redraw = true; } else if (this.model) {
         // Progress events handled so far in this run (the e2e tests check what is drawn after the first one).
         if (ev.type === 'progress') this.hooks.progressEvents = (this.hooks.progressEvents ?? 0) + 1;

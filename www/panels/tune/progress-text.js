@@ -43,7 +43,8 @@ export function progressLine(model, cmp, comparing) {
   }
   if (cmp?.final) return [1, `${who}Done · ${cmp.final}.`];
   if (cmp?.evaluating) {
-    return [cmp.frac, `${who}tuning done; evaluating its choice (${cmp.on}) · ${t.toFixed(1)} s${expected}${cmp.total != null ? ` · ${Math.round(cmp.frac * 100)}% of it` : ''}`];
+    const chain = cmp.share != null ? `, ${Math.round(cmp.share * 100)}% of it run` : '';
+    return [cmp.frac, `${who}tuning done; evaluating its choice (${cmp.on}${chain}) · ${t.toFixed(1)} s${expected}${cmp.total != null ? ` · ${Math.round(cmp.frac * 100)}% of it` : ''}`];
   }
   // Without the core's plans (an older build) a comparison shows its tuner's own share, named so.
   const whole = cmp?.total != null;

@@ -153,7 +153,9 @@ class _Progress:
     run passes another tenth, and after 5 s without a line (at the next progress event); one at the end.
 
     A phase with a progress of its own (a comparison's exact reference sampler, before its tuners: detail
-    ``{"type": "reference", "done", "total", "unit"}``) gets its own bar or lines, in its own unit and time."""
+    ``{"type": "reference", "done", "total", "unit"}``; each tuner's fresh evaluation chain after its tuning
+    run: ``{"type": "evaluation", "tuner", "index", "done", "total", "unit"}``) gets its own bar or lines, in
+    its own unit and time."""
 
     def __init__(self, unit: str):
         self.unit = unit
@@ -175,6 +177,9 @@ class _Progress:
             detail = event.get("detail") or {}
             if detail.get("type") == "reference":
                 self._show("reference sampler", float(detail["done"]), float(detail["total"]), str(detail["unit"]))
+            elif detail.get("type") == "evaluation":
+                # a tuner's fresh evaluation chain from the MAP, after its tuning run
+                self._show(f"{detail['tuner']} evaluation chain", float(detail["done"]), float(detail["total"]), str(detail["unit"]))
             else:
                 self._show(None, float(event["done"]), float(event["total"]), self.unit)
         elif kind == "finished":
