@@ -41,3 +41,24 @@ for s in samplers:
         print(f"| {s} | {e['name']} | {b['step']:.2e} | {b['batch']} | {kind} | {f(c.get('accuracy'))} | {f(c.get('ece'))} | {f(c.get('mce'))} "
               f"| {f(ev.get('ksd'), 2)} | {f(ev.get('test_log_loss'))} | {ev['total_grad_evals']:.2e} | {e['compute']['wall_seconds']:.1f} | {es} |"
               if b else f"| {s} | {e['name']} | - | - | {kind} | - | - | - | - | - | {ev['total_grad_evals']:.2e} | {e['compute']['wall_seconds']:.1f} | {es} |")
+
+# Which tuner's choice is best on each metric, per sampler (the prose in docs/mnist-bnn.md quotes these lines).
+rows = {}
+for s in samplers:
+    path = os.path.join(d, s + ".json")
+    if not os.path.exists(path):
+        continue
+    for e in json.load(open(path))["result"]["entries"]:
+        ev = e["evaluation"]
+        c = ev.get("calibration") or {}
+        rows.setdefault(s, {})[e["name"]] = {"accuracy": c.get("accuracy"), "ECE": c.get("ece"), "MCE": c.get("mce"),
+                                             "test log-loss": ev.get("test_log_loss"), "KSD": ev.get("ksd")}
+print("\nBest choice per sampler (ties go to the first tuner listed):\n")
+for metric, higher in [("accuracy", True), ("ECE", False), ("MCE", False), ("test log-loss", False), ("KSD", False)]:
+    best = {}
+    for s, by in rows.items():
+        vals = {n: v[metric] for n, v in by.items() if v[metric] is not None}
+        if vals:
+            best[s] = (max if higher else min)(vals, key=vals.get)
+    wins = sum(b == "MAMBA-KSD" for b in best.values())
+    print(f"- {metric}: " + ", ".join(f"{s} {b}" for s, b in best.items()) + f" (MAMBA-KSD best for {wins} of {len(best)})")

@@ -28,7 +28,8 @@ if [ -n "${THREADS:-}" ]; then THREAD_ARGS=(--threads "$THREADS"); fi
 mkdir -p "$OUT"
 for s in ${SAMPLERS:-sgld sgld-cv sghmc sghmc-cv sgnht sgnht-cv}; do
   echo "== $s" >&2
-  cfg="$OUT/$s.config.json"
+  # outside $OUT, whose *.json the slimming below reads as reports
+  cfg=$(mktemp --suffix=.json)
   # The mnist-bnn preset (src/experiments/tune/presets.rs) with the hidden activation above.
   python3 - "$s" "$ACTIVATION" "${EVAL_R:-30}" > "$cfg" <<'PY'
 import json, sys

@@ -33,7 +33,8 @@ EXTRA=()
 if [ -n "${RATINGS:-}" ]; then EXTRA=(--ratings "$RATINGS"); fi
 for s in ${SAMPLERS:-sgld sgld-cv sghmc sghmc-cv sgnht sgnht-cv}; do
   echo "== $s" >&2
-  cfg="$OUT/$s.config.json"
+  # outside $OUT, whose *.json the slimming below reads as reports
+  cfg=$(mktemp --suffix=.json)
   # The pmf preset (src/tune/presets.rs) with the settings above.
   if [ -n "${PAPER:-}" ]; then
     python3 - "$s" "$GRAD_EVALS" "$SEED" "$DATA_SEED" "$TUNERS" > "$cfg" <<'EOF'
