@@ -23,13 +23,9 @@ print(f"Written by `{cmd}` (seed 0). REDUCED: 784-100-10 BNN with {net}, on 2,00
       "Deviations from the paper: docs/papers/mamba.md.\n")
 print("| sampler | tuner | chosen h | batch | evaluation | accuracy | ECE | MCE | KSD (run kernel) | test log-loss | grad evals | wall s | eval s |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-cfg = None
-for s in samplers:
-    path = os.path.join(d, s + ".json")
-    if not os.path.exists(path):
-        continue
-    rep = json.load(open(path))
-    cfg = rep["config"]
+# Each sampler's report, read once (the table and the best-choice lines below both use them).
+reports = {s: json.load(open(os.path.join(d, s + ".json"))) for s in samplers if os.path.exists(os.path.join(d, s + ".json"))}
+for s, rep in reports.items():
     for e in rep["result"]["entries"]:
         ev = e["evaluation"]
         b = e.get("best")
@@ -44,11 +40,8 @@ for s in samplers:
 
 # Which tuner's choice is best on each metric, per sampler (the prose in docs/mnist-bnn.md quotes these lines).
 rows = {}
-for s in samplers:
-    path = os.path.join(d, s + ".json")
-    if not os.path.exists(path):
-        continue
-    for e in json.load(open(path))["result"]["entries"]:
+for s, rep in reports.items():
+    for e in rep["result"]["entries"]:
         ev = e["evaluation"]
         c = ev.get("calibration") or {}
         rows.setdefault(s, {})[e["name"]] = {"accuracy": c.get("accuracy"), "ECE": c.get("ece"), "MCE": c.get("mce"),
