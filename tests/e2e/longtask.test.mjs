@@ -31,27 +31,23 @@ describe('no main-thread task over 50 ms of CPU from Run until the results are d
 
   for (const c of [...CASES, ...lessons].filter((x) => !only.length || only.some((f) => x.id.includes(f)))) {
     test(c.id, { timeout: 840_000 }, async () => {
-      // A second run only when the first had a task over the bound: on this loaded 2-core VM the same task's
-      // thread time was measured at 27-60 ms in different runs (pmf-page's result; tvo mnist-page's chart
-      // builds 29-53 ms), so one run over the bound is not yet a regression; the known slow path (the samples
-      // cloned) is over it in every run (69-344 ms). Both runs over the bound fail the test.
-      let r = null;
-      for (let attempt = 1; attempt <= 2; attempt++) {
-        const { page, consoleErrors } = await openPage(env.context, env.url);
-        try {
-          r = await traceRun(env.context, page, c, { patch: c.quick, timeout: 360_000 });
-          const lc = r.longestCpu; const lw = r.longestWall;
-          console.log(`# ${c.id}${attempt > 1 ? ' (second run)' : ''}: run ${r.runS.toFixed(1)} s, ${r.tasks} main-thread tasks; longest by CPU ${lc?.cpu_ms} ms (wall ${lc?.wall_ms} ms), longest by wall ${lw?.wall_ms} ms (CPU ${lw?.cpu_ms} ms); ${r.over50Wall} over 50 ms of wall time${r.cpuOver50.length ? `; over the bound: ${JSON.stringify(lc)}` : ''}`);
-          assert.equal(r.state, 'done');
-          // The trace saw the main thread, with a CPU time for every task (else the bound could not fail).
-          assert.ok(r.tasks >= 10, `main-thread tasks traced: ${r.tasks}`);
-          assert.equal(r.withCpu, r.tasks, 'every RunTask event carries its thread time (tdur)');
-          assert.deepEqual(consoleErrors, []);
-          if (c.id === 'pmf-page as one tune run') await virtualisedTable(page);
-        } finally { await page.close(); }
-        if (r.cpuOver50.length === 0) break;
-      }
-      assert.deepEqual(r?.cpuOver50, [], `tasks over ${BOUND_CPU_MS} ms of CPU in both runs; the longest (second run): ${JSON.stringify(r?.longestCpu)}`);
+      // One run: a task over the bound fails the test. (Until the HOAG default's results draw built its three
+      // charts a frame apart, a second run was allowed when the first went over: 57 then 49 ms in one loaded run,
+      // uPlot's _commit of the three charts in one task; www/panels/hoag/panel.js `redraw` now builds one per
+      // frame, as the learning-rate panel does.)
+      const { page, consoleErrors } = await openPage(env.context, env.url);
+      try {
+        const r = await traceRun(env.context, page, c, { patch: c.quick, timeout: 360_000 });
+        const lc = r.longestCpu; const lw = r.longestWall;
+        console.log(`# ${c.id}: run ${r.runS.toFixed(1)} s, ${r.tasks} main-thread tasks; longest by CPU ${lc?.cpu_ms} ms (wall ${lc?.wall_ms} ms), longest by wall ${lw?.wall_ms} ms (CPU ${lw?.cpu_ms} ms); ${r.over50Wall} over 50 ms of wall time${r.cpuOver50.length ? `; over the bound: ${JSON.stringify(lc)}` : ''}`);
+        assert.equal(r.state, 'done');
+        // The trace saw the main thread, with a CPU time for every task (else the bound could not fail).
+        assert.ok(r.tasks >= 10, `main-thread tasks traced: ${r.tasks}`);
+        assert.equal(r.withCpu, r.tasks, 'every RunTask event carries its thread time (tdur)');
+        assert.deepEqual(consoleErrors, []);
+        if (c.id === 'pmf-page as one tune run') await virtualisedTable(page);
+        assert.deepEqual(r.cpuOver50, [], `tasks over ${BOUND_CPU_MS} ms of CPU; the longest: ${JSON.stringify(lc)}`);
+      } finally { await page.close(); }
     });
   }
 });

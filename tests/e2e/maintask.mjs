@@ -36,6 +36,9 @@ export const CASES = [
   { id: 'pmf-page as one tune run', panel: 'tune', load: { preset: 'pmf-page', compare: false, budget: 5000 }, done: PMF_MENU },
   // tvo mnist-page: quick with 3 epochs instead of 10 (the same 7 methods, charts and table; fewer windows).
   { id: 'tvo mnist-page', panel: 'tvo', load: 'mnist-page', quick: { epochs: 3 } },
+  // lr-schedule mnist-multitask (Sec. 4): the multi-task view's chart, location map and table after the run;
+  // quick with 2 Algorithm 2 runs per previous task and 3 per tuner (the same view, fewer points).
+  { id: 'lr-schedule mnist-multitask', panel: 'lr-schedule', load: 'mnist-multitask', quick: { mtsrc: 2, mttgt: 3 } },
 ];
 
 /**

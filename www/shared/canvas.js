@@ -54,7 +54,8 @@ export class CanvasPlot {
       const span = b - a; const step = 10 ** Math.floor(Math.log10(span / 5)); const m = span / step;
       const s = step * (m > 40 ? 10 : m > 20 ? 5 : m > 8 ? 2 : 1);
       const out = [];
-      for (let v = Math.ceil(a / s) * s; v <= b + 1e-9 * span; v += s) out.push(+v.toPrecision(12));
+      // Each tick as a multiple of the step (a running sum drifts: "-2.78e-17" for 0).
+      for (let k = Math.ceil(a / s); k * s <= b + 1e-9 * span; k++) out.push(k === 0 ? 0 : +(k * s).toPrecision(12));
       return out;
     };
     ctx.textAlign = 'center'; ctx.textBaseline = 'top';

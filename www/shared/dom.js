@@ -54,3 +54,26 @@ export function nextFrame() {
     setTimeout(go, 100);
   });
 }
+
+/**
+ * Coalesces calls to one per frame: `schedule(flag)` runs `fn(flag || any earlier flag)` once, in a task after
+ * the next frame (`nextFrame`), for every batch of calls before it. A panel's live redraws use it so that
+ * draining the worker's events and building a chart never share a task (issue 26 item 2).
+ * @param {(flag: boolean) => void} fn
+ * @returns {(flag?: boolean) => void}
+ */
+export function perFrame(fn) {
+  let queued = false;
+  let pending = false;
+  return (flag = false) => {
+    pending = pending || flag;
+    if (queued) return;
+    queued = true;
+    nextFrame().then(() => {
+      const f = pending;
+      queued = false;
+      pending = false;
+      fn(f);
+    });
+  };
+}

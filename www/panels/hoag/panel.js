@@ -5,7 +5,7 @@
 // hyperparameter, a heat map for two) and the tolerance sequence; after the run: a table of final values.
 import { Panel } from '../panel.js';
 import { readUpload, cleanName } from '../../shared/upload.js';
-import { el, docText } from '../../shared/dom.js';
+import { el, docText, nextFrame, perFrame } from '../../shared/dom.js';
 import { LineChart, legend, alignSeries, seriesStyle, seqColor } from '../../shared/charts.js';
 import { CanvasPlot, colorBar, keyBox } from '../../shared/canvas.js';
 import { fmtSci } from '../../shared/format.js';
@@ -205,6 +205,14 @@ export class HoagPanel extends Panel {
     this.readingEl = el('p', { class: 'reading', id: P('reading'), 'aria-live': 'polite' });
     host.append(this.card('table', 'Final values', el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final values per method (scrollable)' }, this.table),
       this.readingEl));
+    /** the line charts that wait to be rebuilt: `redraw` builds at most one per call (uPlot's constructor) */
+    this.stale = new Set();
+    /** whether `finish` is drawing the result (it builds the stale charts itself, a frame apart) */
+    this.finishing = false;
+    // Live redraws run after the next frame, once per batch of events: the events' draining and a chart's build
+    // never share a task (the default's results: one 57 ms task, uPlot's _commit 47.8 ms, when three charts
+    // were built in the task that received the events; issue 26 item 2).
+    this.scheduleRedraw = perFrame((rebuild) => { if (!this.finishing) this.redraw(rebuild); });
     this.ro = new ResizeObserver(() => this.drawLandscape());
     this.ro.observe(this.landCanvas);
   }
@@ -243,15 +251,24 @@ export class HoagPanel extends Panel {
     const cur = this.methods.find((m) => !m.done);
     const part = cur ? Math.min(1, (cur.trace[cur.trace.length - 1]?.cost ?? 0) / this.budget) : 0;
     if (this.methods.length) this.progress((done + part) / this.methods.length, `${done} of ${this.methods.length} methods done${cur ? ` · running ${cur.name}` : ''} · ${this.sizes} · ${elapsed.toFixed(1)} s`);
-    this.redraw(newMethods);
+    if (!this.report) this.scheduleRedraw(newMethods);
   }
 
-  finish(report, seconds) {
+  /**
+   * The result in several tasks a frame apart: each chart, then the table and the reading (issue 26 item 2).
+   * @param {any} report @param {number} seconds
+   */
+  async finish(report, seconds) {
     this.report = report;
     this.landscape = report.landscape;
     this.hyperNames = report.hyper_names;
     this.methods = report.methods.map((m) => ({ name: m.name, trace: m.trace, done: true, tolerances: m.tolerances }));
-    this.redraw(true);
+    this.finishing = true;
+    try {
+      this.redraw(true);
+      while (this.stale.size) { await nextFrame(); this.redraw(false); }
+      await nextFrame();
+    } finally { this.finishing = false; }
     const { names: lowest } = lowestLoss(report);
     this.table.tBodies[0].replaceChildren(...report.methods.map((m) => el('tr', { class: lowest.includes(m.name) ? 'best' : null },
       el('th', { scope: 'row', class: 'name', text: m.name }),
@@ -279,13 +296,29 @@ export class HoagPanel extends Panel {
     }).filter((t) => t.y.length);
   }
 
+  /**
+   * Draws the three line charts. At most one chart is built (uPlot's constructor) per call; the others are left
+   * stale for the next frame, so that no task builds two (issue 26 item 2). @param {boolean} rebuild
+   */
   redraw(rebuild) {
     if (!this.methods.length) return;
+    if (rebuild) this.stale = new Set(['sub', 'val', 'tol']);
     const series = this.methods.map((m, i) => ({ label: m.name, ...seriesStyle(i) }));
     const xLabel = this.xSel.value === 'cost' ? 'cost (passes over the train data)' : 'seconds';
+    let built = false;
+    /** Builds `chart` if it needs it and none was built in this call, else sets its data or leaves it stale. */
+    const draw = (/** @type {LineChart} */ chart, /** @type {string} */ key, /** @type {any[]} */ s, /** @type {any} */ data, /** @type {boolean} */ need) => {
+      if (!(need || this.stale.has(key))) { chart.setData(data); return; }
+      if (built) { this.stale.add(key); return; }
+      chart.reset(s, data);
+      this.stale.delete(key);
+      built = true;
+    };
     for (const [chart, which] of /** @type {[LineChart, string][]} */ ([[this.sub, 'sub'], [this.val, 'val']])) {
       const data = alignSeries(this.items(which), which === 'sub' ? (/** @type {number} */ v) => v > 0 && Number.isFinite(v) : Number.isFinite);
-      if (rebuild || !chart.u || chart.xLabel !== xLabel) { chart.xLabel = xLabel; chart.reset(series, data); } else chart.setData(data);
+      const need = !chart.u || chart.xLabel !== xLabel || chart.series.length !== series.length;
+      chart.xLabel = xLabel;
+      draw(chart, which, series, data, need);
     }
     legend(this.legendEl, series);
     legend(this.landLegend, series);
@@ -293,9 +326,10 @@ export class HoagPanel extends Panel {
     if (tols.length) {
       const tseries = tols.map((t) => ({ label: t.name, ...seriesStyle(this.methods.findIndex((m) => m.name === t.name)), points: true }));
       const data = alignSeries(tols, (/** @type {number} */ v) => v > 0);
-      if (rebuild || !this.tol.u || this.tol.series.length !== tseries.length) this.tol.reset(tseries, data); else this.tol.setData(data);
+      draw(this.tol, 'tol', tseries, data, !this.tol.u || this.tol.series.length !== tseries.length);
       legend(this.tolLegend, tseries);
-    }
+    } else this.stale.delete('tol');
+    if (this.stale.size && !this.finishing) this.scheduleRedraw(false);
     // The landscape canvas (every method's points) is the costly part: at most twice a second while running.
     clearTimeout(this.landTimer);
     const wait = rebuild ? 0 : Math.max(0, 500 - (performance.now() - (this.landAt ?? 0)));

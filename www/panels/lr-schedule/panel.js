@@ -4,12 +4,13 @@
 // every interval boundary; after the run: the predicted trace band of the tuned schedule and the final loss of
 // every method.
 import { Panel } from '../panel.js';
-import { el, nextFrame } from '../../shared/dom.js';
+import { el, nextFrame, perFrame } from '../../shared/dom.js';
+import { MultitaskView } from './multitask.js';
 import { parseNumbers } from '../../shared/hash.js';
 import { LineChart, legend, alignSeries, OTHERS_GREY } from '../../shared/charts.js';
 import { CanvasPlot } from '../../shared/canvas.js';
 import { fmtSci } from '../../shared/format.js';
-import { lrReading } from './reading.js';
+import { lrReading, mtFacts, taskName } from './reading.js';
 import { bestBaselines, lineStyles, BEST_K } from './lines.js';
 
 export class LrPanel extends Panel {
@@ -22,9 +23,13 @@ export class LrPanel extends Panel {
     this.tab = 'LR schedules';
     /** whether the learning-rate chart waits to be rebuilt (redraw builds one chart per call) */
     this.lrStale = false;
-    /** whether a live redraw is queued for the next frame, and whether it must rebuild the charts */
-    this.redrawQueued = false;
-    this.pendingRebuild = false;
+    /**
+     * Redraws the live charts in a task after the next frame, once for every batch of events before it: the
+     * events' draining and a chart's construction never share a task (the learning-rate lesson's first step: 25 ms
+     * of draining plus 28 ms of uPlot's first build in one 53-56 ms task, issue 26 item 2). A redraw still queued
+     * when the result arrives is dropped (`finish` draws it).
+     */
+    this.scheduleRedraw = perFrame((rebuild) => { if (!this.report) this.redraw(rebuild); });
     this.intro = 'A piecewise-constant learning rate over the intervals of one training run. Constant rates (spread in log space) and exponential '
       + 'decays run alongside the dynamic tuner, which runs Q copies in parallel, keeps the best at each boundary and gives the copies the rates '
       + 'that minimise quantiles of the GP-predicted loss. Same initial weights; every baseline schedule gets the best of Q runs (matched compute).';
@@ -33,16 +38,19 @@ export class LrPanel extends Panel {
     // (issue 26; `node scripts/dev/page-timings.mjs`).
     this.readyText = 'Ready. The default run (the digits network with 8 schedules and Q = 4) takes a few seconds; the digits preset is the full size.';
     this.presetHelp = 'The core’s presets (tunelab lr-schedule --preset NAME).';
-    this.presets = [['digits', 'Digits, neural network: full size, 17 schedules, Q = 6 (14 s natively on one thread)'], ['digits-logreg', 'Digits, softmax regression'], ['noisy-quadratic', 'Noisy quadratic (decay helps)']];
+    this.presets = [['digits', 'Digits, neural network: full size, 17 schedules, Q = 6 (14 s natively on one thread)'], ['digits-logreg', 'Digits, softmax regression'], ['noisy-quadratic', 'Noisy quadratic (decay helps)'],
+      ['mnist-multitask', 'MNIST multi-task warm start (Sec. 4): 4 previous binary tasks, new task 8 v 9 (12 s on one thread in the page, 8 s on two)']];
     this.defaults = {
       problem: 'mlp', data: 'digits', label: 'y', hidden: 32, qdim: 20, qnoise: 1, optimizer: 'sgd', constant: 4, decays: 2, factors: '0.3, 0.03',
       dynamic: true, q: 4, intervals: 10, steps: 40, batch: 16, lrlo: 0.001, lrhi: 3, seed: 7,
+      mt: false, mtpc: 200, mtsrc: 4, mttgt: 6,
     };
     const nq = (s) => s.problem === 'noisy-quadratic';
+    const mt = (s) => s.mt && !nq(s);
     this.fields = [
       { key: 'problem', label: 'Problem', type: 'select', options: [['mlp', 'Digits: neural network (tanh)'], ['logreg', 'Digits: softmax regression'], ['noisy-quadratic', 'Noisy quadratic']] },
-      { key: 'data', label: 'Data', type: 'select', options: [['digits', 'Digits (8×8, 10 classes)'], ['upload', 'Upload a CSV']], show: (s) => !nq(s) },
-      { key: 'label', label: 'Label column', type: 'text', show: (s) => !nq(s) && s.data === 'upload', help: 'Class labels 0, 1, 2, …; other columns are features.' },
+      { key: 'data', label: 'Data', type: 'select', options: [['digits', 'Digits (8×8, 10 classes)'], ['upload', 'Upload a CSV']], show: (s) => !nq(s) && !mt(s) },
+      { key: 'label', label: 'Label column', type: 'text', show: (s) => !nq(s) && !mt(s) && s.data === 'upload', help: 'Class labels 0, 1, 2, …; other columns are features.' },
       { key: 'hidden', label: 'Hidden units', type: 'int', min: 1, max: 512, show: (s) => s.problem === 'mlp' },
       { key: 'qdim', label: 'Dimension', type: 'int', min: 1, max: 10000, show: nq },
       { key: 'qnoise', label: 'Gradient noise', type: 'num', min: 0, max: 100, show: nq },
@@ -50,27 +58,36 @@ export class LrPanel extends Panel {
       { key: 'constant', label: 'Constant rates', type: 'int', min: 0, max: 20, help: 'How many constant rates, spread in log space over the bounds (0 = none).' },
       { key: 'decays', label: 'Decay starts', type: 'int', min: 0, max: 10, help: 'Exponential decays: starting rates from the middle of the bounds to the top (0 = none).' },
       { key: 'factors', label: 'Decay factors', type: 'text', show: (s) => s.decays > 0, help: 'Total decay over the run, each in (0, 1), comma-separated.' },
-      { key: 'dynamic', label: 'Dynamic GP tuner (their Algorithm 1)', type: 'bool' },
-      { key: 'q', label: 'Parallel runs Q', type: 'int', min: 2, max: 64, show: (s) => s.dynamic },
+      { key: 'dynamic', label: 'Dynamic GP tuner (their Algorithm 1)', type: 'bool', show: (s) => !mt(s) },
+      { key: 'q', label: 'Parallel runs Q', type: 'int', min: 2, max: 64, show: (s) => s.dynamic && !mt(s) },
       { key: 'intervals', label: 'Intervals', type: 'int', min: 2, max: 200 },
       { key: 'steps', label: 'Steps per interval', type: 'int', min: 1, max: 100000 },
       { key: 'batch', label: 'Batch size', type: 'int', min: 1, max: 100000 },
       { key: 'lrlo', label: 'Lowest rate', type: 'num', min: 1e-9, max: 1000 },
       { key: 'lrhi', label: 'Highest rate', type: 'num', min: 1e-9, max: 1000 },
       { key: 'seed', label: 'Seed', type: 'int', min: 0, max: 2 ** 31 },
+      { key: 'mt', label: 'Multi-task warm start (Sec. 4)', type: 'bool', show: (s) => !nq(s), help: 'Binary MNIST tasks 0 v 1, 2 v 3, 4 v 5, 6 v 7 (previous) and 8 v 9 (new), real digits pooled to 7×7; the baselines run on the new task.' },
+      { key: 'mtpc', label: 'Digits per class', type: 'int', min: 10, max: 1200, show: mt },
+      { key: 'mtsrc', label: 'Algorithm 2 runs per previous task', type: 'int', min: 1, max: 50, show: mt },
+      { key: 'mttgt', label: 'Runs per tuner on the new task', type: 'int', min: 1, max: 33, show: mt },
     ];
     this.groups = [
       { legend: 'Problem', keys: ['problem', 'data', 'label', 'hidden', 'qdim', 'qnoise', 'optimizer'], extra: () => this.uploadRows((s) => s.problem !== 'noisy-quadratic' && s.data === 'upload') },
       { legend: 'Methods', keys: ['constant', 'decays', 'factors', 'dynamic', 'q'] },
       { legend: 'Training run', keys: ['intervals', 'steps', 'batch', 'lrlo', 'lrhi', 'seed'] },
+      { legend: 'Multi-task (Sec. 4)', keys: ['mt', 'mtpc', 'mtsrc', 'mttgt'] },
     ];
   }
 
   validate(s) {
     const out = [];
     if (s.decays > 0 && !parseNumbers(s.factors)) out.push('Decay factors: give numbers in (0, 1), separated by commas.');
-    if (s.problem !== 'noisy-quadratic' && s.data === 'upload') { const why = this.fileMissing('Problem → CSV file'); if (why) out.push(why); }
-    if (s.constant === 0 && s.decays === 0 && !s.dynamic) out.push('Choose at least one method: constant rates, decays or the dynamic tuner.');
+    const multi = s.mt && s.problem !== 'noisy-quadratic';
+    // The core's candidates (MultitaskSpec): 9 constants and 8 decay starts times the decay factors.
+    const nCand = 9 + 8 * (s.decays > 0 ? (parseNumbers(s.factors)?.length ?? 1) : 1);
+    if (multi && s.mttgt > nCand) out.push(`Runs per tuner on the new task: at most the ${nCand} candidate schedules.`);
+    if (!multi && s.problem !== 'noisy-quadratic' && s.data === 'upload') { const why = this.fileMissing('Problem → CSV file'); if (why) out.push(why); }
+    if (!multi && s.constant === 0 && s.decays === 0 && !s.dynamic) out.push('Choose at least one method: constant rates, decays or the dynamic tuner.');
     return out;
   }
 
@@ -79,12 +96,18 @@ export class LrPanel extends Panel {
   toConfig(s) {
     const problem = s.problem === 'mlp' ? { kind: 'mlp', hidden: s.hidden } : s.problem === 'logreg' ? { kind: 'logreg' }
       : { kind: 'noisy-quadratic', dim: s.qdim, noise: s.qnoise };
-    const data = s.data === 'upload' && s.problem !== 'noisy-quadratic' ? { source: 'upload', label: s.label || 'y' } : { source: 'digits' };
-    return {
+    const multi = s.mt && s.problem !== 'noisy-quadratic';
+    const data = s.data === 'upload' && s.problem !== 'noisy-quadratic' && !multi ? { source: 'upload', label: s.label || 'y' } : { source: 'digits' };
+    /** @type {Record<string, any>} */
+    const out = {
       problem, data, optimizer: s.optimizer, intervals: s.intervals, steps_per_interval: s.steps, batch: s.batch,
       records_per_interval: Math.min(4, s.steps), lr_bounds: [s.lrlo, s.lrhi], constant: s.constant, decay_starts: s.decays,
-      decay_factors: s.decays > 0 ? (parseNumbers(s.factors) ?? []) : [0.1], dynamic: { enabled: s.dynamic, runs: s.q }, seed: s.seed,
+      decay_factors: s.decays > 0 ? (parseNumbers(s.factors) ?? []) : [0.1], dynamic: { enabled: s.dynamic && !multi, runs: s.q }, seed: s.seed,
     };
+    // Sec. 4 (the core's MultitaskSpec; its other fields at their defaults): the initial design N_0 is at most the
+    // runs on the previous tasks (four of them).
+    if (multi) out.multitask = { per_class: s.mtpc, source_runs: s.mtsrc, initial_runs: Math.min(4, 4 * s.mtsrc), target_runs: s.mttgt };
+    return out;
   }
 
   fromConfig(c) {
@@ -100,6 +123,8 @@ export class LrPanel extends Panel {
     if (c.lr_bounds) { out.lrlo = c.lr_bounds[0]; out.lrhi = c.lr_bounds[1]; }
     if (c.decay_factors) out.factors = c.decay_factors.join(', ');
     if (c.dynamic) { out.dynamic = c.dynamic.enabled ?? true; if (c.dynamic.runs != null) out.q = c.dynamic.runs; }
+    out.mt = !!c.multitask;
+    if (c.multitask) Object.assign(out, { mtpc: c.multitask.per_class ?? 200, mtsrc: c.multitask.source_runs ?? 4, mttgt: c.multitask.target_runs ?? 6 });
     return out;
   }
 
@@ -124,7 +149,9 @@ export class LrPanel extends Panel {
       el('div', { class: 'two-col' }, el('div', { class: 'bars-wrap' }, this.barCanvas),
         el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Final loss per method (scrollable; the dynamic tuner first, then by final loss)' }, this.table)),
       this.readingEl = el('div', { class: 'reading', id: P('reading'), 'aria-live': 'polite' })));
-    this.ro = new ResizeObserver(() => this.drawBars());
+    this.mt = new MultitaskView(P, (k, t, ...c) => this.card(k, t, ...c));
+    host.append(this.mt.el);
+    this.ro = new ResizeObserver(() => { this.drawBars(); this.mt.drawLocations(); });
     this.ro.observe(this.barCanvas);
   }
 
@@ -136,6 +163,7 @@ export class LrPanel extends Panel {
     this.report = null;
     this.intervals = config.intervals;
     this.stepsPer = config.steps_per_interval;
+    this.mt.begin(!!config.multitask);
     this.table.tBodies[0].replaceChildren();
     this.readingEl.replaceChildren();
     this.loss.clear('Starting… the baselines run in parallel, then the dynamic tuner interval by interval.');
@@ -171,24 +199,6 @@ export class LrPanel extends Panel {
   }
 
   /**
-   * Redraws the live charts in a task after the next frame, once for every batch of events that came before
-   * it: the events' draining and a chart's construction never share a task (the learning-rate lesson's first
-   * step: 25 ms of draining plus 28 ms of uPlot's first build in one 53-56 ms task, issue 26 item 2). A redraw
-   * still queued when the result arrives is dropped (`finish` draws it). @param {boolean} rebuild
-   */
-  scheduleRedraw(rebuild) {
-    this.pendingRebuild = this.pendingRebuild || rebuild;
-    if (this.redrawQueued) return;
-    this.redrawQueued = true;
-    nextFrame().then(() => {
-      const r = this.pendingRebuild;
-      this.redrawQueued = false;
-      this.pendingRebuild = false;
-      if (!this.report) this.redraw(r);
-    });
-  }
-
-  /**
    * The result in several tasks (each chart, then the bars, then the table and reading), none long (issue 26
    * item 2). @param {any} report @param {number} seconds
    */
@@ -212,6 +222,12 @@ export class LrPanel extends Panel {
       ...lrReading(report).map((t) => el('p', { text: t })));
     const dyn = report.methods.find((m) => m.family === 'dynamic');
     const parts = [report.best_constant && `best constant ${fmtSci(report.best_constant.final_loss)}`, report.best_decay && `best decay ${fmtSci(report.best_decay.final_loss)}`, dyn && `dynamic ${fmtSci(dyn.final_loss)}`].filter(Boolean);
+    if (report.multitask) {
+      const w = mtFacts(report.multitask).winner;
+      parts.unshift(`on the new task ${taskName(report.multitask.tasks.at(-1))}, lowest ${fmtSci(w.best)} (${w.name})`);
+      await nextFrame();
+      await this.mt.show(report.multitask);
+    }
     this.message(`Done in ${seconds.toFixed(1)} s. Final training loss: ${parts.join(', ')}.`, 'info');
     this.progress(1, `Done · ${report.intervals} intervals × ${report.steps_per_interval} steps · ${seconds.toFixed(1)} s`);
   }
@@ -302,8 +318,9 @@ export class LrPanel extends Panel {
       bands: this.report?.dynamic?.predicted_bands ?? null,
       final: this.report?.methods.map((m) => ({ name: m.name, final_loss: m.final_loss })) ?? null,
       reading: this.report ? lrReading(this.report) : null,
+      multitask: this.mt.chartData(),
     };
   }
 
-  canvases() { return [this.loss.canvas(), this.lr.canvas(), this.barCanvas]; }
+  canvases() { return [this.loss.canvas(), this.lr.canvas(), this.barCanvas, ...this.mt.canvases()]; }
 }
