@@ -48,6 +48,11 @@ try {
       await measure(page, name, 'tab tune, compare (default)');
       await page.click('#compare');
     }
+    if (name === 'lr-schedule') {
+      // A page preset whose cost model leaves a part out (the multi-task GP fits; docs/HOAG-LRSCHED.md).
+      await page.evaluate(() => window.__tunelab.panels['lr-schedule'].load('mnist-multitask'));
+      await measure(page, name, 'preset lr-schedule mnist-multitask');
+    }
   }
   for (const lesson of LESSONS) {
     const lp = await env.context.newPage();

@@ -80,7 +80,8 @@ impl Experiment for LrExperiment {
 pub(crate) fn lr_cost(cfg: &LrConfig) -> Cost {
     use super::LrProblem;
     let shape = match (&cfg.problem, &cfg.data) {
-        (_, _) if cfg.multitask.is_some() => return Cost::unknown("the multi-task warm start has no cost model"),
+        // Sec. 4: binary tasks of `per_class` digits per class, pooled (multitask/mod.rs `build_task`).
+        (_, _) if cfg.multitask.is_some() => cfg.multitask.as_ref().map(|m| (2 * m.per_class, (28 / m.pool.max(1)).pow(2), 2)),
         (LrProblem::NoisyQuadratic { dim, .. }, _) => Some((1usize, *dim, 1usize)),
         (_, LrData::Digits) => Some((1797, 64, 10)),
         (_, LrData::Mnist { per_class, pool }) => {
@@ -100,14 +101,25 @@ pub(crate) fn lr_cost(cfg: &LrConfig) -> Cost {
     let no_data = matches!(cfg.problem, LrProblem::NoisyQuadratic { .. });
     let schedules = cfg.constant + cfg.decay_starts * cfg.decay_factors.len();
     let q = if cfg.dynamic.enabled { cfg.dynamic.runs } else { 0 };
-    let runs = (schedules * cfg.repeats() + q) as f64;
+    let runs = match &cfg.multitask {
+        // Every training run of the multi-task experiment (multitask/mod.rs `run`): the baselines and all
+        // candidates on the new task, Algorithm 2's runs on the previous tasks, its recommendation and all
+        // candidates on each previous task, and the four tuners' runs on the new task. The GP fits of eqs. 7-8
+        // and the location fits are not counted (the calibration's factor absorbs them; docs/benchmarks.md).
+        Some(m) => {
+            let prev = m.tasks.len().saturating_sub(1);
+            let cands = m.candidate_constants + m.candidate_decay_starts * cfg.decay_factors.len();
+            (schedules + cands + m.source_runs * prev + prev + prev * cands + 4 * m.target_runs) as f64
+        }
+        None => (schedules * cfg.repeats() + q) as f64,
+    };
     let d = cfg.intervals as f64;
     let batch = if no_data { 1.0 } else { cfg.batch as f64 };
     let mut cost = Cost::default();
     cost.add(Phase::new("training", runs * d * cfg.steps_per_interval as f64 * batch, "examples", 3.0 * weights, Basis::Exact));
     let eval = if no_data { 1.0 } else { (cfg.eval_points as f64).min(n as f64) };
     cost.add(Phase::new("trace records", runs * d * cfg.records_per_interval as f64 * eval, "examples", weights, Basis::Bound));
-    if q > 0 {
+    if q > 0 && cfg.multitask.is_none() {
         let per_interval = (q * (cfg.records_per_interval + 1)) as f64;
         let fits: f64 = (0..cfg.intervals.saturating_sub(1))
             .map(|k| {

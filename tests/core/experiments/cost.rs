@@ -169,3 +169,24 @@ fn bandit_counts_its_pulls() {
     let pulls: f64 = r.algorithms.iter().map(|a| a.compute.units.last().copied().unwrap_or(0.0) * repeats).sum();
     assert_eq!(pulls, cost.count("pulls"));
 }
+
+/// The multi-task experiment (Picheny et al. Sec. 4): every training run it makes (baselines and all candidates on
+/// the new task, Algorithm 2's runs, its recommendation and all candidates on each previous task, the four tuners'
+/// runs), counted from the report, times each run's examples.
+#[test]
+fn lr_multitask_counts_every_training_run() {
+    let cfg = super::lrsched_multitask::tiny();
+    let (cost, report, _) = run(ExperimentConfig::LrSchedule(cfg.clone()));
+    let Some(Output::LrSchedule(r)) = report.result else { panic!() };
+    let mt = r.multitask.as_ref().expect("multitask report");
+    let baselines = r.methods.len() - 4;
+    let runs = baselines
+        + mt.target_grid.len()
+        + mt.source_runs.len()
+        + mt.recommended_final.len()
+        + mt.source_grid.iter().map(Vec::len).sum::<usize>()
+        + [&mt.universal, &mt.learn_location, &mt.cold, &mt.random].iter().map(|t| t.runs.len()).sum::<usize>();
+    let per_run = (cfg.intervals * cfg.steps_per_interval * cfg.batch) as f64;
+    assert_eq!(cost.count("training"), runs as f64 * per_run);
+    assert!(cost.unknown.is_none());
+}
