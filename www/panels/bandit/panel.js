@@ -42,13 +42,13 @@ export class BanditPanel extends Panel {
       + 'Uniform allocation or random search always runs as the floor to beat. “SG-MCMC configurations by KSD” tunes samplers on your data: '
       + 'every configuration is run first (a table of real runs), then the tuners pull from it, so regret is exact.';
     this.readyText = 'Ready. The small default run takes a few seconds.';
-    this.presetHelp = 'The core’s presets (tunelab bandit --preset NAME) at full size, each with its time natively on one thread (scripts/dev/page-timings.mjs --presets, 2026-11; the page on one thread took 1.3-1.4x as long on the defaults and lessons).';
-    this.presets = [['beta-reservoir', 'Beta reservoir: D-TTTS, TTTS, SH, Hyperband (8 s)'], ['tvo-schedule', 'TVO schedule surrogate (closed form, not the TVO): GP-UCB ablations (13 s)'],
-      ['branin', 'Branin: GP-UCB vs random search (3 s)'], ['logreg-sgd', 'Logistic regression by SGD: tune step and L2 (14 s)'],
-      ['sgmcmc-ksd', 'SG-MCMC configurations by KSD: D-TTTS, TTTS, SH, Hyperband (9 s)'],
-      ['svm-breast-cancer', 'RBF SVM (C, gamma) on breast cancer: the poster\'s SVM tuning (1.8 min)'], ['svm-wine', 'RBF SVM (C, gamma) on wine (39 s)'],
-      ['kernel-ridge-breast-cancer', 'Kernel ridge classifier (C, gamma) on breast cancer, the former stand-in (2 min)'], ['kernel-ridge-wine', 'Kernel ridge classifier (C, gamma) on wine (28 s)'],
-      ['mlp-digits', 'Neural network (lr, width, L2, batch) on the 8x8 digits (30 s)']];
+    this.presetHelp = 'The core’s presets (tunelab bandit --preset NAME) at full size, each with its time natively on one thread (scripts/dev/page-timings.mjs --presets, 2026-11-27 on an idle 2-core machine; the page on one thread takes 1.3-2x as long).';
+    this.presets = [['beta-reservoir', 'Beta reservoir: D-TTTS, TTTS, SH, Hyperband (4 s)'], ['tvo-schedule', 'TVO schedule surrogate (closed form, not the TVO): GP-UCB ablations (5 s)'],
+      ['branin', 'Branin: GP-UCB vs random search (1 s)'], ['logreg-sgd', 'Logistic regression by SGD: tune step and L2 (5 s)'],
+      ['sgmcmc-ksd', 'SG-MCMC configurations by KSD: D-TTTS, TTTS, SH, Hyperband (5 s)'],
+      ['svm-breast-cancer', 'RBF SVM (C, gamma) on breast cancer: the poster\'s SVM tuning (36 s)'], ['svm-wine', 'RBF SVM (C, gamma) on wine (15 s)'],
+      ['kernel-ridge-breast-cancer', 'Kernel ridge classifier (C, gamma) on breast cancer, the former stand-in (39 s)'], ['kernel-ridge-wine', 'Kernel ridge classifier (C, gamma) on wine (10 s)'],
+      ['mlp-digits', 'Neural network (lr, width, L2, batch) on the 8x8 digits (10 s)']];
     this.defaults = {
       problem: 'reservoir', a: 1, b: 1, means: '0.1, 0.3, 0.5, 0.7, 0.75', function: 'wave1d', noise: 0.1, drift: 0, d: 3, rate: 0.04,
       algos: ['d-ttts', 'ttts', 'successive-halving', 'uniform'], rounds: 300, repeats: 8, seed: 1,

@@ -38,8 +38,8 @@ export class LrPanel extends Panel {
     // (issue 26; `node scripts/dev/page-timings.mjs`).
     this.readyText = 'Ready. The default run (the digits network with 8 schedules and Q = 4) takes a few seconds; the digits preset is the full size.';
     this.presetHelp = 'The core’s presets (tunelab lr-schedule --preset NAME).';
-    this.presets = [['digits', 'Digits, neural network: full size, 17 schedules, Q = 6 (14 s natively on one thread)'], ['digits-logreg', 'Digits, softmax regression'], ['noisy-quadratic', 'Noisy quadratic (decay helps)'],
-      ['mnist-multitask', 'MNIST multi-task warm start (Sec. 4): 4 previous binary tasks, new task 8 v 9 (12 s on one thread in the page, 8 s on two)']];
+    this.presets = [['digits', 'Digits, neural network: full size, 17 schedules, Q = 6 (5 s natively on one thread)'], ['digits-logreg', 'Digits, softmax regression'], ['noisy-quadratic', 'Noisy quadratic (decay helps)'],
+      ['mnist-multitask', 'MNIST multi-task warm start (Sec. 4): 4 previous binary tasks, new task 8 v 9 (9 s natively on one thread)']];
     this.defaults = {
       problem: 'mlp', data: 'digits', label: 'y', hidden: 32, qdim: 20, qnoise: 1, optimizer: 'sgd', constant: 4, decays: 2, factors: '0.3, 0.03',
       dynamic: true, q: 4, intervals: 10, steps: 40, batch: 16, lrlo: 0.001, lrhi: 3, seed: 7,

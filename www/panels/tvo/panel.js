@@ -35,7 +35,7 @@ export class TvoPanel extends Panel {
       + '30 epochs in windows of 2, S = 10, a 64-32-4 VAE, K = 500. “MNIST” is the core’s mnist-page preset: '
       + '1,200 of the 10,000 real MNIST digits (120 per digit; 1,000 train / 200 test), pooled to 14×14, a 196-64-8 VAE, 10 epochs in windows of 1, '
       + 'K = 100 IWAE draws; natively the mnist preset uses all 10,000 digits for 20 epochs.';
-    this.presets = [['digits', 'Digits (8×8): all 7 methods, full size (66 s natively on one thread)'], ['mnist-page', 'MNIST (14×14, 1,200 digits, 7 methods; 57 s natively on one thread)']];
+    this.presets = [['digits', 'Digits (8×8): all 7 methods, full size (30 s natively on one thread)'], ['mnist-page', 'MNIST (14×14, 1,200 digits, 7 methods; 20 s natively on one thread)']];
     this.defaults = {
       data: 'digits', binarise: 'threshold', hidden2: 0, perclass: 120, d: 5, epochs: 10, window: 1, particles: 5, hidden: 16, latent: 4, lr: 0.003, batch: 20,
       methods: ['gp-ucb', 'random', 'linear'], kappa: 'theorem', repeats: 1, seed: 1, curvek: 10, iwaek: 100, test: 300, evalsize: 300,
