@@ -71,7 +71,7 @@ fn logistic_cpu(c: &mut Criterion<ThreadCpu>) {
 }
 
 fn bnn(c: &mut Criterion) {
-    let mut ds = digits();
+    let mut ds = digits().unwrap();
     ds.standardize();
     let n = ds.n;
     let t = Bnn::new(Arc::new(ds), 20, 10, 1.0).unwrap();

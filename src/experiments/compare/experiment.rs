@@ -156,6 +156,9 @@ impl Experiment for CompareExperiment {
     fn needs_mnist(cfg: &CompareConfig) -> bool {
         crate::experiments::tune::experiment::reads_mnist(&cfg.base.data)
     }
+    fn shipped(cfg: &CompareConfig) -> Vec<crate::data::Shipped> {
+        crate::experiments::tune::experiment::reads_shipped(&cfg.base.data)
+    }
     fn use_csv(cfg: &mut CompareConfig, path: &str, label: &str, standardize: bool) -> Result<()> {
         crate::experiments::tune::experiment::use_csv_data(&mut cfg.base.data, path, label, standardize);
         Ok(())

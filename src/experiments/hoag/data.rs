@@ -85,7 +85,7 @@ pub(super) fn build_problem(cfg: &HoagConfig, data: &Dataset) -> Result<Box<dyn 
 
 /// The digits set for a HOAG problem: `logreg` labels "digit >= 5" as 1; `kernel-ridge` regresses the digit.
 fn digits_input(problem: ProblemKind) -> Result<Dataset> {
-    let mut ds = crate::data::digits();
+    let mut ds = crate::data::digits()?;
     if problem != ProblemKind::KernelRidge {
         ds.y.iter_mut().for_each(|v| *v = if *v >= 5.0 { 1.0 } else { 0.0 });
     }
@@ -104,7 +104,7 @@ pub fn builtin_data(cfg: &HoagConfig) -> Result<Dataset> {
     match &cfg.data {
         HoagData::Simulate { n, d, seed } => Ok(simulate(cfg.problem, *n, *d, *seed)),
         HoagData::Digits => digits_input(cfg.problem),
-        HoagData::Diabetes => Ok(crate::data::diabetes()),
+        HoagData::Diabetes => crate::data::diabetes(),
         HoagData::Mnist { classes, per_class, pool } => {
             crate::data::mnist::Mnist::load()?.dataset(classes, Some(*per_class), *pool)
         }

@@ -24,6 +24,14 @@ impl Experiment for HoagExperiment {
     fn needs_mnist(cfg: &HoagConfig) -> bool {
         matches!(cfg.data, HoagData::Mnist { .. })
     }
+    fn shipped(cfg: &HoagConfig) -> Vec<crate::data::Shipped> {
+        use crate::data::Shipped;
+        match cfg.data {
+            HoagData::Digits => vec![Shipped::Digits],
+            HoagData::Diabetes => vec![Shipped::Diabetes],
+            HoagData::Simulate { .. } | HoagData::Mnist { .. } | HoagData::Csv { .. } | HoagData::Upload { .. } | HoagData::Svmlight { .. } => Vec::new(),
+        }
+    }
     fn use_csv(cfg: &mut HoagConfig, path: &str, label: &str, _standardize: bool) -> Result<()> {
         cfg.data = HoagData::Csv { path: path.into(), label: Some(label.into()) };
         Ok(())

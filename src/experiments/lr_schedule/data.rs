@@ -16,7 +16,7 @@ pub(super) fn build_problem(cfg: &LrConfig, data: Option<&Dataset>) -> Result<Bo
     let ds = match (data, &cfg.data) {
         (Some(d), _) => d,
         (None, LrData::Digits) => {
-            owned = crate::data::digits();
+            owned = crate::data::digits()?;
             &owned
         }
         (None, LrData::Mnist { per_class, pool }) => {

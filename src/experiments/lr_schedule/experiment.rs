@@ -25,6 +25,14 @@ impl Experiment for LrExperiment {
         // The multi-task warm start (Picheny et al. Sec. 4) reads binary MNIST tasks whatever `data` says.
         matches!(cfg.data, LrData::Mnist { .. }) || cfg.multitask.is_some()
     }
+    fn shipped(cfg: &LrConfig) -> Vec<crate::data::Shipped> {
+        // The noisy quadratic reads no data; the multi-task warm start builds its own MNIST tasks.
+        let reads = !matches!(cfg.problem, super::LrProblem::NoisyQuadratic { .. }) && cfg.multitask.is_none();
+        match cfg.data {
+            LrData::Digits if reads => vec![crate::data::Shipped::Digits],
+            LrData::Digits | LrData::Mnist { .. } | LrData::Csv { .. } | LrData::Upload { .. } => Vec::new(),
+        }
+    }
     fn use_csv(cfg: &mut LrConfig, path: &str, label: &str, _standardize: bool) -> Result<()> {
         cfg.data = LrData::Csv { path: path.into(), label: Some(label.into()) };
         Ok(())

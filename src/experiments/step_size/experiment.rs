@@ -27,6 +27,9 @@ impl Experiment for StepExperiment {
     fn needs_mnist(_cfg: &StepTuneConfig) -> bool {
         false
     }
+    fn shipped(_cfg: &StepTuneConfig) -> Vec<crate::data::Shipped> {
+        Vec::new()
+    }
     fn use_csv(_cfg: &mut StepTuneConfig, _path: &str, _label: &str, _standardize: bool) -> Result<()> {
         Err(crate::Error::config("the step-size experiment runs on simulated data only"))
     }

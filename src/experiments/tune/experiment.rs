@@ -228,6 +228,9 @@ impl Experiment for TuneExperiment {
     fn needs_mnist(cfg: &TuneConfig) -> bool {
         reads_mnist(&cfg.data)
     }
+    fn shipped(cfg: &TuneConfig) -> Vec<crate::data::Shipped> {
+        reads_shipped(&cfg.data)
+    }
     fn use_csv(cfg: &mut TuneConfig, path: &str, label: &str, standardize: bool) -> Result<()> {
         use_csv_data(&mut cfg.data, path, label, standardize);
         Ok(())
@@ -265,6 +268,20 @@ impl Experiment for TuneExperiment {
 /// True when a tune data source reads the MNIST digits.
 pub(crate) fn reads_mnist(d: &DataSpec) -> bool {
     matches!(d.source, DataSource::Mnist { .. })
+}
+
+/// The shipped data sets a tune data source reads.
+pub(crate) fn reads_shipped(d: &DataSpec) -> Vec<crate::data::Shipped> {
+    match d.source {
+        DataSource::Digits => vec![crate::data::Shipped::Digits],
+        DataSource::None
+        | DataSource::Simulate { .. }
+        | DataSource::Csv { .. }
+        | DataSource::Upload { .. }
+        | DataSource::Ratings { .. }
+        | DataSource::SimulateRatings { .. }
+        | DataSource::Mnist { .. } => Vec::new(),
+    }
 }
 
 /// Points a tune data source at a CSV file (`--data FILE --label COL`).

@@ -53,7 +53,7 @@ pub fn load_data(spec: &DataSpec, uploaded: Option<&str>) -> Result<Option<Datas
             })?;
             Some(data::parse_csv(text, &opts)?)
         }
-        DataSource::Digits => Some(data::digits()),
+        DataSource::Digits => Some(data::digits()?),
         DataSource::Ratings { path } => {
             let text = std::fs::read_to_string(path).map_err(|e| Error::Io(format!("cannot read {path}: {e}")))?;
             Some(data::ratings::parse_ratings(&text).map_err(|e| match e {

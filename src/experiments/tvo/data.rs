@@ -114,7 +114,7 @@ pub fn load_images(cfg: &TvoConfig, given: Option<&crate::data::Dataset>) -> Res
             split(&ds.x, ds.p, how(scale), cfg.test_size, cfg.seed)
         }
         (TvoData::Digits, None) => {
-            let ds = crate::data::digits();
+            let ds = crate::data::digits()?;
             split(&ds.x, ds.p, how(16.0), cfg.test_size, cfg.seed)
         }
         (TvoData::Mnist { pool, per_class }, None) => {

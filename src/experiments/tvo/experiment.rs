@@ -25,6 +25,12 @@ impl Experiment for TvoExperiment {
     fn needs_mnist(cfg: &TvoConfig) -> bool {
         matches!(cfg.data, super::TvoData::Mnist { .. })
     }
+    fn shipped(cfg: &TvoConfig) -> Vec<crate::data::Shipped> {
+        match cfg.data {
+            super::TvoData::Digits => vec![crate::data::Shipped::Digits],
+            super::TvoData::Mnist { .. } => Vec::new(),
+        }
+    }
     fn use_csv(_cfg: &mut TvoConfig, _path: &str, _label: &str, _standardize: bool) -> Result<()> {
         Err(crate::Error::config("the tvo experiment trains on the built-in digits or MNIST"))
     }

@@ -389,7 +389,7 @@ mod tests {
     /// A set stop flag cuts an epoch short before its next minibatch; a clear one trains through.
     #[test]
     fn train_epoch_reads_the_stop_flag_between_minibatches() {
-        let imgs = binarised_split(&crate::data::digits().x, 64, 8.0, 100, 1).unwrap();
+        let imgs = binarised_split(&crate::data::digits().unwrap().x, 64, 8.0, 100, 1).unwrap();
         let x = Images { p: 64, train: imgs.train[..40 * 64].to_vec(), test: Vec::new(), grey: false };
         let mut vae = Vae::new(64, 2, &[8], Likelihood::Bernoulli, &mut stream(1, 1)).unwrap();
         let before = vae.params.clone();

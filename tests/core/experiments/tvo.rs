@@ -421,7 +421,7 @@ fn tvo_growing_windows_and_the_beta_box_in_a_run() {
 #[test]
 fn tvo_stochastic_binarisation_draws_pixels_with_the_grey_mean() {
     use tunelab::experiments::tvo::data::{split, Binarise};
-    let ds = tunelab::data::digits();
+    let ds = tunelab::data::digits().unwrap();
     let imgs = split(&ds.x, ds.p, Binarise::Stochastic { scale: 16.0 }, 300, 4).unwrap();
     assert!(imgs.grey && imgs.train.iter().all(|g| (0.0..=1.0).contains(g)));
     assert!(imgs.train.iter().any(|g| *g > 0.0 && *g < 1.0), "grey levels kept");

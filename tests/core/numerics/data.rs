@@ -190,7 +190,7 @@ fn simulate_linear_matches_its_model() {
 
 #[test]
 fn digits_has_1797_rows_64_features_and_10_classes() {
-    let d = digits();
+    let d = digits().unwrap();
     assert_eq!((d.n, d.p), (1797, 64));
     assert_eq!(d.feature_names[0], "p0");
     assert_eq!(d.feature_names[63], "p63");

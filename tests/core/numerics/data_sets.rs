@@ -5,7 +5,7 @@ use tunelab::data::{self, mnist::Mnist};
 
 #[test]
 fn shipped_sets_have_their_documented_shapes() {
-    let cases = [(data::breast_cancer(), 569, 30, 2), (data::wine(), 178, 13, 3), (data::digits(), 1797, 64, 10)];
+    let cases = [(data::breast_cancer().unwrap(), 569, 30, 2), (data::wine().unwrap(), 178, 13, 3), (data::digits().unwrap(), 1797, 64, 10)];
     for (ds, n, p, classes) in cases {
         assert_eq!((ds.n, ds.p), (n, p));
         let mut labels: Vec<i64> = ds.y.iter().map(|v| *v as i64).collect();
@@ -13,7 +13,7 @@ fn shipped_sets_have_their_documented_shapes() {
         labels.dedup();
         assert_eq!(labels, (0..classes).collect::<Vec<i64>>());
     }
-    let d = data::diabetes();
+    let d = data::diabetes().unwrap();
     assert_eq!((d.n, d.p), (442, 10));
     let (lo, hi) = d.y.iter().fold((f64::MAX, f64::MIN), |(a, b), v| (a.min(*v), b.max(*v)));
     assert_eq!((lo, hi), (25.0, 346.0));

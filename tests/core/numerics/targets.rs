@@ -283,7 +283,7 @@ fn density_grids() {
 }
 
 fn small_digits(rows: usize) -> Arc<Dataset> {
-    let mut d = digits();
+    let mut d = digits().unwrap();
     d.standardize();
     let idx: Vec<usize> = (0..rows).map(|i| (i * 7) % d.n).collect();
     Arc::new(d.subset(&idx))
@@ -416,7 +416,7 @@ fn full_scores_is_deterministic_across_thread_counts() {
 
 #[test]
 fn digits_bnn_builds_from_spec() {
-    let mut d = digits();
+    let mut d = digits().unwrap();
     d.standardize();
     let t = build_target(&ModelSpec::Bnn { hidden: 16, prior_var: 1.0, classes: None, activation: Activation::Tanh }, Some(Arc::new(d))).unwrap();
     assert_eq!(t.n_classes(), 10);

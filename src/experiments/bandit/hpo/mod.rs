@@ -346,9 +346,9 @@ impl HpoShared {
     pub fn build(spec: &HpoSpec, seed: u64, progress: &mut dyn FnMut(usize, usize), cancel: &std::sync::atomic::AtomicBool) -> Result<Self> {
         spec.validate()?;
         let mut data = match &spec.model {
-            HpoModel::KernelRidge { data: ClassData::BreastCancer, .. } | HpoModel::Svm { data: ClassData::BreastCancer, .. } => data::breast_cancer(),
-            HpoModel::KernelRidge { data: ClassData::Wine, .. } | HpoModel::Svm { data: ClassData::Wine, .. } => data::wine(),
-            HpoModel::Mlp { data: DigitData::Digits, .. } => data::digits(),
+            HpoModel::KernelRidge { data: ClassData::BreastCancer, .. } | HpoModel::Svm { data: ClassData::BreastCancer, .. } => data::breast_cancer()?,
+            HpoModel::KernelRidge { data: ClassData::Wine, .. } | HpoModel::Svm { data: ClassData::Wine, .. } => data::wine()?,
+            HpoModel::Mlp { data: DigitData::Digits, .. } => data::digits()?,
             HpoModel::Mlp { data: DigitData::Mnist { per_class }, .. } => {
                 data::mnist::Mnist::load()?.dataset(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], Some(*per_class), 4)?
             }

@@ -5,7 +5,7 @@ use super::*;
 /// layers moved to `crate::nn`, issue 24).
 #[test]
 fn mlp_training_bits_are_pinned() {
-    let all = data::digits();
+    let all = data::digits().unwrap();
     let mut train = all.subset(&(0..120).collect::<Vec<_>>());
     train.standardize();
     train.x.iter_mut().for_each(|v| if !v.is_finite() { *v = 0.0 });
@@ -30,7 +30,7 @@ fn mlp_training_bits_are_pinned() {
 /// delta + alpha W) / n_samples`), weights only, not biases.
 #[test]
 fn alpha_zero_is_no_penalty_and_alpha_is_scikit_learns_weight_decay() {
-    let all = data::digits();
+    let all = data::digits().unwrap();
     let mut train = all.subset(&(0..120).collect::<Vec<_>>());
     train.standardize();
     train.x.iter_mut().for_each(|v| if !v.is_finite() { *v = 0.0 });
