@@ -5,7 +5,7 @@
 // against the candidates there. Drawing only: every number comes from the report.
 import { el, nextFrame } from '../../shared/dom.js';
 import { LineChart, legend, alignSeries, seriesStyle } from '../../shared/charts.js';
-import { CanvasPlot, keyBox } from '../../shared/canvas.js';
+import { CanvasPlot } from '../../shared/canvas.js';
 import { drawMark } from '../../shared/marks.js';
 import { fmt3 } from '../../shared/format.js';
 import { mtFacts, taskName } from './reading.js';
@@ -25,7 +25,7 @@ export class MultitaskView {
       el('p', { class: 'help', text: 'Algorithm 2 learns one GP over the previous tasks’ training traces, each task at a learnt location w_t in the plane; a new task then starts from what they taught (the two warm starts of Sec. 4.4) or from nothing (cold Algorithm 2), against random search over the candidate schedules. Each tuner gets the same number of runs on the new task.' }),
       this.legendEl, host,
       el('h3', { text: 'Learnt task locations w_t' }), el('div', { class: 'land-wrap' }, this.locCanvas),
-      el('p', { class: 'help', text: 'Only distances matter (the kernel exp(−‖w − w′‖²/2) is unchanged by rotating or shifting every point): nearby tasks share their traces more.' }),
+      el('p', { class: 'help', text: 'Each point is labelled: black, the previous tasks after Algorithm 2; in colour, the new task where each warm start placed it. Only distances matter (the kernel exp(−‖w − w′‖²/2) is unchanged by rotating or shifting every point): nearby tasks share their traces more.' }),
       el('div', { class: 'table-wrap', tabindex: 0, 'aria-label': 'Algorithm 2 on each previous task (scrollable)' }, this.table));
     this.chart = new LineChart(host, { xLabel: 'runs on the new task', yLabel: 'lowest final training loss', yLog: true, xInt: true, empty: 'Appears when the run ends.' });
     /** @type {any} */
@@ -78,7 +78,7 @@ export class MultitaskView {
     const all = [...prev, ...news.map(([t]) => t.location)];
     const xs = all.map((w) => w[0]); const ys = all.map((w) => w[1]);
     const pad = (/** @type {number[]} */ v) => { const lo = Math.min(...v); const hi = Math.max(...v); const p = (hi - lo) * 0.15 || 0.5; return [lo - p, hi + p]; };
-    const plot = new CanvasPlot(this.locCanvas, { x: pad(xs), y: pad(ys), xLabel: 'w₁', yLabel: 'w₂', keys: true });
+    const plot = new CanvasPlot(this.locCanvas, { x: pad(xs), y: pad(ys), xLabel: 'w₁', yLabel: 'w₂' });
     plot.axes();
     const newName = taskName(mt.tasks.at(-1));
     // Labels placed where they cover no point and no other label (the first free of eight places around the
@@ -95,14 +95,22 @@ export class MultitaskView {
         || taken.some((o) => b[0] < o[2] && o[0] < b[2] && b[1] < o[3] && o[1] < b[3]);
       for (const [k, p] of pts.entries()) {
         const w = ctx.measureText(p.text).width; const h = 14; const [x, y] = xy[k];
-        const places = [[9, -h / 2], [9, -h - 4], [9, 4], [-w - 9, -h / 2], [-w - 9, -h - 4], [-w - 9, 4], [-w / 2, -h - 9], [-w / 2, 9]];
-        const box = places.map(([dx, dy]) => [x + dx, y + dy, x + dx + w, y + dy + h]).find((b) => !hit(b))
-          ?? [x + 9, y - h / 2, x + 9 + w, y + h / 2];
+        // Eight places around the point, then the same farther out (joined to the point by a thin line).
+        /** @type {number[][]} */
+        const places = [];
+        for (const r of [9, 24, 42, 62]) {
+          places.push([r, -h / 2], [r, -h - r / 2], [r, r / 2], [-w - r, -h / 2], [-w - r, -h - r / 2], [-w - r, r / 2], [-w / 2, -h - r], [-w / 2, r]);
+        }
+        const found = places.map(([dx, dy]) => [x + dx, y + dy, x + dx + w, y + dy + h]).find((b) => !hit(b));
+        const box = found ?? [x + 9, y - h / 2, x + 9 + w, y + h / 2];
         taken.push(box);
+        const cx = Math.max(box[0], Math.min(x, box[2])); const cy = Math.max(box[1], Math.min(y, box[3]));
+        if (Math.hypot(cx - x, cy - y) > 12) {
+          ctx.strokeStyle = p.color; ctx.lineWidth = 0.75; ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(cx, cy); ctx.stroke();
+        }
         ctx.fillStyle = p.color; ctx.fillText(p.text, box[0], (box[1] + box[3]) / 2);
       }
     });
-    keyBox(plot, [['#1b1f24', 'previous tasks (after Algorithm 2)'], ...news.map(([t, i]) => [seriesStyle(i).color, `new task ${newName}, ${i === 0 ? 'universal' : 'learn location'}`])]);
   }
 
   canvases() { return this.mt && !this.el.hidden ? [this.chart.canvas(), this.locCanvas] : []; }
