@@ -108,7 +108,8 @@ pub(crate) fn lr_cost(cfg: &LrConfig) -> Cost {
     };
     let no_data = matches!(cfg.problem, LrProblem::NoisyQuadratic { .. });
     let schedules = cfg.constant + cfg.decay_starts * cfg.decay_factors.len();
-    let q = if cfg.dynamic.enabled { cfg.dynamic.runs } else { 0 };
+    // The multi-task experiment runs no dynamic tuner (multitask/mod.rs `run`).
+    let q = if cfg.dynamic.enabled && cfg.multitask.is_none() { cfg.dynamic.runs } else { 0 };
     let runs = match &cfg.multitask {
         // Every training run of the multi-task experiment (multitask/mod.rs `run`): the baselines and all
         // candidates on the new task, Algorithm 2's runs on the previous tasks, its recommendation and all
@@ -116,7 +117,7 @@ pub(crate) fn lr_cost(cfg: &LrConfig) -> Cost {
         // and the location fits are not counted (the calibration's factor absorbs them; docs/benchmarks.md).
         Some(m) => {
             let prev = m.tasks.len().saturating_sub(1);
-            let cands = m.candidate_constants + m.candidate_decay_starts * cfg.decay_factors.len();
+            let cands = m.candidate_count(cfg);
             (schedules + cands + m.source_runs * prev + prev + prev * cands + 4 * m.target_runs) as f64
         }
         None => (schedules * cfg.repeats() + q) as f64,
@@ -127,7 +128,7 @@ pub(crate) fn lr_cost(cfg: &LrConfig) -> Cost {
     cost.add(Phase::new("training", runs * d * cfg.steps_per_interval as f64 * batch, "examples", 3.0 * weights, Basis::Exact));
     let eval = if no_data { 1.0 } else { (cfg.eval_points as f64).min(n as f64) };
     cost.add(Phase::new("trace records", runs * d * cfg.records_per_interval as f64 * eval, "examples", weights, Basis::Bound));
-    if q > 0 && cfg.multitask.is_none() {
+    if q > 0 {
         let per_interval = (q * (cfg.records_per_interval + 1)) as f64;
         let fits: f64 = (0..cfg.intervals.saturating_sub(1))
             .map(|k| {

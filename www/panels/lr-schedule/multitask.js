@@ -30,12 +30,15 @@ export class MultitaskView {
     this.chart = new LineChart(host, { xLabel: 'runs on the new task', yLabel: 'lowest final training loss', yLog: true, xInt: true, empty: 'Appears when the run ends.' });
     /** @type {any} */
     this.mt = null;
+    /** @type {any} the facts of `mt` (reading.js `mtFacts`), once per report */
+    this.facts = null;
     this.el.hidden = true;
   }
 
   /** A new run: shown (empty) for a multi-task config, hidden otherwise. @param {boolean} on */
   begin(on) {
     this.mt = null;
+    this.facts = null;
     this.el.hidden = !on;
     this.table.tBodies[0].replaceChildren();
     this.legendEl.replaceChildren();
@@ -49,11 +52,11 @@ export class MultitaskView {
     plot.ctx.fillText('The locations appear when the run ends.', plot.W / 2, plot.H / 2);
   }
 
-  /** The report's multi-task part, a chart per frame. @param {any} mt LrReport.multitask */
+  /** The report's multi-task part, a chart per frame; resolves with its facts. @param {any} mt LrReport.multitask */
   async show(mt) {
     this.mt = mt;
     this.el.hidden = false;
-    const f = mtFacts(mt);
+    const f = this.facts = mtFacts(mt);
     const tuners = [mt.universal, mt.learn_location, mt.cold, mt.random];
     const n = mt.target_runs;
     const series = [...tuners.map((t, i) => ({ label: t.name, ...seriesStyle(i), points: true })),
@@ -68,6 +71,7 @@ export class MultitaskView {
     this.table.tBodies[0].replaceChildren(...f.prev.map((p) => el('tr', {},
       el('th', { scope: 'row', class: 'name', text: p.task }), el('td', { text: String(p.runs) }), el('td', { text: fmt3(p.bestRun) }),
       el('td', { text: fmt3(p.recommended) }), el('td', { text: fmt3(p.bestCandidate) }), el('td', { text: `${p.rank} of ${p.of}` }))));
+    return f;
   }
 
   drawLocations() {
@@ -116,9 +120,8 @@ export class MultitaskView {
   canvases() { return this.mt && !this.el.hidden ? [this.chart.canvas(), this.locCanvas] : []; }
 
   chartData() {
-    const mt = this.mt;
-    if (!mt) return null;
-    const f = mtFacts(mt);
+    const mt = this.mt; const f = this.facts;
+    if (!mt || !f) return null;
     return { best_so_far: [mt.universal, mt.learn_location, mt.cold, mt.random].map((t) => ({ name: t.name, y: t.best_so_far })), best_candidate: f.bestCand, locations: mt.locations, previous: f.prev };
   }
 }

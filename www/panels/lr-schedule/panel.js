@@ -10,7 +10,7 @@ import { parseNumbers } from '../../shared/hash.js';
 import { LineChart, legend, alignSeries, OTHERS_GREY } from '../../shared/charts.js';
 import { CanvasPlot } from '../../shared/canvas.js';
 import { fmtSci } from '../../shared/format.js';
-import { lrReading, mtFacts, taskName } from './reading.js';
+import { lrReading } from './reading.js';
 import { bestBaselines, lineStyles, BEST_K } from './lines.js';
 
 export class LrPanel extends Panel {
@@ -223,10 +223,9 @@ export class LrPanel extends Panel {
     const dyn = report.methods.find((m) => m.family === 'dynamic');
     const parts = [report.best_constant && `best constant ${fmtSci(report.best_constant.final_loss)}`, report.best_decay && `best decay ${fmtSci(report.best_decay.final_loss)}`, dyn && `dynamic ${fmtSci(dyn.final_loss)}`].filter(Boolean);
     if (report.multitask) {
-      const w = mtFacts(report.multitask).winner;
-      parts.unshift(`on the new task ${taskName(report.multitask.tasks.at(-1))}, lowest ${fmtSci(w.best)} (${w.name})`);
       await nextFrame();
-      await this.mt.show(report.multitask);
+      const f = await this.mt.show(report.multitask);
+      parts.unshift(`on the new task ${f.newTask}, lowest ${fmtSci(f.winner.best)} (${f.winner.name})`);
     }
     this.message(`Done in ${seconds.toFixed(1)} s. Final training loss: ${parts.join(', ')}.`, 'info');
     this.progress(1, `Done · ${report.intervals} intervals × ${report.steps_per_interval} steps · ${seconds.toFixed(1)} s`);

@@ -76,7 +76,7 @@ impl MultitaskSpec {
         if self.source_runs == 0 || self.source_runs > 50 {
             return Err(Error::config("multitask.source_runs must be between 1 and 50"));
         }
-        let n_cand = self.candidate_constants + self.candidate_decay_starts * cfg.decay_factors.len();
+        let n_cand = self.candidate_count(cfg);
         if n_cand < 2 || self.candidate_constants > 50 || self.candidate_decay_starts > 50 {
             return Err(Error::config("multitask needs at least 2 candidate schedules (at most 50 constants and 50 decay starts)"));
         }
@@ -97,6 +97,12 @@ impl MultitaskSpec {
             return Err(Error::config("multitask.location_steps must be at most 1000"));
         }
         Ok(())
+    }
+
+    /// How many candidate schedules [`Self::candidates`] gives: the constants and the decay starts times the
+    /// config's `decay_factors`.
+    pub fn candidate_count(&self, cfg: &LrConfig) -> usize {
+        self.candidate_constants + self.candidate_decay_starts * cfg.decay_factors.len()
     }
 
     /// The candidate schedules (name, family, rate per interval).
