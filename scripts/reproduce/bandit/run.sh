@@ -4,7 +4,9 @@
 #   gpucb   the README's and docs/bandit.md's GP-UCB numbers (gpucb-numbers.sh, printed)
 #   mlp-poster  only the "mlp mnist poster box" section of docs/bandit-tables.md (preset mlp-mnist-poster's problem:
 #           the D-TTTS poster's MNIST box; 200 pulls, 20 repeats; the other sections are kept; also part of tables)
-# Usage: bash scripts/reproduce/bandit/run.sh [tables] [gpucb] [mlp-poster]   (default: tables and gpucb)
+#   mlp-poster-adam  only the "mlp mnist poster box adam" section (preset mlp-mnist-poster-adam's problem: the same
+#           box trained as scikit-learn's MLPClassifier by default, Adam for at most 200 epochs; also part of tables)
+# Usage: bash scripts/reproduce/bandit/run.sh [tables] [gpucb] [mlp-poster] [mlp-poster-adam]   (default: tables and gpucb)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 PARTS=("$@")
@@ -15,6 +17,7 @@ for part in "${PARTS[@]}"; do
     tables) cargo run --release --example bandit_tables ;;
     gpucb) bash scripts/reproduce/bandit/gpucb-numbers.sh ;;
     mlp-poster) cargo run --release --example bandit_tables -- --only "mlp mnist poster box" ;;
-    *) echo "unknown part '$part' (tables, gpucb, mlp-poster)" >&2; exit 2 ;;
+    mlp-poster-adam) cargo run --release --example bandit_tables -- --only "mlp mnist poster box adam" ;;
+    *) echo "unknown part '$part' (tables, gpucb, mlp-poster, mlp-poster-adam)" >&2; exit 2 ;;
   esac
 done

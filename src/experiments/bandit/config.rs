@@ -300,7 +300,7 @@ fn preset_config(problem: ProblemSpec, algorithms: Vec<AlgoSpec>, rounds: usize,
 }
 
 /// Names of the built-in presets.
-pub const PRESETS: [&str; 12] = [
+pub const PRESETS: [&str; 13] = [
     "beta-reservoir",
     "tvo-schedule",
     "branin",
@@ -313,6 +313,7 @@ pub const PRESETS: [&str; 12] = [
     "mlp-digits",
     "mlp-mnist",
     "mlp-mnist-poster",
+    "mlp-mnist-poster-adam",
 ];
 
 impl BanditConfig {
@@ -381,6 +382,8 @@ impl BanditConfig {
             "mlp-mnist" => hpo_preset(HpoSpec::mlp(DigitData::Mnist { per_class: 100 }), 200, 8),
             // the poster's MNIST box (width [5, 50], alpha [0, 0.9], lr [1e-5, 1e-1]; batch 200), same digits
             "mlp-mnist-poster" => hpo_preset(HpoSpec::mlp_poster(DigitData::Mnist { per_class: 100 }), 200, 8),
+            // the same box trained as scikit-learn's MLPClassifier by default (Adam, at most 200 epochs)
+            "mlp-mnist-poster-adam" => hpo_preset(HpoSpec::mlp_poster_adam(DigitData::Mnist { per_class: 100 }), 200, 8),
             other => {
                 return Err(Error::config(format!(
                     "unknown bandit preset '{other}' (known: {})",

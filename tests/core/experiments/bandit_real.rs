@@ -224,14 +224,25 @@ fn mlp_mnist_poster_draws_width_and_alpha_uniformly_and_the_rate_log_uniformly()
 
 #[test]
 fn mlp_mnist_poster_preset_is_the_posters_box_and_the_other_mlp_presets_keep_theirs() {
-    use tunelab::experiments::bandit::hpo::{HpoModel, IntScale};
+    use tunelab::experiments::bandit::hpo::{HpoModel, IntScale, Solver};
     let cfg = BanditConfig::preset("mlp-mnist-poster").unwrap();
     assert_eq!((cfg.rounds, cfg.repeats), (200, 8), "as mlp-mnist");
     let ProblemSpec::Hpo(s) = &cfg.problem else { panic!() };
-    let HpoModel::Mlp { data, log10_lr, width, width_scale, log10_l2, alpha, batch, epochs, train } = &s.model else { panic!() };
+    let HpoModel::Mlp { data, log10_lr, width, width_scale, log10_l2, alpha, batch, epochs, solver, train } = &s.model else { panic!() };
     assert_eq!(*data, DigitData::Mnist { per_class: 100 });
     assert_eq!((*log10_lr, *width, *width_scale, *alpha, *log10_l2), ((-5.0, -1.0), (5, 50), IntScale::Uniform, Some((0.0, 0.9)), None));
-    assert_eq!((*batch, *epochs, *train), ((200, 200), 4, None));
+    assert_eq!((*batch, *epochs, *solver, *train), ((200, 200), 4, Solver::Sgd, None));
+    // the same box trained as scikit-learn's MLPClassifier by default: Adam, at most 200 epochs
+    let adam = BanditConfig::preset("mlp-mnist-poster-adam").unwrap();
+    assert_eq!((adam.rounds, adam.repeats), (200, 8));
+    let ProblemSpec::Hpo(a) = &adam.problem else { panic!() };
+    let HpoModel::Mlp { epochs, solver, .. } = &a.model else { panic!() };
+    assert_eq!((*epochs, *solver), (200, Solver::Adam));
+    let mut as_sgd = a.clone();
+    if let HpoModel::Mlp { epochs, solver, .. } = &mut as_sgd.model {
+        (*epochs, *solver) = (4, Solver::Sgd);
+    }
+    assert_eq!(&as_sgd, s, "only the training differs from mlp-mnist-poster");
     for name in ["mlp-digits", "mlp-mnist"] {
         let ProblemSpec::Hpo(s) = BanditConfig::preset(name).unwrap().problem else { panic!() };
         let HpoModel::Mlp { log10_lr, width, width_scale, log10_l2, alpha, batch, .. } = s.model else { panic!() };
@@ -250,4 +261,8 @@ fn mlp_mnist_poster_preset_is_the_posters_box_and_the_other_mlp_presets_keep_the
     assert!(check(&json.replace("[0, 0.9]", "[-0.1, 0.9]")).unwrap_err().contains("alpha"));
     assert!(check(&json.replace(r#""uniform""#, r#""linear""#)).is_err());
     check(&json.replace(r#", "width_scale": "uniform""#, "")).unwrap();
+    let adam_json = json.replace(r#""batch""#, r#""solver": "adam", "epochs": 200, "batch""#);
+    assert_eq!(serde_json::from_str::<ProblemSpec>(&adam_json).unwrap(), adam.problem);
+    assert!(check(&json.replace(r#""batch""#, r#""solver": "lbfgs", "batch""#)).is_err());
+    assert!(check(&adam_json.replace(r#""epochs": 200"#, r#""epochs": 1001"#)).unwrap_err().contains("epochs"));
 }
