@@ -17,6 +17,9 @@
 #   SAMPLERS    the samplers to run (default: "sgld sgld-cv sghmc sghmc-cv sgnht sgnht-cv"); the table lists those
 #               whose report exists
 #   TUNELAB     the command that runs tunelab (default: $CARGO_TARGET_DIR/release/tunelab, or the argument)
+#   OUT_DIR, DOC_OUT  where the reports and the table go (default: docs/pmf and docs/pmf-results.md, or the PAPER ones);
+#               another seed of the paper's run: PAPER=1 SEED=3 DATA_SEED=3 OUT_DIR=docs/pmf-paper-seed3
+#               DOC_OUT=docs/pmf-paper-results-seed3.md
 # Usage: bash scripts/reproduce/mamba/pmf-table.sh [path/to/tunelab]
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -28,6 +31,7 @@ TUNERS="${TUNERS:-MAMBA-KSD,grid (log-loss),grid (KSD),heuristic}"
 OUT=docs/pmf
 DOC=docs/pmf-results.md
 if [ -n "${PAPER:-}" ]; then OUT=docs/pmf-paper; DOC=docs/pmf-paper-results.md; fi
+OUT="${OUT_DIR:-$OUT}"; DOC="${DOC_OUT:-$DOC}"
 mkdir -p "$OUT"
 EXTRA=()
 if [ -n "${RATINGS:-}" ]; then EXTRA=(--ratings "$RATINGS"); fi
