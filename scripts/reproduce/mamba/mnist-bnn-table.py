@@ -12,7 +12,7 @@ cmd = "ACTIVATION=softmax bash scripts/reproduce/mamba/mnist-bnn-table.sh" if ac
 print(f"# mnist-bnn ({act}): the paper's Table 3 quantities at a reduced scale\n")
 cmd = ((f"ACTIVATION={act} " if act != "tanh" else "") + (f"EVAL_R={eval_r:g} " if eval_r != 30 else "")
        + ("GRID=paper " if grid == "paper" else "") + "bash scripts/reproduce/mamba/mnist-bnn-table.sh")
-grid_text = ("the paper's grid (App. B.3.2: 12 step sizes 10^-2 to 10^-7.5 x batches 100%, 10%, 1%: 36 arms; x L in {5, 10}: 72 for SGHMC; every 40th sample kept instead of every 10th, for memory)"
+grid_text = ("the paper's grid (App. B.3.2: 12 step sizes 10^-2 to 10^-7.5 x batches 100%, 10%, 1%: 36 arms; x L in {5, 10}: 72 for SGHMC)"
              if grid == "paper" else "a 14-arm grid instead of the paper's 36 (72 for SGHMC)")
 paper_eval = "as the paper's 300 s against R = 10 s" if eval_r == 30 else f"the paper's is 30 R, 300 s against R = 10 s: shortened for time, see the script"
 print(f"Written by `{cmd}` (seed 0). REDUCED: 784-100-10 BNN with {net}, on 2,000 real MNIST digits "
