@@ -144,6 +144,29 @@ describe('tuner panels in the isolated page (threads)', () => {
     assert.equal(report.rounds[report.rounds.length - 1], 60);
   });
 
+  test('bandits: the MNIST networks are the core presets\' problems, load back from them, and the poster\'s box runs on the real digits', async () => {
+    const rows = await page.evaluate(async () => {
+      const t = window.__tunelab; const bp = t.panels.bandit;
+      const out = [];
+      for (const name of ['mlp-mnist', 'mlp-mnist-poster', 'mlp-mnist-poster-adam']) {
+        const state = await bp.load(name); // the core's preset, through fromConfig, into the form
+        const mine = (await t.client.check(bp.panel.experiment(bp.panel.state))).config.problem;
+        const core = (await t.client.check(await t.client.preset('bandit', name))).config.problem;
+        out.push({ name, hpo: state.hpo, mine: JSON.stringify(mine), core: JSON.stringify(core) });
+      }
+      return out;
+    });
+    for (const r of rows) {
+      assert.equal(r.hpo, r.name, 'the form names the preset\'s problem');
+      assert.equal(r.mine, r.core, `${r.name}: the form's problem is the core preset's`);
+    }
+    assert.match(rows[2].core, /"solver":"adam"/);
+    await page.evaluate(() => window.__tunelab.panels.bandit.load({ problem: 'hpo', hpo: 'mlp-mnist-poster', algos: ['d-ttts', 'successive-halving', 'uniform'], rounds: 20, repeats: 1, seed: 1 }));
+    const { report, message } = await runPanel(page, 'bandit', 120_000);
+    assert.match(message, /^Done/, message);
+    assert.match(report.problem, /network on MNIST .*alpha; batch 200\)$/, report.problem);
+  });
+
   test('HOAG: one suboptimality and validation series per method, trajectories, landscape, tolerances', async () => {
     await page.click('#tab-hoag');
     assert.equal(await page.isVisible('#panel-hoag'), true);

@@ -14,10 +14,30 @@ import { fmtSci } from '../../shared/format.js';
 import { readBandit, recText, ARM_STATS_CAP } from './reading.js';
 
 const DISCRETE = ['reservoir', 'bernoulli', 'logreg-sgd', 'sgmcmc-ksd', 'hpo'];
-// Real tuning problems of the page (MNIST networks: `tunelab bandit --preset mlp-mnist` or `mlp-mnist-poster`, not in this panel's menu).
+// Real tuning problems of the page; the MNIST networks are the core's presets' problems (`tunelab bandit --preset mlp-mnist`,
+// `mlp-mnist-poster`, `mlp-mnist-poster-adam`), whose presets (200 pulls x 8 repeats) take minutes natively.
 const HPO = [['svm-breast-cancer', 'RBF SVM on breast cancer: C, gamma (the poster\'s box)'], ['svm-wine', 'RBF SVM on wine: C, gamma (the poster\'s box)'],
   ['kr-breast-cancer', 'RBF kernel ridge classifier on breast cancer: C, gamma'], ['kr-wine', 'RBF kernel ridge classifier on wine: C, gamma'],
-  ['mlp-digits', 'Neural network on the 8x8 digits: learning rate, width, L2, batch']];
+  ['mlp-digits', 'Neural network on the 8x8 digits: learning rate, width, L2, batch'],
+  ['mlp-mnist', 'Neural network on 1,000 MNIST digits (7x7): learning rate, width, L2, batch'],
+  ['mlp-mnist-poster', 'Neural network on MNIST, the D-TTTS poster\'s box (width, alpha, learning rate), 4 epochs of SGD'],
+  ['mlp-mnist-poster-adam', 'Neural network on MNIST, the poster\'s box trained as scikit-learn does (Adam, up to 200 epochs: slow, minutes per repeat)']];
+/** The problem of each MNIST network option: the core's presets' (src/experiments/bandit/hpo/spec.rs, `HpoSpec::mlp`, `mlp_poster`, `mlp_poster_adam`). */
+const MNIST = { mnist: { per_class: 100 } };
+const POSTER = { kind: 'hpo', model: 'mlp', data: MNIST, log10_lr: [-5, -1], width: [5, 50], width_scale: 'uniform', alpha: [0, 0.9], batch: [200, 200] };
+/** @type {Record<string, object>} */
+const MLP_PROBLEMS = {
+  'mlp-digits': { kind: 'hpo', model: 'mlp', data: 'digits' },
+  'mlp-mnist': { kind: 'hpo', model: 'mlp', data: MNIST, log10_l2: [-6, -1] },
+  'mlp-mnist-poster': POSTER,
+  'mlp-mnist-poster-adam': { ...POSTER, solver: 'adam', epochs: 200 },
+};
+/** The HPO option of an `mlp` problem (its data and box). @param {any} p */
+function mlpOption(p) {
+  if (typeof p.data !== 'object' || !p.data?.mnist) return 'mlp-digits';
+  if (!p.alpha) return 'mlp-mnist';
+  return p.solver === 'adam' ? 'mlp-mnist-poster-adam' : 'mlp-mnist-poster';
+}
 const SAMPLERS = [['sgld', 'SGLD'], ['sgld-cv', 'SGLD-CV'], ['sghmc', 'SGHMC'], ['sghmc-cv', 'SGHMC-CV'], ['sgnht', 'SGNHT'], ['sgnht-cv', 'SGNHT-CV']];
 const ALGOS = [
   ['d-ttts', 'D-TTTS'], ['d-ttts-mp', 'D-TTTS (recommend most pulled)'], ['ttts', 'TTTS'],
@@ -152,8 +172,7 @@ export class BanditPanel extends Panel {
             : { source: 'simulate', n: s.n, d: s.dim, seed: 0 };
           return { kind: 'sgmcmc-ksd', data, samplers: s.samplers, log10_step: [s.steplo, s.stephi], pool: s.pool, replicates: s.reps, iterations: s.iters };
         }
-        case 'hpo': return s.hpo === 'mlp-digits' ? { kind: 'hpo', model: 'mlp', data: 'digits' }
-          : { kind: 'hpo', model: s.hpo.startsWith('svm-') ? 'svm' : 'kernel-ridge', data: s.hpo.endsWith('breast-cancer') ? 'breast-cancer' : 'wine' };
+        case 'hpo': return MLP_PROBLEMS[s.hpo] ?? { kind: 'hpo', model: s.hpo.startsWith('svm-') ? 'svm' : 'kernel-ridge', data: s.hpo.endsWith('breast-cancer') ? 'breast-cancer' : 'wine' };
         default: return { kind: 'logreg-sgd' };
       }
     })();
@@ -171,7 +190,7 @@ export class BanditPanel extends Panel {
       case 'function': Object.assign(out, { problem: 'function', function: p.function, noise: p.noise_sd ?? 0.1, drift: p.drift ?? 0 }); break;
       case 'tvo-schedule': Object.assign(out, { problem: 'tvo-schedule', d: p.d ?? 3, rate: p.rate ?? 0.04, noise: p.noise_sd ?? 0.1 }); break;
       case 'logreg-sgd': out.problem = 'logreg-sgd'; break;
-      case 'hpo': Object.assign(out, { problem: 'hpo', hpo: p.model === 'mlp' ? 'mlp-digits' : `${p.model === 'svm' ? 'svm' : 'kr'}-${p.data === 'breast-cancer' ? 'breast-cancer' : 'wine'}` }); break;
+      case 'hpo': Object.assign(out, { problem: 'hpo', hpo: p.model === 'mlp' ? mlpOption(p) : `${p.model === 'svm' ? 'svm' : 'kr'}-${p.data === 'breast-cancer' ? 'breast-cancer' : 'wine'}` }); break;
       case 'sgmcmc-ksd': {
         out.problem = 'sgmcmc-ksd';
         const d = p.data ?? { source: 'simulate', n: 1000, d: 5 };
