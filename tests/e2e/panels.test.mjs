@@ -126,24 +126,6 @@ describe('tuner panels in the isolated page (threads)', () => {
     assert.match(message, /^The run failed: invalid configuration: .*(mean|\[0, 1\])/i, message);
   });
 
-  test('bandits: Stop cancels mid-run, the page stays usable and the next run works', async () => {
-    await page.evaluate(() => window.__tunelab.panels.bandit.load({ problem: 'reservoir', a: 1, b: 1, algos: ['ttts', 'uniform'], rounds: 100000, repeats: 8, seed: 1 }));
-    await page.click('#bandit-run');
-    await page.waitForFunction(() => (window.__tunelab.panels.bandit.panel.curves[0]?.rounds.length ?? 0) > 0, null, { timeout: 30_000 });
-    await page.click('#bandit-stop');
-    await page.waitForFunction(() => !window.__tunelab.panels.bandit.running, null, { timeout: 10_000 });
-    assert.match(await page.textContent('#bandit-message'), /^Stopped/);
-    // The partial curves stay on the chart.
-    const partial = await page.evaluate(() => window.__tunelab.panels.bandit.lastChartData.simple);
-    assert.equal(partial.length, 2);
-    assert.ok(partial[0].x.length > 0 && partial[0].x[partial[0].x.length - 1] < 100000);
-    await page.fill('#bandit-rounds', '60');
-    await page.fill('#bandit-repeats', '3');
-    const { report, message } = await runPanel(page, 'bandit');
-    assert.match(message, /^Done/, message);
-    assert.equal(report.rounds[report.rounds.length - 1], 60);
-  });
-
   test('bandits: the MNIST networks are the core presets\' problems, load back from them, and the poster\'s box runs on the real digits', async () => {
     const rows = await page.evaluate(async () => {
       const t = window.__tunelab; const bp = t.panels.bandit;
@@ -165,6 +147,26 @@ describe('tuner panels in the isolated page (threads)', () => {
     const { report, message } = await runPanel(page, 'bandit', 120_000);
     assert.match(message, /^Done/, message);
     assert.match(report.problem, /network on MNIST .*alpha; batch 200\)$/, report.problem);
+  });
+
+  test('bandits: Stop cancels mid-run, the page stays usable and the next run works', async () => {
+    await page.evaluate(() => window.__tunelab.panels.bandit.load({ problem: 'reservoir', a: 1, b: 1, algos: ['ttts', 'uniform'], rounds: 100000, repeats: 8, seed: 1 }));
+    const runs0 = await page.evaluate(() => window.__tunelab.panels.bandit.runs);
+    await page.click('#bandit-run');
+    // Curves of this run: the run count moves in the same task as `begin()` clears the last run's curves.
+    await page.waitForFunction((n) => { const b = window.__tunelab.panels.bandit; return b.runs > n && (b.panel.curves[0]?.rounds.length ?? 0) > 0; }, runs0, { timeout: 30_000 });
+    await page.click('#bandit-stop');
+    await page.waitForFunction(() => !window.__tunelab.panels.bandit.running, null, { timeout: 10_000 });
+    assert.match(await page.textContent('#bandit-message'), /^Stopped/);
+    // The partial curves stay on the chart.
+    const partial = await page.evaluate(() => window.__tunelab.panels.bandit.lastChartData.simple);
+    assert.equal(partial.length, 2);
+    assert.ok(partial[0].x.length > 0 && partial[0].x[partial[0].x.length - 1] < 100000);
+    await page.fill('#bandit-rounds', '60');
+    await page.fill('#bandit-repeats', '3');
+    const { report, message } = await runPanel(page, 'bandit');
+    assert.match(message, /^Done/, message);
+    assert.equal(report.rounds[report.rounds.length - 1], 60);
   });
 
   test('HOAG: one suboptimality and validation series per method, trajectories, landscape, tolerances', async () => {
