@@ -140,12 +140,14 @@ export function summarise(events, cpuProfile) {
       functions: cpuProfile ? functionsIn(cpuProfile, top.ts, top.ts + top.dur) : undefined,
     };
   };
+  // the end of the run's last task (s after its first), once: where a task without tdur lies against it
+  const lastEndS = tasks.length ? +((Math.max(...tasks.map((x) => x.ts + x.dur)) - t0) / 1e6).toFixed(3) : 0;
   return {
     tasks: tasks.length,
     /** tasks with a thread CPU time (tdur): all of them when the trace category gives it */
     withCpu: tasks.filter((e) => e.tdur != null).length,
     /** the tasks without one (where they lie against the run's first and last task, wall ms), for the message */
-    noCpu: tasks.filter((e) => e.tdur == null).map((e) => ({ at_s: +((e.ts - t0) / 1e6).toFixed(3), dur_ms: e.dur / 1000, last_end_s: +((Math.max(...tasks.map((x) => x.ts + x.dur)) - t0) / 1e6).toFixed(3), args: e.args })),
+    noCpu: tasks.filter((e) => e.tdur == null).map((e) => ({ at_s: +((e.ts - t0) / 1e6).toFixed(3), dur_ms: e.dur / 1000, last_end_s: lastEndS, args: e.args })),
     over50Wall: tasks.filter((e) => e.dur > 50_000).length,
     over50Cpu: tasks.filter((e) => (e.tdur ?? 0) > 50_000).length,
     longestCpu: describe(byCpu[0]),
