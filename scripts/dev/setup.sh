@@ -25,6 +25,8 @@ fi
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need_apt+=(chromium-driver)
+# Debian's Firefox ESR: the page's tests in a second engine (puppeteer-core over WebDriver BiDi, no driver binary).
+command -v firefox-esr >/dev/null 2>&1 || need_apt+=(firefox-esr)
 if [ ${#need_apt[@]} -gt 0 ]; then
   log "apt-get install ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
@@ -71,10 +73,11 @@ if [ ! -x "$VENV/bin/python" ]; then
   python3 -m venv "$VENV"
 fi
 # pandas (to_frame), tqdm (progress=True), mypy (the stubs, checked with --strict) and matplotlib (the
-# notebook example of docs/python.md) for the package's tests.
-if ! "$VENV/bin/python" -c 'import pytest, numpy, ray, ray.tune, pandas, tqdm, mypy, matplotlib' >/dev/null 2>&1 || [ ! -x "$VENV/bin/maturin" ]; then
-  log "pip install maturin pytest numpy ray[tune] pandas tqdm mypy matplotlib (about 1-2 min)"
+# notebook example of docs/python.md) for the package's tests; jsonschema (the presets against the generated
+# schemas); anywidget, jupyterlab, ipykernel and nbclient (the notebook widget and the executed-notebook tests).
+if ! "$VENV/bin/python" -c 'import pytest, numpy, ray, ray.tune, pandas, tqdm, mypy, matplotlib, jsonschema, anywidget, jupyterlab, ipykernel, nbclient' >/dev/null 2>&1 || [ ! -x "$VENV/bin/maturin" ]; then
+  log "pip install maturin pytest numpy ray[tune] pandas tqdm mypy matplotlib jsonschema anywidget jupyterlab ipykernel nbclient (about 2-3 min)"
   "$VENV/bin/pip" install --quiet --disable-pip-version-check "maturin>=1.16,<2" pytest numpy "ray[tune]>=2.60,<3" \
-    pandas tqdm mypy matplotlib
+    pandas tqdm mypy matplotlib "jsonschema>=4" "anywidget>=0.11,<0.12" "jupyterlab>=4.6,<5" ipykernel "nbclient>=0.11"
 fi
 log "setup done"
