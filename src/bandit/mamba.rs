@@ -1,5 +1,5 @@
 //! Tuners in ask/tell form: a tuner asks for arms to run with a per-arm budget and is told their scores.
-//! The tune experiment's driver (`crate::experiments::tune::driver`) owns the loop, the budget, cancellation and progress events.
+//! The SG-MCMC driver (`crate::experiments::sgmcmc::driver`) owns the loop, the budget, cancellation and progress events.
 
 use super::schedule::{mamba_schedule, RoundPlan};
 

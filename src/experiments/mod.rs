@@ -26,6 +26,7 @@ pub mod compare;
 pub mod cost;
 pub mod hoag;
 pub mod lr_schedule;
+pub mod sgmcmc;
 pub mod step_size;
 pub mod tune;
 pub mod tvo;

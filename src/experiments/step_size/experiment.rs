@@ -106,7 +106,7 @@ pub(crate) fn step_cost(cfg: &StepTuneConfig) -> Cost {
     let tail = (windows * cfg.tail).ceil().clamp(1.0, windows.max(1.0)) * samples;
     let mut cost = Cost::default();
     if n > 1 {
-        cost.add(Phase::new("MAP", crate::experiments::tune::experiment::MAP_TYPICAL_ITERS * 2.0 * nf, "gradient evaluations", dim, Basis::Typical));
+        cost.add(Phase::new("MAP", crate::experiments::sgmcmc::plan::MAP_TYPICAL_ITERS * 2.0 * nf, "gradient evaluations", dim, Basis::Typical));
     }
     cost.add(Phase::new("chains", runs * windows * cfg.window_iters as f64 * per_iter, "gradient evaluations", dim, Basis::Exact));
     cost.add(Phase::new("KSD scores", runs * (windows * samples + tail) * nf, "gradient evaluations", dim, Basis::Bound));

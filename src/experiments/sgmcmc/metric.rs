@@ -1,7 +1,7 @@
 //! Scoring an arm's samples: KSD (default), FSSD, FSSD-opt, test log-loss, test error. Lower is better.
 
 use super::config::{MetricKind, MetricSpec};
-use super::kernel::RunKernel;
+use super::run_kernel::RunKernel;
 use super::posterior::Posterior;
 use crate::error::{Error, Result};
 use crate::rng::Rng;
@@ -28,7 +28,7 @@ pub fn thin_rows(samples: &[f64], d: usize, max: usize) -> Vec<f64> {
 }
 
 /// The KSD options a `per-arm` metric asks for (unset fields take the `stein` crate default). The tuners
-/// score with [`RunKernel`] (the run's one kernel by default); see [`super::kernel`].
+/// score with [`RunKernel`] (the run's one kernel by default); see [`super::run_kernel`].
 pub fn ksd_options(kind: &MetricKind) -> KsdOptions {
     let mut o = KsdOptions::default();
     if let MetricKind::Ksd { scale, estimator, c, beta, .. } = kind {

@@ -4,8 +4,8 @@
 
 use super::arms::{tuner_arms, Arm};
 use super::config::{BudgetSpec, BudgetUnit, MetricKind, Scoring, StartSpec, TuneConfig, TunerSpec};
-use super::keep::{chain_cap, round_rows, sub_iters, DrawKeep, Moments, RoundKeep, StrideBuffer};
-use super::kernel::RunKernel;
+use super::samples::{chain_cap, round_rows, sub_iters, DrawKeep, Moments, RoundKeep, StrideBuffer};
+use super::run_kernel::RunKernel;
 use super::metric::{score_round_fssd, score_with, thin_rows};
 use super::posterior::Posterior;
 use super::report::*;
@@ -31,7 +31,7 @@ struct ArmRun {
     arm: Arm,
     batch: usize,
     chain: Chain,
-    /// This round's samples that the score uses (see [`super::keep`]).
+    /// This round's samples that the score uses (see [`super::samples`]).
     round_keep: RoundKeep,
     /// Evenly thinned samples of the whole chain (chain scoring and the report); dropped when pruned.
     chain_buf: StrideBuffer,
@@ -128,7 +128,7 @@ pub fn column_moments(samples: &[f64], d: usize) -> (Vec<f64>, Vec<f64>) {
 }
 
 /// The samples a score takes from the chain buffer: `max_samples` when MAMBA scores whole chains, else 0 (the
-/// buffer then only holds the report's samples; see [`super::keep::chain_cap`]).
+/// buffer then only holds the report's samples; see [`super::samples::chain_cap`]).
 pub fn chain_scored_samples(cfg: &TuneConfig) -> usize {
     match cfg.tuner {
         TunerSpec::Mamba { scoring: Scoring::Chain, .. } => cfg.metric.max_samples,

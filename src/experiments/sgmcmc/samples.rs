@@ -285,7 +285,7 @@ impl DrawKeep {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiments::tune::metric::thin_rows;
+    use crate::experiments::sgmcmc::metric::thin_rows;
 
     #[test]
     fn exact_round_keep_equals_thin_rows() {
@@ -351,7 +351,7 @@ mod tests {
         for row in x.chunks_exact(3) {
             m.push(row);
         }
-        let (mean, std) = crate::experiments::tune::driver::column_moments(&x, 3);
+        let (mean, std) = crate::experiments::sgmcmc::driver::column_moments(&x, 3);
         assert_eq!(m.mean, mean);
         assert_eq!(m.std(), std);
     }

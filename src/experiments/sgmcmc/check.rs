@@ -177,14 +177,14 @@ impl TuneConfig {
             }
         };
         if let Some(d) = dim {
-            // The driver streams samples (src/tune/keep.rs): an arm holds at most
+            // The driver streams samples (samples.rs): an arm holds at most
             // d (2K + 2 max_samples + ceil(S / thin)) + 2d floats, K = keep::chain_cap (max(max_samples, 500)
             // unless d is large), S = keep::sub_iters (4096 unless d is large), whatever the budget; fewer when
             // its chain is shorter than that.
             let du = d as usize;
             let ms = self.metric.max_samples as f64;
-            let k = super::keep::chain_cap(du, super::driver::chain_scored_samples(self), super::driver::REPORT_SAMPLES, m) as f64;
-            let sub = super::keep::sub_iters(du, self.thin) as f64;
+            let k = super::samples::chain_cap(du, super::driver::chain_scored_samples(self), super::driver::REPORT_SAMPLES, m) as f64;
+            let sub = super::samples::sub_iters(du, self.thin) as f64;
             // Plus the drill-down draws (keep::DrawKeep): at most 2 arm_draws rows of (index, theta_1, theta_2).
             let per_arm = d * (2.0 * k + 2.0 * ms + (sub / self.thin.max(1) as f64).ceil()) + 2.0 * d + 6.0 * self.arm_draws as f64;
             let streamed = m as f64 * per_arm * 8.0;

@@ -202,7 +202,7 @@ pub enum MetricKind {
     /// preconditioned by the Laplace approximation at the MAP, c = 1 on that scale, U-statistic),
     /// `"per-arm"` (each arm scaled by its own samples with `scale`, the old default `median-precond` + U) or
     /// `"plain"` (fixed c = 1, beta = -1/2, V-statistic, as SGMCMCJax's `imq_KSD`; the paper's text names the
-    /// IMQ kernel with c > 0, beta in (-1, 0) but not the values it used); see [`super::kernel`]. A config that
+    /// IMQ kernel with c > 0, beta in (-1, 0) but not the values it used); see [`super::run_kernel`]. A config that
     /// sets `scale` without `kernel` means `per-arm`.
     Ksd {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -215,7 +215,7 @@ pub enum MetricKind {
         c: Option<f64>,
         #[serde(default)]
         beta: Option<f64>,
-        /// Weight of the `run` kernel's moment term (default [`super::kernel::DEFAULT_MOMENT`]; 0 turns it off,
+        /// Weight of the `run` kernel's moment term (default [`super::run_kernel::DEFAULT_MOMENT`]; 0 turns it off,
         /// giving the IMQ-only run kernel of before). Ignored by `per-arm` and `plain`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         moment: Option<f64>,
@@ -368,13 +368,13 @@ pub struct TuneConfig {
     pub seed: u64,
     /// Per arm, at most this many evenly spaced draws of the display coordinates (theta_1, theta_2) from the
     /// arm's last round, kept in the report for the page's drill-down (`ArmReport::draws`, see
-    /// `super::keep::DrawKeep`): at most `6 arm_draws` floats held per arm during the run, `3 arm_draws` numbers
+    /// `super::samples::DrawKeep`): at most `6 arm_draws` floats held per arm during the run, `3 arm_draws` numbers
     /// per arm in the report. 0 keeps none. At most [`ARM_DRAWS_MAX`].
     #[serde(default = "default_arm_draws")]
     pub arm_draws: usize,
 }
 
-/// Which Stein kernel a KSD metric uses (see `super::kernel`).
+/// Which Stein kernel a KSD metric uses (see `super::run_kernel`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum KsdKernel {

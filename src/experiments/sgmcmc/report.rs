@@ -89,7 +89,7 @@ pub struct ArmReport {
 }
 
 /// At most `arm_draws` evenly spaced draws of an arm's last round, in the display coordinates (see
-/// [`super::keep::DrawKeep`]): deterministic per (seed, arm), whatever the threads.
+/// [`super::samples::DrawKeep`]): deterministic per (seed, arm), whatever the threads.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ArmDraws {
     /// The coordinates (0-based): [0, 1] (theta_1, theta_2), [0] when d = 1.
@@ -179,7 +179,7 @@ pub struct Report {
     pub metric: String,
     /// The one Stein kernel that scored every arm (KSD metrics): its preconditioner and c.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kernel: Option<super::kernel::RunKernel>,
+    pub kernel: Option<super::run_kernel::RunKernel>,
     pub arms: Vec<ArmReport>,
     pub rounds: Vec<RoundReport>,
     pub best: Option<Best>,
