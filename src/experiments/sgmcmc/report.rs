@@ -167,7 +167,7 @@ pub struct Compute {
     /// Threads in the pool.
     pub threads: usize,
     /// Sample floats held for scoring and the report: the sum over arms of each arm's peak (an upper bound of
-    /// what was held at once; bounded independently of the budget, see `tune::keep`).
+    /// what was held at once; bounded independently of the budget, see `sgmcmc::samples`).
     #[serde(default)]
     pub kept_floats_max: usize,
 }
