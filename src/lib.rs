@@ -49,6 +49,7 @@ pub mod bandit;
 pub mod experiments;
 pub mod strict;
 pub mod limits;
+pub mod lesson;
 pub mod benchkit;
 
 pub use error::{Error, Result};

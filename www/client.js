@@ -248,6 +248,13 @@ export class ComputeClient {
   probeThreads(tasks = 64) { return this.request('probe-threads', { tasks }); }
   /** @param {'ksd'|'sgld'|'part'} kind @param {Record<string, number|string>} params (for 'part': {part, seed}, see src/benchkit.rs) */
   bench(kind, params) { return this.request('bench', { kind, params }); }
+  /**
+   * Parses and checks a lesson file with the core (src/lesson): the lesson and each step's checked config; a
+   * LessonError's message is `file:line: message`. @param {string} name @param {string} text
+   */
+  lesson(name, text) { return this.request('lesson', { name, text }); }
+  /** The outcomes of step `step`'s (0-based) expect lines against `report`. @param {string} name @param {string} text @param {number} step @param {any} report */
+  lessonExpect(name, text, step, report) { return this.request('lesson-expect', { name, text, step, report }); }
   /** @param {import('./protocol.js').CrashWhat} what */
   crashTest(what) { return this.request('crash-test', { what }); }
   /** @param {any} model @param {Float64Array} samples */

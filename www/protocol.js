@@ -42,9 +42,11 @@
 /** @typedef {{type: 'probe-threads', id: number, tasks: number}} ProbeThreadsRequest */
 /** @typedef {{type: 'bench', id: number, kind: 'ksd'|'sgld'|'part', params: Record<string, number|string>}} BenchRequest */
 /** @typedef {{type: 'crash-test', id: number, what: CrashWhat}} CrashTestRequest */
+/** @typedef {{type: 'lesson', id: number, name: string, text: string}} LessonRequest  parse and check a lesson file (src/lesson) */
+/** @typedef {{type: 'lesson-expect', id: number, name: string, text: string, step: number, report: any}} LessonExpectRequest  a step's expect lines against a report */
 /**
  * @typedef {InitRequest|CheckRequest|PresetRequest|PresetNamesRequest|RunRequest|PreviewCsvRequest
- *   |DensityGridRequest|ProbeThreadsRequest|BenchRequest|CrashTestRequest} Request
+ *   |DensityGridRequest|ProbeThreadsRequest|BenchRequest|CrashTestRequest|LessonRequest|LessonExpectRequest} Request
  */
 /** @typedef {Exclude<Request, InitRequest>} IdRequest  every request but init carries an id */
 

@@ -144,6 +144,17 @@ function packSamples(result) {
   return transfer;
 }
 
+/**
+ * A report as plain JSON data for the core (typed arrays, which an expect line cannot name, become null).
+ * @param {any} v @returns {any}
+ */
+function plain(v) {
+  if (ArrayBuffer.isView(v)) return null;
+  if (Array.isArray(v)) return v.map(plain);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+  return v;
+}
+
 function requireWasm() {
   if (!wasm) throw new Error('the compute module is not initialised yet');
   return wasm;
@@ -165,6 +176,17 @@ async function handle(msg) {
       post({ type: 'result', id: msg.id, result: w.check(msg.config) });
       return;
     }
+    case 'lesson': {
+      // Parsed first (no check), so the shipped data sets its steps read are fetched before the core checks them.
+      const w = requireWasm();
+      const parsed = w.lesson_parse(msg.name, msg.text);
+      for (const c of parsed.configs) await loadData(w, c, { mnist: false });
+      post({ type: 'result', id: msg.id, result: w.lesson_check(msg.name, msg.text) });
+      return;
+    }
+    case 'lesson-expect':
+      post({ type: 'result', id: msg.id, result: requireWasm().lesson_expect(msg.name, msg.text, msg.step, plain(msg.report)) });
+      return;
     case 'preset':
       post({ type: 'result', id: msg.id, result: requireWasm().preset(msg.kind, msg.name) });
       return;

@@ -7,7 +7,7 @@
 //   node tests/e2e/eta-bench.mjs [threads]   (default: the page without isolation, one thread, as issue 26 sizes the
 //   defaults; threads: the isolated page, the threaded build)
 import { launch } from './helpers.mjs';
-import { LESSONS } from '../../www/lessons.js';
+import { LESSONS } from './lesson-files.mjs';
 import { KIND_FACTOR } from '../../www/shared/eta.js';
 import os from 'node:os';
 

@@ -7,7 +7,8 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, playground, panelRunDone, hasPoints } from './embed-helpers.mjs';
-import { LESSONS, resultOf } from '../../www/lessons.js';
+import { resultOf } from '../../www/lessons.js';
+import { LESSONS } from './lesson-files.mjs';
 import { tvoReading, nats } from '../../www/panels/tvo/reading.js';
 
 const lesson = LESSONS.find((l) => l.id === 'gp-ucb');

@@ -160,7 +160,7 @@ fn load_data(checked: &experiments::Checked) -> Result<Inputs> {
     }
 }
 
-fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+pub(crate) fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
         if t == 0 {

@@ -475,3 +475,46 @@ pub(crate) fn observed<E: serde::Serialize, R>(
     }
     result.map_err(to_js_error)
 }
+
+// ---------------------------------------------------------------- lessons (tunelab::lesson)
+
+/// A lesson error as a JS `Error` named `LessonError` whose message is `file:line: message`, with the fields
+/// `file`, `line`, `kind` and `nearest` alongside.
+fn lesson_error(e: tunelab::lesson::LessonError) -> JsValue {
+    let err = js_sys::Error::new(&e.to_string());
+    err.set_name("LessonError");
+    let set = |k: &str, v: JsValue| {
+        let _ = js_sys::Reflect::set(&err, &JsValue::from_str(k), &v);
+    };
+    set("file", JsValue::from_str(&e.file));
+    set("line", JsValue::from_f64(e.line as f64));
+    set("kind", to_js(&e.kind).unwrap_or(JsValue::NULL));
+    set("nearest", e.nearest.as_deref().map_or(JsValue::NULL, JsValue::from_str));
+    err.into()
+}
+
+/// Parses a lesson file without the core's check: `{...lesson, configs}` with each step's config as parsed
+/// (the worker fetches the shipped data sets they read before [`lesson_check`]).
+#[wasm_bindgen]
+pub fn lesson_parse(file: &str, text: &str) -> Result<JsValue, JsValue> {
+    let lesson = tunelab::lesson::parse(file, text).map_err(lesson_error)?;
+    let configs = lesson.configs().map_err(lesson_error)?;
+    to_js(&tunelab::lesson::CheckedLesson { lesson, configs })
+}
+
+/// Parses and checks a lesson file: `{...lesson, configs}` with each step's config checked by the core, every
+/// default filled in (what the page loads into the panel and `tunelab lesson check` runs).
+#[wasm_bindgen]
+pub fn lesson_check(file: &str, text: &str) -> Result<JsValue, JsValue> {
+    to_js(&tunelab::lesson::load(file, text).map_err(lesson_error)?)
+}
+
+/// The outcomes of step `step`'s (0-based) `expect` lines against a run's report envelope.
+#[wasm_bindgen]
+pub fn lesson_expect(file: &str, text: &str, step: usize, report: JsValue) -> Result<JsValue, JsValue> {
+    let lesson = tunelab::lesson::parse(file, text).map_err(lesson_error)?;
+    let s = lesson.steps.get(step).ok_or_else(|| to_js_error(tunelab::Error::config(format!("the lesson has no step {}", step + 1))))?;
+    let report: serde_json::Value = serde_wasm_bindgen::from_value(report).map_err(ser_err)?;
+    let out: Vec<tunelab::lesson::Outcome> = s.expect.iter().map(|e| e.eval(&report)).collect();
+    to_js(&out)
+}

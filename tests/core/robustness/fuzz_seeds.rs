@@ -130,9 +130,30 @@ fn svmlight_seeds() -> Vec<(String, Vec<u8>)> {
     ]
 }
 
+/// Lesson files: the built-in lessons, the docs' worked example and the format's corners (a broken one included).
+fn lesson_seeds() -> Vec<(String, Vec<u8>)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out: Vec<(String, Vec<u8>)> = Vec::new();
+    for dir in ["lessons", "docs/lessons"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "md") {
+                let text = std::fs::read_to_string(&p).unwrap();
+                assert!(tunelab::lesson::load(&p.to_string_lossy(), &text).is_ok(), "{}", p.display());
+                out.push((p.file_name().unwrap().to_string_lossy().into_owned(), text.into_bytes()));
+            }
+        }
+    }
+    let corners = "---\ntitle: T\nkind: tune\npreset: demo\n---\n```json\n{\"seed\": 2}\n```\n## A ##\n```python\n## not a step\n```\n```predict\ntype: choice\nquestion: Q?\noption: a\noption: b\nanswer: b\nreveal: R\n```\n```expect\nresult.best.step < 1e-4\nstatus == complete\n```\n## B\n```json Label\n{\"tuner\": {\"eta\": 2}, \"data\": {\"seed\": null}}\n```\n";
+    assert!(tunelab::lesson::parse("corners.md", corners).is_ok());
+    out.push(("corners.md".into(), corners.as_bytes().to_vec()));
+    out.push(("broken.md".into(), b"---\ntitel: T\nkind: tune\n---\n## A\n```json\n{\"tuner\": {\"etta\": 2}}\n".to_vec()));
+    out
+}
+
 #[test]
 fn fuzz_seeds_are_valid_and_written_when_asked() {
-    let sets = [("config", config_seeds()), ("csv", csv_seeds()), ("ksd", ksd_seeds()), ("ratings", ratings_seeds()), ("mnist", mnist_seeds()), ("svmlight", svmlight_seeds())];
+    let sets = [("config", config_seeds()), ("csv", csv_seeds()), ("ksd", ksd_seeds()), ("ratings", ratings_seeds()), ("mnist", mnist_seeds()), ("svmlight", svmlight_seeds()), ("lesson", lesson_seeds())];
     assert!(sets.iter().all(|(_, s)| !s.is_empty()));
     if let Some(dir) = std::env::var_os("TUNELAB_FUZZ_SEEDS") {
         for (target, seeds) in &sets {
