@@ -189,8 +189,9 @@ function embedBar() {
   link.addEventListener('mouseenter', refresh);
   window.addEventListener('hashchange', refresh);
   document.addEventListener('change', () => setTimeout(refresh));
-  const bar = el('div', { class: 'embed-bar', id: 'embed-bar' },
-    el('span', { class: 'embed-brand', text: 'tunelab' }),
+  // A banner landmark with the embed's one heading (the page's header is hidden in embed mode).
+  const bar = el('header', { class: 'embed-bar', id: 'embed-bar' },
+    el('h1', { class: 'embed-brand', text: 'tunelab' }),
     el('span', { class: 'embed-mode', id: 'embed-mode', role: 'status', 'aria-live': 'polite', text: 'Starting…' }),
     el('details', { class: 'embed-why', id: 'embed-why' }, el('summary', { text: 'details' }), el('p', { id: 'embed-why-text' })),
     link);
@@ -436,8 +437,9 @@ function lessonPanel(lesson, source, opts) {
   const expectBox = el('ul', { class: 'lesson-expect', id: 'lesson-expect', hidden: true, 'aria-label': 'Checks of this run' });
   const applyBtn = el('button', { type: 'button', id: 'lesson-apply', hidden: true });
   const runBtn = el('button', { type: 'button', id: 'lesson-run', class: 'primary' }, 'Run');
-  const prev = el('button', { type: 'button', id: 'lesson-prev', 'aria-label': 'Back: previous step' }, '← Back');
-  const next = el('button', { type: 'button', id: 'lesson-next', 'aria-label': 'Next: next step' }, 'Next →');
+  // The accessible names start with the visible words (WCAG 2.5.3, label in name); the arrows are decoration.
+  const prev = el('button', { type: 'button', id: 'lesson-prev', title: 'Previous step' }, el('span', { 'aria-hidden': 'true', text: '← ' }), 'Back');
+  const next = el('button', { type: 'button', id: 'lesson-next', title: 'Next step' }, 'Next', el('span', { 'aria-hidden': 'true', text: ' →' }));
   const status = el('p', { class: 'lesson-status', id: 'lesson-status', role: 'status', 'aria-live': 'polite' });
   const cite = el('div', { class: 'lesson-cite', id: 'lesson-cite' });
   const intro = el('div', { class: 'lesson-intro', id: 'lesson-intro' });

@@ -1,5 +1,5 @@
 // The panel registry: one panel per experiment kind, each in its own folder (www/panels/<kind>/panel.js and the
-// modules it imports). A tab bar (index.html, #modes) switches between the SG-MCMC tuning panel (main#panel-tune,
+// modules it imports). A tab bar (index.html, #modes) switches between the SG-MCMC tuning panel (section#panel-tune,
 // its markup and tab in index.html) and the other panels, which are built inside #tuner-panels with a tab each
 // (made here from the panel's `tab` label). The active panel is `panel=NAME` in the URL hash (none = tune); each
 // panel keeps its settings under its own namespace (tune: unprefixed keys; bandit.*, hoag.*, lr.*, step.*,

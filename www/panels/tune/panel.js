@@ -1,5 +1,5 @@
 // The SG-MCMC tuning panel (MAMBA and its baselines, and the paper's comparison): its markup is
-// main#panel-tune in index.html (element ids, `data-group` fieldsets and result sections that embed mode and
+// section#panel-tune in index.html (element ids, `data-group` fieldsets and result sections that embed mode and
 // lessons rely on); its settings are the unprefixed hash keys of state.js. It is a Panel like the others:
 // ONE run of kind `tune` (or `compare`), the core's events folded by RunModel, the arm grid and MAMBA's rounds
 // from the core's `check`. The page-level hooks (window.__tunelab.state, lastResult, lastChartData, runs,
@@ -197,7 +197,7 @@ export class TunePanel extends Panel {
 
   // ---------------------------------------------------------------- layout (index.html)
 
-  /** Binds to main#panel-tune. @param {HTMLElement} _root */
+  /** Binds to section#panel-tune. @param {HTMLElement} _root */
   render(_root) {
     this.section = $('panel-tune');
     this.form = $('settings');
