@@ -30,24 +30,42 @@ pub(crate) fn tune_problem(cfg: &TuneConfig, inputs: Inputs) -> Result<Posterior
     }
 }
 
-/// Total arm-chunks of a tune run and a counter over its progress events.
+/// The work of a tune run in its budget's unit (gradient evaluations, iterations or seconds of sampling) and a
+/// counter over its progress events: the plan's total is the sum over rounds of arms x budget per arm, and each
+/// chunk of a round adds budget / CHUNKS for every arm that ran it. Progress is then proportional to the work
+/// (a first round of 56 arms at a small budget is its share of the budget, not 56/90 of the chunks), so an ETA
+/// of elapsed x remaining / done holds when the work runs at a steady rate.
 #[derive(Default)]
 pub(crate) struct ChunkCounter {
     pub(crate) done: f64,
     pub(crate) total: f64,
+    /// The budget per arm of the round under way.
+    budget: f64,
 }
 
 impl ChunkCounter {
     pub(crate) fn see(&mut self, e: &TuneEvent) {
         match e {
             TuneEvent::Started { schedule, .. } => {
-                self.total = schedule.iter().map(|p| (p.arms * tune::driver::CHUNKS) as f64).sum();
+                self.total = schedule.iter().map(|p| p.arms as f64 * p.budget).sum();
                 self.done = 0.0;
             }
-            TuneEvent::Progress { arms, .. } => self.done += arms.len() as f64,
+            TuneEvent::RoundStarted { budget, .. } => self.budget = *budget,
+            TuneEvent::Progress { arms, .. } => {
+                self.done = (self.done + arms.len() as f64 * self.budget / tune::driver::CHUNKS as f64).min(self.total)
+            }
             TuneEvent::Done { .. } => self.done = self.total,
             _ => {}
         }
+    }
+}
+
+/// The unit of a tune run's progress: its budget's.
+pub(crate) fn budget_unit_name(cfg: &TuneConfig) -> &'static str {
+    match cfg.budget.unit_amount().map(|u| u.0) {
+        Ok(tune::BudgetUnit::Iterations) => "iterations",
+        Ok(tune::BudgetUnit::Seconds) => "seconds of sampling",
+        _ => "gradient evaluations",
     }
 }
 
@@ -219,7 +237,7 @@ impl Experiment for TuneExperiment {
     type Detail = TuneEvent;
     type Output = TuneReport;
     const NAME: &'static str = "tune";
-    const UNIT: &'static str = "arm-chunks";
+    const UNIT: &'static str = "gradient evaluations";
     const PRESETS: &'static [&'static str] = tune::presets::PRESETS;
 
     fn preset(name: &str) -> Result<TuneConfig> {
@@ -245,6 +263,9 @@ impl Experiment for TuneExperiment {
     }
     fn config(&self) -> &TuneConfig {
         &self.cfg
+    }
+    fn unit(&self) -> &'static str {
+        budget_unit_name(&self.cfg)
     }
     fn summary(&self) -> serde_json::Value {
         tune_summary(&self.cfg)
