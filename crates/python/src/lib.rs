@@ -164,7 +164,9 @@ fn check(config: &str) -> PyResult<String> {
     .to_string())
 }
 
-/// Runs a config (JSON text): `(report envelope as JSON text, pending exception or None)`.
+/// Runs a config (JSON text): `(report envelope as JSON text, pending exception or None, warnings)`. A stopped
+/// run's envelope carries the `result` it reached (`tunelab::experiments::partial`); the warnings are the
+/// core's advice about the data and the result (`tunelab::experiments::advice`), for `warnings.warn`.
 ///
 /// The run goes on a Rust thread with the GIL released; this thread waits for its events, calls `progress`
 /// with each event's JSON text (when given) and checks for signals (`Python::check_signals`) at least every
@@ -176,7 +178,7 @@ fn check(config: &str) -> PyResult<String> {
 /// that reads no data); `csv_text` is the text of an upload and is an error unless the config's data source
 /// is an upload.
 #[pyfunction]
-#[pyo3(signature = (config, progress=None, csv_text=None, csv_path=None, label=None, threads=None))]
+#[pyo3(signature = (config, progress=None, csv_text=None, csv_path=None, label=None, threads=None, standardize=false))]
 fn run(
     py: Python<'_>,
     config: &str,
@@ -185,10 +187,11 @@ fn run(
     csv_path: Option<String>,
     label: Option<String>,
     threads: Option<usize>,
-) -> PyResult<(String, Option<Py<PyAny>>)> {
+    standardize: bool,
+) -> PyResult<(String, Option<Py<PyAny>>, Vec<String>)> {
     let mut cfg = ExperimentConfig::from_json(config, None).map_err(py_err)?;
     if let Some(path) = &csv_path {
-        cfg.use_csv(path, label.as_deref().unwrap_or("y"), false)
+        cfg.use_csv(path, label.as_deref().unwrap_or("y"), standardize)
             .map_err(|e| py_err(Error::config(format!("data={path:?} is not used: {}", bare(&e)))))?;
     }
     let checked = cfg.check().map_err(py_err)?;
@@ -212,6 +215,7 @@ fn run(
         }
         (None, None) => Inputs::default(),
     };
+    let mut warnings: Vec<String> = experiments::advice::data_warning(&checked.config(), &inputs).into_iter().collect();
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
         if t == 0 {
@@ -267,7 +271,15 @@ fn run(
         Err(_) => return Err(PyException::new_err("the tunelab run panicked")),
     };
     let report = match (result, pending) {
-        (Ok(r), pending) => (serde_json::to_string(&r).map_err(json_err)?, pending.map(|e| e.into_value(py).into_any())),
+        (Ok(r), pending) => {
+            warnings.extend(experiments::advice::result_warnings(&r));
+            let text = if r.status == experiments::Status::Stopped {
+                serde_json::to_string(&experiments::partial::report_value(&r).map_err(json_err)?)
+            } else {
+                serde_json::to_string(&r)
+            };
+            (text.map_err(json_err)?, pending.map(|e| e.into_value(py).into_any()), warnings)
+        }
         (Err(_), Some(e)) => return Err(e),
         (Err(e), None) => return Err(py_err(e)),
     };

@@ -77,7 +77,7 @@ def test_a_nan_row_makes_that_arm_diverged_and_pruned():
     pruned = m.tell({0: data[0], 1: (x1, data[1][1]), 2: (data[2][0], g2)})
     assert pruned == [1, 2]
     r = m.report()
-    assert r["best"] == 0 and r["finished"]
+    assert r["best"]["arm"] == 0 and r["best"]["score"] == r["arms"][0]["scores"][-1] and r["finished"]
     assert r["arms"][1]["scores"] == [None] and r["arms"][1]["pruned_round"] == 0
     assert r["arms"][0]["scores"][0] is not None and math.isfinite(r["arms"][0]["scores"][0])
     assert "NaN or an infinity" in tunelab.Mamba.tell.__doc__
@@ -90,7 +90,7 @@ def test_progress_true_shows_a_tqdm_bar(capsys):
     report = tunelab.run("tune/gaussian", progress=True)
     err = capsys.readouterr().err
     assert report["status"] == "complete"
-    assert "arm-chunks" in err and "100%" in err
+    assert tunelab.check("tune/gaussian")["unit"] in err and "100%" in err
 
 
 def test_progress_true_without_tqdm_prints_plain_lines(capsys, monkeypatch):
@@ -100,7 +100,8 @@ def test_progress_true_without_tqdm_prints_plain_lines(capsys, monkeypatch):
     lines = capsys.readouterr().err.strip().splitlines()
     assert all(line.startswith("tunelab: ") for line in lines)
     total = tunelab.run("tune/gaussian")["compute"]["total"]
-    assert f"{total:g}/{total:g} arm-chunks (100%)" in lines[-2]
+    unit = tunelab.check("tune/gaussian")["unit"]
+    assert f"{total:g}/{total:g} {unit} (100%)" in lines[-2]
     assert lines[-1].startswith("tunelab: complete after")
     # a callable still works, anything else is refused
     events = []
@@ -180,7 +181,7 @@ def test_data_as_a_frame_an_array_text_or_a_path_give_the_same_run(tmp_path):
 
 def test_data_the_config_does_not_use_is_an_error_naming_it(tmp_path):
     x, y = table()
-    with pytest.raises(tunelab.ConfigError, match=r"data= is not used: this tune config takes no uploaded data"):
+    with pytest.raises(tunelab.ConfigError, match=r"data= is not used: this tune config reads no data set"):
         tunelab.run("tune/gaussian", data=(x, y))
     path = tmp_path / "d.csv"
     path.write_text("x0,y\n1,0\n2,1\n")
@@ -321,5 +322,6 @@ def test_the_docs_notebook_example(root, monkeypatch):
     ax = ns["fig"].axes[0]
     arm_lines = [ln for ln in ax.get_lines() if ln.get_transform() == ax.transData and ln.get_linestyle() != "None"]
     assert len(arm_lines) == 7
-    labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert labels[0] == "h=0.0001" and "h=0.0013 (chosen)" in labels
+    labels = [ln.get_label() for ln in arm_lines]
+    assert labels[0] == "h=0.0001" and "h=0.0013" in labels
+    assert "chosen: h=0.0013" in [t.get_text() for t in ax.texts]

@@ -1,5 +1,5 @@
 //! What an SG-MCMC tuning run will do, computed from its config before it runs: the rounds, the summary the
-//! page shows, the cost model, and the count of arm-chunks its progress events report.
+//! page shows, the cost model, and the work (in the budget's unit) its progress events report.
 
 use super::config::{TuneConfig, TunerSpec};
 use super::problem::problem_size;
@@ -7,24 +7,41 @@ use super::report::Event;
 use crate::bandit::schedule::{mamba_schedule, RoundPlan};
 use crate::experiments::cost::{Basis, Cost, Phase};
 
-/// Total arm-chunks of a tuning run and a counter over its progress events.
+/// The work of a tuning run in its budget's unit (gradient evaluations, iterations or seconds of sampling) and a
+/// counter over its progress events: the plan's total is the sum over rounds of arms x budget per arm, and each
+/// chunk of a round adds budget / CHUNKS for every arm that ran it, so progress is proportional to the work and
+/// an ETA of elapsed x remaining / done holds when the work runs at a steady rate.
 #[derive(Default)]
 pub struct ChunkCounter {
     pub done: f64,
     pub total: f64,
+    /// The budget per arm of the round under way.
+    budget: f64,
 }
 
 impl ChunkCounter {
     pub fn see(&mut self, e: &Event) {
         match e {
             Event::Started { schedule, .. } => {
-                self.total = schedule.iter().map(|p| (p.arms * super::driver::CHUNKS) as f64).sum();
+                self.total = schedule.iter().map(|p| p.arms as f64 * p.budget).sum();
                 self.done = 0.0;
             }
-            Event::Progress { arms, .. } => self.done += arms.len() as f64,
+            Event::RoundStarted { budget, .. } => self.budget = *budget,
+            Event::Progress { arms, .. } => {
+                self.done = (self.done + arms.len() as f64 * self.budget / super::driver::CHUNKS as f64).min(self.total)
+            }
             Event::Done { .. } => self.done = self.total,
             _ => {}
         }
+    }
+}
+
+/// The unit of a run's progress: its budget's.
+pub fn budget_unit_name(cfg: &TuneConfig) -> &'static str {
+    match cfg.budget.unit_amount().map(|u| u.0) {
+        Ok(super::BudgetUnit::Iterations) => "iterations",
+        Ok(super::BudgetUnit::Seconds) => "seconds of sampling",
+        _ => "gradient evaluations",
     }
 }
 

@@ -18,7 +18,7 @@ impl Experiment for TuneExperiment {
     type Detail = TuneEvent;
     type Output = TuneReport;
     const NAME: &'static str = "tune";
-    const UNIT: &'static str = "arm-chunks";
+    const UNIT: &'static str = "gradient evaluations";
     const PRESETS: &'static [&'static str] = presets::PRESETS;
 
     fn preset(name: &str) -> Result<TuneConfig> {
@@ -44,6 +44,9 @@ impl Experiment for TuneExperiment {
     }
     fn config(&self) -> &TuneConfig {
         &self.cfg
+    }
+    fn unit(&self) -> &'static str {
+        crate::experiments::sgmcmc::plan::budget_unit_name(&self.cfg)
     }
     fn summary(&self) -> serde_json::Value {
         run_summary(&self.cfg)
