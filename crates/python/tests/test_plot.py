@@ -1,4 +1,4 @@
-"""``tunelab.plot`` (issue 27): the page's charts from reports as matplotlib Figures. Checked by their artists
+"""``tunelab.plot``: the page's charts from reports as matplotlib Figures. Checked by their artists
 (lines, bands, labels, titles, legends), not by pixels; the Agg backend, no display."""
 
 import sys
