@@ -387,7 +387,7 @@ fn compare_shows_each_evaluation_chain() {
     }
 }
 
-/// Issue 27: a comparison's exact reference is a phase with its own progress. Without a terminal,
+/// A comparison's exact reference is a phase with its own progress. Without a terminal,
 /// `--progress` prints its plain lines in MALA iterations (done/total, ETA) while the tuners' count stays at
 /// 0; a Ctrl-C inside it writes a stopped report whose `reached` ends with the reference's progress, and the
 /// message says what was reached.

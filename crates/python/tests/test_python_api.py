@@ -1,4 +1,4 @@
-"""The Python package's own interface (issue 27): exceptions that are ValueError / RuntimeError / OSError,
+"""The Python package's own interface: exceptions that are ValueError / RuntimeError / OSError,
 sample matrices as (n, d) arrays, NaN arms in Mamba.tell, progress=True, data= forms, to_frame, Ctrl-C
 raising with the partial report, Mamba checkpoints (state / pickle)."""
 

@@ -345,7 +345,7 @@ pub fn load_mnist(texts: Vec<String>) -> Result<u32, JsValue> {
 
 /// The shipped data files (`digits8x8.csv`, `breast_cancer.csv`, `wine.csv`, `diabetes.csv`) running `config`
 /// reads and this module has not loaded yet: the worker fetches each from the site's `data/` and calls
-/// [`load_data`] first. The wasm build does not compile them in (113 KB of gzip, issue 26).
+/// [`load_data`] first. The wasm build does not compile them in (113 KB of gzip).
 #[wasm_bindgen]
 pub fn needs_data(config: JsValue) -> Result<Vec<String>, JsValue> {
     let cfg = experiment_config(config)?;

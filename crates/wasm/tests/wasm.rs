@@ -211,7 +211,7 @@ fn dotted(path: &[String]) -> String {
     s
 }
 
-/// The worker's `check` (strict configs, issue 27): every field of every preset of every kind, misspelt by one
+/// The worker's `check` (strict configs): every field of every preset of every kind, misspelt by one
 /// letter (a middle letter dropped, or doubled for short keys), is refused as a ConfigError naming its JSON path and
 /// the field it was probably meant to be. The same walk as the core's test (tests/core/experiments/strict_config.rs)
 /// and the CLI's and Python's, here through the binding the page calls.

@@ -33,7 +33,7 @@ pub struct CompareConfig {
     pub grid_baseline: compare::GridBaseline,
     /// How each tuner's choice is evaluated: `{"kind": "fresh-from-map"}` (default: a fresh chain from the MAP
     /// for the paper's multiple of R, burn-in removed; `budget`, `burn_in` override) or `{"kind":
-    /// "tuning-chain"}` (the chosen arm's tuning chain, tunelab's evaluation before issue 25).
+    /// "tuning-chain"}` (the chosen arm's tuning chain, no extra run; not the paper's protocol).
     #[serde(default, skip_serializing_if = "is_default_evaluation")]
     pub evaluation: compare::EvaluationSpec,
 }
@@ -191,7 +191,7 @@ impl Experiment for CompareExperiment {
         let names: Vec<&str> = self.tuners.iter().map(|t| t.0.as_str()).collect();
         // The comparison's cost model, known before it runs: each tuner's budget unit, arms and rounds (the
         // schedule its `started` event carries) and the evaluation chain's budget, from which the page
-        // estimates the time of the whole comparison (issue 26, item 1).
+        // estimates the time of the whole comparison.
         let plans: Vec<serde_json::Value> = self.tuners.iter().map(|(name, t)| {
             let unit = t.budget.unit_amount().ok().map(|(u, _)| u);
             serde_json::json!({ "name": name, "unit": unit, "plan": run_summary(t) })

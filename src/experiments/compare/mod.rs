@@ -172,7 +172,7 @@ impl GridBaseline {
     /// The paper's grid search (App. B.1.2 logistic: "MAP + N(0, 0.2^2)", "5,000 [iterations] for each grid point";
     /// B.2.2 PMF: sigma 1, "2,000 iteration per grid point"; B.3.2 BNN: sigma 1, "1,000 iteration per grid
     /// point"). Other models (not in the paper): sigma 0.1 and the comparison's budget R per point, tunelab's
-    /// choice before issue 25. Given fields win.
+    /// choice. Given fields win.
     pub fn resolve(&self, base: &TuneConfig) -> (f64, BudgetSpec) {
         use crate::model::ModelSpec;
         let (sigma, iters) = match base.model {
@@ -207,8 +207,8 @@ pub enum EvaluationSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         burn_in: Option<f64>,
     },
-    /// tunelab's evaluation before issue 25: the chosen arm's tuning chain (the report's samples, the arm's
-    /// running moments).
+    /// The chosen arm's tuning chain (the report's samples, the arm's running moments), without an extra run;
+    /// not the paper's protocol.
     TuningChain,
 }
 

@@ -34,4 +34,5 @@ pub use posterior::Posterior;
 pub use report::*;
 pub use run_kernel::{KsdKernel, RunKernel};
 pub use crate::bandit::schedule::{mamba_schedule, RoundPlan};
-pub use crate::bandit::mamba::{Ask, Mamba, OneShot, Tuner};
+pub use crate::bandit::mamba::{Mamba, OneShot};
+pub use crate::bandit::{Ask, Tuner};

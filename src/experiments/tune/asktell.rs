@@ -19,7 +19,8 @@
 use crate::experiments::sgmcmc::run_kernel::{KsdKernel, RunKernel};
 use crate::experiments::sgmcmc::metric::thin_rows;
 use crate::bandit::schedule::{halving_schedule, RoundBudget, RoundPlan, Rounding};
-use crate::bandit::mamba::{Ask, Mamba, Tuner};
+use crate::bandit::mamba::Mamba;
+use crate::bandit::{Ask, Tuner};
 use crate::error::{Error, Result};
 use crate::stein::{Estimator, KernelScale, KsdOptions};
 use rayon::prelude::*;

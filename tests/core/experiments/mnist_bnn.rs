@@ -41,15 +41,8 @@ fn mnist_network_gradients_match_finite_differences() {
     for k in 0..20 {
         coords.push((k % 100) * 784 + lit[k % lit.len()]);
     }
-    let mut x = theta.clone();
     for &j in &coords {
-        let h = 1e-5;
-        x[j] = theta[j] + h;
-        let fp = t.log_density(&x);
-        x[j] = theta[j] - h;
-        let fm = t.log_density(&x);
-        x[j] = theta[j];
-        let fd = (fp - fm) / (2.0 * h);
+        let fd = crate::common::fd::partial(|x| t.log_density(x), &theta, j, 1e-5);
         assert!((fd - g[j]).abs() <= 1e-5 * (1.0 + g[j].abs()), "coordinate {j}: finite difference {fd} vs gradient {}", g[j]);
     }
     // The minibatch of every point equals the full gradient; blocked scores equal per-sample gradients.
