@@ -673,6 +673,7 @@ function lessonPanel(lesson, source, opts) {
       setStatus('invalid', /** @type {any} */ (e)?.lesson ? msg : `The ${PANEL_NAMES[name] ?? name} panel could not load this lesson: ${msg}`);
       return;
     }
+    await mdReady; // the steps are shown as Markdown before the lesson says it is ready
     if (off.signal.aborted) return;
     const keep = Object.fromEntries(fromLink.filter((k) => k in linkState).map((k) => [k, linkState[k]]));
     if (Object.keys(keep).length) await panel.load(keep);

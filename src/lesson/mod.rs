@@ -382,7 +382,7 @@ pub fn parse(file: &str, text: &str) -> Result<Lesson, LessonError> {
                                     kind: ErrorKind::PanelField,
                                     message: match near {
                                         Some(x) => format!("`{p}`: the {} panel has no such field; did you mean `{x}`?", kind.name()),
-                                        None => format!("`{p}`: the {} panel has no such field (docs/write-a-lesson.md lists the fields of each panel)", kind.name()),
+                                        None => format!("`{p}`: the {} panel has no such field (the fields of each panel: docs/write-a-lesson.md)", kind.name()),
                                     },
                                     nearest: near.map(str::to_string),
                                 });

@@ -191,3 +191,13 @@ fn size_limit_and_garbage_give_one_error() {
         assert!(load("x.md", junk).is_err(), "{junk:?}");
     }
 }
+
+#[test]
+fn the_docs_list_every_panel_field() {
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/write-a-lesson.md")).unwrap();
+    for kind in crate::experiments::Kind::ALL {
+        for f in panels::fields(kind) {
+            assert!(docs.contains(&format!("`{f}`")), "docs/write-a-lesson.md does not list {}'s field {f}", kind.name());
+        }
+    }
+}

@@ -2,7 +2,7 @@
 // - The built-in lessons load from their files (lessons/ID.md): the Lessons menu shows the titles the core's
 //   parser reads from them (the same as `tunelab lesson show`), and `#lesson=ID` fetches its file.
 // - The docs' worked example, served from a SECOND origin (another loopback server that allows the page by CORS)
-//   and opened from disk (the file picker), runs every step: its prediction before the run, the reveal after it,
+//   and opened from disk (the file picker; then dropped on the page), runs every step: its prediction before the run, the reveal after it,
 //   its `expect` lines checked (all pass, as `tunelab lesson check` says).
 // - A broken lesson shows the one `file:line` error and runs nothing.
 // - A malicious lesson (script tags, `javascript:` links, an onerror image, a 50 MB file, deeply nested JSON) runs
@@ -186,6 +186,15 @@ describe('lessons as files', () => {
     assert.equal(st.source, 'worked-example.md');
     assert.equal(new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).has('lesson'), false);
     await runEveryStep(page, example);
+    // Dropped on the page: the same lesson opens again (a new box, step 1).
+    await page.evaluate((text) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], 'dropped-lesson.md', { type: 'text/markdown' }));
+      document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, exampleText);
+    await page.waitForFunction(() => window.__tunelab.lesson.source === 'dropped-lesson.md' && window.__tunelab.lesson.status === 'ready', null, { timeout: 30_000 });
+    assert.equal(await page.textContent('#lesson-step-no'), `Step 1 of ${example.steps.length}`);
+    assert.equal(await page.locator('#lesson').count(), 1);
     await page.close();
   });
 

@@ -189,7 +189,7 @@ describe('lessons', () => {
     await page.waitForFunction(() => window.__tunelab?.lesson?.status === 'ready');
     assert.equal(await page.textContent('#lesson-apply'), lesson.steps[3].apply);
     await page.click('#lesson-apply');
-    await page.waitForFunction(() => window.__tunelab.lesson.message === 'Changed. Press Run.');
+    await page.waitForFunction((a) => window.__tunelab.lesson.message === `Changed: ${a}. Press Run.`, lesson.steps[3].apply);
     const state = await page.evaluate(() => window.__tunelab.panels.tvo.state);
     assert.equal(state.repeats, 3);
     assert.deepEqual(state.methods, lesson.steps[3].patch.methods);
@@ -247,7 +247,8 @@ describe('lessons', () => {
     await page.waitForFunction(() => window.__panelCalls.length === 4);
     calls = await page.evaluate(() => window.__panelCalls);
     assert.deepEqual(calls[3], ['load', lesson.configs[2]]);
-    assert.deepEqual(calls[3][1].problem, { kind: 'reservoir', a: 1, b: 3 });
+    const { kind, a, b: beta } = calls[3][1].problem;
+    assert.deepEqual({ kind, a, b: beta }, { kind: 'reservoir', a: 1, b: 3 });
     await page.click('#lesson-run');
     await page.waitForFunction(() => window.__panelCalls.length === 5 && window.__tunelab.lesson.status === 'done' && window.__tunelab.lesson.runs === 2);
     await page.close();

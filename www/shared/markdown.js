@@ -69,5 +69,7 @@ export function renderMarkdown(text) {
   t.innerHTML = html;
   const frag = document.createDocumentFragment();
   copyAllowed(t.content, frag);
+  // The line breaks markdown-it writes between blocks are not text of the lesson.
+  for (const n of [...frag.childNodes]) if (n.nodeType === Node.TEXT_NODE && !(n.textContent ?? '').trim()) n.remove();
   return frag;
 }

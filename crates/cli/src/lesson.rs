@@ -43,7 +43,10 @@ fn read(file: &str) -> Result<String> {
 pub fn run(args: &LessonArgs) -> Result<i32> {
     match &args.cmd {
         LessonCmd::Show { file } => {
-            let lesson = tunelab::lesson::load(file, &read(file)?)?;
+            let lesson = match tunelab::lesson::load(file, &read(file)?) {
+                Ok(l) => l,
+                Err(e) => return Ok(refused(&e)),
+            };
             println!("{}", serde_json::to_string_pretty(&lesson).map_err(|e| Error::config(e.to_string()))?);
             Ok(0)
         }
@@ -51,8 +54,17 @@ pub fn run(args: &LessonArgs) -> Result<i32> {
     }
 }
 
+/// A lesson the parser refused: its one `file:line: message` on stderr, exit code 1.
+fn refused(e: &tunelab::lesson::LessonError) -> i32 {
+    eprintln!("error: {e}");
+    1
+}
+
 fn check(file: &str, threads: Option<usize>) -> Result<i32> {
-    let lesson = tunelab::lesson::load(file, &read(file)?)?;
+    let lesson = match tunelab::lesson::load(file, &read(file)?) {
+        Ok(l) => l,
+        Err(e) => return Ok(refused(&e)),
+    };
     let pool = crate::runner::pool(threads)?;
     let n = lesson.lesson.steps.len();
     println!("{file}: \"{}\" ({}, {n} steps) parsed and checked", lesson.lesson.title, lesson.lesson.kind.name());
