@@ -8,7 +8,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from './driver.mjs';
-import { TABS, ready, runDefault, runLesson, lessonRunButton } from './scenarios.mjs';
+import { TABS, ready, runDefault, runLesson, pressLessonRun } from './scenarios.mjs';
 import { playground, buildDist, nonLoopback } from './embed-helpers.mjs';
 import { CASES, RTOL, RTOL_BY_KIND, compare, label, native, runInPage } from './determinism-lib.mjs';
 
@@ -84,7 +84,7 @@ describe('Firefox ESR: a static host without headers (dist/), threads through th
       }
       // The lesson's settings survived the reload (they are in the URL), and it runs.
       await tab.waitFor(() => window.__tunelab.lesson?.id === 'mamba' && window.__tunelab.lesson.status === 'ready', undefined, 60_000);
-      await tab.click(await lessonRunButton(tab));
+      await pressLessonRun(tab);
       await tab.waitFor(() => ['done', 'error'].includes(window.__tunelab.lesson.status), undefined, 180_000);
       const l = await tab.evaluate(() => ({ ...window.__tunelab.lesson, report: null, best: window.__tunelab.panels.tune.lastReport?.result?.best?.arm }));
       assert.equal(l.status, 'done', l.message);

@@ -22,7 +22,11 @@ export async function ready(tab, timeout = 60_000) {
  */
 export async function runDefault(tab, name, timeout = 180_000) {
   await tab.evaluate((n) => window.__tunelab.panels[n].show(), name);
-  await tab.waitFor((n) => { const p = window.__tunelab.panels[n]; return !p.running && p.runState !== 'checking'; }, name, 60_000);
+  await tab.waitFor((n) => {
+    const p = window.__tunelab.panels[n];
+    const btn = /** @type {HTMLButtonElement | null} */ (document.getElementById(p.panel.id('run')));
+    return !p.running && p.runState !== 'checking' && btn != null && !btn.disabled;
+  }, name, 60_000);
   const runs = await tab.evaluate((n) => window.__tunelab.panels[n].runs, name);
   const id = await tab.evaluate((n) => window.__tunelab.panels[n].panel.id('run'), name);
   await tab.click(`#${id}`);
@@ -64,14 +68,37 @@ export async function lessonRunButton(tab) {
 }
 
 /**
+ * Presses the lesson's Run once it can start a run: the panel idle, its settings checked (a click while the panel
+ * still checks them does nothing) and the button enabled. @param {import('./driver.mjs').Tab} tab
+ */
+export async function pressLessonRun(tab, timeout = 60_000) {
+  await tab.waitFor(() => {
+    const p = window.__tunelab.panels[window.__tunelab.lesson.panel];
+    const own = /** @type {HTMLButtonElement | null} */ (document.getElementById('lesson-run'));
+    const btn = own && !own.hidden && own.offsetParent !== null ? own : /** @type {HTMLButtonElement | null} */ (document.getElementById(p.panel.id('run')));
+    return !p.running && p.runState !== 'checking' && btn != null && !btn.disabled;
+  }, undefined, timeout);
+  await tab.click(await lessonRunButton(tab));
+}
+
+/**
  * Opens lesson `id` in `tab`, presses the lesson's Run and waits for its end; returns
  * window.__tunelab.lesson (status, message, runs) and the lesson's panel.
  * @param {import('./driver.mjs').Tab} tab @param {string} url the page's address (no hash) @param {string} id
  */
 export async function runLesson(tab, url, id, timeout = 180_000) {
   await openLesson(tab, url, id);
-  await tab.click(await lessonRunButton(tab));
-  await tab.waitFor(() => ['done', 'error', 'missing-panel'].includes(window.__tunelab.lesson.status), undefined, timeout);
+  await pressLessonRun(tab);
+  try {
+    await tab.waitFor(() => ['done', 'error', 'missing-panel'].includes(window.__tunelab.lesson.status), undefined, timeout);
+  } catch (e) {
+    // What the page showed when it did not finish: the lesson, its panel and where the click landed.
+    const s = await tab.evaluate(() => {
+      const l = window.__tunelab.lesson; const p = window.__tunelab.panels[l.panel];
+      return { lesson: { status: l.status, message: l.message, runs: l.runs }, panel: { runState: p.runState, running: p.running, runs: p.runs, errors: [...p.errors] }, active: document.activeElement?.id };
+    }).catch((x) => String(x));
+    throw new Error(`${e}; page: ${JSON.stringify(s)}`);
+  }
   return tab.evaluate(() => { const l = window.__tunelab.lesson; return { status: l.status, message: l.message, runs: l.runs, panel: l.panel }; });
 }
 
