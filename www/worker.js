@@ -75,7 +75,7 @@ function makeObserver(id, cancelView, kind) {
   const observer = (ev) => {
     pushEvent(buffer, ev, kind);
     // A tuner's `done` is sent at once: in a comparison its evaluation chain follows with no event for a while,
-    // and the page times the phases by their events (www/panels/tune/compare-eta.js).
+    // and the page times the phases by their events (www/panels/tune/compare-clock.js).
     if (ev.type === 'finished' || /** @type {any} */ (ev).detail?.type === 'done' || performance.now() - last >= PROGRESS_INTERVAL_MS) flush();
     return cancelView ? Atomics.load(cancelView, 0) !== 0 : false;
   };

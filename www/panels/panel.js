@@ -14,7 +14,7 @@ import { download, toJson, configHash } from '../shared/export.js';
 import { fieldRow, writeControls, readControls, refreshControls } from './fields.js';
 import { RunBar } from './runbar.js';
 import { startCard } from '../shared/start-here.js';
-import { fmtAbout } from '../shared/eta.js';
+import { fmtAbout } from '../shared/time-estimate.js';
 import { EstimatingPanel } from './estimate.js';
 import { readUpload, notCsvText, emptyFile, otherDelimiter, toCommas, delimiterName, headerColumns, csvRows } from '../shared/upload.js';
 
@@ -487,7 +487,7 @@ export class Panel extends EstimatingPanel {
     this.progress(0);
     // The estimate shown before Run is the one this run is checked against (the settings cannot change now).
     this.runEstimate = this.estimateInfo;
-    this.entry.eta = { before: this.runEstimate?.seconds ?? null, source: this.runEstimate?.source ?? null, work: this.runEstimate?.cost?.work ?? null, seconds: null };
+    this.entry.timing = { before: this.runEstimate?.seconds ?? null, source: this.runEstimate?.source ?? null, work: this.runEstimate?.cost?.work ?? null, seconds: null };
     const t0 = performance.now();
     /** @type {any[]} */
     let pending = [];
@@ -544,13 +544,13 @@ export class Panel extends EstimatingPanel {
         this.progress(0);
         const where = this.stopped(seconds);
         const before = this.runEstimate?.seconds;
-        this.bar.eta(`Stopped after ${seconds.toFixed(1)} s${before != null ? `; estimated ${fmtAbout(before)} before Run` : ''}.`, { state: 'stopped', total: null });
+        this.bar.timeLine(`Stopped after ${seconds.toFixed(1)} s${before != null ? `; estimated ${fmtAbout(before)} before Run` : ''}.`, { state: 'stopped', total: null });
         this.showPartial(reached);
         this.setRunState('stopped', where);
         return partial;
       }
       this.message(`The run failed: ${e.message}`, 'error');
-      this.bar.eta('', { state: 'failed', total: null });
+      this.bar.timeLine('', { state: 'failed', total: null });
       this.progress(0);
       this.setRunState('failed', 'Failed: the message below says why.');
       return null;

@@ -30,7 +30,7 @@ export class RunBar {
       el('div', { class: 'progress-wrap' },
         el('progress', { id: P('progress'), max: 1, value: 0, 'aria-label': `${title} run progress` }),
         el('p', { class: 'stats', id: P('stats'), text: readyText }),
-        el('p', { class: 'eta', id: P('eta'), 'aria-live': 'polite' })),
+        el('p', { class: 'time-estimate', id: P('time'), 'aria-live': 'polite' })),
       el('p', { class: 'message', id: P('message'), role: 'alert', 'aria-live': 'assertive' }));
   }
 
@@ -65,16 +65,17 @@ export class RunBar {
   }
 
   /**
-   * The time estimate line under the progress line (www/shared/eta.js); created under the stats line when the
-   * bar's markup has none (the tune panel's, in index.html). `data` (seconds, work, source) goes to its dataset.
+   * The time line under the progress line ("Estimated time", "Took"; www/shared/time-estimate.js), element id
+   * `time` (the tune panel's `#eta` is MAMBA's reduction factor); created under the stats line when the bar's
+   * markup has none (the tune panel's, in index.html). `data` (seconds, work, source) goes to its dataset.
    * @param {string} text @param {Record<string, string|number|null>} [data]
    */
-  eta(text, data = {}) {
-    let e = this.part('eta');
-    if (!e) {
+  timeLine(text, data = {}) {
+    let e = this.part('time');
+    if (!e || e.tagName !== 'P') {
       const stats = this.part('stats');
       if (!stats) return;
-      e = /** @type {any} */ (el('p', { class: 'eta', id: this.idOf('eta'), 'aria-live': 'polite' }));
+      e = /** @type {any} */ (el('p', { class: 'time-estimate', id: this.idOf('time'), 'aria-live': 'polite' }));
       stats.after(e);
     }
     e.textContent = text;

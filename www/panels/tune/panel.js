@@ -146,7 +146,7 @@ export class TunePanel extends Panel {
     }
   }
 
-  /** A comparison's whole-run estimate comes from its phase clock (compare-eta.js). @param {number} elapsed @param {number} frac */
+  /** A comparison's whole-run estimate comes from its phase clock (compare-clock.js). @param {number} elapsed @param {number} frac */
   runTotal(elapsed, frac) {
     const whole = this.compareEntries.length ? this.cmp.clock?.total(elapsed) : null;
     return whole ?? super.runTotal(elapsed, frac);

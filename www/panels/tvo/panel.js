@@ -240,8 +240,10 @@ export class TvoPanel extends Panel {
     this.readingEl.replaceChildren(el('h3', { text: 'Reading (generated from this run’s numbers)' }),
       ...tvoReading(report).map((t) => el('p', { text: t })));
     const gp = report.summary.find((/** @type {any} */ m) => m.method === 'gp-ucb');
-    this.message(`Done in ${seconds.toFixed(1)} s. Best test log p(x): ${rows[0]?.method} ${nats(best)}${gp ? `; GP-UCB ${nats(gp.log_px_mean)}` : ''} (IWAE, K = ${report.iwae_k}).`, 'info');
-    this.progress(1, `Done · ${this.windows} windows × ${this.windowEpochs} epochs · ${seconds.toFixed(1)} s`);
+    // GP-UCB's own number only when another method is best (else the sentence would name it twice).
+    this.message(`Done in ${seconds.toFixed(1)} s. Best test log p(x): ${rows[0]?.method} ${nats(best)}${gp && rows[0]?.method !== 'gp-ucb' ? `; GP-UCB ${nats(gp.log_px_mean)}` : ''} (IWAE, K = ${report.iwae_k}).`, 'info');
+    const n = (/** @type {number} */ k, /** @type {string} */ w) => `${k} ${w}${k === 1 ? '' : 's'}`;
+    this.progress(1, `Done · ${n(this.windows, 'window')} × ${n(this.windowEpochs, 'epoch')} · ${seconds.toFixed(1)} s`);
   }
 
   /** Mean over seeds of each method's test log p(x) per window, with min / max over seeds. */

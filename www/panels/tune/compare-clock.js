@@ -8,9 +8,9 @@
 // (gradient evaluations spent, the share of its tuning count done) and `done`, and the next tuner's `started`
 // (its evaluation ended). The estimate converts the work left into seconds at the rates measured so far
 // (tuning: seconds over the work done; evaluation: over the finished evaluations, else the tuning rate), or, before
-// any was measured, at the rate the page estimated before Run (www/shared/eta.js). Pure (no DOM).
+// any was measured, at the rate the page estimated before Run (www/shared/time-estimate.js). Pure (no DOM).
 
-/** @typedef {import('../../shared/eta.js').Cost} Cost */
+/** @typedef {import('../../shared/time-estimate.js').Cost} Cost */
 
 const TUNING = ['tuning', 'kernel', 'scoring', 'KSD pairs'];
 const EVALUATION = ['evaluation', 'evaluation scores', 'evaluation KSD pairs'];
