@@ -11,6 +11,8 @@ export class RunBar {
   constructor(idOf, errors) {
     this.idOf = idOf;
     this.errors = errors;
+    /** whether Run or Stop had focus when the run started (focus returns to Run at its end) */
+    this.hadFocus = false;
   }
 
   /** A part of the bar. @param {string} k */
@@ -39,7 +41,13 @@ export class RunBar {
    * @param {{run: () => unknown, stop: () => unknown, link: () => void}} on
    */
   wire(on) {
-    this.part('run').addEventListener('click', () => on.run());
+    // The keyboard shortcuts (www/panels/registry.js) on the buttons' tooltips and for assistive technology.
+    const run = this.part('run');
+    run.title = 'Run these settings (Ctrl+Enter; ⌘+Enter on a Mac)';
+    run.setAttribute('aria-keyshortcuts', 'Control+Enter Meta+Enter');
+    this.part('stop').title = 'Stop the run and keep what it reached (Escape)';
+    this.part('stop').setAttribute('aria-keyshortcuts', 'Escape');
+    run.addEventListener('click', () => on.run());
     this.part('stop').addEventListener('click', () => on.stop());
     this.part('copy-link').addEventListener('click', async () => {
       on.link();
@@ -84,9 +92,38 @@ export class RunBar {
     }
   }
 
-  /** @param {boolean} on */
+  /**
+   * Says `text` to screen readers once (the end of a run): a polite live region of the bar, visually hidden,
+   * created on first use. @param {string} text
+   */
+  announce(text) {
+    let e = this.part('announce');
+    if (!e) {
+      const bar = this.part('run')?.closest('.runbar');
+      if (!bar) return;
+      e = /** @type {any} */ (el('p', { class: 'sr-only', id: this.idOf('announce'), role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' }));
+      bar.append(e);
+    }
+    // A changed text is announced: clear first, so the same sentence twice is said twice.
+    e.textContent = '';
+    requestAnimationFrame(() => { e.textContent = text; });
+  }
+
+  /**
+   * Run is disabled while a run goes (Stop takes focus's place); when the run ends, focus goes back to Run if the
+   * run had taken it from there (the disabled button would otherwise drop it to the page's body).
+   * @param {boolean} on
+   */
   setRunning(on) {
-    this.part('run').disabled = on;
+    const run = this.part('run');
+    if (on) this.hadFocus = document.activeElement === run || document.activeElement === this.part('stop');
+    else if (this.hadFocus === undefined) this.hadFocus = false;
+    run.disabled = on;
     this.part('stop').disabled = !on;
+    if (!on && this.hadFocus) {
+      const active = document.activeElement;
+      if (!active || active === document.body || active === this.part('stop')) run.focus({ preventScroll: true });
+      this.hadFocus = false;
+    }
   }
 }

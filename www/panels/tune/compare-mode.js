@@ -140,6 +140,9 @@ export class CompareMode {
     await nextFrame();
     await this.show(first >= 0 ? first : 0, true);
     p.hooks.compareCard = { verdict: $('cmp-verdict').textContent, shown: this.shown };
+    // The verdict card in view, below the run bar (not in embed mode or a lesson: revealResults' rules).
+    const card = $('cmp-card');
+    if (!card.hidden && !document.documentElement.classList.contains('embed') && !document.body.classList.contains('embed') && !p.section.querySelector('.results #lesson')) p.scrollBelowBar(card);
   }
 
   /**

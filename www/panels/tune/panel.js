@@ -98,6 +98,7 @@ export class TunePanel extends Panel {
   }
 
   refresh() {
+    this.markStale();
     const s = this.state;
     this.hooks.state = { ...s };
     this.entry.state = { ...s };
@@ -333,6 +334,8 @@ export class TunePanel extends Panel {
     this.hooks.partial = p;
     $('best').replaceChildren(el('p', { class: 'partial', text: p.best }));
     $('reading').replaceChildren(el('p', { class: 'partial', text: p.reading }));
+    // The score chart's SVG like the PNG: both export what the run reached, marked partial.
+    /** @type {HTMLButtonElement} */ ($('export-svg')).disabled = false;
     return /** @type {string} */ ($('stats').textContent);
   }
 
@@ -555,7 +558,7 @@ export class TunePanel extends Panel {
     if (!m || !this.lastConfig) return null;
     const c = this.scoreChart;
     return scoreSvg({
-      title: `${m.tuner ? `${String(m.tuner).replace(/^mamba/, 'MAMBA')}: ` : ''}${this.state.metric.toUpperCase()} of each arm against compute`,
+      title: `${m.tuner ? `${String(m.tuner).replace(/^mamba/, 'MAMBA')}: ` : ''}${this.state.metric.toUpperCase()} of each arm against compute${this.partialNote() ? ` (${this.partialNote()})` : ''}`,
       xLabel: this.xLabel(), yLabel: this.yLabel(), footer: this.exportFooter(), caption: this.exportCaption(), arms: m.arms, best: m.done ? m.best : null,
       boundaries: m.boundaries, legend: c.legendItems(fmtBatch, fmtStep),
       style: { strokeOf: (a) => c.strokeOf(a), markOf: (a) => c.markOf(a), dashOf: (a) => c.dashOf(a) },
