@@ -78,3 +78,27 @@ describe('run state and keyboard', () => {
     assert.equal(await page.isVisible('#panel-step-size .stale-note'), false);
   });
 });
+
+describe('phone run bar (390 x 844)', () => {
+  test('at most 100 px tall after a run; a long message wraps whole (not cut)', async () => {
+    const env = await launch({ isolation: false, serviceWorkers: 'block', viewport: { width: 390, height: 844 } });
+    try {
+      const { page } = await openPage(env.context, env.url, TUNE);
+      await page.waitForFunction(() => /arm/.test(document.getElementById('arm-count')?.textContent ?? ''));
+      await page.click('#run');
+      await waitRunDone(page, 1);
+      const bar = () => page.evaluate(() => {
+        const b = document.querySelector('#panel-tune .runbar').getBoundingClientRect();
+        const m = document.getElementById('message');
+        return { h: b.height, bottom: b.bottom, vh: innerHeight, cut: m.scrollHeight > m.clientHeight + 1, lines: Math.round(m.getBoundingClientRect().height / parseFloat(getComputedStyle(m).lineHeight)) };
+      });
+      const a = await bar();
+      assert.ok(a.h <= 100, `run bar ${a.h} px tall`);
+      assert.ok(Math.abs(a.bottom - a.vh) <= 1 && !a.cut, JSON.stringify(a));
+      // Copy link's message is long (it holds the page address): it wraps onto more lines, all of it shown.
+      await page.evaluate(() => document.getElementById('message').textContent = `Copy this link: ${location.href}`);
+      const b = await bar();
+      assert.ok(!b.cut && b.lines >= 3, JSON.stringify(b));
+    } finally { await env.close(); }
+  });
+});

@@ -69,7 +69,7 @@ export class RunBar {
   /** @param {number|null} frac @param {string|null} [text] */
   progress(frac, text = null) {
     if (frac != null) this.part('progress').value = Math.max(0, Math.min(1, frac));
-    if (text != null) this.part('stats').textContent = text;
+    if (text != null) { const st = this.part('stats'); st.textContent = text; st.title = text; }
   }
 
   /**
@@ -87,6 +87,7 @@ export class RunBar {
       stats.after(e);
     }
     e.textContent = text;
+    e.title = text;
     for (const [k, v] of Object.entries(data)) {
       if (v == null) delete e.dataset[k]; else e.dataset[k] = String(v);
     }
