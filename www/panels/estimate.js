@@ -1,4 +1,4 @@
-// The time estimate every panel shows before Run (issue 26 item 1): the core's cost of the current settings
+// The time estimate every panel shows before Run: the core's cost of the current settings
 // (`summary.cost` of the core's check, src/experiments/*/experiment.rs `cost`) at this device's rate
 // (www/shared/time-estimate.js: a worker calibration, then the rate of earlier runs), refined while a run goes and
 // checked against the real time after it. The base class of Panel (www/panels/panel.js), which owns the run.

@@ -1,4 +1,4 @@
-// The time estimate shown before Run (issue 26, item 1): the core's cost model of the current settings
+// The time estimate shown before Run: the core's cost model of the current settings
 // (`summary.cost` of the worker's `check`: the run's work per phase, in multiply-adds, and any seconds fixed by
 // the config; src/experiments/cost.rs) times a rate in seconds per multiply-add measured on THIS device:
 //   1. the rate of earlier runs of the same kind and phase mix (remembered in localStorage after every complete

@@ -1,5 +1,5 @@
-// The time of a whole comparison (issue 26, item 1: the ETA restarted for each tuner, "47.3 s of about 94.6 s"
-// on a 58 s run). A comparison runs in phases: the data and the MAP, the exact reference (MALA), then for each
+// The time of a whole comparison, one estimate for all its tuners (not restarted for each tuner). A comparison
+// runs in phases: the data and the MAP, the exact reference (MALA), then for each
 // tuner its tuning run (chains, kernel, scores) and the evaluation of its choice (a fresh chain from the MAP and
 // its scores). The core's cost model gives the work of every phase before the run (`summary.cost.phases`, in
 // multiply-adds, named "MAP", "reference" and "<tuner>: tuning" / "...: evaluation" ...; src/experiments/cost.rs

@@ -1,4 +1,4 @@
-// Compare mode of the tune panel (issue 26, items 1 and 11): the comparison reads as one comparison. While it
+// Compare mode of the tune panel: the comparison reads as one comparison. While it
 // runs, the progress line gives the time of the WHOLE comparison (reference, every tuner, every evaluation;
 // compare-clock.js) and the tuners' table marks who runs; when it ends, the "who won, at what cost" card at the
 // top (compare-card.js) gives the verdict, and its buttons choose which tuner's run the chart, bracket, arms

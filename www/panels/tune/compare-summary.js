@@ -1,4 +1,4 @@
-// The "who won, at what cost" summary of a comparison (issue 26, items 1 and 11): one row per tuner with its
+// The "who won, at what cost" summary of a comparison: one row per tuner with its
 // quality (the paper's ξ against the exact reference when there is one, else the held-out test RMSE or
 // log-loss), the ONE KSD comparable across tuners (the evaluation's), its compute (gradient evaluations and
 // wall time) and its speed-up over grid search, and a one-line verdict. Pure (no DOM): the card (compare-card.js)

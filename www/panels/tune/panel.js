@@ -498,7 +498,7 @@ export class TunePanel extends Panel {
   async finish(result, seconds, run) {
     const config = run.report.config;
     // A comparison shows one tuner's run below its card (compare-mode.js); a tune run shows itself. Both draw in
-    // several tasks (nextFrame), none long (issue 26 item 2).
+    // several tasks (nextFrame), none long.
     if (config.kind === 'compare') await this.cmp.finish(result, config, seconds, run.report);
     else await this.showReport(result, run.samples, run.dim, config, seconds, run.report, this.model, true);
     const report = this.result?.report;
