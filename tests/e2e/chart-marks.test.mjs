@@ -93,5 +93,14 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
       assert.deepEqual(bad, [], 'filled markers are drawn in the colour the chart reports');
       assert.ok(v.off.length >= 4, `filled markers checked: ${v.off.length}`);
     });
+
+    test('heat map view: the chosen arm\'s label is drawn whole inside the canvas', async () => {
+      await page.check('#view-heat');
+      await page.waitForFunction(() => window.__tunelab.heat?.chosen != null);
+      const h = await page.evaluate(() => window.__tunelab.heat);
+      assert.match(h.chosen.text, /^◀ chosen #\d+$/);
+      assert.ok(h.chosen.x + h.chosen.w <= h.chosen.canvasW, JSON.stringify(h.chosen));
+      await page.check('#view-lines');
+    });
   });
 }
