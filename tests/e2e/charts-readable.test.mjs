@@ -175,6 +175,8 @@ describe('readable charts and whole exports (1100 x 900)', () => {
     assert.match(v.yLabel, /− linear/);
     assert.equal(v.betaMax, 4, 'the schedule chart ends at the last epoch');
     assert.ok(charts.find((c) => c.key === 'lp').series.every((s) => s.direct), 'every Figure 4 line has a direct label');
+    // The chart says which estimate it shows beside the table's (K = 5 draws per window against the table's 10).
+    assert.match(await page.textContent('#tvo-logpx-help'), /the curves use K = 5 IWAE draws per image after each window; the final table below uses K = 10/);
     await checkExports(page, 'tvo', 'tvo-');
   });
 

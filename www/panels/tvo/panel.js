@@ -295,7 +295,10 @@ export class TvoPanel extends Panel {
       const seeds = band ? `mean over ${this.repeats} seeds; band: min–max over seeds` : 'one seed';
       this.lpHelp.textContent = diff
         ? `Each method’s IWAE bound on the held-out images minus the ${REFERENCE} schedule’s, at the same epoch and seed (same weights and minibatches): above 0 is better than ${REFERENCE}; ${seeds}. Black: GP-UCB; dashed: its ablations and random schedules.`
-        : `${this.lpView.value === 'diff' ? `The ${REFERENCE} schedule is not among the methods, so the curves themselves: ` : ''}IWAE bound on the held-out images after each window (higher is better); ${seeds}. Black: GP-UCB; dashed: its ablations and random schedules.`;
+        : `${this.lpView.value === 'diff' ? `The ${REFERENCE} schedule is not among the methods, so the curves themselves: ` : ''}IWAE bound on the held-out images after each window (higher is better); ${seeds}. Black: GP-UCB; dashed: its ablations and random schedules.`
+      // Two estimates of test log p(x): the curves' (few draws, every window) and the final table's (more draws).
+      const st = this.state;
+      this.lpHelp.textContent += ` Which estimate: the curves use K = ${st.curvek} IWAE draws per image after each window; the final table below uses K = ${st.iwaek}, a tighter bound, so the curves' last point and the table can order close methods differently (the table's is the better estimate).`;
     }
     const bs = this.betas();
     if (bs.length && bs[0].x.length) {
