@@ -75,7 +75,7 @@ function makeObserver(id, cancelView, kind) {
   const observer = (ev) => {
     pushEvent(buffer, ev, kind);
     // A tuner's `done` is sent at once: in a comparison its evaluation chain follows with no event for a while,
-    // and the page times the phases by their events (www/panels/tune/compare-eta.js).
+    // and the page times the phases by their events (www/panels/tune/compare-clock.js).
     if (ev.type === 'finished' || /** @type {any} */ (ev).detail?.type === 'done' || performance.now() - last >= PROGRESS_INTERVAL_MS) flush();
     return cancelView ? Atomics.load(cancelView, 0) !== 0 : false;
   };
@@ -108,7 +108,7 @@ async function loadMnist(w) {
  * Fetches the shipped data files a config reads (the core's `needs_data`: `digits8x8.csv`, `breast_cancer.csv`,
  * `wine.csv`, `diabetes.csv`, from this same site's `data/`, in a checkout the repository's) and the MNIST digits
  * when it reads them, and installs them in the core, each once per worker. The wasm build compiles none of them
- * in (the shipped CSVs were 113 KB of its gzip, issue 26). Nothing is fetched from any other host.
+ * in (the shipped CSVs were 113 KB of its gzip). Nothing is fetched from any other host.
  * @param {any} w the wasm module @param {any} config @param {{mnist?: boolean}} [opts]
  */
 async function loadData(w, config, { mnist = true } = {}) {
@@ -124,7 +124,7 @@ async function loadData(w, config, { mnist = true } = {}) {
  * A comparison's chosen-arm samples as Float64Arrays whose buffers are transferred, not cloned: the core returns
  * each entry's `best.samples` as a plain array (mnist-bnn-page: 2.5 million numbers over its tuners), whose
  * structured clone and the garbage it leaves took 200-330 ms of the page's main thread when the result arrived
- * (issue 26 item 2; tests/e2e/longtask.test.mjs). The page reads them as Float64Arrays (www/panels/tune/
+ * (tests/e2e/longtask.test.mjs). The page reads them as Float64Arrays (www/panels/tune/
  * compare-mode.js) and its JSON export writes them back as arrays (www/shared/export.js `toJson`).
  * @param {any} result the run's result ({report, samples, dim}) @returns {Transferable[]} the buffers to transfer
  */

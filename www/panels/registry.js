@@ -113,7 +113,7 @@ export function installPanels({ client, hooks }) {
 }
 
 /**
- * Strict links (issue 27): a hash key no module reads (an old link whose setting was removed or renamed, or a
+ * Strict links: a hash key no module reads (an old link whose setting was removed or renamed, or a
  * typo) and a value a field cannot read are not silently dropped. The page opens with the rest and says which
  * it ignored, with the nearest known name ("`etta`: unknown setting, ignored; did you mean `eta`?"), in a note
  * under the tab bar (#url-notice); the unknown keys leave the URL, so a copied link holds the settings shown.

@@ -1,4 +1,4 @@
-// The tune panel's arm drill-down (issue 26, "Beyond the anchors"): click an arm's point on the score chart, its
+// The tune panel's arm drill-down: click an arm's point on the score chart, its
 // bracket cell, its heat-map cell or its arms-table row (or Enter on a focused cell/row) to see, beside its score,
 // what its chain did: its settings, its score per round (the arms table's numbers), its draws of θ₁, θ₂ over the
 // posterior (the chosen arm's in grey for contrast) and its trace, from the report's per-arm `draws` (the core

@@ -98,6 +98,7 @@ export class TunePanel extends Panel {
   }
 
   refresh() {
+    this.markStale();
     const s = this.state;
     this.hooks.state = { ...s };
     this.entry.state = { ...s };
@@ -146,7 +147,7 @@ export class TunePanel extends Panel {
     }
   }
 
-  /** A comparison's whole-run estimate comes from its phase clock (compare-eta.js). @param {number} elapsed @param {number} frac */
+  /** A comparison's whole-run estimate comes from its phase clock (compare-clock.js). @param {number} elapsed @param {number} frac */
   runTotal(elapsed, frac) {
     const whole = this.compareEntries.length ? this.cmp.clock?.total(elapsed) : null;
     return whole ?? super.runTotal(elapsed, frac);
@@ -333,6 +334,8 @@ export class TunePanel extends Panel {
     this.hooks.partial = p;
     $('best').replaceChildren(el('p', { class: 'partial', text: p.best }));
     $('reading').replaceChildren(el('p', { class: 'partial', text: p.reading }));
+    // The score chart's SVG like the PNG: both export what the run reached, marked partial.
+    /** @type {HTMLButtonElement} */ ($('export-svg')).disabled = false;
     return /** @type {string} */ ($('stats').textContent);
   }
 
@@ -495,7 +498,7 @@ export class TunePanel extends Panel {
   async finish(result, seconds, run) {
     const config = run.report.config;
     // A comparison shows one tuner's run below its card (compare-mode.js); a tune run shows itself. Both draw in
-    // several tasks (nextFrame), none long (issue 26 item 2).
+    // several tasks (nextFrame), none long.
     if (config.kind === 'compare') await this.cmp.finish(result, config, seconds, run.report);
     else await this.showReport(result, run.samples, run.dim, config, seconds, run.report, this.model, true);
     const report = this.result?.report;
@@ -555,7 +558,7 @@ export class TunePanel extends Panel {
     if (!m || !this.lastConfig) return null;
     const c = this.scoreChart;
     return scoreSvg({
-      title: `${m.tuner ? `${String(m.tuner).replace(/^mamba/, 'MAMBA')}: ` : ''}${this.state.metric.toUpperCase()} of each arm against compute`,
+      title: `${m.tuner ? `${String(m.tuner).replace(/^mamba/, 'MAMBA')}: ` : ''}${this.state.metric.toUpperCase()} of each arm against compute${this.partialNote() ? ` (${this.partialNote()})` : ''}`,
       xLabel: this.xLabel(), yLabel: this.yLabel(), footer: this.exportFooter(), caption: this.exportCaption(), arms: m.arms, best: m.done ? m.best : null,
       boundaries: m.boundaries, legend: c.legendItems(fmtBatch, fmtStep),
       style: { strokeOf: (a) => c.strokeOf(a), markOf: (a) => c.markOf(a), dashOf: (a) => c.dashOf(a) },

@@ -1,5 +1,5 @@
-// The time of a whole comparison (issue 26, item 1: the ETA restarted for each tuner, "47.3 s of about 94.6 s"
-// on a 58 s run). A comparison runs in phases: the data and the MAP, the exact reference (MALA), then for each
+// The time of a whole comparison, one estimate for all its tuners (not restarted for each tuner). A comparison
+// runs in phases: the data and the MAP, the exact reference (MALA), then for each
 // tuner its tuning run (chains, kernel, scores) and the evaluation of its choice (a fresh chain from the MAP and
 // its scores). The core's cost model gives the work of every phase before the run (`summary.cost.phases`, in
 // multiply-adds, named "MAP", "reference" and "<tuner>: tuning" / "...: evaluation" ...; src/experiments/cost.rs
@@ -8,9 +8,9 @@
 // (gradient evaluations spent, the share of its tuning count done) and `done`, and the next tuner's `started`
 // (its evaluation ended). The estimate converts the work left into seconds at the rates measured so far
 // (tuning: seconds over the work done; evaluation: over the finished evaluations, else the tuning rate), or, before
-// any was measured, at the rate the page estimated before Run (www/shared/eta.js). Pure (no DOM).
+// any was measured, at the rate the page estimated before Run (www/shared/time-estimate.js). Pure (no DOM).
 
-/** @typedef {import('../../shared/eta.js').Cost} Cost */
+/** @typedef {import('../../shared/time-estimate.js').Cost} Cost */
 
 const TUNING = ['tuning', 'kernel', 'scoring', 'KSD pairs'];
 const EVALUATION = ['evaluation', 'evaluation scores', 'evaluation KSD pairs'];

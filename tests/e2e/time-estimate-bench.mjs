@@ -1,14 +1,14 @@
 // The time estimate shown before Run against the real time (issue 26, item 1): for every tab's default and every
 // lesson step (www/lessons.js, its changes applied in order as a student would), the estimate the run bar shows
-// before Run (the core's cost model, `summary.cost`, at this device's rate: www/shared/eta.js), the same cost at
+// before Run (the core's cost model, `summary.cost`, at this device's rate: www/shared/time-estimate.js), the same cost at
 // the calibration alone (what a first visit shows), and the real time from Run to the results drawn. A
-// measurement on a shared machine, not a test (tests/e2e/eta.test.mjs checks what is stable); the output goes
+// measurement on a shared machine, not a test (tests/e2e/time-estimate.test.mjs checks what is stable); the output goes
 // to docs/benchmarks.md ("Time estimates").
-//   node tests/e2e/eta-bench.mjs [threads]   (default: the page without isolation, one thread, as issue 26 sizes the
+//   node tests/e2e/time-estimate-bench.mjs [threads]   (default: the page without isolation, one thread, as issue 26 sizes the
 //   defaults; threads: the isolated page, the threaded build)
 import { launch } from './helpers.mjs';
 import { LESSONS } from './lesson-files.mjs';
-import { KIND_FACTOR } from '../../www/shared/eta.js';
+import { KIND_FACTOR } from '../../www/shared/time-estimate.js';
 import os from 'node:os';
 
 const threads = process.argv[2] === 'threads';
@@ -25,9 +25,9 @@ async function measure(page, name, label) {
   const t0 = Date.now();
   const out = await page.evaluate(async (n) => { const r = await window.__tunelab.panels[n].panel.run(); return r?.status ?? 'failed'; }, name);
   const wall = (Date.now() - t0) / 1000;
-  const eta = await page.evaluate((n) => window.__tunelab.panels[n].eta, name);
+  const took = await page.evaluate((n) => window.__tunelab.panels[n].timing, name);
   const calibrated = est.work != null && est.calibration != null ? est.work * est.calibration * (KIND_FACTOR[est.kind] ?? 1) + (est.fixed ?? 0) : null;
-  const row = { label, kind: est.kind, status: out, work: est.work, shown: est.seconds, source: est.source, calibrated, seconds: eta?.seconds ?? wall, why: est.why };
+  const row = { label, kind: est.kind, status: out, work: est.work, shown: est.seconds, source: est.source, calibrated, seconds: took?.seconds ?? wall, why: est.why };
   rows.push(row);
   const f = (v) => (v == null ? '–' : v.toFixed(1));
   console.log(`${label.padEnd(44)} ${String(est.kind).padEnd(11)} work ${est.work?.toExponential(2) ?? '–'} · shown ${f(row.shown)} s (${row.source ?? row.why}) · calibration ${f(calibrated)} s · real ${f(row.seconds)} s${out !== 'complete' ? ` [${out}]` : ''}`);

@@ -1,4 +1,4 @@
-// The whole-comparison clock of compare mode (www/panels/tune/compare-eta.js), on a synthetic comparison whose
+// The whole-comparison clock of compare mode (www/panels/tune/compare-clock.js), on a synthetic comparison whose
 // every phase runs at one known rate, so the right estimate is known exactly at every event (no browser and no
 // real time: the events carry made-up times). The core's cost model (`summary.cost`, as
 // src/experiments/compare/experiment.rs `cost` names its phases) gives two tuners, each a tuning count of 4,000
@@ -8,7 +8,7 @@
 // over the whole comparison, which does not restart with the second tuner (issue 26, item 1).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CompareClock } from '../../www/panels/tune/compare-eta.js';
+import { CompareClock } from '../../www/panels/tune/compare-clock.js';
 
 const RATE = 1e-3;
 const schedule = [{ arms: 2, budget: 1000 }, { arms: 1, budget: 2000 }];

@@ -1,4 +1,4 @@
-// The time estimate shown before Run (issue 26, item 1): the core's cost model of the current settings
+// The time estimate shown before Run: the core's cost model of the current settings
 // (`summary.cost` of the worker's `check`: the run's work per phase, in multiply-adds, and any seconds fixed by
 // the config; src/experiments/cost.rs) times a rate in seconds per multiply-add measured on THIS device:
 //   1. the rate of earlier runs of the same kind and phase mix (remembered in localStorage after every complete
@@ -6,7 +6,7 @@
 //   2. a calibration the worker runs once per page (`calibrate`: a short SGLD chain, whose cost is counted in the
 //      same unit, gradient evaluations x dimension, a few tens of ms off the main thread) times the kind's
 //      factor (seconds per multiply-add of the kind over the calibration's; KIND_FACTOR, measured by
-//      tests/e2e/eta-bench.mjs: docs/benchmarks.md).
+//      tests/e2e/time-estimate-bench.mjs: docs/benchmarks.md).
 // While a run goes, `refine` blends that estimate with the run's own rate (its elapsed time over the share of
 // its work done), which takes over as the run proceeds. Pure (no DOM); the storage is passed in.
 
@@ -19,7 +19,7 @@
 /**
  * Seconds per multiply-add of each kind over the calibration's (the SGLD chain's): how much slower (or faster)
  * a kind's counted work runs than the calibration loop. Fitted to the tab defaults of one run of
- * tests/e2e/eta-bench.mjs (single-threaded page, 2026-11-27 16:41 UTC, load average 3.5-4.5 on the 2-core
+ * tests/e2e/time-estimate-bench.mjs (single-threaded page, 2026-11-27 16:41 UTC, load average 3.5-4.5 on the 2-core
  * development machine: a two-thread job at low priority beside it), the first with the calibration below run
  * until its time stops falling: each factor is the one before times that run's real time over its estimate,
  * rounded. The factors before were fitted with the fastest of three calibration runs, which often timed the
@@ -40,7 +40,7 @@ export const KIND_FACTOR = { tune: 1.16, compare: 1.54, bandit: 2.7, hoag: 1.29,
 export const CALIBRATION = { n: 2000, d: 10, iters: 8000, batch: 0.02, chains: 1, seed: 1 };
 export const CALIBRATION_WORK = CALIBRATION.iters * Math.round(CALIBRATION.batch * CALIBRATION.n) * CALIBRATION.d;
 
-const STORE_KEY = 'tunelab.eta.rates';
+const STORE_KEY = 'tunelab.time.rates';
 
 /**
  * The key of a rate: the kind and its phases' names without tuner prefixes (compare: "MAMBA-KSD: tuning" ->

@@ -1,4 +1,4 @@
-// End-to-end: the time estimate before Run (issue 26, item 1; www/shared/eta.js, src/experiments/cost.rs). Every
+// End-to-end: the time estimate before Run (www/shared/time-estimate.js, src/experiments/cost.rs). Every
 // tab shows one for its settings, derived from the core's cost model (`summary.cost` of the worker's check) at a
 // rate measured on this device: twice a budget is twice that phase's work and the estimate moves with the work
 // at the same rate; a config whose size is unknown before the run (an upload) says so instead; a run shows its
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { launch, openPage } from './helpers.mjs';
 
 const PANELS = { tune: '', bandit: 'bandit', hoag: 'hoag', 'lr-schedule': 'lr', 'step-size': 'step', tvo: 'tvo' };
-const etaId = (name) => `#${PANELS[name] ? `${PANELS[name]}-` : ''}eta`;
+const timeId = (name) => `#${PANELS[name] ? `${PANELS[name]}-` : ''}time`;
 
 /** The panel's estimate once its check for the current settings answered (`why` set, or seconds). */
 async function estimateOf(page, name, differentFrom = null) {
@@ -38,10 +38,16 @@ describe('time estimate before Run', () => {
       assert.ok(Math.abs(e.phases.reduce((s, p) => s + p.work, 0) - e.work) <= 1e-9 * e.work, `${name}: phases sum to the work`);
       assert.equal(e.source, 'calibration', name);
       assert.ok(e.calibration > 0 && Math.abs(e.seconds - (e.work * e.rate + e.fixed)) <= 1e-9 * e.seconds, `${name}: seconds = work x rate`);
-      const line = page.locator(etaId(name));
+      const line = page.locator(timeId(name));
+      // A visible line of the run bar (the tune tab's `#eta` is MAMBA's reduction factor, a number input).
+      assert.equal(await line.evaluate((e) => e.tagName), 'P', name);
+      assert.ok(await line.isVisible(), `${name}: the time line is shown`);
       assert.match(await line.textContent(), /^Estimated time: (about \d+(\.\d)? (s|min)|under a second) \(the core's cost model/, name);
       assert.equal(Number(await line.getAttribute('data-work')), e.work, name);
     }
+    // The reduction factor's input kept its value and got no text.
+    assert.equal(await page.evaluate(() => document.getElementById('eta').textContent), '');
+    assert.equal(await page.inputValue('#eta'), String(await page.evaluate(() => window.__tunelab.panels.tune.state.eta)));
   });
 
   test('twice the budget is twice its phase\'s work, and the estimate follows the work at the same rate', async () => {
@@ -85,8 +91,8 @@ describe('time estimate before Run', () => {
     const u = await estimateOf(page, 'hoag', a);
     assert.equal(u.seconds, null);
     assert.match(u.why, /known once the file is read/);
-    assert.match(await page.textContent('#hoag-eta'), /^Estimated time: no estimate: the data's size is known once the file is read\.$/);
-    assert.equal(await page.getAttribute('#hoag-eta', 'data-seconds'), null);
+    assert.match(await page.textContent('#hoag-time'), /^Estimated time: no estimate: the data's size is known once the file is read\.$/);
+    assert.equal(await page.getAttribute('#hoag-time', 'data-seconds'), null);
     await page.selectOption('#hoag-data', 'simulate');
     await estimateOf(page, 'hoag', u);
   });
@@ -101,18 +107,18 @@ describe('time estimate before Run', () => {
     const e = await estimateOf(page, 'step-size');
     const status = await page.evaluate(async () => (await window.__tunelab.panels['step-size'].panel.run())?.status);
     assert.equal(status, 'complete');
-    const eta = await page.evaluate(() => window.__tunelab.panels['step-size'].eta);
-    assert.equal(eta.before, e.seconds);
-    assert.equal(eta.work, e.work);
-    assert.ok(eta.seconds > 0);
-    assert.match(await page.textContent('#step-eta'), /^Took \d+\.\d s; estimated (about|under) .* before Run \(from the calibration\)\.$/);
-    assert.equal(await page.getAttribute('#step-eta', 'data-state'), 'done');
+    const took = await page.evaluate(() => window.__tunelab.panels['step-size'].timing);
+    assert.equal(took.before, e.seconds);
+    assert.equal(took.work, e.work);
+    assert.ok(took.seconds > 0);
+    assert.match(await page.textContent('#step-time'), /^Took \d+\.\d s; estimated (about|under) .* before Run \(from the calibration\)\.$/);
+    assert.equal(await page.getAttribute('#step-time', 'data-state'), 'done');
     // A change of settings: the estimate is back, now at the rate this run measured.
     await page.fill('#step-windows', '12');
     await page.dispatchEvent('#step-windows', 'change');
     const n = await estimateOf(page, 'step-size', e);
     assert.equal(n.source, 'runs');
-    assert.ok(Math.abs(n.rate - eta.seconds / e.work) <= 1e-9 * n.rate);
-    assert.match(await page.textContent('#step-eta'), /at the rate of your earlier runs\)\.$/);
+    assert.ok(Math.abs(n.rate - took.seconds / e.work) <= 1e-9 * n.rate);
+    assert.match(await page.textContent('#step-time'), /at the rate of your earlier runs\)\.$/);
   });
 });

@@ -1,9 +1,9 @@
-// The page's time estimate (www/shared/eta.js) on made-up costs and rates, no browser and no real time: the
+// The page's time estimate (www/shared/time-estimate.js) on made-up costs and rates, no browser and no real time: the
 // seconds are the core's work times the rate (so twice the work is twice the time), a remembered run's rate wins
 // over the calibration, and the estimate during a run moves from the one before Run to the run's own rate.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { estimate, refine, rememberRun, loadRates, rateKey, fmtAbout, KIND_FACTOR } from '../../www/shared/eta.js';
+import { estimate, refine, rememberRun, loadRates, rateKey, fmtAbout, KIND_FACTOR } from '../../www/shared/time-estimate.js';
 
 const cost = (work, seconds = 0) => ({ work, unit: 'multiply-adds', seconds, unknown: null, phases: [{ name: 'MAMBA-KSD: tuning', count: work, unit: 'gradient evaluations', per: 1, work, basis: 'exact' }] });
 /** A Storage stand-in. */
