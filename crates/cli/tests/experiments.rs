@@ -424,3 +424,10 @@ fn compare_shows_its_reference_phase_and_a_ctrl_c_inside_it_says_what_was_reache
     let msg = format!("(0/5 tuners; reached: reference sampler {done}/{total} MALA iterations); partial report written to");
     assert!(stderr.contains(&msg), "{msg}\n{stderr}");
 }
+
+#[test]
+fn a_misspelt_preset_gets_the_nearest_name() {
+    let (code, _, stderr) = tunelab(&["tune", "--preset", "paper-logrge"]);
+    assert_ne!(code, Some(0));
+    assert!(stderr.contains("unknown tune preset 'paper-logrge'; did you mean 'paper-logreg'?"), "{stderr}");
+}
