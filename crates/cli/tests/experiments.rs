@@ -431,3 +431,37 @@ fn a_misspelt_preset_gets_the_nearest_name() {
     assert_ne!(code, Some(0));
     assert!(stderr.contains("unknown tune preset 'paper-logrge'; did you mean 'paper-logreg'?"), "{stderr}");
 }
+
+#[test]
+fn unscaled_features_and_a_choice_on_the_grid_edge_are_warned_about() {
+    let dir = tmpdir("warn");
+    // features of size ~500 (standardize off): the run warns and says the fix
+    let mut csv = String::from("a,b,y\n");
+    for i in 0..120 {
+        let (u, v) = (((i * 37) % 101) as f64 / 50.0 - 1.0, ((i * 53) % 97) as f64 / 48.0 - 1.0);
+        csv += &format!("{},{},{}\n", 500.0 + 80.0 * u, v, if u + 0.5 * v > 0.0 { 1 } else { 0 });
+    }
+    std::fs::write(dir.join("raw.csv"), csv).unwrap();
+    let cfg = r#"{"kind": "tune", "data": {"source": "simulate", "n": 200, "d": 2, "seed": 1, "test_fraction": 0.2},
+        "model": {"kind": "logistic"}, "sampler": {"kind": "sgld"},
+        "arms": {"log10_step": {"from": -4, "to": -2, "by": 1}, "batch": [0.3]},
+        "tuner": {"kind": "mamba", "eta": 3}, "budget": {"grad_evals": 6000},
+        "metric": {"kind": "ksd", "max_samples": 60}, "thin": 2, "seed": 3}"#;
+    std::fs::write(dir.join("small.json"), cfg).unwrap();
+    let p = |f: &str| dir.join(f).to_str().unwrap().to_string();
+    let (code, _, stderr) = tunelab(&["tune", "--config", &p("small.json"), "--data", &p("raw.csv"), "--threads", "1"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("warning: the features look unscaled (feature 'a' has mean "), "{stderr}");
+    assert!(stderr.contains("--standardize"), "{stderr}");
+    let (code, _, stderr) = tunelab(&["tune", "--config", &p("small.json"), "--data", &p("raw.csv"), "--standardize", "--threads", "1"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stderr.contains("unscaled"), "{stderr}");
+    // the chosen arm's step, when it is the grid's smallest or largest, is named as an edge
+    let (code, _, stderr) = tunelab(&["tune", "--config", &p("small.json"), "--threads", "1", "--out", &p("r.json")]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let r = read_json(&dir.join("r.json"));
+    let best = r["result"]["best"]["step"].as_f64().unwrap();
+    let steps: Vec<f64> = r["result"]["arms"].as_array().unwrap().iter().map(|a| a["step"].as_f64().unwrap()).collect();
+    let edge = steps.iter().all(|s| *s >= best) || steps.iter().all(|s| *s <= best);
+    assert_eq!(stderr.contains("warning: the chosen arm's step size"), edge, "{stderr}");
+}
