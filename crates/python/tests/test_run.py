@@ -2,6 +2,7 @@
 KeyboardInterrupt stopping a run (and raised with the stopped report)."""
 
 import _thread
+import importlib.util
 import json
 import signal
 import subprocess
@@ -129,6 +130,13 @@ def check_interrupt():
     assert report["compute"]["done"] < report["compute"]["total"]
     assert seen[-1] == {"type": "finished", "status": "stopped", "seconds": seen[-1]["seconds"]}
     assert isinstance(report, tunelab.Report) and "stopped" in report._repr_html_()
+    # the stopped report's tables and chart work as a complete one's
+    if importlib.util.find_spec("pandas"):
+        arms = report.frame("arms")
+        assert len(arms) == len(res["arms"]) and "params_step" in arms.columns
+    if importlib.util.find_spec("matplotlib"):
+        fig = report.plot()
+        assert len(fig.axes) >= 1 and "against compute" in fig.axes[0].get_title()
 
 
 TWO_SIGINTS = """
