@@ -465,3 +465,38 @@ fn unscaled_features_and_a_choice_on_the_grid_edge_are_warned_about() {
     let edge = steps.iter().all(|s| *s >= best) || steps.iter().all(|s| *s <= best);
     assert_eq!(stderr.contains("warning: the chosen arm's step size"), edge, "{stderr}");
 }
+
+#[test]
+fn keep_writes_the_report_so_far_after_every_round_and_survives_sigkill() {
+    let dir = tmpdir("keep");
+    let cfg = r#"{"kind": "tune", "data": {"source": "none", "test_fraction": 0}, "model": {"kind": "gaussian", "d": 2},
+        "sampler": {"kind": "sgld"}, "arms": {"log10_step": {"from": -3, "to": -1, "by": 0.25}, "batch": [1]},
+        "tuner": {"kind": "mamba", "eta": 3}, "budget": {"seconds": 1}, "metric": {"kind": "ksd", "max_samples": 100},
+        "thin": 2, "start": "zero", "seed": 5}"#;
+    std::fs::write(dir.join("long.json"), cfg).unwrap();
+    let keep = dir.join("kept.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tunelab"))
+        .args(["tune", "--config", "long.json", "--threads", "1", "--keep", "kept.json"])
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // the first round's end writes the file (a hang guard, not a measurement)
+    let start = Instant::now();
+    while !keep.exists() {
+        assert!(start.elapsed() < HANG, "no --keep file after {HANG:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL: no handler runs
+    child.wait().unwrap();
+    let kept = read_json(&keep);
+    assert_eq!(kept["status"], "running");
+    let result = &kept["result"];
+    assert_eq!(result["partial"], true);
+    assert_eq!(result["rounds"][0]["finished"], true, "{result}");
+    let arms = result["arms"].as_array().unwrap();
+    assert_eq!(arms.len(), 9);
+    assert!(arms.iter().all(|a| a["scores"].as_array().is_some_and(|s| !s.is_empty())), "{result}");
+    assert!(result["best"]["arm"].is_u64() && result["best"]["round"].is_u64(), "{result}");
+}
