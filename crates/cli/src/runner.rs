@@ -61,6 +61,11 @@ pub struct RunArgs {
     /// one, and one at the end.
     #[arg(long)]
     pub progress: bool,
+    /// After every round of a tune or compare run, write the report so far here (`"status": "running"`, the
+    /// `result` it reached: every arm scored so far, the best so far, the rounds not reached), replaced
+    /// atomically: a run killed by SIGKILL, the out-of-memory killer or a closed laptop keeps its rounds.
+    #[arg(long, value_name = "FILE")]
+    pub keep: Option<String>,
 }
 
 /// Loads the config of a run: `--config FILE` (a document of `kind`, which may then omit `kind`) or
@@ -125,6 +130,7 @@ pub fn execute_with(
         unit: checked.progress_unit(),
         threads: pool.current_num_threads(),
         out: args.out.clone(),
+        keep: args.keep.clone(),
         start: Instant::now(),
         bar: (args.progress && std::io::stderr().is_terminal()).then(|| new_bar(checked.kind())),
         plain: args.progress && !std::io::stderr().is_terminal(),
@@ -259,6 +265,17 @@ fn new_bar(kind: Kind) -> ProgressBar {
     b
 }
 
+/// The end of a round of a tune run (or of a tuner's round in a comparison).
+fn round_finished(d: &Detail) -> bool {
+    use tunelab::experiments::compare::CompareDetail;
+    use tunelab::experiments::tune::Event as TuneEvent;
+    match d {
+        Detail::Tune(TuneEvent::RoundFinished { .. }) => true,
+        Detail::Compare(CompareDetail::Tuner(t)) => matches!(t.event, TuneEvent::RoundFinished { .. }),
+        _ => false,
+    }
+}
+
 /// `1 arm`, `3 arms`.
 pub(crate) fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
@@ -309,6 +326,8 @@ struct Context {
     unit: &'static str,
     threads: usize,
     out: Option<String>,
+    /// `--keep FILE`: the report so far after every round.
+    keep: Option<String>,
     start: Instant,
     bar: Option<ProgressBar>,
     /// `--progress` without a terminal: plain lines ([`Watch::plain_line`]).
@@ -420,6 +439,13 @@ impl Watch {
                 }
             }
             s.reached.push(detail.clone());
+            if let Some(path) = &self.ctx.keep {
+                if round_finished(detail) {
+                    if let Err(e) = self.write_kept(path, &s) {
+                        eprintln!("warning: --keep: {e}");
+                    }
+                }
+            }
         }
         // The numbers shown: the phase's own while it runs, else the run's.
         let (done, total, unit) = match s.stage {
@@ -509,6 +535,15 @@ impl Watch {
             result: None,
             reached: s.reached.clone(),
         }
+    }
+
+    /// `--keep`: the report so far, `"status": "running"`, written to a temporary file and renamed over `path`.
+    fn write_kept(&self, path: &str, s: &Seen) -> Result<()> {
+        let mut v = experiments::partial::report_value(&self.partial_of(s)).map_err(|e| Error::Io(format!("cannot write {path}: {e}")))?;
+        v["status"] = serde_json::json!("running");
+        let tmp = format!("{path}.tmp");
+        write_json(&tmp, &v)?;
+        std::fs::rename(&tmp, path).map_err(|e| Error::Io(format!("cannot write {path}: {e}")))
     }
 
     fn partial(&self) -> Report {

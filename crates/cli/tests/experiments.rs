@@ -424,3 +424,79 @@ fn compare_shows_its_reference_phase_and_a_ctrl_c_inside_it_says_what_was_reache
     let msg = format!("(0/5 tuners; reached: reference sampler {done}/{total} MALA iterations); partial report written to");
     assert!(stderr.contains(&msg), "{msg}\n{stderr}");
 }
+
+#[test]
+fn a_misspelt_preset_gets_the_nearest_name() {
+    let (code, _, stderr) = tunelab(&["tune", "--preset", "paper-logrge"]);
+    assert_ne!(code, Some(0));
+    assert!(stderr.contains("unknown tune preset 'paper-logrge'; did you mean 'paper-logreg'?"), "{stderr}");
+}
+
+#[test]
+fn unscaled_features_and_a_choice_on_the_grid_edge_are_warned_about() {
+    let dir = tmpdir("warn");
+    // features of size ~500 (standardize off): the run warns and says the fix
+    let mut csv = String::from("a,b,y\n");
+    for i in 0..120 {
+        let (u, v) = (((i * 37) % 101) as f64 / 50.0 - 1.0, ((i * 53) % 97) as f64 / 48.0 - 1.0);
+        csv += &format!("{},{},{}\n", 500.0 + 80.0 * u, v, if u + 0.5 * v > 0.0 { 1 } else { 0 });
+    }
+    std::fs::write(dir.join("raw.csv"), csv).unwrap();
+    let cfg = r#"{"kind": "tune", "data": {"source": "simulate", "n": 200, "d": 2, "seed": 1, "test_fraction": 0.2},
+        "model": {"kind": "logistic"}, "sampler": {"kind": "sgld"},
+        "arms": {"log10_step": {"from": -4, "to": -2, "by": 1}, "batch": [0.3]},
+        "tuner": {"kind": "mamba", "eta": 3}, "budget": {"grad_evals": 6000},
+        "metric": {"kind": "ksd", "max_samples": 60}, "thin": 2, "seed": 3}"#;
+    std::fs::write(dir.join("small.json"), cfg).unwrap();
+    let p = |f: &str| dir.join(f).to_str().unwrap().to_string();
+    let (code, _, stderr) = tunelab(&["tune", "--config", &p("small.json"), "--data", &p("raw.csv"), "--threads", "1"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("warning: the features look unscaled (feature 'a' has mean "), "{stderr}");
+    assert!(stderr.contains("--standardize"), "{stderr}");
+    let (code, _, stderr) = tunelab(&["tune", "--config", &p("small.json"), "--data", &p("raw.csv"), "--standardize", "--threads", "1"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stderr.contains("unscaled"), "{stderr}");
+    // the chosen arm's step, when it is the grid's smallest or largest, is named as an edge
+    let (code, _, stderr) = tunelab(&["tune", "--config", &p("small.json"), "--threads", "1", "--out", &p("r.json")]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let r = read_json(&dir.join("r.json"));
+    let best = r["result"]["best"]["step"].as_f64().unwrap();
+    let steps: Vec<f64> = r["result"]["arms"].as_array().unwrap().iter().map(|a| a["step"].as_f64().unwrap()).collect();
+    let edge = steps.iter().all(|s| *s >= best) || steps.iter().all(|s| *s <= best);
+    assert_eq!(stderr.contains("warning: the chosen arm's step size"), edge, "{stderr}");
+}
+
+#[test]
+fn keep_writes_the_report_so_far_after_every_round_and_survives_sigkill() {
+    let dir = tmpdir("keep");
+    let cfg = r#"{"kind": "tune", "data": {"source": "none", "test_fraction": 0}, "model": {"kind": "gaussian", "d": 2},
+        "sampler": {"kind": "sgld"}, "arms": {"log10_step": {"from": -3, "to": -1, "by": 0.25}, "batch": [1]},
+        "tuner": {"kind": "mamba", "eta": 3}, "budget": {"seconds": 1}, "metric": {"kind": "ksd", "max_samples": 100},
+        "thin": 2, "start": "zero", "seed": 5}"#;
+    std::fs::write(dir.join("long.json"), cfg).unwrap();
+    let keep = dir.join("kept.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tunelab"))
+        .args(["tune", "--config", "long.json", "--threads", "1", "--keep", "kept.json"])
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // the first round's end writes the file (a hang guard, not a measurement)
+    let start = Instant::now();
+    while !keep.exists() {
+        assert!(start.elapsed() < HANG, "no --keep file after {HANG:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL: no handler runs
+    child.wait().unwrap();
+    let kept = read_json(&keep);
+    assert_eq!(kept["status"], "running");
+    let result = &kept["result"];
+    assert_eq!(result["partial"], true);
+    assert_eq!(result["rounds"][0]["finished"], true, "{result}");
+    let arms = result["arms"].as_array().unwrap();
+    assert_eq!(arms.len(), 9);
+    assert!(arms.iter().all(|a| a["scores"].as_array().is_some_and(|s| !s.is_empty())), "{result}");
+    assert!(result["best"]["arm"].is_u64() && result["best"]["round"].is_u64(), "{result}");
+}

@@ -42,6 +42,14 @@ fn py_err(e: Error) -> PyErr {
 
 fn json_err(e: serde_json::Error) -> PyErr { py_err(Error::config(e.to_string())) }
 
+/// A `Mamba(...)` keyword argument the core refused: serde's message in the user's terms, without the position
+/// in the JSON text the Python layer made from the keyword arguments (`at line 1 column 78` means nothing there).
+fn keyword_err(e: serde_json::Error) -> PyErr {
+    let m = e.to_string();
+    let m = m.rsplit_once(" at line ").map_or(m.as_str(), |p| p.0);
+    py_err(Error::config(format!("a keyword argument of tunelab.Mamba: {}", tunelab::strict::plain_types(m))))
+}
+
 /// The row-major data of an `n x d` array without a copy (C-contiguous float64 only).
 fn slice<'a>(a: &'a PyReadonlyArray2<'_, f64>, name: &str) -> PyResult<(&'a [f64], usize, usize)> {
     let (n, d) = (a.shape()[0], a.shape()[1]);
@@ -219,7 +227,7 @@ fn run(
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
         if t == 0 {
-            return Err(py_err(Error::config("threads must be at least 1")));
+            return Err(py_err(Error::config("the keyword argument threads= must be at least 1")));
         }
         b = b.num_threads(t);
     }
@@ -307,7 +315,7 @@ impl PyAskTell {
     /// `scale`, `estimator`, `max_samples`).
     #[new]
     fn new(config: &str) -> PyResult<Self> {
-        let cfg: AskTellConfig = serde_json::from_str(config).map_err(|e| py_err(Error::config(e.to_string())))?;
+        let cfg: AskTellConfig = serde_json::from_str(config).map_err(keyword_err)?;
         Ok(Self { inner: AskTell::new(cfg).map_err(py_err)? })
     }
 
@@ -364,7 +372,7 @@ impl PyAskTell {
 /// for workers that hold no `AskTell` (Ray tasks).
 #[pyfunction]
 fn score_arm_with(py: Python<'_>, config: &str, samples: PyReadonlyArray2<'_, f64>, scores: PyReadonlyArray2<'_, f64>) -> PyResult<(f64, usize)> {
-    let cfg: AskTellConfig = serde_json::from_str(config).map_err(|e| py_err(Error::config(e.to_string())))?;
+    let cfg: AskTellConfig = serde_json::from_str(config).map_err(keyword_err)?;
     let kernel = cfg.kernel().map_err(py_err)?;
     let (x, n, d) = slice(&samples, "samples")?;
     let (g, ng, dg) = slice(&scores, "scores")?;

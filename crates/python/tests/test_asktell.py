@@ -92,3 +92,28 @@ def test_numpy_example_runs(root):
     assert report["arms"][report["best"]["arm"]]["pruned_round"] is None
     again = tunelab.mamba_run(ex.ARMS, ex.run_arm, ex.BUDGET, eta=3, seed=0)
     assert again == report
+
+
+def test_mamba_run_checkpoint_resumes_to_the_same_report(root, tmp_path):
+    # A run killed in its second round (here: run_arm raises), started again with the same checkpoint, ends
+    # with the report of a run never interrupted, bit for bit.
+    ex = load_example(root)
+    whole = tunelab.mamba_run(ex.ARMS, ex.run_arm, ex.BUDGET, eta=3, seed=0)
+    path = tmp_path / "run.ckpt"
+    calls = {"n": 0}
+
+    def dies_in_round_1(arm, budget, state, rng_seed):
+        if rng_seed[2] == 1:
+            calls["n"] += 1
+            if calls["n"] == 2:
+                raise KeyboardInterrupt("killed")
+        return ex.run_arm(arm, budget, state, rng_seed)
+
+    with pytest.raises(KeyboardInterrupt):
+        tunelab.mamba_run(ex.ARMS, dies_in_round_1, ex.BUDGET, eta=3, seed=0, checkpoint=path)
+    assert path.exists()
+    resumed = tunelab.mamba_run(ex.ARMS, dies_in_round_1, ex.BUDGET, eta=3, seed=0, checkpoint=path)
+    assert resumed == whole
+    assert tunelab.to_json(resumed) == tunelab.to_json(whole)
+    with pytest.raises(tunelab.ConfigError, match="keyword argument checkpoint="):
+        tunelab.mamba_run(ex.ARMS, ex.run_arm, ex.BUDGET, eta=3, seed=1, checkpoint=path)

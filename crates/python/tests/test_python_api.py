@@ -325,3 +325,38 @@ def test_the_docs_notebook_example(root, monkeypatch):
     labels = [ln.get_label() for ln in arm_lines]
     assert labels[0] == "h=0.0001" and "h=0.0013" in labels
     assert "chosen: h=0.0013" in [t.get_text() for t in ax.texts]
+
+
+def test_a_data_frame_runs_on_any_preset_that_reads_data_and_unscaled_features_warn(tmp_path):
+    pd = pytest.importorskip("pandas")
+    import warnings
+
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(120, 2))
+    y = (x[:, 0] + 0.5 * x[:, 1] + rng.normal(size=120) > 0).astype(float)
+    # a config whose data is simulated (not an upload): the frame replaces its data, as the CLI's --data
+    cfg = {"kind": "tune", "data": {"source": "simulate", "n": 200, "d": 2, "seed": 1, "test_fraction": 0.2},
+           "model": {"kind": "logistic"}, "sampler": {"kind": "sgld"},
+           "arms": {"log10_step": {"from": -4, "to": -2, "by": 1}, "batch": [0.3]},
+           "tuner": {"kind": "mamba", "eta": 3}, "budget": {"grad_evals": 6000},
+           "metric": {"kind": "ksd", "max_samples": 60}, "thin": 2, "seed": 3}
+    frame = pd.DataFrame({"a": x[:, 0], "b": x[:, 1], "label": y})
+    r = tunelab.run(cfg, data=frame, label="label", threads=1)
+    assert r["status"] == "complete" and "csv" in json.dumps(r["config"]["data"]["source"])
+    assert r["config"]["data"]["label"] == "label"
+    # the same table from a CSV file gives the same run
+    path = tmp_path / "d.csv"
+    frame.to_csv(path, index=False)
+    again = tunelab.run(cfg, data=str(path), label="label", threads=1)
+    assert [a["scores"] for a in again["result"]["arms"]] == [a["scores"] for a in r["result"]["arms"]]
+    # unscaled features (means around 500) with standardize off: a warning that says the fix
+    raw = frame.assign(a=500 + 80 * frame["a"])
+    with pytest.warns(UserWarning, match=r"features look unscaled \(feature 'a' has mean 4\d\d.*standardize=True"):
+        tunelab.run(cfg, data=raw, label="label", threads=1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tunelab.run(cfg, data=raw, label="label", standardize=True, threads=1)
+    assert not [w for w in caught if "unscaled" in str(w.message)]
+    # a model that reads no data says so, naming the keyword argument
+    with pytest.raises(tunelab.ConfigError, match=r"data= is not used: this tune config reads no data set"):
+        tunelab.run("tune/gaussian", data=frame, label="label")

@@ -2,6 +2,7 @@
 KeyboardInterrupt stopping a run (and raised with the stopped report)."""
 
 import _thread
+import importlib.util
 import json
 import signal
 import subprocess
@@ -129,6 +130,13 @@ def check_interrupt():
     assert report["compute"]["done"] < report["compute"]["total"]
     assert seen[-1] == {"type": "finished", "status": "stopped", "seconds": seen[-1]["seconds"]}
     assert isinstance(report, tunelab.Report) and "stopped" in report._repr_html_()
+    # the stopped report's tables and chart work as a complete one's
+    if importlib.util.find_spec("pandas"):
+        arms = report.frame("arms")
+        assert len(arms) == len(res["arms"]) and "params_step" in arms.columns
+    if importlib.util.find_spec("matplotlib"):
+        fig = report.plot()
+        assert len(fig.axes) >= 1 and "against compute" in fig.axes[0].get_title()
 
 
 TWO_SIGINTS = """
@@ -193,3 +201,26 @@ def test_tune_progress_is_proportional_to_the_work_done():
         checked += 1
     assert checked >= 8 * len(plan)
     assert report["compute"]["done"] == total
+
+
+def test_messages_are_in_the_users_terms():
+    # a misspelt preset or kind gets the nearest name
+    with pytest.raises(tunelab.ConfigError, match=r"unknown tune preset 'paper-logrge'; did you mean 'paper-logreg'\?"):
+        tunelab.run("tune/paper-logrge")
+    with pytest.raises(tunelab.ConfigError, match=r"unknown experiment kind 'tunee'; did you mean 'tune'\?"):
+        tunelab.preset("tunee", "demo")
+    # serde's Rust type names are the user's words, at the field's path
+    cfg = tunelab.preset("tune", "gaussian")
+    cfg["seed"] = "x"
+    with pytest.raises(tunelab.ConfigError) as e:
+        tunelab.check(cfg)
+    assert "`seed`" in str(e.value) and "expected a whole number (0 or more)" in str(e.value)
+    assert "u64" not in str(e.value)
+    # keyword arguments are named as such, with no position in a JSON text the user never wrote
+    with pytest.raises(tunelab.ConfigError, match=r"keyword argument kernel='wide' of tunelab.Mamba must be one of 'per-arm'"):
+        tunelab.Mamba(3, 1.0, kernel="wide")
+    with pytest.raises(tunelab.ConfigError, match=r"keyword argument threads= must be at least 1"):
+        tunelab.run("tune/gaussian", threads=0)
+    with pytest.raises(tunelab.ConfigError) as e:
+        tunelab.Mamba(3, 1.0, max_samples=-1)
+    assert "line 1 column" not in str(e.value) and "keyword argument" in str(e.value)

@@ -52,12 +52,14 @@ impl Experiment for StepExperiment {
         step_cost(&self.cfg)
     }
     fn run(&self, _inputs: Inputs, progress: &mut dyn FnMut(f64, f64, StepEvent), stop: &AtomicBool) -> Result<StepTuneReport> {
-        // One unit for all fixed-step runs together, then one per GP-UCB window.
-        let total = self.cfg.windows as f64 + 1.0;
+        // Windows of sampling: every fixed-step run's windows (run in parallel, reported together), then
+        // GP-UCB's, one by one; `window` is 0-based.
+        let fixed = (self.cfg.fixed_log10_steps.len() * self.cfg.windows) as f64;
+        let total = fixed + self.cfg.windows as f64;
         crate::experiments::step_size::run_checked(&self.cfg, &mut |e| {
             let done = match e {
-                StepEvent::FixedDone { .. } => 1.0,
-                StepEvent::Window { window, .. } => 1.0 + *window as f64,
+                StepEvent::FixedDone { .. } => fixed,
+                StepEvent::Window { window, .. } => fixed + *window as f64 + 1.0,
                 StepEvent::Done { .. } => total,
             };
             progress(done.min(total), total, e.clone())

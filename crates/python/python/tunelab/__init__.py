@@ -471,7 +471,7 @@ def run_seeds(config: Union[Dict[str, Any], str], seeds: Iterable[int], **kwargs
 
 
 def mamba_run(arms: Union[int, Sequence[Any]], run_arm: Callable, budget: float, eta: int = 3, *, seed: int = 0,
-              **scoring) -> Dict[str, Any]:
+              checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None, **scoring) -> Dict[str, Any]:
     """A whole MAMBA run over samplers you write, on this machine.
 
     ``run_arm(arm, budget, state, rng_seed) -> (samples, scores, state)`` runs arm ``arm`` (an entry of
@@ -480,9 +480,27 @@ def mamba_run(arms: Union[int, Sequence[Any]], run_arm: Callable, budget: float,
     ``rng_seed`` is ``[seed, arm id, round]`` (for ``np.random.default_rng``). Scoring keywords as
     ``Mamba``. Returns ``Mamba.report()``; ``tunelab.ray.mamba`` runs the arms of each round as Ray tasks and
     returns the same report.
+
+    ``checkpoint=PATH``: after every round the run's state (``Mamba.state()`` and the arms' ``state`` values,
+    which must pickle) is written to PATH (a pickle, replaced atomically); when PATH exists at the start, the
+    run continues from it. A run killed at any point (Ctrl-C, SIGKILL, a closed laptop) and started again with
+    the same arguments repeats at most the round it was in, and ends with the same report, bit for bit, as a
+    run never interrupted (the ``rng_seed`` of each arm and round does not depend on the interruption).
     """
-    m = Mamba(arms, budget, eta, **scoring)
+    import pickle
+
     states: Dict[int, Any] = {}
+    m: Optional[Mamba] = None
+    if checkpoint is not None and os.path.exists(checkpoint):
+        with open(checkpoint, "rb") as f:
+            saved = pickle.load(f)
+        if not isinstance(saved, dict) or saved.get("version") != 1 or saved.get("seed") != int(seed):
+            raise ConfigError(f"the keyword argument checkpoint={os.fspath(checkpoint)!r} names a file that is not "
+                              f"this run's checkpoint (a mamba_run checkpoint of seed {int(seed)})")
+        m = Mamba.from_state(saved["mamba"])
+        states = saved["states"]
+    if m is None:
+        m = Mamba(arms, budget, eta, **scoring)
     while (ask := m.ask()) is not None:
         results = {}
         for a in ask.arms:
@@ -490,6 +508,11 @@ def mamba_run(arms: Union[int, Sequence[Any]], run_arm: Callable, budget: float,
             results[a] = (x, g)
         for a in m.tell(results):
             states.pop(a, None)
+        if checkpoint is not None:
+            tmp = f"{os.fspath(checkpoint)}.tmp"
+            with open(tmp, "wb") as f:
+                pickle.dump({"version": 1, "seed": int(seed), "mamba": m.state(), "states": states}, f)
+            os.replace(tmp, checkpoint)
     return m.report()
 
 
@@ -545,6 +568,12 @@ class Mamba:
                  precond_sd: Optional[Iterable[float]] = None, c: Optional[float] = None,
                  beta: Optional[float] = None, scale: Optional[str] = None, estimator: Optional[str] = None,
                  max_samples: int = 1000):
+        for key, value, known in (("kernel", kernel, ("per-arm", "plain", "run")),
+                                  ("scale", scale, ("fixed", "median", "median-precond", "median_precond")),
+                                  ("estimator", estimator, ("v", "V", "u", "U", "linear"))):
+            if value is not None and value not in known:
+                raise ConfigError(f"the keyword argument {key}={value!r} of tunelab.Mamba must be one of "
+                                  + ", ".join(repr(k) for k in known))
         if isinstance(arms, int):
             self.arms: List[Any] = list(range(arms))
         else:
