@@ -48,6 +48,7 @@ pub mod gp;
 pub mod bandit;
 pub mod experiments;
 pub mod strict;
+pub mod report_file;
 pub mod limits;
 pub mod lesson;
 pub mod benchkit;

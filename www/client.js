@@ -25,7 +25,7 @@ export function detectFlavour() {
 }
 
 /** An Error with a `name`. @param {string} message @param {string} name */
-const named = (message, name) => Object.assign(new Error(message), { name });
+const named = (message, name, code = undefined) => Object.assign(new Error(message), { name }, code ? { code } : {});
 
 export class ComputeClient {
   /**
@@ -147,7 +147,7 @@ export class ComputeClient {
         if (msg.id == null) { this.opts.onFatal?.(msg.message); return; }
         const p = this.pending.get(msg.id);
         this.pending.delete(msg.id);
-        p?.reject(named(msg.message, msg.name));
+        p?.reject(named(msg.message, msg.name, msg.code));
         return;
       }
       default:
@@ -244,6 +244,14 @@ export class ComputeClient {
     };
     return { promise, cancel };
   }
+
+  /**
+   * Opens a report file in the worker (read and parsed there; nothing runs): resolves with a run's result shape
+   * plus what was left out over `fullBytes`; rejects with a `ReportError` whose `code` says why.
+   * @param {Blob|string} source @param {number} fullBytes
+   * @returns {Promise<import('./protocol.js').OpenedReport>}
+   */
+  openReport(source, fullBytes) { return this.request('open-report', { source, fullBytes }); }
 
   probeThreads(tasks = 64) { return this.request('probe-threads', { tasks }); }
   /** @param {'ksd'|'sgld'|'part'} kind @param {Record<string, number|string>} params (for 'part': {part, seed}, see src/benchkit.rs) */

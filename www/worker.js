@@ -32,7 +32,27 @@ function postError(id, e, fatal = false) {
     name = 'PanicError';
     fatal = true;
   }
-  post({ type: 'error', id, name, message, fatal });
+  const code = /** @type {any} */ (e)?.code;
+  post({ type: 'error', id, name, message, fatal, ...(typeof code === 'string' ? { code } : {}) });
+}
+
+/** The largest report file the worker reads at all (the core's `MAX_REPORT_BYTES`, 256 MiB). */
+const MAX_REPORT_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Opens a report file (www/shared/open-report.js): reads it here, never on the page's main thread, and has the
+ * core parse and check it (the binding's `open_report`); a file over the core's hard limit is refused before it
+ * is read. Nothing runs.
+ * @param {Blob|string} source @param {number} fullBytes
+ */
+async function openReport(source, fullBytes) {
+  const w = requireWasm();
+  const size = typeof source === 'string' ? new TextEncoder().encode(source).length : source.size;
+  if (size > MAX_REPORT_BYTES) {
+    throw Object.assign(new Error(`this report is ${(size / 2 ** 20).toFixed(1)} MB, over the ${(MAX_REPORT_BYTES / 2 ** 20).toFixed(1)} MB a report may have: it was not opened`), { name: 'ReportError', code: 'too-large' });
+  }
+  const text = typeof source === 'string' ? source : await source.text();
+  return w.open_report(text, fullBytes);
 }
 
 /** @param {import('./protocol.js').InitRequest} msg */
@@ -225,6 +245,11 @@ async function handle(msg) {
         : msg.kind === 'part' ? w.bench_part(String(p.part), p.seed ?? 1)
         : w.bench_sgld(p.n ?? 10000, p.d ?? 10, p.iters ?? 10000, p.batch ?? 0.01, p.chains ?? 1, p.seed ?? 1);
       post({ type: 'result', id: msg.id, result: { kind: msg.kind, ms, threads: w.num_threads(), flavour } });
+      return;
+    }
+    case 'open-report': {
+      const result = await openReport(msg.source, msg.fullBytes);
+      post({ type: 'result', id: msg.id, result }, packSamples(result));
       return;
     }
     case 'crash-test': {

@@ -47,8 +47,8 @@ pub trait Experiment: Sized {
     type Config: Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned;
     /// The typed detail of this kind's progress events.
     type Detail: Clone + std::fmt::Debug + PartialEq + Serialize;
-    /// The result of a complete run.
-    type Output: Clone + std::fmt::Debug + PartialEq + Serialize;
+    /// The result of a complete run (read back from a report file by [`crate::report_file`]).
+    type Output: Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned;
     /// The kind's name: the `kind` tag of its JSON config (kebab-case).
     const NAME: &'static str;
     /// The unit of `done` / `total` in this kind's progress events (see [`Experiment::unit`]).
@@ -158,6 +158,14 @@ macro_rules! registry {
         #[serde(untagged)]
         #[allow(clippy::large_enum_variant)]
         pub enum Output { $($v(<$e as Experiment>::Output)),* }
+
+        impl Output {
+            /// Reads the result of a `kind` report back (see [`crate::report_file`]: `null` reads as NaN where a
+            /// number is expected); the error names the path.
+            pub fn from_value(kind: Kind, value: &serde_json::Value) -> std::result::Result<Self, String> {
+                match kind { $(Kind::$v => crate::report_file::result_from_value(value).map(Output::$v)),* }
+            }
+        }
 
         impl ExperimentConfig {
             /// The built-in preset `name` of an experiment kind.
@@ -288,6 +296,10 @@ impl ExperimentConfig {
             return Self::from_value(&mut config, default_kind);
         }
         let obj = value.as_object_mut().ok_or_else(|| Error::config("a config must be a JSON object"))?;
+        // The JSON Schema an editor validates the file with (schemas/*.json) is not a field.
+        if obj.get("$schema").is_some_and(serde_json::Value::is_string) {
+            obj.remove("$schema");
+        }
         match (obj.get("kind"), default_kind) {
             (Some(serde_json::Value::String(k)), d) => {
                 let k = Kind::parse(k)?;
@@ -439,6 +451,8 @@ pub struct Compute {
 /// The one report envelope.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
+    /// The envelope's format version ([`crate::report_file::REPORT_FORMAT`]): a reader refuses a newer one.
+    pub format: u32,
     pub kind: Kind,
     pub status: Status,
     /// The config that ran, every default filled in.
@@ -488,6 +502,7 @@ impl Checked {
             reached.clear();
         }
         Ok(Report {
+            format: crate::report_file::REPORT_FORMAT,
             kind: self.kind(),
             status,
             config: self.config(),

@@ -16,6 +16,7 @@ import { RunBar } from './runbar.js';
 import { startCard } from '../shared/start-here.js';
 import { fmtAbout } from '../shared/time-estimate.js';
 import { EstimatingPanel } from './estimate.js';
+import { droppedText } from '../shared/open-report.js';
 import { readUpload, notCsvText, emptyFile, otherDelimiter, toCommas, delimiterName, headerColumns, csvRows } from '../shared/upload.js';
 
 /** @typedef {import('../protocol.js').Envelope} Envelope */
@@ -571,6 +572,8 @@ export class Panel extends EstimatingPanel {
     };
     try {
       this.section.querySelector('.partial-card')?.remove();
+      this.section.querySelector('.opened-card')?.remove();
+      this.entry.opened = null;
       this.begin(config);
       this.revealResults();
       const csv = this.uploadText(this.state);
@@ -604,7 +607,7 @@ export class Panel extends EstimatingPanel {
         // The partial report: the core's stopped envelope (result null, `reached`: the progress details up to
         // the stop), rebuilt from the events this page received (Stop does not wait for the worker's answer).
         /** @type {Envelope} */
-        const partial = { kind: config.kind, status: 'stopped', config, result: null, reached,
+        const partial = { format: 1, kind: config.kind, status: 'stopped', config, result: null, reached,
           compute: { wall_seconds: seconds, threads: this.client.info?.threads ?? 1, done: at.done, total: at.total, unit: '' } };
         this.lastReport = partial;
         this.lastConfig = config;
@@ -635,6 +638,62 @@ export class Panel extends EstimatingPanel {
   }
 
   stop() { this.current?.cancel(); }
+
+  /**
+   * Shows a report read from a file (www/shared/open-report.js) through the run's own path: `begin` with its
+   * config, then `finish` with its result (a stopped report: its `reached` progress through `onEvents`, then the
+   * stopped view), as if this page had run it; a card under the run bar says where it came from, shows its config
+   * and offers "Run again here" (loads the config; nothing runs until Run). The settings stay as they were.
+   * @param {import('../protocol.js').OpenedReport} opened @param {{name: string, origin: string|null, fullBytes: number}} meta
+   */
+  async showOpened(opened, meta) {
+    if (this.current || this.starting) throw Object.assign(new Error('a run is in progress: stop it first'), { name: 'ReportError', code: 'busy' });
+    const report = opened.report;
+    const config = report.config;
+    const seconds = report.compute?.wall_seconds ?? 0;
+    this.message('', 'info');
+    this.section.querySelector('.partial-card')?.remove();
+    this.section.querySelector('.opened-card')?.remove();
+    this.lastReport = report;
+    this.lastConfig = config;
+    this.entry.lastReport = report;
+    this.begin(config);
+    if (report.status === 'complete') {
+      await this.finish(report.result, seconds, opened);
+      this.entry.lastChartData = this.chartData();
+      this.progress(1, null);
+      this.setRunState('done');
+    } else {
+      const reached = report.reached ?? [];
+      this.onEvents(reached, seconds);
+      const c = report.compute;
+      this.reachedFrac = c && c.total > 0 ? Math.min(1, c.done / c.total) : 0;
+      this.progress(0);
+      const where = this.stopped(seconds);
+      this.showPartial(reached);
+      this.entry.lastChartData = this.chartData();
+      this.setRunState('stopped', where);
+    }
+    const dropped = droppedText(opened.dropped ?? [], opened.bytes ?? 0, meta.fullBytes);
+    const card = el('section', { class: 'card opened-card', 'aria-labelledby': this.id('h-opened') },
+      el('h2', { id: this.id('h-opened'), text: 'Opened from a file' }),
+      el('p', { text: `${meta.name}${meta.origin ? ` (${meta.origin})` : ''}: a ${report.kind} report, ${report.status === 'complete' ? 'a complete run' : 'a stopped run'} that took ${seconds.toFixed(1)} s on ${report.compute?.threads ?? '?'} thread${report.compute?.threads === 1 ? '' : 's'} where it ran. Nothing ran in this page: what this tab shows is drawn from the file's numbers.` }),
+      dropped ? el('p', { class: 'message info opened-dropped', text: dropped }) : null,
+      el('details', {}, el('summary', { text: 'Its config' }), el('pre', { class: 'opened-config', text: toJson(config) })),
+      el('div', { class: 'buttons' }, el('button', { type: 'button', class: 'opened-rerun', text: 'Run again here' })),
+      el('p', { class: 'help', text: 'Run again here loads this config into the settings; press Run to run it in this page.' }));
+    card.querySelector('.opened-rerun')?.addEventListener('click', async () => {
+      await this.load(config);
+      this.message('The report’s config is loaded into the settings: press Run to run it here.', 'info');
+    });
+    const bar = this.section.querySelector('.results > .runbar');
+    const results = this.section.querySelector('.results');
+    if (bar?.parentElement === results) bar.after(card); else results?.prepend(card);
+    this.entry.opened = { name: meta.name, kind: report.kind, status: report.status, dropped: opened.dropped ?? [], bytes: opened.bytes ?? 0 };
+    // The kind's own headline (finish's message) follows the note that nothing ran.
+    const said = this.bar.part('message')?.textContent ?? '';
+    this.message(`Opened ${meta.name}: a ${report.kind} report, nothing was run. ${said}`.trim(), 'info');
+  }
 
   /**
    * A stopped run's partial result, shown under the run bar: the last progress event's data (panels whose

@@ -522,6 +522,7 @@ impl Watch {
     fn partial_of(&self, s: &Seen) -> Report {
         let c = &self.ctx;
         Report {
+            format: tunelab::report_file::REPORT_FORMAT,
             kind: c.kind,
             status: Status::Stopped,
             config: c.config.clone(),

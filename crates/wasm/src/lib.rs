@@ -401,6 +401,43 @@ pub fn run(config: JsValue, csv_text: Option<String>, on_event: &js_sys::Functio
 }
 
 
+/// Opens a report file's text (the envelope `run` returns, as the CLI, Python, Ray or the page's export wrote it):
+/// parsed and checked strictly by the core ([`tunelab::report_file::open_report`]); nothing runs. A text longer
+/// than `full_bytes` is read without its samples. Returns `{report, samples: Float64Array, dim, dropped: [{path,
+/// parts, values}], bytes}`, the shape of [`run`]'s result (a tune report's chosen samples as the typed array).
+/// A refusal is a JS `Error` named `ReportError` whose `code` is the core's ([`tunelab::report_file::ReportError::code`]).
+#[wasm_bindgen]
+pub fn open_report(text: &str, full_bytes: usize) -> Result<JsValue, JsValue> {
+    use tunelab::report_file::{open_report, OpenOptions};
+    let opened = open_report(text, OpenOptions { full_bytes }).map_err(|e| {
+        let err = js_sys::Error::new(&e.to_string());
+        err.set_name("ReportError");
+        let _ = js_sys::Reflect::set(&err, &JsValue::from_str("code"), &JsValue::from_str(e.code()));
+        JsValue::from(err)
+    })?;
+    let mut envelope = opened.envelope;
+    // The chosen arm's samples cross as a typed array, as a run's do.
+    let mut samples: Vec<f64> = Vec::new();
+    let mut dim = 0u32;
+    if opened.kind == Kind::Tune {
+        if let Some(best) = envelope.pointer_mut("/result/best").filter(|b| b.is_object()) {
+            dim = best.get("dim").and_then(serde_json::Value::as_u64).unwrap_or(0) as u32;
+            if let Some(serde_json::Value::Array(xs)) = best.get_mut("samples") {
+                samples = xs.iter().map(|x| x.as_f64().unwrap_or(f64::NAN)).collect();
+                xs.clear();
+            }
+        }
+    }
+    let out = js_sys::Object::new();
+    set(&out, "report", &to_js(&envelope)?)?;
+    set(&out, "samples", &js_sys::Float64Array::from(samples.as_slice()).into())?;
+    set(&out, "dim", &JsValue::from(dim))?;
+    set(&out, "dropped", &to_js(&opened.dropped)?)?;
+    set(&out, "bytes", &JsValue::from(opened.bytes as f64))?;
+    Ok(out.into())
+}
+
+
 /// Log density of a 2-D model (`{kind: "banana"}`, ...) on an `nx` x `ny` grid covering `samples`
 /// (row-major n x 2; padded by 15%, or [-3, 3]^2 when empty). Returns
 /// `{z: Float64Array (row-major, ny rows), nx, ny, bounds: [x0, x1, y0, y1]}`.

@@ -2,7 +2,7 @@
 //! kind serialised as JSON, small CSV files (good and bad, plus the head of the shipped digits), and KSD
 //! inputs encoded from `tests/data/stein_reference.json`. This test checks that every seed does what it
 //! should (preset configs round-trip through `from_json` and `check`); with `TUNELAB_FUZZ_SEEDS=DIR` it also
-//! writes them to `DIR/{config,csv,ksd,ratings,mnist,svmlight}/` (what `scripts/dev/fuzz.sh` does).
+//! writes them to `DIR/{config,csv,ksd,ratings,mnist,svmlight,report}/` (what `scripts/dev/fuzz.sh` does).
 
 use tunelab::data::{parse_csv, CsvOptions};
 use tunelab::experiments::{ExperimentConfig, Kind};
@@ -22,6 +22,25 @@ fn config_seeds() -> Vec<(String, Vec<u8>)> {
     }
     out.push(("empty-object.json".into(), b"{}".to_vec()));
     out.push(("kind-only.json".into(), br#"{"kind":"tune"}"#.to_vec()));
+    out
+}
+
+/// Reports as `tunelab run --out` writes them (three fast kinds; the tune run keeps arm draws), each of which
+/// opens, and a cut-short one.
+fn report_seeds() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for (kind, mut config) in crate::experiments::report_file::small_configs() {
+        if !matches!(kind, Kind::Tune | Kind::Bandit | Kind::Hoag) {
+            continue;
+        }
+        if kind == Kind::Tune {
+            config["arm_draws"] = serde_json::json!(20);
+        }
+        let (_, text) = crate::experiments::report_file::report_text(&config);
+        tunelab::report_file::open_report(&text, Default::default()).unwrap();
+        out.push((format!("{}-cut.json", kind.name()), text.as_bytes()[..text.len() / 3].to_vec()));
+        out.push((format!("{}.json", kind.name()), text.into_bytes()));
+    }
     out
 }
 
@@ -153,7 +172,7 @@ fn lesson_seeds() -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn fuzz_seeds_are_valid_and_written_when_asked() {
-    let sets = [("config", config_seeds()), ("csv", csv_seeds()), ("ksd", ksd_seeds()), ("ratings", ratings_seeds()), ("mnist", mnist_seeds()), ("svmlight", svmlight_seeds()), ("lesson", lesson_seeds())];
+    let sets = [("config", config_seeds()), ("csv", csv_seeds()), ("ksd", ksd_seeds()), ("ratings", ratings_seeds()), ("mnist", mnist_seeds()), ("svmlight", svmlight_seeds()), ("lesson", lesson_seeds()), ("report", report_seeds())];
     assert!(sets.iter().all(|(_, s)| !s.is_empty()));
     if let Some(dir) = std::env::var_os("TUNELAB_FUZZ_SEEDS") {
         for (target, seeds) in &sets {
