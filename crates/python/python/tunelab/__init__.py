@@ -15,6 +15,8 @@ Reports are dicts (the CLI's JSON document) with sample matrices as ``(n, d)`` n
 ``tunelab.to_frame(report)`` gives pandas tables, ``tunelab.plot`` the page's charts as matplotlib Figures
 (``plot.scores``, ``plot.regret``, ``plot.traces``, ``plot.tvo``, ``plot.hoag``) and ``tunelab.to_json(report)`` the
 CLI's JSON text.
+In a notebook, ``tunelab.widget(kind=..., config=..., preset=..., lesson=...)`` shows the page's panel (runs in the
+notebook's browser) and ``tunelab.show(report)`` a report in its panel's charts (``tunelab[notebook]``: anywidget).
 Errors of the core are raised as ``ConfigError`` / ``DataError`` (``ValueError`` s), ``NumericalError`` (a
 ``RuntimeError``) or ``IoError`` (an ``OSError``), all ``TunelabError``, with the core's message; Ctrl-C during
 a run raises ``Interrupted`` (a ``KeyboardInterrupt``) carrying the stopped run's report.
@@ -36,11 +38,12 @@ from . import _core
 from ._errors import ConfigError, DataError, Interrupted, IoError, NumericalError, TunelabError
 from ._frames import to_frame
 from . import plot  # matplotlib is imported by its functions, on their first call
+from .notebook import show, widget  # anywidget is imported on their first call (the `notebook` extra)
 
 __version__ = _core.__version__
 __all__ = [
     "ksd", "fssd", "run", "check", "presets", "preset", "with_seed", "run_seeds", "Mamba", "mamba_run", "score_arm",
-    "with_repeats", "merge_bandit", "to_frame", "to_json", "plot",
+    "with_repeats", "merge_bandit", "to_frame", "to_json", "plot", "widget", "show",
     "TunelabError", "DataError", "ConfigError", "NumericalError", "IoError", "Interrupted",
 ]
 

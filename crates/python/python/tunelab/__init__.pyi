@@ -13,6 +13,9 @@ from ._errors import NumericalError as NumericalError
 from ._errors import TunelabError as TunelabError
 from ._frames import to_frame as to_frame
 from . import plot as plot
+from . import notebook as notebook
+from .notebook import show as show
+from .notebook import widget as widget
 
 __version__: str
 __all__: List[str]
