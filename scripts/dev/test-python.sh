@@ -4,7 +4,8 @@
 # venv made by scripts/dev/setup.sh, and runs the pytest suite of crates/python/tests (bits equal to the CLI,
 # errors, GIL, KeyboardInterrupt (two SIGINTs), ask/tell, data forms, to_frame, figures (rendered text extents), a
 # notebook executed by nbclient, stubs under mypy --strict, checkpoints, and a
-# local Ray cluster: a head and two worker nodes on 127.0.0.1).
+# local Ray cluster: a head and two worker nodes on 127.0.0.1; the notebook widget in nbclient and in a JupyterLab
+# server driven by Chromium).
 # A failure to build or install prints "python: 0 passed, 1 failed" so the closing count sees it.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -20,6 +21,11 @@ MODE="${1:-all}"
 
 if [ "$MODE" != test ] || ! ls "$WHEELS"/tunelab-*.whl >/dev/null 2>&1; then
   rm -f "$WHEELS"/tunelab-*.whl
+  # The notebook widget's front end ships in the wheel (tunelab/_widget/): the single-threaded wasm (in target/,
+  # where the wasm and browser sections reuse it; skipped when up to date) and the page bundled by esbuild.
+  CARGO_TARGET_DIR="${TUNELAB_WASM_TARGET:-$PWD/target}" bash scripts/dev/build-wasm.sh single 2>&1 \
+    | grep -Ev '^\s*(Compiling|Downloaded|Downloading)' || true
+  node scripts/dev/build-widget.mjs || fail "the widget bundle failed (scripts/dev/build-widget.mjs)"
   maturin build --profile wheel-test --quiet -m crates/python/Cargo.toml -o "$WHEELS" 2>&1 | grep -Ev '^\s*(Compiling|Downloaded|Downloading)' \
     || true
 fi

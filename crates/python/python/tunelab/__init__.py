@@ -17,6 +17,8 @@ summary in notebooks); ``tunelab.to_frame(report)`` gives pandas tables, ``tunel
 kind's data as matplotlib Figures that show in Jupyter (``plot.scores``, ``plot.regret``, ``plot.traces``,
 ``plot.tvo``, ``plot.hoag``, ``plot.lr_schedule``, ``plot.step_size``, ``plot.report``) and
 ``tunelab.to_json(report)`` the CLI's JSON text. Rounds are numbered from 0 everywhere.
+In a notebook, ``tunelab.widget(kind=..., config=..., preset=..., lesson=...)`` shows the page's panel (runs in the
+notebook's browser) and ``tunelab.show(report)`` a report in its panel's charts (``tunelab[notebook]``: anywidget).
 Errors of the core are raised as ``ConfigError`` / ``DataError`` (``ValueError`` s), ``NumericalError`` (a
 ``RuntimeError``) or ``IoError`` (an ``OSError``), all ``TunelabError``, with the core's message; Ctrl-C during
 a run raises ``Interrupted`` (a ``KeyboardInterrupt``) carrying the stopped run's report.
@@ -43,11 +45,12 @@ from ._errors import ConfigError, DataError, Interrupted, IoError, NumericalErro
 from ._frames import to_frame
 from ._report import Report
 from . import plot  # matplotlib is imported by its functions, on their first call
+from .notebook import show, widget  # anywidget is imported on their first call (the `notebook` extra)
 
 __version__ = _core.__version__
 __all__ = [
     "ksd", "fssd", "run", "check", "presets", "preset", "with_seed", "run_seeds", "Mamba", "mamba_run", "score_arm",
-    "with_repeats", "merge_bandit", "to_frame", "to_json", "plot", "Report",
+    "with_repeats", "merge_bandit", "to_frame", "to_json", "plot", "Report", "widget", "show",
     "TunelabError", "DataError", "ConfigError", "NumericalError", "IoError", "Interrupted",
 ]
 

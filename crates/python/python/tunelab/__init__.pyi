@@ -15,6 +15,9 @@ from ._frames import to_frame as to_frame
 from ._frames import TableName as TableName
 from ._report import Report as Report
 from . import plot as plot
+from . import notebook as notebook
+from .notebook import show as show
+from .notebook import widget as widget
 
 __version__: str
 __all__: List[str]

@@ -1,0 +1,149 @@
+"""tunelab.widget and tunelab.show in a real JupyterLab, in Debian's Chromium.
+
+Starts JupyterLab on 127.0.0.1 (temporary JUPYTER_* and IPython dirs, a token), opens a notebook that calls
+``tunelab.widget(kind="hoag", preset="logreg", run=True)`` and ``tunelab.show(report)`` (a native run of the
+step-size preset), runs all its cells from the browser (jupyterlab_e2e.mjs, playwright-core over
+/usr/bin/chromium), and checks that
+- the widget ran in the notebook's browser on the single-threaded wasm (the page is not cross-origin isolated),
+  drew its charts (uPlot canvases with ink, each method's validation loss per iteration) and made the same report,
+  bit for bit, as the native core on the config it ran (HOAG is bit-identical across builds,
+  tests/e2e/determinism.test.mjs; the step-size tuner is not, so it is the report shown here);
+- the shown report drew the report's numbers (its GP-UCB KSD per window is the report's) and ran nothing.
+The server is stopped in ``finally``; every wait is bounded.
+"""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import nbformat
+
+import tunelab
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# Wall-clock and machine-dependent keys, left out of the bit-for-bit comparison (as tests/e2e/determinism.test.mjs).
+VOLATILE = {"seconds", "wall_seconds", "threads", "scoring_seconds", "worker_seconds"}
+
+
+def _leaves(v, path=""):
+    """A report's leaves as {path: value}, wall-clock keys left out."""
+    if isinstance(v, dict):
+        out = {}
+        for k, x in v.items():
+            if k not in VOLATILE:
+                out.update(_leaves(x, f"{path}.{k}"))
+        return out
+    if isinstance(v, list):
+        out = {}
+        for i, x in enumerate(v):
+            out.update(_leaves(x, f"{path}[{i}]"))
+        return out
+    return {path: v}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_up(base: str, token: str, server: subprocess.Popen, seconds: float = 40.0) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if server.poll() is not None:
+            raise AssertionError(f"jupyter lab exited with {server.returncode}")
+        try:
+            with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise AssertionError(f"jupyter lab did not answer within {seconds} s")
+
+
+NOTEBOOK_CELLS = [
+    "import tunelab\n"
+    "w = tunelab.widget(kind='hoag', preset='logreg', run=True)\n"
+    "w",
+    "report = tunelab.run(tunelab.preset('step-size', 'sgld-step'))\n"
+    "with open('shown-report.json', 'w') as f:\n"
+    "    f.write(tunelab.to_json(report))\n"
+    "tunelab.show(report)",
+]
+
+
+def test_widget_and_show_draw_in_jupyterlab(tmp_path, root):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in NOTEBOOK_CELLS]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, str(tmp_path / "widget.ipynb"))
+    env = dict(os.environ)
+    for var, sub in [("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"), ("JUPYTER_RUNTIME_DIR", "runtime"),
+                     ("IPYTHONDIR", "ipython")]:
+        (tmp_path / ".jupyter" / sub).mkdir(parents=True)
+        env[var] = str(tmp_path / ".jupyter" / sub)
+    env.pop("JUPYTER_PATH", None)
+    port, token = _free_port(), "tunelab-e2e-token"
+    base = f"http://127.0.0.1:{port}"
+    log = open(tmp_path / "jupyter.log", "wb")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}", "--port-retries=0",
+         f"--ServerApp.token={token}", "--ServerApp.ip=127.0.0.1", "--allow-root", "--LabApp.expose_app_in_browser=True",
+         f"--ServerApp.root_dir={tmp_path}", "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+        cwd=str(tmp_path), env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        _wait_up(base, token, server)
+        node = shutil.which("node") or "node"
+        proc = subprocess.run(
+            [node, os.path.join(HERE, "jupyterlab_e2e.mjs"), f"{base}/lab/tree/widget.ipynb?token={token}&reset",
+             json.dumps(["ran", "shown"])],
+            cwd=str(root), capture_output=True, text=True, timeout=150)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(timeout=15)
+        log.close()
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert "error" not in out, (out.get("error"), out["console"], (tmp_path / "jupyter.log").read_text()[-3000:])
+    ran, shown = out["widgets"]
+
+    # The widget: a run in the notebook's browser, single-threaded (no cross-origin isolation), charts drawn.
+    assert ran["state"]["tunelabState"] == "ran", ran["state"]
+    inside = ran["inside"]
+    assert inside["panel"] == "hoag" and inside["runState"] == "done" and inside["runs"] == 1, inside["errors"]
+    assert inside["flavour"] == "single" and inside["threads"] == 1 and inside["isolated"] is False
+    env_report = inside["report"]
+    methods = env_report["result"]["methods"]
+    assert env_report["kind"] == "hoag" and len(methods) == 8
+    drawn = inside["chartData"]["validation"]
+    assert [d["name"] for d in drawn] == [m["name"] for m in methods]
+    assert [d["y"] for d in drawn] == [[p["validation_loss"] for p in m["trace"]] for m in methods]
+    assert sum(len(d["y"]) for d in drawn) > 50
+    assert len(inside["charts"]) >= 3 and all(c["ink"] > 500 for c in inside["charts"]), inside["charts"]
+    assert ran["height"] > 300  # the iframe follows the page's height
+    # The same bits as the native core on the config the widget ran.
+    native = _leaves(json.loads(tunelab.to_json(tunelab.run(env_report["config"])["result"])))
+    browser = _leaves(env_report["result"])
+    assert len(browser) > 500
+    differ = [(k, native.get(k), browser.get(k)) for k in sorted(set(native) | set(browser)) if native.get(k) != browser.get(k)]
+    assert not differ, differ[:10]
+
+    # The report shown: its numbers in the charts, nothing ran.
+    assert shown["state"]["tunelabState"] == "shown", shown["state"]
+    s = shown["inside"]
+    report = json.loads((tmp_path / "shown-report.json").read_text())
+    assert s["panel"] == "step-size" and s["runState"] == "done" and s["runs"] == 0
+    assert "nothing ran here" in s["message"]
+    gp_shown = s["chartData"]["runs"][0]
+    assert gp_shown["ksd"] == report["result"]["gp_ucb"]["ksd"]
+    assert [r["name"] for r in s["chartData"]["runs"][1:]] == [r["name"] for r in report["result"]["fixed"]]
+    assert all(c["ink"] > 500 for c in s["charts"]) and len(s["charts"]) >= 2, s["charts"]
