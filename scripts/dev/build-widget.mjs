@@ -48,6 +48,8 @@ const pagePlugin = {
   setup(build) {
     // uPlot is vendored at serve time (vendor/uplot/ = node_modules/uplot/dist/).
     build.onResolve({ filter: /vendor\/uplot\// }, (args) => ({ path: path.join(REPO, 'node_modules/uplot/dist', args.path.replace(/^.*vendor\/uplot\//, '')) }));
+    // markdown-it likewise (vendor/markdown-it/ = node_modules/markdown-it/dist/browser/): lesson text.
+    build.onResolve({ filter: /vendor\/markdown-it\// }, (args) => ({ path: path.join(REPO, 'node_modules/markdown-it/dist/browser', args.path.replace(/^.*vendor\/markdown-it\//, '')) }));
     build.onLoad({ filter: /\.m?js$/ }, async (args) => {
       let text = await fs.promises.readFile(args.path, 'utf8');
       const r = rel(args.path);
