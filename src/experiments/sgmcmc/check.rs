@@ -1,8 +1,10 @@
-//! Checks of a [`TuneConfig`] (values, limits, the memory estimate). They call the arm grids, the schedule,
+//! Checks of a [`TuneConfig`] (values, limits, the memory estimate). They call the arm grids, the schedule
+//! ([`run_schedule`], the one place a config's rounds are computed),
 //! the keep caps and the driver's sample counts, so they live here and not in `config.rs`, which stays a leaf
 //! (types and defaults only) that every other module of the kind may import.
 
 use super::config::*;
+use super::plan::run_schedule;
 use crate::error::{Error, Result};
 use crate::sampler::BatchSize;
 
@@ -64,10 +66,7 @@ impl TuneConfig {
         let m = super::arms::arm_count(&self.tuner, &self.arms, self.sampler.kind)?;
         limits::check_arms(m)?;
         // Budget of every arm of every round (MAMBA: the successive-halving plan).
-        let total: f64 = match self.tuner {
-            TunerSpec::Mamba { eta, .. } => super::mamba_schedule(m, eta, r).iter().map(|p| p.arms as f64 * p.budget).sum(),
-            _ => m as f64 * r,
-        };
+        let total: f64 = run_schedule(self, m, r).iter().map(|p| p.arms as f64 * p.budget).sum();
         let unit_name = match unit {
             BudgetUnit::GradEvals => "grad-evals",
             BudgetUnit::Iterations => "iterations",
@@ -138,10 +137,7 @@ impl TuneConfig {
             return est;
         };
         let iterations = match unit {
-            BudgetUnit::Iterations => Some(match self.tuner {
-                TunerSpec::Mamba { eta, .. } => super::mamba_schedule(m, eta, r).iter().map(|p| p.arms as f64 * p.budget).sum(),
-                _ => m as f64 * r,
-            }),
+            BudgetUnit::Iterations => Some(run_schedule(self, m, r).iter().map(|p| p.arms as f64 * p.budget).sum::<f64>()),
             BudgetUnit::Seconds => None,
             BudgetUnit::GradEvals => {
                 // Iterations of an arm = its gradient evaluations / its batch (in training points).
@@ -163,16 +159,13 @@ impl TuneConfig {
                     let smallest = b.iter().cloned().fold(f64::INFINITY, f64::min);
                     // Every batch value has the same share of the arms (grid; random search in expectation).
                     let mean_inverse = b.iter().map(|x| 1.0 / x).sum::<f64>() / b.len() as f64;
-                    match self.tuner {
-                        // Round 0 runs the whole grid; later rounds are counted as if the arms with the
-                        // smallest batch (the most iterations) survived.
-                        TunerSpec::Mamba { eta, .. } => super::mamba_schedule(m, eta, r)
-                            .iter()
-                            .enumerate()
-                            .map(|(i, p)| p.arms as f64 * p.budget * if i == 0 { mean_inverse } else { 1.0 / smallest })
-                            .sum(),
-                        _ => m as f64 * r * mean_inverse,
-                    }
+                    // Round 0 runs the whole grid; later rounds (MAMBA's) are counted as if the arms with the
+                    // smallest batch (the most iterations) survived.
+                    run_schedule(self, m, r)
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| p.arms as f64 * p.budget * if i == 0 { mean_inverse } else { 1.0 / smallest })
+                        .sum::<f64>()
                 })
             }
         };
