@@ -38,8 +38,8 @@ export const PANEL_NAMES = {
 /** The panel a lesson of `kind` runs in. @param {string} kind */
 export const panelOf = (kind) => (kind === 'compare' ? BUILTIN_PANEL : kind);
 
-/** The URL of a built-in lesson's file. @param {string} id */
-export const builtinUrl = (id) => new URL(`lessons/${encodeURIComponent(id)}.md`, document.baseURI).href;
+/** The URL of a built-in lesson's file (lessons/ beside www/, wherever the site or the notebook widget puts it). @param {string} id */
+export const builtinUrl = (id) => new URL(`../lessons/${encodeURIComponent(id)}.md`, import.meta.url).href;
 
 const tooLarge = (/** @type {number} */ bytes) => new Error(`This lesson file is ${(bytes / 1e6).toFixed(1)} MB; a lesson may be at most ${MAX_LESSON_BYTES >> 20} MB (it is a page of text, not data). Nothing was run.`);
 

@@ -48,7 +48,7 @@ const pagePlugin = {
   setup(build) {
     // uPlot is vendored at serve time (vendor/uplot/ = node_modules/uplot/dist/).
     build.onResolve({ filter: /vendor\/uplot\// }, (args) => ({ path: path.join(REPO, 'node_modules/uplot/dist', args.path.replace(/^.*vendor\/uplot\//, '')) }));
-    // markdown-it likewise (vendor/markdown-it/ = node_modules/markdown-it/dist/browser/): lesson text.
+    // markdown-it (lesson text) likewise (vendor/markdown-it/ = node_modules/markdown-it/dist/browser/).
     build.onResolve({ filter: /vendor\/markdown-it\// }, (args) => ({ path: path.join(REPO, 'node_modules/markdown-it/dist/browser', args.path.replace(/^.*vendor\/markdown-it\//, '')) }));
     build.onLoad({ filter: /\.m?js$/ }, async (args) => {
       let text = await fs.promises.readFile(args.path, 'utf8');
@@ -80,9 +80,15 @@ const css = ['node_modules/uplot/dist/uPlot.min.css', 'www/style.css', 'www/widg
   .map((f) => `/* ${f} */\n${fs.readFileSync(path.join(REPO, f), 'utf8')}`).join('\n');
 const page = `<!doctype html>\n<html lang="en" class="embed widget">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>tunelab</title>\n<style>\n${css.replace(/<\/style/gi, '<\\/style')}\n</style>\n<!--tunelab:scripts-->\n</head>\n<body>${body.replace(/<script[\s\S]*?<\/script>/gi, '')}</body>\n</html>\n`;
 
-// The built-in lessons (id -> panel), so Python names a wrong id before anything is shown.
-const lessonsMod = await import(path.join(REPO, 'www/lessons.js'));
-const lessons = Object.fromEntries((lessonsMod.LESSONS ?? []).map((l) => [l.id, { panel: l.panel, title: l.title }]));
+// The built-in lessons (id -> panel, title), so Python names a wrong id before anything is shown: each file of
+// lessons/ read by the core's lesson parser (the single-threaded wasm module, as the page's worker runs it).
+const { BUILTIN_LESSONS, panelOf } = await import(path.join(REPO, 'www/lessons.js'));
+const wasmMod = await import(path.join(REPO, 'pkg/tunelab.js'));
+wasmMod.initSync({ module: fs.readFileSync(path.join(REPO, 'pkg/tunelab_bg.wasm')) });
+const lessons = Object.fromEntries(BUILTIN_LESSONS.map((/** @type {string} */ id) => {
+  const l = wasmMod.lesson_parse(`lessons/${id}.md`, fs.readFileSync(path.join(REPO, 'lessons', `${id}.md`), 'utf8'));
+  return [id, { panel: panelOf(l.kind), title: l.title }];
+}));
 
 // Licences of the npm packages inside the bundles.
 const packages = new Set();
@@ -108,6 +114,12 @@ write('page.html', page);
 write('LICENSES.txt', licences);
 fs.copyFileSync(path.join(REPO, 'pkg/tunelab_bg.wasm'), path.join(OUT, 'tunelab_bg.wasm'));
 const files = [];
+// The built-in lesson files, fetched by the page's lesson code under BASE/lessons/.
+fs.mkdirSync(path.join(OUT, 'files/lessons'), { recursive: true });
+for (const id of BUILTIN_LESSONS) {
+  fs.copyFileSync(path.join(REPO, 'lessons', `${id}.md`), path.join(OUT, 'files/lessons', `${id}.md`));
+  files.push(`lessons/${id}.md`);
+}
 for (const f of fs.readdirSync(path.join(REPO, 'data')).filter((f) => f.endsWith('.csv') || f.startsWith('COPYING')).sort()) {
   fs.copyFileSync(path.join(REPO, 'data', f), path.join(OUT, 'files/data', f));
   files.push(`data/${f}`);

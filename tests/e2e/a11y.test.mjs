@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { openBrowser } from './driver.mjs';
 import { TABS, ready, runDefault, openLesson, axeViolations } from './scenarios.mjs';
 import { playground } from './embed-helpers.mjs';
-import { LESSONS } from '../../www/lessons.js';
+import { LESSONS } from './lesson-files.mjs';
 
 /** @param {any[]} v */
 const show = (v) => JSON.stringify(v, null, 1);
