@@ -204,10 +204,18 @@ describe('readable charts and whole exports (1100 x 900)', () => {
     assert.ok(png.legendRows >= 2, `legend rows ${png.legendRows}`);
   });
 
-  test('bandit: regret charts with markers, titles per chart, the posterior view of many arms without error bars', async () => {
+  test('bandit: regret charts with markers and one algorithm highlighted, titles per chart, the posterior view of many arms without error bars', async () => {
     await page.click('#tab-bandit');
     await runPanel(page, 'bandit', { problem: 'reservoir', a: 1, b: 1, algos: ['d-ttts', 'ttts', 'successive-halving', 'uniform'], rounds: 120, repeats: 3, seed: 3 });
-    await checkLineCharts(page, 'bandit');
+    const charts = await checkLineCharts(page, 'bandit');
+    // No tangle: D-TTTS (the paper's) highlighted in colour with its band, the others thin grey lines with their own
+    // markers and dashes; the menu offers each algorithm and "all alike".
+    const simple = charts.find((c) => c.key === 'simple');
+    assert.deepEqual(simple.series.filter((s) => s.color !== '#7c8591').map((s) => s.label), ['d-ttts']);
+    assert.deepEqual(await page.evaluate(() => [...document.querySelectorAll('#bandit-focus option')].map((o) => o.value)), ['', 'd-ttts', 'ttts', 'successive-halving', 'uniform']);
+    await page.selectOption('#bandit-focus', 'ttts');
+    assert.deepEqual((await lineCharts(page, 'bandit')).find((c) => c.key === 'simple').series.filter((s) => s.color !== '#7c8591').map((s) => s.label), ['ttts']);
+    await page.selectOption('#bandit-focus', 'd-ttts');
     const { svg } = await checkExports(page, 'bandit', 'bandit-');
     const titles = svgTexts(svg, 'title');
     assert.ok(titles.some((t) => /Simple regret/.test(t)) && titles.some((t) => /Cumulative regret/.test(t)), JSON.stringify(titles));

@@ -2,7 +2,7 @@
 // Enter on Run runs and focus is back on Run at the end; at 1280 x 800 the chart is scrolled into view below the
 // sticky run bar and its one-line verdict; the end of the run is said in a polite live region;
 // Run's tooltip names Ctrl+Enter. After a run, another preset marks the results "from the previous settings"
-// (a note under the run bar, data-stale on the panel) until the next Run (here by Ctrl+Enter); on a generated
+// (a note in the run bar, which stays in view; data-stale on the panel) until the next Run (here by Ctrl+Enter); on a generated
 // panel (step size) a changed field marks them and changing it back unmarks them.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -50,7 +50,7 @@ describe('run state and keyboard', () => {
     await page.selectOption('#preset', 'banana');
     await page.waitForFunction(() => window.__tunelab.panels.tune.stale === true);
     assert.equal(await page.getAttribute('#panel-tune', 'data-stale'), 'true');
-    assert.ok(await page.isVisible('#panel-tune .stale-note'));
+    assert.ok(await page.isVisible('#panel-tune .runbar .stale-note'));
     assert.match(await page.textContent('#panel-tune .stale-note'), /from the previous settings \(run 1\), not these: press Run/);
     // The chart still shows the last run, so the note is what tells them apart.
     assert.ok(await page.evaluate(() => window.__tunelab.panels.tune.panel.scoreChart.drawn.length > 0));

@@ -346,7 +346,7 @@ export class Panel extends EstimatingPanel {
 
   /**
    * Marks the results shown as from the previous settings once the settings or the file differ from those of
-   * the run that made them (and unmarks them when the settings are changed back): a note under the run bar,
+   * the run that made them (and unmarks them when the settings are changed back): a note in the run bar,
    * `data-stale` on the panel (the result cards get a dashed outline) and the hook's `stale`. The results are
    * kept, never shown under the new settings' labels without the note.
    */
@@ -360,9 +360,10 @@ export class Panel extends EstimatingPanel {
     const results = this.section.querySelector('.results');
     let note = /** @type {HTMLElement|null} */ (this.section.querySelector('.stale-note'));
     if (stale && !note && results) {
+      // In the run bar (sticky on a laptop, fixed on a phone), so it stays in view with the results.
       note = el('p', { class: 'stale-note', role: 'status' });
       const bar = results.querySelector(':scope > .runbar');
-      if (bar) bar.after(note); else results.prepend(note);
+      if (bar) bar.append(note); else results.prepend(note);
     }
     if (note) {
       note.textContent = stale ? `The results below are from the previous settings (run ${this.runs}), not these: press Run for these settings.` : '';

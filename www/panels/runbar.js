@@ -118,7 +118,6 @@ export class RunBar {
   setRunning(on) {
     const run = this.part('run');
     if (on) this.hadFocus = document.activeElement === run || document.activeElement === this.part('stop');
-    else if (this.hadFocus === undefined) this.hadFocus = false;
     run.disabled = on;
     this.part('stop').disabled = !on;
     if (!on && this.hadFocus) {

@@ -41,11 +41,11 @@ export function drawMark(ctx, shape, x, y, r, color, hollow = false) {
 const f1 = (v) => v.toFixed(1);
 
 /**
- * The same marker as an SVG element.
- * @param {string} shape @param {number} x @param {number} y @param {number} r @param {string} color
+ * The same marker as an SVG element; `hollow`: white inside, outlined in the colour (as drawMark).
+ * @param {string} shape @param {number} x @param {number} y @param {number} r @param {string} color @param {boolean} [hollow]
  */
-export function svgMark(shape, x, y, r, color) {
-  const f = `fill="${color}"`;
+export function svgMark(shape, x, y, r, color, hollow = false) {
+  const f = hollow && shape !== 'ex' ? `fill="#fff" stroke="${color}" stroke-width="${f1(r * 0.45)}"` : `fill="${color}"`;
   const poly = (/** @type {number[][]} */ pts) => `<path d="M${pts.map(([a, b]) => `${f1(a)},${f1(b)}`).join('L')}Z" ${f}/>`;
   if (shape === 'square') return `<rect x="${f1(x - r * 0.85)}" y="${f1(y - r * 0.85)}" width="${f1(1.7 * r)}" height="${f1(1.7 * r)}" ${f}/>`;
   if (shape === 'triangle') return poly([[x, y - 1.1 * r], [x + r, y + 0.75 * r], [x - r, y + 0.75 * r]]);

@@ -8,6 +8,9 @@ import { Panel } from '../panel.js';
 import { el, nextFrame } from '../../shared/dom.js';
 import { parseNumbers } from '../../shared/hash.js';
 import { LineChart, legend, alignSeries, seriesStyle, placeholder } from '../../shared/charts.js';
+
+/** The grey of the algorithms not highlighted on the regret charts (3.7:1 on white, WCAG's 3:1 for graphics). */
+const CONTEXT_GREY = '#7c8591';
 import { CanvasPlot, keyBox, drawGp1d } from '../../shared/canvas.js';
 import { MARK_GLYPH } from '../../shared/marks.js';
 import { fmtSci } from '../../shared/format.js';
@@ -214,13 +217,18 @@ export class BanditPanel extends Panel {
     const P = (k) => this.id(k);
     this.xSel = el('select', { id: P('xaxis') }, el('option', { value: 'rounds', text: 'rounds' }), el('option', { value: 'compute', text: 'compute (after the run)' }));
     this.logBox = el('input', { type: 'checkbox', id: P('ylog') });
+    // Highlight one algorithm: its line and band in colour, the others thin grey lines (still told apart by their
+    // markers and dashes), so that four crossing curves with bands do not tangle. The paper's D-TTTS by default.
+    this.focusSel = /** @type {HTMLSelectElement} */ (el('select', { id: P('focus') }, el('option', { value: '', text: 'all alike' })));
+    this.focusSel.addEventListener('change', () => { this.focusChosen = true; this.redraw(true); });
     this.legendEl = el('div', { class: 'legend', 'aria-hidden': 'true' });
     const simpleHost = el('div', { class: 'chart chart-small', id: P('chart-simple'), role: 'img', 'aria-label': 'Simple regret of each algorithm against rounds: mean over repeats with a band' });
     const cumHost = el('div', { class: 'chart chart-small', id: P('chart-cumulative'), role: 'img', 'aria-label': 'Cumulative regret of each algorithm against rounds: mean over repeats with a band' });
     host.append(this.card('regret', ['Regret ', '(mean over repeats; band ±1.96 s.e., clipped to the repeats’ range)'],
       el('div', { class: 'chart-controls' },
         el('label', { for: P('xaxis'), text: 'x axis' }), this.xSel,
-        el('label', { class: 'inline-check' }, this.logBox, 'log y')),
+        el('label', { class: 'inline-check' }, this.logBox, 'log y'),
+        el('label', { for: P('focus'), text: 'highlight' }), this.focusSel),
       this.legendEl,
       el('div', { class: 'two-col' },
         el('div', {}, el('h3', { text: 'Simple regret (optimum − value of the recommended arm)' }), simpleHost),
@@ -370,7 +378,10 @@ export class BanditPanel extends Panel {
     const keep = log ? (v) => Number.isFinite(v) && v > 0 : Number.isFinite;
     const names = (this.report?.algorithms.map((a) => a.name)) ?? this.curves.map((c) => c.name);
     if (names.length === 0) return;
-    const series = names.map((n, i) => ({ label: n, ...seriesStyle(i), band: true, width: n === 'uniform' || n === 'random' ? 1.5 : 2 }));
+    const focus = this.focusOf(names);
+    const series = names.map((n, i) => (focus && n !== focus
+      ? { label: n, ...seriesStyle(i), color: CONTEXT_GREY, band: false, width: 1 }
+      : { label: n, ...seriesStyle(i), band: true, width: focus ? 2.5 : n === 'uniform' || n === 'random' ? 1.5 : 2 }));
     const unit = this.report?.algorithms[0]?.compute.unit ?? 'pulls';
     const xLabel = this.xSel.value === 'compute' && this.report ? unit : 'round';
     if (rebuild) this.stale = new Set(['simple', 'cumulative']);
@@ -390,6 +401,23 @@ export class BanditPanel extends Panel {
       requestAnimationFrame(() => { this.redrawQueued = false; this.redraw(false); });
     }
     legend(this.legendEl, series);
+  }
+
+  /**
+   * The algorithm the regret charts highlight: the menu's choice once the student made one, else D-TTTS (the
+   * paper's method) when it runs, else none; the menu lists the algorithms of the run.
+   * @param {string[]} names @returns {string}
+   */
+  focusOf(names) {
+    const sel = /** @type {HTMLSelectElement} */ (this.focusSel);
+    const have = [...sel.options].slice(1).map((o) => o.value);
+    if (have.join('\n') !== names.join('\n')) {
+      const keep = sel.value;
+      sel.replaceChildren(el('option', { value: '', text: 'all alike' }), ...names.map((n) => el('option', { value: n, text: n })));
+      sel.value = names.includes(keep) ? keep : '';
+    }
+    if (!this.focusChosen) sel.value = names.includes('d-ttts') ? 'd-ttts' : '';
+    return sel.value;
   }
 
   /** Distinct arms pulled against rounds, per algorithm (after the run). */

@@ -570,7 +570,7 @@ export class TunePanel extends Panel {
       title: `${m.tuner ? `${String(m.tuner).replace(/^mamba/, 'MAMBA')}: ` : ''}${this.axes().metric.toUpperCase()} of each arm against compute${this.partialNote() ? ` (${this.partialNote()})` : ''}`,
       xLabel: this.xLabel(), yLabel: this.yLabel(), footer: this.exportFooter(), caption: this.exportCaption(), arms: m.arms, best: m.done ? m.best : null,
       boundaries: m.boundaries, legend: c.legendItems(fmtBatch, fmtStep),
-      style: { strokeOf: (a) => c.strokeOf(a), markOf: (a) => c.markOf(a), dashOf: (a) => c.dashOf(a) },
+      style: { strokeOf: (a) => c.strokeOf(a), markOf: (a) => c.markOf(a), dashOf: (a) => c.dashOf(a), hollowOf: (a) => c.isOut(a) },
     });
   }
 

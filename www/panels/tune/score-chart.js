@@ -74,6 +74,8 @@ export class ScoreChart extends Chart {
     /** @type {{key: string, pos: Map<number, number[][]>}|null} the last layout of the markers (device pixels) */
     this.layoutCache = null;
     this.version = 0;
+    /** re-ranges of the x axis for the spread markers at one data version (bounded) */
+    this.rerange = { version: -1, n: 0 };
     /**
      * Every scored marker of the last draw, for the page's tests: arm id, point index, centre (CSS pixels of the
      * plot area), radius, the colour drawn and whether it is hollow (pruned arms).
@@ -253,8 +255,11 @@ export class ScoreChart extends Chart {
           const [need, room] = self.spreadNeed(u);
           const cap = PAD_CAP * width / dpr();
           const short = room.some((v, k) => v < Math.min(need[k], cap) - 1);
-          if (need[0] > self.padPx[0] + 0.5 || need[1] > self.padPx[1] + 0.5 || short) {
+          // At most three times for one set of data (a size that keeps changing cannot loop it).
+          const tries = self.rerange.version === self.version ? self.rerange.n : 0;
+          if ((need[0] > self.padPx[0] + 0.5 || need[1] > self.padPx[1] + 0.5 || short) && tries < 3) {
             self.padPx = [Math.max(need[0], self.padPx[0]), Math.max(need[1], self.padPx[1])];
+            self.rerange = { version: self.version, n: tries + 1 };
             queueMicrotask(() => { if (self.u === u) u.setData(u.data); });
           }
         }],

@@ -4,6 +4,11 @@
 import { fmtTick } from '../../shared/format.js';
 import { svgMark } from '../../shared/marks.js';
 import { esc, wrapPhrases } from '../../shared/chart-export.js';
+import { dodge } from '../../shared/swarm.js';
+
+/** Marker radius and the least distance between markers' centres, as on the page (score-chart.js). */
+const R = 3.2;
+const GAP = 2.4 * R + 1;
 
 /** Decade (or 1-2-5) ticks of a log range. @param {number} lo @param {number} hi */
 function logTicks(lo, hi) {
@@ -20,7 +25,7 @@ function logTicks(lo, hi) {
  * The score chart as an SVG document.
  * @param {{title: string, xLabel: string, yLabel: string, footer: string, caption?: string[], arms: any[], best: number|null,
  *   boundaries: {round: number, x: number}[], legend: {label: string, color: string, ramp?: string[], dash?: boolean, glyph?: string}[],
- *   style: {strokeOf: (a: any) => string, markOf: (a: any) => string, dashOf: (a: any) => number[]}}} o
+ *   style: {strokeOf: (a: any) => string, markOf: (a: any) => string, dashOf: (a: any) => number[], hollowOf?: (a: any) => boolean}}} o
  * @returns {string}
  */
 export function scoreSvg(o) {
@@ -37,7 +42,8 @@ export function scoreSvg(o) {
   }
   // Top: the legend rows, then a strip of two rows for the round-end labels (above the plot: they cover no point).
   const pad = { l: 84, r: 24, t: 44 + rows.length * 20 + 32, b: 74 };
-  const pw = W - pad.l - pad.r; const ph = H0 - pad.t - pad.b;
+  const ph = H0 - pad.t - pad.b;
+  const pw = W - pad.l - pad.r;
   const pts = o.arms.flatMap((a) => a.points.filter((p) => p[0] > 0 && Number.isFinite(p[1]) && p[1] > 0));
   const xs = [...pts.map((p) => p[0]), ...o.boundaries.map((b) => b.x)];
   const ys = pts.map((p) => p[1]);
@@ -45,8 +51,22 @@ export function scoreSvg(o) {
   const xPad = xs.length ? 10 ** Math.max(0.02, 0.03 * Math.log10(Math.max(...xs) / Math.min(...xs))) : 1;
   const x0 = xs.length ? Math.min(...xs) / xPad : 1; const x1 = xs.length ? Math.max(...xs) * xPad : 10;
   const y0 = ys.length ? Math.min(...ys) / 1.5 : 0.1; const y1 = ys.length ? Math.max(...ys) * 1.5 : 10;
-  const px = (/** @type {number} */ x) => pad.l + ((Math.log10(x) - Math.log10(x0)) / (Math.log10(x1) - Math.log10(x0) || 1)) * pw;
+  // The plot's inner margins (px) keep room for the markers spread sideways (swarm.js), as on the page.
+  let inL = 0; let inR = 0;
+  const px = (/** @type {number} */ x) => pad.l + inL + ((Math.log10(x) - Math.log10(x0)) / (Math.log10(x1) - Math.log10(x0) || 1)) * (pw - inL - inR);
   const py = (/** @type {number} */ y) => pad.t + ph - ((Math.log10(y) - Math.log10(y0)) / (Math.log10(y1) - Math.log10(y0) || 1)) * ph;
+  /** Every scored point's centre, spread as on the page (the same order: by compute, then score). */
+  const place = () => {
+    const all = o.arms.flatMap((a) => a.points.filter((p) => p[0] > 0 && Number.isFinite(p[1]) && p[1] > 0).map((p, k) => ({ a, k, x: px(p[0]), y: py(p[1]), s: p[1] })));
+    all.sort((p, q) => p.x - q.x || p.s - q.s);
+    const off = dodge(all, GAP);
+    /** @type {Map<any, number[][]>} */
+    const at = new Map();
+    all.forEach((p, n) => { const l = at.get(p.a) ?? []; l[p.k] = [p.x + off[n], p.y]; at.set(p.a, l); });
+    return { at, lo: Math.min(0, ...all.map((p, n) => p.x + off[n] - R * 1.4 - pad.l)), hi: Math.max(0, ...all.map((p, n) => p.x + off[n] + R * 1.4 - (pad.l + pw))) };
+  };
+  let placed = place();
+  if (placed.lo < 0 || placed.hi > 0) { inL = Math.min(pw / 3, -placed.lo + 4); inR = Math.min(pw / 3, placed.hi + 4); placed = place(); }
   const out = [`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="system-ui, sans-serif" font-size="12">`,
     `<rect width="${W}" height="${H}" fill="#fff"/>`,
     `<text x="16" y="24" font-size="15" font-weight="bold" fill="#1b1f24">${esc(o.title)}</text>`];
@@ -92,13 +112,14 @@ export function scoreSvg(o) {
   // Arms: lines and markers, the chosen arm last (on top).
   const order = [...o.arms].sort((a, b) => (a.id === o.best ? 1 : 0) - (b.id === o.best ? 1 : 0));
   for (const a of order) {
-    const p = a.points.filter((q) => q[0] > 0 && Number.isFinite(q[1]) && q[1] > 0);
+    const p = (placed.at.get(a) ?? []).filter(Boolean);
     if (!p.length) continue;
     const c = o.style.strokeOf(a); const dash = o.style.dashOf(a);
-    const w = a.id === o.best ? 3.5 : 1.5;
+    const hollow = o.style.hollowOf?.(a) ?? false;
+    const w = a.id === o.best ? 3.5 : hollow ? 1 : 1.5;
     out.push(`<g data-arm="${a.id}"><title>arm ${a.id}</title>`);
-    if (p.length > 1) out.push(`<polyline fill="none" stroke="${c}" stroke-width="${w}"${dash?.length ? ` stroke-dasharray="${dash.join(' ')}"` : ''} points="${p.map((q) => `${px(q[0]).toFixed(1)},${py(q[1]).toFixed(1)}`).join(' ')}"/>`);
-    for (const q of p) out.push(svgMark(o.style.markOf(a), px(q[0]), py(q[1]), a.id === o.best ? 4.5 : 3.2, c));
+    if (p.length > 1) out.push(`<polyline fill="none" stroke="${c}" stroke-width="${w}"${dash?.length ? ` stroke-dasharray="${dash.join(' ')}"` : ''} points="${p.map((q) => `${q[0].toFixed(1)},${q[1].toFixed(1)}`).join(' ')}"/>`);
+    for (const q of p) out.push(svgMark(o.style.markOf(a), q[0], q[1], a.id === o.best ? R * 1.4 : R, c, hollow));
     out.push('</g>');
   }
   caption.forEach((t, i) => out.push(`<text class="caption" x="16" y="${H0 - 10 + i * 16}" font-size="11" fill="#3d4650">${esc(t)}</text>`));
