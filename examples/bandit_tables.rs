@@ -1,11 +1,12 @@
-//! Regenerates the bandit comparison tables of docs/bandit-tables.md (problems x methods: final simple regret,
-//! recommended arm's true value, cumulative regret, distinct arms; mean and 95% band over the repeats) and the
-//! effective-arms data (distinct arms pulled against pulls, per reservoir and method) as CSV.
+//! Runs the bandit comparisons of docs/bandit-tables.md (problems x methods) and writes, per problem, its raw report
+//! DIR/bandit-reports/SLUG.json: per method and repeat the final simple regret, the recommended arm's true value,
+//! the cumulative regret and the distinct arms pulled (the curves and arm statistics are left out); and the
+//! effective-arms data (distinct arms pulled against pulls, per reservoir and method) as DIR/bandit-effective-arms.csv.
+//! The tables of docs/bandit-tables.md are generated from the reports by `python3 scripts/reproduce/doc_tables.py`.
 //!
 //! `cargo run --release --example bandit_tables -- [--repeats N] [--seed S] [--only NAME,...] [--out DIR]`
-//! (defaults: 20 repeats, seed 1 (the reported seed; nothing was tuned on it), out = docs/). Writes
-//! DIR/bandit-tables.md and DIR/bandit-effective-arms.csv and prints the tables. With `--only` (exact problem names), the sections of
-//! the named problems are replaced in (or appended to) the existing files and the others are kept.
+//! (defaults: 20 repeats, seed 1 (the reported seed; nothing was tuned on it), out = docs/). With `--only` (exact
+//! problem names) only the named problems run; the CSV rows of the others are kept.
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
@@ -18,7 +19,9 @@ use tunelab::experiments::bandit::sgmcmc_ksd::{SgmcmcKsdSpec, SgmcmcReservoirSha
 
 fn tuners() -> Vec<AlgoSpec> {
     vec![
+        // the poster's recommendation (argmax over the whole arm set), then the pulled-only and most-pulled variants
         AlgoSpec::DTtts(TttsOptions::default()),
+        AlgoSpec::DTtts(TttsOptions { recommend: Recommend::PosteriorPulled, label: Some("d-ttts (pulled only)".into()), ..Default::default() }),
         AlgoSpec::DTtts(TttsOptions { recommend: Recommend::MostPulled, label: Some("d-ttts (most pulled)".into()), ..Default::default() }),
         AlgoSpec::Ttts(TttsOptions::default()),
         AlgoSpec::SuccessiveHalving(HalvingOptions::default()),
@@ -29,7 +32,8 @@ fn tuners() -> Vec<AlgoSpec> {
 }
 
 fn cfg(problem: ProblemSpec, rounds: usize, repeats: usize, seed: u64) -> BanditConfig {
-    BanditConfig { problem, algorithms: tuners(), rounds, repeats, seed, checkpoints: Some(20), band: 1.96, repeat_range: None }
+    // every repeat as one range: the report then carries each repeat's raw values (the same streams as without it)
+    BanditConfig { problem, algorithms: tuners(), rounds, repeats, seed, checkpoints: Some(20), band: 1.96, repeat_range: Some((0, repeats)) }
 }
 
 fn main() {
@@ -59,40 +63,21 @@ fn main() {
         ("sgmcmc-ksd pool of 60", ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec::default()), 1000),
         ("sgmcmc-ksd continuous reservoir", ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec { continuous: true, ..SgmcmcKsdSpec::default() }), 1000),
     ];
-    let mut md = String::new();
     let mut csv = String::from("problem,algorithm,round,distinct_mean,distinct_lo,distinct_hi\n");
-    // --only: keep the other problems' sections of the existing files
-    let mut kept: Vec<(String, String)> = Vec::new();
+    // --only: keep the other problems' rows of the existing CSV
     let mut kept_csv = String::new();
     if only.is_some() {
-        if let Ok(old) = std::fs::read_to_string(format!("{out}/bandit-tables.md")) {
-            for sec in old.split("\n## ").skip(1) {
-                let title = sec.split(" (").next().unwrap_or("").to_string();
-                kept.push((title, format!("\n## {}", sec.trim_end_matches('\n')) + "\n"));
-            }
-        }
         if let Ok(old) = std::fs::read_to_string(format!("{out}/bandit-effective-arms.csv")) {
             kept_csv = old.lines().skip(1).map(|l| format!("{l}\n")).collect();
         }
     }
-    let _ = writeln!(
-        md,
-        "# Bandit comparison tables (generated)\n\nRegenerate: `cargo run --release --example bandit_tables` (seed {seed}, {repeats} repeats; \
-         nothing was tuned: every method runs with its defaults). Mean [95% band = mean ± 1.96 s.e. over repeats, clipped \
-         to the repeats' range]. Simple regret = optimum − true value of the final recommendation; on the real problems \
-         the true value is an arm's mean validation accuracy over 10 fixed folds and the optimum is the best true value \
-         of 100 reference draws from the same reservoir (a negative regret means the tuner found a better arm). \
-         Distinct arms = arms pulled at least once by the end.\n"
-    );
+    let _ = std::fs::create_dir_all(format!("{out}/bandit-reports"));
     for (name, problem, rounds) in problems {
         if only.as_ref().is_some_and(|o| !o.iter().any(|x| name == x)) {
-            if let Some((_, sec)) = kept.iter().find(|(t, _)| t == name) {
-                md.push_str(sec);
-                kept_csv.lines().filter(|l| l.starts_with(&format!("{name},"))).for_each(|l| {
-                    csv.push_str(l);
-                    csv.push('\n');
-                });
-            }
+            kept_csv.lines().filter(|l| l.starts_with(&format!("{name},"))).for_each(|l| {
+                csv.push_str(l);
+                csv.push('\n');
+            });
             continue;
         }
         let c = cfg(problem, rounds, repeats, seed);
@@ -100,14 +85,12 @@ fn main() {
         let rep = match experiments::check_and_run::<BanditExperiment>(c.clone(), Inputs::default(), &mut |_| {}, &AtomicBool::new(false)) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("{name}: {e}");
-                let _ = writeln!(md, "\n## {name}\n\nnot run: {e}\n");
+                eprintln!("{name}: not run: {e}");
                 continue;
             }
         };
         let secs = t0.elapsed().as_secs_f64();
-        let start = md.len();
-        let _ = writeln!(md, "\n## {name} ({rounds} pulls, {repeats} repeats, {secs:.0} s)\n\n{}\n", rep.problem);
+        let mut md = String::new();
         if let ProblemSpec::SgmcmcKsd(spec) = &c.problem {
             if spec.continuous {
                 // the shape of the reservoir: how many configurations are near the optimum
@@ -151,31 +134,42 @@ fn main() {
                 g4(frac(0.2))
             );
         }
-        let _ = writeln!(md, "| method | simple regret | recommended true value | cumulative regret | distinct arms |\n|---|---|---|---|---|");
-        let f = |s: &experiments::bandit::Summary| format!("{} [{}, {}]", g4(s.mean), g4(s.lo), g4(s.hi));
+        let mut algos = Vec::new();
         for a in &rep.algorithms {
-            let k = a.distinct_arms.mean.len() - 1;
-            let _ = writeln!(
-                md,
-                "| {} | {} | {} | {} | {:.0} [{:.0}, {:.0}] |",
-                a.name,
-                f(&a.final_simple_regret),
-                f(&a.final_value),
-                g4(a.final_cumulative_regret.mean),
-                a.distinct_arms.mean[k],
-                a.distinct_arms.lo[k],
-                a.distinct_arms.hi[k]
-            );
+            let raw = a.per_repeat.as_ref().expect("a repeat range keeps the raw values");
+            let last = |v: &Vec<Vec<f64>>| -> Vec<f64> { v.iter().map(|r| *r.last().unwrap_or(&f64::NAN)).collect() };
+            let value: Vec<f64> = a.recommended.iter().map(|r| r.value.unwrap_or(f64::NAN)).collect();
+            let arms: Vec<serde_json::Value> = a.recommended.iter().map(|r| serde_json::json!(r.arm)).collect();
+            algos.push(serde_json::json!({
+                "name": a.name,
+                "simple": last(&raw.simple),
+                "value": value,
+                "cumulative": last(&raw.cumulative),
+                "distinct": last(&raw.distinct),
+                "recommended_arm": arms,
+            }));
             for (i, r) in rep.rounds.iter().enumerate() {
                 let _ = writeln!(csv, "{name},{},{r},{},{},{}", a.name, a.distinct_arms.mean[i], a.distinct_arms.lo[i], a.distinct_arms.hi[i]);
             }
         }
-        eprintln!("{name}: {secs:.1} s");
-        print!("{}", &md[start..]);
-        md_flush(&out, &md, &csv);
+        let slug: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+        let json = serde_json::json!({
+            "section": name,
+            "rounds": rounds,
+            "repeats": repeats,
+            "seed": seed,
+            "band": c.band,
+            "problem": rep.problem,
+            "note": md.trim(),
+            "seconds": secs,
+            "config": c,
+            "algorithms": algos,
+        });
+        let _ = std::fs::write(format!("{out}/bandit-reports/{slug}.json"), serde_json::to_string(&json).expect("json") + "\n");
+        eprintln!("{name}: {secs:.1} s -> {out}/bandit-reports/{slug}.json");
+        let _ = std::fs::write(format!("{out}/bandit-effective-arms.csv"), &csv);
     }
-    // the kept sections after the last problem run (--only) are written too
-    md_flush(&out, &md, &csv);
+    let _ = std::fs::write(format!("{out}/bandit-effective-arms.csv"), &csv);
 }
 
 fn g4(v: f64) -> String {
@@ -189,11 +183,6 @@ fn g4(v: f64) -> String {
     } else {
         format!("{v:.2e}")
     }
-}
-
-fn md_flush(out: &str, md: &str, csv: &str) {
-    let _ = std::fs::write(format!("{out}/bandit-tables.md"), md);
-    let _ = std::fs::write(format!("{out}/bandit-effective-arms.csv"), csv);
 }
 
 /// A reservoir's shape from its reference draws' true values: the values sorted, and the fraction within `d` of

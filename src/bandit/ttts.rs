@@ -7,9 +7,9 @@
 //!
 //! Rewards `r` in [0, 1] are binarised: a success with probability `r` (Agrawal & Goyal 2012), so Beta-Bernoulli
 //! updates stay exact. Priors are Beta(1, 1). Recommendations maximise the posterior probability of being the best
-//! arm, computed exactly by one-dimensional quadrature ([`super::betabest`]) over all arms of the list (D-TTTS's
-//! entered but unpulled arms compete with their Beta(1, 1) prior); the most-pulled arm and the old Monte Carlo
-//! estimate are options.
+//! arm, computed exactly by one-dimensional quadrature ([`super::betabest`]) over all arms of the list, pulled or not
+//! (D-TTTS's entered but unpulled arms have their Beta(1, 1) prior), as the poster's recommendation rule; the
+//! pulled arms only, the most-pulled arm and a Monte Carlo estimate are options.
 
 use rand::RngExt;
 use rand_distr::{Beta, Distribution};
@@ -92,35 +92,62 @@ fn most_pulled(stats: &[Stats]) -> Option<usize> {
     best
 }
 
-/// The pulled arm with the largest exact `P(best)` among `stats` plus `unpulled` competing Beta(1, 1) arms (ties:
-/// the larger posterior mean).
-fn exact_best(stats: &[Stats], unpulled: usize) -> Option<usize> {
+/// Where a recommendation rule looks: the index into `stats` of a candidate, or "one of the `unpulled` arms
+/// outside `stats`" (D-TTTS's entered but never pulled arms in pseudo-arm mode).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pick {
+    Stat(usize),
+    Outside,
+}
+
+/// The arm with the largest exact `P(best)` (ties: the larger posterior mean, then the earlier arm). The pulled
+/// arms of `stats` always compete with the `unpulled` arms outside `stats` and the zero-pull entries of `stats`,
+/// all with the Beta(1, 1) prior. `over_all`: the candidates are every arm of the list, pulled or not (the
+/// poster's rule, "Recommendation Rule": argmax over i in A, the set of queried arms); otherwise only the pulled
+/// arms are candidates (a variant).
+fn exact_best(stats: &[Stats], unpulled: usize, over_all: bool) -> Option<Pick> {
     let idx: Vec<usize> = (0..stats.len()).filter(|&i| stats[i].pulls() > 0.0).collect();
-    if idx.is_empty() {
+    let zero: Vec<usize> = (0..stats.len()).filter(|&i| stats[i].pulls() == 0.0).collect();
+    let n_unpulled = unpulled + zero.len();
+    let mut params: Vec<(f64, f64)> = idx.iter().map(|&i| (stats[i].alpha(), stats[i].beta())).collect();
+    // one unpulled arm as an explicit entry and the others as `extra`: prob_best groups equal posteriors, so the
+    // entry's value is the probability of one (each) unpulled arm. A pulled arm never has the Beta(1, 1)
+    // posterior (alpha + beta >= 3), so the group holds unpulled arms only.
+    let with_unpulled = over_all && n_unpulled > 0;
+    if with_unpulled {
+        params.push((1.0, 1.0));
+    }
+    if params.is_empty() {
         return None;
     }
-    let unpulled = unpulled + (stats.len() - idx.len());
-    let params: Vec<(f64, f64)> = idx.iter().map(|&i| (stats[i].alpha(), stats[i].beta())).collect();
-    let p = super::betabest::prob_best(&params, unpulled);
-    let pm = |s: &Stats| s.alpha() / (s.alpha() + s.beta());
+    let extra = if with_unpulled { n_unpulled - 1 } else { n_unpulled };
+    let p = super::betabest::prob_best(&params, extra);
+    let mean = |j: usize| params[j].0 / (params[j].0 + params[j].1);
     let mut best = 0;
-    for j in 1..idx.len() {
-        if p[j] > p[best] || (p[j] == p[best] && pm(&stats[idx[j]]) > pm(&stats[idx[best]])) {
+    for j in 1..params.len() {
+        if p[j] > p[best] || (p[j] == p[best] && mean(j) > mean(best)) {
             best = j;
         }
     }
-    Some(idx[best])
+    Some(if best < idx.len() {
+        Pick::Stat(idx[best])
+    } else {
+        // the earliest unpulled arm: a zero-pull entry of `stats` first, else the next arm outside
+        zero.first().map_or(Pick::Outside, |&i| Pick::Stat(i))
+    })
 }
 
-fn recommend(stats: &[Stats], unpulled: usize, opts: &TttsOptions, rng: &mut Rng) -> Option<usize> {
+/// The recommended arm's index into `stats`, or `Outside` (see [`Pick`]).
+fn recommend(stats: &[Stats], unpulled: usize, opts: &TttsOptions, rng: &mut Rng) -> Option<Pick> {
     match opts.recommend {
-        Recommend::Posterior => exact_best(stats, unpulled),
+        Recommend::Posterior => exact_best(stats, unpulled, true),
+        Recommend::PosteriorPulled => exact_best(stats, unpulled, false),
         Recommend::PosteriorMc => {
             let idx: Vec<usize> = (0..stats.len()).filter(|&i| stats[i].pulls() > 0.0).collect();
             let pulled: Vec<Stats> = idx.iter().map(|&i| stats[i].clone()).collect();
-            most_probably_best(&pulled, opts.mc_samples, rng).map(|j| idx[j])
+            most_probably_best(&pulled, opts.mc_samples, rng).map(|j| Pick::Stat(idx[j]))
         }
-        Recommend::MostPulled => most_pulled(stats),
+        Recommend::MostPulled => most_pulled(stats).map(Pick::Stat),
     }
 }
 
@@ -136,7 +163,11 @@ macro_rules! beta_arms_feedback {
             observe(&mut self.stats, arm, reward, &mut self.bin_rng);
         }
         fn recommend(&mut self, _t: usize, rng: &mut Rng) -> Option<Arm> {
-            recommend(&self.stats, self.unpulled(), &self.opts, rng).map(|i| Arm::Index(self.stats[i].arm))
+            recommend(&self.stats, self.unpulled(), &self.opts, rng).map(|p| match p {
+                Pick::Stat(i) => Arm::Index(self.stats[i].arm),
+                // arms are pulled in list order, so the earliest entered unpulled arm is the next index
+                Pick::Outside => Arm::Index(self.stats.len()),
+            })
         }
         fn arm_stats(&self) -> Vec<ArmStat> {
             arm_stats(&self.stats)
@@ -162,11 +193,16 @@ fn observe(stats: &mut [Stats], arm: &Arm, reward: f64, bin_rng: &mut Rng) {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum Recommend {
-    /// Largest posterior probability of being the best, computed exactly (quadrature, [`super::betabest`]; Shang
-    /// et al. 2019, sec. 3) over all arms of the list. With many arms pulled once (D-TTTS on a reservoir) a barely
-    /// pulled arm with one success can have the largest probability, so it may be recommended.
+    /// The poster's rule (Shang et al. 2019, "Recommendation Rule"): the arm of the whole list A (pulled or
+    /// not; an unpulled arm has its Beta(1, 1) prior) with the largest posterior probability of being the best,
+    /// computed exactly (quadrature, [`super::betabest`]). With many arms pulled once (D-TTTS on a reservoir) a
+    /// barely pulled arm with one success can have the largest probability, so it may be recommended; an
+    /// unpulled arm is recommended only when no pulled arm is more probably the best.
     #[default]
     Posterior,
+    /// A variant: the same probabilities (every arm of the list still competes), but only pulled arms can be
+    /// recommended.
+    PosteriorPulled,
     /// The same rule estimated by `mc_samples` Monte Carlo draws over the pulled arms only (the rule before the
     /// exact one; kept for comparison).
     PosteriorMc,

@@ -107,7 +107,7 @@ fn hoag_shape(cfg: &HoagConfig) -> Option<(usize, usize)> {
 }
 
 /// Passes over the train third an accurate inner solve (the landscape's, the curves' and the final ones, to
-/// `blackbox_tol`, warm-started) typically takes; at most `max_inner_iter`.
+/// `blackbox_tol`, warm-started) typically takes.
 const TYPICAL_SOLVE_PASSES: f64 = 20.0;
 
 /// The cost model of a HOAG comparison, in passes over the train third as the methods count them
@@ -129,6 +129,11 @@ pub(crate) fn hoag_cost(cfg: &HoagConfig) -> Cost {
     let mut cost = Cost::default();
     let methods = cfg.methods.len() as f64;
     cost.add(Phase::new("methods", methods * cfg.budget.cost as f64, "passes", per_pass, Basis::Bound));
+    if cfg.reference_runs > 0 {
+        // the HOAG runs that define the reference optimum, each on a method's budget plus its final solve
+        let runs = cfg.reference_runs as f64;
+        cost.add(Phase::new("reference runs", runs * (cfg.budget.cost as f64 + TYPICAL_SOLVE_PASSES), "passes", per_pass, Basis::Bound));
+    }
     let solves = methods * (cfg.budget.max_iter as f64 + 1.0);
     cost.add(Phase::new("accurate solves", solves * TYPICAL_SOLVE_PASSES, "passes", per_pass, Basis::Typical));
     if cfg.landscape_points >= 2 {

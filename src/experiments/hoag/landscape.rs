@@ -1,6 +1,6 @@
 //! Chart data: the outer (and validation) loss of a HOAG problem on a grid over the hyperparameter box.
 
-use super::methods::{evaluate, linspace};
+use super::methods::{evaluate, linspace, measure_iters};
 use super::problems::Bilevel;
 use super::{HoagConfig, Landscape};
 use crate::{Error, Result};
@@ -13,7 +13,7 @@ pub(super) fn landscape(pr: &dyn Bilevel, cfg: &HoagConfig) -> Result<Landscape>
     let axis = linspace(cfg.bounds[0], cfg.bounds[1], k);
     let s = pr.n_hyper();
     let n = pr.n_inner();
-    let max_iter = cfg.max_inner_iter.max(2 * n);
+    let max_iter = measure_iters(n);
     // One hyperparameter: the axis; more than two: along the diagonal (every hyperparameter equal).
     let rows: Vec<Vec<(f64, f64)>> = if s != 2 {
         let mut x = vec![0.0; n];

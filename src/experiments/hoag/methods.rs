@@ -8,7 +8,7 @@
 use super::problems::{Bilevel, InnerAt};
 use super::unroll;
 use super::solvers::{conjugate_gradient, norm};
-use super::{HoagConfig, HoagMethodReport, MethodSpec, TracePoint};
+use super::{HoagConfig, HoagMethodReport, MethodSpec, StepRule, TracePoint};
 use crate::gp::{BaseKernel, Gp, HyperOptions, Kernel};
 use crate::rng::{stream, Rng};
 use crate::{Error, Result};
@@ -17,13 +17,25 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use web_time::Instant;
 use crate::math::{exp, ln};
 
-/// Adaptive step of Pedregosa (2016, Sec. 3): the step `1/L` grows by `1/GROW` when the sufficient-decrease
-/// inequality (slack `C ε`, as in the authors' code `hoag_lbfgs`) holds and halves otherwise; the safeguard
-/// of the authors' code: a step after which the outer loss rises by more than `REJECT` times is rejected
-/// (back to the previous iterate, step halved, the tolerance sequence halved).
-const C_SLACK: f64 = 0.25;
-const GROW: f64 = 0.95;
+/// Adaptive step of Pedregosa (2016, Sec. 3 "Adaptive step size", eq. 3): the step `1/L` is multiplied by
+/// β = `BETA` = 1.05 when the sufficient-decrease inequality holds and by α = 0.5 otherwise ("M = 1, α = 0.5,
+/// β = 1.05"); the `authors-code` variant ([`StepRule::AuthorsCode`]) fixes C at `AUTHORS_C` = 0.25 and grows
+/// the step by 1/`AUTHORS_GROW` = 1/0.95 as the authors' code `hoag_lbfgs`. The safeguard of that code: a step
+/// after which the outer loss rises by more than `REJECT` times is rejected (back to the previous iterate,
+/// step halved, the tolerance sequence halved).
+const BETA: f64 = 1.05;
+const ALPHA: f64 = 0.5;
+const AUTHORS_C: f64 = 0.25;
+const AUTHORS_GROW: f64 = 0.95;
 const REJECT: f64 = 1.2;
+/// Iteration cap of the off-clock accurate evaluations (curves, landscape, final losses, at least `2n`): they
+/// measure the methods and are not bound by the methods' inner cap `max_inner_iter`.
+pub(super) const MEASURE_ITERS: usize = 1000;
+
+/// Iteration cap of a measuring (off-clock) solve on a problem with `n` inner variables.
+pub(super) fn measure_iters(n: usize) -> usize {
+    MEASURE_ITERS.max(2 * n)
+}
 
 pub(super) fn linspace(lo: f64, hi: f64, k: usize) -> Vec<f64> {
     (0..k).map(|i| lo + (hi - lo) * i as f64 / (k - 1) as f64).collect()
@@ -57,6 +69,9 @@ struct Tracker<'a> {
     inner_iters: usize,
     trace: Vec<TracePoint>,
     emit: &'a mut dyn FnMut(&TracePoint),
+    /// Whether every iterate is evaluated accurately off the clock (the curves); the reference runs only need
+    /// their final point.
+    measure: bool,
 }
 
 impl Tracker<'_> {
@@ -112,16 +127,41 @@ pub(super) fn run_method(
     emit: &mut dyn FnMut(&TracePoint),
     cancel: &AtomicBool,
 ) -> Result<HoagMethodReport> {
-    let mut tr = Tracker { start: Instant::now(), paused: 0.0, cost: 0, inner_iters: 0, trace: Vec::new(), emit };
+    run_method_from(pr, cfg, spec, method_id, None, true, emit, cancel)
+}
+
+/// The final accurate outer loss of HOAG (exponential tolerances) started at a uniformly random point of the box
+/// (stream `(seed, 0x4ef0 + run)`), on the same budget as a method: one of the runs that define the reference
+/// optimum (Pedregosa 2016, Sec. 3.1).
+pub(super) fn reference_run(pr: &dyn Bilevel, cfg: &HoagConfig, run: u64, cancel: &AtomicBool) -> Result<f64> {
+    let mut rng = stream(cfg.seed, 0x4ef0 + run);
+    let init = uniform_point(&mut rng, pr.n_hyper(), cfg.bounds);
+    let spec = MethodSpec::Hoag { tolerance: super::Tolerance::Exponential };
+    let rep = run_method_from(pr, cfg, &spec, 0, Some(init), false, &mut |_| {}, cancel)?;
+    Ok(rep.final_loss)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_method_from(
+    pr: &dyn Bilevel,
+    cfg: &HoagConfig,
+    spec: &MethodSpec,
+    method_id: u64,
+    init: Option<Vec<f64>>,
+    measure: bool,
+    emit: &mut dyn FnMut(&TracePoint),
+    cancel: &AtomicBool,
+) -> Result<HoagMethodReport> {
+    let mut tr = Tracker { start: Instant::now(), paused: 0.0, cost: 0, inner_iters: 0, trace: Vec::new(), emit, measure };
     let mut x = vec![0.0; pr.n_inner()];
     let (final_hyper, tolerances, stopped) = match spec {
-        MethodSpec::Hoag { .. } | MethodSpec::IterDiff { .. } => gradient_method(pr, cfg, spec, &mut tr, &mut x, cancel)?,
+        MethodSpec::Hoag { .. } | MethodSpec::IterDiff { .. } => gradient_method(pr, cfg, spec, init, &mut tr, &mut x, cancel)?,
         _ => search_method(pr, cfg, spec, method_id, &mut tr, &mut x, cancel)?,
     };
     let seconds = tr.seconds();
     let rejected_steps = tr.trace.iter().filter(|t| t.rejected).count();
-    let max_iter = cfg.max_inner_iter.max(2 * pr.n_inner());
-    let (final_loss, final_validation_loss, _, _) = evaluate(pr, &final_hyper, &mut x, cfg.blackbox_tol, max_iter);
+    let (final_loss, final_validation_loss, _, _) =
+        evaluate(pr, &final_hyper, &mut x, cfg.blackbox_tol, measure_iters(pr.n_inner()));
     Ok(HoagMethodReport {
         name: spec.name(),
         spec: spec.clone(),
@@ -148,13 +188,20 @@ fn gradient_method(
     pr: &dyn Bilevel,
     cfg: &HoagConfig,
     spec: &MethodSpec,
+    init: Option<Vec<f64>>,
     tr: &mut Tracker,
     x: &mut [f64],
     cancel: &AtomicBool,
 ) -> Result<(Vec<f64>, Vec<f64>, &'static str)> {
     let s = pr.n_hyper();
     let n = pr.n_inner();
-    let mut lam = cfg.init.clone().unwrap_or_else(|| pr.default_init());
+    let mut lam = init.or_else(|| cfg.init.clone()).unwrap_or_else(|| pr.default_init());
+    // C of eq. 3: from the data when the outer loss has a global Lipschitz constant, else local (below).
+    let c_data = match cfg.step_rule {
+        StepRule::Text => pr.outer_lipschitz(),
+        StepRule::AuthorsCode => Some(AUTHORS_C),
+    };
+    let mut c_now = c_data.unwrap_or(0.0);
     project(&mut lam, cfg.bounds);
     let mut q = vec![0.0; n];
     let mut gx = vec![0.0; n];
@@ -168,8 +215,9 @@ fn gradient_method(
     let mut prev: Option<(f64, f64, Vec<f64>)> = None;
     // Halved at each rejected step (the authors' code tightens the tolerance there).
     let mut eps_scale = 1.0;
-    let cg_max = cfg.max_inner_iter.max(2 * n);
-    let acc_iters = cfg.max_inner_iter.max(2 * n);
+    // The Hessian system (Algorithm 1 (ii)) is not the inner optimisation the paper caps at 100 iterations.
+    let cg_max = measure_iters(n);
+    let acc_iters = measure_iters(n);
     // Off-clock accurate evaluations warm-start from their own iterate.
     let mut x_acc = vec![0.0; n];
     let steps = if let MethodSpec::IterDiff { steps } = spec { *steps } else { 0 };
@@ -188,6 +236,11 @@ fn gradient_method(
                 let info = at.solve(x, mu * eps, cfg.max_inner_iter);
                 tr.inner_iters += info.iters;
                 let f = at.outer_grad(x, &mut gx, &mut glam);
+                if c_data.is_none() {
+                    // no global Lipschitz constant (kernel ridge's squared loss): ‖∇_1 g(x_k)‖, the constant of g
+                    // on the ε_k-ball around x_k to first order in ε_k
+                    c_now = norm(&gx);
+                }
                 // (ii) ∇²_1 h q = ∇_1 f by CG until |residual| <= ε_k (absolute), warm-started from the last q.
                 let xr: &[f64] = x;
                 let info = conjugate_gradient(|v, out| at.hvp(xr, v, out), &gx, &mut q, eps, cg_max);
@@ -214,17 +267,17 @@ fn gradient_method(
         tr.cost += at.cost();
         drop(at);
         let pn = norm(&p);
-        // Adaptive step (Sec. 3): with incr = |λ_k - λ_{k-1}|, grow the step when
+        // Adaptive step (Sec. 3, eq. 3 with M = 1): with incr = |λ_k - λ_{k-1}|, grow the step when
         // f_k <= f_{k-1} + C ε_k + ε_{k-1} (C + 1) incr - (L/2) incr² (the descent lemma with the errors of
-        // the approximate gradient), halve it otherwise; reject the step when the
+        // the approximate gradient), multiply it by α = 0.5 otherwise; reject the step when the
         // outer loss rose by more than 20% (f_k >= 1.2 f_{k-1}): back to λ_{k-1}, tolerances halved.
         let mut rejected = false;
         if let (Some((f_old, eps_old, lam_old)), Some(l)) = (&prev, big_l.as_mut()) {
             let incr = lam.iter().zip(lam_old).map(|(a, b)| (a - b) * (a - b)).sum::<f64>().sqrt();
-            if f <= f_old + C_SLACK * eps + eps_old * (C_SLACK + 1.0) * incr - 0.5 * *l * incr * incr {
-                *l *= GROW;
+            if step_test(f, *f_old, eps, *eps_old, incr, *l, c_now) {
+                *l = grow_l(*l, cfg.step_rule);
             } else {
-                *l *= 2.0;
+                *l /= ALPHA;
                 if f >= REJECT * f_old || !f.is_finite() {
                     eps_scale *= 0.5;
                     rejected = true;
@@ -232,10 +285,14 @@ fn gradient_method(
                 }
             }
         }
-        let (f_acc, val) = tr.off_clock(|| {
-            let (fa, va, _, _) = evaluate(pr, &lam, &mut x_acc, cfg.blackbox_tol, acc_iters);
-            (fa, va)
-        });
+        let (f_acc, val) = if tr.measure {
+            tr.off_clock(|| {
+                let (fa, va, _, _) = evaluate(pr, &lam, &mut x_acc, cfg.blackbox_tol, acc_iters);
+                (fa, va)
+            })
+        } else {
+            (f, f64::NAN)
+        };
         let tol = if matches!(spec, MethodSpec::Hoag { .. }) { Some(eps) } else { None };
         tr.push(k, &lam, f, &lam, f_acc, val, tol, Some(pn), rejected);
         if rejected {
@@ -268,6 +325,19 @@ fn gradient_method(
         prev = Some((f, eps, old));
     };
     Ok((lam, tolerances, stopped))
+}
+
+/// Eq. 3 (M = 1) with the `(L/2)Δ²` term: whether the step from the previous iterate counts as a success.
+pub(super) fn step_test(f: f64, f_old: f64, eps: f64, eps_old: f64, incr: f64, l: f64, c: f64) -> bool {
+    f <= f_old + c * eps + eps_old * (c + 1.0) * incr - 0.5 * l * incr * incr
+}
+
+/// `L` after a successful step: the step `1/L` times β = 1.05 (the text) or 1/0.95 (the authors' code).
+pub(super) fn grow_l(l: f64, rule: StepRule) -> f64 {
+    match rule {
+        StepRule::Text => l / BETA,
+        StepRule::AuthorsCode => l * AUTHORS_GROW,
+    }
 }
 
 fn uniform_point(rng: &mut Rng, s: usize, b: [f64; 2]) -> Vec<f64> {
@@ -394,7 +464,8 @@ fn search_method(
     let mut xs: Vec<Vec<f64>> = Vec::new();
     let mut ys: Vec<f64> = Vec::new();
     let mut best = (f64::INFINITY, vec![0.0; s], f64::NAN);
-    let max_iter = cfg.max_inner_iter.max(2 * pr.n_inner());
+    // The paper's fairness rule (Sec. 3.2): every method's inner solves stop at `max_inner_iter` iterations.
+    let max_iter = cfg.max_inner_iter;
     let mut k = 0;
     let stopped = loop {
         k += 1;

@@ -42,6 +42,14 @@ pub trait Bilevel: Send + Sync {
     fn default_init(&self) -> Vec<f64> {
         vec![0.0; self.n_hyper()]
     }
+    /// The Lipschitz constant `C` of the outer loss `g` in the inner variable, computed from the data (Pedregosa
+    /// 2016, Sec. 3 "Adaptive step size", eq. 3: "C is the Lipschitz constant of g (for loss functions such as
+    /// logistic or least squares this can easily be computed from the data)"), when `g` has a global one.
+    /// `None` when it has none (a squared loss is quadratic in the inner variable, so its gradient is unbounded):
+    /// the step rule then uses the local constant `‖∇_1 g(x_k)‖` at the current iterate.
+    fn outer_lipschitz(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// The inner problem at fixed hyperparameters, with the derivatives HOAG needs. Every method counts its
@@ -136,6 +144,32 @@ impl LogisticRows for DenseRows<'_> {
             g[j] += c * a[j];
         }
     }
+}
+
+/// `sqrt(λ_max(AᵀA) / n)` of the rows of `s` (`p` columns) by 100 power iterations from the all-ones vector: the
+/// Lipschitz constant of the mean logistic loss `(1/n) Σ ψ(b_i a_iᵀw)` in `w`, since `|ψ'| <= 1` gives
+/// `‖∇‖ = ‖Aᵀu‖ / n <= σ_max(A) ‖u‖ / n <= σ_max(A) / sqrt(n)` for `|u_i| <= 1`.
+pub(crate) fn mean_logistic_lipschitz(s: &impl LogisticRows, p: usize) -> f64 {
+    let n = s.len();
+    if n == 0 || p == 0 {
+        return 0.0;
+    }
+    let mut v = vec![1.0 / (p as f64).sqrt(); p];
+    let mut lam_max = 0.0;
+    for _ in 0..100 {
+        let mut w = vec![0.0; p];
+        for i in 0..n {
+            let a = s.dot_row(i, &v);
+            s.axpy_row(i, a, &mut w);
+        }
+        let nw = dot(&w, &w).sqrt();
+        if !(nw > 0.0) {
+            break;
+        }
+        lam_max = nw;
+        v.iter_mut().zip(&w).for_each(|(vi, wi)| *vi = wi / nw);
+    }
+    (lam_max / n as f64).sqrt()
 }
 
 /// Mean logistic loss `(1/n) Σ log(1 + exp(-b_i a_iᵀw))` with labels in {-1, +1}.
@@ -277,6 +311,16 @@ impl<T: L2Logistic> Bilevel for T {
         } else {
             vec!["log regularisation".into()]
         }
+    }
+    /// Sec. 3 "Initialization": "The initialization of regularization parameters is set to 0" on the paper's
+    /// scale, whose inner objective is `Σ_i ψ(b_i a_iᵀx) + e^λ ‖x‖²` (eq. 4). tunelab's is that divided by `n`
+    /// with the penalty `(e^λ / 2) ‖x‖²`, so the paper's λ = 0 is `λ = ln(2 / n)` here.
+    fn default_init(&self) -> Vec<f64> {
+        let n = self.train().len().max(1) as f64;
+        vec![ln(2.0 / n); self.n_hyper()]
+    }
+    fn outer_lipschitz(&self) -> Option<f64> {
+        Some(mean_logistic_lipschitz(&self.test(), self.p()))
     }
     fn at(&self, lam: &[f64]) -> Box<dyn InnerAt + '_> {
         let reg = if self.per_feature() { lam.iter().map(|l| exp(*l)).collect() } else { vec![exp(lam[0]); self.p()] };

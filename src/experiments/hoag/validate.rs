@@ -22,6 +22,9 @@ impl HoagConfig {
         if self.max_inner_iter == 0 {
             return Err(Error::config("max_inner_iter must be at least 1"));
         }
+        if self.reference_runs > 100 {
+            return Err(Error::config(format!("reference_runs must be at most 100, got {}", self.reference_runs)));
+        }
         if self.budget.cost == 0 || self.budget.max_iter == 0 {
             return Err(Error::config("budget: cost and max_iter must be positive"));
         }

@@ -139,7 +139,7 @@ fn gp_ucb_cumulative_regret_is_sublinear() {
 fn d_ttts_recommends_the_best_arm_of_a_fixed_instance() {
     // 8 arms, best (0.9) at index 5, gap 0.1; 400 rounds. Claim: best recommended in >= 18 of 20 seeds.
     let means = vec![0.5, 0.8, 0.3, 0.7, 0.6, 0.9, 0.4, 0.2];
-    for rec in [tunelab::bandit::Recommend::Posterior, tunelab::bandit::Recommend::MostPulled] {
+    for rec in [tunelab::bandit::Recommend::Posterior, tunelab::bandit::Recommend::PosteriorPulled, tunelab::bandit::Recommend::MostPulled] {
         let mut hits = 0;
         for seed in 0..20 {
             let mut p = FiniteBernoulli::new(means.clone()).unwrap();
@@ -152,6 +152,68 @@ fn d_ttts_recommends_the_best_arm_of_a_fixed_instance() {
         }
         assert!(hits >= 18, "{rec:?}: best arm recommended in {hits}/20 seeds");
     }
+}
+
+#[test]
+fn ttts_recommends_over_the_whole_arm_set_and_the_variant_over_pulled_arms() {
+    use tunelab::bandit::{Recommend, Ttts};
+    // Arms 0 and 1 pulled 10 times with reward 0 (binarised: always a failure): Beta(1, 11) posteriors; arm 2
+    // never pulled: Beta(1, 1). P(best) of arm 2 is above 0.9, so the poster's rule (argmax over the arm set A)
+    // recommends it; the pulled-only variant must pick arm 0 or 1.
+    let fail_two = |rec: Recommend| {
+        let mut a = Ttts::new(3, TttsOptions { recommend: rec, ..Default::default() }, 1).unwrap();
+        for _ in 0..10 {
+            a.tell(&Arm::Index(0), 0.0);
+            a.tell(&Arm::Index(1), 0.0);
+        }
+        a.recommend(20, &mut stream(1, 9))
+    };
+    assert_eq!(fail_two(Recommend::Posterior), Some(Arm::Index(2)));
+    let pulled = fail_two(Recommend::PosteriorPulled);
+    assert!(matches!(pulled, Some(Arm::Index(0 | 1))), "{pulled:?}");
+    // With arm 0 at 10 successes it is the most probably best under both rules (the unpulled arm does not win
+    // by default).
+    for rec in [Recommend::Posterior, Recommend::PosteriorPulled] {
+        let mut a = Ttts::new(3, TttsOptions { recommend: rec, ..Default::default() }, 1).unwrap();
+        for _ in 0..10 {
+            a.tell(&Arm::Index(0), 1.0);
+            a.tell(&Arm::Index(1), 0.0);
+        }
+        assert_eq!(a.recommend(20, &mut stream(1, 9)), Some(Arm::Index(0)), "{rec:?}");
+    }
+}
+
+#[test]
+fn d_ttts_pseudo_arm_mode_can_recommend_an_entered_unpulled_arm() {
+    use tunelab::bandit::Recommend;
+    // Every pull returns 0, so every pulled arm is a sure failure and an entered but unpulled arm (Beta(1, 1)) is
+    // the most probably best whenever one exists: the poster's rule must then recommend an arm that entered
+    // (index < entered) and was never pulled; the pulled-only variant a pulled arm. Over 20 seeds the case must
+    // occur (else the test could not fail).
+    let mut seen = 0;
+    for seed in 0..20 {
+        let mut all = DTtts::new(TttsOptions::default(), None, seed).unwrap();
+        let mut pulled_only =
+            DTtts::new(TttsOptions { recommend: Recommend::PosteriorPulled, ..Default::default() }, None, seed).unwrap();
+        let mut ra = stream(seed, 1);
+        let mut rb = stream(seed, 1);
+        for t in 0..30 {
+            let a = all.ask(t, &mut ra);
+            all.tell(&a, 0.0);
+            let b = pulled_only.ask(t, &mut rb);
+            pulled_only.tell(&b, 0.0);
+        }
+        let pulled: Vec<usize> = all.arm_stats().iter().filter(|s| s.pulls > 0).map(|s| s.arm).collect();
+        if all.entered() > pulled.len() {
+            seen += 1;
+            let Some(Arm::Index(k)) = all.recommend(30, &mut stream(seed, 9)) else { panic!("no recommendation") };
+            assert!(k < all.entered() && !pulled.contains(&k), "seed {seed}: arm {k} of {} entered, pulled {pulled:?}", all.entered());
+        }
+        let b_pulled: Vec<usize> = pulled_only.arm_stats().iter().filter(|s| s.pulls > 0).map(|s| s.arm).collect();
+        let Some(Arm::Index(k)) = pulled_only.recommend(30, &mut stream(seed, 9)) else { panic!("no recommendation") };
+        assert!(b_pulled.contains(&k), "seed {seed}: pulled-only rule gave unpulled arm {k}");
+    }
+    assert!(seen > 0, "no seed left an entered arm unpulled");
 }
 
 #[test]

@@ -366,3 +366,115 @@ fn bad_configs_give_clear_errors() {
 }
 
 
+
+#[test]
+fn the_outer_lipschitz_constant_comes_from_the_data() {
+    use tunelab::experiments::hoag::{LogisticBilevel, Split};
+    // Every test row equal to a: σ_max(A)/sqrt(m) = ‖a‖ exactly (A = 1 aᵀ has the one singular value sqrt(m)‖a‖).
+    let a = [3.0, -4.0, 12.0];
+    let m = 7;
+    let rows = |n: usize| Split { x: (0..n).flat_map(|_| a).collect(), y: vec![1.0; n], n };
+    let pr = LogisticBilevel::new(3, rows(5), rows(m), rows(4));
+    let c = pr.outer_lipschitz().unwrap();
+    assert!((c - 13.0).abs() < 1e-12, "{c}");
+    // Random data: C bounds ‖∇_1 g‖ everywhere and is below the Frobenius bound sqrt(Σ‖a_i‖² / m).
+    let (cfg, data) = small(ProblemKind::Logreg, 150, 6);
+    let pr = hoag::problem_from_data(&cfg, &data).unwrap();
+    let c = pr.outer_lipschitz().expect("logistic regression has a global constant");
+    let at = pr.at(&[0.0]);
+    let mut gx = vec![0.0; 6];
+    let mut glam = vec![0.0; 1];
+    let mut largest: f64 = 0.0;
+    for k in 0..200 {
+        let x: Vec<f64> = (0..6).map(|j| 40.0 * (((k * 7 + j * 13) % 17) as f64 / 8.0 - 1.0)).collect();
+        at.outer_grad(&x, &mut gx, &mut glam);
+        largest = largest.max(gx.iter().map(|v| v * v).sum::<f64>().sqrt());
+    }
+    assert!(largest <= c * (1.0 + 1e-12), "‖∇g‖ {largest} above C {c}");
+    assert!(largest > 0.3 * c, "C {c} far above every gradient seen ({largest})");
+    // Kernel ridge's squared loss has no global constant.
+    let (cfg, data) = small(ProblemKind::KernelRidge, 30, 2);
+    assert!(hoag::problem_from_data(&cfg, &data).unwrap().outer_lipschitz().is_none());
+}
+
+/// `L_k = ‖p_k‖ / ‖λ_{k+1} − λ_k‖` of HOAG's accepted, unprojected steps on the bilevel quadratic: the ratios
+/// `L_k / L_{k+1}` of consecutive steps.
+fn step_ratios(rule: hoag::StepRule, init: f64) -> Vec<f64> {
+    let pr = quadratic(0.3);
+    let mut cfg = HoagConfig::new(ProblemKind::Logreg);
+    cfg.methods = vec![MethodSpec::Hoag { tolerance: Tolerance::Exponential }];
+    cfg.init = Some(vec![init]);
+    cfg.landscape_points = 0;
+    cfg.reference_runs = 0;
+    cfg.step_rule = rule;
+    cfg.budget = HoagBudget { cost: 100_000, seconds: None, max_iter: 12 };
+    let rep = hoag::run_problem(&pr, &cfg, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    let all = &rep.methods[0].trace;
+    // up to the first rejected step (it resets the iterate and skips one step test)
+    let t: Vec<_> = all.iter().take_while(|p| !p.rejected).cloned().collect();
+    // steps long enough that recovering L from the iterates is accurate to about 1e-10
+    let l: Vec<f64> = t
+        .windows(2)
+        .map(|w| (w[1].hyper[0] - w[0].hyper[0]).abs())
+        .zip(&t)
+        .take_while(|(d, _)| *d > 1e-5)
+        .map(|(d, p)| p.grad_norm.unwrap() / d)
+        .collect();
+    l.windows(2).map(|w| w[0] / w[1]).collect()
+}
+
+#[test]
+fn the_step_grows_by_the_texts_beta_and_the_authors_variant_by_one_over_0_95() {
+    // Sec. 3 "Adaptive step size": the step is multiplied by β = 1.05 when eq. 3 holds, by α = 0.5 otherwise.
+    for (rule, grow) in [(hoag::StepRule::Text, 1.05), (hoag::StepRule::AuthorsCode, 1.0 / 0.95)] {
+        let r: Vec<f64> = [1.5, 2.0, -0.5, -1.0].iter().flat_map(|&i| step_ratios(rule, i)).collect();
+        assert!(r.len() >= 3, "{r:?}");
+        let grown = r.iter().filter(|v| (**v - grow).abs() < 1e-6).count();
+        assert!(grown >= 1, "{rule:?}: no step grew by {grow}: {r:?}");
+        assert!(r.iter().all(|v| (v - grow).abs() < 1e-6 || (v - 0.5).abs() < 1e-6), "{rule:?}: {r:?}");
+    }
+}
+
+#[test]
+fn every_search_method_stops_its_inner_solves_at_the_cap() {
+    // Sec. 3.2: "the number of iterations used in the inner optimization algorithm ... is set to 100" for all
+    // methods. With a cap of 3 no evaluation of grid, random search or BO uses more than 3 L-BFGS iterations;
+    // with the 1,000 variant some use more (so the cap binds here).
+    let per_eval = |cap: usize| -> usize {
+        let (mut cfg, data) = small(ProblemKind::Logreg, 150, 10);
+        assert_eq!(cfg.max_inner_iter, 100, "the default is the paper's 100");
+        cfg.max_inner_iter = cap;
+        cfg.reference_runs = 0;
+        cfg.methods = vec![MethodSpec::Grid { points: 10 }, MethodSpec::Random, MethodSpec::Bo { initial: 4, random_init: false }];
+        cfg.budget = HoagBudget { cost: 400, seconds: None, max_iter: 8 };
+        let rep = contract::run_data::<HoagExperiment>(cfg, Some(&data), |_| {}, &AtomicBool::new(false)).unwrap();
+        let mut most = 0;
+        for m in &rep.methods {
+            let mut prev = 0;
+            for t in &m.trace {
+                most = most.max(t.inner_iters - prev);
+                prev = t.inner_iters;
+            }
+        }
+        most
+    };
+    assert!(per_eval(3) <= 3);
+    assert!(per_eval(1000) > 3);
+}
+
+#[test]
+fn the_reference_is_the_best_of_ten_random_hoag_runs_and_logistic_starts_at_the_papers_zero() {
+    let (mut cfg, data) = small(ProblemKind::Logreg, 150, 6);
+    cfg.methods = vec![MethodSpec::Hoag { tolerance: Tolerance::Exponential }, MethodSpec::Grid { points: 10 }];
+    cfg.budget = HoagBudget { cost: 600, seconds: None, max_iter: 15 };
+    assert_eq!(cfg.reference_runs, 10);
+    let rep = contract::run_data::<HoagExperiment>(cfg.clone(), Some(&data), |_| {}, &AtomicBool::new(false)).unwrap();
+    let r10 = rep.reference_hoag_runs.expect("ten reference runs");
+    assert!(rep.reference_optimum <= r10);
+    // The paper's λ_0 = 0 for Σψ + e^λ‖x‖² is ln(2/n) for tunelab's (1/n)Σψ + (e^λ/2)‖x‖² (n = 50 train rows).
+    assert!((rep.methods[0].trace[0].hyper[0] - (2.0f64 / 50.0).ln()).abs() < 1e-12, "{:?}", rep.methods[0].trace[0].hyper);
+    cfg.reference_runs = 0;
+    let rep0 = contract::run_data::<HoagExperiment>(cfg, Some(&data), |_| {}, &AtomicBool::new(false)).unwrap();
+    assert!(rep0.reference_hoag_runs.is_none());
+    assert_eq!(rep0.methods[0].final_loss, rep.methods[0].final_loss);
+}

@@ -77,8 +77,11 @@ fn sparse_per_feature_hypergradient_matches_finite_differences() {
 #[test]
 fn sparse_hoag_from_zero_overshoots_only_with_the_slow_default_tolerances() {
     let data = parse_svmlight(&svmlight_text(300, 200, 1), None).unwrap();
+    // the former start and step rule: λ_0 = 0 on tunelab's scale, C = 0.25, step x 1/0.95
     let run = |eps0: f64, tolerance: Tolerance| {
         let mut c = cfg(ProblemKind::Logreg);
+        c.init = Some(vec![0.0]);
+        c.step_rule = hoag::StepRule::AuthorsCode;
         c.eps0 = eps0;
         c.methods = vec![MethodSpec::Hoag { tolerance }];
         hoag::run_sparse(&c, &data, &mut |_| {}, &AtomicBool::new(false)).unwrap().methods.remove(0)
@@ -91,6 +94,12 @@ fn sparse_hoag_from_zero_overshoots_only_with_the_slow_default_tolerances() {
         let m = run(eps0, tol);
         assert!(m.final_loss <= grid.final_loss + 1e-3, "{eps0} {tol:?}: {} vs grid {}", m.final_loss, grid.final_loss);
     }
+    // the text's start (λ_0 = 0 on the paper's scale, ln(2/n) here) and step rule (C from the data, β = 1.05) with
+    // the default ε_0 = 0.1 reach the grid's loss
+    let mut d = cfg(ProblemKind::Logreg);
+    d.methods = vec![MethodSpec::Hoag { tolerance: Tolerance::Exponential }];
+    let text = hoag::run_sparse(&d, &data, &mut |_| {}, &AtomicBool::new(false)).unwrap().methods.remove(0);
+    assert!(text.final_loss <= grid.final_loss + 1e-3, "text rule: {} vs grid {}", text.final_loss, grid.final_loss);
     let m = run(0.1, Tolerance::Exponential);
     assert!(m.final_loss > std::f64::consts::LN_2 - 1e-3 && m.final_hyper[0] > 5.0, "{} at {:?}", m.final_loss, m.final_hyper);
     assert_eq!(m.rejected_steps, 0);

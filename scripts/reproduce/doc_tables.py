@@ -1,0 +1,218 @@
+"""Generates the docs' result tables from the committed raw reports, and checks that the docs hold exactly them.
+
+A doc holds a generated block between the lines
+    <!-- BEGIN generated KEY: scripts/reproduce/doc_tables.py -->
+    <!-- END generated KEY -->
+and KEY names the generator and its committed raw report(s):
+    bandit:SLUG   docs/bandit-reports/SLUG.json   (examples/bandit_tables.rs: one comparison, per-repeat finals)
+    hoag:SETTING  docs/hoag-bench/reports/SETTING.json   (examples/hoag_bench.rs: one slim report per seed)
+Nothing is re-run: every number of a block is computed here from the per-seed values of its report.
+
+Usage: python3 scripts/reproduce/doc_tables.py [--check] [DOC.md ...]
+(default: every .md file under docs/ and README.md; --write is the default, --check writes nothing and exits 1,
+naming each block, when a doc differs from what its report gives).
+"""
+import json
+import math
+import os
+import re
+import sys
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+BLOCK = re.compile(
+    r"(<!-- BEGIN generated (?P<key>[^:\s]+:[^\s]+): scripts/reproduce/doc_tables.py -->\n)(?P<body>.*?)(<!-- END generated (?P=key) -->)",
+    re.S,
+)
+
+
+def g4(v):
+    """Three significant digits as examples/bandit_tables.rs's g4 (fixed for 1e-3 <= |v| < 1e4, else 2-digit
+    exponent)."""
+    if v == 0:
+        return "0"
+    e = math.floor(math.log10(abs(v)))
+    if -3 <= e < 4:
+        dec = int(max(2 - e, 0))
+        return f"{v:.{dec}f}"
+    s = f"{v:.2e}"
+    m, x = s.split("e")
+    return f"{m}e{int(x)}"
+
+
+def summarize(values, band):
+    """Mean and band over repeats as src/experiments/bandit/report.rs `summarize`: mean +- band x s.e., clipped to
+    the values' range."""
+    n = len(values)
+    mean = sum(values) / n
+    se = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) / math.sqrt(n) if n > 1 else 0.0
+    return mean, max(mean - band * se, min(values)), min(mean + band * se, max(values))
+
+
+def separated(a, b):
+    """Whether two bands [lo, hi] do not overlap."""
+    return a[2] < b[1] or b[2] < a[1]
+
+
+def bandit_block(slug):
+    rep = json.load(open(os.path.join(ROOT, "docs", "bandit-reports", slug + ".json")))
+    band = rep["band"]
+    out = [f"**{rep['section']}** ({rep['rounds']} pulls, {rep['repeats']} repeats, seed {rep['seed']}; raw report "
+           f"`docs/bandit-reports/{slug}.json`)", "", rep["problem"], ""]
+    if rep.get("note"):
+        out += [rep["note"], ""]
+    out += ["| method | simple regret | recommended true value | cumulative regret | distinct arms |",
+            "|---|---|---|---|---|"]
+    rows = []
+    for a in rep["algorithms"]:
+        simple = summarize(a["simple"], band)
+        value = summarize(a["value"], band)
+        cum = sum(a["cumulative"]) / len(a["cumulative"])
+        dist = summarize(a["distinct"], band)
+        rows.append((a["name"], simple))
+        out.append(f"| {a['name']} | {g4(simple[0])} [{g4(simple[1])}, {g4(simple[2])}] | {g4(value[0])} "
+                   f"[{g4(value[1])}, {g4(value[2])}] | {g4(cum)} | {dist[0]:.0f} [{dist[1]:.0f}, {dist[2]:.0f}] |")
+    # which differences in simple regret are separated (95% bands do not overlap)
+    best = min(rows, key=lambda r: r[1][0])
+    sep = [r[0] for r in rows if r is not best and separated(best[1], r[1])]
+    tie = [r[0] for r in rows if r is not best and not separated(best[1], r[1])]
+    out += ["", f"Lowest mean simple regret: {best[0]}; its band separates from "
+            + (", ".join(sep) if sep else "no other method")
+            + ("; it overlaps " + ", ".join(tie) + " (no difference shown)" if tie else "") + "."]
+    return "\n".join(out) + "\n"
+
+
+def quantiles(v):
+    v = sorted(v)
+    n = len(v)
+    med = v[n // 2] if n % 2 == 1 else 0.5 * (v[n // 2 - 1] + v[n // 2])
+    return med, v[0], v[-1]
+
+
+def show(x, digits):
+    return f"{x:.{digits}f}" if math.isfinite(x) else "never"
+
+
+def sci(x):
+    """Rust's `{:.1e}`: one decimal, exponent without sign padding (3.0e-8, 1.2e0)."""
+    if not math.isfinite(x):
+        return "NaN" if x != x else ("inf" if x > 0 else "-inf")
+    m, e = f"{x:.1e}".split("e")
+    return f"{m}e{int(e)}"
+
+
+def hoag_block(setting):
+    path = os.path.join("docs", "hoag-bench", "reports", setting + ".json")
+    rep = json.load(open(os.path.join(ROOT, path)))
+    target = rep["target"]
+    seeds = rep["seeds"]
+    names = [m["name"] for m in seeds[0]["methods"]]
+    rows = {n: [] for n in names}
+    val_rows = {n: [] for n in names}
+    for s in seeds:
+        r = abs(s["reference_optimum"])
+        for m in s["methods"]:
+            sub = [b - s["reference_optimum"] for b in m["best_outer_loss"]]
+            hit = next((i for i, v in enumerate(sub) if v / r <= target), None)
+            c, t = (m["cost"][hit], m["seconds"][hit]) if hit is not None else (math.inf, math.inf)
+            rows[m["name"]].append((c, t, sub[-1] / r, m["rejected_steps"]))
+            val_rows[m["name"]].append((m["final_validation_loss"], m["seconds"][-1], m["cost"][-1]))
+    first, last = seeds[0]["seed"], seeds[-1]["seed"]
+    s0 = seeds[0]
+    gap = [(s["reference_hoag_runs"] - s["reference_optimum"]) / abs(s["reference_optimum"])
+           for s in seeds if s.get("reference_hoag_runs") is not None]
+    out = [f"HOAG benchmark `{setting}`, seeds {first}..={last}, n_train {s0['n_train']} n_test {s0['n_test']} "
+           f"n_validation {s0['n_validation']} features {s0['n_features']} hyperparameters {s0['n_hyper']}; "
+           f"inner cap {rep['max_inner_iter']} iterations for every method, step rule `{rep['step_rule']}`; raw "
+           f"report `{path}`",
+           f"target: relative suboptimality {target:.0e} of the outer loss (accurate inner solutions, off the clock) "
+           f"against the reference optimum: the lowest final loss of {rep['reference_runs']} randomly initialised "
+           f"HOAG (exponential) runs, lowered to any lower accurate loss of the run"
+           + (f" (it was lowered in {sum(1 for g in gap if g > 0)} of {len(gap)} seeds, by at most a relative "
+              f"{sci(max(gap))})" if gap else ""),
+           "",
+           "| method | reached | passes to target, median [min, max] | seconds to target, median [min, max] | "
+           "final rel. suboptimality, median [min, max] | rejected steps (total) |",
+           "|---|---|---|---|---|---|"]
+    for n in names:
+        row = rows[n]
+        reached = sum(1 for x in row if math.isfinite(x[0]))
+        cm, c0, c1 = quantiles([x[0] for x in row])
+        sm, t0, t1 = quantiles([x[1] for x in row])
+        fm, f0, f1 = quantiles([x[2] for x in row])
+        rej = sum(x[3] for x in row)
+        out.append(f"| {n} | {reached}/{len(row)} | {show(cm, 0)} [{show(c0, 0)}, {show(c1, 0)}] | {show(sm, 3)} "
+                   f"[{show(t0, 3)}, {show(t1, 3)}] | {sci(fm)} [{sci(f0)}, {sci(f1)}] | {rej} |")
+    out += ["", "Validation loss (the third set, Sec. 3.2's lower row) at the end of each method's budget, with the "
+            "seconds and passes it took, median [min, max] over the seeds:", "",
+            "| method | final validation loss | seconds | passes |", "|---|---|---|---|"]
+    for n in names:
+        v = val_rows[n]
+        vm, v0, v1 = quantiles([x[0] for x in v])
+        sm, t0, t1 = quantiles([x[1] for x in v])
+        cm, c0, c1 = quantiles([x[2] for x in v])
+        out.append(f"| {n} | {vm:.5f} [{v0:.5f}, {v1:.5f}] | {sm:.3f} [{t0:.3f}, {t1:.3f}] | "
+                   f"{cm:.0f} [{c0:.0f}, {c1:.0f}] |")
+    out += ["", "Validation loss against time, median over the seeds of each method's validation loss at its last "
+            "iterate up to t seconds (the paper's Figure 3, lower row):", ""]
+    grid = rep["time_grid"]
+    out += ["| method | " + " | ".join(f"{t:g} s" for t in grid) + " |", "|---|" + "---|" * len(grid)]
+    for n in names:
+        cells = []
+        for t in grid:
+            vals = []
+            for s in seeds:
+                m = next(m for m in s["methods"] if m["name"] == n)
+                upto = [v for v, sec in zip(m["validation_loss"], m["seconds"]) if sec <= t]
+                vals.append(upto[-1] if upto else math.inf)
+            med = quantiles(vals)[0]
+            cells.append(f"{med:.5f}" if math.isfinite(med) else "-")
+        out.append(f"| {n} | " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"
+
+
+GENERATORS = {"bandit": bandit_block, "hoag": hoag_block}
+
+
+def render(key):
+    kind, arg = key.split(":", 1)
+    return GENERATORS[kind](arg)
+
+
+def docs(args):
+    files = [a for a in args if not a.startswith("--")]
+    if files:
+        return files
+    out = [os.path.join(ROOT, "README.md")]
+    for d, _, fs in os.walk(os.path.join(ROOT, "docs")):
+        out += [os.path.join(d, f) for f in sorted(fs) if f.endswith(".md")]
+    return out
+
+
+def main():
+    check = "--check" in sys.argv[1:]
+    bad, blocks = [], 0
+    for path in docs(sys.argv[1:]):
+        text = open(path).read()
+
+        def sub(m):
+            nonlocal blocks
+            blocks += 1
+            body = render(m.group("key"))
+            if body != m.group("body"):
+                bad.append(f"{os.path.relpath(path, ROOT)}: block {m.group('key')}")
+            return m.group(1) + body + m.group(4)
+
+        new = BLOCK.sub(sub, text)
+        if not check and new != text:
+            open(path, "w").write(new)
+    if check:
+        for b in bad:
+            print(f"doc_tables: {b} differs from what its committed report gives "
+                  "(python3 scripts/reproduce/doc_tables.py rewrites it)", file=sys.stderr)
+        print(f"doc_tables: {blocks} generated blocks, {len(bad)} differ")
+        sys.exit(1 if bad else 0)
+    print(f"doc_tables: {blocks} generated blocks, {len(bad)} rewritten")
+
+
+if __name__ == "__main__":
+    main()
