@@ -11,8 +11,10 @@
 //! It prints, per kernel and factor, the mean and sd of the score over the seeds; the shift of the mean from f = 1
 //! in units of the sd at f = 1 (what decides a comparison between arms, whose draws are independent); and in how
 //! many seeds the widened (or narrowed) copy of the same draws scored worse than the exact ones.
+use tunelab::experiments::sgmcmc;
 use std::sync::atomic::AtomicBool;
-use tunelab::experiments::tune::{self, kernel::RunKernel, metric, KsdKernel, MetricKind};
+use tunelab::experiments::tune::{self, KsdKernel, MetricKind};
+use tunelab::experiments::sgmcmc::{run_kernel::RunKernel, metric};
 use tunelab::rng::stream;
 use tunelab::sampler::reference_sample_stoppable;
 use tunelab::stein::{ksd, KsdOptions};
@@ -23,7 +25,7 @@ const FACTORS: [f64; 5] = [0.8, 0.98, 1.0, 1.02, 1.2];
 
 fn main() {
     let cfg = tune::presets::preset("paper-logreg").expect("preset");
-    let problem = tune::Posterior::build(&cfg, None).expect("posterior");
+    let problem = sgmcmc::Posterior::build(&cfg, None).expect("posterior");
     let target = problem.train.as_ref();
     let d = problem.dim;
     let run_metric = MetricKind::Ksd { kernel: Some(KsdKernel::Run), scale: None, estimator: None, c: None, beta: None, moment: None };

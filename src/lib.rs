@@ -48,7 +48,9 @@ pub mod gp;
 pub mod bandit;
 pub mod experiments;
 pub mod strict;
+pub mod report_file;
 pub mod limits;
+pub mod lesson;
 pub mod benchkit;
 
 pub use error::{Error, Result};

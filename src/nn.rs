@@ -1,4 +1,4 @@
-//! Dense (fully connected) layers, written once for the small networks of the code base (issue 24): the BNN
+//! Dense (fully connected) layers, written once for the small networks of the code base: the BNN
 //! posterior (`model::bnn`), the TVO VAE's encoder and decoder (`experiments::tvo::vae`), the HPO network
 //! (`experiments::bandit::hpo`) and the learning-rate task's classifier (`experiments::lr_schedule::train`).
 //!

@@ -267,8 +267,44 @@ pub(crate) fn parse_located<T: DeserializeOwned>(input: &Value) -> std::result::
             path.pop();
         }
         let reparse = |v: &Value| serde_json::from_value::<T>(v.clone()).err().map(|e| e.to_string());
-        relocate(input, path, &e.inner().to_string(), &reparse)
+        plain_types(&relocate(input, path, &e.inner().to_string(), &reparse))
     })
+}
+
+/// serde's words for the expected type in the user's terms: `expected u64` is `expected a whole number (0 or
+/// more)`, `expected f64` `expected a number`, `a sequence` `a list`, `struct TuneConfig` / `a map` `an object`.
+pub fn plain_types(msg: &str) -> String {
+    let mut out = msg.to_string();
+    let unsigned = "a whole number (0 or more)";
+    for (rust, plain) in [
+        ("usize", unsigned), ("u64", unsigned), ("u32", unsigned), ("u16", unsigned), ("u8", unsigned),
+        ("isize", "a whole number"), ("i64", "a whole number"), ("i32", "a whole number"),
+        ("f64", "a number"), ("f32", "a number"), ("a sequence", "a list"), ("a map", "an object"),
+    ] {
+        let from = format!("expected {rust}");
+        let mut rest = out.as_str();
+        let mut acc = String::with_capacity(out.len());
+        while let Some(i) = rest.find(&from) {
+            let end = i + from.len();
+            // whole words only (`expected u8` is not the start of `expected u8x`)
+            let whole = !rest[end..].starts_with(|c: char| c.is_alphanumeric() || c == '_');
+            acc.push_str(&rest[..i]);
+            acc.push_str(if whole { "expected " } else { &from });
+            if whole {
+                acc.push_str(plain);
+            }
+            rest = &rest[end..];
+        }
+        acc.push_str(rest);
+        out = acc;
+    }
+    // `expected struct TuneConfig` (a Rust type's name) is an object to the user
+    while let Some(i) = out.find("expected struct ") {
+        let start = i + "expected struct ".len();
+        let end = out[start..].find(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(out.len(), |k| start + k);
+        out.replace_range(i..end, "expected an object");
+    }
+    out
 }
 
 /// `input` with the key `from` of the object at `parent` renamed `to`.
@@ -423,4 +459,20 @@ fn relocate(input: &Value, mut base: Vec<Seg>, msg: &str, reparse: &dyn Fn(&Valu
         }
     }
     at_path(&base, msg)
+}
+
+#[cfg(test)]
+mod plain_type_tests {
+    use super::plain_types;
+
+    #[test]
+    fn rust_type_names_become_the_users_words() {
+        assert_eq!(plain_types("invalid type: string \"1\", expected u64"), "invalid type: string \"1\", expected a whole number (0 or more)");
+        assert_eq!(plain_types("invalid value: integer `-2`, expected usize"), "invalid value: integer `-2`, expected a whole number (0 or more)");
+        assert_eq!(plain_types("invalid type: string \"x\", expected f64"), "invalid type: string \"x\", expected a number");
+        assert_eq!(plain_types("invalid type: integer `3`, expected struct TuneConfig here"), "invalid type: integer `3`, expected an object here");
+        assert_eq!(plain_types("invalid type: map, expected a sequence"), "invalid type: map, expected a list");
+        // whole words only
+        assert_eq!(plain_types("expected u8x"), "expected u8x");
+    }
 }

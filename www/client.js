@@ -25,7 +25,7 @@ export function detectFlavour() {
 }
 
 /** An Error with a `name`. @param {string} message @param {string} name */
-const named = (message, name) => Object.assign(new Error(message), { name });
+const named = (message, name, code = undefined) => Object.assign(new Error(message), { name }, code ? { code } : {});
 
 export class ComputeClient {
   /**
@@ -147,7 +147,7 @@ export class ComputeClient {
         if (msg.id == null) { this.opts.onFatal?.(msg.message); return; }
         const p = this.pending.get(msg.id);
         this.pending.delete(msg.id);
-        p?.reject(named(msg.message, msg.name));
+        p?.reject(named(msg.message, msg.name, msg.code));
         return;
       }
       default:
@@ -245,9 +245,24 @@ export class ComputeClient {
     return { promise, cancel };
   }
 
+  /**
+   * Opens a report file in the worker (read and parsed there; nothing runs): resolves with a run's result shape
+   * plus what was left out over `fullBytes`; rejects with a `ReportError` whose `code` says why.
+   * @param {Blob|string} source @param {number} fullBytes
+   * @returns {Promise<import('./protocol.js').OpenedReport>}
+   */
+  openReport(source, fullBytes) { return this.request('open-report', { source, fullBytes }); }
+
   probeThreads(tasks = 64) { return this.request('probe-threads', { tasks }); }
   /** @param {'ksd'|'sgld'|'part'} kind @param {Record<string, number|string>} params (for 'part': {part, seed}, see src/benchkit.rs) */
   bench(kind, params) { return this.request('bench', { kind, params }); }
+  /**
+   * Parses and checks a lesson file with the core (src/lesson): the lesson and each step's checked config; a
+   * LessonError's message is `file:line: message`. @param {string} name @param {string} text
+   */
+  lesson(name, text) { return this.request('lesson', { name, text }); }
+  /** The outcomes of step `step`'s (0-based) expect lines against `report`. @param {string} name @param {string} text @param {number} step @param {any} report */
+  lessonExpect(name, text, step, report) { return this.request('lesson-expect', { name, text, step, report }); }
   /** @param {import('./protocol.js').CrashWhat} what */
   crashTest(what) { return this.request('crash-test', { what }); }
   /** @param {any} model @param {Float64Array} samples */

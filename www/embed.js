@@ -12,11 +12,12 @@
 //   show=a,b,...        result sections of the tuning panel to show (embed mode; default all): chart, bracket,
 //                       best, table, posterior, compare, export. Unknown names (an old `labs`) are ignored.
 //   autorun=1           start the run (or the lesson's run) as soon as the compute worker is ready
-//   lesson=ID           a guided lesson (www/lessons.js): mamba, gp-ucb, d-ttts, hoag, lr-schedule
+//   lesson=ID           a built-in guided lesson (lessons/ID.md, www/lessons.js): mamba, gp-ucb, d-ttts, hoag, lr-schedule
+//   lesson-url=URL      a lesson file on this or another site (that site must allow this page by CORS)
 //   step=N              the lesson step to show (1-based)
 //   sw=0                do not register the isolation service worker (www/coi.js)
-import { parseHash, formatHash, normalise, hashExtras } from './panels/tune/state.js';
-import { LESSONS, findLesson, mergeConfig, resultOf, PANEL_NAMES, BUILTIN_PANEL } from './lessons.js';
+import { parseHash, formatHash, hashExtras, DEFAULTS } from './panels/tune/state.js';
+import { BUILTIN_LESSONS, BUILTIN_PANEL, PANEL_NAMES, builtinUrl, fetchLesson, firstDiff, panelOf, pastedLesson, readLessonFile, resultOf } from './lessons.js';
 import { el, $, docText } from './shared/dom.js';
 import { hashParams, editHash } from './shared/hash.js';
 
@@ -25,7 +26,7 @@ export const CONTROL_GROUPS = ['presets', 'data', 'model', 'arms', 'tuner', 'run
 /** Result sections of the tuning panel, by the id of an element inside each. */
 export const SHOW_SECTIONS = { chart: 'chart-ksd', bracket: 'bracket', best: 'best', table: 'arms-table', posterior: 'post-table', compare: 'compare-table', export: 'export-config' };
 /** The hash keys this module owns. */
-export const EMBED_KEYS = ['embed', 'controls', 'show', 'autorun', 'lesson', 'step', 'sw'];
+export const EMBED_KEYS = ['embed', 'controls', 'show', 'autorun', 'lesson', 'lesson-url', 'step', 'sw'];
 
 /** The page's hooks live on window (www/main.js): `__tunelab` (state, panels, client), `__tunelabCoi` (coi.js). */
 const win = /** @type {any} */ (window);
@@ -39,8 +40,7 @@ export const options = {
   controls: list('controls', CONTROL_GROUPS),
   show: list('show', Object.keys(SHOW_SECTIONS)),
   autorun: flag('autorun'),
-  lesson: findLesson(params.get('lesson') ?? ''),
-  unknownLesson: params.has('lesson') && !findLesson(params.get('lesson')) ? params.get('lesson') : null,
+  lesson: params.get('lesson') ?? params.get('lesson-url') ?? null,
   step: Math.max(1, Number.parseInt(params.get('step') ?? '1', 10) || 1),
 };
 
@@ -50,13 +50,6 @@ const panelsReady = new Promise((resolve) => window.addEventListener('tunelab:pa
 // Keep our keys in the URL when the tuning panel writes its settings back (state.js formatHash).
 for (const k of EMBED_KEYS) if (params.has(k)) hashExtras[k] = params.get(k);
 
-// A tuning lesson supplies every setting the link does not give explicitly, so `#lesson=mamba` alone loads the
-// lesson and a copied link (which lists every setting) reproduces exactly what was on screen.
-if (options.lesson?.panel === BUILTIN_PANEL) {
-  const s = { ...parseHash(location.hash).state };
-  for (const [k, v] of Object.entries(options.lesson.state)) if (!params.has(k)) s[k] = v;
-  history.replaceState(null, '', formatHash(normalise(s)));
-}
 if (options.embed) document.documentElement.classList.add('embed');
 
 // ---------------------------------------------------------------- runtime mode: threads or not, and why
@@ -124,15 +117,23 @@ export function fullPageUrl(state = currentState()) {
   return `${baseUrl()}#${p}`;
 }
 
-/** The embed URL for the current settings. */
-export function embedUrl({ controls = CONTROL_GROUPS, show = Object.keys(SHOW_SECTIONS), autorun = false, lesson = hashExtras.lesson } = {}, state = currentState()) {
-  const p = pageParams(state);
-  for (const k of ['show', 'autorun', 'lesson', 'step', 'sw']) p.delete(k);
+/**
+ * The embed URL for the current settings: short enough for a course page. A lesson's embed names only the lesson
+ * (`lesson=ID` or `lesson-url=URL`: the lesson file holds its settings); otherwise only the settings that differ
+ * from the tuning panel's defaults are written (every other panel writes only its changed keys).
+ */
+export function embedUrl({ controls = CONTROL_GROUPS, show = Object.keys(SHOW_SECTIONS), autorun = false, lesson = hashExtras.lesson, lessonUrl = hashExtras['lesson-url'] } = {}, state = currentState()) {
+  const p = new URLSearchParams();
   p.set('embed', '1');
-  p.set('controls', controls.join(','));
+  if (lesson) p.set('lesson', lesson);
+  else if (lessonUrl) p.set('lesson-url', lessonUrl);
+  else {
+    const defaults = new URLSearchParams(formatHash(DEFAULTS).slice(1));
+    for (const [k, v] of pageParams(state)) if (!EMBED_KEYS.includes(k) && defaults.get(k) !== v) p.set(k, v);
+  }
+  if (controls.length !== CONTROL_GROUPS.length) p.set('controls', controls.join(','));
   if (show.length !== Object.keys(SHOW_SECTIONS).length) p.set('show', show.join(','));
   if (autorun) p.set('autorun', '1');
-  if (lesson) p.set('lesson', lesson);
   return `${baseUrl()}#${p}`;
 }
 
@@ -142,7 +143,7 @@ const escAttr = (s) => String(s).replace(/&/g, '&amp;').replace(/"/g, '&quot;').
 export function iframeSnippet(url, { width = 800, height = 600, title = 'tunelab playground' } = {}) {
   const w = typeof width === 'number' ? String(width) : width;
   return `<iframe src="${escAttr(url)}" width="${escAttr(w)}" height="${escAttr(height)}" title="${escAttr(title)}" `
-    + 'allow="cross-origin-isolated" loading="lazy" style="border:1px solid #d8dde3;border-radius:8px;max-width:100%"></iframe>';
+    + 'allow="cross-origin-isolated" loading="lazy"></iframe>';
 }
 
 /** A plain link, for hosts that do not allow iframes. */
@@ -188,9 +189,11 @@ function embedBar() {
   link.addEventListener('mouseenter', refresh);
   window.addEventListener('hashchange', refresh);
   document.addEventListener('change', () => setTimeout(refresh));
-  const bar = el('div', { class: 'embed-bar', id: 'embed-bar' },
-    el('span', { class: 'embed-brand', text: 'tunelab' }),
+  // A banner landmark with the embed's one heading (the page's header is hidden in embed mode).
+  const bar = el('header', { class: 'embed-bar', id: 'embed-bar' },
+    el('h1', { class: 'embed-brand', text: 'tunelab' }),
     el('span', { class: 'embed-mode', id: 'embed-mode', role: 'status', 'aria-live': 'polite', text: 'Starting…' }),
+    el('details', { class: 'embed-why', id: 'embed-why' }, el('summary', { text: 'details' }), el('p', { id: 'embed-why-text' })),
     link);
   document.body.prepend(bar);
 }
@@ -205,10 +208,13 @@ function showMode() {
   if (badge) { badge.dataset.why = why; badge.title = `${label}: ${why}.`; }
   const m = $('embed-mode');
   if (m) {
-    m.textContent = `${label} · ${why}`;
+    // Plain words for students; the technical reason (threads, isolation) behind the details link.
+    m.textContent = n > 1 ? `Runs in your browser on ${n} threads` : 'Runs in your browser on one thread';
+    const w = $('embed-why-text');
+    if (w) w.textContent = `${label} · ${why}`;
     m.dataset.flavour = info?.flavour ?? '';
     m.dataset.threads = String(n);
-    m.title = m.textContent;
+    m.title = `${label} · ${why}`;
   }
   return { threads, reason: why, flavour: info?.flavour };
 }
@@ -286,7 +292,7 @@ function embedDialog() {
   const update = () => {
     const pick = (name) => [...dlg.querySelectorAll(`input[name="${name}"]:checked`)].map((i) => i.value);
     const [w, h] = size.value.split('x');
-    const lesson = findLesson(hashExtras.lesson ?? '');
+    const lesson = lessonHooks.id && current?.key && !current.key.startsWith('local:') ? { title: $('lesson-h')?.textContent ?? lessonHooks.id } : null;
     const name = hooks.panel ?? BUILTIN_PANEL;
     const title = lesson ? `tunelab lesson: ${lesson.title}` : name === BUILTIN_PANEL ? 'tunelab playground: tune SG-MCMC samplers with MAMBA and KSD'
       : `tunelab playground: ${hooks.panels?.[name]?.panel?.title ?? PANEL_NAMES[name] ?? name}`;
@@ -310,7 +316,10 @@ function embedDialog() {
 }
 
 // ---------------------------------------------------------------- lessons
-const lessonHooks = { id: null, panel: null, status: 'none', message: '', runs: 0, report: null };
+/** What the tests and the embed read: the lesson on screen and how it is doing. */
+const lessonHooks = { id: null, panel: null, source: null, status: 'none', message: '', runs: 0, report: null, step: 0, expects: [], reveal: null };
+/** The lesson on screen: its teardown. @type {{close: () => void, key: string}|null} */
+let current = null;
 
 /** The registry's panel `name` (www/panels/registry.js), once the page has filled it; null if it has none. */
 async function findPanel(name) {
@@ -319,28 +328,128 @@ async function findPanel(name) {
   return p && typeof p.load === 'function' && typeof p.run === 'function' ? p : null;
 }
 
-function lessonPanel(lesson) {
-  let step = Math.min(options.step, lesson.steps.length);
-  let config = lesson.config ? structuredClone(lesson.config) : null;
+/** Where the lesson box goes before its panel is known: on top of the page's main content. */
+const lessonHost = () => ($('settings') ?? document.querySelector('main') ?? document.body);
+
+/**
+ * A lesson that could not be opened: one message (for a lesson file, `file:line: what`), nothing runs.
+ * @param {string} title @param {string} message @param {string} status
+ */
+function lessonMessage(title, message, status) {
+  current?.close();
+  const box = el('section', { class: 'lesson card', id: 'lesson', 'data-status': status, 'aria-labelledby': 'lesson-h' },
+    el('h2', { id: 'lesson-h', text: title }),
+    el('p', { class: 'lesson-status bad', id: 'lesson-status', role: 'alert', text: message }));
+  lessonHost().prepend(box);
+  Object.assign(lessonHooks, { id: null, panel: null, status, message, report: null });
+  win.__tunelab.lesson = lessonHooks;
+  current = { close: () => box.remove(), key: '' };
+  document.body.classList.add('has-lesson');
+}
+
+/**
+ * Opens a lesson from its text: the core parses and checks it (www/client.js `lesson`), then its box drives the
+ * panel. Any error is one message; nothing runs.
+ * @param {{name: string, text: string}} source @param {{step?: number, key?: string, autorun?: boolean, link?: URLSearchParams|null}} [opts]
+ */
+async function openLesson(source, { step = 1, key = '', autorun = false, link = null } = {}) {
   const hooks = win.__tunelab;
-  const tune = lesson.panel === BUILTIN_PANEL;
-  Object.assign(lessonHooks, { id: lesson.id, panel: lesson.panel, status: 'loading' });
+  Object.assign(lessonHooks, { status: 'loading', message: '', source: source.name });
   hooks.lesson = lessonHooks;
+  let lesson;
+  try {
+    await hooks.client.ready();
+    lesson = await hooks.client.lesson(source.name, source.text);
+  } catch (e) {
+    lessonMessage('This lesson cannot be opened', String(/** @type {any} */ (e)?.message ?? e), 'invalid');
+    if (current) current.key = key;
+    return;
+  }
+  current?.close();
+  current = lessonPanel(lesson, source, { step, autorun, link });
+  current.key = key;
+}
+
+/**
+ * Opens the lesson the URL names (`lesson=ID` or `lesson-url=URL`), if it is not the one on screen. Runs when
+ * the page starts and on every hash change, so a lesson link works from any state.
+ */
+async function lessonFromHash({ autorun = false, link = null } = {}) {
+  const p = hashParams();
+  const id = p.get('lesson');
+  const url = p.get('lesson-url');
+  const key = id ? `id:${id}` : url ? `url:${url}` : '';
+  if (!key || key === current?.key) return;
+  if (current) current.key = key; // a second hash change while this one loads does not open it twice
+  const step = Math.max(1, Number.parseInt(p.get('step') ?? '1', 10) || 1);
+  for (const k of ['lesson', 'lesson-url', 'step']) delete hashExtras[k];
+  if (id) hashExtras.lesson = id; else hashExtras['lesson-url'] = /** @type {string} */ (url);
+  if (id && !BUILTIN_LESSONS.includes(id)) {
+    lessonMessage('Lesson not found', `There is no built-in lesson "${id}". Lessons: ${BUILTIN_LESSONS.join(', ')}.`, 'unknown');
+    current && (current.key = key);
+    return;
+  }
+  let source;
+  try {
+    source = await fetchLesson(id ? builtinUrl(id) : /** @type {string} */ (url));
+    if (id) source.name = `lessons/${id}.md`;
+  } catch (e) {
+    lessonMessage('This lesson cannot be opened', String(/** @type {any} */ (e)?.message ?? e), 'invalid');
+    current && (current.key = key);
+    return;
+  }
+  await openLesson(source, { step, key, autorun, link });
+}
+
+/** A lesson opened from a file or pasted text: not in the URL (a link cannot carry it). @param {{name: string, text: string}} source */
+function openLocalLesson(source) {
+  for (const k of ['lesson', 'lesson-url', 'step']) delete hashExtras[k];
+  editHash((p) => { p.delete('lesson'); p.delete('lesson-url'); p.delete('step'); });
+  return openLesson(source, { key: `local:${Date.now()}` });
+}
+
+/**
+ * The box of a checked lesson (the core's `CheckedLesson`: front matter, steps, and each step's config with
+ * every default filled in). Returns its teardown. `opts.link`: the hash the page was opened with, whose explicit
+ * settings win over the lesson's (a copied link reproduces what was on screen); null for a lesson opened later.
+ * @param {any} lesson @param {{name: string, text: string}} source @param {{step: number, autorun: boolean, link: URLSearchParams|null}} opts
+ */
+function lessonPanel(lesson, source, opts) {
+  const hooks = win.__tunelab;
+  const steps = /** @type {any[]} */ (lesson.steps);
+  const name = panelOf(lesson.kind);
+  const tune = name === BUILTIN_PANEL;
+  let step = Math.min(opts.step, steps.length);
+  const off = new AbortController();
+  /** @type {MutationObserver|null} */
+  let mo = null;
+  Object.assign(lessonHooks, { id: lesson.id, panel: name, source: source.name, status: 'loading', message: '', runs: 0, report: null, expects: [], reveal: null });
+  hooks.lesson = lessonHooks;
+  /** @type {(text: string) => DocumentFragment} */
+  let md = (text) => { const f = document.createDocumentFragment(); f.append(text); return f; };
+  const mdReady = import('./shared/markdown.js').then((m) => { md = m.renderMarkdown; }, () => {});
 
   const stepNo = el('p', { class: 'lesson-step-no', id: 'lesson-step-no' });
   const stepTitle = el('h3', { id: 'lesson-step-title' });
-  const stepText = el('p', { class: 'lesson-text', id: 'lesson-text' });
+  const stepText = el('div', { class: 'lesson-text', id: 'lesson-text' });
+  const predictBox = el('fieldset', { class: 'lesson-predict', id: 'lesson-predict', hidden: true });
+  const revealBox = el('div', { class: 'lesson-reveal', id: 'lesson-reveal', role: 'status', 'aria-live': 'polite', hidden: true });
+  const expectBox = el('ul', { class: 'lesson-expect', id: 'lesson-expect', hidden: true, 'aria-label': 'Checks of this run' });
   const applyBtn = el('button', { type: 'button', id: 'lesson-apply', hidden: true });
   const runBtn = el('button', { type: 'button', id: 'lesson-run', class: 'primary' }, 'Run');
-  const prev = el('button', { type: 'button', id: 'lesson-prev', 'aria-label': 'Previous step' }, '← Back');
-  const next = el('button', { type: 'button', id: 'lesson-next', 'aria-label': 'Next step' }, 'Next →');
+  // The accessible names start with the visible words (WCAG 2.5.3, label in name); the arrows are decoration.
+  const prev = el('button', { type: 'button', id: 'lesson-prev', title: 'Previous step' }, el('span', { 'aria-hidden': 'true', text: '← ' }), 'Back');
+  const next = el('button', { type: 'button', id: 'lesson-next', title: 'Next step' }, 'Next', el('span', { 'aria-hidden': 'true', text: ' →' }));
   const status = el('p', { class: 'lesson-status', id: 'lesson-status', role: 'status', 'aria-live': 'polite' });
+  const cite = el('div', { class: 'lesson-cite', id: 'lesson-cite' });
+  const intro = el('div', { class: 'lesson-intro', id: 'lesson-intro' });
+  const meta = el('p', { class: 'lesson-meta', id: 'lesson-meta', text: `${source.name}${lesson.minutes ? ` · about ${lesson.minutes} min` : ''}` });
   const body = el('div', { class: 'lesson-body', id: 'lesson-body' },
-    stepNo, stepTitle, stepText,
+    meta, intro, stepNo, stepTitle, stepText, predictBox,
     el('div', { class: 'buttons wrap' }, runBtn, applyBtn),
-    status,
+    status, revealBox, expectBox,
     el('div', { class: 'buttons lesson-nav' }, prev, next),
-    el('p', { class: 'lesson-cite', id: 'lesson-cite' }, el('span', { text: 'Paper: ' }), ...docText(lesson.cite)));
+    cite);
   const toggle = el('button', { type: 'button', class: 'lesson-toggle', id: 'lesson-toggle', 'aria-expanded': 'true', 'aria-controls': 'lesson-body' }, 'Hide');
   toggle.addEventListener('click', () => {
     const open = body.hidden;
@@ -348,54 +457,101 @@ function lessonPanel(lesson) {
     toggle.setAttribute('aria-expanded', String(open));
     toggle.textContent = open ? 'Hide' : 'Show';
   });
-  const box = el('section', { class: 'lesson card', id: 'lesson', 'aria-labelledby': 'lesson-h', 'data-lesson': lesson.id, 'data-panel': lesson.panel },
+  const box = el('section', { class: 'lesson card', id: 'lesson', 'aria-labelledby': 'lesson-h', 'data-lesson': lesson.id, 'data-panel': name, 'data-status': 'loading' },
     el('div', { class: 'lesson-head' }, el('p', { class: 'lesson-kicker', text: 'Guided lesson' }), toggle),
     el('h2', { id: 'lesson-h', text: lesson.title }),
     body);
+  lessonHost().prepend(box);
   document.body.classList.add('has-lesson');
+  mdReady.then(() => {
+    if (lesson.intro) intro.replaceChildren(md(lesson.intro));
+    if (lesson.cite) cite.replaceChildren(el('span', { text: 'Paper: ' }), ...md(lesson.cite).childNodes);
+    render();
+  });
 
-  const setStatus = (s, msg) => {
+  const setStatus = (/** @type {string} */ s, /** @type {string} */ msg) => {
     lessonHooks.status = s;
     lessonHooks.message = msg ?? '';
     box.dataset.status = s;
     status.textContent = msg ?? '';
-    status.className = `lesson-status ${s === 'missing-panel' || s === 'error' ? 'bad' : ''}`;
+    status.className = `lesson-status ${s === 'missing-panel' || s === 'error' || s === 'invalid' ? 'bad' : ''}`;
   };
 
+  /** The line a step's config comes from (its patch, or the last patch before it). @param {number} i */
+  const configLine = (i) => steps.slice(0, i + 1).reverse().find((s) => s.patch)?.patch_line ?? 1;
+
   const render = () => {
-    const s = lesson.steps[step - 1];
-    stepNo.textContent = `Step ${step} of ${lesson.steps.length}`;
+    const s = steps[step - 1];
+    stepNo.textContent = `Step ${step} of ${steps.length}`;
     stepTitle.textContent = s.title;
-    stepText.replaceChildren(...docText(s.text));
+    stepText.replaceChildren(md(s.text));
     applyBtn.hidden = !s.patch;
     applyBtn.textContent = s.apply ?? 'Apply this change';
     prev.disabled = step === 1;
-    next.disabled = step === lesson.steps.length;
+    next.disabled = step === steps.length;
     box.dataset.step = String(step);
-    hashExtras.step = String(step); // kept when the tuning panel rewrites the hash
-    editHash((p) => p.set('step', String(step)));
-    // A step may ask for a prediction before the run (www/panels/tune/drill.js shows the arms to pick from).
-    document.body.dataset.lessonPredict = String(!!s.predict);
-    window.dispatchEvent(new CustomEvent('tunelab:lesson-step', { detail: { lesson: lesson.id, step, predict: !!s.predict } }));
+    lessonHooks.step = step;
+    revealBox.hidden = true;
+    expectBox.hidden = true;
+    const choice = s.predict?.type === 'choice' ? s.predict : null;
+    predictBox.hidden = !choice;
+    if (choice) {
+      predictBox.replaceChildren(el('legend', { text: choice.question }),
+        ...choice.options.map((/** @type {string} */ o, /** @type {number} */ i) => el('label', { class: 'check-item' },
+          el('input', { type: 'radio', name: 'lesson-predict', value: o, id: `lesson-predict-${i}` }), ` ${o}`)));
+    }
+    if (current?.key && !current.key.startsWith('local:')) {
+      hashExtras.step = String(step); // kept when the tuning panel rewrites the hash
+      editHash((p) => p.set('step', String(step)));
+    }
+    // A step may ask to pick an arm before the run (www/panels/tune/drill.js shows the arms to pick from).
+    const arm = s.predict?.type === 'arm';
+    document.body.dataset.lessonPredict = String(arm);
+    window.dispatchEvent(new CustomEvent('tunelab:lesson-step', { detail: { lesson: lesson.id, step, predict: arm } }));
   };
   prev.addEventListener('click', () => { if (step > 1) { step--; render(); } });
-  next.addEventListener('click', () => { if (step < lesson.steps.length) { step++; render(); } });
+  next.addEventListener('click', () => { if (step < steps.length) { step++; render(); } });
 
+  /** @type {any} */
   let panel = null;
-  // The results of the panel: in view when the lesson loads and when a run starts (narrow layouts put the
-  // panel's settings first).
   const showResults = () => {
     const r = panel?.section?.querySelector('.results') ?? panel?.section;
     const rect = r?.getBoundingClientRect();
     if (rect && (rect.top > innerHeight - 120 || rect.bottom < 0)) r.scrollIntoView({ block: 'start' });
   };
 
-  // Every run of the panel (its own Run button, Ctrl+Enter, or the lesson's) drives the lesson's status: the
-  // panel marks a run on its section (data-running; the tuning page also on body), `running` says which.
+  /** After a complete run: the step's expect lines and the reveal of its prediction. @param {any} report */
+  const afterRun = async (report) => {
+    const i = step - 1;
+    const s = steps[i];
+    const choice = s.predict?.type === 'choice' ? s.predict : null;
+    if (choice) {
+      const picked = /** @type {HTMLInputElement|null} */ (predictBox.querySelector('input:checked'))?.value ?? null;
+      const right = picked === choice.answer;
+      lessonHooks.reveal = { picked, answer: choice.answer, right };
+      revealBox.replaceChildren(
+        el('p', { class: right ? 'ok' : '', text: picked == null ? `You did not pick. The answer: ${choice.answer}.`
+          : right ? `Your prediction, ${picked}, was right.` : `You predicted ${picked}; the answer: ${choice.answer}.` }),
+        md(choice.reveal));
+      revealBox.hidden = false;
+    }
+    if (!s.expect.length) return;
+    try {
+      const out = await hooks.client.lessonExpect(source.name, source.text, i, report);
+      lessonHooks.expects = out;
+      expectBox.replaceChildren(...out.map((/** @type {any} */ o) => el('li', { class: o.pass ? 'pass' : 'fail', 'data-line': String(o.line) },
+        `${o.pass ? '✓' : '✗'} ${o.text}${o.pass ? ` (${JSON.stringify(o.actual)})` : `: ${o.message}`}`)));
+      expectBox.hidden = false;
+    } catch (e) {
+      lessonHooks.expects = [];
+    }
+  };
+
   let was = false;
+  /** @type {{report: any, errors: number}|null} */
   let seen = null;
   const snapshot = () => ({ report: panel.lastReport ?? null, errors: panel.errors?.length ?? 0 });
-  const settle = (returned) => {
+  const settle = (/** @type {any} */ returned) => {
     const before = seen ?? { report: null, errors: 0 };
     seen = snapshot();
     const report = panel.lastReport ?? returned ?? null;
@@ -405,6 +561,7 @@ function lessonPanel(lesson) {
       const best = resultOf(report)?.best;
       setStatus('done', tune ? (best ? `Done: arm #${best.arm} chosen. Read the chart, the bracket and the table, then go on.` : 'Done.')
         : 'Done: compare the methods on the charts, then go on.');
+      afterRun(report);
     } else if ((panel.errors?.length ?? 0) > before.errors) {
       setStatus('error', String(panel.errors.at(-1) || 'The run failed.'));
     } else {
@@ -415,16 +572,11 @@ function lessonPanel(lesson) {
     const now = !!panel.running;
     if (now === was) return;
     was = now;
-    if (now) { seen = seen ?? snapshot(); setStatus('running', 'Running…'); showResults(); } else settle();
-  };
-  const watch = () => {
-    seen = snapshot();
-    const mo = new MutationObserver(onRunning);
-    for (const target of [panel.section, document.body]) if (target) mo.observe(target, { attributes: true, attributeFilter: ['data-running'] });
+    if (now) { seen = seen ?? snapshot(); setStatus('running', 'Running…'); revealBox.hidden = true; expectBox.hidden = true; showResults(); } else settle(undefined);
   };
 
   const run = async () => {
-    if (!panel || panel.running) return;
+    if (!panel || panel.running || lessonHooks.status === 'invalid') return;
     seen = snapshot();
     setStatus('running', 'Running…');
     showResults();
@@ -432,40 +584,47 @@ function lessonPanel(lesson) {
     try {
       returned = await panel.run();
     } catch (e) {
-      setStatus('error', `The run failed: ${e?.message ?? e}`);
+      setStatus('error', `The run failed: ${/** @type {any} */ (e)?.message ?? e}`);
       return;
     }
-    // The observer has settled a run that went through `running`; a refused run (or a stand-in panel) did not.
     if (lessonHooks.status === 'running') { was = false; settle(returned); }
   };
   runBtn.addEventListener('click', run);
 
+  /**
+   * Loads step `i`'s config into the panel, then checks that the panel holds exactly that config (the core's
+   * check of what the panel would run against the lesson's): a field the panel cannot show is an error at the
+   * step's line, so the page never runs another experiment than `tunelab lesson check`. @param {number} i
+   */
+  const loadStep = async (i) => {
+    const want = lesson.configs[i];
+    await panel.load(structuredClone(want));
+    const p = panel.panel;
+    if (!p?.experiment) return;
+    const got = (await hooks.client.check(p.experiment(p.state))).config;
+    const d = firstDiff(want, got);
+    if (d) {
+      throw Object.assign(new Error(`${source.name}:${configLine(i)}: step ${i + 1}: the ${PANEL_NAMES[name] ?? name} panel cannot show \`${d.path}\` = ${JSON.stringify(d.want)} (it would run ${JSON.stringify(d.got)})`), { lesson: true });
+    }
+  };
+
   applyBtn.addEventListener('click', async () => {
-    const s = lesson.steps[step - 1];
+    const s = steps[step - 1];
     if (!s.patch || !panel) return;
     try {
-      if (tune) {
-        await panel.load(normalise({ ...currentState(), ...s.patch }));
-        setStatus('ready', `Changed: ${Object.entries(s.patch).map(([k, v]) => `${k} = ${v}`).join(', ')}. Press Run.`);
-      } else {
-        config = mergeConfig(config, s.patch);
-        await panel.load(structuredClone(config));
-        setStatus('ready', 'Changed. Press Run.');
-      }
+      await loadStep(step - 1);
+      setStatus('ready', `Changed: ${s.apply ?? 'this step\'s settings'}. Press Run.`);
     } catch (e) {
-      setStatus('error', `The change could not be applied: ${e?.message ?? e}`);
+      setStatus(/** @type {any} */ (e)?.lesson ? 'invalid' : 'error', `${/** @type {any} */ (e)?.lesson ? '' : 'The change could not be applied: '}${/** @type {any} */ (e)?.message ?? e}`);
     }
   });
 
-  /**
-   * The lesson box: on top of the panel's settings column when the results sit beside it (wide), on top of the
-   * results when the layout stacks them under the settings (narrow), so the results come right under the box.
-   */
+  /** The box on top of the panel's settings (wide) or of its results (narrow: stacked under the settings). */
   const place = () => {
     const form = panel?.section?.querySelector('form');
     const results = panel?.section?.querySelector('.results');
     if (!form || !results) {
-      (panel?.section ?? $('settings') ?? document.querySelector('main') ?? document.body).prepend(box);
+      (panel?.section ?? lessonHost()).prepend(box);
       return;
     }
     const put = () => {
@@ -475,79 +634,151 @@ function lessonPanel(lesson) {
       if (box.parentElement !== host) host.prepend(box);
     };
     put();
-    addEventListener('resize', put);
+    addEventListener('resize', put, { signal: off.signal });
     if (options.embed && !tune) foldSettings(panel);
   };
 
   render();
   const start = async () => {
-    panel = await findPanel(lesson.panel);
+    panel = await findPanel(name);
+    if (off.signal.aborted) return;
     panel?.show?.();
     place();
     if (!panel) {
       runBtn.disabled = true;
       applyBtn.disabled = true;
-      setStatus('missing-panel', `This lesson needs the ${PANEL_NAMES[lesson.panel] ?? lesson.panel} panel, which this build of the playground does not have yet. `
+      setStatus('missing-panel', `This lesson needs the ${PANEL_NAMES[name] ?? name} panel, which this build of the playground does not have yet. `
         + 'The steps below still describe the experiment.');
       return;
     }
     // The panel's own Run button, when it is on screen, is the lesson's; a stand-in without one gets ours.
     const own = panel.section?.querySelector('.runbar button.primary');
     runBtn.hidden = !!own && !own.closest('[data-embed-hidden]');
-    watch();
-    await hooks.client?.ready?.().catch(() => {});
+    seen = snapshot();
+    mo = new MutationObserver(onRunning);
+    for (const target of [panel.section, document.body]) if (target) mo.observe(target, { attributes: true, attributeFilter: ['data-running'] });
     // Settings the link gives explicitly win over the lesson's (a copied link reproduces what was on screen):
-    // for the tuning panel the top of this module merged them; another panel read its namespaced keys
-    // (`bandit.rate=...`) when the page started, and gets them back after the lesson's config.
+    // the tune panel's unprefixed keys, another panel's namespaced ones (`bandit.rounds=...`).
     const prefix = panel.panel?.prefix;
-    const fromLink = !tune && prefix ? [...params.keys()].filter((k) => k.startsWith(`${prefix}.`)).map((k) => k.slice(prefix.length + 1)) : [];
-    const linkState = { ...(panel.state ?? {}) };
+    const link = opts.link ?? new URLSearchParams();
+    const fromLink = tune ? [...link.keys()].filter((k) => k in DEFAULTS)
+      : prefix ? [...link.keys()].filter((k) => k.startsWith(`${prefix}.`)).map((k) => k.slice(prefix.length + 1)) : [];
+    const linkState = { ...(panel.panel?.state ?? panel.state ?? {}) };
     try {
-      await panel.load(tune ? parseHash(location.hash).state : structuredClone(config));
-      const keep = Object.fromEntries(fromLink.filter((k) => k in linkState).map((k) => [k, linkState[k]]));
-      if (Object.keys(keep).length) await panel.load(keep);
+      await loadStep(step - 1);
     } catch (e) {
       runBtn.disabled = true;
-      setStatus('error', `The ${PANEL_NAMES[lesson.panel] ?? lesson.panel} panel could not load this lesson: ${e?.message ?? e}`);
+      applyBtn.disabled = true;
+      const msg = /** @type {any} */ (e)?.message ?? String(e);
+      setStatus('invalid', /** @type {any} */ (e)?.lesson ? msg : `The ${PANEL_NAMES[name] ?? name} panel could not load this lesson: ${msg}`);
       return;
     }
-    setStatus('ready', tune ? 'Press Run to start.' : 'Loaded. Press Run to start.');
+    await mdReady; // the steps are shown as Markdown before the lesson says it is ready
+    if (off.signal.aborted) return;
+    const keep = Object.fromEntries(fromLink.filter((k) => k in linkState).map((k) => [k, linkState[k]]));
+    if (Object.keys(keep).length) await panel.load(keep);
+    setStatus('ready', 'Loaded. Press Run to start.');
     showResults();
-    if (options.autorun) await run();
+    if (opts.autorun) await run();
   };
   start();
-}
-
-function unknownLessonMessage(id) {
-  ($('settings') ?? document.querySelector('main') ?? document.body).prepend(el('section', { class: 'lesson card', id: 'lesson', 'data-status': 'unknown' },
-    el('h2', { text: 'Lesson not found' }),
-    el('p', { class: 'lesson-status bad', id: 'lesson-status', text: `There is no lesson "${id}". Lessons: ${LESSONS.map((l) => l.id).join(', ')}.` })));
+  return {
+    key: '',
+    close: () => {
+      off.abort();
+      mo?.disconnect();
+      box.remove();
+      panel?.section?.querySelector('#lesson-settings')?.remove();
+      delete document.body.dataset.lessonPredict;
+      window.dispatchEvent(new CustomEvent('tunelab:lesson-step', { detail: { lesson: null, step: 0, predict: false } }));
+    },
+  };
 }
 
 /**
- * The header's Lessons menu: one link per lesson of www/lessons.js (`#lesson=ID`), its title and the line on
- * what it teaches. A lesson starts when the page loads with its link, so following one reloads the page.
+ * The header's Lessons menu: the built-in lessons (their titles and what they teach, read from their files by
+ * the core's parser) and three ways to open one's own: a file (or drop one on the page), pasted text, a web
+ * address. Following a built-in lesson's link (`#lesson=ID`) opens it without reloading the page.
  */
 function lessonsMenu() {
   const list = $('lessons-list');
   if (!list) return;
-  const current = options.lesson?.id ?? null;
-  list.replaceChildren(el('ol', {}, ...LESSONS.map((l) => {
-    const href = `#lesson=${encodeURIComponent(l.id)}`;
-    const a = el('a', { href, 'data-lesson': l.id, 'aria-current': l.id === current ? 'page' : null },
-      el('strong', { text: l.title }), el('span', { class: 'teaches', text: l.teaches }),
-      el('span', { class: 'meta', text: `${PANEL_NAMES[l.panel] ?? l.panel} · ${l.steps.length} steps` }));
-    a.addEventListener('click', (e) => {
-      e.preventDefault();
-      location.assign(`${location.pathname}${location.search}${href}`);
-      location.reload();
-    });
-    return el('li', {}, a);
-  })));
-  const summary = document.querySelector('#lessons-menu > summary');
-  if (summary) summary.textContent = `Lessons (${LESSONS.length})`;
-  // Closes on Escape and on a click elsewhere.
   const menu = /** @type {HTMLDetailsElement} */ ($('lessons-menu'));
+  const items = el('ol', { id: 'lessons-builtin' }, ...BUILTIN_LESSONS.map((id) => el('li', {},
+    el('a', { href: `#lesson=${encodeURIComponent(id)}`, 'data-lesson': id },
+      el('strong', { text: id }), el('span', { class: 'teaches', text: '' }), el('span', { class: 'meta', text: '' })))));
+  const mark = () => {
+    const at = hashParams().get('lesson');
+    for (const a of items.querySelectorAll('a')) a.toggleAttribute('aria-current', a.dataset.lesson === at);
+    for (const a of items.querySelectorAll('a[aria-current]')) a.setAttribute('aria-current', 'page');
+  };
+  for (const a of items.querySelectorAll('a')) a.addEventListener('click', () => { menu.open = false; });
+  // Titles from the files themselves, once, when the menu first opens (parsed only: nothing is checked or run).
+  let filled = false;
+  const fill = async () => {
+    if (filled) return;
+    filled = true;
+    const hooks = win.__tunelab;
+    await hooks.client?.ready?.().catch(() => {});
+    await Promise.all(BUILTIN_LESSONS.map(async (id) => {
+      const a = items.querySelector(`a[data-lesson="${id}"]`);
+      try {
+        const src = await fetchLesson(builtinUrl(id));
+        const l = await hooks.client.lesson(`lessons/${id}.md`, src.text);
+        a.querySelector('strong').textContent = l.title;
+        a.querySelector('.teaches').textContent = l.teaches;
+        a.querySelector('.meta').textContent = `${PANEL_NAMES[l.kind] ?? l.kind} · ${l.steps.length} steps${l.minutes ? ` · about ${l.minutes} min` : ''}`;
+      } catch (e) {
+        a.querySelector('.meta').textContent = `Could not read lessons/${id}.md: ${/** @type {any} */ (e)?.message ?? e}`;
+      }
+    }));
+    list.dataset.filled = 'true';
+  };
+  menu.addEventListener('toggle', () => { if (menu.open) fill(); });
+
+  const fileInput = /** @type {HTMLInputElement} */ (el('input', { type: 'file', id: 'lesson-file', accept: '.md,.markdown,.txt,text/markdown,text/plain', class: 'sr-only', tabindex: '-1' }));
+  const fileBtn = el('button', { type: 'button', id: 'lesson-open-file' }, 'Open a lesson file…');
+  fileBtn.addEventListener('click', () => fileInput.click());
+  const fromFile = async (/** @type {File} */ f) => {
+    menu.open = false;
+    try { await openLocalLesson(await readLessonFile(f)); } catch (e) { lessonMessage('This lesson cannot be opened', String(/** @type {any} */ (e)?.message ?? e), 'invalid'); }
+  };
+  fileInput.addEventListener('change', () => { const f = fileInput.files?.[0]; fileInput.value = ''; if (f) fromFile(f); });
+  const paste = /** @type {HTMLTextAreaElement} */ (el('textarea', { id: 'lesson-paste', rows: '4', spellcheck: 'false', 'aria-label': 'Lesson text (Markdown)', placeholder: '---\ntitle: …\nkind: tune\npreset: demo\n---\n## First step\n…' }));
+  const pasteBtn = el('button', { type: 'button', id: 'lesson-open-paste' }, 'Open the pasted lesson');
+  pasteBtn.addEventListener('click', async () => {
+    menu.open = false;
+    try { await openLocalLesson(pastedLesson(paste.value)); } catch (e) { lessonMessage('This lesson cannot be opened', String(/** @type {any} */ (e)?.message ?? e), 'invalid'); }
+  });
+  const urlIn = /** @type {HTMLInputElement} */ (el('input', { type: 'url', id: 'lesson-url-input', placeholder: 'https://…/lesson.md', 'aria-label': 'Address of a lesson file' }));
+  const urlBtn = el('button', { type: 'button', id: 'lesson-open-url' }, 'Open');
+  urlBtn.addEventListener('click', () => {
+    if (!urlIn.value.trim()) return;
+    menu.open = false;
+    editHash((p) => { p.delete('lesson'); p.delete('step'); p.set('lesson-url', urlIn.value.trim()); });
+    lessonFromHash();
+  });
+  list.replaceChildren(items,
+    el('div', { class: 'lesson-own', id: 'lesson-own' },
+      el('h2', { text: 'Your own lesson' }),
+      el('p', { class: 'help' }, 'A Markdown file (', el('a', { href: new URL('docs/write-a-lesson.html', document.baseURI).href, target: '_blank', rel: 'noopener' }, 'how to write one'), '): open it, drop it on the page, paste it or give its address.'),
+      el('div', { class: 'buttons wrap' }, fileBtn, fileInput),
+      paste, el('div', { class: 'buttons wrap' }, pasteBtn),
+      el('div', { class: 'row' }, urlIn, urlBtn)));
+  const summary = document.querySelector('#lessons-menu > summary');
+  if (summary) summary.textContent = `Lessons (${BUILTIN_LESSONS.length})`;
+  mark();
+  window.addEventListener('hashchange', mark);
+  // A lesson file dropped anywhere on the page (a CSV goes to the panel's own file input, not here).
+  const isLessonFile = (/** @type {File} */ f) => /\.(md|markdown|txt)$/i.test(f.name);
+  document.addEventListener('dragover', (e) => { if ([...(e.dataTransfer?.items ?? [])].some((i) => i.kind === 'file')) e.preventDefault(); });
+  document.addEventListener('drop', (e) => {
+    const f = e.dataTransfer?.files?.[0];
+    if (!f || !isLessonFile(f)) return;
+    e.preventDefault();
+    fromFile(f);
+  });
+  // Closes on Escape and on a click elsewhere.
   document.addEventListener('keydown', (e) => { if (e.key === 'Escape' && menu.open) { menu.open = false; menu.querySelector('summary')?.focus(); } });
   document.addEventListener('click', (e) => { if (menu.open && !menu.contains(/** @type {Node} */ (e.target))) menu.open = false; });
 }
@@ -564,7 +795,7 @@ async function autorun() {
 function init() {
   const hooks = win.__tunelab;
   if (!hooks) return; // main.js failed: its own error is on the page
-  hooks.embed = { options: { ...options, lesson: options.lesson?.id ?? null }, isolationReport, embedUrl, fullPageUrl, iframeSnippet };
+  hooks.embed = { options: { ...options }, isolationReport, embedUrl, fullPageUrl, iframeSnippet };
   if (options.embed) {
     document.body.classList.add('embed');
     embedBar();
@@ -574,8 +805,9 @@ function init() {
     embedDialog();
     lessonsMenu();
   }
-  if (options.lesson) lessonPanel(options.lesson);
-  else if (options.unknownLesson) unknownLessonMessage(options.unknownLesson);
+  // A lesson link opens its lesson, when the page starts and whenever the hash names another one.
+  lessonFromHash({ autorun: options.autorun, link: params });
+  window.addEventListener('hashchange', () => { lessonFromHash(); });
   if (options.autorun && !options.lesson) autorun().catch(() => {});
   hooks.client?.ready().then(() => { hooks.mode = showMode(); }, () => {});
   if (win.__tunelabCoi) win.__tunelabCoi.onchange = () => { if (hooks.info) hooks.mode = showMode(); };

@@ -6,6 +6,7 @@ import { installPanels } from './panels/registry.js';
 import { $ } from './shared/dom.js';
 import { installScrollCues } from './shared/scroll.js';
 import { warmCharts } from './shared/charts.js';
+import { installOpenReport } from './shared/open-report.js';
 
 /** Test, lesson and embed hooks: the page's live state (the tune panel's, for the top-level fields), read-only
  * by convention; window.__tunelab.panels[NAME] holds each panel's hook. */
@@ -46,6 +47,7 @@ client.ready().catch((e) => {
 });
 
 installPanels({ client, hooks });
+installOpenReport();
 installScrollCues(document.body);
 
 // uPlot's code compiled before the first run needs it (charts.js warmCharts), in an idle moment.

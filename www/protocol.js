@@ -12,6 +12,7 @@
 /**
  * The core's report envelope.
  * @typedef {object} Envelope
+ * @property {number} [format] the envelope's format version (src/report_file.rs REPORT_FORMAT)
  * @property {ExperimentKind} kind
  * @property {'complete'|'stopped'} status
  * @property {ExperimentConfig} config
@@ -42,9 +43,21 @@
 /** @typedef {{type: 'probe-threads', id: number, tasks: number}} ProbeThreadsRequest */
 /** @typedef {{type: 'bench', id: number, kind: 'ksd'|'sgld'|'part', params: Record<string, number|string>}} BenchRequest */
 /** @typedef {{type: 'crash-test', id: number, what: CrashWhat}} CrashTestRequest */
+/** @typedef {{type: 'lesson', id: number, name: string, text: string}} LessonRequest  parse and check a lesson file (src/lesson) */
+/** @typedef {{type: 'lesson-expect', id: number, name: string, text: string, step: number, report: any}} LessonExpectRequest  a step's expect lines against a report */
+/**
+ * A report file to open (www/shared/open-report.js): the file itself (read in the worker) or its text; a text
+ * longer than `fullBytes` is read without its samples. Nothing runs.
+ * @typedef {{type: 'open-report', id: number, source: Blob|string, fullBytes: number}} OpenReportRequest
+ */
+/**
+ * What `open-report` returns: a run's result shape (the envelope, a tune report's chosen samples as a typed array)
+ * with what was left out over the size limit and the text's length.
+ * @typedef {RunResult & {dropped: {path: string, parts: number, values: number}[], bytes: number}} OpenedReport
+ */
 /**
  * @typedef {InitRequest|CheckRequest|PresetRequest|PresetNamesRequest|RunRequest|PreviewCsvRequest
- *   |DensityGridRequest|ProbeThreadsRequest|BenchRequest|CrashTestRequest} Request
+ *   |DensityGridRequest|ProbeThreadsRequest|BenchRequest|CrashTestRequest|LessonRequest|LessonExpectRequest|OpenReportRequest} Request
  */
 /** @typedef {Exclude<Request, InitRequest>} IdRequest  every request but init carries an id */
 
@@ -55,7 +68,9 @@
 /** @typedef {{type: 'result', id: number, result: any}} ResultEvent */
 /**
  * `fatal`: the wasm instance cannot be trusted any more (panic, failed init): the page restarts the worker.
- * @typedef {{type: 'error', id: number|null, name: string, message: string, fatal: boolean}} ErrorEvent
+ * `code`: the kind of a refused report file (`ReportError`s: damaged, not-a-report, unknown-kind, newer-format,
+ * too-large, invalid).
+ * @typedef {{type: 'error', id: number|null, name: string, message: string, fatal: boolean, code?: string}} ErrorEvent
  */
 /** @typedef {ReadyEvent|ProgressEvent|ResultEvent|ErrorEvent} WorkerEvent */
 

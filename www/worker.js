@@ -32,7 +32,27 @@ function postError(id, e, fatal = false) {
     name = 'PanicError';
     fatal = true;
   }
-  post({ type: 'error', id, name, message, fatal });
+  const code = /** @type {any} */ (e)?.code;
+  post({ type: 'error', id, name, message, fatal, ...(typeof code === 'string' ? { code } : {}) });
+}
+
+/** The largest report file the worker reads at all (the core's `MAX_REPORT_BYTES`, 256 MiB). */
+const MAX_REPORT_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Opens a report file (www/shared/open-report.js): reads it here, never on the page's main thread, and has the
+ * core parse and check it (the binding's `open_report`); a file over the core's hard limit is refused before it
+ * is read. Nothing runs.
+ * @param {Blob|string} source @param {number} fullBytes
+ */
+async function openReport(source, fullBytes) {
+  const w = requireWasm();
+  const size = typeof source === 'string' ? new TextEncoder().encode(source).length : source.size;
+  if (size > MAX_REPORT_BYTES) {
+    throw Object.assign(new Error(`this report is ${(size / 2 ** 20).toFixed(1)} MB, over the ${(MAX_REPORT_BYTES / 2 ** 20).toFixed(1)} MB a report may have: it was not opened`), { name: 'ReportError', code: 'too-large' });
+  }
+  const text = typeof source === 'string' ? source : await source.text();
+  return w.open_report(text, fullBytes);
 }
 
 /** @param {import('./protocol.js').InitRequest} msg */
@@ -75,7 +95,7 @@ function makeObserver(id, cancelView, kind) {
   const observer = (ev) => {
     pushEvent(buffer, ev, kind);
     // A tuner's `done` is sent at once: in a comparison its evaluation chain follows with no event for a while,
-    // and the page times the phases by their events (www/panels/tune/compare-eta.js).
+    // and the page times the phases by their events (www/panels/tune/compare-clock.js).
     if (ev.type === 'finished' || /** @type {any} */ (ev).detail?.type === 'done' || performance.now() - last >= PROGRESS_INTERVAL_MS) flush();
     return cancelView ? Atomics.load(cancelView, 0) !== 0 : false;
   };
@@ -108,7 +128,7 @@ async function loadMnist(w) {
  * Fetches the shipped data files a config reads (the core's `needs_data`: `digits8x8.csv`, `breast_cancer.csv`,
  * `wine.csv`, `diabetes.csv`, from this same site's `data/`, in a checkout the repository's) and the MNIST digits
  * when it reads them, and installs them in the core, each once per worker. The wasm build compiles none of them
- * in (the shipped CSVs were 113 KB of its gzip, issue 26). Nothing is fetched from any other host.
+ * in (the shipped CSVs were 113 KB of its gzip). Nothing is fetched from any other host.
  * @param {any} w the wasm module @param {any} config @param {{mnist?: boolean}} [opts]
  */
 async function loadData(w, config, { mnist = true } = {}) {
@@ -124,7 +144,7 @@ async function loadData(w, config, { mnist = true } = {}) {
  * A comparison's chosen-arm samples as Float64Arrays whose buffers are transferred, not cloned: the core returns
  * each entry's `best.samples` as a plain array (mnist-bnn-page: 2.5 million numbers over its tuners), whose
  * structured clone and the garbage it leaves took 200-330 ms of the page's main thread when the result arrived
- * (issue 26 item 2; tests/e2e/longtask.test.mjs). The page reads them as Float64Arrays (www/panels/tune/
+ * (tests/e2e/longtask.test.mjs). The page reads them as Float64Arrays (www/panels/tune/
  * compare-mode.js) and its JSON export writes them back as arrays (www/shared/export.js `toJson`).
  * @param {any} result the run's result ({report, samples, dim}) @returns {Transferable[]} the buffers to transfer
  */
@@ -142,6 +162,17 @@ function packSamples(result) {
     transfer.push(packed.buffer);
   }
   return transfer;
+}
+
+/**
+ * A report as plain JSON data for the core (typed arrays, which an expect line cannot name, become null).
+ * @param {any} v @returns {any}
+ */
+function plain(v) {
+  if (ArrayBuffer.isView(v)) return null;
+  if (Array.isArray(v)) return v.map(plain);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+  return v;
 }
 
 function requireWasm() {
@@ -165,6 +196,17 @@ async function handle(msg) {
       post({ type: 'result', id: msg.id, result: w.check(msg.config) });
       return;
     }
+    case 'lesson': {
+      // Parsed first (no check), so the shipped data sets its steps read are fetched before the core checks them.
+      const w = requireWasm();
+      const parsed = w.lesson_parse(msg.name, msg.text);
+      for (const c of parsed.configs) await loadData(w, c, { mnist: false });
+      post({ type: 'result', id: msg.id, result: w.lesson_check(msg.name, msg.text) });
+      return;
+    }
+    case 'lesson-expect':
+      post({ type: 'result', id: msg.id, result: requireWasm().lesson_expect(msg.name, msg.text, msg.step, plain(msg.report)) });
+      return;
     case 'preset':
       post({ type: 'result', id: msg.id, result: requireWasm().preset(msg.kind, msg.name) });
       return;
@@ -203,6 +245,11 @@ async function handle(msg) {
         : msg.kind === 'part' ? w.bench_part(String(p.part), p.seed ?? 1)
         : w.bench_sgld(p.n ?? 10000, p.d ?? 10, p.iters ?? 10000, p.batch ?? 0.01, p.chains ?? 1, p.seed ?? 1);
       post({ type: 'result', id: msg.id, result: { kind: msg.kind, ms, threads: w.num_threads(), flavour } });
+      return;
+    }
+    case 'open-report': {
+      const result = await openReport(msg.source, msg.fullBytes);
+      post({ type: 'result', id: msg.id, result }, packSamples(result));
       return;
     }
     case 'crash-test': {

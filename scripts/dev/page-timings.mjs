@@ -80,8 +80,7 @@ try {
 
   // Every run: {name, kind, config (with kind), how: load argument for the page}.
   const rows = await page.evaluate(async (presets) => {
-    const { LESSONS, mergeConfig } = await import('/www/lessons.js');
-    const { normalise } = await import('/www/panels/tune/state.js');
+    const { BUILTIN_LESSONS, builtinUrl, fetchLesson, panelOf } = await import('/www/lessons.js');
     const hooks = window.__tunelab;
     const out = [];
     const configOf = (name) => { const p = hooks.panels[name].panel; return p.experiment(p.state); };
@@ -90,15 +89,17 @@ try {
       await entry.load(structuredClone(p.defaults));
       out.push({ name: `default ${name}`, panel: name, load: structuredClone(p.defaults), config: configOf(name) });
     }
-    for (const lesson of LESSONS) {
-      const tune = lesson.panel === 'tune';
-      let cur = structuredClone(tune ? lesson.state : lesson.config);
+    // The lessons as the page reads them (lessons/ID.md through the core's parser): each step's config.
+    for (const id of BUILTIN_LESSONS) {
+      const src = await fetchLesson(builtinUrl(id));
+      const lesson = await hooks.client.lesson(`lessons/${id}.md`, src.text);
+      const panel = panelOf(lesson.kind);
       let prev = null;
       lesson.steps.forEach((s, i) => {
-        if (s.patch) cur = tune ? normalise({ ...cur, ...s.patch }) : mergeConfig(cur, s.patch);
+        const cur = lesson.configs[i];
         const key = JSON.stringify(cur);
         if (key === prev?.key) { prev.row.name = prev.row.name.replace(/ steps? ([\d-]+)$/, (_, r) => ` steps ${r.split('-')[0]}-${i + 1}`); return; }
-        const row = { name: `lesson ${lesson.id} step ${i + 1}`, panel: lesson.panel, load: structuredClone(cur), config: null };
+        const row = { name: `lesson ${id} step ${i + 1}`, panel, load: structuredClone(cur), config: null };
         out.push(row);
         prev = { key, row };
       });

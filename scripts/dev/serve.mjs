@@ -30,6 +30,10 @@ function resolveFile(root, urlPath, dev) {
   if (dev && p.startsWith('/vendor/uplot/')) {
     return safeJoin(path.join(REPO, 'node_modules/uplot/dist'), p.slice('/vendor/uplot/'.length));
   }
+  // markdown-it (lesson text, www/shared/markdown.js): its self-contained browser build.
+  if (dev && p.startsWith('/vendor/markdown-it/')) {
+    return safeJoin(path.join(REPO, 'node_modules/markdown-it/dist/browser'), p.slice('/vendor/markdown-it/'.length));
+  }
   // The MNIST digits for the page's MNIST options (npm run build copies them into dist/data/mnist/).
   if (dev && p.startsWith('/data/mnist/')) {
     return safeJoin(path.join(REPO, 'node_modules/mnist/src/digits'), p.slice('/data/mnist/'.length));
@@ -43,7 +47,7 @@ function resolveFile(root, urlPath, dev) {
   if (dev && p === '/docs/instructors.html') return renderGuide();
   // The isolation service worker (www/coi.js) must sit at the site root to control the page.
   if (dev && p === '/coi-serviceworker.js') return path.join(REPO, 'node_modules/coi-serviceworker/coi-serviceworker.js');
-  if (dev && !/^\/(index\.html|favicon\.ico|www\/|pkg\/|pkg-parallel\/|data\/|docs\/)/.test(p)) return null;
+  if (dev && !/^\/(index\.html|favicon\.ico|www\/|pkg\/|pkg-parallel\/|data\/|docs\/|lessons\/)/.test(p)) return null;
   return safeJoin(root, p.slice(1));
 }
 

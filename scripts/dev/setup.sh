@@ -27,6 +27,9 @@ command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need_apt+=(chromium-driver)
 # Debian's Firefox ESR: the page's tests in a second engine (puppeteer-core over WebDriver BiDi, no driver binary).
 command -v firefox-esr >/dev/null 2>&1 || need_apt+=(firefox-esr)
+# WebKit (Safari's engine): WebKitGTK's MiniBrowser and WebKitWebDriver, under a virtual display (no headless mode).
+command -v WebKitWebDriver >/dev/null 2>&1 || need_apt+=(webkit2gtk-driver)
+command -v Xvfb >/dev/null 2>&1 || need_apt+=(xvfb)
 if [ ${#need_apt[@]} -gt 0 ]; then
   log "apt-get install ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

@@ -2,7 +2,8 @@
 # The Python section of scripts/dev/test.sh: builds the tunelab wheel (maturin, abi3, Cargo profile wheel-test:
 # release code without LTO, see Cargo.toml), installs it into the test
 # venv made by scripts/dev/setup.sh, and runs the pytest suite of crates/python/tests (bits equal to the CLI,
-# errors, GIL, KeyboardInterrupt, ask/tell, data forms, to_frame, stubs under mypy --strict, checkpoints, and a
+# errors, GIL, KeyboardInterrupt (two SIGINTs), ask/tell, data forms, to_frame, figures (rendered text extents), a
+# notebook executed by nbclient, stubs under mypy --strict, checkpoints, and a
 # local Ray cluster: a head and two worker nodes on 127.0.0.1; the notebook widget in nbclient and in a JupyterLab
 # server driven by Chromium).
 # A failure to build or install prints "python: 0 passed, 1 failed" so the closing count sees it.

@@ -104,7 +104,10 @@ if [ -d tests/e2e ]; then
   # The wasm page once (scripts/dev/build-wasm.sh skips a flavour whose inputs did not change, and links the
   # release builds the wasm section's tests made); the tests serve the repository itself (dist.test.mjs builds
   # its own dist/ copy), so no `npm run build` / second build here. A failing test is counted, not fatal.
-  section "browser: build the wasm page, end-to-end tests in Chromium (the fuzz run beside them, nice 19)"
+  # The same run holds the other engines' suites (tests/e2e/firefox.test.mjs: firefox-esr over WebDriver BiDi;
+  # tests/e2e/webkit.test.mjs: WebKitGTK under Xvfb) and the axe-core suite (tests/e2e/a11y.test.mjs); their
+  # counts are node's, in the closing line like the rest.
+  section "browser: build the wasm page, end-to-end tests in Chromium, Firefox ESR and WebKitGTK, axe-core (the fuzz run beside them, nice 19)"
   bash scripts/dev/build-wasm.sh 2>&1 | tee -a "$LOG"
   node --test --test-concurrency=1 tests/e2e/ 2>&1 | tee -a "$LOG" || true
 fi

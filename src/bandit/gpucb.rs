@@ -35,7 +35,7 @@ pub enum Kappa {
         #[serde(default = "one")]
         b: f64,
     },
-    /// The same schedule in the form of Srinivas et al. 2010, Thm 2 (tunelab's default before issue 25), box
+    /// The same schedule in the form of Srinivas et al. 2010, Thm 2, box
     /// width r = 1 after rescaling, a = b = 1: `scale * (2 ln(2 pi^2 t^2 / (3 delta)) + 2 d ln(t^2 d sqrt(ln(4 d /
     /// delta))))`. The constants inside both logarithms differ from Theorem 1's.
     Srinivas { delta: f64, scale: f64 },
@@ -538,7 +538,7 @@ mod tests {
         assert_eq!(Kappa::Constant { value: 3.0 }.at(7, 4), 3.0);
         assert_eq!(GpUcbOptions::default().kernel, BaseKernel::SquaredExponential);
         assert!(th.at(100, 2) > th.at(10, 2));
-        // a config written before issue 25 (`{"type": "theorem", "delta": 0.1, "scale": 1}`) reads as Theorem 1
+        // saved configs' `theorem` form (`{"type": "theorem", "delta": 0.1, "scale": 1}`) still reads as Theorem 1
         let old: Kappa = serde_json::from_str(r#"{"type": "theorem", "delta": 0.1, "scale": 1.0}"#).unwrap();
         assert_eq!(old, th);
     }

@@ -1,32 +1,8 @@
-//! Tuners in ask/tell form: a tuner asks for arms to run with a per-arm budget and is told their scores.
-//! The tune experiment's driver (`crate::experiments::tune::driver`) owns the loop, the budget, cancellation and progress events.
+//! The tuners of the SG-MCMC driver in ask/tell form ([`Tuner`]): MAMBA and the one-shot searches.
+//! The SG-MCMC driver (`crate::experiments::sgmcmc::driver`) owns the loop, the budget, cancellation and progress events.
 
+use super::asktell::{Ask, Tuner};
 use super::schedule::{mamba_schedule, RoundPlan};
-
-/// What a tuner asks the driver to do next.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Ask {
-    /// Round index (0-based).
-    pub round: usize,
-    /// Arm ids to run (continuing their chains).
-    pub arms: Vec<usize>,
-    /// Budget per arm for this round, in the config's unit.
-    pub budget: f64,
-}
-
-/// An ask/tell tuner over a fixed set of arms (ids `0..m`).
-pub trait Tuner: Send {
-    /// A short name for reports.
-    fn name(&self) -> String;
-    /// The planned rounds (for progress bars and the bracket view).
-    fn plan(&self) -> Vec<RoundPlan>;
-    /// The next round to run, or `None` when finished.
-    fn ask(&mut self) -> Option<Ask>;
-    /// Scores (lower is better, +inf for diverged arms) of the arms of the last ask; returns the pruned ids.
-    fn tell(&mut self, scores: &[(usize, f64)]) -> Vec<usize>;
-    /// The recommended arm so far.
-    fn best(&self) -> Option<usize>;
-}
 
 /// Sorts by score, ties broken by arm id so results never depend on evaluation order.
 fn ranked(scores: &[(usize, f64)]) -> Vec<(usize, f64)> {

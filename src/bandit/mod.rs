@@ -4,9 +4,11 @@
 //! the halving schedules ([`schedule`]) and the MAMBA tuner (Coullon, South & Nemeth 2023, [`mamba`]), uniform
 //! allocation / random search as the floor.
 //!
-//! - [`BanditAlgo`]: the ask/tell trait every bandit algorithm implements; [`Arm`] and [`ArmSpace`] are its
-//!   arms. The experiments that run them on problems live in `crate::experiments::bandit`.
+//! - [`asktell`]: the two ask/tell protocols, [`BanditAlgo`] (one pull a round, every bandit algorithm) and
+//!   [`Tuner`] (rounds of arms with a budget each: MAMBA, one-shot searches); [`Arm`] and [`ArmSpace`] are the
+//!   bandit arms. The experiments that run them on problems live in `crate::experiments::bandit`.
 
+pub mod asktell;
 pub mod betabest;
 pub mod gpucb;
 pub mod halving;
@@ -16,11 +18,11 @@ pub mod ttts;
 
 use serde::{Deserialize, Serialize};
 
+pub use asktell::{Ask, BanditAlgo, Tuner};
 pub use gpucb::{GpUcb, GpUcbOptions, Kappa, RandomSearch};
 pub use halving::{Halving, HalvingOptions};
 pub use ttts::{DTtts, RandomArms, Recommend, Ttts, TttsOptions, Uniform};
 
-use crate::rng::Rng;
 
 /// The arm space of a problem.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -72,26 +74,3 @@ pub struct ArmStat {
     pub label: Option<String>,
 }
 
-/// An ask/tell bandit algorithm. `t` is the 0-based round. The hot path cannot fail: numerical trouble inside
-/// an algorithm (a failed GP factorisation) is handled there and counted in [`BanditAlgo::failures`].
-pub trait BanditAlgo: Send {
-    /// The arm to pull at round `t`.
-    fn ask(&mut self, t: usize, rng: &mut Rng) -> Arm;
-    /// The reward observed for `arm` (the one just asked for).
-    fn tell(&mut self, arm: &Arm, reward: f64);
-    /// The arm recommended after `t` rounds (`None` before any information). `rng` is a dedicated stream for
-    /// Monte Carlo estimates, so recommending does not change the sequence of pulls.
-    fn recommend(&mut self, t: usize, rng: &mut Rng) -> Option<Arm>;
-    /// 1-D continuous problems: posterior mean and sd of the reward on `grid` at time `t` (GP-UCB).
-    fn posterior_grid(&self, _grid: &[f64], _t: usize) -> Option<(Vec<f64>, Vec<f64>)> {
-        None
-    }
-    /// Discrete problems: per-arm statistics.
-    fn arm_stats(&self) -> Vec<ArmStat> {
-        Vec::new()
-    }
-    /// Numerical failures handled internally.
-    fn failures(&self) -> usize {
-        0
-    }
-}

@@ -488,7 +488,7 @@ fn simulate_glm(n: usize, d: usize, rng: &mut Rng, mut label: impl FnMut(f64, &m
 pub fn simulate_logistic(n: usize, d: usize, rng: &mut Rng) -> Result<(Dataset, Vec<f64>)> {
     simulate_glm(n, d, rng, |z, rng| {
         let u: f64 = rng.random();
-        if u < crate::model::fastmath::sigmoid(z) { 1.0 } else { 0.0 }
+        if u < crate::math::sigmoid(z) { 1.0 } else { 0.0 }
     })
 }
 

@@ -1,5 +1,4 @@
-//! The cost model of a run, known before it runs (issue 26, item 1: "a time estimate shown before Run from the
-//! core's own cost model"). Every kind counts the work its config asks for, per phase, in the unit the kind
+//! The cost model of a run, known before it runs, from which the page shows a time estimate before Run. Every kind counts the work its config asks for, per phase, in the unit the kind
 //! itself counts while it runs (gradient evaluations, passes over the data, epochs, pulls), and converts it into
 //! one device-independent unit, **multiply-adds** (`per`: multiply-adds of one counted unit, from the model's
 //! size). A host converts `work` into seconds at a rate it measures on its own device (the page: a short

@@ -21,11 +21,14 @@
 //! Layers: `experiments` depends on the algorithms below it ([`crate::bandit`], [`crate::stein`],
 //! [`crate::sampler`], [`crate::gp`], [`crate::optim`], [`crate::model`], [`crate::data`]), never the reverse.
 
+pub mod advice;
 pub mod bandit;
 pub mod compare;
 pub mod cost;
 pub mod hoag;
 pub mod lr_schedule;
+pub mod partial;
+pub mod sgmcmc;
 pub mod step_size;
 pub mod tune;
 pub mod tvo;
@@ -44,15 +47,20 @@ pub trait Experiment: Sized {
     type Config: Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned;
     /// The typed detail of this kind's progress events.
     type Detail: Clone + std::fmt::Debug + PartialEq + Serialize;
-    /// The result of a complete run.
-    type Output: Clone + std::fmt::Debug + PartialEq + Serialize;
+    /// The result of a complete run (read back from a report file by [`crate::report_file`]).
+    type Output: Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned;
     /// The kind's name: the `kind` tag of its JSON config (kebab-case).
     const NAME: &'static str;
-    /// The unit of `done` / `total` in this kind's progress events.
+    /// The unit of `done` / `total` in this kind's progress events (see [`Experiment::unit`]).
     const UNIT: &'static str;
     /// The names of the built-in presets ([`Experiment::preset`]).
     const PRESETS: &'static [&'static str];
 
+    /// The unit of `done` / `total` of this checked config's progress events: [`Experiment::UNIT`] unless the
+    /// config decides it (a tune run counts its budget's unit: gradient evaluations, iterations or seconds).
+    fn unit(&self) -> &'static str {
+        Self::UNIT
+    }
     /// The built-in preset `name`.
     fn preset(name: &str) -> Result<Self::Config>;
     /// Checks every value of the config once (linfa style).
@@ -151,10 +159,19 @@ macro_rules! registry {
         #[allow(clippy::large_enum_variant)]
         pub enum Output { $($v(<$e as Experiment>::Output)),* }
 
+        impl Output {
+            /// Reads the result of a `kind` report back (see [`crate::report_file`]: `null` reads as NaN where a
+            /// number is expected); the error names the path.
+            pub fn from_value(kind: Kind, value: &serde_json::Value) -> std::result::Result<Self, String> {
+                match kind { $(Kind::$v => crate::report_file::result_from_value(value).map(Output::$v)),* }
+            }
+        }
+
         impl ExperimentConfig {
             /// The built-in preset `name` of an experiment kind.
             pub fn preset(kind: Kind, name: &str) -> Result<Self> {
-                match kind { $(Kind::$v => Ok(ExperimentConfig::$v(<$e as Experiment>::preset(name)?))),* }
+                let made = match kind { $(Kind::$v => <$e as Experiment>::preset(name).map(ExperimentConfig::$v)),* };
+                made.map_err(|e| if kind.preset_names().contains(&name) { e } else { unknown_preset(kind, name) })
             }
             pub fn kind(&self) -> Kind {
                 match self { $(ExperimentConfig::$v(_) => Kind::$v),* }
@@ -212,9 +229,9 @@ macro_rules! registry {
             pub fn data_request(&self) -> Option<DataRequest> {
                 match self { $(Checked::$v(e) => e.data_request()),* }
             }
-            /// The unit of `done` / `total` in progress events.
+            /// The unit of `done` / `total` in progress events ([`Experiment::unit`]).
             pub fn progress_unit(&self) -> &'static str {
-                self.kind().progress_unit()
+                match self { $(Checked::$v(e) => e.unit()),* }
             }
             fn run_kind(&self, inputs: Inputs, progress: &mut dyn FnMut(f64, f64, Detail), stop: &AtomicBool) -> Result<Output> {
                 match self {
@@ -235,11 +252,28 @@ registry! {
     Tvo => tvo::TvoExperiment,
 }
 
+/// An unknown preset name: the kind's presets, and the nearest one when it is one or two edits away.
+fn unknown_preset(kind: Kind, name: &str) -> Error {
+    let names = kind.preset_names();
+    let near = names
+        .iter()
+        .map(|n| (strsim::damerau_levenshtein(n, name), *n))
+        .filter(|(d, n)| *d <= 2.max(n.len() / 4))
+        .min();
+    let hint = match near {
+        Some((_, n)) => format!("; did you mean '{n}'?"),
+        None => String::new(),
+    };
+    Error::config(format!("unknown {} preset '{name}'{hint} ({} presets: {})", kind.name(), kind.name(), names.join(", ")))
+}
+
 impl Kind {
     /// Parses a kind name (the CLI's and the binding's `kind` argument).
     pub fn parse(name: &str) -> Result<Kind> {
         Kind::ALL.into_iter().find(|k| k.name() == name).ok_or_else(|| {
-            Error::config(format!("unknown experiment kind '{name}' (known: {})", Kind::ALL.map(Kind::name).join(", ")))
+            let near = Kind::ALL.into_iter().map(|k| (strsim::damerau_levenshtein(k.name(), name), k.name())).filter(|(d, _)| *d <= 2).min();
+            let hint = near.map(|(_, n)| format!("; did you mean '{n}'?")).unwrap_or_default();
+            Error::config(format!("unknown experiment kind '{name}'{hint} (known: {})", Kind::ALL.map(Kind::name).join(", ")))
         })
     }
 }
@@ -262,6 +296,10 @@ impl ExperimentConfig {
             return Self::from_value(&mut config, default_kind);
         }
         let obj = value.as_object_mut().ok_or_else(|| Error::config("a config must be a JSON object"))?;
+        // The JSON Schema an editor validates the file with (schemas/*.json) is not a field.
+        if obj.get("$schema").is_some_and(serde_json::Value::is_string) {
+            obj.remove("$schema");
+        }
         match (obj.get("kind"), default_kind) {
             (Some(serde_json::Value::String(k)), d) => {
                 let k = Kind::parse(k)?;
@@ -413,6 +451,8 @@ pub struct Compute {
 /// The one report envelope.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
+    /// The envelope's format version ([`crate::report_file::REPORT_FORMAT`]): a reader refuses a newer one.
+    pub format: u32,
     pub kind: Kind,
     pub status: Status,
     /// The config that ran, every default filled in.
@@ -462,6 +502,7 @@ impl Checked {
             reached.clear();
         }
         Ok(Report {
+            format: crate::report_file::REPORT_FORMAT,
             kind: self.kind(),
             status,
             config: self.config(),

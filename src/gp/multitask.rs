@@ -14,7 +14,7 @@
 //! - Type-II ML: the text optimises the model by gradient ("automatic differentiation", Sec. 2.2) without
 //!   listing the hyperparameters; we fit the task locations by gradient ascent on the log marginal likelihood
 //!   (analytic gradient, R&W eq. 5.9, checked against finite differences) and the input length scales, signal
-//!   and noise variances by coordinate search over grids (as before issue 25).
+//!   and noise variances by coordinate search over grids (tunelab's choice).
 
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
@@ -225,21 +225,13 @@ impl MultiTaskGp {
     /// Adam ascent (β = 0.9, 0.999) on the task locations; keeps the best iterate.
     fn ascend_locations(self, steps: usize) -> Result<Self> {
         let m = self.hyper.loc.len();
-        let (mut m1, mut m2) = (vec![[0.0; 2]; m], vec![[0.0; 2]; m]);
+        let mut adam = crate::optim::Adam::with_coefficients(2 * m, 0.9, 0.1, 0.999, 0.001);
         let mut cur = self.clone();
         let mut best = self;
-        for s in 1..=steps {
-            let g = cur.lml_grad_loc();
+        for _ in 1..=steps {
+            let g: Vec<f64> = cur.lml_grad_loc().iter().flatten().copied().collect();
             let mut h = cur.hyper.clone();
-            for t in 0..m {
-                for c in 0..2 {
-                    m1[t][c] = 0.9 * m1[t][c] + 0.1 * g[t][c];
-                    m2[t][c] = 0.999 * m2[t][c] + 0.001 * g[t][c] * g[t][c];
-                    let mh = m1[t][c] / (1.0 - 0.9f64.powi(s as i32));
-                    let vh = m2[t][c] / (1.0 - 0.999f64.powi(s as i32));
-                    h.loc[t][c] += 0.05 * mh / (vh.sqrt() + 1e-8);
-                }
-            }
+            adam.step(&g, |_| 0.05, |i, u| h.loc[i / 2][i % 2] += u);
             match MultiTaskGp::fit(&cur.pts, &cur.z, h) {
                 Ok(g) => cur = g,
                 Err(_) => break,

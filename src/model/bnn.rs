@@ -36,7 +36,7 @@ thread_local! {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Activation {
-    /// `tanh` per unit (tunelab's network before issue 25).
+    /// `tanh` per unit (tunelab's choice; the default).
     #[default]
     Tanh,
     /// `softmax` over the hidden units of a row (the paper's App. B.3.1).

@@ -3,41 +3,7 @@
 //! are in [`crate::linalg`].)
 
 use crate::math::{exp, ln_1p};
-/// `exp(x)` to about 1 ulp for `x` in [-708, 709] (clamped outside, so never inf/0 from overflow of the
-/// argument reduction), written without branches or calls so that loops over slices auto-vectorise.
-/// Cody-Waite reduction `x = k ln2 + r`, |r| <= ln2/2, degree-12 Taylor polynomial for `exp(r)`
-/// (truncation error < 2e-16 relative), and `2^k` built from the exponent bits.
-#[inline(always)]
-#[allow(clippy::excessive_precision, clippy::manual_clamp)] // fdlibm constants; `clamp` would change NaN handling in codegen
-pub fn exp_fast(x: f64) -> f64 {
-    const MAGIC: f64 = 6755399441055744.0; // 1.5 * 2^52: adding it rounds to an integer
-    const LOG2E: f64 = std::f64::consts::LOG2_E;
-    const LN2_HI: f64 = 6.93147180369123816490e-01;
-    const LN2_LO: f64 = 1.90821492927058770002e-10;
-    let x = if x < -708.0 { -708.0 } else if x > 709.0 { 709.0 } else { x };
-    let t = x * LOG2E + MAGIC;
-    let k = t - MAGIC;
-    let r = (x - k * LN2_HI) - k * LN2_LO;
-    let mut p = 1.0 / 479001600.0;
-    p = p * r + 1.0 / 39916800.0;
-    p = p * r + 1.0 / 3628800.0;
-    p = p * r + 1.0 / 362880.0;
-    p = p * r + 1.0 / 40320.0;
-    p = p * r + 1.0 / 5040.0;
-    p = p * r + 1.0 / 720.0;
-    p = p * r + 1.0 / 120.0;
-    p = p * r + 1.0 / 24.0;
-    p = p * r + 1.0 / 6.0;
-    p = p * r + 0.5;
-    p = p * r + 1.0;
-    p = p * r + 1.0;
-    let ki = (t.to_bits() as i64).wrapping_sub(MAGIC.to_bits() as i64);
-    p * f64::from_bits(((ki + 1023) as u64) << 52)
-}
-
-/// Logistic sigmoid `1 / (1 + exp(-z))`, finite and in [0, 1] for every finite `z`.
-#[inline(always)]
-pub fn sigmoid(z: f64) -> f64 { 1.0 / (1.0 + exp_fast(-z)) }
+pub use crate::math::{exp_fast, sigmoid};
 
 /// `a * b + c`, fused (one rounding) when `FMA`; instantiate with `true` only where the CPU has FMA
 /// (elsewhere `mul_add` is a slow software call).

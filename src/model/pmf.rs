@@ -1,6 +1,6 @@
 //! Probabilistic matrix factorisation (Salakhutdinov & Mnih 2008; the paper's section 4.2 / appendix B.2 on
 //! MovieLens), with two priors:
-//! - **fixed** (tunelab's default before issue 25): ratings `R_ij ~ N(mean + U_i . V_j, 1 / tau)`, priors
+//! - **fixed** (tunelab's own, not the paper's; the default): ratings `R_ij ~ N(mean + U_i . V_j, 1 / tau)`, priors
 //!   `U_i ~ N(0, I / lambda)`, `V_j ~ N(0, I / lambda)` with fixed precisions, `mean` the training mean rating.
 //!   Parameter layout of `theta` (length `(users + items) latent`): `U` (users x latent, row-major), then `V`.
 //! - **hierarchical** (the paper's App. B.2.1: `theta = (U, mu_U, Lambda_U, V, mu_V, Lambda_V)`, `tau = (alpha,

@@ -109,7 +109,7 @@ pub enum ModelSpec {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum PmfPrior {
-    /// Fixed precisions (tunelab's PMF before issue 25).
+    /// Fixed precisions (tunelab's simpler prior; the paper's is `Hierarchical`).
     #[default]
     Fixed,
     /// The paper's hierarchical model (App. B.2.1; [`crate::model::pmf`]): means and diagonal precisions of the

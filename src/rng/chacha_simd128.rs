@@ -1,5 +1,5 @@
 //! ChaCha8 for `wasm32` + `simd128`: the same output stream as `rand_chacha::ChaCha8Rng` (rand_chacha 0.10),
-//! bit for bit, four blocks at a time in `v128` registers (issue 26). In wasm, rand_chacha's SIMD library
+//! bit for bit, four blocks at a time in `v128` registers. In wasm, rand_chacha's SIMD library
 //! (ppv-lite86) has no backend and runs scalar code (1M `next_u32`: 12.7 ms in node against 1.7 ms native,
 //! docs/benchmarks.md).
 //!

@@ -12,12 +12,12 @@ pub use chacha_simd128::ChaCha8Simd128;
 
 /// The RNG type used throughout tunelab: `rand_chacha::ChaCha8Rng`, and in wasm with simd128 (both wasm builds,
 /// scripts/dev/build-wasm.sh) [`ChaCha8Simd128`], the same stream bit for bit computed four blocks per v128 pass
-/// (rand_chacha has no wasm SIMD backend; issue 26, docs/benchmarks.md).
+/// (rand_chacha has no wasm SIMD backend; docs/benchmarks.md).
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 pub type Rng = ChaCha8Rng;
 /// The RNG type used throughout tunelab: `rand_chacha::ChaCha8Rng`, and in wasm with simd128 (both wasm builds,
 /// scripts/dev/build-wasm.sh) [`ChaCha8Simd128`], the same stream bit for bit computed four blocks per v128 pass
-/// (rand_chacha has no wasm SIMD backend; issue 26, docs/benchmarks.md).
+/// (rand_chacha has no wasm SIMD backend; docs/benchmarks.md).
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 pub type Rng = ChaCha8Simd128;
 

@@ -476,8 +476,8 @@ fn tile_sums(tile: &mut Tile, tr: &Transposed, d: usize, j0: usize, xik: &[[f64;
 /// sums over the coordinates `k = 0..d`, one rounding per `-`, `*` and `+`: no fused multiply-add), so the same
 /// bits as the native build, but blocked for the WebAssembly engine: 2 rows x 1 vector of 2 columns at a time (6
 /// accumulators, 12 live vectors at most, against 3 x 4 x 2 = 24 arrays of f64 in the portable code, which the
-/// engine spilled), no bounds checks inside the coordinate loop (checked once above it). Measured 2026-11-27 with a
-/// copy of this loop (n = 1,000, d = 10, the `ksd-tiles` part's loop, CPU time, node 20 / V8): 4.3 ms against 15.0 ms
+/// engine spilled), no bounds checks inside the coordinate loop (checked once above it). Measured on this loop
+/// (n = 1,000, d = 10, the `ksd-tiles` part's loop, CPU time, node 20 / V8): 4.3 ms against 15.0 ms
 /// for the portable code with L = 2 (11.9 ms with L = 4; 6.5 ms for coordinates-outer accumulation in the tile,
 /// 6.7 ms for 2 rows x 2 vectors, 7.1-7.5 ms for 4 rows x 1 vector); native AVX2 (L = 4) 2.6 ms, native SSE2
 /// (L = 2) 6.3 ms. See docs/benchmarks.md ("Where the wasm/native ratio goes").

@@ -45,6 +45,7 @@ mod experiments {
     mod mamba_page;
     mod mnist_bnn;
     mod pmf;
+    pub mod report_file;
     mod sgmcmc_reservoir;
     mod strict_config;
     mod tune;

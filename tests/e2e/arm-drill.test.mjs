@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import { launch, openPage, waitRunDone, waitArmCount } from './helpers.mjs';
 import { fmtSci, fmtStep } from '../../www/shared/format.js';
 import { armFate, scoreText } from '../../www/panels/tune/fate.js';
-import { LESSONS } from '../../www/lessons.js';
+import { LESSONS } from './lesson-files.mjs';
 
 /** 5 step sizes x 2 batches = 10 arms, MAMBA eta 2 (10 -> 5 -> 2). */
 const SMALL = '#data=simulate&n=500&d=3&dseed=0&model=logistic&sampler=sgld&hfrom=-5&hto=-3&hby=0.5&batch=0.1,0.02'

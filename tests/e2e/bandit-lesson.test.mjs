@@ -5,7 +5,8 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, playground, panelRunDone, nonLoopback } from './embed-helpers.mjs';
-import { LESSONS, resultOf } from '../../www/lessons.js';
+import { resultOf } from '../../www/lessons.js';
+import { LESSONS } from './lesson-files.mjs';
 import { armsKept, ARM_STATS_CAP } from '../../www/panels/bandit/reading.js';
 
 const lesson = LESSONS.find((l) => l.id === 'd-ttts');

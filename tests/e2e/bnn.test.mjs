@@ -1,6 +1,6 @@
 // End-to-end: the digits Bayesian-neural-network preset completes in the threaded page. It used to crash a pool
 // thread (`RuntimeError: unreachable`, out of the 1 GiB shared memory) after 35-41 s and leave the page waiting;
-// the driver now streams samples (src/tune/keep.rs), so memory no longer grows with the budget.
+// the driver now streams samples (src/experiments/sgmcmc/samples.rs), so memory no longer grows with the budget.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage } from './helpers.mjs';

@@ -1,8 +1,8 @@
-// The time-estimate calibration's warm-up (www/shared/eta.js calibrate): twelve runs in a row of the calibration
+// The time-estimate calibration's warm-up (www/shared/time-estimate.js calibrate): twelve runs in a row of the calibration
 // chain in the single-threaded page's worker, on three fresh pages. A measurement, not a test.
 //   node tests/e2e/calibration-bench.mjs
 import { launch, openPage } from './helpers.mjs';
-import { CALIBRATION } from '../../www/shared/eta.js';
+import { CALIBRATION } from '../../www/shared/time-estimate.js';
 const env = await launch({ isolation: false, serviceWorkers: 'block' });
 try {
   for (let k = 0; k < 3; k++) {

@@ -175,6 +175,8 @@ describe('readable charts and whole exports (1100 x 900)', () => {
     assert.match(v.yLabel, /− linear/);
     assert.equal(v.betaMax, 4, 'the schedule chart ends at the last epoch');
     assert.ok(charts.find((c) => c.key === 'lp').series.every((s) => s.direct), 'every Figure 4 line has a direct label');
+    // The chart says which estimate it shows beside the table's (K = 5 draws per window against the table's 10).
+    assert.match(await page.textContent('#tvo-logpx-help'), /the curves use K = 5 IWAE draws per image after each window; the final table below uses K = 10/);
     await checkExports(page, 'tvo', 'tvo-');
   });
 
@@ -218,7 +220,7 @@ describe('readable charts and whole exports (1100 x 900)', () => {
     await checkExports(page, 'step-size', 'step-');
   });
 
-  test('tune: the score chart\'s x axis fits its data, step colours keep 3:1 on white, round labels sit above the plot', async () => {
+  test('tune: the score chart\'s x axis fits its markers, step colours keep 3:1 on white, round labels sit above the plot', async () => {
     await page.click('#tab-tune');
     const runs = await page.evaluate(() => window.__tunelab.runs);
     await page.click('#run');
@@ -228,12 +230,15 @@ describe('readable charts and whole exports (1100 x 900)', () => {
       const c = window.__tunelab.panels.tune.panel.scoreChart;
       const xs = c.arms.flatMap((a) => a.points.map((p) => p[0])).filter((x) => x > 0);
       const ramp = Array.from({ length: 41 }, (_, i) => contrastOnWhite(lineRamp(i / 40)));
-      return { min: c.u.scales.x.min, max: c.u.scales.x.max, dMin: Math.min(...xs), dMax: Math.max(...xs), ramp: Math.min(...ramp), arms: Math.min(...c.arms.map((a) => contrastOnWhite(c.colorOf(a)))), top: c.u.bbox.top / (window.devicePixelRatio || 1) };
+      const marks = c.drawn;
+      return { min: c.u.scales.x.min, max: c.u.scales.x.max, dMin: Math.min(...xs), dMax: Math.max(...xs), ramp: Math.min(...ramp), arms: Math.min(...c.arms.map((a) => contrastOnWhite(c.colorOf(a)))), top: c.u.bbox.top / (window.devicePixelRatio || 1),
+        w: c.u.bbox.width / (window.devicePixelRatio || 1), lo: Math.min(...marks.map((m) => m.x - m.r)), hi: Math.max(...marks.map((m) => m.x + m.r)) };
     });
-    const span = Math.log10(v.dMax / v.dMin);
     assert.ok(v.min <= v.dMin && v.max >= v.dMax, JSON.stringify(v));
-    // At most 5% of the axis empty at either end (log scale).
-    assert.ok(Math.log10(v.dMin / v.min) <= 0.05 * span + 0.021 && Math.log10(v.max / v.dMax) <= 0.05 * span + 0.021, JSON.stringify(v));
+    // The x axis fits the markers as drawn (a round's markers spread sideways, score-chart.js): all inside, and
+    // at most 5% of the plot (or 12 px) empty at either end.
+    assert.ok(v.lo >= 0 && v.hi <= v.w, JSON.stringify(v));
+    assert.ok(v.lo <= Math.max(0.05 * v.w, 12) && v.w - v.hi <= Math.max(0.05 * v.w, 12), JSON.stringify(v));
     assert.ok(v.ramp >= 3 && v.arms >= 3, JSON.stringify(v));
     assert.ok(v.top >= 30, `the strip above the plot for the round labels: ${v.top}px`);
     // The score chart's own SVG export carries the settings caption too.

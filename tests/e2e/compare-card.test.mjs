@@ -116,7 +116,7 @@ describe('compare mode: one comparison', () => {
   });
 
   test('the progress line estimates the whole comparison, not each tuner anew', async () => {
-    const { eta, real } = await page.evaluate(() => ({ eta: window.__tunelab.eta, real: window.__tunelab.panels.tune.lastReport.compute.wall_seconds }));
+    const { eta, real } = await page.evaluate(() => ({ eta: window.__tunelab.timeEstimates, real: window.__tunelab.panels.tune.lastReport.compute.wall_seconds }));
     const texts = seen.texts;
     assert.ok(texts.some((t) => /^MAMBA-FSSD \(tuner 2 of 5\) · Round \d+ · [\d.]+ s of about \d+ s for the whole comparison · \d+% of it · /.test(t)), texts.join(' | '));
     assert.ok(texts.some((t) => /tuning done; evaluating its choice \(a fresh chain from the MAP\)/.test(t)), texts.join(' | '));
@@ -124,7 +124,7 @@ describe('compare mode: one comparison', () => {
     // The estimates: none before the first tuner ran; then every tuner's.
     assert.ok(eta.length >= 5, JSON.stringify(eta));
     assert.deepEqual([...new Set(eta.map((e) => e.tuner))], [0, 1, 2, 3, 4]);
-    // How good the estimates are is tested without real time, on synthetic events (compare-eta.test.mjs): a test
+    // How good the estimates are is tested without real time, on synthetic events (compare-clock.test.mjs): a test
     // against this run's wall time would be a timing in a test (the helper's first version allowed a factor of 3,
     // 1.5 from the third tuner on, and a 25% drop at the second tuner, which the threaded build failed).
     assert.ok(eta.every((e) => Number.isFinite(e.total) && e.total > 0 && real > 0), JSON.stringify(eta));
@@ -132,7 +132,7 @@ describe('compare mode: one comparison', () => {
 
   test('a comparison stopped before its end has no verdict, and says so', async () => {
     await page.click('#run');
-    await page.waitForFunction(() => (window.__tunelab.eta ?? []).length > 0, null, { timeout: 60_000 });
+    await page.waitForFunction(() => (window.__tunelab.timeEstimates ?? []).length > 0, null, { timeout: 60_000 });
     assert.match(await page.textContent('#cmp-verdict'), /^Running: /);
     await page.click('#stop');
     await page.waitForFunction(() => !window.__tunelab.running, null, { timeout: 10_000 });

@@ -44,3 +44,16 @@ test('several seeds: medians with the range as the band; overlapping ranges are 
   assert.equal(rows['grid (log-loss)'].speed, null);
   assert.equal(speedUp({ name: 'grid (log-loss)', compute: { grad_evals: 1 } }, [{ name: 'grid (KSD)', compute: { grad_evals: 4 } }]), null);
 });
+
+test('one winner rule, stated; a choice with a KSD 100x the lowest or more is flagged far off', () => {
+  const s = compareSummary([result({ 'MAMBA-KSD': [0.2, 0.096, 1e6], 'MAMBA-FSSD': [0.1, 327, 1e6], 'grid (KSD)': [0.3, 0.1, 4e6] })]);
+  assert.equal(s.winner, 'MAMBA-FSSD');
+  assert.equal(s.rule, 'Winner rule: the lowest ξ against the exact reference, median over seeds; a tie when within the noise said above. Winner: MAMBA-FSSD.');
+  assert.equal(s.flags.length, 1);
+  assert.match(s.flags[0], /^Far off: MAMBA-FSSD's choice has an evaluation KSD of 327, 3,?406× the lowest \(0\.096\): its sample is far from the posterior, although its ξ vs exact is the lowest\.$/);
+  // Without a quality measure the KSD decides, and nothing is far off here.
+  const t = compareSummary([{ entries: [{ name: 'a', best: { arm: 0 }, evaluation: { ksd: 0.2 }, compute: { grad_evals: 1 } }, { name: 'b', best: { arm: 0 }, evaluation: { ksd: 0.1 }, compute: { grad_evals: 1 } }] }]);
+  assert.equal(t.winner, 'b');
+  assert.match(t.rule, /^Winner rule: the lowest evaluation KSD \(no quality measure in this comparison\)/);
+  assert.deepEqual(t.flags, []);
+});

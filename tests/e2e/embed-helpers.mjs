@@ -81,7 +81,7 @@ export async function playgroundFrame(page, timeout = 60_000) {
 
 /** Waits for a lesson to reach a final status; returns window.__tunelab.lesson (status, message, runs, report). */
 export async function lessonDone(target, timeout = 120_000) {
-  await target.waitForFunction(() => ['done', 'error', 'missing-panel'].includes(window.__tunelab?.lesson?.status), null, { timeout });
+  await target.waitForFunction(() => ['done', 'error', 'missing-panel', 'invalid'].includes(window.__tunelab?.lesson?.status), null, { timeout });
   return target.evaluate(() => ({ ...window.__tunelab.lesson }));
 }
 

@@ -9,7 +9,8 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, playground, coursePage, pageWith, nonLoopback, playgroundFrame, lessonDone, panelRunDone, panelView, hasPoints } from './embed-helpers.mjs';
-import { LESSONS, resultOf } from '../../www/lessons.js';
+import { resultOf } from '../../www/lessons.js';
+import { LESSONS } from './lesson-files.mjs';
 
 const visible = (page, sel) => page.locator(sel).first().isVisible();
 
@@ -32,7 +33,9 @@ describe('embed mode', () => {
     assert.equal(await visible(page, 'header.site-header'), false);
     assert.equal(await visible(page, 'footer.site-footer'), false);
     assert.equal(await visible(page, '#embed-bar'), true);
-    assert.match(await page.textContent('#embed-mode'), /^Threads: \d+ · cross-origin isolated/);
+    // Plain words for students; the technical reason behind the details link.
+    assert.match(await page.textContent('#embed-mode'), /^Runs in your browser on (\d+ threads|one thread)$/);
+    assert.match(await page.textContent('#embed-why-text'), /^Threads: \d+ · cross-origin isolated/);
     // Only the listed control groups.
     const shown = await page.$$eval('#settings fieldset[data-group]', (fs) => fs.filter((f) => f.offsetParent !== null).map((f) => f.dataset.group));
     assert.deepEqual(shown, ['data', 'arms']);
@@ -189,7 +192,9 @@ describe('embed mode', () => {
     assert.equal(h.get('autorun'), '1');
     assert.equal(h.get('lesson'), 'mamba');
     assert.equal(h.get('controls'), 'arms,tuner,run');
-    assert.equal(h.get('seed'), '11');
+    // A lesson's embed names the lesson, whose file holds its settings: a snippet of a few hundred characters.
+    assert.equal(h.has('seed'), false);
+    assert.ok(snippet.length < 400, `${snippet.length}: ${snippet}`);
     const link = await page.inputValue('#embed-link');
     assert.match(link, /^<a href="[^"]+" target="_blank" rel="noopener">Open the tunelab lesson: MAMBA/);
     assert.doesNotMatch(link, /embed=1/);
@@ -238,13 +243,14 @@ describe('the copied snippet in a course page on another origin', () => {
         const frame = await playgroundFrame(page);
         const lesson = await lessonDone(frame);
         assert.equal(lesson.status, 'done', lesson.message);
-        const r = await frame.evaluate(() => ({ report: window.__tunelab.panels.tune.lastReport, mode: window.__tunelab.mode, iso: crossOriginIsolated, text: document.getElementById('embed-mode').textContent }));
+        const r = await frame.evaluate(() => ({ report: window.__tunelab.panels.tune.lastReport, mode: window.__tunelab.mode, iso: crossOriginIsolated, plain: document.getElementById('embed-mode').textContent, text: document.getElementById('embed-why-text').textContent }));
         r.report = resultOf(r.report);
         assert.equal(r.report.arms.length, 18);
         assert.deepEqual(r.report.rounds.map((x) => x.arms.length), [18, 6]);
         assert.ok(r.report.best && Number.isInteger(r.report.best.arm));
         assert.equal(r.iso, false);
         assert.equal(r.mode.flavour, 'single');
+        assert.equal(r.plain, 'Runs in your browser on one thread');
         assert.match(r.text, /^Single thread · inside a frame: threads need the embedding page to be cross-origin isolated/);
         // Only the snippet's groups are shown inside the frame.
         const shown = await frame.$$eval('#settings fieldset[data-group]', (fs) => fs.filter((f) => f.offsetParent !== null).map((f) => f.dataset.group));
@@ -269,7 +275,7 @@ describe('the copied snippet in a course page on another origin', () => {
         const frame = await playgroundFrame(page);
         const lesson = await lessonDone(frame);
         assert.equal(lesson.status, 'done', lesson.message);
-        const r = await frame.evaluate(() => ({ iso: crossOriginIsolated, info: window.__tunelab.info, text: document.getElementById('embed-mode').textContent }));
+        const r = await frame.evaluate(() => ({ iso: crossOriginIsolated, info: window.__tunelab.info, text: document.getElementById('embed-why-text').textContent }));
         assert.equal(r.iso, true);
         assert.equal(r.info.flavour, 'parallel');
         assert.ok(r.info.threads >= 1);

@@ -6,7 +6,8 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, playground, nonLoopback, lessonDone } from './embed-helpers.mjs';
-import { LESSONS, resultOf } from '../../www/lessons.js';
+import { resultOf } from '../../www/lessons.js';
+import { LESSONS } from './lesson-files.mjs';
 
 const LESSON = LESSONS.find((l) => l.id === 'hoag');
 

@@ -7,7 +7,8 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, playground, nonLoopback, lessonDone, panelRunDone, panelView, hasPoints } from './embed-helpers.mjs';
-import { LESSONS, mergeConfig, resultOf } from '../../www/lessons.js';
+import { resultOf } from '../../www/lessons.js';
+import { LESSONS } from './lesson-files.mjs';
 
 const tuneReport = (page) => page.evaluate(() => window.__tunelab.panels.tune.lastReport).then(resultOf);
 
@@ -24,7 +25,9 @@ describe('lessons', () => {
     assert.equal(await page.isVisible('#lessons-list'), false);
     await page.click('#lessons-menu > summary');
     assert.equal(await page.isVisible('#lessons-list'), true);
-    const links = await page.$$eval('#lessons-list a', (as) => as.map((a) => ({
+    // The titles come from the lesson files, read by the core's parser when the menu opens.
+    await page.waitForSelector('#lessons-list[data-filled="true"]');
+    const links = await page.$$eval('#lessons-builtin a', (as) => as.map((a) => ({
       href: a.getAttribute('href'), title: a.querySelector('strong').textContent, teaches: a.querySelector('.teaches').textContent, visible: a.getBoundingClientRect().height > 0,
     })));
     assert.deepEqual(links.map((l) => l.href), LESSONS.map((l) => `#lesson=${l.id}`));
@@ -186,7 +189,7 @@ describe('lessons', () => {
     await page.waitForFunction(() => window.__tunelab?.lesson?.status === 'ready');
     assert.equal(await page.textContent('#lesson-apply'), lesson.steps[3].apply);
     await page.click('#lesson-apply');
-    await page.waitForFunction(() => window.__tunelab.lesson.message === 'Changed. Press Run.');
+    await page.waitForFunction((a) => window.__tunelab.lesson.message === `Changed: ${a}. Press Run.`, lesson.steps[3].apply);
     const state = await page.evaluate(() => window.__tunelab.panels.tvo.state);
     assert.equal(state.repeats, 3);
     assert.deepEqual(state.methods, lesson.steps[3].patch.methods);
@@ -243,8 +246,9 @@ describe('lessons', () => {
     await page.click('#lesson-apply');
     await page.waitForFunction(() => window.__panelCalls.length === 4);
     calls = await page.evaluate(() => window.__panelCalls);
-    assert.deepEqual(calls[3], ['load', mergeConfig(lesson.config, lesson.steps[2].patch)]);
-    assert.deepEqual(calls[3][1].problem, { kind: 'reservoir', a: 1, b: 3 });
+    assert.deepEqual(calls[3], ['load', lesson.configs[2]]);
+    const { kind, a, b: beta } = calls[3][1].problem;
+    assert.deepEqual({ kind, a, b: beta }, { kind: 'reservoir', a: 1, b: 3 });
     await page.click('#lesson-run');
     await page.waitForFunction(() => window.__panelCalls.length === 5 && window.__tunelab.lesson.status === 'done' && window.__tunelab.lesson.runs === 2);
     await page.close();
@@ -270,15 +274,9 @@ describe('lessons', () => {
     const page = await b.context.newPage();
     await page.goto(`${pg.url}#lesson=nope`);
     await page.waitForSelector('#lesson-status');
-    assert.match(await page.textContent('#lesson-status'), /There is no lesson "nope"\. Lessons: mamba, gp-ucb, d-ttts, hoag, lr-schedule\./);
+    assert.match(await page.textContent('#lesson-status'), /There is no built-in lesson "nope"\. Lessons: mamba, gp-ucb, d-ttts, hoag, lr-schedule\./);
     await page.close();
   });
-});
-
-test('mergeConfig: objects merge deeply, arrays and scalars replace', () => {
-  assert.deepEqual(mergeConfig({ a: { b: 1, c: [1, 2] }, d: 1 }, { a: { c: [3] }, e: 2 }), { a: { b: 1, c: [3] }, d: 1, e: 2 });
-  assert.deepEqual(mergeConfig({ a: 1 }, undefined), { a: 1 });
-  assert.equal(mergeConfig({ a: 1 }, 5), 5);
 });
 
 test('every lesson names a panel of the registry', () => {

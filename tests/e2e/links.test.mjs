@@ -11,6 +11,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { launch, openPage } from './helpers.mjs';
+import { LESSONS } from './lesson-files.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'tunelab-links-'));
@@ -47,7 +48,7 @@ test('a crawl of the built site (page, run-time links, docs book) finds no dead 
     // Run-time links: every tab, the Embed dialog, every lesson (all steps) and a HOAG reading.
     const domLinks = () => page.$$eval('a[href]', (as) => as.map((a) => a.getAttribute('href') ?? ''));
     for (const h of await domLinks()) add(h, env.url);
-    const lessons = await page.evaluate(async () => (await import('./www/lessons.js')).LESSONS.map((l) => ({ id: l.id, steps: l.steps.length })));
+    const lessons = LESSONS.map((l) => ({ id: l.id, steps: l.steps.length }));
     assert.ok(lessons.length >= 4, JSON.stringify(lessons));
     for (const l of lessons) {
       await page.goto('about:blank');

@@ -5,7 +5,7 @@
 // waited for a core, its CPU time only the work the page asked for. The bound the tests assert is on CPU time;
 // `npm run bench` (tests/e2e/bench.mjs) prints both, and with `profile` a CDP CPU profile names the functions
 // the longest task spent its time in. Used by tests/e2e/longtask.test.mjs and tests/e2e/bench.mjs.
-import { LESSONS, mergeConfig } from '../../www/lessons.js';
+import { LESSONS } from './lesson-files.mjs';
 
 const PMF_MENU = "document.getElementById('coord').options.length >= 5000";
 
@@ -42,18 +42,14 @@ export const CASES = [
 ];
 
 /**
- * Each lesson's runs (www/lessons.js): its settings, then after each step that changes them (`patch`, applied on
- * top of the previous as the lesson box's Apply button does) the changed settings.
+ * Each lesson's runs (lessons/*.md): step 1's config, then the config of each step that changes it (its patch on
+ * top of the previous steps', as the lesson box's Apply button loads it).
  * @type {{id: string, panel: string, load?: any, quick?: any, done?: string}[]}
  */
 export const LESSON_CASES = LESSONS.flatMap((l) => {
-  const out = [];
-  let cur = l.panel === 'tune' ? { ...l.state } : structuredClone(l.config);
-  out.push({ id: `lesson ${l.id}`, panel: l.panel, load: structuredClone(cur) });
-  l.steps.forEach((s, i) => {
-    if (!s.patch) return;
-    cur = l.panel === 'tune' ? { ...cur, ...s.patch } : mergeConfig(cur, s.patch);
-    out.push({ id: `lesson ${l.id} step ${i + 1}`, panel: l.panel, load: structuredClone(cur) });
+  const out = [{ id: `lesson ${l.id}`, panel: l.panel, load: structuredClone(l.configs[0]) }];
+  l.steps.forEach((/** @type {any} */ s, /** @type {number} */ i) => {
+    if (s.patch) out.push({ id: `lesson ${l.id} step ${i + 1}`, panel: l.panel, load: structuredClone(l.configs[i]) });
   });
   return out;
 });

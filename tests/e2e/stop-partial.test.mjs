@@ -61,6 +61,13 @@ for (const isolation of [true, false]) {
       assert.ok(report.reached.some((d) => d.type === 'round-finished' && d.round === 0));
       assert.ok(report.compute.done > 0 && report.compute.done < report.compute.total, JSON.stringify(report.compute));
       assert.equal(await page.isDisabled('#export-png'), false);
+      // Both chart exports are on and marked partial: the score chart's SVG in its title and footer, the PNG in
+      // its footer (the same exportFooter).
+      assert.equal(await page.isDisabled('#export-svg'), false);
+      const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
+      const svg = fs.readFileSync(await dl.path(), 'utf8');
+      assert.match(svg, /of each arm against compute \(partial: the run was stopped at \d+%\)<\/text>/);
+      assert.match(await page.evaluate(() => window.__tunelab.panels.tune.panel.exportFooter()), /· partial: the run was stopped at \d+%$/);
       // A new run clears the partial result.
       await page.click('#run');
       await page.waitForFunction(() => window.__tunelab.panels.tune.runState === 'running');

@@ -7,7 +7,8 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, playground, panelRunDone, hasPoints } from './embed-helpers.mjs';
-import { LESSONS, resultOf } from '../../www/lessons.js';
+import { resultOf } from '../../www/lessons.js';
+import { LESSONS } from './lesson-files.mjs';
 import { tvoReading, nats } from '../../www/panels/tvo/reading.js';
 
 const lesson = LESSONS.find((l) => l.id === 'gp-ucb');
@@ -191,7 +192,7 @@ describe('the TVO panel and the GP-UCB lesson', () => {
     texts.push(await page.textContent('#lesson-text'));
     assert.equal(texts[3], lesson.steps[3].text);
     await page.click('#lesson-apply');
-    await page.waitForFunction(() => window.__tunelab.lesson.message === 'Changed. Press Run.');
+    await page.waitForFunction(() => /^Changed: .*\. Press Run\.$/.test(window.__tunelab.lesson.message));
     const s4 = await runStep(page, 2);
     const r4 = s4.report;
     assert.deepEqual(r4.summary.map((m) => m.method), ['gp-ucb', 'linear']);

@@ -1,8 +1,8 @@
-// The time estimate every panel shows before Run (issue 26 item 1): the core's cost of the current settings
+// The time estimate every panel shows before Run: the core's cost of the current settings
 // (`summary.cost` of the core's check, src/experiments/*/experiment.rs `cost`) at this device's rate
-// (www/shared/eta.js: a worker calibration, then the rate of earlier runs), refined while a run goes and
+// (www/shared/time-estimate.js: a worker calibration, then the rate of earlier runs), refined while a run goes and
 // checked against the real time after it. The base class of Panel (www/panels/panel.js), which owns the run.
-import { calibrate, estimate, loadRates, refine, rememberRun, fmtAbout, fmtWork } from '../shared/eta.js';
+import { calibrate, estimate, loadRates, refine, rememberRun, fmtAbout, fmtWork } from '../shared/time-estimate.js';
 
 /** @typedef {{client: import('../client.js').ComputeClient, hooks: any, busy: (self: string) => string|null}} PanelContext */
 
@@ -27,12 +27,12 @@ export class EstimatingPanel {
     /** @type {Promise<void>} the estimate being computed */
     this.estimating = Promise.resolve();
     /**
-     * The time estimate of the current settings (www/shared/eta.js): the core's cost and the seconds it gives on
+     * The time estimate of the current settings (www/shared/time-estimate.js): the core's cost and the seconds it gives on
      * this device (null: no estimate, `why` says why).
-     * @type {{kind: string, cost: import('../shared/eta.js').Cost|null, seconds: number|null, source: string|null, rate: number|null, why: string|null}|null}
+     * @type {{kind: string, cost: import('../shared/time-estimate.js').Cost|null, seconds: number|null, source: string|null, rate: number|null, why: string|null}|null}
      */
     this.estimateInfo = null;
-    /** @type {{kind: string, cost: import('../shared/eta.js').Cost|null, seconds: number|null, source: string|null, rate: number|null, why: string|null}|null} the estimate the current run is checked against */
+    /** @type {{kind: string, cost: import('../shared/time-estimate.js').Cost|null, seconds: number|null, source: string|null, rate: number|null, why: string|null}|null} the estimate the current run is checked against */
     this.runEstimate = null;
   }
 
@@ -83,7 +83,7 @@ export class EstimatingPanel {
   /**
    * Shows the time of the current settings before Run: the core's cost at this device's rate (calibration or
    * earlier runs). Leaves the line alone while a run goes (it shows the run's own estimate then).
-   * @param {string} kind @param {import('../shared/eta.js').Cost|null} cost @param {string|null} [why]
+   * @param {string} kind @param {import('../shared/time-estimate.js').Cost|null} cost @param {string|null} [why]
    */
   async showEstimate(kind, cost, why = null) {
     const seq = this.estimateSeq;
@@ -95,7 +95,7 @@ export class EstimatingPanel {
     this.entry.estimate = { kind, seconds: e.seconds, work: cost?.work ?? null, fixed: cost?.seconds ?? 0, source: e.source, rate: e.rate, calibration, phases: cost?.phases ?? [], why: reason };
     if (this.current || this.starting) return;
     const rate = e.source === 'runs' ? 'the rate of your earlier runs' : 'a calibration on this device';
-    this.bar.eta(e.seconds != null ? `Estimated time: ${fmtAbout(e.seconds)} (the core's cost model, ${fmtWork(cost?.work ?? 0)} multiply-adds, at ${rate}).` : `Estimated time: ${reason}`,
+    this.bar.timeLine(e.seconds != null ? `Estimated time: ${fmtAbout(e.seconds)} (the core's cost model, ${fmtWork(cost?.work ?? 0)} multiply-adds, at ${rate}).` : `Estimated time: ${reason}`,
       { seconds: e.seconds != null ? e.seconds.toFixed(3) : null, work: cost?.work ?? null, source: e.source, state: 'before' });
   }
 
@@ -111,7 +111,7 @@ export class EstimatingPanel {
     const total = this.runTotal(elapsed, frac);
     if (total == null) return;
     const before = this.runEstimate?.seconds;
-    this.bar.eta(`About ${fmtAbout(Math.max(0, total - elapsed)).replace(/^about /, '')} left of ${fmtAbout(total)}${before != null ? ` (estimated ${fmtAbout(before)} before Run)` : ''}.`,
+    this.bar.timeLine(`About ${fmtAbout(Math.max(0, total - elapsed)).replace(/^about /, '')} left of ${fmtAbout(total)}${before != null ? ` (estimated ${fmtAbout(before)} before Run)` : ''}.`,
       { seconds: before != null ? before.toFixed(3) : null, total: total.toFixed(3), state: 'running' });
   }
 
@@ -122,8 +122,8 @@ export class EstimatingPanel {
   finishEta(seconds) {
     const est = this.runEstimate;
     if (est?.cost) rememberRun(est.kind, est.cost, seconds);
-    this.entry.eta = { before: est?.seconds ?? null, source: est?.source ?? null, work: est?.cost?.work ?? null, seconds };
-    this.bar.eta(`Took ${seconds.toFixed(1)} s${est?.seconds != null ? `; estimated ${fmtAbout(est.seconds)} before Run (${est.source === 'runs' ? 'from earlier runs' : 'from the calibration'})` : ''}.`,
+    this.entry.timing = { before: est?.seconds ?? null, source: est?.source ?? null, work: est?.cost?.work ?? null, seconds };
+    this.bar.timeLine(`Took ${seconds.toFixed(1)} s${est?.seconds != null ? `; estimated ${fmtAbout(est.seconds)} before Run (${est.source === 'runs' ? 'from earlier runs' : 'from the calibration'})` : ''}.`,
       { seconds: est?.seconds != null ? est.seconds.toFixed(3) : null, took: seconds.toFixed(3), state: 'done' });
   }
 }

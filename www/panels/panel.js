@@ -14,8 +14,9 @@ import { download, toJson, configHash } from '../shared/export.js';
 import { fieldRow, writeControls, readControls, refreshControls } from './fields.js';
 import { RunBar } from './runbar.js';
 import { startCard } from '../shared/start-here.js';
-import { fmtAbout } from '../shared/eta.js';
+import { fmtAbout } from '../shared/time-estimate.js';
 import { EstimatingPanel } from './estimate.js';
+import { droppedText } from '../shared/open-report.js';
 import { readUpload, notCsvText, emptyFile, otherDelimiter, toCommas, delimiterName, headerColumns, csvRows } from '../shared/upload.js';
 
 /** @typedef {import('../protocol.js').Envelope} Envelope */
@@ -67,6 +68,12 @@ export class Panel extends EstimatingPanel {
     this.runState = 'idle';
     /** the fraction of its work (the core's done / total) a stopped run reached */
     this.reachedFrac = 0;
+    /** @type {string|null} the settings (and file) the results shown came from (settingsKey at Run) */
+    this.resultsKey = null;
+    /** whether the results shown are from other settings than the current ones */
+    this.resultsStale = false;
+    /** files chosen so far (a new file, even of the same name, is a change of settings) */
+    this.fileSerial = 0;
     // Subclass settings (set in their constructors).
     this.name = '';
     /** @type {string} an ExperimentKind */
@@ -133,12 +140,17 @@ export class Panel extends EstimatingPanel {
    */
   exportFooter() {
     const config = this.lastReport?.config ?? this.lastConfig;
-    return config ? `tunelab · ${this.title} · config ${configHash(config)}` : `tunelab · ${this.title}`;
+    const base = config ? `tunelab · ${this.title} · config ${configHash(config)}` : `tunelab · ${this.title}`;
+    return this.partialNote() ? `${base} · ${this.partialNote()}` : base;
   }
   /** The run's settings (its config as the core read it) as the exports' caption: ["key: value", ...]. */
   exportCaption() {
     const config = this.lastReport?.config ?? this.lastConfig;
     return config ? settingsPhrases(config) : [];
+  }
+  /** "partial: the run was stopped at N%" for a stopped run's exports, in every export's footer (null otherwise). */
+  partialNote() {
+    return this.lastReport?.status === 'stopped' ? `partial: the run was stopped at ${Math.round(this.reachedFrac * 100)}%` : null;
   }
   /** @returns {any} */
   chartData() { return null; }
@@ -172,6 +184,7 @@ export class Panel extends EstimatingPanel {
   }
 
   refresh() {
+    this.markStale();
     refreshControls(this.form, this.fields, this.state, (k) => this.id(k));
     if (this.uploadShow) {
       const on = this.uploadShow(this.state);
@@ -324,6 +337,39 @@ export class Panel extends EstimatingPanel {
   /** The uploaded text a run hands to the worker (the CSV upload when shown; panels with other uploads override). @param {any} s */
   uploadText(s) { return this.uploadShow?.(s) ? this.csvText : null; }
 
+  /** The identity of the current settings and file: the experiment config as JSON and the files chosen. */
+  settingsKey() {
+    let config = '';
+    try { config = JSON.stringify(this.experiment(this.state)); } catch { config = String(Math.random()); }
+    return `${config}|${this.fileSerial}`;
+  }
+
+  /**
+   * Marks the results shown as from the previous settings once the settings or the file differ from those of
+   * the run that made them (and unmarks them when the settings are changed back): a note under the run bar,
+   * `data-stale` on the panel (the result cards get a dashed outline) and the hook's `stale`. The results are
+   * kept, never shown under the new settings' labels without the note.
+   */
+  markStale() {
+    const shown = this.resultsKey != null && (this.runState === 'done' || this.runState === 'stopped');
+    const stale = shown && !this.current && !this.starting && this.settingsKey() !== this.resultsKey;
+    if (stale === this.resultsStale && this.section.dataset.stale === String(stale)) return;
+    this.resultsStale = stale;
+    this.section.dataset.stale = String(stale);
+    if (this.entry) this.entry.stale = stale;
+    const results = this.section.querySelector('.results');
+    let note = /** @type {HTMLElement|null} */ (this.section.querySelector('.stale-note'));
+    if (stale && !note && results) {
+      note = el('p', { class: 'stale-note', role: 'status' });
+      const bar = results.querySelector(':scope > .runbar');
+      if (bar) bar.after(note); else results.prepend(note);
+    }
+    if (note) {
+      note.textContent = stale ? `The results below are from the previous settings (run ${this.runs}), not these: press Run for these settings.` : '';
+      note.hidden = !stale;
+    }
+  }
+
   /** Re-reads the settings from the hash (back/forward, a pasted link). */
   syncFromHash() { if (!this.current) { this.state = this.readHash(); this.writeForm(); this.showPreset(''); } }
 
@@ -409,6 +455,7 @@ export class Panel extends EstimatingPanel {
       for (const p of this.section.querySelectorAll('.results .placeholder')) if (p.textContent === STATE_PLACEHOLDER.failed) p.textContent = IDLE_AFTER_FAILURE;
       this.onRunState(state, IDLE_AFTER_FAILURE);
     }
+    this.markStale();
     const say = STATE_PLACEHOLDER[state];
     if (say) {
       // A stopped panel's own "Stopped: …" placeholders (where the run stopped) stay.
@@ -425,20 +472,41 @@ export class Panel extends EstimatingPanel {
    * state becomes idle).
    */
   fileChanged() {
+    this.fileSerial++;
+    this.markStale();
     if (this.bar.part('message').dataset.kind === 'error') this.message('', 'info');
     if (this.runState === 'failed') this.setRunState('idle', this.readyText || 'Ready: press Run.');
   }
 
   /**
-   * On a narrow screen (settings above the results) a run scrolls to the panel's first chart, so the student sees
-   * it move; not in embed mode (an iframe must not scroll its host page) nor in a lesson (its box comes first).
+   * A run scrolls to the panel's first chart, so the student sees it move, on a laptop as on a phone: the chart's
+   * card just below the run bar (sticky at the top on a laptop; at the bottom of a phone's screen, where the
+   * message line gives the one-line verdict). Not in embed mode (an iframe must not scroll its host page) nor in
+   * a lesson (its box comes first).
    */
   revealResults() {
-    if (document.body.classList.contains('embed') || document.documentElement.classList.contains('embed') || !matchMedia('(max-width: 900px)').matches) return;
+    if (document.body.classList.contains('embed') || document.documentElement.classList.contains('embed')) return;
     // A lesson's box heads the results: the lesson keeps it in view (www/embed.js), the charts follow it.
     if (this.section.querySelector('.results #lesson')) return;
     const chart = [...this.section.querySelectorAll('.results .chart, .results canvas')].find((e) => /** @type {HTMLElement} */ (e).offsetParent !== null);
-    (chart?.closest('.card') ?? chart)?.scrollIntoView({ block: 'start' });
+    const card = /** @type {HTMLElement|null} */ (chart?.closest('.card') ?? chart ?? null);
+    if (card) this.scrollBelowBar(card);
+  }
+
+  /**
+   * Scrolls the page so that `target` starts just below the run bar when the bar is sticky at the top (a laptop),
+   * or at the top of the screen (a phone, whose bar is at the bottom); not when it is already wholly in view.
+   * @param {HTMLElement} target
+   */
+  scrollBelowBar(target) {
+    const bar = /** @type {HTMLElement|null} */ (this.section.querySelector('.results > .runbar'));
+    const b = bar?.getBoundingClientRect();
+    const barOnTop = !!b && getComputedStyle(/** @type {HTMLElement} */ (bar)).position === 'sticky';
+    const topFree = barOnTop ? /** @type {DOMRect} */ (b).height + 8 : 0;
+    const bottomFree = innerHeight - (!barOnTop && b && b.top > innerHeight / 2 ? b.height : 0);
+    const r = target.getBoundingClientRect();
+    if (r.top >= topFree && r.bottom <= bottomFree) return;
+    window.scrollTo({ top: Math.max(0, scrollY + r.top - topFree), behavior: 'auto' });
   }
 
   /** Checks the form before a run; returns a message, or null when the run can start. */
@@ -484,10 +552,12 @@ export class Panel extends EstimatingPanel {
     entry.runs = ++this.runs;
     this.lastReport = null;
     this.setRunState('running', 'Starting…');
+    this.resultsKey = this.settingsKey();
+    this.markStale();
     this.progress(0);
     // The estimate shown before Run is the one this run is checked against (the settings cannot change now).
     this.runEstimate = this.estimateInfo;
-    this.entry.eta = { before: this.runEstimate?.seconds ?? null, source: this.runEstimate?.source ?? null, work: this.runEstimate?.cost?.work ?? null, seconds: null };
+    this.entry.timing = { before: this.runEstimate?.seconds ?? null, source: this.runEstimate?.source ?? null, work: this.runEstimate?.cost?.work ?? null, seconds: null };
     const t0 = performance.now();
     /** @type {any[]} */
     let pending = [];
@@ -502,6 +572,8 @@ export class Panel extends EstimatingPanel {
     };
     try {
       this.section.querySelector('.partial-card')?.remove();
+      this.section.querySelector('.opened-card')?.remove();
+      this.entry.opened = null;
       this.begin(config);
       this.revealResults();
       const csv = this.uploadText(this.state);
@@ -523,6 +595,8 @@ export class Panel extends EstimatingPanel {
       entry.lastChartData = this.chartData();
       this.progress(1, null);
       this.setRunState('done');
+      const said = this.bar.part('message')?.textContent ?? '';
+      this.bar.announce(`${this.title}: the run finished in ${seconds.toFixed(1)} s. ${said}`.trim());
       return out.report;
     } catch (err) {
       drain();
@@ -533,7 +607,7 @@ export class Panel extends EstimatingPanel {
         // The partial report: the core's stopped envelope (result null, `reached`: the progress details up to
         // the stop), rebuilt from the events this page received (Stop does not wait for the worker's answer).
         /** @type {Envelope} */
-        const partial = { kind: config.kind, status: 'stopped', config, result: null, reached,
+        const partial = { format: 1, kind: config.kind, status: 'stopped', config, result: null, reached,
           compute: { wall_seconds: seconds, threads: this.client.info?.threads ?? 1, done: at.done, total: at.total, unit: '' } };
         this.lastReport = partial;
         this.lastConfig = config;
@@ -544,15 +618,17 @@ export class Panel extends EstimatingPanel {
         this.progress(0);
         const where = this.stopped(seconds);
         const before = this.runEstimate?.seconds;
-        this.bar.eta(`Stopped after ${seconds.toFixed(1)} s${before != null ? `; estimated ${fmtAbout(before)} before Run` : ''}.`, { state: 'stopped', total: null });
+        this.bar.timeLine(`Stopped after ${seconds.toFixed(1)} s${before != null ? `; estimated ${fmtAbout(before)} before Run` : ''}.`, { state: 'stopped', total: null });
         this.showPartial(reached);
         this.setRunState('stopped', where);
+        this.bar.announce(`${this.title}: the run was stopped after ${seconds.toFixed(1)} s; its partial results are shown.`);
         return partial;
       }
       this.message(`The run failed: ${e.message}`, 'error');
-      this.bar.eta('', { state: 'failed', total: null });
+      this.bar.timeLine('', { state: 'failed', total: null });
       this.progress(0);
       this.setRunState('failed', 'Failed: the message below says why.');
+      this.bar.announce(`${this.title}: the run failed. ${e.message}`);
       return null;
     } finally {
       this.current = null;
@@ -562,6 +638,62 @@ export class Panel extends EstimatingPanel {
   }
 
   stop() { this.current?.cancel(); }
+
+  /**
+   * Shows a report read from a file (www/shared/open-report.js) through the run's own path: `begin` with its
+   * config, then `finish` with its result (a stopped report: its `reached` progress through `onEvents`, then the
+   * stopped view), as if this page had run it; a card under the run bar says where it came from, shows its config
+   * and offers "Run again here" (loads the config; nothing runs until Run). The settings stay as they were.
+   * @param {import('../protocol.js').OpenedReport} opened @param {{name: string, origin: string|null, fullBytes: number}} meta
+   */
+  async showOpened(opened, meta) {
+    if (this.current || this.starting) throw Object.assign(new Error('a run is in progress: stop it first'), { name: 'ReportError', code: 'busy' });
+    const report = opened.report;
+    const config = report.config;
+    const seconds = report.compute?.wall_seconds ?? 0;
+    this.message('', 'info');
+    this.section.querySelector('.partial-card')?.remove();
+    this.section.querySelector('.opened-card')?.remove();
+    this.lastReport = report;
+    this.lastConfig = config;
+    this.entry.lastReport = report;
+    this.begin(config);
+    if (report.status === 'complete') {
+      await this.finish(report.result, seconds, opened);
+      this.entry.lastChartData = this.chartData();
+      this.progress(1, null);
+      this.setRunState('done');
+    } else {
+      const reached = report.reached ?? [];
+      this.onEvents(reached, seconds);
+      const c = report.compute;
+      this.reachedFrac = c && c.total > 0 ? Math.min(1, c.done / c.total) : 0;
+      this.progress(0);
+      const where = this.stopped(seconds);
+      this.showPartial(reached);
+      this.entry.lastChartData = this.chartData();
+      this.setRunState('stopped', where);
+    }
+    const dropped = droppedText(opened.dropped ?? [], opened.bytes ?? 0, meta.fullBytes);
+    const card = el('section', { class: 'card opened-card', 'aria-labelledby': this.id('h-opened') },
+      el('h2', { id: this.id('h-opened'), text: 'Opened from a file' }),
+      el('p', { text: `${meta.name}${meta.origin ? ` (${meta.origin})` : ''}: a ${report.kind} report, ${report.status === 'complete' ? 'a complete run' : 'a stopped run'} that took ${seconds.toFixed(1)} s on ${report.compute?.threads ?? '?'} thread${report.compute?.threads === 1 ? '' : 's'} where it ran. Nothing ran in this page: what this tab shows is drawn from the file's numbers.` }),
+      dropped ? el('p', { class: 'message info opened-dropped', text: dropped }) : null,
+      el('details', {}, el('summary', { text: 'Its config' }), el('pre', { class: 'opened-config', text: toJson(config) })),
+      el('div', { class: 'buttons' }, el('button', { type: 'button', class: 'opened-rerun', text: 'Run again here' })),
+      el('p', { class: 'help', text: 'Run again here loads this config into the settings; press Run to run it in this page.' }));
+    card.querySelector('.opened-rerun')?.addEventListener('click', async () => {
+      await this.load(config);
+      this.message('The report’s config is loaded into the settings: press Run to run it here.', 'info');
+    });
+    const bar = this.section.querySelector('.results > .runbar');
+    const results = this.section.querySelector('.results');
+    if (bar?.parentElement === results) bar.after(card); else results?.prepend(card);
+    this.entry.opened = { name: meta.name, kind: report.kind, status: report.status, dropped: opened.dropped ?? [], bytes: opened.bytes ?? 0 };
+    // The kind's own headline (finish's message) follows the note that nothing ran.
+    const said = this.bar.part('message')?.textContent ?? '';
+    this.message(`Opened ${meta.name}: a ${report.kind} report, nothing was run. ${said}`.trim(), 'info');
+  }
 
   /**
    * A stopped run's partial result, shown under the run bar: the last progress event's data (panels whose

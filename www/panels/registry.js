@@ -1,5 +1,5 @@
 // The panel registry: one panel per experiment kind, each in its own folder (www/panels/<kind>/panel.js and the
-// modules it imports). A tab bar (index.html, #modes) switches between the SG-MCMC tuning panel (main#panel-tune,
+// modules it imports). A tab bar (index.html, #modes) switches between the SG-MCMC tuning panel (section#panel-tune,
 // its markup and tab in index.html) and the other panels, which are built inside #tuner-panels with a tab each
 // (made here from the panel's `tab` label). The active panel is `panel=NAME` in the URL hash (none = tune); each
 // panel keeps its settings under its own namespace (tune: unprefixed keys; bandit.*, hoag.*, lr.*, step.*,
@@ -113,7 +113,7 @@ export function installPanels({ client, hooks }) {
 }
 
 /**
- * Strict links (issue 27): a hash key no module reads (an old link whose setting was removed or renamed, or a
+ * Strict links: a hash key no module reads (an old link whose setting was removed or renamed, or a
  * typo) and a value a field cannot read are not silently dropped. The page opens with the rest and says which
  * it ignored, with the nearest known name ("`etta`: unknown setting, ignored; did you mean `eta`?"), in a note
  * under the tab bar (#url-notice); the unknown keys leave the URL, so a copied link holds the settings shown.

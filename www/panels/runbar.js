@@ -11,6 +11,8 @@ export class RunBar {
   constructor(idOf, errors) {
     this.idOf = idOf;
     this.errors = errors;
+    /** whether Run or Stop had focus when the run started (focus returns to Run at its end) */
+    this.hadFocus = false;
   }
 
   /** A part of the bar. @param {string} k */
@@ -30,7 +32,7 @@ export class RunBar {
       el('div', { class: 'progress-wrap' },
         el('progress', { id: P('progress'), max: 1, value: 0, 'aria-label': `${title} run progress` }),
         el('p', { class: 'stats', id: P('stats'), text: readyText }),
-        el('p', { class: 'eta', id: P('eta'), 'aria-live': 'polite' })),
+        el('p', { class: 'time-estimate', id: P('time'), 'aria-live': 'polite' })),
       el('p', { class: 'message', id: P('message'), role: 'alert', 'aria-live': 'assertive' }));
   }
 
@@ -39,7 +41,13 @@ export class RunBar {
    * @param {{run: () => unknown, stop: () => unknown, link: () => void}} on
    */
   wire(on) {
-    this.part('run').addEventListener('click', () => on.run());
+    // The keyboard shortcuts (www/panels/registry.js) on the buttons' tooltips and for assistive technology.
+    const run = this.part('run');
+    run.title = 'Run these settings (Ctrl+Enter; ⌘+Enter on a Mac)';
+    run.setAttribute('aria-keyshortcuts', 'Control+Enter Meta+Enter');
+    this.part('stop').title = 'Stop the run and keep what it reached (Escape)';
+    this.part('stop').setAttribute('aria-keyshortcuts', 'Escape');
+    run.addEventListener('click', () => on.run());
     this.part('stop').addEventListener('click', () => on.stop());
     this.part('copy-link').addEventListener('click', async () => {
       on.link();
@@ -61,31 +69,62 @@ export class RunBar {
   /** @param {number|null} frac @param {string|null} [text] */
   progress(frac, text = null) {
     if (frac != null) this.part('progress').value = Math.max(0, Math.min(1, frac));
-    if (text != null) this.part('stats').textContent = text;
+    if (text != null) { const st = this.part('stats'); st.textContent = text; st.title = text; }
   }
 
   /**
-   * The time estimate line under the progress line (www/shared/eta.js); created under the stats line when the
-   * bar's markup has none (the tune panel's, in index.html). `data` (seconds, work, source) goes to its dataset.
+   * The time line under the progress line ("Estimated time", "Took"; www/shared/time-estimate.js), element id
+   * `time` (the tune panel's `#eta` is MAMBA's reduction factor); created under the stats line when the bar's
+   * markup has none (the tune panel's, in index.html). `data` (seconds, work, source) goes to its dataset.
    * @param {string} text @param {Record<string, string|number|null>} [data]
    */
-  eta(text, data = {}) {
-    let e = this.part('eta');
-    if (!e) {
+  timeLine(text, data = {}) {
+    let e = this.part('time');
+    if (!e || e.tagName !== 'P') {
       const stats = this.part('stats');
       if (!stats) return;
-      e = /** @type {any} */ (el('p', { class: 'eta', id: this.idOf('eta'), 'aria-live': 'polite' }));
+      e = /** @type {any} */ (el('p', { class: 'time-estimate', id: this.idOf('time'), 'aria-live': 'polite' }));
       stats.after(e);
     }
     e.textContent = text;
+    e.title = text;
     for (const [k, v] of Object.entries(data)) {
       if (v == null) delete e.dataset[k]; else e.dataset[k] = String(v);
     }
   }
 
-  /** @param {boolean} on */
+  /**
+   * Says `text` to screen readers once (the end of a run): a polite live region of the bar, visually hidden,
+   * created on first use. @param {string} text
+   */
+  announce(text) {
+    let e = this.part('announce');
+    if (!e) {
+      const bar = this.part('run')?.closest('.runbar');
+      if (!bar) return;
+      e = /** @type {any} */ (el('p', { class: 'sr-only', id: this.idOf('announce'), role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' }));
+      bar.append(e);
+    }
+    // A changed text is announced: clear first, so the same sentence twice is said twice.
+    e.textContent = '';
+    requestAnimationFrame(() => { e.textContent = text; });
+  }
+
+  /**
+   * Run is disabled while a run goes (Stop takes focus's place); when the run ends, focus goes back to Run if the
+   * run had taken it from there (the disabled button would otherwise drop it to the page's body).
+   * @param {boolean} on
+   */
   setRunning(on) {
-    this.part('run').disabled = on;
+    const run = this.part('run');
+    if (on) this.hadFocus = document.activeElement === run || document.activeElement === this.part('stop');
+    else if (this.hadFocus === undefined) this.hadFocus = false;
+    run.disabled = on;
     this.part('stop').disabled = !on;
+    if (!on && this.hadFocus) {
+      const active = document.activeElement;
+      if (!active || active === document.body || active === this.part('stop')) run.focus({ preventScroll: true });
+      this.hadFocus = false;
+    }
   }
 }

@@ -1,4 +1,4 @@
-// Chart exports for slides (issue 26): every chart canvas of a panel stacked in one PNG or SVG, each under its own
+// Chart exports for slides: every chart canvas of a panel stacked in one PNG or SVG, each under its own
 // title (unique in the export) and its FULL legend (wrapped over as many lines as it needs; colour ramps and
 // markers kept), then the run's settings as a wrapped caption and a footer with the config's hash. The PNG and
 // the SVG share one layout (exportLayout), so what the tests read in the SVG's text is where the PNG draws it.

@@ -157,7 +157,7 @@ export class Chart {
  * Builds and destroys one small line chart off screen, so that the first chart a run draws does not also pay
  * for V8 compiling uPlot's code: the learning-rate lesson's first step built its first chart in one 48-59 ms
  * task (loaded machine, `node tests/e2e/profile-case.mjs "lesson lr-schedule"`; 14 ms of it in uPlot's own
- * constructor), issue 26 item 2. main.js calls it once, when the page is idle after loading.
+ * constructor). main.js calls it once, when the page is idle after loading.
  */
 export function warmCharts() {
   const host = document.createElement('div');

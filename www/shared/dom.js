@@ -39,7 +39,7 @@ export function docText(text) {
 
 /**
  * Yields to the browser until the next frame has been drawn: resolves in a task that runs after that frame's
- * style, layout and paint, so DOM work split by it is laid out and painted a part per frame (issue 26 item 2).
+ * style, layout and paint, so DOM work split by it is laid out and painted a part per frame.
  * Yielding only to a new task is not enough: the tasks of a split all ran before one frame that then laid out
  * and painted every part at once (paper-logreg-page's result: one 58-68 ms task of Layout, Paint and PrePaint,
  * tests/e2e/longtask.test.mjs). A hidden page draws no frames: it goes on after 100 ms.
@@ -58,7 +58,7 @@ export function nextFrame() {
 /**
  * Coalesces calls to one per frame: `schedule(flag)` runs `fn(flag || any earlier flag)` once, in a task after
  * the next frame (`nextFrame`), for every batch of calls before it. A panel's live redraws use it so that
- * draining the worker's events and building a chart never share a task (issue 26 item 2).
+ * draining the worker's events and building a chart never share a task.
  * @param {(flag: boolean) => void} fn
  * @returns {(flag?: boolean) => void}
  */

@@ -1,4 +1,4 @@
-// What a line chart adds to colour so that no two series are told apart by colour alone (issue 26): markers on
+// What a line chart adds to colour so that no two series are told apart by colour alone: markers on
 // each line (at most about ten per line, staggered between series so they do not sit on one another), and
 // direct labels at the end of each line, in a gutter right of the plot, spread apart so that none covers another
 // (or any data: the gutter holds no data). A uPlot plugin; drawing only.

@@ -1,5 +1,5 @@
 // Marker shapes shared by every chart (uPlot line charts, the tune score chart, the SVG exports and the legends):
-// series are told apart by marker and dash as well as colour (issue 26), so a figure reads in grey and for
+// series are told apart by marker and dash as well as colour, so a figure reads in grey and for
 // colour-blind readers. Drawing only.
 
 /** The marker shapes, in the order series get them. */

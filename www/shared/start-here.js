@@ -1,4 +1,4 @@
-// "Start here" cards (issue 26, item 10): one per tab, in plain language, saying what question the tab answers
+// "Start here" cards: one per tab, in plain language, saying what question the tab answers
 // and what to press first. Closable; a closed card stays closed on this browser (localStorage), per tab.
 import { el } from './dom.js';
 

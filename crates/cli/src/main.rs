@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 mod experiments;
 mod fssd;
 mod ksd;
+mod lesson;
 mod runner;
 mod sample;
 mod simulate;
@@ -58,6 +59,9 @@ enum Command {
     /// List the presets of every experiment kind (from the one registry of kinds), or print one preset's full
     /// JSON config with `--show KIND/NAME`.
     Presets(experiments::PresetsArgs),
+    /// Lessons as files: `lesson check FILE` runs every step and its `expect` lines before class; `lesson show
+    /// FILE` prints the checked lesson as JSON.
+    Lesson(lesson::LessonArgs),
 }
 
 fn run() -> i32 {
@@ -77,6 +81,7 @@ fn run() -> i32 {
         Command::Tvo(a) => experiments::plain(Kind::Tvo, &a),
         Command::Run(a) => experiments::run(&a),
         Command::Presets(a) => experiments::presets(&a),
+        Command::Lesson(a) => lesson::run(&a),
     };
     res.unwrap_or_else(|e| {
         eprintln!("error: {e}");

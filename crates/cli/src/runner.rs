@@ -4,9 +4,12 @@
 //! and write the report envelope.
 //!
 //! Ctrl-C sets the stop flag: the run returns `status: "stopped"`, the partial report is written and the
-//! process exits with code 130. If the run has not returned 0.8 s after the flag was set (a kind that checks
-//! it rarely), a watchdog writes the partial report from the events seen so far and exits 130 itself; a
-//! second Ctrl-C exits 130 at once.
+//! process exits with code 130. The stopped report's `result` keeps what the run reached
+//! ([`tunelab::experiments::partial`]: every arm scored so far, the best so far, the rounds not reached). If the
+//! run has not returned 0.8 s after the flag was set (a kind that checks it rarely), a watchdog writes the
+//! partial report from the events seen so far and exits 130 itself. A second Ctrl-C within a second of the
+//! first is ignored (`timeout -s INT` signals the process and its group: two SIGINTs milliseconds apart); a
+//! later one exits 130 at once.
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -22,6 +25,9 @@ pub const EXIT_STOPPED: i32 = 130;
 
 /// How long a stopped run may take to return before the watchdog writes the partial report and exits.
 const GRACE: Duration = Duration::from_millis(800);
+
+/// A second Ctrl-C this soon after the first is the same request (a signal to the process and its group).
+const SAME_CTRL_C: Duration = Duration::from_secs(1);
 
 /// The options every experiment command shares.
 #[derive(Args, Debug, Clone, Default)]
@@ -55,6 +61,11 @@ pub struct RunArgs {
     /// one, and one at the end.
     #[arg(long)]
     pub progress: bool,
+    /// After every round of a tune or compare run, write the report so far here (`"status": "running"`, the
+    /// `result` it reached: every arm scored so far, the best so far, the rounds not reached), replaced
+    /// atomically: a run killed by SIGKILL, the out-of-memory killer or a closed laptop keeps its rounds.
+    #[arg(long, value_name = "FILE")]
+    pub keep: Option<String>,
 }
 
 /// Loads the config of a run: `--config FILE` (a document of `kind`, which may then omit `kind`) or
@@ -119,12 +130,16 @@ pub fn execute_with(
         unit: checked.progress_unit(),
         threads: pool.current_num_threads(),
         out: args.out.clone(),
+        keep: args.keep.clone(),
         start: Instant::now(),
         bar: (args.progress && std::io::stderr().is_terminal()).then(|| new_bar(checked.kind())),
         plain: args.progress && !std::io::stderr().is_terminal(),
     });
     let mut inputs = load_data(&checked)?;
     add_inputs(&checked, &mut inputs)?;
+    if let Some(w) = experiments::advice::data_warning(&checked.config(), &inputs) {
+        eprintln!("warning: {w}");
+    }
     let mut observer = |e: &Event| watch.see(e);
     let result = pool.install(|| checked.run(inputs, &mut observer, &watch.stop));
     watch.finish();
@@ -135,13 +150,16 @@ pub fn execute_with(
         Err(e) => return Err(e),
     };
     if let Some(out) = &args.out {
-        write_json(out, &report)?;
+        write_report(out, &report)?;
     }
     if report.status == Status::Stopped {
         eprintln!("{}", stopped_message(&report, args.out.as_deref()));
         return Ok(EXIT_STOPPED);
     }
     crate::tables::print(&report);
+    for w in experiments::advice::result_warnings(&report) {
+        eprintln!("warning: {w}");
+    }
     if let Some(out) = &args.out {
         eprintln!("report written to {out}");
     }
@@ -160,7 +178,7 @@ fn load_data(checked: &experiments::Checked) -> Result<Inputs> {
     }
 }
 
-fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+pub(crate) fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
         if t == 0 {
@@ -169,6 +187,16 @@ fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
         b = b.num_threads(t);
     }
     b.build().map_err(|e| Error::config(format!("thread pool: {e}")))
+}
+
+/// Writes a report envelope; a stopped one with the `result` it reached
+/// ([`tunelab::experiments::partial::report_value`]).
+pub fn write_report(path: &str, report: &Report) -> Result<()> {
+    if report.status == Status::Stopped {
+        let v = experiments::partial::report_value(report).map_err(|e| Error::Io(format!("cannot write {path}: {e}")))?;
+        return write_json(path, &v);
+    }
+    write_json(path, report)
 }
 
 pub fn write_json<T: serde::Serialize>(path: &str, value: &T) -> Result<()> {
@@ -202,7 +230,20 @@ fn stopped_message(report: &Report, out: Option<&str>) -> String {
         Some(m) => format!("; reached: {m}"),
         None => String::new(),
     };
-    format!("stopped by Ctrl-C after {:.1} s ({}/{} {}{reached}){written}", c.wall_seconds, count(c.done), count(c.total), c.unit)
+    let best = experiments::partial::stopped_result(report)
+        .and_then(|r| {
+            let b = if r["best"].is_object() { r["best"].clone() } else { r["entries"].as_array()?.last()?["best"].clone() };
+            let arm = b["arm"].as_u64()?;
+            Some(format!(
+                "; best so far: arm {arm} (h = {}, batch {}) with score {} in round {}",
+                b["step"].as_f64().map_or("?".into(), |h| format!("{h:.3e}")),
+                b["batch"],
+                b["score"].as_f64().map_or("?".into(), |s| format!("{s:.4}")),
+                b["round"]
+            ))
+        })
+        .unwrap_or_default();
+    format!("stopped by Ctrl-C after {:.1} s ({}/{} {}{reached}{best}){written}", c.wall_seconds, count(c.done), count(c.total), c.unit)
 }
 
 /// A phase of a run with a progress of its own, shown instead of the run's (the exact reference of a
@@ -224,6 +265,22 @@ fn new_bar(kind: Kind) -> ProgressBar {
     b
 }
 
+/// The end of a round of a tune run (or of a tuner's round in a comparison).
+fn round_finished(d: &Detail) -> bool {
+    use tunelab::experiments::compare::CompareDetail;
+    use tunelab::experiments::tune::Event as TuneEvent;
+    match d {
+        Detail::Tune(TuneEvent::RoundFinished { .. }) => true,
+        Detail::Compare(CompareDetail::Tuner(t)) => matches!(t.event, TuneEvent::RoundFinished { .. }),
+        _ => false,
+    }
+}
+
+/// `1 arm`, `3 arms`.
+pub(crate) fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
 /// A short message about a progress detail, where one helps.
 fn detail_message(d: &Detail) -> Option<String> {
     use tunelab::experiments::step_size::StepEvent;
@@ -233,8 +290,8 @@ fn detail_message(d: &Detail) -> Option<String> {
     use tunelab::experiments::tune::Event as TuneEvent;
     use tunelab::experiments::compare::CompareDetail;
     let tune = |e: &TuneEvent| match e {
-        TuneEvent::RoundStarted { round, arms, .. } => Some(format!("round {}: {} arms", round + 1, arms.len())),
-        TuneEvent::RoundFinished { round, survivors } => Some(format!("round {} done, {} left", round + 1, survivors.len())),
+        TuneEvent::RoundStarted { round, arms, .. } => Some(format!("round {round}: {}", plural(arms.len(), "arm"))),
+        TuneEvent::RoundFinished { round, survivors } => Some(format!("round {round} done, {} left", plural(survivors.len(), "arm"))),
         _ => None,
     };
     match d {
@@ -269,6 +326,8 @@ struct Context {
     unit: &'static str,
     threads: usize,
     out: Option<String>,
+    /// `--keep FILE`: the report so far after every round.
+    keep: Option<String>,
     start: Instant,
     bar: Option<ProgressBar>,
     /// `--progress` without a terminal: plain lines ([`Watch::plain_line`]).
@@ -308,6 +367,8 @@ struct Watch {
     ctx: Context,
     stop: AtomicBool,
     seen: Mutex<Seen>,
+    /// When the first Ctrl-C arrived.
+    first_ctrl_c: std::sync::OnceLock<Instant>,
 }
 
 impl Watch {
@@ -324,11 +385,16 @@ impl Watch {
             stage: None,
             stage_start: None,
         };
-        let watch = Arc::new(Watch { ctx, stop: AtomicBool::new(false), seen: Mutex::new(seen) });
+        let watch = Arc::new(Watch { ctx, stop: AtomicBool::new(false), seen: Mutex::new(seen), first_ctrl_c: std::sync::OnceLock::new() });
         let w = watch.clone();
         let installed = ctrlc::set_handler(move || {
+            let first = *w.first_ctrl_c.get_or_init(Instant::now);
             if w.stop.swap(true, Ordering::SeqCst) {
-                eprintln!("second Ctrl-C: exiting");
+                if first.elapsed() < SAME_CTRL_C {
+                    // the same request again (a signal to the process and its group): the report is on its way
+                    return;
+                }
+                eprintln!("second Ctrl-C: exiting without waiting for the report");
                 std::process::exit(EXIT_STOPPED);
             }
             let w = w.clone();
@@ -373,6 +439,13 @@ impl Watch {
                 }
             }
             s.reached.push(detail.clone());
+            if let Some(path) = &self.ctx.keep {
+                if round_finished(detail) {
+                    if let Err(e) = self.write_kept(path, &s) {
+                        eprintln!("warning: --keep: {e}");
+                    }
+                }
+            }
         }
         // The numbers shown: the phase's own while it runs, else the run's.
         let (done, total, unit) = match s.stage {
@@ -449,6 +522,7 @@ impl Watch {
     fn partial_of(&self, s: &Seen) -> Report {
         let c = &self.ctx;
         Report {
+            format: tunelab::report_file::REPORT_FORMAT,
             kind: c.kind,
             status: Status::Stopped,
             config: c.config.clone(),
@@ -462,6 +536,15 @@ impl Watch {
             result: None,
             reached: s.reached.clone(),
         }
+    }
+
+    /// `--keep`: the report so far, `"status": "running"`, written to a temporary file and renamed over `path`.
+    fn write_kept(&self, path: &str, s: &Seen) -> Result<()> {
+        let mut v = experiments::partial::report_value(&self.partial_of(s)).map_err(|e| Error::Io(format!("cannot write {path}: {e}")))?;
+        v["status"] = serde_json::json!("running");
+        let tmp = format!("{path}.tmp");
+        write_json(&tmp, &v)?;
+        std::fs::rename(&tmp, path).map_err(|e| Error::Io(format!("cannot write {path}: {e}")))
     }
 
     fn partial(&self) -> Report {
@@ -482,7 +565,7 @@ impl Watch {
         let report = self.partial_of(&s);
         let mut out = self.ctx.out.as_deref();
         if let Some(path) = out {
-            if let Err(e) = write_json(path, &report) {
+            if let Err(e) = write_report(path, &report) {
                 eprintln!("error: {e}");
                 out = None;
             }

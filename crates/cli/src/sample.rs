@@ -159,7 +159,7 @@ pub fn run(args: &SampleArgs) -> Result<()> {
     let zero = vec![0.0; d];
     let mut map_note = String::new();
     let map = if args.start == Start::Map || kind.is_cv() {
-        let init = tunelab::experiments::tune::posterior::map_init(&spec, d, &mut rng);
+        let init = tunelab::experiments::sgmcmc::posterior::map_init(&spec, d, &mut rng);
         let r = find_map(t, &init, &MapOptions::default(), &mut rng)?;
         map_note = format!(
             "; MAP {} after {} L-BFGS iterations (max |grad| {:.2e})",

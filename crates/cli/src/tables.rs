@@ -37,7 +37,7 @@ fn round(v: &[f64], digits: i32) -> Vec<f64> {
 pub fn tune(report: &TuneReport) {
     println!("tuner: {}   metric: {}   arms: {}", report.tuner, report.metric, report.arms.len());
     for r in &report.rounds {
-        println!("  round {}: {} arms, budget {:.3e} per arm", r.round + 1, r.arms.len(), r.budget);
+        println!("  round {}: {}, budget {:.3e} per arm", r.round, crate::runner::plural(r.arms.len(), "arm"), r.budget);
     }
     match &report.best {
         Some(b) => {
@@ -147,9 +147,11 @@ pub fn tvo(r: &tunelab::experiments::tvo::TvoReport) {
     );
     println!("{:<20} {:>12} {:>8} {:>10} {:>8} {:>9} {:>9}", "method", "log p(x)", "sd", "KL", "sd", "beta_1", "diverged");
     for m in &r.summary {
+        // one repeat has no spread to show: "-" rather than a standard deviation of 0.000
+        let sd = |v: f64| if m.log_px.len() > 1 { format!("{v:.3}") } else { "-".into() };
         println!(
-            "{:<20} {:>12.3} {:>8.3} {:>10.3} {:>8.3} {:>9.4} {:>9}",
-            m.method, m.log_px_mean, m.log_px_sd, m.kl_mean, m.kl_sd, m.last_beta1, m.diverged
+            "{:<20} {:>12.3} {:>8} {:>10.3} {:>8} {:>9.4} {:>9}",
+            m.method, m.log_px_mean, sd(m.log_px_sd), m.kl_mean, sd(m.kl_sd), m.last_beta1, m.diverged
         );
     }
 }

@@ -1,4 +1,4 @@
-//! Issue 27's acceptance through the binary: every field of every kind's config, misspelt by one letter, is
+//! Strict configs through the binary: every field of every kind's config, misspelt by one letter, is
 //! refused by `tunelab run --config FILE` (exit 1, nothing run) with the file, the field's JSON path and the
 //! right name ("`tuner.etta`: unknown field; did you mean `eta`?"). The fields are not listed by hand: they are
 //! every key, at every depth, of every preset the binary itself prints (`tunelab presets`, `presets --show`).

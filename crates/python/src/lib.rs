@@ -42,6 +42,14 @@ fn py_err(e: Error) -> PyErr {
 
 fn json_err(e: serde_json::Error) -> PyErr { py_err(Error::config(e.to_string())) }
 
+/// A `Mamba(...)` keyword argument the core refused: serde's message in the user's terms, without the position
+/// in the JSON text the Python layer made from the keyword arguments (`at line 1 column 78` means nothing there).
+fn keyword_err(e: serde_json::Error) -> PyErr {
+    let m = e.to_string();
+    let m = m.rsplit_once(" at line ").map_or(m.as_str(), |p| p.0);
+    py_err(Error::config(format!("a keyword argument of tunelab.Mamba: {}", tunelab::strict::plain_types(m))))
+}
+
 /// The row-major data of an `n x d` array without a copy (C-contiguous float64 only).
 fn slice<'a>(a: &'a PyReadonlyArray2<'_, f64>, name: &str) -> PyResult<(&'a [f64], usize, usize)> {
     let (n, d) = (a.shape()[0], a.shape()[1]);
@@ -164,7 +172,9 @@ fn check(config: &str) -> PyResult<String> {
     .to_string())
 }
 
-/// Runs a config (JSON text): `(report envelope as JSON text, pending exception or None)`.
+/// Runs a config (JSON text): `(report envelope as JSON text, pending exception or None, warnings)`. A stopped
+/// run's envelope carries the `result` it reached (`tunelab::experiments::partial`); the warnings are the
+/// core's advice about the data and the result (`tunelab::experiments::advice`), for `warnings.warn`.
 ///
 /// The run goes on a Rust thread with the GIL released; this thread waits for its events, calls `progress`
 /// with each event's JSON text (when given) and checks for signals (`Python::check_signals`) at least every
@@ -176,7 +186,7 @@ fn check(config: &str) -> PyResult<String> {
 /// that reads no data); `csv_text` is the text of an upload and is an error unless the config's data source
 /// is an upload.
 #[pyfunction]
-#[pyo3(signature = (config, progress=None, csv_text=None, csv_path=None, label=None, threads=None))]
+#[pyo3(signature = (config, progress=None, csv_text=None, csv_path=None, label=None, threads=None, standardize=false))]
 fn run(
     py: Python<'_>,
     config: &str,
@@ -185,10 +195,11 @@ fn run(
     csv_path: Option<String>,
     label: Option<String>,
     threads: Option<usize>,
-) -> PyResult<(String, Option<Py<PyAny>>)> {
+    standardize: bool,
+) -> PyResult<(String, Option<Py<PyAny>>, Vec<String>)> {
     let mut cfg = ExperimentConfig::from_json(config, None).map_err(py_err)?;
     if let Some(path) = &csv_path {
-        cfg.use_csv(path, label.as_deref().unwrap_or("y"), false)
+        cfg.use_csv(path, label.as_deref().unwrap_or("y"), standardize)
             .map_err(|e| py_err(Error::config(format!("data={path:?} is not used: {}", bare(&e)))))?;
     }
     let checked = cfg.check().map_err(py_err)?;
@@ -212,10 +223,11 @@ fn run(
         }
         (None, None) => Inputs::default(),
     };
+    let mut warnings: Vec<String> = experiments::advice::data_warning(&checked.config(), &inputs).into_iter().collect();
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
         if t == 0 {
-            return Err(py_err(Error::config("threads must be at least 1")));
+            return Err(py_err(Error::config("the keyword argument threads= must be at least 1")));
         }
         b = b.num_threads(t);
     }
@@ -267,7 +279,15 @@ fn run(
         Err(_) => return Err(PyException::new_err("the tunelab run panicked")),
     };
     let report = match (result, pending) {
-        (Ok(r), pending) => (serde_json::to_string(&r).map_err(json_err)?, pending.map(|e| e.into_value(py).into_any())),
+        (Ok(r), pending) => {
+            warnings.extend(experiments::advice::result_warnings(&r));
+            let text = if r.status == experiments::Status::Stopped {
+                serde_json::to_string(&experiments::partial::report_value(&r).map_err(json_err)?)
+            } else {
+                serde_json::to_string(&r)
+            };
+            (text.map_err(json_err)?, pending.map(|e| e.into_value(py).into_any()), warnings)
+        }
         (Err(_), Some(e)) => return Err(e),
         (Err(e), None) => return Err(py_err(e)),
     };
@@ -295,7 +315,7 @@ impl PyAskTell {
     /// `scale`, `estimator`, `max_samples`).
     #[new]
     fn new(config: &str) -> PyResult<Self> {
-        let cfg: AskTellConfig = serde_json::from_str(config).map_err(|e| py_err(Error::config(e.to_string())))?;
+        let cfg: AskTellConfig = serde_json::from_str(config).map_err(keyword_err)?;
         Ok(Self { inner: AskTell::new(cfg).map_err(py_err)? })
     }
 
@@ -352,7 +372,7 @@ impl PyAskTell {
 /// for workers that hold no `AskTell` (Ray tasks).
 #[pyfunction]
 fn score_arm_with(py: Python<'_>, config: &str, samples: PyReadonlyArray2<'_, f64>, scores: PyReadonlyArray2<'_, f64>) -> PyResult<(f64, usize)> {
-    let cfg: AskTellConfig = serde_json::from_str(config).map_err(|e| py_err(Error::config(e.to_string())))?;
+    let cfg: AskTellConfig = serde_json::from_str(config).map_err(keyword_err)?;
     let kernel = cfg.kernel().map_err(py_err)?;
     let (x, n, d) = slice(&samples, "samples")?;
     let (g, ng, dg) = slice(&scores, "scores")?;

@@ -42,7 +42,10 @@ def test_rounds_pick_the_exact_arm_and_report():
         pruned = m.tell({a: gaussian(int(ask.budget * 4), 3, spreads[a], 10 * a + ask.round) for a in ask.arms})
         assert len(pruned) == len(ask.arms) - m.plan()[ask.round]["keep"]
     r = m.report()
-    assert r["finished"] and r["best"] == 2 and r["best_arm"] == {"spread": 1.0}
+    assert r["finished"] and r["best_arm"] == {"spread": 1.0}
+    # the same shape as a tune report's best: arm, score, params
+    assert r["best"] == {"arm": 2, "score": r["arms"][2]["scores"][-1], "params": {"spread": 1.0}}
+    assert r["arm_params"] == [{"spread": s} for s in spreads]
     assert [len(x["arms"]) for x in r["rounds"]] == [9, 3]
     assert r["kernel"]["kind"] == "per-arm"
     assert all(a["pruned_round"] in (0, 1, None) for a in r["arms"])
@@ -86,6 +89,31 @@ def test_numpy_example_runs(root):
     assert [len(r["arms"]) for r in report["rounds"]] == [9, 3]
     # the largest step with 10% and 3% batches is far off: pruned in the first round
     assert report["arms"][1]["pruned_round"] == 0 and report["arms"][2]["pruned_round"] == 0
-    assert report["arms"][report["best"]]["pruned_round"] is None
+    assert report["arms"][report["best"]["arm"]]["pruned_round"] is None
     again = tunelab.mamba_run(ex.ARMS, ex.run_arm, ex.BUDGET, eta=3, seed=0)
     assert again == report
+
+
+def test_mamba_run_checkpoint_resumes_to_the_same_report(root, tmp_path):
+    # A run killed in its second round (here: run_arm raises), started again with the same checkpoint, ends
+    # with the report of a run never interrupted, bit for bit.
+    ex = load_example(root)
+    whole = tunelab.mamba_run(ex.ARMS, ex.run_arm, ex.BUDGET, eta=3, seed=0)
+    path = tmp_path / "run.ckpt"
+    calls = {"n": 0}
+
+    def dies_in_round_1(arm, budget, state, rng_seed):
+        if rng_seed[2] == 1:
+            calls["n"] += 1
+            if calls["n"] == 2:
+                raise KeyboardInterrupt("killed")
+        return ex.run_arm(arm, budget, state, rng_seed)
+
+    with pytest.raises(KeyboardInterrupt):
+        tunelab.mamba_run(ex.ARMS, dies_in_round_1, ex.BUDGET, eta=3, seed=0, checkpoint=path)
+    assert path.exists()
+    resumed = tunelab.mamba_run(ex.ARMS, dies_in_round_1, ex.BUDGET, eta=3, seed=0, checkpoint=path)
+    assert resumed == whole
+    assert tunelab.to_json(resumed) == tunelab.to_json(whole)
+    with pytest.raises(tunelab.ConfigError, match="keyword argument checkpoint="):
+        tunelab.mamba_run(ex.ARMS, ex.run_arm, ex.BUDGET, eta=3, seed=1, checkpoint=path)

@@ -1,4 +1,4 @@
-"""The Python package's own interface (issue 27): exceptions that are ValueError / RuntimeError / OSError,
+"""The Python package's own interface: exceptions that are ValueError / RuntimeError / OSError,
 sample matrices as (n, d) arrays, NaN arms in Mamba.tell, progress=True, data= forms, to_frame, Ctrl-C
 raising with the partial report, Mamba checkpoints (state / pickle)."""
 
@@ -77,7 +77,7 @@ def test_a_nan_row_makes_that_arm_diverged_and_pruned():
     pruned = m.tell({0: data[0], 1: (x1, data[1][1]), 2: (data[2][0], g2)})
     assert pruned == [1, 2]
     r = m.report()
-    assert r["best"] == 0 and r["finished"]
+    assert r["best"]["arm"] == 0 and r["best"]["score"] == r["arms"][0]["scores"][-1] and r["finished"]
     assert r["arms"][1]["scores"] == [None] and r["arms"][1]["pruned_round"] == 0
     assert r["arms"][0]["scores"][0] is not None and math.isfinite(r["arms"][0]["scores"][0])
     assert "NaN or an infinity" in tunelab.Mamba.tell.__doc__
@@ -90,7 +90,7 @@ def test_progress_true_shows_a_tqdm_bar(capsys):
     report = tunelab.run("tune/gaussian", progress=True)
     err = capsys.readouterr().err
     assert report["status"] == "complete"
-    assert "arm-chunks" in err and "100%" in err
+    assert tunelab.check("tune/gaussian")["unit"] in err and "100%" in err
 
 
 def test_progress_true_without_tqdm_prints_plain_lines(capsys, monkeypatch):
@@ -100,7 +100,8 @@ def test_progress_true_without_tqdm_prints_plain_lines(capsys, monkeypatch):
     lines = capsys.readouterr().err.strip().splitlines()
     assert all(line.startswith("tunelab: ") for line in lines)
     total = tunelab.run("tune/gaussian")["compute"]["total"]
-    assert f"{total:g}/{total:g} arm-chunks (100%)" in lines[-2]
+    unit = tunelab.check("tune/gaussian")["unit"]
+    assert f"{total:g}/{total:g} {unit} (100%)" in lines[-2]
     assert lines[-1].startswith("tunelab: complete after")
     # a callable still works, anything else is refused
     events = []
@@ -180,7 +181,7 @@ def test_data_as_a_frame_an_array_text_or_a_path_give_the_same_run(tmp_path):
 
 def test_data_the_config_does_not_use_is_an_error_naming_it(tmp_path):
     x, y = table()
-    with pytest.raises(tunelab.ConfigError, match=r"data= is not used: this tune config takes no uploaded data"):
+    with pytest.raises(tunelab.ConfigError, match=r"data= is not used: this tune config reads no data set"):
         tunelab.run("tune/gaussian", data=(x, y))
     path = tmp_path / "d.csv"
     path.write_text("x0,y\n1,0\n2,1\n")
@@ -321,5 +322,41 @@ def test_the_docs_notebook_example(root, monkeypatch):
     ax = ns["fig"].axes[0]
     arm_lines = [ln for ln in ax.get_lines() if ln.get_transform() == ax.transData and ln.get_linestyle() != "None"]
     assert len(arm_lines) == 7
-    labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert labels[0] == "h=0.0001" and "h=0.0013 (chosen)" in labels
+    labels = [ln.get_label() for ln in arm_lines]
+    assert labels[0] == "h=0.0001" and "h=0.0013" in labels
+    assert "chosen: h=0.0013" in [t.get_text() for t in ax.texts]
+
+
+def test_a_data_frame_runs_on_any_preset_that_reads_data_and_unscaled_features_warn(tmp_path):
+    pd = pytest.importorskip("pandas")
+    import warnings
+
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(120, 2))
+    y = (x[:, 0] + 0.5 * x[:, 1] + rng.normal(size=120) > 0).astype(float)
+    # a config whose data is simulated (not an upload): the frame replaces its data, as the CLI's --data
+    cfg = {"kind": "tune", "data": {"source": "simulate", "n": 200, "d": 2, "seed": 1, "test_fraction": 0.2},
+           "model": {"kind": "logistic"}, "sampler": {"kind": "sgld"},
+           "arms": {"log10_step": {"from": -4, "to": -2, "by": 1}, "batch": [0.3]},
+           "tuner": {"kind": "mamba", "eta": 3}, "budget": {"grad_evals": 6000},
+           "metric": {"kind": "ksd", "max_samples": 60}, "thin": 2, "seed": 3}
+    frame = pd.DataFrame({"a": x[:, 0], "b": x[:, 1], "label": y})
+    r = tunelab.run(cfg, data=frame, label="label", threads=1)
+    assert r["status"] == "complete" and "csv" in json.dumps(r["config"]["data"]["source"])
+    assert r["config"]["data"]["label"] == "label"
+    # the same table from a CSV file gives the same run
+    path = tmp_path / "d.csv"
+    frame.to_csv(path, index=False)
+    again = tunelab.run(cfg, data=str(path), label="label", threads=1)
+    assert [a["scores"] for a in again["result"]["arms"]] == [a["scores"] for a in r["result"]["arms"]]
+    # unscaled features (means around 500) with standardize off: a warning that says the fix
+    raw = frame.assign(a=500 + 80 * frame["a"])
+    with pytest.warns(UserWarning, match=r"features look unscaled \(feature 'a' has mean 4\d\d.*standardize=True"):
+        tunelab.run(cfg, data=raw, label="label", threads=1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tunelab.run(cfg, data=raw, label="label", standardize=True, threads=1)
+    assert not [w for w in caught if "unscaled" in str(w.message)]
+    # a model that reads no data says so, naming the keyword argument
+    with pytest.raises(tunelab.ConfigError, match=r"data= is not used: this tune config reads no data set"):
+        tunelab.run("tune/gaussian", data=frame, label="label")

@@ -192,3 +192,54 @@ def test_tune_scheduler_decisions_do_not_depend_on_arrival_order():
     assert decided[0] == decided[1] == "continue"           # fewer than eta scores at the rung
     assert said[(5, 1)] == TrialScheduler.CONTINUE      # waiting for trials 3 and 4
     assert said[(5, 2)] == TrialScheduler.STOP          # decided "stop" meanwhile
+
+
+def test_tune_trials_report_scores_only_and_tunes_metric_agrees_with_mamba(cluster, tmp_path, monkeypatch):
+    # The trials reduce their samples to Stein scores themselves (tunelab.tune.report): Tune's results hold
+    # scores only, so result.json stays small whatever the samples' size, and TuneConfig(metric=...) works.
+    from ray import tune
+    import tunelab.tune as ttune
+
+    spreads = [1.0, 1.7, 5.0, 0.3, 3.0, 0.6]     # the target is N(0, I): spread 1.0 is the right sampler
+    n, steps = 400, 9
+
+    def draws(spread, seed, rows):
+        x = spread * np.random.default_rng(seed).normal(size=(rows, 2))
+        return x, -x
+
+    sched = ttune.SteinHalvingScheduler(grace_period=1, reduction_factor=3, max_t=steps)
+    scoring = sched.scoring
+
+    def trainable(config):
+        for t in range(steps):
+            x, g = draws(config["spread"], 1000 * spreads.index(config["spread"]) + t, n)
+            ttune.report(x, g, scoring=scoring)
+
+    tuner = tune.Tuner(
+        trainable,
+        param_space={"spread": tune.grid_search(spreads)},
+        tune_config=tune.TuneConfig(metric="stein_score", mode="min", scheduler=sched),
+        run_config=tune.RunConfig(name="scores-only", storage_path=str(tmp_path), verbose=0, callbacks=[sched.callback]),
+    )
+    results = tuner.fit()
+    assert not results.errors
+    files = list(tmp_path.glob("scores-only/*/result.json"))
+    assert len(files) == len(spreads)
+    for f in files:
+        text = f.read_text()
+        # no samples in Tune's results: a few hundred bytes per result
+        assert len(text) < 10_000, (f, len(text))
+        assert '"samples"' not in text and '"stein_score"' in text and '"stein_rows": 400' in text
+    best = results.get_best_result()          # TuneConfig's metric and mode
+    # MAMBA over the same six samplers and the same draws (budget: the reports of the survivor)
+    m = tunelab.Mamba(spreads, budget=float(steps), eta=3, **{k: v for k, v in scoring.items()
+                                                               if k in ("kernel", "max_samples")})
+    ran = {a: 0 for a in range(len(spreads))}
+    while (ask := m.ask()) is not None:
+        told = {}
+        for a in ask.arms:
+            rows = [draws(spreads[a], 1000 * a + t, n) for t in range(ran[a], ran[a] + int(ask.budget))]
+            ran[a] += int(ask.budget)
+            told[a] = (rows[-1][0], rows[-1][1])     # the round's last report, as Tune scores each report
+        m.tell(told)
+    assert m.report()["best_arm"] == best.config["spread"] == 1.0

@@ -2,6 +2,7 @@
 KeyboardInterrupt stopping a run (and raised with the stopped report)."""
 
 import _thread
+import importlib.util
 import json
 import signal
 import subprocess
@@ -30,7 +31,9 @@ def test_presets_cover_every_kind():
     assert "gaussian" in p["tune"]
     cfg = tunelab.preset("tune", "gaussian")
     assert cfg["kind"] == "tune"
-    assert tunelab.check(cfg)["unit"] == "arm-chunks"
+    # a tune run's progress counts its budget's unit
+    unit = {"grad_evals": "gradient evaluations", "iterations": "iterations", "seconds": "seconds of sampling"}
+    assert tunelab.check(cfg)["unit"] == unit[next(iter(cfg["budget"]))]
 
 
 def test_run_equals_the_cli_run(cli, tmp_path):
@@ -119,6 +122,105 @@ def check_interrupt():
     assert isinstance(e.value, tunelab.Interrupted)
     report = e.value.report
     assert report["status"] == "stopped"
-    assert report["result"] is None and report["reached"]
+    # what the run reached: every arm with its scores so far, the rounds not reached
+    res = report["result"]
+    assert res["partial"] is True and report["reached"]
+    assert len(res["arms"]) > 0 and all("step" in a and "scores" in a for a in res["arms"])
+    assert res["not_reached"]["rounds"] and res["not_reached"]["rounds"][0] == len([r for r in res["rounds"] if r["finished"]])
     assert report["compute"]["done"] < report["compute"]["total"]
     assert seen[-1] == {"type": "finished", "status": "stopped", "seconds": seen[-1]["seconds"]}
+    assert isinstance(report, tunelab.Report) and "stopped" in report._repr_html_()
+    # the stopped report's tables and chart work as a complete one's
+    if importlib.util.find_spec("pandas"):
+        arms = report.frame("arms")
+        assert len(arms) == len(res["arms"]) and "params_step" in arms.columns
+    if importlib.util.find_spec("matplotlib"):
+        fig = report.plot()
+        assert len(fig.axes) >= 1 and "against compute" in fig.axes[0].get_title()
+
+
+TWO_SIGINTS = """
+import json, os, signal, sys, threading, time
+import tunelab
+cfg = tunelab.preset("tune", "gaussian")
+cfg["budget"] = {"iterations": 2e7}
+seen = []
+def twice():
+    # a signal to the process and its group, as `timeout -s INT` sends it: two SIGINTs 5 ms apart
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(0.005)
+    os.kill(os.getpid(), signal.SIGINT)
+def progress(event):
+    seen.append(event)
+    if event["type"] == "progress" and len(seen) == 3:
+        threading.Thread(target=twice).start()
+try:
+    tunelab.run(cfg, progress=progress, threads=1)
+except tunelab.Interrupted as e:
+    r = e.report
+    time.sleep(0.2)   # the second signal has arrived by now: it must not end this script
+    print(json.dumps({"status": r["status"], "arms": len(r["result"]["arms"]), "partial": r["result"]["partial"]}))
+"""
+
+
+def test_two_sigints_5_ms_apart_still_give_the_stopped_report():
+    import sys
+
+    p = subprocess.run([sys.executable, "-c", TWO_SIGINTS], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout.strip().splitlines()[-1])
+    assert out["status"] == "stopped" and out["partial"] is True and out["arms"] > 0
+
+
+def test_tune_progress_is_proportional_to_the_work_done():
+    # A grad-evals budget over 9 arms with eta 3: round 0 runs 9 arms at a small budget, round 1 3 arms at a
+    # larger one. Each progress event's `done` must be the gradient evaluations the arms have run (their
+    # cumulative counters), so that elapsed x remaining / done estimates the time left; chunk counts would put
+    # round 0 at 9/12 of the run.
+    cfg = {"kind": "tune", "data": {"source": "simulate", "n": 200, "d": 2, "seed": 1, "test_fraction": 0.2},
+           "model": {"kind": "logistic"}, "sampler": {"kind": "sgld"},
+           "arms": {"log10_step": {"from": -4, "to": -2, "by": 1}, "batch": [0.1, 0.3, 1.0]},
+           "tuner": {"kind": "mamba", "eta": 3}, "budget": {"grad_evals": 60000},
+           "metric": {"kind": "ksd", "max_samples": 60}, "thin": 2, "seed": 3}
+    assert tunelab.check(cfg)["unit"] == "gradient evaluations"
+    events = []
+    report = tunelab.run(cfg, progress=events.append, threads=1)
+    total = report["compute"]["total"]
+    plan = report["result"]["rounds"]
+    assert total == sum(len(r["arms"]) * r["budget"] for r in plan)
+    ran = {}   # arm -> gradient evaluations run so far (cumulative over its rounds)
+    checked = 0
+    for e in events:
+        if e["type"] != "progress" or e["detail"].get("type") != "progress":
+            continue
+        for a in e["detail"]["arms"]:
+            ran[a["arm"]] = a["grad_evals"]
+        work = sum(ran.values())
+        # within one data-point batch per arm and chunk of the gradient evaluations actually run
+        assert abs(e["done"] - work) <= 0.02 * total, (e["done"], work)
+        checked += 1
+    assert checked >= 8 * len(plan)
+    assert report["compute"]["done"] == total
+
+
+def test_messages_are_in_the_users_terms():
+    # a misspelt preset or kind gets the nearest name
+    with pytest.raises(tunelab.ConfigError, match=r"unknown tune preset 'paper-logrge'; did you mean 'paper-logreg'\?"):
+        tunelab.run("tune/paper-logrge")
+    with pytest.raises(tunelab.ConfigError, match=r"unknown experiment kind 'tunee'; did you mean 'tune'\?"):
+        tunelab.preset("tunee", "demo")
+    # serde's Rust type names are the user's words, at the field's path
+    cfg = tunelab.preset("tune", "gaussian")
+    cfg["seed"] = "x"
+    with pytest.raises(tunelab.ConfigError) as e:
+        tunelab.check(cfg)
+    assert "`seed`" in str(e.value) and "expected a whole number (0 or more)" in str(e.value)
+    assert "u64" not in str(e.value)
+    # keyword arguments are named as such, with no position in a JSON text the user never wrote
+    with pytest.raises(tunelab.ConfigError, match=r"keyword argument kernel='wide' of tunelab.Mamba must be one of 'per-arm'"):
+        tunelab.Mamba(3, 1.0, kernel="wide")
+    with pytest.raises(tunelab.ConfigError, match=r"keyword argument threads= must be at least 1"):
+        tunelab.run("tune/gaussian", threads=0)
+    with pytest.raises(tunelab.ConfigError) as e:
+        tunelab.Mamba(3, 1.0, max_samples=-1)
+    assert "line 1 column" not in str(e.value) and "keyword argument" in str(e.value)

@@ -1,4 +1,4 @@
-"""Issue 27's acceptance in Python: every field of every kind's config, misspelt by one letter, is refused by
+"""Strict configs in Python: every field of every kind's config, misspelt by one letter, is refused by
 ``tunelab.check`` and ``tunelab.run`` with a ``ValueError`` (``tunelab.ConfigError``) naming its JSON path and the
 right name. The fields are not listed by hand: they are every key, at every depth, of every preset
 (``tunelab.presets()`` / ``tunelab.preset``). The CLI's version is crates/cli/tests/strict_fields.rs."""

@@ -42,7 +42,11 @@ def test_mypy_strict_refuses_wrong_calls(tmp_path):
         "s: str = tunelab.Mamba(3, 1.0).report()['best']\n"
         "n: int = tunelab.run('tune/gaussian')\n"
         "f: int = tunelab.plot.scores({}, tuner='MAMBA-KSD')\n"
+        "t = tunelab.to_frame({}, 'arm')\n"
+        "u = tunelab.run('tune/gaussian').frame('round')\n"
     ))
     assert code == 1
     assert "user.py:4: error" in out and "user.py:6: error" in out
     assert "user.py:7: error" in out and '"Figure"' in out
+    # table names are Literals: a misspelt one is a type error
+    assert "user.py:8: error" in out and "user.py:9: error" in out and "'arms'" in out

@@ -345,7 +345,7 @@ pub fn load_mnist(texts: Vec<String>) -> Result<u32, JsValue> {
 
 /// The shipped data files (`digits8x8.csv`, `breast_cancer.csv`, `wine.csv`, `diabetes.csv`) running `config`
 /// reads and this module has not loaded yet: the worker fetches each from the site's `data/` and calls
-/// [`load_data`] first. The wasm build does not compile them in (113 KB of gzip, issue 26).
+/// [`load_data`] first. The wasm build does not compile them in (113 KB of gzip).
 #[wasm_bindgen]
 pub fn needs_data(config: JsValue) -> Result<Vec<String>, JsValue> {
     let cfg = experiment_config(config)?;
@@ -397,6 +397,43 @@ pub fn run(config: JsValue, csv_text: Option<String>, on_event: &js_sys::Functio
     set(&out, "report", &to_js(&report)?)?;
     set(&out, "samples", &js_sys::Float64Array::from(samples.as_slice()).into())?;
     set(&out, "dim", &JsValue::from(dim as u32))?;
+    Ok(out.into())
+}
+
+
+/// Opens a report file's text (the envelope `run` returns, as the CLI, Python, Ray or the page's export wrote it):
+/// parsed and checked strictly by the core ([`tunelab::report_file::open_report`]); nothing runs. A text longer
+/// than `full_bytes` is read without its samples. Returns `{report, samples: Float64Array, dim, dropped: [{path,
+/// parts, values}], bytes}`, the shape of [`run`]'s result (a tune report's chosen samples as the typed array).
+/// A refusal is a JS `Error` named `ReportError` whose `code` is the core's ([`tunelab::report_file::ReportError::code`]).
+#[wasm_bindgen]
+pub fn open_report(text: &str, full_bytes: usize) -> Result<JsValue, JsValue> {
+    use tunelab::report_file::{open_report, OpenOptions};
+    let opened = open_report(text, OpenOptions { full_bytes }).map_err(|e| {
+        let err = js_sys::Error::new(&e.to_string());
+        err.set_name("ReportError");
+        let _ = js_sys::Reflect::set(&err, &JsValue::from_str("code"), &JsValue::from_str(e.code()));
+        JsValue::from(err)
+    })?;
+    let mut envelope = opened.envelope;
+    // The chosen arm's samples cross as a typed array, as a run's do.
+    let mut samples: Vec<f64> = Vec::new();
+    let mut dim = 0u32;
+    if opened.kind == Kind::Tune {
+        if let Some(best) = envelope.pointer_mut("/result/best").filter(|b| b.is_object()) {
+            dim = best.get("dim").and_then(serde_json::Value::as_u64).unwrap_or(0) as u32;
+            if let Some(serde_json::Value::Array(xs)) = best.get_mut("samples") {
+                samples = xs.iter().map(|x| x.as_f64().unwrap_or(f64::NAN)).collect();
+                xs.clear();
+            }
+        }
+    }
+    let out = js_sys::Object::new();
+    set(&out, "report", &to_js(&envelope)?)?;
+    set(&out, "samples", &js_sys::Float64Array::from(samples.as_slice()).into())?;
+    set(&out, "dim", &JsValue::from(dim))?;
+    set(&out, "dropped", &to_js(&opened.dropped)?)?;
+    set(&out, "bytes", &JsValue::from(opened.bytes as f64))?;
     Ok(out.into())
 }
 
@@ -474,4 +511,47 @@ pub(crate) fn observed<E: serde::Serialize, R>(
         return Err(e);
     }
     result.map_err(to_js_error)
+}
+
+// ---------------------------------------------------------------- lessons (tunelab::lesson)
+
+/// A lesson error as a JS `Error` named `LessonError` whose message is `file:line: message`, with the fields
+/// `file`, `line`, `kind` and `nearest` alongside.
+fn lesson_error(e: tunelab::lesson::LessonError) -> JsValue {
+    let err = js_sys::Error::new(&e.to_string());
+    err.set_name("LessonError");
+    let set = |k: &str, v: JsValue| {
+        let _ = js_sys::Reflect::set(&err, &JsValue::from_str(k), &v);
+    };
+    set("file", JsValue::from_str(&e.file));
+    set("line", JsValue::from_f64(e.line as f64));
+    set("kind", to_js(&e.kind).unwrap_or(JsValue::NULL));
+    set("nearest", e.nearest.as_deref().map_or(JsValue::NULL, JsValue::from_str));
+    err.into()
+}
+
+/// Parses a lesson file without the core's check: `{...lesson, configs}` with each step's config as parsed
+/// (the worker fetches the shipped data sets they read before [`lesson_check`]).
+#[wasm_bindgen]
+pub fn lesson_parse(file: &str, text: &str) -> Result<JsValue, JsValue> {
+    let lesson = tunelab::lesson::parse(file, text).map_err(lesson_error)?;
+    let configs = lesson.configs().map_err(lesson_error)?;
+    to_js(&tunelab::lesson::CheckedLesson { lesson, configs })
+}
+
+/// Parses and checks a lesson file: `{...lesson, configs}` with each step's config checked by the core, every
+/// default filled in (what the page loads into the panel and `tunelab lesson check` runs).
+#[wasm_bindgen]
+pub fn lesson_check(file: &str, text: &str) -> Result<JsValue, JsValue> {
+    to_js(&tunelab::lesson::load(file, text).map_err(lesson_error)?)
+}
+
+/// The outcomes of step `step`'s (0-based) `expect` lines against a run's report envelope.
+#[wasm_bindgen]
+pub fn lesson_expect(file: &str, text: &str, step: usize, report: JsValue) -> Result<JsValue, JsValue> {
+    let lesson = tunelab::lesson::parse(file, text).map_err(lesson_error)?;
+    let s = lesson.steps.get(step).ok_or_else(|| to_js_error(tunelab::Error::config(format!("the lesson has no step {}", step + 1))))?;
+    let report: serde_json::Value = serde_wasm_bindgen::from_value(report).map_err(ser_err)?;
+    let out: Vec<tunelab::lesson::Outcome> = s.expect.iter().map(|e| e.eval(&report)).collect();
+    to_js(&out)
 }

@@ -211,7 +211,7 @@ fn dotted(path: &[String]) -> String {
     s
 }
 
-/// The worker's `check` (strict configs, issue 27): every field of every preset of every kind, misspelt by one
+/// The worker's `check` (strict configs): every field of every preset of every kind, misspelt by one
 /// letter (a middle letter dropped, or doubled for short keys), is refused as a ConfigError naming its JSON path and
 /// the field it was probably meant to be. The same walk as the core's test (tests/core/experiments/strict_config.rs)
 /// and the CLI's and Python's, here through the binding the page calls.
@@ -304,4 +304,33 @@ fn ksd_bits_equal_the_native_build() {
             0xbf65de99f9584428,
         ]
     );
+}
+
+/// The lesson parser through the binding: a lesson becomes a plain object with each step's checked config; a
+/// broken one a JS `LessonError` whose message is `file:line: message`, with `line` and `nearest` alongside; a
+/// step's expect lines are evaluated on a report object.
+#[wasm_bindgen_test]
+fn lessons_parse_check_and_fail_with_their_line() {
+    let text = "---\ntitle: T\nkind: tune\npreset: demo\n---\n## A\n```json Set eta\n{\"tuner\": {\"eta\": 2}}\n```\n```expect\nstatus == complete\nresult.best.step < 1e-4\n```\n";
+    let lesson = tunelab_wasm::lesson_check("t.md", text).unwrap();
+    assert_eq!(get(&lesson, "title").as_string().as_deref(), Some("T"));
+    let configs: js_sys::Array = get(&lesson, "configs").dyn_into().unwrap();
+    assert_eq!(configs.length(), 1);
+    assert_eq!(get(&get(&configs.get(0), "tuner"), "eta").as_f64(), Some(2.0));
+    let step: js_sys::Array = get(&lesson, "steps").dyn_into().unwrap();
+    assert_eq!(get(&step.get(0), "apply").as_string().as_deref(), Some("Set eta"));
+
+    let broken = text.replace("\"eta\"", "\"etta\"");
+    let e = js_error(tunelab_wasm::lesson_check("t.md", &broken).unwrap_err());
+    assert_eq!(String::from(e.name()), "LessonError");
+    assert_eq!(String::from(e.message()), "t.md:8: `tuner.etta`: the tune panel has no such field; did you mean `tuner.eta`?");
+    assert_eq!(get(&e, "line").as_f64(), Some(8.0));
+    assert_eq!(get(&e, "nearest").as_string().as_deref(), Some("tuner.eta"));
+
+    let report = json(r#"{"status": "complete", "result": {"best": {"step": 0.001}}}"#);
+    let out: js_sys::Array = tunelab_wasm::lesson_expect("t.md", text, 0, report).unwrap().dyn_into().unwrap();
+    assert_eq!(out.length(), 2);
+    assert_eq!(get(&out.get(0), "pass").as_bool(), Some(true));
+    assert_eq!(get(&out.get(1), "pass").as_bool(), Some(false));
+    assert_eq!(get(&out.get(1), "message").as_string().as_deref(), Some("`result.best.step` is 0.001"));
 }

@@ -336,7 +336,7 @@ fn a_tiny_step_size_run_streams_windows_and_compares_fixed_steps() {
 const HOAG_DIABETES: &str = r#"{"problem":"kernel-ridge","data":{"source":"diabetes"},
   "methods":[{"kind":"grid","points":3}],"budget":{"cost":60,"max_iter":3},"landscape_points":0,"seed":5}"#;
 
-/// The shipped data sets are not compiled into the wasm build (issue 26: 113 KB of its gzip): a config names
+/// The shipped data sets are not compiled into the wasm build (113 KB of its gzip): a config names
 /// the files it reads, a run before they are loaded is a DataError naming the file, and after `load_data` (the
 /// worker's fetch of the site's data/) it runs; a file the core does not know is refused.
 #[wasm_bindgen_test]

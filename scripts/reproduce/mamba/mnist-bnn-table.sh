@@ -33,7 +33,7 @@ for s in ${SAMPLERS:-sgld sgld-cv sghmc sghmc-cv sgnht sgnht-cv}; do
   echo "== $s" >&2
   # outside $OUT, whose *.json the slimming below reads as reports
   cfg=$(mktemp --suffix=.json)
-  # The mnist-bnn preset (src/experiments/tune/presets.rs) with the hidden activation above.
+  # The mnist-bnn preset (src/experiments/sgmcmc/presets.rs) with the hidden activation above.
   python3 - "$s" "$ACTIVATION" "${EVAL_R:-30}" > "$cfg" <<'PY'
 import json, sys
 s, act, eval_r = sys.argv[1:]

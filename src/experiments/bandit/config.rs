@@ -374,7 +374,7 @@ impl BanditConfig {
             // the poster's RBF SVM, C and gamma in [1e-5, 1e5] (D-TTTS, "Experimental Setting")
             "svm-breast-cancer" => hpo_preset(HpoSpec::svm(ClassData::BreastCancer), 300, 10),
             "svm-wine" => hpo_preset(HpoSpec::svm(ClassData::Wine), 300, 10),
-            // the former stand-in for the SVM (until issue 25 these were the `svm-*` presets)
+            // kernel ridge classification: a cheaper stand-in for the SVM on the same data
             "kernel-ridge-breast-cancer" => hpo_preset(HpoSpec::kernel_ridge(ClassData::BreastCancer), 300, 10),
             "kernel-ridge-wine" => hpo_preset(HpoSpec::kernel_ridge(ClassData::Wine), 300, 10),
             // sized for the page: 200 pulls x 8 repeats took 94-97 s there (tests/e2e/bandit-bench.mjs, README)

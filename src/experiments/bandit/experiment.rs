@@ -1,7 +1,7 @@
 //! The `bandit` kind as an [`Experiment`]: bandit algorithms with exact regret, and their memory estimate.
 
 use super::{AlgoSpec, BanditConfig, BanditEvent, BanditReport, ProblemSpec};
-use crate::experiments::tune::experiment::tune_data_request;
+use crate::experiments::sgmcmc::problem::data_request;
 use crate::experiments::cost::{Basis, Cost, Phase};
 use crate::experiments::{DataRequest, Experiment, Inputs};
 use crate::Result;
@@ -28,7 +28,7 @@ impl Experiment for BanditExperiment {
         use super::hpo::{DigitData, HpoModel};
         use ProblemSpec as P;
         match &cfg.problem {
-            P::SgmcmcKsd(s) => crate::experiments::tune::experiment::reads_mnist(&s.data),
+            P::SgmcmcKsd(s) => crate::experiments::sgmcmc::problem::reads_mnist(&s.data),
             P::Hpo(h) => match &h.model {
                 HpoModel::Mlp { data, .. } => matches!(data, DigitData::Mnist { .. }),
                 HpoModel::KernelRidge { .. } | HpoModel::Svm { .. } => false,
@@ -41,7 +41,7 @@ impl Experiment for BanditExperiment {
         use crate::data::Shipped;
         use ProblemSpec as P;
         match &cfg.problem {
-            P::SgmcmcKsd(s) => crate::experiments::tune::experiment::reads_shipped(&s.data),
+            P::SgmcmcKsd(s) => crate::experiments::sgmcmc::problem::reads_shipped(&s.data),
             P::Hpo(h) => match &h.model {
                 HpoModel::KernelRidge { data, .. } | HpoModel::Svm { data, .. } => match data {
                     ClassData::BreastCancer => vec![Shipped::BreastCancer],
@@ -60,7 +60,7 @@ impl Experiment for BanditExperiment {
     fn use_csv(cfg: &mut BanditConfig, path: &str, label: &str, standardize: bool) -> Result<()> {
         match &mut cfg.problem {
             ProblemSpec::SgmcmcKsd(spec) => {
-                crate::experiments::tune::experiment::use_csv_data(&mut spec.data, path, label, standardize);
+                crate::experiments::sgmcmc::problem::use_csv_data(&mut spec.data, path, label, standardize);
                 Ok(())
             }
             _ => Err(crate::Error::config("--data applies to the bandit problem sgmcmc-ksd only")),
@@ -88,7 +88,7 @@ impl Experiment for BanditExperiment {
     }
     fn data_request(&self) -> Option<DataRequest> {
         match &self.cfg.problem {
-            ProblemSpec::SgmcmcKsd(spec) => tune_data_request(&spec.data, false),
+            ProblemSpec::SgmcmcKsd(spec) => data_request(&spec.data, false),
             _ => None,
         }
     }
@@ -224,7 +224,7 @@ pub(crate) fn bandit_cost(cfg: &BanditConfig, algos: &[AlgoSpec]) -> Cost {
                 .map(|k| {
                     let b = (mean_frac * n).max(1.0);
                     let cv = if k.is_cv() && b < n { 2.0 } else { 1.0 };
-                    let lf = if crate::experiments::tune::arms::uses_leapfrog(*k) { spec.leapfrog.max(1) as f64 } else { 1.0 };
+                    let lf = if crate::experiments::sgmcmc::arms::uses_leapfrog(*k) { spec.leapfrog.max(1) as f64 } else { 1.0 };
                     b * cv * lf
                 })
                 .sum::<f64>()
@@ -244,12 +244,12 @@ pub(crate) fn bandit_cost(cfg: &BanditConfig, algos: &[AlgoSpec]) -> Cost {
 
 /// `(training rows, posterior dimension)` of an SG-MCMC bandit problem's built-in data.
 fn sgmcmc_size(spec: &super::sgmcmc_ksd::SgmcmcKsdSpec) -> Option<(f64, f64)> {
-    let cfg = crate::experiments::tune::TuneConfig {
+    let cfg = crate::experiments::sgmcmc::TuneConfig {
         data: spec.data.clone(),
         model: spec.model.clone(),
-        ..crate::experiments::tune::presets::preset("demo").ok()?
+        ..crate::experiments::sgmcmc::presets::preset("demo").ok()?
     };
-    let size = crate::experiments::tune::experiment::tune_size(&cfg)?;
+    let size = crate::experiments::sgmcmc::problem::problem_size(&cfg)?;
     // The bandit's runs use every row (its `test_fraction` is ignored).
     let n = cfg.data_shape().map_or(size.n_train, |s| s.0) as f64;
     Some((n, size.dim))

@@ -2,8 +2,9 @@
 
 use super::Comparison;
 use crate::experiments::cost::{Basis, Cost, Phase};
-use crate::experiments::tune::experiment::{tune_cost, tune_data_request, tune_problem, tune_size, tune_summary, ChunkCounter};
-use crate::experiments::tune::{Event as TuneEvent, TuneConfig};
+use crate::experiments::sgmcmc::plan::{run_cost, run_summary, ChunkCounter};
+use crate::experiments::sgmcmc::problem::{build_problem, data_request, problem_size};
+use crate::experiments::sgmcmc::{Event as TuneEvent, TuneConfig};
 use crate::experiments::compare;
 use serde::{Deserialize, Serialize};
 use crate::experiments::{DataRequest, Experiment, Inputs};
@@ -32,7 +33,7 @@ pub struct CompareConfig {
     pub grid_baseline: compare::GridBaseline,
     /// How each tuner's choice is evaluated: `{"kind": "fresh-from-map"}` (default: a fresh chain from the MAP
     /// for the paper's multiple of R, burn-in removed; `budget`, `burn_in` override) or `{"kind":
-    /// "tuning-chain"}` (the chosen arm's tuning chain, tunelab's evaluation before issue 25).
+    /// "tuning-chain"}` (the chosen arm's tuning chain, no extra run; not the paper's protocol).
     #[serde(default, skip_serializing_if = "is_default_evaluation")]
     pub evaluation: compare::EvaluationSpec,
 }
@@ -58,7 +59,7 @@ impl CompareConfig {
     /// The comparison preset `name`: its tune preset as the base; `mnist-bnn` is the paper's Table 3 (MAMBA-KSD,
     /// grid by log-loss, the heuristic; no exact reference at d = 79,510).
     pub fn preset(name: &str) -> crate::Result<Self> {
-        let mut c = Self::from_base(crate::experiments::tune::presets::preset(name)?);
+        let mut c = Self::from_base(crate::experiments::sgmcmc::presets::preset(name)?);
         if name == "pmf" {
             // Table 2: no exact reference at d = 52,500 here (the paper ran NUTS, "10K samples with 1K samples as
             // burn-in", about six hours, sec. 4.2).
@@ -148,19 +149,19 @@ impl Experiment for CompareExperiment {
     type Output = Comparison;
     const NAME: &'static str = "compare";
     const UNIT: &'static str = "tuners";
-    const PRESETS: &'static [&'static str] = crate::experiments::tune::presets::PRESETS;
+    const PRESETS: &'static [&'static str] = crate::experiments::sgmcmc::presets::PRESETS;
 
     fn preset(name: &str) -> Result<CompareConfig> {
         CompareConfig::preset(name)
     }
     fn needs_mnist(cfg: &CompareConfig) -> bool {
-        crate::experiments::tune::experiment::reads_mnist(&cfg.base.data)
+        crate::experiments::sgmcmc::problem::reads_mnist(&cfg.base.data)
     }
     fn shipped(cfg: &CompareConfig) -> Vec<crate::data::Shipped> {
-        crate::experiments::tune::experiment::reads_shipped(&cfg.base.data)
+        crate::experiments::sgmcmc::problem::reads_shipped(&cfg.base.data)
     }
     fn use_csv(cfg: &mut CompareConfig, path: &str, label: &str, standardize: bool) -> Result<()> {
-        crate::experiments::tune::experiment::use_csv_data(&mut cfg.base.data, path, label, standardize);
+        crate::experiments::sgmcmc::problem::use_csv_data(&mut cfg.base.data, path, label, standardize);
         Ok(())
     }
     fn set_seed(cfg: &mut CompareConfig, seed: u64) {
@@ -190,13 +191,13 @@ impl Experiment for CompareExperiment {
         let names: Vec<&str> = self.tuners.iter().map(|t| t.0.as_str()).collect();
         // The comparison's cost model, known before it runs: each tuner's budget unit, arms and rounds (the
         // schedule its `started` event carries) and the evaluation chain's budget, from which the page
-        // estimates the time of the whole comparison (issue 26, item 1).
+        // estimates the time of the whole comparison.
         let plans: Vec<serde_json::Value> = self.tuners.iter().map(|(name, t)| {
             let unit = t.budget.unit_amount().ok().map(|(u, _)| u);
-            serde_json::json!({ "name": name, "unit": unit, "plan": tune_summary(t) })
+            serde_json::json!({ "name": name, "unit": unit, "plan": run_summary(t) })
         }).collect();
         let evaluation = self.cfg.evaluation.resolve(&self.cfg.base).map(|p| serde_json::json!({ "budget": p.budget, "burn_in": p.burn_in }));
-        serde_json::json!({ "tuners": names, "base": tune_summary(&self.cfg.base), "plans": plans, "evaluation": evaluation, "reference_samples": self.cfg.reference_samples })
+        serde_json::json!({ "tuners": names, "base": run_summary(&self.cfg.base), "plans": plans, "evaluation": evaluation, "reference_samples": self.cfg.reference_samples })
     }
     /// The comparison's cost model: the MAP once, the exact reference (MALA: warm-up n/2 and n draws thinned by
     /// 5, one full-data gradient each, `compare::reference`), each tuner's run without its own MAP
@@ -204,12 +205,12 @@ impl Experiment for CompareExperiment {
     /// budget counted at the largest gradient evaluations per iteration of its arms, a bound) and the scores of
     /// at most `EVAL_ROWS` samples with their KSD pairs (a bound). A saved reference skips the reference phase.
     fn cost(&self) -> Cost {
-        let Some(size) = tune_size(&self.cfg.base) else {
+        let Some(size) = problem_size(&self.cfg.base) else {
             return Cost::unknown("the data's size is known once the file is read");
         };
         let (n, per) = (size.n_train as f64, size.per_point);
         let mut cost = Cost::default();
-        let base = tune_cost(&self.cfg.base);
+        let base = run_cost(&self.cfg.base);
         if let Some(map) = base.phases.iter().find(|p| p.name == "MAP") {
             cost.add(map.clone());
         }
@@ -218,7 +219,7 @@ impl Experiment for CompareExperiment {
         let plan = self.cfg.evaluation.resolve(&self.cfg.base);
         let rows = compare::EVAL_ROWS as f64;
         for (name, t) in &self.tuners {
-            let mut c = tune_cost(t);
+            let mut c = run_cost(t);
             if c.unknown.is_some() {
                 return c;
             }
@@ -226,9 +227,9 @@ impl Experiment for CompareExperiment {
             let eval_chain = match &plan {
                 None => 0.0,
                 Some(p) => match p.budget.unit_amount() {
-                    Ok((crate::experiments::tune::BudgetUnit::GradEvals, g)) => g,
-                    Ok((crate::experiments::tune::BudgetUnit::Iterations, k)) => k * max_grad_per_iter(t, size.n_train),
-                    Ok((crate::experiments::tune::BudgetUnit::Seconds, s)) => {
+                    Ok((crate::experiments::sgmcmc::BudgetUnit::GradEvals, g)) => g,
+                    Ok((crate::experiments::sgmcmc::BudgetUnit::Iterations, k)) => k * max_grad_per_iter(t, size.n_train),
+                    Ok((crate::experiments::sgmcmc::BudgetUnit::Seconds, s)) => {
                         c.seconds += s;
                         0.0
                     }
@@ -243,7 +244,7 @@ impl Experiment for CompareExperiment {
         cost
     }
     fn data_request(&self) -> Option<DataRequest> {
-        tune_data_request(&self.cfg.base.data, self.cfg.base.model.kind() == "pmf")
+        data_request(&self.cfg.base.data, self.cfg.base.model.kind() == "pmf")
     }
     fn run(&self, mut inputs: Inputs, progress: &mut dyn FnMut(f64, f64, CompareDetail), stop: &AtomicBool) -> Result<Comparison> {
         let saved = inputs.reference.take();
@@ -251,7 +252,7 @@ impl Experiment for CompareExperiment {
             // the key before the problem is built (the MAP takes time), the dimension after
             s.check_key(&self.cfg.reference_key())?;
         }
-        let problem = tune_problem(&self.cfg.base, inputs)?;
+        let problem = build_problem(&self.cfg.base, inputs)?;
         let given = match saved {
             Some(s) => Some(s.fits(problem.dim)?.clone()),
             None => None,
@@ -283,7 +284,7 @@ impl Experiment for CompareExperiment {
 
 /// The most gradient evaluations per iteration over a tuner's arms (its evaluation chain runs one of them).
 fn max_grad_per_iter(t: &TuneConfig, n_train: usize) -> f64 {
-    let arms = crate::experiments::tune::arms::tuner_arms(&t.tuner, &t.arms, t.sampler.kind, n_train, &mut crate::rng::stream(t.seed, crate::experiments::tune::driver::STREAM_TUNER)).unwrap_or_default();
+    let arms = crate::experiments::sgmcmc::arms::tuner_arms(&t.tuner, &t.arms, t.sampler.kind, n_train, &mut crate::rng::stream(t.seed, crate::experiments::sgmcmc::driver::STREAM_TUNER)).unwrap_or_default();
     arms.iter()
         .filter_map(|a| {
             crate::sampler::SamplerParams { kind: t.sampler.kind, step: a.step, batch: a.batch, leapfrog: a.leapfrog, friction: t.sampler.friction, thermostat_a: t.sampler.thermostat_a, with_replacement: t.sampler.with_replacement }

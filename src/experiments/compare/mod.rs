@@ -6,13 +6,13 @@
 pub mod experiment;
 pub use experiment::{CompareConfig, CompareDetail, CompareExperiment, EvaluationProgress, ReferenceProgress, TunerDetail};
 
-use crate::experiments::tune::config::*;
-use crate::experiments::tune::driver::drive;
-use crate::experiments::tune::keep::Moments;
-use crate::experiments::tune::kernel::{KsdKernel, RunKernel};
-use crate::experiments::tune::metric::{predictive_log_loss, score_vectors, thin_rows};
-use crate::experiments::tune::posterior::Posterior;
-use crate::experiments::tune::report::{Event, Report};
+use crate::experiments::sgmcmc::config::*;
+use crate::experiments::sgmcmc::driver::drive;
+use crate::experiments::sgmcmc::samples::Moments;
+use crate::experiments::sgmcmc::run_kernel::{KsdKernel, RunKernel};
+use crate::experiments::sgmcmc::metric::{predictive_log_loss, score_vectors, thin_rows};
+use crate::experiments::sgmcmc::posterior::Posterior;
+use crate::experiments::sgmcmc::report::{Event, Report};
 use crate::error::Result;
 use crate::rng;
 use crate::sampler::{reference_sample_observed, BatchSize, RefOptions};
@@ -103,7 +103,7 @@ pub struct Evaluation {
     pub test_log_loss: Option<f64>,
     /// Classifiers: ECE, MCE and accuracy of the chosen samples' predictive on the test split (10 bins).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub calibration: Option<crate::experiments::tune::calibration::Calibration>,
+    pub calibration: Option<crate::experiments::sgmcmc::calibration::Calibration>,
     /// Rating models (PMF): test RMSE of the chosen samples' posterior-mean prediction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub test_rmse: Option<f64>,
@@ -172,7 +172,7 @@ impl GridBaseline {
     /// The paper's grid search (App. B.1.2 logistic: "MAP + N(0, 0.2^2)", "5,000 [iterations] for each grid point";
     /// B.2.2 PMF: sigma 1, "2,000 iteration per grid point"; B.3.2 BNN: sigma 1, "1,000 iteration per grid
     /// point"). Other models (not in the paper): sigma 0.1 and the comparison's budget R per point, tunelab's
-    /// choice before issue 25. Given fields win.
+    /// choice. Given fields win.
     pub fn resolve(&self, base: &TuneConfig) -> (f64, BudgetSpec) {
         use crate::model::ModelSpec;
         let (sigma, iters) = match base.model {
@@ -207,8 +207,8 @@ pub enum EvaluationSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         burn_in: Option<f64>,
     },
-    /// tunelab's evaluation before issue 25: the chosen arm's tuning chain (the report's samples, the arm's
-    /// running moments).
+    /// The chosen arm's tuning chain (the report's samples, the arm's running moments), without an extra run;
+    /// not the paper's protocol.
     TuningChain,
 }
 
@@ -278,11 +278,11 @@ impl EvaluationSpec {
 pub const STREAM_EVAL: u64 = (1 << 40) + 8;
 
 /// The fresh evaluation chain of a chosen arm: its record, its scored samples (evenly thinned, at most 2 K rows
-/// of `d`, K as a report's samples, [`crate::experiments::tune::keep::chain_cap`]) and the running moments of
+/// of `d`, K as a report's samples, [`crate::experiments::sgmcmc::samples::chain_cap`]) and the running moments of
 /// every sample after the burn-in. The chain starts at `problem.map` with `cfg`'s sampler, the chosen step,
 /// batch and leapfrog steps, keeps every `cfg.thin`-th iteration, and draws from `rng::stream(cfg.seed,
 /// STREAM_EVAL)`.
-pub fn fresh_chain(problem: &Posterior, cfg: &TuneConfig, best: &crate::experiments::tune::report::Best, plan: &FreshPlan, cancel: &AtomicBool) -> Result<(FreshRun, Vec<f64>, Moments)> {
+pub fn fresh_chain(problem: &Posterior, cfg: &TuneConfig, best: &crate::experiments::sgmcmc::report::Best, plan: &FreshPlan, cancel: &AtomicBool) -> Result<(FreshRun, Vec<f64>, Moments)> {
     fresh_chain_observed(problem, cfg, best, plan, &mut |_, _, _| {}, cancel)
 }
 
@@ -292,12 +292,12 @@ pub fn fresh_chain(problem: &Posterior, cfg: &TuneConfig, best: &crate::experime
 pub fn fresh_chain_observed(
     problem: &Posterior,
     cfg: &TuneConfig,
-    best: &crate::experiments::tune::report::Best,
+    best: &crate::experiments::sgmcmc::report::Best,
     plan: &FreshPlan,
     on_progress: &mut dyn FnMut(f64, f64, &'static str),
     cancel: &AtomicBool,
 ) -> Result<(FreshRun, Vec<f64>, Moments)> {
-    use crate::experiments::tune::keep::{chain_cap, sub_iters, StrideBuffer};
+    use crate::experiments::sgmcmc::samples::{chain_cap, sub_iters, StrideBuffer};
     use crate::sampler::{Budget, Chain, SamplerParams};
     let t = Instant::now();
     let d = problem.dim;
@@ -339,7 +339,7 @@ pub fn fresh_chain_observed(
     };
     let per_iter = chain.params().grad_evals_per_iter();
     let sub = sub_iters(d, cfg.thin);
-    let mut buf = StrideBuffer::new(d, chain_cap(d, 0, crate::experiments::tune::driver::REPORT_SAMPLES, 1));
+    let mut buf = StrideBuffer::new(d, chain_cap(d, 0, crate::experiments::sgmcmc::driver::REPORT_SAMPLES, 1));
     let mut moments = Moments::new(d);
     let mut scratch = Vec::new();
     // Runs `amount` of the unit in slices (as the driver: the same chain as one call), rows to `keep`.
@@ -474,7 +474,7 @@ pub fn reference(problem: &Posterior, n_samples: usize, seed: u64, stop: &Atomic
     let mut r = rng::stream(seed, (1 << 40) + 3);
     // Streamed into running moments (the same Welford update, in the same order, as `column_moments` on the
     // stored draws): O(d) memory instead of n_samples x d (8.4 GB for the pmf preset).
-    let mut moments = crate::experiments::tune::keep::Moments::new(problem.dim);
+    let mut moments = crate::experiments::sgmcmc::samples::Moments::new(problem.dim);
     let opts = RefOptions::default();
     let res = reference_sample_observed(problem.train.as_ref(), &problem.map, n_samples, n_samples / 2, 5, &opts, stop, &mut r, &mut |x| moments.push(x), progress)?;
     let std = moments.std();
@@ -543,7 +543,7 @@ fn score_samples(problem: &Posterior, x: &[f64], std: &[f64], reference: Option<
         .test
         .as_ref()
         .filter(|t| t.n_classes() >= 2)
-        .and_then(|t| crate::experiments::tune::calibration::predictive_calibration(t.as_ref(), x, crate::experiments::tune::calibration::BINS).ok());
+        .and_then(|t| crate::experiments::sgmcmc::calibration::predictive_calibration(t.as_ref(), x, crate::experiments::sgmcmc::calibration::BINS).ok());
     let test_rmse = problem.test.as_ref().and_then(|t| t.predictive_rmse(x));
     Ok(Evaluation { ksd, std_rel_error, xi, test_log_loss, calibration, test_rmse, total_grad_evals: total, speedup_vs_grid: None, fresh_run: None })
 }

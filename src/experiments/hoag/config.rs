@@ -133,7 +133,7 @@ pub enum MethodSpec {
     /// GP Bayesian optimisation (Matern-5/2, type-II ML) with expected improvement after `initial` points,
     /// equally spaced on the box (Sec. 3.2 SMBO: "4 values equally spaced between -12 and 12"; with several
     /// hyperparameters along the diagonal, which the text does not specify), or uniform random with
-    /// `"random_init": true` (tunelab's start before issue 25).
+    /// `"random_init": true` (tunelab's option, not the paper's).
     Bo {
         #[serde(default = "d_four")]
         initial: usize,

@@ -382,7 +382,7 @@ impl KernelRidgeBilevel {
     }
 
     /// The median heuristic for the RBF width: `-log median_{i<j} |a_i - a_j|²` over the train set (the
-    /// gradient methods' start before issue 25; the default is now the paper's `-log(n_feat)`).
+    /// gradient methods' start with an explicit `init`; the default is the paper's `-log(n_feat)`).
     pub fn median_log_width(&self) -> f64 {
         let n = self.train.n;
         let mut d: Vec<f64> = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).map(|(i, j)| self.d_tr[i * n + j]).collect();
@@ -417,8 +417,7 @@ impl Bilevel for KernelRidgeBilevel {
         vec!["log kernel width".into(), "log regularisation".into()]
     }
     /// Sec. 3 "Initialization": "regularization parameters is set to 0 and the width of an RBF kernel is initialized
-    /// to −log(n_feat)". (The median heuristic `median_log_width` was tunelab's start before issue 25; it is
-    /// reachable as an explicit `init`.)
+    /// to −log(n_feat)". (The median heuristic `median_log_width` is reachable as an explicit `init`.)
     fn default_init(&self) -> Vec<f64> {
         vec![-ln(self.p.max(1) as f64), 0.0]
     }

@@ -141,7 +141,7 @@ pub(crate) fn lr_cost(cfg: &LrConfig) -> Cost {
             })
             .sum();
         // Two latent GPs (the chained model's mean and noise), 4 multiply-adds each per product: a product costs
-        // about 4x a training multiply-add (native, one thread, 2026-11-27: the noisy-quadratic lesson step, all
+        // about 4x a training multiply-add (measured natively on one thread: the noisy-quadratic lesson step, all
         // fits, 2.09 s CPU for 3.2e8 products-x-2; the tab default's fits 1.07 s for 2.2e8 and its training 4.05 s
         // for 3.05e9: 5-6.5 against 1.3 ns per unit).
         cost.add(Phase::new("trace model fits", fits, "point x inducing^2 products", 8.0, Basis::Typical));

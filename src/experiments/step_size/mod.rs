@@ -36,8 +36,8 @@ use crate::model::{ModelSpec, Target};
 use crate::rng::{stream, substream};
 use crate::sampler::{Budget, Chain, ControlVariate, SamplerParams};
 use crate::stein::{ksd_target_value, KernelScale, KsdOptions};
-use crate::experiments::tune::config::DataSpec;
-use crate::experiments::tune::posterior::Posterior;
+use crate::experiments::sgmcmc::config::DataSpec;
+use crate::experiments::sgmcmc::posterior::Posterior;
 use crate::{Error, Result};
 use crate::math::powf;
 

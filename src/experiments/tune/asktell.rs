@@ -16,10 +16,11 @@
 //! be computed where the chains ran (other processes or machines) and told with [`AskTell::tell_scores`]; the
 //! report is the same bits as [`AskTell::tell`] on the driver.
 
-use super::kernel::{KsdKernel, RunKernel};
-use super::metric::thin_rows;
+use crate::experiments::sgmcmc::run_kernel::{KsdKernel, RunKernel};
+use crate::experiments::sgmcmc::metric::thin_rows;
 use crate::bandit::schedule::{halving_schedule, RoundBudget, RoundPlan, Rounding};
-use crate::bandit::mamba::{Ask, Mamba, Tuner};
+use crate::bandit::mamba::Mamba;
+use crate::bandit::{Ask, Tuner};
 use crate::error::{Error, Result};
 use crate::stein::{Estimator, KernelScale, KsdOptions};
 use rayon::prelude::*;
@@ -359,7 +360,7 @@ mod tests {
     #[test]
     fn plan_is_mambas_schedule() {
         let t = AskTell::new(AskTellConfig::new(56, 3e5)).unwrap();
-        assert_eq!(t.plan(), &crate::experiments::tune::mamba_schedule(56, 3, 3e5)[..]);
+        assert_eq!(t.plan(), &crate::experiments::sgmcmc::mamba_schedule(56, 3, 3e5)[..]);
         assert_eq!(t.plan().iter().map(|p| p.arms).collect::<Vec<_>>(), vec![56, 18, 6]);
     }
 

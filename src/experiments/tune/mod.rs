@@ -1,5 +1,7 @@
-//! The tuning framework: configs, arm grids, ask/tell tuners (MAMBA and the paper's baselines), the driver
-//! that runs arms in parallel with budgets, cancellation and progress events, and reports.
+//! The `tune` kind: MAMBA or a baseline (grid, heuristic, random search) tuning an SG-MCMC sampler on one
+//! posterior. The machinery it runs (config, posterior, run kernel, metric, sample stores, driver, report) is
+//! the SG-MCMC layer, [`crate::experiments::sgmcmc`], which the compare, bandit and step-size kinds use too;
+//! this folder holds the kind's `impl Experiment` and MAMBA's ask/tell form for samplers outside tunelab.
 //!
 //! MAMBA scores each round on **that round's samples** by default, as the authors' code does: with warm starts
 //! from the MAP the chains need no burn-in, and per-round scores keep every arm's score on the same number of
@@ -8,24 +10,10 @@
 pub mod experiment;
 pub use experiment::TuneExperiment;
 
-pub mod arms;
-pub mod calibration;
-mod check;
 pub mod asktell;
-pub mod config;
-pub mod driver;
-pub mod keep;
-pub mod kernel;
-pub mod metric;
-pub mod presets;
-pub mod posterior;
-pub mod report;
 
-pub use arms::{arm_count, grid_arms, Arm};
-pub use config::*;
-pub use kernel::{KsdKernel, RunKernel};
-pub use driver::run_on;
-pub use posterior::Posterior;
-pub use report::*;
-pub use crate::bandit::schedule::{mamba_schedule, RoundPlan};
-pub use crate::bandit::mamba::{Ask, Mamba, OneShot, Tuner};
+// The kind's config, presets, report and entry point, as its users (CLI, Python, tests) name them.
+pub use crate::experiments::sgmcmc::config::*;
+pub use crate::experiments::sgmcmc::presets;
+pub use crate::experiments::sgmcmc::report::*;
+pub use crate::experiments::sgmcmc::run_on;

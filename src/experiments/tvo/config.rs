@@ -76,8 +76,8 @@ impl TvoMethod {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum WindowRule {
-    /// Every `w` epochs (`"window": 2`); Algorithm 1's "update frequency w" held fixed (tunelab's choice before
-    /// issue 25, kept for short runs: 10-40 epochs give the paper's rule only a few rounds).
+    /// Every `w` epochs (`"window": 2`); Algorithm 1's "update frequency w" held fixed (tunelab's choice for
+    /// short runs: 10-40 epochs give the paper's rule only a few rounds).
     Fixed(usize),
     /// Sec. 5 "GP Implementation": "We set the update frequency w = 6 initially and increment w by one after every
     /// 10 bandit iterations ... and update early if L_t <= -0.05". Window `k` (0-based) lasts
@@ -168,7 +168,7 @@ pub enum TvoData {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Binarisation {
-    /// Once, by a fixed threshold (digits: > 8 of 16; MNIST: > 0.5): tunelab's choice before issue 25.
+    /// Once, by a fixed threshold (digits: > 8 of 16; MNIST: > 0.5): tunelab's choice, not the paper's.
     #[default]
     Threshold,
     /// App. A: "sample binary-valued pixels with expectation equal to the original gray scale" (stochastic
@@ -205,7 +205,7 @@ pub struct TvoConfig {
     /// `{"initial": 6, "grow_every": 10, "early_drop": 0.05}`).
     pub window: WindowRule,
     /// The box of the free schedule points (Sec. 5: "restrict beta in [0.05, 0.95]^d in all experiments"; the
-    /// default). `[0, 1]` is Algorithm 1's input box (tunelab's choice before issue 25). Also the random ablation's.
+    /// default). `[0, 1]` is Algorithm 1's input box. Also the random ablation's.
     pub beta_box: [f64; 2],
     /// Training images in the fixed evaluation set of the reward.
     pub eval_size: usize,

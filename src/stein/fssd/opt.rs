@@ -92,10 +92,8 @@ pub fn fssd_opt(
     };
     let ntr = xtr.len() / d;
     let (sd, lo, hi, mut v) = draw_locations(&xtr, d, j, rng)?;
-    // Adam ascent
-    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
-    let mut m1 = vec![0.0; j * d];
-    let mut m2 = vec![0.0; j * d];
+    // Adam ascent (Kingma & Ba 2015), each location's coordinate in units of its sd.
+    let mut adam = crate::optim::Adam::new(j * d);
     let mut best = (f64::NEG_INFINITY, v.clone());
     for step in 1..=opts.steps + 1 {
         let (obj, grad) = power_and_grad(&xtr, &str_, d, &v, kernel, opts.reg, ntr, j);
@@ -105,17 +103,12 @@ pub fn fssd_opt(
         if step > opts.steps || !grad.iter().all(|g| g.is_finite()) {
             break;
         }
-        let t = step as i32;
-        for m in 0..j * d {
+        // gradient in units of the coordinate's sd
+        let g: Vec<f64> = grad.iter().enumerate().map(|(m, g)| g * sd[m % d]).collect();
+        adam.step(&g, |m| opts.learning_rate * sd[m % d], |m, u| {
             let a = m % d;
-            // gradient in units of the coordinate's sd
-            let g = grad[m] * sd[a];
-            m1[m] = b1 * m1[m] + (1.0 - b1) * g;
-            m2[m] = b2 * m2[m] + (1.0 - b2) * g * g;
-            let mh = m1[m] / (1.0 - b1.powi(t));
-            let vh = m2[m] / (1.0 - b2.powi(t));
-            v[m] = (v[m] + opts.learning_rate * sd[a] * mh / (vh.sqrt() + eps)).clamp(lo[a], hi[a]);
-        }
+            v[m] = (v[m] + u).clamp(lo[a], hi[a]);
+        });
     }
     let locations = best.1;
     let val = fssd(&xte, &ste, d, &locations, kernel)?;
@@ -285,10 +278,8 @@ fn fssd_opt_fit_from(samples: &[f64], scores: &[f64], d: usize, j: usize, opts: 
     };
     let (lw_lo, lw_hi) = (ln(med) - ln(100f64), ln(med) + ln(100f64));
     let mut lw = ln(med);
-    let (b1, b2, eps): (f64, f64, f64) = (0.9, 0.999, 1e-8);
     let jd = j * d;
-    let mut m1 = vec![0.0; jd + 1];
-    let mut m2 = vec![0.0; jd + 1];
+    let mut adam = crate::optim::Adam::new(jd + 1);
     let mut start = f64::NAN;
     let mut best = (f64::NEG_INFINITY, v.clone(), lw);
     for step in 1..=opts.steps + 1 {
@@ -303,21 +294,16 @@ fn fssd_opt_fit_from(samples: &[f64], scores: &[f64], d: usize, j: usize, opts: 
         if step > opts.steps || !grad.iter().all(|g| g.is_finite()) || !gw.is_finite() {
             break;
         }
-        let t = step as i32;
-        let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
-        for m in 0..=jd {
-            // locations in units of each coordinate's sd, the width in log units
-            let g = if m < jd { grad[m] * sd[m % d] } else { gw * sigma2 };
-            m1[m] = b1 * m1[m] + (1.0 - b1) * g;
-            m2[m] = b2 * m2[m] + (1.0 - b2) * g * g;
-            let upd = opts.learning_rate * (m1[m] / c1) / ((m2[m] / c2).sqrt() + eps);
+        // locations in units of each coordinate's sd, the width in log units
+        let g: Vec<f64> = (0..=jd).map(|m| if m < jd { grad[m] * sd[m % d] } else { gw * sigma2 }).collect();
+        adam.step(&g, |_| opts.learning_rate, |m, upd| {
             if m < jd {
                 let a = m % d;
                 v[m] = (v[m] + sd[a] * upd).clamp(lo[a], hi[a]);
             } else {
                 lw = (lw + upd).clamp(lw_lo, lw_hi);
             }
-        }
+        });
     }
     if !best.0.is_finite() {
         return Err(Error::numerical("the FSSD power criterion is not finite at any location tried"));

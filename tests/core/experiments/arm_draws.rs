@@ -3,7 +3,8 @@
 //! none, and the thread count changes nothing (see also `tune::same_result_for_one_and_many_threads`).
 
 use std::sync::atomic::AtomicBool;
-use tunelab::experiments::tune::{self, presets, Event, Posterior, TuneConfig};
+use tunelab::experiments::tune::{self, presets, Event, TuneConfig};
+use tunelab::experiments::sgmcmc::{Posterior};
 use tunelab::rng;
 use tunelab::sampler::{BatchSize, Budget, Chain, SamplerParams};
 

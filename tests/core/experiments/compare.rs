@@ -4,8 +4,9 @@
 
 use std::sync::atomic::AtomicBool;
 use tunelab::experiments::compare::{fresh_chain, CompareConfig, Comparison, EvaluationSpec, FreshPlan, STREAM_EVAL};
-use tunelab::experiments::tune::metric::thin_rows;
-use tunelab::experiments::tune::{BudgetSpec, Posterior};
+use tunelab::experiments::sgmcmc::metric::thin_rows;
+use tunelab::experiments::tune::{BudgetSpec};
+use tunelab::experiments::sgmcmc::{Posterior};
 use tunelab::experiments::{ExperimentConfig, Inputs, Output};
 use tunelab::sampler::{BatchSize, Chain, SamplerParams};
 
@@ -154,7 +155,7 @@ fn the_papers_pmf_config_is_app_b2() {
     assert_eq!((steps[0], steps[11]), (-7.5, -2.0));
     assert_eq!(c.base.arms.batch, [BatchSize::Fraction(1.0), BatchSize::Fraction(0.1), BatchSize::Fraction(0.01)]);
     assert_eq!(c.base.arms.leapfrog, [5, 10]);
-    let sghmc = tunelab::experiments::tune::arm_count(&c.base.tuner, &c.base.arms, tunelab::sampler::SamplerKind::Sghmc).unwrap();
+    let sghmc = tunelab::experiments::sgmcmc::arm_count(&c.base.tuner, &c.base.arms, tunelab::sampler::SamplerKind::Sghmc).unwrap();
     assert_eq!(sghmc, 12 * 3 * 2);
     // 36 arms at d = 53,380 fit the 2 GiB bound with 30 samples per score (the `pmf` preset: 50); SGHMC's 72
     // arms need 10 (docs/papers/mamba.md)

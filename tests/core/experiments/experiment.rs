@@ -402,9 +402,10 @@ fn a_saved_reference_gives_the_report_of_a_recomputed_one_for_any_sampler() {
 #[test]
 fn compare_honours_the_plain_kernel() {
     use tunelab::experiments::compare::CompareConfig;
-    use tunelab::experiments::tune::kernel::{KsdKernel, RunKernel};
-    use tunelab::experiments::tune::metric::score_vectors;
-    use tunelab::experiments::tune::{MetricKind, Posterior};
+    use tunelab::experiments::sgmcmc::run_kernel::{KsdKernel, RunKernel};
+    use tunelab::experiments::sgmcmc::metric::score_vectors;
+    use tunelab::experiments::tune::{MetricKind};
+use tunelab::experiments::sgmcmc::{Posterior};
     use tunelab::experiments::Output;
     let go = |kernel: Option<KsdKernel>| {
         let mut cfg = small(Kind::Compare);

@@ -24,11 +24,7 @@ fn fd_check(pr: &dyn Bilevel, lam: &[f64]) {
     // Central differences, h = 1e-3: truncation error O(h²) ≈ 1e-6 relative, solver noise far below.
     let h = 1e-3;
     for i in 0..lam.len() {
-        let mut a = lam.to_vec();
-        let mut b = lam.to_vec();
-        a[i] += h;
-        b[i] -= h;
-        let fd = (outer_loss_at(pr, &a, 1e-13, 10_000) - outer_loss_at(pr, &b, 1e-13, 10_000)) / (2.0 * h);
+        let fd = crate::common::fd::partial(|l| outer_loss_at(pr, l, 1e-13, 10_000), lam, i, h);
         let err = (g[i] - fd).abs();
         assert!(err <= 1e-6 + 1e-4 * fd.abs(), "coordinate {i} at {lam:?}: analytic {} vs FD {fd}", g[i]);
     }
@@ -81,14 +77,7 @@ fn iterative_differentiation_is_the_exact_derivative_of_the_solver_output() {
         let (_, g_impl) = hypergradient(pr.as_ref(), &lam, 1e-12, 10_000);
         assert!(g.iter().zip(&g_impl).any(|(a, b)| (a - b).abs() > 1e-3 * b.abs()), "{problem:?}: {g:?} {g_impl:?}");
         for i in 0..lam.len() {
-            let h = 1e-5;
-            let mut a = lam.clone();
-            let mut b = lam.clone();
-            a[i] += h;
-            b[i] -= h;
-            let fd = (hoag::iterdiff_hypergradient(pr.as_ref(), &a, steps, 0.0).0
-                - hoag::iterdiff_hypergradient(pr.as_ref(), &b, steps, 0.0).0)
-                / (2.0 * h);
+            let fd = crate::common::fd::partial(|l| hoag::iterdiff_hypergradient(pr.as_ref(), l, steps, 0.0).0, &lam, i, 1e-5);
             assert!((g[i] - fd).abs() <= 1e-8 + 1e-5 * fd.abs(), "{problem:?} {i}: {} vs {fd}", g[i]);
         }
     }

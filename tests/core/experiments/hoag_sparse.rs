@@ -28,11 +28,7 @@ fn sparse_hypergradient_matches_finite_differences() {
         let (_, g) = hypergradient(&pr, &lam, 1e-12, 10_000);
         let h = 1e-4;
         for i in [0, lam.len() - 1, lam.len() / 2] {
-            let mut a = lam.clone();
-            let mut b = lam.clone();
-            a[i] += h;
-            b[i] -= h;
-            let fd = (outer_loss_at(&pr, &a, 1e-13, 10_000) - outer_loss_at(&pr, &b, 1e-13, 10_000)) / (2.0 * h);
+            let fd = crate::common::fd::partial(|l| outer_loss_at(&pr, l, 1e-13, 10_000), &lam, i, h);
             assert!((g[i] - fd).abs() <= 1e-8 + 1e-4 * fd.abs(), "{problem:?} {i}: {} vs {fd}", g[i]);
         }
         assert!(g.iter().any(|v| v.abs() > 1e-6), "{g:?}");
@@ -62,11 +58,7 @@ fn sparse_per_feature_hypergradient_matches_finite_differences() {
     let h = 1e-2;
     let mut big = 0;
     for i in 0..40 {
-        let mut a = lam.clone();
-        let mut b = lam.clone();
-        a[i] += h;
-        b[i] -= h;
-        let fd = (outer_loss_at(&pr, &a, 1e-13, 10_000) - outer_loss_at(&pr, &b, 1e-13, 10_000)) / (2.0 * h);
+        let fd = crate::common::fd::partial(|l| outer_loss_at(&pr, l, 1e-13, 10_000), &lam, i, h);
         assert!((g[i] - fd).abs() <= 1e-3 * fd.abs() + 1e-7, "coordinate {i}: {} vs {fd}", g[i]);
         big += usize::from(fd.abs() > 1e-5);
     }

@@ -25,12 +25,7 @@ fn classifier_gradients_match_finite_differences() {
         let mut s = Vec::new();
         c.stoch_grad(&w, &mut rng, &mut g, &mut s);
         for j in 0..c.dim() {
-            let h = 1e-6;
-            let mut a = w.clone();
-            let mut b = w.clone();
-            a[j] += h;
-            b[j] -= h;
-            let fd = (c.trace_loss(&a, &mut s) - c.trace_loss(&b, &mut s)) / (2.0 * h);
+            let fd = crate::common::fd::partial(|a| c.trace_loss(a, &mut s), &w, j, 1e-6);
             assert!((fd - g[j]).abs() < 1e-7, "{kind:?} coordinate {j}: {} vs {fd}", g[j]);
         }
     }

@@ -3,6 +3,7 @@
 //! comparisons run the right tuners, the paper's error xi is what the report says, and a PMF model's uploaded
 //! file is read as ratings (user,item,rating) with typed errors.
 
+use tunelab::experiments::sgmcmc;
 use std::sync::atomic::AtomicBool;
 use tunelab::experiments::{DataFormat, ExperimentConfig, Inputs, Kind, Output};
 use tunelab::experiments::compare::xi_error;
@@ -66,7 +67,7 @@ fn the_reports_xi_is_the_chosen_arms_std_against_the_reference() {
     assert_eq!(c.entries.len(), 2);
     // The evaluation is a fresh chain from the MAP (the default): xi is its sds' error.
     let ExperimentConfig::Compare(cc) = ExperimentConfig::from_json(&v.to_string(), None).unwrap() else { panic!() };
-    let problem = tune::Posterior::build(&cc.base, None).unwrap();
+    let problem = sgmcmc::Posterior::build(&cc.base, None).unwrap();
     let plan = cc.evaluation.resolve(&cc.base).expect("a fresh run");
     for e in &c.entries {
         let best = e.report.best.as_ref().expect("a chosen arm");

@@ -41,15 +41,8 @@ fn mnist_network_gradients_match_finite_differences() {
     for k in 0..20 {
         coords.push((k % 100) * 784 + lit[k % lit.len()]);
     }
-    let mut x = theta.clone();
     for &j in &coords {
-        let h = 1e-5;
-        x[j] = theta[j] + h;
-        let fp = t.log_density(&x);
-        x[j] = theta[j] - h;
-        let fm = t.log_density(&x);
-        x[j] = theta[j];
-        let fd = (fp - fm) / (2.0 * h);
+        let fd = crate::common::fd::partial(|x| t.log_density(x), &theta, j, 1e-5);
         assert!((fd - g[j]).abs() <= 1e-5 * (1.0 + g[j].abs()), "coordinate {j}: finite difference {fd} vs gradient {}", g[j]);
     }
     // The minibatch of every point equals the full gradient; blocked scores equal per-sample gradients.
@@ -83,7 +76,7 @@ fn mnist_preset_is_the_papers_network_with_a_stated_memory_bound() {
     cfg.validate().unwrap();
     let est = cfg.memory_estimate(None);
     let total = est.total();
-    // docs/mnist-bnn.md and src/tune/keep.rs: 14 arms x 165 rows x 79,510 x 8 bytes = 1.47 GB, plus the data.
+    // docs/mnist-bnn.md and src/experiments/sgmcmc/samples.rs: 14 arms x 165 rows x 79,510 x 8 bytes = 1.47 GB, plus the data.
     // Plus the drill-down draws of each arm: 6 arm_draws floats (keep::DrawKeep).
     let kept = 14.0 * 165.0 * 79_510.0 * 8.0 + 14.0 * 2.0 * 79_510.0 * 8.0 + 14.0 * 6.0 * cfg.arm_draws as f64 * 8.0;
     let data = 2000.0 * 784.0 * 8.0;

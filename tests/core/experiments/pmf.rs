@@ -1,6 +1,7 @@
 //! Probabilistic matrix factorisation (issue 12 §3, paper section 4.2): the pmf preset's shape, a small tuning
 //! run on simulated ratings that reports the held-out RMSE, and a user's ratings file (good and bad).
 
+use tunelab::experiments::sgmcmc;
 use crate::common::contract;
 use tunelab::experiments::tune::TuneExperiment;
 use std::sync::atomic::AtomicBool;
@@ -41,7 +42,7 @@ fn pmf_run_reports_test_rmse_below_the_mean_predictor() {
     let best = rep.best.expect("an arm is chosen");
     let rmse = best.test_rmse.expect("pmf reports the held-out RMSE");
     // The simulated ratings have sd of about 1 star; the factors explain part of it.
-    let problem = tune::Posterior::build(&cfg, None).unwrap();
+    let problem = sgmcmc::Posterior::build(&cfg, None).unwrap();
     let zeros = vec![0.0; problem.dim];
     let mean_only = problem.test.as_ref().unwrap().predictive_rmse(&zeros).unwrap();
     assert!(rmse.is_finite() && rmse < mean_only, "RMSE {rmse} vs the mean predictor's {mean_only}");
@@ -73,15 +74,15 @@ fn a_users_ratings_file_runs_and_bad_files_are_typed_errors() {
 #[test]
 fn pmf_preset_memory_is_bounded_whatever_the_budget() {
     // docs/mnist-bnn.md ("Memory", PMF): an arm holds at most d (2K + 2 max_samples + ceil(S / thin)) + 2d
-    // floats; at d = 52,500 with 18 arms the report buffers share keep::RUN_CHAIN_FLOATS, so K = 35 (39 per arm
+    // floats; at d = 52,500 with 18 arms the report buffers share samples::RUN_CHAIN_FLOATS, so K = 35 (39 per arm
     // alone), and S = 190 iterations per slice: 191 rows of 52,500 floats per arm, 1.44 GB for 18 arms at once,
     // at R = 1e7 and at R = 1e9 alike.
-    use tune::{driver::REPORT_SAMPLES, keep};
+    use sgmcmc::{driver::REPORT_SAMPLES, samples};
     let base = tune::presets::preset("pmf").unwrap();
     let (d, m) = (52_500usize, 18usize);
-    assert_eq!(keep::chain_cap(d, 0, REPORT_SAMPLES, m), 35);
-    assert_eq!(keep::chain_cap(d, 0, REPORT_SAMPLES, 1), 39);
-    assert_eq!(keep::sub_iters(d, base.thin), 190);
+    assert_eq!(samples::chain_cap(d, 0, REPORT_SAMPLES, m), 35);
+    assert_eq!(samples::chain_cap(d, 0, REPORT_SAMPLES, 1), 39);
+    assert_eq!(samples::sub_iters(d, base.thin), 190);
     let data = 100_000.0 * 2.0 * 8.0;
     for (name, cfg) in tunelab::experiments::compare::paper_tuners(&base) {
         let at = |r: f64| {
@@ -94,10 +95,10 @@ fn pmf_preset_memory_is_bounded_whatever_the_budget() {
         assert_eq!(e7, e9, "{name}: the estimate grows with the budget");
         // Grid by log-loss runs the nine 10%-batch arms (K = 39), the heuristic one arm.
         let arms = if matches!(cfg.tuner, tune::TunerSpec::Heuristic) { 1 } else if name.contains("log-loss") { 9 } else { m };
-        let rows = 2 * keep::chain_cap(d, 0, REPORT_SAMPLES, arms) + 2 * base.metric.max_samples + 19 + 2;
+        let rows = 2 * samples::chain_cap(d, 0, REPORT_SAMPLES, arms) + 2 * base.metric.max_samples + 19 + 2;
         let arms = arms as f64;
         let kept = at(1e9).parts.iter().find(|p| p.0.starts_with("kept samples")).map(|p| p.1).unwrap();
-        // Plus the drill-down draws: at most 6 arm_draws floats per arm (keep::DrawKeep).
+        // Plus the drill-down draws: at most 6 arm_draws floats per arm (samples::DrawKeep).
         assert!((kept - arms * (rows * d + 6 * cfg.arm_draws) as f64 * 8.0).abs() < 1.0, "{name}: {kept}");
         assert!(e9 < 1.8e9 && e9 >= kept + data, "{name}: {:?}", at(1e9).parts);
     }
@@ -109,14 +110,14 @@ fn a_long_pmf_run_holds_no_more_than_a_short_one() {
     // search: at R = 5e5 each arm's report buffer has filled its 2K rows, so four times the budget holds the
     // same floats (within 1%: where each buffer is in its halving cycle at its peak varies by a few rows), and
     // both stay under the stated bound.
-    use tune::{driver::REPORT_SAMPLES, keep};
+    use sgmcmc::{driver::REPORT_SAMPLES, samples};
     let mut cfg = tune::presets::preset("pmf-page").unwrap();
     cfg.arms.log10_step = Some(tune::LogRange { from: -5.0, to: -3.0, by: 0.5 });
     cfg.arms.batch = vec![tunelab::sampler::BatchSize::Fraction(0.01)];
     cfg.tuner = tune::TunerSpec::Grid;
     let (d, m) = (5_000usize, 5usize);
-    let k = keep::chain_cap(d, 0, REPORT_SAMPLES, m);
-    let per_arm = d * (2 * k + 2 * cfg.metric.max_samples + (keep::sub_iters(d, cfg.thin) as usize).div_ceil(cfg.thin)) + 2 * d;
+    let k = samples::chain_cap(d, 0, REPORT_SAMPLES, m);
+    let per_arm = d * (2 * k + 2 * cfg.metric.max_samples + (samples::sub_iters(d, cfg.thin) as usize).div_ceil(cfg.thin)) + 2 * d;
     let mut kept = Vec::new();
     for r in [5.0e5, 2.0e6] {
         cfg.budget = tune::BudgetSpec { grad_evals: Some(r), ..Default::default() };

@@ -1,13 +1,15 @@
 //! Tuning framework tests (issue 3): schedule, warm starts, pruning, divergence, cancel, determinism,
 //! accuracy on a known posterior, and config errors.
 
+use tunelab::experiments::sgmcmc;
 use crate::common::contract;
 use tunelab::experiments::tune::TuneExperiment;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tunelab::error::Error;
 use tunelab::rng;
 use tunelab::sampler::{Budget, Chain, SamplerKind, SamplerParams};
-use tunelab::experiments::tune::{self, mamba_schedule, presets, ArmStatus, Event, Posterior, TuneConfig};
+use tunelab::experiments::tune::{self, presets, ArmStatus, Event, TuneConfig};
+use tunelab::experiments::sgmcmc::{mamba_schedule, Posterior};
 
 fn quiet() -> impl FnMut(&Event) {
     |_e: &Event| {}
@@ -91,7 +93,7 @@ fn warm_start_continues_the_chain() {
     let mut chain = Chain::new(problem.train.as_ref(), params, vec![0.0; problem.dim], None, rng::stream(cfg.seed, best.arm as u64)).unwrap();
     let mut out = Vec::new();
     chain.run(problem.train.as_ref(), Budget::Iterations(6_000), cfg.thin, &mut out, &AtomicBool::new(false));
-    let (mean, std) = tune::driver::column_moments(&out, problem.dim);
+    let (mean, std) = sgmcmc::driver::column_moments(&out, problem.dim);
     assert_eq!(out.len() / problem.dim, best.posterior.n);
     for j in 0..problem.dim {
         assert!((mean[j] - best.posterior.mean[j]).abs() < 1e-12, "mean {j}: {} vs {}", mean[j], best.posterior.mean[j]);
@@ -293,8 +295,8 @@ fn an_exploding_oscillating_chain_never_beats_exact_samples() {
         .map(|i| if (i / 2) % 2 == 0 { 40.0 } else { -40.0 } + 0.5 * r.sample::<f64, _>(rand_distr::StandardNormal))
         .collect();
     let m = tune::MetricSpec::default();
-    let s_exact = tune::metric::score(&problem, &m, &exact, 1, &mut r).unwrap().value;
-    let s_swing = tune::metric::score(&problem, &m, &swing, 1, &mut r).unwrap().value;
+    let s_exact = sgmcmc::metric::score(&problem, &m, &exact, 1, &mut r).unwrap().value;
+    let s_swing = sgmcmc::metric::score(&problem, &m, &swing, 1, &mut r).unwrap().value;
     assert!(s_exact >= 0.0 && s_swing >= 0.0);
     assert!(s_swing > 10.0 * s_exact, "swinging chain {s_swing} vs exact {s_exact}");
 }
@@ -311,7 +313,7 @@ fn every_arm_is_scored_by_the_runs_one_kernel() {
     assert_eq!((k.c, k.beta, k.estimator), (1.0, -0.5, tunelab::stein::Estimator::U));
     assert_eq!(k.precond_sd.len(), problem.dim);
     assert_eq!(k.precond_source.as_deref(), Some("laplace-hessian"));
-    let built = tune::RunKernel::for_metric(&cfg.metric.kind, problem.train.as_ref(), &problem.map).unwrap().unwrap();
+    let built = sgmcmc::RunKernel::for_metric(&cfg.metric.kind, problem.train.as_ref(), &problem.map).unwrap().unwrap();
     assert_eq!(k, built, "the kernel is built from the problem before any arm runs");
     // The report's JSON carries it.
     let json = serde_json::to_value(&rep).unwrap();
@@ -330,7 +332,7 @@ fn every_arm_is_scored_by_the_runs_one_kernel() {
         let b = r1.best.unwrap();
         assert!(b.posterior.n <= one.metric.max_samples && b.posterior.n >= 2, "{}", b.posterior.n);
         assert_eq!(b.samples.len() / problem.dim, b.posterior.n);
-        let v = tune::RunKernel::rank_value(&k.ksd_target(problem.train.as_ref(), &b.samples).unwrap());
+        let v = sgmcmc::RunKernel::rank_value(&k.ksd_target(problem.train.as_ref(), &b.samples).unwrap());
         assert_eq!(v, b.score, "arm h = {h}");
     }
 }
@@ -364,10 +366,10 @@ fn round_scores_equal_scoring_every_sample_of_the_round() {
         let mut out = Vec::new();
         chain.run(problem.train.as_ref(), Budget::Iterations(20_000), cfg.thin, &mut out, &AtomicBool::new(false));
         assert!(out.len() / problem.dim > cfg.metric.max_samples);
-        let x = tune::metric::thin_rows(&out, problem.dim, cfg.metric.max_samples);
+        let x = sgmcmc::metric::thin_rows(&out, problem.dim, cfg.metric.max_samples);
         let k = rep.kernel.clone().unwrap();
         assert_eq!(k.kind, kernel);
-        let v = tune::RunKernel::rank_value(&k.ksd_target(problem.train.as_ref(), &x).unwrap());
+        let v = sgmcmc::RunKernel::rank_value(&k.ksd_target(problem.train.as_ref(), &x).unwrap());
         assert_eq!(v, best.score, "{kernel:?}");
         assert_eq!(best.posterior.n, out.len() / problem.dim);
     }
@@ -382,8 +384,8 @@ fn kept_sample_memory_does_not_grow_with_the_budget() {
     cfg.metric.max_samples = 100;
     let d = 20;
     let m = 9; // arms of the gaussian preset
-    let k = cfg.metric.max_samples.max(tune::driver::REPORT_SAMPLES);
-    let per_arm = d * (2 * k + 2 * cfg.metric.max_samples + (tune::keep::SUB_ITERS as usize).div_ceil(cfg.thin)) + 2 * d;
+    let k = cfg.metric.max_samples.max(sgmcmc::driver::REPORT_SAMPLES);
+    let per_arm = d * (2 * k + 2 * cfg.metric.max_samples + (sgmcmc::samples::SUB_ITERS as usize).div_ceil(cfg.thin)) + 2 * d;
     let mut kept = Vec::new();
     for iters in [200_000.0, 800_000.0] {
         cfg.budget = tune::BudgetSpec { iterations: Some(iters), ..Default::default() };
@@ -393,7 +395,7 @@ fn kept_sample_memory_does_not_grow_with_the_budget() {
             let best = rep.best.unwrap();
             assert_eq!(best.posterior.n as f64, iters, "every sample enters the moments");
             assert!(rep.compute.kept_floats_max <= m * per_arm, "{} > {}", rep.compute.kept_floats_max, m * per_arm);
-            assert!(best.samples.len() / d <= tune::driver::REPORT_SAMPLES);
+            assert!(best.samples.len() / d <= sgmcmc::driver::REPORT_SAMPLES);
             kept.push(rep.compute.kept_floats_max);
         }
     }
@@ -409,7 +411,7 @@ fn kept_sample_memory_does_not_grow_with_the_budget() {
 fn fssd_opt_scores_every_arm_of_a_round_at_one_fit() {
     use tunelab::model::full_scores;
     use tunelab::stein::{fssd, FssdKernel};
-    use tunelab::experiments::tune::metric::score_round_fssd;
+    use tunelab::experiments::sgmcmc::metric::score_round_fssd;
     let mut cfg = small_logreg();
     cfg.metric.kind = tune::MetricKind::FssdOpt { j: 10, per_arm: false };
     let problem = Posterior::build(&cfg, None).unwrap();
@@ -451,7 +453,7 @@ fn fssd_opt_scores_every_arm_of_a_round_at_one_fit() {
 fn paper_preset_tunes_sghmc_leapfrog() {
     for kind in [SamplerKind::Sghmc, SamplerKind::SghmcCv, SamplerKind::Sgld] {
         let cfg = presets::preset_with_sampler("paper-logreg", kind).unwrap();
-        let arms = tune::grid_arms(&cfg.arms, kind).unwrap();
+        let arms = sgmcmc::grid_arms(&cfg.arms, kind).unwrap();
         let mut ls: Vec<usize> = arms.iter().map(|a| a.leapfrog).collect();
         ls.sort();
         ls.dedup();

@@ -87,16 +87,16 @@ fn tvo_gradient_matches_finite_differences_with_fixed_draws() {
             .unzip();
         tvo_bound(&w, &points) + cs.iter().zip(&lq).map(|(c, q)| c * q).sum::<f64>()
     };
-    let h = 1e-5;
     let mut worst: f64 = 0.0;
     let scale = g.iter().map(|v| v.abs()).fold(0.0, f64::max);
     assert!(scale > 1e-3, "the gradient is not trivially zero");
+    let at = |p: &[f64]| {
+        let mut v = vae.clone();
+        v.params.copy_from_slice(p);
+        objective(&v)
+    };
     for i in 0..vae.params.len() {
-        let mut up = vae.clone();
-        up.params[i] += h;
-        let mut dn = vae.clone();
-        dn.params[i] -= h;
-        let fd = (objective(&up) - objective(&dn)) / (2.0 * h);
+        let fd = crate::common::fd::partial(at, &vae.params, i, 1e-5);
         worst = worst.max((fd - g[i]).abs());
     }
     assert!(worst < 1e-6 * scale.max(1.0), "max |fd - estimator| = {worst} (gradient scale {scale})");
@@ -129,16 +129,12 @@ fn tvo_gradient_matches_finite_differences_of_the_exact_bound_in_expectation() {
         total
     };
     let n = vae.params.len();
-    let h = 1e-5;
-    let fd: Vec<f64> = (0..n)
-        .map(|i| {
-            let mut up = vae.clone();
-            up.params[i] += h;
-            let mut dn = vae.clone();
-            dn.params[i] -= h;
-            (exact(&up) - exact(&dn)) / (2.0 * h)
-        })
-        .collect();
+    let at = |p: &[f64]| {
+        let mut v = vae.clone();
+        v.params.copy_from_slice(p);
+        exact(&v)
+    };
+    let fd: Vec<f64> = (0..n).map(|i| crate::common::fd::partial(at, &vae.params, i, 1e-5)).collect();
     let (reps, s) = (400, 400);
     let mut sc = Scratch::default();
     let mut sum = vec![0.0; n];

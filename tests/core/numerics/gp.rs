@@ -121,15 +121,16 @@ fn lml_gradient_matches_finite_differences() {
         let p = gp.params();
         assert_eq!(g.len(), p.len());
         for i in 0..p.len() {
-            let h = 1e-5;
-            let mut pp = p.clone();
-            pp[i] += h;
-            let mut a = gp.clone();
-            a.set_params(&pp).unwrap();
-            pp[i] -= 2.0 * h;
-            let mut b = gp.clone();
-            b.set_params(&pp).unwrap();
-            let fd = (a.log_marginal_likelihood() - b.log_marginal_likelihood()) / (2.0 * h);
+            let fd = crate::common::fd::partial(
+                |q| {
+                    let mut a = gp.clone();
+                    a.set_params(q).unwrap();
+                    a.log_marginal_likelihood()
+                },
+                &p,
+                i,
+                1e-5,
+            );
             assert!((fd - g[i]).abs() < 1e-5 * (1.0 + fd.abs()), "{:?} param {i}: fd {fd} vs {}", k.base, g[i]);
         }
     }
@@ -153,15 +154,10 @@ fn predictive_gradients_match_finite_differences() {
             let (m0, v0) = gp.predict(&x);
             assert!((m - m0).abs() < 1e-12 && (v - v0).abs() < 1e-12);
             for i in 0..d {
-                let h = 1e-6;
-                let mut a = x.clone();
-                a[i] += h;
-                let mut b = x.clone();
-                b[i] -= h;
-                let (ma, va) = gp.predict(&a);
-                let (mb, vb) = gp.predict(&b);
-                assert!(((ma - mb) / (2.0 * h) - dm[i]).abs() < 1e-5, "dmean");
-                assert!(((va - vb) / (2.0 * h) - dv[i]).abs() < 1e-5, "dvar");
+                let fd_mean = crate::common::fd::partial(|a| gp.predict(a).0, &x, i, 1e-6);
+                let fd_var = crate::common::fd::partial(|a| gp.predict(a).1, &x, i, 1e-6);
+                assert!((fd_mean - dm[i]).abs() < 1e-5, "dmean");
+                assert!((fd_var - dv[i]).abs() < 1e-5, "dvar");
             }
         }
     }

@@ -11,7 +11,7 @@ use tunelab::model::{Gaussian, LogisticRegression, Target};
 use tunelab::rng::stream;
 use tunelab::sampler::*;
 use tunelab::stein::{ksd, Estimator, KernelScale, KsdOptions};
-use tunelab::experiments::tune::mamba_schedule;
+use tunelab::experiments::sgmcmc::mamba_schedule;
 use tunelab::bandit::schedule::n_rounds;
 
 fn no_cancel() -> AtomicBool {

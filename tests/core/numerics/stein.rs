@@ -611,10 +611,7 @@ fn fssd_power_gradient_matches_finite_differences() {
         assert!(obj > 0.0);
         let h = 1e-5;
         for m in 0..j * d {
-            let (mut vp, mut vm) = (v.clone(), v.clone());
-            vp[m] += h;
-            vm[m] -= h;
-            let fd = (fssd_power(&x, &s, d, &vp, &k, 1e-2).unwrap().0 - fssd_power(&x, &s, d, &vm, &k, 1e-2).unwrap().0) / (2.0 * h);
+            let fd = crate::common::fd::partial(|vv| fssd_power(&x, &s, d, vv, &k, 1e-2).unwrap().0, &v, m, h);
             assert!((grad[m] - fd).abs() < 1e-7 * (1e-3 + fd.abs()) + 1e-9, "{k:?} m={m}: {} vs {fd}", grad[m]);
         }
     }
@@ -655,8 +652,7 @@ fn fssd_width_gradient_matches_finite_differences() {
     for sigma2 in [0.5, 1.5, 4.0] {
         let (obj, gw) = fssd_power_width(&x, &s, d, &v, sigma2, 1e-2).unwrap();
         assert!(obj > 0.0);
-        let h = 1e-6 * sigma2;
-        let fd = (fssd_power_width(&x, &s, d, &v, sigma2 + h, 1e-2).unwrap().0 - fssd_power_width(&x, &s, d, &v, sigma2 - h, 1e-2).unwrap().0) / (2.0 * h);
+        let fd = crate::common::fd::partial(|w| fssd_power_width(&x, &s, d, &v, w[0], 1e-2).unwrap().0, &[sigma2], 0, 1e-6 * sigma2);
         assert!((gw - fd).abs() < 1e-6 * (1e-3 + fd.abs()), "sigma2 = {sigma2}: {gw} vs {fd}");
     }
 }

@@ -7,10 +7,11 @@
 //! paper-logreg run (an SGHMC chain tens of thousands of posterior sds wide chosen as best): on the logistic
 //! regression the scores are bounded far from the mode, so the IMQ part alone scores such a cloud near zero.
 
+use tunelab::experiments::sgmcmc;
 use rand_distr::{Distribution, StandardNormal};
 use tunelab::rng;
 use tunelab::stein::{Estimator, KernelScale, KsdOptions};
-use tunelab::experiments::tune::kernel::{KsdKernel, RunKernel};
+use tunelab::experiments::sgmcmc::run_kernel::{KsdKernel, RunKernel};
 use tunelab::experiments::tune::{self, MetricKind, MetricSpec};
 
 const SD: f64 = 0.03;
@@ -182,7 +183,7 @@ fn choose_kernel_by_evidence() {
 fn default_kernel_orders_sample_sets() {
     let def = MetricSpec::default();
     let MetricKind::Ksd { kernel, c, estimator, beta, .. } = &def.kind else { panic!("the default metric is KSD") };
-    assert_eq!(tune::kernel::kernel_kind(&def.kind), Some(KsdKernel::Run));
+    assert_eq!(sgmcmc::run_kernel::kernel_kind(&def.kind), Some(KsdKernel::Run));
     assert!(kernel.is_none() && c.is_none() && estimator.is_none() && beta.is_none());
     let cands = candidates();
     let mut soft_total = 0;
@@ -191,7 +192,7 @@ fn default_kernel_orders_sample_sets() {
             for &d in &DS {
                 // The default kernel with the true posterior sd as its preconditioner (the Laplace
                 // approximation of a Gaussian posterior is exact; see `laplace_preconditioner_*`).
-                let k = run_moment(d, tune::kernel::DEFAULT_MOMENT);
+                let k = run_moment(d, sgmcmc::run_kernel::DEFAULT_MOMENT);
                 let v = scores(&k, n, d, seed);
                 let (hard, soft) = violations(&v);
                 assert!(hard.is_empty(), "n = {n}, d = {d}, seed {seed}: {hard:?}");
@@ -221,7 +222,7 @@ fn laplace_preconditioner_recovers_gaussian_sd() {
     let cov: Vec<f64> = (0..9).map(|i| if i % 4 == 0 { sd[i / 4] * sd[i / 4] } else { 0.0 }).collect();
     let spec = format!(r#"{{"kind":"gaussian","d":3,"mean":[0.1,0.2,0.3],"cov":{}}}"#, serde_json::to_string(&cov).unwrap());
     let g = tunelab::model::build_target(&serde_json::from_str(&spec).unwrap(), None).unwrap();
-    let (got, source, _) = tune::kernel::laplace_sd(g.as_ref(), &[0.1, 0.2, 0.3]).unwrap();
+    let (got, source, _) = sgmcmc::run_kernel::laplace_sd(g.as_ref(), &[0.1, 0.2, 0.3]).unwrap();
     assert_eq!(source, "laplace-hessian");
     for k in 0..3 {
         assert!((got[k] / sd[k] - 1.0).abs() < 1e-6, "{got:?}");
@@ -229,7 +230,7 @@ fn laplace_preconditioner_recovers_gaussian_sd() {
     // Correlated: marginal sd from the inverse Hessian (unit variances, rho = 0.5).
     let g = tunelab::model::build_target(&serde_json::from_str(r#"{"kind":"gaussian","d":4,"rho":0.5}"#).unwrap(), None).unwrap();
     let (m, _) = g.exact_moments().unwrap();
-    let (got, _, _) = tune::kernel::laplace_sd(g.as_ref(), &m).unwrap();
+    let (got, _, _) = sgmcmc::run_kernel::laplace_sd(g.as_ref(), &m).unwrap();
     let (_, cov) = g.exact_moments().unwrap();
     for k in 0..4 {
         let want = cov[k * 4 + k].sqrt();
@@ -240,15 +241,15 @@ fn laplace_preconditioner_recovers_gaussian_sd() {
 #[test]
 fn scale_without_kernel_means_per_arm_and_plain_is_the_paper() {
     let m: MetricSpec = serde_json::from_str(r#"{"kind":"ksd","scale":"median-precond"}"#).unwrap();
-    assert_eq!(tune::kernel::kernel_kind(&m.kind), Some(KsdKernel::PerArm));
+    assert_eq!(sgmcmc::run_kernel::kernel_kind(&m.kind), Some(KsdKernel::PerArm));
     let m: MetricSpec = serde_json::from_str(r#"{"kind":"ksd","kernel":"plain"}"#).unwrap();
-    assert_eq!(tune::kernel::kernel_kind(&m.kind), Some(KsdKernel::Plain));
+    assert_eq!(sgmcmc::run_kernel::kernel_kind(&m.kind), Some(KsdKernel::Plain));
     let p = plain();
     assert_eq!(p.ksd_options(), KsdOptions::reference(1.0, -0.5));
     let a = per_arm();
     assert_eq!((a.scale, a.estimator), (KernelScale::MedianPrecond, Estimator::U));
     let m: MetricSpec = serde_json::from_str(r#"{"kind":"ksd"}"#).unwrap();
-    assert_eq!(tune::kernel::kernel_kind(&m.kind), Some(KsdKernel::Run));
+    assert_eq!(sgmcmc::run_kernel::kernel_kind(&m.kind), Some(KsdKernel::Run));
 }
 
 #[test]
@@ -261,11 +262,11 @@ fn exploded_cloud_with_bounded_scores() {
     // `f`, Gaussian; seeds 1-3 (none chose a default).
     let mut cfg = tune::presets::preset("paper-logreg").unwrap();
     cfg.data.source = tune::DataSource::Simulate { n: 2_500, d: 10, seed: 7 };
-    let problem = tune::Posterior::build(&cfg, None).unwrap();
+    let problem = sgmcmc::Posterior::build(&cfg, None).unwrap();
     let target = problem.train.as_ref();
     let d = target.dim();
     let default = RunKernel::for_metric(&MetricSpec::default().kind, target, &problem.map).unwrap().unwrap();
-    assert_eq!(default.moment, tune::kernel::DEFAULT_MOMENT);
+    assert_eq!(default.moment, sgmcmc::run_kernel::DEFAULT_MOMENT);
     let imq_only = default.clone().with_moment(0.0, vec![]);
     let sd = default.precond_sd.clone();
     let factors = [1.0, 2.0, 1e2, 1e4];
@@ -316,8 +317,8 @@ fn moment_term_equals_its_pair_sum_on_every_path() {
                 if i == j { diag += v } else { off += v }
             }
         }
-        let u = tune::kernel::moment_sq(&z, &s, &m, d, Estimator::U);
-        let v = tune::kernel::moment_sq(&z, &s, &m, d, Estimator::V);
+        let u = sgmcmc::run_kernel::moment_sq(&z, &s, &m, d, Estimator::U);
+        let v = sgmcmc::run_kernel::moment_sq(&z, &s, &m, d, Estimator::V);
         let want_u = off / (n * (n - 1)) as f64;
         let want_v = (off + diag) / (n * n) as f64;
         let scale = diag / n as f64;

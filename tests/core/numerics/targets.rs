@@ -2,6 +2,7 @@
 //! blocked vs per-sample scores, exact posteriors against independent formulas, and the 2-D toys'
 //! normalisation and moments by quadrature.
 
+use crate::common::fd;
 use rand::RngExt;
 use rand_distr::StandardNormal;
 use std::sync::Arc;
@@ -11,23 +12,6 @@ use tunelab::model::*;
 
 fn randn(rng: &mut Rng, n: usize, scale: f64) -> Vec<f64> {
     (0..n).map(|_| scale * rng.sample::<f64, _>(StandardNormal)).collect()
-}
-
-/// Central-difference gradient of `f` at `x` (step relative to |x_j|).
-fn fd_grad(f: &dyn Fn(&[f64]) -> f64, x: &[f64]) -> Vec<f64> {
-    let mut x = x.to_vec();
-    (0..x.len())
-        .map(|j| {
-            let h = 1e-5 * (1.0 + x[j].abs());
-            let x0 = x[j];
-            x[j] = x0 + h;
-            let fp = f(&x);
-            x[j] = x0 - h;
-            let fm = f(&x);
-            x[j] = x0;
-            (fp - fm) / (2.0 * h)
-        })
-        .collect()
 }
 
 fn assert_close(a: &[f64], b: &[f64], rtol: f64, what: &str) {
@@ -48,25 +32,25 @@ fn check_all_gradients(t: &dyn Target, theta: &[f64], rng: &mut Rng) {
     // Prior.
     let mut g = vec![0.0; d];
     t.add_grad_log_prior(theta, &mut g);
-    assert_close(&g, &fd_grad(&|x| t.log_prior(x), theta), fd_tol, "prior gradient");
+    assert_close(&g, &fd::gradient(|x: &[f64]| t.log_prior(x), theta), fd_tol, "prior gradient");
     // Per point, for a few points.
     for _ in 0..3 {
         let i = rng.random_range(0..n);
         let mut g = vec![0.0; d];
         t.add_grad_log_lik(theta, &[i], &mut g);
-        assert_close(&g, &fd_grad(&|x| t.log_lik_point(x, i), theta), fd_tol, &format!("point {i} gradient"));
+        assert_close(&g, &fd::gradient(|x: &[f64]| t.log_lik_point(x, i), theta), fd_tol, &format!("point {i} gradient"));
     }
     // Batch (with a repeated index) = FD of the sum; accumulates into existing contents.
     let idx: Vec<usize> = (0..7).map(|_| rng.random_range(0..n)).chain([0, 0]).collect();
     let mut g = vec![1.0; d];
     t.add_grad_log_lik(theta, &idx, &mut g);
     g.iter_mut().for_each(|v| *v -= 1.0);
-    let fd = fd_grad(&|x| idx.iter().map(|&i| t.log_lik_point(x, i)).sum(), theta);
+    let fd = fd::gradient(|x: &[f64]| idx.iter().map(|&i| t.log_lik_point(x, i)).sum(), theta);
     assert_close(&g, &fd, fd_tol, "batch gradient");
     // Full likelihood: FD, and equal to the batch over all points.
     let mut gf = vec![0.0; d];
     t.add_grad_log_lik_full(theta, &mut gf);
-    assert_close(&gf, &fd_grad(&|x| t.log_lik_full(x), theta), fd_tol, "full-data gradient");
+    assert_close(&gf, &fd::gradient(|x: &[f64]| t.log_lik_full(x), theta), fd_tol, "full-data gradient");
     let all: Vec<usize> = (0..n).collect();
     let mut gb = vec![0.0; d];
     t.add_grad_log_lik(theta, &all, &mut gb);
@@ -76,7 +60,7 @@ fn check_all_gradients(t: &dyn Target, theta: &[f64], rng: &mut Rng) {
     // Posterior gradient.
     let mut gd = vec![7.0; d];
     t.grad_log_density(theta, &mut gd);
-    assert_close(&gd, &fd_grad(&|x| t.log_density(x), theta), fd_tol, "log-density gradient");
+    assert_close(&gd, &fd::gradient(|x: &[f64]| t.log_density(x), theta), fd_tol, "log-density gradient");
     // Stochastic estimate with the full index set equals the full gradient.
     let mut ge = vec![3.0; d];
     t.grad_estimate(theta, &all, &mut ge);

@@ -2,7 +2,7 @@
 //! kind serialised as JSON, small CSV files (good and bad, plus the head of the shipped digits), and KSD
 //! inputs encoded from `tests/data/stein_reference.json`. This test checks that every seed does what it
 //! should (preset configs round-trip through `from_json` and `check`); with `TUNELAB_FUZZ_SEEDS=DIR` it also
-//! writes them to `DIR/{config,csv,ksd,ratings,mnist,svmlight}/` (what `scripts/dev/fuzz.sh` does).
+//! writes them to `DIR/{config,csv,ksd,ratings,mnist,svmlight,report}/` (what `scripts/dev/fuzz.sh` does).
 
 use tunelab::data::{parse_csv, CsvOptions};
 use tunelab::experiments::{ExperimentConfig, Kind};
@@ -22,6 +22,25 @@ fn config_seeds() -> Vec<(String, Vec<u8>)> {
     }
     out.push(("empty-object.json".into(), b"{}".to_vec()));
     out.push(("kind-only.json".into(), br#"{"kind":"tune"}"#.to_vec()));
+    out
+}
+
+/// Reports as `tunelab run --out` writes them (three fast kinds; the tune run keeps arm draws), each of which
+/// opens, and a cut-short one.
+fn report_seeds() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for (kind, mut config) in crate::experiments::report_file::small_configs() {
+        if !matches!(kind, Kind::Tune | Kind::Bandit | Kind::Hoag) {
+            continue;
+        }
+        if kind == Kind::Tune {
+            config["arm_draws"] = serde_json::json!(20);
+        }
+        let (_, text) = crate::experiments::report_file::report_text(&config);
+        tunelab::report_file::open_report(&text, Default::default()).unwrap();
+        out.push((format!("{}-cut.json", kind.name()), text.as_bytes()[..text.len() / 3].to_vec()));
+        out.push((format!("{}.json", kind.name()), text.into_bytes()));
+    }
     out
 }
 
@@ -130,9 +149,30 @@ fn svmlight_seeds() -> Vec<(String, Vec<u8>)> {
     ]
 }
 
+/// Lesson files: the built-in lessons, the docs' worked example and the format's corners (a broken one included).
+fn lesson_seeds() -> Vec<(String, Vec<u8>)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out: Vec<(String, Vec<u8>)> = Vec::new();
+    for dir in ["lessons", "docs/lessons"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "md") {
+                let text = std::fs::read_to_string(&p).unwrap();
+                assert!(tunelab::lesson::load(&p.to_string_lossy(), &text).is_ok(), "{}", p.display());
+                out.push((p.file_name().unwrap().to_string_lossy().into_owned(), text.into_bytes()));
+            }
+        }
+    }
+    let corners = "---\ntitle: T\nkind: tune\npreset: demo\n---\n```json\n{\"seed\": 2}\n```\n## A ##\n```python\n## not a step\n```\n```predict\ntype: choice\nquestion: Q?\noption: a\noption: b\nanswer: b\nreveal: R\n```\n```expect\nresult.best.step < 1e-4\nstatus == complete\n```\n## B\n```json Label\n{\"tuner\": {\"eta\": 2}, \"data\": {\"seed\": null}}\n```\n";
+    assert!(tunelab::lesson::parse("corners.md", corners).is_ok());
+    out.push(("corners.md".into(), corners.as_bytes().to_vec()));
+    out.push(("broken.md".into(), b"---\ntitel: T\nkind: tune\n---\n## A\n```json\n{\"tuner\": {\"etta\": 2}}\n".to_vec()));
+    out
+}
+
 #[test]
 fn fuzz_seeds_are_valid_and_written_when_asked() {
-    let sets = [("config", config_seeds()), ("csv", csv_seeds()), ("ksd", ksd_seeds()), ("ratings", ratings_seeds()), ("mnist", mnist_seeds()), ("svmlight", svmlight_seeds())];
+    let sets = [("config", config_seeds()), ("csv", csv_seeds()), ("ksd", ksd_seeds()), ("ratings", ratings_seeds()), ("mnist", mnist_seeds()), ("svmlight", svmlight_seeds()), ("lesson", lesson_seeds()), ("report", report_seeds())];
     assert!(sets.iter().all(|(_, s)| !s.is_empty()));
     if let Some(dir) = std::env::var_os("TUNELAB_FUZZ_SEEDS") {
         for (target, seeds) in &sets {

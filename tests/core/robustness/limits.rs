@@ -162,7 +162,7 @@ fn fssd_opt_dense_fit_is_counted_in_the_estimate_only_where_it_is_dense() {
     // the estimate counts its three d x d matrices.
     use tunelab::stein::fssd::FIT_DENSE_MAX_D;
     use tunelab::model::ModelSpec;
-    use tunelab::experiments::tune::config::MetricKind;
+    use tunelab::experiments::sgmcmc::config::MetricKind;
     let part = |est: &limits::MemoryEstimate| est.parts.iter().find(|p| p.0.contains("FSSD-opt location fit")).map(|p| p.1);
     let base = tunelab::experiments::tune::presets::preset("pmf").unwrap();
     for (name, cfg) in tunelab::experiments::compare::paper_tuners(&base) {

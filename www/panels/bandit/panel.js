@@ -311,7 +311,7 @@ export class BanditPanel extends Panel {
 
   /**
    * The result in three tasks (the regret charts; the per-algorithm charts; the table, reading and distinct-arms
-   * chart): 33-42 ms of main thread in one task before (issue 26 item 2).
+   * chart): 33-42 ms of main thread in one task before.
    * @param {any} report @param {number} seconds
    */
   async finish(report, seconds) {
@@ -361,7 +361,7 @@ export class BanditPanel extends Panel {
 
   /**
    * The two regret charts. At most one is built (uPlot's constructor) per call, the other in the next frame
-   * (`stale`): both in one task took 35-42 ms of main thread at the run's first events (issue 26 item 2).
+   * (`stale`): both in one task took 35-42 ms of main thread at the run's first events.
    * @param {boolean} rebuild
    */
   redraw(rebuild) {
@@ -491,7 +491,7 @@ const BARS_UP_TO = 40;
 /**
  * Each arm's posterior (Beta: mean ± 2 sd) or mean reward against its true mean, arms sorted by true mean. Up to
  * BARS_UP_TO arms an error bar each; beyond, the bars become one band over the sorted arms and the true means a
- * line, so the chart does not turn into a solid wall (issue 26). A key in the corner names each mark.
+ * line, so the chart does not turn into a solid wall. A key in the corner names each mark.
  */
 function drawPosterior(canvas, arms, xLabel) {
   const list = sortedArms(arms);

@@ -211,7 +211,7 @@ export class HoagPanel extends Panel {
     this.finishing = false;
     // Live redraws run after the next frame, once per batch of events: the events' draining and a chart's build
     // never share a task (the default's results: one 57 ms task, uPlot's _commit 47.8 ms, when three charts
-    // were built in the task that received the events; issue 26 item 2).
+    // were built in the task that received the events).
     this.scheduleRedraw = perFrame((rebuild) => { if (!this.finishing) this.redraw(rebuild); });
     this.ro = new ResizeObserver(() => this.drawLandscape());
     this.ro.observe(this.landCanvas);
@@ -255,7 +255,7 @@ export class HoagPanel extends Panel {
   }
 
   /**
-   * The result in several tasks a frame apart: each chart, then the table and the reading (issue 26 item 2).
+   * The result in several tasks a frame apart: each chart, then the table and the reading.
    * @param {any} report @param {number} seconds
    */
   async finish(report, seconds) {
@@ -298,7 +298,7 @@ export class HoagPanel extends Panel {
 
   /**
    * Draws the three line charts. At most one chart is built (uPlot's constructor) per call; the others are left
-   * stale for the next frame, so that no task builds two (issue 26 item 2). @param {boolean} rebuild
+   * stale for the next frame, so that no task builds two. @param {boolean} rebuild
    */
   redraw(rebuild) {
     if (!this.methods.length) return;

@@ -1,6 +1,6 @@
 // The LR-schedule charts' line styles: the dynamic tuner black, the best few baselines in colour with a marker and
-// a direct label each, every other schedule thin and grey under one legend entry (issue 26: 18 lines and an
-// 18-entry legend cannot be read; the table and the bars keep every schedule).
+// a direct label each, every other schedule thin and grey under one legend entry (18 lines and an 18-entry
+// legend cannot be read; the table and the bars keep every schedule).
 import { LINE_COLOURS, OTHERS_GREY } from '../../shared/charts.js';
 import { MARKS } from '../../shared/marks.js';
 

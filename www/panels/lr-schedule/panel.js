@@ -26,7 +26,7 @@ export class LrPanel extends Panel {
     /**
      * Redraws the live charts in a task after the next frame, once for every batch of events before it: the
      * events' draining and a chart's construction never share a task (the learning-rate lesson's first step: 25 ms
-     * of draining plus 28 ms of uPlot's first build in one 53-56 ms task, issue 26 item 2). A redraw still queued
+     * of draining plus 28 ms of uPlot's first build in one 53-56 ms task). A redraw still queued
      * when the result arrives is dropped (`finish` draws it).
      */
     this.scheduleRedraw = perFrame((rebuild) => { if (!this.report) this.redraw(rebuild); });
@@ -35,7 +35,7 @@ export class LrPanel extends Panel {
       + 'that minimise quantiles of the GP-predicted loss. Same initial weights; every baseline schedule gets the best of Q runs (matched compute).';
     // The default is the core's `digits` preset with fewer schedules (4 constant rates and 2 x 2 decays instead
     // of 5 and 4 x 3) and Q = 4 instead of 6: the preset took 13.7 s natively on one thread, this about 5 s
-    // (issue 26; `node scripts/dev/page-timings.mjs`).
+    // (`node scripts/dev/page-timings.mjs`).
     this.readyText = 'Ready. The default run (the digits network with 8 schedules and Q = 4) takes a few seconds; the digits preset is the full size.';
     this.presetHelp = 'The core’s presets (tunelab lr-schedule --preset NAME).';
     this.presets = [['digits', 'Digits, neural network: full size, 17 schedules, Q = 6 (5 s natively on one thread)'], ['digits-logreg', 'Digits, softmax regression'], ['noisy-quadratic', 'Noisy quadratic (decay helps)'],
@@ -199,8 +199,8 @@ export class LrPanel extends Panel {
   }
 
   /**
-   * The result in several tasks (each chart, then the bars, then the table and reading), none long (issue 26
-   * item 2). @param {any} report @param {number} seconds
+   * The result in several tasks (each chart, then the bars, then the table and reading), none long.
+   * @param {any} report @param {number} seconds
    */
   async finish(report, seconds) {
     this.report = report;
@@ -244,7 +244,7 @@ export class LrPanel extends Panel {
   /**
    * Draws the loss and learning-rate charts. At most one chart is built (uPlot's constructor, 15-30 ms of main
    * thread with 18 lines) per call: a second one is left for the next frame (`lrStale`), so that the run's first
-   * events or its result never build both in one task (44-53 ms measured, issue 26 item 2).
+   * events or its result never build both in one task (44-53 ms measured).
    * @param {boolean} rebuild
    */
   redraw(rebuild) {

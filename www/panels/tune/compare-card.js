@@ -39,6 +39,11 @@ export function ksdNote(result, config) {
 export function renderCompareCard(result, config, shown, onShow) {
   const s = compareSummary([result]);
   $('cmp-verdict').textContent = s.verdict;
+  // The one winner rule and the far-off choices, under the verdict.
+  let rule = document.getElementById('cmp-rule');
+  if (!rule) { rule = el('p', { class: 'verdict-rule', id: 'cmp-rule' }); $('cmp-verdict').after(rule); }
+  rule.textContent = [s.rule, ...s.flags].join(' ');
+  rule.dataset.flags = String(s.flags.length);
   const q = s.quality;
   const heads = [['tuner'], ...(q ? [[q.head, q.title]] : []), ['KSD (evaluation)', 'defined below the table'],
     ['grad evals', 'gradient evaluations: sampling and scoring while tuning (the evaluation chain is not counted)'],

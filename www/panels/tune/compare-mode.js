@@ -1,12 +1,12 @@
-// Compare mode of the tune panel (issue 26, items 1 and 11): the comparison reads as one comparison. While it
+// Compare mode of the tune panel: the comparison reads as one comparison. While it
 // runs, the progress line gives the time of the WHOLE comparison (reference, every tuner, every evaluation;
-// compare-eta.js) and the tuners' table marks who runs; when it ends, the "who won, at what cost" card at the
+// compare-clock.js) and the tuners' table marks who runs; when it ends, the "who won, at what cost" card at the
 // top (compare-card.js) gives the verdict, and its buttons choose which tuner's run the chart, bracket, arms
 // table, chosen arm and posterior show (the first tuner that chose an arm, until one is picked).
 import { $, nextFrame } from '../../shared/dom.js';
 import { renderCompare } from './views.js';
 import { renderCompareCard } from './compare-card.js';
-import { CompareClock } from './compare-eta.js';
+import { CompareClock } from './compare-clock.js';
 
 export class CompareMode {
   /** @param {any} panel the TunePanel */
@@ -18,7 +18,7 @@ export class CompareMode {
     this.ticker = undefined;
     this.t0 = 0;
     this.evalKind = 'fresh-from-map';
-    /** @type {{t: number, total: number, tuner: number}[]} every estimate shown (the page's hook `eta`) */
+    /** @type {{t: number, total: number, tuner: number}[]} every estimate shown (the page's hook `timeEstimates`) */
     this.log = [];
     /** @type {any} the finished comparison's result, config and envelope */
     this.done = null;
@@ -38,7 +38,7 @@ export class CompareMode {
     this.done = null;
     this.shown = -1;
     this.evalProgress = null;
-    p.hooks.eta = this.log = [];
+    p.hooks.timeEstimates = this.log = [];
     $('cmp-card').hidden = false;
     $('cmp-verdict').textContent = 'Running: the verdict appears when every tuner has run and its choice has been evaluated.';
     const table = /** @type {HTMLTableElement} */ ($('cmp-summary'));
@@ -140,6 +140,9 @@ export class CompareMode {
     await nextFrame();
     await this.show(first >= 0 ? first : 0, true);
     p.hooks.compareCard = { verdict: $('cmp-verdict').textContent, shown: this.shown };
+    // The verdict card in view, below the run bar (not in embed mode or a lesson: revealResults' rules).
+    const card = $('cmp-card');
+    if (!card.hidden && !document.documentElement.classList.contains('embed') && !document.body.classList.contains('embed') && !p.section.querySelector('.results #lesson')) p.scrollBelowBar(card);
   }
 
   /**

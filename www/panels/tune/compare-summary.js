@@ -1,4 +1,4 @@
-// The "who won, at what cost" summary of a comparison (issue 26, items 1 and 11): one row per tuner with its
+// The "who won, at what cost" summary of a comparison: one row per tuner with its
 // quality (the paper's ξ against the exact reference when there is one, else the held-out test RMSE or
 // log-loss), the ONE KSD comparable across tuners (the evaluation's), its compute (gradient evaluations and
 // wall time) and its speed-up over grid search, and a one-line verdict. Pure (no DOM): the card (compare-card.js)
@@ -81,7 +81,32 @@ export function compareSummary(results) {
       speed: isGrid(name) || !names.includes(GRID) ? null : band(speeds),
     };
   });
-  return { seeds, quality, rows, verdict: verdict(rows, quality, seeds) };
+  return { seeds, quality, rows, verdict: verdict(rows, quality, seeds), ...winnerRule(rows, quality) };
+}
+
+/** A choice whose evaluation KSD is at least this many times the lowest is flagged as far off. */
+export const FAR_OFF = 100;
+
+/**
+ * The one rule that names the winner, said in words: the lowest quality measure (ξ against the exact reference,
+ * else the test RMSE or log-loss: what the comparison is for), the evaluation KSD only when there is no quality
+ * measure; the other columns are the cost and the sample's own check. And the extreme choices: a tuner whose
+ * choice has an evaluation KSD FAR_OFF times the lowest or more (its sample is far from the posterior, whatever
+ * its quality measure says), one sentence each.
+ * @param {any[]} rows @param {any} quality
+ * @returns {{rule: string, winner: string|null, flags: string[]}}
+ */
+function winnerRule(rows, quality) {
+  const by = quality ? 'quality' : 'ksd';
+  const ranked = rows.filter((r) => Number.isFinite(r[by]?.mid ?? NaN)).sort((x, y) => x[by].mid - y[by].mid);
+  const measure = quality ? quality.head.replace(' vs exact', ' against the exact reference') : 'evaluation KSD';
+  const winner = ranked[0]?.name ?? null;
+  const rule = `Winner rule: the lowest ${measure}${quality ? '' : ' (no quality measure in this comparison)'}, median over seeds; a tie when within the noise said above. `
+    + (winner ? `Winner: ${winner}.` : 'No tuner has that measure: no winner.');
+  const ksds = rows.filter((r) => Number.isFinite(r.ksd?.mid ?? NaN) && r.ksd.mid > 0);
+  const low = ksds.length ? Math.min(...ksds.map((r) => r.ksd.mid)) : NaN;
+  const flags = ksds.filter((r) => r.ksd.mid >= FAR_OFF * low).map((r) => `Far off: ${r.name}'s choice has an evaluation KSD of ${fmtSci(r.ksd.mid)}, ${times(r.ksd.mid / low)} the lowest (${fmtSci(low)}): its sample is far from the posterior${quality && r.name === winner ? `, although its ${quality.head} is the lowest` : ''}.`);
+  return { rule, winner, flags };
 }
 
 /**

@@ -1,8 +1,8 @@
-// The tune panel's arm drill-down (issue 26, "Beyond the anchors"): click an arm's point on the score chart, its
+// The tune panel's arm drill-down: click an arm's point on the score chart, its
 // bracket cell, its heat-map cell or its arms-table row (or Enter on a focused cell/row) to see, beside its score,
 // what its chain did: its settings, its score per round (the arms table's numbers), its draws of θ₁, θ₂ over the
 // posterior (the chosen arm's in grey for contrast) and its trace, from the report's per-arm `draws` (the core
-// keeps at most `arm_draws` of each arm's last round, src/experiments/tune/keep.rs). A lesson step with
+// keeps at most `arm_draws` of each arm's last round, src/experiments/sgmcmc/samples.rs). A lesson step with
 // `predict: true` (www/lessons.js) asks the student to pick the arm they expect MAMBA to choose before the run;
 // the next run's end reveals the choice and what became of their pick.
 import { Chart, axis, alignSeries, legend, OTHERS_GREY } from '../../shared/charts.js';

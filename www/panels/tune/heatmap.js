@@ -43,12 +43,16 @@ export function drawHeat(canvas, model, metric) {
   const { rows, rounds, lo, hi, cells } = heatData(model);
   const dpr = window.devicePixelRatio || 1;
   const rowH = Math.max(7, Math.min(18, Math.floor(420 / Math.max(1, rows.length))));
-  const pad = { l: 150, r: 78, t: 58, b: 44 };
+  const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
+  // The right margin holds the chosen arm's label whole ("◀ chosen #N", bold), measured in its font.
+  const chosenText = model.done && model.best != null ? `◀ chosen #${model.best}` : '';
+  ctx.font = 'bold 11px system-ui, sans-serif';
+  const chosenW = chosenText ? ctx.measureText(chosenText).width : 0;
+  const pad = { l: 150, r: Math.max(78, Math.ceil(chosenW) + 12), t: 58, b: 44 };
   const W = Math.max(320, Math.round(canvas.getBoundingClientRect().width || canvas.parentElement?.clientWidth || 640));
   const H = pad.t + rows.length * rowH + pad.b;
   canvas.style.height = `${H}px`;
   canvas.width = Math.round(W * dpr); canvas.height = Math.round(H * dpr);
-  const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, W, H);
   const cw = (W - pad.l - pad.r) / rounds;
@@ -108,7 +112,7 @@ export function drawHeat(canvas, model, metric) {
     ctx.strokeStyle = '#000'; ctx.lineWidth = 2;
     ctx.strokeRect(pad.l, pad.t + bi * rowH, rounds * cw, rowH);
     ctx.fillStyle = '#000'; ctx.textAlign = 'left'; ctx.font = 'bold 11px system-ui, sans-serif';
-    ctx.fillText(`◀ chosen #${model.best}`, pad.l + rounds * cw + 4, pad.t + bi * rowH + rowH / 2);
+    ctx.fillText(chosenText, pad.l + rounds * cw + 4, pad.t + bi * rowH + rowH / 2);
     ctx.font = '11px system-ui, sans-serif';
   }
   // x axis: one column per round, with its compute per arm.
@@ -127,6 +131,8 @@ export function drawHeat(canvas, model, metric) {
   return {
     rows: rows.length, rounds, scored: cells.filter((c) => !c.running).length, running: cells.filter((c) => c.running).length,
     key: has ? [lo, hi] : null, keyText, xTitle, yTitle, best: bi >= 0 ? model.best : null,
+    // The chosen arm's label: its text, where it starts and its width, and the canvas' width (CSS pixels).
+    chosen: bi >= 0 ? { text: chosenText, x: pad.l + rounds * cw + 4, w: chosenW, canvasW: W } : null,
     // Where the rows are (CSS pixels in the canvas), for a click on a cell (drill.js).
     hit: { left: pad.l, right: pad.l + rounds * cw, top: pad.t, rowH, ids: rows.map((r) => r.id) },
   };

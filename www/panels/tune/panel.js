@@ -1,5 +1,5 @@
 // The SG-MCMC tuning panel (MAMBA and its baselines, and the paper's comparison): its markup is
-// main#panel-tune in index.html (element ids, `data-group` fieldsets and result sections that embed mode and
+// section#panel-tune in index.html (element ids, `data-group` fieldsets and result sections that embed mode and
 // lessons rely on); its settings are the unprefixed hash keys of state.js. It is a Panel like the others:
 // ONE run of kind `tune` (or `compare`), the core's events folded by RunModel, the arm grid and MAMBA's rounds
 // from the core's `check`. The page-level hooks (window.__tunelab.state, lastResult, lastChartData, runs,
@@ -8,7 +8,7 @@ import { Panel } from '../panel.js';
 import { RunBar } from '../runbar.js';
 import { el, $, nextFrame } from '../../shared/dom.js';
 import { hashParams, setHash } from '../../shared/hash.js';
-import { parseHash, formatHash, toTuneConfig, fromTuneConfig, PAGE_PRESETS, COMPARE_PRESETS, RATINGS_SOURCES, TOY_MODELS, DEFAULTS, FIELDS, normalise } from './state.js';
+import { parseHash, formatHash, toTuneConfig, fromTuneConfig, BUDGET_UNITS, PAGE_PRESETS, COMPARE_PRESETS, RATINGS_SOURCES, TOY_MODELS, DEFAULTS, FIELDS, normalise } from './state.js';
 import { writeForm, readForm, updateVisibility, describeArms } from './settings.js';
 import { RunModel } from './run.js';
 import { ScoreChart } from './score-chart.js';
@@ -70,6 +70,8 @@ export class TunePanel extends Panel {
     /** @type {any} the core's summary of the current settings (check) */
     this.summary = null;
     this.cmp = new CompareMode(this);
+    /** @type {{unit: string, metric: string}|null} the axes of the run shown (set by `begin`) */
+    this.shown = null;
   }
 
   get filePrefix() { return 'tunelab'; }
@@ -98,6 +100,7 @@ export class TunePanel extends Panel {
   }
 
   refresh() {
+    this.markStale();
     const s = this.state;
     this.hooks.state = { ...s };
     this.entry.state = { ...s };
@@ -146,7 +149,7 @@ export class TunePanel extends Panel {
     }
   }
 
-  /** A comparison's whole-run estimate comes from its phase clock (compare-eta.js). @param {number} elapsed @param {number} frac */
+  /** A comparison's whole-run estimate comes from its phase clock (compare-clock.js). @param {number} elapsed @param {number} frac */
   runTotal(elapsed, frac) {
     const whole = this.compareEntries.length ? this.cmp.clock?.total(elapsed) : null;
     return whole ?? super.runTotal(elapsed, frac);
@@ -197,7 +200,7 @@ export class TunePanel extends Panel {
 
   // ---------------------------------------------------------------- layout (index.html)
 
-  /** Binds to main#panel-tune. @param {HTMLElement} _root */
+  /** Binds to section#panel-tune. @param {HTMLElement} _root */
   render(_root) {
     this.section = $('panel-tune');
     this.form = $('settings');
@@ -268,6 +271,8 @@ export class TunePanel extends Panel {
   /** @param {any} config */
   begin(config) {
     const compare = config.kind === 'compare';
+    // The run's (or an opened report's) budget unit and metric name its axes, whatever the settings say now.
+    this.shown = { unit: BUDGET_UNITS.find((u) => config.budget?.[u] != null) ?? this.state.unit, metric: String(config.metric?.kind ?? this.state.metric) };
     this.compareEntries = [];
     this.result = null;
     this.model = null;
@@ -333,6 +338,8 @@ export class TunePanel extends Panel {
     this.hooks.partial = p;
     $('best').replaceChildren(el('p', { class: 'partial', text: p.best }));
     $('reading').replaceChildren(el('p', { class: 'partial', text: p.reading }));
+    // The score chart's SVG like the PNG: both export what the run reached, marked partial.
+    /** @type {HTMLButtonElement} */ ($('export-svg')).disabled = false;
     return /** @type {string} */ ($('stats').textContent);
   }
 
@@ -341,7 +348,7 @@ export class TunePanel extends Panel {
 
   /** A new run model (a tune run, or the next tuner of a comparison) and a fresh chart. @param {any} started */
   startModel(started) {
-    const model = new RunModel(this.state.unit);
+    const model = new RunModel(this.axes().unit);
     model.apply(started);
     // A comparison's tuner by its name in the comparison (the event's own `tuner` is the tuner kind).
     if (started.index != null) model.tuner = this.compareEntries[started.index]?.name ?? model.tuner;
@@ -371,8 +378,10 @@ export class TunePanel extends Panel {
   }
 
   /** The score chart's axis titles, with units. */
-  xLabel() { return `${unitLabel(this.state.unit)} per arm`; }
-  yLabel() { return `${this.state.metric.toUpperCase()} (lower is better)`; }
+  xLabel() { return `${unitLabel(this.axes().unit)} per arm`; }
+  yLabel() { return `${this.axes().metric.toUpperCase()} (lower is better)`; }
+  /** The budget unit and metric of the run shown (the settings' before any run). @returns {{unit: any, metric: string}} */
+  axes() { return /** @type {{unit: any, metric: string}} */ (this.shown ?? { unit: this.state.unit, metric: this.state.metric }); }
 
   /** @param {any[]} details @param {number} elapsed */
   onEvents(details, elapsed) {
@@ -454,7 +463,7 @@ export class TunePanel extends Panel {
   /** The heat map (only while it is shown). @param {RunModel} model */
   drawHeat(model) {
     if (this.view !== 'heat') return;
-    this.hooks.heat = drawHeat(/** @type {HTMLCanvasElement} */ ($('heat-ksd')), model, this.state.metric.toUpperCase());
+    this.hooks.heat = drawHeat(/** @type {HTMLCanvasElement} */ ($('heat-ksd')), model, this.axes().metric.toUpperCase());
   }
 
   /**
@@ -495,7 +504,7 @@ export class TunePanel extends Panel {
   async finish(result, seconds, run) {
     const config = run.report.config;
     // A comparison shows one tuner's run below its card (compare-mode.js); a tune run shows itself. Both draw in
-    // several tasks (nextFrame), none long (issue 26 item 2).
+    // several tasks (nextFrame), none long.
     if (config.kind === 'compare') await this.cmp.finish(result, config, seconds, run.report);
     else await this.showReport(result, run.samples, run.dim, config, seconds, run.report, this.model, true);
     const report = this.result?.report;
@@ -519,9 +528,12 @@ export class TunePanel extends Panel {
   async showReport(report, samples, dim, config, seconds, envelope, model, split = false) {
     const token = this.showToken = (this.showToken ?? 0) + 1;
     if (model !== this.model || config.kind === 'compare') { if (model) this.showModel(model); else this.model = null; }
-    const m = /** @type {RunModel} */ (this.model ?? new RunModel(this.state.unit));
+    // No model from this run's events (a report opened from a file, or a comparison's tuner the page did not
+    // run): one rebuilt from the report's rounds.
+    const replayed = !this.model;
+    const m = /** @type {RunModel} */ (this.model ?? new RunModel(this.axes().unit));
     m.elapsed = seconds;
-    m.applyReport(report);
+    if (replayed) m.replay(report); else m.applyReport(report);
     if (!this.model) { this.model = m; this.resetChart(m); }
     this.result = { config, report, samples, dim };
     this.hooks.lastResult = { config, report, dim, envelope };
@@ -555,7 +567,7 @@ export class TunePanel extends Panel {
     if (!m || !this.lastConfig) return null;
     const c = this.scoreChart;
     return scoreSvg({
-      title: `${m.tuner ? `${String(m.tuner).replace(/^mamba/, 'MAMBA')}: ` : ''}${this.state.metric.toUpperCase()} of each arm against compute`,
+      title: `${m.tuner ? `${String(m.tuner).replace(/^mamba/, 'MAMBA')}: ` : ''}${this.axes().metric.toUpperCase()} of each arm against compute${this.partialNote() ? ` (${this.partialNote()})` : ''}`,
       xLabel: this.xLabel(), yLabel: this.yLabel(), footer: this.exportFooter(), caption: this.exportCaption(), arms: m.arms, best: m.done ? m.best : null,
       boundaries: m.boundaries, legend: c.legendItems(fmtBatch, fmtStep),
       style: { strokeOf: (a) => c.strokeOf(a), markOf: (a) => c.markOf(a), dashOf: (a) => c.dashOf(a) },

@@ -1,11 +1,11 @@
-// The tune panel's progress line (issue 26: progress that moves from the first second, named phases, a
-// comparison's whole-run share and time): pure text from the run's model and the comparison's clock line.
+// The tune panel's progress line (progress that moves from the first second, named phases, a comparison's
+// whole-run share and time): pure text from the run's model and the comparison's clock line.
 /** @typedef {import('./run.js').RunModel} RunModel */
 
 /** @param {number} x */
 const fmtRate = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : x >= 1e3 ? `${(x / 1e3).toFixed(1)}k` : x.toFixed(0));
 /**
- * What the core does before round 1, named (issue 26: no silent 0%): the chains' starting point (the posterior
+ * What the core does before round 1, named (never a silent 0%): the chains' starting point (the posterior
  * mode when `start` is `map`) and, for a comparison, the exact reference (MALA) drawn before the first tuner.
  * @param {any} config the run's tune or compare config
  */

@@ -127,6 +127,52 @@ export class RunModel {
     }
   }
 
+  /**
+   * Rebuilds the run's events from its report alone (a report opened from a file, or a comparison's tuner the page
+   * did not run): the arms, every round with its arms' scores, the pruned arms and the survivors, then the final
+   * report. A report keeps each arm's compute over the whole run, not at the end of each round, so an arm's
+   * compute at a round is its total times the share of its budget (the rounds' `budget`s) spent by then: exact
+   * at its last round, proportional before.
+   * @param {any} report a tune report (src/experiments/tune/report.rs `Report`)
+   */
+  replay(report) {
+    const rounds = report.rounds ?? [];
+    const first = report.arms[0];
+    const nData = first && first.batch_fraction > 0 ? Math.round(first.batch / first.batch_fraction) : 0;
+    this.apply({ type: 'started', tuner: report.tuner, dim: report.best?.dim ?? 0, n_data: nData,
+      arms: report.arms.map((/** @type {any} */ a) => ({ id: a.id, step: a.step, batch: a.batch, batch_fraction: a.batch_fraction, leapfrog: a.leapfrog })),
+      schedule: rounds.map((/** @type {any} */ r, /** @type {number} */ k) => ({ arms: r.arms.length, budget: r.budget, keep: rounds[k + 1]?.arms.length ?? r.arms.length })) });
+    const byId = new Map(report.arms.map((/** @type {any} */ a) => [a.id, a]));
+    /** Each arm's budget over all the rounds it ran. */
+    const planned = new Map(report.arms.map((/** @type {any} */ a) => [a.id, rounds.reduce((s, /** @type {any} */ r) => s + (r.arms.includes(a.id) ? r.budget : 0), 0)]));
+    /** @type {Map<number, number>} budget spent so far, by arm */
+    const spent = new Map();
+    rounds.forEach((/** @type {any} */ r, /** @type {number} */ k) => {
+      this.apply({ type: 'round-started', round: r.round, arms: r.arms, budget: r.budget });
+      const share = (/** @type {number} */ id) => { const b = (spent.get(id) ?? 0) + r.budget; spent.set(id, b); return planned.get(id) > 0 ? b / planned.get(id) : 1; };
+      const shares = new Map(r.arms.map((/** @type {number} */ id) => [id, share(id)]));
+      this.apply({ type: 'progress', round: r.round, chunk: 1, chunks: 1, arms: r.arms.filter((/** @type {number} */ id) => byId.has(id)).map((/** @type {number} */ id) => {
+        const a = byId.get(id); const f = shares.get(id);
+        return { arm: id, iters: Math.round(a.iters * f), grad_evals: Math.round(a.grad_evals * f), seconds: a.seconds * f, samples: Math.round(a.samples * f), diverged: false };
+      }) });
+      for (const id of r.arms) {
+        const a = byId.get(id);
+        if (!a) continue;
+        const j = rounds.slice(0, k + 1).filter((/** @type {any} */ q) => q.arms.includes(id)).length - 1;
+        const g = Math.round(a.grad_evals * shares.get(id));
+        this.apply({ type: 'arm-scored', round: r.round, arm: id, score: a.scores[j] ?? null, grad_evals: g, samples: Math.round(a.samples * shares.get(id)) });
+      }
+      const next = rounds[k + 1];
+      if (next) {
+        const gone = r.arms.filter((/** @type {number} */ id) => !next.arms.includes(id));
+        if (gone.length) this.apply({ type: 'pruned', round: r.round, arms: gone });
+      }
+      this.apply({ type: 'round-finished', round: r.round, survivors: next ? next.arms : r.arms });
+    });
+    this.apply({ type: 'done', best: report.best?.arm ?? null });
+    this.applyReport(report);
+  }
+
   /** Takes the final report (the source of truth for statuses, scores and the best arm). */
   applyReport(report) {
     for (const ra of report.arms) {

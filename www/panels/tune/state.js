@@ -35,7 +35,7 @@ export const DEFAULTS = Object.freeze({
   tuner: 'mamba', eta: 3, scoring: 'round', rarms: 20,
   unit: 'grad_evals', budget: 2e6, metric: 'ksd', msamples: 500, thin: 5, start: 'map', seed: 0,
   compare: false, refs: 0, tuners: '', gridr: false,
-  // The paper's variants (issue 25): the BNN's hidden activation, the PMF prior, the Stein kernel of the KSD and
+  // The paper's variants: the BNN's hidden activation, the PMF prior, the Stein kernel of the KSD and
   // the comparison's evaluation; the defaults are the core's.
   act: 'tanh', pprior: 'fixed', kernel: 'run', evalk: 'fresh',
 });
@@ -176,7 +176,7 @@ export function toTuneConfig(state) {
     cmp.grid_baseline = { budget: { [s.unit]: s.budget } };
     cmp.evaluation = { kind: 'fresh-from-map', budget: { [s.unit]: s.budget } };
   }
-  // The evaluation before issue 25: each choice's own tuning chain instead of a fresh chain from the MAP.
+  // The other evaluation: each choice's own tuning chain instead of a fresh chain from the MAP.
   if (s.evalk === 'tuning-chain') cmp.evaluation = { kind: 'tuning-chain' };
   /** @type {import('../../protocol.js').ExperimentConfig} */
   const config = s.compare ? /** @type {any} */ (cmp) : { kind: 'tune', ...base };

@@ -148,7 +148,7 @@ const builds = new WeakMap();
 
 /**
  * Fills `container` with `n` children made by `make(i)`, CHUNK per task (the first chunk now, the rest in
- * following macrotasks), so a long list (PMF's 5,000 posterior coordinates, issue 26 item 2) never freezes the
+ * following macrotasks), so a long list (PMF's 5,000 posterior coordinates) never freezes the
  * page. A later call on the same container (or `inChunks(container, 0)`) cancels an unfinished build.
  * @param {Element} container @param {number} n @param {(i: number) => Node} [make]
  * @param {() => void} [done] called once every child is in
@@ -174,7 +174,7 @@ export const VIRTUAL_ROWS = 300;
 const unbind = new WeakMap();
 
 /**
- * Posterior mean and std per coordinate. A long table (PMF's 5,000 coordinates, issue 26 item 2: laying out
+ * Posterior mean and std per coordinate. A long table (PMF's 5,000 coordinates: laying out
  * 5,000 rows froze the page for 0.4 s) is virtualised: its scroll box (`.table-wrap`, 22rem high) holds spacer
  * rows of the full height and only the rows in view (and 30 either side) as DOM, re-rendered on scroll; the
  * rows a reader scrolls to are the same. `hooks.postRows` (the test hook) is the number of coordinates.
@@ -273,7 +273,7 @@ export function renderCompare(tbody, entries) {
 }
 
 /**
- * What a stopped run reached (issue 26, item 12): the last round with scored arms, its best arm so far and
+ * What a stopped run reached: the last round with scored arms, its best arm so far and
  * how many of the round's arms were scored, as two texts for the chosen-arm card and the reading. Partial:
  * not the tuner's choice (a complete run goes on halving), so they say so.
  * @param {import('./run.js').RunModel} m

@@ -1,7 +1,7 @@
 // The TVO panel's chart data and styles (drawing only; the numbers are the report's or the live window records).
 // Figure 4 of Nguyen et al. (2020) plots test log p(x) per method; on the page's small runs the seven curves end
 // within 0.1 nats of each other and overlap, so the page shows by default each method's DIFFERENCE from the linear
-// schedule, seed by seed (paired: same weights and minibatches), with a band over seeds (issue 26).
+// schedule, seed by seed (paired: same weights and minibatches), with a band over seeds.
 import { LINE_COLOURS } from '../../shared/charts.js';
 import { MARKS } from '../../shared/marks.js';
 

@@ -27,7 +27,7 @@ export class TvoPanel extends Panel {
       + 'seed start from the same weights and see the same minibatches. Scale: the paper trains for thousands of epochs on MNIST; this is a small '
       + 'VAE (64-16-4 by default, 64-32-4 in the digits preset) for tens of epochs.';
     // The page default is a reduction of the core's `digits` preset sized to finish in about 10 s on ONE thread
-    // (issue 26; `node scripts/dev/page-timings.mjs --page`): 3 of the 7 methods (GP-UCB, its random-schedule
+    // (`node scripts/dev/page-timings.mjs --page`): 3 of the 7 methods (GP-UCB, its random-schedule
     // ablation, the linear schedule), 10 epochs in windows of 1 (still 10 bandit rounds), S = 5 importance samples,
     // a 64-16-4 VAE, 10 / 100 IWAE draws (curves / end). The full sizes stay in the Preset menu with their times.
     this.readyText = 'Ready. The default run (8×8 digits, 3 methods, 10 epochs, a small VAE) takes about 6 s of CPU on one thread; the presets are the full sizes.';
@@ -133,7 +133,7 @@ export class TvoPanel extends Panel {
     const P = (/** @type {string} */ k) => this.id(k);
     this.legendEl = el('div', { class: 'legend', 'aria-hidden': 'true' });
     const lpHost = el('div', { class: 'chart chart-main', id: P('chart-logpx'), role: 'img', 'aria-label': 'Test log p(x) of each method against training epochs, as the difference from the linear schedule or as it is' });
-    // The difference view (default) reads at a glance where the curves themselves overlap (issue 26).
+    // The difference view (default) reads at a glance where the curves themselves overlap.
     this.lpView = /** @type {HTMLSelectElement} */ (el('select', { id: P('logpx-view') },
       el('option', { value: 'diff', text: `difference from the ${REFERENCE} schedule` }), el('option', { value: 'abs', text: 'test log p(x) itself' })));
     this.lpHelp = el('p', { class: 'help', id: P('logpx-help') });
@@ -218,7 +218,7 @@ export class TvoPanel extends Panel {
   }
 
   /**
-   * The result, drawn in several tasks (one chart each, then the table and reading), none long (issue 26 item 2).
+   * The result, drawn in several tasks (one chart each, then the table and reading), none long.
    * @param {any} report @param {number} seconds
    */
   async finish(report, seconds) {
@@ -240,8 +240,10 @@ export class TvoPanel extends Panel {
     this.readingEl.replaceChildren(el('h3', { text: 'Reading (generated from this run’s numbers)' }),
       ...tvoReading(report).map((t) => el('p', { text: t })));
     const gp = report.summary.find((/** @type {any} */ m) => m.method === 'gp-ucb');
-    this.message(`Done in ${seconds.toFixed(1)} s. Best test log p(x): ${rows[0]?.method} ${nats(best)}${gp ? `; GP-UCB ${nats(gp.log_px_mean)}` : ''} (IWAE, K = ${report.iwae_k}).`, 'info');
-    this.progress(1, `Done · ${this.windows} windows × ${this.windowEpochs} epochs · ${seconds.toFixed(1)} s`);
+    // GP-UCB's own number only when another method is best (else the sentence would name it twice).
+    this.message(`Done in ${seconds.toFixed(1)} s. Best test log p(x): ${rows[0]?.method} ${nats(best)}${gp && rows[0]?.method !== 'gp-ucb' ? `; GP-UCB ${nats(gp.log_px_mean)}` : ''} (IWAE, K = ${report.iwae_k}).`, 'info');
+    const n = (/** @type {number} */ k, /** @type {string} */ w) => `${k} ${w}${k === 1 ? '' : 's'}`;
+    this.progress(1, `Done · ${n(this.windows, 'window')} × ${n(this.windowEpochs, 'epoch')} · ${seconds.toFixed(1)} s`);
   }
 
   /** Mean over seeds of each method's test log p(x) per window, with min / max over seeds. */
@@ -262,7 +264,7 @@ export class TvoPanel extends Panel {
   /**
    * Draws the three live charts. Building a chart (uPlot's constructor: 12-20 ms of main thread each) happens for
    * at most one chart per call; the others are left in `remount` for the next frame's call, so that the run's
-   * first events (or its result) never build three charts in one task (48-58 ms measured, issue 26 item 2).
+   * first events (or its result) never build three charts in one task (48-58 ms measured).
    * @param {boolean} rebuild
    */
   redraw(rebuild) {
@@ -293,7 +295,10 @@ export class TvoPanel extends Panel {
       const seeds = band ? `mean over ${this.repeats} seeds; band: min–max over seeds` : 'one seed';
       this.lpHelp.textContent = diff
         ? `Each method’s IWAE bound on the held-out images minus the ${REFERENCE} schedule’s, at the same epoch and seed (same weights and minibatches): above 0 is better than ${REFERENCE}; ${seeds}. Black: GP-UCB; dashed: its ablations and random schedules.`
-        : `${this.lpView.value === 'diff' ? `The ${REFERENCE} schedule is not among the methods, so the curves themselves: ` : ''}IWAE bound on the held-out images after each window (higher is better); ${seeds}. Black: GP-UCB; dashed: its ablations and random schedules.`;
+        : `${this.lpView.value === 'diff' ? `The ${REFERENCE} schedule is not among the methods, so the curves themselves: ` : ''}IWAE bound on the held-out images after each window (higher is better); ${seeds}. Black: GP-UCB; dashed: its ablations and random schedules.`
+      // Two estimates of test log p(x): the curves' (few draws, every window) and the final table's (more draws).
+      const st = this.state;
+      this.lpHelp.textContent += ` Which estimate: the curves use K = ${st.curvek} IWAE draws per image after each window; the final table below uses K = ${st.iwaek}, a tighter bound, so the curves' last point and the table can order close methods differently (the table's is the better estimate).`;
     }
     const bs = this.betas();
     if (bs.length && bs[0].x.length) {

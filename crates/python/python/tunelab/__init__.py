@@ -12,9 +12,11 @@ Three uses (README, "Python and clusters"):
 
 Distributed versions on Ray: ``tunelab.ray`` (rounds, seeds) and ``tunelab.tune`` (a Ray Tune scheduler).
 Reports are dicts (the CLI's JSON document) with sample matrices as ``(n, d)`` numpy arrays;
-``tunelab.to_frame(report)`` gives pandas tables, ``tunelab.plot`` the page's charts as matplotlib Figures
-(``plot.scores``, ``plot.regret``, ``plot.traces``, ``plot.tvo``, ``plot.hoag``) and ``tunelab.to_json(report)`` the
-CLI's JSON text.
+``tunelab.run`` returns a ``tunelab.Report`` (a dict with ``.frame(table)``, ``.plot()``, ``.best`` and an HTML
+summary in notebooks); ``tunelab.to_frame(report)`` gives pandas tables, ``tunelab.plot`` charts made for each
+kind's data as matplotlib Figures that show in Jupyter (``plot.scores``, ``plot.regret``, ``plot.traces``,
+``plot.tvo``, ``plot.hoag``, ``plot.lr_schedule``, ``plot.step_size``, ``plot.report``) and
+``tunelab.to_json(report)`` the CLI's JSON text. Rounds are numbered from 0 everywhere.
 In a notebook, ``tunelab.widget(kind=..., config=..., preset=..., lesson=...)`` shows the page's panel (runs in the
 notebook's browser) and ``tunelab.show(report)`` a report in its panel's charts (``tunelab[notebook]``: anywidget).
 Errors of the core are raised as ``ConfigError`` / ``DataError`` (``ValueError`` s), ``NumericalError`` (a
@@ -28,8 +30,12 @@ import io
 import json
 import math
 import os
+import signal
 import sys
+import tempfile
+import threading
 import time
+import warnings
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -37,13 +43,14 @@ import numpy as np
 from . import _core
 from ._errors import ConfigError, DataError, Interrupted, IoError, NumericalError, TunelabError
 from ._frames import to_frame
+from ._report import Report
 from . import plot  # matplotlib is imported by its functions, on their first call
 from .notebook import show, widget  # anywidget is imported on their first call (the `notebook` extra)
 
 __version__ = _core.__version__
 __all__ = [
     "ksd", "fssd", "run", "check", "presets", "preset", "with_seed", "run_seeds", "Mamba", "mamba_run", "score_arm",
-    "with_repeats", "merge_bandit", "to_frame", "to_json", "plot", "widget", "show",
+    "with_repeats", "merge_bandit", "to_frame", "to_json", "plot", "Report", "widget", "show",
     "TunelabError", "DataError", "ConfigError", "NumericalError", "IoError", "Interrupted",
 ]
 
@@ -242,10 +249,73 @@ def _table_text(data: Any, label: str) -> str:
     return buf.getvalue()
 
 
+# Ctrl-C: a second SIGINT this soon after the first is the same request (``timeout -s INT`` signals the process
+# and its group: two SIGINTs milliseconds apart), not a second one that would lose the stopped report.
+_SAME_CTRL_C = 1.0
+
+
+class _Lingering:
+    """The SIGINT handler left behind by a stopped run until a second has passed since its Ctrl-C: ignores
+    SIGINT until then; afterwards puts the previous handler back and hands it the signal."""
+
+    def __init__(self, prev: Any, until: float):
+        self.prev, self.until = prev, until
+
+    def __call__(self, signum: int, frame: Any) -> Any:
+        if time.monotonic() < self.until:
+            return None
+        if signal.getsignal(signal.SIGINT) is self:
+            signal.signal(signal.SIGINT, self.prev)
+        return self.prev(signum, frame)
+
+
+class _CtrlC:
+    """During ``run`` on the main thread: the first SIGINT goes to the previous handler (Python's: a
+    ``KeyboardInterrupt``, which stops the run), later ones within a second are ignored, so the stopped report
+    reaches ``Interrupted``. Elsewhere (other threads, a handler that is not a callable) it does nothing."""
+
+    def __init__(self) -> None:
+        self.first: Optional[float] = None
+        self.prev: Any = None
+
+    def __enter__(self) -> "_CtrlC":
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        prev = signal.getsignal(signal.SIGINT)
+        if isinstance(prev, _Lingering):
+            prev = prev.prev
+        if not callable(prev):
+            return self
+        self.prev = prev
+        signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def _handle(self, signum: int, frame: Any) -> Any:
+        now = time.monotonic()
+        if self.first is None:
+            self.first = now
+            return self.prev(signum, frame)
+        if now - self.first < _SAME_CTRL_C:
+            return None
+        return self.prev(signum, frame)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.prev is None:
+            return
+        if self.first is not None and time.monotonic() - self.first < _SAME_CTRL_C:
+            signal.signal(signal.SIGINT, _Lingering(self.prev, self.first + _SAME_CTRL_C))
+        else:
+            signal.signal(signal.SIGINT, self.prev)
+
+
+def _is_table(data: Any) -> bool:
+    return (hasattr(data, "to_csv") and hasattr(data, "columns")) or isinstance(data, (tuple, np.ndarray, list))
+
+
 def run(config: Union[Dict[str, Any], str], progress: Union[bool, Callable[[Dict[str, Any]], Any], None] = None, *,
         data: Any = None, csv: Optional[str] = None, label: Optional[str] = None,
-        threads: Optional[int] = None) -> Dict[str, Any]:
-    """Runs an experiment of any kind and returns its report envelope (a dict).
+        threads: Optional[int] = None, standardize: bool = False) -> Report:
+    """Runs an experiment of any kind and returns its report envelope (a ``tunelab.Report``: a dict).
 
     ``config``: a dict (the same JSON document as ``tunelab run --config`` and the page), JSON text, a path
     to a JSON file, or ``"KIND/PRESET"`` (for example ``"tune/paper-logreg"``; kinds: tune, compare, bandit,
@@ -255,22 +325,32 @@ def run(config: Union[Dict[str, Any], str], progress: Union[bool, Callable[[Dict
     otherwise); a callable ``progress(event)`` receives every event dict (``{"type": "started" | "progress" |
     "finished", ...}``) on the calling thread.
 
-    ``data``: the data set, for a config that reads one. A path (``str`` or ``os.PathLike``) runs on that CSV
-    file as the CLI's ``--data`` (``label``: its label column, default ``y``); CSV text, a pandas DataFrame,
-    a ``(features, labels)`` pair or a 2-D array (label last) are handed over as an upload, for a config
-    whose data source is an upload (``{"source": "upload"}`` in tune / compare configs); the label column is
-    the config's. Data the config does not use is a ``ConfigError`` naming ``data=``. ``csv=PATH`` is the
-    older spelling of ``data=PATH``. ``threads``: the size of the run's thread pool (default: all cores).
+    ``data``: the data set, for a config that reads one (any tune or compare preset: it replaces the preset's
+    data, as the CLI's ``--data``). A path (``str`` or ``os.PathLike``) to a CSV file; a pandas DataFrame; a
+    ``(features, labels)`` pair or a 2-D array (label last); or CSV text. ``label``: the label column (default
+    ``y``; for a DataFrame, the name of its label column). For a config whose data source is an upload
+    (``{"source": "upload"}``) a table is handed over as the upload; for any other config that reads data a
+    table is written to a temporary CSV file and run as ``data=PATH`` (the report's config names that file,
+    deleted after the run). ``standardize=True`` standardises the features of ``data`` (the CLI's
+    ``--standardize``). ``csv=PATH`` is the older spelling of ``data=PATH``. ``threads``: the size of the
+    run's thread pool (default: all cores).
 
     Returns the envelope ``{kind, status, config, compute, result, ...}``; sample matrices in it (a tune
     report's ``result["best"]["samples"]``) are ``(n, d)`` numpy arrays (``to_json`` writes the CLI's flat
-    lists back).
+    lists back). ``best`` (``report.best``) has the same shape in every report with arms: a dict with ``arm``
+    and ``score`` (a tune report's also has the arm's step, batch, ...; ``Mamba.report()``'s its ``params``).
+
+    Warnings (``warnings.warn``, category ``UserWarning``): features that look unscaled while standardize is
+    off, and a chosen step size at the edge of its grid.
 
     Stopping: Ctrl-C stops the run at its next check and then raises ``tunelab.Interrupted`` (a
     ``KeyboardInterrupt``) whose ``report`` is the stopped run's envelope (``status == "stopped"``,
-    ``reached``: the progress up to the stop), as the CLI writes a partial report. An exception raised by
-    ``progress`` also stops the run and is re-raised, with the stopped report as its ``report`` attribute.
-    Failures of the core raise ``ConfigError``, ``DataError``, ``NumericalError`` or ``IoError``.
+    ``reached``: the progress up to the stop; ``result``: what it reached, with ``"partial": True`` — for tune
+    and compare every arm scored so far, the best so far and the rounds not reached), as the CLI writes a
+    partial report. A second Ctrl-C within a second of the first is ignored (it is the same request). An
+    exception raised by ``progress`` also stops the run and is re-raised, with the stopped report as its
+    ``report`` attribute. Failures of the core raise ``ConfigError``, ``DataError``, ``NumericalError`` or
+    ``IoError``.
     """
     text = _config_text(config)
     cb: Optional[Callable[[str], None]] = None
@@ -280,26 +360,58 @@ def run(config: Union[Dict[str, Any], str], progress: Union[bool, Callable[[Dict
         progress = None
     if progress is not None:
         if not callable(progress):
-            raise ConfigError(f"invalid configuration: progress must be True, False, None or a callable, not {type(progress).__name__}")
+            raise ConfigError(f"the keyword argument progress must be True, False, None or a callable, not {type(progress).__name__}")
         user = progress
 
         def cb(event_text: str) -> None:
             user(json.loads(event_text))
     if data is not None and csv is not None:
-        raise ConfigError("invalid configuration: give data= or csv=, not both")
+        raise ConfigError("give the keyword argument data= or csv=, not both")
     csv_text: Optional[str] = None
     csv_path: Optional[str] = csv
+    temp: Optional[str] = None
     if isinstance(data, os.PathLike) or (isinstance(data, str) and "\n" not in data):
         csv_path = os.fspath(data)
-    elif isinstance(data, bytes):
-        csv_text = data.decode("utf-8")
-    elif isinstance(data, str):
-        csv_text = data
     elif data is not None:
-        req = json.loads(_core.check(text)).get("data") or {}
-        csv_text = _table_text(data, req.get("label") or "y")
-    out, exc = _core.run(text, cb, csv_text, csv_path, (label or "y") if csv_path is not None else None, threads)
-    report = _shape(json.loads(out))
+        checked = json.loads(_core.check(text))
+        req = checked.get("data") or {}
+        upload = bool(req) and req.get("path") is None
+        source = ((checked.get("config") or {}).get("data") or {}).get("source")
+        if not req and source == "none":
+            raise ConfigError(f"data= is not used: this {checked['kind']} config reads no data set (its data source is "
+                              f"\"none\": the model needs no data); give a config or preset whose model reads data")
+        if upload and label is not None and label != req.get("label"):
+            raise ConfigError(f"the keyword argument label={label!r} does not fit: this config's upload reads the "
+                              f"label column {req.get('label')!r}")
+        if isinstance(data, bytes):
+            table = data.decode("utf-8")
+        elif isinstance(data, str):
+            table = data
+        else:
+            table = _table_text(data, (req.get("label") if upload else label) or "y")
+        if upload:
+            csv_text = table
+        else:
+            # any other config that reads data: the table as a file, as the CLI's --data FILE
+            fd, temp = tempfile.mkstemp(prefix="tunelab-data-", suffix=".csv")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(table)
+            csv_path = temp
+    try:
+        with _CtrlC():
+            out, exc, advice = _core.run(text, cb, csv_text, csv_path, (label or "y") if csv_path is not None else None,
+                                         threads, bool(standardize))
+            report = Report(_shape(json.loads(out)))
+    except ConfigError as e:
+        if temp is not None and temp in str(e):
+            # the temporary file is ours, not the user's: name the keyword argument instead
+            raise ConfigError(str(e).replace(f'data="{temp}"', "data= (a table)")) from None
+        raise
+    finally:
+        if temp is not None:
+            os.unlink(temp)
+    for w in advice:
+        warnings.warn(w, UserWarning, stacklevel=2)
     if exc is not None:
         if isinstance(exc, KeyboardInterrupt):
             raise Interrupted(report) from None
@@ -362,7 +474,7 @@ def run_seeds(config: Union[Dict[str, Any], str], seeds: Iterable[int], **kwargs
 
 
 def mamba_run(arms: Union[int, Sequence[Any]], run_arm: Callable, budget: float, eta: int = 3, *, seed: int = 0,
-              **scoring) -> Dict[str, Any]:
+              checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None, **scoring) -> Dict[str, Any]:
     """A whole MAMBA run over samplers you write, on this machine.
 
     ``run_arm(arm, budget, state, rng_seed) -> (samples, scores, state)`` runs arm ``arm`` (an entry of
@@ -371,9 +483,27 @@ def mamba_run(arms: Union[int, Sequence[Any]], run_arm: Callable, budget: float,
     ``rng_seed`` is ``[seed, arm id, round]`` (for ``np.random.default_rng``). Scoring keywords as
     ``Mamba``. Returns ``Mamba.report()``; ``tunelab.ray.mamba`` runs the arms of each round as Ray tasks and
     returns the same report.
+
+    ``checkpoint=PATH``: after every round the run's state (``Mamba.state()`` and the arms' ``state`` values,
+    which must pickle) is written to PATH (a pickle, replaced atomically); when PATH exists at the start, the
+    run continues from it. A run killed at any point (Ctrl-C, SIGKILL, a closed laptop) and started again with
+    the same arguments repeats at most the round it was in, and ends with the same report, bit for bit, as a
+    run never interrupted (the ``rng_seed`` of each arm and round does not depend on the interruption).
     """
-    m = Mamba(arms, budget, eta, **scoring)
+    import pickle
+
     states: Dict[int, Any] = {}
+    m: Optional[Mamba] = None
+    if checkpoint is not None and os.path.exists(checkpoint):
+        with open(checkpoint, "rb") as f:
+            saved = pickle.load(f)
+        if not isinstance(saved, dict) or saved.get("version") != 1 or saved.get("seed") != int(seed):
+            raise ConfigError(f"the keyword argument checkpoint={os.fspath(checkpoint)!r} names a file that is not "
+                              f"this run's checkpoint (a mamba_run checkpoint of seed {int(seed)})")
+        m = Mamba.from_state(saved["mamba"])
+        states = saved["states"]
+    if m is None:
+        m = Mamba(arms, budget, eta, **scoring)
     while (ask := m.ask()) is not None:
         results = {}
         for a in ask.arms:
@@ -381,6 +511,11 @@ def mamba_run(arms: Union[int, Sequence[Any]], run_arm: Callable, budget: float,
             results[a] = (x, g)
         for a in m.tell(results):
             states.pop(a, None)
+        if checkpoint is not None:
+            tmp = f"{os.fspath(checkpoint)}.tmp"
+            with open(tmp, "wb") as f:
+                pickle.dump({"version": 1, "seed": int(seed), "mamba": m.state(), "states": states}, f)
+            os.replace(tmp, checkpoint)
     return m.report()
 
 
@@ -436,6 +571,12 @@ class Mamba:
                  precond_sd: Optional[Iterable[float]] = None, c: Optional[float] = None,
                  beta: Optional[float] = None, scale: Optional[str] = None, estimator: Optional[str] = None,
                  max_samples: int = 1000):
+        for key, value, known in (("kernel", kernel, ("per-arm", "plain", "run")),
+                                  ("scale", scale, ("fixed", "median", "median-precond", "median_precond")),
+                                  ("estimator", estimator, ("v", "V", "u", "U", "linear"))):
+            if value is not None and value not in known:
+                raise ConfigError(f"the keyword argument {key}={value!r} of tunelab.Mamba must be one of "
+                                  + ", ".join(repr(k) for k in known))
         if isinstance(arms, int):
             self.arms: List[Any] = list(range(arms))
         else:
@@ -489,10 +630,21 @@ class Mamba:
         return json.loads(self._inner.plan())
 
     def report(self) -> Dict[str, Any]:
-        """The report so far: config, kernel, plan, rounds (arms, budget, pruned), per-arm scores, best."""
+        """The report so far: config, kernel, plan, rounds (arms, budget, pruned; numbered from 0, as
+        ``Ask.round``), per-arm scores, ``arm_params`` (the arm descriptions, when they are plain values or
+        dicts), and ``best``: ``{"arm", "score", "params"}`` as in every report (``score``: its last; ``params``:
+        its description, a dict, or ``{"arm": description}``), ``None`` before the end; ``best_arm`` is the
+        chosen arm's description."""
         r = json.loads(self._inner.report())
-        if r.get("best") is not None:
-            r["best_arm"] = self.arms[r["best"]]
+        if all(isinstance(a, (dict, int, float, str, bool)) for a in self.arms):
+            r["arm_params"] = list(self.arms)
+        b = r.get("best")
+        if b is not None:
+            desc = self.arms[b]
+            r["best_arm"] = desc
+            scores = r["arms"][b]["scores"]
+            r["best"] = {"arm": b, "score": scores[-1] if scores else None,
+                         "params": dict(desc) if isinstance(desc, dict) else {"arm": desc}}
         return r
 
     def state(self) -> Dict[str, Any]:

@@ -42,11 +42,17 @@ def _flat(row: Dict[str, Any]) -> Dict[str, Any]:
 
 # --- tune (and the tune reports inside compare) ---
 
+# An arm's hyperparameters, as Optuna names its trials' parameters (``params_<name>``).
+_TUNE_PARAMS = ("step", "batch", "leapfrog")
+
+
 def _tune_arms(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     rows = []
     for a in r["arms"]:
         # (the page's drill-down `draws`, a dict, are not a column)
-        row = {k: v for k, v in a.items() if k not in ("scores", "draws")}
+        row = {"arm": a.get("arm", a.get("id"))}
+        row.update({k: v for k, v in a.items() if k not in ("scores", "draws", "arm")})
+        row.update({f"params_{k}": a[k] for k in _TUNE_PARAMS if k in a})
         row["rounds_run"] = len(a["scores"])
         row["score"] = _score(a["scores"][-1]) if a["scores"] else math.nan
         rows.append(row)
@@ -123,6 +129,30 @@ def _method_traces(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     return [{"method": m["name"], **_flat(p)} for m in r["methods"] for p in m["trace"]]
 
 
+def _lr_methods(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+    # one row per schedule: its family, final and test loss, divergence, steps, and its learning rates
+    return [_flat({k: v for k, v in m.items() if k not in ("trace",)}) for m in r["methods"]]
+
+
+def _hoag_methods(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+    rows = []
+    for m in r["methods"]:
+        row = _flat({k: v for k, v in m.items() if k != "trace"})
+        last = m["trace"][-1] if m.get("trace") else {}
+        row.update({f"final_{k}": v for k, v in _flat(last).items() if k not in ("iter",)})
+        rows.append(row)
+    return rows
+
+
+def _step_size_runs(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+    rows = []
+    for run in ([r["gp_ucb"]] if r.get("gp_ucb") else []) + list(r.get("fixed") or []):
+        rows.append({"name": run["name"], "windows": len(run["steps"]), "last_step": run["steps"][-1] if run["steps"] else math.nan,
+                     "tail_ksd": _score(run.get("tail_ksd")), "diverged_windows": run.get("diverged_windows", 0),
+                     "grad_evals": run.get("grad_evals")})
+    return rows
+
+
 def _step_size_traces(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     rows = []
     for run in list(r.get("fixed") or []) + ([r["gp_ucb"]] if r.get("gp_ucb") else []):
@@ -131,11 +161,47 @@ def _step_size_traces(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     return rows
 
 
+# --- tvo ---
+
+def _tvo_summary(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+    # one row per method: test log p(x) and KL, mean and sd over repeats, and the diverged runs
+    return [_flat(m) for m in r["summary"]]
+
+
+def _tvo_windows(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+    # one row per run and window: the window's epoch, reward, bounds and its schedule's points (schedule_0..)
+    return [{"method": run["method"], "repeat": run.get("repeat", 0), **_flat(w)}
+            for run in r["runs"] for w in run["windows"]]
+
+
+def _tvo_integrand(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+    # one row per run and beta of the integrand E_pi_beta[log w] at the end of training
+    rows = []
+    for run in r["runs"]:
+        ys = run["integrand"]
+        for k, y in enumerate(ys):
+            rows.append({"method": run["method"], "repeat": run.get("repeat", 0),
+                         "beta": k / (len(ys) - 1) if len(ys) > 1 else 0.0, "integrand": y})
+    return rows
+
+
 # --- Mamba.report() (ask/tell) ---
 
+def _params(desc: Any) -> Dict[str, Any]:
+    """An arm description as Optuna-style columns: a dict's scalar entries as ``params_<key>``; anything else
+    as one column ``params_arm`` (a number or string as it is, other objects by ``repr``)."""
+    if isinstance(desc, dict):
+        return {f"params_{k}": v for k, v in desc.items() if isinstance(v, (int, float, str, bool)) or v is None}
+    if isinstance(desc, (int, float, str, bool)):
+        return {"params_arm": desc}
+    return {"params_arm": repr(desc)}
+
+
 def _mamba_arms(r: Dict[str, Any]) -> List[Dict[str, Any]]:
-    return [{"arm": a["arm"], "pruned_round": a["pruned_round"], "rounds_run": len(a["scores"]),
-             "score": _score(a["scores"][-1]) if a["scores"] else math.nan} for a in r["arms"]]
+    descs = r.get("arm_params") or [None] * len(r["arms"])
+    return [{"arm": a["arm"], **(_params(d) if d is not None else {}), "pruned_round": a["pruned_round"],
+             "rounds_run": len(a["scores"]), "score": _score(a["scores"][-1]) if a["scores"] else math.nan}
+            for a, d in zip(r["arms"], descs)]
 
 
 def _mamba_rounds(r: Dict[str, Any]) -> List[Dict[str, Any]]:
@@ -149,9 +215,10 @@ _TABLES: Dict[str, Dict[str, Callable[[Dict[str, Any]], List[Dict[str, Any]]]]] 
     "compare": {"arms": _compare("arms"), "rounds": _compare("rounds"), "traces": _compare("traces"),
                 "evaluation": _compare("evaluation")},
     "bandit": {"regrets": _bandit_regrets, "arms": _bandit_arms},
-    "hoag": {"traces": _method_traces},
-    "lr-schedule": {"traces": _method_traces},
-    "step-size": {"traces": _step_size_traces},
+    "hoag": {"traces": _method_traces, "methods": _hoag_methods},
+    "lr-schedule": {"traces": _method_traces, "methods": _lr_methods},
+    "step-size": {"traces": _step_size_traces, "runs": _step_size_runs},
+    "tvo": {"summary": _tvo_summary, "windows": _tvo_windows, "integrand": _tvo_integrand},
     "mamba": {"arms": _mamba_arms, "rounds": _mamba_rounds},
 }
 
@@ -162,14 +229,23 @@ def to_frame(report: Dict[str, Any], table: Optional[str] = None) -> Any:
     ``report``: an envelope from ``tunelab.run`` or the ``result`` inside it, or ``Mamba.report()``.
     Tables by kind (the first is the default):
 
-    - tune: ``arms`` (one row per arm: step, batch, status, pruned_round, last ``score``), ``rounds`` (one
-      row per arm and round: budget, ``score``), ``traces`` (the chosen arm's kept draws: ``draw``, ``x0``..);
+    - tune: ``arms`` (one row per arm: step, batch, status, pruned_round, last ``score``, and the arm's
+      hyperparameters as Optuna names them: ``params_step``, ``params_batch``, ``params_leapfrog``),
+      ``rounds`` (one row per arm and round: budget, ``score``), ``traces`` (the chosen arm's kept draws:
+      ``draw``, ``x0``..);
     - compare: ``arms``, ``rounds``, ``traces`` of every tuner (column ``tuner``) and ``evaluation``;
     - bandit: ``regrets`` (simple and cumulative regret with their bands per algorithm and round), ``arms``;
-    - hoag, lr-schedule, step-size: ``traces`` (one row per trace point of each method);
-    - ``Mamba.report()``: ``arms``, ``rounds`` (score, rows scored, pruned).
+    - hoag: ``traces`` (one row per trace point of each method), ``methods`` (one row per method, its last
+      point as ``final_*``);
+    - lr-schedule: ``traces``, ``methods`` (one row per schedule: family, final and test loss, divergence);
+    - step-size: ``traces`` (one row per window of each run: step, ksd), ``runs`` (one row per run);
+    - tvo: ``summary`` (one row per method: test log p(x) and KL over repeats), ``windows`` (one row per run
+      and window: epoch, reward, bounds, ``schedule_0``..), ``integrand`` (one row per run and beta);
+    - ``Mamba.report()``: ``arms`` (with each arm's description as ``params_*`` columns), ``rounds`` (score,
+      rows scored, pruned).
 
-    Scores that are +inf in the report (``None``: diverged or too few samples) are ``inf``.
+    Rounds are numbered from 0, as in the JSON and ``Mamba.Ask``. Scores that are +inf in the report
+    (``None``: diverged or too few samples) are ``inf``.
     """
     pd = _pandas()
     if "plan" in report and "rounds" in report and "kind" not in report:
@@ -177,17 +253,15 @@ def to_frame(report: Dict[str, Any], table: Optional[str] = None) -> Any:
     elif "kind" in report and "result" in report:
         kind, result = report["kind"], report["result"]
         if result is None:
-            raise ConfigError(f"invalid configuration: to_frame: the report has no result (status {report.get('status')!r})")
+            raise ConfigError(f"to_frame: the report has no result (status {report.get('status')!r})")
     else:
         kind, result = _guess_kind(report), report
     tables = _TABLES.get(kind)
     if tables is None:
-        raise ConfigError(f"invalid configuration: to_frame: no tables for a {kind} report "
-                          f"(tables exist for {', '.join(_TABLES)})")
+        raise ConfigError(f"to_frame: no tables for a {kind} report (tables exist for {', '.join(_TABLES)})")
     name = table or next(iter(tables))
     if name not in tables:
-        raise ConfigError(f"invalid configuration: to_frame: a {kind} report has the tables "
-                          f"{', '.join(tables)}; not {name!r}")
+        raise ConfigError(f"to_frame: a {kind} report has the tables {', '.join(tables)}; not {name!r}")
     return pd.DataFrame(tables[name](result))
 
 
@@ -203,4 +277,6 @@ def _guess_kind(result: Dict[str, Any]) -> str:
         return "step-size"
     if "methods" in result:
         return "lr-schedule" if "intervals" in result else "hoag"
+    if "runs" in result and "summary" in result:
+        return "tvo"
     return "unknown"

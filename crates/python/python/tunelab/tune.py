@@ -1,24 +1,31 @@
 """A Ray Tune scheduler that prunes trials by tunelab's Stein discrepancy.
 
-Any trainable that reports its recent ``samples`` and their ``scores`` (``grad log p`` at the samples, n x d
-arrays or nested lists) can be tuned::
+A trainable reduces its recent ``samples`` and their ``scores`` (``grad log p`` at the samples, n x d arrays)
+to their Stein score inside the trial with ``tunelab.tune.report`` (so Tune's results, logs, checkpoints and
+``get_dataframe()`` hold scores only, whatever the size of the samples), and Tune's own metric works::
 
     from ray import tune
-    from tunelab.tune import SteinHalvingScheduler
+    import tunelab.tune
+
+    sched = tunelab.tune.SteinHalvingScheduler(max_t=27, reduction_factor=3)
+    scoring = sched.scoring                                        # the run's Stein kernel, a plain dict
 
     def trainable(config):
         state = None
         for step in range(max_t):
             samples, scores, state = run_sampler(config, state)   # one unit of budget
-            tune.report({"samples": samples, "scores": scores})
+            tunelab.tune.report(samples, scores, scoring=scoring)  # reports {"stein_score", "stein_rows"}
 
-    sched = SteinHalvingScheduler(max_t=27, reduction_factor=3)
     results = tune.Tuner(trainable, param_space={...},
-                         tune_config=tune.TuneConfig(scheduler=sched, num_samples=...),
+                         tune_config=tune.TuneConfig(metric="stein_score", mode="min", scheduler=sched,
+                                                     num_samples=...),
                          run_config=tune.RunConfig(callbacks=[sched.callback])).fit()
-    best = results.get_best_result(metric="stein_score", mode="min")
-    results.get_dataframe()            # stein_score, stein_rung, stein_pruned columns
+    best = results.get_best_result()   # the metric and mode of the TuneConfig
+    results.get_dataframe()            # stein_score, stein_rows, stein_rung, stein_pruned columns
     sched.decisions                    # every rung decision: trial index, rung, score, "continue" / "stop"
+
+A trainable may still report raw ``samples`` and ``scores`` (the scheduler then scores them itself, but Tune
+stores the samples in every result and ``TuneConfig(metric=...)`` cannot be used).
 
 The scheduler computes each result's score under one Stein kernel (``tunelab.score_arm``; default the
 ``per-arm`` kernel of ``tunelab.Mamba``; lower is better) and applies successive halving at the rungs
@@ -34,8 +41,7 @@ Ray Tune gives a scheduler a copy of each result, so the score reaches Tune's re
 pass ``run_config=tune.RunConfig(callbacks=[sched.callback])``. It writes ``stein_score``, ``stein_rung``
 (the rung this result was recorded at, or -1) and ``stein_pruned`` (1 once the trial is decided "stop",
 else 0) into every result, so ``get_best_result(metric="stein_score", mode="min")``, ``get_dataframe()`` and
-the logs have them. (``TuneConfig(metric="stein_score")`` cannot be used: Tune checks its metric before the
-scheduler sees the result.)
+the logs have them.
 """
 
 from __future__ import annotations
@@ -51,6 +57,21 @@ from ray.tune.schedulers import FIFOScheduler, TrialScheduler
 import tunelab
 
 logger = logging.getLogger(__name__)
+
+
+def report(samples: Any, scores: Any, *, scoring: Optional[Dict[str, Any]] = None, **metrics: Any) -> None:
+    """Inside a Ray Tune trainable: reports the Stein score of ``samples`` (n x d) with their ``scores``
+    (``grad log p``) as ``stein_score`` (``inf`` for a diverged chain or fewer than 2 rows) and the rows scored
+    as ``stein_rows``, plus any other ``metrics``; the samples themselves never reach Tune. ``scoring``: the
+    scheduler's kernel (``SteinHalvingScheduler.scoring``; default the ``per-arm`` kernel of
+    ``tunelab.Mamba``)."""
+    from ray import tune
+
+    cfg = scoring if scoring is not None else tunelab.Mamba(1, 1.0).config
+    x = np.asarray(samples, dtype=np.float64)
+    g = np.asarray(scores, dtype=np.float64)
+    score, rows = (math.inf, 0) if x.size == 0 else tunelab.score_arm(cfg, x, g)
+    tune.report({"stein_score": float(score), "stein_rows": int(rows), **metrics})
 
 
 class _SteinCallback(Callback):
@@ -118,8 +139,16 @@ class SteinHalvingScheduler(FIFOScheduler):
         # The scheduler ranks by its own score (lower is better); a Tuner's metric/mode are for the search.
         return True
 
+    @property
+    def scoring(self) -> Dict[str, Any]:
+        """The run's Stein kernel as a plain dict, for ``tunelab.tune.report(..., scoring=...)`` in the trials."""
+        return dict(self._score_config)
+
     def stein_score(self, result: Dict[str, Any]) -> float:
-        """The score of one result (``inf`` when it has no samples or too few)."""
+        """The score of one result: its ``stein_score`` when the trial scored itself (``tunelab.tune.report``),
+        else the score of its samples (``inf`` when it has no samples or too few)."""
+        if result.get("stein_score") is not None:
+            return float(result["stein_score"])
         if self._samples_attr not in result or self._scores_attr not in result:
             return math.inf
         x = np.asarray(result[self._samples_attr], dtype=np.float64)

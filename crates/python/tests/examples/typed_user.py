@@ -41,11 +41,18 @@ def experiment() -> Optional[Dict[str, Any]]:
     except tunelab.ConfigError as e:
         raise ValueError(str(e)) from e
     frame = tunelab.to_frame(report, "arms")
+    table: Any = report.frame("rounds")
+    html: str = report._repr_html_()
+    best: Optional[Dict[str, Any]] = report.best
+    shown: Figure = report.plot()
+    print(table, html, best, shown)
     print(frame, tunelab.to_json(report)[:10])
     fig: Figure = tunelab.plot.scores(report, labels=["a", "b"])
     fig.savefig("scores.pdf")
     figs: List[Figure] = [tunelab.plot.traces(report, dims=[0]), tunelab.plot.regret(report, log=True),
-                          tunelab.plot.tvo(report), tunelab.plot.hoag(report, x="cost")]
+                          tunelab.plot.tvo(report), tunelab.plot.hoag(report, x="cost"),
+                          tunelab.plot.lr_schedule(report), tunelab.plot.step_size(report),
+                          tunelab.plot.report(report)]
     print(len(figs))
     return report
 

@@ -1,8 +1,8 @@
 //! Unit tests of the HPO problems (the module's private training code).
 use super::*;
 
-/// The trained weights of the network, bit for bit (FNV-1a over the f64 bits; recorded before the dense
-/// layers moved to `crate::nn`, issue 24).
+/// The trained weights of the network, bit for bit (FNV-1a over the f64 bits): a reference value that pins
+/// the dense layers of `crate::nn` and the training loop.
 #[test]
 fn mlp_training_bits_are_pinned() {
     let all = data::digits().unwrap();

@@ -47,15 +47,15 @@ use crate::rng::{stream, substream, Rng};
 use crate::sampler::{reference_sample_stoppable, BatchSize, Budget, Chain, SamplerKind, SamplerParams, ValidSamplerParams};
 use crate::stein::{ksd_target_value, median_pairwise_distance, Estimator, KernelScale, KsdOptions};
 use crate::model::ModelSpec;
-use crate::experiments::tune::config::{DataSource, DataSpec};
+use crate::experiments::sgmcmc::config::{DataSource, DataSpec};
 use crate::math::{exp, ln, powf};
-use crate::experiments::tune::posterior::{load_data, Posterior};
+use crate::experiments::sgmcmc::posterior::{load_data, Posterior};
 use crate::{Error, Result};
 
 mod reservoir;
 pub use reservoir::*;
 
-/// Stream ids of the table (the posterior's split / MAP streams come from `tune::posterior`).
+/// Stream ids of the table (the posterior's split / MAP streams come from `sgmcmc::posterior`).
 const STREAM_ARM: u64 = 0x5c_a0;
 const STREAM_RUN: u64 = 0x5c_a1;
 const STREAM_REF: u64 = 0x5c_a2;
@@ -81,7 +81,7 @@ fn default_data() -> DataSpec {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SgmcmcKsdSpec {
-    /// The data (as in the tune config: `simulate`, `csv`, `upload`, `digits`, `none`); its `test_fraction` is
+    /// The data (as in the SG-MCMC run config: `simulate`, `csv`, `upload`, `digits`, `none`); its `test_fraction` is
     /// ignored (no test set is needed). Default: simulated logistic data, n = 1000, d = 5.
     pub data: DataSpec,
     /// The model (default logistic regression, prior N(0, 10 I)).

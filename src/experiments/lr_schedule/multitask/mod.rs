@@ -1,6 +1,5 @@
 //! Multi-task scheduling of the learning rate (Picheny, Dutordoir, Artemev & Durrande, Sec. 4), from the
-//! paper's text (`../shared/papers/lr-schedule-bo-picheny-et-al.txt`; issue 25 replaced a TRUVAR-based
-//! version written before the text was available). Deviations: docs/papers/lr-schedule-bo.md.
+//! paper's text (`../shared/papers/lr-schedule-bo-picheny-et-al.txt`). Deviations: docs/papers/lr-schedule-bo.md.
 //!
 //! - Model (Sec. 4.1): the exact-GP increments model (`trace_gp.rs`) with the product kernel
 //!   `k_Y k_x k_Ω` and each task at a learnt location `w ∈ R^2` (`crate::gp::multitask`).
