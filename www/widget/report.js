@@ -53,5 +53,7 @@ export async function showReport(hooks, env) {
   entry.lastChartData = p.chartData();
   p.progress(1, `Opened from a report: its run took ${seconds.toFixed(1)} s on ${env.compute?.threads ?? '?'} thread(s) where it was made; nothing ran here.`);
   p.setRunState('done');
-  p.message(`Opened from a report (${env.kind}): these charts are the report's numbers; nothing ran here. Run runs its config again in this notebook.`, 'info');
+  // The panel's own headline of the result (its chosen arm, its winner) stays, after where it comes from.
+  const said = p.bar.part('message')?.textContent ?? '';
+  p.message(`Opened from a report (${env.kind}): these charts are the report's numbers; nothing ran here (Run runs its config again in this notebook).${said ? ` ${said}` : ''}`, 'info');
 }

@@ -31,6 +31,11 @@ try {
     const state = await host.evaluate((e) => ({ ...e.dataset }));
     const frame = await (await host.$('iframe'))?.contentFrame();
     const height = await host.evaluate((e) => e.querySelector('iframe')?.getBoundingClientRect().height ?? 0);
+    // A lesson loads its settings after the page is ready: wait until it says so (or fails).
+    await frame?.waitForFunction(() => {
+      const l = /** @type {any} */ (window).__tunelab?.lesson;
+      return !l || (l.status !== 'loading' && l.status !== 'none');
+    }, null, { timeout: WAIT, polling: 100 });
     const inside = frame ? await frame.evaluate(() => {
       const hooks = /** @type {any} */ (window).__tunelab;
       const name = hooks.panel;
@@ -47,9 +52,11 @@ try {
       });
       return {
         panel: name, runState: entry.runState, runs: entry.runs, errors: entry.errors, charts,
-        chartData: entry.lastChartData, report: entry.lastReport, message: section.querySelector('[id$="message"]')?.textContent ?? '',
+        chartData: entry.lastChartData, report: entry.lastReport, message: entry.panel.bar.part('message')?.textContent ?? '',
         flavour: hooks.info?.flavour ?? null, threads: hooks.info?.threads ?? null, isolated: globalThis.crossOriginIsolated === true,
         hash: location.hash,
+        lesson: hooks.lesson ? { id: hooks.lesson.id, panel: hooks.lesson.panel, status: hooks.lesson.status,
+          title: document.getElementById('lesson-h')?.textContent ?? null, step: document.getElementById('lesson-step-no')?.textContent ?? null } : null,
       };
     }) : null;
     out.widgets.push({ state, height, inside });

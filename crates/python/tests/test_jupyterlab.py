@@ -8,7 +8,9 @@ step-size preset), runs all its cells from the browser (jupyterlab_e2e.mjs, play
   drew its charts (uPlot canvases with ink, each method's validation loss per iteration) and made the same report,
   bit for bit, as the native core on the config it ran (HOAG is bit-identical across builds,
   tests/e2e/determinism.test.mjs; the step-size tuner is not, so it is the report shown here);
-- the shown report drew the report's numbers (its GP-UCB KSD per window is the report's) and ran nothing.
+- the shown report drew the report's numbers (its GP-UCB KSD per window is the report's) and ran nothing;
+- a built-in lesson opened in its panel with its first step (www/lessons.js through www/embed.js);
+- a tune report (MAMBA on the demo preset) drew its score chart and posterior charts and names its chosen arm.
 The server is stopped in ``finally``; every wait is bounded.
 """
 
@@ -74,6 +76,11 @@ NOTEBOOK_CELLS = [
     "with open('shown-report.json', 'w') as f:\n"
     "    f.write(tunelab.to_json(report))\n"
     "tunelab.show(report)",
+    "tunelab.widget(lesson='gp-ucb')",
+    "tune = tunelab.run('tune/demo')\n"
+    "with open('tune-report.json', 'w') as f:\n"
+    "    f.write(tunelab.to_json(tune))\n"
+    "tunelab.show(tune)",
 ]
 
 
@@ -101,7 +108,7 @@ def test_widget_and_show_draw_in_jupyterlab(tmp_path, root):
         node = shutil.which("node") or "node"
         proc = subprocess.run(
             [node, os.path.join(HERE, "jupyterlab_e2e.mjs"), f"{base}/lab/tree/widget.ipynb?token={token}&reset",
-             json.dumps(["ran", "shown"])],
+             json.dumps(["ran", "shown", "ready", "shown"])],
             cwd=str(root), capture_output=True, text=True, timeout=150)
     finally:
         server.terminate()
@@ -114,7 +121,9 @@ def test_widget_and_show_draw_in_jupyterlab(tmp_path, root):
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert "error" not in out, (out.get("error"), out["console"], (tmp_path / "jupyter.log").read_text()[-3000:])
-    ran, shown = out["widgets"]
+    ran, shown, lesson, tune = out["widgets"]
+    print("jupyterlab e2e:", json.dumps([{"state": w["state"].get("tunelabState"), "panel": w["inside"]["panel"],
+                                          "height": w["height"], "charts": w["inside"]["charts"]} for w in out["widgets"]]))
 
     # The widget: a run in the notebook's browser, single-threaded (no cross-origin isolation), charts drawn.
     assert ran["state"]["tunelabState"] == "ran", ran["state"]
@@ -147,3 +156,17 @@ def test_widget_and_show_draw_in_jupyterlab(tmp_path, root):
     assert gp_shown["ksd"] == report["result"]["gp_ucb"]["ksd"]
     assert [r["name"] for r in s["chartData"]["runs"][1:]] == [r["name"] for r in report["result"]["fixed"]]
     assert all(c["ink"] > 500 for c in s["charts"]) and len(s["charts"]) >= 2, s["charts"]
+
+    # The lesson: its box, its first step, its panel, ready to run.
+    known = tunelab.notebook.lessons()["gp-ucb"]
+    l = lesson["inside"]
+    assert l["lesson"]["id"] == "gp-ucb" and l["lesson"]["status"] == "ready", l["lesson"]
+    assert l["panel"] == known["panel"] == l["lesson"]["panel"] and l["lesson"]["title"] == known["title"]
+    assert l["lesson"]["step"].startswith("Step 1 of ") and l["runs"] == 0
+
+    # A tune report: the score chart (one series per arm drawn) and the posterior charts, the chosen arm named.
+    t = tune["inside"]
+    tune_report = json.loads((tmp_path / "tune-report.json").read_text())
+    assert tune["state"]["tunelabState"] == "shown" and t["panel"] == "tune" and t["runs"] == 0, t["errors"]
+    assert "nothing ran here" in t["message"] and f"#{tune_report['result']['best']['arm']}" in t["message"], t["message"]
+    assert len(t["charts"]) >= 2 and all(c["ink"] > 500 for c in t["charts"]), t["charts"]
