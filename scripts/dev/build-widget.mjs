@@ -10,7 +10,8 @@
 //                wasm bytes posted to it)
 //   page.html    index.html's body with every stylesheet inlined (uPlot's, www/style.css, www/widget/widget.css)
 //   tunelab_bg.wasm  pkg/'s single-threaded build: a notebook page is not cross-origin isolated, so no threads
-//   files/       the data files a config may read (data/*.csv), served to the worker by the kernel on request
+//   files/       the data files a config may read (data/*.csv) and the built-in lessons (lessons/ID.md), served
+//                to the page and its worker by the kernel on request
 //   manifest.json  the built-in lesson ids and panels, the wasm's source hash, the sizes
 //   LICENSES.txt the licences of the npm packages bundled (uPlot, ...)
 // Each module's `import.meta.url` becomes a fixed address under https://tunelab.invalid/ (its path in the
@@ -35,6 +36,9 @@ for (const need of ['pkg/tunelab.js', 'pkg/tunelab_bg.wasm', 'node_modules/uplot
   }
 }
 
+/** vendor/NAME/ of the page's imports: the node_modules folder scripts/dev/serve.mjs serves it from. */
+const VENDOR = { uplot: 'node_modules/uplot/dist', 'markdown-it': 'node_modules/markdown-it/dist/browser' };
+
 /** The page's own module loading, adapted for a bundle (each rewrite must match exactly once, or the build fails). */
 const REWRITES = {
   // The worker imports the wasm-bindgen module of the flavour the page asks for by a computed URL; the widget
@@ -46,8 +50,12 @@ const REWRITES = {
 const pagePlugin = {
   name: 'tunelab-page',
   setup(build) {
-    // uPlot is vendored at serve time (vendor/uplot/ = node_modules/uplot/dist/).
-    build.onResolve({ filter: /vendor\/uplot\// }, (args) => ({ path: path.join(REPO, 'node_modules/uplot/dist', args.path.replace(/^.*vendor\/uplot\//, '')) }));
+    // Vendored libraries, as scripts/dev/serve.mjs maps them (vendor/NAME/ = a folder of node_modules).
+    build.onResolve({ filter: /vendor\/[^/]+\// }, (args) => {
+      const [, name, file] = /** @type {RegExpMatchArray} */ (args.path.match(/vendor\/([^/]+)\/(.*)$/));
+      if (!VENDOR[name]) throw new Error(`build-widget: vendor/${name}/ has no node_modules folder in VENDOR (scripts/dev/build-widget.mjs; see scripts/dev/serve.mjs)`);
+      return { path: path.join(REPO, VENDOR[name], file) };
+    });
     build.onLoad({ filter: /\.m?js$/ }, async (args) => {
       let text = await fs.promises.readFile(args.path, 'utf8');
       const r = rel(args.path);
@@ -56,7 +64,11 @@ const pagePlugin = {
         if (n !== 1) throw new Error(`build-widget: expected "${from}" once in ${r}, found ${n} (update REWRITES in scripts/dev/build-widget.mjs)`);
         text = text.replace(from, to);
       }
-      if (!r.startsWith('node_modules/')) text = text.replaceAll('import.meta.url', JSON.stringify(BASE + r));
+      if (!r.startsWith('node_modules/')) {
+        // The page's document address is a Blob URL in the widget, which cannot be a base: its relative URLs
+        // (lessons/ID.md) resolve against BASE, where the fetch shim answers them.
+        text = text.replaceAll('import.meta.url', JSON.stringify(BASE + r)).replaceAll('document.baseURI', JSON.stringify(BASE));
+      }
       return { contents: text, loader: 'js' };
     });
   },
@@ -78,9 +90,15 @@ const css = ['node_modules/uplot/dist/uPlot.min.css', 'www/style.css', 'www/widg
   .map((f) => `/* ${f} */\n${fs.readFileSync(path.join(REPO, f), 'utf8')}`).join('\n');
 const page = `<!doctype html>\n<html lang="en" class="embed widget">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>tunelab</title>\n<style>\n${css.replace(/<\/style/gi, '<\\/style')}\n</style>\n<!--tunelab:scripts-->\n</head>\n<body>${body.replace(/<script[\s\S]*?<\/script>/gi, '')}</body>\n</html>\n`;
 
-// The built-in lessons (id -> panel), so Python names a wrong id before anything is shown.
-const lessonsMod = await import(path.join(REPO, 'www/lessons.js'));
-const lessons = Object.fromEntries((lessonsMod.LESSONS ?? []).map((l) => [l.id, { panel: l.panel, title: l.title }]));
+// The built-in lessons (lessons/ID.md: id -> panel and title from the front matter), so Python names a wrong id
+// before anything is shown; their files ship with the data files (the page fetches lessons/ID.md).
+const lessons = {};
+for (const f of fs.readdirSync(path.join(REPO, 'lessons')).filter((f) => f.endsWith('.md')).sort()) {
+  const front = fs.readFileSync(path.join(REPO, 'lessons', f), 'utf8').match(/^---\n([\s\S]*?)\n---/)?.[1] ?? '';
+  const field = (k) => front.match(new RegExp(`^${k}:\\s*(.*)$`, 'm'))?.[1]?.trim() ?? '';
+  const kind = field('kind');
+  lessons[f.slice(0, -3)] = { panel: kind === 'compare' ? 'tune' : kind, title: field('title') };
+}
 
 // Licences of the npm packages inside the bundles.
 const packages = new Set();
@@ -109,6 +127,11 @@ const files = [];
 for (const f of fs.readdirSync(path.join(REPO, 'data')).filter((f) => f.endsWith('.csv') || f.startsWith('COPYING')).sort()) {
   fs.copyFileSync(path.join(REPO, 'data', f), path.join(OUT, 'files/data', f));
   files.push(`data/${f}`);
+}
+fs.mkdirSync(path.join(OUT, 'files/lessons'), { recursive: true });
+for (const id of Object.keys(lessons)) {
+  fs.copyFileSync(path.join(REPO, 'lessons', `${id}.md`), path.join(OUT, 'files/lessons', `${id}.md`));
+  files.push(`lessons/${id}.md`);
 }
 const size = (f) => fs.statSync(path.join(OUT, f)).size;
 const pkgInputs = fs.existsSync(path.join(REPO, 'pkg/.inputs')) ? fs.readFileSync(path.join(REPO, 'pkg/.inputs'), 'utf8').trim() : null;
