@@ -10,7 +10,8 @@
 //                wasm bytes posted to it)
 //   page.html    index.html's body with every stylesheet inlined (uPlot's, www/style.css, www/widget/widget.css)
 //   tunelab_bg.wasm  pkg/'s single-threaded build: a notebook page is not cross-origin isolated, so no threads
-//   files/       the data files a config may read (data/*.csv), served to the worker by the kernel on request
+//   files/       the data files a config may read (data/*.csv) and the built-in lessons (lessons/ID.md), served
+//                to the page and its worker by the kernel on request
 //   manifest.json  the built-in lesson ids and panels, the wasm's source hash, the sizes
 //   LICENSES.txt the licences of the npm packages bundled (uPlot, ...)
 // Each module's `import.meta.url` becomes a fixed address under https://tunelab.invalid/ (its path in the
@@ -35,6 +36,9 @@ for (const need of ['pkg/tunelab.js', 'pkg/tunelab_bg.wasm', 'node_modules/uplot
   }
 }
 
+/** vendor/NAME/ of the page's imports: the node_modules folder scripts/dev/serve.mjs serves it from. */
+const VENDOR = { uplot: 'node_modules/uplot/dist', 'markdown-it': 'node_modules/markdown-it/dist/browser' };
+
 /** The page's own module loading, adapted for a bundle (each rewrite must match exactly once, or the build fails). */
 const REWRITES = {
   // The worker imports the wasm-bindgen module of the flavour the page asks for by a computed URL; the widget
@@ -46,10 +50,12 @@ const REWRITES = {
 const pagePlugin = {
   name: 'tunelab-page',
   setup(build) {
-    // uPlot is vendored at serve time (vendor/uplot/ = node_modules/uplot/dist/).
-    build.onResolve({ filter: /vendor\/uplot\// }, (args) => ({ path: path.join(REPO, 'node_modules/uplot/dist', args.path.replace(/^.*vendor\/uplot\//, '')) }));
-    // markdown-it (lesson text) likewise (vendor/markdown-it/ = node_modules/markdown-it/dist/browser/).
-    build.onResolve({ filter: /vendor\/markdown-it\// }, (args) => ({ path: path.join(REPO, 'node_modules/markdown-it/dist/browser', args.path.replace(/^.*vendor\/markdown-it\//, '')) }));
+    // Vendored libraries, as scripts/dev/serve.mjs maps them (vendor/NAME/ = a folder of node_modules).
+    build.onResolve({ filter: /vendor\/[^/]+\// }, (args) => {
+      const [, name, file] = /** @type {RegExpMatchArray} */ (args.path.match(/vendor\/([^/]+)\/(.*)$/));
+      if (!VENDOR[name]) throw new Error(`build-widget: vendor/${name}/ has no node_modules folder in VENDOR (scripts/dev/build-widget.mjs; see scripts/dev/serve.mjs)`);
+      return { path: path.join(REPO, VENDOR[name], file) };
+    });
     build.onLoad({ filter: /\.m?js$/ }, async (args) => {
       let text = await fs.promises.readFile(args.path, 'utf8');
       const r = rel(args.path);
@@ -58,7 +64,11 @@ const pagePlugin = {
         if (n !== 1) throw new Error(`build-widget: expected "${from}" once in ${r}, found ${n} (update REWRITES in scripts/dev/build-widget.mjs)`);
         text = text.replace(from, to);
       }
-      if (!r.startsWith('node_modules/')) text = text.replaceAll('import.meta.url', JSON.stringify(BASE + r));
+      if (!r.startsWith('node_modules/')) {
+        // The page's document address is a Blob URL in the widget, which cannot be a base: its relative URLs
+        // (lessons/ID.md) resolve against BASE, where the fetch shim answers them.
+        text = text.replaceAll('import.meta.url', JSON.stringify(BASE + r)).replaceAll('document.baseURI', JSON.stringify(BASE));
+      }
       return { contents: text, loader: 'js' };
     });
   },

@@ -9,7 +9,7 @@ step-size preset), runs all its cells from the browser (jupyterlab_e2e.mjs, play
   bit for bit, as the native core on the config it ran (HOAG is bit-identical across builds,
   tests/e2e/determinism.test.mjs; the step-size tuner is not, so it is the report shown here);
 - the shown report drew the report's numbers (its GP-UCB KSD per window is the report's) and ran nothing;
-- a built-in lesson opened in its panel with its first step (www/lessons.js through www/embed.js);
+- a built-in lesson (lessons/gp-ucb.md, fetched by the page through the kernel) opened in its panel at step 1;
 - a tune report (MAMBA on the demo preset) drew its score chart and posterior charts and names its chosen arm.
 The server is stopped in ``finally``; every wait is bounded.
 """
