@@ -63,7 +63,8 @@ fn edge(r: &TuneReport, tuner: Option<&str>) -> Option<String> {
     let steps: Vec<f64> = r.arms.iter().map(|a| a.info.step).collect();
     let lo = steps.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = steps.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    if !(lo < hi) {
+    // one step size (or none): no edge to speak of
+    if lo >= hi || lo.is_nan() || hi.is_nan() {
         return None;
     }
     let side = if best.step <= lo {
