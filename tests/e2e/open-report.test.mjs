@@ -216,6 +216,25 @@ describe('any report opened in the page', () => {
     await page.close();
   });
 
+  test('a stopped run\'s report opens as a stopped run, with what it reached', async () => {
+    const { page } = await openPage(env.context, env.url);
+    // The envelope a run stopped before its first progress event writes: no result, nothing reached.
+    const full = JSON.parse(fs.readFileSync(files.bandit, 'utf8'));
+    const stopped = { ...full, status: 'stopped', result: null, reached: [], compute: { ...full.compute, done: 0 } };
+    const f = path.join(dir, 'stopped.json');
+    fs.writeFileSync(f, JSON.stringify(stopped));
+    await page.setInputFiles('#open-report-file', f);
+    await page.waitForFunction(() => window.__tunelab.panels.bandit.opened?.name === 'stopped.json');
+    const s = await pageState(page);
+    assert.equal(s.refused, null, s.refusedText);
+    assert.equal(s.panel, 'bandit');
+    assert.equal(s.runState, 'stopped');
+    assert.match(s.card, /a stopped run/);
+    assert.match(await page.textContent('#panel-bandit .partial-card'), /stopped before its first progress update/);
+    assert.equal(s.runs, 0);
+    await page.close();
+  });
+
   test('a report over the page\'s size limit opens without its samples and says so', async () => {
     const { page } = await openPage(env.context, env.url);
     // The CLI's tune report, padded with JSON whitespace past the limit: the same report, a larger file.

@@ -334,3 +334,30 @@ fn lessons_parse_check_and_fail_with_their_line() {
     assert_eq!(get(&out.get(1), "pass").as_bool(), Some(false));
     assert_eq!(get(&out.get(1), "message").as_string().as_deref(), Some("`result.best.step` is 0.001"));
 }
+
+/// A report file opened through the binding: the envelope as a plain object, a tune report's chosen samples as
+/// a Float64Array (as `run` returns them), the samples left out under a small limit, and a cut file refused as a
+/// `ReportError` with its code.
+#[wasm_bindgen_test]
+fn open_report_reads_a_report_file_as_run_returns_it() {
+    let mut v: serde_json::Value = serde_json::from_str(TINY).unwrap();
+    let checked = tunelab::experiments::ExperimentConfig::from_value(&mut v, None).unwrap().check().unwrap();
+    let report = checked.run(Default::default(), &mut |_| {}, &std::sync::atomic::AtomicBool::new(false)).unwrap();
+    let best = match report.result.as_ref() {
+        Some(tunelab::experiments::Output::Tune(t)) => t.best.clone().expect("a chosen arm"),
+        _ => panic!("a tune report"),
+    };
+    let text = serde_json::to_string(&report).unwrap();
+    let out = tunelab_wasm::open_report(&text, 1 << 30).unwrap();
+    assert_eq!(get(&get(&out, "report"), "kind").as_string().as_deref(), Some("tune"));
+    let samples: js_sys::Float64Array = get(&out, "samples").dyn_into().unwrap();
+    assert_eq!(samples.to_vec(), best.samples);
+    assert_eq!(get(&out, "dim").as_f64(), Some(best.dim as f64));
+    assert_eq!(js_sys::Array::from(&get(&out, "dropped")).length(), 0);
+    let small = tunelab_wasm::open_report(&text, 10).unwrap();
+    assert_eq!(get(&small, "samples").dyn_into::<js_sys::Float64Array>().unwrap().length(), 0);
+    assert!(js_sys::Array::from(&get(&small, "dropped")).length() >= 1);
+    let e = js_error(tunelab_wasm::open_report(&text[..text.len() / 2], 1 << 30).unwrap_err());
+    assert_eq!(String::from(e.name()), "ReportError");
+    assert_eq!(get(&e, "code").as_string().as_deref(), Some("damaged"));
+}
