@@ -4,7 +4,7 @@
 //! effective-arms data (distinct arms pulled against pulls, per reservoir and method) as DIR/bandit-effective-arms.csv.
 //! The tables of docs/bandit-tables.md are generated from the reports by `python3 scripts/reproduce/doc_tables.py`.
 //!
-//! `cargo run --release --example bandit_tables -- [--repeats N] [--seed S] [--only NAME,...] [--out DIR]`
+//! `cargo run --release --example bandit_tables -- [--repeats N] [--seed S] [--only NAME;...] [--out DIR]`
 //! (defaults: 20 repeats, seed 1 (the reported seed; nothing was tuned on it), out = docs/). With `--only` (exact
 //! problem names) only the named problems run; the CSV rows of the others are kept.
 use std::fmt::Write as _;
@@ -41,7 +41,7 @@ fn main() {
     let get = |k: &str| args.iter().position(|a| a == k).and_then(|i| args.get(i + 1)).cloned();
     let repeats: usize = get("--repeats").and_then(|v| v.parse().ok()).unwrap_or(20);
     let seed: u64 = get("--seed").and_then(|v| v.parse().ok()).unwrap_or(1);
-    let only: Option<Vec<String>> = get("--only").map(|v| v.split(',').map(String::from).collect());
+    let only: Option<Vec<String>> = get("--only").map(|v| v.split(';').map(String::from).collect());
     let out = get("--out").unwrap_or_else(|| "docs".into());
     let reservoir = |a: f64, b: f64, shift: f64, scale: f64| ProblemSpec::Reservoir { a, b, shift, scale };
     let problems: Vec<(&str, ProblemSpec, usize)> = vec![
