@@ -19,15 +19,17 @@ use tunelab::experiments::bandit::sgmcmc_ksd::{SgmcmcKsdSpec, SgmcmcReservoirSha
 
 fn tuners() -> Vec<AlgoSpec> {
     vec![
-        // the poster's recommendation (argmax over the whole arm set), then the pulled-only and most-pulled variants
+        // the poster's recommendation (argmax over the whole arm set) and the most-pulled variant
         AlgoSpec::DTtts(TttsOptions::default()),
-        AlgoSpec::DTtts(TttsOptions { recommend: Recommend::PosteriorPulled, label: Some("d-ttts (pulled only)".into()), ..Default::default() }),
         AlgoSpec::DTtts(TttsOptions { recommend: Recommend::MostPulled, label: Some("d-ttts (most pulled)".into()), ..Default::default() }),
         AlgoSpec::Ttts(TttsOptions::default()),
         AlgoSpec::SuccessiveHalving(HalvingOptions::default()),
         AlgoSpec::Hyperband(HalvingOptions::default()),
         AlgoSpec::Uniform { arms: None, label: None },
         AlgoSpec::Random { label: Some("random search".into()) },
+        // last, so that every other method keeps its random streams (they follow the position in this list): the
+        // pulled-only variant runs on streams of its own, so it differs from `d-ttts` by its streams as well
+        AlgoSpec::DTtts(TttsOptions { recommend: Recommend::PosteriorPulled, label: Some("d-ttts (pulled only)".into()), ..Default::default() }),
     ]
 }
 
