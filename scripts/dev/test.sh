@@ -78,6 +78,15 @@ if [ -f scripts/dev/docs.sh ]; then
   bash scripts/dev/docs.sh 2>&1 | tee -a "$LOG" || echo "docs: 0 passed, 1 failed (scripts/dev/docs.sh)" | tee -a "$LOG"
 fi
 
+# Every generated table of the docs against the committed raw report it comes from (no experiment re-runs; under
+# a second): scripts/reproduce/doc_tables.py --check regenerates each block and fails naming the ones that differ.
+section "docs-consistency: generated tables against their committed raw reports (scripts/reproduce/doc_tables.py)"
+if python3 scripts/reproduce/doc_tables.py --check 2>&1 | tee -a "$LOG"; then
+  echo "doc tables: 1 passed, 0 failed" | tee -a "$LOG"
+else
+  echo "doc tables: 0 passed, 1 failed (python3 scripts/reproduce/doc_tables.py --check)" | tee -a "$LOG"
+fi
+
 # Every fuzz target for a short budget (FUZZ_SECONDS, default 10 s each: a smoke run of 5,000-200,000 inputs per
 # target on the seed corpora; the long runs are scripts/dev/fuzz.sh SECONDS, README "Fuzzing"); one line per
 # target, counted below. It runs beside the browser tests at the lowest CPU priority (nice 19): the page's tests

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the bandit tables (D-TTTS, GP-UCB, successive halving / Hyperband and the baselines):
-#   tables  docs/bandit-tables.md and docs/bandit-effective-arms.csv (examples/bandit_tables.rs: seed 1, 20 repeats)
+#   tables  the raw reports docs/bandit-reports/*.json and docs/bandit-effective-arms.csv (examples/bandit_tables.rs:
+#           seed 1, 20 repeats), then the tables of docs/bandit-tables.md from the reports (scripts/reproduce/doc_tables.py)
+#   small   only the four Bernoulli reservoirs and the SG-MCMC pool of 60 (seconds each)
 #   gpucb   the README's and docs/bandit.md's GP-UCB numbers (gpucb-numbers.sh, printed)
 #   mlp-poster  only the "mlp mnist poster box" section of docs/bandit-tables.md (preset mlp-mnist-poster's problem:
 #           the D-TTTS poster's MNIST box; 200 pulls, 20 repeats; the other sections are kept; also part of tables)
@@ -14,10 +16,12 @@ PARTS=("$@")
 for part in "${PARTS[@]}"; do
   echo "== bandit: $part"
   case "$part" in
-    tables) cargo run --release --example bandit_tables ;;
+    tables) cargo run --release --example bandit_tables && python3 scripts/reproduce/doc_tables.py docs/bandit-tables.md ;;
     gpucb) bash scripts/reproduce/bandit/gpucb-numbers.sh ;;
     mlp-poster) cargo run --release --example bandit_tables -- --only "mlp mnist poster box" ;;
     mlp-poster-adam) cargo run --release --example bandit_tables -- --only "mlp mnist poster box adam" ;;
-    *) echo "unknown part '$part' (tables, gpucb, mlp-poster, mlp-poster-adam)" >&2; exit 2 ;;
+    small) cargo run --release --example bandit_tables -- --only "reservoir Beta(1,1);reservoir Beta(3,1);reservoir Beta(1,3);reservoir 0.25+0.5 Beta(1,1);sgmcmc-ksd pool of 60"
+       python3 scripts/reproduce/doc_tables.py docs/bandit-tables.md ;;
+    *) echo "unknown part '$part' (tables, small, gpucb, mlp-poster, mlp-poster-adam)" >&2; exit 2 ;;
   esac
 done

@@ -161,6 +161,7 @@ fn report(cfg: &LrConfig, methods: Vec<LrMethodReport>, dynamic: Option<DynamicR
         lr_bounds: cfg.lr_bounds,
         best_constant: best_of(&methods, "constant"),
         best_decay: best_of(&methods, "exponential-decay"),
+        per_schedule: per_schedule_ranks(&methods),
         methods,
         dynamic,
         seed: cfg.seed,

@@ -94,10 +94,47 @@ pub struct LrReport {
     /// The best constant rate and the best exponential decay (by final loss).
     pub best_constant: Option<BestOf>,
     pub best_decay: Option<BestOf>,
+    /// The tuner's rank against each constant and each decay, each run once ([`per_schedule_ranks`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub per_schedule: Vec<ScheduleRank>,
     pub seed: u64,
     /// The multi-task experiment (their Sec. 4), when the config asks for it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub multitask: Option<super::MultitaskReport>,
+}
+
+/// The tuner against every schedule of one baseline family, each run once as the paper (Picheny et al., Sec. 3.2:
+/// "Our approach also outperforms all exponential decay schedules but one"): a schedule's single run is its
+/// repeat 0 (`repeat_finals[0]`), not the best of its repeats.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScheduleRank {
+    /// `constant` or `exponential-decay`.
+    pub family: String,
+    /// Schedules of the family.
+    pub schedules: usize,
+    /// The schedules whose single run ended below the tuner's final loss.
+    pub below_tuner: Vec<String>,
+    /// The tuner's rank among the family's schedules and itself (1 = better than every schedule).
+    pub rank: usize,
+}
+
+/// The tuner's rank against each baseline family, each schedule run once (its first repeat); empty without a
+/// tuner (`dynamic`) or baselines.
+pub fn per_schedule_ranks(methods: &[LrMethodReport]) -> Vec<ScheduleRank> {
+    let Some(tuner) = methods.iter().find(|m| m.family == "dynamic") else { return Vec::new() };
+    ["constant", "exponential-decay"]
+        .iter()
+        .filter_map(|fam| {
+            let of: Vec<&LrMethodReport> = methods.iter().filter(|m| m.family == *fam).collect();
+            if of.is_empty() {
+                return None;
+            }
+            let once = |m: &LrMethodReport| m.repeat_finals.first().copied().unwrap_or(m.final_loss);
+            let below_tuner: Vec<String> =
+                of.iter().copied().filter(|&m| once(m) < tuner.final_loss).map(|m| m.name.clone()).collect();
+            Some(ScheduleRank { family: fam.to_string(), schedules: of.len(), rank: below_tuner.len() + 1, below_tuner })
+        })
+        .collect()
 }
 
 /// Name and final loss of the best method of a family.

@@ -241,3 +241,37 @@ fn cancel_and_bad_configs_give_clear_errors() {
     assert!(err(&c).contains("softplus"));
     assert!(TraceModel::fit(&[], &[], Link::Linear, [1e-3, 1.0], &mut stream(1, 1)).is_err());
 }
+
+#[test]
+fn the_tuner_is_ranked_against_each_schedule_run_once() {
+    use tunelab::experiments::lr_schedule::{per_schedule_ranks, LrMethodReport};
+    let m = |name: &str, family: &str, final_loss: f64, repeat_finals: Vec<f64>| LrMethodReport {
+        name: name.into(),
+        family: family.into(),
+        schedule: Vec::new(),
+        trace: Vec::new(),
+        final_loss,
+        test_loss: 0.0,
+        diverged: false,
+        compute_steps: 0,
+        repeat_finals,
+    };
+    // The reported (best-of-repeats) loss of d1 beats the tuner, but its single run (repeat 0) does not: the
+    // paper's per-schedule comparison ranks by the single run.
+    let methods = vec![
+        m("c1", "constant", 0.30, vec![0.30, 0.35]),
+        m("c2", "constant", 0.10, vec![0.12, 0.10]),
+        m("d1", "exponential-decay", 0.15, vec![0.25, 0.15]),
+        m("d2", "exponential-decay", 0.18, vec![0.18]),
+        m("d3", "exponential-decay", 0.40, vec![0.40]),
+        m("tuner", "dynamic", 0.20, Vec::new()),
+    ];
+    let r = per_schedule_ranks(&methods);
+    assert_eq!(r.len(), 2);
+    assert_eq!((r[0].family.as_str(), r[0].schedules, r[0].rank), ("constant", 2, 2));
+    assert_eq!(r[0].below_tuner, vec!["c2".to_string()]);
+    assert_eq!((r[1].family.as_str(), r[1].schedules, r[1].rank), ("exponential-decay", 3, 2));
+    assert_eq!(r[1].below_tuner, vec!["d2".to_string()]);
+    // no tuner: nothing to rank
+    assert!(per_schedule_ranks(&methods[..5]).is_empty());
+}
