@@ -24,6 +24,7 @@
 pub mod bandit;
 pub mod compare;
 pub mod cost;
+pub mod gp_chart;
 pub mod hoag;
 pub mod lr_schedule;
 pub mod sgmcmc;
