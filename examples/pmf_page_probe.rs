@@ -36,7 +36,7 @@ fn main() {
     let mut r = tunelab::rng::stream(seed, (1 << 40) + 3);
     let res = reference_sample_observed(train, &problem.map, n_ref, n_ref / 2, 5, &RefOptions::default(), &stop, &mut r, &mut |x| {
         moments.push(x);
-        if k % 20 == 0 {
+        if k.is_multiple_of(20) {
             draws.extend_from_slice(x);
         }
         k += 1;

@@ -222,6 +222,24 @@ pub fn prob_best(params: &[(f64, f64)], extra: usize) -> Vec<f64> {
     which.iter().map(|&g| pg[g]).collect()
 }
 
+/// Floor of the modified Lentz algorithm's denominators (Numerical Recipes' FPMIN).
+const TINY: f64 = 1e-300;
+
+/// One step of the modified Lentz algorithm for a continued fraction with partial numerator `aa`: updates
+/// `c` and `d` and returns the factor `c d` the convergent is multiplied by.
+fn lentz_step(aa: f64, c: &mut f64, d: &mut f64) -> f64 {
+    *d = 1.0 + aa * *d;
+    if d.abs() < TINY {
+        *d = TINY;
+    }
+    *c = 1.0 + aa / *c;
+    if c.abs() < TINY {
+        *c = TINY;
+    }
+    *d = 1.0 / *d;
+    *c * *d
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -303,22 +321,4 @@ mod tests {
         assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{p:?}");
         assert!(p[0] > p[1] && p[1] > 0.1 && p[2] < 1e-12);
     }
-}
-
-/// Floor of the modified Lentz algorithm's denominators (Numerical Recipes' FPMIN).
-const TINY: f64 = 1e-300;
-
-/// One step of the modified Lentz algorithm for a continued fraction with partial numerator `aa`: updates
-/// `c` and `d` and returns the factor `c d` the convergent is multiplied by.
-fn lentz_step(aa: f64, c: &mut f64, d: &mut f64) -> f64 {
-    *d = 1.0 + aa * *d;
-    if d.abs() < TINY {
-        *d = TINY;
-    }
-    *c = 1.0 + aa / *c;
-    if c.abs() < TINY {
-        *c = TINY;
-    }
-    *d = 1.0 / *d;
-    *c * *d
 }

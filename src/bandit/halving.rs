@@ -283,6 +283,22 @@ impl BanditAlgo for Halving {
     }
 }
 
+/// The statistics of every pulled arm from pull counts and reward sums (the empirical mean as its reward).
+pub(crate) fn empirical_stats(pulls: &[f64], sums: &[f64]) -> Vec<ArmStat> {
+    (0..pulls.len())
+        .filter(|&i| pulls[i] > 0.0)
+        .map(|i| ArmStat {
+            arm: i,
+            pulls: pulls[i] as usize,
+            mean_reward: Some(sums[i] / pulls[i]),
+            alpha: None,
+            beta: None,
+            true_value: 0.0,
+            label: None,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,20 +328,4 @@ mod tests {
         assert_eq!(st.iter().map(|s| (s.add, s.keep)).collect::<Vec<_>>(), vec![(4, 4), (8, 2), (16, 1)]);
         assert_eq!(h.pass_cost(), 32 + 32 + 32);
     }
-}
-
-/// The statistics of every pulled arm from pull counts and reward sums (the empirical mean as its reward).
-pub(crate) fn empirical_stats(pulls: &[f64], sums: &[f64]) -> Vec<ArmStat> {
-    (0..pulls.len())
-        .filter(|&i| pulls[i] > 0.0)
-        .map(|i| ArmStat {
-            arm: i,
-            pulls: pulls[i] as usize,
-            mean_reward: Some(sums[i] / pulls[i]),
-            alpha: None,
-            beta: None,
-            true_value: 0.0,
-            label: None,
-        })
-        .collect()
 }

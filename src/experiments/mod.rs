@@ -25,6 +25,7 @@ pub mod advice;
 pub mod bandit;
 pub mod compare;
 pub mod cost;
+pub mod gp_chart;
 pub mod hoag;
 pub mod lr_schedule;
 pub mod partial;

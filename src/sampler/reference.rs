@@ -201,7 +201,7 @@ pub fn reference_sample_observed(
     sink: &mut dyn FnMut(&[f64]),
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<RefResult> {
-    let stopped = |it: u64| it % 256 == 0 && stop.load(Ordering::Relaxed);
+    let stopped = |it: u64| it.is_multiple_of(256) && stop.load(Ordering::Relaxed);
     let all = warmup as u64 + n_samples as u64 * thin as u64;
     // Progress every `every` iterations (a multiple of 256), counted over warm-up and sampling together.
     let every = (all / 100).div_ceil(256).max(1) * 256;
@@ -265,7 +265,7 @@ pub fn reference_sample_observed(
         if stopped(it as u64) {
             return Err(Error::Cancelled);
         }
-        if it > 0 && it as u64 % every == 0 {
+        if it > 0 && (it as u64).is_multiple_of(every) {
             progress(it as u64, all);
         }
         let (a, _) = mala.step(h, rng);
@@ -316,7 +316,7 @@ pub fn reference_sample_observed(
         if stopped(it) {
             return Err(Error::Cancelled);
         }
-        if (warmup as u64 + it - 1) % every == 0 && warmup as u64 + it > 1 {
+        if (warmup as u64 + it - 1).is_multiple_of(every) && warmup as u64 + it > 1 {
             progress(warmup as u64 + it - 1, all);
         }
         let (_, acc) = mala.step(h, rng);

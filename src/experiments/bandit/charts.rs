@@ -3,32 +3,11 @@
 
 use super::problems::{ArmSpace, Problem};
 use super::report::{Charts, ChosenPoint, Gp1dChart, ScheduleChart};
+use crate::experiments::gp_chart::grid;
 use crate::bandit::{Arm, BanditAlgo};
 
-/// Grid size of the 1-D GP chart.
-const GRID: usize = 101;
 /// Most-pulled arms kept in the arms chart.
 const MAX_ARM_STATS: usize = 200;
-
-/// The 1-D chart grid: `GRID` evenly spaced points from `lo` to `hi`.
-pub(crate) fn grid(lo: f64, hi: f64) -> Vec<f64> {
-    (0..GRID).map(|i| lo + (hi - lo) * i as f64 / (GRID - 1) as f64).collect()
-}
-
-impl Gp1dChart {
-    /// The chart of a GP posterior (mean `m`, standard deviation `sd`) on `grid`: a band of two standard
-    /// deviations, the true function (empty if unknown) and the chosen points.
-    pub fn from_posterior(grid: Vec<f64>, m: Vec<f64>, sd: &[f64], truth: Vec<f64>, points: Vec<ChosenPoint>) -> Self {
-        Gp1dChart {
-            lo: m.iter().zip(sd).map(|(a, b)| a - 2.0 * b).collect(),
-            hi: m.iter().zip(sd).map(|(a, b)| a + 2.0 * b).collect(),
-            mean: m,
-            grid,
-            truth,
-            points,
-        }
-    }
-}
 
 /// The charts of one run (the first repeat) after round `t`: for one continuous dimension the GP posterior on a
 /// grid with the truth and the chosen points; for ordered arms the chosen and optimal schedules; for discrete

@@ -24,4 +24,3 @@ pub use problems::{ArmSpace, Problem, TestFn};
 pub use report::{AlgoReport, BanditEvent, BanditReport, Curve, PerRepeat, Summary};
 pub use runner::merge_reports;
 pub(crate) use runner::run_checked;
-pub(crate) use charts::grid as chart_grid;

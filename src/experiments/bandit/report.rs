@@ -97,28 +97,7 @@ pub struct Recommendation {
     pub optimum: f64,
 }
 
-/// A chosen point of a 1-D run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ChosenPoint {
-    /// 1-based round.
-    pub round: usize,
-    pub x: f64,
-    pub reward: f64,
-}
-
-/// GP posterior on a grid after the last round, with the chosen points coloured by round (their Figure 2).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Gp1dChart {
-    pub grid: Vec<f64>,
-    /// Posterior mean of the reward.
-    pub mean: Vec<f64>,
-    /// Mean -/+ 2 posterior sd.
-    pub lo: Vec<f64>,
-    pub hi: Vec<f64>,
-    /// The true expected reward on the grid at the last round.
-    pub truth: Vec<f64>,
-    pub points: Vec<ChosenPoint>,
-}
+pub use crate::experiments::gp_chart::{ChosenPoint, Gp1dChart};
 
 /// Chosen schedules (ordered vectors) per round, with the optimal one (their Figure 3).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

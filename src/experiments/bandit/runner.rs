@@ -56,7 +56,7 @@ impl Job {
         let start = Instant::now();
         while self.t < to {
             // A chunk can be long (many rounds, one repeat): look at the stop flag every 64 rounds.
-            if self.t % 64 == 0 && cancel.load(Ordering::Relaxed) {
+            if self.t.is_multiple_of(64) && cancel.load(Ordering::Relaxed) {
                 return Err(Error::Cancelled);
             }
             let t = self.t;

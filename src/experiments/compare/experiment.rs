@@ -74,11 +74,11 @@ impl CompareConfig {
             // Browser scale: the grid (log-loss) baseline keeps the comparison's per-arm budget R per grid point,
             // not App. B's 5,000 / 2,000 / 1,000 iterations (up to 4x the time with SGHMC's leapfrog steps); its
             // start noise is the paper's.
-            c.grid_baseline.budget = Some(c.base.budget.clone());
+            c.grid_baseline.budget = Some(c.base.budget);
             // Browser scale too: the fresh evaluation chain from the MAP runs for R (burn-in as the paper's
             // model), not the paper's 10 R / 2 R / 30 R (`EvaluationSpec::paper_defaults`), which would make a
             // page comparison up to 30 times longer. The page labels it (state `gridr`, www/panels/tune/state.js).
-            c.evaluation = compare::EvaluationSpec::FreshFromMap { budget: Some(c.base.budget.clone()), burn_in: None };
+            c.evaluation = compare::EvaluationSpec::FreshFromMap { budget: Some(c.base.budget), burn_in: None };
         }
         if name == "paper-logreg-page" {
             // Table 1 at browser scale: a shorter exact reference (4,000 MALA draws) for xi.

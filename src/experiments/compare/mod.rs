@@ -181,9 +181,9 @@ impl GridBaseline {
             ModelSpec::Bnn { .. } => (1.0, Some(1_000.0)),
             _ => (0.1, None),
         };
-        let budget = self.budget.clone().unwrap_or_else(|| match iters {
+        let budget = self.budget.unwrap_or_else(|| match iters {
             Some(k) => BudgetSpec { iterations: Some(k), ..Default::default() },
-            None => base.budget.clone(),
+            None => base.budget,
         });
         (self.sigma.unwrap_or(sigma), budget)
     }

@@ -210,7 +210,7 @@ fn lbfgs(at: &dyn InnerAt, steps: usize, tol: f64, m: usize, x: &mut [f64], grad
         if !(dot(&g, &d) < 0.0) {
             break;
         }
-        let (step, _) = crate::optim::armijo_backtrack(&x, &d, f, &g, &mut xn, &mut gn, 40, |_| {}, |v, gv| at.value_grad(v, gv));
+        let (step, _) = crate::optim::armijo_backtrack(x, &d, f, &g, &mut xn, &mut gn, 40, |_| {}, |v, gv| at.value_grad(v, gv));
         let Some((t, fnew)) = step else {
             if window.is_empty() {
                 break;

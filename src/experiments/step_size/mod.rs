@@ -29,7 +29,7 @@ use web_time::Instant;
 
 use crate::bandit::gpucb::{GpUcb, GpUcbOptions};
 use crate::bandit::ArmSpace;
-use crate::experiments::bandit::report::{ChosenPoint, Gp1dChart};
+use crate::experiments::gp_chart::{self, ChosenPoint, Gp1dChart};
 use crate::bandit::{Arm, BanditAlgo};
 use crate::data::simulate_logistic;
 use crate::model::{ModelSpec, Target};
@@ -349,7 +349,7 @@ pub(crate) fn run_checked(
     }
     trace.tail_ksd = tail_ksd(s.target.as_ref(), &kept, cfg.tail, &cfg.ksd);
     let gp_posterior = {
-        let grid = crate::experiments::bandit::chart_grid(lo, hi);
+        let grid = gp_chart::grid(lo, hi);
         gp.posterior_grid(&grid, cfg.windows.saturating_sub(2))
             .map(|(m, sd)| Gp1dChart::from_posterior(grid, m, &sd, Vec::new(), points))
     };

@@ -321,7 +321,7 @@ pub fn score_arm(kernel: &RunKernel, max_samples: usize, samples: &[f64], scores
             scores.len()
         )));
     }
-    if samples.len() % d != 0 {
+    if !samples.len().is_multiple_of(d) {
         return Err(Error::data(format!("{} values do not form rows of {d} columns", samples.len())));
     }
     // The same evenly spaced rows of both (thin_rows depends only on n, d and the cap).

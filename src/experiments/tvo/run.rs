@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 use super::vae::{all_finite, Likelihood, Vae};
 use crate::bandit::gpucb::GpUcb;
-use crate::experiments::bandit::problems::ArmSpace;
+use crate::bandit::ArmSpace;
 use crate::bandit::{Arm, BanditAlgo};
 use crate::rng::{stream, substream, Rng};
 use crate::optim::Adam;

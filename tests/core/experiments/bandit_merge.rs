@@ -61,7 +61,7 @@ fn parts_of_the_repeats_merge_into_the_full_run() {
     assert!(msg(&[a.clone(), c.clone()]).contains("missing"));
     assert!(msg(&[a.clone(), b.clone()]).contains("cover repeats 0..3 of 5"));
     assert!(msg(&[a.clone(), a.clone(), b.clone(), c.clone()]).contains("overlap"));
-    assert!(msg(&[full.clone()]).contains("repeat_range"));
+    assert!(msg(std::slice::from_ref(&full)).contains("repeat_range"));
     let mut other = part(2, 3);
     other.config.seed += 1;
     assert!(msg(&[a, other, c]).contains("different configs"));

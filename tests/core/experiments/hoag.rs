@@ -278,7 +278,7 @@ impl hoag::InnerAt for QuadAt<'_> {
 }
 
 fn quadratic(c: f64) -> Quadratic {
-    Quadratic { a: (0..10).map(|i| 1.0 + i as f64 * 0.5).map(|v: f64| v * if v as usize % 2 == 0 { 1.0 } else { -1.0 }).collect(), c }
+    Quadratic { a: (0..10).map(|i| 1.0 + i as f64 * 0.5).map(|v: f64| v * if (v as usize).is_multiple_of(2) { 1.0 } else { -1.0 }).collect(), c }
 }
 
 fn hoag_on(pr: &Quadratic, init: f64, tolerance: Tolerance) -> hoag::HoagReport {

@@ -472,7 +472,7 @@ fn tvo_stochastic_binarisation_config_and_paper_preset() {
     assert_ne!(s1, run("threshold", 1));
     let runs = s1["runs"].as_array().unwrap();
     assert!(runs.iter().all(|r| r["diverged"] == false && r["final_metrics"]["log_px"].as_f64().unwrap() < 0.0));
-    let err = ExperimentConfig::from_json(&cfg("dither"), None).err().expect("unknown binarisation refused").to_string();
+    let err = ExperimentConfig::from_json(&cfg("dither"), None).expect_err("unknown binarisation refused").to_string();
     assert!(err.contains("dither") || err.contains("binarisation"), "{err}");
     let p = tunelab::experiments::tvo::TvoConfig::preset("mnist-paper").unwrap();
     assert_eq!(p.hidden, vec![100, 25]);
