@@ -475,6 +475,7 @@ export class Panel extends EstimatingPanel {
   fileChanged() {
     this.fileSerial++;
     this.markStale();
+    this.bar.clearAnnounce();
     if (this.bar.part('message').dataset.kind === 'error') this.message('', 'info');
     if (this.runState === 'failed') this.setRunState('idle', this.readyText || 'Ready: press Run.');
   }
@@ -533,6 +534,7 @@ export class Panel extends EstimatingPanel {
     if (blocked) { this.message(blocked, 'error'); return null; }
     // Running from the click on (synchronously: embed mode and lessons watch `running`), then the checks.
     this.starting = true;
+    this.bar.clearAnnounce();
     this.message('', 'info');
     const before = this.runState;
     this.setRunState('checking');

@@ -110,6 +110,12 @@ export class RunBar {
     requestAnimationFrame(() => { e.textContent = text; });
   }
 
+  /** Empties the live region: what it last said no longer holds (a new file, a new run). */
+  clearAnnounce() {
+    const e = this.part('announce');
+    if (e) e.textContent = '';
+  }
+
   /**
    * Run is disabled while a run goes (Stop takes focus's place); when the run ends, focus goes back to Run if the
    * run had taken it from there (the disabled button would otherwise drop it to the page's body).
