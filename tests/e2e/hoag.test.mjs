@@ -62,7 +62,10 @@ describe('the HOAG lesson', () => {
 
     // The panel's generated reading: winner, the numbers, one seed.
     const reading = await page.textContent('#hoag-reading');
-    assert.ok(reading.startsWith(`HOAG (exponential) reached a relative suboptimality of 0.001 first, after ${m[1]} passes`), reading);
+    // The winner is the method with the fewest passes in this run (with the paper's inner cap and step rule a
+    // cubic or quadratic tolerance sequence can beat the exponential one).
+    const [wName, wPasses] = Object.entries(all).reduce((a, o) => (o[1] < a[1] ? o : a));
+    assert.ok(reading.startsWith(`${wName} reached a relative suboptimality of 0.001 first, after ${wPasses} passes`), reading);
     // The runner-up family is the fastest non-HOAG method of this run (iterative differentiation or BO).
     const others = report.methods.filter((x) => !/^HOAG/.test(x.name)).map((x) => [x.name, passesTo(report, x.name)]);
     const [rName, rPasses] = others.reduce((a, o) => (o[1] < a[1] ? o : a));
