@@ -43,13 +43,12 @@ describe('no main-thread task over 50 ms of CPU from Run until the results are d
         assert.equal(r.state, 'done');
         // The trace saw the main thread, with a CPU time for every task (else the bound could not fail).
         assert.ok(r.tasks >= 10, `main-thread tasks traced: ${r.tasks}`);
-        // Every task carries its thread time (tdur), or its wall time is itself under the bound (a task's CPU time is at
-        // most its wall time), so none can pass unmeasured. One RunTask of 625 came without tdur in one loaded CI run
-        // (lr-schedule mnist-multitask, 2026-11-28); 18 runs of that case since, 10 of them with both cores busy, had
-        // none, and the event was not kept: the message now names any such task.
-        assert.ok(r.withCpu >= 0.99 * r.tasks, `tasks with a thread time (tdur): ${r.withCpu} of ${r.tasks}`);
+        // Tasks without a thread time (tdur) cannot be bounded by CPU; they are printed with their wall times. In the
+        // merged build's runs of 2026-11-29, 3-5% of tasks came without tdur in every case, each a few microseconds of
+        // wall time (earlier runs: at most 1 of 625); their share is printed, and none may be over the bound by wall
+        // time (a task's CPU time is at most its wall time), so none can pass unmeasured.
+        if (r.withCpu < r.tasks) console.log(`# ${c.id}: ${r.tasks - r.withCpu} of ${r.tasks} tasks without tdur; longest by wall: ${Math.max(...r.noCpu.map((t) => t.dur_ms))} ms`);
         assert.deepEqual(r.noCpu.filter((t) => t.dur_ms > BOUND_CPU_MS), [], `a task without tdur is over ${BOUND_CPU_MS} ms of wall time: ${JSON.stringify(r.noCpu)}`);
-        if (r.noCpu.length) console.log(`# ${c.id}: tasks without tdur, each under the bound by wall time: ${JSON.stringify(r.noCpu)}`);
         assert.deepEqual(consoleErrors, []);
         if (c.id === 'pmf-page as one tune run') await virtualisedTable(page);
         assert.deepEqual(r.cpuOver50, [], `tasks over ${BOUND_CPU_MS} ms of CPU; the longest: ${JSON.stringify(lc)}`);
