@@ -45,15 +45,26 @@ use serde_json::{Map, Value};
 /// The value a probed key is given: no config field is a string that would parse to the same config.
 const PROBE: &str = "\u{1}tunelab-strict-probe\u{1}";
 
-/// One step of a JSON path.
-#[derive(Debug, Clone, PartialEq)]
-enum Seg {
+/// One step of a JSON path (also a lesson's `expect` path, src/lesson/expect.rs).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Seg {
     Key(String),
     Index(usize),
 }
 
 /// `tuner.eta`, `grid.batch[0]` (the root is `(root)`).
 fn show(path: &[Seg]) -> String {
+    let s = path_text(path);
+    if s.is_empty() {
+        "(root)".into()
+    } else {
+        s
+    }
+}
+
+/// A path as written: `tuner.eta`, `grid.batch[0]`; the root is the empty string.
+pub fn path_text(path: &[Seg]) -> String {
     let mut s = String::new();
     for seg in path {
         match seg {
@@ -66,11 +77,7 @@ fn show(path: &[Seg]) -> String {
             Seg::Index(i) => s.push_str(&format!("[{i}]")),
         }
     }
-    if s.is_empty() {
-        "(root)".into()
-    } else {
-        s
-    }
+    s
 }
 
 /// `` `path`: message `` (a message about the whole document has no path).

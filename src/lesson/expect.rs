@@ -12,12 +12,7 @@ pub const OPERATORS: [&str; 6] = ["==", "!=", "<=", ">=", "<", ">"];
 pub const ROOTS: [&str; 6] = ["kind", "status", "config", "compute", "result", "reached"];
 
 /// One step of a path.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum Seg {
-    Key(String),
-    Index(usize),
-}
+pub use crate::strict::Seg;
 
 /// A parsed `expect` line.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -119,21 +114,7 @@ fn parse_value(s: &str) -> std::result::Result<Value, String> {
 }
 
 /// Shows a path as written.
-pub fn show(path: &[Seg]) -> String {
-    let mut s = String::new();
-    for seg in path {
-        match seg {
-            Seg::Key(k) => {
-                if !s.is_empty() {
-                    s.push('.');
-                }
-                s.push_str(k);
-            }
-            Seg::Index(i) => s.push_str(&format!("[{i}]")),
-        }
-    }
-    s
-}
+pub use crate::strict::path_text as show;
 
 impl Expect {
     /// Evaluates the line against a report envelope (as JSON).
