@@ -8,7 +8,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from './driver.mjs';
-import { TABS, ready, runDefault, runLesson, pressLessonRun } from './scenarios.mjs';
+import { TABS, ready, assertDefaultRuns, runLesson, pressLessonRun } from './scenarios.mjs';
 import { playground, buildDist, nonLoopback } from './embed-helpers.mjs';
 import { CASES, RTOL, RTOL_BY_KIND, compare, label, native, runInPage } from './determinism-lib.mjs';
 
@@ -36,14 +36,7 @@ describe('Firefox ESR: the page on a server with the isolation headers', () => {
 
   for (const name of TABS) {
     test(`the ${name} tab's default runs to the end: report, chart, message, no error`, async () => {
-      const r = await runDefault(tab, name);
-      assert.equal(r.runState, 'done', JSON.stringify(r));
-      assert.equal(r.status, 'complete');
-      assert.equal(r.kind, name);
-      assert.equal(r.points, true, 'the chart data hold finite points');
-      assert.match(r.message, /^(Done|Finished)\b/, r.message);
-      assert.deepEqual(r.errors, []);
-      assert.deepEqual(tab.errors, []);
+      await assertDefaultRuns(tab, name);
     });
   }
 

@@ -1,6 +1,7 @@
 // What a student does first, as browser-agnostic steps over a driver Tab (tests/e2e/driver.mjs): run a tab's
 // default, run a lesson, scan the page with axe-core. Used by the Firefox suite (tests/e2e/firefox.test.mjs),
 // the WebKit suite's page steps and the accessibility suite (tests/e2e/a11y.test.mjs, Chromium).
+import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -122,4 +123,20 @@ export async function axeViolations(tab) {
       nodes: v.nodes.slice(0, 5).map((/** @type {any} */ n) => `${n.target.join(' ')}: ${String(n.failureSummary).replace(/\s+/g, ' ').slice(0, 200)}`),
     }));
   });
+}
+
+/**
+ * Runs a tab's default (runDefault) and asserts what a student sees: the run ends done and complete with this
+ * kind's report, finite chart points, a "Done"/"Finished" message and no error in the panel or the page.
+ * @param {import('./driver.mjs').Tab} tab @param {string} name
+ */
+export async function assertDefaultRuns(tab, name) {
+  const r = await runDefault(tab, name);
+  assert.equal(r.runState, 'done', JSON.stringify(r));
+  assert.equal(r.status, 'complete');
+  assert.equal(r.kind, name);
+  assert.equal(r.points, true, 'the chart data hold finite points');
+  assert.match(r.message, /^(Done|Finished)\b/, r.message);
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(tab.errors, []);
 }
