@@ -7,11 +7,11 @@ use rand::RngExt;
 use std::hint::black_box;
 use std::sync::Arc;
 use tunelab::data::mnist::Mnist;
+use tunelab::experiments::tune::{presets, DataSource};
+use tunelab::model::ModelSpec;
 use tunelab::model::{full_scores, Bnn, Target};
 use tunelab::rng::stream;
 use tunelab::stein::{ksd, Estimator, KernelScale, KsdOptions};
-use tunelab::model::ModelSpec;
-use tunelab::experiments::tune::{presets, DataSource};
 
 fn mnist(c: &mut Criterion) {
     let cfg = presets::preset("mnist-bnn").unwrap();
@@ -36,11 +36,16 @@ fn mnist(c: &mut Criterion) {
     });
     // One arm's KSD round: full-data scores of max_samples samples, then the KSD (Gram form).
     let m = cfg.metric.max_samples;
-    let samples: Vec<f64> = (0..m).flat_map(|_| theta.iter().map(|v| v + 0.01 * rng.random::<f64>()).collect::<Vec<_>>()).collect();
+    let samples: Vec<f64> =
+        (0..m).flat_map(|_| theta.iter().map(|v| v + 0.01 * rng.random::<f64>()).collect::<Vec<_>>()).collect();
     let opts = KsdOptions { c: 1.0, beta: -0.5, scale: KernelScale::Fixed, estimator: Estimator::U };
-    g.bench_function(format!("full-data scores of {m} samples (N = {n})"), |b| b.iter(|| full_scores(&t, black_box(&samples))));
+    g.bench_function(format!("full-data scores of {m} samples (N = {n})"), |b| {
+        b.iter(|| full_scores(&t, black_box(&samples)))
+    });
     let scores = full_scores(&t, &samples);
-    g.bench_function(format!("KSD of {m} samples, Gram form"), |b| b.iter(|| ksd(black_box(&samples), &scores, d, &opts).unwrap()));
+    g.bench_function(format!("KSD of {m} samples, Gram form"), |b| {
+        b.iter(|| ksd(black_box(&samples), &scores, d, &opts).unwrap())
+    });
     g.finish();
 }
 

@@ -9,9 +9,9 @@ use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use tunelab::data::simulate_logistic;
+use tunelab::model::{LogisticRegression, Target};
 use tunelab::rng::stream;
 use tunelab::sampler::{find_map, BatchSize, Budget, Chain, ControlVariate, MapOptions, SamplerKind, SamplerParams};
-use tunelab::model::{LogisticRegression, Target};
 
 mod common;
 use common::ThreadCpu;
@@ -74,7 +74,11 @@ fn bench_iterations(c: &mut Criterion) {
     let mut g = c.benchmark_group("map");
     g.sample_size(10);
     g.bench_function("lbfgs_logistic_n1e5_d10", |b| {
-        b.iter_batched(|| stream(1, 1), |mut r| find_map(&t, &[0.0; 10], &MapOptions::default(), &mut r).unwrap(), CBatch::SmallInput)
+        b.iter_batched(
+            || stream(1, 1),
+            |mut r| find_map(&t, &[0.0; 10], &MapOptions::default(), &mut r).unwrap(),
+            CBatch::SmallInput,
+        )
     });
     g.finish();
 }

@@ -10,8 +10,8 @@ use rand_distr::StandardNormal;
 use std::hint::black_box;
 use std::sync::Arc;
 use tunelab::data::{digits, simulate_logistic};
-use tunelab::rng::stream;
 use tunelab::model::{full_scores, Bnn, LogisticRegression, Target};
+use tunelab::rng::stream;
 
 mod common;
 use common::ThreadCpu;
@@ -24,7 +24,10 @@ fn logistic_setup() -> (LogisticRegression, Vec<f64>, Vec<usize>, tunelab::rng::
     let (ds, theta) = simulate_logistic(n, d, &mut rng).unwrap();
     let t = LogisticRegression::new(Arc::new(ds), 10.0, false).unwrap();
     let mut perm: Vec<usize> = (0..n).collect();
-    for i in 0..1000 { let j = rng.random_range(i..n); perm.swap(i, j); }
+    for i in 0..1000 {
+        let j = rng.random_range(i..n);
+        perm.swap(i, j);
+    }
     (t, theta, perm[..1000].to_vec(), rng)
 }
 

@@ -10,18 +10,25 @@
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
-use tunelab::bandit::{Recommend, TttsOptions};
-use tunelab::experiments::bandit::BanditExperiment;
-use tunelab::experiments::{self, Inputs};
-use tunelab::experiments::bandit::{hpo::{ClassData, DigitData, HpoShared, HpoSpec}, AlgoSpec, BanditConfig, ProblemSpec};
 use tunelab::bandit::HalvingOptions;
+use tunelab::bandit::{Recommend, TttsOptions};
 use tunelab::experiments::bandit::sgmcmc_ksd::{SgmcmcKsdSpec, SgmcmcReservoirShared};
+use tunelab::experiments::bandit::BanditExperiment;
+use tunelab::experiments::bandit::{
+    hpo::{ClassData, DigitData, HpoShared, HpoSpec},
+    AlgoSpec, BanditConfig, ProblemSpec,
+};
+use tunelab::experiments::{self, Inputs};
 
 fn tuners() -> Vec<AlgoSpec> {
     vec![
         // the poster's recommendation (argmax over the whole arm set) and the most-pulled variant
         AlgoSpec::DTtts(TttsOptions::default()),
-        AlgoSpec::DTtts(TttsOptions { recommend: Recommend::MostPulled, label: Some("d-ttts (most pulled)".into()), ..Default::default() }),
+        AlgoSpec::DTtts(TttsOptions {
+            recommend: Recommend::MostPulled,
+            label: Some("d-ttts (most pulled)".into()),
+            ..Default::default()
+        }),
         AlgoSpec::Ttts(TttsOptions::default()),
         AlgoSpec::SuccessiveHalving(HalvingOptions::default()),
         AlgoSpec::Hyperband(HalvingOptions::default()),
@@ -29,13 +36,26 @@ fn tuners() -> Vec<AlgoSpec> {
         AlgoSpec::Random { label: Some("random search".into()) },
         // last, so that every other method keeps its random streams (they follow the position in this list): the
         // pulled-only variant runs on streams of its own, so it differs from `d-ttts` by its streams as well
-        AlgoSpec::DTtts(TttsOptions { recommend: Recommend::PosteriorPulled, label: Some("d-ttts (pulled only)".into()), ..Default::default() }),
+        AlgoSpec::DTtts(TttsOptions {
+            recommend: Recommend::PosteriorPulled,
+            label: Some("d-ttts (pulled only)".into()),
+            ..Default::default()
+        }),
     ]
 }
 
 fn cfg(problem: ProblemSpec, rounds: usize, repeats: usize, seed: u64) -> BanditConfig {
     // every repeat as one range: the report then carries each repeat's raw values (the same streams as without it)
-    BanditConfig { problem, algorithms: tuners(), rounds, repeats, seed, checkpoints: Some(20), band: 1.96, repeat_range: Some((0, repeats)) }
+    BanditConfig {
+        problem,
+        algorithms: tuners(),
+        rounds,
+        repeats,
+        seed,
+        checkpoints: Some(20),
+        band: 1.96,
+        repeat_range: Some((0, repeats)),
+    }
 }
 
 fn main() {
@@ -61,9 +81,17 @@ fn main() {
         // the poster's MNIST box (width [5, 50], alpha [0, 0.9], lr [1e-5, 1e-1]), batch fixed at 200 (preset mlp-mnist-poster)
         ("mlp mnist poster box", ProblemSpec::Hpo(HpoSpec::mlp_poster(DigitData::Mnist { per_class: 100 })), 200),
         // the same box trained as scikit-learn's MLPClassifier by default: Adam, at most 200 epochs (preset mlp-mnist-poster-adam)
-        ("mlp mnist poster box adam", ProblemSpec::Hpo(HpoSpec::mlp_poster_adam(DigitData::Mnist { per_class: 100 })), 200),
+        (
+            "mlp mnist poster box adam",
+            ProblemSpec::Hpo(HpoSpec::mlp_poster_adam(DigitData::Mnist { per_class: 100 })),
+            200,
+        ),
         ("sgmcmc-ksd pool of 60", ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec::default()), 1000),
-        ("sgmcmc-ksd continuous reservoir", ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec { continuous: true, ..SgmcmcKsdSpec::default() }), 1000),
+        (
+            "sgmcmc-ksd continuous reservoir",
+            ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec { continuous: true, ..SgmcmcKsdSpec::default() }),
+            1000,
+        ),
     ];
     let mut csv = String::from("problem,algorithm,round,distinct_mean,distinct_lo,distinct_hi\n");
     // --only: keep the other problems' rows of the existing CSV
@@ -84,7 +112,12 @@ fn main() {
         }
         let c = cfg(problem, rounds, repeats, seed);
         let t0 = std::time::Instant::now();
-        let rep = match experiments::check_and_run::<BanditExperiment>(c.clone(), Inputs::default(), &mut |_| {}, &AtomicBool::new(false)) {
+        let rep = match experiments::check_and_run::<BanditExperiment>(
+            c.clone(),
+            Inputs::default(),
+            &mut |_| {},
+            &AtomicBool::new(false),
+        ) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("{name}: not run: {e}");
@@ -96,7 +129,8 @@ fn main() {
         if let ProblemSpec::SgmcmcKsd(spec) = &c.problem {
             if spec.continuous {
                 // the shape of the reservoir: how many configurations are near the optimum
-                let sh = SgmcmcReservoirShared::build(spec, None, &mut |_, _| {}, &AtomicBool::new(false)).expect("reservoir");
+                let sh = SgmcmcReservoirShared::build(spec, None, &mut |_, _| {}, &AtomicBool::new(false))
+                    .expect("reservoir");
                 let v = sh.reference_values();
                 let (opt, n) = (sh.optimum(), v.len() as f64);
                 let (sorted, frac) = shape(v, opt);
@@ -151,10 +185,15 @@ fn main() {
                 "recommended_arm": arms,
             }));
             for (i, r) in rep.rounds.iter().enumerate() {
-                let _ = writeln!(csv, "{name},{},{r},{},{},{}", a.name, a.distinct_arms.mean[i], a.distinct_arms.lo[i], a.distinct_arms.hi[i]);
+                let _ = writeln!(
+                    csv,
+                    "{name},{},{r},{},{},{}",
+                    a.name, a.distinct_arms.mean[i], a.distinct_arms.lo[i], a.distinct_arms.hi[i]
+                );
             }
         }
-        let slug: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+        let slug: String =
+            name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
         let json = serde_json::json!({
             "section": name,
             "rounds": rounds,
@@ -167,7 +206,10 @@ fn main() {
             "config": c,
             "algorithms": algos,
         });
-        let _ = std::fs::write(format!("{out}/bandit-reports/{slug}.json"), serde_json::to_string(&json).expect("json") + "\n");
+        let _ = std::fs::write(
+            format!("{out}/bandit-reports/{slug}.json"),
+            serde_json::to_string(&json).expect("json") + "\n",
+        );
         eprintln!("{name}: {secs:.1} s -> {out}/bandit-reports/{slug}.json");
         let _ = std::fs::write(format!("{out}/bandit-effective-arms.csv"), &csv);
     }

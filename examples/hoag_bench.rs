@@ -36,7 +36,9 @@ const TIME_GRID: [f64; 5] = [0.01, 0.03, 0.1, 0.3, 1.0];
 
 fn config(setting: &str, seed: u64) -> HoagConfig {
     let mut c = match setting {
-        "logreg" | "kernel-ridge" | "lesson" => HoagConfig::preset(if setting == "lesson" { "logreg" } else { setting }).expect("preset"),
+        "logreg" | "kernel-ridge" | "lesson" => {
+            HoagConfig::preset(if setting == "lesson" { "logreg" } else { setting }).expect("preset")
+        }
         "diabetes" => {
             let mut c = HoagConfig::new(ProblemKind::KernelRidge);
             c.data = HoagData::Diabetes;
@@ -70,7 +72,11 @@ fn quantiles(mut v: Vec<f64>) -> (f64, f64, f64) {
 }
 
 fn show(x: f64, digits: usize) -> String {
-    if x.is_finite() { format!("{x:.digits$}") } else { "never".into() }
+    if x.is_finite() {
+        format!("{x:.digits$}")
+    } else {
+        "never".into()
+    }
 }
 
 fn main() {
@@ -87,7 +93,9 @@ fn main() {
     let mut cfg0 = None;
     for seed in first..first + seeds {
         let cfg = config(setting, seed);
-        let rep = experiments::check_and_run::<hoag::HoagExperiment>(cfg.clone(), Inputs::default(), &mut |_| {}, &cancel).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let rep =
+            experiments::check_and_run::<hoag::HoagExperiment>(cfg.clone(), Inputs::default(), &mut |_| {}, &cancel)
+                .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         let r = rep.reference_optimum;
         cfg0.get_or_insert_with(|| cfg.clone());
         let methods: Vec<serde_json::Value> = rep
@@ -148,8 +156,11 @@ fn main() {
         "seeds": raw,
     });
     let _ = std::fs::create_dir_all("docs/hoag-bench/reports");
-    std::fs::write(format!("docs/hoag-bench/reports/{setting}.json"), serde_json::to_string(&json).expect("json") + "\n")
-        .expect("write the raw report");
+    std::fs::write(
+        format!("docs/hoag-bench/reports/{setting}.json"),
+        serde_json::to_string(&json).expect("json") + "\n",
+    )
+    .expect("write the raw report");
     println!("HOAG benchmark `{setting}`, seeds {first}..={}, {sizes}", first + seeds - 1);
     println!("target: relative suboptimality {TARGET:e} of the outer loss (accurate inner solutions, off the clock)");
     println!();

@@ -47,14 +47,18 @@ fn main() {
     println!("|---|---|---|---|---|---|---|---|---|---|");
     for seed in first..first + seeds {
         let cfg = config(setting, seed);
-        let rep = experiments::check_and_run::<hoag::HoagExperiment>(cfg.clone(), Inputs::default(), &mut |_| {}, &cancel).expect("run");
+        let rep =
+            experiments::check_and_run::<hoag::HoagExperiment>(cfg.clone(), Inputs::default(), &mut |_| {}, &cancel)
+                .expect("run");
         let reference = rep.reference_optimum;
         // Fine landscape (only the landscape: one cheap method so the run is valid).
         let mut fine = cfg.clone();
         fine.landscape_points = 81;
         fine.methods = vec![MethodSpec::Random];
         fine.budget = HoagBudget { cost: 1, seconds: None, max_iter: 1 };
-        let frep = experiments::check_and_run::<hoag::HoagExperiment>(fine.clone(), Inputs::default(), &mut |_| {}, &cancel).expect("fine landscape");
+        let frep =
+            experiments::check_and_run::<hoag::HoagExperiment>(fine.clone(), Inputs::default(), &mut |_| {}, &cancel)
+                .expect("fine landscape");
         let l = frep.landscape.expect("landscape");
         let k = l.axes[0].len();
         let v = |i: usize, j: usize| l.values[i * k + j];
@@ -86,7 +90,13 @@ fn main() {
             let gproj: f64 = g
                 .iter()
                 .zip(&m.final_hyper)
-                .map(|(gi, li)| if (*li <= cfg.bounds[0] && *gi > 0.0) || (*li >= cfg.bounds[1] && *gi < 0.0) { 0.0 } else { gi * gi })
+                .map(|(gi, li)| {
+                    if (*li <= cfg.bounds[0] && *gi > 0.0) || (*li >= cfg.bounds[1] && *gi < 0.0) {
+                        0.0
+                    } else {
+                        gi * gi
+                    }
+                })
                 .sum::<f64>()
                 .sqrt();
             // Descend on the fine grid from the nearest node.

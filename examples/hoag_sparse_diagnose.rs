@@ -3,7 +3,10 @@
 //! documents. `cargo run --release --example hoag_sparse_diagnose`
 use std::sync::atomic::AtomicBool;
 use tunelab::data::sparse::{parse_svmlight, simulate_svmlight, SparseDataset};
-use tunelab::experiments::hoag::{self, hypergradient, outer_loss_at, Bilevel, HoagConfig, LogisticBilevel, MethodSpec, ProblemKind, Tolerance, Split, SparseSplit};
+use tunelab::experiments::hoag::{
+    self, hypergradient, outer_loss_at, Bilevel, HoagConfig, LogisticBilevel, MethodSpec, ProblemKind, SparseSplit,
+    Split, Tolerance,
+};
 
 fn dense(s: &SparseSplit, p: usize) -> Split {
     let n = s.y.len();
@@ -37,7 +40,13 @@ fn part_a(data: &SparseDataset) {
         at.value_grad(&x, &mut g0);
         let n0 = g0.iter().map(|v| v * v).sum::<f64>().sqrt();
         let info = at.solve(&mut x, tol_rel * n0, 10_000);
-        println!("inner solve to {tol_rel:e} relative: target {:.3e}, reached |grad| {:.3e}, converged {}, iters {}", tol_rel * n0, info.residual, info.converged, info.iters);
+        println!(
+            "inner solve to {tol_rel:e} relative: target {:.3e}, reached |grad| {:.3e}, converged {}, iters {}",
+            tol_rel * n0,
+            info.residual,
+            info.converged,
+            info.iters
+        );
     }
     let (_, g) = hypergradient(&pr, &lam, 1e-12, 10_000);
     let (_, gd) = hypergradient(&de, &lam, 1e-12, 10_000);
@@ -59,8 +68,14 @@ fn part_a(data: &SparseDataset) {
     }
     let i = worst.0;
     let (nnz_tr, nnz_te) = (
-        (0..pr.train.y.len()).flat_map(|r| pr.train.x.indptr[r]..pr.train.x.indptr[r + 1]).filter(|&k| pr.train.x.indices[k] == i).count(),
-        (0..pr.test.y.len()).flat_map(|r| pr.test.x.indptr[r]..pr.test.x.indptr[r + 1]).filter(|&k| pr.test.x.indices[k] == i).count(),
+        (0..pr.train.y.len())
+            .flat_map(|r| pr.train.x.indptr[r]..pr.train.x.indptr[r + 1])
+            .filter(|&k| pr.train.x.indices[k] == i)
+            .count(),
+        (0..pr.test.y.len())
+            .flat_map(|r| pr.test.x.indptr[r]..pr.test.x.indptr[r + 1])
+            .filter(|&k| pr.test.x.indices[k] == i)
+            .count(),
     );
     println!("worst coordinate at h = 1e-4, inner tol 1e-13: {i} (relative error {:.2e}; term in {nnz_tr} train / {nnz_te} test rows); hypergradient {:.6e}", worst.1, g[i]);
     for h in [1e-2, 1e-3, 1e-4, 1e-5, 1e-6] {
@@ -73,7 +88,9 @@ fn part_a(data: &SparseDataset) {
     for h in [1e-2, 1e-3, 1e-4] {
         let worst = (0..p).map(|j| (g[j] - fd(&pr, j, h, 1e-13)).abs() / g[j].abs().max(1e-300)).fold(0.0, f64::max);
         let worst_abs = (0..p).map(|j| (g[j] - fd(&pr, j, h, 1e-13)).abs()).fold(0.0, f64::max);
-        println!("  all {p} coordinates at h = {h:e}: max relative error {worst:.2e}, max absolute error {worst_abs:.2e}");
+        println!(
+            "  all {p} coordinates at h = {h:e}: max relative error {worst:.2e}, max absolute error {worst_abs:.2e}"
+        );
     }
     // Richardson: central differences at h and h/2 remove the h² term.
     let (d1, d2) = (fd(&pr, i, 2e-3, 1e-13), fd(&pr, i, 1e-3, 1e-13));
@@ -94,17 +111,25 @@ fn part_b(text_n: usize, p: usize, data_seed: u64, split_seed: u64) {
         "{text_n} documents, {p} terms, data seed {data_seed}, split seed {split_seed}: at λ = 0 outer {f0:.4} hypergradient {:+.3e}; HOAG ends at λ = {:.2} (outer {:.4}, {}); grid best λ = {:.2} (outer {:.4})",
         g0[0], h.final_hyper[0], h.final_loss, h.stopped, grid.final_hyper[0], grid.final_loss
     );
-    for (name, tol, eps0) in [("exponential, eps0 0.01", Tolerance::Exponential, 0.01), ("quadratic", Tolerance::Quadratic, 0.1), ("cubic", Tolerance::Cubic, 0.1)] {
+    for (name, tol, eps0) in [
+        ("exponential, eps0 0.01", Tolerance::Exponential, 0.01),
+        ("quadratic", Tolerance::Quadratic, 0.1),
+        ("cubic", Tolerance::Cubic, 0.1),
+    ] {
         let mut c2 = c.clone();
         c2.eps0 = eps0;
         c2.methods = vec![MethodSpec::Hoag { tolerance: tol }];
         let r = hoag::run_sparse(&c2, &data, &mut |_| {}, &AtomicBool::new(false)).unwrap();
         let m = &r.methods[0];
-        println!("  HOAG {name}: ends at λ = {:.2} (outer {:.4}, {}, {} passes, {} rejected)", m.final_hyper[0], m.final_loss, m.stopped, m.cost, m.rejected_steps);
+        println!(
+            "  HOAG {name}: ends at λ = {:.2} (outer {:.4}, {}, {} passes, {} rejected)",
+            m.final_hyper[0], m.final_loss, m.stopped, m.cost, m.rejected_steps
+        );
     }
     if h.final_loss > grid.final_loss + 1e-3 {
         let lams: Vec<f64> = (0..=24).map(|k| -12.0 + k as f64).collect();
-        let s: Vec<String> = lams.iter().map(|&l| format!("{l}:{:.4}", outer_loss_at(&pr, &[l], 1e-12, 10_000))).collect();
+        let s: Vec<String> =
+            lams.iter().map(|&l| format!("{l}:{:.4}", outer_loss_at(&pr, &[l], 1e-12, 10_000))).collect();
         println!("  landscape λ:outer {}", s.join(" "));
         // Each HOAG iterate: its λ, the step it took (sign = -sign of its p), |p|, ε_k, and at the same λ the
         // exact hypergradient and |∇_1 f(x(λ))| (the right-hand side of its Hessian system).

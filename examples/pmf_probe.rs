@@ -1,10 +1,12 @@
 //! Why the small PMF run did not beat the mean predictor (`cargo run --release --example pmf_probe`):
 //! held-out RMSE of the mean predictor, the MAP and the chosen arm on 600 and 12,000 simulated ratings.
-use tunelab::experiments::sgmcmc;
 use std::sync::atomic::AtomicBool;
+use tunelab::experiments::sgmcmc;
 use tunelab::experiments::tune;
 fn main() {
-    for &(users, items, ratings, latent, grad) in &[(30usize, 40usize, 600usize, 20usize, 2.0e5), (200, 300, 12_000, 5, 1.0e6)] {
+    for &(users, items, ratings, latent, grad) in
+        &[(30usize, 40usize, 600usize, 20usize, 2.0e5), (200, 300, 12_000, 5, 1.0e6)]
+    {
         let mut cfg = tune::presets::preset("pmf").unwrap();
         cfg.data.source = tune::DataSource::SimulateRatings { users, items, ratings, latent: 20, seed: 1 };
         cfg.model = serde_json::from_str(&format!(r#"{{"kind":"pmf","latent":{latent}}}"#)).unwrap();

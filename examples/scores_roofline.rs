@@ -11,8 +11,8 @@
 
 #[cfg(target_arch = "x86_64")]
 fn main() {
-    use rand_distr::StandardNormal;
     use rand::RngExt;
+    use rand_distr::StandardNormal;
     use std::hint::black_box;
     use std::sync::Arc;
     use tunelab::data::simulate_logistic;
@@ -25,7 +25,9 @@ fn main() {
     let mut rng = stream(1, 0);
     let (ds, theta) = simulate_logistic(n, d, &mut rng).unwrap();
     let t = LogisticRegression::new(Arc::new(ds), 10.0, false).unwrap();
-    for i in 0..1000 { let _ = rng.random_range(i..n); } // the bench's minibatch draws, same stream position
+    for i in 0..1000 {
+        let _ = rng.random_range(i..n);
+    } // the bench's minibatch draws, same stream position
     let thetas: Vec<f64> = (0..s * d).map(|k| theta[k % d] + 0.03 * rng.sample::<f64, _>(StandardNormal)).collect();
     let mut out = vec![0.0; s * d];
     let mut times = Vec::new();
@@ -122,7 +124,9 @@ fn peak512<const MODE: u8>(iters: usize) -> f64 {
     let c = _mm512_set1_pd(std::hint::black_box(1.0000001));
     let e = _mm512_set1_pd(std::hint::black_box(1e-9));
     let mut a = [_mm512_set1_pd(1.0); 8];
-    for (k, v) in a.iter_mut().enumerate() { *v = _mm512_set1_pd(1.0 + k as f64); }
+    for (k, v) in a.iter_mut().enumerate() {
+        *v = _mm512_set1_pd(1.0 + k as f64);
+    }
     for _ in 0..iters {
         for v in a.iter_mut() {
             *v = match MODE {
@@ -149,7 +153,9 @@ fn peak256<const MODE: u8>(iters: usize) -> f64 {
     let c = _mm256_set1_pd(std::hint::black_box(1.0000001));
     let e = _mm256_set1_pd(std::hint::black_box(1e-9));
     let mut a = [_mm256_set1_pd(1.0); 8];
-    for (k, v) in a.iter_mut().enumerate() { *v = _mm256_set1_pd(1.0 + k as f64); }
+    for (k, v) in a.iter_mut().enumerate() {
+        *v = _mm256_set1_pd(1.0 + k as f64);
+    }
     for _ in 0..iters {
         for v in a.iter_mut() {
             *v = match MODE {

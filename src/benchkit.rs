@@ -4,10 +4,10 @@
 
 use crate::data::simulate_logistic;
 use crate::error::Result;
+use crate::model::LogisticRegression;
 use crate::rng::stream;
 use crate::sampler::{BatchSize, Budget, Chain, SamplerKind, SamplerParams};
 use crate::stein::{ksd, KsdOptions};
-use crate::model::LogisticRegression;
 use rand::RngExt;
 use rand_distr::StandardNormal;
 use rayon::prelude::*;

@@ -21,17 +21,27 @@ pub enum Error {
 }
 
 impl Error {
-    pub fn data(msg: impl Into<String>) -> Self { Error::Data(msg.into()) }
-    pub fn config(msg: impl Into<String>) -> Self { Error::Config(msg.into()) }
-    pub fn numerical(msg: impl Into<String>) -> Self { Error::Numerical(msg.into()) }
+    pub fn data(msg: impl Into<String>) -> Self {
+        Error::Data(msg.into())
+    }
+    pub fn config(msg: impl Into<String>) -> Self {
+        Error::Config(msg.into())
+    }
+    pub fn numerical(msg: impl Into<String>) -> Self {
+        Error::Numerical(msg.into())
+    }
 }
 
 impl From<std::io::Error> for Error {
-    fn from(e: std::io::Error) -> Self { Error::Io(e.to_string()) }
+    fn from(e: std::io::Error) -> Self {
+        Error::Io(e.to_string())
+    }
 }
 
 impl From<serde_json::Error> for Error {
-    fn from(e: serde_json::Error) -> Self { Error::Config(e.to_string()) }
+    fn from(e: serde_json::Error) -> Self {
+        Error::Config(e.to_string())
+    }
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

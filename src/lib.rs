@@ -33,24 +33,24 @@ macro_rules! serde_defaults {
     };
 }
 
-pub mod error;
-pub mod math;
-pub mod linalg;
-pub mod nn;
-pub mod svm;
-pub mod rng;
+pub mod bandit;
+pub mod benchkit;
 pub mod data;
-pub mod optim;
+pub mod error;
+pub mod experiments;
+pub mod gp;
+pub mod lesson;
+pub mod limits;
+pub mod linalg;
+pub mod math;
 pub mod model;
+pub mod nn;
+pub mod optim;
+pub mod report_file;
+pub mod rng;
 pub mod sampler;
 pub mod stein;
-pub mod gp;
-pub mod bandit;
-pub mod experiments;
 pub mod strict;
-pub mod report_file;
-pub mod limits;
-pub mod lesson;
-pub mod benchkit;
+pub mod svm;
 
 pub use error::{Error, Result};

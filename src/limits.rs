@@ -138,12 +138,8 @@ impl MemoryEstimate {
     pub fn check(&self) -> Result<()> {
         let total = self.total();
         if !(total <= MAX_MEMORY_BYTES) {
-            let (what, bytes) = self
-                .parts
-                .iter()
-                .max_by(|a, b| a.1.total_cmp(&b.1))
-                .cloned()
-                .unwrap_or_else(|| ("?".into(), total));
+            let (what, bytes) =
+                self.parts.iter().max_by(|a, b| a.1.total_cmp(&b.1)).cloned().unwrap_or_else(|| ("?".into(), total));
             return Err(Error::config(format!(
                 "this run would need about {} of memory (largest part: {what}, {}); the limit is {} \
                  (lower the data size, the number of arms or the budget, or raise `thin`)",

@@ -19,12 +19,24 @@ pub fn norm(a: &[f64]) -> f64 {
 /// its slice (a programming error, never user input). With `beta == 0`, `C` is overwritten.
 #[allow(clippy::too_many_arguments)]
 pub fn gemm(
-    m: usize, k: usize, n: usize, alpha: f64,
-    a: &[f64], rsa: usize, csa: usize,
-    b: &[f64], rsb: usize, csb: usize,
-    beta: f64, c: &mut [f64], rsc: usize, csc: usize,
+    m: usize,
+    k: usize,
+    n: usize,
+    alpha: f64,
+    a: &[f64],
+    rsa: usize,
+    csa: usize,
+    b: &[f64],
+    rsb: usize,
+    csb: usize,
+    beta: f64,
+    c: &mut [f64],
+    rsc: usize,
+    csc: usize,
 ) {
-    if m == 0 || n == 0 { return; }
+    if m == 0 || n == 0 {
+        return;
+    }
     let last = |r: usize, cc: usize, rs: usize, cs: usize| (r - 1) * rs + (cc - 1) * cs;
     assert!(last(m, n, rsc, csc) < c.len(), "gemm: C out of bounds");
     if k > 0 {
@@ -35,10 +47,20 @@ pub fn gemm(
     // A or B because it is a distinct &mut borrow.
     unsafe {
         matrixmultiply::dgemm(
-            m, k, n, alpha,
-            a.as_ptr(), rsa as isize, csa as isize,
-            b.as_ptr(), rsb as isize, csb as isize,
-            beta, c.as_mut_ptr(), rsc as isize, csc as isize,
+            m,
+            k,
+            n,
+            alpha,
+            a.as_ptr(),
+            rsa as isize,
+            csa as isize,
+            b.as_ptr(),
+            rsb as isize,
+            csb as isize,
+            beta,
+            c.as_mut_ptr(),
+            rsc as isize,
+            csc as isize,
         );
     }
 }
@@ -60,14 +82,18 @@ pub fn dot4(a: &[f64], b: &[f64]) -> f64 {
         acc[3] += x[3] * y[3];
     }
     let mut s = (acc[0] + acc[2]) + (acc[1] + acc[3]);
-    for (x, y) in ca.remainder().iter().zip(cb.remainder()) { s += x * y; }
+    for (x, y) in ca.remainder().iter().zip(cb.remainder()) {
+        s += x * y;
+    }
     s
 }
 
 /// `out_i += alpha x_i` (one multiply and one add per element, so every caller gets the same bits).
 #[inline(always)]
 pub fn axpy(alpha: f64, x: &[f64], out: &mut [f64]) {
-    for (o, v) in out.iter_mut().zip(x) { *o += alpha * v; }
+    for (o, v) in out.iter_mut().zip(x) {
+        *o += alpha * v;
+    }
 }
 
 #[cfg(test)]

@@ -91,7 +91,13 @@ pub fn exp_fast(x: f64) -> f64 {
     const LOG2E: f64 = std::f64::consts::LOG2_E;
     const LN2_HI: f64 = 6.93147180369123816490e-01;
     const LN2_LO: f64 = 1.90821492927058770002e-10;
-    let x = if x < -708.0 { -708.0 } else if x > 709.0 { 709.0 } else { x };
+    let x = if x < -708.0 {
+        -708.0
+    } else if x > 709.0 {
+        709.0
+    } else {
+        x
+    };
     let t = x * LOG2E + MAGIC;
     let k = t - MAGIC;
     let r = (x - k * LN2_HI) - k * LN2_LO;
@@ -114,7 +120,9 @@ pub fn exp_fast(x: f64) -> f64 {
 
 /// Logistic sigmoid `1 / (1 + exp(-z))`, finite and in [0, 1] for every finite `z`.
 #[inline(always)]
-pub fn sigmoid(z: f64) -> f64 { 1.0 / (1.0 + exp_fast(-z)) }
+pub fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + exp_fast(-z))
+}
 
 #[cfg(test)]
 mod tests {

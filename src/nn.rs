@@ -225,7 +225,8 @@ mod tests {
                 let (mut a, mut b) = (th.clone(), th.clone());
                 a[j] += e;
                 b[j] -= e;
-                let fd = (loss_and_grad(l, &a, &x, 1, relu_hidden).0 - loss_and_grad(l, &b, &x, 1, relu_hidden).0) / (2.0 * e);
+                let fd = (loss_and_grad(l, &a, &x, 1, relu_hidden).0 - loss_and_grad(l, &b, &x, 1, relu_hidden).0)
+                    / (2.0 * e);
                 assert!((fd - g[j]).abs() < 1e-7, "relu {relu_hidden}, coordinate {j}: {fd} vs {}", g[j]);
             }
         }

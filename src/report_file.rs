@@ -30,7 +30,8 @@ pub const FULL_REPORT_BYTES: usize = 64 << 20;
 
 /// The keys of a report envelope (`ray`: the node and repeat ranges `tunelab.ray` adds; `$schema`: the JSON
 /// Schema an editor validates it with).
-const ENVELOPE_KEYS: [&str; 9] = ["format", "kind", "status", "config", "compute", "result", "reached", "ray", "$schema"];
+const ENVELOPE_KEYS: [&str; 9] =
+    ["format", "kind", "status", "config", "compute", "result", "reached", "ray", "$schema"];
 
 /// How to open a report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,24 +149,36 @@ pub fn open_report(text: &str, opts: OpenOptions) -> Result<OpenedReport, Report
 fn check_envelope(value: &mut Value) -> Result<(Kind, Status), ReportError> {
     let obj = value.as_object_mut().ok_or_else(|| ReportError::NotAReport("the file holds no JSON object".into()))?;
     if !obj.contains_key("status") || !obj.contains_key("config") {
-        let what = if obj.contains_key("kind") { "it looks like a config (no `status` and `config`): open it with Preset / Run instead" } else { "it has no `kind`, `status` and `config`" };
+        let what = if obj.contains_key("kind") {
+            "it looks like a config (no `status` and `config`): open it with Preset / Run instead"
+        } else {
+            "it has no `kind`, `status` and `config`"
+        };
         return Err(ReportError::NotAReport(what.into()));
     }
     for key in obj.keys() {
         if !ENVELOPE_KEYS.contains(&key.as_str()) {
-            let near = crate::strict::nearest(key, ENVELOPE_KEYS).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
+            let near = crate::strict::nearest(key, ENVELOPE_KEYS)
+                .map(|n| format!("; did you mean `{n}`?"))
+                .unwrap_or_default();
             return Err(ReportError::Invalid(format!("`{key}`: unknown field of the report envelope{near}")));
         }
     }
     let format = match obj.get("format") {
         None => REPORT_FORMAT as u64,
-        Some(v) => v.as_u64().filter(|f| *f >= 1).ok_or_else(|| ReportError::Invalid("`format`: must be a whole number from 1".into()))?,
+        Some(v) => v
+            .as_u64()
+            .filter(|f| *f >= 1)
+            .ok_or_else(|| ReportError::Invalid("`format`: must be a whole number from 1".into()))?,
     };
     if format > REPORT_FORMAT as u64 {
         return Err(ReportError::NewerFormat { found: format, supported: REPORT_FORMAT });
     }
     obj.insert("format".into(), Value::from(format));
-    let kind_name = obj.get("kind").and_then(Value::as_str).ok_or_else(|| ReportError::Invalid("`kind`: must be a string".into()))?;
+    let kind_name = obj
+        .get("kind")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ReportError::Invalid("`kind`: must be a string".into()))?;
     let kind = Kind::ALL.into_iter().find(|k| k.name() == kind_name).ok_or_else(|| ReportError::UnknownKind {
         kind: kind_name.chars().take(60).collect(),
         known: Kind::ALL.map(Kind::name).to_vec(),
@@ -177,9 +190,14 @@ fn check_envelope(value: &mut Value) -> Result<(Kind, Status), ReportError> {
     }
     // The config, as strictly as a config file (its own `kind` must be the envelope's).
     let mut config = obj["config"].clone();
-    let parsed = ExperimentConfig::from_value(&mut config, Some(kind)).map_err(|e| ReportError::Invalid(format!("`config`: {e}")))?;
+    let parsed = ExperimentConfig::from_value(&mut config, Some(kind))
+        .map_err(|e| ReportError::Invalid(format!("`config`: {e}")))?;
     if parsed.kind() != kind {
-        return Err(ReportError::Invalid(format!("`config`: a {} config in a {} report", parsed.kind().name(), kind.name())));
+        return Err(ReportError::Invalid(format!(
+            "`config`: a {} config in a {} report",
+            parsed.kind().name(),
+            kind.name()
+        )));
     }
     if let Some(compute) = obj.get("compute") {
         check_compute(compute)?;
@@ -188,7 +206,9 @@ fn check_envelope(value: &mut Value) -> Result<(Kind, Status), ReportError> {
         (Status::Complete, Some(result)) if !result.is_null() => {
             Output::from_value(kind, result).map_err(|e| ReportError::Invalid(format!("`result`: {e}")))?;
         }
-        (Status::Complete, _) => return Err(ReportError::Invalid("`result`: a complete run's report has a result".into())),
+        (Status::Complete, _) => {
+            return Err(ReportError::Invalid("`result`: a complete run's report has a result".into()))
+        }
         (_, Some(result)) if !result.is_null() => {
             return Err(ReportError::Invalid("`result`: a stopped run's report has a null result".into()))
         }
@@ -211,7 +231,8 @@ fn check_compute(compute: &Value) -> Result<(), ReportError> {
             "threads" => v.is_u64(),
             k if KEYS.contains(&k) => v.is_number() || v.is_null(),
             _ => {
-                let near = crate::strict::nearest(key, KEYS).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
+                let near =
+                    crate::strict::nearest(key, KEYS).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
                 return Err(ReportError::Invalid(format!("`compute.{key}`: unknown field{near}")));
             }
         };
@@ -280,7 +301,9 @@ impl<'de> Visitor<'de> for ValueVisitor<'_> {
         let seed = &self.0;
         let path = format!("{}[]", seed.path);
         let mut out = Vec::new();
-        while let Some(v) = seq.next_element_seed(ValueSeed { path: path.clone(), skip: seed.skip, dropped: seed.dropped })? {
+        while let Some(v) =
+            seq.next_element_seed(ValueSeed { path: path.clone(), skip: seed.skip, dropped: seed.dropped })?
+        {
             out.push(v);
         }
         Ok(Value::Array(out))

@@ -125,7 +125,10 @@ pub fn nearest<'a>(key: &str, candidates: impl IntoIterator<Item = &'a str>) -> 
 // ------------------------------------------------------------------------------------------ unknown fields
 
 /// Errors (one line each) for every key of `input` that parsing `T` ignored.
-pub(crate) fn refuse_unknown<T: DeserializeOwned + Serialize + PartialEq>(input: &Value, typed: &T) -> std::result::Result<(), String> {
+pub(crate) fn refuse_unknown<T: DeserializeOwned + Serialize + PartialEq>(
+    input: &Value,
+    typed: &T,
+) -> std::result::Result<(), String> {
     let full = serde_json::to_value(typed).map_err(|e| e.to_string())?;
     let ignored = |probe: &Value| serde_json::from_value::<T>(probe.clone()).is_ok_and(|t| t == *typed);
     let mut found = Vec::new();
@@ -184,16 +187,29 @@ fn probe_ignored(root: &Value, path: &[Seg], ignored: &dyn Fn(&Value) -> bool) -
 }
 
 /// The message for the unknown key at `path`: its path and the nearest known name.
-fn unknown_field(root: &Value, path: &[Seg], known: Option<&Map<String, Value>>, ignored: &dyn Fn(&Value) -> bool) -> String {
+fn unknown_field(
+    root: &Value,
+    path: &[Seg],
+    known: Option<&Map<String, Value>>,
+    ignored: &dyn Fn(&Value) -> bool,
+) -> String {
     let Some(Seg::Key(key)) = path.last() else { unreachable!("a probed path ends in a key") };
     let names: Vec<&str> = known.map(|k| k.keys().map(String::as_str).collect()).unwrap_or_default();
     let close = nearest(key, names.iter().copied());
     let one_edit = close.is_some_and(|c| strsim::damerau_levenshtein(key, c) <= 1);
-    let suggestion = if one_edit { close.map(String::from) } else { hidden_field(root, path, key, ignored).or(close.map(String::from)) };
+    let suggestion = if one_edit {
+        close.map(String::from)
+    } else {
+        hidden_field(root, path, key, ignored).or(close.map(String::from))
+    };
     match suggestion {
         Some(s) => format!("`{}`: unknown field; did you mean `{s}`?", show(path)),
         None if names.is_empty() => format!("`{}`: unknown field", show(path)),
-        None => format!("`{}`: unknown field (known here: {})", show(path), names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")),
+        None => format!(
+            "`{}`: unknown field (known here: {})",
+            show(path),
+            names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+        ),
     }
 }
 
@@ -284,9 +300,18 @@ pub fn plain_types(msg: &str) -> String {
     let mut out = msg.to_string();
     let unsigned = "a whole number (0 or more)";
     for (rust, plain) in [
-        ("usize", unsigned), ("u64", unsigned), ("u32", unsigned), ("u16", unsigned), ("u8", unsigned),
-        ("isize", "a whole number"), ("i64", "a whole number"), ("i32", "a whole number"),
-        ("f64", "a number"), ("f32", "a number"), ("a sequence", "a list"), ("a map", "an object"),
+        ("usize", unsigned),
+        ("u64", unsigned),
+        ("u32", unsigned),
+        ("u16", unsigned),
+        ("u8", unsigned),
+        ("isize", "a whole number"),
+        ("i64", "a whole number"),
+        ("i32", "a whole number"),
+        ("f64", "a number"),
+        ("f32", "a number"),
+        ("a sequence", "a list"),
+        ("a map", "an object"),
     ] {
         let from = format!("expected {rust}");
         let mut rest = out.as_str();
@@ -410,7 +435,10 @@ fn relocate(input: &Value, mut base: Vec<Seg>, msg: &str, reparse: &dyn Fn(&Valu
         let hint = match nearest(key, names.iter().copied()).map(String::from).or_else(repaired) {
             Some(n) => format!("unknown field; did you mean `{n}`?"),
             None if names.is_empty() => "unknown field".to_string(),
-            None => format!("unknown field (known here: {})", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")),
+            None => format!(
+                "unknown field (known here: {})",
+                names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+            ),
         };
         return format!("`{}`: {hint}", show(&path));
     }
@@ -424,7 +452,9 @@ fn relocate(input: &Value, mut base: Vec<Seg>, msg: &str, reparse: &dyn Fn(&Valu
             .iter()
             .filter_map(|(p, v)| match v {
                 Value::String(s) if s == variant => Some(p.clone()),
-                Value::Object(o) if o.contains_key(variant) => Some([p.clone(), vec![Seg::Key(variant.into())]].concat()),
+                Value::Object(o) if o.contains_key(variant) => {
+                    Some([p.clone(), vec![Seg::Key(variant.into())]].concat())
+                }
                 _ => None,
             })
             .collect();
@@ -437,7 +467,11 @@ fn relocate(input: &Value, mut base: Vec<Seg>, msg: &str, reparse: &dyn Fn(&Valu
         let mut near: Vec<(usize, &Vec<Seg>, &str)> = all
             .iter()
             .filter_map(|(p, v)| Some((p, v.as_object().filter(|o| !o.contains_key(field))?)))
-            .flat_map(|(p, o)| o.keys().filter(|k| nearest(k, [field]).is_some()).map(move |k| (strsim::damerau_levenshtein(k, field), p, k.as_str())))
+            .flat_map(|(p, o)| {
+                o.keys()
+                    .filter(|k| nearest(k, [field]).is_some())
+                    .map(move |k| (strsim::damerau_levenshtein(k, field), p, k.as_str()))
+            })
             .collect();
         near.sort_by_key(|(d, _, _)| *d);
         let fixes = |p: &[Seg], k: &str| {
@@ -457,7 +491,9 @@ fn relocate(input: &Value, mut base: Vec<Seg>, msg: &str, reparse: &dyn Fn(&Valu
             let hits = all
                 .iter()
                 .filter(|(_, v)| !v.is_object() && !v.is_array())
-                .filter(|(_, v)| unexpected(v).is_some_and(|u| msg[prefix.len()..].starts_with(&format!("{u}, expected"))))
+                .filter(|(_, v)| {
+                    unexpected(v).is_some_and(|u| msg[prefix.len()..].starts_with(&format!("{u}, expected")))
+                })
                 .map(|(p, _)| p.clone())
                 .collect();
             if let Some(path) = unique(hits) {
@@ -474,10 +510,22 @@ mod plain_type_tests {
 
     #[test]
     fn rust_type_names_become_the_users_words() {
-        assert_eq!(plain_types("invalid type: string \"1\", expected u64"), "invalid type: string \"1\", expected a whole number (0 or more)");
-        assert_eq!(plain_types("invalid value: integer `-2`, expected usize"), "invalid value: integer `-2`, expected a whole number (0 or more)");
-        assert_eq!(plain_types("invalid type: string \"x\", expected f64"), "invalid type: string \"x\", expected a number");
-        assert_eq!(plain_types("invalid type: integer `3`, expected struct TuneConfig here"), "invalid type: integer `3`, expected an object here");
+        assert_eq!(
+            plain_types("invalid type: string \"1\", expected u64"),
+            "invalid type: string \"1\", expected a whole number (0 or more)"
+        );
+        assert_eq!(
+            plain_types("invalid value: integer `-2`, expected usize"),
+            "invalid value: integer `-2`, expected a whole number (0 or more)"
+        );
+        assert_eq!(
+            plain_types("invalid type: string \"x\", expected f64"),
+            "invalid type: string \"x\", expected a number"
+        );
+        assert_eq!(
+            plain_types("invalid type: integer `3`, expected struct TuneConfig here"),
+            "invalid type: integer `3`, expected an object here"
+        );
         assert_eq!(plain_types("invalid type: map, expected a sequence"), "invalid type: map, expected a list");
         // whole words only
         assert_eq!(plain_types("expected u8x"), "expected u8x");

@@ -163,9 +163,17 @@ pub fn solve_dual(k: &[f64], y: &[f64], o: &SvcOptions) -> BinarySvc {
     for t in 0..n {
         let yg = y[t] * g[t];
         if a[t] >= c {
-            if y[t] < 0.0 { ub = ub.min(yg) } else { lb = lb.max(yg) }
+            if y[t] < 0.0 {
+                ub = ub.min(yg)
+            } else {
+                lb = lb.max(yg)
+            }
         } else if a[t] <= 0.0 {
-            if y[t] > 0.0 { ub = ub.min(yg) } else { lb = lb.max(yg) }
+            if y[t] > 0.0 {
+                ub = ub.min(yg)
+            } else {
+                lb = lb.max(yg)
+            }
         } else {
             free += 1;
             sum += yg;
@@ -235,7 +243,12 @@ impl Svc {
     /// The decision value of machine `(r, s)` at `v` (positive votes for `r`), `None` if that pair had no rows.
     pub fn decision(&self, r: usize, s: usize, v: &[f64]) -> Option<f64> {
         let (_, _, idx, coef, rho) = self.machines.iter().find(|m| m.0 == r && m.1 == s)?;
-        let f: f64 = idx.iter().zip(coef).filter(|(_, c)| **c != 0.0).map(|(&i, c)| c * rbf(&self.x[i * self.p..(i + 1) * self.p], v, self.gamma)).sum();
+        let f: f64 = idx
+            .iter()
+            .zip(coef)
+            .filter(|(_, c)| **c != 0.0)
+            .map(|(&i, c)| c * rbf(&self.x[i * self.p..(i + 1) * self.p], v, self.gamma))
+            .sum();
         Some(f - rho)
     }
 

@@ -2,11 +2,12 @@
 //! (`ExperimentConfig::needs_mnist`), and that an installed copy (`data::mnist::install`) is what every
 //! MNIST data source then reads.
 
-use tunelab::data::mnist::{self, Mnist, PIXELS};
 use std::sync::atomic::AtomicBool;
+use tunelab::data::mnist::{self, Mnist, PIXELS};
 use tunelab::experiments::{ExperimentConfig, Inputs, Kind, Status};
 
-const KINDS: [Kind; 7] = [Kind::Tune, Kind::Compare, Kind::Bandit, Kind::Hoag, Kind::LrSchedule, Kind::StepSize, Kind::Tvo];
+const KINDS: [Kind; 7] =
+    [Kind::Tune, Kind::Compare, Kind::Bandit, Kind::Hoag, Kind::LrSchedule, Kind::StepSize, Kind::Tvo];
 
 #[test]
 fn every_preset_says_whether_it_needs_mnist() {
@@ -36,7 +37,9 @@ fn every_preset_says_whether_it_needs_mnist() {
     )
     .unwrap();
     assert!(hoag.needs_mnist());
-    let digits = ExperimentConfig::from_json(r#"{"kind": "hoag", "problem": "logreg", "data": {"source": "digits"}}"#, None).unwrap();
+    let digits =
+        ExperimentConfig::from_json(r#"{"kind": "hoag", "problem": "logreg", "data": {"source": "digits"}}"#, None)
+            .unwrap();
     assert!(!digits.needs_mnist());
 }
 

@@ -6,7 +6,8 @@ use std::sync::atomic::AtomicBool;
 use tunelab::data::shipped::{self, Shipped};
 use tunelab::experiments::{ExperimentConfig, Inputs, Kind};
 
-const KINDS: [Kind; 7] = [Kind::Tune, Kind::Compare, Kind::Bandit, Kind::Hoag, Kind::LrSchedule, Kind::StepSize, Kind::Tvo];
+const KINDS: [Kind; 7] =
+    [Kind::Tune, Kind::Compare, Kind::Bandit, Kind::Hoag, Kind::LrSchedule, Kind::StepSize, Kind::Tvo];
 
 #[test]
 fn every_preset_names_the_shipped_data_it_reads() {
@@ -35,7 +36,11 @@ fn every_preset_names_the_shipped_data_it_reads() {
     }
     assert!(checked.len() >= 8, "{checked:?}");
     // No preset reads the diabetes set: a config does.
-    let diabetes = ExperimentConfig::from_json(r#"{"kind": "hoag", "problem": "kernel-ridge", "data": {"source": "diabetes"}}"#, None).unwrap();
+    let diabetes = ExperimentConfig::from_json(
+        r#"{"kind": "hoag", "problem": "kernel-ridge", "data": {"source": "diabetes"}}"#,
+        None,
+    )
+    .unwrap();
     assert_eq!(diabetes.shipped(), [Shipped::Diabetes]);
     let checked_cfg = diabetes.check().unwrap();
     shipped::reset_used();
@@ -46,7 +51,10 @@ fn every_preset_names_the_shipped_data_it_reads() {
 #[test]
 fn install_checks_the_file_and_its_text() {
     assert_eq!(shipped::install("wine.csv", include_str!("../data/wine.csv").to_string()).unwrap(), Shipped::Wine);
-    assert!(shipped::install("iris.csv", "a,y\n1,0\n".into()).unwrap_err().to_string().contains("unknown shipped data file iris.csv"));
+    assert!(shipped::install("iris.csv", "a,y\n1,0\n".into())
+        .unwrap_err()
+        .to_string()
+        .contains("unknown shipped data file iris.csv"));
     assert!(shipped::install("wine.csv", "not a csv".into()).is_err());
     for s in Shipped::ALL {
         assert_eq!(Shipped::from_file(s.file()), Some(s));

@@ -19,7 +19,15 @@ struct NsFormatter;
 
 impl ValueFormatter for NsFormatter {
     fn scale_values(&self, typical: f64, values: &mut [f64]) -> &'static str {
-        let (f, unit) = if typical < 1e3 { (1.0, "ns cpu") } else if typical < 1e6 { (1e-3, "us cpu") } else if typical < 1e9 { (1e-6, "ms cpu") } else { (1e-9, "s cpu") };
+        let (f, unit) = if typical < 1e3 {
+            (1.0, "ns cpu")
+        } else if typical < 1e6 {
+            (1e-3, "us cpu")
+        } else if typical < 1e9 {
+            (1e-6, "ms cpu")
+        } else {
+            (1e-9, "s cpu")
+        };
         values.iter_mut().for_each(|v| *v *= f);
         unit
     }
@@ -27,16 +35,30 @@ impl ValueFormatter for NsFormatter {
         values.iter_mut().for_each(|v| *v = 1e9 / *v);
         "iter/s cpu"
     }
-    fn scale_for_machines(&self, _values: &mut [f64]) -> &'static str { "ns" }
+    fn scale_for_machines(&self, _values: &mut [f64]) -> &'static str {
+        "ns"
+    }
 }
 
 impl Measurement for ThreadCpu {
     type Intermediate = u64;
     type Value = u64;
-    fn start(&self) -> u64 { thread_cpu_ns() }
-    fn end(&self, i: u64) -> u64 { thread_cpu_ns().saturating_sub(i) }
-    fn add(&self, a: &u64, b: &u64) -> u64 { a + b }
-    fn zero(&self) -> u64 { 0 }
-    fn to_f64(&self, v: &u64) -> f64 { *v as f64 }
-    fn formatter(&self) -> &dyn ValueFormatter { &NsFormatter }
+    fn start(&self) -> u64 {
+        thread_cpu_ns()
+    }
+    fn end(&self, i: u64) -> u64 {
+        thread_cpu_ns().saturating_sub(i)
+    }
+    fn add(&self, a: &u64, b: &u64) -> u64 {
+        a + b
+    }
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn to_f64(&self, v: &u64) -> f64 {
+        *v as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        &NsFormatter
+    }
 }

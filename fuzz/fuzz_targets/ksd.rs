@@ -66,7 +66,12 @@ fuzz_target!(|bytes: &[u8]| {
         }
     }
     let sigma2 = v.value();
-    for kernel in [FssdKernel::Gauss { sigma2: 1.0 }, FssdKernel::Gauss { sigma2 }, FssdKernel::Imq { c: 1.0, beta: -0.5 }, FssdKernel::Imq { c, beta }] {
+    for kernel in [
+        FssdKernel::Gauss { sigma2: 1.0 },
+        FssdKernel::Gauss { sigma2 },
+        FssdKernel::Imq { c: 1.0, beta: -0.5 },
+        FssdKernel::Imq { c, beta },
+    ] {
         if let Ok(f) = fssd(&samples, &scores, d, &locations, &kernel) {
             assert!(f.fssd_sq.is_finite() && f.fssd_sq_u.is_finite());
         }

@@ -113,8 +113,10 @@ impl BetaD {
 }
 
 /// 8-point Gauss–Legendre nodes and weights on [-1, 1].
-const GL_X: [f64; 4] = [0.183_434_642_495_649_8, 0.525_532_409_916_329, 0.796_666_477_413_626_7, 0.960_289_856_497_536_3];
-const GL_W: [f64; 4] = [0.362_683_783_378_362, 0.313_706_645_877_887_3, 0.222_381_034_453_374_5, 0.101_228_536_290_376_3];
+const GL_X: [f64; 4] =
+    [0.183_434_642_495_649_8, 0.525_532_409_916_329, 0.796_666_477_413_626_7, 0.960_289_856_497_536_3];
+const GL_W: [f64; 4] =
+    [0.362_683_783_378_362, 0.313_706_645_877_887_3, 0.222_381_034_453_374_5, 0.101_228_536_290_376_3];
 
 /// `P(arm of group g is the best)` for every group `(α, β, count)`: each of the `count` arms of group `g` has a
 /// Beta(α, β) posterior, all arms independent. Returns the probability for ONE arm of each group (so

@@ -15,9 +15,9 @@ use serde::{Deserialize, Serialize};
 use super::ArmSpace;
 use super::{Arm, BanditAlgo};
 use crate::gp::{lbfgs_box, BaseKernel, Gp, HyperOptions, Kernel, LbfgsOptions};
+use crate::math::ln;
 use crate::rng::Rng;
 use crate::{Error, Result};
-use crate::math::ln;
 
 /// Exploration weight `kappa_t` of the UCB `mu + sqrt(kappa_t) sigma`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -86,7 +86,14 @@ impl Kappa {
                 Err(Error::config("gp-ucb: kappa constant must be finite and >= 0"))
             }
             Kappa::Theorem { delta, scale, a, b }
-                if !(delta > 0.0 && delta < 1.0 && scale > 0.0 && scale.is_finite() && a > 0.0 && a.is_finite() && b > 0.0 && b.is_finite()) =>
+                if !(delta > 0.0
+                    && delta < 1.0
+                    && scale > 0.0
+                    && scale.is_finite()
+                    && a > 0.0
+                    && a.is_finite()
+                    && b > 0.0
+                    && b.is_finite()) =>
             {
                 Err(Error::config("gp-ucb: kappa theorem needs 0 < delta < 1, scale > 0, a > 0 and b > 0"))
             }

@@ -19,8 +19,8 @@ use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 
 use super::{Arm, ArmStat, BanditAlgo};
-use crate::rng::Rng;
 use crate::bandit::schedule::{halving_schedule, RoundBudget, Rounding};
+use crate::rng::Rng;
 use crate::{Error, Result};
 
 /// Index of the best empirical mean among arms with at least `frac * max(pulls)` pulls (ties: lowest index).

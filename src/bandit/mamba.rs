@@ -6,7 +6,8 @@ use super::schedule::{mamba_schedule, RoundPlan};
 
 /// Sorts by score, ties broken by arm id so results never depend on evaluation order.
 fn ranked(scores: &[(usize, f64)]) -> Vec<(usize, f64)> {
-    let mut s: Vec<(usize, f64)> = scores.iter().map(|&(i, v)| (i, if v.is_nan() { f64::INFINITY } else { v })).collect();
+    let mut s: Vec<(usize, f64)> =
+        scores.iter().map(|&(i, v)| (i, if v.is_nan() { f64::INFINITY } else { v })).collect();
     s.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
     s
 }
@@ -28,8 +29,12 @@ impl Mamba {
 }
 
 impl Tuner for Mamba {
-    fn name(&self) -> String { format!("mamba (eta = {})", self.eta) }
-    fn plan(&self) -> Vec<RoundPlan> { self.plan.clone() }
+    fn name(&self) -> String {
+        format!("mamba (eta = {})", self.eta)
+    }
+    fn plan(&self) -> Vec<RoundPlan> {
+        self.plan.clone()
+    }
     fn ask(&mut self) -> Option<Ask> {
         let p = self.plan.get(self.round)?;
         Some(Ask { round: self.round, arms: self.alive.clone(), budget: p.budget })
@@ -44,7 +49,9 @@ impl Tuner for Mamba {
         self.round += 1;
         r.iter().skip(keep).map(|x| x.0).collect()
     }
-    fn best(&self) -> Option<usize> { self.best }
+    fn best(&self) -> Option<usize> {
+        self.best
+    }
 }
 
 /// Every arm once with the full budget; the best by score (grid search, heuristic, random search).
@@ -63,17 +70,27 @@ impl OneShot {
 }
 
 impl Tuner for OneShot {
-    fn name(&self) -> String { self.name.clone() }
-    fn plan(&self) -> Vec<RoundPlan> { vec![RoundPlan { arms: self.m, budget: self.r, keep: self.m }] }
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn plan(&self) -> Vec<RoundPlan> {
+        vec![RoundPlan { arms: self.m, budget: self.r, keep: self.m }]
+    }
     fn ask(&mut self) -> Option<Ask> {
-        if self.done { None } else { Some(Ask { round: 0, arms: (0..self.m).collect(), budget: self.r }) }
+        if self.done {
+            None
+        } else {
+            Some(Ask { round: 0, arms: (0..self.m).collect(), budget: self.r })
+        }
     }
     fn tell(&mut self, scores: &[(usize, f64)]) -> Vec<usize> {
         self.done = true;
         self.best = ranked(scores).first().map(|x| x.0);
         vec![]
     }
-    fn best(&self) -> Option<usize> { self.best }
+    fn best(&self) -> Option<usize> {
+        self.best
+    }
 }
 
 #[cfg(test)]
@@ -86,7 +103,8 @@ mod tests {
         let a = t.ask().unwrap();
         assert_eq!(a.arms, (0..9).collect::<Vec<_>>());
         // scores: arm i has score (i * 7) mod 9, arm 4 diverged
-        let scores: Vec<(usize, f64)> = a.arms.iter().map(|&i| (i, if i == 4 { f64::INFINITY } else { ((i * 7) % 9) as f64 })).collect();
+        let scores: Vec<(usize, f64)> =
+            a.arms.iter().map(|&i| (i, if i == 4 { f64::INFINITY } else { ((i * 7) % 9) as f64 })).collect();
         let pruned = t.tell(&scores);
         // scores: 0->0, 1->7, 2->5, 3->3, 4->inf, 5->8, 6->6, 7->4, 8->2 ; best three: 0, 8, 3
         assert_eq!(t.ask().unwrap().arms, vec![0, 3, 8]);

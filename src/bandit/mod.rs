@@ -23,7 +23,6 @@ pub use gpucb::{GpUcb, GpUcbOptions, Kappa, RandomSearch};
 pub use halving::{Halving, HalvingOptions};
 pub use ttts::{DTtts, RandomArms, Recommend, Ttts, TttsOptions, Uniform};
 
-
 /// The arm space of a problem.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
@@ -73,4 +72,3 @@ pub struct ArmStat {
     #[serde(default)]
     pub label: Option<String>,
 }
-

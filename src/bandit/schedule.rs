@@ -135,6 +135,12 @@ mod tests {
         assert_eq!(got, vec![(8, 4.0, 4), (4, 8.0, 2), (2, 16.0, 1)]);
         assert_eq!(n_rounds_up(9, 3), 2);
         assert_eq!(n_rounds_up(10, 3), 3);
-        assert_eq!(halving_schedule(10, 3, Rounding::Up, RoundBudget::EqualRounds(90.0)).iter().map(|p| p.arms).collect::<Vec<_>>(), vec![10, 4, 2]);
+        assert_eq!(
+            halving_schedule(10, 3, Rounding::Up, RoundBudget::EqualRounds(90.0))
+                .iter()
+                .map(|p| p.arms)
+                .collect::<Vec<_>>(),
+            vec![10, 4, 2]
+        );
     }
 }

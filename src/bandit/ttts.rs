@@ -16,9 +16,9 @@ use rand_distr::{Beta, Distribution};
 use serde::{Deserialize, Serialize};
 
 use super::{Arm, ArmStat, BanditAlgo};
+use crate::math::powf;
 use crate::rng::Rng;
 use crate::{Error, Result};
-use crate::math::powf;
 
 fn beta_draw(a: f64, b: f64, rng: &mut Rng) -> f64 {
     match Beta::new(a, b) {
@@ -233,7 +233,14 @@ pub struct TttsOptions {
 
 impl Default for TttsOptions {
     fn default() -> Self {
-        TttsOptions { beta: 0.5, arms: None, pseudo_arm: true, mc_samples: 200, recommend: Recommend::Posterior, label: None }
+        TttsOptions {
+            beta: 0.5,
+            arms: None,
+            pseudo_arm: true,
+            mc_samples: 200,
+            recommend: Recommend::Posterior,
+            label: None,
+        }
     }
 }
 

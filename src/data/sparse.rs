@@ -95,9 +95,8 @@ pub fn parse_svmlight(text: &str, n_features: Option<usize>) -> Result<SparseDat
         y.push(number(label, line, "label")?);
         let mut last = 0usize;
         for tok in toks {
-            let (k, v) = tok
-                .split_once(':')
-                .ok_or_else(|| Error::data(format!("line {line}: '{tok}' is not index:value")))?;
+            let (k, v) =
+                tok.split_once(':').ok_or_else(|| Error::data(format!("line {line}: '{tok}' is not index:value")))?;
             if k == "qid" {
                 continue;
             }
@@ -158,7 +157,17 @@ pub fn simulate_svmlight(n: usize, p: usize, seed: u64) -> String {
     use rand::RngExt;
     use std::fmt::Write as _;
     let mut rng = crate::rng::stream(seed, 7);
-    let w: Vec<f64> = (0..p).map(|j| if j % 4 == 0 { 1.5 } else if j % 4 == 1 { -1.5 } else { 0.0 }).collect();
+    let w: Vec<f64> = (0..p)
+        .map(|j| {
+            if j % 4 == 0 {
+                1.5
+            } else if j % 4 == 1 {
+                -1.5
+            } else {
+                0.0
+            }
+        })
+        .collect();
     let mut out = String::from("# simulated documents\n");
     for _ in 0..n {
         let mut terms: Vec<usize> = (0..6).map(|_| rng.random_range(0..p.max(1))).collect();

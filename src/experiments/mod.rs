@@ -80,7 +80,12 @@ pub trait Experiment: Sized {
     }
     /// Runs the experiment. `progress(done, total, detail)` is called on the calling thread; `stop` is checked
     /// between chunks of work (then the run returns `Error::Cancelled`).
-    fn run(&self, inputs: Inputs, progress: &mut dyn FnMut(f64, f64, Self::Detail), stop: &AtomicBool) -> Result<Self::Output>;
+    fn run(
+        &self,
+        inputs: Inputs,
+        progress: &mut dyn FnMut(f64, f64, Self::Detail),
+        stop: &AtomicBool,
+    ) -> Result<Self::Output>;
 
     /// True when running this config reads the MNIST digits ([`crate::data::mnist`]). A host that cannot read
     /// files (the page's worker) fetches and installs the digits first. Each kind's typed data source says it,
@@ -265,16 +270,28 @@ fn unknown_preset(kind: Kind, name: &str) -> Error {
         Some((_, n)) => format!("; did you mean '{n}'?"),
         None => String::new(),
     };
-    Error::config(format!("unknown {} preset '{name}'{hint} ({} presets: {})", kind.name(), kind.name(), names.join(", ")))
+    Error::config(format!(
+        "unknown {} preset '{name}'{hint} ({} presets: {})",
+        kind.name(),
+        kind.name(),
+        names.join(", ")
+    ))
 }
 
 impl Kind {
     /// Parses a kind name (the CLI's and the binding's `kind` argument).
     pub fn parse(name: &str) -> Result<Kind> {
         Kind::ALL.into_iter().find(|k| k.name() == name).ok_or_else(|| {
-            let near = Kind::ALL.into_iter().map(|k| (strsim::damerau_levenshtein(k.name(), name), k.name())).filter(|(d, _)| *d <= 2).min();
+            let near = Kind::ALL
+                .into_iter()
+                .map(|k| (strsim::damerau_levenshtein(k.name(), name), k.name()))
+                .filter(|(d, _)| *d <= 2)
+                .min();
             let hint = near.map(|(_, n)| format!("; did you mean '{n}'?")).unwrap_or_default();
-            Error::config(format!("unknown experiment kind '{name}'{hint} (known: {})", Kind::ALL.map(Kind::name).join(", ")))
+            Error::config(format!(
+                "unknown experiment kind '{name}'{hint} (known: {})",
+                Kind::ALL.map(Kind::name).join(", ")
+            ))
         })
     }
 }
@@ -305,7 +322,11 @@ impl ExperimentConfig {
             (Some(serde_json::Value::String(k)), d) => {
                 let k = Kind::parse(k)?;
                 if let Some(d) = d.filter(|d| *d != k) {
-                    return Err(Error::config(format!("this command runs '{}' experiments, the config says '{}'", d.name(), k.name())));
+                    return Err(Error::config(format!(
+                        "this command runs '{}' experiments, the config says '{}'",
+                        d.name(),
+                        k.name()
+                    )));
                 }
             }
             (Some(_), _) => return Err(Error::config("`kind` must be a string")),
@@ -319,7 +340,7 @@ impl ExperimentConfig {
                 return Err(Error::config(format!(
                     "the config has no `kind` (one of: {})",
                     Kind::ALL.map(Kind::name).join(", ")
-                )))
+                )));
             }
         }
         parse_strict(value)
@@ -395,7 +416,9 @@ impl DataRequest {
     pub fn inputs(&self, text: &str) -> Result<Inputs> {
         Ok(match self.format {
             DataFormat::Csv | DataFormat::Ratings => Inputs { data: Some(self.parse(text)?), ..Inputs::default() },
-            DataFormat::Svmlight => Inputs { sparse: Some(data::sparse::parse_svmlight(text, None)?), ..Inputs::default() },
+            DataFormat::Svmlight => {
+                Inputs { sparse: Some(data::sparse::parse_svmlight(text, None)?), ..Inputs::default() }
+            }
         })
     }
 }
@@ -471,7 +494,10 @@ impl Checked {
     /// failure returns the error (after a `finished` event with `status: failed`).
     pub fn run(&self, inputs: Inputs, observer: &mut dyn FnMut(&Event), stop: &AtomicBool) -> Result<Report> {
         if inputs.reference.is_some() && self.kind() != Kind::Compare {
-            return Err(Error::config(format!("a saved reference is an input of compare runs, not of {} runs", self.kind().name())));
+            return Err(Error::config(format!(
+                "a saved reference is an input of compare runs, not of {} runs",
+                self.kind().name()
+            )));
         }
         let wall = Instant::now();
         let unit = self.progress_unit();
@@ -554,7 +580,8 @@ mod tests {
             assert_eq!(Kind::parse(kind.name()).unwrap(), kind);
             assert!(!kind.preset_names().is_empty(), "{kind:?} lists no preset");
             for name in kind.preset_names() {
-                let cfg = ExperimentConfig::preset(kind, name).unwrap_or_else(|e| panic!("{}/{name}: {e}", kind.name()));
+                let cfg =
+                    ExperimentConfig::preset(kind, name).unwrap_or_else(|e| panic!("{}/{name}: {e}", kind.name()));
                 assert_eq!(cfg.kind(), kind);
                 let json = serde_json::to_value(&cfg).unwrap();
                 assert_eq!(json["kind"].as_str(), Some(kind.name()));

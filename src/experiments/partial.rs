@@ -14,8 +14,8 @@
 
 use super::compare::CompareDetail;
 use super::sgmcmc::report::{ArmInfo, Event as TuneEvent};
-use crate::bandit::schedule::RoundPlan;
 use super::{Detail, Kind, Report, Status};
+use crate::bandit::schedule::RoundPlan;
 use serde_json::{json, Value};
 
 /// The stopped result of `report` (a stopped run), or `None` for a complete run.
@@ -26,7 +26,8 @@ pub fn stopped_result(report: &Report) -> Option<Value> {
     let reached = &report.reached;
     let mut out = match report.kind {
         Kind::Tune => {
-            let events: Vec<&TuneEvent> = reached.iter().filter_map(|d| if let Detail::Tune(e) = d { Some(e) } else { None }).collect();
+            let events: Vec<&TuneEvent> =
+                reached.iter().filter_map(|d| if let Detail::Tune(e) = d { Some(e) } else { None }).collect();
             tune_partial(&events)
         }
         Kind::Compare => {
@@ -185,7 +186,13 @@ mod tests {
     fn a_tune_run_stopped_in_its_second_round_keeps_its_first_round() {
         let plan = vec![RoundPlan { arms: 3, budget: 100.0, keep: 1 }, RoundPlan { arms: 1, budget: 300.0, keep: 1 }];
         let ev = [
-            TuneEvent::Started { tuner: "MAMBA".into(), arms: vec![info(0, 1e-3), info(1, 1e-2), info(2, 1e-1)], schedule: plan.clone(), dim: 2, n_data: 100 },
+            TuneEvent::Started {
+                tuner: "MAMBA".into(),
+                arms: vec![info(0, 1e-3), info(1, 1e-2), info(2, 1e-1)],
+                schedule: plan.clone(),
+                dim: 2,
+                n_data: 100,
+            },
             TuneEvent::RoundStarted { round: 0, arms: vec![0, 1, 2], budget: 100.0 },
             TuneEvent::ArmScored { round: 0, arm: 0, score: Some(0.5), grad_evals: 10, samples: 5 },
             TuneEvent::ArmScored { round: 0, arm: 1, score: Some(0.25), grad_evals: 10, samples: 5 },

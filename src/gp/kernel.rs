@@ -14,8 +14,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Error, Result};
 use crate::math::{exp, ln};
+use crate::{Error, Result};
 
 /// The stationary base kernel on the spatial coordinates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -32,9 +32,9 @@ use nalgebra::{DMatrix, DVector};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
+use crate::math::{exp, ln};
 use crate::rng::Rng;
 use crate::{Error, Result};
-use crate::math::{exp, ln};
 
 /// Jitter schedule of [`cholesky_jitter`]: first try without jitter, then `jitter = rel * mean(diag)` for
 /// `rel` in `1e-10, 1e-9, ..., max_rel` (default `max_rel = 1e-4`).
@@ -451,7 +451,8 @@ impl Gp {
                 hi.push(cur[m]);
             }
         }
-        let mut starts = vec![cur.iter().zip(lo.iter().zip(&hi)).map(|(v, (a, b))| v.clamp(*a, *b)).collect::<Vec<_>>()];
+        let mut starts =
+            vec![cur.iter().zip(lo.iter().zip(&hi)).map(|(v, (a, b))| v.clamp(*a, *b)).collect::<Vec<_>>()];
         for _ in 0..opts.restarts {
             starts.push(lo.iter().zip(&hi).map(|(a, b)| a + (b - a) * rng.random::<f64>()).collect());
         }
@@ -469,7 +470,11 @@ impl Gp {
                 for (gi, v) in g.iter_mut().zip(gr) {
                     *gi = -v;
                 }
-                if v.is_finite() { -v } else { f64::INFINITY }
+                if v.is_finite() {
+                    -v
+                } else {
+                    f64::INFINITY
+                }
             };
             let (p, fv) = lbfgs_box(&mut f, s, &lo, &hi, &lopts);
             if fv.is_finite() && best.as_ref().is_none_or(|(b, _)| fv < *b) {

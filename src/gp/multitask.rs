@@ -135,7 +135,9 @@ impl MultiTaskGp {
         let alpha = if n == 0 {
             DVector::zeros(0)
         } else {
-            let t = l.solve_lower_triangular(&y).ok_or_else(|| Error::numerical("multi-task GP: triangular solve failed"))?;
+            let t = l
+                .solve_lower_triangular(&y)
+                .ok_or_else(|| Error::numerical("multi-task GP: triangular solve failed"))?;
             l.transpose()
                 .solve_upper_triangular(&t)
                 .ok_or_else(|| Error::numerical("multi-task GP: triangular solve failed"))?

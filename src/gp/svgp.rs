@@ -21,9 +21,25 @@ use crate::rng::Rng;
 use crate::Result;
 
 /// 7-point Gauss-Hermite rule for `E[h(ξ)]`, `ξ ~ N(0, 1)` (nodes `√2 t_i`, weights `w_i / √π`).
-pub const GH_X: [f64; 7] = [-3.750_439_717_725_742, -2.366_759_410_734_541, -1.154_405_394_739_968, 0.0, 1.154_405_394_739_968, 2.366_759_410_734_541, 3.750_439_717_725_742];
+pub const GH_X: [f64; 7] = [
+    -3.750_439_717_725_742,
+    -2.366_759_410_734_541,
+    -1.154_405_394_739_968,
+    0.0,
+    1.154_405_394_739_968,
+    2.366_759_410_734_541,
+    3.750_439_717_725_742,
+];
 /// Weights of [`GH_X`] (they sum to 1).
-pub const GH_W: [f64; 7] = [5.482_688_559_722_184e-4, 3.075_712_396_758_652e-2, 2.401_231_786_050_127e-1, 4.571_428_571_428_571e-1, 2.401_231_786_050_127e-1, 3.075_712_396_758_652e-2, 5.482_688_559_722_184e-4];
+pub const GH_W: [f64; 7] = [
+    5.482_688_559_722_184e-4,
+    3.075_712_396_758_652e-2,
+    2.401_231_786_050_127e-1,
+    4.571_428_571_428_571e-1,
+    2.401_231_786_050_127e-1,
+    3.075_712_396_758_652e-2,
+    5.482_688_559_722_184e-4,
+];
 
 /// Inducing inputs chosen among `xs`: the distinct inputs (coordinates within `1e-9`) if there are at most
 /// `max(m_max, 2)`, else that many by farthest-point selection (deterministic, from the first distinct input)
@@ -133,7 +149,15 @@ impl WhitenedQ {
 
     /// Adds the gradient in `(m, C)` of a term with derivatives `dmu`, `dsd` in the marginal's `(μ, sd)`:
     /// `∂μ/∂m = b`, `∂sd/∂C_ij = b_i (Cᵀb)_j / sd` (lower triangle).
-    pub fn add_marginal_grad(b: &[f64], ctb: &[f64], dmu: f64, dsd: f64, sd: f64, gm: &mut [f64], gc: &mut DMatrix<f64>) {
+    pub fn add_marginal_grad(
+        b: &[f64],
+        ctb: &[f64],
+        dmu: f64,
+        dsd: f64,
+        sd: f64,
+        gm: &mut [f64],
+        gc: &mut DMatrix<f64>,
+    ) {
         let mm = b.len();
         for i in 0..mm {
             gm[i] += dmu * b[i];
@@ -173,7 +197,13 @@ impl WhitenedQ {
         }
         for i in 0..mm {
             for j in 0..mm {
-                t[*k] = if i == j { ln(self.c[(i, i)].max(1e-300)) } else if j < i { self.c[(i, j)] } else { 0.0 };
+                t[*k] = if i == j {
+                    ln(self.c[(i, i)].max(1e-300))
+                } else if j < i {
+                    self.c[(i, j)]
+                } else {
+                    0.0
+                };
                 *k += 1;
             }
         }
@@ -189,7 +219,13 @@ impl WhitenedQ {
         }
         for i in 0..mm {
             for j in 0..mm {
-                self.c[(i, j)] = if i == j { exp(t[*k].clamp(-30.0, 5.0)) } else if j < i { t[*k] } else { 0.0 };
+                self.c[(i, j)] = if i == j {
+                    exp(t[*k].clamp(-30.0, 5.0))
+                } else if j < i {
+                    t[*k]
+                } else {
+                    0.0
+                };
                 *k += 1;
             }
         }
@@ -205,7 +241,13 @@ impl WhitenedQ {
         }
         for i in 0..mm {
             for j in 0..mm {
-                grad[*k] = if i == j { gc[(i, i)] * self.c[(i, i)] } else if j < i { gc[(i, j)] } else { 0.0 };
+                grad[*k] = if i == j {
+                    gc[(i, i)] * self.c[(i, i)]
+                } else if j < i {
+                    gc[(i, j)]
+                } else {
+                    0.0
+                };
                 *k += 1;
             }
         }

@@ -79,7 +79,9 @@ fn parse_path(s: &str) -> std::result::Result<Vec<Seg>, String> {
         }
         while !rest.is_empty() {
             let close = rest.find(']').ok_or_else(|| format!("`{s}`: `[` without `]`"))?;
-            let idx = rest[1..close].parse::<usize>().map_err(|_| format!("`{s}`: `{}` is not an array index", &rest[..=close]))?;
+            let idx = rest[1..close]
+                .parse::<usize>()
+                .map_err(|_| format!("`{s}`: `{}` is not an array index", &rest[..=close]))?;
             out.push(Seg::Index(idx));
             rest = &rest[close + 1..];
             if !rest.is_empty() && !rest.starts_with('[') {
@@ -107,7 +109,9 @@ fn parse_value(s: &str) -> std::result::Result<Value, String> {
         }
         return Ok(v);
     }
-    if s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.') && !s.starts_with(|c: char| c.is_ascii_digit()) {
+    if s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
+        && !s.starts_with(|c: char| c.is_ascii_digit())
+    {
         return Ok(Value::String(s.to_string()));
     }
     Err(format!("`{s}`: not a number, a JSON string, true, false or null"))
@@ -119,7 +123,13 @@ pub use crate::strict::path_text as show;
 impl Expect {
     /// Evaluates the line against a report envelope (as JSON).
     pub fn eval(&self, report: &Value) -> Outcome {
-        let fail = |actual: Value, message: String| Outcome { text: self.text.clone(), line: self.line, pass: false, actual, message };
+        let fail = |actual: Value, message: String| Outcome {
+            text: self.text.clone(),
+            line: self.line,
+            pass: false,
+            actual,
+            message,
+        };
         let mut here = report;
         for (i, seg) in self.path.iter().enumerate() {
             let next = match seg {
@@ -131,12 +141,22 @@ impl Expect {
                 None => {
                     let at = show(&self.path[..i]);
                     let what = match (seg, here) {
-                        (Seg::Key(k), Value::Object(m)) => match crate::strict::nearest(k, m.keys().map(String::as_str)) {
-                            Some(n) => format!("the report has no `{}`; did you mean `{}`?", show(&self.path[..=i]), if at.is_empty() { n.to_string() } else { format!("{at}.{n}") }),
-                            None => format!("the report has no `{}`", show(&self.path[..=i])),
-                        },
+                        (Seg::Key(k), Value::Object(m)) => {
+                            match crate::strict::nearest(k, m.keys().map(String::as_str)) {
+                                Some(n) => format!(
+                                    "the report has no `{}`; did you mean `{}`?",
+                                    show(&self.path[..=i]),
+                                    if at.is_empty() { n.to_string() } else { format!("{at}.{n}") }
+                                ),
+                                None => format!("the report has no `{}`", show(&self.path[..=i])),
+                            }
+                        }
                         (Seg::Index(j), Value::Array(a)) => format!("`{at}` has {} elements, so no [{j}]", a.len()),
-                        _ => format!("`{}` is not {}", if at.is_empty() { "the report" } else { &at }, if matches!(seg, Seg::Index(_)) { "a list" } else { "an object" }),
+                        _ => format!(
+                            "`{}` is not {}",
+                            if at.is_empty() { "the report" } else { &at },
+                            if matches!(seg, Seg::Index(_)) { "a list" } else { "an object" }
+                        ),
                     };
                     return fail(Value::Null, what);
                 }

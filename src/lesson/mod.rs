@@ -236,7 +236,8 @@ fn key_line(src: &[String], first: usize, key: &str) -> usize {
 /// The first line of a block holding a key (`"eta"`) that the message names as a word ("eta >= 2"), or the block's
 /// first line: a check's message that names its field without a path.
 fn named_line(src: &[String], first: usize, msg: &str) -> usize {
-    let words: Vec<&str> = msg.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> =
+        msg.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
     for (i, l) in src.iter().enumerate() {
         let mut rest = l.as_str();
         while let Some(a) = rest.find('"') {
@@ -277,18 +278,25 @@ struct Builder {
 /// Parses a lesson file. `file` names it in messages (a path, a URL or `pasted text`).
 pub fn parse(file: &str, text: &str) -> Result<Lesson, LessonError> {
     if text.len() > MAX_BYTES {
-        return Err(err(file, 1, ErrorKind::TooLarge, format!(
-            "the file is {:.1} MB; a lesson may be at most {} MB (it is a page of text, not data)",
-            text.len() as f64 / 1e6, MAX_BYTES >> 20
-        )));
+        return Err(err(
+            file,
+            1,
+            ErrorKind::TooLarge,
+            format!(
+                "the file is {:.1} MB; a lesson may be at most {} MB (it is a page of text, not data)",
+                text.len() as f64 / 1e6,
+                MAX_BYTES >> 20
+            ),
+        ));
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let lines: Vec<&str> = text.lines().collect();
     if lines.first().map(|l| l.trim_end()) != Some("---") {
         return Err(err(file, 1, ErrorKind::Syntax, "a lesson starts with its front matter: a line `---`, `key: value` lines (title, kind, preset, cite, minutes), then `---`"));
     }
-    let end = lines.iter().skip(1).position(|l| l.trim_end() == "---").map(|i| i + 1)
-        .ok_or_else(|| err(file, 1, ErrorKind::Syntax, "the front matter is not closed: add a line `---` after its `key: value` lines"))?;
+    let end = lines.iter().skip(1).position(|l| l.trim_end() == "---").map(|i| i + 1).ok_or_else(|| {
+        err(file, 1, ErrorKind::Syntax, "the front matter is not closed: add a line `---` after its `key: value` lines")
+    })?;
 
     let mut fm: Map<String, Value> = Map::new();
     let mut fm_line: std::collections::HashMap<String, usize> = Default::default();
@@ -298,7 +306,8 @@ pub fn parse(file: &str, text: &str) -> Result<Lesson, LessonError> {
         if l.is_empty() || l.starts_with('#') {
             continue;
         }
-        let (k, v) = l.split_once(':').ok_or_else(|| err(file, n, ErrorKind::Syntax, format!("`{l}`: write `key: value`")))?;
+        let (k, v) =
+            l.split_once(':').ok_or_else(|| err(file, n, ErrorKind::Syntax, format!("`{l}`: write `key: value`")))?;
         let (k, v) = (k.trim(), v.trim());
         if !KEYS.contains(&k) {
             return Err(misspelt(file, n, ErrorKind::UnknownKey, "front-matter key", k, &KEYS));
@@ -314,16 +323,31 @@ pub fn parse(file: &str, text: &str) -> Result<Lesson, LessonError> {
     }
     let get = |k: &str| fm.get(k).and_then(Value::as_str).map(str::to_string);
     let line_of = |k: &str| fm_line.get(k).copied().unwrap_or(1);
-    let title = get("title").ok_or_else(|| err(file, end + 1, ErrorKind::MissingKey, "the front matter has no `title`"))?;
+    let title =
+        get("title").ok_or_else(|| err(file, end + 1, ErrorKind::MissingKey, "the front matter has no `title`"))?;
     let kind_name = get("kind").ok_or_else(|| {
-        err(file, end + 1, ErrorKind::MissingKey, format!("the front matter has no `kind` (the panel: {})", Kind::ALL.map(Kind::name).join(", ")))
+        err(
+            file,
+            end + 1,
+            ErrorKind::MissingKey,
+            format!("the front matter has no `kind` (the panel: {})", Kind::ALL.map(Kind::name).join(", ")),
+        )
     })?;
-    let kind = Kind::parse(&kind_name).map_err(|_| misspelt(file, line_of("kind"), ErrorKind::BadValue, "kind", &kind_name, &Kind::ALL.map(Kind::name)))?;
+    let kind = Kind::parse(&kind_name).map_err(|_| {
+        misspelt(file, line_of("kind"), ErrorKind::BadValue, "kind", &kind_name, &Kind::ALL.map(Kind::name))
+    })?;
     let minutes = match get("minutes") {
         None => None,
         Some(m) => match m.parse::<f64>() {
             Ok(x) if x.is_finite() && x > 0.0 && x <= 600.0 => Some(x),
-            _ => return Err(err(file, line_of("minutes"), ErrorKind::BadValue, format!("`minutes: {m}`: give the estimated time in minutes (a number from 0 to 600)"))),
+            _ => {
+                return Err(err(
+                    file,
+                    line_of("minutes"),
+                    ErrorKind::BadValue,
+                    format!("`minutes: {m}`: give the estimated time in minutes (a number from 0 to 600)"),
+                ))
+            }
         },
     };
     let id = get("id").unwrap_or_else(|| {
@@ -332,7 +356,12 @@ pub fn parse(file: &str, text: &str) -> Result<Lesson, LessonError> {
     });
     if let Some(bad) = id.chars().find(|c| !(c.is_ascii_alphanumeric() || *c == '-' || *c == '_')) {
         if fm.contains_key("id") {
-            return Err(err(file, line_of("id"), ErrorKind::BadValue, format!("`id: {id}`: letters, digits, `-` and `_` only (not `{bad}`)")));
+            return Err(err(
+                file,
+                line_of("id"),
+                ErrorKind::BadValue,
+                format!("`id: {id}`: letters, digits, `-` and `_` only (not `{bad}`)"),
+            ));
         }
     }
 
@@ -346,9 +375,13 @@ pub fn parse(file: &str, text: &str) -> Result<Lesson, LessonError> {
         let raw = lines[i];
         if let Some((c, len, info)) = fence(raw) {
             // Find the closing fence.
-            let close = lines[i + 1..].iter().position(|l| fence(l).is_some_and(|(c2, l2, rest)| c2 == c && l2 >= len && rest.is_empty()))
+            let close = lines[i + 1..]
+                .iter()
+                .position(|l| fence(l).is_some_and(|(c2, l2, rest)| c2 == c && l2 >= len && rest.is_empty()))
                 .map(|j| i + 1 + j)
-                .ok_or_else(|| err(file, n, ErrorKind::Syntax, format!("this {} block is not closed", "`".repeat(3))))?;
+                .ok_or_else(|| {
+                    err(file, n, ErrorKind::Syntax, format!("this {} block is not closed", "`".repeat(3)))
+                })?;
             let word = info.split_whitespace().next().unwrap_or("");
             let content: Vec<String> = lines[i + 1..close].iter().map(|s| s.to_string()).collect();
             if BLOCKS.contains(&word) {
@@ -356,20 +389,42 @@ pub fn parse(file: &str, text: &str) -> Result<Lesson, LessonError> {
                 match steps.last_mut() {
                     None if word == "json" => {
                         if start.is_some() {
-                            return Err(err(file, n, ErrorKind::Syntax, "a second json block before the first step: the start config is one block"));
+                            return Err(err(
+                                file,
+                                n,
+                                ErrorKind::Syntax,
+                                "a second json block before the first step: the start config is one block",
+                            ));
                         }
                         let v = json_block(file, n, &content)?;
                         start = Some((v, n, content));
                     }
-                    None => return Err(err(file, n, ErrorKind::Syntax, format!("a `{word}` block belongs to a step: put it after a `## ` heading"))),
+                    None => {
+                        return Err(err(
+                            file,
+                            n,
+                            ErrorKind::Syntax,
+                            format!("a `{word}` block belongs to a step: put it after a `## ` heading"),
+                        ))
+                    }
                     Some(step) => match word {
                         "json" => {
                             if let Some((_, first, _, _)) = &step.patch {
-                                return Err(err(file, n, ErrorKind::Syntax, format!("a step has one json patch block (this step's is at line {first})")));
+                                return Err(err(
+                                    file,
+                                    n,
+                                    ErrorKind::Syntax,
+                                    format!("a step has one json patch block (this step's is at line {first})"),
+                                ));
                             }
                             let v = json_block(file, n, &content)?;
                             if v.get("kind").is_some() {
-                                return Err(err(file, key_line(&content, n, "kind"), ErrorKind::Patch, "a patch cannot change the lesson's `kind` (the front matter sets it)"));
+                                return Err(err(
+                                    file,
+                                    key_line(&content, n, "kind"),
+                                    ErrorKind::Patch,
+                                    "a patch cannot change the lesson's `kind` (the front matter sets it)",
+                                ));
                             }
                             let mut paths = Vec::new();
                             leaves(&v, "", &mut paths);
@@ -401,7 +456,8 @@ pub fn parse(file: &str, text: &str) -> Result<Lesson, LessonError> {
                                 if t.is_empty() || t.starts_with('#') {
                                     continue;
                                 }
-                                let e = expect::parse(t, n + 1 + j).map_err(|m| err(file, n + 1 + j, ErrorKind::Expect, m))?;
+                                let e = expect::parse(t, n + 1 + j)
+                                    .map_err(|m| err(file, n + 1 + j, ErrorKind::Expect, m))?;
                                 step.expect.push(e);
                             }
                         }
@@ -425,7 +481,14 @@ pub fn parse(file: &str, text: &str) -> Result<Lesson, LessonError> {
             if steps.len() == MAX_STEPS {
                 return Err(err(file, n, ErrorKind::TooLarge, format!("a lesson has at most {MAX_STEPS} steps")));
             }
-            steps.push(Builder { title: t.to_string(), line: n, text: Vec::new(), patch: None, predict: None, expect: Vec::new() });
+            steps.push(Builder {
+                title: t.to_string(),
+                line: n,
+                text: Vec::new(),
+                patch: None,
+                predict: None,
+                expect: Vec::new(),
+            });
         } else {
             match steps.last_mut() {
                 Some(s) => s.text.push(raw.to_string()),
@@ -435,7 +498,12 @@ pub fn parse(file: &str, text: &str) -> Result<Lesson, LessonError> {
         i += 1;
     }
     if steps.is_empty() {
-        return Err(err(file, lines.len().max(1), ErrorKind::Syntax, "the lesson has no step: start each step with a `## ` heading"));
+        return Err(err(
+            file,
+            lines.len().max(1),
+            ErrorKind::Syntax,
+            "the lesson has no step: start each step with a `## ` heading",
+        ));
     }
     let preset = get("preset");
     if preset.is_none() && start.is_none() {
@@ -446,7 +514,14 @@ pub fn parse(file: &str, text: &str) -> Result<Lesson, LessonError> {
     }
     if let Some(p) = &preset {
         if !kind.preset_names().contains(&p.as_str()) {
-            return Err(misspelt(file, line_of("preset"), ErrorKind::BadValue, &format!("{} preset", kind.name()), p, kind.preset_names()));
+            return Err(misspelt(
+                file,
+                line_of("preset"),
+                ErrorKind::BadValue,
+                &format!("{} preset", kind.name()),
+                p,
+                kind.preset_names(),
+            ));
         }
     }
     let join = |v: &[String]| v.join("\n").trim().to_string();
@@ -472,7 +547,17 @@ pub fn parse(file: &str, text: &str) -> Result<Lesson, LessonError> {
                     Some((v, l, a, src)) => (Some(v), l, a, src),
                     None => (None, 0, None, Vec::new()),
                 };
-                Step { title: b.title, line: b.line, text: join(&b.text), patch, patch_line, apply, predict: b.predict, expect: b.expect, patch_src }
+                Step {
+                    title: b.title,
+                    line: b.line,
+                    text: join(&b.text),
+                    patch,
+                    patch_line,
+                    apply,
+                    predict: b.predict,
+                    expect: b.expect,
+                    patch_src,
+                }
             })
             .collect(),
         preset_line: line_of("preset"),
@@ -486,19 +571,36 @@ fn json_block(file: &str, first: usize, content: &[String]) -> Result<Value, Les
         let msg = e.to_string();
         let line = first + e.line().max(1);
         if msg.contains("recursion limit") {
-            err(file, line, ErrorKind::Patch, "the json block is nested too deeply (a config is a few levels deep; more than 128 is refused)")
+            err(
+                file,
+                line,
+                ErrorKind::Patch,
+                "the json block is nested too deeply (a config is a few levels deep; more than 128 is refused)",
+            )
         } else {
             err(file, line, ErrorKind::Patch, format!("the json block is not valid JSON: {msg}"))
         }
     })?;
     if !v.is_object() {
-        return Err(err(file, first, ErrorKind::Patch, "a json block holds one JSON object (`{\"tuner\": {\"eta\": 2}}`)"));
+        return Err(err(
+            file,
+            first,
+            ErrorKind::Patch,
+            "a json block holds one JSON object (`{\"tuner\": {\"eta\": 2}}`)",
+        ));
     }
     Ok(v)
 }
 
 fn prediction(file: &str, first: usize, kind: Kind, content: &[String]) -> Result<Prediction, LessonError> {
-    let mut p = Prediction { kind: String::new(), line: first, question: String::new(), options: Vec::new(), answer: None, reveal: String::new() };
+    let mut p = Prediction {
+        kind: String::new(),
+        line: first,
+        question: String::new(),
+        options: Vec::new(),
+        answer: None,
+        reveal: String::new(),
+    };
     let mut answer_line = first;
     for (j, raw) in content.iter().enumerate() {
         let n = first + 1 + j;
@@ -506,7 +608,9 @@ fn prediction(file: &str, first: usize, kind: Kind, content: &[String]) -> Resul
         if l.is_empty() || l.starts_with('#') {
             continue;
         }
-        let (k, v) = l.split_once(':').ok_or_else(|| err(file, n, ErrorKind::Syntax, format!("`{l}`: write `key: value` (keys: {})", PREDICT_KEYS.join(", "))))?;
+        let (k, v) = l.split_once(':').ok_or_else(|| {
+            err(file, n, ErrorKind::Syntax, format!("`{l}`: write `key: value` (keys: {})", PREDICT_KEYS.join(", ")))
+        })?;
         let (k, v) = (k.trim(), v.trim().to_string());
         match k {
             "type" => {
@@ -569,7 +673,13 @@ impl Lesson {
             Some(k) => key_line(src, line, &k),
             None => named_line(src, line, &msg),
         };
-        LessonError { file: self.file.clone(), line: at.max(1), kind: ErrorKind::Config, nearest: nearest_in(&msg), message: msg }
+        LessonError {
+            file: self.file.clone(),
+            line: at.max(1),
+            kind: ErrorKind::Config,
+            nearest: nearest_in(&msg),
+            message: msg,
+        }
     }
 
     /// The start config as JSON: the preset (every field written out) with the start block merged in, or the
@@ -578,16 +688,20 @@ impl Lesson {
         let mut v = match &self.preset {
             Some(p) => {
                 let cfg = ExperimentConfig::preset(self.kind, p).map_err(|e| self.located(self.preset_line, &[], e))?;
-                serde_json::to_value(&cfg).map_err(|e| err(&self.file, self.preset_line, ErrorKind::Config, e.to_string()))?
+                serde_json::to_value(&cfg)
+                    .map_err(|e| err(&self.file, self.preset_line, ErrorKind::Config, e.to_string()))?
             }
             None => Value::Object(Map::new()),
         };
         if let Some(s) = &self.start {
             if let Some(k) = s.get("kind") {
                 if k.as_str() != Some(self.kind.name()) {
-                    return Err(err(&self.file, key_line(&self.start_src, self.start_line, "kind"), ErrorKind::Patch, format!(
-                        "the start config's `kind` is {k}, the front matter's `{}`", self.kind.name()
-                    )));
+                    return Err(err(
+                        &self.file,
+                        key_line(&self.start_src, self.start_line, "kind"),
+                        ErrorKind::Patch,
+                        format!("the start config's `kind` is {k}, the front matter's `{}`", self.kind.name()),
+                    ));
                 }
             }
             merge(&mut v, s);
@@ -599,13 +713,15 @@ impl Lesson {
     /// Each step's config (the start config and the patches up to it), parsed strictly but not yet checked.
     pub fn configs(&self) -> Result<Vec<ExperimentConfig>, LessonError> {
         let mut v = self.start_value()?;
-        let (l0, src0) = if self.start.is_some() { (self.start_line, &self.start_src) } else { (self.preset_line, &self.start_src) };
+        let (l0, src0) =
+            if self.start.is_some() { (self.start_line, &self.start_src) } else { (self.preset_line, &self.start_src) };
         let mut cur = ExperimentConfig::from_value(&mut v.clone(), None).map_err(|e| self.located(l0, src0, e))?;
         let mut out = Vec::with_capacity(self.steps.len());
         for s in &self.steps {
             if let Some(p) = &s.patch {
                 merge(&mut v, p);
-                cur = ExperimentConfig::from_value(&mut v.clone(), None).map_err(|e| self.located(s.patch_line, &s.patch_src, e))?;
+                cur = ExperimentConfig::from_value(&mut v.clone(), None)
+                    .map_err(|e| self.located(s.patch_line, &s.patch_src, e))?;
             }
             out.push(cur.clone());
         }
@@ -671,7 +787,8 @@ impl Lesson {
                 s += &format!("{}\n\n", st.text);
             }
             if let Some(p) = &st.patch {
-                s += &format!("```json{}\n{p}\n```\n\n", st.apply.as_ref().map(|a| format!(" {a}")).unwrap_or_default());
+                s +=
+                    &format!("```json{}\n{p}\n```\n\n", st.apply.as_ref().map(|a| format!(" {a}")).unwrap_or_default());
             }
             if let Some(p) = &st.predict {
                 s += &format!("```predict\ntype: {}\n", p.kind);

@@ -12,7 +12,11 @@ fn fail(text: &str) -> LessonError {
 
 fn builtin_files() -> Vec<std::path::PathBuf> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons");
-    let mut v: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "md")).collect();
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
     v.sort();
     v
 }
@@ -116,7 +120,9 @@ fn patch_errors_name_the_line_of_the_field() {
     let e = fail(&format!("{HEAD}## A\n```json\n{{\"tuner\": {{\n  \"etta\": 2}}}}\n```\n"));
     assert_eq!((e.line, e.kind, e.nearest.as_deref()), (9, ErrorKind::PanelField, Some("tuner.eta")), "{e}");
     // A real config field the tune panel has no control for.
-    let e = fail(&format!("{HEAD}## A\n```json\n{{\"metric\": {{\"kind\": \"ksd\", \"stochastic_gradients\": true}}}}\n```\n"));
+    let e = fail(&format!(
+        "{HEAD}## A\n```json\n{{\"metric\": {{\"kind\": \"ksd\", \"stochastic_gradients\": true}}}}\n```\n"
+    ));
     assert_eq!((e.line, e.kind), (8, ErrorKind::PanelField), "{e}");
     assert!(e.message.contains("metric.stochastic_gradients"));
     // A value the core's check refuses, at its line.
@@ -187,7 +193,9 @@ fn size_limit_and_garbage_give_one_error() {
     let big = format!("{HEAD}## A\n{}", "x".repeat(MAX_BYTES));
     let e = fail(&big);
     assert_eq!((e.line, e.kind), (1, ErrorKind::TooLarge));
-    for junk in ["", "---", "---\n---", "\u{feff}---\n:\n---", "---\ntitle: a\nkind: tune\npreset: demo\n---\n##", "```"] {
+    for junk in
+        ["", "---", "---\n---", "\u{feff}---\n:\n---", "---\ntitle: a\nkind: tune\npreset: demo\n---\n##", "```"]
+    {
         assert!(load("x.md", junk).is_err(), "{junk:?}");
     }
 }
@@ -197,7 +205,11 @@ fn the_docs_list_every_panel_field() {
     let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/write-a-lesson.md")).unwrap();
     for kind in crate::experiments::Kind::ALL {
         for f in panels::fields(kind) {
-            assert!(docs.contains(&format!("`{f}`")), "docs/write-a-lesson.md does not list {}'s field {f}", kind.name());
+            assert!(
+                docs.contains(&format!("`{f}`")),
+                "docs/write-a-lesson.md does not list {}'s field {f}",
+                kind.name()
+            );
         }
     }
 }

@@ -14,16 +14,16 @@
 //! [`crate::nn`]; the dense layers themselves stay matrix products here (a block of rows at a time, summed in
 //! matrixmultiply's order, not the per-row loops of `nn::dense_forward`: sharing those would change the bits).
 
-use crate::linalg::gemm;
 use super::Target;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
+use crate::linalg::gemm;
+use crate::math::{exp, tanh};
+use crate::nn;
 use crate::rng::Rng;
 use rand_distr::{Distribution, Normal};
 use std::cell::RefCell;
 use std::sync::Arc;
-use crate::math::{exp, tanh};
-use crate::nn;
 
 /// Rows per block in backprop.
 const BLOCK: usize = 64;
@@ -44,7 +44,9 @@ pub enum Activation {
 }
 
 impl Activation {
-    pub fn is_tanh(&self) -> bool { *self == Activation::Tanh }
+    pub fn is_tanh(&self) -> bool {
+        *self == Activation::Tanh
+    }
     fn name(&self) -> &'static str {
         match self {
             Activation::Tanh => "tanh",
@@ -67,17 +69,28 @@ pub struct Bnn {
 
 /// Offsets of the blocks of `theta`, from [`crate::nn::Mlp1Layout`].
 #[derive(Clone, Copy)]
-struct Layout { b1: usize, w2: usize, b2: usize, dim: usize }
+struct Layout {
+    b1: usize,
+    w2: usize,
+    b2: usize,
+    dim: usize,
+}
 
 impl Bnn {
     /// `hidden` units (>= 1), `n_classes` (>= 2; labels must be integers `0..n_classes`), `prior_var` > 0.
     pub fn new(data: Arc<Dataset>, hidden: usize, n_classes: usize, prior_var: f64) -> Result<Self> {
-        if hidden == 0 { return Err(Error::config("bnn: hidden must be at least 1")); }
-        if n_classes < 2 { return Err(Error::config(format!("bnn: needs at least 2 classes, got {n_classes}"))); }
+        if hidden == 0 {
+            return Err(Error::config("bnn: hidden must be at least 1"));
+        }
+        if n_classes < 2 {
+            return Err(Error::config(format!("bnn: needs at least 2 classes, got {n_classes}")));
+        }
         if !(prior_var > 0.0 && prior_var.is_finite()) {
             return Err(Error::config(format!("bnn: prior_var must be positive and finite, got {prior_var}")));
         }
-        if data.n == 0 || data.p == 0 { return Err(Error::data("bnn needs at least one row and one feature")); }
+        if data.n == 0 || data.p == 0 {
+            return Err(Error::data("bnn needs at least one row and one feature"));
+        }
         data.check_class_labels(n_classes)?;
         let labels = data.y.iter().map(|&v| v as usize).collect();
         Ok(Self { p: data.p, h: hidden, k: n_classes, labels, data, prior_var, activation: Activation::Tanh })
@@ -90,14 +103,22 @@ impl Bnn {
     }
 
     /// The hidden layer's activation.
-    pub fn activation(&self) -> Activation { self.activation }
+    pub fn activation(&self) -> Activation {
+        self.activation
+    }
 
     /// Number of hidden units.
-    pub fn hidden(&self) -> usize { self.h }
+    pub fn hidden(&self) -> usize {
+        self.h
+    }
     /// The data set.
-    pub fn data(&self) -> &Arc<Dataset> { &self.data }
+    pub fn data(&self) -> &Arc<Dataset> {
+        &self.data
+    }
     /// Prior variance of every weight and bias.
-    pub fn prior_var(&self) -> f64 { self.prior_var }
+    pub fn prior_var(&self) -> f64 {
+        self.prior_var
+    }
 
     fn layout(&self) -> Layout {
         let l = nn::Mlp1Layout { p: self.p, h: self.h, k: self.k };
@@ -111,18 +132,26 @@ impl Bnn {
         let mut t = vec![0.0; l.dim];
         let n1 = Normal::new(0.0, (1.0 / self.p as f64).sqrt()).expect("positive sd");
         let n2 = Normal::new(0.0, (1.0 / self.h as f64).sqrt()).expect("positive sd");
-        for v in &mut t[..l.b1] { *v = n1.sample(rng); }
-        for v in &mut t[l.w2..l.b2] { *v = n2.sample(rng); }
+        for v in &mut t[..l.b1] {
+            *v = n1.sample(rng);
+        }
+        for v in &mut t[l.w2..l.b2] {
+            *v = n2.sample(rng);
+        }
         t
     }
 
-    fn scratch_len(&self) -> usize { BLOCK * (self.p + 2 * self.h + self.k) }
+    fn scratch_len(&self) -> usize {
+        BLOCK * (self.p + 2 * self.h + self.k)
+    }
 
     fn with_scratch<R>(&self, f: impl FnOnce(&mut [f64]) -> R) -> R {
         let len = self.scratch_len();
         SCRATCH.with(|cell| match cell.try_borrow_mut() {
             Ok(mut buf) => {
-                if buf.len() < len { buf.resize(len, 0.0); }
+                if buf.len() < len {
+                    buf.resize(len, 0.0);
+                }
                 f(&mut buf[..len])
             }
             // Re-entrant use on one thread (not expected): fall back to a fresh buffer.
@@ -142,12 +171,16 @@ impl Bnn {
         match self.activation {
             Activation::Tanh => {
                 for row in hb.chunks_exact_mut(h) {
-                    for (v, b) in row.iter_mut().zip(b1) { *v = tanh(*v + b); }
+                    for (v, b) in row.iter_mut().zip(b1) {
+                        *v = tanh(*v + b);
+                    }
                 }
             }
             Activation::Softmax => {
                 for row in hb.chunks_exact_mut(h) {
-                    for (v, b) in row.iter_mut().zip(b1) { *v += b; }
+                    for (v, b) in row.iter_mut().zip(b1) {
+                        *v += b;
+                    }
                     nn::softmax_in_place(row);
                 }
             }
@@ -157,7 +190,9 @@ impl Bnn {
         let b2 = &theta[l.b2..l.dim];
         // log softmax: lp = logits - log sum exp(logits)
         for row in lp.chunks_exact_mut(k) {
-            for (v, b) in row.iter_mut().zip(b2) { *v += b; }
+            for (v, b) in row.iter_mut().zip(b2) {
+                *v += b;
+            }
             let lse = nn::log_sum_exp(row);
             row.iter_mut().for_each(|v| *v -= lse);
         }
@@ -183,28 +218,46 @@ impl Bnn {
         let (g_w2, g_b2) = g_rest.split_at_mut(k * h);
         // dW2 (k x h) += D^T H; D^T[c, i] = dl[i * k + c].
         gemm(k, m, h, 1.0, dl, 1, k, hb, h, 1, 1.0, g_w2, h, 1);
-        for row in dl.chunks_exact(k) { for (g, v) in g_b2.iter_mut().zip(row) { *g += v; } }
+        for row in dl.chunks_exact(k) {
+            for (g, v) in g_b2.iter_mut().zip(row) {
+                *g += v;
+            }
+        }
         // dH = D W2 (m x h); then dA = dH * (1 - H^2).
         gemm(m, k, h, 1.0, dl, k, 1, &theta[l.w2..l.b2], h, 1, 0.0, da, h, 1);
         match self.activation {
             Activation::Tanh => nn::tanh_backward(da, hb),
             Activation::Softmax => {
-                for (d, hr) in da.chunks_exact_mut(h).zip(hb.chunks_exact(h)) { nn::softmax_backward(d, hr); }
+                for (d, hr) in da.chunks_exact_mut(h).zip(hb.chunks_exact(h)) {
+                    nn::softmax_backward(d, hr);
+                }
             }
         }
         // dW1 (h x p) += dA^T X_b; dA^T[j, i] = da[i * h + j].
         gemm(h, m, p, 1.0, da, 1, h, xb, p, 1, 1.0, g_w1, p, 1);
-        for row in da.chunks_exact(h) { for (g, v) in g_b1.iter_mut().zip(row) { *g += v; } }
+        for row in da.chunks_exact(h) {
+            for (g, v) in g_b1.iter_mut().zip(row) {
+                *g += v;
+            }
+        }
     }
 }
 
 impl Target for Bnn {
-    fn dim(&self) -> usize { self.layout().dim }
-    fn n_data(&self) -> usize { self.data.n }
-    fn log_prior(&self, theta: &[f64]) -> f64 { -0.5 * theta.iter().map(|t| t * t).sum::<f64>() / self.prior_var }
+    fn dim(&self) -> usize {
+        self.layout().dim
+    }
+    fn n_data(&self) -> usize {
+        self.data.n
+    }
+    fn log_prior(&self, theta: &[f64]) -> f64 {
+        -0.5 * theta.iter().map(|t| t * t).sum::<f64>() / self.prior_var
+    }
     fn add_grad_log_prior(&self, theta: &[f64], out: &mut [f64]) {
         let s = 1.0 / self.prior_var;
-        for (o, t) in out.iter_mut().zip(theta) { *o -= s * t; }
+        for (o, t) in out.iter_mut().zip(theta) {
+            *o -= s * t;
+        }
     }
     fn add_grad_log_lik(&self, theta: &[f64], idx: &[usize], out: &mut [f64]) {
         let p = self.p;
@@ -245,14 +298,20 @@ impl Target for Bnn {
             let mut total = 0.0;
             for (xb, lb) in self.data.x.chunks(BLOCK * p).zip(self.labels.chunks(BLOCK)) {
                 self.forward(theta, xb, lb.len(), hb, lp);
-                for (row, &y) in lp.chunks_exact(k).zip(lb) { total += row[y]; }
+                for (row, &y) in lp.chunks_exact(k).zip(lb) {
+                    total += row[y];
+                }
             }
             total
         })
     }
-    fn n_classes(&self) -> usize { self.k }
+    fn n_classes(&self) -> usize {
+        self.k
+    }
     fn class_probs(&self, theta: &[f64], i: usize, out: &mut [f64]) {
-        self.with_scratch(|scratch| self.forward(theta, self.data.row(i), 1, &mut scratch[..self.h], &mut out[..self.k]));
+        self.with_scratch(|scratch| {
+            self.forward(theta, self.data.row(i), 1, &mut scratch[..self.h], &mut out[..self.k])
+        });
         out[..self.k].iter_mut().for_each(|v| *v = exp(*v));
     }
     fn class_probs_all(&self, theta: &[f64], out: &mut [f64]) {
@@ -266,8 +325,18 @@ impl Target for Bnn {
         });
         out[..self.data.n * k].iter_mut().for_each(|v| *v = exp(*v));
     }
-    fn label(&self, i: usize) -> usize { self.labels[i] }
+    fn label(&self, i: usize) -> usize {
+        self.labels[i]
+    }
     fn name(&self) -> String {
-        format!("BNN classifier ({} -> {} {} -> {} softmax, N = {}, d = {})", self.p, self.h, self.activation.name(), self.k, self.data.n, self.dim())
+        format!(
+            "BNN classifier ({} -> {} {} -> {} softmax, N = {}, d = {})",
+            self.p,
+            self.h,
+            self.activation.name(),
+            self.k,
+            self.data.n,
+            self.dim()
+        )
     }
 }

@@ -9,7 +9,11 @@ pub use crate::math::{exp_fast, sigmoid};
 /// (elsewhere `mul_add` is a slow software call).
 #[inline(always)]
 pub fn madd<const FMA: bool>(a: f64, b: f64, c: f64) -> f64 {
-    if FMA { a.mul_add(b, c) } else { a * b + c }
+    if FMA {
+        a.mul_add(b, c)
+    } else {
+        a * b + c
+    }
 }
 
 /// Logistic sigmoid `1 / (1 + exp(-z))` for the hot loops: one division, short dependency chains,
@@ -35,7 +39,13 @@ pub fn sigmoid_pade<const FMA: bool>(z: f64) -> f64 {
     const Q2: f64 = 2.27265548208155028766e-1;
     const Q3: f64 = 2.00000000000000000009e0;
     let x = -z;
-    let x = if x < -708.0 { -708.0 } else if x > 700.0 { 700.0 } else { x };
+    let x = if x < -708.0 {
+        -708.0
+    } else if x > 700.0 {
+        700.0
+    } else {
+        x
+    };
     let t = madd::<FMA>(x, LOG2E, MAGIC);
     let k = t - MAGIC;
     let r = madd::<FMA>(-k, LN2_LO, madd::<FMA>(-k, LN2_HI, x));
@@ -75,11 +85,15 @@ pub fn prefetch<T>(p: *const T) {
 
 /// `softplus(z) = log(1 + exp(z))`, stable for large |z|.
 #[inline]
-pub fn softplus(z: f64) -> f64 { z.max(0.0) + ln_1p(exp(-z.abs())) }
+pub fn softplus(z: f64) -> f64 {
+    z.max(0.0) + ln_1p(exp(-z.abs()))
+}
 
 /// `log sigmoid(z) = -softplus(-z)`.
 #[inline]
-pub fn log_sigmoid(z: f64) -> f64 { -softplus(-z) }
+pub fn log_sigmoid(z: f64) -> f64 {
+    -softplus(-z)
+}
 
 /// In place: `r[i] = y[i] - sigmoid(r[i])` (residuals of logistic regression from linear predictors).
 /// Dispatches at run time to an AVX-512 or AVX2 build of the same loop on x86-64 (results identical:
@@ -104,16 +118,22 @@ pub fn residuals_in_place(y: &[f64], r: &mut [f64]) {
 
 #[inline(always)]
 fn residuals_generic(y: &[f64], r: &mut [f64]) {
-    for (ri, yi) in r.iter_mut().zip(y) { *ri = yi - sigmoid_pade::<false>(*ri); }
+    for (ri, yi) in r.iter_mut().zip(y) {
+        *ri = yi - sigmoid_pade::<false>(*ri);
+    }
 }
 
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn residuals_avx2(y: &[f64], r: &mut [f64]) { residuals_generic(y, r) }
+unsafe fn residuals_avx2(y: &[f64], r: &mut [f64]) {
+    residuals_generic(y, r)
+}
 
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
 #[target_feature(enable = "avx512f")]
-unsafe fn residuals_avx512(y: &[f64], r: &mut [f64]) { residuals_generic(y, r) }
+unsafe fn residuals_avx512(y: &[f64], r: &mut [f64]) {
+    residuals_generic(y, r)
+}
 
 /// In place on a row-major `rows x cols` matrix whose column `s` belongs to sample `s`:
 /// `z[i, s] = y[i] - sigmoid(z[i, s])`.
@@ -139,17 +159,23 @@ pub fn residuals_matrix_in_place(y: &[f64], z: &mut [f64], cols: usize) {
 fn residuals_matrix_generic(y: &[f64], z: &mut [f64], cols: usize) {
     for (row, yi) in z.chunks_exact_mut(cols).zip(y) {
         let yi = *yi;
-        for v in row.iter_mut() { *v = yi - sigmoid(*v); }
+        for v in row.iter_mut() {
+            *v = yi - sigmoid(*v);
+        }
     }
 }
 
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn residuals_matrix_avx2(y: &[f64], z: &mut [f64], cols: usize) { residuals_matrix_generic(y, z, cols) }
+unsafe fn residuals_matrix_avx2(y: &[f64], z: &mut [f64], cols: usize) {
+    residuals_matrix_generic(y, z, cols)
+}
 
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
 #[target_feature(enable = "avx512f")]
-unsafe fn residuals_matrix_avx512(y: &[f64], z: &mut [f64], cols: usize) { residuals_matrix_generic(y, z, cols) }
+unsafe fn residuals_matrix_avx512(y: &[f64], z: &mut [f64], cols: usize) {
+    residuals_matrix_generic(y, z, cols)
+}
 
 #[cfg(test)]
 mod tests {
@@ -176,7 +202,11 @@ mod tests {
         let mut z = -745.0;
         while z < 745.0 {
             let (a, b) = (sigmoid_pade::<FMA>(z), reference(z));
-            if z >= -700.0 { worst = worst.max(((a - b) / b).abs()); } else { assert!((a - b).abs() < 1e-304); }
+            if z >= -700.0 {
+                worst = worst.max(((a - b) / b).abs());
+            } else {
+                assert!((a - b).abs() < 1e-304);
+            }
             assert!((0.0..=1.0).contains(&a), "sigmoid_pade({z}) = {a}");
             z += 0.000_913_7 * (1.0 + z.abs());
         }

@@ -3,10 +3,10 @@
 //! Posterior (e.g. Bishop 2006, eq. 3.53-3.54): precision `L = X^T X / noise_var + I / prior_var`,
 //! mean `L^{-1} X^T y / noise_var`, covariance `L^{-1}`.
 
-use crate::linalg::{axpy, dot4};
 use super::Target;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
+use crate::linalg::{axpy, dot4};
 use nalgebra::{DMatrix, DVector};
 use std::sync::Arc;
 
@@ -32,42 +32,68 @@ impl LinearRegression {
             }
         }
         let (n, p) = (data.n, data.p);
-        if n == 0 || p == 0 { return Err(Error::data("linear regression needs at least one row and one feature")); }
+        if n == 0 || p == 0 {
+            return Err(Error::data("linear regression needs at least one row and one feature"));
+        }
         let mut xtx = vec![0.0; p * p];
         let mut xty = vec![0.0; p];
         for i in 0..n {
             let row = data.row(i);
             axpy(data.y[i], row, &mut xty);
-            for a in 0..p { axpy(row[a], row, &mut xtx[a * p..(a + 1) * p]); }
+            for a in 0..p {
+                axpy(row[a], row, &mut xtx[a * p..(a + 1) * p]);
+            }
         }
         let mut prec = DMatrix::from_row_slice(p, p, &xtx) / noise_var;
-        for a in 0..p { prec[(a, a)] += 1.0 / prior_var; }
-        let chol = prec.cholesky().ok_or_else(|| Error::numerical("linear regression: posterior precision is not positive definite"))?;
+        for a in 0..p {
+            prec[(a, a)] += 1.0 / prior_var;
+        }
+        let chol = prec
+            .cholesky()
+            .ok_or_else(|| Error::numerical("linear regression: posterior precision is not positive definite"))?;
         let mean = chol.solve(&(DVector::from_row_slice(&xty) / noise_var));
         let cov = chol.inverse();
         if mean.iter().chain(cov.iter()).any(|v| !v.is_finite()) {
             return Err(Error::numerical("linear regression: the exact posterior is not finite (features too large?)"));
         }
         Ok(Self {
-            data, noise_var, prior_var, xtx, xty,
+            data,
+            noise_var,
+            prior_var,
+            xtx,
+            xty,
             post_mean: mean.as_slice().to_vec(),
             post_cov: cov.transpose().as_slice().to_vec(),
         })
     }
 
     /// The data set.
-    pub fn data(&self) -> &Arc<Dataset> { &self.data }
+    pub fn data(&self) -> &Arc<Dataset> {
+        &self.data
+    }
     /// Known noise variance.
-    pub fn noise_var(&self) -> f64 { self.noise_var }
+    pub fn noise_var(&self) -> f64 {
+        self.noise_var
+    }
     /// Prior variance.
-    pub fn prior_var(&self) -> f64 { self.prior_var }
+    pub fn prior_var(&self) -> f64 {
+        self.prior_var
+    }
 }
 
 impl Target for LinearRegression {
-    fn dim(&self) -> usize { self.data.p }
-    fn n_data(&self) -> usize { self.data.n }
-    fn log_prior(&self, theta: &[f64]) -> f64 { -0.5 * dot4(theta, theta) / self.prior_var }
-    fn add_grad_log_prior(&self, theta: &[f64], out: &mut [f64]) { axpy(-1.0 / self.prior_var, theta, out); }
+    fn dim(&self) -> usize {
+        self.data.p
+    }
+    fn n_data(&self) -> usize {
+        self.data.n
+    }
+    fn log_prior(&self, theta: &[f64]) -> f64 {
+        -0.5 * dot4(theta, theta) / self.prior_var
+    }
+    fn add_grad_log_prior(&self, theta: &[f64], out: &mut [f64]) {
+        axpy(-1.0 / self.prior_var, theta, out);
+    }
     fn add_grad_log_lik(&self, theta: &[f64], idx: &[usize], out: &mut [f64]) {
         let s = 1.0 / self.noise_var;
         for &i in idx {
@@ -88,6 +114,10 @@ impl Target for LinearRegression {
         let r = self.data.y[i] - dot4(self.data.row(i), theta);
         -0.5 * r * r / self.noise_var
     }
-    fn exact_moments(&self) -> Option<(Vec<f64>, Vec<f64>)> { Some((self.post_mean.clone(), self.post_cov.clone())) }
-    fn name(&self) -> String { format!("linear regression (N = {}, d = {})", self.data.n, self.data.p) }
+    fn exact_moments(&self) -> Option<(Vec<f64>, Vec<f64>)> {
+        Some((self.post_mean.clone(), self.post_cov.clone()))
+    }
+    fn name(&self) -> String {
+        format!("linear regression (N = {}, d = {})", self.data.n, self.data.p)
+    }
 }

@@ -1,11 +1,11 @@
 //! Bayesian logistic regression, the paper's first model (Coullon, South & Nemeth 2023, App. B.1):
 //! `p(y_i = 1 | x_i, theta) = sigmoid(x_i . theta)`, prior `theta ~ N(0, prior_var I)` (default 10).
 
-use super::fastmath::{log_sigmoid, residuals_in_place, residuals_matrix_in_place, sigmoid_pade, madd, prefetch};
-use crate::linalg::{dot4, gemm};
+use super::fastmath::{log_sigmoid, madd, prefetch, residuals_in_place, residuals_matrix_in_place, sigmoid_pade};
 use super::Target;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
+use crate::linalg::{dot4, gemm};
 use std::sync::Arc;
 
 /// Rows per block in full-data passes (features of a block stay in L1).
@@ -32,7 +32,9 @@ impl LogisticRegression {
     /// Validates the prior variance (positive, finite) and the labels (0/1).
     pub fn new(data: Arc<Dataset>, prior_var: f64, intercept: bool) -> Result<Self> {
         if !(prior_var > 0.0 && prior_var.is_finite()) {
-            return Err(Error::config(format!("logistic regression: prior_var must be positive and finite, got {prior_var}")));
+            return Err(Error::config(format!(
+                "logistic regression: prior_var must be positive and finite, got {prior_var}"
+            )));
         }
         if data.n == 0 || data.p == 0 {
             return Err(Error::data("logistic regression needs at least one row and one feature"));
@@ -43,14 +45,26 @@ impl LogisticRegression {
     }
 
     /// The data set.
-    pub fn data(&self) -> &Arc<Dataset> { &self.data }
+    pub fn data(&self) -> &Arc<Dataset> {
+        &self.data
+    }
     /// Prior variance.
-    pub fn prior_var(&self) -> f64 { self.prior_var }
+    pub fn prior_var(&self) -> f64 {
+        self.prior_var
+    }
     /// Whether the last parameter is an intercept.
-    pub fn has_intercept(&self) -> bool { self.intercept }
+    pub fn has_intercept(&self) -> bool {
+        self.intercept
+    }
 
     #[inline(always)]
-    fn bias(&self, theta: &[f64]) -> f64 { if self.intercept { theta[self.data.p] } else { 0.0 } }
+    fn bias(&self, theta: &[f64]) -> f64 {
+        if self.intercept {
+            theta[self.data.p]
+        } else {
+            0.0
+        }
+    }
 
     /// Linear predictor `x_i . w + b`.
     #[inline(always)]
@@ -85,7 +99,9 @@ fn dot_p<const P: usize>(row: &[f64], w: &[f64], p: usize) -> f64 {
         s1 += row[j + 1] * w[j + 1];
         j += 2;
     }
-    if j < p { s0 += row[j] * w[j]; }
+    if j < p {
+        s0 += row[j] * w[j];
+    }
     s0 + s1
 }
 
@@ -107,19 +123,33 @@ fn accumulate_p<'a, const P: usize>(r: &[f64], row_of: impl Fn(usize) -> &'a [f6
         }
         if k < m {
             let a = &row_of(k)[..P];
-            for j in 0..P { acc[0][j] += r[k] * a[j]; }
+            for j in 0..P {
+                acc[0][j] += r[k] * a[j];
+            }
         }
-        for j in 0..P { g[j] += acc[0][j] + acc[1][j]; }
+        for j in 0..P {
+            g[j] += acc[0][j] + acc[1][j];
+        }
     } else {
         let g = &mut g[..p];
         for (k, &rk) in r.iter().enumerate() {
-            for (o, v) in g.iter_mut().zip(&row_of(k)[..p]) { *o += rk * v; }
+            for (o, v) in g.iter_mut().zip(&row_of(k)[..p]) {
+                *o += rk * v;
+            }
         }
     }
 }
 
 #[inline(always)]
-fn batch_kernel<const P: usize>(x: &[f64], y: &[f64], p: usize, w: &[f64], b: f64, idx: &[usize], og: &mut [f64]) -> f64 {
+fn batch_kernel<const P: usize>(
+    x: &[f64],
+    y: &[f64],
+    p: usize,
+    w: &[f64],
+    b: f64,
+    idx: &[usize],
+    og: &mut [f64],
+) -> f64 {
     let p = if P > 0 { P } else { p };
     let mut z = [0.0f64; BATCH_CHUNK];
     let mut yy = [0.0f64; BATCH_CHUNK];
@@ -153,7 +183,9 @@ fn full_kernel<const P: usize>(x: &[f64], y: &[f64], p: usize, w: &[f64], b: f64
     let mut rsum = 0.0;
     for (xb, yb) in x.chunks(ROW_BLOCK * p).zip(y.chunks(ROW_BLOCK)) {
         let m = yb.len();
-        for (zk, row) in z.iter_mut().zip(xb.chunks_exact(p)) { *zk = dot_p::<P>(row, w, p) + b; }
+        for (zk, row) in z.iter_mut().zip(xb.chunks_exact(p)) {
+            *zk = dot_p::<P>(row, w, p) + b;
+        }
         residuals_in_place(yb, &mut z[..m]);
         accumulate_p::<P>(&z[..m], |k| &xb[k * p..k * p + p], p, og);
         rsum += z[..m].iter().sum::<f64>();
@@ -164,20 +196,30 @@ fn full_kernel<const P: usize>(x: &[f64], y: &[f64], p: usize, w: &[f64], b: f64
 /// The fused scoring kernel of [`LogisticRegression::scores_fused`] with `P` features (`1..=16`),
 /// `L` samples per register tile.
 #[inline(always)]
-fn scores_fused_impl<const P: usize, const L: usize, const FMA: bool>(t: &LogisticRegression, thetas: &[f64], out: &mut [f64]) {
+fn scores_fused_impl<const P: usize, const L: usize, const FMA: bool>(
+    t: &LogisticRegression,
+    thetas: &[f64],
+    out: &mut [f64],
+) {
     let dim = t.dim;
     let (x, y) = (&t.data.x, &t.data.y);
     let s_total = thetas.len() / dim;
     let out = &mut out[..s_total * dim];
     let n_tiles = s_total.div_ceil(L);
-    if n_tiles == 0 { return; }
+    if n_tiles == 0 {
+        return;
+    }
     // W^T and bias per tile (missing samples of the last tile are zero and discarded).
     let mut wt = vec![[[0.0f64; L]; P]; n_tiles];
     let mut bias = vec![[0.0f64; L]; n_tiles];
     for (s, th) in thetas.chunks_exact(dim).enumerate() {
         let (tile, lane) = (s / L, s % L);
-        for j in 0..P { wt[tile][j][lane] = th[j]; }
-        if t.intercept { bias[tile][lane] = th[P]; }
+        for j in 0..P {
+            wt[tile][j][lane] = th[j];
+        }
+        if t.intercept {
+            bias[tile][lane] = th[P];
+        }
     }
     let mut g = vec![[[0.0f64; L]; P]; n_tiles];
     let mut gb = vec![[0.0f64; L]; n_tiles];
@@ -189,7 +231,9 @@ fn scores_fused_impl<const P: usize, const L: usize, const FMA: bool>(t: &Logist
     let mut yexp = [[0.0f64; L]; ROW_BLOCK];
     for (xb, yb) in x.chunks(ROW_BLOCK * P).zip(y.chunks(ROW_BLOCK)) {
         let m = yb.len();
-        for (ye, &yi) in yexp.iter_mut().zip(yb) { *ye = [yi; L]; }
+        for (ye, &yi) in yexp.iter_mut().zip(yb) {
+            *ye = [yi; L];
+        }
         for tile in 0..=n_tiles {
             let (has_z, has_g) = (tile < n_tiles, tile > 0);
             let w = &wt[tile.min(n_tiles - 1)];
@@ -213,33 +257,48 @@ fn scores_fused_impl<const P: usize, const L: usize, const FMA: bool>(t: &Logist
                         j += 2;
                     }
                     if j < P {
-                        for l in 0..L { z0[l] = madd::<FMA>(row[j], w[j][l], z0[l]); }
+                        for l in 0..L {
+                            z0[l] = madd::<FMA>(row[j], w[j][l], z0[l]);
+                        }
                     }
-                    for l in 0..L { zi[l] = z0[l] + z1[l]; }
+                    for l in 0..L {
+                        zi[l] = z0[l] + z1[l];
+                    }
                 }
                 if has_g {
                     // G_{t-1} += r_i x_i^T (block-local sums)
                     for j in 0..P {
-                        for l in 0..L { acc[j][l] = madd::<FMA>(r[l], row[j], acc[j][l]); }
+                        for l in 0..L {
+                            acc[j][l] = madd::<FMA>(r[l], row[j], acc[j][l]);
+                        }
                     }
-                    for l in 0..L { accb[l] += r[l]; }
+                    for l in 0..L {
+                        accb[l] += r[l];
+                    }
                 }
             }
             if has_g {
                 let t = tile - 1;
                 for j in 0..P {
-                    for l in 0..L { g[t][j][l] += acc[j][l]; }
+                    for l in 0..L {
+                        g[t][j][l] += acc[j][l];
+                    }
                 }
-                for l in 0..L { gb[t][l] += accb[l]; }
+                for l in 0..L {
+                    gb[t][l] += accb[l];
+                }
             }
             if has_z {
                 // r_i = y_i - sigmoid(z_i), flat over rows and lanes
                 // (in groups of 4 L values, so that four independent vectors are interleaved)
                 let (zs, ys) = (zcur[..m].as_flattened(), yexp[..m].as_flattened());
                 let rs = rprev[..m].as_flattened_mut();
-                let (mut rc, mut zc, mut yc) = (rs.chunks_exact_mut(4 * L), zs.chunks_exact(4 * L), ys.chunks_exact(4 * L));
+                let (mut rc, mut zc, mut yc) =
+                    (rs.chunks_exact_mut(4 * L), zs.chunks_exact(4 * L), ys.chunks_exact(4 * L));
                 for ((rv, zv), yv) in (&mut rc).zip(&mut zc).zip(&mut yc) {
-                    for q in 0..4 * L { rv[q] = yv[q] - sigmoid_pade::<FMA>(zv[q]); }
+                    for q in 0..4 * L {
+                        rv[q] = yv[q] - sigmoid_pade::<FMA>(zv[q]);
+                    }
                 }
                 for ((rv, &zv), &yv) in rc.into_remainder().iter_mut().zip(zc.remainder()).zip(yc.remainder()) {
                     *rv = yv - sigmoid_pade::<FMA>(zv);
@@ -249,29 +308,39 @@ fn scores_fused_impl<const P: usize, const L: usize, const FMA: bool>(t: &Logist
     }
     for (s, (th, o)) in thetas.chunks_exact(dim).zip(out.chunks_exact_mut(dim)).enumerate() {
         let (tile, lane) = (s / L, s % L);
-        for j in 0..P { o[j] = g[tile][j][lane]; }
-        if t.intercept { o[P] = gb[tile][lane]; }
+        for j in 0..P {
+            o[j] = g[tile][j][lane];
+        }
+        if t.intercept {
+            o[P] = gb[tile][lane];
+        }
         t.add_grad_log_prior(th, o);
     }
 }
 
 /// Portable build of the fused scoring kernel (also the wasm32 one): 4 samples per tile, no FMA.
 fn scores_portable<const P: usize>(t: &LogisticRegression, thetas: &[f64], out: &mut [f64]) {
-    if P == 0 { return t.scores_gemm(thetas, out); }
+    if P == 0 {
+        return t.scores_gemm(thetas, out);
+    }
     scores_fused_impl::<P, 4, false>(t, thetas, out)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn scores_avx2<const P: usize>(t: &LogisticRegression, thetas: &[f64], out: &mut [f64]) {
-    if P == 0 { return t.scores_gemm(thetas, out); }
+    if P == 0 {
+        return t.scores_gemm(thetas, out);
+    }
     scores_fused_impl::<P, 4, false>(t, thetas, out)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 fn scores_avx512<const P: usize>(t: &LogisticRegression, thetas: &[f64], out: &mut [f64]) {
-    if P == 0 { return t.scores_gemm(thetas, out); }
+    if P == 0 {
+        return t.scores_gemm(thetas, out);
+    }
     scores_fused_impl::<P, 8, false>(t, thetas, out)
 }
 
@@ -282,7 +351,9 @@ impl LogisticRegression {
         let b = self.bias(theta);
         let (og, ob) = out.split_at_mut(p);
         let rsum = with_const_p!(p, batch_kernel(&self.data.x, &self.data.y, p, &theta[..p], b, idx, og));
-        if self.intercept { ob[0] += rsum; }
+        if self.intercept {
+            ob[0] += rsum;
+        }
     }
 
     #[inline(always)]
@@ -291,7 +362,9 @@ impl LogisticRegression {
         let b = self.bias(theta);
         let (og, ob) = out.split_at_mut(p);
         let rsum = with_const_p!(p, full_kernel(&self.data.x, &self.data.y, p, &theta[..p], b, og));
-        if self.intercept { ob[0] += rsum; }
+        if self.intercept {
+            ob[0] += rsum;
+        }
     }
 
     /// Blocked scoring with gemm (any `p`): for each block of data rows `X_b` and tile of samples
@@ -313,7 +386,9 @@ impl LogisticRegression {
                 gemm(m, p, st, 1.0, xb, p, 1, th, 1, dim, 0.0, z, st, 1);
                 if self.intercept {
                     for row in z.chunks_exact_mut(st) {
-                        for (s, v) in row.iter_mut().enumerate() { *v += th[s * dim + p]; }
+                        for (s, v) in row.iter_mut().enumerate() {
+                            *v += th[s * dim + p];
+                        }
                     }
                 }
                 residuals_matrix_in_place(yb, z, st);
@@ -322,12 +397,16 @@ impl LogisticRegression {
                 gemm(st, m, p, 1.0, z, 1, st, xb, p, 1, 1.0, o, dim, 1);
                 if self.intercept {
                     for row in z.chunks_exact(st) {
-                        for (s, v) in row.iter().enumerate() { o[s * dim + p] += v; }
+                        for (s, v) in row.iter().enumerate() {
+                            o[s * dim + p] += v;
+                        }
                     }
                 }
             }
         }
-        for (t, o) in thetas.chunks_exact(dim).zip(out.chunks_exact_mut(dim)) { self.add_grad_log_prior(t, o); }
+        for (t, o) in thetas.chunks_exact(dim).zip(out.chunks_exact_mut(dim)) {
+            self.add_grad_log_prior(t, o);
+        }
     }
 
     /// Fused scoring for `p <= 16`: samples are taken `L` at a time (one SIMD lane each, transposed
@@ -358,16 +437,24 @@ impl LogisticRegression {
 
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     #[target_feature(enable = "avx2")]
-    unsafe fn batch_avx2(&self, theta: &[f64], idx: &[usize], out: &mut [f64]) { self.batch_generic(theta, idx, out) }
+    unsafe fn batch_avx2(&self, theta: &[f64], idx: &[usize], out: &mut [f64]) {
+        self.batch_generic(theta, idx, out)
+    }
 
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     #[target_feature(enable = "avx2")]
-    unsafe fn full_avx2(&self, theta: &[f64], out: &mut [f64]) { self.full_generic(theta, out) }
+    unsafe fn full_avx2(&self, theta: &[f64], out: &mut [f64]) {
+        self.full_generic(theta, out)
+    }
 }
 
 impl Target for LogisticRegression {
-    fn dim(&self) -> usize { self.dim }
-    fn n_data(&self) -> usize { self.data.n }
+    fn dim(&self) -> usize {
+        self.dim
+    }
+    fn n_data(&self) -> usize {
+        self.data.n
+    }
 
     fn log_prior(&self, theta: &[f64]) -> f64 {
         -0.5 * theta.iter().map(|t| t * t).sum::<f64>() / self.prior_var
@@ -375,7 +462,9 @@ impl Target for LogisticRegression {
 
     fn add_grad_log_prior(&self, theta: &[f64], out: &mut [f64]) {
         let s = 1.0 / self.prior_var;
-        for (o, t) in out.iter_mut().zip(theta) { *o -= s * t; }
+        for (o, t) in out.iter_mut().zip(theta) {
+            *o -= s * t;
+        }
     }
 
     /// `sum_{i in idx} (y_i - sigmoid(x_i . theta)) x_i`, in chunks: predictors, then vectorised
@@ -407,7 +496,11 @@ impl Target for LogisticRegression {
     fn log_lik_point(&self, theta: &[f64], i: usize) -> f64 {
         let z = self.linear_predictor(theta, i);
         // y log s(z) + (1 - y) log s(-z)
-        if self.data.y[i] == 1.0 { log_sigmoid(z) } else { log_sigmoid(-z) }
+        if self.data.y[i] == 1.0 {
+            log_sigmoid(z)
+        } else {
+            log_sigmoid(-z)
+        }
     }
 
     /// Full-data scores of many samples. For `p <= 16`: the fused register-tiled kernel
@@ -420,7 +513,9 @@ impl Target for LogisticRegression {
         }
     }
 
-    fn n_classes(&self) -> usize { 2 }
+    fn n_classes(&self) -> usize {
+        2
+    }
 
     fn class_probs(&self, theta: &[f64], i: usize, out: &mut [f64]) {
         let z = self.linear_predictor(theta, i);
@@ -429,10 +524,17 @@ impl Target for LogisticRegression {
         out[1] = p1;
     }
 
-    fn label(&self, i: usize) -> usize { self.data.y[i] as usize }
+    fn label(&self, i: usize) -> usize {
+        self.data.y[i] as usize
+    }
 
     fn name(&self) -> String {
-        format!("logistic regression (N = {}, d = {}{})", self.data.n, self.dim, if self.intercept { ", with intercept" } else { "" })
+        format!(
+            "logistic regression (N = {}, d = {}{})",
+            self.data.n,
+            self.dim,
+            if self.intercept { ", with intercept" } else { "" }
+        )
     }
 }
 
@@ -455,7 +557,9 @@ mod tests {
             let s = 13;
             let thetas: Vec<f64> = (0..s * d).map(|k| 0.5 * theta[k % d % 5] + 0.01 * k as f64 - 0.3).collect();
             let mut want = vec![0.0; s * d];
-            for (th, o) in thetas.chunks_exact(d).zip(want.chunks_exact_mut(d)) { t.grad_log_density(th, o); }
+            for (th, o) in thetas.chunks_exact(d).zip(want.chunks_exact_mut(d)) {
+                t.grad_log_density(th, o);
+            }
             let check = |got: &[f64], what: &str| {
                 for (a, b) in got.iter().zip(&want) {
                     assert!((a - b).abs() <= 1e-11 * (1.0 + b.abs()), "{what} (intercept {intercept}): {a} vs {b}");

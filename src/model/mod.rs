@@ -8,18 +8,24 @@
 /// (`add_grad_log_lik_full`), no separate prior, and a minibatch gradient that is `|idx|` copies of it.
 macro_rules! dataless_target {
     () => {
-        fn n_data(&self) -> usize { 1 }
-        fn log_prior(&self, _theta: &[f64]) -> f64 { 0.0 }
+        fn n_data(&self) -> usize {
+            1
+        }
+        fn log_prior(&self, _theta: &[f64]) -> f64 {
+            0.0
+        }
         fn add_grad_log_prior(&self, _theta: &[f64], _out: &mut [f64]) {}
         fn add_grad_log_lik(&self, theta: &[f64], idx: &[usize], out: &mut [f64]) {
-            for _ in idx { self.add_grad_log_lik_full(theta, out); }
+            for _ in idx {
+                self.add_grad_log_lik_full(theta, out);
+            }
         }
     };
 }
 
 pub mod bnn;
-pub mod gaussian;
 pub mod fastmath;
+pub mod gaussian;
 pub mod linear;
 pub mod logistic;
 pub mod pmf;
@@ -92,26 +98,38 @@ pub trait Target: Send + Sync {
         }
     }
     /// Number of classes for classifiers (0 when the target is not a classifier).
-    fn n_classes(&self) -> usize { 0 }
+    fn n_classes(&self) -> usize {
+        0
+    }
     /// For classifiers: write `p(class | x_i, theta)` into `out` (length `n_classes()`).
     fn class_probs(&self, _theta: &[f64], _i: usize, _out: &mut [f64]) {}
     /// For classifiers: `out[i * k..(i + 1) * k] = p(class | x_i, theta)` for every data point (`k =
     /// n_classes()`, `out` of length `n_data() * k`). Classifiers with data override this with a blocked pass.
     fn class_probs_all(&self, theta: &[f64], out: &mut [f64]) {
         let k = self.n_classes();
-        if k == 0 { return; }
+        if k == 0 {
+            return;
+        }
         for (i, o) in out.chunks_exact_mut(k).enumerate().take(self.n_data()) {
             self.class_probs(theta, i, o);
         }
     }
     /// For classifiers: the label of data point `i` as a class index.
-    fn label(&self, _i: usize) -> usize { 0 }
+    fn label(&self, _i: usize) -> usize {
+        0
+    }
     /// PMF targets: `(users, items, mean rating)` (the test split keeps the training layout).
-    fn pmf_shape(&self) -> Option<(usize, usize, f64)> { None }
+    fn pmf_shape(&self) -> Option<(usize, usize, f64)> {
+        None
+    }
     /// Rating models: RMSE of the posterior-mean prediction of `samples` on this target's data.
-    fn predictive_rmse(&self, _samples: &[f64]) -> Option<f64> { None }
+    fn predictive_rmse(&self, _samples: &[f64]) -> Option<f64> {
+        None
+    }
     /// Exact posterior mean and covariance (row-major d x d) when known in closed form.
-    fn exact_moments(&self) -> Option<(Vec<f64>, Vec<f64>)> { None }
+    fn exact_moments(&self) -> Option<(Vec<f64>, Vec<f64>)> {
+        None
+    }
     /// A short human-readable name.
     fn name(&self) -> String;
 }

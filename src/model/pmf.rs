@@ -18,8 +18,8 @@
 use super::Target;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
-use std::sync::Arc;
 use crate::math::ln;
+use std::sync::Arc;
 
 /// The hierarchical prior's hyper-parameters (App. B.2.1's `tau`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -55,7 +55,15 @@ pub struct Pmf {
 impl Pmf {
     /// `users` x `items` factors of size `latent` (every user and item index of `data` must be below them),
     /// prior precision `lambda`, noise precision `tau`, ratings centred on `mean`.
-    pub fn new(data: Arc<Dataset>, users: usize, items: usize, latent: usize, lambda: f64, tau: f64, mean: f64) -> Result<Self> {
+    pub fn new(
+        data: Arc<Dataset>,
+        users: usize,
+        items: usize,
+        latent: usize,
+        lambda: f64,
+        tau: f64,
+        mean: f64,
+    ) -> Result<Self> {
         if latent == 0 || users == 0 || items == 0 {
             return Err(Error::config("pmf: users, items and latent must be at least 1"));
         }
@@ -69,8 +77,17 @@ impl Pmf {
         let mut pairs = Vec::with_capacity(data.n);
         for (r, row) in data.x.chunks_exact(2).enumerate() {
             let (u, i) = (row[0], row[1]);
-            if !(u >= 0.0 && u.fract() == 0.0 && (u as usize) < users && i >= 0.0 && i.fract() == 0.0 && (i as usize) < items) {
-                return Err(Error::data(format!("pmf: {}: user {u} / item {i} outside the {users} x {items} factors", line(r))));
+            if !(u >= 0.0
+                && u.fract() == 0.0
+                && (u as usize) < users
+                && i >= 0.0
+                && i.fract() == 0.0
+                && (i as usize) < items)
+            {
+                return Err(Error::data(format!(
+                    "pmf: {}: user {u} / item {i} outside the {users} x {items} factors",
+                    line(r)
+                )));
             }
             if !data.y[r].is_finite() {
                 return Err(Error::data(format!("pmf: {}: the rating is not finite", line(r))));
@@ -81,9 +98,22 @@ impl Pmf {
     }
 
     /// The paper's hierarchical PMF (App. B.2.1, module doc) with hyper-parameters `hyper`; ratings not centred.
-    pub fn hierarchical(data: Arc<Dataset>, users: usize, items: usize, latent: usize, hyper: PmfHyper) -> Result<Self> {
+    pub fn hierarchical(
+        data: Arc<Dataset>,
+        users: usize,
+        items: usize,
+        latent: usize,
+        hyper: PmfHyper,
+    ) -> Result<Self> {
         let PmfHyper { alpha, mu0, a0, b0 } = hyper;
-        if !(alpha > 0.0 && alpha.is_finite() && mu0.is_finite() && a0 > 0.0 && a0.is_finite() && b0 > 0.0 && b0.is_finite()) {
+        if !(alpha > 0.0
+            && alpha.is_finite()
+            && mu0.is_finite()
+            && a0 > 0.0
+            && a0.is_finite()
+            && b0 > 0.0
+            && b0.is_finite())
+        {
             return Err(Error::config("pmf: alpha, a0 and b0 must be positive and finite, mu0 finite"));
         }
         let mut t = Self::new(data, users, items, latent, 1.0, alpha, 0.0)?;
@@ -92,14 +122,26 @@ impl Pmf {
     }
 
     /// The hierarchical prior's hyper-parameters (`None`: fixed precisions).
-    pub fn hyper(&self) -> Option<PmfHyper> { self.hyper }
+    pub fn hyper(&self) -> Option<PmfHyper> {
+        self.hyper
+    }
 
     /// Offset of `mu_U` in theta (hierarchical layout; `mu_V` is at `+ 2 latent`).
-    fn hyper_offset(&self) -> usize { (self.users + self.items) * self.latent }
+    fn hyper_offset(&self) -> usize {
+        (self.users + self.items) * self.latent
+    }
 
     /// Hierarchical log prior of one group `W` (rows `[from, to)` of factors, mean at `mu`, log precisions at
     /// `ll`), and its gradient added to `out` when given.
-    fn group_prior(&self, h: &PmfHyper, theta: &[f64], rows: std::ops::Range<usize>, mu: usize, ll: usize, mut out: Option<&mut [f64]>) -> f64 {
+    fn group_prior(
+        &self,
+        h: &PmfHyper,
+        theta: &[f64],
+        rows: std::ops::Range<usize>,
+        mu: usize,
+        ll: usize,
+        mut out: Option<&mut [f64]>,
+    ) -> f64 {
         let l = self.latent;
         let n = rows.len() as f64;
         let mut lp = 0.0;
@@ -129,9 +171,13 @@ impl Pmf {
     }
 
     /// Users, items, latent factors.
-    pub fn shape(&self) -> (usize, usize, usize) { (self.users, self.items, self.latent) }
+    pub fn shape(&self) -> (usize, usize, usize) {
+        (self.users, self.items, self.latent)
+    }
     /// The centring mean rating.
-    pub fn mean(&self) -> f64 { self.mean }
+    pub fn mean(&self) -> f64 {
+        self.mean
+    }
 
     /// Predicted rating of data point `r` under `theta`.
     pub fn predict(&self, theta: &[f64], r: usize) -> f64 {
@@ -159,8 +205,12 @@ impl Pmf {
 }
 
 impl Target for Pmf {
-    fn dim(&self) -> usize { (self.users + self.items + if self.hyper.is_some() { 4 } else { 0 }) * self.latent }
-    fn n_data(&self) -> usize { self.data.n }
+    fn dim(&self) -> usize {
+        (self.users + self.items + if self.hyper.is_some() { 4 } else { 0 }) * self.latent
+    }
+    fn n_data(&self) -> usize {
+        self.data.n
+    }
     fn log_prior(&self, theta: &[f64]) -> f64 {
         match &self.hyper {
             None => -0.5 * self.lambda * theta.iter().map(|t| t * t).sum::<f64>(),
@@ -174,7 +224,9 @@ impl Target for Pmf {
     fn add_grad_log_prior(&self, theta: &[f64], out: &mut [f64]) {
         match &self.hyper {
             None => {
-                for (o, t) in out.iter_mut().zip(theta) { *o -= self.lambda * t; }
+                for (o, t) in out.iter_mut().zip(theta) {
+                    *o -= self.lambda * t;
+                }
             }
             Some(h) => {
                 let (o, l) = (self.hyper_offset(), self.latent);
@@ -204,11 +256,22 @@ impl Target for Pmf {
         let e = self.data.y[r] - self.predict(theta, r);
         0.5 * ln(self.tau / (2.0 * std::f64::consts::PI)) - 0.5 * self.tau * e * e
     }
-    fn pmf_shape(&self) -> Option<(usize, usize, f64)> { Some((self.users, self.items, self.mean)) }
-    fn predictive_rmse(&self, samples: &[f64]) -> Option<f64> { Some(self.rmse(samples)) }
+    fn pmf_shape(&self) -> Option<(usize, usize, f64)> {
+        Some((self.users, self.items, self.mean))
+    }
+    fn predictive_rmse(&self, samples: &[f64]) -> Option<f64> {
+        Some(self.rmse(samples))
+    }
     fn name(&self) -> String {
         let prior = if self.hyper.is_some() { "hierarchical " } else { "" };
-        format!("{prior}PMF ({} users x {} items, {} factors, N = {}, d = {})", self.users, self.items, self.latent, self.data.n, self.dim())
+        format!(
+            "{prior}PMF ({} users x {} items, {} factors, N = {}, d = {})",
+            self.users,
+            self.items,
+            self.latent,
+            self.data.n,
+            self.dim()
+        )
     }
 }
 
@@ -237,7 +300,9 @@ mod tests {
             assert!((fd - g[j]).abs() < 1e-6 * (1.0 + g[j].abs()), "coordinate {j}: {fd} vs {}", g[j]);
         }
         // RMSE of one sample = sqrt(mean squared residual).
-        let direct = ((0..t.n_data()).map(|k| (t.predict(&theta, k) - t.data.y[k]).powi(2)).sum::<f64>() / t.n_data() as f64).sqrt();
+        let direct = ((0..t.n_data()).map(|k| (t.predict(&theta, k) - t.data.y[k]).powi(2)).sum::<f64>()
+            / t.n_data() as f64)
+            .sqrt();
         assert!((t.rmse(&theta) - direct).abs() < 1e-12);
     }
 

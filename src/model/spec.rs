@@ -8,13 +8,27 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-fn ten() -> f64 { 10.0 }
-fn one() -> f64 { 1.0 }
-fn two() -> usize { 2 }
-fn half() -> f64 { 0.5 }
-fn twenty() -> usize { 20 }
-fn m1() -> [f64; 2] { [-2.0, 0.0] }
-fn m2() -> [f64; 2] { [2.0, 0.0] }
+fn ten() -> f64 {
+    10.0
+}
+fn one() -> f64 {
+    1.0
+}
+fn two() -> usize {
+    2
+}
+fn half() -> f64 {
+    0.5
+}
+fn twenty() -> usize {
+    20
+}
+fn m1() -> [f64; 2] {
+    [-2.0, 0.0]
+}
+fn m2() -> [f64; 2] {
+    [2.0, 0.0]
+}
 
 /// A model, as written in configs: `{"kind": "logistic", "prior_var": 10}`. Every field has a default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -127,27 +141,52 @@ pub enum PmfPrior {
 }
 
 impl PmfPrior {
-    pub fn is_fixed(&self) -> bool { matches!(self, PmfPrior::Fixed) }
+    pub fn is_fixed(&self) -> bool {
+        matches!(self, PmfPrior::Fixed)
+    }
     /// The paper's hierarchical prior, App. B.2.1's values.
-    pub fn paper() -> Self { PmfPrior::Hierarchical { alpha: 3.0, mu0: 0.0, a0: 4.0, b0: 5.0 } }
+    pub fn paper() -> Self {
+        PmfPrior::Hierarchical { alpha: 3.0, mu0: 0.0, a0: 4.0, b0: 5.0 }
+    }
     /// Parameters per latent factor beyond the user and item factors (mu and log lambda of U and V).
-    pub fn extra_per_latent(&self) -> usize { if self.is_fixed() { 0 } else { 4 } }
+    pub fn extra_per_latent(&self) -> usize {
+        if self.is_fixed() {
+            0
+        } else {
+            4
+        }
+    }
 }
 
-fn three() -> f64 { 3.0 }
-fn four() -> f64 { 4.0 }
-fn five() -> f64 { 5.0 }
-fn six() -> f64 { 6.0 }
-fn two_f() -> f64 { 2.0 }
+fn three() -> f64 {
+    3.0
+}
+fn four() -> f64 {
+    4.0
+}
+fn five() -> f64 {
+    5.0
+}
+fn six() -> f64 {
+    6.0
+}
+fn two_f() -> f64 {
+    2.0
+}
 
 impl Default for ModelSpec {
-    fn default() -> Self { ModelSpec::Logistic { prior_var: 10.0, intercept: false } }
+    fn default() -> Self {
+        ModelSpec::Logistic { prior_var: 10.0, intercept: false }
+    }
 }
 
 impl ModelSpec {
     /// Whether this model needs a data set.
     pub fn needs_data(&self) -> bool {
-        matches!(self, ModelSpec::Logistic { .. } | ModelSpec::Linear { .. } | ModelSpec::Bnn { .. } | ModelSpec::Pmf { .. })
+        matches!(
+            self,
+            ModelSpec::Logistic { .. } | ModelSpec::Linear { .. } | ModelSpec::Bnn { .. } | ModelSpec::Pmf { .. }
+        )
     }
     /// The `kind` tag as written in configs.
     pub fn kind(&self) -> &'static str {
@@ -166,18 +205,24 @@ impl ModelSpec {
     /// parameter layout); other specs are returned unchanged.
     pub fn for_test_set(&self, train: &dyn Target) -> ModelSpec {
         match self {
-            ModelSpec::Bnn { hidden, prior_var, activation, .. } => {
-                ModelSpec::Bnn { hidden: *hidden, prior_var: *prior_var, classes: Some(train.n_classes()), activation: *activation }
-            }
+            ModelSpec::Bnn { hidden, prior_var, activation, .. } => ModelSpec::Bnn {
+                hidden: *hidden,
+                prior_var: *prior_var,
+                classes: Some(train.n_classes()),
+                activation: *activation,
+            },
             ModelSpec::Pmf { latent, lambda, tau, prior, .. } => {
-                let (users, items, mean) = train.pmf_shape().map_or((None, None, None), |(u, i, m)| (Some(u), Some(i), Some(m)));
+                let (users, items, mean) =
+                    train.pmf_shape().map_or((None, None, None), |(u, i, m)| (Some(u), Some(i), Some(m)));
                 ModelSpec::Pmf { latent: *latent, lambda: *lambda, tau: *tau, users, items, mean, prior: *prior }
             }
             other => other.clone(),
         }
     }
     /// Whether this model is a classifier (test log-loss / accuracy make sense).
-    pub fn is_classifier(&self) -> bool { matches!(self, ModelSpec::Logistic { .. } | ModelSpec::Bnn { .. }) }
+    pub fn is_classifier(&self) -> bool {
+        matches!(self, ModelSpec::Logistic { .. } | ModelSpec::Bnn { .. })
+    }
 }
 
 /// Validate a model spec against the data and build the target.
@@ -189,11 +234,13 @@ pub fn build_target(spec: &ModelSpec, data: Option<Arc<Dataset>>) -> Result<Arc<
     let data = match (spec.needs_data(), data) {
         (true, None) => {
             return Err(Error::config(format!(
-                "model \"{kind}\" needs a data set: upload a CSV, pick the digits or simulate data")))
+                "model \"{kind}\" needs a data set: upload a CSV, pick the digits or simulate data"
+            )))
         }
         (false, Some(_)) => {
             return Err(Error::config(format!(
-                "model \"{kind}\" is a fixed target and takes no data; set the data source to \"none\"")))
+                "model \"{kind}\" is a fixed target and takes no data; set the data source to \"none\""
+            )))
         }
         (_, d) => d,
     };
@@ -211,21 +258,29 @@ pub fn build_target(spec: &ModelSpec, data: Option<Arc<Dataset>>) -> Result<Arc<
             (None, Some(_)) => return Err(Error::config("gaussian: a covariance \"cov\" needs a \"mean\" too")),
         },
         ModelSpec::Banana { b, var } => Arc::new(Banana::new(*b, *var)?),
-        ModelSpec::Mixture { weight, mean1, mean2, sd1, sd2 } => Arc::new(Mixture2d::new(*weight, *mean1, *mean2, *sd1, *sd2)?),
+        ModelSpec::Mixture { weight, mean1, mean2, sd1, sd2 } => {
+            Arc::new(Mixture2d::new(*weight, *mean1, *mean2, *sd1, *sd2)?)
+        }
         ModelSpec::Pmf { latent, lambda, tau, users, items, mean, prior } => {
             let data = data.expect("checked above");
             if data.p != 2 {
                 return Err(Error::data(format!(
-                    "pmf needs a ratings set (columns user, item and the rating); this data has {} feature columns", data.p)));
+                    "pmf needs a ratings set (columns user, item and the rating); this data has {} feature columns",
+                    data.p
+                )));
             }
             let (u, i) = crate::data::ratings::shape(&data);
             let m = mean.unwrap_or_else(|| data.y.iter().sum::<f64>() / data.n.max(1) as f64);
             let (users, items) = (users.unwrap_or(u), items.unwrap_or(i));
             match *prior {
                 PmfPrior::Fixed => Arc::new(crate::model::Pmf::new(data, users, items, *latent, *lambda, *tau, m)?),
-                PmfPrior::Hierarchical { alpha, mu0, a0, b0 } => {
-                    Arc::new(crate::model::Pmf::hierarchical(data, users, items, *latent, crate::model::PmfHyper { alpha, mu0, a0, b0 })?)
-                }
+                PmfPrior::Hierarchical { alpha, mu0, a0, b0 } => Arc::new(crate::model::Pmf::hierarchical(
+                    data,
+                    users,
+                    items,
+                    *latent,
+                    crate::model::PmfHyper { alpha, mu0, a0, b0 },
+                )?),
             }
         }
         ModelSpec::Bnn { hidden, prior_var, classes, activation } => {
@@ -245,7 +300,9 @@ pub fn build_target(spec: &ModelSpec, data: Option<Arc<Dataset>>) -> Result<Arc<
             }
             if k < 2 {
                 return Err(Error::data(format!(
-                    "bnn: the label column \"{}\" has only one class; a classifier needs at least 2", data.label_name)));
+                    "bnn: the label column \"{}\" has only one class; a classifier needs at least 2",
+                    data.label_name
+                )));
             }
             Arc::new(Bnn::new(data, *hidden, k, *prior_var)?.with_activation(*activation))
         }
@@ -264,7 +321,9 @@ pub fn full_scores(target: &dyn Target, samples: &[f64]) -> Vec<f64> {
     let d = target.dim();
     let n = samples.len() / d.max(1);
     let mut out = vec![0.0; n * d];
-    if n == 0 { return out; }
+    if n == 0 {
+        return out;
+    }
     out.par_chunks_mut(SCORE_BLOCK * d)
         .zip(samples[..n * d].par_chunks(SCORE_BLOCK * d))
         .for_each(|(o, s)| target.grad_log_density_many(s, o));

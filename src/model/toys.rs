@@ -4,8 +4,8 @@
 
 use super::Target;
 use crate::error::{Error, Result};
-use std::f64::consts::PI;
 use crate::math::{exp, ln};
+use std::f64::consts::PI;
 
 /// Haario et al.'s twisted Gaussian ("banana"; Haario, Saksman & Tamminen 1999, Sec. 4) in 2-D:
 /// `theta_1 ~ N(0, var)`, `theta_2 + b (theta_1^2 - var) ~ N(0, 1)`.
@@ -22,18 +22,28 @@ pub struct Banana {
 impl Banana {
     /// `b` (curvature, any finite value) and `var` (> 0, variance of the first coordinate).
     pub fn new(b: f64, var: f64) -> Result<Self> {
-        if !b.is_finite() { return Err(Error::config(format!("banana: b must be finite, got {b}"))); }
-        if !(var > 0.0 && var.is_finite()) { return Err(Error::config(format!("banana: var must be positive and finite, got {var}"))); }
+        if !b.is_finite() {
+            return Err(Error::config(format!("banana: b must be finite, got {b}")));
+        }
+        if !(var > 0.0 && var.is_finite()) {
+            return Err(Error::config(format!("banana: var must be positive and finite, got {var}")));
+        }
         Ok(Self { b, var })
     }
     /// Curvature `b`.
-    pub fn b(&self) -> f64 { self.b }
+    pub fn b(&self) -> f64 {
+        self.b
+    }
     /// Variance of the first coordinate.
-    pub fn var(&self) -> f64 { self.var }
+    pub fn var(&self) -> f64 {
+        self.var
+    }
 }
 
 impl Target for Banana {
-    fn dim(&self) -> usize { 2 }
+    fn dim(&self) -> usize {
+        2
+    }
     dataless_target!();
     fn add_grad_log_lik_full(&self, theta: &[f64], out: &mut [f64]) {
         let u = theta[1] + self.b * (theta[0] * theta[0] - self.var);
@@ -48,7 +58,9 @@ impl Target for Banana {
         let v2 = 1.0 + 2.0 * self.b * self.b * self.var * self.var;
         Some((vec![0.0, 0.0], vec![self.var, 0.0, 0.0, v2]))
     }
-    fn name(&self) -> String { format!("banana (b = {}, var = {})", self.b, self.var) }
+    fn name(&self) -> String {
+        format!("banana (b = {}, var = {})", self.b, self.var)
+    }
 }
 
 /// Two-component Gaussian mixture in 2-D: `w N(m1, s1^2 I) + (1 - w) N(m2, s2^2 I)`.
@@ -65,10 +77,16 @@ pub struct Mixture2d {
 impl Mixture2d {
     /// `weight` in (0, 1) of the first component, means and standard deviations (> 0).
     pub fn new(weight: f64, mean1: [f64; 2], mean2: [f64; 2], sd1: f64, sd2: f64) -> Result<Self> {
-        if !(weight > 0.0 && weight < 1.0) { return Err(Error::config(format!("mixture: weight must be in (0, 1), got {weight}"))); }
-        if mean1.iter().chain(&mean2).any(|v| !v.is_finite()) { return Err(Error::config("mixture: means must be finite")); }
+        if !(weight > 0.0 && weight < 1.0) {
+            return Err(Error::config(format!("mixture: weight must be in (0, 1), got {weight}")));
+        }
+        if mean1.iter().chain(&mean2).any(|v| !v.is_finite()) {
+            return Err(Error::config("mixture: means must be finite"));
+        }
         for sd in [sd1, sd2] {
-            if !(sd > 0.0 && sd.is_finite()) { return Err(Error::config(format!("mixture: standard deviations must be positive, got {sd}"))); }
+            if !(sd > 0.0 && sd.is_finite()) {
+                return Err(Error::config(format!("mixture: standard deviations must be positive, got {sd}")));
+            }
         }
         let s2 = [sd1 * sd1, sd2 * sd2];
         let c = [ln(weight) - ln(2.0 * PI * s2[0]), ln(1.0 - weight) - ln(2.0 * PI * s2[1])];
@@ -90,7 +108,9 @@ impl Mixture2d {
 }
 
 impl Target for Mixture2d {
-    fn dim(&self) -> usize { 2 }
+    fn dim(&self) -> usize {
+        2
+    }
     dataless_target!();
     /// `grad log p = sum_k r_k (m_k - theta) / s_k^2` with responsibilities `r_k` from a stable softmax.
     #[allow(clippy::needless_range_loop)]
@@ -119,14 +139,26 @@ impl Target for Mixture2d {
         let cov = vec![iso + ww * dm[0] * dm[0], ww * dm[0] * dm[1], ww * dm[0] * dm[1], iso + ww * dm[1] * dm[1]];
         Some((mean.to_vec(), cov))
     }
-    fn name(&self) -> String { "two-mode Gaussian mixture (2-D)".to_string() }
+    fn name(&self) -> String {
+        "two-mode Gaussian mixture (2-D)".to_string()
+    }
 }
 
 /// Log density of a 2-D target on a regular grid, for contour plots: `out[iy * nx + ix]` is
 /// `log_density((x_ix, y_iy))` with `x_ix = xlim.0 + ix (xlim.1 - xlim.0) / (nx - 1)` (same for y).
-pub fn log_density_grid(target: &dyn Target, xlim: (f64, f64), ylim: (f64, f64), nx: usize, ny: usize) -> Result<Vec<f64>> {
-    if target.dim() != 2 { return Err(Error::config(format!("density grid needs a 2-D target, this one has d = {}", target.dim()))); }
-    if nx < 2 || ny < 2 { return Err(Error::config("density grid needs at least 2 points per axis")); }
+pub fn log_density_grid(
+    target: &dyn Target,
+    xlim: (f64, f64),
+    ylim: (f64, f64),
+    nx: usize,
+    ny: usize,
+) -> Result<Vec<f64>> {
+    if target.dim() != 2 {
+        return Err(Error::config(format!("density grid needs a 2-D target, this one has d = {}", target.dim())));
+    }
+    if nx < 2 || ny < 2 {
+        return Err(Error::config("density grid needs at least 2 points per axis"));
+    }
     if ![xlim.0, xlim.1, ylim.0, ylim.1].iter().all(|v| v.is_finite()) || xlim.0 >= xlim.1 || ylim.0 >= ylim.1 {
         return Err(Error::config("density grid limits must be finite with lower < upper"));
     }

@@ -261,7 +261,8 @@ pub fn lbfgs(
             break;
         }
         // Backtracking Armijo search on the projected path.
-        let (step, tried) = armijo_backtrack(x, &d, f, &g, &mut xn, &mut gn, opts.max_backtracks, |v| bx.project(v), &mut fg);
+        let (step, tried) =
+            armijo_backtrack(x, &d, f, &g, &mut xn, &mut gn, opts.max_backtracks, |v| bx.project(v), &mut fg);
         evals += tried;
         let Some((_, fnew)) = step else {
             if s_hist.is_empty() {
@@ -384,7 +385,14 @@ mod tests {
         lbfgs(rosenbrock, &mut x, Some((&[-5.0, -5.0], &[0.5, 5.0])), &opts);
         assert!((x[0] - 0.5).abs() < 1e-6 && (x[1] - 0.25).abs() < 1e-4, "{x:?}");
         // unbounded, relative L2 tolerance
-        let opts = LbfgsOptions { gtol: 1e-10, gtol_relative: true, norm: GradNorm::L2, ftol: 0.0, max_iters: 1000, ..Default::default() };
+        let opts = LbfgsOptions {
+            gtol: 1e-10,
+            gtol_relative: true,
+            norm: GradNorm::L2,
+            ftol: 0.0,
+            max_iters: 1000,
+            ..Default::default()
+        };
         let mut x = vec![-1.2, 1.0];
         let r = lbfgs(rosenbrock, &mut x, None, &opts);
         assert!(r.converged() && (x[0] - 1.0).abs() < 1e-8, "{x:?} {r:?}");
@@ -393,7 +401,15 @@ mod tests {
     #[test]
     fn non_finite_start_does_nothing() {
         let mut x = vec![1.0];
-        let r = lbfgs(|_, g| { g[0] = 0.0; f64::INFINITY }, &mut x, None, &LbfgsOptions::default());
+        let r = lbfgs(
+            |_, g| {
+                g[0] = 0.0;
+                f64::INFINITY
+            },
+            &mut x,
+            None,
+            &LbfgsOptions::default(),
+        );
         assert_eq!((r.stop, r.iters, x[0]), (LbfgsStop::NonFiniteStart, 0, 1.0));
     }
 }

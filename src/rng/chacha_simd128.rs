@@ -155,7 +155,11 @@ impl ChaCha8Simd128 {
     /// BlockRng's `word_offset`: 0 when the buffer is empty.
     #[inline]
     fn word_offset(&self) -> usize {
-        if self.index >= BUF { 0 } else { self.index }
+        if self.index >= BUF {
+            0
+        } else {
+            self.index
+        }
     }
 
     /// Offset from the start of the stream in 32-bit words (rand_chacha's `get_word_pos`).

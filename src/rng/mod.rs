@@ -47,12 +47,32 @@ mod tests {
 
     #[test]
     fn streams_are_reproducible_and_distinct() {
-        let a: Vec<u64> = (0..4).map({ let mut r = stream(7, 1); move |_| r.random() }).collect();
-        let b: Vec<u64> = (0..4).map({ let mut r = stream(7, 1); move |_| r.random() }).collect();
-        let c: Vec<u64> = (0..4).map({ let mut r = stream(7, 2); move |_| r.random() }).collect();
+        let a: Vec<u64> = (0..4)
+            .map({
+                let mut r = stream(7, 1);
+                move |_| r.random()
+            })
+            .collect();
+        let b: Vec<u64> = (0..4)
+            .map({
+                let mut r = stream(7, 1);
+                move |_| r.random()
+            })
+            .collect();
+        let c: Vec<u64> = (0..4)
+            .map({
+                let mut r = stream(7, 2);
+                move |_| r.random()
+            })
+            .collect();
         assert_eq!(a, b);
         assert_ne!(a, c);
-        let d: Vec<u64> = (0..4).map({ let mut r = substream(7, 1, 3); move |_| r.random() }).collect();
+        let d: Vec<u64> = (0..4)
+            .map({
+                let mut r = substream(7, 1, 3);
+                move |_| r.random()
+            })
+            .collect();
         assert_ne!(a, d);
     }
 }

@@ -17,9 +17,9 @@
 
 use super::params::{Budget, SamplerKind, ValidSamplerParams};
 use crate::error::{Error, Result};
-use crate::rng::Rng;
 use crate::model::fastmath::prefetch;
 use crate::model::Target;
+use crate::rng::Rng;
 use rand::RngExt;
 use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
@@ -60,7 +60,9 @@ impl ControlVariate {
     }
 
     /// Data points touched to build it (N of the target it was built for).
-    pub fn grad_evals(target: &dyn Target) -> u64 { target.n_data() as u64 }
+    pub fn grad_evals(target: &dyn Target) -> u64 {
+        target.n_data() as u64
+    }
 }
 
 /// State of a chain.
@@ -79,7 +81,9 @@ pub enum ChainStatus {
 
 impl ChainStatus {
     /// Whether the chain diverged.
-    pub fn is_diverged(&self) -> bool { matches!(self, ChainStatus::Diverged { .. }) }
+    pub fn is_diverged(&self) -> bool {
+        matches!(self, ChainStatus::Diverged { .. })
+    }
 }
 
 /// What one call of [`Chain::run`] did.
@@ -166,18 +170,18 @@ impl Chain {
                 Error::config(format!("sampler {kind} needs a control variate (a MAP estimate); none was given"))
             })?;
             if cv.map.len() != d || cv.grad_lik_at_map.len() != d {
-                return Err(Error::config(format!("control variate has dimension {}, the target has {d}", cv.map.len())));
+                return Err(Error::config(format!(
+                    "control variate has dimension {}, the target has {d}",
+                    cv.map.len()
+                )));
             }
             Some(cv)
         } else {
             None
         };
         let batch = params.batch();
-        let perm = if params.full_batch() || params.with_replacement() {
-            Vec::new()
-        } else {
-            (0..n_data as u32).collect()
-        };
+        let perm =
+            if params.full_batch() || params.with_replacement() { Vec::new() } else { (0..n_data as u32).collect() };
         let h = params.step();
         let base = kind.base();
         // SGHMC resamples its momentum at the start of every iteration; SGNHT draws it once,
@@ -216,21 +220,37 @@ impl Chain {
     }
 
     /// Current position.
-    pub fn theta(&self) -> &[f64] { &self.theta }
+    pub fn theta(&self) -> &[f64] {
+        &self.theta
+    }
     /// Current velocity (SGHMC / SGNHT; empty for SGLD).
-    pub fn momentum(&self) -> &[f64] { &self.mom }
+    pub fn momentum(&self) -> &[f64] {
+        &self.mom
+    }
     /// SGNHT thermostat value (0 for other samplers).
-    pub fn thermostat(&self) -> f64 { self.thermo }
+    pub fn thermostat(&self) -> f64 {
+        self.thermo
+    }
     /// Iterations done over the chain's whole life.
-    pub fn iters(&self) -> u64 { self.iters }
+    pub fn iters(&self) -> u64 {
+        self.iters
+    }
     /// Data points touched over the chain's whole life (excluding building the control variate).
-    pub fn grad_evals(&self) -> u64 { self.grad_evals }
+    pub fn grad_evals(&self) -> u64 {
+        self.grad_evals
+    }
     /// Current status.
-    pub fn status(&self) -> ChainStatus { self.status }
+    pub fn status(&self) -> ChainStatus {
+        self.status
+    }
     /// The validated parameters.
-    pub fn params(&self) -> &ValidSamplerParams { &self.params }
+    pub fn params(&self) -> &ValidSamplerParams {
+        &self.params
+    }
     /// Dimension.
-    pub fn dim(&self) -> usize { self.d }
+    pub fn dim(&self) -> usize {
+        self.d
+    }
 
     /// Iterations between two checks of the cancel flag (and of the clock for a seconds budget):
     /// `clamp(2^15 / grad_evals_per_iter, 1, 32)`, so a check happens every 32 iterations or every
@@ -248,7 +268,14 @@ impl Chain {
     ///
     /// # Panics
     /// If `target` has a different dimension or N than the one the chain was built with (a programming error).
-    pub fn run(&mut self, target: &dyn Target, budget: Budget, thin: usize, out: &mut Vec<f64>, cancel: &AtomicBool) -> RunStats {
+    pub fn run(
+        &mut self,
+        target: &dyn Target,
+        budget: Budget,
+        thin: usize,
+        out: &mut Vec<f64>,
+        cancel: &AtomicBool,
+    ) -> RunStats {
         assert!(
             target.dim() == self.d && target.n_data() == self.n_data,
             "Chain::run called with a target of a different shape than Chain::new"
@@ -273,7 +300,11 @@ impl Chain {
                 Budget::Iterations(k) => k.saturating_sub(done).min(check),
                 Budget::GradEvals(g) => {
                     let used = self.grad_evals - evals0;
-                    if used >= g { 0 } else { (g - used).div_ceil(per_iter).min(check) }
+                    if used >= g {
+                        0
+                    } else {
+                        (g - used).div_ceil(per_iter).min(check)
+                    }
                 }
                 Budget::Seconds(s) => {
                     let el = t0.elapsed().as_secs_f64();
@@ -443,5 +474,7 @@ impl Chain {
 
     /// The minibatch indices used by the last gradient estimate (empty for a full batch). For tests
     /// and visualisation.
-    pub fn last_batch(&self) -> &[usize] { &self.batch_idx }
+    pub fn last_batch(&self) -> &[usize] {
+        &self.batch_idx
+    }
 }

@@ -1,9 +1,9 @@
 //! MAP estimation by L-BFGS with full-data gradients (the centring value of the control variates).
 
 use crate::error::{Error, Result};
-use crate::rng::Rng;
 use crate::model::Target;
 use crate::optim::{lbfgs, GradNorm, LbfgsOptions, LbfgsStop};
+use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 
 /// Options of [`find_map`].
@@ -22,7 +22,9 @@ pub struct MapOptions {
 }
 
 impl Default for MapOptions {
-    fn default() -> Self { Self { max_iters: 1000, grad_tol: 1e-9, f_tol: 1e-13, history: 10 } }
+    fn default() -> Self {
+        Self { max_iters: 1000, grad_tol: 1e-9, f_tol: 1e-13, history: 10 }
+    }
 }
 
 /// Result of [`find_map`]. Non-convergence is a state (`converged == false`), not an error: `theta` is

@@ -25,8 +25,14 @@ pub enum SamplerKind {
 
 impl SamplerKind {
     /// All six kinds, in a fixed order.
-    pub const ALL: [SamplerKind; 6] =
-        [SamplerKind::Sgld, SamplerKind::SgldCv, SamplerKind::Sghmc, SamplerKind::SghmcCv, SamplerKind::Sgnht, SamplerKind::SgnhtCv];
+    pub const ALL: [SamplerKind; 6] = [
+        SamplerKind::Sgld,
+        SamplerKind::SgldCv,
+        SamplerKind::Sghmc,
+        SamplerKind::SghmcCv,
+        SamplerKind::Sgnht,
+        SamplerKind::SgnhtCv,
+    ];
 
     /// Whether the sampler uses control variates (needs a [`super::ControlVariate`]).
     pub fn is_cv(self) -> bool {
@@ -43,7 +49,9 @@ impl SamplerKind {
     }
 
     /// Whether the leapfrog count `L` is used (SGHMC and SGHMC-CV).
-    pub fn uses_leapfrog(self) -> bool { self.base() == SamplerKind::Sghmc }
+    pub fn uses_leapfrog(self) -> bool {
+        self.base() == SamplerKind::Sghmc
+    }
 
     /// The kebab-case name (`"sgld"`, `"sgld-cv"`, ...).
     pub fn as_str(self) -> &'static str {
@@ -59,7 +67,9 @@ impl SamplerKind {
 }
 
 impl fmt::Display for SamplerKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { f.write_str(self.as_str()) }
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 impl FromStr for SamplerKind {
@@ -67,7 +77,9 @@ impl FromStr for SamplerKind {
     fn from_str(s: &str) -> Result<Self> {
         let t = s.trim().to_ascii_lowercase().replace('_', "-");
         SamplerKind::ALL.iter().copied().find(|k| k.as_str() == t).ok_or_else(|| {
-            Error::config(format!("unknown sampler {s:?}; expected one of sgld, sgld-cv, sghmc, sghmc-cv, sgnht, sgnht-cv"))
+            Error::config(format!(
+                "unknown sampler {s:?}; expected one of sgld, sgld-cv, sghmc, sghmc-cv, sgnht, sgnht-cv"
+            ))
         })
     }
 }
@@ -93,7 +105,11 @@ impl BatchSize {
             BatchSize::Count(c) => c,
             BatchSize::Fraction(f) => {
                 let v = (f * n_data as f64).round();
-                if v.is_finite() && v > 0.0 { v as usize } else { 1 }
+                if v.is_finite() && v > 0.0 {
+                    v as usize
+                } else {
+                    1
+                }
             }
         };
         n.clamp(1, n_data.max(1))
@@ -106,9 +122,9 @@ impl BatchSize {
             BatchSize::Count(c) if c > n_data => {
                 Err(Error::config(format!("batch size {c} is larger than the number of data points N = {n_data}")))
             }
-            BatchSize::Fraction(f) if !(f > 0.0 && f <= 1.0) => Err(Error::config(format!(
-                "batch {f} is neither a fraction in (0, 1] nor an integer count > 1"
-            ))),
+            BatchSize::Fraction(f) if !(f > 0.0 && f <= 1.0) => {
+                Err(Error::config(format!("batch {f} is neither a fraction in (0, 1] nor an integer count > 1")))
+            }
             _ => Ok(self.resolve(n_data)),
         }
     }
@@ -247,14 +263,20 @@ impl SamplerParams {
                 return Err(Error::config("leapfrog steps L must be at least 1"));
             }
             if self.leapfrog > MAX_LEAPFROG {
-                return Err(Error::config(format!("leapfrog steps L = {} exceeds the limit {MAX_LEAPFROG}", self.leapfrog)));
+                return Err(Error::config(format!(
+                    "leapfrog steps L = {} exceeds the limit {MAX_LEAPFROG}",
+                    self.leapfrog
+                )));
             }
             if !(self.friction > 0.0 && self.friction <= 1.0) {
                 return Err(Error::config(format!("SGHMC friction must be in (0, 1], got {}", self.friction)));
             }
         }
         if base == SamplerKind::Sgnht && !(self.thermostat_a > 0.0 && self.thermostat_a <= 1.0) {
-            return Err(Error::config(format!("SGNHT thermostat constant a must be in (0, 1], got {}", self.thermostat_a)));
+            return Err(Error::config(format!(
+                "SGNHT thermostat constant a must be in (0, 1], got {}",
+                self.thermostat_a
+            )));
         }
         Ok(ValidSamplerParams { raw: self.clone(), batch, n_data })
     }
@@ -270,25 +292,49 @@ pub struct ValidSamplerParams {
 
 impl ValidSamplerParams {
     /// The parameters as given.
-    pub fn params(&self) -> &SamplerParams { &self.raw }
+    pub fn params(&self) -> &SamplerParams {
+        &self.raw
+    }
     /// Sampler kind.
-    pub fn kind(&self) -> SamplerKind { self.raw.kind }
+    pub fn kind(&self) -> SamplerKind {
+        self.raw.kind
+    }
     /// Step size h.
-    pub fn step(&self) -> f64 { self.raw.step }
+    pub fn step(&self) -> f64 {
+        self.raw.step
+    }
     /// Resolved batch size n (1 <= n <= N).
-    pub fn batch(&self) -> usize { self.batch }
+    pub fn batch(&self) -> usize {
+        self.batch
+    }
     /// The N the parameters were validated against.
-    pub fn n_data(&self) -> usize { self.n_data }
+    pub fn n_data(&self) -> usize {
+        self.n_data
+    }
     /// Leapfrog steps per sample (1 for samplers other than SGHMC).
-    pub fn leapfrog(&self) -> usize { if self.raw.kind.uses_leapfrog() { self.raw.leapfrog } else { 1 } }
+    pub fn leapfrog(&self) -> usize {
+        if self.raw.kind.uses_leapfrog() {
+            self.raw.leapfrog
+        } else {
+            1
+        }
+    }
     /// SGHMC friction alpha.
-    pub fn friction(&self) -> f64 { self.raw.friction }
+    pub fn friction(&self) -> f64 {
+        self.raw.friction
+    }
     /// SGNHT constant a.
-    pub fn thermostat_a(&self) -> f64 { self.raw.thermostat_a }
+    pub fn thermostat_a(&self) -> f64 {
+        self.raw.thermostat_a
+    }
     /// Minibatches drawn with replacement.
-    pub fn with_replacement(&self) -> bool { self.raw.with_replacement }
+    pub fn with_replacement(&self) -> bool {
+        self.raw.with_replacement
+    }
     /// Whether every step uses the full data set (n = N drawn without replacement): exact gradients.
-    pub fn full_batch(&self) -> bool { self.batch == self.n_data && !self.raw.with_replacement }
+    pub fn full_batch(&self) -> bool {
+        self.batch == self.n_data && !self.raw.with_replacement
+    }
     /// Data points touched by one gradient estimate: n, or 2n with control variates (the batch at theta
     /// and at the MAP); a full batch costs N (the control variate cancels exactly, see `Chain`).
     pub fn grad_evals_per_gradient(&self) -> u64 {
@@ -301,7 +347,9 @@ impl ValidSamplerParams {
         }
     }
     /// Data points touched by one iteration (one kept-or-not sample): L gradients for SGHMC, one otherwise.
-    pub fn grad_evals_per_iter(&self) -> u64 { self.grad_evals_per_gradient() * self.leapfrog() as u64 }
+    pub fn grad_evals_per_iter(&self) -> u64 {
+        self.grad_evals_per_gradient() * self.leapfrog() as u64
+    }
 }
 
 /// How much work one call of [`super::Chain::run`] may do, counted from the start of that call.

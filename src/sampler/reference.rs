@@ -1,14 +1,14 @@
 //! Exact reference sampler: preconditioned MALA with step-size adaptation, for ground truth (posterior
 //! means and standard deviations of long runs) on small problems.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use crate::error::{Error, Result};
-use crate::rng::Rng;
+use crate::math::{exp, ln, powf};
 use crate::model::Target;
+use crate::rng::Rng;
 use rand::RngExt;
 use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
-use crate::math::{exp, ln, powf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Options of [`reference_sample_observed`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -22,7 +22,9 @@ pub struct RefOptions {
 }
 
 impl Default for RefOptions {
-    fn default() -> Self { Self { target_accept: 0.574, adapt_precond: true } }
+    fn default() -> Self {
+        Self { target_accept: 0.574, adapt_precond: true }
+    }
 }
 
 /// Result of the reference sampler.
@@ -41,7 +43,14 @@ pub struct RefResult {
 }
 
 /// [`reference_sample_observed`] with default options, keeping the draws in `samples`.
-pub fn reference_sample(target: &dyn Target, start: &[f64], n_samples: usize, warmup: usize, thin: usize, rng: &mut Rng) -> Result<RefResult> {
+pub fn reference_sample(
+    target: &dyn Target,
+    start: &[f64],
+    n_samples: usize,
+    warmup: usize,
+    thin: usize,
+    rng: &mut Rng,
+) -> Result<RefResult> {
     reference_sample_stoppable(target, start, n_samples, warmup, thin, &AtomicBool::new(false), rng)
 }
 
@@ -58,7 +67,18 @@ pub fn reference_sample_stoppable(
 ) -> Result<RefResult> {
     let mut samples = Vec::with_capacity(n_samples.saturating_mul(target.dim()).min(1 << 27));
     let opts = RefOptions::default();
-    let mut res = reference_sample_observed(target, start, n_samples, warmup, thin, &opts, stop, rng, &mut |x| samples.extend_from_slice(x), &mut |_, _| {})?;
+    let mut res = reference_sample_observed(
+        target,
+        start,
+        n_samples,
+        warmup,
+        thin,
+        &opts,
+        stop,
+        rng,
+        &mut |x| samples.extend_from_slice(x),
+        &mut |_, _| {},
+    )?;
     res.samples = samples;
     Ok(res)
 }
@@ -73,7 +93,9 @@ struct DualAveraging {
 }
 
 impl DualAveraging {
-    fn new(step: f64, delta: f64) -> Self { Self { mu: ln(10.0 * step), hbar: 0.0, log_step_bar: 0.0, m: 0.0, delta } }
+    fn new(step: f64, delta: f64) -> Self {
+        Self { mu: ln(10.0 * step), hbar: 0.0, log_step_bar: 0.0, m: 0.0, delta }
+    }
     /// Updates with the acceptance probability of the last iteration; returns the next step size.
     fn update(&mut self, accept_prob: f64) -> f64 {
         const GAMMA: f64 = 0.05;
@@ -87,7 +109,9 @@ impl DualAveraging {
         self.log_step_bar = eta * log_step + (1.0 - eta) * self.log_step_bar;
         exp(log_step)
     }
-    fn final_step(&self) -> f64 { exp(self.log_step_bar) }
+    fn final_step(&self) -> f64 {
+        exp(self.log_step_bar)
+    }
 }
 
 /// The state and work buffers of a MALA chain.
@@ -121,7 +145,8 @@ impl Mala<'_> {
     fn step(&mut self, h: f64, rng: &mut Rng) -> (f64, bool) {
         let s = (2.0 * h).sqrt();
         for i in 0..self.x.len() {
-            self.y[i] = self.x[i] + h * self.m[i] * self.g[i] + s * self.msqrt[i] * rng.sample::<f64, _>(StandardNormal);
+            self.y[i] =
+                self.x[i] + h * self.m[i] * self.g[i] + s * self.msqrt[i] * rng.sample::<f64, _>(StandardNormal);
         }
         let u: f64 = rng.random();
         let lpy = self.target.log_density(&self.y);
@@ -133,7 +158,8 @@ impl Mala<'_> {
         if self.gy.iter().any(|v| !v.is_finite()) {
             return (0.0, false);
         }
-        let log_ratio = lpy - self.lp + self.log_q(&self.x, &self.y, &self.gy, h) - self.log_q(&self.y, &self.x, &self.g, h);
+        let log_ratio =
+            lpy - self.lp + self.log_q(&self.x, &self.y, &self.gy, h) - self.log_q(&self.y, &self.x, &self.g, h);
         let a = if log_ratio.is_nan() { 0.0 } else { exp(log_ratio.min(0.0)) };
         if u < a {
             std::mem::swap(&mut self.x, &mut self.y);

@@ -14,8 +14,8 @@
 //! the thread count.
 
 use crate::linalg::gemm;
-use rayon::prelude::*;
 use crate::math::powf;
+use rayon::prelude::*;
 
 /// Coordinates per parallel block of the Gram products.
 pub const D_BLOCK: usize = 4096;
@@ -105,7 +105,9 @@ mod tests {
         let sdu: f64 = (0..x.len()).map(|k| (sx[k] - sy[k]) * (x[k] - y[k])).sum();
         let ss: f64 = sx.iter().zip(sy).map(|(a, b)| a * b).sum();
         let q = c2 + r2;
-        ss * powf(q, beta) - 2.0 * beta * sdu * powf(q, beta - 1.0) - 2.0 * beta * d * powf(q, beta - 1.0)
+        ss * powf(q, beta)
+            - 2.0 * beta * sdu * powf(q, beta - 1.0)
+            - 2.0 * beta * d * powf(q, beta - 1.0)
             - 4.0 * beta * (beta - 1.0) * r2 * powf(q, beta - 2.0)
     }
 
@@ -127,7 +129,7 @@ mod tests {
             (2usize, 1usize, -0.5, 1.0, 0.0),
             (7, 3, -0.5, 1.0, 0.0),
             (13, 40, -0.3, 0.25, 5.0),
-            (20, 4100, -0.5, 2.0, 0.5), // two coordinate blocks
+            (20, 4100, -0.5, 2.0, 0.5),   // two coordinate blocks
             (5, 9000, -0.7, 0.01, 100.0), // three blocks, far from the origin
         ] {
             let (x, s) = data(n, d, n as u64 + d as u64, offset);

@@ -1,8 +1,8 @@
 //! The inverse multiquadric (IMQ) kernel and the kernel-scale heuristics used by KSD.
 
 use crate::error::{Error, Result};
-use serde::{Deserialize, Serialize};
 use crate::math::powf;
+use serde::{Deserialize, Serialize};
 
 /// IMQ kernel `k(x, y) = (c^2 + |x - y|^2)^beta` (Gorham & Mackey 2017, Thm. 8: with `beta` in (-1, 0)
 /// its KSD detects non-convergence). Defaults `c = 1`, `beta = -1/2`, as in SGMCMCJax and stein-thinning.
@@ -13,7 +13,9 @@ pub struct ImqKernel {
 }
 
 impl Default for ImqKernel {
-    fn default() -> Self { Self { c: 1.0, beta: -0.5 } }
+    fn default() -> Self {
+        Self { c: 1.0, beta: -0.5 }
+    }
 }
 
 impl ImqKernel {
@@ -24,7 +26,9 @@ impl ImqKernel {
     }
 
     /// `k(x, y)` from the squared distance `r2 = |x - y|^2`.
-    pub fn eval_r2(&self, r2: f64) -> f64 { powf(self.c * self.c + r2, self.beta) }
+    pub fn eval_r2(&self, r2: f64) -> f64 {
+        powf(self.c * self.c + r2, self.beta)
+    }
 }
 
 pub(crate) fn check_c_beta(c: f64, beta: f64) -> Result<()> {
@@ -32,9 +36,7 @@ pub(crate) fn check_c_beta(c: f64, beta: f64) -> Result<()> {
         return Err(Error::config(format!("IMQ kernel scale c must be a positive finite number, got {c}")));
     }
     if !(beta > -1.0 && beta < 0.0) {
-        return Err(Error::config(format!(
-            "IMQ kernel exponent beta must lie strictly between -1 and 0, got {beta}"
-        )));
+        return Err(Error::config(format!("IMQ kernel exponent beta must lie strictly between -1 and 0, got {beta}")));
     }
     Ok(())
 }

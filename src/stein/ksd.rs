@@ -27,9 +27,9 @@
 
 use super::kernel::{check_c_beta, median_pairwise_distance, KernelScale};
 use crate::error::{Error, Result};
+use crate::math::powf;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use crate::math::powf;
 
 /// Which estimator of `KSD^2` to return.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,7 +83,9 @@ impl KsdOptions {
     }
 
     /// Checks `c > 0` and `beta` in (-1, 0).
-    pub fn validate(&self) -> Result<()> { check_c_beta(self.c, self.beta) }
+    pub fn validate(&self) -> Result<()> {
+        check_c_beta(self.c, self.beta)
+    }
 }
 
 /// Result of [`ksd`].
@@ -175,7 +177,14 @@ pub fn ksd(samples: &[f64], scores: &[f64], d: usize, opts: &KsdOptions) -> Resu
             let mut acc = 0.0;
             for i in 0..m {
                 let (a, b) = (2 * i, 2 * i + 1);
-                acc += k0_pair(&x[a * d..a * d + d], &x[b * d..b * d + d], &s[a * d..a * d + d], &s[b * d..b * d + d], c2, beta);
+                acc += k0_pair(
+                    &x[a * d..a * d + d],
+                    &x[b * d..b * d + d],
+                    &s[a * d..a * d + d],
+                    &s[b * d..b * d + d],
+                    c2,
+                    beta,
+                );
             }
             acc / m as f64
         }
@@ -502,7 +511,9 @@ pub fn pair_loop_part(x: &[f64], s: &[f64], n: usize, d: usize, c2: f64, tiles: 
     {
         if std::arch::is_x86_feature_detected!("avx2") {
             #[target_feature(enable = "avx2")]
-            fn avx2(tr: &Transposed, n: usize, d: usize, c2: f64, tiles: bool) -> f64 { pair_loop_part_impl(tr, n, d, c2, tiles) }
+            fn avx2(tr: &Transposed, n: usize, d: usize, c2: f64, tiles: bool) -> f64 {
+                pair_loop_part_impl(tr, n, d, c2, tiles)
+            }
             // SAFETY: the CPU supports AVX2 (checked just above).
             return unsafe { avx2(&tr, n, d, c2, tiles) };
         }

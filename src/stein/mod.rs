@@ -20,6 +20,8 @@ pub mod gram;
 pub mod kernel;
 pub mod ksd;
 
+pub use fssd::{
+    fssd, fssd_opt, fssd_opt_fit, fssd_power, fssd_power_width, FssdFit, FssdKernel, FssdOptOptions, FssdValue,
+};
 pub use kernel::{median_pairwise_distance, ImqKernel, KernelScale};
-pub use fssd::{fssd, fssd_opt, fssd_opt_fit, fssd_power, fssd_power_width, FssdFit, FssdKernel, FssdOptOptions, FssdValue};
 pub use ksd::{ksd, ksd_target, ksd_target_value, Estimator, KsdOptions, KsdValue};

@@ -9,7 +9,12 @@ use tunelab::Result;
 
 /// Checks `cfg` and runs it. `upload` is the text of a CSV (or ratings) file, parsed as the config's data
 /// request asks (the page's upload path); a request naming a file is read from disk (the CLI's path).
-pub fn run<E: Experiment>(cfg: E::Config, upload: Option<&str>, mut observer: impl FnMut(&E::Detail), stop: &AtomicBool) -> Result<E::Output> {
+pub fn run<E: Experiment>(
+    cfg: E::Config,
+    upload: Option<&str>,
+    mut observer: impl FnMut(&E::Detail),
+    stop: &AtomicBool,
+) -> Result<E::Output> {
     let exp = E::check(cfg)?;
     let data = match (exp.data_request(), upload) {
         (Some(req), Some(text)) => Some(req.parse(text)?),
@@ -20,6 +25,16 @@ pub fn run<E: Experiment>(cfg: E::Config, upload: Option<&str>, mut observer: im
 }
 
 /// Checks `cfg` and runs it on a data set the test built.
-pub fn run_data<E: Experiment>(cfg: E::Config, data: Option<&Dataset>, mut observer: impl FnMut(&E::Detail), stop: &AtomicBool) -> Result<E::Output> {
-    tunelab::experiments::check_and_run::<E>(cfg, Inputs { data: data.cloned(), ..Default::default() }, &mut observer, stop)
+pub fn run_data<E: Experiment>(
+    cfg: E::Config,
+    data: Option<&Dataset>,
+    mut observer: impl FnMut(&E::Detail),
+    stop: &AtomicBool,
+) -> Result<E::Output> {
+    tunelab::experiments::check_and_run::<E>(
+        cfg,
+        Inputs { data: data.cloned(), ..Default::default() },
+        &mut observer,
+        stop,
+    )
 }

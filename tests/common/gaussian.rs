@@ -25,4 +25,6 @@ pub fn gaussian_scores(x: &[f64], mean: &[f64], sd: f64) -> Vec<f64> {
 }
 
 /// Relative difference.
-pub fn rel(a: f64, b: f64) -> f64 { (a - b).abs() / b.abs().max(1e-300) }
+pub fn rel(a: f64, b: f64) -> f64 {
+    (a - b).abs() / b.abs().max(1e-300)
+}

@@ -29,11 +29,11 @@ mod numerics {
 /// The experiment contract and every kind: tune (MAMBA), compare (the MAMBA paper's models), bandit, HOAG,
 /// learning-rate schedules, TVO.
 mod experiments {
+    mod arm_draws;
     mod bandit;
     mod bandit_merge;
     mod bandit_real;
     mod compare;
-    mod arm_draws;
     mod cost;
     mod experiment;
     mod hoag;

@@ -3,10 +3,10 @@
 
 use crate::runner::{execute, execute_with, write_json, RunArgs};
 use clap::Args;
-use tunelab::experiments::{ExperimentConfig, Kind, Output};
 use tunelab::experiments::compare::SavedReference;
-use tunelab::sampler::SamplerKind;
 use tunelab::experiments::tune::{BudgetSpec, DataSource, TuneConfig};
+use tunelab::experiments::{ExperimentConfig, Kind, Output};
+use tunelab::sampler::SamplerKind;
 use tunelab::{Error, Result};
 
 /// Options of `tunelab tune` (and the base of `tunelab compare`).
@@ -123,7 +123,9 @@ pub fn compare(args: &CompareArgs) -> Result<i32> {
         },
         |checked, report| {
             let (Some(p), false) = (path, reuse) else { return Ok(()) };
-            let (ExperimentConfig::Compare(c), Some(Output::Compare(cmp))) = (checked.config(), &report.result) else { return Ok(()) };
+            let (ExperimentConfig::Compare(c), Some(Output::Compare(cmp))) = (checked.config(), &report.result) else {
+                return Ok(());
+            };
             let Some(reference) = &cmp.reference else { return Ok(()) };
             let saved = SavedReference { key: c.reference_key(), reference: reference.clone() };
             // written whole, then renamed: a reader never sees half a file

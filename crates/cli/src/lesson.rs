@@ -27,15 +27,17 @@ enum LessonCmd {
         threads: Option<usize>,
     },
     /// Print the checked lesson as JSON (each step's config with every default filled in); runs nothing.
-    Show {
-        file: String,
-    },
+    Show { file: String },
 }
 
 fn read(file: &str) -> Result<String> {
     let len = std::fs::metadata(file).map_err(|e| Error::Io(format!("cannot read {file}: {e}")))?.len();
     if len > tunelab::lesson::MAX_BYTES as u64 {
-        return Err(Error::config(format!("{file}:1: the file is {:.1} MB; a lesson may be at most {} MB", len as f64 / 1e6, tunelab::lesson::MAX_BYTES >> 20)));
+        return Err(Error::config(format!(
+            "{file}:1: the file is {:.1} MB; a lesson may be at most {} MB",
+            len as f64 / 1e6,
+            tunelab::lesson::MAX_BYTES >> 20
+        )));
     }
     std::fs::read_to_string(file).map_err(|e| Error::Io(format!("cannot read {file}: {e}")))
 }
@@ -118,6 +120,10 @@ fn check(file: &str, threads: Option<usize>) -> Result<i32> {
             }
         }
     }
-    println!("{}: {n} steps, {:.2} s of runs, {passed} expect lines passed, {failed} failures", if failed == 0 { "ok" } else { "FAILED" }, total);
+    println!(
+        "{}: {n} steps, {:.2} s of runs, {passed} expect lines passed, {failed} failures",
+        if failed == 0 { "ok" } else { "FAILED" },
+        total
+    );
     Ok(if failed == 0 { 0 } else { 1 })
 }

@@ -97,7 +97,11 @@ fn in_file(path: &str, e: Error) -> Error {
 
 /// Runs one experiment from the shared options; `overrides` maps the command's own flags onto the config
 /// before it is checked. Returns the exit code (0, or [`EXIT_STOPPED`]).
-pub fn execute(kind: Option<Kind>, args: &RunArgs, overrides: impl FnOnce(&mut ExperimentConfig) -> Result<()>) -> Result<i32> {
+pub fn execute(
+    kind: Option<Kind>,
+    args: &RunArgs,
+    overrides: impl FnOnce(&mut ExperimentConfig) -> Result<()>,
+) -> Result<i32> {
     execute_with(kind, args, overrides, |_, _| Ok(()), |_, _| Ok(()))
 }
 
@@ -193,7 +197,8 @@ pub(crate) fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
 /// ([`tunelab::experiments::partial::report_value`]).
 pub fn write_report(path: &str, report: &Report) -> Result<()> {
     if report.status == Status::Stopped {
-        let v = experiments::partial::report_value(report).map_err(|e| Error::Io(format!("cannot write {path}: {e}")))?;
+        let v =
+            experiments::partial::report_value(report).map_err(|e| Error::Io(format!("cannot write {path}: {e}")))?;
         return write_json(path, &v);
     }
     write_json(path, report)
@@ -232,7 +237,11 @@ fn stopped_message(report: &Report, out: Option<&str>) -> String {
     };
     let best = experiments::partial::stopped_result(report)
         .and_then(|r| {
-            let b = if r["best"].is_object() { r["best"].clone() } else { r["entries"].as_array()?.last()?["best"].clone() };
+            let b = if r["best"].is_object() {
+                r["best"].clone()
+            } else {
+                r["entries"].as_array()?.last()?["best"].clone()
+            };
             let arm = b["arm"].as_u64()?;
             Some(format!(
                 "; best so far: arm {arm} (h = {}, batch {}) with score {} in round {}",
@@ -243,7 +252,13 @@ fn stopped_message(report: &Report, out: Option<&str>) -> String {
             ))
         })
         .unwrap_or_default();
-    format!("stopped by Ctrl-C after {:.1} s ({}/{} {}{reached}{best}){written}", c.wall_seconds, count(c.done), count(c.total), c.unit)
+    format!(
+        "stopped by Ctrl-C after {:.1} s ({}/{} {}{reached}{best}){written}",
+        c.wall_seconds,
+        count(c.done),
+        count(c.total),
+        c.unit
+    )
 }
 
 /// A phase of a run with a progress of its own, shown instead of the run's (the exact reference of a
@@ -251,7 +266,9 @@ fn stopped_message(report: &Report, out: Option<&str>) -> String {
 fn stage_of(d: &Detail) -> Option<(&'static str, f64, f64, &'static str)> {
     use tunelab::experiments::compare::CompareDetail;
     match d {
-        Detail::Compare(CompareDetail::Reference(r)) => Some(("reference sampler", r.done as f64, r.total as f64, r.unit)),
+        Detail::Compare(CompareDetail::Reference(r)) => {
+            Some(("reference sampler", r.done as f64, r.total as f64, r.unit))
+        }
         Detail::Compare(CompareDetail::Evaluation(e)) => Some(("evaluation chain", e.done, e.total, e.unit)),
         _ => None,
     }
@@ -283,15 +300,17 @@ pub(crate) fn plural(n: usize, word: &str) -> String {
 
 /// A short message about a progress detail, where one helps.
 fn detail_message(d: &Detail) -> Option<String> {
-    use tunelab::experiments::step_size::StepEvent;
     use tunelab::experiments::bandit::BanditEvent;
+    use tunelab::experiments::compare::CompareDetail;
     use tunelab::experiments::hoag::HoagEvent;
     use tunelab::experiments::lr_schedule::LrEvent;
+    use tunelab::experiments::step_size::StepEvent;
     use tunelab::experiments::tune::Event as TuneEvent;
-    use tunelab::experiments::compare::CompareDetail;
     let tune = |e: &TuneEvent| match e {
         TuneEvent::RoundStarted { round, arms, .. } => Some(format!("round {round}: {}", plural(arms.len(), "arm"))),
-        TuneEvent::RoundFinished { round, survivors } => Some(format!("round {round} done, {} left", plural(survivors.len(), "arm"))),
+        TuneEvent::RoundFinished { round, survivors } => {
+            Some(format!("round {round} done, {} left", plural(survivors.len(), "arm")))
+        }
         _ => None,
     };
     match d {
@@ -300,21 +319,28 @@ fn detail_message(d: &Detail) -> Option<String> {
             Some(m) => format!("{}: {m}", c.tuner),
             None => c.tuner.clone(),
         }),
-        Detail::Compare(CompareDetail::Reference(r)) => Some(format!("reference sampler {}/{} {}", r.done, r.total, r.unit)),
+        Detail::Compare(CompareDetail::Reference(r)) => {
+            Some(format!("reference sampler {}/{} {}", r.done, r.total, r.unit))
+        }
         Detail::Compare(CompareDetail::Evaluation(e)) => {
             Some(format!("{}: evaluation chain from the MAP {}/{} {}", e.tuner, count(e.done), count(e.total), e.unit))
         }
         Detail::Bandit(BanditEvent::Preparing { done, total }) => Some(format!("sampler runs {done}/{total}")),
         Detail::Hoag(HoagEvent::Progress { name, .. }) => Some(name.clone()),
-        Detail::Hoag(HoagEvent::MethodDone { name, final_loss, .. }) => Some(format!("{name}: outer loss {final_loss:.6}")),
-        Detail::LrSchedule(LrEvent::MethodDone { name, final_loss, .. }) => Some(format!("{name}: loss {final_loss:.5}")),
+        Detail::Hoag(HoagEvent::MethodDone { name, final_loss, .. }) => {
+            Some(format!("{name}: outer loss {final_loss:.6}"))
+        }
+        Detail::LrSchedule(LrEvent::MethodDone { name, final_loss, .. }) => {
+            Some(format!("{name}: loss {final_loss:.5}"))
+        }
         Detail::LrSchedule(LrEvent::IntervalDone { interval, best_loss, .. }) => {
             Some(format!("interval {interval}: best loss {best_loss:.5}"))
         }
         Detail::StepSize(StepEvent::Window { window, step, .. }) => Some(format!("window {window}: h = {step:.3e}")),
-        Detail::Tvo(tunelab::experiments::tvo::TvoEvent::Window { epoch, .. } | tunelab::experiments::tvo::TvoEvent::Epoch { epoch, .. }) => {
-            Some(format!("epoch {epoch}"))
-        }
+        Detail::Tvo(
+            tunelab::experiments::tvo::TvoEvent::Window { epoch, .. }
+            | tunelab::experiments::tvo::TvoEvent::Epoch { epoch, .. },
+        ) => Some(format!("epoch {epoch}")),
         _ => None,
     }
 }
@@ -385,7 +411,12 @@ impl Watch {
             stage: None,
             stage_start: None,
         };
-        let watch = Arc::new(Watch { ctx, stop: AtomicBool::new(false), seen: Mutex::new(seen), first_ctrl_c: std::sync::OnceLock::new() });
+        let watch = Arc::new(Watch {
+            ctx,
+            stop: AtomicBool::new(false),
+            seen: Mutex::new(seen),
+            first_ctrl_c: std::sync::OnceLock::new(),
+        });
         let w = watch.clone();
         let installed = ctrlc::set_handler(move || {
             let first = *w.first_ctrl_c.get_or_init(Instant::now);
@@ -428,7 +459,9 @@ impl Watch {
                 Some((what, ..)) => {
                     s.message = match detail {
                         // whose choice is evaluated: `MAMBA-KSD: evaluation chain from the MAP`
-                        Detail::Compare(tunelab::experiments::compare::CompareDetail::Evaluation(e)) => format!("{}: {what} from the MAP", e.tuner),
+                        Detail::Compare(tunelab::experiments::compare::CompareDetail::Evaluation(e)) => {
+                            format!("{}: {what} from the MAP", e.tuner)
+                        }
                         _ => what.to_string(),
                     }
                 }
@@ -514,7 +547,12 @@ impl Watch {
         if self.ctx.plain {
             let c = &self.ctx;
             let (done, total) = (count(s.done), count(s.total));
-            eprintln!("tunelab {}: run returned after {:.1} s at {done}/{total} {}", c.kind.name(), c.start.elapsed().as_secs_f64(), c.unit);
+            eprintln!(
+                "tunelab {}: run returned after {:.1} s at {done}/{total} {}",
+                c.kind.name(),
+                c.start.elapsed().as_secs_f64(),
+                c.unit
+            );
         }
     }
 
@@ -540,7 +578,8 @@ impl Watch {
 
     /// `--keep`: the report so far, `"status": "running"`, written to a temporary file and renamed over `path`.
     fn write_kept(&self, path: &str, s: &Seen) -> Result<()> {
-        let mut v = experiments::partial::report_value(&self.partial_of(s)).map_err(|e| Error::Io(format!("cannot write {path}: {e}")))?;
+        let mut v = experiments::partial::report_value(&self.partial_of(s))
+            .map_err(|e| Error::Io(format!("cannot write {path}: {e}")))?;
         v["status"] = serde_json::json!("running");
         let tmp = format!("{path}.tmp");
         write_json(&tmp, &v)?;
@@ -561,7 +600,10 @@ impl Watch {
         if let Some(b) = &self.ctx.bar {
             b.abandon();
         }
-        eprintln!("the run did not stop within {:.1} s of Ctrl-C: reporting the progress it reached", GRACE.as_secs_f64());
+        eprintln!(
+            "the run did not stop within {:.1} s of Ctrl-C: reporting the progress it reached",
+            GRACE.as_secs_f64()
+        );
         let report = self.partial_of(&s);
         let mut out = self.ctx.out.as_deref();
         if let Some(path) = out {

@@ -6,8 +6,10 @@ use clap::{Args, ValueEnum};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tunelab::data::{read_csv, write_matrix_csv, CsvOptions};
-use tunelab::sampler::{find_map, BatchSize, Budget, Chain, ChainStatus, ControlVariate, MapOptions, SamplerKind, SamplerParams};
 use tunelab::model::{build_target, full_scores, ModelSpec, Target};
+use tunelab::sampler::{
+    find_map, BatchSize, Budget, Chain, ChainStatus, ControlVariate, MapOptions, SamplerKind, SamplerParams,
+};
 use tunelab::{rng, Error, Result};
 
 /// Where the chain starts.
@@ -135,9 +137,7 @@ pub fn run(args: &SampleArgs) -> Result<()> {
             Some(Arc::new(read_csv(path, &CsvOptions { label: args.label.clone(), standardize: args.standardize })?))
         }
         (None, true) => return Err(Error::config(format!("model {} needs --data FILE.csv", spec.kind()))),
-        (Some(_), false) => {
-            return Err(Error::config(format!("model {} is data-free; drop --data", spec.kind())))
-        }
+        (Some(_), false) => return Err(Error::config(format!("model {} is data-free; drop --data", spec.kind()))),
         (None, false) => None,
     };
     let target: Arc<dyn Target> = build_target(&spec, data)?;

@@ -1,13 +1,13 @@
 //! The table each experiment kind prints on stdout after a complete run (one function per kind, taking the
 //! kind's result).
 
-use tunelab::experiments::step_size::{StepTuneConfig, StepTuneReport};
 use tunelab::experiments::bandit::{BanditConfig, BanditReport};
-use tunelab::experiments::{ExperimentConfig, Output, Report};
+use tunelab::experiments::compare::Comparison;
 use tunelab::experiments::hoag::HoagReport;
 use tunelab::experiments::lr_schedule::LrReport;
-use tunelab::experiments::compare::Comparison;
+use tunelab::experiments::step_size::{StepTuneConfig, StepTuneReport};
 use tunelab::experiments::tune::Report as TuneReport;
+use tunelab::experiments::{ExperimentConfig, Output, Report};
 
 /// Prints the table of a complete run (nothing for a stopped one).
 pub fn print(report: &Report) {
@@ -37,11 +37,24 @@ fn round(v: &[f64], digits: i32) -> Vec<f64> {
 pub fn tune(report: &TuneReport) {
     println!("tuner: {}   metric: {}   arms: {}", report.tuner, report.metric, report.arms.len());
     for r in &report.rounds {
-        println!("  round {}: {}, budget {:.3e} per arm", r.round, crate::runner::plural(r.arms.len(), "arm"), r.budget);
+        println!(
+            "  round {}: {}, budget {:.3e} per arm",
+            r.round,
+            crate::runner::plural(r.arms.len(), "arm"),
+            r.budget
+        );
     }
     match &report.best {
         Some(b) => {
-            println!("best arm {}: h = {:.3e}, batch = {} ({:.2}% of N), L = {}, score = {:.4}", b.arm, b.step, b.batch, 100.0 * b.batch_fraction, b.leapfrog, b.score);
+            println!(
+                "best arm {}: h = {:.3e}, batch = {} ({:.2}% of N), L = {}, score = {:.4}",
+                b.arm,
+                b.step,
+                b.batch,
+                100.0 * b.batch_fraction,
+                b.leapfrog,
+                b.score
+            );
             let k = b.posterior.mean.len().min(5);
             println!("  posterior mean[..{k}] = {:?}", round(&b.posterior.mean[..k], 4));
             println!("  posterior std [..{k}] = {:?}", round(&b.posterior.std[..k], 4));
@@ -49,7 +62,10 @@ pub fn tune(report: &TuneReport) {
                 println!("  held-out RMSE of the posterior-mean rating: {r:.4}");
             }
             if let Some(c) = &b.calibration {
-                println!("  held-out ({} points, {} samples): accuracy {:.4}, ECE {:.4}, MCE {:.4} ({} bins)", c.n, c.samples, c.accuracy, c.ece, c.mce, c.bins);
+                println!(
+                    "  held-out ({} points, {} samples): accuracy {:.4}, ECE {:.4}, MCE {:.4} ({} bins)",
+                    c.n, c.samples, c.accuracy, c.ece, c.mce, c.bins
+                );
             }
         }
         None => println!("no arm produced a finite score (all diverged or too few samples)"),
@@ -66,9 +82,17 @@ pub fn compare(cmp: &Comparison) {
     if let Some(r) = &cmp.reference {
         println!("reference: MALA, {} samples, acceptance {:.2}, {:.1} s", r.samples, r.accept_rate, r.seconds);
     }
-    println!("{:<16} {:>10} {:>8} {:>4} {:>9} {:>10} {:>9} {:>11} {:>8} {:>8}", "tuner", "h", "n", "L", "KSD", "std err %", "log-loss", "grad evals", "wall s", "speedup");
+    println!(
+        "{:<16} {:>10} {:>8} {:>4} {:>9} {:>10} {:>9} {:>11} {:>8} {:>8}",
+        "tuner", "h", "n", "L", "KSD", "std err %", "log-loss", "grad evals", "wall s", "speedup"
+    );
     for e in &cmp.entries {
-        let (h, n, l) = e.report.best.as_ref().map(|b| (format!("{:.2e}", b.step), b.batch.to_string(), b.leapfrog.to_string())).unwrap_or(("-".into(), "-".into(), "-".into()));
+        let (h, n, l) = e
+            .report
+            .best
+            .as_ref()
+            .map(|b| (format!("{:.2e}", b.step), b.batch.to_string(), b.leapfrog.to_string()))
+            .unwrap_or(("-".into(), "-".into(), "-".into()));
         let ev = &e.evaluation;
         println!(
             "{:<16} {:>10} {:>8} {:>4} {:>9} {:>10} {:>9} {:>11.3e} {:>8.2} {:>8}",
@@ -95,7 +119,13 @@ pub fn compare(cmp: &Comparison) {
         println!("{:<16} {:>9} {:>8} {:>8}", "tuner", "accuracy", "ECE", "MCE");
         for e in &cmp.entries {
             let c = e.evaluation.calibration.as_ref();
-            println!("{:<16} {:>9} {:>8} {:>8}", e.name, fmt_opt(c.map(|c| c.accuracy), 4), fmt_opt(c.map(|c| c.ece), 4), fmt_opt(c.map(|c| c.mce), 4));
+            println!(
+                "{:<16} {:>9} {:>8} {:>8}",
+                e.name,
+                fmt_opt(c.map(|c| c.accuracy), 4),
+                fmt_opt(c.map(|c| c.ece), 4),
+                fmt_opt(c.map(|c| c.mce), 4)
+            );
         }
     }
 }
@@ -103,7 +133,10 @@ pub fn compare(cmp: &Comparison) {
 /// `tunelab bandit`.
 pub fn bandit(report: &BanditReport, cfg: &BanditConfig) {
     println!("problem: {}  ({} rounds, {} repeats, seed {})", report.problem, cfg.rounds, cfg.repeats, cfg.seed);
-    println!("{:<24} {:>28} {:>28} {:>10}", "algorithm", "final simple regret (band)", "cumulative regret (band)", "seconds");
+    println!(
+        "{:<24} {:>28} {:>28} {:>10}",
+        "algorithm", "final simple regret (band)", "cumulative regret (band)", "seconds"
+    );
     for a in &report.algorithms {
         let (s, c) = (a.final_simple_regret, a.final_cumulative_regret);
         let failures = if a.failures > 0 { format!("  ({} GP failures handled)", a.failures) } else { String::new() };
@@ -145,13 +178,22 @@ pub fn tvo(r: &tunelab::experiments::tvo::TvoReport) {
         "TVO on {} pixels: {} train / {} test images, d = {}, test log p(x) by IWAE with K = {}",
         r.pixels, r.n_train, r.n_test, r.d, r.iwae_k
     );
-    println!("{:<20} {:>12} {:>8} {:>10} {:>8} {:>9} {:>9}", "method", "log p(x)", "sd", "KL", "sd", "beta_1", "diverged");
+    println!(
+        "{:<20} {:>12} {:>8} {:>10} {:>8} {:>9} {:>9}",
+        "method", "log p(x)", "sd", "KL", "sd", "beta_1", "diverged"
+    );
     for m in &r.summary {
         // one repeat has no spread to show: "-" rather than a standard deviation of 0.000
         let sd = |v: f64| if m.log_px.len() > 1 { format!("{v:.3}") } else { "-".into() };
         println!(
             "{:<20} {:>12.3} {:>8} {:>10.3} {:>8} {:>9.4} {:>9}",
-            m.method, m.log_px_mean, sd(m.log_px_sd), m.kl_mean, sd(m.kl_sd), m.last_beta1, m.diverged
+            m.method,
+            m.log_px_mean,
+            sd(m.log_px_sd),
+            m.kl_mean,
+            sd(m.kl_sd),
+            m.last_beta1,
+            m.diverged
         );
     }
 }
@@ -195,7 +237,10 @@ pub fn lr_schedule(r: &LrReport) {
         "{:?} with {:?}: {} intervals x {} steps, learning rates in [{:.1e}, {:.1e}]",
         r.problem, r.optimizer, r.intervals, r.steps_per_interval, r.lr_bounds[0], r.lr_bounds[1]
     );
-    println!("{:<30} {:>12} {:>12} {:>9} {:>10}  schedule (first, last)", "method", "final loss", "test loss", "diverged", "steps");
+    println!(
+        "{:<30} {:>12} {:>12} {:>9} {:>10}  schedule (first, last)",
+        "method", "final loss", "test loss", "diverged", "steps"
+    );
     for m in &r.methods {
         println!(
             "{:<30} {:>12.5} {:>12.5} {:>9} {:>10}  {:.2e} .. {:.2e}",

@@ -10,7 +10,6 @@ use tunelab::stein::{ksd, Estimator, KernelScale, KsdOptions};
 mod gaussian;
 use gaussian::{gaussian_samples, gaussian_scores, rel};
 
-
 fn write_csv(path: &std::path::Path, m: &[f64], d: usize, header: bool) {
     let mut t = String::new();
     if header {
@@ -26,7 +25,11 @@ fn write_csv(path: &std::path::Path, m: &[f64], d: usize, header: bool) {
 
 fn tunelab(args: &[&str]) -> (bool, String, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_tunelab")).args(args).output().unwrap();
-    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -59,19 +62,42 @@ fn cli_ksd_and_fssd() {
     let (ok, out, _) = tunelab(&["ksd", "--samples", &sp, "--scores", &gp, "--scale", "median-precond", "--json"]);
     assert!(ok);
     let j: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-    let w = ksd(&x, &s, d, &KsdOptions { scale: KernelScale::MedianPrecond, estimator: Estimator::V, ..Default::default() }).unwrap();
+    let w = ksd(
+        &x,
+        &s,
+        d,
+        &KsdOptions { scale: KernelScale::MedianPrecond, estimator: Estimator::V, ..Default::default() },
+    )
+    .unwrap();
     assert!(rel(j["ksd_sq"].as_f64().unwrap(), w.ksd_sq) < 1e-15);
 
     let g = fssd(&x, &s, d, &v, &FssdKernel::Gauss { sigma2: 1.5 }).unwrap();
-    let (ok, out, _) = tunelab(&["fssd", "--samples", &sp, "--scores", &gp, "--locations", &vp, "--gauss-sigma2", "1.5"]);
+    let (ok, out, _) =
+        tunelab(&["fssd", "--samples", &sp, "--scores", &gp, "--locations", &vp, "--gauss-sigma2", "1.5"]);
     assert!(ok);
     assert_eq!(out.trim().parse::<f64>().unwrap(), g.fssd_sq);
     let m = fssd(&x, &s, d, &v, &FssdKernel::Imq { c: 1.0, beta: -0.5 }).unwrap();
-    let (ok, out, _) = tunelab(&["fssd", "--samples", &sp, "--scores", &gp, "--locations", &vp, "--imq-c", "1", "--imq-beta", "-0.5", "--json"]);
+    let (ok, out, _) = tunelab(&[
+        "fssd",
+        "--samples",
+        &sp,
+        "--scores",
+        &gp,
+        "--locations",
+        &vp,
+        "--imq-c",
+        "1",
+        "--imq-beta",
+        "-0.5",
+        "--json",
+    ]);
     assert!(ok);
     let j: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     // (serde_json's default float parser may be 1 ulp off, hence the tolerance)
-    assert!(rel(j["fssd_sq"].as_f64().unwrap(), m.fssd_sq) < 1e-15 && rel(j["fssd_sq_u"].as_f64().unwrap(), m.fssd_sq_u) < 1e-15);
+    assert!(
+        rel(j["fssd_sq"].as_f64().unwrap(), m.fssd_sq) < 1e-15
+            && rel(j["fssd_sq_u"].as_f64().unwrap(), m.fssd_sq_u) < 1e-15
+    );
 
     // errors: stderr and a non-zero exit code
     let (ok, out, err) = tunelab(&["ksd", "--samples", &sp, "--scores", &bad]);
@@ -82,7 +108,21 @@ fn cli_ksd_and_fssd() {
     assert!(!ok && err.contains("cannot read"));
     let (ok, _, _) = tunelab(&["fssd", "--samples", &sp, "--scores", &gp, "--locations", &vp]);
     assert!(!ok);
-    let (ok, _, _) = tunelab(&["fssd", "--samples", &sp, "--scores", &gp, "--locations", &vp, "--gauss-sigma2", "1", "--imq-c", "1", "--imq-beta", "-0.5"]);
+    let (ok, _, _) = tunelab(&[
+        "fssd",
+        "--samples",
+        &sp,
+        "--scores",
+        &gp,
+        "--locations",
+        &vp,
+        "--gauss-sigma2",
+        "1",
+        "--imq-c",
+        "1",
+        "--imq-beta",
+        "-0.5",
+    ]);
     assert!(!ok);
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -145,7 +185,22 @@ fn cli_sample_writes_samples_and_scores() {
             .unwrap()
     };
     for sampler in ["sgld", "sghmc", "sgnht-cv"] {
-        let o = run(&["--sampler", sampler, "--step", "1e-3", "--batch", "50", "--iters", "100", "--thin", "10", "--leapfrog", "3", "--scores", scores.to_str().unwrap()]);
+        let o = run(&[
+            "--sampler",
+            sampler,
+            "--step",
+            "1e-3",
+            "--batch",
+            "50",
+            "--iters",
+            "100",
+            "--thin",
+            "10",
+            "--leapfrog",
+            "3",
+            "--scores",
+            scores.to_str().unwrap(),
+        ]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains("100 iterations, 10 kept"), "{err}");
@@ -164,8 +219,14 @@ fn cli_sample_writes_samples_and_scores() {
         }
     }
     // Same seed, same output.
-    let a = { run(&["--sampler", "sgld", "--step", "1e-3", "--iters", "20"]); std::fs::read_to_string(&out).unwrap() };
-    let b = { run(&["--sampler", "sgld", "--step", "1e-3", "--iters", "20"]); std::fs::read_to_string(&out).unwrap() };
+    let a = {
+        run(&["--sampler", "sgld", "--step", "1e-3", "--iters", "20"]);
+        std::fs::read_to_string(&out).unwrap()
+    };
+    let b = {
+        run(&["--sampler", "sgld", "--step", "1e-3", "--iters", "20"]);
+        std::fs::read_to_string(&out).unwrap()
+    };
     assert_eq!(a, b);
     // Gradient budget, start at zero.
     let o = run(&["--sampler", "sgld", "--step", "1e-3", "--batch", "0.1", "--grad-evals", "1000", "--start", "zero"]);
@@ -181,8 +242,14 @@ fn cli_sample_writes_samples_and_scores() {
         (vec!["--sampler", "sgd", "--step", "1e-3", "--iters", "5"], "unknown sampler"),
         (vec!["--sampler", "sgld", "--step", "0", "--iters", "5"], "step size"),
         // A negative number reaches the value check (it is not taken for a flag).
-        (vec!["--sampler", "sgld", "--step", "-1e-4", "--iters", "5"], "step size must be a positive finite number, got -0.0001"),
-        (vec!["--sampler", "sgld", "--step", "1e-3", "--batch", "501", "--iters", "5"], "larger than the number of data points"),
+        (
+            vec!["--sampler", "sgld", "--step", "-1e-4", "--iters", "5"],
+            "step size must be a positive finite number, got -0.0001",
+        ),
+        (
+            vec!["--sampler", "sgld", "--step", "1e-3", "--batch", "501", "--iters", "5"],
+            "larger than the number of data points",
+        ),
         (vec!["--sampler", "sgld", "--step", "1e-3"], "give a budget"),
         (vec!["--sampler", "sghmc", "--step", "1e-3", "--leapfrog", "0", "--iters", "5"], "leapfrog"),
     ] {

@@ -15,7 +15,11 @@ fn tmpdir(name: &str) -> PathBuf {
 
 fn tunelab(args: &[&str]) -> (Option<i32>, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_tunelab")).args(args).output().unwrap();
-    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 fn read_json(path: &Path) -> Value {
@@ -115,7 +119,12 @@ fn ctrl_c_stops_compare() {
 
 #[test]
 fn ctrl_c_stops_bandit() {
-    interrupted("bandit", "bandit", &["bandit", "--preset", "beta-reservoir", "--rounds", "1000000", "--repeats", "2"], &[]);
+    interrupted(
+        "bandit",
+        "bandit",
+        &["bandit", "--preset", "beta-reservoir", "--rounds", "1000000", "--repeats", "2"],
+        &[],
+    );
 }
 
 #[test]
@@ -152,8 +161,19 @@ fn two_sigints_5_ms_apart_still_write_the_stopped_report() {
 fn a_complete_run_writes_the_envelope_and_its_config_runs_again() {
     let dir = tmpdir("complete");
     let path = |f: &str| dir.join(f).to_str().unwrap().to_string();
-    let (code, stdout, stderr) =
-        tunelab(&["bandit", "--preset", "beta-reservoir", "--rounds", "30", "--repeats", "2", "--seed", "7", "--out", &path("first.json")]);
+    let (code, stdout, stderr) = tunelab(&[
+        "bandit",
+        "--preset",
+        "beta-reservoir",
+        "--rounds",
+        "30",
+        "--repeats",
+        "2",
+        "--seed",
+        "7",
+        "--out",
+        &path("first.json"),
+    ]);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("final simple regret") && stdout.contains("d-ttts"), "{stdout}");
     assert!(stderr.contains("report written to"), "{stderr}");
@@ -175,7 +195,10 @@ fn a_complete_run_writes_the_envelope_and_its_config_runs_again() {
     assert_eq!(code, Some(0), "{stderr}");
     let again = read_json(&dir.join("again.json"));
     assert_eq!(again["config"], first["config"]);
-    assert_eq!(again["result"]["algorithms"][0]["final_simple_regret"], first["result"]["algorithms"][0]["final_simple_regret"]);
+    assert_eq!(
+        again["result"]["algorithms"][0]["final_simple_regret"],
+        first["result"]["algorithms"][0]["final_simple_regret"]
+    );
 
     // Without `kind`, through the kind's own command.
     let mut per_kind = config.clone();
@@ -194,14 +217,18 @@ fn a_complete_run_writes_the_envelope_and_its_config_runs_again() {
     let (code, stdout, stderr) = tunelab(&["hoag", "--config", &path("with-kind.json")]);
     assert_eq!(code, Some(1));
     assert!(stdout.is_empty());
-    assert!(stderr.starts_with("error: ") && stderr.contains("runs 'hoag' experiments, the config says 'bandit'"), "{stderr}");
+    assert!(
+        stderr.starts_with("error: ") && stderr.contains("runs 'hoag' experiments, the config says 'bandit'"),
+        "{stderr}"
+    );
 }
 
 #[test]
 fn run_with_kind_and_preset() {
     let dir = tmpdir("run-preset");
     let out = dir.join("hoag.json");
-    let (code, stdout, stderr) = tunelab(&["run", "--kind", "hoag", "--preset", "logreg", "--out", out.to_str().unwrap()]);
+    let (code, stdout, stderr) =
+        tunelab(&["run", "--kind", "hoag", "--preset", "logreg", "--out", out.to_str().unwrap()]);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("HOAG") || stdout.contains("hoag"), "{stdout}");
     let report = read_json(&out);
@@ -230,7 +257,10 @@ fn a_misspelt_field_is_refused_with_its_path_and_the_right_name() {
     for args in [vec!["run", "--config"], vec!["tune", "--config"]] {
         let (code, _, stderr) = tunelab(&[args, vec![cfg.to_str().unwrap()]].concat());
         assert_eq!(code, Some(1), "{stderr}");
-        assert!(stderr.contains("typo.json") && stderr.contains("`tuner.etta`: unknown field; did you mean `eta`?"), "{stderr}");
+        assert!(
+            stderr.contains("typo.json") && stderr.contains("`tuner.etta`: unknown field; did you mean `eta`?"),
+            "{stderr}"
+        );
     }
     // a value error names its field and the file
     std::fs::write(&cfg, text.replace(r#""etta": 5"#, r#""eta": "5""#)).unwrap();
@@ -238,10 +268,17 @@ fn a_misspelt_field_is_refused_with_its_path_and_the_right_name() {
     assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("typo.json") && stderr.contains("`tuner.eta`: invalid type: string \"5\""), "{stderr}");
     // a value the check refuses names its field and the file too
-    std::fs::write(&cfg, text.replace(r#""etta": 5"#, r#""eta": 3"#).replace(r#""iterations": 100"#, r#""grad_evals": -5"#)).unwrap();
+    std::fs::write(
+        &cfg,
+        text.replace(r#""etta": 5"#, r#""eta": 3"#).replace(r#""iterations": 100"#, r#""grad_evals": -5"#),
+    )
+    .unwrap();
     let (code, _, stderr) = tunelab(&["run", "--config", cfg.to_str().unwrap()]);
     assert_eq!(code, Some(1), "{stderr}");
-    assert!(stderr.contains("typo.json: `budget.grad_evals`: the budget must be a positive number, got -5"), "{stderr}");
+    assert!(
+        stderr.contains("typo.json: `budget.grad_evals`: the budget must be a positive number, got -5"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -257,7 +294,8 @@ fn presets_lists_every_kind() {
         ("step-size", "sgld-step"),
         ("tvo", "digits"),
     ] {
-        let line = stdout.lines().find(|l| l.split_whitespace().next() == Some(kind)).unwrap_or_else(|| panic!("{stdout}"));
+        let line =
+            stdout.lines().find(|l| l.split_whitespace().next() == Some(kind)).unwrap_or_else(|| panic!("{stdout}"));
         assert!(line.contains(preset), "{line}");
     }
 }
@@ -279,7 +317,10 @@ fn step_size_has_its_own_command() {
     // the bandit command runs bandit configs only, and says where a step-size preset runs
     let (code, _, stderr) = tunelab(&["bandit", "--preset", "sgld-step"]);
     assert_eq!(code, Some(1));
-    assert!(stderr.contains("`sgld-step` is a step-size preset: run `tunelab step-size --preset sgld-step`"), "{stderr}");
+    assert!(
+        stderr.contains("`sgld-step` is a step-size preset: run `tunelab step-size --preset sgld-step`"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -296,7 +337,21 @@ fn compare_saves_a_reference_then_reuses_it_for_another_sampler() {
     .unwrap();
     let (cfg, reference) = (cfg.to_str().unwrap(), dir.join("ref.json"));
     let reference = reference.to_str().unwrap();
-    let run = |sampler: &str, out: &str| tunelab(&["compare", "--config", cfg, "--sampler", sampler, "--reference", reference, "--threads", "1", "--out", out]);
+    let run = |sampler: &str, out: &str| {
+        tunelab(&[
+            "compare",
+            "--config",
+            cfg,
+            "--sampler",
+            sampler,
+            "--reference",
+            reference,
+            "--threads",
+            "1",
+            "--out",
+            out,
+        ])
+    };
     let (a, b) = (dir.join("a.json"), dir.join("b.json"));
     let (code, _, err) = run("sgld", a.to_str().unwrap());
     assert_eq!(code, Some(0), "{err}");
@@ -310,7 +365,8 @@ fn compare_saves_a_reference_then_reuses_it_for_another_sampler() {
     assert_eq!(read_json(&b)["result"]["reference"], saved["reference"]);
     assert_eq!(read_json(&a)["result"]["reference"], saved["reference"]);
     // another seed is refused with the file's name, and so is a malformed file
-    let (code, _, err) = tunelab(&["compare", "--config", cfg, "--seed", "3", "--reference", reference, "--threads", "1"]);
+    let (code, _, err) =
+        tunelab(&["compare", "--config", cfg, "--seed", "3", "--reference", reference, "--threads", "1"]);
     assert_eq!(code, Some(1));
     assert!(err.contains("ref.json") && err.contains("seed"), "{err}");
     std::fs::write(reference, "{").unwrap();
@@ -328,7 +384,10 @@ fn presets_show_prints_a_runnable_config() {
     let v: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
     assert_eq!(v["kind"], "hoag");
     let parsed = tunelab::experiments::ExperimentConfig::from_json(&stdout, None).expect("strictly parseable");
-    assert_eq!(parsed, tunelab::experiments::ExperimentConfig::preset(tunelab::experiments::Kind::Hoag, "logreg").unwrap());
+    assert_eq!(
+        parsed,
+        tunelab::experiments::ExperimentConfig::preset(tunelab::experiments::Kind::Hoag, "logreg").unwrap()
+    );
     let (code, _, stderr) = tunelab(&["presets", "--show", "hoag"]);
     assert_eq!(code, Some(1));
     assert!(stderr.contains("KIND/NAME"), "{stderr}");
@@ -342,8 +401,18 @@ fn presets_show_prints_a_runnable_config() {
 /// line. Before, the bar drew nothing without a terminal.
 #[test]
 fn progress_without_a_terminal_prints_plain_lines() {
-    let (code, _, stderr) =
-        tunelab(&["bandit", "--preset", "beta-reservoir", "--rounds", "10", "--repeats", "1", "--threads", "1", "--progress"]);
+    let (code, _, stderr) = tunelab(&[
+        "bandit",
+        "--preset",
+        "beta-reservoir",
+        "--rounds",
+        "10",
+        "--repeats",
+        "1",
+        "--threads",
+        "1",
+        "--progress",
+    ]);
     assert_eq!(code, Some(0), "{stderr}");
     let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("tunelab bandit: ")).collect();
     let steps: Vec<&str> = lines.iter().copied().filter(|l| l.contains("ETA")).collect();
@@ -362,7 +431,10 @@ fn progress_without_a_terminal_prints_plain_lines() {
     assert!(done.windows(2).all(|w| w[0] <= w[1]), "{stderr}");
     assert!(steps.iter().all(|l| l.contains(" rounds (") && l.contains("%), ") && l.contains(" s, ETA ")), "{stderr}");
     assert!(steps.last().unwrap().contains("10/10 rounds (100%)"), "{stderr}");
-    assert!(lines.last().unwrap().contains("run returned after") && lines.last().unwrap().ends_with("at 10/10 rounds"), "{stderr}");
+    assert!(
+        lines.last().unwrap().contains("run returned after") && lines.last().unwrap().ends_with("at 10/10 rounds"),
+        "{stderr}"
+    );
     // no terminal escape codes (a bar) in a log
     assert!(!stderr.contains('\x1b'), "{stderr:?}");
 }
@@ -374,16 +446,27 @@ fn progress_without_a_terminal_prints_plain_lines() {
 fn compare_shows_each_evaluation_chain() {
     let dir = tmpdir("eval-progress");
     let cfg = dir.join("small.json");
-    std::fs::write(&cfg, r#"{"kind":"compare","data":{"source":"simulate","n":300,"d":2,"seed":1,"test_fraction":0.2},
+    std::fs::write(
+        &cfg,
+        r#"{"kind":"compare","data":{"source":"simulate","n":300,"d":2,"seed":1,"test_fraction":0.2},
         "model":{"kind":"logistic"},"sampler":{"kind":"sgld"},"arms":{"log10_step":{"from":-4,"to":-2,"by":1},
         "batch":[0.1]},"budget":{"grad_evals":20000},"metric":{"kind":"ksd","max_samples":100},"thin":2,"seed":9,
-        "reference_samples":0,"tuners":["MAMBA-KSD","heuristic"]}"#).unwrap();
+        "reference_samples":0,"tuners":["MAMBA-KSD","heuristic"]}"#,
+    )
+    .unwrap();
     let (code, _, stderr) = tunelab(&["run", "--config", cfg.to_str().unwrap(), "--threads", "1", "--progress"]);
     assert_eq!(code, Some(0), "{stderr}");
     for tuner in ["MAMBA-KSD", "heuristic"] {
-        let lines: Vec<&str> = stderr.lines().filter(|l| l.ends_with(&format!("  {tuner}: evaluation chain from the MAP"))).collect();
-        assert!(lines.first().is_some_and(|l| l.starts_with("tunelab compare: 0/200000 gradient evaluations (0%)")), "{tuner}:\n{stderr}");
-        assert!(lines.last().is_some_and(|l| l.starts_with("tunelab compare: 200000/200000 gradient evaluations (100%)")), "{tuner}:\n{stderr}");
+        let lines: Vec<&str> =
+            stderr.lines().filter(|l| l.ends_with(&format!("  {tuner}: evaluation chain from the MAP"))).collect();
+        assert!(
+            lines.first().is_some_and(|l| l.starts_with("tunelab compare: 0/200000 gradient evaluations (0%)")),
+            "{tuner}:\n{stderr}"
+        );
+        assert!(
+            lines.last().is_some_and(|l| l.starts_with("tunelab compare: 200000/200000 gradient evaluations (100%)")),
+            "{tuner}:\n{stderr}"
+        );
     }
 }
 
@@ -403,7 +486,8 @@ fn compare_shows_its_reference_phase_and_a_ctrl_c_inside_it_says_what_was_reache
     sigint(&child);
     let (code, stderr) = exit_within("reference", child, HANG);
     assert_eq!(code, Some(130), "{stderr}");
-    let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("tunelab compare: ") && !l.contains("returned")).collect();
+    let lines: Vec<&str> =
+        stderr.lines().filter(|l| l.starts_with("tunelab compare: ") && !l.contains("returned")).collect();
     assert!(!lines.is_empty(), "{stderr}");
     for l in &lines {
         assert!(l.contains(&format!("/{total} MALA iterations (")) && l.ends_with("reference sampler"), "{l}");
@@ -421,7 +505,8 @@ fn compare_shows_its_reference_phase_and_a_ctrl_c_inside_it_says_what_was_reache
     let done = last["done"].as_u64().unwrap();
     assert!(done < total, "{last}");
     assert!(reached.iter().all(|d| d["type"] == "reference" && d.get("tuner").is_none()), "{reached:?}");
-    let msg = format!("(0/5 tuners; reached: reference sampler {done}/{total} MALA iterations); partial report written to");
+    let msg =
+        format!("(0/5 tuners; reached: reference sampler {done}/{total} MALA iterations); partial report written to");
     assert!(stderr.contains(&msg), "{msg}\n{stderr}");
 }
 
@@ -453,7 +538,8 @@ fn unscaled_features_and_a_choice_on_the_grid_edge_are_warned_about() {
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stderr.contains("warning: the features look unscaled (feature 'a' has mean "), "{stderr}");
     assert!(stderr.contains("--standardize"), "{stderr}");
-    let (code, _, stderr) = tunelab(&["tune", "--config", &p("small.json"), "--data", &p("raw.csv"), "--standardize", "--threads", "1"]);
+    let (code, _, stderr) =
+        tunelab(&["tune", "--config", &p("small.json"), "--data", &p("raw.csv"), "--standardize", "--threads", "1"]);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(!stderr.contains("unscaled"), "{stderr}");
     // the chosen arm's step, when it is the grid's smallest or largest, is named as an edge

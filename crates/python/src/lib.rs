@@ -18,9 +18,9 @@ use pyo3::types::PyType;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
+use tunelab::experiments::tune::asktell::{score_arm, AskTell, AskTellConfig};
 use tunelab::experiments::{self, Event, ExperimentConfig, Inputs, Kind};
 use tunelab::stein::{self, Estimator, FssdKernel, KernelScale, KsdOptions};
-use tunelab::experiments::tune::asktell::{score_arm, AskTell, AskTellConfig};
 use tunelab::Error;
 
 /// A core error as a Python exception carrying the core's message (what the CLI prints after `error: `): the
@@ -34,13 +34,17 @@ fn py_err(e: Error) -> PyErr {
         Error::Io(_) => "IoError",
         Error::Cancelled => return PyKeyboardInterrupt::new_err(msg),
     };
-    Python::attach(|py| match py.import("tunelab._errors").and_then(|m| m.getattr(name)).and_then(|t| Ok(t.cast_into::<PyType>()?)) {
-        Ok(ty) => PyErr::from_type(ty, msg),
-        Err(e) => e,
+    Python::attach(|py| {
+        match py.import("tunelab._errors").and_then(|m| m.getattr(name)).and_then(|t| Ok(t.cast_into::<PyType>()?)) {
+            Ok(ty) => PyErr::from_type(ty, msg),
+            Err(e) => e,
+        }
     })
 }
 
-fn json_err(e: serde_json::Error) -> PyErr { py_err(Error::config(e.to_string())) }
+fn json_err(e: serde_json::Error) -> PyErr {
+    py_err(Error::config(e.to_string()))
+}
 
 /// A `Mamba(...)` keyword argument the core refused: serde's message in the user's terms, without the position
 /// in the JSON text the Python layer made from the keyword arguments (`at line 1 column 78` means nothing there).
@@ -57,7 +61,9 @@ fn slice<'a>(a: &'a PyReadonlyArray2<'_, f64>, name: &str) -> PyResult<(&'a [f64
     Ok((s, n, d))
 }
 
-fn same_shape(x: (usize, usize), g: (usize, usize)) -> PyResult<()> { shape_check(x, g).map_err(py_err) }
+fn same_shape(x: (usize, usize), g: (usize, usize)) -> PyResult<()> {
+    shape_check(x, g).map_err(py_err)
+}
 
 fn shape_check(x: (usize, usize), g: (usize, usize)) -> tunelab::Result<()> {
     if x != g {
@@ -129,7 +135,9 @@ fn fssd(
     same_shape((n, d), (ng, dg))?;
     let (v, _j, dv) = slice(&locations, "locations")?;
     if dv != d {
-        return Err(py_err(Error::data(format!("locations have {dv} columns but the samples have {d}; locations live in the sample space"))));
+        return Err(py_err(Error::data(format!(
+            "locations have {dv} columns but the samples have {d}; locations live in the sample space"
+        ))));
     }
     let r = py.detach(|| stein::fssd(x, g, d, v, &kernel)).map_err(py_err)?;
     Ok((r.fssd_sq, r.fssd_sq_u, r.j))
@@ -138,8 +146,10 @@ fn fssd(
 /// The preset names of every kind, as JSON `{kind: [names]}`.
 #[pyfunction]
 fn presets() -> String {
-    let m: serde_json::Map<String, serde_json::Value> =
-        Kind::ALL.iter().map(|k| (k.name().to_string(), serde_json::json!(ExperimentConfig::preset_names(*k)))).collect();
+    let m: serde_json::Map<String, serde_json::Value> = Kind::ALL
+        .iter()
+        .map(|k| (k.name().to_string(), serde_json::json!(ExperimentConfig::preset_names(*k))))
+        .collect();
     serde_json::Value::Object(m).to_string()
 }
 
@@ -320,10 +330,17 @@ impl PyAskTell {
     }
 
     /// `(round, arms, budget)` of the round to run, or `None` when finished.
-    fn ask(&mut self) -> Option<(usize, Vec<usize>, f64)> { self.inner.ask().map(|a| (a.round, a.arms, a.budget)) }
+    fn ask(&mut self) -> Option<(usize, Vec<usize>, f64)> {
+        self.inner.ask().map(|a| (a.round, a.arms, a.budget))
+    }
 
     /// `(score, rows scored)` of one arm's samples and scores under the run's kernel.
-    fn score(&self, py: Python<'_>, samples: PyReadonlyArray2<'_, f64>, scores: PyReadonlyArray2<'_, f64>) -> PyResult<(f64, usize)> {
+    fn score(
+        &self,
+        py: Python<'_>,
+        samples: PyReadonlyArray2<'_, f64>,
+        scores: PyReadonlyArray2<'_, f64>,
+    ) -> PyResult<(f64, usize)> {
         let (x, n, d) = slice(&samples, "samples")?;
         let (g, ng, dg) = slice(&scores, "scores")?;
         same_shape((n, d), (ng, dg))?;
@@ -332,16 +349,22 @@ impl PyAskTell {
     }
 
     /// Tells the round: a list of `(arm, samples, scores)`; returns the pruned arms.
-    fn tell(&mut self, py: Python<'_>, results: Vec<(usize, PyReadonlyArray2<'_, f64>, PyReadonlyArray2<'_, f64>)>) -> PyResult<Vec<usize>> {
+    fn tell(
+        &mut self,
+        py: Python<'_>,
+        results: Vec<(usize, PyReadonlyArray2<'_, f64>, PyReadonlyArray2<'_, f64>)>,
+    ) -> PyResult<Vec<usize>> {
         let mut rows = Vec::with_capacity(results.len());
         let mut dim = None;
         for (arm, x, g) in &results {
             let (xs, n, d) = slice(x, "samples")?;
             let (gs, ng, dg) = slice(g, "scores")?;
-            shape_check((n, d), (ng, dg)).map_err(|e| py_err(match e {
-                Error::Data(m) => Error::Data(format!("arm {arm}: {m}")),
-                e => e,
-            }))?;
+            shape_check((n, d), (ng, dg)).map_err(|e| {
+                py_err(match e {
+                    Error::Data(m) => Error::Data(format!("arm {arm}: {m}")),
+                    e => e,
+                })
+            })?;
             if dim.is_some_and(|d0| d0 != d) {
                 return Err(py_err(Error::data(format!("arm {arm} has {d} columns, other arms {}", dim.unwrap_or(0)))));
             }
@@ -353,25 +376,40 @@ impl PyAskTell {
     }
 
     /// Tells the round's scores computed elsewhere (`[(arm, score)]`); returns the pruned arms.
-    fn tell_scores(&mut self, scores: Vec<(usize, f64)>) -> PyResult<Vec<usize>> { self.inner.tell_scores(&scores).map_err(py_err) }
+    fn tell_scores(&mut self, scores: Vec<(usize, f64)>) -> PyResult<Vec<usize>> {
+        self.inner.tell_scores(&scores).map_err(py_err)
+    }
 
     /// Tells the round's `[(arm, score, rows)]` as returned by `score` (on workers); returns the pruned arms.
-    fn tell_scored(&mut self, scored: Vec<(usize, f64, usize)>) -> PyResult<Vec<usize>> { self.inner.tell_scored(&scored).map_err(py_err) }
+    fn tell_scored(&mut self, scored: Vec<(usize, f64, usize)>) -> PyResult<Vec<usize>> {
+        self.inner.tell_scored(&scored).map_err(py_err)
+    }
 
     /// The report so far (JSON text).
-    fn report(&self) -> PyResult<String> { serde_json::to_string(&self.inner.report()).map_err(json_err) }
+    fn report(&self) -> PyResult<String> {
+        serde_json::to_string(&self.inner.report()).map_err(json_err)
+    }
 
     /// The planned rounds (JSON text).
-    fn plan(&self) -> PyResult<String> { serde_json::to_string(self.inner.plan()).map_err(json_err) }
+    fn plan(&self) -> PyResult<String> {
+        serde_json::to_string(self.inner.plan()).map_err(json_err)
+    }
 
     /// The run's kernel (JSON text).
-    fn kernel(&self) -> PyResult<String> { serde_json::to_string(self.inner.kernel()).map_err(json_err) }
+    fn kernel(&self) -> PyResult<String> {
+        serde_json::to_string(self.inner.kernel()).map_err(json_err)
+    }
 }
 
 /// `(score, rows)` of one arm under the kernel of an ask/tell config (JSON): what `AskTell.score` computes,
 /// for workers that hold no `AskTell` (Ray tasks).
 #[pyfunction]
-fn score_arm_with(py: Python<'_>, config: &str, samples: PyReadonlyArray2<'_, f64>, scores: PyReadonlyArray2<'_, f64>) -> PyResult<(f64, usize)> {
+fn score_arm_with(
+    py: Python<'_>,
+    config: &str,
+    samples: PyReadonlyArray2<'_, f64>,
+    scores: PyReadonlyArray2<'_, f64>,
+) -> PyResult<(f64, usize)> {
     let cfg: AskTellConfig = serde_json::from_str(config).map_err(keyword_err)?;
     let kernel = cfg.kernel().map_err(py_err)?;
     let (x, n, d) = slice(&samples, "samples")?;
@@ -384,8 +422,10 @@ fn score_arm_with(py: Python<'_>, config: &str, samples: PyReadonlyArray2<'_, f6
 /// covering all repeats into the full run's report (JSON), the same bits as one run of all repeats.
 #[pyfunction]
 fn merge_bandit(py: Python<'_>, parts: Vec<String>) -> PyResult<String> {
-    let reports: Vec<tunelab::experiments::bandit::BanditReport> =
-        parts.iter().map(|t| serde_json::from_str(t).map_err(|e| py_err(Error::config(format!("a bandit report: {e}"))))).collect::<PyResult<_>>()?;
+    let reports: Vec<tunelab::experiments::bandit::BanditReport> = parts
+        .iter()
+        .map(|t| serde_json::from_str(t).map_err(|e| py_err(Error::config(format!("a bandit report: {e}")))))
+        .collect::<PyResult<_>>()?;
     let merged = py.detach(|| tunelab::experiments::bandit::merge_reports(&reports)).map_err(py_err)?;
     serde_json::to_string(&merged).map_err(json_err)
 }

@@ -82,7 +82,10 @@ pub fn start() {
         let mut buf = StackText::<160>::new();
         let _ = std::fmt::Write::write_fmt(
             &mut buf,
-            format_args!("out of memory: could not allocate {} MB (the threaded page has at most 1 GiB)", layout.size() >> 20),
+            format_args!(
+                "out of memory: could not allocate {} MB (the threaded page has at most 1 GiB)",
+                layout.size() >> 20
+            ),
         );
         if let Ok(ch) = PANIC_CHANNEL.try_lock() {
             if !ch.is_empty() {
@@ -184,7 +187,8 @@ pub fn panic_on_pool_thread_for_test(msg: &str) {
     let msg = msg.to_string();
     rayon::scope(|s| {
         s.spawn(move |_| {
-            let where_ = rayon::current_thread_index().map_or("the calling thread".to_string(), |i| format!("pool thread {i}"));
+            let where_ =
+                rayon::current_thread_index().map_or("the calling thread".to_string(), |i| format!("pool thread {i}"));
             panic!("{msg} (on {where_})");
         })
     });
@@ -202,7 +206,6 @@ pub fn error_for_test(kind: &str, msg: &str) -> Result<(), JsValue> {
     };
     Err(to_js_error(e))
 }
-
 
 // ------------------------------------------------------------------------------------------------ data
 
@@ -224,12 +227,23 @@ pub(crate) fn from_js<T: serde::de::DeserializeOwned>(v: JsValue, what: &str) ->
 /// the data is also checked against it (0/1 labels for logistic, class labels for BNN). Returns
 /// `{columns, label, n, p, rows (first `rows` rows, header order), standardized, label_values}`.
 #[wasm_bindgen]
-pub fn csv_preview(text: &str, label: Option<String>, standardize: bool, model: JsValue, rows: usize) -> Result<JsValue, JsValue> {
-    let opts = tunelab::data::CsvOptions { label: label.unwrap_or_else(|| tunelab::data::CsvOptions::default().label), standardize };
-    let spec: Option<tunelab::model::ModelSpec> = if model.is_undefined() || model.is_null() { None } else { Some(from_js(model, "model")?) };
+pub fn csv_preview(
+    text: &str,
+    label: Option<String>,
+    standardize: bool,
+    model: JsValue,
+    rows: usize,
+) -> Result<JsValue, JsValue> {
+    let opts = tunelab::data::CsvOptions {
+        label: label.unwrap_or_else(|| tunelab::data::CsvOptions::default().label),
+        standardize,
+    };
+    let spec: Option<tunelab::model::ModelSpec> =
+        if model.is_undefined() || model.is_null() { None } else { Some(from_js(model, "model")?) };
     // A PMF model reads a ratings file (user,item,rating), as its run does (`DataRequest::parse`).
     let ratings = spec.as_ref().is_some_and(|m| m.kind() == "pmf");
-    let ds = if ratings { tunelab::data::ratings::parse_ratings(text) } else { tunelab::data::parse_csv(text, &opts) }.map_err(to_js_error)?;
+    let ds = if ratings { tunelab::data::ratings::parse_ratings(text) } else { tunelab::data::parse_csv(text, &opts) }
+        .map_err(to_js_error)?;
     if let Some(spec) = spec {
         if spec.needs_data() && !ratings {
             tunelab::model::build_target(&spec, Some(std::sync::Arc::new(ds.clone()))).map_err(to_js_error)?;
@@ -248,7 +262,8 @@ pub fn csv_preview(text: &str, label: Option<String>, standardize: bool, model: 
     let mut columns: Vec<&str> = ds.feature_names.iter().map(|s| s.as_str()).collect();
     columns.push(&ds.label_name);
     let shown = rows.min(ds.n);
-    let preview_rows = (0..shown).map(|i| ds.row(i).iter().copied().chain(std::iter::once(ds.y[i])).collect()).collect();
+    let preview_rows =
+        (0..shown).map(|i| ds.row(i).iter().copied().chain(std::iter::once(ds.y[i])).collect()).collect();
     let mut label_values: Vec<f64> = Vec::new();
     for &v in &ds.y {
         if label_values.len() > 20 {
@@ -349,7 +364,12 @@ pub fn load_mnist(texts: Vec<String>) -> Result<u32, JsValue> {
 #[wasm_bindgen]
 pub fn needs_data(config: JsValue) -> Result<Vec<String>, JsValue> {
     let cfg = experiment_config(config)?;
-    Ok(cfg.shipped().into_iter().filter(|s| !tunelab::data::shipped::installed(*s)).map(|s| s.file().to_string()).collect())
+    Ok(cfg
+        .shipped()
+        .into_iter()
+        .filter(|s| !tunelab::data::shipped::installed(*s))
+        .map(|s| s.file().to_string())
+        .collect())
 }
 
 /// Installs a shipped data file's text (`file` as [`needs_data`] names it); an unknown name or a text that is
@@ -375,7 +395,9 @@ pub fn run(config: JsValue, csv_text: Option<String>, on_event: &js_sys::Functio
     let inputs = match (checked.data_request(), csv_text) {
         (Some(req), Some(text)) => req.inputs(&text).map_err(to_js_error)?,
         (Some(req), None) if req.path.is_none() => {
-            return Err(to_js_error(tunelab::Error::config("the config asks for an uploaded CSV file, but none was given")))
+            return Err(to_js_error(tunelab::Error::config(
+                "the config asks for an uploaded CSV file, but none was given",
+            )))
         }
         (Some(req), None) => {
             let path = req.path.unwrap_or_default();
@@ -399,7 +421,6 @@ pub fn run(config: JsValue, csv_text: Option<String>, on_event: &js_sys::Functio
     set(&out, "dim", &JsValue::from(dim as u32))?;
     Ok(out.into())
 }
-
 
 /// Opens a report file's text (the envelope `run` returns, as the CLI, Python, Ray or the page's export wrote it):
 /// parsed and checked strictly by the core ([`tunelab::report_file::open_report`]); nothing runs. A text longer
@@ -436,7 +457,6 @@ pub fn open_report(text: &str, full_bytes: usize) -> Result<JsValue, JsValue> {
     set(&out, "bytes", &JsValue::from(opened.bytes as f64))?;
     Ok(out.into())
 }
-
 
 /// Log density of a 2-D model (`{kind: "banana"}`, ...) on an `nx` x `ny` grid covering `samples`
 /// (row-major n x 2; padded by 15%, or [-3, 3]^2 when empty). Returns
@@ -550,7 +570,10 @@ pub fn lesson_check(file: &str, text: &str) -> Result<JsValue, JsValue> {
 #[wasm_bindgen]
 pub fn lesson_expect(file: &str, text: &str, step: usize, report: JsValue) -> Result<JsValue, JsValue> {
     let lesson = tunelab::lesson::parse(file, text).map_err(lesson_error)?;
-    let s = lesson.steps.get(step).ok_or_else(|| to_js_error(tunelab::Error::config(format!("the lesson has no step {}", step + 1))))?;
+    let s = lesson
+        .steps
+        .get(step)
+        .ok_or_else(|| to_js_error(tunelab::Error::config(format!("the lesson has no step {}", step + 1))))?;
     let report: serde_json::Value = serde_wasm_bindgen::from_value(report).map_err(ser_err)?;
     let out: Vec<tunelab::lesson::Outcome> = s.expect.iter().map(|e| e.eval(&report)).collect();
     to_js(&out)

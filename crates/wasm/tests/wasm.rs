@@ -72,7 +72,11 @@ fn a_tiny_tune_run_returns_a_report_events_and_samples_as_a_float64array() {
     let dim = get(&out, "dim").as_f64().unwrap() as u32;
     assert_eq!(dim, 2);
     // The samples left the report and crossed as a typed array of whole rows.
-    assert!(get(&best, "samples").is_undefined() || get(&best, "samples").is_null() || js_sys::Array::from(&get(&best, "samples")).length() == 0);
+    assert!(
+        get(&best, "samples").is_undefined()
+            || get(&best, "samples").is_null()
+            || js_sys::Array::from(&get(&best, "samples")).length() == 0
+    );
     let samples: js_sys::Float64Array = get(&out, "samples").dyn_into().expect("Float64Array");
     assert!(samples.length() >= 2 * dim && samples.length() % dim == 0);
     assert!(samples.to_vec().iter().all(|v| v.is_finite()));
@@ -100,7 +104,8 @@ fn a_tiny_tune_run_returns_a_report_events_and_samples_as_a_float64array() {
 
 #[wasm_bindgen_test]
 fn a_truthy_observer_stops_the_run_and_a_throwing_observer_rethrows() {
-    let stop = js_sys::Function::new_with_args("e", "return e.type === 'progress' && e.detail.type === 'round-started';");
+    let stop =
+        js_sys::Function::new_with_args("e", "return e.type === 'progress' && e.detail.type === 'round-started';");
     let out = tunelab_wasm::run(json(TINY), None, &stop).expect("a stopped run is a result");
     let envelope = get(&out, "report");
     assert_eq!(get(&envelope, "status").as_string().as_deref(), Some("stopped"));
@@ -125,7 +130,14 @@ fn check_returns_the_normalised_config_and_what_the_core_computed() {
     assert_eq!(arms.length(), 3);
     assert!((get(&arms.get(0), "step").as_f64().unwrap() - 0.1).abs() < 1e-12);
     // Presets of every kind come with their kind.
-    for (kind, name) in [("tune", "demo"), ("bandit", "beta-reservoir"), ("hoag", "logreg"), ("lr-schedule", "digits"), ("step-size", "sgld-step"), ("compare", "demo")] {
+    for (kind, name) in [
+        ("tune", "demo"),
+        ("bandit", "beta-reservoir"),
+        ("hoag", "logreg"),
+        ("lr-schedule", "digits"),
+        ("step-size", "sgld-step"),
+        ("compare", "demo"),
+    ] {
         let p = tunelab_wasm::preset(kind, name).expect(name);
         assert_eq!(get(&p, "kind").as_string().as_deref(), Some(kind));
         tunelab_wasm::check(p).expect(name);
@@ -137,7 +149,11 @@ fn check_returns_the_normalised_config_and_what_the_core_computed() {
     // a misspelt field is refused with its path and the right name (src/strict.rs)
     let e = js_error(tunelab_wasm::check(json(&TINY.replace(r#""eta":3"#, r#""etta":3"#))).unwrap_err());
     assert_eq!(String::from(e.name()), "ConfigError");
-    assert!(String::from(e.message()).contains("`tuner.etta`: unknown field; did you mean `eta`?"), "{}", String::from(e.message()));
+    assert!(
+        String::from(e.message()).contains("`tuner.etta`: unknown field; did you mean `eta`?"),
+        "{}",
+        String::from(e.message())
+    );
 }
 
 #[wasm_bindgen_test]
@@ -165,7 +181,8 @@ fn csv_preview_and_density_grid_cross_as_plain_objects_and_typed_arrays() {
     assert_eq!(js_sys::JSON::stringify(&get(&p, "columns")).unwrap(), r#"["a","b","y"]"#);
     assert_eq!(js_sys::JSON::stringify(&get(&p, "rows")).unwrap(), "[[1,2,0],[3,4,1]]");
     assert_eq!(js_sys::JSON::stringify(&get(&p, "label_values")).unwrap(), "[0,1]");
-    let g = tunelab_wasm::density_grid(json(r#"{"kind":"gaussian","d":2,"rho":0}"#), &[-1.0, -1.0, 1.0, 1.0], 5, 4).unwrap();
+    let g = tunelab_wasm::density_grid(json(r#"{"kind":"gaussian","d":2,"rho":0}"#), &[-1.0, -1.0, 1.0, 1.0], 5, 4)
+        .unwrap();
     let z: js_sys::Float64Array = get(&g, "z").dyn_into().unwrap();
     assert_eq!(z.length(), 20);
     // Standard normal: the log density is highest at the grid point nearest the origin.
@@ -254,7 +271,10 @@ fn every_field_of_every_preset_misspelt_is_refused_by_check_with_its_path_and_na
                     Err(e) => {
                         let e = js_error(e);
                         let (n, m) = (String::from(e.name()), String::from(e.message()));
-                        if n != "ConfigError" || !m.contains(&format!("`{path}`")) || !m.contains(&format!("did you mean `{key}`")) {
+                        if n != "ConfigError"
+                            || !m.contains(&format!("`{path}`"))
+                            || !m.contains(&format!("did you mean `{key}`"))
+                        {
                             failures.push(format!("{kind:?}/{name}: `{path}` (for `{key}`): {n}: {m}"));
                         }
                     }
@@ -323,7 +343,10 @@ fn lessons_parse_check_and_fail_with_their_line() {
     let broken = text.replace("\"eta\"", "\"etta\"");
     let e = js_error(tunelab_wasm::lesson_check("t.md", &broken).unwrap_err());
     assert_eq!(String::from(e.name()), "LessonError");
-    assert_eq!(String::from(e.message()), "t.md:8: `tuner.etta`: the tune panel has no such field; did you mean `tuner.eta`?");
+    assert_eq!(
+        String::from(e.message()),
+        "t.md:8: `tuner.etta`: the tune panel has no such field; did you mean `tuner.eta`?"
+    );
     assert_eq!(get(&e, "line").as_f64(), Some(8.0));
     assert_eq!(get(&e, "nearest").as_string().as_deref(), Some("tuner.eta"));
 

@@ -54,6 +54,7 @@ async fn a_tune_run_on_the_pool_matches_the_gradient_budget_schedule() {
     let rounds = js_sys::Array::from(&js_sys::Reflect::get(&report, &"rounds".into()).unwrap());
     // 9 arms, eta 3: two rounds of 9 and 3 arms.
     assert_eq!(rounds.length(), 2);
-    let threads = js_sys::Reflect::get(&js_sys::Reflect::get(&report, &"compute".into()).unwrap(), &"threads".into()).unwrap();
+    let threads =
+        js_sys::Reflect::get(&js_sys::Reflect::get(&report, &"compute".into()).unwrap(), &"threads".into()).unwrap();
     assert_eq!(threads.as_f64(), Some(2.0));
 }

@@ -32,7 +32,12 @@ fn nums(v: &JsValue) -> Vec<f64> {
 fn recorder() -> (js_sys::Array, wasm_bindgen::closure::Closure<dyn FnMut(JsValue)>) {
     let events = js_sys::Array::new();
     let e2 = events.clone();
-    (events, wasm_bindgen::closure::Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| { e2.push(&e); }))
+    (
+        events,
+        wasm_bindgen::closure::Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
+            e2.push(&e);
+        }),
+    )
 }
 
 /// The kind-specific details of the progress events, in order (every progress event has done <= total).
@@ -126,7 +131,13 @@ fn bandit_cancel_bad_configs_checks_and_presets() {
     let e = js_error(tunelab_wasm::check(JsValue::UNDEFINED).unwrap_err());
     assert!(String::from(e.message()).contains("no configuration given"));
     // GP-UCB needs a box; TTTS on a function is refused before running.
-    let e = js_error(checked("bandit", r#"{"problem":{"kind":"function","function":"branin"},"algorithms":[{"kind":"ttts"}],"rounds":5}"#).unwrap_err());
+    let e = js_error(
+        checked(
+            "bandit",
+            r#"{"problem":{"kind":"function","function":"branin"},"algorithms":[{"kind":"ttts"}],"rounds":5}"#,
+        )
+        .unwrap_err(),
+    );
     assert!(String::from(e.message()).contains("discrete arms"), "{}", String::from(e.message()));
     // The check fills defaults and adds the floor.
     let c = checked("bandit", BANDIT).unwrap();
@@ -283,16 +294,24 @@ fn a_tiny_lr_schedule_run_returns_traces_and_the_tuner_decisions() {
 
 #[wasm_bindgen_test]
 fn lr_schedule_cancel_bad_configs_and_checks() {
-    let stop = js_sys::Function::new_with_args("e", "return e.type === 'progress' && e.detail.type === 'interval-done';");
+    let stop =
+        js_sys::Function::new_with_args("e", "return e.type === 'progress' && e.detail.type === 'interval-done';");
     assert_eq!(run_status("lr-schedule", LR, &stop), "stopped");
-    let throws = js_sys::Function::new_with_args("e", "if (e.type === 'progress' && e.detail.type === 'started') throw new RangeError('observer bug');");
+    let throws = js_sys::Function::new_with_args(
+        "e",
+        "if (e.type === 'progress' && e.detail.type === 'started') throw new RangeError('observer bug');",
+    );
     let e = js_error(run_kind("lr-schedule", LR, None, &throws).unwrap_err());
     assert_eq!(String::from(e.name()), "RangeError");
     let noop = js_sys::Function::new_no_args("");
     let bad = LR.replace(r#""runs":2"#, r#""runs":1"#);
     let e = js_error(run_kind("lr-schedule", &bad, None, &noop).unwrap_err());
     assert_eq!(String::from(e.name()), "ConfigError");
-    assert!(String::from(e.message()).contains("dynamic.runs (Q) must be between 2 and 64"), "{}", String::from(e.message()));
+    assert!(
+        String::from(e.message()).contains("dynamic.runs (Q) must be between 2 and 64"),
+        "{}",
+        String::from(e.message())
+    );
     let e = js_error(checked("lr-schedule", &LR.replace("[0.1]", "[1.5]")).unwrap_err());
     assert!(String::from(e.message()).contains("decay_factors"), "{}", String::from(e.message()));
     let p = tunelab_wasm::preset("lr-schedule", "digits").unwrap();
@@ -326,7 +345,8 @@ fn a_tiny_step_size_run_streams_windows_and_compares_fixed_steps() {
     let d = get(&tunelab_wasm::check(json(r#"{"kind":"step-size"}"#)).unwrap(), "config");
     assert_eq!(get(&d, "windows").as_f64(), Some(40.0));
     let noop = js_sys::Function::new_no_args("");
-    let e = js_error(run_kind("step-size", &STEP.replace(r#""windows":5"#, r#""windows":2"#), None, &noop).unwrap_err());
+    let e =
+        js_error(run_kind("step-size", &STEP.replace(r#""windows":5"#, r#""windows":2"#), None, &noop).unwrap_err());
     assert_eq!(String::from(e.name()), "ConfigError");
     assert!(String::from(e.message()).contains("windows must be in 3..=10000"), "{}", String::from(e.message()));
     let stop = js_sys::Function::new_with_args("e", "return e.type === 'progress' && e.detail.type === 'window';");

@@ -3,8 +3,8 @@
 
 use super::problems::{ArmSpace, Problem};
 use super::report::{Charts, ChosenPoint, Gp1dChart, ScheduleChart};
-use crate::experiments::gp_chart::grid;
 use crate::bandit::{Arm, BanditAlgo};
+use crate::experiments::gp_chart::grid;
 
 /// Most-pulled arms kept in the arms chart.
 const MAX_ARM_STATS: usize = 200;
@@ -66,4 +66,3 @@ pub(crate) fn charts(
     }
     c
 }
-

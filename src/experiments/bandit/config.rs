@@ -20,18 +20,18 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bandit::gpucb::{GpUcb, GpUcbOptions, RandomSearch};
-use crate::bandit::halving::{Halving, HalvingOptions};
-use super::problems::{ArmSpace, FiniteBernoulli, Problem, Reservoir, TestFn, TestFunction, TvoSchedule};
 use super::hpo::{ClassData, DigitData, Hpo, HpoShared, HpoSpec};
 use super::logreg::{LogregSgd, LogregSgdSpec};
+use super::problems::{ArmSpace, FiniteBernoulli, Problem, Reservoir, TestFn, TestFunction, TvoSchedule};
 use super::sgmcmc_ksd::{SgmcmcKsd, SgmcmcKsdSpec, SgmcmcReservoir, SgmcmcReservoirShared, SgmcmcTable};
-use crate::data::Dataset;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use crate::bandit::gpucb::{GpUcb, GpUcbOptions, RandomSearch};
+use crate::bandit::halving::{Halving, HalvingOptions};
 use crate::bandit::ttts::{DTtts, RandomArms, Recommend, Ttts, TttsOptions, Uniform};
 use crate::bandit::BanditAlgo;
+use crate::data::Dataset;
 use crate::{Error, Result};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 crate::serde_defaults! {
     one: f64 = 1.0; noise_default: f64 = 0.1; period_default: f64 = 50.0; tvo_d: usize = 3; lambda0: f64 = 2.0;
@@ -333,7 +333,14 @@ impl BanditConfig {
                 20,
             ),
             "tvo-schedule" => preset_config(
-                ProblemSpec::TvoSchedule { d: 3, lambda0: 2.0, lambda1: 12.0, rate: 0.04, sharpness: 0.1, noise_sd: 0.1 },
+                ProblemSpec::TvoSchedule {
+                    d: 3,
+                    lambda0: 2.0,
+                    lambda1: 12.0,
+                    rate: 0.04,
+                    sharpness: 0.1,
+                    noise_sd: 0.1,
+                },
                 vec![
                     AlgoSpec::GpUcb(GpUcbOptions::default()),
                     AlgoSpec::GpUcbNoninvariant(GpUcbOptions::default()),
@@ -344,13 +351,7 @@ impl BanditConfig {
                 8,
             ),
             "branin" => preset_config(
-                ProblemSpec::Function {
-                    function: TestFn::Branin,
-                    dim: None,
-                    noise_sd: 0.1,
-                    drift: 0.0,
-                    period: 50.0,
-                },
+                ProblemSpec::Function { function: TestFn::Branin, dim: None, noise_sd: 0.1, drift: 0.0, period: 50.0 },
                 vec![
                     AlgoSpec::GpUcbStationary(GpUcbOptions::default()),
                     AlgoSpec::GpUcb(GpUcbOptions::default()),
@@ -359,18 +360,10 @@ impl BanditConfig {
                 60,
                 8,
             ),
-            "logreg-sgd" => preset_config(
-                ProblemSpec::LogregSgd(LogregSgdSpec::default()),
-                discrete_tuners(),
-                600,
-                10,
-            ),
-            "sgmcmc-ksd" => preset_config(
-                ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec::default()),
-                discrete_tuners(),
-                1000,
-                20,
-            ),
+            "logreg-sgd" => preset_config(ProblemSpec::LogregSgd(LogregSgdSpec::default()), discrete_tuners(), 600, 10),
+            "sgmcmc-ksd" => {
+                preset_config(ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec::default()), discrete_tuners(), 1000, 20)
+            }
             // the poster's RBF SVM, C and gamma in [1e-5, 1e5] (D-TTTS, "Experimental Setting")
             "svm-breast-cancer" => hpo_preset(HpoSpec::svm(ClassData::BreastCancer), 300, 10),
             "svm-wine" => hpo_preset(HpoSpec::svm(ClassData::Wine), 300, 10),
@@ -383,12 +376,11 @@ impl BanditConfig {
             // the poster's MNIST box (width [5, 50], alpha [0, 0.9], lr [1e-5, 1e-1]; batch 200), same digits
             "mlp-mnist-poster" => hpo_preset(HpoSpec::mlp_poster(DigitData::Mnist { per_class: 100 }), 200, 8),
             // the same box trained as scikit-learn's MLPClassifier by default (Adam, at most 200 epochs)
-            "mlp-mnist-poster-adam" => hpo_preset(HpoSpec::mlp_poster_adam(DigitData::Mnist { per_class: 100 }), 200, 8),
+            "mlp-mnist-poster-adam" => {
+                hpo_preset(HpoSpec::mlp_poster_adam(DigitData::Mnist { per_class: 100 }), 200, 8)
+            }
             other => {
-                return Err(Error::config(format!(
-                    "unknown bandit preset '{other}' (known: {})",
-                    PRESETS.join(", ")
-                )))
+                return Err(Error::config(format!("unknown bandit preset '{other}' (known: {})", PRESETS.join(", "))))
             }
         };
         Ok(cfg)
@@ -396,13 +388,24 @@ impl BanditConfig {
 
     /// Computes what all repeats share (the SG-MCMC table; nothing for the other problems). `data` is the user's data set
     /// for `data.source = csv | upload` (parsed at the boundary); `progress(done, total)` reports runs of the table.
-    pub fn prepare(&self, data: Option<Dataset>, progress: &mut dyn FnMut(usize, usize), cancel: &AtomicBool) -> Result<Shared> {
+    pub fn prepare(
+        &self,
+        data: Option<Dataset>,
+        progress: &mut dyn FnMut(usize, usize),
+        cancel: &AtomicBool,
+    ) -> Result<Shared> {
         Ok(match &self.problem {
-            ProblemSpec::SgmcmcKsd(spec) if spec.continuous => {
-                Shared { reservoir: Some(Arc::new(SgmcmcReservoirShared::build(spec, data, progress, cancel)?)), ..Shared::default() }
+            ProblemSpec::SgmcmcKsd(spec) if spec.continuous => Shared {
+                reservoir: Some(Arc::new(SgmcmcReservoirShared::build(spec, data, progress, cancel)?)),
+                ..Shared::default()
+            },
+            ProblemSpec::SgmcmcKsd(spec) => {
+                Shared { table: Some(Arc::new(SgmcmcTable::build(spec, data, progress, cancel)?)), ..Shared::default() }
             }
-            ProblemSpec::SgmcmcKsd(spec) => Shared { table: Some(Arc::new(SgmcmcTable::build(spec, data, progress, cancel)?)), ..Shared::default() },
-            ProblemSpec::Hpo(spec) => Shared { hpo: Some(Arc::new(HpoShared::build(spec, self.seed, progress, cancel)?)), ..Shared::default() },
+            ProblemSpec::Hpo(spec) => Shared {
+                hpo: Some(Arc::new(HpoShared::build(spec, self.seed, progress, cancel)?)),
+                ..Shared::default()
+            },
             _ => Shared::default(),
         })
     }
@@ -424,11 +427,15 @@ impl BanditConfig {
                 Box::new(Hpo::new(sh, seed))
             }
             ProblemSpec::SgmcmcKsd(spec) if spec.continuous => {
-                let sh = shared.reservoir.clone().ok_or_else(|| Error::config("sgmcmc-ksd: the reservoir was not prepared"))?;
+                let sh = shared
+                    .reservoir
+                    .clone()
+                    .ok_or_else(|| Error::config("sgmcmc-ksd: the reservoir was not prepared"))?;
                 Box::new(SgmcmcReservoir::new(sh, seed))
             }
             ProblemSpec::SgmcmcKsd(_) => {
-                let table = shared.table.clone().ok_or_else(|| Error::config("sgmcmc-ksd: the table was not prepared"))?;
+                let table =
+                    shared.table.clone().ok_or_else(|| Error::config("sgmcmc-ksd: the table was not prepared"))?;
                 Box::new(SgmcmcKsd::new(table, seed))
             }
         })

@@ -1,8 +1,8 @@
 //! The `bandit` kind as an [`Experiment`]: bandit algorithms with exact regret, and their memory estimate.
 
 use super::{AlgoSpec, BanditConfig, BanditEvent, BanditReport, ProblemSpec};
-use crate::experiments::sgmcmc::problem::data_request;
 use crate::experiments::cost::{Basis, Cost, Phase};
+use crate::experiments::sgmcmc::problem::data_request;
 use crate::experiments::{DataRequest, Experiment, Inputs};
 use crate::Result;
 use std::sync::atomic::AtomicBool;
@@ -33,7 +33,11 @@ impl Experiment for BanditExperiment {
                 HpoModel::Mlp { data, .. } => matches!(data, DigitData::Mnist { .. }),
                 HpoModel::KernelRidge { .. } | HpoModel::Svm { .. } => false,
             },
-            P::Bernoulli { .. } | P::Reservoir { .. } | P::Function { .. } | P::TvoSchedule { .. } | P::LogregSgd(_) => false,
+            P::Bernoulli { .. }
+            | P::Reservoir { .. }
+            | P::Function { .. }
+            | P::TvoSchedule { .. }
+            | P::LogregSgd(_) => false,
         }
     }
     fn shipped(cfg: &BanditConfig) -> Vec<crate::data::Shipped> {
@@ -92,16 +96,27 @@ impl Experiment for BanditExperiment {
             _ => None,
         }
     }
-    fn run(&self, inputs: Inputs, progress: &mut dyn FnMut(f64, f64, BanditEvent), stop: &AtomicBool) -> Result<BanditReport> {
+    fn run(
+        &self,
+        inputs: Inputs,
+        progress: &mut dyn FnMut(f64, f64, BanditEvent),
+        stop: &AtomicBool,
+    ) -> Result<BanditReport> {
         let total = self.cfg.rounds as f64;
-        crate::experiments::bandit::run_checked(&self.cfg, &self.algos, inputs.data, &mut |e| {
-            let done = match e {
-                BanditEvent::Progress { round, .. } => *round as f64,
-                BanditEvent::Done { .. } => total,
-                _ => 0.0,
-            };
-            progress(done, total, e.clone())
-        }, stop)
+        crate::experiments::bandit::run_checked(
+            &self.cfg,
+            &self.algos,
+            inputs.data,
+            &mut |e| {
+                let done = match e {
+                    BanditEvent::Progress { round, .. } => *round as f64,
+                    BanditEvent::Done { .. } => total,
+                    _ => 0.0,
+                };
+                progress(done, total, e.clone())
+            },
+            stop,
+        )
     }
 }
 
@@ -119,12 +134,14 @@ fn bandit_memory(cfg: &BanditConfig, algos: &[AlgoSpec]) -> crate::limits::Memor
     let gp_algos = algos.iter().filter(|a| a.name().starts_with("gp-ucb")).count() as f64;
     if gp_algos > 0.0 {
         let at_once = repeats.min(rayon::current_num_threads() as f64);
-        est.add("GP-UCB: three rounds x rounds matrices per running repeat", gp_algos * at_once * 3.0 * rounds * rounds * F64);
+        est.add(
+            "GP-UCB: three rounds x rounds matrices per running repeat",
+            gp_algos * at_once * 3.0 * rounds * rounds * F64,
+        );
     }
     est.add("pull histories: algorithms x repeats x rounds x 4", algos.len() as f64 * repeats * rounds * 4.0 * F64);
     est
 }
-
 
 /// The cost model of a bandit comparison: every algorithm plays `rounds` pulls in each repeat (the report's
 /// `compute.units` of the synthetic problems count them, exactly), each pull costing what its problem does (a
@@ -148,8 +165,12 @@ pub(crate) fn bandit_cost(cfg: &BanditConfig, algos: &[AlgoSpec]) -> Cost {
     for a in algos {
         let (count, basis) = match a {
             AlgoSpec::GpUcb(o) | AlgoSpec::GpUcbNoninvariant(o) | AlgoSpec::GpUcbStationary(o) => {
-                let refits: f64 = (1..=cfg.rounds).filter(|t| t % o.refit_every.max(1) == 0).map(|t| (t as f64).powi(3) / 3.0).sum();
-                (sum_t2 * (1.0 + 20.0 * o.acq_starts as f64) + refits * 30.0 * (o.restarts as f64 + 1.0), Basis::Typical)
+                let refits: f64 =
+                    (1..=cfg.rounds).filter(|t| t % o.refit_every.max(1) == 0).map(|t| (t as f64).powi(3) / 3.0).sum();
+                (
+                    sum_t2 * (1.0 + 20.0 * o.acq_starts as f64) + refits * 30.0 * (o.restarts as f64 + 1.0),
+                    Basis::Typical,
+                )
             }
             AlgoSpec::Ttts(o) | AlgoSpec::DTtts(o) => {
                 let arms = |t: usize| o.arms.filter(|_| matches!(a, AlgoSpec::Ttts(_))).map_or(t as f64, |k| k as f64);
@@ -172,8 +193,11 @@ pub(crate) fn bandit_cost(cfg: &BanditConfig, algos: &[AlgoSpec]) -> Cost {
         }
         ProblemSpec::Hpo(h) => {
             let (n, p, classes) = match &h.model {
-                HpoModel::KernelRidge { data: ClassData::Wine, .. } | HpoModel::Svm { data: ClassData::Wine, .. } => (178usize, 13usize, 3usize),
-                HpoModel::KernelRidge { data: ClassData::BreastCancer, .. } | HpoModel::Svm { data: ClassData::BreastCancer, .. } => (569, 30, 2),
+                HpoModel::KernelRidge { data: ClassData::Wine, .. } | HpoModel::Svm { data: ClassData::Wine, .. } => {
+                    (178usize, 13usize, 3usize)
+                }
+                HpoModel::KernelRidge { data: ClassData::BreastCancer, .. }
+                | HpoModel::Svm { data: ClassData::BreastCancer, .. } => (569, 30, 2),
                 HpoModel::Mlp { data: DigitData::Digits, .. } => (1797, 64, 10),
                 HpoModel::Mlp { data: DigitData::Mnist { per_class }, .. } => ((10 * per_class).min(10_000), 49, 10),
             };
@@ -189,7 +213,9 @@ pub(crate) fn bandit_cost(cfg: &BanditConfig, algos: &[AlgoSpec]) -> Cost {
                 (tr as f64, h.valid.min(n - tr) as f64)
             };
             let per_training = match &h.model {
-                HpoModel::KernelRidge { .. } => tr * tr * p as f64 + tr.powi(3) / 3.0 + tr * tr * classes as f64 + va * tr * p as f64,
+                HpoModel::KernelRidge { .. } => {
+                    tr * tr * p as f64 + tr.powi(3) / 3.0 + tr * tr * classes as f64 + va * tr * p as f64
+                }
                 HpoModel::Svm { .. } => tr * tr * p as f64 + 10.0 * tr * tr * classes as f64 + va * tr * p as f64,
                 HpoModel::Mlp { width, width_scale, epochs, .. } => {
                     let w = match width_scale {
@@ -206,8 +232,15 @@ pub(crate) fn bandit_cost(cfg: &BanditConfig, algos: &[AlgoSpec]) -> Cost {
             let per_training = if matches!(h.model, HpoModel::Mlp { .. }) { per_training } else { 0.1 * per_training };
             let folds = h.truth_folds as f64;
             // scikit-learn's Adam stops early (its stopping rule): its epochs are a bound
-            let basis = if matches!(h.model, HpoModel::Mlp { solver: Solver::Adam, .. }) { Basis::Bound } else { Basis::Exact };
-            cost.add(Phase::new("reference optimum", h.reference_arms as f64 * folds, "trainings", per_training, basis));
+            let basis =
+                if matches!(h.model, HpoModel::Mlp { solver: Solver::Adam, .. }) { Basis::Bound } else { Basis::Exact };
+            cost.add(Phase::new(
+                "reference optimum",
+                h.reference_arms as f64 * folds,
+                "trainings",
+                per_training,
+                basis,
+            ));
             cost.add(Phase::new("pulls", pulls, "trainings", per_training, basis));
             cost.add(Phase::new("true values", repeats * rounds * folds, "trainings", per_training, Basis::Bound));
         }
@@ -224,14 +257,24 @@ pub(crate) fn bandit_cost(cfg: &BanditConfig, algos: &[AlgoSpec]) -> Cost {
                 .map(|k| {
                     let b = (mean_frac * n).max(1.0);
                     let cv = if k.is_cv() && b < n { 2.0 } else { 1.0 };
-                    let lf = if crate::experiments::sgmcmc::arms::uses_leapfrog(*k) { spec.leapfrog.max(1) as f64 } else { 1.0 };
+                    let lf = if crate::experiments::sgmcmc::arms::uses_leapfrog(*k) {
+                        spec.leapfrog.max(1) as f64
+                    } else {
+                        1.0
+                    };
                     b * cv * lf
                 })
                 .sum::<f64>()
                 / spec.samplers.len().max(1) as f64;
             let runs = (spec.pool * spec.replicates) as f64;
             let samples = (spec.iterations as f64 / spec.thin.max(1) as f64).ceil();
-            cost.add(Phase::new("table: chains", runs * spec.iterations as f64 * per_iter, "gradient evaluations", dim, Basis::Typical));
+            cost.add(Phase::new(
+                "table: chains",
+                runs * spec.iterations as f64 * per_iter,
+                "gradient evaluations",
+                dim,
+                Basis::Typical,
+            ));
             cost.add(Phase::new("table: KSD scores", runs * samples * n, "gradient evaluations", dim, Basis::Bound));
             cost.add(Phase::new("table: KSD pairs", runs * samples * samples, "sample pairs", 4.0 * dim, Basis::Bound));
             cost.add(Phase::new("pulls", pulls, "pulls", 10.0, Basis::Exact));

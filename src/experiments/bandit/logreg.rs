@@ -22,9 +22,9 @@ use serde::{Deserialize, Serialize};
 use super::problems::{ArmSpace, Problem};
 use crate::bandit::Arm;
 use crate::data::{self, Dataset};
+use crate::math::{exp, powf};
 use crate::rng::{stream, substream, Rng};
 use crate::{Error, Result};
-use crate::math::{exp, powf};
 
 /// Data for [`LogregSgd`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -68,7 +68,11 @@ pub(crate) fn summary_at(values: &[Vec<f64>], i: usize, band: f64) -> Summary {
 /// Mean and band over repeats at the first `k` checkpoints.
 pub(crate) fn curve(values: &[Vec<f64>], k: usize, band: f64) -> Curve {
     let s: Vec<Summary> = (0..k).map(|i| summary_at(values, i, band)).collect();
-    Curve { mean: s.iter().map(|v| v.mean).collect(), lo: s.iter().map(|v| v.lo).collect(), hi: s.iter().map(|v| v.hi).collect() }
+    Curve {
+        mean: s.iter().map(|v| v.mean).collect(),
+        lo: s.iter().map(|v| v.lo).collect(),
+        hi: s.iter().map(|v| v.hi).collect(),
+    }
 }
 
 /// Compute spent, mean over repeats, at each checkpoint.

@@ -12,9 +12,9 @@ use rand::RngExt;
 use rayon::prelude::*;
 use web_time::Instant;
 
+use super::charts;
 use super::config::{AlgoSpec, BanditConfig};
 use super::problems::{ArmSpace, Problem};
-use super::charts;
 use super::report::*;
 use crate::bandit::{Arm, BanditAlgo};
 use crate::rng::{stream, substream, Rng};
@@ -241,7 +241,16 @@ pub(crate) fn run_checked(
 /// An algorithm's report from its repeats' raw values (in repeat order): the summaries of a run, and of
 /// [`merge_reports`], computed by the same arithmetic.
 #[allow(clippy::too_many_arguments)]
-fn assemble(name: String, kind: String, unit: String, raw: &PerRepeat, recommended: Vec<Recommendation>, charts: Charts, k: usize, band: f64) -> AlgoReport {
+fn assemble(
+    name: String,
+    kind: String,
+    unit: String,
+    raw: &PerRepeat,
+    recommended: Vec<Recommendation>,
+    charts: Charts,
+    k: usize,
+    band: f64,
+) -> AlgoReport {
     let n = raw.simple.len() as f64;
     let units: Vec<f64> = (0..k).map(|i| raw.units.iter().map(|u| u[i]).sum::<f64>() / n).collect();
     let secs: Vec<f64> = (0..k).map(|i| raw.seconds.iter().map(|u| u[i]).sum::<f64>() / n).collect();
@@ -282,7 +291,8 @@ pub fn merge_reports(parts: &[BanditReport]) -> Result<BanditReport> {
         if c != full || p.rounds != first.rounds || p.algorithms.len() != first.algorithms.len() {
             return bad("the parts are runs of different configs".into());
         }
-        if p.algorithms.iter().any(|a| a.per_repeat.as_ref().is_none_or(|r| r.first != lo || r.simple.len() != hi - lo)) {
+        if p.algorithms.iter().any(|a| a.per_repeat.as_ref().is_none_or(|r| r.first != lo || r.simple.len() != hi - lo))
+        {
             return bad("a part lacks its per-repeat values".into());
         }
         order.push((lo, hi, p));
@@ -301,7 +311,15 @@ pub fn merge_reports(parts: &[BanditReport]) -> Result<BanditReport> {
     let k = first.rounds.len();
     let mut algorithms = Vec::with_capacity(first.algorithms.len());
     for (a, head) in first.algorithms.iter().enumerate() {
-        let mut raw = PerRepeat { first: 0, simple: vec![], cumulative: vec![], distinct: vec![], units: vec![], seconds: vec![], failures: vec![] };
+        let mut raw = PerRepeat {
+            first: 0,
+            simple: vec![],
+            cumulative: vec![],
+            distinct: vec![],
+            units: vec![],
+            seconds: vec![],
+            failures: vec![],
+        };
         let mut recommended = Vec::with_capacity(full.repeats);
         let mut charts = Charts::default();
         for (lo, _, p) in &order {
@@ -321,10 +339,27 @@ pub fn merge_reports(parts: &[BanditReport]) -> Result<BanditReport> {
                 charts = x.charts.clone();
             }
         }
-        if raw.simple.iter().chain(&raw.cumulative).chain(&raw.distinct).chain(&raw.units).chain(&raw.seconds).any(|v| v.len() != k) {
+        if raw
+            .simple
+            .iter()
+            .chain(&raw.cumulative)
+            .chain(&raw.distinct)
+            .chain(&raw.units)
+            .chain(&raw.seconds)
+            .any(|v| v.len() != k)
+        {
             return bad("a part has the wrong number of checkpoints".into());
         }
-        algorithms.push(assemble(head.name.clone(), head.kind.clone(), head.compute.unit.clone(), &raw, recommended, charts, k, full.band));
+        algorithms.push(assemble(
+            head.name.clone(),
+            head.kind.clone(),
+            head.compute.unit.clone(),
+            &raw,
+            recommended,
+            charts,
+            k,
+            full.band,
+        ));
     }
     let seconds = parts.iter().map(|p| p.seconds).fold(0.0, f64::max);
     Ok(BanditReport { problem: first.problem.clone(), config: full, rounds: first.rounds.clone(), algorithms, seconds })

@@ -1,14 +1,14 @@
 //! The `compare` kind as an [`Experiment`]: the paper's comparison of tuners on one problem.
 
 use super::Comparison;
+use crate::experiments::compare;
 use crate::experiments::cost::{Basis, Cost, Phase};
 use crate::experiments::sgmcmc::plan::{run_cost, run_summary, ChunkCounter};
 use crate::experiments::sgmcmc::problem::{build_problem, data_request, problem_size};
 use crate::experiments::sgmcmc::{Event as TuneEvent, TuneConfig};
-use crate::experiments::compare;
-use serde::{Deserialize, Serialize};
 use crate::experiments::{DataRequest, Experiment, Inputs};
 use crate::Result;
+use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
 
 crate::serde_defaults! {
@@ -48,12 +48,23 @@ fn is_default_grid(g: &compare::GridBaseline) -> bool {
 
 impl CompareConfig {
     pub fn from_base(base: TuneConfig) -> Self {
-        Self { base, reference_samples: default_reference_samples(), tuners: Vec::new(), grid_baseline: Default::default(), evaluation: Default::default() }
+        Self {
+            base,
+            reference_samples: default_reference_samples(),
+            tuners: Vec::new(),
+            grid_baseline: Default::default(),
+            evaluation: Default::default(),
+        }
     }
 
     /// What this comparison's exact reference depends on (a saved reference must carry the same key).
     pub fn reference_key(&self) -> compare::ReferenceKey {
-        compare::ReferenceKey { data: self.base.data.clone(), model: self.base.model.clone(), seed: self.base.seed, samples: self.reference_samples }
+        compare::ReferenceKey {
+            data: self.base.data.clone(),
+            model: self.base.model.clone(),
+            seed: self.base.seed,
+            samples: self.reference_samples,
+        }
     }
 
     /// The comparison preset `name`: its tune preset as the base; `mnist-bnn` is the paper's Table 3 (MAMBA-KSD,
@@ -174,7 +185,10 @@ impl Experiment for CompareExperiment {
         let mut tuners = compare::paper_tuners_with(&cfg.base, &cfg.grid_baseline);
         if let Some(unknown) = cfg.tuners.iter().find(|n| !tuners.iter().any(|t| &t.0 == *n)) {
             let names: Vec<&str> = tuners.iter().map(|t| t.0.as_str()).collect();
-            return Err(crate::Error::config(format!("compare: unknown tuner \"{unknown}\"; tuners: {}", names.join(", "))));
+            return Err(crate::Error::config(format!(
+                "compare: unknown tuner \"{unknown}\"; tuners: {}",
+                names.join(", ")
+            )));
         }
         if !cfg.tuners.is_empty() {
             tuners.retain(|t| cfg.tuners.contains(&t.0));
@@ -192,11 +206,19 @@ impl Experiment for CompareExperiment {
         // The comparison's cost model, known before it runs: each tuner's budget unit, arms and rounds (the
         // schedule its `started` event carries) and the evaluation chain's budget, from which the page
         // estimates the time of the whole comparison.
-        let plans: Vec<serde_json::Value> = self.tuners.iter().map(|(name, t)| {
-            let unit = t.budget.unit_amount().ok().map(|(u, _)| u);
-            serde_json::json!({ "name": name, "unit": unit, "plan": run_summary(t) })
-        }).collect();
-        let evaluation = self.cfg.evaluation.resolve(&self.cfg.base).map(|p| serde_json::json!({ "budget": p.budget, "burn_in": p.burn_in }));
+        let plans: Vec<serde_json::Value> = self
+            .tuners
+            .iter()
+            .map(|(name, t)| {
+                let unit = t.budget.unit_amount().ok().map(|(u, _)| u);
+                serde_json::json!({ "name": name, "unit": unit, "plan": run_summary(t) })
+            })
+            .collect();
+        let evaluation = self
+            .cfg
+            .evaluation
+            .resolve(&self.cfg.base)
+            .map(|p| serde_json::json!({ "budget": p.budget, "burn_in": p.burn_in }));
         serde_json::json!({ "tuners": names, "base": run_summary(&self.cfg.base), "plans": plans, "evaluation": evaluation, "reference_samples": self.cfg.reference_samples })
     }
     /// The comparison's cost model: the MAP once, the exact reference (MALA: warm-up n/2 and n draws thinned by
@@ -228,7 +250,9 @@ impl Experiment for CompareExperiment {
                 None => 0.0,
                 Some(p) => match p.budget.unit_amount() {
                     Ok((crate::experiments::sgmcmc::BudgetUnit::GradEvals, g)) => g,
-                    Ok((crate::experiments::sgmcmc::BudgetUnit::Iterations, k)) => k * max_grad_per_iter(t, size.n_train),
+                    Ok((crate::experiments::sgmcmc::BudgetUnit::Iterations, k)) => {
+                        k * max_grad_per_iter(t, size.n_train)
+                    }
                     Ok((crate::experiments::sgmcmc::BudgetUnit::Seconds, s)) => {
                         c.seconds += s;
                         0.0
@@ -246,7 +270,12 @@ impl Experiment for CompareExperiment {
     fn data_request(&self) -> Option<DataRequest> {
         data_request(&self.cfg.base.data, self.cfg.base.model.kind() == "pmf")
     }
-    fn run(&self, mut inputs: Inputs, progress: &mut dyn FnMut(f64, f64, CompareDetail), stop: &AtomicBool) -> Result<Comparison> {
+    fn run(
+        &self,
+        mut inputs: Inputs,
+        progress: &mut dyn FnMut(f64, f64, CompareDetail),
+        stop: &AtomicBool,
+    ) -> Result<Comparison> {
         let saved = inputs.reference.take();
         if let Some(s) = &saved {
             // the key before the problem is built (the MAP takes time), the dimension after
@@ -263,34 +292,65 @@ impl Experiment for CompareExperiment {
         let plan = self.cfg.evaluation.resolve(&self.cfg.base);
         // One progress callback for both phases (the reference, then the tuners), called from one thread.
         let progress = std::cell::RefCell::new(progress);
-        compare::compare(&self.tuners, &problem, self.cfg.reference_samples, given, plan, &mut |name, e| {
-            if matches!(e, TuneEvent::Started { .. }) {
-                index = self.tuners.iter().position(|t| t.0 == name).unwrap_or(index);
-            }
-            count.see(e);
-            let frac = if count.total > 0.0 { count.done / count.total } else { 0.0 };
-            let detail = CompareDetail::Tuner(TunerDetail { tuner: name.to_string(), index, event: e.clone() });
-            (*progress.borrow_mut())(index as f64 + frac, total, detail)
-        }, &mut |done, all| {
-            let detail = CompareDetail::Reference(ReferenceProgress { done, total: all, unit: "MALA iterations" });
-            (*progress.borrow_mut())(0.0, total, detail)
-        }, &mut |name, done, all, unit| {
-            let i = self.tuners.iter().position(|t| t.0 == name).unwrap_or(0);
-            let detail = CompareDetail::Evaluation(EvaluationProgress { tuner: name.to_string(), index: i, done, total: all, unit });
-            (*progress.borrow_mut())(i as f64 + 1.0, total, detail)
-        }, stop)
+        compare::compare(
+            &self.tuners,
+            &problem,
+            self.cfg.reference_samples,
+            given,
+            plan,
+            &mut |name, e| {
+                if matches!(e, TuneEvent::Started { .. }) {
+                    index = self.tuners.iter().position(|t| t.0 == name).unwrap_or(index);
+                }
+                count.see(e);
+                let frac = if count.total > 0.0 { count.done / count.total } else { 0.0 };
+                let detail = CompareDetail::Tuner(TunerDetail { tuner: name.to_string(), index, event: e.clone() });
+                (*progress.borrow_mut())(index as f64 + frac, total, detail)
+            },
+            &mut |done, all| {
+                let detail = CompareDetail::Reference(ReferenceProgress { done, total: all, unit: "MALA iterations" });
+                (*progress.borrow_mut())(0.0, total, detail)
+            },
+            &mut |name, done, all, unit| {
+                let i = self.tuners.iter().position(|t| t.0 == name).unwrap_or(0);
+                let detail = CompareDetail::Evaluation(EvaluationProgress {
+                    tuner: name.to_string(),
+                    index: i,
+                    done,
+                    total: all,
+                    unit,
+                });
+                (*progress.borrow_mut())(i as f64 + 1.0, total, detail)
+            },
+            stop,
+        )
     }
 }
 
 /// The most gradient evaluations per iteration over a tuner's arms (its evaluation chain runs one of them).
 fn max_grad_per_iter(t: &TuneConfig, n_train: usize) -> f64 {
-    let arms = crate::experiments::sgmcmc::arms::tuner_arms(&t.tuner, &t.arms, t.sampler.kind, n_train, &mut crate::rng::stream(t.seed, crate::experiments::sgmcmc::driver::STREAM_TUNER)).unwrap_or_default();
+    let arms = crate::experiments::sgmcmc::arms::tuner_arms(
+        &t.tuner,
+        &t.arms,
+        t.sampler.kind,
+        n_train,
+        &mut crate::rng::stream(t.seed, crate::experiments::sgmcmc::driver::STREAM_TUNER),
+    )
+    .unwrap_or_default();
     arms.iter()
         .filter_map(|a| {
-            crate::sampler::SamplerParams { kind: t.sampler.kind, step: a.step, batch: a.batch, leapfrog: a.leapfrog, friction: t.sampler.friction, thermostat_a: t.sampler.thermostat_a, with_replacement: t.sampler.with_replacement }
-                .validate(n_train.max(1))
-                .ok()
-                .map(|p| p.grad_evals_per_iter() as f64)
+            crate::sampler::SamplerParams {
+                kind: t.sampler.kind,
+                step: a.step,
+                batch: a.batch,
+                leapfrog: a.leapfrog,
+                friction: t.sampler.friction,
+                thermostat_a: t.sampler.thermostat_a,
+                with_replacement: t.sampler.with_replacement,
+            }
+            .validate(n_train.max(1))
+            .ok()
+            .map(|p| p.grad_evals_per_iter() as f64)
         })
         .fold(0.0, f64::max)
 }

@@ -4,16 +4,18 @@
 //! run of an exact (Metropolis-adjusted) sampler, and its test log-loss.
 
 pub mod experiment;
-pub use experiment::{CompareConfig, CompareDetail, CompareExperiment, EvaluationProgress, ReferenceProgress, TunerDetail};
+pub use experiment::{
+    CompareConfig, CompareDetail, CompareExperiment, EvaluationProgress, ReferenceProgress, TunerDetail,
+};
 
+use crate::error::Result;
 use crate::experiments::sgmcmc::config::*;
 use crate::experiments::sgmcmc::driver::drive;
-use crate::experiments::sgmcmc::samples::Moments;
-use crate::experiments::sgmcmc::run_kernel::{KsdKernel, RunKernel};
 use crate::experiments::sgmcmc::metric::{predictive_log_loss, score_vectors, thin_rows};
 use crate::experiments::sgmcmc::posterior::Posterior;
 use crate::experiments::sgmcmc::report::{Event, Report};
-use crate::error::Result;
+use crate::experiments::sgmcmc::run_kernel::{KsdKernel, RunKernel};
+use crate::experiments::sgmcmc::samples::Moments;
 use crate::rng;
 use crate::sampler::{reference_sample_observed, BatchSize, RefOptions};
 use serde::{Deserialize, Serialize};
@@ -68,7 +70,10 @@ impl SavedReference {
         ];
         let names: Vec<&str> = differs.iter().filter(|d| d.0).map(|d| d.1).collect();
         if !names.is_empty() {
-            return Err(crate::Error::config(format!("the saved reference was made for another {} than this comparison", names.join(", "))));
+            return Err(crate::Error::config(format!(
+                "the saved reference was made for another {} than this comparison",
+                names.join(", ")
+            )));
         }
         Ok(())
     }
@@ -78,10 +83,16 @@ impl SavedReference {
     pub fn fits(&self, dim: usize) -> Result<&Reference> {
         let r = &self.reference;
         if r.mean.len() != dim || r.std.len() != dim {
-            return Err(crate::Error::config(format!("the saved reference has {} means and {} sds for a problem of dimension {dim}", r.mean.len(), r.std.len())));
+            return Err(crate::Error::config(format!(
+                "the saved reference has {} means and {} sds for a problem of dimension {dim}",
+                r.mean.len(),
+                r.std.len()
+            )));
         }
         if r.mean.iter().any(|v| !v.is_finite()) || r.std.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
-            return Err(crate::Error::config("the saved reference has non-finite means or sds that are not positive and finite"));
+            return Err(crate::Error::config(
+                "the saved reference has non-finite means or sds that are not positive and finite",
+            ));
         }
         Ok(r)
     }
@@ -213,7 +224,9 @@ pub enum EvaluationSpec {
 }
 
 impl Default for EvaluationSpec {
-    fn default() -> Self { EvaluationSpec::FreshFromMap { budget: None, burn_in: None } }
+    fn default() -> Self {
+        EvaluationSpec::FreshFromMap { budget: None, burn_in: None }
+    }
 }
 
 /// A resolved fresh evaluation run: its budget (burn-in included) and the burn-in share.
@@ -250,7 +263,11 @@ impl EvaluationSpec {
                 let (times, burn) = Self::paper_defaults(&base.model);
                 let scaled = |v: Option<f64>| v.map(|x| x * times);
                 let b = base.budget;
-                let budget = budget.unwrap_or(BudgetSpec { grad_evals: scaled(b.grad_evals), seconds: scaled(b.seconds), iterations: scaled(b.iterations) });
+                let budget = budget.unwrap_or(BudgetSpec {
+                    grad_evals: scaled(b.grad_evals),
+                    seconds: scaled(b.seconds),
+                    iterations: scaled(b.iterations),
+                });
                 Some(FreshPlan { budget, burn_in: burn_in.unwrap_or(burn) })
             }
         }
@@ -264,7 +281,9 @@ impl EvaluationSpec {
             }
             if let Some(f) = burn_in {
                 if !(f.is_finite() && (0.0..1.0).contains(f)) {
-                    return Err(crate::Error::config(format!("`evaluation.burn_in`: a share of the budget in [0, 1), got {f}")));
+                    return Err(crate::Error::config(format!(
+                        "`evaluation.burn_in`: a share of the budget in [0, 1), got {f}"
+                    )));
                 }
             }
         }
@@ -282,7 +301,13 @@ pub const STREAM_EVAL: u64 = (1 << 40) + 8;
 /// every sample after the burn-in. The chain starts at `problem.map` with `cfg`'s sampler, the chosen step,
 /// batch and leapfrog steps, keeps every `cfg.thin`-th iteration, and draws from `rng::stream(cfg.seed,
 /// STREAM_EVAL)`.
-pub fn fresh_chain(problem: &Posterior, cfg: &TuneConfig, best: &crate::experiments::sgmcmc::report::Best, plan: &FreshPlan, cancel: &AtomicBool) -> Result<(FreshRun, Vec<f64>, Moments)> {
+pub fn fresh_chain(
+    problem: &Posterior,
+    cfg: &TuneConfig,
+    best: &crate::experiments::sgmcmc::report::Best,
+    plan: &FreshPlan,
+    cancel: &AtomicBool,
+) -> Result<(FreshRun, Vec<f64>, Moments)> {
     fresh_chain_observed(problem, cfg, best, plan, &mut |_, _, _| {}, cancel)
 }
 
@@ -343,40 +368,41 @@ pub fn fresh_chain_observed(
     let mut moments = Moments::new(d);
     let mut scratch = Vec::new();
     // Runs `amount` of the unit in slices (as the driver: the same chain as one call), rows to `keep`.
-    let mut run = |chain: &mut Chain, amount: f64, keep: &mut dyn FnMut(&[f64]), tell: &mut dyn FnMut(&Chain)| -> Result<()> {
-        let mut left = match unit {
-            BudgetUnit::GradEvals => Budget::GradEvals(amount.round() as u64),
-            BudgetUnit::Iterations => Budget::Iterations(amount.round() as u64),
-            BudgetUnit::Seconds => Budget::Seconds(amount),
+    let mut run =
+        |chain: &mut Chain, amount: f64, keep: &mut dyn FnMut(&[f64]), tell: &mut dyn FnMut(&Chain)| -> Result<()> {
+            let mut left = match unit {
+                BudgetUnit::GradEvals => Budget::GradEvals(amount.round() as u64),
+                BudgetUnit::Iterations => Budget::Iterations(amount.round() as u64),
+                BudgetUnit::Seconds => Budget::Seconds(amount),
+            };
+            loop {
+                let slice = match left {
+                    Budget::GradEvals(0) | Budget::Iterations(0) => break,
+                    Budget::GradEvals(g) => Budget::GradEvals(g.min(sub * per_iter)),
+                    Budget::Iterations(k) => Budget::Iterations(k.min(sub)),
+                    Budget::Seconds(s) if s <= 0.0 => break,
+                    Budget::Seconds(s) => Budget::Seconds(s.min(0.05)),
+                };
+                let stats = chain.run(target, slice, cfg.thin, &mut scratch, cancel);
+                for row in scratch.chunks_exact(d) {
+                    keep(row);
+                }
+                scratch.clear();
+                tell(chain);
+                if stats.cancelled || cancel.load(std::sync::atomic::Ordering::Relaxed) {
+                    return Err(crate::Error::Cancelled);
+                }
+                if stats.iters == 0 || chain.status().is_diverged() {
+                    break;
+                }
+                left = match left {
+                    Budget::GradEvals(g) => Budget::GradEvals(g.saturating_sub(stats.grad_evals)),
+                    Budget::Iterations(k) => Budget::Iterations(k.saturating_sub(stats.iters)),
+                    Budget::Seconds(s) => Budget::Seconds(s - stats.seconds),
+                };
+            }
+            Ok(())
         };
-        loop {
-            let slice = match left {
-                Budget::GradEvals(0) | Budget::Iterations(0) => break,
-                Budget::GradEvals(g) => Budget::GradEvals(g.min(sub * per_iter)),
-                Budget::Iterations(k) => Budget::Iterations(k.min(sub)),
-                Budget::Seconds(s) if s <= 0.0 => break,
-                Budget::Seconds(s) => Budget::Seconds(s.min(0.05)),
-            };
-            let stats = chain.run(target, slice, cfg.thin, &mut scratch, cancel);
-            for row in scratch.chunks_exact(d) {
-                keep(row);
-            }
-            scratch.clear();
-            tell(chain);
-            if stats.cancelled || cancel.load(std::sync::atomic::Ordering::Relaxed) {
-                return Err(crate::Error::Cancelled);
-            }
-            if stats.iters == 0 || chain.status().is_diverged() {
-                break;
-            }
-            left = match left {
-                Budget::GradEvals(g) => Budget::GradEvals(g.saturating_sub(stats.grad_evals)),
-                Budget::Iterations(k) => Budget::Iterations(k.saturating_sub(stats.iters)),
-                Budget::Seconds(s) => Budget::Seconds(s - stats.seconds),
-            };
-        }
-        Ok(())
-    };
     run(&mut chain, burn, &mut |_| {}, &mut tell)?;
     let burn_in_iters = chain.iters();
     let burn_evals = chain.grad_evals();
@@ -387,10 +413,15 @@ pub fn fresh_chain_observed(
         BudgetUnit::Seconds => amount - t.elapsed().as_secs_f64(),
     };
     if !chain.status().is_diverged() && rest > 0.0 {
-        run(&mut chain, rest, &mut |row| {
-            moments.push(row);
-            buf.push(row);
-        }, &mut tell)?;
+        run(
+            &mut chain,
+            rest,
+            &mut |row| {
+                moments.push(row);
+                buf.push(row);
+            },
+            &mut tell,
+        )?;
     }
     let diverged_iter = match chain.status() {
         crate::sampler::ChainStatus::Diverged { iter } => Some(iter),
@@ -469,16 +500,39 @@ fn ksd_kind(kernel: Option<KsdKernel>) -> MetricKind {
 
 /// Long run of the exact reference sampler (MALA with adapted step) from the MAP; `stop` ends it early
 /// (`Error::Cancelled`); `progress(done, total)` in MALA iterations ([`reference_sample_observed`]).
-pub fn reference(problem: &Posterior, n_samples: usize, seed: u64, stop: &AtomicBool, progress: &mut dyn FnMut(u64, u64)) -> Result<Reference> {
+pub fn reference(
+    problem: &Posterior,
+    n_samples: usize,
+    seed: u64,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Reference> {
     let t = Instant::now();
     let mut r = rng::stream(seed, (1 << 40) + 3);
     // Streamed into running moments (the same Welford update, in the same order, as `column_moments` on the
     // stored draws): O(d) memory instead of n_samples x d (8.4 GB for the pmf preset).
     let mut moments = crate::experiments::sgmcmc::samples::Moments::new(problem.dim);
     let opts = RefOptions::default();
-    let res = reference_sample_observed(problem.train.as_ref(), &problem.map, n_samples, n_samples / 2, 5, &opts, stop, &mut r, &mut |x| moments.push(x), progress)?;
+    let res = reference_sample_observed(
+        problem.train.as_ref(),
+        &problem.map,
+        n_samples,
+        n_samples / 2,
+        5,
+        &opts,
+        stop,
+        &mut r,
+        &mut |x| moments.push(x),
+        progress,
+    )?;
     let std = moments.std();
-    Ok(Reference { mean: moments.mean, std, samples: moments.n, accept_rate: res.accept_rate, seconds: t.elapsed().as_secs_f64() })
+    Ok(Reference {
+        mean: moments.mean,
+        std,
+        samples: moments.n,
+        accept_rate: res.accept_rate,
+        seconds: t.elapsed().as_secs_f64(),
+    })
 }
 
 /// The paper's posterior-std error xi = ||sd_hat - sd|| / ||sd|| (section 4.1, Table 1): Euclidean norms over
@@ -491,10 +545,26 @@ pub fn xi_error(sd_hat: &[f64], sd: &[f64]) -> f64 {
 
 /// Evaluates a report's chosen samples on its tuning chain (`evaluation: {"kind": "tuning-chain"}`); `kernel`
 /// is the comparison's Stein kernel ([`ksd_kernel`]).
-pub fn evaluate(problem: &Posterior, report: &Report, reference: Option<&Reference>, seed: u64, kernel: Option<KsdKernel>) -> Result<Evaluation> {
+pub fn evaluate(
+    problem: &Posterior,
+    report: &Report,
+    reference: Option<&Reference>,
+    seed: u64,
+    kernel: Option<KsdKernel>,
+) -> Result<Evaluation> {
     let total = report.compute.grad_evals + report.compute.scoring_grad_evals;
     let Some(best) = &report.best else {
-        return Ok(Evaluation { ksd: None, std_rel_error: None, xi: None, test_log_loss: None, calibration: None, test_rmse: None, total_grad_evals: total, speedup_vs_grid: None, fresh_run: None });
+        return Ok(Evaluation {
+            ksd: None,
+            std_rel_error: None,
+            xi: None,
+            test_log_loss: None,
+            calibration: None,
+            test_rmse: None,
+            total_grad_evals: total,
+            speedup_vs_grid: None,
+            fresh_run: None,
+        });
     };
     let x = thin_rows(&best.samples, problem.dim, EVAL_ROWS);
     score_samples(problem, &x, &best.posterior.std, reference, seed, kernel, total)
@@ -514,11 +584,31 @@ pub fn evaluate_fresh(
     let total = report.compute.grad_evals + report.compute.scoring_grad_evals;
     let cfg = &report.config;
     let Some(best) = &report.best else {
-        return Ok(Evaluation { ksd: None, std_rel_error: None, xi: None, test_log_loss: None, calibration: None, test_rmse: None, total_grad_evals: total, speedup_vs_grid: None, fresh_run: None });
+        return Ok(Evaluation {
+            ksd: None,
+            std_rel_error: None,
+            xi: None,
+            test_log_loss: None,
+            calibration: None,
+            test_rmse: None,
+            total_grad_evals: total,
+            speedup_vs_grid: None,
+            fresh_run: None,
+        });
     };
     let (run, x, moments) = fresh_chain_observed(problem, cfg, best, plan, on_progress, cancel)?;
     let mut e = if run.diverged_iter.is_some() || moments.n == 0 {
-        Evaluation { ksd: None, std_rel_error: None, xi: None, test_log_loss: None, calibration: None, test_rmse: None, total_grad_evals: total, speedup_vs_grid: None, fresh_run: None }
+        Evaluation {
+            ksd: None,
+            std_rel_error: None,
+            xi: None,
+            test_log_loss: None,
+            calibration: None,
+            test_rmse: None,
+            total_grad_evals: total,
+            speedup_vs_grid: None,
+            fresh_run: None,
+        }
     } else {
         score_samples(problem, &x, &moments.std(), reference, cfg.seed, kernel, total)?
     };
@@ -527,25 +617,45 @@ pub fn evaluate_fresh(
 }
 
 /// The evaluation metrics of samples `x` (row-major) whose posterior sds are `std`.
-fn score_samples(problem: &Posterior, x: &[f64], std: &[f64], reference: Option<&Reference>, seed: u64, kernel: Option<KsdKernel>, total: u64) -> Result<Evaluation> {
+fn score_samples(
+    problem: &Posterior,
+    x: &[f64],
+    std: &[f64],
+    reference: Option<&Reference>,
+    seed: u64,
+    kernel: Option<KsdKernel>,
+    total: u64,
+) -> Result<Evaluation> {
     let d = problem.dim;
     let mut r = rng::stream(seed, (1 << 40) + 4);
     let g = score_vectors(problem.train.as_ref(), x, None, &mut r);
     // The comparison's kernel (default: the run kernel, Laplace preconditioner at the MAP): the same for every tuner.
     let kernel = RunKernel::for_metric(&ksd_kind(kernel), problem.train.as_ref(), &problem.map)?;
     let ksd = kernel.and_then(|k| k.ksd(x, &g, d).ok()).map(|v| RunKernel::rank_value(&v));
-    let std_rel_error = reference.map(|rf| {
-        std.iter().zip(&rf.std).map(|(a, b)| (a - b).abs() / b.abs().max(1e-300)).sum::<f64>() / d as f64
-    });
+    let std_rel_error = reference
+        .map(|rf| std.iter().zip(&rf.std).map(|(a, b)| (a - b).abs() / b.abs().max(1e-300)).sum::<f64>() / d as f64);
     let xi = reference.map(|rf| xi_error(std, &rf.std));
     let test_log_loss = problem.test.as_ref().map(|t| predictive_log_loss(t.as_ref(), x));
-    let calibration = problem
-        .test
-        .as_ref()
-        .filter(|t| t.n_classes() >= 2)
-        .and_then(|t| crate::experiments::sgmcmc::calibration::predictive_calibration(t.as_ref(), x, crate::experiments::sgmcmc::calibration::BINS).ok());
+    let calibration = problem.test.as_ref().filter(|t| t.n_classes() >= 2).and_then(|t| {
+        crate::experiments::sgmcmc::calibration::predictive_calibration(
+            t.as_ref(),
+            x,
+            crate::experiments::sgmcmc::calibration::BINS,
+        )
+        .ok()
+    });
     let test_rmse = problem.test.as_ref().and_then(|t| t.predictive_rmse(x));
-    Ok(Evaluation { ksd, std_rel_error, xi, test_log_loss, calibration, test_rmse, total_grad_evals: total, speedup_vs_grid: None, fresh_run: None })
+    Ok(Evaluation {
+        ksd,
+        std_rel_error,
+        xi,
+        test_log_loss,
+        calibration,
+        test_rmse,
+        total_grad_evals: total,
+        speedup_vs_grid: None,
+        fresh_run: None,
+    })
 }
 
 /// Runs every tuner on the same problem and seed and evaluates them: on a fresh chain from the MAP when
@@ -571,10 +681,13 @@ pub fn compare(
 ) -> Result<Comparison> {
     let seed = tuners.first().map(|t| t.1.seed).unwrap_or(0);
     // Every tuner of a comparison derives from one base config: the first KSD tuner's kernel is the comparison's.
-    let kernel = tuners.iter().find_map(|t| match &t.1.metric.kind {
-        MetricKind::Ksd { kernel, .. } => Some(*kernel),
-        _ => None,
-    }).flatten();
+    let kernel = tuners
+        .iter()
+        .find_map(|t| match &t.1.metric.kind {
+            MetricKind::Ksd { kernel, .. } => Some(*kernel),
+            _ => None,
+        })
+        .flatten();
     let reference = match given {
         Some(r) => Some(r),
         None if reference_samples > 0 => Some(reference(problem, reference_samples, seed, cancel, on_reference)?),
@@ -585,7 +698,15 @@ pub fn compare(
         let report = drive(cfg, problem, &mut |e| observer(name, e), cancel)?;
         let evaluation = match evaluation {
             None => evaluate(problem, &report, reference.as_ref(), cfg.seed, kernel)?,
-            Some(plan) => evaluate_fresh(problem, &report, reference.as_ref(), &plan, kernel, &mut |d, t, u| on_evaluation(name, d, t, u), cancel)?,
+            Some(plan) => evaluate_fresh(
+                problem,
+                &report,
+                reference.as_ref(),
+                &plan,
+                kernel,
+                &mut |d, t, u| on_evaluation(name, d, t, u),
+                cancel,
+            )?,
         };
         entries.push(CompareEntry { name: name.clone(), report, evaluation });
     }

@@ -1,8 +1,8 @@
 //! The HOAG comparison's configuration (serde JSON; CLI `--config`, the page's worker message): problem, data
 //! source, tolerance sequence, methods, budget. Presets are in `presets.rs`, checks in `validate.rs`.
 
-use serde::{Deserialize, Serialize};
 use crate::math::powf;
+use serde::{Deserialize, Serialize};
 
 /// Which bilevel problem.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

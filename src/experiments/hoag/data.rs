@@ -4,12 +4,12 @@
 use super::problems::{Bilevel, KernelRidgeBilevel, LogisticBilevel, Split};
 use super::{HoagConfig, HoagData, ProblemKind};
 use crate::data::Dataset;
+use crate::math::{exp, sin};
 use crate::rng::{stream, Rng};
 use crate::{Error, Result};
 use rand::RngExt;
 use rand_distr::{Distribution, StandardNormal};
 use std::borrow::Cow;
-use crate::math::{exp, sin};
 
 fn simulate(problem: ProblemKind, n: usize, d: usize, seed: u64) -> Dataset {
     let mut rng: Rng = stream(seed, 0x484f_4147);
@@ -17,13 +17,20 @@ fn simulate(problem: ProblemKind, n: usize, d: usize, seed: u64) -> Dataset {
     let y = match problem {
         ProblemKind::Logreg | ProblemKind::LogregPerFeature => {
             let w: Vec<f64> = (0..d)
-                .map(|_| { let e: f64 = StandardNormal.sample(&mut rng); 3.0 / (d as f64).sqrt() * e })
+                .map(|_| {
+                    let e: f64 = StandardNormal.sample(&mut rng);
+                    3.0 / (d as f64).sqrt() * e
+                })
                 .collect();
             (0..n)
                 .map(|i| {
                     let t: f64 = x[i * d..(i + 1) * d].iter().zip(&w).map(|(a, b)| a * b).sum();
                     let u: f64 = rng.random();
-                    if u < 1.0 / (1.0 + exp(-t)) { 1.0 } else { 0.0 }
+                    if u < 1.0 / (1.0 + exp(-t)) {
+                        1.0
+                    } else {
+                        0.0
+                    }
                 })
                 .collect()
         }
@@ -55,9 +62,7 @@ pub(super) fn build_problem(cfg: &HoagConfig, data: &Dataset) -> Result<Box<dyn 
     if cfg.problem != ProblemKind::KernelRidge {
         data.recode_two_labels(-1.0, 1.0)?;
     } else if n / 3 > 4000 {
-        return Err(Error::data(format!(
-            "kernel ridge stores n x n kernel matrices: use at most 12000 rows, got {n}"
-        )));
+        return Err(Error::data(format!("kernel ridge stores n x n kernel matrices: use at most 12000 rows, got {n}")));
     }
     // Seeded shuffle, thirds: train, test (the outer loss), validation; train statistics standardise all.
     let mut parts = data.shuffled_parts(&thirds(n), &mut stream(cfg.seed, 0x5350_4c49))?;
@@ -73,7 +78,10 @@ pub(super) fn build_problem(cfg: &HoagConfig, data: &Dataset) -> Result<Box<dyn 
     if let Some(init) = &cfg.init {
         let s = cfg.n_hyper().unwrap_or(p);
         if init.len() != s {
-            return Err(Error::config(format!("init has {} values but the problem has {s} hyperparameter(s)", init.len())));
+            return Err(Error::config(format!(
+                "init has {} values but the problem has {s} hyperparameter(s)",
+                init.len()
+            )));
         }
     }
     Ok(match cfg.problem {

@@ -29,7 +29,11 @@ impl Experiment for HoagExperiment {
         match cfg.data {
             HoagData::Digits => vec![Shipped::Digits],
             HoagData::Diabetes => vec![Shipped::Diabetes],
-            HoagData::Simulate { .. } | HoagData::Mnist { .. } | HoagData::Csv { .. } | HoagData::Upload { .. } | HoagData::Svmlight { .. } => Vec::new(),
+            HoagData::Simulate { .. }
+            | HoagData::Mnist { .. }
+            | HoagData::Csv { .. }
+            | HoagData::Upload { .. }
+            | HoagData::Svmlight { .. } => Vec::new(),
         }
     }
     fn use_csv(cfg: &mut HoagConfig, path: &str, label: &str, _standardize: bool) -> Result<()> {
@@ -58,14 +62,25 @@ impl Experiment for HoagExperiment {
         match &self.cfg.data {
             HoagData::Csv { path, label } => Some(DataRequest::labelled(Some(path), label)),
             HoagData::Upload { label } => Some(DataRequest::labelled(None, label)),
-            HoagData::Svmlight { path } => Some(DataRequest { path: path.clone(), label: String::new(), format: DataFormat::Svmlight }),
+            HoagData::Svmlight { path } => {
+                Some(DataRequest { path: path.clone(), label: String::new(), format: DataFormat::Svmlight })
+            }
             _ => None,
         }
     }
-    fn run(&self, inputs: Inputs, progress: &mut dyn FnMut(f64, f64, HoagEvent), stop: &AtomicBool) -> Result<HoagReport> {
+    fn run(
+        &self,
+        inputs: Inputs,
+        progress: &mut dyn FnMut(f64, f64, HoagEvent),
+        stop: &AtomicBool,
+    ) -> Result<HoagReport> {
         let total = self.cfg.methods.len() as f64;
         let budget = self.cfg.budget.cost.max(1) as f64;
-        if let Some(ds) = inputs.data.as_ref().filter(|_| matches!(self.cfg.problem, crate::experiments::hoag::ProblemKind::KernelRidge)) {
+        if let Some(ds) = inputs
+            .data
+            .as_ref()
+            .filter(|_| matches!(self.cfg.problem, crate::experiments::hoag::ProblemKind::KernelRidge))
+        {
             // Kernel ridge holds kernel matrices over the training third (n/3 x n/3; about three of them):
             // refused before building when the file is too large for the memory limit.
             let m = ds.n.div_ceil(3) as f64;
@@ -77,7 +92,9 @@ impl Experiment for HoagExperiment {
         let mut done = 0.0;
         let mut observe = |e: &HoagEvent| {
             match e {
-                HoagEvent::Progress { method, point, .. } => done = *method as f64 + (point.cost as f64 / budget).min(1.0),
+                HoagEvent::Progress { method, point, .. } => {
+                    done = *method as f64 + (point.cost as f64 / budget).min(1.0)
+                }
                 HoagEvent::MethodDone { method, .. } => done = *method as f64 + 1.0,
                 HoagEvent::Done {} => done = total,
                 _ => {}
@@ -85,7 +102,10 @@ impl Experiment for HoagExperiment {
             progress(done, total, e.clone())
         };
         if let HoagData::Svmlight { .. } = self.cfg.data {
-            let sparse = inputs.sparse.as_ref().ok_or_else(|| crate::Error::config("data source svmlight: no svmlight file was given"))?;
+            let sparse = inputs
+                .sparse
+                .as_ref()
+                .ok_or_else(|| crate::Error::config("data source svmlight: no svmlight file was given"))?;
             return crate::experiments::hoag::run_sparse(&self.cfg, sparse, &mut observe, stop);
         }
         crate::experiments::hoag::run_checked(&self.cfg, inputs.data.as_ref(), &mut observe, stop)
@@ -132,7 +152,13 @@ pub(crate) fn hoag_cost(cfg: &HoagConfig) -> Cost {
     if cfg.reference_runs > 0 {
         // the HOAG runs that define the reference optimum, each on a method's budget plus its final solve
         let runs = cfg.reference_runs as f64;
-        cost.add(Phase::new("reference runs", runs * (cfg.budget.cost as f64 + TYPICAL_SOLVE_PASSES), "passes", per_pass, Basis::Bound));
+        cost.add(Phase::new(
+            "reference runs",
+            runs * (cfg.budget.cost as f64 + TYPICAL_SOLVE_PASSES),
+            "passes",
+            per_pass,
+            Basis::Bound,
+        ));
     }
     let solves = methods * (cfg.budget.max_iter as f64 + 1.0);
     cost.add(Phase::new("accurate solves", solves * TYPICAL_SOLVE_PASSES, "passes", per_pass, Basis::Typical));

@@ -17,10 +17,13 @@ pub(super) fn landscape(pr: &dyn Bilevel, cfg: &HoagConfig) -> Result<Landscape>
     // One hyperparameter: the axis; more than two: along the diagonal (every hyperparameter equal).
     let rows: Vec<Vec<(f64, f64)>> = if s != 2 {
         let mut x = vec![0.0; n];
-        vec![axis.iter().map(|&l| {
-            let (f, v, _, _) = evaluate(pr, &vec![l; s], &mut x, cfg.blackbox_tol, max_iter);
-            (f, v)
-        }).collect()]
+        vec![axis
+            .iter()
+            .map(|&l| {
+                let (f, v, _, _) = evaluate(pr, &vec![l; s], &mut x, cfg.blackbox_tol, max_iter);
+                (f, v)
+            })
+            .collect()]
     } else {
         axis.par_iter()
             .map(|&a| {
@@ -52,4 +55,3 @@ pub(super) fn landscape(pr: &dyn Bilevel, cfg: &HoagConfig) -> Result<Landscape>
     };
     Ok(Landscape { axes, values, validation, argmin, min: best })
 }
-

@@ -6,16 +6,16 @@
 #![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
 
 use super::problems::{Bilevel, InnerAt};
-use super::unroll;
 use super::solvers::{conjugate_gradient, norm};
+use super::unroll;
 use super::{HoagConfig, HoagMethodReport, MethodSpec, StepRule, TracePoint};
 use crate::gp::{BaseKernel, Gp, HyperOptions, Kernel};
+use crate::math::{exp, ln};
 use crate::rng::{stream, Rng};
 use crate::{Error, Result};
 use rand::RngExt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use web_time::Instant;
-use crate::math::{exp, ln};
 
 /// Adaptive step of Pedregosa (2016, Sec. 3 "Adaptive step size", eq. 3): the step `1/L` is multiplied by
 /// β = `BETA` = 1.05 when the sufficient-decrease inequality holds and by α = 0.5 otherwise ("M = 1, α = 0.5,
@@ -51,7 +51,13 @@ pub(super) fn grad_norm_at_zero(at: &dyn InnerAt, n: usize) -> f64 {
 
 /// Solves the inner problem at `lam` until `|x - x(λ)| <= tol` (warm start `x`) and returns
 /// `(outer loss, validation loss, cost, inner iterations)`.
-pub(super) fn evaluate(pr: &dyn Bilevel, lam: &[f64], x: &mut [f64], tol: f64, max_iter: usize) -> (f64, f64, u64, usize) {
+pub(super) fn evaluate(
+    pr: &dyn Bilevel,
+    lam: &[f64],
+    x: &mut [f64],
+    tol: f64,
+    max_iter: usize,
+) -> (f64, f64, u64, usize) {
     let at = pr.at(lam);
     let n0 = grad_norm_at_zero(at.as_ref(), x.len());
     // |∇h| <= μ(λ) tol bounds |x - x(λ)| by tol (as HOAG's rule); floored at round-off, 1e-12 |∇h(0)|.
@@ -87,7 +93,18 @@ impl Tracker<'_> {
         r
     }
     #[allow(clippy::too_many_arguments)]
-    fn push(&mut self, iter: usize, hyper: &[f64], f: f64, best_hyper: &[f64], best_f: f64, val: f64, tol: Option<f64>, gn: Option<f64>, rejected: bool) {
+    fn push(
+        &mut self,
+        iter: usize,
+        hyper: &[f64],
+        f: f64,
+        best_hyper: &[f64],
+        best_f: f64,
+        val: f64,
+        tol: Option<f64>,
+        gn: Option<f64>,
+        rejected: bool,
+    ) {
         let pt = TracePoint {
             iter,
             seconds: self.seconds(),
@@ -152,10 +169,13 @@ fn run_method_from(
     emit: &mut dyn FnMut(&TracePoint),
     cancel: &AtomicBool,
 ) -> Result<HoagMethodReport> {
-    let mut tr = Tracker { start: Instant::now(), paused: 0.0, cost: 0, inner_iters: 0, trace: Vec::new(), emit, measure };
+    let mut tr =
+        Tracker { start: Instant::now(), paused: 0.0, cost: 0, inner_iters: 0, trace: Vec::new(), emit, measure };
     let mut x = vec![0.0; pr.n_inner()];
     let (final_hyper, tolerances, stopped) = match spec {
-        MethodSpec::Hoag { .. } | MethodSpec::IterDiff { .. } => gradient_method(pr, cfg, spec, init, &mut tr, &mut x, cancel)?,
+        MethodSpec::Hoag { .. } | MethodSpec::IterDiff { .. } => {
+            gradient_method(pr, cfg, spec, init, &mut tr, &mut x, cancel)?
+        }
         _ => search_method(pr, cfg, spec, method_id, &mut tr, &mut x, cancel)?,
     };
     let seconds = tr.seconds();
@@ -353,7 +373,8 @@ fn norm_cdf(z: f64) -> f64 {
             + t * (0.37409196
                 + t * (0.09678418
                     + t * (-0.18628806
-                        + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+                        + t * (0.27886807
+                            + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
     let erfc = if x >= 0.0 { y } else { 2.0 - y };
     0.5 * erfc
 }
@@ -383,18 +404,19 @@ fn bo_next(xs: &[Vec<f64>], ys: &[f64], b: [f64; 2], rng: &mut Rng) -> Vec<f64> 
     let mean = logs.iter().sum::<f64>() / logs.len() as f64;
     let sd = (logs.iter().map(|y| (y - mean).powi(2)).sum::<f64>() / logs.len() as f64).sqrt().max(1e-12);
     let z: Vec<f64> = logs.iter().map(|y| (y - mean) / sd).collect();
-    let fitted = Kernel::new(BaseKernel::Matern52, s, 0.2, 1.0).and_then(|k| Gp::fit(&u, &z, k, 1e-6)).and_then(|mut gp| {
-        let opts = HyperOptions {
-            length_scale: (0.02, 2.0),
-            signal_var: (0.05, 20.0),
-            noise_var: Some((1e-8, 1e-2)),
-            restarts: 2,
-            max_iters: 50,
-            ..HyperOptions::default()
-        };
-        gp.optimize_hyperparameters(rng, &opts)?;
-        Ok(gp)
-    });
+    let fitted =
+        Kernel::new(BaseKernel::Matern52, s, 0.2, 1.0).and_then(|k| Gp::fit(&u, &z, k, 1e-6)).and_then(|mut gp| {
+            let opts = HyperOptions {
+                length_scale: (0.02, 2.0),
+                signal_var: (0.05, 20.0),
+                noise_var: Some((1e-8, 1e-2)),
+                restarts: 2,
+                max_iters: 50,
+                ..HyperOptions::default()
+            };
+            gp.optimize_hyperparameters(rng, &opts)?;
+            Ok(gp)
+        });
     let gp = match fitted {
         Ok(gp) => gp,
         Err(_) => return uniform_point(rng, s, b),

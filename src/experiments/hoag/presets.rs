@@ -23,9 +23,7 @@ impl HoagConfig {
                 c.landscape_points = 25;
                 Ok(c)
             }
-            other => Err(Error::config(format!(
-                "unknown HOAG preset '{other}' (known: logreg, kernel-ridge)"
-            ))),
+            other => Err(Error::config(format!("unknown HOAG preset '{other}' (known: logreg, kernel-ridge)"))),
         }
     }
 }

@@ -17,8 +17,8 @@
 #![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
 
 use super::solvers::{conjugate_gradient, dot, lbfgs, SolveInfo};
-use std::cell::{Cell, RefCell};
 use crate::math::{exp, ln, ln_1p};
+use std::cell::{Cell, RefCell};
 
 /// One data split: `n x p` row-major features and targets.
 #[derive(Debug, Clone, Default)]
@@ -300,7 +300,11 @@ impl<T: L2Logistic> LogisticAt<'_, T> {
 
 impl<T: L2Logistic> Bilevel for T {
     fn n_hyper(&self) -> usize {
-        if self.per_feature() { self.p() } else { 1 }
+        if self.per_feature() {
+            self.p()
+        } else {
+            1
+        }
     }
     fn n_inner(&self) -> usize {
         self.p()
@@ -429,14 +433,19 @@ impl KernelRidgeBilevel {
     /// gradient methods' start with an explicit `init`; the default is the paper's `-log(n_feat)`).
     pub fn median_log_width(&self) -> f64 {
         let n = self.train.n;
-        let mut d: Vec<f64> = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).map(|(i, j)| self.d_tr[i * n + j]).collect();
+        let mut d: Vec<f64> =
+            (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).map(|(i, j)| self.d_tr[i * n + j]).collect();
         if d.is_empty() {
             return 0.0;
         }
         let mid = d.len() / 2;
         d.select_nth_unstable_by(mid, |a, b| a.total_cmp(b));
         let m = d[mid];
-        if m > 0.0 && m.is_finite() { -ln(m) } else { 0.0 }
+        if m > 0.0 && m.is_finite() {
+            -ln(m)
+        } else {
+            0.0
+        }
     }
 }
 

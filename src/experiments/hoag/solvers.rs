@@ -9,7 +9,13 @@ use crate::optim::{GradNorm, LbfgsOptions};
 /// L-BFGS minimisation of a smooth function given by `fg(x, grad) -> value`, memory `m`, from the warm
 /// start in `x`; stops when `|grad| <= tol` (Euclidean) or after `max_iter` iterations. The first step has
 /// unit length. See [`crate::optim::lbfgs`].
-pub fn lbfgs(fg: impl FnMut(&[f64], &mut [f64]) -> f64, x: &mut [f64], tol: f64, max_iter: usize, m: usize) -> SolveInfo {
+pub fn lbfgs(
+    fg: impl FnMut(&[f64], &mut [f64]) -> f64,
+    x: &mut [f64],
+    tol: f64,
+    max_iter: usize,
+    m: usize,
+) -> SolveInfo {
     let opts = LbfgsOptions {
         max_iters: max_iter,
         memory: m,

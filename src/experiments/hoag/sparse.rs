@@ -101,7 +101,10 @@ pub fn sparse_problem(cfg: &HoagConfig, data: &SparseDataset) -> Result<SparseLo
     if let Some(init) = &cfg.init {
         let s = if per_feature { data.x.n_cols } else { 1 };
         if init.len() != s {
-            return Err(Error::config(format!("init has {} values but the problem has {s} hyperparameter(s)", init.len())));
+            return Err(Error::config(format!(
+                "init has {} values but the problem has {s} hyperparameter(s)",
+                init.len()
+            )));
         }
     }
     let y: Vec<f64> = data.y.iter().map(|v| if *v == labels[0] { -1.0 } else { 1.0 }).collect();

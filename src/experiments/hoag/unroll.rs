@@ -28,7 +28,13 @@ pub(crate) const LBFGS_MEMORY: usize = 10;
 /// Iterative differentiation with the solver the problem uses ([`InnerAt::linear`]: CG, otherwise L-BFGS):
 /// at most `steps` iterations from zero, stopping early when `|∇_1 h| <= tol`. Leaves `x_T` in `x`, writes
 /// `d f(x_T(λ), λ)/dλ` into `grad` and returns `(f(x_T), iterations)`.
-pub fn unrolled_hypergradient(at: &dyn InnerAt, steps: usize, tol: f64, x: &mut [f64], grad: &mut [f64]) -> (f64, usize) {
+pub fn unrolled_hypergradient(
+    at: &dyn InnerAt,
+    steps: usize,
+    tol: f64,
+    x: &mut [f64],
+    grad: &mut [f64],
+) -> (f64, usize) {
     if at.linear() {
         cg(at, steps, tol, x, grad)
     } else {
@@ -133,7 +139,11 @@ struct LbfgsStep {
 /// The two-loop recursion (Nocedal & Wright 2006, Algorithm 7.4) as in [`crate::optim::lbfgs`]:
 /// returns `z = H g` (the direction is `-z`) and, for the reverse pass, `(q_k, z_k, a_k, ρ_k, γ)`.
 #[allow(clippy::type_complexity)]
-fn two_loop(g: &[f64], ss: &[Vec<f64>], ys: &[Vec<f64>]) -> (Vec<f64>, Vec<Vec<f64>>, Vec<Vec<f64>>, Vec<f64>, Vec<f64>, f64) {
+fn two_loop(
+    g: &[f64],
+    ss: &[Vec<f64>],
+    ys: &[Vec<f64>],
+) -> (Vec<f64>, Vec<Vec<f64>>, Vec<Vec<f64>>, Vec<f64>, Vec<f64>, f64) {
     let k = ss.len();
     let rho: Vec<f64> = (0..k).map(|j| 1.0 / dot(&ss[j], &ys[j])).collect();
     let mut a = vec![0.0; k];
@@ -210,7 +220,8 @@ fn lbfgs(at: &dyn InnerAt, steps: usize, tol: f64, m: usize, x: &mut [f64], grad
         if !(dot(&g, &d) < 0.0) {
             break;
         }
-        let (step, _) = crate::optim::armijo_backtrack(x, &d, f, &g, &mut xn, &mut gn, 40, |_| {}, |v, gv| at.value_grad(v, gv));
+        let (step, _) =
+            crate::optim::armijo_backtrack(x, &d, f, &g, &mut xn, &mut gn, 40, |_| {}, |v, gv| at.value_grad(v, gv));
         let Some((t, fnew)) = step else {
             if window.is_empty() {
                 break;
@@ -218,7 +229,11 @@ fn lbfgs(at: &dyn InnerAt, steps: usize, tol: f64, m: usize, x: &mut [f64], grad
             window.clear();
             continue;
         };
-        tape.push(LbfgsStep { alpha: t, steepest: is_steepest, window: if is_steepest { Vec::new() } else { window.clone() } });
+        tape.push(LbfgsStep {
+            alpha: t,
+            steepest: is_steepest,
+            window: if is_steepest { Vec::new() } else { window.clone() },
+        });
         let (mut sy, mut ss, mut yy) = (0.0, 0.0, 0.0);
         for i in 0..n {
             let (si, yi) = (xn[i] - x[i], gn[i] - g[i]);

@@ -46,9 +46,9 @@ use nalgebra::DMatrix;
 use rand_distr::{Distribution, StandardNormal};
 
 use super::model::{norm_quantile, softplus, softplus_inv, Link, LinkForm};
+use crate::linalg::dot;
 use crate::math::logistic;
 use crate::math::{exp, ln, log10};
-use crate::linalg::dot;
 
 /// One recorded interval: its start value, its rate, the values recorded inside it at fractions `tau`, and
 /// whether the run diverged in it (diverged intervals are kept out of the regression).
@@ -123,7 +123,14 @@ impl ChainedModel {
     /// Fits the model with links `link` in the form `form` on the non-diverged intervals, with at most
     /// `m_max` inducing inputs per latent GP. Errors: `Config` with fewer than 2 usable intervals or the
     /// `softplus` link (exact-increments model only), `Numerical` if the fit fails.
-    pub fn fit(obs: &[IntervalObs], link: Link, form: LinkForm, lr_bounds: [f64; 2], m_max: usize, iters: usize) -> Result<Self> {
+    pub fn fit(
+        obs: &[IntervalObs],
+        link: Link,
+        form: LinkForm,
+        lr_bounds: [f64; 2],
+        m_max: usize,
+        iters: usize,
+    ) -> Result<Self> {
         if link == Link::Softplus {
             return Err(Error::config("the chained trace model has the linear and exponential links only"));
         }
@@ -134,8 +141,7 @@ impl ChainedModel {
         let starts: Vec<f64> = used.iter().map(|o| ln(o.y_start)).collect();
         let n = starts.len() as f64;
         let scale = InputScale::fit(&starts, lr_bounds);
-        let incs: Vec<f64> =
-            used.iter().map(|o| o.points.last().map_or(0.0, |p| ln(p.1)) - ln(o.y_start)).collect();
+        let incs: Vec<f64> = used.iter().map(|o| o.points.last().map_or(0.0, |p| ln(p.1)) - ln(o.y_start)).collect();
         let s = (incs.iter().map(|v| v * v).sum::<f64>() / n).sqrt().max(1e-6);
         let xs: Vec<[f64; 2]> = used.iter().map(|o| scale.at(ln(o.y_start), o.lr)).collect();
         let mut kernel = Kernel::new(BaseKernel::Matern52, 2, 1.0, 1.0)?;

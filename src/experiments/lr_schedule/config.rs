@@ -4,7 +4,6 @@
 use super::{Link, LinkForm, Optimizer};
 use serde::{Deserialize, Serialize};
 
-
 /// The training problem.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]

@@ -24,11 +24,9 @@ pub(super) fn build_problem(cfg: &LrConfig, data: Option<&Dataset>) -> Result<Bo
             owned = crate::data::mnist::Mnist::load()?.dataset(&classes, Some(*per_class), *pool)?;
             &owned
         }
-        (None, _) => {
-            return Err(Error::config(
-                "data source csv/upload needs the data passed in (the experiment's Inputs; the CLI and the page do this)",
-            ))
-        }
+        (None, _) => return Err(Error::config(
+            "data source csv/upload needs the data passed in (the experiment's Inputs; the CLI and the page do this)",
+        )),
     };
     if ds.n < 10 {
         return Err(Error::data(format!("need at least 10 rows, got {}", ds.n)));

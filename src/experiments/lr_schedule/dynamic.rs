@@ -1,14 +1,17 @@
 //! Dynamic tuning of one run with the GP trace model (Picheny et al. 2020, Algorithm 1).
 
-use super::schedules::{logspace, run_segment, Segment};
 use super::chained::{quantile, ChainedModel, IntervalObs};
 use super::failure::FailureClassifier;
-use super::{Band, Decision, Link, LinkForm, TraceModelKind, DynamicReport, LrConfig, LrEvent, LrMethodReport, LrTracePoint, RunState, TraceModel, TrainProblem, Transition};
+use super::schedules::{logspace, run_segment, Segment};
+use super::{
+    Band, Decision, DynamicReport, Link, LinkForm, LrConfig, LrEvent, LrMethodReport, LrTracePoint, RunState,
+    TraceModel, TraceModelKind, TrainProblem, Transition,
+};
+use crate::math::log10;
 use crate::rng::substream;
 use crate::{Error, Result};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
-use crate::math::log10;
 
 /// Dynamic tuning of one run (Picheny et al. 2020, Algorithm 1).
 pub(super) fn dynamic_tuning(
@@ -208,4 +211,3 @@ pub(super) fn dynamic_tuning(
     };
     Ok((rep, det))
 }
-

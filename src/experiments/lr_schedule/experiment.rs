@@ -62,19 +62,26 @@ impl Experiment for LrExperiment {
         let (mut done, mut total) = (0.0, 1.0);
         let intervals = self.cfg.intervals.max(1) as f64;
         let mut finished_methods = 0.0;
-        crate::experiments::lr_schedule::run_checked(&self.cfg, inputs.data.as_ref(), &mut |e| {
-            match e {
-                LrEvent::Started { methods, .. } => total = methods.len().max(1) as f64,
-                LrEvent::MethodDone { .. } => {
-                    finished_methods += 1.0;
-                    done = finished_methods;
+        crate::experiments::lr_schedule::run_checked(
+            &self.cfg,
+            inputs.data.as_ref(),
+            &mut |e| {
+                match e {
+                    LrEvent::Started { methods, .. } => total = methods.len().max(1) as f64,
+                    LrEvent::MethodDone { .. } => {
+                        finished_methods += 1.0;
+                        done = finished_methods;
+                    }
+                    // The dynamic tuner is the last method: its intervals fill its share.
+                    LrEvent::IntervalDone { interval, .. } => {
+                        done = finished_methods + (*interval as f64 + 1.0) / intervals
+                    }
+                    LrEvent::Done {} => done = total,
                 }
-                // The dynamic tuner is the last method: its intervals fill its share.
-                LrEvent::IntervalDone { interval, .. } => done = finished_methods + (*interval as f64 + 1.0) / intervals,
-                LrEvent::Done {} => done = total,
-            }
-            progress(done.min(total), total, e.clone())
-        }, stop)
+                progress(done.min(total), total, e.clone())
+            },
+            stop,
+        )
     }
 }
 
@@ -89,7 +96,9 @@ pub(crate) fn lr_cost(cfg: &LrConfig) -> Cost {
     use super::LrProblem;
     let shape = match (&cfg.problem, &cfg.data) {
         // Sec. 4: binary tasks of `per_class` digits per class, pooled (multitask/mod.rs `build_task`).
-        (_, _) if cfg.multitask.is_some() => cfg.multitask.as_ref().map(|m| (2 * m.per_class, (28 / m.pool.max(1)).pow(2), 2)),
+        (_, _) if cfg.multitask.is_some() => {
+            cfg.multitask.as_ref().map(|m| (2 * m.per_class, (28 / m.pool.max(1)).pow(2), 2))
+        }
         (LrProblem::NoisyQuadratic { dim, .. }, _) => Some((1usize, *dim, 1usize)),
         (_, LrData::Digits) => Some((1797, 64, 10)),
         (_, LrData::Mnist { per_class, pool }) => {
@@ -125,9 +134,21 @@ pub(crate) fn lr_cost(cfg: &LrConfig) -> Cost {
     let d = cfg.intervals as f64;
     let batch = if no_data { 1.0 } else { cfg.batch as f64 };
     let mut cost = Cost::default();
-    cost.add(Phase::new("training", runs * d * cfg.steps_per_interval as f64 * batch, "examples", 3.0 * weights, Basis::Exact));
+    cost.add(Phase::new(
+        "training",
+        runs * d * cfg.steps_per_interval as f64 * batch,
+        "examples",
+        3.0 * weights,
+        Basis::Exact,
+    ));
     let eval = if no_data { 1.0 } else { (cfg.eval_points as f64).min(n as f64) };
-    cost.add(Phase::new("trace records", runs * d * cfg.records_per_interval as f64 * eval, "examples", weights, Basis::Bound));
+    cost.add(Phase::new(
+        "trace records",
+        runs * d * cfg.records_per_interval as f64 * eval,
+        "examples",
+        weights,
+        Basis::Bound,
+    ));
     if q > 0 {
         let per_interval = (q * (cfg.records_per_interval + 1)) as f64;
         let fits: f64 = (0..cfg.intervals.saturating_sub(1))

@@ -56,7 +56,12 @@ mod tests {
             obs.push(IntervalObs { y_start: 1.0, lr, points: vec![], diverged: lr > 0.2 });
         }
         let c = FailureClassifier::fit(&obs, [1e-3, 1.0]).unwrap();
-        assert!(c.p_fail(1.0, 0.9) > 0.6 && c.p_fail(1.0, 2e-3) < 0.15, "{} {}", c.p_fail(1.0, 0.9), c.p_fail(1.0, 2e-3));
+        assert!(
+            c.p_fail(1.0, 0.9) > 0.6 && c.p_fail(1.0, 2e-3) < 0.15,
+            "{} {}",
+            c.p_fail(1.0, 0.9),
+            c.p_fail(1.0, 2e-3)
+        );
         obs.iter_mut().for_each(|o| o.diverged = false);
         assert_eq!(FailureClassifier::fit(&obs, [1e-3, 1.0]).unwrap().p_fail(1.0, 0.9), 0.0);
     }

@@ -44,8 +44,8 @@ pub mod train;
 mod validate;
 
 pub use chained::{ChainedModel, IntervalObs};
-pub use failure::FailureClassifier;
 pub use config::*;
+pub use failure::FailureClassifier;
 pub use model::{Band, Link, LinkForm, TraceModel, Transition};
 pub use multitask::{MultitaskReport, MultitaskSpec};
 pub use report::*;
@@ -75,7 +75,17 @@ fn baseline_report(
     let final_loss = trace.last().map_or(y0, |p| p.loss);
     let test_loss = if st.diverged { f64::INFINITY } else { pr.test_loss(&st.w, &mut Vec::new()) };
     observer(&LrEvent::MethodDone { method: i, name: name.clone(), final_loss, trace: trace.clone() });
-    LrMethodReport { name, family, schedule, trace, final_loss, test_loss, diverged: st.diverged, compute_steps, repeat_finals }
+    LrMethodReport {
+        name,
+        family,
+        schedule,
+        trace,
+        final_loss,
+        test_loss,
+        diverged: st.diverged,
+        compute_steps,
+        repeat_finals,
+    }
 }
 
 /// Runs the comparison on a config the experiment contract checked once; `data` is the user's data set
@@ -152,7 +162,12 @@ pub(crate) fn run_checked(
 }
 
 /// The report of a run: its schedules, with the best constant and the best decay picked out.
-fn report(cfg: &LrConfig, methods: Vec<LrMethodReport>, dynamic: Option<DynamicReport>, multitask: Option<MultitaskReport>) -> LrReport {
+fn report(
+    cfg: &LrConfig,
+    methods: Vec<LrMethodReport>,
+    dynamic: Option<DynamicReport>,
+    multitask: Option<MultitaskReport>,
+) -> LrReport {
     LrReport {
         problem: cfg.problem.clone(),
         optimizer: cfg.optimizer,

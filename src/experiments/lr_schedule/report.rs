@@ -132,7 +132,12 @@ pub fn per_schedule_ranks(methods: &[LrMethodReport]) -> Vec<ScheduleRank> {
             let once = |m: &LrMethodReport| m.repeat_finals.first().copied().unwrap_or(m.final_loss);
             let below_tuner: Vec<String> =
                 of.iter().copied().filter(|&m| once(m) < tuner.final_loss).map(|m| m.name.clone()).collect();
-            Some(ScheduleRank { family: fam.to_string(), schedules: of.len(), rank: below_tuner.len() + 1, below_tuner })
+            Some(ScheduleRank {
+                family: fam.to_string(),
+                schedules: of.len(),
+                rank: below_tuner.len() + 1,
+                below_tuner,
+            })
         })
         .collect()
 }

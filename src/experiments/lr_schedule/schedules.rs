@@ -1,8 +1,8 @@
 //! Fixed schedules: the baselines (constants spread in log space, exponential decays) and running one.
 
 use super::{run_interval, LrConfig, LrTracePoint, RunState, TrainProblem};
-use crate::rng::stream;
 use crate::math::{exp, ln, powf};
+use crate::rng::stream;
 
 /// The baseline schedules of a config as (name, family, learning rate per interval): `constant` rates spread
 /// in log space over `lr_bounds`, and `exponential-decay` schedules from starts between the geometric middle and
@@ -37,7 +37,14 @@ pub(super) struct Segment {
     pub(super) end: f64,
 }
 
-pub(super) fn run_segment(pr: &dyn TrainProblem, cfg: &LrConfig, st: &mut RunState, lr: f64, cap: f64, rng: &mut crate::rng::Rng) -> Segment {
+pub(super) fn run_segment(
+    pr: &dyn TrainProblem,
+    cfg: &LrConfig,
+    st: &mut RunState,
+    lr: f64,
+    cap: f64,
+    rng: &mut crate::rng::Rng,
+) -> Segment {
     let mut raw = Vec::with_capacity(cfg.records_per_interval);
     let every = cfg.steps_per_interval / cfg.records_per_interval;
     let end = run_interval(pr, cfg.optimizer, st, lr, cfg.steps_per_interval, every, cap, rng, &mut raw);

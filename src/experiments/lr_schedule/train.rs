@@ -6,12 +6,12 @@
 // Index loops mirror the equations in these numeric kernels; negated comparisons deliberately catch NaN.
 #![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
 
+use crate::math::{exp, tanh};
+use crate::nn;
 use crate::rng::Rng;
 use rand::RngExt;
 use rand_distr::{Distribution, StandardNormal};
 use serde::{Deserialize, Serialize};
-use crate::math::{exp, tanh};
-use crate::nn;
 
 /// The optimiser of a training run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]

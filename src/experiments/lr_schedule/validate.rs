@@ -48,11 +48,18 @@ impl LrConfig {
                     "dynamic.link softplus exists only for model exact-increments; the sparse variational trace model has linear and exponential",
                 ));
             }
-            if self.dynamic.inducing < 2 || self.dynamic.inducing > 200 || self.dynamic.fit_iters == 0 || self.dynamic.fit_iters > 5000 {
+            if self.dynamic.inducing < 2
+                || self.dynamic.inducing > 200
+                || self.dynamic.fit_iters == 0
+                || self.dynamic.fit_iters > 5000
+            {
                 return Err(Error::config("dynamic.inducing must be in 2..=200 and dynamic.fit_iters in 1..=5000"));
             }
             if self.dynamic.runs < 2 || self.dynamic.runs > 64 {
-                return Err(Error::config(format!("dynamic.runs (Q) must be between 2 and 64, got {}", self.dynamic.runs)));
+                return Err(Error::config(format!(
+                    "dynamic.runs (Q) must be between 2 and 64, got {}",
+                    self.dynamic.runs
+                )));
             }
             if self.dynamic.candidates < 2 || self.dynamic.band_samples < 2 {
                 return Err(Error::config("dynamic.candidates and dynamic.band_samples must be at least 2"));
@@ -71,7 +78,9 @@ impl LrConfig {
             LrProblem::Mlp { hidden } if hidden == 0 || hidden > 4096 => {
                 Err(Error::config("mlp.hidden must be between 1 and 4096"))
             }
-            LrProblem::NoisyQuadratic { dim, noise } if dim == 0 || dim > 100_000 || !(noise >= 0.0 && noise.is_finite()) => {
+            LrProblem::NoisyQuadratic { dim, noise }
+                if dim == 0 || dim > 100_000 || !(noise >= 0.0 && noise.is_finite()) =>
+            {
                 Err(Error::config("noisy-quadratic needs 1 <= dim <= 100000 and a finite noise >= 0"))
             }
             _ => Ok(()),

@@ -2,11 +2,11 @@
 
 use super::config::{ArmGrid, TunerSpec};
 use crate::error::{Error, Result};
+use crate::math::{log10, powf};
 use crate::rng::Rng;
 use crate::sampler::{BatchSize, SamplerKind};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
-use crate::math::{powf, log10};
 
 /// One arm of the bandit.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -80,7 +80,13 @@ pub fn grid_arms(grid: &ArmGrid, kind: SamplerKind) -> Result<Vec<Arm>> {
 }
 
 /// The arms a tuner runs. `n_data` is needed by the heuristic (h = 1/N).
-pub fn tuner_arms(tuner: &TunerSpec, grid: &ArmGrid, kind: SamplerKind, n_data: usize, rng: &mut Rng) -> Result<Vec<Arm>> {
+pub fn tuner_arms(
+    tuner: &TunerSpec,
+    grid: &ArmGrid,
+    kind: SamplerKind,
+    n_data: usize,
+    rng: &mut Rng,
+) -> Result<Vec<Arm>> {
     match tuner {
         TunerSpec::Mamba { .. } | TunerSpec::Grid => grid_arms(grid, kind),
         // Paper section 3.4: "a step size of 1/N and a batch size of 10% of the data".

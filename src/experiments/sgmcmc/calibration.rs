@@ -51,7 +51,8 @@ pub fn calibration(probs: &[f64], labels: &[usize], k: usize, bins: usize) -> Re
             return Err(Error::numerical("calibration: a predictive probability is not finite"));
         }
         // First maximum: ties go to the smaller class index.
-        let (pred, &c) = row.iter().enumerate().fold((0, &row[0]), |best, (i, p)| if *p > *best.1 { (i, p) } else { best });
+        let (pred, &c) =
+            row.iter().enumerate().fold((0, &row[0]), |best, (i, p)| if *p > *best.1 { (i, p) } else { best });
         // Bin m holds confidences in ((m-1)/M, m/M]; a confidence of 0 goes to the first bin.
         let b = ((c * bins as f64).ceil() as usize).clamp(1, bins) - 1;
         count[b] += 1;

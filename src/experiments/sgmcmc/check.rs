@@ -23,11 +23,16 @@ impl TuneConfig {
         }
         if let MetricKind::Fssd { j } | MetricKind::FssdOpt { j, .. } = self.metric.kind {
             if !(1..=1000).contains(&j) {
-                return Err(Error::config(format!("FSSD needs between 1 and 1,000 test locations (`metric.j`), got {j}")));
+                return Err(Error::config(format!(
+                    "FSSD needs between 1 and 1,000 test locations (`metric.j`), got {j}"
+                )));
             }
         }
         if self.arm_draws > ARM_DRAWS_MAX {
-            return Err(Error::config(format!("`arm_draws` must be at most {ARM_DRAWS_MAX} (it is {})", self.arm_draws)));
+            return Err(Error::config(format!(
+                "`arm_draws` must be at most {ARM_DRAWS_MAX} (it is {})",
+                self.arm_draws
+            )));
         }
         if self.metric.max_samples < 2 {
             return Err(Error::config("`metric.max_samples` must be at least 2"));
@@ -106,7 +111,9 @@ impl TuneConfig {
             ModelSpec::Banana { .. } | ModelSpec::Mixture { .. } => Some(2.0),
             ModelSpec::Pmf { latent, users, items, prior, .. } => match (&self.data.source, users, items) {
                 (_, Some(u), Some(i)) => Some(((u + i + prior.extra_per_latent()) * latent) as f64),
-                (DataSource::SimulateRatings { users, items, .. }, _, _) => Some(((users + items + prior.extra_per_latent()) * latent) as f64),
+                (DataSource::SimulateRatings { users, items, .. }, _, _) => {
+                    Some(((users + items + prior.extra_per_latent()) * latent) as f64)
+                }
                 _ => None,
             },
             ModelSpec::Bnn { hidden, classes: k, .. } => {
@@ -132,12 +139,15 @@ impl TuneConfig {
             est.add("Gaussian target d x d matrices", 3.0 * (*d as f64) * (*d as f64) * 8.0);
         }
         let dim = self.param_dim(shape);
-        let (Ok((unit, r)), Ok(m)) = (self.budget.unit_amount(), super::arms::arm_count(&self.tuner, &self.arms, self.sampler.kind))
+        let (Ok((unit, r)), Ok(m)) =
+            (self.budget.unit_amount(), super::arms::arm_count(&self.tuner, &self.arms, self.sampler.kind))
         else {
             return est;
         };
         let iterations = match unit {
-            BudgetUnit::Iterations => Some(run_schedule(self, m, r).iter().map(|p| p.arms as f64 * p.budget).sum::<f64>()),
+            BudgetUnit::Iterations => {
+                Some(run_schedule(self, m, r).iter().map(|p| p.arms as f64 * p.budget).sum::<f64>())
+            }
             BudgetUnit::Seconds => None,
             BudgetUnit::GradEvals => {
                 // Iterations of an arm = its gradient evaluations / its batch (in training points).
@@ -176,10 +186,17 @@ impl TuneConfig {
             // its chain is shorter than that.
             let du = d as usize;
             let ms = self.metric.max_samples as f64;
-            let k = super::samples::chain_cap(du, super::driver::chain_scored_samples(self), super::driver::REPORT_SAMPLES, m) as f64;
+            let k = super::samples::chain_cap(
+                du,
+                super::driver::chain_scored_samples(self),
+                super::driver::REPORT_SAMPLES,
+                m,
+            ) as f64;
             let sub = super::samples::sub_iters(du, self.thin) as f64;
             // Plus the drill-down draws (keep::DrawKeep): at most 2 arm_draws rows of (index, theta_1, theta_2).
-            let per_arm = d * (2.0 * k + 2.0 * ms + (sub / self.thin.max(1) as f64).ceil()) + 2.0 * d + 6.0 * self.arm_draws as f64;
+            let per_arm = d * (2.0 * k + 2.0 * ms + (sub / self.thin.max(1) as f64).ceil())
+                + 2.0 * d
+                + 6.0 * self.arm_draws as f64;
             let streamed = m as f64 * per_arm * 8.0;
             // A short chain's rows are held up to three times: the round's samples, their score vectors and
             // the report's chain buffer (measured, grid (KSD) on pmf at 2e5 grad evals, 348 MB

@@ -3,9 +3,9 @@
 //! (batch larger than N, labels) is checked when the problem is built.
 
 use crate::error::{Error, Result};
+use crate::model::ModelSpec;
 use crate::sampler::{BatchSize, Budget, SamplerKind};
 use crate::stein::{Estimator, KernelScale};
-use crate::model::ModelSpec;
 use serde::{Deserialize, Serialize};
 
 /// Where the data comes from.
@@ -54,12 +54,20 @@ pub enum DataSource {
     None,
 }
 
-fn default_latent() -> usize { 20 }
+fn default_latent() -> usize {
+    20
+}
 
-fn one_pool() -> usize { 1 }
+fn one_pool() -> usize {
+    1
+}
 
-fn default_label() -> String { "y".into() }
-fn default_test_fraction() -> f64 { 0.2 }
+fn default_label() -> String {
+    "y".into()
+}
+fn default_test_fraction() -> f64 {
+    0.2
+}
 
 /// Data source plus preparation options.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -79,12 +87,21 @@ pub struct DataSpec {
 
 impl Default for DataSpec {
     fn default() -> Self {
-        Self { source: DataSource::None, label: default_label(), standardize: false, test_fraction: default_test_fraction() }
+        Self {
+            source: DataSource::None,
+            label: default_label(),
+            standardize: false,
+            test_fraction: default_test_fraction(),
+        }
     }
 }
 
-fn default_friction() -> f64 { 0.01 }
-fn default_thermostat() -> f64 { 0.01 }
+fn default_friction() -> f64 {
+    0.01
+}
+fn default_thermostat() -> f64 {
+    0.01
+}
 
 /// Sampler settings shared by all arms (the arms vary step size, batch size and leapfrog steps).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -103,7 +120,12 @@ pub struct SamplerSpec {
 
 impl Default for SamplerSpec {
     fn default() -> Self {
-        Self { kind: SamplerKind::Sgld, friction: default_friction(), thermostat_a: default_thermostat(), with_replacement: false }
+        Self {
+            kind: SamplerKind::Sgld,
+            friction: default_friction(),
+            thermostat_a: default_thermostat(),
+            with_replacement: false,
+        }
     }
 }
 
@@ -131,8 +153,12 @@ impl LogRange {
     }
 }
 
-fn default_batch() -> Vec<BatchSize> { vec![BatchSize::Fraction(0.1)] }
-fn default_leapfrog() -> Vec<usize> { vec![10] }
+fn default_batch() -> Vec<BatchSize> {
+    vec![BatchSize::Fraction(0.1)]
+}
+fn default_leapfrog() -> Vec<usize> {
+    vec![10]
+}
 
 /// The arm grid: the cartesian product of step sizes, batch sizes and leapfrog steps.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -162,8 +188,12 @@ pub enum Scoring {
     Chain,
 }
 
-fn default_eta() -> usize { 3 }
-fn default_random_arms() -> usize { 20 }
+fn default_eta() -> usize {
+    3
+}
+fn default_random_arms() -> usize {
+    20
+}
 
 /// Which tuner runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -188,11 +218,17 @@ pub enum TunerSpec {
 }
 
 impl Default for TunerSpec {
-    fn default() -> Self { TunerSpec::Mamba { eta: 3, scoring: Scoring::Round } }
+    fn default() -> Self {
+        TunerSpec::Mamba { eta: 3, scoring: Scoring::Round }
+    }
 }
 
-fn default_j() -> usize { 10 }
-fn default_max_samples() -> usize { 1000 }
+fn default_j() -> usize {
+    10
+}
+fn default_max_samples() -> usize {
+    1000
+}
 
 /// How arms are scored. Lower is better for every metric (accuracy is reported as the error rate).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -305,7 +341,9 @@ impl BudgetSpec {
                         BudgetUnit::Seconds => "seconds",
                         BudgetUnit::Iterations => "iterations",
                     };
-                    return Err(Error::config(format!("`budget.{field}`: the budget must be a positive number, got {v}")));
+                    return Err(Error::config(format!(
+                        "`budget.{field}`: the budget must be a positive number, got {v}"
+                    )));
                 }
                 Ok((*u, *v))
             }
@@ -337,13 +375,17 @@ pub enum StartSpec {
     MapNoise(f64),
 }
 
-fn default_thin() -> usize { 10 }
+fn default_thin() -> usize {
+    10
+}
 
 /// Default of [`TuneConfig::arm_draws`].
 pub const DEFAULT_ARM_DRAWS: usize = 100;
 /// Largest [`TuneConfig::arm_draws`].
 pub const ARM_DRAWS_MAX: usize = 1000;
-fn default_arm_draws() -> usize { DEFAULT_ARM_DRAWS }
+fn default_arm_draws() -> usize {
+    DEFAULT_ARM_DRAWS
+}
 
 /// A complete tuning run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -385,4 +427,3 @@ pub enum KsdKernel {
     /// Fixed c = 1, beta = -1/2, V-statistic (SGMCMCJax `imq_KSD`; the paper's text gives no c, beta).
     Plain,
 }
-

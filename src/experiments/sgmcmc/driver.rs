@@ -4,11 +4,11 @@
 
 use super::arms::{tuner_arms, Arm};
 use super::config::{BudgetSpec, BudgetUnit, MetricKind, Scoring, StartSpec, TuneConfig, TunerSpec};
-use super::samples::{chain_cap, round_rows, sub_iters, DrawKeep, Moments, RoundKeep, StrideBuffer};
-use super::run_kernel::RunKernel;
 use super::metric::{score_round_fssd, score_with, thin_rows};
 use super::posterior::Posterior;
 use super::report::*;
+use super::run_kernel::RunKernel;
+use super::samples::{chain_cap, round_rows, sub_iters, DrawKeep, Moments, RoundKeep, StrideBuffer};
 use crate::bandit::mamba::{Mamba, OneShot};
 use crate::bandit::Tuner;
 use crate::error::{Error, Result};
@@ -75,7 +75,11 @@ impl ArmRun {
 
     /// Raises `held_max` to the floats this arm holds now (scratch, round and report stores, moments).
     fn note_held(&mut self) {
-        let held = self.scratch.capacity() + self.round_keep.floats() + self.chain_buf.floats() + self.moments.floats() + self.draws.as_ref().map_or(0, |k| k.floats());
+        let held = self.scratch.capacity()
+            + self.round_keep.floats()
+            + self.chain_buf.floats()
+            + self.moments.floats()
+            + self.draws.as_ref().map_or(0, |k| k.floats());
         self.held_max = self.held_max.max(held);
     }
 
@@ -138,13 +142,23 @@ pub fn chain_scored_samples(cfg: &TuneConfig) -> usize {
 }
 
 /// Runs the tuner a config names on a problem that has already been built.
-pub fn run_on(cfg: &TuneConfig, problem: &Posterior, observer: &mut dyn FnMut(&Event), cancel: &AtomicBool) -> Result<Report> {
+pub fn run_on(
+    cfg: &TuneConfig,
+    problem: &Posterior,
+    observer: &mut dyn FnMut(&Event),
+    cancel: &AtomicBool,
+) -> Result<Report> {
     cfg.validate()?;
     drive(cfg, problem, observer, cancel)
 }
 
 /// The loop, on a config that was validated once by the caller.
-pub(crate) fn drive(cfg: &TuneConfig, problem: &Posterior, observer: &mut dyn FnMut(&Event), cancel: &AtomicBool) -> Result<Report> {
+pub(crate) fn drive(
+    cfg: &TuneConfig,
+    problem: &Posterior,
+    observer: &mut dyn FnMut(&Event),
+    cancel: &AtomicBool,
+) -> Result<Report> {
     let wall = Instant::now();
     let (unit, r) = cfg.budget.unit_amount()?;
     let d = problem.dim;
@@ -180,7 +194,11 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Posterior, observer: &mut dyn Fn
             StartSpec::Zero => vec![0.0; d],
             StartSpec::MapNoise(s) => {
                 let mut r0 = rng::substream(cfg.seed, arm.id as u64, 2);
-                problem.map.iter().map(|m| m + s * <StandardNormal as Distribution<f64>>::sample(&StandardNormal, &mut r0)).collect()
+                problem
+                    .map
+                    .iter()
+                    .map(|m| m + s * <StandardNormal as Distribution<f64>>::sample(&StandardNormal, &mut r0))
+                    .collect()
             }
         };
         let cv = use_cv.then(|| problem.cv.clone());
@@ -264,14 +282,19 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Posterior, observer: &mut dyn Fn
                 let mut left = budget;
                 loop {
                     let slice = match left {
-                        crate::sampler::Budget::GradEvals(g) => crate::sampler::Budget::GradEvals(g.min(sub * per_iter)),
+                        crate::sampler::Budget::GradEvals(g) => {
+                            crate::sampler::Budget::GradEvals(g.min(sub * per_iter))
+                        }
                         crate::sampler::Budget::Iterations(k) => crate::sampler::Budget::Iterations(k.min(sub)),
                         crate::sampler::Budget::Seconds(s) => crate::sampler::Budget::Seconds(s.min(0.05)),
                     };
                     let stats = a.chain.run(target, slice, cfg.thin, &mut a.scratch, cancel);
                     a.seconds += stats.seconds;
                     a.absorb(d, cfg.thin);
-                    if stats.iters == 0 || matches!(a.chain.status(), ChainStatus::Diverged { .. }) || cancel.load(Ordering::Relaxed) {
+                    if stats.iters == 0
+                        || matches!(a.chain.status(), ChainStatus::Diverged { .. })
+                        || cancel.load(Ordering::Relaxed)
+                    {
                         break;
                     }
                     left = match left {
@@ -284,7 +307,11 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Posterior, observer: &mut dyn Fn
                             _ => break,
                         },
                         crate::sampler::Budget::Seconds(s) => {
-                            if s - stats.seconds > 0.0 { crate::sampler::Budget::Seconds(s - stats.seconds) } else { break }
+                            if s - stats.seconds > 0.0 {
+                                crate::sampler::Budget::Seconds(s - stats.seconds)
+                            } else {
+                                break;
+                            }
                         }
                     };
                 }
@@ -295,12 +322,18 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Posterior, observer: &mut dyn Fn
             if cancel.load(Ordering::Relaxed) {
                 return Err(Error::Cancelled);
             }
-            observer(&Event::Progress { round: ask.round, chunk, chunks: CHUNKS, arms: active.iter().map(|a| a.progress()).collect() });
+            observer(&Event::Progress {
+                round: ask.round,
+                chunk,
+                chunks: CHUNKS,
+                arms: active.iter().map(|a| a.progress()).collect(),
+            });
         }
 
         // Score every arm of the round (in parallel; each arm's score is deterministic on its own stream).
         let t_score = Instant::now();
-        let scored: Vec<Result<(f64, usize, u64)>> = if let MetricKind::FssdOpt { j, per_arm: false } = cfg.metric.kind {
+        let scored: Vec<Result<(f64, usize, u64)>> = if let MetricKind::FssdOpt { j, per_arm: false } = cfg.metric.kind
+        {
             // FSSD-opt, tunelab's version: one fit per round on the pooled samples, shared by the arms (the paper,
             // app. B.1.3, optimises 10 locations "from a Gaussian fit to the samples" by Adam; pooling the arms and
             // training the width are tunelab's choices, docs/papers/mamba.md).
@@ -331,26 +364,39 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Posterior, observer: &mut dyn Fn
             s.into_iter().map(|s| Ok((s.value, s.n, s.grad_evals))).collect()
         } else {
             active
-            .par_iter_mut()
-            .with_max_len(1)
-            .map(|a| {
-                // Scoring a round takes seconds on large problems: a stop skips the arms not yet scored.
-                if cancel.load(Ordering::Relaxed) {
-                    return Err(Error::Cancelled);
-                }
-                if let ChainStatus::Diverged { .. } = a.chain.status() {
-                    return Ok((f64::INFINITY, 0, 0));
-                }
-                let keep = std::mem::replace(&mut a.round_keep, RoundKeep::new(d, Some(0), 2));
-                let (round, exact) = keep.finish();
-                debug_assert!(exact, "arm {}: the round kept a different number of samples than predicted", a.arm.id);
-                let s = match scoring {
-                    Scoring::Round => score_with(problem, &cfg.metric, kernel.as_ref(), &round, a.batch, &mut a.score_rng)?,
-                    Scoring::Chain => score_with(problem, &cfg.metric, kernel.as_ref(), &a.chain_buf.rows, a.batch, &mut a.score_rng)?,
-                };
-                Ok((s.value, s.n, s.grad_evals))
-            })
-            .collect()
+                .par_iter_mut()
+                .with_max_len(1)
+                .map(|a| {
+                    // Scoring a round takes seconds on large problems: a stop skips the arms not yet scored.
+                    if cancel.load(Ordering::Relaxed) {
+                        return Err(Error::Cancelled);
+                    }
+                    if let ChainStatus::Diverged { .. } = a.chain.status() {
+                        return Ok((f64::INFINITY, 0, 0));
+                    }
+                    let keep = std::mem::replace(&mut a.round_keep, RoundKeep::new(d, Some(0), 2));
+                    let (round, exact) = keep.finish();
+                    debug_assert!(
+                        exact,
+                        "arm {}: the round kept a different number of samples than predicted",
+                        a.arm.id
+                    );
+                    let s = match scoring {
+                        Scoring::Round => {
+                            score_with(problem, &cfg.metric, kernel.as_ref(), &round, a.batch, &mut a.score_rng)?
+                        }
+                        Scoring::Chain => score_with(
+                            problem,
+                            &cfg.metric,
+                            kernel.as_ref(),
+                            &a.chain_buf.rows,
+                            a.batch,
+                            &mut a.score_rng,
+                        )?,
+                    };
+                    Ok((s.value, s.n, s.grad_evals))
+                })
+                .collect()
         };
         compute.scoring_seconds += t_score.elapsed().as_secs_f64();
         let mut tell = Vec::with_capacity(active.len());
@@ -360,7 +406,13 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Posterior, observer: &mut dyn Fn
             a.last_score = value;
             a.scores.push(value.is_finite().then_some(value));
             tell.push((a.arm.id, value));
-            observer(&Event::ArmScored { round: ask.round, arm: a.arm.id, score: value.is_finite().then_some(value), grad_evals: a.chain.grad_evals(), samples: ns });
+            observer(&Event::ArmScored {
+                round: ask.round,
+                arm: a.arm.id,
+                score: value.is_finite().then_some(value),
+                grad_evals: a.chain.grad_evals(),
+                samples: ns,
+            });
         }
         if cancel.load(Ordering::Relaxed) {
             return Err(Error::Cancelled);
@@ -400,25 +452,29 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Posterior, observer: &mut dyn Fn
         });
         compute.kept_floats_max += a.held_max;
     }
-    let mut best = tuner.best().and_then(|id| runs.iter().find(|a| a.arm.id == id)).filter(|a| a.last_score.is_finite()).map(|a| {
-        let (mean, std) = (a.moments.mean.clone(), a.moments.std());
-        Best {
-            arm: a.arm.id,
-            step: a.arm.step,
-            batch: a.batch,
-            batch_fraction: a.batch as f64 / n as f64,
-            leapfrog: a.arm.leapfrog,
-            score: a.last_score,
-            posterior: PosteriorSummary { mean, std, n: a.moments.n },
-            samples: thin_rows(&a.chain_buf.rows, d, REPORT_SAMPLES),
-            dim: d,
-            calibration: None,
-            test_rmse: None,
-        }
-    });
+    let mut best =
+        tuner.best().and_then(|id| runs.iter().find(|a| a.arm.id == id)).filter(|a| a.last_score.is_finite()).map(
+            |a| {
+                let (mean, std) = (a.moments.mean.clone(), a.moments.std());
+                Best {
+                    arm: a.arm.id,
+                    step: a.arm.step,
+                    batch: a.batch,
+                    batch_fraction: a.batch as f64 / n as f64,
+                    leapfrog: a.arm.leapfrog,
+                    score: a.last_score,
+                    posterior: PosteriorSummary { mean, std, n: a.moments.n },
+                    samples: thin_rows(&a.chain_buf.rows, d, REPORT_SAMPLES),
+                    dim: d,
+                    calibration: None,
+                    test_rmse: None,
+                }
+            },
+        );
     if let (Some(b), Some(test)) = (best.as_mut(), problem.test.as_ref()) {
         if test.n_classes() >= 2 {
-            b.calibration = super::calibration::predictive_calibration(test.as_ref(), &b.samples, super::calibration::BINS).ok();
+            b.calibration =
+                super::calibration::predictive_calibration(test.as_ref(), &b.samples, super::calibration::BINS).ok();
         }
         b.test_rmse = test.predictive_rmse(&b.samples);
     }
@@ -435,4 +491,3 @@ pub(crate) fn drive(cfg: &TuneConfig, problem: &Posterior, observer: &mut dyn Fn
         config: cfg.clone(),
     })
 }
-

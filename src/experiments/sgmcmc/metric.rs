@@ -1,16 +1,16 @@
 //! Scoring an arm's samples: KSD (default), FSSD, FSSD-opt, test log-loss, test error. Lower is better.
 
 use super::config::{MetricKind, MetricSpec};
-use super::run_kernel::RunKernel;
 use super::posterior::Posterior;
+use super::run_kernel::RunKernel;
 use crate::error::{Error, Result};
+use crate::math::{exp, ln};
+use crate::model::{full_scores, Target};
 use crate::rng::Rng;
 use crate::stein::{self, FssdKernel, FssdOptOptions, KsdOptions};
-use crate::model::{full_scores, Target};
 use rand::RngExt;
 use rand_distr::StandardNormal;
 use rayon::prelude::*;
-use crate::math::{exp, ln};
 
 /// Evenly spaced rows (at most `max`) of a row-major sample matrix: keeps the last sample.
 pub fn thin_rows(samples: &[f64], d: usize, max: usize) -> Vec<f64> {
@@ -32,10 +32,18 @@ pub fn thin_rows(samples: &[f64], d: usize, max: usize) -> Vec<f64> {
 pub fn ksd_options(kind: &MetricKind) -> KsdOptions {
     let mut o = KsdOptions::default();
     if let MetricKind::Ksd { scale, estimator, c, beta, .. } = kind {
-        if let Some(s) = scale { o.scale = *s; }
-        if let Some(e) = estimator { o.estimator = *e; }
-        if let Some(c) = c { o.c = *c; }
-        if let Some(b) = beta { o.beta = *b; }
+        if let Some(s) = scale {
+            o.scale = *s;
+        }
+        if let Some(e) = estimator {
+            o.estimator = *e;
+        }
+        if let Some(c) = c {
+            o.c = *c;
+        }
+        if let Some(b) = beta {
+            o.beta = *b;
+        }
     }
     o
 }
@@ -75,8 +83,12 @@ pub fn predictive_log_loss(test: &dyn Target, samples: &[f64]) -> f64 {
         .map(|i| {
             let mut m = f64::NEG_INFINITY;
             let lls: Vec<f64> = samples.chunks_exact(d).map(|t| test.log_lik_point(t, i)).collect();
-            for &l in &lls { m = m.max(l); }
-            if !m.is_finite() { return -m; }
+            for &l in &lls {
+                m = m.max(l);
+            }
+            if !m.is_finite() {
+                return -m;
+            }
             let sum: f64 = lls.iter().map(|l| exp(l - m)).sum();
             -(m + ln(sum / s as f64))
         })
@@ -100,7 +112,9 @@ pub fn predictive_error(test: &dyn Target, samples: &[f64]) -> Result<f64> {
             let mut p = vec![0.0; k];
             for t in samples.chunks_exact(d) {
                 test.class_probs(t, i, &mut p);
-                for c in 0..k { acc[c] += p[c]; }
+                for c in 0..k {
+                    acc[c] += p[c];
+                }
             }
             let pred = (0..k).max_by(|&a, &b| acc[a].total_cmp(&acc[b])).unwrap_or(0);
             usize::from(pred != test.label(i))
@@ -134,11 +148,15 @@ pub fn fssd_random(x: &[f64], g: &[f64], d: usize, j: usize, rng: &mut Rng) -> R
     let n = x.len() / d;
     let mut mean = vec![0.0; d];
     for row in x.chunks_exact(d) {
-        for k in 0..d { mean[k] += row[k] / n as f64; }
+        for k in 0..d {
+            mean[k] += row[k] / n as f64;
+        }
     }
     let mut sd = vec![0.0; d];
     for row in x.chunks_exact(d) {
-        for k in 0..d { sd[k] += (row[k] - mean[k]).powi(2) / n as f64; }
+        for k in 0..d {
+            sd[k] += (row[k] - mean[k]).powi(2) / n as f64;
+        }
     }
     let locs: Vec<f64> = (0..j * d)
         .map(|i| {
@@ -171,7 +189,14 @@ pub fn score(problem: &Posterior, metric: &MetricSpec, samples: &[f64], batch: u
 }
 
 /// Scores one arm's samples with the run's kernel (`kernel` must be `Some` for a KSD metric).
-pub fn score_with(problem: &Posterior, metric: &MetricSpec, kernel: Option<&RunKernel>, samples: &[f64], batch: usize, rng: &mut Rng) -> Result<Scored> {
+pub fn score_with(
+    problem: &Posterior,
+    metric: &MetricSpec,
+    kernel: Option<&RunKernel>,
+    samples: &[f64],
+    batch: usize,
+    rng: &mut Rng,
+) -> Result<Scored> {
     let d = problem.dim;
     let x = thin_rows(samples, d, metric.max_samples);
     let n = x.len() / d;
@@ -206,13 +231,22 @@ pub fn score_with(problem: &Posterior, metric: &MetricSpec, kernel: Option<&RunK
         }
         MetricKind::FssdOpt { j, per_arm: false } => {
             // One arm alone: the shared fit on its own samples.
-            let (mut s, _) = score_round_fssd(problem, metric, *j, vec![Some(x)], &[batch], &mut [rng], &mut crate::rng::stream(0, 0))?;
+            let (mut s, _) = score_round_fssd(
+                problem,
+                metric,
+                *j,
+                vec![Some(x)],
+                &[batch],
+                &mut [rng],
+                &mut crate::rng::stream(0, 0),
+            )?;
             return Ok(s.remove(0));
         }
         MetricKind::FssdOpt { j, per_arm: true } => {
             let g = score_vectors(problem.train.as_ref(), &x, stoch, rng);
             let sigma2 = median_sq_distance(&x, d).max(1e-12);
-            let (v, _) = stein::fssd_opt(&x, &g, d, *j, &FssdKernel::Gauss { sigma2 }, &FssdOptOptions::default(), rng)?;
+            let (v, _) =
+                stein::fssd_opt(&x, &g, d, *j, &FssdKernel::Gauss { sigma2 }, &FssdOptOptions::default(), rng)?;
             (v.fssd_sq, score_cost)
         }
         MetricKind::LogLoss => {
@@ -273,7 +307,8 @@ pub fn score_round_fssd(
         })
         .collect();
     let finite = |x: &[f64], g: &[f64]| x.iter().chain(g).all(|v| v.is_finite());
-    let poolable: Vec<&(Vec<f64>, Vec<f64>, u64)> = with_scores.iter().flatten().filter(|(x, g, _)| finite(x, g)).collect();
+    let poolable: Vec<&(Vec<f64>, Vec<f64>, u64)> =
+        with_scores.iter().flatten().filter(|(x, g, _)| finite(x, g)).collect();
     let fail = |ws: &[Option<(Vec<f64>, Vec<f64>, u64)>]| {
         ws.iter()
             .map(|w| match w {

@@ -27,12 +27,12 @@ pub mod report;
 pub mod run_kernel;
 pub mod samples;
 
+pub use crate::bandit::mamba::{Mamba, OneShot};
+pub use crate::bandit::schedule::{mamba_schedule, RoundPlan};
+pub use crate::bandit::{Ask, Tuner};
 pub use arms::{arm_count, grid_arms, Arm};
 pub use config::*;
 pub use driver::run_on;
 pub use posterior::Posterior;
 pub use report::*;
 pub use run_kernel::{KsdKernel, RunKernel};
-pub use crate::bandit::schedule::{mamba_schedule, RoundPlan};
-pub use crate::bandit::mamba::{Mamba, OneShot};
-pub use crate::bandit::{Ask, Tuner};

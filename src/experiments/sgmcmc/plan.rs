@@ -68,7 +68,13 @@ pub fn run_cost(cfg: &TuneConfig) -> Cost {
     };
     let (Ok((unit, r)), Ok(arms)) = (
         cfg.budget.unit_amount(),
-        super::arms::tuner_arms(&cfg.tuner, &cfg.arms, cfg.sampler.kind, size.n_train, &mut crate::rng::stream(cfg.seed, super::driver::STREAM_TUNER)),
+        super::arms::tuner_arms(
+            &cfg.tuner,
+            &cfg.arms,
+            cfg.sampler.kind,
+            size.n_train,
+            &mut crate::rng::stream(cfg.seed, super::driver::STREAM_TUNER),
+        ),
     ) else {
         return Cost::unknown("the tuner's arms cannot be built");
     };
@@ -93,10 +99,15 @@ pub fn run_cost(cfg: &TuneConfig) -> Cost {
     let mut cost = Cost::default();
     let (n, per) = (size.n_train as f64, size.per_point);
     cost.add(Phase::new("MAP", MAP_TYPICAL_ITERS * 2.0 * n, "gradient evaluations", per, Basis::Typical));
-    let run_kernel = matches!(cfg.metric.kind, MetricKind::Ksd { kernel: None | Some(KsdKernel::Run), scale: None, .. });
+    let run_kernel =
+        matches!(cfg.metric.kind, MetricKind::Ksd { kernel: None | Some(KsdKernel::Run), scale: None, .. });
     if run_kernel {
         let d = size.dim as usize;
-        let (grads, basis) = if d <= super::run_kernel::FULL_HESSIAN_MAX_DIM { (2 * d, Basis::Exact) } else { (2 * super::run_kernel::DIAG_PROBES, Basis::Exact) };
+        let (grads, basis) = if d <= super::run_kernel::FULL_HESSIAN_MAX_DIM {
+            (2 * d, Basis::Exact)
+        } else {
+            (2 * super::run_kernel::DIAG_PROBES, Basis::Exact)
+        };
         cost.add(Phase::new("kernel", grads as f64 * n, "gradient evaluations", per, basis));
     }
     let schedule = run_schedule(cfg, arms.len(), r);
@@ -138,12 +149,17 @@ pub fn run_cost(cfg: &TuneConfig) -> Cost {
                 _ => n,
             }
         };
-        scores += top(samples.iter().zip(&per_arm).map(|(m, (_, b))| if *m >= 2.0 { m * per_sample(*b) } else { 0.0 }).collect());
+        scores += top(samples
+            .iter()
+            .zip(&per_arm)
+            .map(|(m, (_, b))| if *m >= 2.0 { m * per_sample(*b) } else { 0.0 })
+            .collect());
         if let MetricKind::Ksd { .. } = cfg.metric.kind {
             pairs += top(samples.iter().map(|m| m * m).collect());
         }
     }
-    let scoring_basis = if schedule.len() > 1 || chain_scoring || unit == BudgetUnit::Seconds { Basis::Bound } else { Basis::Exact };
+    let scoring_basis =
+        if schedule.len() > 1 || chain_scoring || unit == BudgetUnit::Seconds { Basis::Bound } else { Basis::Exact };
     cost.add(Phase::new("tuning", tuning, "gradient evaluations", per, tuning_basis));
     cost.add(Phase::new("scoring", scores, "gradient evaluations", per, scoring_basis));
     // A KSD pair: the kernel, its two gradients and the score products, about four passes over d.
@@ -162,9 +178,10 @@ pub fn run_summary(cfg: &TuneConfig) -> serde_json::Value {
     let plan = run_schedule(cfg, m, r);
     // The grid itself (step-major, then batch, then leapfrog), for MAMBA and grid search.
     let arms = match cfg.tuner {
-        TunerSpec::Mamba { .. } | TunerSpec::Grid => super::arms::grid_arms(&cfg.arms, cfg.sampler.kind).unwrap_or_default(),
+        TunerSpec::Mamba { .. } | TunerSpec::Grid => {
+            super::arms::grid_arms(&cfg.arms, cfg.sampler.kind).unwrap_or_default()
+        }
         _ => Vec::new(),
     };
     serde_json::json!({ "arm_count": m, "rounds": plan, "arms": arms })
 }
-

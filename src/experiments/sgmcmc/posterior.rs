@@ -3,9 +3,9 @@
 use super::config::{DataSource, DataSpec, TuneConfig};
 use crate::data::{self, CsvOptions, Dataset};
 use crate::error::{Error, Result};
+use crate::model::{build_target, ModelSpec, Target};
 use crate::rng;
 use crate::sampler::{find_map, ControlVariate, MapOptions};
-use crate::model::{build_target, ModelSpec, Target};
 use rand::RngExt;
 use std::sync::Arc;
 
@@ -49,7 +49,10 @@ pub fn load_data(spec: &DataSpec, uploaded: Option<&str>) -> Result<Option<Datas
         DataSource::Csv { path } => Some(data::read_csv(path, &opts)?),
         DataSource::Upload { name } => {
             let text = uploaded.ok_or_else(|| {
-                Error::config(format!("the config asks for an uploaded file{} but none was given", if name.is_empty() { String::new() } else { format!(" ({name})") }))
+                Error::config(format!(
+                    "the config asks for an uploaded file{} but none was given",
+                    if name.is_empty() { String::new() } else { format!(" ({name})") }
+                ))
             })?;
             Some(data::parse_csv(text, &opts)?)
         }
@@ -120,9 +123,19 @@ impl Posterior {
         // PMF: the factors cover every user and item of the whole ratings set, not only the training split's.
         let pmf_model;
         let model = match (model, &data) {
-            (ModelSpec::Pmf { latent, lambda, tau, users, items, mean, prior }, Some(ds)) if ds.p == 2 && (users.is_none() || items.is_none()) => {
+            (ModelSpec::Pmf { latent, lambda, tau, users, items, mean, prior }, Some(ds))
+                if ds.p == 2 && (users.is_none() || items.is_none()) =>
+            {
                 let (u, i) = data::ratings::shape(ds);
-                pmf_model = ModelSpec::Pmf { latent: *latent, lambda: *lambda, tau: *tau, users: users.or(Some(u)), items: items.or(Some(i)), mean: *mean, prior: *prior };
+                pmf_model = ModelSpec::Pmf {
+                    latent: *latent,
+                    lambda: *lambda,
+                    tau: *tau,
+                    users: users.or(Some(u)),
+                    items: items.or(Some(i)),
+                    mean: *mean,
+                    prior: *prior,
+                };
                 &pmf_model
             }
             _ => model,
@@ -145,7 +158,9 @@ impl Posterior {
         let init = map_init(model, dim, &mut r);
         let map_res = find_map(target.as_ref(), &init, &MapOptions::default(), &mut r)?;
         if map_res.theta.iter().any(|v| !v.is_finite()) {
-            return Err(Error::numerical("the MAP finder produced non-finite values; check the data (standardise features?)"));
+            return Err(Error::numerical(
+                "the MAP finder produced non-finite values; check the data (standardise features?)",
+            ));
         }
         let cv = Arc::new(ControlVariate::new(target.as_ref(), map_res.theta.clone())?);
         Ok(Posterior {

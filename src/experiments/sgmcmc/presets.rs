@@ -3,12 +3,21 @@
 
 use super::config::*;
 use crate::error::{Error, Result};
-use crate::sampler::{BatchSize, SamplerKind};
 use crate::model::ModelSpec;
+use crate::sampler::{BatchSize, SamplerKind};
 
 /// Names of the built-in presets.
-pub const PRESETS: &[&str] =
-    &["paper-logreg", "digits-bnn", "mnist-bnn", "pmf", "demo", "gaussian", "paper-logreg-page", "mnist-bnn-page", "pmf-page"];
+pub const PRESETS: &[&str] = &[
+    "paper-logreg",
+    "digits-bnn",
+    "mnist-bnn",
+    "pmf",
+    "demo",
+    "gaussian",
+    "paper-logreg-page",
+    "mnist-bnn-page",
+    "pmf-page",
+];
 
 fn logistic_model() -> ModelSpec {
     serde_json::from_str(r#"{"kind":"logistic","prior_var":10.0}"#).expect("static model spec")
@@ -21,13 +30,22 @@ pub fn preset(name: &str) -> Result<TuneConfig> {
         // Paper section 4.1 / appendix B.1: logistic regression, d = 10, N = 10^4 (the paper: 10^6, "1 million data points", sec. 4.1; a flag),
         // grid log10 h in {-7.5, ..., -1} x batch {100%, 10%, 1%, 0.1%} = 56 arms (x L in {5, 10} for SGHMC), eta = 3.
         "paper-logreg" => TuneConfig {
-            data: DataSpec { source: DataSource::Simulate { n: 10_000, d: 10, seed: 0 }, test_fraction: 0.2, ..Default::default() },
+            data: DataSpec {
+                source: DataSource::Simulate { n: 10_000, d: 10, seed: 0 },
+                test_fraction: 0.2,
+                ..Default::default()
+            },
             model: logistic_model(),
             sampler,
             arms: ArmGrid {
                 log10_step: Some(LogRange { from: -7.5, to: -1.0, by: 0.5 }),
                 steps: vec![],
-                batch: vec![BatchSize::Fraction(1.0), BatchSize::Fraction(0.1), BatchSize::Fraction(0.01), BatchSize::Fraction(0.001)],
+                batch: vec![
+                    BatchSize::Fraction(1.0),
+                    BatchSize::Fraction(0.1),
+                    BatchSize::Fraction(0.01),
+                    BatchSize::Fraction(0.001),
+                ],
                 // Appendix B.1: SGHMC tunes L in {5, 10} too (112 arms for sghmc / sghmc-cv; ignored by the others).
                 leapfrog: vec![5, 10],
             },
@@ -62,8 +80,13 @@ pub fn preset(name: &str) -> Result<TuneConfig> {
         // hidden layer of 100 units, 10 classes (d = 79,510), reduced to run in minutes on two cores: 200 digits
         // per class (2,000; 1,600 train, 400 held out), a 14-arm grid and a small budget (docs/mnist-bnn.md).
         "mnist-bnn" => TuneConfig {
-            data: DataSpec { source: DataSource::Mnist { per_class: Some(200), pool: 1 }, test_fraction: 0.2, ..Default::default() },
-            model: serde_json::from_str(r#"{"kind":"bnn","hidden":100,"prior_var":1.0,"classes":10}"#).expect("static model spec"),
+            data: DataSpec {
+                source: DataSource::Mnist { per_class: Some(200), pool: 1 },
+                test_fraction: 0.2,
+                ..Default::default()
+            },
+            model: serde_json::from_str(r#"{"kind":"bnn","hidden":100,"prior_var":1.0,"classes":10}"#)
+                .expect("static model spec"),
             sampler,
             arms: ArmGrid {
                 log10_step: Some(LogRange { from: -6.0, to: -3.0, by: 0.5 }),
@@ -107,7 +130,11 @@ pub fn preset(name: &str) -> Result<TuneConfig> {
         },
         // A run that finishes in a few seconds in a browser: the page's default.
         "demo" => TuneConfig {
-            data: DataSpec { source: DataSource::Simulate { n: 2_000, d: 5, seed: 0 }, test_fraction: 0.2, ..Default::default() },
+            data: DataSpec {
+                source: DataSource::Simulate { n: 2_000, d: 5, seed: 0 },
+                test_fraction: 0.2,
+                ..Default::default()
+            },
             model: logistic_model(),
             sampler,
             arms: ArmGrid {
@@ -163,7 +190,8 @@ pub fn preset(name: &str) -> Result<TuneConfig> {
         "mnist-bnn-page" => {
             let mut c = preset("mnist-bnn")?;
             c.data.source = DataSource::Mnist { per_class: Some(50), pool: 2 };
-            c.model = serde_json::from_str(r#"{"kind":"bnn","hidden":32,"prior_var":1.0,"classes":10}"#).expect("static model spec");
+            c.model = serde_json::from_str(r#"{"kind":"bnn","hidden":32,"prior_var":1.0,"classes":10}"#)
+                .expect("static model spec");
             c.budget = BudgetSpec { grad_evals: Some(5.0e4), ..Default::default() };
             c
         }
@@ -177,9 +205,7 @@ pub fn preset(name: &str) -> Result<TuneConfig> {
             c.budget = BudgetSpec { grad_evals: Some(3.0e5), ..Default::default() };
             c
         }
-        other => {
-            return Err(Error::config(format!("unknown preset `{other}`; presets: {}", PRESETS.join(", "))))
-        }
+        other => return Err(Error::config(format!("unknown preset `{other}`; presets: {}", PRESETS.join(", ")))),
     };
     Ok(cfg)
 }

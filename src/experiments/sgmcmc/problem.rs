@@ -42,7 +42,8 @@ pub struct ProblemSize {
 /// is known once read). The split is `Dataset::split`'s (`round(test_fraction n)` test rows, at least one).
 pub fn problem_size(cfg: &TuneConfig) -> Option<ProblemSize> {
     use crate::model::ModelSpec;
-    let no_data = matches!(cfg.model, ModelSpec::Gaussian { .. } | ModelSpec::Banana { .. } | ModelSpec::Mixture { .. });
+    let no_data =
+        matches!(cfg.model, ModelSpec::Gaussian { .. } | ModelSpec::Banana { .. } | ModelSpec::Mixture { .. });
     let dim = cfg.param_dim(cfg.data_shape())?;
     let (n_train, n_test) = if no_data {
         (1, 0)

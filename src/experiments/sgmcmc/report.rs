@@ -62,7 +62,13 @@ pub struct ArmInfo {
 
 impl ArmInfo {
     pub fn new(arm: &Arm, batch: usize, n_data: usize) -> Self {
-        Self { id: arm.id, step: arm.step, batch, batch_fraction: batch as f64 / n_data.max(1) as f64, leapfrog: arm.leapfrog }
+        Self {
+            id: arm.id,
+            step: arm.step,
+            batch,
+            batch_fraction: batch as f64 / n_data.max(1) as f64,
+            leapfrog: arm.leapfrog,
+        }
     }
 }
 

@@ -67,7 +67,9 @@ pub struct RunKernel {
     pub center: Vec<f64>,
 }
 
-fn is_zero(v: &f64) -> bool { *v == 0.0 }
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
+}
 
 /// Default weight of the moment term of the `run` kernel (chosen on seeds 1000-1004 of
 /// `tests/core/numerics/stein_kernel.rs`, `choose_kernel_by_evidence`).
@@ -100,7 +102,8 @@ impl RunKernel {
         Ok(Some(match k {
             KsdKernel::Run => {
                 let (sd, source, grad_evals) = laplace_sd(target, map)?;
-                Self::with_precond(sd, source, c, beta, estimator.unwrap_or(Estimator::U), grad_evals).with_moment(moment, map.to_vec())
+                Self::with_precond(sd, source, c, beta, estimator.unwrap_or(Estimator::U), grad_evals)
+                    .with_moment(moment, map.to_vec())
             }
             KsdKernel::PerArm => {
                 let def = KsdOptions::default();
@@ -135,7 +138,14 @@ impl RunKernel {
     }
 
     /// A `run` kernel with a given preconditioner (for example the true posterior sd in tests).
-    pub fn with_precond(sd: Vec<f64>, source: &str, c: f64, beta: f64, estimator: Estimator, grad_evals: u64) -> RunKernel {
+    pub fn with_precond(
+        sd: Vec<f64>,
+        source: &str,
+        c: f64,
+        beta: f64,
+        estimator: Estimator,
+        grad_evals: u64,
+    ) -> RunKernel {
         let mut sorted = sd.clone();
         sorted.sort_by(|a, b| a.total_cmp(b));
         let summary = (!sorted.is_empty()).then(|| [sorted[0], sorted[sorted.len() / 2], sorted[sorted.len() - 1]]);
@@ -173,7 +183,10 @@ impl RunKernel {
             return stein::ksd(samples, scores, d, &self.ksd_options());
         }
         if self.precond_sd.len() != d {
-            return Err(Error::config(format!("the run kernel has {} coordinates, the samples {d}", self.precond_sd.len())));
+            return Err(Error::config(format!(
+                "the run kernel has {} coordinates, the samples {d}",
+                self.precond_sd.len()
+            )));
         }
         let mut z = Vec::with_capacity(samples.len());
         let mut sz = Vec::with_capacity(scores.len());
@@ -205,7 +218,9 @@ impl RunKernel {
     }
 
     /// The score MAMBA ranks by: `sqrt(|KSD^2|)` (see [`super::metric::score`]).
-    pub fn rank_value(v: &KsdValue) -> f64 { v.ksd_sq.abs().sqrt() }
+    pub fn rank_value(v: &KsdValue) -> f64 {
+        v.ksd_sq.abs().sqrt()
+    }
 }
 
 /// Up to this dimension [`moment_sq`] forms `sum_i s_i u_i^T` with plain loops; above it, with GEMM.

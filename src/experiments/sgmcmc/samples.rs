@@ -63,7 +63,9 @@ pub struct Moments {
 }
 
 impl Moments {
-    pub fn new(d: usize) -> Self { Self { n: 0, mean: vec![0.0; d], m2: vec![0.0; d] } }
+    pub fn new(d: usize) -> Self {
+        Self { n: 0, mean: vec![0.0; d], m2: vec![0.0; d] }
+    }
 
     pub fn push(&mut self, row: &[f64]) {
         self.n += 1;
@@ -80,7 +82,9 @@ impl Moments {
         self.m2.iter().map(|v| if self.n > 1 { (v / (self.n - 1) as f64).sqrt() } else { 0.0 }).collect()
     }
 
-    pub fn floats(&self) -> usize { self.mean.len() + self.m2.len() }
+    pub fn floats(&self) -> usize {
+        self.mean.len() + self.m2.len()
+    }
 }
 
 /// Every `stride`-th row of a stream (rows 0, stride, 2 stride, ...), at most `2 cap` rows: when full, every
@@ -95,7 +99,9 @@ pub struct StrideBuffer {
 }
 
 impl StrideBuffer {
-    pub fn new(d: usize, cap: usize) -> Self { Self { d, cap: cap.max(1), stride: 1, seen: 0, rows: Vec::new() } }
+    pub fn new(d: usize, cap: usize) -> Self {
+        Self { d, cap: cap.max(1), stride: 1, seen: 0, rows: Vec::new() }
+    }
 
     pub fn push(&mut self, row: &[f64]) {
         if self.seen.is_multiple_of(self.stride) {
@@ -122,12 +128,20 @@ impl StrideBuffer {
         self.seen += 1;
     }
 
-    pub fn len(&self) -> usize { self.rows.len() / self.d }
+    pub fn len(&self) -> usize {
+        self.rows.len() / self.d
+    }
     /// Floats reserved (at most `2 cap d`).
-    pub fn floats(&self) -> usize { self.rows.capacity() }
-    pub fn is_empty(&self) -> bool { self.rows.is_empty() }
+    pub fn floats(&self) -> usize {
+        self.rows.capacity()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
     /// Rows seen (kept or not).
-    pub fn seen(&self) -> u64 { self.seen }
+    pub fn seen(&self) -> u64 {
+        self.seen
+    }
     /// Frees the rows (the stream position is kept).
     pub fn clear(&mut self) {
         self.rows = Vec::new();
@@ -144,7 +158,9 @@ pub enum RoundKeep {
 }
 
 /// Row index of the `k`-th row `thin_rows` keeps out of `n` (when `n > max`).
-fn thin_index(n: usize, max: usize, k: usize) -> usize { n - 1 - ((max - 1 - k) * n) / max }
+fn thin_index(n: usize, max: usize, k: usize) -> usize {
+    n - 1 - ((max - 1 - k) * n) / max
+}
 
 impl RoundKeep {
     /// A store for a round that keeps `n` rows (`None`: unknown) of which the score uses at most `max`.
@@ -197,7 +213,15 @@ impl RoundKeep {
 /// The number of rows a round of the driver keeps for a chain at `(grad_evals, iters)` = `(g0, i0)`: the
 /// driver's chunk goals (`CHUNKS` chunks, goal `round(budget * (c + 1) / CHUNKS)`) replayed with the sampler's
 /// cost per iteration. `None` for a seconds budget.
-pub fn round_rows(unit: super::config::BudgetUnit, budget: f64, chunks: usize, g0: u64, i0: u64, per_iter: u64, thin: u64) -> Option<usize> {
+pub fn round_rows(
+    unit: super::config::BudgetUnit,
+    budget: f64,
+    chunks: usize,
+    g0: u64,
+    i0: u64,
+    per_iter: u64,
+    thin: u64,
+) -> Option<usize> {
     use super::config::BudgetUnit;
     let per_iter = per_iter.max(1);
     let thin = thin.max(1);
@@ -229,7 +253,9 @@ pub fn round_rows(unit: super::config::BudgetUnit, budget: f64, chunks: usize, g
 
 /// The display coordinates of the drill-down draws: theta_1 and theta_2 (theta_1 only when d = 1), the first
 /// coordinates the page's posterior view shows (its trace menu opens on theta_1; the 2-D density is over both).
-pub fn draw_coords(d: usize) -> Vec<usize> { (0..d.min(2)).collect() }
+pub fn draw_coords(d: usize) -> Vec<usize> {
+    (0..d.min(2)).collect()
+}
 
 /// An arm's drill-down view (the report's [`super::report::ArmDraws`]): the display coordinates of its last
 /// round's samples, each with its index among the arm's thinned samples, in a [`StrideBuffer`] of rows
@@ -266,7 +292,9 @@ impl DrawKeep {
         self.buf.push(&r[..self.coords.len() + 1]);
     }
 
-    pub fn floats(&self) -> usize { self.buf.floats() }
+    pub fn floats(&self) -> usize {
+        self.buf.floats()
+    }
 
     /// The report's view: at most `max` evenly spaced rows, those with a non-finite value left out.
     pub fn finish(&self) -> super::report::ArmDraws {

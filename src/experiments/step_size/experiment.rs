@@ -51,19 +51,28 @@ impl Experiment for StepExperiment {
     fn cost(&self) -> Cost {
         step_cost(&self.cfg)
     }
-    fn run(&self, _inputs: Inputs, progress: &mut dyn FnMut(f64, f64, StepEvent), stop: &AtomicBool) -> Result<StepTuneReport> {
+    fn run(
+        &self,
+        _inputs: Inputs,
+        progress: &mut dyn FnMut(f64, f64, StepEvent),
+        stop: &AtomicBool,
+    ) -> Result<StepTuneReport> {
         // Windows of sampling: every fixed-step run's windows (run in parallel, reported together), then
         // GP-UCB's, one by one; `window` is 0-based.
         let fixed = (self.cfg.fixed_log10_steps.len() * self.cfg.windows) as f64;
         let total = fixed + self.cfg.windows as f64;
-        crate::experiments::step_size::run_checked(&self.cfg, &mut |e| {
-            let done = match e {
-                StepEvent::FixedDone { .. } => fixed,
-                StepEvent::Window { window, .. } => fixed + *window as f64 + 1.0,
-                StepEvent::Done { .. } => total,
-            };
-            progress(done.min(total), total, e.clone())
-        }, stop)
+        crate::experiments::step_size::run_checked(
+            &self.cfg,
+            &mut |e| {
+                let done = match e {
+                    StepEvent::FixedDone { .. } => fixed,
+                    StepEvent::Window { window, .. } => fixed + *window as f64 + 1.0,
+                    StepEvent::Done { .. } => total,
+                };
+                progress(done.min(total), total, e.clone())
+            },
+            stop,
+        )
     }
 }
 
@@ -108,10 +117,34 @@ pub(crate) fn step_cost(cfg: &StepTuneConfig) -> Cost {
     let tail = (windows * cfg.tail).ceil().clamp(1.0, windows.max(1.0)) * samples;
     let mut cost = Cost::default();
     if n > 1 {
-        cost.add(Phase::new("MAP", crate::experiments::sgmcmc::plan::MAP_TYPICAL_ITERS * 2.0 * nf, "gradient evaluations", dim, Basis::Typical));
+        cost.add(Phase::new(
+            "MAP",
+            crate::experiments::sgmcmc::plan::MAP_TYPICAL_ITERS * 2.0 * nf,
+            "gradient evaluations",
+            dim,
+            Basis::Typical,
+        ));
     }
-    cost.add(Phase::new("chains", runs * windows * cfg.window_iters as f64 * per_iter, "gradient evaluations", dim, Basis::Exact));
-    cost.add(Phase::new("KSD scores", runs * (windows * samples + tail) * nf, "gradient evaluations", dim, Basis::Bound));
-    cost.add(Phase::new("KSD pairs", runs * (windows * samples * samples + tail * tail), "sample pairs", 4.0 * dim, Basis::Bound));
+    cost.add(Phase::new(
+        "chains",
+        runs * windows * cfg.window_iters as f64 * per_iter,
+        "gradient evaluations",
+        dim,
+        Basis::Exact,
+    ));
+    cost.add(Phase::new(
+        "KSD scores",
+        runs * (windows * samples + tail) * nf,
+        "gradient evaluations",
+        dim,
+        Basis::Bound,
+    ));
+    cost.add(Phase::new(
+        "KSD pairs",
+        runs * (windows * samples * samples + tail * tail),
+        "sample pairs",
+        4.0 * dim,
+        Basis::Bound,
+    ));
     cost
 }

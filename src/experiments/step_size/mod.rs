@@ -29,17 +29,17 @@ use web_time::Instant;
 
 use crate::bandit::gpucb::{GpUcb, GpUcbOptions};
 use crate::bandit::ArmSpace;
-use crate::experiments::gp_chart::{self, ChosenPoint, Gp1dChart};
 use crate::bandit::{Arm, BanditAlgo};
 use crate::data::simulate_logistic;
+use crate::experiments::gp_chart::{self, ChosenPoint, Gp1dChart};
+use crate::experiments::sgmcmc::config::DataSpec;
+use crate::experiments::sgmcmc::posterior::Posterior;
+use crate::math::powf;
 use crate::model::{ModelSpec, Target};
 use crate::rng::{stream, substream};
 use crate::sampler::{Budget, Chain, ControlVariate, SamplerParams};
 use crate::stein::{ksd_target_value, KernelScale, KsdOptions};
-use crate::experiments::sgmcmc::config::DataSpec;
-use crate::experiments::sgmcmc::posterior::Posterior;
 use crate::{Error, Result};
-use crate::math::powf;
 
 pub use crate::sampler::StartKind;
 
@@ -95,7 +95,11 @@ impl Default for StepTuneConfig {
             // This tuner is not from Nguyen et al.: it keeps the options its README numbers were measured with
             // (Matern-5/2, a constant kappa 2) rather than the bandit GP-UCB's paper defaults (squared
             // exponential, Theorem 1's schedule), which were never measured on it.
-            gp: GpUcbOptions { kernel: crate::gp::BaseKernel::Matern52, kappa: crate::bandit::gpucb::Kappa::Constant { value: 2.0 }, ..GpUcbOptions::default() },
+            gp: GpUcbOptions {
+                kernel: crate::gp::BaseKernel::Matern52,
+                kappa: crate::bandit::gpucb::Kappa::Constant { value: 2.0 },
+                ..GpUcbOptions::default()
+            },
             tail: 0.25,
             start: StartKind::Zero,
             ksd: KsdOptions { scale: KernelScale::Median, ..KsdOptions::default() },
@@ -138,10 +142,19 @@ pub struct StepTuneReport {
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum StepEvent {
     /// The fixed-step runs are done.
-    FixedDone { traces: Vec<StepTrace> },
+    FixedDone {
+        traces: Vec<StepTrace>,
+    },
     /// One GP-UCB window is done.
-    Window { window: usize, step: f64, ksd: Option<f64>, reward: Option<f64> },
-    Done { seconds: f64 },
+    Window {
+        window: usize,
+        step: f64,
+        ksd: Option<f64>,
+        reward: Option<f64>,
+    },
+    Done {
+        seconds: f64,
+    },
 }
 
 impl StepTuneConfig {
@@ -154,7 +167,9 @@ impl StepTuneConfig {
             return Err(Error::config("step tuning: windows must be in 3..=10000"));
         }
         if self.thin == 0 || self.window_iters < 2 * self.thin as u64 {
-            return Err(Error::config("step tuning: each window must keep at least 2 samples (window_iters >= 2 thin)"));
+            return Err(Error::config(
+                "step tuning: each window must keep at least 2 samples (window_iters >= 2 thin)",
+            ));
         }
         if !(self.tail > 0.0 && self.tail <= 1.0) {
             return Err(Error::config("step tuning: tail must be in (0, 1]"));

@@ -16,18 +16,22 @@
 //! be computed where the chains ran (other processes or machines) and told with [`AskTell::tell_scores`]; the
 //! report is the same bits as [`AskTell::tell`] on the driver.
 
-use crate::experiments::sgmcmc::run_kernel::{KsdKernel, RunKernel};
-use crate::experiments::sgmcmc::metric::thin_rows;
-use crate::bandit::schedule::{halving_schedule, RoundBudget, RoundPlan, Rounding};
 use crate::bandit::mamba::Mamba;
+use crate::bandit::schedule::{halving_schedule, RoundBudget, RoundPlan, Rounding};
 use crate::bandit::{Ask, Tuner};
 use crate::error::{Error, Result};
+use crate::experiments::sgmcmc::metric::thin_rows;
+use crate::experiments::sgmcmc::run_kernel::{KsdKernel, RunKernel};
 use crate::stein::{Estimator, KernelScale, KsdOptions};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-fn default_eta() -> usize { 3 }
-fn default_max_samples() -> usize { 1000 }
+fn default_eta() -> usize {
+    3
+}
+fn default_max_samples() -> usize {
+    1000
+}
 
 /// The config of an ask/tell MAMBA run (serde JSON; Python passes keyword arguments).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -107,15 +111,27 @@ impl AskTellConfig {
         Ok(match kind {
             KsdKernel::Run => {
                 if self.precond_sd.is_empty() {
-                    return Err(Error::config("the `run` kernel needs precond_sd (one positive length per coordinate)"));
+                    return Err(Error::config(
+                        "the `run` kernel needs precond_sd (one positive length per coordinate)",
+                    ));
                 }
                 if let Some(k) = self.precond_sd.iter().position(|s| !(s.is_finite() && *s > 0.0)) {
-                    return Err(Error::config(format!("precond_sd[{k}] = {} must be positive and finite", self.precond_sd[k])));
+                    return Err(Error::config(format!(
+                        "precond_sd[{k}] = {} must be positive and finite",
+                        self.precond_sd[k]
+                    )));
                 }
                 if self.scale.is_some_and(|s| s != KernelScale::Fixed) {
                     return Err(Error::config("the `run` kernel is preconditioned by precond_sd: scale must be fixed"));
                 }
-                RunKernel::with_precond(self.precond_sd.clone(), "user", c, beta, self.estimator.unwrap_or(Estimator::U), 0)
+                RunKernel::with_precond(
+                    self.precond_sd.clone(),
+                    "user",
+                    c,
+                    beta,
+                    self.estimator.unwrap_or(Estimator::U),
+                    0,
+                )
             }
             KsdKernel::PerArm | KsdKernel::Plain => {
                 let (scale, estimator) = if kind == KsdKernel::PerArm {
@@ -124,7 +140,19 @@ impl AskTellConfig {
                 } else {
                     (self.scale.unwrap_or(KernelScale::Fixed), self.estimator.unwrap_or(Estimator::V))
                 };
-                RunKernel { kind, precond_sd: vec![], precond_source: None, precond_summary: None, c, beta, scale, estimator, grad_evals: 0, moment: 0.0, center: vec![] }
+                RunKernel {
+                    kind,
+                    precond_sd: vec![],
+                    precond_source: None,
+                    precond_summary: None,
+                    c,
+                    beta,
+                    scale,
+                    estimator,
+                    grad_evals: 0,
+                    moment: 0.0,
+                    center: vec![],
+                }
             }
         })
     }
@@ -188,15 +216,25 @@ impl AskTell {
         let plan = halving_schedule(config.arms, config.eta, Rounding::Down, RoundBudget::PerSurvivor(config.budget));
         let tuner = Mamba::new(config.arms, config.eta, config.budget);
         debug_assert_eq!(tuner.plan(), plan);
-        let arms = (0..config.arms).map(|arm| AskTellArm { arm, scores: vec![], samples: vec![], pruned_round: None }).collect();
+        let arms = (0..config.arms)
+            .map(|arm| AskTellArm { arm, scores: vec![], samples: vec![], pruned_round: None })
+            .collect();
         Ok(Self { config, kernel, tuner, plan, current: None, rounds: vec![], arms, dim: None, finished: false })
     }
 
-    pub fn config(&self) -> &AskTellConfig { &self.config }
-    pub fn kernel(&self) -> &RunKernel { &self.kernel }
+    pub fn config(&self) -> &AskTellConfig {
+        &self.config
+    }
+    pub fn kernel(&self) -> &RunKernel {
+        &self.kernel
+    }
     /// The planned rounds: arms, budget per arm and survivors of each.
-    pub fn plan(&self) -> &[RoundPlan] { &self.plan }
-    pub fn is_finished(&self) -> bool { self.finished }
+    pub fn plan(&self) -> &[RoundPlan] {
+        &self.plan
+    }
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
 
     /// The round to run now: its arms and the budget each gets (in the caller's unit, on top of what the arm
     /// already ran); `None` when every round was told. Asking again before telling returns the same round.
@@ -258,7 +296,8 @@ impl AskTell {
 
     /// The told arms must be exactly the asked ones, each once.
     fn check_arms(&self, told: &[usize]) -> Result<()> {
-        let ask = self.current.as_ref().ok_or_else(|| Error::config("tell() without a pending ask(): call ask() first"))?;
+        let ask =
+            self.current.as_ref().ok_or_else(|| Error::config("tell() without a pending ask(): call ask() first"))?;
         let mut t = told.to_vec();
         t.sort_unstable();
         if let Some(w) = t.windows(2).find(|w| w[0] == w[1]) {
@@ -277,7 +316,8 @@ impl AskTell {
 
     fn record(&mut self, scored: Vec<(usize, f64, Option<usize>)>) -> Vec<usize> {
         let ask = self.current.take().expect("checked by check_arms");
-        let tell: Vec<(usize, f64)> = scored.iter().map(|&(a, v, _)| (a, if v.is_finite() { v } else { f64::INFINITY })).collect();
+        let tell: Vec<(usize, f64)> =
+            scored.iter().map(|&(a, v, _)| (a, if v.is_finite() { v } else { f64::INFINITY })).collect();
         for &(a, v, n) in &scored {
             self.arms[a].scores.push(v.is_finite().then_some(v));
             self.arms[a].samples.push(n);
@@ -310,7 +350,13 @@ impl AskTell {
 }
 
 /// The score of one arm (see [`AskTell::score`]), as a free function of the kernel and the row cap.
-pub fn score_arm(kernel: &RunKernel, max_samples: usize, samples: &[f64], scores: &[f64], d: usize) -> Result<(f64, usize)> {
+pub fn score_arm(
+    kernel: &RunKernel,
+    max_samples: usize,
+    samples: &[f64],
+    scores: &[f64],
+    d: usize,
+) -> Result<(f64, usize)> {
     if d == 0 {
         return Err(Error::data("the samples have no columns"));
     }
@@ -352,7 +398,9 @@ mod tests {
     /// n draws of N(0, (sd * spread)^2 I) in d dimensions with scores of the target N(0, sd^2 I).
     fn gaussian(n: usize, d: usize, sd: f64, spread: f64, seed: u64) -> (Vec<f64>, Vec<f64>) {
         let mut r = rng::stream(seed, 7);
-        let x: Vec<f64> = (0..n * d).map(|_| sd * spread * <StandardNormal as Distribution<f64>>::sample(&StandardNormal, &mut r)).collect();
+        let x: Vec<f64> = (0..n * d)
+            .map(|_| sd * spread * <StandardNormal as Distribution<f64>>::sample(&StandardNormal, &mut r))
+            .collect();
         let g = x.iter().map(|v| -v / (sd * sd)).collect();
         (x, g)
     }
@@ -394,7 +442,18 @@ mod tests {
             let data: Vec<(usize, (Vec<f64>, Vec<f64>))> = ask
                 .arms
                 .iter()
-                .map(|&a| (a, gaussian(n, 3, 0.03, 1.0 + 0.15 * (a as f64 - 4.0).abs(), 100 + a as u64 + 1000 * ask.round as u64)))
+                .map(|&a| {
+                    (
+                        a,
+                        gaussian(
+                            n,
+                            3,
+                            0.03,
+                            1.0 + 0.15 * (a as f64 - 4.0).abs(),
+                            100 + a as u64 + 1000 * ask.round as u64,
+                        ),
+                    )
+                })
                 .collect();
             let results: Vec<(usize, &[f64], &[f64])> = data.iter().map(|(a, (x, g))| (*a, &x[..], &g[..])).collect();
             t.tell(&results, 3).unwrap();
@@ -418,10 +477,17 @@ mod tests {
                 let data: Vec<(usize, (Vec<f64>, Vec<f64>))> =
                     ask.arms.iter().map(|&a| (a, gaussian(60, 2, 1.0, 1.0 + 0.3 * a as f64, a as u64))).collect();
                 if remote {
-                    let s: Vec<(usize, f64, usize)> = data.iter().map(|(a, (x, g))| { let (v, n) = t.score(x, g, 2).unwrap(); (*a, v, n) }).collect();
+                    let s: Vec<(usize, f64, usize)> = data
+                        .iter()
+                        .map(|(a, (x, g))| {
+                            let (v, n) = t.score(x, g, 2).unwrap();
+                            (*a, v, n)
+                        })
+                        .collect();
                     t.tell_scored(&s).unwrap();
                 } else {
-                    let res: Vec<(usize, &[f64], &[f64])> = data.iter().map(|(a, (x, g))| (*a, &x[..], &g[..])).collect();
+                    let res: Vec<(usize, &[f64], &[f64])> =
+                        data.iter().map(|(a, (x, g))| (*a, &x[..], &g[..])).collect();
                     t.tell(&res, 2).unwrap();
                 }
             }
@@ -441,7 +507,8 @@ mod tests {
         let (x2, mut g2) = data[2].clone();
         g2[7] = f64::INFINITY;
         assert_eq!(t.score(&x1, &g1, 2).unwrap(), (f64::INFINITY, 60));
-        let results: Vec<(usize, &[f64], &[f64])> = vec![(0, &data[0].0[..], &data[0].1[..]), (1, &x1[..], &g1[..]), (2, &x2[..], &g2[..])];
+        let results: Vec<(usize, &[f64], &[f64])> =
+            vec![(0, &data[0].0[..], &data[0].1[..]), (1, &x1[..], &g1[..]), (2, &x2[..], &g2[..])];
         assert_eq!(ask.arms, vec![0, 1, 2]);
         let pruned = t.tell(&results, 2).unwrap();
         assert_eq!(pruned, vec![1, 2]);
@@ -457,14 +524,22 @@ mod tests {
         assert!(matches!(t.tell_scores(&[(0, 1.0)]), Err(Error::Config(m)) if m.contains("ask() first")));
         t.ask();
         assert!(matches!(t.tell_scores(&[(0, 1.0), (1, 2.0)]), Err(Error::Config(m)) if m.contains("missing [2]")));
-        assert!(matches!(t.tell_scores(&[(0, 1.0), (0, 2.0), (2, 1.0)]), Err(Error::Config(m)) if m.contains("told twice")));
+        assert!(
+            matches!(t.tell_scores(&[(0, 1.0), (0, 2.0), (2, 1.0)]), Err(Error::Config(m)) if m.contains("told twice"))
+        );
         let x = [0.0; 6];
-        assert!(matches!(t.tell(&[(0, &x[..], &x[..4]), (1, &x[..], &x[..]), (2, &x[..], &x[..])], 2), Err(Error::Data(m)) if m.contains("arm 0")));
+        assert!(
+            matches!(t.tell(&[(0, &x[..], &x[..4]), (1, &x[..], &x[..]), (2, &x[..], &x[..])], 2), Err(Error::Data(m)) if m.contains("arm 0"))
+        );
         // a stuck chain (all rows equal) scores +inf under the per-arm kernel, and the round still completes
         let y = [1.0, 2.0, 1.5, 2.5, 0.5, 1.0];
         t.tell(&[(0, &x[..], &x[..]), (1, &y[..], &y[..]), (2, &y[..], &y[..])], 2).unwrap();
         assert_eq!(t.report().arms[0].scores, vec![None]);
-        for bad in [AskTellConfig { eta: 1, ..AskTellConfig::new(3, 1.0) }, AskTellConfig::new(0, 1.0), AskTellConfig::new(3, f64::NAN)] {
+        for bad in [
+            AskTellConfig { eta: 1, ..AskTellConfig::new(3, 1.0) },
+            AskTellConfig::new(0, 1.0),
+            AskTellConfig::new(3, f64::NAN),
+        ] {
             assert!(matches!(AskTell::new(bad), Err(Error::Config(_))));
         }
         let run = AskTellConfig { kernel: Some(KsdKernel::Run), ..AskTellConfig::new(3, 1.0) };

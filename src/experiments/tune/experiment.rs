@@ -57,12 +57,22 @@ impl Experiment for TuneExperiment {
     fn data_request(&self) -> Option<DataRequest> {
         data_request(&self.cfg.data, self.cfg.model.kind() == "pmf")
     }
-    fn run(&self, inputs: Inputs, progress: &mut dyn FnMut(f64, f64, TuneEvent), stop: &AtomicBool) -> Result<TuneReport> {
+    fn run(
+        &self,
+        inputs: Inputs,
+        progress: &mut dyn FnMut(f64, f64, TuneEvent),
+        stop: &AtomicBool,
+    ) -> Result<TuneReport> {
         let problem = build_problem(&self.cfg, inputs)?;
         let mut count = ChunkCounter::default();
-        driver::drive(&self.cfg, &problem, &mut |e| {
-            count.see(e);
-            progress(count.done, count.total, e.clone())
-        }, stop)
+        driver::drive(
+            &self.cfg,
+            &problem,
+            &mut |e| {
+                count.see(e);
+                progress(count.done, count.total, e.clone())
+            },
+            stop,
+        )
     }
 }

@@ -1,11 +1,9 @@
 //! The `tvo` kind's config: the methods compared, the data, the VAE and the training budget; presets and checks.
 
-
 use serde::{Deserialize, Serialize};
 
 use crate::bandit::gpucb::GpUcbOptions;
 use crate::{Error, Result};
-
 
 /// Points of the fixed evaluation schedule (linear, as the paper's evaluation).
 pub const EVAL_POINTS: usize = 50;
@@ -296,7 +294,9 @@ impl TvoConfig {
                 hidden: vec![100, 25],
                 ..TvoConfig::preset("mnist")?
             }),
-            other => Err(Error::config(format!("unknown tvo preset '{other}' (known: digits, mnist, mnist-page, mnist-paper)"))),
+            other => Err(Error::config(format!(
+                "unknown tvo preset '{other}' (known: digits, mnist, mnist-page, mnist-paper)"
+            ))),
         }
     }
 
@@ -333,7 +333,10 @@ impl TvoConfig {
         if !(1..=100_000).contains(&self.iwae_k) || !(1..=100_000).contains(&self.curve_k) {
             return bad("iwae_k and curve_k must be in 1..=100000");
         }
-        if !(1..=64).contains(&self.latent) || self.hidden.iter().any(|h| !(1..=2000).contains(h)) || self.hidden.len() > 4 {
+        if !(1..=64).contains(&self.latent)
+            || self.hidden.iter().any(|h| !(1..=2000).contains(h))
+            || self.hidden.len() > 4
+        {
             return bad("latent must be in 1..=64, at most 4 hidden layers of 1..=2000 units");
         }
         if self.test_size == 0 || self.eval_size == 0 {

@@ -1,7 +1,5 @@
 //! The images a TVO run trains on: the built-in 8x8 digits or MNIST, binarised and split.
 
-
-
 use crate::rng::stream;
 use crate::{Error, Result};
 use rand::RngExt;
@@ -69,13 +67,17 @@ pub fn binarised_split(x: &[f64], p: usize, threshold: f64, test_size: usize, se
 pub enum Binarise {
     Threshold(f64),
     /// Grey levels `x / scale` (1 for MNIST, 16 for the 8x8 digits).
-    Stochastic { scale: f64 },
+    Stochastic {
+        scale: f64,
+    },
 }
 
 pub fn split(x: &[f64], p: usize, how: Binarise, test_size: usize, seed: u64) -> Result<Images> {
     let n = x.len() / p;
     if test_size + 10 > n {
-        return Err(Error::config(format!("tvo: test_size {test_size} leaves fewer than 10 of {n} images for training")));
+        return Err(Error::config(format!(
+            "tvo: test_size {test_size} leaves fewer than 10 of {n} images for training"
+        )));
     }
     let mut idx: Vec<usize> = (0..n).collect();
     let mut rng = stream(seed, 0x7d0);

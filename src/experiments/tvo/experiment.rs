@@ -52,7 +52,12 @@ impl Experiment for TvoExperiment {
     fn cost(&self) -> Cost {
         tvo_cost(&self.cfg)
     }
-    fn run(&self, inputs: Inputs, progress: &mut dyn FnMut(f64, f64, TvoEvent), stop: &AtomicBool) -> Result<TvoReport> {
+    fn run(
+        &self,
+        inputs: Inputs,
+        progress: &mut dyn FnMut(f64, f64, TvoEvent),
+        stop: &AtomicBool,
+    ) -> Result<TvoReport> {
         // One unit per window, one for the final IWAE evaluation; under the growing window rule (each run on its
         // own clock, early updates) one unit per epoch instead.
         let fixed = match self.cfg.window {
@@ -63,16 +68,23 @@ impl Experiment for TvoExperiment {
             Some(_) => self.cfg.windows() as f64 + 1.0,
             None => self.cfg.epochs as f64 + 1.0,
         };
-        crate::experiments::tvo::run_checked(&self.cfg, inputs.data.as_ref(), &mut |e| {
-            let done = match (e, fixed) {
-                (TvoEvent::Started { .. }, _) => 0.0,
-                (TvoEvent::Epoch { window, epoch }, Some(w)) => *window as f64 + (epoch - window * w) as f64 / w as f64,
-                (TvoEvent::Window { window, .. }, Some(_)) => *window as f64 + 1.0,
-                (TvoEvent::Epoch { epoch, .. } | TvoEvent::Window { epoch, .. }, None) => *epoch as f64,
-                (TvoEvent::Done { .. }, _) => total,
-            };
-            progress(done, total, e.clone())
-        }, stop)
+        crate::experiments::tvo::run_checked(
+            &self.cfg,
+            inputs.data.as_ref(),
+            &mut |e| {
+                let done = match (e, fixed) {
+                    (TvoEvent::Started { .. }, _) => 0.0,
+                    (TvoEvent::Epoch { window, epoch }, Some(w)) => {
+                        *window as f64 + (epoch - window * w) as f64 / w as f64
+                    }
+                    (TvoEvent::Window { window, .. }, Some(_)) => *window as f64 + 1.0,
+                    (TvoEvent::Epoch { epoch, .. } | TvoEvent::Window { epoch, .. }, None) => *epoch as f64,
+                    (TvoEvent::Done { .. }, _) => total,
+                };
+                progress(done, total, e.clone())
+            },
+            stop,
+        )
     }
 }
 
@@ -95,7 +107,8 @@ pub(crate) fn tvo_cost(cfg: &TvoConfig) -> Cost {
     // Encoder p -> hidden... -> 2 x latent (mean, log-variance); decoder latent -> hidden reversed -> p.
     let mut widths = vec![pixels];
     widths.extend(&cfg.hidden);
-    let enc: f64 = widths.windows(2).map(|w| (w[0] * w[1]) as f64).sum::<f64>() + (*widths.last().unwrap_or(&pixels) * 2 * cfg.latent) as f64;
+    let enc: f64 = widths.windows(2).map(|w| (w[0] * w[1]) as f64).sum::<f64>()
+        + (*widths.last().unwrap_or(&pixels) * 2 * cfg.latent) as f64;
     let mut back = vec![cfg.latent];
     back.extend(cfg.hidden.iter().rev());
     back.push(pixels);
@@ -103,11 +116,27 @@ pub(crate) fn tvo_cost(cfg: &TvoConfig) -> Cost {
     let runs = (cfg.methods.len() * cfg.repeats) as f64;
     let mut cost = Cost::default();
     let train_per = 3.0 * (enc + cfg.particles as f64 * dec);
-    cost.add(Phase::new("training", runs * cfg.trained_epochs() as f64 * n_train, "image-epochs", train_per, Basis::Exact));
+    cost.add(Phase::new(
+        "training",
+        runs * cfg.trained_epochs() as f64 * n_train,
+        "image-epochs",
+        train_per,
+        Basis::Exact,
+    ));
     let windows = cfg.windows() as f64;
-    let (evals, basis) = if cfg.window.evaluates_every_epoch() { (cfg.trained_epochs() as f64, Basis::Bound) } else { (windows, Basis::Exact) };
+    let (evals, basis) = if cfg.window.evaluates_every_epoch() {
+        (cfg.trained_epochs() as f64, Basis::Bound)
+    } else {
+        (windows, Basis::Exact)
+    };
     let eval_images = (cfg.eval_size as f64).min(n_train);
-    cost.add(Phase::new("reward bound", runs * (evals + 1.0) * eval_images, "images", enc + cfg.eval_particles as f64 * dec, basis));
+    cost.add(Phase::new(
+        "reward bound",
+        runs * (evals + 1.0) * eval_images,
+        "images",
+        enc + cfg.eval_particles as f64 * dec,
+        basis,
+    ));
     cost.add(Phase::new("test curve", runs * windows * n_test, "images", enc + cfg.curve_k as f64 * dec, Basis::Exact));
     cost.add(Phase::new("final IWAE", runs * n_test, "images", enc + cfg.iwae_k as f64 * dec, Basis::Exact));
     cost

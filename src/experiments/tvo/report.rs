@@ -1,8 +1,6 @@
 //! The `tvo` kind's report and progress events.
 
-
 use serde::{Deserialize, Serialize};
-
 
 use super::training::*;
 
@@ -83,14 +81,30 @@ pub struct TvoReport {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum TvoEvent {
-    Started { methods: Vec<String>, repeats: usize, windows: usize, n_train: usize, n_test: usize, pixels: usize },
+    Started {
+        methods: Vec<String>,
+        repeats: usize,
+        windows: usize,
+        n_train: usize,
+        n_test: usize,
+        pixels: usize,
+    },
     /// Every run finished epoch `epoch` inside window `window` (not its last epoch: that one ends with
     /// `window`); the stop flag is honoured between epochs and between minibatches.
-    Epoch { window: usize, epoch: usize },
+    Epoch {
+        window: usize,
+        epoch: usize,
+    },
     /// Every run finished window `window`: its record and the current integrand.
-    Window { window: usize, epoch: usize, runs: Vec<WindowUpdate> },
+    Window {
+        window: usize,
+        epoch: usize,
+        runs: Vec<WindowUpdate>,
+    },
     /// Final IWAE evaluation done.
-    Done { summary: Vec<MethodSummary> },
+    Done {
+        summary: Vec<MethodSummary>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

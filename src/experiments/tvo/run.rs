@@ -10,7 +10,6 @@
 //! `r_t = L(theta_t) - L(theta_{t-1})`, where `L` is the TVO bound with a fixed fine linear schedule of 50 points
 //! on a fixed subset of the training data with fixed draws (evaluation decoupled from the training schedule).
 
-
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
@@ -19,17 +18,17 @@ use super::vae::{all_finite, Likelihood, Vae};
 use crate::bandit::gpucb::GpUcb;
 use crate::bandit::ArmSpace;
 use crate::bandit::{Arm, BanditAlgo};
-use crate::rng::{stream, substream, Rng};
+use crate::math::ln;
 use crate::optim::Adam;
+use crate::rng::{stream, substream, Rng};
 use crate::{Error, Result};
 use rand::RngExt;
-use crate::math::ln;
 
 use super::config::*;
 use super::data::*;
+use super::report::*;
 use super::schedules::*;
 use super::training::*;
-use super::report::*;
 
 struct Runner {
     method: TvoMethod,
@@ -93,7 +92,15 @@ impl Runner {
         if self.trace.diverged {
             return true;
         }
-        match train_epoch(&mut self.vae, (&mut self.adam, cfg.lr), (imgs, ep as u64, seed), &self.current, (cfg.particles, cfg.batch), &mut self.rng, stop) {
+        match train_epoch(
+            &mut self.vae,
+            (&mut self.adam, cfg.lr),
+            (imgs, ep as u64, seed),
+            &self.current,
+            (cfg.particles, cfg.batch),
+            &mut self.rng,
+            stop,
+        ) {
             EpochEnd::Done(_) => true,
             EpochEnd::Diverged => {
                 self.trace.diverged = true;
@@ -107,7 +114,16 @@ impl Runner {
     /// rule, or at the run's last epoch) the window's record (`None` for a diverged run), and the next window's
     /// schedule chosen unless this was the last epoch.
     #[allow(clippy::too_many_arguments)]
-    fn after_epoch(&mut self, cfg: &TvoConfig, ep: usize, last: bool, snaps: &[usize], imgs: &Images, eval_x: &[f64], seed: u64) -> Option<Option<WindowRecord>> {
+    fn after_epoch(
+        &mut self,
+        cfg: &TvoConfig,
+        ep: usize,
+        last: bool,
+        snaps: &[usize],
+        imgs: &Images,
+        eval_x: &[f64],
+        seed: u64,
+    ) -> Option<Option<WindowRecord>> {
         self.in_window += 1;
         // Algorithm 1 line 2: the bound after every epoch when the early update needs it
         let evaluated = if !self.trace.diverged && cfg.window.evaluates_every_epoch() {
@@ -131,7 +147,17 @@ impl Runner {
 
     /// Ends window `t` at epoch `ep`: the reward (eq. 7) told to the GP, the test curve point.
     #[allow(clippy::too_many_arguments)]
-    fn end_window(&mut self, cfg: &TvoConfig, t: usize, ep: usize, snaps: &[usize], imgs: &Images, evaluated: Option<(f64, Vec<f64>)>, seed: u64, eval_x: &[f64]) -> Option<WindowRecord> {
+    fn end_window(
+        &mut self,
+        cfg: &TvoConfig,
+        t: usize,
+        ep: usize,
+        snaps: &[usize],
+        imgs: &Images,
+        evaluated: Option<(f64, Vec<f64>)>,
+        seed: u64,
+        eval_x: &[f64],
+    ) -> Option<WindowRecord> {
         if self.trace.diverged {
             return None;
         }
@@ -298,10 +324,14 @@ pub fn run_checked(
         if stop.load(Ordering::Relaxed) {
             return Err(Error::Cancelled);
         }
-        let finished = runners.par_iter_mut().with_max_len(1).map(|r| {
+        let finished = runners
+            .par_iter_mut()
+            .with_max_len(1)
+            .map(|r| {
                 let seed = cfg.seed.wrapping_add(r.repeat as u64);
                 r.epoch(cfg, (&imgs, ep, seed), stop)
-            }).collect::<Vec<bool>>();
+            })
+            .collect::<Vec<bool>>();
         if finished.contains(&false) || stop.load(Ordering::Relaxed) {
             return Err(Error::Cancelled);
         }
@@ -395,11 +425,27 @@ mod tests {
         let before = vae.params.clone();
         let mut adam = Adam::new(vae.params.len());
         let pts = linear_schedule(3);
-        let stopped = train_epoch(&mut vae, (&mut adam, 1e-2), (&x, 1, 1), &pts, (4, 10), &mut stream(1, 2), &AtomicBool::new(true));
+        let stopped = train_epoch(
+            &mut vae,
+            (&mut adam, 1e-2),
+            (&x, 1, 1),
+            &pts,
+            (4, 10),
+            &mut stream(1, 2),
+            &AtomicBool::new(true),
+        );
         assert_eq!(stopped, EpochEnd::Stopped);
         assert_eq!(vae.params, before, "no minibatch step after the stop");
         assert_eq!(adam.steps(), 0);
-        let done = train_epoch(&mut vae, (&mut adam, 1e-2), (&x, 1, 1), &pts, (4, 10), &mut stream(1, 2), &AtomicBool::new(false));
+        let done = train_epoch(
+            &mut vae,
+            (&mut adam, 1e-2),
+            (&x, 1, 1),
+            &pts,
+            (4, 10),
+            &mut stream(1, 2),
+            &AtomicBool::new(false),
+        );
         assert!(matches!(done, EpochEnd::Done(b) if b.is_finite() && b < 0.0), "{done:?}");
         assert_eq!(adam.steps(), 4, "40 images in minibatches of 10");
         assert_ne!(vae.params, before);

@@ -1,9 +1,6 @@
 //! The fixed integration schedules of Nguyen et al. section 5: linear, log-uniform (Masrani et al.) and moments.
 
-
-
 use crate::math::powf;
-
 
 /// The schedule points `[0, beta_1, ..., beta_{d-1}]` of the fixed baselines.
 pub fn linear_schedule(d: usize) -> Vec<f64> {

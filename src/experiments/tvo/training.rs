@@ -5,8 +5,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde::{Deserialize, Serialize};
 
 use super::vae::{all_finite, iwae_and_elbo, tvo_coefficients, Particles, Scratch, Vae};
-use crate::rng::{stream, Rng};
 use crate::optim::Adam;
+use crate::rng::{stream, Rng};
 use rand::RngExt;
 
 use super::config::*;

@@ -10,10 +10,10 @@
 use rand::RngExt;
 use rand_distr::StandardNormal;
 
-use crate::rng::Rng;
-use crate::{Error, Result};
 use crate::math::{exp, ln, ln_1p, tanh};
 use crate::nn;
+use crate::rng::Rng;
+use crate::{Error, Result};
 
 const LN_2PI: f64 = 1.837_877_066_409_345_5;
 

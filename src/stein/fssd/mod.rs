@@ -7,12 +7,12 @@
 //! `|(1/n) sum_i tau_i|^2` and the U-statistic `(1/(n(n-1))) sum_{i != j} tau_i . tau_j` (their eq. 4).
 //! Both cost O(n J d) time and O(J d) memory.
 
+use crate::error::{Error, Result};
+use crate::math::{exp, powf};
 use crate::stein::kernel::check_c_beta;
 use crate::stein::ksd::check_samples_scores;
-use crate::error::{Error, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use crate::math::{exp, powf};
 
 mod opt;
 pub use opt::*;
@@ -197,7 +197,14 @@ pub fn fssd(samples: &[f64], scores: &[f64], d: usize, locations: &[f64], kernel
 /// Gradient: with `a_i = mu.tau_i`, `F = |mu|^2`, `S = mean a_i^2 - F^2`, `w = mean a_i tau_i`,
 /// `D = sqrt(4S + reg)`: `dL/dtau_k = 2(n mu - tau_k)/(n(n-1)D) - 4U/(nD^3) (w + a_k mu - 2F mu)`,
 /// chained through `d tau_kj / d v_j = J(x_k, v_j)/sqrt(dJ)`.
-pub fn fssd_power(samples: &[f64], scores: &[f64], d: usize, locations: &[f64], kernel: &FssdKernel, reg: f64) -> Result<(f64, Vec<f64>)> {
+pub fn fssd_power(
+    samples: &[f64],
+    scores: &[f64],
+    d: usize,
+    locations: &[f64],
+    kernel: &FssdKernel,
+    reg: f64,
+) -> Result<(f64, Vec<f64>)> {
     kernel.validate()?;
     let n = check_samples_scores(samples, scores, d, 2)?;
     let j = check_locations(locations, d)?;
@@ -208,7 +215,16 @@ pub fn fssd_power(samples: &[f64], scores: &[f64], d: usize, locations: &[f64], 
 }
 
 #[allow(clippy::too_many_arguments)]
-fn power_and_grad(x: &[f64], s: &[f64], d: usize, v: &[f64], kernel: &FssdKernel, reg: f64, n: usize, j: usize) -> (f64, Vec<f64>) {
+fn power_and_grad(
+    x: &[f64],
+    s: &[f64],
+    d: usize,
+    v: &[f64],
+    kernel: &FssdKernel,
+    reg: f64,
+    n: usize,
+    j: usize,
+) -> (f64, Vec<f64>) {
     let (obj, grad, _) = power_grads(x, s, d, v, kernel, reg, n, j);
     (obj, grad)
 }
@@ -216,7 +232,16 @@ fn power_and_grad(x: &[f64], s: &[f64], d: usize, v: &[f64], kernel: &FssdKernel
 /// [`power_and_grad`] plus the derivative of the criterion with respect to the Gaussian width `sigma2`
 /// (0 for the IMQ kernel).
 #[allow(clippy::too_many_arguments)]
-fn power_grads(x: &[f64], s: &[f64], d: usize, v: &[f64], kernel: &FssdKernel, reg: f64, n: usize, j: usize) -> (f64, Vec<f64>, f64) {
+fn power_grads(
+    x: &[f64],
+    s: &[f64],
+    d: usize,
+    v: &[f64],
+    kernel: &FssdKernel,
+    reg: f64,
+    n: usize,
+    j: usize,
+) -> (f64, Vec<f64>, f64) {
     let jd = j * d;
     let nf = n as f64;
     let scale = 1.0 / (jd as f64).sqrt();

@@ -1,18 +1,25 @@
 //! FSSD-opt (Jitkrittum et al. 2017, sec. 3): the test locations and Gaussian width chosen to maximise the
 //! test power proxy `FSSD^2 / sigma_H1` by gradient ascent on a training split.
 
-use crate::stein::ksd::check_samples_scores;
+use super::*;
 use crate::error::{Error, Result};
+use crate::math::{exp, ln};
 use crate::rng::Rng;
+use crate::stein::ksd::check_samples_scores;
 use rand::RngExt;
 use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
-use crate::math::{exp, ln};
-use super::*;
 
 /// The power criterion [`fssd_power`] for a Gaussian kernel and its derivative with respect to the width
 /// `sigma2` (for tests and for [`fssd_opt_fit`]).
-pub fn fssd_power_width(samples: &[f64], scores: &[f64], d: usize, locations: &[f64], sigma2: f64, reg: f64) -> Result<(f64, f64)> {
+pub fn fssd_power_width(
+    samples: &[f64],
+    scores: &[f64],
+    d: usize,
+    locations: &[f64],
+    sigma2: f64,
+    reg: f64,
+) -> Result<(f64, f64)> {
     let kernel = FssdKernel::Gauss { sigma2 };
     kernel.validate()?;
     let n = check_samples_scores(samples, scores, d, 2)?;
@@ -39,7 +46,9 @@ pub struct FssdOptOptions {
 }
 
 impl Default for FssdOptOptions {
-    fn default() -> Self { Self { steps: 100, learning_rate: 0.05, reg: 1e-2, train_fraction: 0.5 } }
+    fn default() -> Self {
+        Self { steps: 100, learning_rate: 0.05, reg: 1e-2, train_fraction: 0.5 }
+    }
 }
 
 /// FSSD-opt (Jitkrittum et al. 2017, Sec. 3): draw `j` locations from a Gaussian fitted to the
@@ -87,8 +96,15 @@ pub fn fssd_opt(
             let k = rng.random_range(0..=i);
             perm.swap(i, k);
         }
-        let gather = |idx: &[usize], m: &[f64]| idx.iter().flat_map(|&i| m[i * d..(i + 1) * d].iter().copied()).collect::<Vec<f64>>();
-        (gather(&perm[..ntr], samples), gather(&perm[..ntr], scores), gather(&perm[ntr..], samples), gather(&perm[ntr..], scores))
+        let gather = |idx: &[usize], m: &[f64]| {
+            idx.iter().flat_map(|&i| m[i * d..(i + 1) * d].iter().copied()).collect::<Vec<f64>>()
+        };
+        (
+            gather(&perm[..ntr], samples),
+            gather(&perm[..ntr], scores),
+            gather(&perm[ntr..], samples),
+            gather(&perm[ntr..], scores),
+        )
     };
     let ntr = xtr.len() / d;
     let (sd, lo, hi, mut v) = draw_locations(&xtr, d, j, rng)?;
@@ -105,10 +121,14 @@ pub fn fssd_opt(
         }
         // gradient in units of the coordinate's sd
         let g: Vec<f64> = grad.iter().enumerate().map(|(m, g)| g * sd[m % d]).collect();
-        adam.step(&g, |m| opts.learning_rate * sd[m % d], |m, u| {
-            let a = m % d;
-            v[m] = (v[m] + u).clamp(lo[a], hi[a]);
-        });
+        adam.step(
+            &g,
+            |m| opts.learning_rate * sd[m % d],
+            |m, u| {
+                let a = m % d;
+                v[m] = (v[m] + u).clamp(lo[a], hi[a]);
+            },
+        );
     }
     let locations = best.1;
     let val = fssd(&xte, &ste, d, &locations, kernel)?;
@@ -156,7 +176,14 @@ fn sample_box(samples: &[f64], d: usize, sd: &[f64]) -> (Vec<f64>, Vec<f64>) {
 /// (Kingma & Ba 2015) to maximise the power criterion `FSSD^2_U / sqrt(sigma_H1^2 + reg)` on these samples.
 /// Locations stay in the box of [`fssd_opt`]; `log sigma2` within a factor 100 of its start. Used on a MAMBA
 /// round's pooled samples so that every arm of the round is scored at the same locations and width.
-pub fn fssd_opt_fit(samples: &[f64], scores: &[f64], d: usize, j: usize, opts: &FssdOptOptions, rng: &mut Rng) -> Result<FssdFit> {
+pub fn fssd_opt_fit(
+    samples: &[f64],
+    scores: &[f64],
+    d: usize,
+    j: usize,
+    opts: &FssdOptOptions,
+    rng: &mut Rng,
+) -> Result<FssdFit> {
     let n = check_samples_scores(samples, scores, d, 2)?;
     if j == 0 {
         return Err(Error::config("FSSD-opt needs at least one test location (J >= 1)"));
@@ -178,7 +205,12 @@ pub fn fssd_opt_fit(samples: &[f64], scores: &[f64], d: usize, j: usize, opts: &
 /// from the centred samples (low rank, O(n d) time, O(d) extra memory; d = 52,500 asked for 22 GB).
 /// Returns `(sd, lo, hi, locations)`, the locations J x d row-major. Shared by [`fssd_opt`] and [`fssd_opt_fit`].
 #[allow(clippy::type_complexity)]
-fn draw_locations(samples: &[f64], d: usize, j: usize, rng: &mut Rng) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>, Vec<f64>)> {
+fn draw_locations(
+    samples: &[f64],
+    d: usize,
+    j: usize,
+    rng: &mut Rng,
+) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>, Vec<f64>)> {
     let n = samples.len() / d;
     let mut mean = vec![0.0; d];
     for row in samples.chunks_exact(d) {
@@ -197,7 +229,9 @@ fn draw_locations(samples: &[f64], d: usize, j: usize, rng: &mut Rng) -> Result<
         }
         let sd: Vec<f64> = var.iter().map(|v| v.sqrt()).collect();
         if sd.iter().any(|v| !v.is_finite() || *v <= 0.0) {
-            return Err(Error::numerical("a coordinate of the samples does not vary: cannot fit a Gaussian for the locations"));
+            return Err(Error::numerical(
+                "a coordinate of the samples does not vary: cannot fit a Gaussian for the locations",
+            ));
         }
         let (lo, hi) = sample_box(samples, d, &sd);
         let mut v = vec![0.0; j * d];
@@ -235,7 +269,9 @@ fn draw_locations(samples: &[f64], d: usize, j: usize, rng: &mut Rng) -> Result<
     }
     let sd: Vec<f64> = (0..d).map(|a| cov[(a, a)].sqrt()).collect();
     if sd.iter().any(|v| !v.is_finite() || *v <= 0.0) {
-        return Err(Error::numerical("a coordinate of the samples does not vary: cannot fit a Gaussian for the locations"));
+        return Err(Error::numerical(
+            "a coordinate of the samples does not vary: cannot fit a Gaussian for the locations",
+        ));
     }
     let mut reg_cov = cov.clone();
     for a in 0..d {
@@ -259,7 +295,18 @@ fn draw_locations(samples: &[f64], d: usize, j: usize, rng: &mut Rng) -> Result<
 
 /// The width start and Adam steps of [`fssd_opt_fit`] from drawn locations `v`.
 #[allow(clippy::too_many_arguments)]
-fn fssd_opt_fit_from(samples: &[f64], scores: &[f64], d: usize, j: usize, opts: &FssdOptOptions, n: usize, sd: &[f64], lo: &[f64], hi: &[f64], mut v: Vec<f64>) -> Result<FssdFit> {
+fn fssd_opt_fit_from(
+    samples: &[f64],
+    scores: &[f64],
+    d: usize,
+    j: usize,
+    opts: &FssdOptOptions,
+    n: usize,
+    sd: &[f64],
+    lo: &[f64],
+    hi: &[f64],
+    mut v: Vec<f64>,
+) -> Result<FssdFit> {
     // Median heuristic on at most 200 evenly spaced rows.
     let step = n.div_ceil(200).max(1);
     let rows: Vec<&[f64]> = samples.chunks_exact(d).step_by(step).collect();
@@ -296,14 +343,18 @@ fn fssd_opt_fit_from(samples: &[f64], scores: &[f64], d: usize, j: usize, opts: 
         }
         // locations in units of each coordinate's sd, the width in log units
         let g: Vec<f64> = (0..=jd).map(|m| if m < jd { grad[m] * sd[m % d] } else { gw * sigma2 }).collect();
-        adam.step(&g, |_| opts.learning_rate, |m, upd| {
-            if m < jd {
-                let a = m % d;
-                v[m] = (v[m] + sd[a] * upd).clamp(lo[a], hi[a]);
-            } else {
-                lw = (lw + upd).clamp(lw_lo, lw_hi);
-            }
-        });
+        adam.step(
+            &g,
+            |_| opts.learning_rate,
+            |m, upd| {
+                if m < jd {
+                    let a = m % d;
+                    v[m] = (v[m] + sd[a] * upd).clamp(lo[a], hi[a]);
+                } else {
+                    lw = (lw + upd).clamp(lw_lo, lw_hi);
+                }
+            },
+        );
     }
     if !best.0.is_finite() {
         return Err(Error::numerical("the FSSD power criterion is not finite at any location tried"));

@@ -4,7 +4,14 @@
 use super::{Tile, Transposed, CH, R};
 
 #[inline(always)]
-pub(super) fn tile_sums_simd128(tile: &mut Tile, tr: &Transposed, d: usize, j0: usize, xik: &[[f64; R]], sik: &[[f64; R]]) {
+pub(super) fn tile_sums_simd128(
+    tile: &mut Tile,
+    tr: &Transposed,
+    d: usize,
+    j0: usize,
+    xik: &[[f64; R]],
+    sik: &[[f64; R]],
+) {
     use core::arch::wasm32::{f64x2_add, f64x2_mul, f64x2_splat, f64x2_sub, v128, v128_load, v128_store};
     /// Rows per register block.
     const G: usize = 2;

@@ -3,12 +3,14 @@
 //! none, and the thread count changes nothing (see also `tune::same_result_for_one_and_many_threads`).
 
 use std::sync::atomic::AtomicBool;
+use tunelab::experiments::sgmcmc::Posterior;
 use tunelab::experiments::tune::{self, presets, Event, TuneConfig};
-use tunelab::experiments::sgmcmc::{Posterior};
 use tunelab::rng;
 use tunelab::sampler::{BatchSize, Budget, Chain, SamplerParams};
 
-fn quiet() -> impl FnMut(&Event) { |_e: &Event| {} }
+fn quiet() -> impl FnMut(&Event) {
+    |_e: &Event| {}
+}
 
 /// The Gaussian preset (d = 2, 9 arms, start at zero) with 6,000 iterations thinned by 20: 300 samples for the
 /// chosen arm, so `best.samples` holds all of them.
@@ -44,7 +46,9 @@ fn every_arms_draws_are_rows_of_its_chain_from_its_last_round() {
         }
         .validate(problem.n_data)
         .unwrap();
-        let mut chain = Chain::new(problem.train.as_ref(), params, vec![0.0; d], None, rng::stream(cfg.seed, arm.info.id as u64)).unwrap();
+        let mut chain =
+            Chain::new(problem.train.as_ref(), params, vec![0.0; d], None, rng::stream(cfg.seed, arm.info.id as u64))
+                .unwrap();
         let mut out = Vec::new();
         chain.run(problem.train.as_ref(), Budget::Iterations(arm.iters), cfg.thin, &mut out, &AtomicBool::new(false));
         let n = out.len() / d;

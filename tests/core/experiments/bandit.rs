@@ -1,11 +1,11 @@
 //! Bandit algorithms, problems and the runner.
 
 use crate::common::contract;
-use tunelab::experiments::bandit::BanditExperiment;
 use std::sync::atomic::AtomicBool;
+use tunelab::experiments::bandit::BanditExperiment;
 
-use tunelab::experiments::bandit::problems::{FiniteBernoulli, TestFunction, TvoSchedule};
 use tunelab::bandit::{Arm, BanditAlgo, DTtts, GpUcb, GpUcbOptions, Kappa, TttsOptions};
+use tunelab::experiments::bandit::problems::{FiniteBernoulli, TestFunction, TvoSchedule};
 use tunelab::experiments::bandit::{AlgoSpec, BanditConfig, BanditEvent, BanditReport, Problem, ProblemSpec, TestFn};
 use tunelab::rng::stream;
 use tunelab::Error;
@@ -117,7 +117,8 @@ fn gp_ucb_cumulative_regret_is_sublinear() {
     let n = pts.len() as f64;
     let mx = pts.iter().map(|p| p.0).sum::<f64>() / n;
     let my = pts.iter().map(|p| p.1).sum::<f64>() / n;
-    let slope = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum::<f64>() / pts.iter().map(|p| (p.0 - mx).powi(2)).sum::<f64>();
+    let slope =
+        pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum::<f64>() / pts.iter().map(|p| (p.0 - mx).powi(2)).sum::<f64>();
     assert!(slope < 0.7, "log-log slope of cumulative regret {slope}");
     // and random search is linear on the same problem (slope near 1), so the test can fail
     let mut mean_r = vec![0.0; rounds];
@@ -131,7 +132,8 @@ fn gp_ucb_cumulative_regret_is_sublinear() {
     }
     let pts: Vec<(f64, f64)> = (10..=rounds).map(|t| ((t as f64).ln(), mean_r[t - 1].ln())).collect();
     let my = pts.iter().map(|p| p.1).sum::<f64>() / n;
-    let slope_r = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum::<f64>() / pts.iter().map(|p| (p.0 - mx).powi(2)).sum::<f64>();
+    let slope_r =
+        pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum::<f64>() / pts.iter().map(|p| (p.0 - mx).powi(2)).sum::<f64>();
     assert!(slope_r > 0.9, "random search slope {slope_r}");
 }
 
@@ -139,7 +141,11 @@ fn gp_ucb_cumulative_regret_is_sublinear() {
 fn d_ttts_recommends_the_best_arm_of_a_fixed_instance() {
     // 8 arms, best (0.9) at index 5, gap 0.1; 400 rounds. Claim: best recommended in >= 18 of 20 seeds.
     let means = vec![0.5, 0.8, 0.3, 0.7, 0.6, 0.9, 0.4, 0.2];
-    for rec in [tunelab::bandit::Recommend::Posterior, tunelab::bandit::Recommend::PosteriorPulled, tunelab::bandit::Recommend::MostPulled] {
+    for rec in [
+        tunelab::bandit::Recommend::Posterior,
+        tunelab::bandit::Recommend::PosteriorPulled,
+        tunelab::bandit::Recommend::MostPulled,
+    ] {
         let mut hits = 0;
         for seed in 0..20 {
             let mut p = FiniteBernoulli::new(means.clone()).unwrap();
@@ -194,7 +200,8 @@ fn d_ttts_pseudo_arm_mode_can_recommend_an_entered_unpulled_arm() {
     for seed in 0..20 {
         let mut all = DTtts::new(TttsOptions::default(), None, seed).unwrap();
         let mut pulled_only =
-            DTtts::new(TttsOptions { recommend: Recommend::PosteriorPulled, ..Default::default() }, None, seed).unwrap();
+            DTtts::new(TttsOptions { recommend: Recommend::PosteriorPulled, ..Default::default() }, None, seed)
+                .unwrap();
         let mut ra = stream(seed, 1);
         let mut rb = stream(seed, 1);
         for t in 0..30 {
@@ -207,7 +214,11 @@ fn d_ttts_pseudo_arm_mode_can_recommend_an_entered_unpulled_arm() {
         if all.entered() > pulled.len() {
             seen += 1;
             let Some(Arm::Index(k)) = all.recommend(30, &mut stream(seed, 9)) else { panic!("no recommendation") };
-            assert!(k < all.entered() && !pulled.contains(&k), "seed {seed}: arm {k} of {} entered, pulled {pulled:?}", all.entered());
+            assert!(
+                k < all.entered() && !pulled.contains(&k),
+                "seed {seed}: arm {k} of {} entered, pulled {pulled:?}",
+                all.entered()
+            );
         }
         let b_pulled: Vec<usize> = pulled_only.arm_stats().iter().filter(|s| s.pulls > 0).map(|s| s.arm).collect();
         let Some(Arm::Index(k)) = pulled_only.recommend(30, &mut stream(seed, 9)) else { panic!("no recommendation") };
@@ -223,7 +234,11 @@ fn d_ttts_pseudo_arm_and_explicit_arms_agree_in_distribution() {
     let run_variant = |pseudo: bool| -> f64 {
         let cfg = BanditConfig {
             problem: ProblemSpec::Reservoir { a: 1.0, b: 1.0, shift: 0.0, scale: 1.0 },
-            algorithms: vec![AlgoSpec::DTtts(TttsOptions { pseudo_arm: pseudo, mc_samples: 100, ..Default::default() })],
+            algorithms: vec![AlgoSpec::DTtts(TttsOptions {
+                pseudo_arm: pseudo,
+                mc_samples: 100,
+                ..Default::default()
+            })],
             rounds: 200,
             repeats: 8,
             seed: 5,
@@ -268,8 +283,20 @@ fn strip_times(mut r: BanditReport) -> BanditReport {
 #[test]
 fn runner_is_deterministic_across_thread_counts() {
     let cont = BanditConfig {
-        problem: ProblemSpec::TvoSchedule { d: 2, lambda0: 2.0, lambda1: 12.0, rate: 0.04, sharpness: 0.1, noise_sd: 0.1 },
-        algorithms: vec![AlgoSpec::GpUcb(GpUcbOptions { refit_every: 4, restarts: 1, acq_starts: 2, ..Default::default() })],
+        problem: ProblemSpec::TvoSchedule {
+            d: 2,
+            lambda0: 2.0,
+            lambda1: 12.0,
+            rate: 0.04,
+            sharpness: 0.1,
+            noise_sd: 0.1,
+        },
+        algorithms: vec![AlgoSpec::GpUcb(GpUcbOptions {
+            refit_every: 4,
+            restarts: 1,
+            acq_starts: 2,
+            ..Default::default()
+        })],
         rounds: 8,
         repeats: 2,
         seed: 2,
@@ -280,19 +307,22 @@ fn runner_is_deterministic_across_thread_counts() {
     for cfg in [small_config(), cont] {
         let go = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            pool.install(|| strip_times(contract::run::<BanditExperiment>(cfg.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap()))
+            pool.install(|| {
+                strip_times(
+                    contract::run::<BanditExperiment>(cfg.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap(),
+                )
+            })
         };
         let a = go(1);
         let b = go(4);
         assert_eq!(a, b);
-        assert_eq!(
-            serde_json::to_string(&a).unwrap(),
-            serde_json::to_string(&go(2)).unwrap()
-        );
+        assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&go(2)).unwrap());
         // a different seed changes the result
         let mut other = cfg.clone();
         other.seed += 1;
-        let c = strip_times(contract::run::<BanditExperiment>(other.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap());
+        let c = strip_times(
+            contract::run::<BanditExperiment>(other.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap(),
+        );
         assert_ne!(a.algorithms[0].cumulative_regret, c.algorithms[0].cumulative_regret);
     }
 }
@@ -302,7 +332,10 @@ fn report_shape_events_and_floor() {
     let cfg = small_config();
     let main_thread = std::thread::current().id();
     let mut events = Vec::new();
-    let rep = contract::run::<BanditExperiment>(cfg.clone(), None, |e: &BanditEvent| {
+    let rep = contract::run::<BanditExperiment>(
+        cfg.clone(),
+        None,
+        |e: &BanditEvent| {
             assert_eq!(std::thread::current().id(), main_thread);
             events.push(e.clone());
         },
@@ -363,7 +396,13 @@ fn report_shape_events_and_floor() {
 #[test]
 fn continuous_charts_gp_1d_and_schedules() {
     let cfg = BanditConfig {
-        problem: ProblemSpec::Function { function: TestFn::Wave1d, dim: None, noise_sd: 0.05, drift: 0.0, period: 10.0 },
+        problem: ProblemSpec::Function {
+            function: TestFn::Wave1d,
+            dim: None,
+            noise_sd: 0.05,
+            drift: 0.0,
+            period: 10.0,
+        },
         algorithms: vec![AlgoSpec::GpUcbStationary(GpUcbOptions { refit_every: 5, restarts: 1, ..Default::default() })],
         rounds: 10,
         repeats: 2,
@@ -381,7 +420,14 @@ fn continuous_charts_gp_1d_and_schedules() {
     // truth equals the noise-free reward
     assert!((ch.truth[50] + TestFn::Wave1d.eval(&[ch.grid[50]])).abs() < 1e-12);
     let cfg = BanditConfig {
-        problem: ProblemSpec::TvoSchedule { d: 3, lambda0: 2.0, lambda1: 12.0, rate: 0.04, sharpness: 0.1, noise_sd: 0.1 },
+        problem: ProblemSpec::TvoSchedule {
+            d: 3,
+            lambda0: 2.0,
+            lambda1: 12.0,
+            rate: 0.04,
+            sharpness: 0.1,
+            noise_sd: 0.1,
+        },
         algorithms: vec![AlgoSpec::Random { label: None }],
         rounds: 15,
         repeats: 1,
@@ -400,7 +446,10 @@ fn continuous_charts_gp_1d_and_schedules() {
 #[test]
 fn cancel_stops_the_run() {
     let cancel = AtomicBool::new(true);
-    assert_eq!(contract::run::<BanditExperiment>(small_config().clone(), None, |_| {}, &cancel).unwrap_err(), Error::Cancelled);
+    assert_eq!(
+        contract::run::<BanditExperiment>(small_config().clone(), None, |_| {}, &cancel).unwrap_err(),
+        Error::Cancelled
+    );
 }
 
 #[test]
@@ -424,40 +473,60 @@ fn bad_configs_give_clear_errors() {
     };
     let res = r#"{"kind": "reservoir", "a": 1, "b": 1}"#;
     let fun = r#"{"kind": "function", "function": "branin"}"#;
-    assert!(err(&format!(r#"{{"problem": {res}, "algorithms": [{{"kind": "d-ttts"}}], "rounds": 0}}"#)).contains("rounds"));
-    assert!(err(&format!(r#"{{"problem": {res}, "algorithms": [{{"kind": "d-ttts"}}], "rounds": 5, "repeats": 0}}"#)).contains("repeats"));
+    assert!(
+        err(&format!(r#"{{"problem": {res}, "algorithms": [{{"kind": "d-ttts"}}], "rounds": 0}}"#)).contains("rounds")
+    );
+    assert!(err(&format!(r#"{{"problem": {res}, "algorithms": [{{"kind": "d-ttts"}}], "rounds": 5, "repeats": 0}}"#))
+        .contains("repeats"));
     assert!(err(&format!(r#"{{"problem": {res}, "algorithms": [], "rounds": 5}}"#)).contains("no algorithms"));
-    assert!(err(&format!(r#"{{"problem": {res}, "algorithms": [{{"kind": "bogus"}}], "rounds": 5}}"#)).contains("bogus"));
-    assert!(err(&format!(r#"{{"problem": {res}, "algorithms": [{{"kind": "gp-ucb"}}], "rounds": 5}}"#)).contains("continuous"));
-    assert!(err(&format!(r#"{{"problem": {fun}, "algorithms": [{{"kind": "d-ttts"}}], "rounds": 5}}"#)).contains("discrete"));
-    assert!(err(&format!(r#"{{"problem": {fun}, "algorithms": [{{"kind": "hyperband"}}], "rounds": 5}}"#)).contains("discrete"));
-    assert!(err(&format!(r#"{{"problem": {fun}, "algorithms": [{{"kind": "uniform"}}], "rounds": 5}}"#)).contains("random"));
-    assert!(err(&format!(r#"{{"problem": {res}, "algorithms": [{{"kind": "ttts"}}, {{"kind": "ttts"}}], "rounds": 5}}"#)).contains("label"));
-    assert!(err(&format!(r#"{{"problem": {res}, "algorithms": [{{"kind": "ttts", "beta": 1.5}}], "rounds": 5}}"#)).contains("beta"));
-    assert!(err(&format!(r#"{{"problem": {res}, "algorithms": [{{"kind": "hyperband", "eta": 1}}], "rounds": 5}}"#)).contains("eta"));
-    assert!(err(&format!(r#"{{"problem": {fun}, "algorithms": [{{"kind": "gp-ucb", "refit_every": 0}}], "rounds": 5}}"#)).contains("refit_every"));
+    assert!(
+        err(&format!(r#"{{"problem": {res}, "algorithms": [{{"kind": "bogus"}}], "rounds": 5}}"#)).contains("bogus")
+    );
+    assert!(err(&format!(r#"{{"problem": {res}, "algorithms": [{{"kind": "gp-ucb"}}], "rounds": 5}}"#))
+        .contains("continuous"));
+    assert!(err(&format!(r#"{{"problem": {fun}, "algorithms": [{{"kind": "d-ttts"}}], "rounds": 5}}"#))
+        .contains("discrete"));
+    assert!(err(&format!(r#"{{"problem": {fun}, "algorithms": [{{"kind": "hyperband"}}], "rounds": 5}}"#))
+        .contains("discrete"));
+    assert!(
+        err(&format!(r#"{{"problem": {fun}, "algorithms": [{{"kind": "uniform"}}], "rounds": 5}}"#)).contains("random")
+    );
+    assert!(err(&format!(
+        r#"{{"problem": {res}, "algorithms": [{{"kind": "ttts"}}, {{"kind": "ttts"}}], "rounds": 5}}"#
+    ))
+    .contains("label"));
+    assert!(err(&format!(r#"{{"problem": {res}, "algorithms": [{{"kind": "ttts", "beta": 1.5}}], "rounds": 5}}"#))
+        .contains("beta"));
+    assert!(err(&format!(r#"{{"problem": {res}, "algorithms": [{{"kind": "hyperband", "eta": 1}}], "rounds": 5}}"#))
+        .contains("eta"));
+    assert!(err(&format!(
+        r#"{{"problem": {fun}, "algorithms": [{{"kind": "gp-ucb", "refit_every": 0}}], "rounds": 5}}"#
+    ))
+    .contains("refit_every"));
     assert!(err(&format!(r#"{{"problem": {fun}, "algorithms": [{{"kind": "gp-ucb", "kappa": {{"type": "constant", "value": -1}}}}], "rounds": 5}}"#)).contains("kappa"));
     assert!(err(r#"{"problem": {"kind": "reservoir", "a": 1, "b": 1, "shift": 0.5}, "algorithms": [{"kind": "d-ttts"}], "rounds": 5}"#).contains("shift + scale"));
-    assert!(err(r#"{"problem": {"kind": "reservoir", "a": -1, "b": 1}, "algorithms": [{"kind": "d-ttts"}], "rounds": 5}"#).contains("positive"));
-    assert!(err(r#"{"problem": {"kind": "bernoulli", "means": [0.5, 1.5]}, "algorithms": [{"kind": "ttts"}], "rounds": 5}"#).contains("[0, 1]"));
+    assert!(err(
+        r#"{"problem": {"kind": "reservoir", "a": -1, "b": 1}, "algorithms": [{"kind": "d-ttts"}], "rounds": 5}"#
+    )
+    .contains("positive"));
+    assert!(err(
+        r#"{"problem": {"kind": "bernoulli", "means": [0.5, 1.5]}, "algorithms": [{"kind": "ttts"}], "rounds": 5}"#
+    )
+    .contains("[0, 1]"));
     assert!(err(r#"{"problem": {"kind": "bernoulli", "means": [0.5, 0.4]}, "algorithms": [{"kind": "ttts", "arms": 5}], "rounds": 5}"#).contains("problem has 2"));
     assert!(err(r#"{"problem": {"kind": "function", "function": "branin", "drift": 3}, "algorithms": [{"kind": "random"}], "rounds": 5}"#).contains("drift"));
     assert!(err(r#"{"problem": {"kind": "function", "function": "hartmann3", "dim": 4}, "algorithms": [{"kind": "random"}], "rounds": 5}"#).contains("dimension"));
     assert!(err(r#"{"problem": {"kind": "function", "function": "branin", "noise_sd": 0.1}, "algorithms": [{"kind": "random"}], "rounds": 5, "rouds": 3}"#).contains("rouds"));
     assert!(err(r#"{"problem": {"kind": "function", "function": "branin", "noisesd": 0.1}, "algorithms": [{"kind": "random"}], "rounds": 5}"#).contains("noisesd"));
-    assert!(err(r#"{"problem": {"kind": "tvo-schedule", "d": 0}, "algorithms": [{"kind": "random"}], "rounds": 5}"#).contains("d must"));
+    assert!(err(r#"{"problem": {"kind": "tvo-schedule", "d": 0}, "algorithms": [{"kind": "random"}], "rounds": 5}"#)
+        .contains("d must"));
     assert!(err("not json").contains("bandit config"));
 }
 
 #[test]
 fn logreg_sgd_problem_is_exact_and_dttts_finds_a_good_arm() {
     use tunelab::experiments::bandit::logreg::{accuracy, sgd_logistic, LogregData, LogregSgd, LogregSgdSpec};
-    let spec = LogregSgdSpec {
-        data: LogregData::Simulate { n: 300, d: 4 },
-        pool: 24,
-        epochs: 2,
-        ..Default::default()
-    };
+    let spec = LogregSgdSpec { data: LogregData::Simulate { n: 300, d: 4 }, pool: 24, epochs: 2, ..Default::default() };
     let mut p = LogregSgd::new(&spec, 7).unwrap();
     // the optimum is the best arm of the pool, and each value is a validation accuracy in [0, 1]
     let opt = p.optimum(0);
@@ -529,7 +598,16 @@ fn sgmcmc_step_tuning_runs_and_beats_the_worst_fixed_step() {
         ..Default::default()
     };
     let mut windows = 0;
-    let rep = run_step_tuning(&cfg, &mut |e| if let StepEvent::Window { .. } = e { windows += 1 }, &AtomicBool::new(false)).unwrap();
+    let rep = run_step_tuning(
+        &cfg,
+        &mut |e| {
+            if let StepEvent::Window { .. } = e {
+                windows += 1
+            }
+        },
+        &AtomicBool::new(false),
+    )
+    .unwrap();
     assert_eq!(windows, 10);
     assert_eq!(rep.gp_ucb.steps.len(), 10);
     assert_eq!(rep.gp_ucb.rewards.len(), 9);
@@ -593,7 +671,12 @@ fn sgmcmc_reward_transform_is_the_documented_one() {
 #[test]
 fn sgmcmc_table_ranks_good_stuck_and_wild_configurations() {
     // one sampler, one step size each: good, stuck (tiny step) and wild (huge step)
-    let with_step = |l: f64| SgmcmcKsdSpec { samplers: vec![SamplerKind::SgldCv], log10_step: (l, l), pool: 3, ..small_sgmcmc_spec() };
+    let with_step = |l: f64| SgmcmcKsdSpec {
+        samplers: vec![SamplerKind::SgldCv],
+        log10_step: (l, l),
+        pool: 3,
+        ..small_sgmcmc_spec()
+    };
     let good = table(&with_step(-2.5));
     let stuck = table(&with_step(-9.0));
     let wild = table(&with_step(1.0));
@@ -605,7 +688,13 @@ fn sgmcmc_table_ranks_good_stuck_and_wild_configurations() {
     let stuck_max = stuck.value.iter().copied().fold(0.0, f64::max);
     let good_mean = good.value.iter().sum::<f64>() / good.value.len() as f64;
     assert!(stuck_max > 0.0 && stuck_max < 0.15, "stuck: {:?}", stuck.value);
-    assert!(good.value.iter().all(|v| *v > 1.5 * stuck_max), "good: {:?} (KSD {:?}, floor {})", good.value, good.ksd, good.floor);
+    assert!(
+        good.value.iter().all(|v| *v > 1.5 * stuck_max),
+        "good: {:?} (KSD {:?}, floor {})",
+        good.value,
+        good.ksd,
+        good.floor
+    );
     assert!(good_mean > 4.0 * stuck_max, "good mean {good_mean} vs stuck {stuck_max}");
     // h = 10: the logistic gradients are bounded, so the chain does not overflow but wanders far (or diverges)
     assert!(
@@ -632,7 +721,8 @@ fn sgmcmc_table_ranks_good_stuck_and_wild_configurations() {
 #[test]
 fn sgmcmc_table_is_identical_for_1_and_3_threads_and_reorders_per_repeat() {
     let spec = small_sgmcmc_spec();
-    let go = |threads: usize| rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(|| table(&spec));
+    let go =
+        |threads: usize| rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(|| table(&spec));
     let a = go(1);
     assert_eq!(a, go(3));
     // the pool is drawn from the configured samplers and ranges
@@ -687,7 +777,13 @@ fn sgmcmc_config(rounds: usize, repeats: usize) -> BanditConfig {
 #[test]
 fn d_ttts_tunes_sgmcmc_configurations_better_than_uniform_allocation() {
     let mut events = Vec::new();
-    let rep = contract::run::<BanditExperiment>(sgmcmc_config(600, 10).clone(), None, |e| events.push(e.clone()), &AtomicBool::new(false)).unwrap();
+    let rep = contract::run::<BanditExperiment>(
+        sgmcmc_config(600, 10).clone(),
+        None,
+        |e| events.push(e.clone()),
+        &AtomicBool::new(false),
+    )
+    .unwrap();
     let by = |n: &str| rep.algorithms.iter().find(|a| a.name == n).unwrap();
     let (dt, un) = (by("d-ttts"), by("uniform"));
     let c = |a: &tunelab::experiments::bandit::AlgoReport| *a.cumulative_regret.mean.last().unwrap();
@@ -699,11 +795,16 @@ fn d_ttts_tunes_sgmcmc_configurations_better_than_uniform_allocation() {
     assert!(dt.charts.arms.as_ref().unwrap().iter().all(|s| s.label.is_some()));
     assert_eq!(dt.compute.unit, "gradient evaluations");
     // the table's runs are reported before the first round, on the calling thread
-    let prep: Vec<(usize, usize)> =
-        events.iter().filter_map(|e| if let BanditEvent::Preparing { done, total } = e { Some((*done, *total)) } else { None }).collect();
+    let prep: Vec<(usize, usize)> = events
+        .iter()
+        .filter_map(|e| if let BanditEvent::Preparing { done, total } = e { Some((*done, *total)) } else { None })
+        .collect();
     assert_eq!(prep.first(), Some(&(0, 48)));
     assert_eq!(prep.last(), Some(&(48, 48)));
-    assert!(matches!(events.iter().find(|e| !matches!(e, BanditEvent::Preparing { .. })), Some(BanditEvent::Started { .. })));
+    assert!(matches!(
+        events.iter().find(|e| !matches!(e, BanditEvent::Preparing { .. })),
+        Some(BanditEvent::Started { .. })
+    ));
     // bands: never below 0, contain the mean, and progress events carry them
     for a in &rep.algorithms {
         for cu in [&a.simple_regret, &a.cumulative_regret] {
@@ -737,7 +838,9 @@ fn sgmcmc_problem_reads_uploaded_csv_and_reports_bad_input() {
     let mut cfg = sgmcmc_config(60, 2);
     let upload = |c: &mut BanditConfig, label: &str| {
         if let ProblemSpec::SgmcmcKsd(s) = &mut c.problem {
-            s.data = serde_json::from_str(&format!(r#"{{"source": "upload", "name": "mine.csv", "label": "{label}"}}"#)).unwrap();
+            s.data =
+                serde_json::from_str(&format!(r#"{{"source": "upload", "name": "mine.csv", "label": "{label}"}}"#))
+                    .unwrap();
             s.pool = 6;
         }
     };
@@ -755,13 +858,17 @@ fn sgmcmc_problem_reads_uploaded_csv_and_reports_bad_input() {
         Err(Error::Data(m)) => assert!(m.contains("label"), "{m}"),
         other => panic!("{other:?}"),
     }
-    match contract::run::<BanditExperiment>(cfg.clone(), Some("a,b,y\n1,2,0\n3,x,1\n"), |_| {}, &AtomicBool::new(false)) {
+    match contract::run::<BanditExperiment>(cfg.clone(), Some("a,b,y\n1,2,0\n3,x,1\n"), |_| {}, &AtomicBool::new(false))
+    {
         Err(Error::Data(m)) => assert!(m.contains("line 3"), "{m}"),
         other => panic!("{other:?}"),
     }
     // cancel before the table is done
     let cancel = AtomicBool::new(true);
-    assert!(matches!(contract::run::<BanditExperiment>(cfg.clone(), Some(&csv), |_| {}, &cancel), Err(Error::Cancelled)));
+    assert!(matches!(
+        contract::run::<BanditExperiment>(cfg.clone(), Some(&csv), |_| {}, &cancel),
+        Err(Error::Cancelled)
+    ));
 }
 
 #[test]

@@ -1,10 +1,10 @@
 //! The repeats of a bandit comparison as separate runs (`repeat_range`) merged into the full run's report, bit
 //! for bit (the Ray split of issue 18 relies on it).
 use crate::common::contract;
-use tunelab::experiments::bandit::BanditExperiment;
 use std::sync::atomic::AtomicBool;
+use tunelab::experiments::bandit::BanditExperiment;
 
-use tunelab::bandit::{TttsOptions};
+use tunelab::bandit::TttsOptions;
 use tunelab::experiments::bandit::{merge_reports, AlgoSpec, BanditConfig, BanditReport, ProblemSpec};
 use tunelab::Error;
 
@@ -41,7 +41,8 @@ fn part(lo: usize, hi: usize) -> BanditReport {
 
 #[test]
 fn parts_of_the_repeats_merge_into_the_full_run() {
-    let full = strip(contract::run::<BanditExperiment>(config().clone(), None, |_| {}, &AtomicBool::new(false)).unwrap());
+    let full =
+        strip(contract::run::<BanditExperiment>(config().clone(), None, |_| {}, &AtomicBool::new(false)).unwrap());
     let (a, b, c) = (part(0, 2), part(2, 3), part(3, 5));
     // a part holds its own repeats only, with their raw curves
     assert_eq!(a.algorithms[0].recommended.iter().map(|r| r.repeat).collect::<Vec<_>>(), vec![0, 1]);

@@ -2,12 +2,12 @@
 //! with more repeats, random search and distinct-arm counts in the report.
 
 use crate::common::contract;
-use tunelab::experiments::bandit::BanditExperiment;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use tunelab::experiments::bandit::BanditExperiment;
 
-use tunelab::experiments::bandit::hpo::{ClassData, DigitData, Hpo, HpoShared, HpoSpec};
 use tunelab::bandit::{Arm, TttsOptions};
+use tunelab::experiments::bandit::hpo::{ClassData, DigitData, Hpo, HpoShared, HpoSpec};
 use tunelab::experiments::bandit::{AlgoSpec, BanditConfig, Problem, ProblemSpec};
 use tunelab::rng::stream;
 
@@ -82,8 +82,17 @@ fn regret_bands_shrink_with_more_repeats() {
         (ProblemSpec::Hpo(small_wine()), 40, 8, 32),
     ] {
         let width = |repeats: usize| {
-            let r = contract::run::<BanditExperiment>((config(problem.clone(), rounds, repeats)).clone(), None, |_| {}, &AtomicBool::new(false)).unwrap();
-            r.algorithms.iter().map(|a| a.final_cumulative_regret.hi - a.final_cumulative_regret.lo).collect::<Vec<f64>>()
+            let r = contract::run::<BanditExperiment>(
+                (config(problem.clone(), rounds, repeats)).clone(),
+                None,
+                |_| {},
+                &AtomicBool::new(false),
+            )
+            .unwrap();
+            r.algorithms
+                .iter()
+                .map(|a| a.final_cumulative_regret.hi - a.final_cumulative_regret.lo)
+                .collect::<Vec<f64>>()
         };
         let (w_few, w_many) = (width(few), width(many));
         for (a, b) in w_few.iter().zip(&w_many) {
@@ -94,7 +103,13 @@ fn regret_bands_shrink_with_more_repeats() {
 
 #[test]
 fn report_counts_distinct_arms_and_random_search_tries_a_new_arm_per_pull() {
-    let r = contract::run::<BanditExperiment>(config(ProblemSpec::Reservoir { a: 1.0, b: 3.0, shift: 0.0, scale: 1.0 }, 100, 3).clone(), None, |_| {}, &AtomicBool::new(false)).unwrap();
+    let r = contract::run::<BanditExperiment>(
+        config(ProblemSpec::Reservoir { a: 1.0, b: 3.0, shift: 0.0, scale: 1.0 }, 100, 3).clone(),
+        None,
+        |_| {},
+        &AtomicBool::new(false),
+    )
+    .unwrap();
     let by = |n: &str| r.algorithms.iter().find(|a| a.name == n).unwrap();
     assert_eq!(by("random").distinct_arms.mean, vec![20.0, 40.0, 60.0, 80.0, 100.0]);
     assert_eq!(*by("uniform").distinct_arms.mean.last().unwrap(), 10.0);
@@ -107,25 +122,42 @@ fn report_counts_distinct_arms_and_random_search_tries_a_new_arm_per_pull() {
 
 #[test]
 fn hpo_configs_parse_with_defaults_and_reject_unknown_fields() {
-    let c: ProblemSpec = serde_json::from_str(r#"{"kind": "hpo", "model": "kernel-ridge", "data": "wine", "truth_folds": 3}"#).unwrap();
+    let c: ProblemSpec =
+        serde_json::from_str(r#"{"kind": "hpo", "model": "kernel-ridge", "data": "wine", "truth_folds": 3}"#).unwrap();
     let ProblemSpec::Hpo(s) = &c else { panic!() };
     assert_eq!((s.truth_folds, s.valid, s.reference_arms), (3, 150, 100));
-    let m: ProblemSpec = serde_json::from_str(r#"{"kind": "hpo", "model": "mlp", "data": {"mnist": {"per_class": 50}}}"#).unwrap();
+    let m: ProblemSpec =
+        serde_json::from_str(r#"{"kind": "hpo", "model": "mlp", "data": {"mnist": {"per_class": 50}}}"#).unwrap();
     assert!(matches!(m, ProblemSpec::Hpo(_)));
-    assert!(serde_json::from_str::<ProblemSpec>(r#"{"kind": "hpo", "model": "kernel-ridge", "data": "wine", "bogus": 1}"#).is_err());
-    let bad = BanditConfig { problem: ProblemSpec::Hpo(HpoSpec { truth_folds: 0, ..small_wine() }), ..config(ProblemSpec::Hpo(small_wine()), 10, 1) };
+    assert!(serde_json::from_str::<ProblemSpec>(
+        r#"{"kind": "hpo", "model": "kernel-ridge", "data": "wine", "bogus": 1}"#
+    )
+    .is_err());
+    let bad = BanditConfig {
+        problem: ProblemSpec::Hpo(HpoSpec { truth_folds: 0, ..small_wine() }),
+        ..config(ProblemSpec::Hpo(small_wine()), 10, 1)
+    };
     assert!(bad.validate().is_err());
 }
 
 #[test]
 fn svm_presets_run_the_svm_over_the_posters_box_and_kernel_ridge_keeps_its_own() {
     use tunelab::experiments::bandit::hpo::HpoModel;
-    for (name, svm) in [("svm-breast-cancer", true), ("svm-wine", true), ("kernel-ridge-breast-cancer", false), ("kernel-ridge-wine", false)] {
+    for (name, svm) in [
+        ("svm-breast-cancer", true),
+        ("svm-wine", true),
+        ("kernel-ridge-breast-cancer", false),
+        ("kernel-ridge-wine", false),
+    ] {
         let ProblemSpec::Hpo(s) = BanditConfig::preset(name).unwrap().problem else { panic!("{name}") };
         match s.model {
             // D-TTTS, "Experimental Setting": C, gamma in [1e-5, 1e5]
-            HpoModel::Svm { log10_c, log10_gamma, .. } if svm => assert_eq!((log10_c, log10_gamma), ((-5.0, 5.0), (-5.0, 5.0))),
-            HpoModel::KernelRidge { log10_c, log10_gamma, .. } if !svm => assert_eq!((log10_c, log10_gamma), ((-3.0, 3.0), (-4.0, 1.0))),
+            HpoModel::Svm { log10_c, log10_gamma, .. } if svm => {
+                assert_eq!((log10_c, log10_gamma), ((-5.0, 5.0), (-5.0, 5.0)))
+            }
+            HpoModel::KernelRidge { log10_c, log10_gamma, .. } if !svm => {
+                assert_eq!((log10_c, log10_gamma), ((-3.0, 3.0), (-4.0, 1.0)))
+            }
             other => panic!("{name}: {other:?}"),
         }
     }
@@ -153,7 +185,8 @@ fn an_svm_pull_is_the_validation_accuracy_of_a_direct_svm_fit_on_its_fold() {
         let (c, g) = (10f64.powf(cfg[0]), 10f64.powf(cfg[1]));
         let labels: Vec<usize> = tr.y.iter().map(|&y| y as usize).collect();
         let svc = Svc::fit(&tr.x, tr.p, &labels, 3, c, g, &SvcOptions::new(c));
-        let direct = (0..va.n).filter(|&v| svc.predict(va.row(v)) == Some(va.y[v] as usize)).count() as f64 / va.n as f64;
+        let direct =
+            (0..va.n).filter(|&v| svc.predict(va.row(v)) == Some(va.y[v] as usize)).count() as f64 / va.n as f64;
         assert_eq!(got, direct, "arm {k} pull {j} (C = {c}, gamma = {g})");
         seen.push(got);
     }
@@ -228,9 +261,15 @@ fn mlp_mnist_poster_preset_is_the_posters_box_and_the_other_mlp_presets_keep_the
     let cfg = BanditConfig::preset("mlp-mnist-poster").unwrap();
     assert_eq!((cfg.rounds, cfg.repeats), (200, 8), "as mlp-mnist");
     let ProblemSpec::Hpo(s) = &cfg.problem else { panic!() };
-    let HpoModel::Mlp { data, log10_lr, width, width_scale, log10_l2, alpha, batch, epochs, solver, train } = &s.model else { panic!() };
+    let HpoModel::Mlp { data, log10_lr, width, width_scale, log10_l2, alpha, batch, epochs, solver, train } = &s.model
+    else {
+        panic!()
+    };
     assert_eq!(*data, DigitData::Mnist { per_class: 100 });
-    assert_eq!((*log10_lr, *width, *width_scale, *alpha, *log10_l2), ((-5.0, -1.0), (5, 50), IntScale::Uniform, Some((0.0, 0.9)), None));
+    assert_eq!(
+        (*log10_lr, *width, *width_scale, *alpha, *log10_l2),
+        ((-5.0, -1.0), (5, 50), IntScale::Uniform, Some((0.0, 0.9)), None)
+    );
     assert_eq!((*batch, *epochs, *solver, *train), ((200, 200), 4, Solver::Sgd, None));
     // the same box trained as scikit-learn's MLPClassifier by default: Adam, at most 200 epochs
     let adam = BanditConfig::preset("mlp-mnist-poster-adam").unwrap();
@@ -246,7 +285,11 @@ fn mlp_mnist_poster_preset_is_the_posters_box_and_the_other_mlp_presets_keep_the
     for name in ["mlp-digits", "mlp-mnist"] {
         let ProblemSpec::Hpo(s) = BanditConfig::preset(name).unwrap().problem else { panic!() };
         let HpoModel::Mlp { log10_lr, width, width_scale, log10_l2, alpha, batch, .. } = s.model else { panic!() };
-        assert_eq!((log10_lr, width, width_scale, log10_l2, alpha, batch), ((-3.0, 0.5), (4, 64), IntScale::Log, Some((-6.0, -1.0)), None, (8, 128)), "{name}");
+        assert_eq!(
+            (log10_lr, width, width_scale, log10_l2, alpha, batch),
+            ((-3.0, 0.5), (4, 64), IntScale::Log, Some((-6.0, -1.0)), None, (8, 128)),
+            "{name}"
+        );
     }
     // the JSON form; the penalty is alpha or log10_l2, not both; alpha >= 0; scales are named
     let json = r#"{"kind": "hpo", "model": "mlp", "data": {"mnist": {"per_class": 100}}, "log10_lr": [-5, -1],

@@ -5,8 +5,8 @@
 use std::sync::atomic::AtomicBool;
 use tunelab::experiments::compare::{fresh_chain, CompareConfig, Comparison, EvaluationSpec, FreshPlan, STREAM_EVAL};
 use tunelab::experiments::sgmcmc::metric::thin_rows;
-use tunelab::experiments::tune::{BudgetSpec};
-use tunelab::experiments::sgmcmc::{Posterior};
+use tunelab::experiments::sgmcmc::Posterior;
+use tunelab::experiments::tune::BudgetSpec;
 use tunelab::experiments::{ExperimentConfig, Inputs, Output};
 use tunelab::sampler::{BatchSize, Chain, SamplerParams};
 
@@ -19,12 +19,18 @@ const SMALL: &str = r#"{"kind":"compare","data":{"source":"simulate","n":300,"d"
 fn config(extra: serde_json::Value) -> CompareConfig {
     let mut v: serde_json::Value = serde_json::from_str(SMALL).unwrap();
     v.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
-    let ExperimentConfig::Compare(c) = ExperimentConfig::from_json(&v.to_string(), None).unwrap() else { panic!("a compare config") };
+    let ExperimentConfig::Compare(c) = ExperimentConfig::from_json(&v.to_string(), None).unwrap() else {
+        panic!("a compare config")
+    };
     c
 }
 
 fn run(c: &CompareConfig) -> Comparison {
-    let rep = ExperimentConfig::Compare(c.clone()).check().unwrap().run(Inputs::default(), &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    let rep = ExperimentConfig::Compare(c.clone())
+        .check()
+        .unwrap()
+        .run(Inputs::default(), &mut |_| {}, &AtomicBool::new(false))
+        .unwrap();
     let Some(Output::Compare(cmp)) = rep.result else { panic!("a comparison") };
     cmp
 }
@@ -57,7 +63,10 @@ fn the_default_evaluation_is_a_fresh_run_of_the_papers_length_from_the_map() {
     assert_eq!(c.evaluation, EvaluationSpec::default());
     // logistic: the paper tunes for R = 1 s and tests for 10 s (sec. 4.1), no burn-in named: 10 R, none removed
     let plan = c.evaluation.resolve(&c.base).expect("a fresh run");
-    assert_eq!(plan, FreshPlan { budget: BudgetSpec { grad_evals: Some(200_000.0), ..Default::default() }, burn_in: 0.0 });
+    assert_eq!(
+        plan,
+        FreshPlan { budget: BudgetSpec { grad_evals: Some(200_000.0), ..Default::default() }, burn_in: 0.0 }
+    );
     let mut pmf = tunelab::experiments::tune::presets::preset("pmf").unwrap();
     let p = EvaluationSpec::default().resolve(&pmf).unwrap();
     assert_eq!((p.budget.grad_evals, p.burn_in), (Some(2.0e7), 0.1)); // 20 s against R = 10 s, burn-in removed
@@ -77,7 +86,8 @@ fn the_default_evaluation_is_a_fresh_run_of_the_papers_length_from_the_map() {
         assert!(e.evaluation.xi.unwrap().is_finite());
     }
     // strict: an unknown field of the evaluation is refused, and so is a burn-in share outside [0, 1)
-    let bad = SMALL.replacen("\"seed\":9,", "\"seed\":9,\"evaluation\":{\"kind\":\"fresh-from-map\",\"burnin\":0.1},", 1);
+    let bad =
+        SMALL.replacen("\"seed\":9,", "\"seed\":9,\"evaluation\":{\"kind\":\"fresh-from-map\",\"burnin\":0.1},", 1);
     assert!(ExperimentConfig::from_json(&bad, None).is_err());
     let bad = config(serde_json::json!({"evaluation": {"kind": "fresh-from-map", "burn_in": 1.0}}));
     assert!(ExperimentConfig::Compare(bad).check().is_err());
@@ -85,11 +95,29 @@ fn the_default_evaluation_is_a_fresh_run_of_the_papers_length_from_the_map() {
 
 /// The chain of a given plan, rebuilt by hand: a sampler at `start` on the stream `(seed, id)`, `warm`
 /// iterations dropped, then `iters` iterations kept every `thin`-th.
-fn by_hand(problem: &Posterior, c: &CompareConfig, step: f64, batch: usize, start: Vec<f64>, id: u64, warm: u64, iters: u64) -> Vec<f64> {
-    let params = SamplerParams { kind: c.base.sampler.kind, step, batch: BatchSize::Count(batch), leapfrog: 10, friction: c.base.sampler.friction, thermostat_a: c.base.sampler.thermostat_a, with_replacement: false }
-        .validate(problem.n_data)
-        .unwrap();
-    let mut chain = Chain::new(problem.train.as_ref(), params, start, None, tunelab::rng::stream(c.base.seed, id)).unwrap();
+fn by_hand(
+    problem: &Posterior,
+    c: &CompareConfig,
+    step: f64,
+    batch: usize,
+    start: Vec<f64>,
+    id: u64,
+    warm: u64,
+    iters: u64,
+) -> Vec<f64> {
+    let params = SamplerParams {
+        kind: c.base.sampler.kind,
+        step,
+        batch: BatchSize::Count(batch),
+        leapfrog: 10,
+        friction: c.base.sampler.friction,
+        thermostat_a: c.base.sampler.thermostat_a,
+        with_replacement: false,
+    }
+    .validate(problem.n_data)
+    .unwrap();
+    let mut chain =
+        Chain::new(problem.train.as_ref(), params, start, None, tunelab::rng::stream(c.base.seed, id)).unwrap();
     let stop = AtomicBool::new(false);
     let mut burn = Vec::new();
     chain.run(problem.train.as_ref(), tunelab::sampler::Budget::Iterations(warm), c.base.thin, &mut burn, &stop);
@@ -126,14 +154,22 @@ fn the_evaluation_chain_starts_at_the_map_removes_the_burn_in_on_its_own_stream(
     let (m, g, h) = (&cmp.entries[0], &cmp.entries[1], &cmp.entries[2]);
     assert_eq!(m.report.best.as_ref().unwrap().arm, g.report.best.as_ref().unwrap().arm);
     assert_eq!(m.evaluation.ksd, g.evaluation.ksd);
-    let timeless = |e: &tunelab::experiments::compare::CompareEntry| tunelab::experiments::compare::FreshRun { seconds: 0.0, ..e.evaluation.fresh_run.clone().unwrap() };
+    let timeless = |e: &tunelab::experiments::compare::CompareEntry| tunelab::experiments::compare::FreshRun {
+        seconds: 0.0,
+        ..e.evaluation.fresh_run.clone().unwrap()
+    };
     assert_eq!(timeless(m), timeless(g));
     assert_eq!((m.evaluation.xi, m.evaluation.test_log_loss), (g.evaluation.xi, g.evaluation.test_log_loss));
     assert_ne!(m.evaluation.ksd, h.evaluation.ksd, "another step size, another evaluation");
     // deterministic: the same comparison again gives the same evaluations; another seed does not
     let again = run(&c);
     for (a, b) in cmp.entries.iter().zip(&again.entries) {
-        assert_eq!((a.evaluation.ksd, a.evaluation.test_log_loss, a.evaluation.calibration.clone()), (b.evaluation.ksd, b.evaluation.test_log_loss, b.evaluation.calibration.clone()), "{}", a.name);
+        assert_eq!(
+            (a.evaluation.ksd, a.evaluation.test_log_loss, a.evaluation.calibration.clone()),
+            (b.evaluation.ksd, b.evaluation.test_log_loss, b.evaluation.calibration.clone()),
+            "{}",
+            a.name
+        );
     }
     let mut other = c.clone();
     other.base.seed = 10;
@@ -146,7 +182,9 @@ fn the_evaluation_chain_starts_at_the_map_removes_the_burn_in_on_its_own_stream(
 #[test]
 fn the_papers_pmf_config_is_app_b2() {
     let text = include_str!("../../../scripts/reproduce/mamba/pmf-paper.json");
-    let ExperimentConfig::Compare(c) = ExperimentConfig::from_json(text, None).unwrap() else { panic!("a compare config") };
+    let ExperimentConfig::Compare(c) = ExperimentConfig::from_json(text, None).unwrap() else {
+        panic!("a compare config")
+    };
     use tunelab::model::{ModelSpec, PmfPrior};
     let ModelSpec::Pmf { latent, prior, .. } = &c.base.model else { panic!("pmf") };
     assert_eq!((*latent, *prior), (20, PmfPrior::paper()));
@@ -155,7 +193,9 @@ fn the_papers_pmf_config_is_app_b2() {
     assert_eq!((steps[0], steps[11]), (-7.5, -2.0));
     assert_eq!(c.base.arms.batch, [BatchSize::Fraction(1.0), BatchSize::Fraction(0.1), BatchSize::Fraction(0.01)]);
     assert_eq!(c.base.arms.leapfrog, [5, 10]);
-    let sghmc = tunelab::experiments::sgmcmc::arm_count(&c.base.tuner, &c.base.arms, tunelab::sampler::SamplerKind::Sghmc).unwrap();
+    let sghmc =
+        tunelab::experiments::sgmcmc::arm_count(&c.base.tuner, &c.base.arms, tunelab::sampler::SamplerKind::Sghmc)
+            .unwrap();
     assert_eq!(sghmc, 12 * 3 * 2);
     // 36 arms at d = 53,380 fit the 2 GiB bound with 30 samples per score (the `pmf` preset: 50); SGHMC's 72
     // arms need 10 (docs/papers/mamba.md)
@@ -164,6 +204,10 @@ fn the_papers_pmf_config_is_app_b2() {
     sghmc.base.sampler.kind = tunelab::sampler::SamplerKind::Sghmc;
     assert!(ExperimentConfig::Compare(sghmc.clone()).check().is_err());
     sghmc.base.metric.max_samples = 10;
-    if let Err(e) = ExperimentConfig::Compare(sghmc).check() { panic!("{e}") }
-    if let Err(e) = ExperimentConfig::Compare(c).check() { panic!("{e}") }
+    if let Err(e) = ExperimentConfig::Compare(sghmc).check() {
+        panic!("{e}")
+    }
+    if let Err(e) = ExperimentConfig::Compare(c).check() {
+        panic!("{e}")
+    }
 }

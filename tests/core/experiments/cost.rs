@@ -55,13 +55,27 @@ fn tune_counts_its_gradient_evaluations() {
     // iteration (here at most 2 x 0.2 x 300 data points, SGLD) more per chunk.
     let arm_rounds: usize = r.rounds.iter().map(|rd| rd.arms.len()).sum();
     let slack = (arm_rounds * 8 * 60) as f64;
-    assert!(c.grad_evals as f64 >= tuning && (c.grad_evals as f64) <= tuning + slack, "run {} vs model {tuning} (+{slack})", c.grad_evals);
+    assert!(
+        c.grad_evals as f64 >= tuning && (c.grad_evals as f64) <= tuning + slack,
+        "run {} vs model {tuning} (+{slack})",
+        c.grad_evals
+    );
     let kernel = cost.count("kernel");
     assert!(kernel > 0.0);
-    assert!(c.scoring_grad_evals as f64 <= kernel + cost.count("scoring"), "scoring {} > {kernel} + {}", c.scoring_grad_evals, cost.count("scoring"));
+    assert!(
+        c.scoring_grad_evals as f64 <= kernel + cost.count("scoring"),
+        "scoring {} > {kernel} + {}",
+        c.scoring_grad_evals,
+        cost.count("scoring")
+    );
     // The first round scores every arm on its whole round: the bound is reached there, so it is not loose by
     // more than the later rounds' share.
-    assert!(c.scoring_grad_evals as f64 >= kernel + 0.5 * cost.count("scoring"), "scoring {} vs {}", c.scoring_grad_evals, cost.count("scoring"));
+    assert!(
+        c.scoring_grad_evals as f64 >= kernel + 0.5 * cost.count("scoring"),
+        "scoring {} vs {}",
+        c.scoring_grad_evals,
+        cost.count("scoring")
+    );
     assert!(c.map_grad_evals > 0 && cost.count("MAP") > 0.0);
 }
 
@@ -85,7 +99,10 @@ fn tune_iterations_budget_is_bounded_and_grid_exact() {
     let (cost, report, _) = run(small(Kind::Tune));
     let Some(Output::Tune(r)) = report.result else { panic!() };
     assert!(r.compute.grad_evals as f64 <= cost.count("tuning"), "{} > {}", r.compute.grad_evals, cost.count("tuning"));
-    let grid = TUNE_LOGREG.replace(r#""tuner":{"kind":"mamba","eta":3},"budget":{"grad_evals":30000}"#, r#""tuner":{"kind":"grid"},"budget":{"iterations":500}"#);
+    let grid = TUNE_LOGREG.replace(
+        r#""tuner":{"kind":"mamba","eta":3},"budget":{"grad_evals":30000}"#,
+        r#""tuner":{"kind":"grid"},"budget":{"iterations":500}"#,
+    );
     let (cost, report, _) = run(ExperimentConfig::from_json(&grid, None).unwrap());
     let Some(Output::Tune(r)) = report.result else { panic!() };
     assert_eq!(phase_basis(&cost, "tuning"), Basis::Exact);
@@ -103,7 +120,11 @@ fn compare_counts_each_tuner() {
         let tuning = cost.count(&format!("{}: tuning", e.name));
         let arm_rounds: usize = e.report.rounds.iter().map(|rd| rd.arms.len()).sum();
         let g = e.report.compute.grad_evals as f64;
-        assert!(g >= tuning && g <= tuning + (arm_rounds * 8 * 2 * 240) as f64, "{}: run {g} vs model {tuning}", e.name);
+        assert!(
+            g >= tuning && g <= tuning + (arm_rounds * 8 * 2 * 240) as f64,
+            "{}: run {g} vs model {tuning}",
+            e.name
+        );
         if let Some(f) = &e.evaluation.fresh_run {
             let eval = cost.count(&format!("{}: evaluation", e.name));
             assert!(f.grad_evals as f64 <= eval + 2.0 * 240.0, "{}: evaluation {} > {eval}", e.name, f.grad_evals);
@@ -152,11 +173,28 @@ fn tvo_counts_its_image_epochs() {
     let n_train = events
         .iter()
         .find_map(|e| match e {
-            Event::Progress { detail: Detail::Tvo(tunelab::experiments::tvo::TvoEvent::Started { n_train, .. }), .. } => Some(*n_train),
+            Event::Progress {
+                detail: Detail::Tvo(tunelab::experiments::tvo::TvoEvent::Started { n_train, .. }),
+                ..
+            } => Some(*n_train),
             _ => None,
         })
         .expect("a started event");
-    let epochs = events.iter().filter(|e| matches!(e, Event::Progress { detail: Detail::Tvo(tunelab::experiments::tvo::TvoEvent::Epoch { .. } | tunelab::experiments::tvo::TvoEvent::Window { .. }), .. })).count();
+    let epochs = events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                Event::Progress {
+                    detail: Detail::Tvo(
+                        tunelab::experiments::tvo::TvoEvent::Epoch { .. }
+                            | tunelab::experiments::tvo::TvoEvent::Window { .. }
+                    ),
+                    ..
+                }
+            )
+        })
+        .count();
     assert_eq!(cost.count("training"), (runs * epochs * n_train) as f64);
 }
 

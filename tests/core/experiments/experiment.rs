@@ -15,12 +15,16 @@ fn run(cfg: ExperimentConfig, stop_when: impl Fn(&Event) -> bool) -> (tunelab::e
     let stop = AtomicBool::new(false);
     let mut events = Vec::new();
     let report = checked
-        .run(Inputs::default(), &mut |e| {
-            if stop_when(e) {
-                stop.store(true, Ordering::Relaxed);
-            }
-            events.push(e.clone());
-        }, &stop)
+        .run(
+            Inputs::default(),
+            &mut |e| {
+                if stop_when(e) {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                events.push(e.clone());
+            },
+            &stop,
+        )
         .expect("run");
     (report, events)
 }
@@ -40,12 +44,20 @@ fn every_kind_runs_through_the_one_contract() {
         let mut n = 0;
         for e in &events[1..events.len() - 1] {
             let Event::Progress { done, total, .. } = e else { panic!("{kind:?}: {e:?} between started and finished") };
-            assert!(*done >= last - 1e-12 && *done <= *total + 1e-12 && *total > 0.0, "{kind:?}: {done} of {total} after {last}");
+            assert!(
+                *done >= last - 1e-12 && *done <= *total + 1e-12 && *total > 0.0,
+                "{kind:?}: {done} of {total} after {last}"
+            );
             last = *done;
             n += 1;
         }
         assert!(n >= 2, "{kind:?}: {n} progress events");
-        assert!((report.compute.done - report.compute.total).abs() < 1e-9, "{kind:?}: ended at {} of {}", report.compute.done, report.compute.total);
+        assert!(
+            (report.compute.done - report.compute.total).abs() < 1e-9,
+            "{kind:?}: ended at {} of {}",
+            report.compute.done,
+            report.compute.total
+        );
         // the envelope serialises with the kind's report under `result`, and reads back as its config
         let v = serde_json::to_value(&report).unwrap();
         assert_eq!(ExperimentConfig::from_json(&v.to_string(), None).unwrap(), report.config);
@@ -94,7 +106,9 @@ fn the_kind_routes_a_config_and_per_kind_documents_still_work() {
     assert_eq!(ExperimentConfig::from_json(hoag, Some(Kind::Hoag)).unwrap().kind(), Kind::Hoag);
     let e = ExperimentConfig::from_json(hoag, None).unwrap_err().to_string();
     assert!(e.contains("no `kind`"), "{e}");
-    let e = ExperimentConfig::from_json(r#"{"kind":"bandit","problem":"logreg"}"#, Some(Kind::Hoag)).unwrap_err().to_string();
+    let e = ExperimentConfig::from_json(r#"{"kind":"bandit","problem":"logreg"}"#, Some(Kind::Hoag))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("'hoag'") && e.contains("'bandit'"), "{e}");
     let e = ExperimentConfig::from_json(r#"{"kind":"nope"}"#, None).unwrap_err().to_string();
     assert!(e.contains("unknown experiment kind 'nope'"), "{e}");
@@ -148,7 +162,8 @@ fn user_data_is_requested_and_parsed_at_the_boundary() {
         csv.push_str(&format!("{},{},{}\n", (i as f64 * 0.7).sin(), (i as f64 * 1.3).cos(), i % 2));
     }
     let data = req.parse(&csv).unwrap();
-    let report = checked.run(Inputs { data: Some(data), ..Default::default() }, &mut |_| {}, &AtomicBool::new(false)).unwrap();
+    let report =
+        checked.run(Inputs { data: Some(data), ..Default::default() }, &mut |_| {}, &AtomicBool::new(false)).unwrap();
     let Some(tunelab::experiments::Output::Hoag(h)) = report.result else { panic!() };
     assert_eq!(h.n_train + h.n_test + h.n_validation, 60);
     // a kind without user data says so
@@ -231,18 +246,29 @@ fn a_comparison_reports_its_reference_phase_and_a_stop_inside_it() {
     assert!(phase.windows(2).all(|w| w[0] < w[1]), "{phase:?}");
     assert!((20..=110).contains(&phase.len()), "{} reference events", phase.len());
     // as the page and Python see it
-    let v = serde_json::to_value(events.iter().find_map(|e| match e {
-        Event::Progress { detail: d @ Detail::Compare(CompareDetail::Reference(_)), .. } => Some(d),
-        _ => None,
-    }).unwrap()).unwrap();
+    let v = serde_json::to_value(
+        events
+            .iter()
+            .find_map(|e| match e {
+                Event::Progress { detail: d @ Detail::Compare(CompareDetail::Reference(_)), .. } => Some(d),
+                _ => None,
+            })
+            .unwrap(),
+    )
+    .unwrap();
     assert_eq!(v, serde_json::json!({"type": "reference", "done": 0, "total": all, "unit": "MALA iterations"}));
 
     // stopped at the reference's third progress event: stopped, and `reached` ends there
-    let (report, _) = run(cfg, |e| matches!(e, Event::Progress { detail: Detail::Compare(CompareDetail::Reference(p)), .. } if p.done > 0 && p.done >= 2 * phase[1]));
+    let (report, _) = run(
+        cfg,
+        |e| matches!(e, Event::Progress { detail: Detail::Compare(CompareDetail::Reference(p)), .. } if p.done > 0 && p.done >= 2 * phase[1]),
+    );
     assert_eq!(report.status, Status::Stopped);
     assert!(report.result.is_none());
     assert_eq!(report.compute.done, 0.0);
-    let Some(Detail::Compare(CompareDetail::Reference(last))) = report.reached.last() else { panic!("{:?}", report.reached.last()) };
+    let Some(Detail::Compare(CompareDetail::Reference(last))) = report.reached.last() else {
+        panic!("{:?}", report.reached.last())
+    };
     assert_eq!((last.done, last.total), (2 * phase[1], all));
     assert_eq!(report.reached.len(), 3);
 }
@@ -257,7 +283,12 @@ fn a_comparison_reports_each_evaluation_chain() {
     let cfg = small(Kind::Compare);
     let (report, events) = run(cfg.clone(), |_| false);
     assert_eq!(report.status, Status::Complete);
-    let names: Vec<String> = cfg.clone().check().expect("check").summary()["tuners"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
+    let names: Vec<String> = cfg.clone().check().expect("check").summary()["tuners"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
     // per tuner: (done values of its evaluation events, progress values); the phase's place among the events
     let mut seen: Vec<(Vec<f64>, Vec<f64>)> = vec![(vec![], vec![]); names.len()];
     let mut last_tuner_event: Option<(usize, bool)> = None; // (index, was `done`)
@@ -265,7 +296,12 @@ fn a_comparison_reports_each_evaluation_chain() {
         match e {
             Event::Progress { done, total, detail: Detail::Compare(CompareDetail::Evaluation(p)) } => {
                 assert_eq!(names[p.index], p.tuner);
-                assert_eq!(last_tuner_event, Some((p.index, true)), "evaluation of {} not right after its done", p.tuner);
+                assert_eq!(
+                    last_tuner_event,
+                    Some((p.index, true)),
+                    "evaluation of {} not right after its done",
+                    p.tuner
+                );
                 assert_eq!((*done, *total), (p.index as f64 + 1.0, names.len() as f64));
                 assert_eq!((p.total, p.unit), (200_000.0, "gradient evaluations"));
                 seen[p.index].0.push(p.done);
@@ -283,15 +319,29 @@ fn a_comparison_reports_each_evaluation_chain() {
         // the start, then after slices of the chain (at d = 3 a slice is a large share of this short chain)
         assert!((3..=101).contains(&dones.len()), "{}: {dones:?}", names[i]);
     }
-    let v = serde_json::to_value(events.iter().find_map(|e| match e {
-        Event::Progress { detail: d @ Detail::Compare(CompareDetail::Evaluation(_)), .. } => Some(d),
-        _ => None,
-    }).unwrap()).unwrap();
-    assert_eq!(v, serde_json::json!({"type": "evaluation", "tuner": names[0], "index": 0, "done": 0.0, "total": 200000.0, "unit": "gradient evaluations"}));
+    let v = serde_json::to_value(
+        events
+            .iter()
+            .find_map(|e| match e {
+                Event::Progress { detail: d @ Detail::Compare(CompareDetail::Evaluation(_)), .. } => Some(d),
+                _ => None,
+            })
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({"type": "evaluation", "tuner": names[0], "index": 0, "done": 0.0, "total": 200000.0, "unit": "gradient evaluations"})
+    );
     // stopped inside the second tuner's evaluation, at its first event after the start: `reached` ends with it
-    let (stopped, _) = run(cfg, |e| matches!(e, Event::Progress { detail: Detail::Compare(CompareDetail::Evaluation(p)), .. } if p.index == 1 && p.done > 0.0));
+    let (stopped, _) = run(
+        cfg,
+        |e| matches!(e, Event::Progress { detail: Detail::Compare(CompareDetail::Evaluation(p)), .. } if p.index == 1 && p.done > 0.0),
+    );
     assert_eq!(stopped.status, Status::Stopped);
-    let Some(Detail::Compare(CompareDetail::Evaluation(last))) = stopped.reached.last() else { panic!("{:?}", stopped.reached.last()) };
+    let Some(Detail::Compare(CompareDetail::Evaluation(last))) = stopped.reached.last() else {
+        panic!("{:?}", stopped.reached.last())
+    };
     assert_eq!((last.index, last.done), (1, seen[1].0[1]), "{last:?}");
     assert!(last.done < 200_000.0, "{last:?}");
 }
@@ -335,7 +385,9 @@ fn a_comparison_summary_plans_every_tuner_as_it_then_runs() {
 /// A report as JSON without its wall times (every `*seconds` field), which no two runs share.
 fn without_times(v: serde_json::Value) -> serde_json::Value {
     match v {
-        serde_json::Value::Object(m) => m.into_iter().filter(|(k, _)| !k.ends_with("seconds")).map(|(k, v)| (k, without_times(v))).collect(),
+        serde_json::Value::Object(m) => {
+            m.into_iter().filter(|(k, _)| !k.ends_with("seconds")).map(|(k, v)| (k, without_times(v))).collect()
+        }
         serde_json::Value::Array(a) => a.into_iter().map(without_times).collect(),
         v => v,
     }
@@ -343,9 +395,9 @@ fn without_times(v: serde_json::Value) -> serde_json::Value {
 
 #[test]
 fn a_saved_reference_gives_the_report_of_a_recomputed_one_for_any_sampler() {
+    use tunelab::experiments::compare::SavedReference;
     use tunelab::experiments::Output;
     use tunelab::sampler::SamplerKind;
-    use tunelab::experiments::compare::SavedReference;
     let compare = |kind: SamplerKind| {
         let mut cfg = small(Kind::Compare);
         let ExperimentConfig::Compare(c) = &mut cfg else { panic!() };
@@ -382,7 +434,8 @@ fn a_saved_reference_gives_the_report_of_a_recomputed_one_for_any_sampler() {
     let e = run_with(cv.clone(), Some(other_seed)).unwrap_err();
     assert!(matches!(&e, Error::Config(m) if m.contains("seed")), "{e}");
     let mut other_size = read.clone();
-    other_size.key = tunelab::experiments::compare::CompareConfig { reference_samples: 500, ..cv_cmp.clone() }.reference_key();
+    other_size.key =
+        tunelab::experiments::compare::CompareConfig { reference_samples: 500, ..cv_cmp.clone() }.reference_key();
     assert!(matches!(run_with(cv.clone(), Some(other_size)), Err(Error::Config(m)) if m.contains("reference_samples")));
     let mut short = read.clone();
     short.reference.mean.pop();
@@ -402,10 +455,10 @@ fn a_saved_reference_gives_the_report_of_a_recomputed_one_for_any_sampler() {
 #[test]
 fn compare_honours_the_plain_kernel() {
     use tunelab::experiments::compare::CompareConfig;
-    use tunelab::experiments::sgmcmc::run_kernel::{KsdKernel, RunKernel};
     use tunelab::experiments::sgmcmc::metric::score_vectors;
-    use tunelab::experiments::tune::{MetricKind};
-use tunelab::experiments::sgmcmc::{Posterior};
+    use tunelab::experiments::sgmcmc::run_kernel::{KsdKernel, RunKernel};
+    use tunelab::experiments::sgmcmc::Posterior;
+    use tunelab::experiments::tune::MetricKind;
     use tunelab::experiments::Output;
     let go = |kernel: Option<KsdKernel>| {
         let mut cfg = small(Kind::Compare);
@@ -433,11 +486,25 @@ use tunelab::experiments::sgmcmc::{Posterior};
         let best = e.report.best.as_ref().expect("a chosen arm");
         let d = problem.dim;
         let plan = base.evaluation.resolve(&base.base).expect("a fresh evaluation run by default");
-        let (_, x, _) = tunelab::experiments::compare::fresh_chain(&problem, &e.report.config, best, &plan, &AtomicBool::new(false)).unwrap();
+        let (_, x, _) = tunelab::experiments::compare::fresh_chain(
+            &problem,
+            &e.report.config,
+            best,
+            &plan,
+            &AtomicBool::new(false),
+        )
+        .unwrap();
         assert_eq!(x.len() / d, e.evaluation.fresh_run.as_ref().unwrap().scored_samples);
         let mut r = tunelab::rng::stream(base.base.seed, (1 << 40) + 4);
         let g = score_vectors(problem.train.as_ref(), &x, None, &mut r);
-        let plain_kind = MetricKind::Ksd { kernel: Some(KsdKernel::Plain), scale: None, estimator: None, c: None, beta: None, moment: None };
+        let plain_kind = MetricKind::Ksd {
+            kernel: Some(KsdKernel::Plain),
+            scale: None,
+            estimator: None,
+            c: None,
+            beta: None,
+            moment: None,
+        };
         let kernel = RunKernel::for_metric(&plain_kind, problem.train.as_ref(), &problem.map).unwrap().unwrap();
         let want = RunKernel::rank_value(&kernel.ksd(&x, &g, d).unwrap());
         assert_eq!(e.evaluation.ksd, Some(want), "{}", e.name);

@@ -2,13 +2,13 @@
 //! bad configs.
 
 use crate::common::contract;
-use tunelab::experiments::hoag::HoagExperiment;
 use std::sync::atomic::AtomicBool;
+use tunelab::data::Dataset;
+use tunelab::experiments::hoag::HoagExperiment;
 use tunelab::experiments::hoag::{
     self, conjugate_gradient, hypergradient, lbfgs, outer_loss_at, Bilevel, HoagBudget, HoagConfig, HoagData,
     MethodSpec, ProblemKind, Tolerance,
 };
-use tunelab::data::Dataset;
 use tunelab::Error;
 
 fn small(problem: ProblemKind, n: usize, d: usize) -> (HoagConfig, Dataset) {
@@ -77,7 +77,12 @@ fn iterative_differentiation_is_the_exact_derivative_of_the_solver_output() {
         let (_, g_impl) = hypergradient(pr.as_ref(), &lam, 1e-12, 10_000);
         assert!(g.iter().zip(&g_impl).any(|(a, b)| (a - b).abs() > 1e-3 * b.abs()), "{problem:?}: {g:?} {g_impl:?}");
         for i in 0..lam.len() {
-            let fd = crate::common::fd::partial(|l| hoag::iterdiff_hypergradient(pr.as_ref(), l, steps, 0.0).0, &lam, i, 1e-5);
+            let fd = crate::common::fd::partial(
+                |l| hoag::iterdiff_hypergradient(pr.as_ref(), l, steps, 0.0).0,
+                &lam,
+                i,
+                1e-5,
+            );
             assert!((g[i] - fd).abs() <= 1e-8 + 1e-5 * fd.abs(), "{problem:?} {i}: {} vs {fd}", g[i]);
         }
     }
@@ -86,14 +91,21 @@ fn iterative_differentiation_is_the_exact_derivative_of_the_solver_output() {
 #[test]
 fn iterative_differentiation_converges_to_the_implicit_hypergradient() {
     // Run to convergence, the derivative of the solver's output is the implicit one (eq. 2).
-    for (problem, n, d, lam) in [(ProblemKind::Logreg, 90, 6, vec![-2.0]), (ProblemKind::KernelRidge, 60, 3, vec![-2.0, -3.0])] {
+    for (problem, n, d, lam) in
+        [(ProblemKind::Logreg, 90, 6, vec![-2.0]), (ProblemKind::KernelRidge, 60, 3, vec![-2.0, -3.0])]
+    {
         let (cfg, data) = small(problem, n, d);
         let pr = hoag::problem_from_data(&cfg, &data).unwrap();
         let (_, g, iters) = hoag::iterdiff_hypergradient(pr.as_ref(), &lam, 500, 1e-12);
         assert!(iters < 500);
         let (_, g_impl) = hypergradient(pr.as_ref(), &lam, 1e-12, 10_000);
         for i in 0..lam.len() {
-            assert!((g[i] - g_impl[i]).abs() <= 1e-6 * g_impl[i].abs().max(1e-3), "{problem:?} {i}: {} vs {}", g[i], g_impl[i]);
+            assert!(
+                (g[i] - g_impl[i]).abs() <= 1e-6 * g_impl[i].abs().max(1e-3),
+                "{problem:?} {i}: {} vs {}",
+                g[i],
+                g_impl[i]
+            );
         }
     }
 }
@@ -147,7 +159,17 @@ fn lbfgs_meets_its_tolerance_on_the_inner_logistic_problem() {
     }
     // A quadratic with known minimiser.
     let mut x = vec![5.0, -3.0];
-    let info = lbfgs(|w, g| { g[0] = 2.0 * (w[0] - 1.0); g[1] = 20.0 * (w[1] + 2.0); (w[0] - 1.0).powi(2) + 10.0 * (w[1] + 2.0).powi(2) }, &mut x, 1e-10, 100, 5);
+    let info = lbfgs(
+        |w, g| {
+            g[0] = 2.0 * (w[0] - 1.0);
+            g[1] = 20.0 * (w[1] + 2.0);
+            (w[0] - 1.0).powi(2) + 10.0 * (w[1] + 2.0).powi(2)
+        },
+        &mut x,
+        1e-10,
+        100,
+        5,
+    );
     assert!(info.converged && (x[0] - 1.0).abs() < 1e-9 && (x[1] + 2.0).abs() < 1e-9);
 }
 
@@ -163,7 +185,14 @@ fn hoag_reaches_the_fine_grid_optimum_on_small_ridge() {
     let grid = rep.landscape.as_ref().unwrap();
     let m = &rep.methods[0];
     // Stated tolerance: within 1% of the fine-grid (0.3 spacing) minimum of the outer loss.
-    assert!(m.final_loss <= grid.min * 1.01, "HOAG {} at {:?} vs grid {} at {:?}", m.final_loss, m.final_hyper, grid.min, grid.argmin);
+    assert!(
+        m.final_loss <= grid.min * 1.01,
+        "HOAG {} at {:?} vs grid {} at {:?}",
+        m.final_loss,
+        m.final_hyper,
+        grid.min,
+        grid.argmin
+    );
     // The tolerance sequence is exponential.
     assert!((m.tolerances[1] / m.tolerances[0] - 0.9).abs() < 1e-12);
 }
@@ -197,7 +226,12 @@ fn presets_and_comparison_run_deterministically() {
     let pr = hoag::problem_from_data(&cfg, &data).unwrap();
     for (m, t) in [(&a.methods[0], &a.methods[0].trace[0]), (&a.methods[4], &a.methods[4].trace[4])] {
         let exact = outer_loss_at(pr.as_ref(), &t.best_hyper, 1e-10, 10_000);
-        assert!((t.best_outer_loss - exact).abs() <= 1e-6 * exact, "{}: curve {} vs accurate {exact}", m.name, t.best_outer_loss);
+        assert!(
+            (t.best_outer_loss - exact).abs() <= 1e-6 * exact,
+            "{}: curve {} vs accurate {exact}",
+            m.name,
+            t.best_outer_loss
+        );
         assert!((t.suboptimality - (t.best_outer_loss - a.reference_optimum)).abs() < 1e-15);
     }
     // HOAG's own view at its loose first solve differs from the accurate value (what the curve must not show).
@@ -278,7 +312,13 @@ impl hoag::InnerAt for QuadAt<'_> {
 }
 
 fn quadratic(c: f64) -> Quadratic {
-    Quadratic { a: (0..10).map(|i| 1.0 + i as f64 * 0.5).map(|v: f64| v * if (v as usize).is_multiple_of(2) { 1.0 } else { -1.0 }).collect(), c }
+    Quadratic {
+        a: (0..10)
+            .map(|i| 1.0 + i as f64 * 0.5)
+            .map(|v: f64| v * if (v as usize).is_multiple_of(2) { 1.0 } else { -1.0 })
+            .collect(),
+        c,
+    }
 }
 
 fn hoag_on(pr: &Quadratic, init: f64, tolerance: Tolerance) -> hoag::HoagReport {
@@ -298,7 +338,11 @@ fn hoag_reaches_the_known_optimum_of_a_bilevel_quadratic() {
     for (init, tolerance) in [(4.0, Tolerance::Exponential), (-3.0, Tolerance::Cubic), (4.0, Tolerance::Exact)] {
         let rep = hoag_on(&pr, init, tolerance);
         let m = &rep.methods[0];
-        assert!((m.final_hyper[0] - lam_star).abs() < 1e-3, "{tolerance:?} from {init}: λ = {} vs λ* = {lam_star}", m.final_hyper[0]);
+        assert!(
+            (m.final_hyper[0] - lam_star).abs() < 1e-3,
+            "{tolerance:?} from {init}: λ = {} vs λ* = {lam_star}",
+            m.final_hyper[0]
+        );
         assert!(m.final_loss - 1.0 < 1e-6, "{}", m.final_loss);
     }
 }
@@ -331,7 +375,8 @@ fn cancel_stops_the_run() {
 #[test]
 fn bad_configs_give_clear_errors() {
     let cancel = AtomicBool::new(false);
-    let err = |cfg: &HoagConfig| contract::run::<HoagExperiment>(cfg.clone(), None, |_| {}, &cancel).unwrap_err().to_string();
+    let err =
+        |cfg: &HoagConfig| contract::run::<HoagExperiment>(cfg.clone(), None, |_| {}, &cancel).unwrap_err().to_string();
     assert!(HoagConfig::preset("nope").unwrap_err().to_string().contains("unknown HOAG preset"));
     let mut c = HoagConfig::preset("logreg").unwrap();
     c.bounds = [3.0, -3.0];
@@ -353,7 +398,9 @@ fn bad_configs_give_clear_errors() {
     assert!(err(&c).contains("needs the data passed in"));
     // Three label values for logistic regression.
     let c = HoagConfig::preset("logreg").unwrap();
-    let data = Dataset::new((0..30).map(|i| i as f64).collect(), (0..30).map(|i| (i % 3) as f64).collect(), 1, None, "y").unwrap();
+    let data =
+        Dataset::new((0..30).map(|i| i as f64).collect(), (0..30).map(|i| (i % 3) as f64).collect(), 1, None, "y")
+            .unwrap();
     let e = contract::run_data::<HoagExperiment>(c.clone(), Some(&data), |_| {}, &cancel).unwrap_err();
     assert!(matches!(e, Error::Data(_)) && e.to_string().contains("exactly two values"));
     // JSON: unknown field and unknown method.
@@ -361,11 +408,11 @@ fn bad_configs_give_clear_errors() {
     assert!(e.to_string().contains("unknown field"));
     let e = serde_json::from_str::<HoagConfig>(r#"{"problem": "logreg", "methods": [{"kind": "magic"}]}"#).unwrap_err();
     assert!(e.to_string().contains("unknown variant"));
-    let c: HoagConfig = serde_json::from_str(r#"{"problem": "kernel-ridge", "methods": [{"kind": "hoag", "tolerance": "cubic"}]}"#).unwrap();
+    let c: HoagConfig =
+        serde_json::from_str(r#"{"problem": "kernel-ridge", "methods": [{"kind": "hoag", "tolerance": "cubic"}]}"#)
+            .unwrap();
     assert_eq!(c.methods, vec![MethodSpec::Hoag { tolerance: Tolerance::Cubic }]);
 }
-
-
 
 #[test]
 fn the_outer_lipschitz_constant_comes_from_the_data() {
@@ -445,7 +492,11 @@ fn every_search_method_stops_its_inner_solves_at_the_cap() {
         assert_eq!(cfg.max_inner_iter, 100, "the default is the paper's 100");
         cfg.max_inner_iter = cap;
         cfg.reference_runs = 0;
-        cfg.methods = vec![MethodSpec::Grid { points: 10 }, MethodSpec::Random, MethodSpec::Bo { initial: 4, random_init: false }];
+        cfg.methods = vec![
+            MethodSpec::Grid { points: 10 },
+            MethodSpec::Random,
+            MethodSpec::Bo { initial: 4, random_init: false },
+        ];
         cfg.budget = HoagBudget { cost: 400, seconds: None, max_iter: 8 };
         let rep = contract::run_data::<HoagExperiment>(cfg, Some(&data), |_| {}, &AtomicBool::new(false)).unwrap();
         let mut most = 0;
@@ -472,7 +523,11 @@ fn the_reference_is_the_best_of_ten_random_hoag_runs_and_logistic_starts_at_the_
     let r10 = rep.reference_hoag_runs.expect("ten reference runs");
     assert!(rep.reference_optimum <= r10);
     // The paper's λ_0 = 0 for Σψ + e^λ‖x‖² is ln(2/n) for tunelab's (1/n)Σψ + (e^λ/2)‖x‖² (n = 50 train rows).
-    assert!((rep.methods[0].trace[0].hyper[0] - (2.0f64 / 50.0).ln()).abs() < 1e-12, "{:?}", rep.methods[0].trace[0].hyper);
+    assert!(
+        (rep.methods[0].trace[0].hyper[0] - (2.0f64 / 50.0).ln()).abs() < 1e-12,
+        "{:?}",
+        rep.methods[0].trace[0].hyper
+    );
     cfg.reference_runs = 0;
     let rep0 = contract::run_data::<HoagExperiment>(cfg, Some(&data), |_| {}, &AtomicBool::new(false)).unwrap();
     assert!(rep0.reference_hoag_runs.is_none());

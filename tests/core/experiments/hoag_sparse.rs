@@ -3,7 +3,9 @@
 
 use std::sync::atomic::AtomicBool;
 use tunelab::data::sparse::{parse_svmlight, simulate_svmlight};
-use tunelab::experiments::hoag::{self, hypergradient, outer_loss_at, Bilevel, HoagConfig, MethodSpec, ProblemKind, Tolerance};
+use tunelab::experiments::hoag::{
+    self, hypergradient, outer_loss_at, Bilevel, HoagConfig, MethodSpec, ProblemKind, Tolerance,
+};
 
 /// A text-like data set (`n` documents over `p` terms, about 6 terms each, counts 1-3; see
 /// [`simulate_svmlight`]).
@@ -101,7 +103,12 @@ fn sparse_hoag_from_zero_overshoots_only_with_the_slow_default_tolerances() {
     let text = hoag::run_sparse(&d, &data, &mut |_| {}, &AtomicBool::new(false)).unwrap().methods.remove(0);
     assert!(text.final_loss <= grid.final_loss + 1e-3, "text rule: {} vs grid {}", text.final_loss, grid.final_loss);
     let m = run(0.1, Tolerance::Exponential);
-    assert!(m.final_loss > std::f64::consts::LN_2 - 1e-3 && m.final_hyper[0] > 5.0, "{} at {:?}", m.final_loss, m.final_hyper);
+    assert!(
+        m.final_loss > std::f64::consts::LN_2 - 1e-3 && m.final_hyper[0] > 5.0,
+        "{} at {:?}",
+        m.final_loss,
+        m.final_hyper
+    );
     assert_eq!(m.rejected_steps, 0);
     // The gradient is not the cause: where eq. 2 is not tiny, HOAG's step goes against its sign.
     let pr = hoag::sparse_problem(&c, &data).unwrap();

@@ -2,15 +2,15 @@
 //! tuner against constant rates where decay helps, determinism across thread counts, bad configs.
 
 use crate::common::contract;
-use tunelab::experiments::lr_schedule::LrExperiment;
+use rand::RngExt;
+use rand_distr::{Distribution, StandardNormal};
 use std::sync::atomic::AtomicBool;
+use tunelab::experiments::lr_schedule::LrExperiment;
 use tunelab::experiments::lr_schedule::{
     self, Classifier, ClassifierKind, Link, LrConfig, LrData, LrProblem, TraceModel, TrainProblem, Transition,
 };
 use tunelab::rng::{stream, Rng};
 use tunelab::Error;
-use rand_distr::{Distribution, StandardNormal};
-use rand::RngExt;
 
 #[test]
 fn classifier_gradients_match_finite_differences() {
@@ -193,7 +193,17 @@ fn digits_softmax_runs_with_adam_and_events_arrive() {
     c.lr_bounds = [1e-3, 3e-2];
     let cancel = AtomicBool::new(false);
     let mut intervals = 0;
-    let r = contract::run::<LrExperiment>(c.clone(), None, |e| if let lr_schedule::LrEvent::IntervalDone { .. } = e { intervals += 1 }, &cancel).unwrap();
+    let r = contract::run::<LrExperiment>(
+        c.clone(),
+        None,
+        |e| {
+            if let lr_schedule::LrEvent::IntervalDone { .. } = e {
+                intervals += 1
+            }
+        },
+        &cancel,
+    )
+    .unwrap();
     assert_eq!(intervals, 3);
     assert_eq!(r.methods.len(), 4);
     for m in &r.methods {
@@ -231,12 +241,22 @@ fn cancel_and_bad_configs_give_clear_errors() {
     assert!(err(&c).contains("needs the data passed in"));
     // Non-class labels in user data.
     let c = LrConfig::new(LrProblem::Logreg);
-    let ds = tunelab::data::Dataset::new((0..20).map(|i| i as f64).collect(), (0..20).map(|i| i as f64 * 0.5).collect(), 1, None, "y").unwrap();
+    let ds = tunelab::data::Dataset::new(
+        (0..20).map(|i| i as f64).collect(),
+        (0..20).map(|i| i as f64 * 0.5).collect(),
+        1,
+        None,
+        "y",
+    )
+    .unwrap();
     let e = contract::run_data::<LrExperiment>(c.clone(), Some(&ds), |_| {}, &cancel).unwrap_err();
     assert!(matches!(e, Error::Data(_)) && e.to_string().contains("class"), "{e}");
     let e = serde_json::from_str::<LrConfig>(r#"{"problem": {"kind": "mlp"}, "speed": 1}"#).unwrap_err();
     assert!(e.to_string().contains("unknown field"));
-    let c: LrConfig = serde_json::from_str(r#"{"problem": {"kind": "mlp", "hidden": 8}, "optimizer": "adam", "dynamic": {"link": "softplus"}}"#).unwrap();
+    let c: LrConfig = serde_json::from_str(
+        r#"{"problem": {"kind": "mlp", "hidden": 8}, "optimizer": "adam", "dynamic": {"link": "softplus"}}"#,
+    )
+    .unwrap();
     assert_eq!(c.dynamic.link, Link::Softplus);
     assert!(err(&c).contains("softplus"));
     assert!(TraceModel::fit(&[], &[], Link::Linear, [1e-3, 1.0], &mut stream(1, 1)).is_err());

@@ -10,14 +10,14 @@
 //! with another `libm` may differ and must re-record them.
 
 use crate::common::contract;
-use tunelab::experiments::lr_schedule::LrExperiment;
+use rand::RngExt;
 use std::sync::atomic::AtomicBool;
 use tunelab::experiments::lr_schedule::multitask::{truvar_scores, CandidateRun, MtHyper, MultiTaskGp};
+use tunelab::experiments::lr_schedule::LrExperiment;
 use tunelab::experiments::lr_schedule::{
     ChainedModel, FailureClassifier, IntervalObs, Link, LinkForm, LrConfig, TraceModelKind,
 };
 use tunelab::rng::stream;
-use rand::RngExt;
 
 struct Fnv(u64);
 
@@ -58,7 +58,12 @@ fn multitask_gp_and_truvar_are_unchanged() {
     let fixed = MultiTaskGp::fit(
         &pts,
         &z,
-        MtHyper { ls: [0.8, 0.3], signal_var: 1.1, noise_var: 0.02, loc: vec![[0.0, 0.0], [0.4, 0.1], [-0.2, 0.5], [0.9, 0.9]] },
+        MtHyper {
+            ls: [0.8, 0.3],
+            signal_var: 1.1,
+            noise_var: 0.02,
+            loc: vec![[0.0, 0.0], [0.4, 0.1], [-0.2, 0.5], [0.9, 0.9]],
+        },
     )
     .unwrap();
     h.f(fixed.log_marginal_likelihood());
@@ -130,7 +135,12 @@ fn chained_svgp_and_classifier_are_unchanged() {
     let mut obs = Vec::new();
     for k in 0..24 {
         let lr = 10f64.powf(-3.0 + 3.0 * k as f64 / 23.0);
-        obs.push(IntervalObs { y_start: 1.0 + 0.1 * (k % 3) as f64, lr, points: vec![], diverged: lr > 0.15 + 0.1 * (k % 2) as f64 });
+        obs.push(IntervalObs {
+            y_start: 1.0 + 0.1 * (k % 3) as f64,
+            lr,
+            points: vec![],
+            diverged: lr > 0.15 + 0.1 * (k % 2) as f64,
+        });
     }
     let c = FailureClassifier::fit(&obs, [1e-3, 1.0]).unwrap();
     for lr in [1e-3, 1e-2, 0.1, 0.2, 0.5, 0.9] {

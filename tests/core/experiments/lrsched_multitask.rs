@@ -37,7 +37,11 @@ fn the_product_kernel_is_psd_with_the_embedding_structure() {
             let ku = k_input(&h, &pts[i].0, &pts[j].0);
             // k_Ω(w, w') = exp(-|w - w'|²/2): 1 within a task (exactly the input kernel), e^{-1/2} between
             // tasks 0 and 1 at distance 1.
-            let want = ku * (-0.5 * ((h.loc[pts[i].1][0] - h.loc[pts[j].1][0]).powi(2) + (h.loc[pts[i].1][1] - h.loc[pts[j].1][1]).powi(2))).exp();
+            let want = ku
+                * (-0.5
+                    * ((h.loc[pts[i].1][0] - h.loc[pts[j].1][0]).powi(2)
+                        + (h.loc[pts[i].1][1] - h.loc[pts[j].1][1]).powi(2)))
+                .exp();
             assert!((k[(i, j)] - want).abs() < 1e-14);
             if pts[i].1 == pts[j].1 {
                 assert_eq!(k[(i, j)], ku);
@@ -56,7 +60,8 @@ fn with_one_task_the_gp_is_the_single_task_gp_and_locations_act_as_designed() {
     let h = hyper(vec![[0.7, -0.3]]);
     let g = MultiTaskGp::fit(&pts, &z, h.clone()).unwrap();
     let n = pts.len();
-    let kmat = DMatrix::from_fn(n, n, |i, j| k_input(&h, &pts[i].0, &pts[j].0) + if i == j { h.noise_var } else { 0.0 });
+    let kmat =
+        DMatrix::from_fn(n, n, |i, j| k_input(&h, &pts[i].0, &pts[j].0) + if i == j { h.noise_var } else { 0.0 });
     let kinv = kmat.try_inverse().unwrap();
     let q = [([0.3, 0.4], 0), ([-1.0, 0.9], 0)];
     let m = g.mean(&q);
@@ -114,7 +119,10 @@ fn type_ii_ml_places_similar_tasks_close_and_unrelated_tasks_apart() {
     let other: Vec<f64> = pts.iter().map(|p| if p.1 == 0 { smooth(&p.0) } else { -smooth(&p.0) }).collect();
     let corr = |z: &[f64]| {
         let g = MultiTaskGp::fit_ml(&pts, z, &MtHyper::new(2), 60).unwrap();
-        assert!(g.log_marginal_likelihood() >= MultiTaskGp::fit(&pts, z, MtHyper::new(2)).unwrap().log_marginal_likelihood());
+        assert!(
+            g.log_marginal_likelihood()
+                >= MultiTaskGp::fit(&pts, z, MtHyper::new(2)).unwrap().log_marginal_likelihood()
+        );
         k_task(&g.hyper.loc[0], &g.hyper.loc[1])
     };
     // Start: distance 1 (correlation 0.61).
@@ -194,7 +202,8 @@ fn eq8_variance_is_the_variance_after_conditioning_on_the_run() {
 fn the_search_the_initial_design_and_the_hull_follow_the_text() {
     // The greedy pass (one rate at a time from x_0) reaches the separable minimum from the best candidate.
     let target: [f64; 3] = [0.1, 1.0, 0.01];
-    let f = |s: &[f64]| Ok::<f64, Error>(s.iter().zip(&target).map(|(a, b)| (a.log10() - b.log10()).powi(2)).sum::<f64>());
+    let f =
+        |s: &[f64]| Ok::<f64, Error>(s.iter().zip(&target).map(|(a, b)| (a.log10() - b.log10()).powi(2)).sum::<f64>());
     let (x, v) = acquire::search(&[vec![1.0; 3], vec![0.001; 3]], &[0.001, 0.01, 0.1, 1.0], f).unwrap();
     assert_eq!(x, target.to_vec());
     assert_eq!(v, 0.0);
@@ -233,7 +242,8 @@ fn the_warm_start_criteria_of_sec_4_4() {
     let grid = [1e-3, 0.03, 1.0];
     let ws = acquire::hull_samples(&[model.loc(0), model.loc(1), model.loc(2)], 8, &mut stream(5, 6));
     // Universal: the lowest predicted final ln loss averaged over w_new, no worse than any candidate.
-    let avg = |s: &[f64]| ws.iter().map(|&w| model.predict(0.0, s, w).unwrap().final_mean()).sum::<f64>() / ws.len() as f64;
+    let avg =
+        |s: &[f64]| ws.iter().map(|&w| model.predict(0.0, s, w).unwrap().final_mean()).sum::<f64>() / ws.len() as f64;
     let u = acquire::universal(&model, 0.0, &ws, &cands, &grid).unwrap();
     assert!(cands.iter().all(|c| avg(&u) <= avg(c) + 1e-12));
     // Learn-location: the share of the variance due to w_new is in [0, 1] per boundary, zero when w_new is
@@ -307,7 +317,12 @@ fn algorithm_2_and_the_warm_starts_run_as_written_and_do_not_depend_on_threads()
     }
     assert_eq!(mt.locations.len(), 2);
     // First evaluations on the new task: each tuner's own rule, then eq. 8 on the new task.
-    for (t, first) in [(&mt.universal, "universal"), (&mt.learn_location, "learn-location"), (&mt.cold, "lhs"), (&mt.random, "random")] {
+    for (t, first) in [
+        (&mt.universal, "universal"),
+        (&mt.learn_location, "learn-location"),
+        (&mt.cold, "lhs"),
+        (&mt.random, "random"),
+    ] {
         assert_eq!(t.runs.len(), 3);
         assert_eq!(t.runs[0].rule, first);
         assert!(t.runs.iter().all(|r| r.task == 2 && r.final_loss.is_finite() && r.schedule.len() == 3));

@@ -3,11 +3,11 @@
 //! comparisons run the right tuners, the paper's error xi is what the report says, and a PMF model's uploaded
 //! file is read as ratings (user,item,rating) with typed errors.
 
-use tunelab::experiments::sgmcmc;
 use std::sync::atomic::AtomicBool;
-use tunelab::experiments::{DataFormat, ExperimentConfig, Inputs, Kind, Output};
 use tunelab::experiments::compare::xi_error;
+use tunelab::experiments::sgmcmc;
 use tunelab::experiments::tune::{self, DataSource};
+use tunelab::experiments::{DataFormat, ExperimentConfig, Inputs, Kind, Output};
 
 #[test]
 fn xi_is_the_relative_euclidean_norm_of_the_std_error() {
@@ -72,7 +72,14 @@ fn the_reports_xi_is_the_chosen_arms_std_against_the_reference() {
     for e in &c.entries {
         let best = e.report.best.as_ref().expect("a chosen arm");
         let xi = e.evaluation.xi.expect("xi with a reference");
-        let (_, _, moments) = tunelab::experiments::compare::fresh_chain(&problem, &e.report.config, best, &plan, &AtomicBool::new(false)).unwrap();
+        let (_, _, moments) = tunelab::experiments::compare::fresh_chain(
+            &problem,
+            &e.report.config,
+            best,
+            &plan,
+            &AtomicBool::new(false),
+        )
+        .unwrap();
         assert_eq!(xi, xi_error(&moments.std(), &reference.std), "{}", e.name);
         assert_ne!(xi, xi_error(&best.posterior.std, &reference.std), "{}: not the tuning chain's", e.name);
         assert!(xi.is_finite() && xi >= 0.0);

@@ -3,14 +3,14 @@
 //! and a tiny end-to-end run that reports the held-out calibration.
 
 use crate::common::contract;
-use tunelab::experiments::tune::TuneExperiment;
 use rand::RngExt;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use tunelab::data::mnist::Mnist;
+use tunelab::experiments::tune;
+use tunelab::experiments::tune::TuneExperiment;
 use tunelab::model::{Bnn, Target};
 use tunelab::rng::stream;
-use tunelab::experiments::tune;
 
 fn few_digits(per_class: usize) -> Arc<tunelab::data::Dataset> {
     let all: Vec<u8> = (0..10).collect();
@@ -43,7 +43,11 @@ fn mnist_network_gradients_match_finite_differences() {
     }
     for &j in &coords {
         let fd = crate::common::fd::partial(|x| t.log_density(x), &theta, j, 1e-5);
-        assert!((fd - g[j]).abs() <= 1e-5 * (1.0 + g[j].abs()), "coordinate {j}: finite difference {fd} vs gradient {}", g[j]);
+        assert!(
+            (fd - g[j]).abs() <= 1e-5 * (1.0 + g[j].abs()),
+            "coordinate {j}: finite difference {fd} vs gradient {}",
+            g[j]
+        );
     }
     // The minibatch of every point equals the full gradient; blocked scores equal per-sample gradients.
     let idx: Vec<usize> = (0..t.n_data()).collect();

@@ -1,11 +1,11 @@
 //! Probabilistic matrix factorisation (issue 12 §3, paper section 4.2): the pmf preset's shape, a small tuning
 //! run on simulated ratings that reports the held-out RMSE, and a user's ratings file (good and bad).
 
-use tunelab::experiments::sgmcmc;
 use crate::common::contract;
-use tunelab::experiments::tune::TuneExperiment;
 use std::sync::atomic::AtomicBool;
+use tunelab::experiments::sgmcmc;
 use tunelab::experiments::tune;
+use tunelab::experiments::tune::TuneExperiment;
 
 fn small() -> tune::TuneConfig {
     let mut cfg = tune::presets::preset("pmf").unwrap();
@@ -35,7 +35,8 @@ fn pmf_run_reports_test_rmse_below_the_mean_predictor() {
     // factors). That test was wrong for its data, not the sampler. At 12,000 ratings (200 x 300, 48 per user)
     // with 5 factors the chosen arm beats it: 0.976 against 0.991 (MAP 1.017).
     let mut cfg = small();
-    cfg.data.source = tune::DataSource::SimulateRatings { users: 200, items: 300, ratings: 12_000, latent: 20, seed: 1 };
+    cfg.data.source =
+        tune::DataSource::SimulateRatings { users: 200, items: 300, ratings: 12_000, latent: 20, seed: 1 };
     cfg.model = serde_json::from_str(r#"{"kind":"pmf","latent":5}"#).unwrap();
     cfg.budget = tune::BudgetSpec { grad_evals: Some(1.0e6), ..Default::default() };
     let rep = contract::run::<TuneExperiment>(cfg.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap();
@@ -94,7 +95,13 @@ fn pmf_preset_memory_is_bounded_whatever_the_budget() {
         let (e7, e9) = (at(1e7).total(), at(1e9).total());
         assert_eq!(e7, e9, "{name}: the estimate grows with the budget");
         // Grid by log-loss runs the nine 10%-batch arms (K = 39), the heuristic one arm.
-        let arms = if matches!(cfg.tuner, tune::TunerSpec::Heuristic) { 1 } else if name.contains("log-loss") { 9 } else { m };
+        let arms = if matches!(cfg.tuner, tune::TunerSpec::Heuristic) {
+            1
+        } else if name.contains("log-loss") {
+            9
+        } else {
+            m
+        };
         let rows = 2 * samples::chain_cap(d, 0, REPORT_SAMPLES, arms) + 2 * base.metric.max_samples + 19 + 2;
         let arms = arms as f64;
         let kept = at(1e9).parts.iter().find(|p| p.0.starts_with("kept samples")).map(|p| p.1).unwrap();
@@ -117,7 +124,9 @@ fn a_long_pmf_run_holds_no_more_than_a_short_one() {
     cfg.tuner = tune::TunerSpec::Grid;
     let (d, m) = (5_000usize, 5usize);
     let k = samples::chain_cap(d, 0, REPORT_SAMPLES, m);
-    let per_arm = d * (2 * k + 2 * cfg.metric.max_samples + (samples::sub_iters(d, cfg.thin) as usize).div_ceil(cfg.thin)) + 2 * d;
+    let per_arm = d
+        * (2 * k + 2 * cfg.metric.max_samples + (samples::sub_iters(d, cfg.thin) as usize).div_ceil(cfg.thin))
+        + 2 * d;
     let mut kept = Vec::new();
     for r in [5.0e5, 2.0e6] {
         cfg.budget = tune::BudgetSpec { grad_evals: Some(r), ..Default::default() };

@@ -16,12 +16,27 @@ pub fn small_configs() -> Vec<(Kind, serde_json::Value)> {
     };
     vec![
         patched(Kind::Tune, "demo", json!({"budget": {"grad_evals": 200000}})),
-        patched(Kind::Compare, "demo", json!({"budget": {"grad_evals": 200000}, "reference_samples": 300, "tuners": ["MAMBA-KSD", "heuristic"]})),
-        (Kind::Bandit, json!({"kind": "bandit", "problem": {"kind": "reservoir", "a": 1, "b": 1}, "algorithms": [{"kind": "d-ttts"}, {"kind": "successive-halving"}], "rounds": 60, "repeats": 2, "seed": 1})),
+        patched(
+            Kind::Compare,
+            "demo",
+            json!({"budget": {"grad_evals": 200000}, "reference_samples": 300, "tuners": ["MAMBA-KSD", "heuristic"]}),
+        ),
+        (
+            Kind::Bandit,
+            json!({"kind": "bandit", "problem": {"kind": "reservoir", "a": 1, "b": 1}, "algorithms": [{"kind": "d-ttts"}, {"kind": "successive-halving"}], "rounds": 60, "repeats": 2, "seed": 1}),
+        ),
         patched(Kind::Hoag, "logreg", json!({"budget": {"cost": 300, "max_iter": 5}, "landscape_points": 9})),
-        patched(Kind::LrSchedule, "noisy-quadratic", json!({"dynamic": {"runs": 2, "fit_iters": 50, "candidates": 11, "band_samples": 50}})),
+        patched(
+            Kind::LrSchedule,
+            "noisy-quadratic",
+            json!({"dynamic": {"runs": 2, "fit_iters": 50, "candidates": 11, "band_samples": 50}}),
+        ),
         patched(Kind::StepSize, "sgld-step", json!({})),
-        patched(Kind::Tvo, "digits", json!({"epochs": 2, "window": 1, "repeats": 1, "methods": ["gp-ucb", "linear"], "test_size": 100, "eval_size": 100, "iwae_k": 50, "curve_k": 10})),
+        patched(
+            Kind::Tvo,
+            "digits",
+            json!({"epochs": 2, "window": 1, "repeats": 1, "methods": ["gp-ucb", "linear"], "test_size": 100, "eval_size": 100, "iwae_k": 50, "curve_k": 10}),
+        ),
     ]
 }
 
@@ -69,7 +84,12 @@ fn a_report_of_every_kind_opens_with_its_numbers() {
         assert_eq!(written["format"], REPORT_FORMAT);
         // The result reads back into the kind's own report type, equal to what ran where it is finite.
         let back = Output::from_value(kind, &written["result"]).unwrap();
-        assert_eq!(serde_json::to_value(&back).unwrap(), serde_json::to_value(report.result.as_ref().unwrap()).unwrap(), "{}", kind.name());
+        assert_eq!(
+            serde_json::to_value(&back).unwrap(),
+            serde_json::to_value(report.result.as_ref().unwrap()).unwrap(),
+            "{}",
+            kind.name()
+        );
     }
 }
 
@@ -163,7 +183,10 @@ fn a_config_with_its_schema_still_parses_strictly() {
     let mut v = serde_json::to_value(ExperimentConfig::preset(Kind::Hoag, "logreg").unwrap()).unwrap();
     v["$schema"] = "../schemas/hoag.schema.json".into();
     let text = serde_json::to_string(&v).unwrap();
-    assert_eq!(ExperimentConfig::from_json(&text, None).unwrap(), ExperimentConfig::preset(Kind::Hoag, "logreg").unwrap());
+    assert_eq!(
+        ExperimentConfig::from_json(&text, None).unwrap(),
+        ExperimentConfig::preset(Kind::Hoag, "logreg").unwrap()
+    );
     v["$schemaa"] = 1.into();
     assert!(ExperimentConfig::from_json(&serde_json::to_string(&v).unwrap(), None).is_err());
 }

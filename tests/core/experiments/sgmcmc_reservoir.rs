@@ -2,12 +2,14 @@
 //! configurations drawn from a continuous distribution per (seed, arm), a pull runs the chain and is rewarded by
 //! the KSD transform, and D-TTTS's dynamic reservoir keeps adding arms.
 use crate::common::contract;
-use tunelab::experiments::bandit::BanditExperiment;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use tunelab::experiments::bandit::BanditExperiment;
 
-use tunelab::experiments::bandit::sgmcmc_ksd::{ksd_reward, SgmcmcKsdSpec, SgmcmcReservoir, SgmcmcReservoirShared, SgmcmcTable};
 use tunelab::bandit::{Arm, TttsOptions};
+use tunelab::experiments::bandit::sgmcmc_ksd::{
+    ksd_reward, SgmcmcKsdSpec, SgmcmcReservoir, SgmcmcReservoirShared, SgmcmcTable,
+};
 use tunelab::experiments::bandit::{AlgoSpec, BanditConfig, BanditReport, Problem, ProblemSpec};
 use tunelab::rng::stream;
 use tunelab::sampler::SamplerKind;
@@ -82,7 +84,13 @@ fn reference_case_good_stuck_and_wild_steps_and_the_pool_floor() {
     let stuck = shared(&with_step(-9.0));
     let wild = shared(&with_step(1.0));
     // the floor K0 is the pooled table's for the same data and seed (one setup for both kinds of problem)
-    let pool = SgmcmcTable::build(&SgmcmcKsdSpec { continuous: false, pool: 2, ..with_step(-2.5) }, None, &mut |_, _| {}, &AtomicBool::new(false)).unwrap();
+    let pool = SgmcmcTable::build(
+        &SgmcmcKsdSpec { continuous: false, pool: 2, ..with_step(-2.5) },
+        None,
+        &mut |_, _| {},
+        &AtomicBool::new(false),
+    )
+    .unwrap();
     assert_eq!(good.floor(), pool.floor);
     assert_eq!(stuck.floor(), pool.floor);
     let mut g = SgmcmcReservoir::new(good.clone(), 3);
@@ -129,7 +137,9 @@ fn d_ttts_keeps_drawing_arms_and_the_run_is_independent_of_threads() {
     assert_eq!(BanditConfig::from_json(&text).unwrap(), cfg);
     let go = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        pool.install(|| strip(contract::run::<BanditExperiment>(cfg.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap()))
+        pool.install(|| {
+            strip(contract::run::<BanditExperiment>(cfg.clone(), None, |_| {}, &AtomicBool::new(false)).unwrap())
+        })
     };
     let a = go(1);
     assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&go(2)).unwrap());
@@ -145,6 +155,7 @@ fn d_ttts_keeps_drawing_arms_and_the_run_is_independent_of_threads() {
         assert_eq!(x.compute.unit, "gradient evaluations");
     }
     // bad options are config errors
-    let bad = BanditConfig { problem: ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec { truth_runs: 0, ..small() }), ..cfg.clone() };
+    let bad =
+        BanditConfig { problem: ProblemSpec::SgmcmcKsd(SgmcmcKsdSpec { truth_runs: 0, ..small() }), ..cfg.clone() };
     assert!(matches!(bad.validate(), Err(tunelab::Error::Config(m)) if m.contains("truth_runs")));
 }

@@ -1,15 +1,15 @@
 //! Tuning framework tests (issue 3): schedule, warm starts, pruning, divergence, cancel, determinism,
 //! accuracy on a known posterior, and config errors.
 
-use tunelab::experiments::sgmcmc;
 use crate::common::contract;
-use tunelab::experiments::tune::TuneExperiment;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tunelab::error::Error;
+use tunelab::experiments::sgmcmc;
+use tunelab::experiments::sgmcmc::{mamba_schedule, Posterior};
+use tunelab::experiments::tune::TuneExperiment;
+use tunelab::experiments::tune::{self, presets, ArmStatus, Event, TuneConfig};
 use tunelab::rng;
 use tunelab::sampler::{Budget, Chain, SamplerKind, SamplerParams};
-use tunelab::experiments::tune::{self, presets, ArmStatus, Event, TuneConfig};
-use tunelab::experiments::sgmcmc::{mamba_schedule, Posterior};
 
 fn quiet() -> impl FnMut(&Event) {
     |_e: &Event| {}
@@ -44,7 +44,11 @@ fn schedule_matches_hand_derivation() {
         let r0 = r / denom;
         for (i, p) in plan.iter().enumerate() {
             let want = r0 * (eta as f64).powi(i as i32);
-            assert!((p.budget - want).abs() < 1e-6 * want, "budget of round {i} for M = {m}, eta = {eta}: {} vs {want}", p.budget);
+            assert!(
+                (p.budget - want).abs() < 1e-6 * want,
+                "budget of round {i} for M = {m}, eta = {eta}: {} vs {want}",
+                p.budget
+            );
             assert_eq!(p.keep, (p.arms / eta).max(1));
         }
         let total: f64 = plan.iter().map(|p| p.budget).sum();
@@ -60,8 +64,10 @@ fn mamba_prunes_the_worst_and_survivor_gets_r() {
     assert_eq!(rep.rounds.iter().map(|r| r.arms.len()).collect::<Vec<_>>(), vec![9, 3]);
     for r in 0..rep.rounds.len() {
         let ran: Vec<&tune::ArmReport> = rep.arms.iter().filter(|a| a.scores.len() > r).collect();
-        let kept: Vec<f64> = ran.iter().filter(|a| a.pruned_round != Some(r)).map(|a| a.scores[r].unwrap_or(f64::INFINITY)).collect();
-        let pruned: Vec<f64> = ran.iter().filter(|a| a.pruned_round == Some(r)).map(|a| a.scores[r].unwrap_or(f64::INFINITY)).collect();
+        let kept: Vec<f64> =
+            ran.iter().filter(|a| a.pruned_round != Some(r)).map(|a| a.scores[r].unwrap_or(f64::INFINITY)).collect();
+        let pruned: Vec<f64> =
+            ran.iter().filter(|a| a.pruned_round == Some(r)).map(|a| a.scores[r].unwrap_or(f64::INFINITY)).collect();
         let worst_kept = kept.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
         let best_pruned = pruned.iter().cloned().fold(f64::INFINITY, f64::min);
         assert!(worst_kept <= best_pruned, "round {r}: kept {kept:?} pruned {pruned:?}");
@@ -90,13 +96,25 @@ fn warm_start_continues_the_chain() {
     }
     .validate(problem.n_data)
     .unwrap();
-    let mut chain = Chain::new(problem.train.as_ref(), params, vec![0.0; problem.dim], None, rng::stream(cfg.seed, best.arm as u64)).unwrap();
+    let mut chain = Chain::new(
+        problem.train.as_ref(),
+        params,
+        vec![0.0; problem.dim],
+        None,
+        rng::stream(cfg.seed, best.arm as u64),
+    )
+    .unwrap();
     let mut out = Vec::new();
     chain.run(problem.train.as_ref(), Budget::Iterations(6_000), cfg.thin, &mut out, &AtomicBool::new(false));
     let (mean, std) = sgmcmc::driver::column_moments(&out, problem.dim);
     assert_eq!(out.len() / problem.dim, best.posterior.n);
     for j in 0..problem.dim {
-        assert!((mean[j] - best.posterior.mean[j]).abs() < 1e-12, "mean {j}: {} vs {}", mean[j], best.posterior.mean[j]);
+        assert!(
+            (mean[j] - best.posterior.mean[j]).abs() < 1e-12,
+            "mean {j}: {} vs {}",
+            mean[j],
+            best.posterior.mean[j]
+        );
         assert!((std[j] - best.posterior.std[j]).abs() < 1e-12);
     }
 }
@@ -136,17 +154,22 @@ fn cancel_stops_within_one_chunk() {
     let cancel = AtomicBool::new(false);
     let mut progress_after_cancel = 0;
     let mut seen = 0;
-    let res = contract::run::<TuneExperiment>(cfg.clone(), None, |e| {
-        if let Event::Progress { .. } = e {
-            if cancel.load(Ordering::Relaxed) {
-                progress_after_cancel += 1;
+    let res = contract::run::<TuneExperiment>(
+        cfg.clone(),
+        None,
+        |e| {
+            if let Event::Progress { .. } = e {
+                if cancel.load(Ordering::Relaxed) {
+                    progress_after_cancel += 1;
+                }
+                seen += 1;
+                if seen == 2 {
+                    cancel.store(true, Ordering::Relaxed);
+                }
             }
-            seen += 1;
-            if seen == 2 {
-                cancel.store(true, Ordering::Relaxed);
-            }
-        }
-    }, &cancel);
+        },
+        &cancel,
+    );
     assert_eq!(res.unwrap_err(), Error::Cancelled);
     assert_eq!(progress_after_cancel, 0);
 }
@@ -166,9 +189,12 @@ fn small_logreg() -> TuneConfig {
 #[test]
 fn same_result_for_one_and_many_threads() {
     let cfg = small_logreg();
-    let run = |t: usize| {
-        rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap().install(|| contract::run::<TuneExperiment>(cfg.clone(), None, quiet(), &AtomicBool::new(false)).unwrap())
-    };
+    let run =
+        |t: usize| {
+            rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap().install(|| {
+                contract::run::<TuneExperiment>(cfg.clone(), None, quiet(), &AtomicBool::new(false)).unwrap()
+            })
+        };
     let a = run(1);
     let b = run(4);
     assert_eq!(a.best.as_ref().map(|b| b.arm), b.best.as_ref().map(|b| b.arm));
@@ -347,7 +373,14 @@ fn round_scores_equal_scoring_every_sample_of_the_round() {
         cfg.arms.log10_step = None;
         cfg.arms.steps = vec![0.1];
         cfg.budget = tune::BudgetSpec { iterations: Some(20_000.0), ..Default::default() };
-        cfg.metric.kind = tune::MetricKind::Ksd { kernel: Some(kernel), scale: None, estimator: None, c: None, beta: None, moment: None };
+        cfg.metric.kind = tune::MetricKind::Ksd {
+            kernel: Some(kernel),
+            scale: None,
+            estimator: None,
+            c: None,
+            beta: None,
+            moment: None,
+        };
         let problem = Posterior::build(&cfg, None).unwrap();
         let rep = tune::run_on(&cfg, &problem, &mut quiet(), &AtomicBool::new(false)).unwrap();
         let best = rep.best.as_ref().unwrap();
@@ -362,7 +395,8 @@ fn round_scores_equal_scoring_every_sample_of_the_round() {
         }
         .validate(problem.n_data)
         .unwrap();
-        let mut chain = Chain::new(problem.train.as_ref(), params, vec![0.0; problem.dim], None, rng::stream(cfg.seed, 0)).unwrap();
+        let mut chain =
+            Chain::new(problem.train.as_ref(), params, vec![0.0; problem.dim], None, rng::stream(cfg.seed, 0)).unwrap();
         let mut out = Vec::new();
         chain.run(problem.train.as_ref(), Budget::Iterations(20_000), cfg.thin, &mut out, &AtomicBool::new(false));
         assert!(out.len() / problem.dim > cfg.metric.max_samples);
@@ -385,7 +419,8 @@ fn kept_sample_memory_does_not_grow_with_the_budget() {
     let d = 20;
     let m = 9; // arms of the gaussian preset
     let k = cfg.metric.max_samples.max(sgmcmc::driver::REPORT_SAMPLES);
-    let per_arm = d * (2 * k + 2 * cfg.metric.max_samples + (sgmcmc::samples::SUB_ITERS as usize).div_ceil(cfg.thin)) + 2 * d;
+    let per_arm =
+        d * (2 * k + 2 * cfg.metric.max_samples + (sgmcmc::samples::SUB_ITERS as usize).div_ceil(cfg.thin)) + 2 * d;
     let mut kept = Vec::new();
     for iters in [200_000.0, 800_000.0] {
         cfg.budget = tune::BudgetSpec { iterations: Some(iters), ..Default::default() };
@@ -409,9 +444,9 @@ fn kept_sample_memory_does_not_grow_with_the_budget() {
 /// shared by every arm of the round, ranked by |FSSD^2_U|.
 #[test]
 fn fssd_opt_scores_every_arm_of_a_round_at_one_fit() {
+    use tunelab::experiments::sgmcmc::metric::score_round_fssd;
     use tunelab::model::full_scores;
     use tunelab::stein::{fssd, FssdKernel};
-    use tunelab::experiments::sgmcmc::metric::score_round_fssd;
     let mut cfg = small_logreg();
     cfg.metric.kind = tune::MetricKind::FssdOpt { j: 10, per_arm: false };
     let problem = Posterior::build(&cfg, None).unwrap();
@@ -427,12 +462,27 @@ fn fssd_opt_scores_every_arm_of_a_round_at_one_fit() {
     // (replacing arm B's samples changes arm A's score).
     let set = |seed: u64, spread: f64, shift: f64| -> Vec<f64> {
         let mut r = rng::stream(seed, 0);
-        (0..200 * d).map(|k| problem.map[k % d] + shift + spread * rand_distr::Distribution::<f64>::sample(&rand_distr::StandardNormal, &mut r)).collect()
+        (0..200 * d)
+            .map(|k| {
+                problem.map[k % d]
+                    + shift
+                    + spread * rand_distr::Distribution::<f64>::sample(&rand_distr::StandardNormal, &mut r)
+            })
+            .collect()
     };
     let (a, b1, b2) = (set(1, 0.05, 0.0), set(2, 0.1, 0.0), set(3, 0.02, 0.2));
     let run = |b: &Vec<f64>| {
         let (mut r1, mut r2) = (rng::stream(9, 1), rng::stream(9, 2));
-        score_round_fssd(&problem, &cfg.metric, 10, vec![Some(a.clone()), Some(b.clone()), None], &[10, 10, 10], &mut [&mut r1, &mut r2, &mut rng::stream(9, 3)], &mut rng::stream(9, 0)).unwrap()
+        score_round_fssd(
+            &problem,
+            &cfg.metric,
+            10,
+            vec![Some(a.clone()), Some(b.clone()), None],
+            &[10, 10, 10],
+            &mut [&mut r1, &mut r2, &mut rng::stream(9, 3)],
+            &mut rng::stream(9, 0),
+        )
+        .unwrap()
     };
     let (s1, fit1) = run(&b1);
     let (s2, fit2) = run(&b2);
@@ -472,7 +522,9 @@ fn paper_preset_tunes_sghmc_leapfrog() {
 fn compare_grid_baseline_is_the_papers_appendix_b() {
     use tunelab::experiments::compare::{paper_tuners, CompareConfig};
     use tunelab::experiments::tune::{BudgetSpec, StartSpec};
-    let grid_of = |tuners: Vec<(String, TuneConfig)>| tuners.into_iter().find(|t| t.0 == "grid (log-loss)").expect("grid (log-loss)").1;
+    let grid_of = |tuners: Vec<(String, TuneConfig)>| {
+        tuners.into_iter().find(|t| t.0 == "grid (log-loss)").expect("grid (log-loss)").1
+    };
     for (preset, sigma, iters) in [("paper-logreg", 0.2, 5_000.0), ("pmf", 1.0, 2_000.0), ("mnist-bnn", 1.0, 1_000.0)] {
         let g = grid_of(paper_tuners(&presets::preset(preset).unwrap()));
         assert_eq!(g.start, StartSpec::MapNoise(sigma), "{preset}");

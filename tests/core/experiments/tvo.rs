@@ -6,11 +6,13 @@
 use std::sync::atomic::AtomicBool;
 
 use nalgebra::{DMatrix, DVector};
+use tunelab::experiments::tvo::schedules::{linear_schedule, log_uniform_schedule, moments_schedule};
+use tunelab::experiments::tvo::vae::{
+    integrand, iwae_and_elbo, snis_weights, tvo_bound, tvo_coefficients, Particles, Scratch,
+};
+use tunelab::experiments::tvo::{Likelihood, Vae};
 use tunelab::experiments::{Event, ExperimentConfig, Inputs, Output};
 use tunelab::rng::stream;
-use tunelab::experiments::tvo::schedules::{linear_schedule, log_uniform_schedule, moments_schedule};
-use tunelab::experiments::tvo::vae::{integrand, iwae_and_elbo, snis_weights, tvo_bound, tvo_coefficients, Particles, Scratch};
-use tunelab::experiments::tvo::{Likelihood, Vae};
 
 const LN_2PI: f64 = 1.837_877_066_409_345_5;
 
@@ -218,10 +220,12 @@ fn iwae_matches_the_exact_log_evidence_of_probabilistic_pca() {
         assert!((iwae - exact).abs() < 4.0 * se + 1e-3, "x{n}: IWAE {iwae} vs exact {exact} (se {se})");
         assert!(elbo < exact - 1e-3, "x{n}: ELBO {elbo} must be below log p(x) {exact}");
         // K = 1 is the ELBO: more than 0.05 below, farther than the tolerance above (< 0.041)
-        let lw1: Vec<f64> = (0..2000).map(|i| {
-            let p = vae.sample_particles(xv, 1, &mut stream(33, 1000 * n as u64 + i), &mut sc);
-            p.log_weights()[0]
-        }).collect();
+        let lw1: Vec<f64> = (0..2000)
+            .map(|i| {
+                let p = vae.sample_particles(xv, 1, &mut stream(33, 1000 * n as u64 + i), &mut sc);
+                p.log_weights()[0]
+            })
+            .collect();
         let mean1 = lw1.iter().sum::<f64>() / lw1.len() as f64;
         assert!(exact - mean1 > 0.05, "x{n}: the K = 1 bound {mean1} is visibly below {exact}");
     }
@@ -257,13 +261,17 @@ fn tvo_experiment_runs_windows_and_is_deterministic() {
         let checked = ExperimentConfig::from_json(cfg, None).unwrap().check().unwrap();
         let mut windows = 0;
         let rep = checked
-            .run(Inputs::default(), &mut |e| {
-                if let Event::Progress { detail, .. } = e {
-                    if serde_json::to_value(detail).unwrap()["type"] == "window" {
-                        windows += 1;
+            .run(
+                Inputs::default(),
+                &mut |e| {
+                    if let Event::Progress { detail, .. } = e {
+                        if serde_json::to_value(detail).unwrap()["type"] == "window" {
+                            windows += 1;
+                        }
                     }
-                }
-            }, &AtomicBool::new(false))
+                },
+                &AtomicBool::new(false),
+            )
             .unwrap();
         (windows, rep)
     };
@@ -310,21 +318,27 @@ fn tvo_stop_inside_a_window_keeps_what_was_reached() {
     let stop = AtomicBool::new(false);
     let mut types = Vec::new();
     let rep = checked
-        .run(Inputs::default(), &mut |e| {
-            if let Event::Progress { detail, done, .. } = e {
-                let v = serde_json::to_value(detail).unwrap();
-                types.push((v["type"].as_str().unwrap().to_string(), *done));
-                if v["type"] == "epoch" {
-                    stop.store(true, Ordering::Relaxed);
+        .run(
+            Inputs::default(),
+            &mut |e| {
+                if let Event::Progress { detail, done, .. } = e {
+                    let v = serde_json::to_value(detail).unwrap();
+                    types.push((v["type"].as_str().unwrap().to_string(), *done));
+                    if v["type"] == "epoch" {
+                        stop.store(true, Ordering::Relaxed);
+                    }
                 }
-            }
-        }, &stop)
+            },
+            &stop,
+        )
         .unwrap();
     assert_eq!(rep.status, Status::Stopped);
     assert!(rep.result.is_none());
     assert_eq!(types, [("started".to_string(), 0.0), ("epoch".to_string(), 1.0 / 3.0)]);
     assert_eq!(rep.reached.len(), 2);
-    let Detail::Tvo(tunelab::experiments::tvo::TvoEvent::Epoch { window, epoch }) = &rep.reached[1] else { panic!("{:?}", rep.reached) };
+    let Detail::Tvo(tunelab::experiments::tvo::TvoEvent::Epoch { window, epoch }) = &rep.reached[1] else {
+        panic!("{:?}", rep.reached)
+    };
     assert_eq!((*window, *epoch), (0, 1));
     assert!((rep.compute.done - 1.0 / 3.0).abs() < 1e-12 && rep.compute.total == 3.0);
 }
@@ -404,7 +418,12 @@ fn tvo_growing_windows_and_the_beta_box_in_a_run() {
     assert!(early > 0, "no early update exercised");
     // the [0, 1] box: the random ablation (9+ windows x 2 points) leaves [0.05, 0.95] somewhere
     let r = run(r#", "window": 1, "beta_box": [0.0, 1.0]"#);
-    let pts: Vec<f64> = r.runs.iter().filter(|t| t.method != "linear").flat_map(|t| t.windows.iter().flat_map(|w| w.schedule[1..].to_vec())).collect();
+    let pts: Vec<f64> = r
+        .runs
+        .iter()
+        .filter(|t| t.method != "linear")
+        .flat_map(|t| t.windows.iter().flat_map(|w| w.schedule[1..].to_vec()))
+        .collect();
     assert!(pts.iter().all(|b| (0.0..=1.0).contains(b)));
     assert!(pts.iter().any(|b| !(0.05..=0.95).contains(b)), "{pts:?}");
 }
@@ -458,9 +477,13 @@ fn tvo_stochastic_binarisation_draws_pixels_with_the_grey_mean() {
 /// ([100, 25] hidden units) on 28 x 28 MNIST with stochastic binarisation.
 #[test]
 fn tvo_stochastic_binarisation_config_and_paper_preset() {
-    let cfg = |b: &str| format!(r#"{{"kind": "tvo", "epochs": 2, "window": 1, "d": 3, "test_size": 100, "eval_size": 50,
+    let cfg = |b: &str| {
+        format!(
+            r#"{{"kind": "tvo", "epochs": 2, "window": 1, "d": 3, "test_size": 100, "eval_size": 50,
                  "curve_k": 5, "iwae_k": 20, "hidden": [8], "latent": 2, "seed": 3, "methods": ["linear", "gp-ucb"],
-                 "binarisation": "{b}"}}"#);
+                 "binarisation": "{b}"}}"#
+        )
+    };
     let run = |b: &str, threads: usize| {
         let checked = ExperimentConfig::from_json(&cfg(b), None).unwrap().check().unwrap();
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();

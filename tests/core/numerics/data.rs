@@ -5,7 +5,9 @@ use tunelab::data::*;
 use tunelab::rng::stream;
 use tunelab::Error;
 
-fn opts() -> CsvOptions { CsvOptions::default() }
+fn opts() -> CsvOptions {
+    CsvOptions::default()
+}
 
 fn data_err(text: &str, o: &CsvOptions) -> String {
     match parse_csv(text, o) {
@@ -137,12 +139,15 @@ fn split_is_seeded_disjoint_and_complete() {
     assert_ne!(b1.x, b3.x);
     assert_eq!((a1.n, b1.n), (81, 20));
     // Disjoint and complete: every row appears exactly once (rows identified by their features).
-    let mut rows: Vec<Vec<u64>> = a1.x.chunks(2).chain(b1.x.chunks(2)).map(|r| r.iter().map(|v| v.to_bits()).collect()).collect();
+    let mut rows: Vec<Vec<u64>> =
+        a1.x.chunks(2).chain(b1.x.chunks(2)).map(|r| r.iter().map(|v| v.to_bits()).collect()).collect();
     let mut orig: Vec<Vec<u64>> = ds.x.chunks(2).map(|r| r.iter().map(|v| v.to_bits()).collect()).collect();
     rows.sort();
     orig.sort();
     assert_eq!(rows, orig);
-    for f in [0.0, 1.0, -0.1, f64::NAN] { assert!(ds.split(f, &mut stream(1, 1)).is_err()); }
+    for f in [0.0, 1.0, -0.1, f64::NAN] {
+        assert!(ds.split(f, &mut stream(1, 1)).is_err());
+    }
     // Tiny sets keep both parts non-empty.
     let (a, b) = ds.subset(&[0, 1]).split(0.01, &mut stream(1, 1)).unwrap();
     assert_eq!((a.n, b.n), (1, 1));
@@ -159,10 +164,12 @@ fn simulate_logistic_is_seeded_and_has_the_right_label_law() {
     a.check_binary_labels().unwrap();
     // y_i ~ Bernoulli(sigmoid(x_i . theta)): the label frequency matches the mean probability within
     // 4 standard errors, overall and on the rows where the model is confident.
-    let probs: Vec<f64> = (0..a.n).map(|i| {
-        let z: f64 = a.row(i).iter().zip(&ta).map(|(x, t)| x * t).sum();
-        1.0 / (1.0 + (-z).exp())
-    }).collect();
+    let probs: Vec<f64> = (0..a.n)
+        .map(|i| {
+            let z: f64 = a.row(i).iter().zip(&ta).map(|(x, t)| x * t).sum();
+            1.0 / (1.0 + (-z).exp())
+        })
+        .collect();
     for (lo, hi) in [(0.0, 1.0), (0.0, 0.2), (0.8, 1.0), (0.4, 0.6)] {
         let sel: Vec<usize> = (0..a.n).filter(|&i| probs[i] >= lo && probs[i] < hi).collect();
         assert!(sel.len() > 500);
@@ -182,7 +189,8 @@ fn simulate_logistic_is_seeded_and_has_the_right_label_law() {
 #[test]
 fn simulate_linear_matches_its_model() {
     let (ds, theta) = simulate_linear(5000, 3, 0.1, &mut stream(2, 0)).unwrap();
-    let resid: Vec<f64> = (0..ds.n).map(|i| ds.y[i] - ds.row(i).iter().zip(&theta).map(|(x, t)| x * t).sum::<f64>()).collect();
+    let resid: Vec<f64> =
+        (0..ds.n).map(|i| ds.y[i] - ds.row(i).iter().zip(&theta).map(|(x, t)| x * t).sum::<f64>()).collect();
     let sd = (resid.iter().map(|r| r * r).sum::<f64>() / ds.n as f64).sqrt();
     assert!((sd - 0.1).abs() < 0.005, "{sd}");
     assert!(simulate_linear(10, 2, -1.0, &mut stream(1, 0)).is_err());
@@ -247,7 +255,6 @@ fn read_csv_reports_missing_files_and_prefixes_the_path() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-
 #[test]
 fn shuffled_parts_recoding_and_train_standardisation() {
     let x: Vec<f64> = (0..30).map(|v| v as f64).collect();
@@ -268,7 +275,9 @@ fn shuffled_parts_recoding_and_train_standardisation() {
     assert!(r.y.iter().zip(&ds.y).all(|(a, b)| *a == if *b == 2.0 { -1.0 } else { 1.0 }));
     let mut three = ds.clone();
     three.y[0] = 5.0;
-    assert!(matches!(three.recode_two_labels(0.0, 1.0), Err(Error::Data(m)) if m.contains("exactly two values, found 3")));
+    assert!(
+        matches!(three.recode_two_labels(0.0, 1.0), Err(Error::Data(m)) if m.contains("exactly two values, found 3"))
+    );
 
     let mut parts = parts;
     let st = Dataset::standardize_by_first(&mut parts).unwrap();

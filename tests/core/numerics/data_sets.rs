@@ -5,7 +5,11 @@ use tunelab::data::{self, mnist::Mnist};
 
 #[test]
 fn shipped_sets_have_their_documented_shapes() {
-    let cases = [(data::breast_cancer().unwrap(), 569, 30, 2), (data::wine().unwrap(), 178, 13, 3), (data::digits().unwrap(), 1797, 64, 10)];
+    let cases = [
+        (data::breast_cancer().unwrap(), 569, 30, 2),
+        (data::wine().unwrap(), 178, 13, 3),
+        (data::digits().unwrap(), 1797, 64, 10),
+    ];
     for (ds, n, p, classes) in cases {
         assert_eq!((ds.n, ds.p), (n, p));
         let mut labels: Vec<i64> = ds.y.iter().map(|v| *v as i64).collect();

@@ -63,15 +63,28 @@ fn two_point_closed_form_matern() {
 fn random_inputs(n: usize, dim: usize, seed: u64) -> (Vec<Vec<f64>>, Vec<f64>) {
     let mut rng = stream(seed, 0);
     let xs: Vec<Vec<f64>> = (0..n).map(|_| (0..dim).map(|_| rng.random::<f64>()).collect()).collect();
-    let ys: Vec<f64> = xs.iter().map(|x| x.iter().map(|v| (3.0 * v).sin()).sum::<f64>() + 0.1 * rng.random::<f64>()).collect();
+    let ys: Vec<f64> =
+        xs.iter().map(|x| x.iter().map(|v| (3.0 * v).sin()).sum::<f64>() + 0.1 * rng.random::<f64>()).collect();
     (xs, ys)
 }
 
 fn kernels() -> Vec<Kernel> {
-    let se = Kernel { base: BaseKernel::SquaredExponential, length_scales: vec![0.3, 0.7, 0.5], signal_var: 1.3, omega: None, permutation_invariant: false };
+    let se = Kernel {
+        base: BaseKernel::SquaredExponential,
+        length_scales: vec![0.3, 0.7, 0.5],
+        signal_var: 1.3,
+        omega: None,
+        permutation_invariant: false,
+    };
     let mat = Kernel { base: BaseKernel::Matern52, ..se.clone() };
     // temporal: input = 2 spatial + time
-    let tv = Kernel { base: BaseKernel::Matern52, length_scales: vec![0.4, 0.6], signal_var: 0.8, omega: Some(0.1), permutation_invariant: true };
+    let tv = Kernel {
+        base: BaseKernel::Matern52,
+        length_scales: vec![0.4, 0.6],
+        signal_var: 0.8,
+        omega: Some(0.1),
+        permutation_invariant: true,
+    };
     let tv_se = Kernel { base: BaseKernel::SquaredExponential, permutation_invariant: false, ..tv.clone() };
     vec![se, mat, tv, tv_se]
 }
@@ -223,10 +236,8 @@ fn type2_ml_improves_likelihood_and_is_seeded() {
     // y = sin(6 x) + N(0, 0.05^2): the ML length scale is well below 1 and the noise small
     let mut rng = stream(4, 0);
     let xs: Vec<Vec<f64>> = (0..25).map(|i| vec![i as f64 / 24.0]).collect();
-    let ys: Vec<f64> = xs
-        .iter()
-        .map(|x| (6.0 * x[0]).sin() + 0.05 * rng.sample::<f64, _>(rand_distr::StandardNormal))
-        .collect();
+    let ys: Vec<f64> =
+        xs.iter().map(|x| (6.0 * x[0]).sin() + 0.05 * rng.sample::<f64, _>(rand_distr::StandardNormal)).collect();
     let k = Kernel::new(BaseKernel::Matern52, 1, 3.0, 0.2).unwrap();
     let mut gp = Gp::fit(&xs, &ys, k, 0.5).unwrap();
     let before = gp.log_marginal_likelihood();

@@ -100,7 +100,8 @@ fn lr_classifier_bits_are_pinned() {
     let (tx, ty) = toy_data(15, p, k, 32);
     let mut vals = Vec::new();
     for kind in [ClassifierKind::Mlp(6), ClassifierKind::Softmax, ClassifierKind::Mlp(1)] {
-        let c = Classifier::new(kind, p, k, 5, x.clone(), y.clone(), tx.clone(), ty.clone(), (0..40).step_by(3).collect());
+        let c =
+            Classifier::new(kind, p, k, 5, x.clone(), y.clone(), tx.clone(), ty.clone(), (0..40).step_by(3).collect());
         let mut rng = stream(33, 1);
         let mut w = c.init(&mut rng);
         let mut g = vec![0.0; c.dim()];

@@ -6,13 +6,13 @@ use proptest::prelude::*;
 use rand::RngExt;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use tunelab::bandit::schedule::n_rounds;
 use tunelab::data::simulate_logistic;
+use tunelab::experiments::sgmcmc::mamba_schedule;
 use tunelab::model::{Gaussian, LogisticRegression, Target};
 use tunelab::rng::stream;
 use tunelab::sampler::*;
 use tunelab::stein::{ksd, Estimator, KernelScale, KsdOptions};
-use tunelab::experiments::sgmcmc::mamba_schedule;
-use tunelab::bandit::schedule::n_rounds;
 
 fn no_cancel() -> AtomicBool {
     AtomicBool::new(false)

@@ -6,9 +6,9 @@ use rand::RngExt;
 use rand_distr::StandardNormal;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
+use tunelab::model::{Gaussian, Target};
 use tunelab::rng::{stream, Rng};
 use tunelab::sampler::*;
-use tunelab::model::{Gaussian, Target};
 
 // ---------------------------------------------------------------------------------------------
 // Test targets
@@ -30,7 +30,9 @@ impl GaussMean {
         let y = (0..n * d).map(|k| 0.5 + (k % d) as f64 + r.sample::<f64, _>(StandardNormal)).collect();
         Self { y, n, d, s2: 1.0, t2: 100.0 }
     }
-    fn post_var(&self) -> f64 { 1.0 / (self.n as f64 / self.s2 + 1.0 / self.t2) }
+    fn post_var(&self) -> f64 {
+        1.0 / (self.n as f64 / self.s2 + 1.0 / self.t2)
+    }
     fn post_mean(&self) -> Vec<f64> {
         let v = self.post_var();
         (0..self.d).map(|j| v * (0..self.n).map(|i| self.y[i * self.d + j]).sum::<f64>() / self.s2).collect()
@@ -43,15 +45,25 @@ impl GaussMean {
 }
 
 impl Target for GaussMean {
-    fn dim(&self) -> usize { self.d }
-    fn n_data(&self) -> usize { self.n }
-    fn log_prior(&self, th: &[f64]) -> f64 { -0.5 * th.iter().map(|t| t * t).sum::<f64>() / self.t2 }
+    fn dim(&self) -> usize {
+        self.d
+    }
+    fn n_data(&self) -> usize {
+        self.n
+    }
+    fn log_prior(&self, th: &[f64]) -> f64 {
+        -0.5 * th.iter().map(|t| t * t).sum::<f64>() / self.t2
+    }
     fn add_grad_log_prior(&self, th: &[f64], out: &mut [f64]) {
-        for (o, t) in out.iter_mut().zip(th) { *o -= t / self.t2; }
+        for (o, t) in out.iter_mut().zip(th) {
+            *o -= t / self.t2;
+        }
     }
     fn add_grad_log_lik(&self, th: &[f64], idx: &[usize], out: &mut [f64]) {
         for &i in idx {
-            for j in 0..self.d { out[j] += (self.y[i * self.d + j] - th[j]) / self.s2; }
+            for j in 0..self.d {
+                out[j] += (self.y[i * self.d + j] - th[j]) / self.s2;
+            }
         }
     }
     fn add_grad_log_lik_full(&self, th: &[f64], out: &mut [f64]) {
@@ -61,7 +73,9 @@ impl Target for GaussMean {
     fn log_lik_point(&self, th: &[f64], i: usize) -> f64 {
         -0.5 * (0..self.d).map(|j| (self.y[i * self.d + j] - th[j]).powi(2)).sum::<f64>() / self.s2
     }
-    fn name(&self) -> String { "gauss-mean".into() }
+    fn name(&self) -> String {
+        "gauss-mean".into()
+    }
 }
 
 /// Wraps a target and sets a cancel flag after `after` likelihood-gradient calls.
@@ -73,34 +87,64 @@ struct CancelAfter<'a> {
 }
 
 impl Target for CancelAfter<'_> {
-    fn dim(&self) -> usize { self.inner.dim() }
-    fn n_data(&self) -> usize { self.inner.n_data() }
-    fn log_prior(&self, t: &[f64]) -> f64 { self.inner.log_prior(t) }
-    fn add_grad_log_prior(&self, t: &[f64], o: &mut [f64]) { self.inner.add_grad_log_prior(t, o) }
+    fn dim(&self) -> usize {
+        self.inner.dim()
+    }
+    fn n_data(&self) -> usize {
+        self.inner.n_data()
+    }
+    fn log_prior(&self, t: &[f64]) -> f64 {
+        self.inner.log_prior(t)
+    }
+    fn add_grad_log_prior(&self, t: &[f64], o: &mut [f64]) {
+        self.inner.add_grad_log_prior(t, o)
+    }
     fn add_grad_log_lik(&self, t: &[f64], idx: &[usize], o: &mut [f64]) {
-        if self.calls.fetch_add(1, Ordering::SeqCst) + 1 >= self.after { self.flag.store(true, Ordering::SeqCst); }
+        if self.calls.fetch_add(1, Ordering::SeqCst) + 1 >= self.after {
+            self.flag.store(true, Ordering::SeqCst);
+        }
         self.inner.add_grad_log_lik(t, idx, o)
     }
     fn add_grad_log_lik_full(&self, t: &[f64], o: &mut [f64]) {
-        if self.calls.fetch_add(1, Ordering::SeqCst) + 1 >= self.after { self.flag.store(true, Ordering::SeqCst); }
+        if self.calls.fetch_add(1, Ordering::SeqCst) + 1 >= self.after {
+            self.flag.store(true, Ordering::SeqCst);
+        }
         self.inner.add_grad_log_lik_full(t, o)
     }
-    fn log_lik_point(&self, t: &[f64], i: usize) -> f64 { self.inner.log_lik_point(t, i) }
-    fn name(&self) -> String { "cancel-after".into() }
+    fn log_lik_point(&self, t: &[f64], i: usize) -> f64 {
+        self.inner.log_lik_point(t, i)
+    }
+    fn name(&self) -> String {
+        "cancel-after".into()
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-fn no_cancel() -> AtomicBool { AtomicBool::new(false) }
+fn no_cancel() -> AtomicBool {
+    AtomicBool::new(false)
+}
 
-fn gauss2() -> Gaussian { Gaussian::new(vec![1.0, -2.0], vec![1.0, 0.3, 0.3, 0.5]).unwrap() }
+fn gauss2() -> Gaussian {
+    Gaussian::new(vec![1.0, -2.0], vec![1.0, 0.3, 0.3, 0.5]).unwrap()
+}
 
-fn params(kind: SamplerKind, step: f64, batch: BatchSize) -> SamplerParams { SamplerParams::new(kind, step, batch) }
+fn params(kind: SamplerKind, step: f64, batch: BatchSize) -> SamplerParams {
+    SamplerParams::new(kind, step, batch)
+}
 
 /// Runs a chain and returns its kept samples (n x d row-major).
-fn sample(target: &dyn Target, p: &SamplerParams, start: Vec<f64>, cv: Option<Arc<ControlVariate>>, iters: u64, thin: usize, seed: u64) -> Vec<f64> {
+fn sample(
+    target: &dyn Target,
+    p: &SamplerParams,
+    start: Vec<f64>,
+    cv: Option<Arc<ControlVariate>>,
+    iters: u64,
+    thin: usize,
+    seed: u64,
+) -> Vec<f64> {
     let v = p.validate(target.n_data()).unwrap();
     let mut c = Chain::new(target, v, start, cv, stream(seed, 0)).unwrap();
     let mut out = Vec::new();
@@ -447,7 +491,9 @@ fn huge_step_diverges_reports_iteration_and_stops() {
         for k in 1..=iter {
             c2.run(&g, Budget::Iterations(1), 1, &mut o2, &no_cancel());
             let fin = c2.theta().iter().chain(c2.momentum()).all(|x| x.is_finite()) && c2.thermostat().is_finite();
-            if !fin && first.is_none() { first = Some(k); }
+            if !fin && first.is_none() {
+                first = Some(k);
+            }
         }
         assert_eq!(first, Some(iter));
         // A diverged chain does nothing more.
@@ -528,7 +574,12 @@ fn batches_without_replacement_visit_every_index_once_per_epoch() {
     u.sort();
     u.dedup();
     assert!(u.len() < 100 || w.len() > u.len());
-    assert!(w.chunks(100).any(|b| { let mut s = b.to_vec(); s.sort(); s.dedup(); s.len() < 100 }));
+    assert!(w.chunks(100).any(|b| {
+        let mut s = b.to_vec();
+        s.sort();
+        s.dedup();
+        s.len() < 100
+    }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -545,7 +596,11 @@ fn cfg_err<T: std::fmt::Debug>(r: tunelab::Result<T>, needle: &str) {
 #[test]
 fn every_invalid_parameter_gives_its_error() {
     let base = params(SamplerKind::Sghmc, 1e-3, BatchSize::Count(10));
-    let with = |f: &dyn Fn(&mut SamplerParams)| { let mut p = base.clone(); f(&mut p); p.validate(100) };
+    let with = |f: &dyn Fn(&mut SamplerParams)| {
+        let mut p = base.clone();
+        f(&mut p);
+        p.validate(100)
+    };
     for s in [0.0, -1.0, f64::NAN, f64::INFINITY] {
         cfg_err(with(&|p| p.step = s), "step size");
     }
@@ -560,16 +615,34 @@ fn every_invalid_parameter_gives_its_error() {
         cfg_err(with(&|p| p.friction = f), "friction");
     }
     for a in [0.0, 2.0, f64::NAN] {
-        cfg_err(with(&|p| { p.kind = SamplerKind::Sgnht; p.thermostat_a = a }), "thermostat");
+        cfg_err(
+            with(&|p| {
+                p.kind = SamplerKind::Sgnht;
+                p.thermostat_a = a
+            }),
+            "thermostat",
+        );
     }
     // Unused fields are not checked.
-    assert!(with(&|p| { p.kind = SamplerKind::Sgld; p.leapfrog = 0; p.friction = 0.0 }).is_ok());
+    assert!(with(&|p| {
+        p.kind = SamplerKind::Sgld;
+        p.leapfrog = 0;
+        p.friction = 0.0
+    })
+    .is_ok());
     cfg_err(base.validate(0), "no data points");
     assert!(BatchSize::from_number(2.5).is_err());
     assert!("abc".parse::<BatchSize>().is_err());
     assert!("sgld-xx".parse::<SamplerKind>().is_err());
 
-    for b in [Budget::Iterations(0), Budget::GradEvals(0), Budget::Seconds(0.0), Budget::Seconds(-1.0), Budget::Seconds(f64::NAN), Budget::Seconds(f64::INFINITY)] {
+    for b in [
+        Budget::Iterations(0),
+        Budget::GradEvals(0),
+        Budget::Seconds(0.0),
+        Budget::Seconds(-1.0),
+        Budget::Seconds(f64::NAN),
+        Budget::Seconds(f64::INFINITY),
+    ] {
         assert!(matches!(b.validate(), Err(tunelab::Error::Config(_))), "{b:?}");
     }
     assert!(Budget::Seconds(1.0).validate().is_ok());
@@ -686,7 +759,15 @@ fn samplers_recover_linear_regression_posterior() {
     let h = 2e-3;
     let sig_h = (&p - &p * &p * (h / 2.0)).try_inverse().unwrap();
 
-    let s = sample(&t, &params(SamplerKind::SgldCv, h, BatchSize::Fraction(0.1)), map.theta.clone(), Some(cv.clone()), 50_000, 1, 42);
+    let s = sample(
+        &t,
+        &params(SamplerKind::SgldCv, h, BatchSize::Fraction(0.1)),
+        map.theta.clone(),
+        Some(cv.clone()),
+        50_000,
+        1,
+        42,
+    );
     let (m, c) = moments(&s, 3);
     assert!(mean_err(&m, &mean, &sig) < 0.06, "sgld-cv mean {m}");
     assert!(cov_err(&c, &sig_h) < 0.05, "sgld-cv cov {c} vs {sig_h}");
@@ -727,7 +808,15 @@ fn logistic_sgld_cv_agrees_with_mala() {
     let (mr, cr) = moments(&r.samples, 3);
     let cv = Arc::new(ControlVariate::new(&t, map.theta.clone()).unwrap());
     // Posterior sd ~ 0.15, precision ~ 50: h lambda ~ 0.02.
-    let s = sample(&t, &params(SamplerKind::SgldCv, 4e-4, BatchSize::Fraction(0.1)), map.theta.clone(), Some(cv), 60_000, 1, 52);
+    let s = sample(
+        &t,
+        &params(SamplerKind::SgldCv, 4e-4, BatchSize::Fraction(0.1)),
+        map.theta.clone(),
+        Some(cv),
+        60_000,
+        1,
+        52,
+    );
     let (ms, cs) = moments(&s, 3);
     for i in 0..3 {
         let sd_r = cr[(i, i)].sqrt();
@@ -735,4 +824,3 @@ fn logistic_sgld_cv_agrees_with_mala() {
         assert!((cs[(i, i)].sqrt() / sd_r - 1.0).abs() < 0.08, "sd {i}: {} vs {sd_r}", cs[(i, i)].sqrt());
     }
 }
-

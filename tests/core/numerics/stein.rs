@@ -4,12 +4,12 @@
 //! from the kernel's gradients, as SGMCMCJax's `k_0_fun` does, over all n x n pairs, without any of the
 //! library's tiling, symmetry or transposition.
 
+use crate::common::gaussian;
+use gaussian::{gaussian_samples, gaussian_scores, rel};
 use rand::RngExt;
 use rand_distr::StandardNormal;
 use tunelab::rng::{stream, Rng};
 use tunelab::stein::{ksd, Estimator, KernelScale, KsdOptions};
-use crate::common::gaussian;
-use gaussian::{gaussian_samples, gaussian_scores, rel};
 
 // ---------------------------------------------------------------------------------------------
 // independent references
@@ -34,7 +34,14 @@ fn ref_ksd_sq(x: &[f64], s: &[f64], d: usize, c: f64, beta: f64) -> (f64, f64) {
     let (mut all, mut diag) = (0.0, 0.0);
     for i in 0..n {
         for j in 0..n {
-            let v = ref_k0(&x[i * d..(i + 1) * d], &x[j * d..(j + 1) * d], &s[i * d..(i + 1) * d], &s[j * d..(j + 1) * d], c, beta);
+            let v = ref_k0(
+                &x[i * d..(i + 1) * d],
+                &x[j * d..(j + 1) * d],
+                &s[i * d..(i + 1) * d],
+                &s[j * d..(j + 1) * d],
+                c,
+                beta,
+            );
             all += v;
             if i == j {
                 diag += v;
@@ -55,9 +62,12 @@ fn ref_median(x: &[f64], d: usize) -> f64 {
     }
     v.sort_by(f64::total_cmp);
     let m = v.len();
-    if m % 2 == 1 { v[m / 2] } else { 0.5 * (v[m / 2 - 1] + v[m / 2]) }
+    if m % 2 == 1 {
+        v[m / 2]
+    } else {
+        0.5 * (v[m / 2 - 1] + v[m / 2])
+    }
 }
-
 
 fn fixed(c: f64, beta: f64, est: Estimator) -> KsdOptions {
     KsdOptions { c, beta, scale: KernelScale::Fixed, estimator: est }
@@ -69,9 +79,10 @@ fn fixed(c: f64, beta: f64, est: Estimator) -> KsdOptions {
 #[test]
 fn ksd_matches_plain_double_loop() {
     // sizes chosen to cross tile (64 columns), micro-block (4 rows) and panel (32 rows) edges
-    for (case, &(n, d, c, beta)) in [(2usize, 1usize, 1.0, -0.5), (7, 3, 1.0, -0.5), (67, 5, 0.7, -0.5), (130, 4, 2.0, -0.3), (97, 2, 1.0, -0.9)]
-        .iter()
-        .enumerate()
+    for (case, &(n, d, c, beta)) in
+        [(2usize, 1usize, 1.0, -0.5), (7, 3, 1.0, -0.5), (67, 5, 0.7, -0.5), (130, 4, 2.0, -0.3), (97, 2, 1.0, -0.9)]
+            .iter()
+            .enumerate()
     {
         let mut rng = stream(11, case as u64);
         let mean: Vec<f64> = (0..d).map(|k| 0.3 * k as f64 - 0.5).collect();
@@ -94,7 +105,14 @@ fn ksd_matches_plain_double_loop() {
         let lin_ref: f64 = (0..m)
             .map(|i| {
                 let (a, b) = (2 * i, 2 * i + 1);
-                ref_k0(&x[a * d..(a + 1) * d], &x[b * d..(b + 1) * d], &s[a * d..(a + 1) * d], &s[b * d..(b + 1) * d], c, beta)
+                ref_k0(
+                    &x[a * d..(a + 1) * d],
+                    &x[b * d..(b + 1) * d],
+                    &s[a * d..(a + 1) * d],
+                    &s[b * d..(b + 1) * d],
+                    c,
+                    beta,
+                )
             })
             .sum::<f64>()
             / m as f64;
@@ -132,7 +150,8 @@ fn scaled_modes_match_plain_definitions() {
     // Median: (1 + r^2/l^2)^beta = l^(-2 beta) (l^2 + r^2)^beta
     let l = ref_median(&x, d);
     let (v_ref, _) = ref_ksd_sq(&x, &s, d, l, -0.5);
-    let med = ksd(&x, &s, d, &KsdOptions { scale: KernelScale::Median, estimator: Estimator::V, ..Default::default() }).unwrap();
+    let med = ksd(&x, &s, d, &KsdOptions { scale: KernelScale::Median, estimator: Estimator::V, ..Default::default() })
+        .unwrap();
     assert!(rel(med.c, l) < 1e-14);
     assert!(rel(med.ksd_sq, v_ref * l) < 1e-12);
     // MedianPrecond: standardise coordinates, scores times sd
@@ -149,16 +168,34 @@ fn scaled_modes_match_plain_definitions() {
     }
     let lz = ref_median(&z, d);
     let (vz, uz) = ref_ksd_sq(&z, &sz, d, lz, -0.5);
-    let pre = ksd(&x, &s, d, &KsdOptions { scale: KernelScale::MedianPrecond, estimator: Estimator::V, ..Default::default() }).unwrap();
+    let pre = ksd(
+        &x,
+        &s,
+        d,
+        &KsdOptions { scale: KernelScale::MedianPrecond, estimator: Estimator::V, ..Default::default() },
+    )
+    .unwrap();
     assert!(rel(pre.c, lz) < 1e-12);
     assert!(rel(pre.ksd_sq, vz * lz) < 1e-12);
-    let preu = ksd(&x, &s, d, &KsdOptions { scale: KernelScale::MedianPrecond, estimator: Estimator::U, ..Default::default() }).unwrap();
+    let preu = ksd(
+        &x,
+        &s,
+        d,
+        &KsdOptions { scale: KernelScale::MedianPrecond, estimator: Estimator::U, ..Default::default() },
+    )
+    .unwrap();
     assert!((preu.ksd_sq - uz * lz).abs() < 1e-12 * vz * lz);
     // invariance: rescaling and shifting coordinates (with scores transformed by the chain rule)
     // leaves the preconditioned KSD unchanged
     let x2: Vec<f64> = x.iter().enumerate().map(|(p, v)| 7.0 * v * (1 + p % 3) as f64 + 100.0).collect();
     let s2: Vec<f64> = s.iter().enumerate().map(|(p, v)| v / (7.0 * (1 + p % 3) as f64)).collect();
-    let pre2 = ksd(&x2, &s2, d, &KsdOptions { scale: KernelScale::MedianPrecond, estimator: Estimator::V, ..Default::default() }).unwrap();
+    let pre2 = ksd(
+        &x2,
+        &s2,
+        d,
+        &KsdOptions { scale: KernelScale::MedianPrecond, estimator: Estimator::V, ..Default::default() },
+    )
+    .unwrap();
     assert!(rel(pre2.ksd_sq, pre.ksd_sq) < 1e-10);
 }
 
@@ -280,7 +317,11 @@ fn deterministic_across_thread_counts() {
     let s = gaussian_scores(&x, &[0.0; 6], 1.2);
     for opts in [KsdOptions::reference(1.0, -0.5), fixed(1.3, -0.7, Estimator::U), KsdOptions::default()] {
         let run = |threads: usize| {
-            rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(|| ksd(&x, &s, d, &opts).unwrap())
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| ksd(&x, &s, d, &opts).unwrap())
         };
         let a = run(1);
         let b = run(4);
@@ -313,7 +354,9 @@ fn bad_inputs_give_clear_errors() {
     sn[0] = f64::INFINITY;
     assert!(msg(ksd(&x, &sn, 2, &ok)).contains("scores: non-finite value inf at row 1, column 1"));
     for c in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-        assert!(matches!(ksd(&x, &s, 2, &KsdOptions::reference(c, -0.5)), Err(Error::Config(m)) if m.contains("scale c")));
+        assert!(
+            matches!(ksd(&x, &s, 2, &KsdOptions::reference(c, -0.5)), Err(Error::Config(m)) if m.contains("scale c"))
+        );
     }
     for b in [0.0, -1.0, 0.5, -2.0, f64::NAN] {
         assert!(matches!(ksd(&x, &s, 2, &KsdOptions::reference(1.0, b)), Err(Error::Config(m)) if m.contains("beta")));
@@ -338,7 +381,10 @@ struct Narrow {
 impl Narrow {
     fn new() -> Self {
         let d = 10;
-        Self { mean: (0..d).map(|k| 0.5 - 0.1 * k as f64).collect(), sd: (0..d).map(|k| 0.02 + 0.02 * k as f64 / 9.0).collect() }
+        Self {
+            mean: (0..d).map(|k| 0.5 - 0.1 * k as f64).collect(),
+            sd: (0..d).map(|k| 0.02 + 0.02 * k as f64 / 9.0).collect(),
+        }
     }
     /// n draws of N(mean, (spread * sd)^2) (spread = 1: exact), optionally offset by `shift` sds.
     fn draw(&self, rng: &mut Rng, n: usize, spread: f64) -> Vec<f64> {
@@ -385,11 +431,19 @@ fn summary(v: &[f64]) -> Summary {
     Summary { mean, sd, min, max }
 }
 
-fn z_score(a: &Summary, b: &Summary, k: f64) -> f64 { (b.mean - a.mean) / ((a.sd * a.sd + b.sd * b.sd) / k).sqrt() }
+fn z_score(a: &Summary, b: &Summary, k: f64) -> f64 {
+    (b.mean - a.mean) / ((a.sd * a.sd + b.sd * b.sd) / k).sqrt()
+}
 
-fn median_v() -> KsdOptions { KsdOptions { scale: KernelScale::Median, estimator: Estimator::V, ..Default::default() } }
-fn median_u() -> KsdOptions { KsdOptions { scale: KernelScale::Median, estimator: Estimator::U, ..Default::default() } }
-fn precond_v() -> KsdOptions { KsdOptions { scale: KernelScale::MedianPrecond, estimator: Estimator::V, ..Default::default() } }
+fn median_v() -> KsdOptions {
+    KsdOptions { scale: KernelScale::Median, estimator: Estimator::V, ..Default::default() }
+}
+fn median_u() -> KsdOptions {
+    KsdOptions { scale: KernelScale::Median, estimator: Estimator::U, ..Default::default() }
+}
+fn precond_v() -> KsdOptions {
+    KsdOptions { scale: KernelScale::MedianPrecond, estimator: Estimator::V, ..Default::default() }
+}
 
 /// Exact draws vs draws 20% too wide, 10 seeds, n = 500, d = 10: per configuration
 /// (every wide set above every exact set, z-score of the difference of means).
@@ -421,7 +475,11 @@ fn stuck_vs_exact(configs: &[(&str, KsdOptions)], n: usize) -> Vec<(bool, bool)>
             let stuck = summary(&scores_over_seeds(&t, opts, n, 0.02, 10, 3));
             eprintln!(
                 "n = {n:>3} {name:>28}: exact [{:.3e}, {:.3e}] stuck [{:.3e}, {:.3e}] all stuck > all exact: {}",
-                exact.min, exact.max, stuck.min, stuck.max, stuck.min > exact.max
+                exact.min,
+                exact.max,
+                stuck.min,
+                stuck.max,
+                stuck.min > exact.max
             );
             (stuck.min > exact.max, stuck.max < exact.min)
         })
@@ -435,7 +493,10 @@ fn stuck_vs_exact(configs: &[(&str, KsdOptions)], n: usize) -> Vec<(bool, bool)>
 /// the other configurations.)
 #[test]
 fn kernel_scale_evidence() {
-    let res = wide_vs_exact(&[("fixed c=1, V", KsdOptions::reference(1.0, -0.5)), ("median-precond, U (default)", KsdOptions::default())]);
+    let res = wide_vs_exact(&[
+        ("fixed c=1, V", KsdOptions::reference(1.0, -0.5)),
+        ("median-precond, U (default)", KsdOptions::default()),
+    ]);
     assert!(!res[0].0 && res[0].1.abs() < 3.0, "fixed c = 1: {:?}", res[0]);
     assert!(res[1].0 && res[1].1 > 5.0, "default: {:?}", res[1]);
     let d = KsdOptions::default();
@@ -496,7 +557,8 @@ fn scale_comparison_all_configurations() {
 /// preconditioners) on the same numbers (`scripts/dev/stein-reference-values.py`).
 #[test]
 fn matches_sgmcmcjax_and_stein_thinning() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/stein_reference.json")).unwrap();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/stein_reference.json")).unwrap();
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let vec = |k: &str| v[k].as_array().unwrap().iter().map(|a| a.as_f64().unwrap()).collect::<Vec<f64>>();
     let (x, s, d) = (vec("samples"), vec("scores"), v["d"].as_u64().unwrap() as usize);
@@ -594,7 +656,9 @@ fn fssd_detects_wrong_target_and_is_deterministic() {
     assert!(good.fssd_sq_u.abs() < 5e-3, "{good:?}");
     assert!(bad.fssd_sq_u > 20.0 * good.fssd_sq_u.abs(), "{bad:?} vs {good:?}");
     let s = gaussian_scores(&x, &[0.0; 4], 0.7);
-    let run = |t: usize| rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap().install(|| fssd(&x, &s, d, &v, &k).unwrap());
+    let run = |t: usize| {
+        rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap().install(|| fssd(&x, &s, d, &v, &k).unwrap())
+    };
     let (a, b) = (run(1), run(4));
     assert_eq!((a.fssd_sq.to_bits(), a.fssd_sq_u.to_bits()), (b.fssd_sq.to_bits(), b.fssd_sq_u.to_bits()));
 }
@@ -638,7 +702,8 @@ fn fssd_opt_improves_power_and_is_reproducible() {
     let p_opt = fssd_power(&x, &s, d, &locs, &k, 1e-2).unwrap().0;
     assert!(p_opt > p_init, "{p_opt} <= {p_init}");
     // train_fraction = 0: evaluated on all samples
-    let (all, l0) = fssd_opt(&x, &s, d, 3, &k, &FssdOptOptions { train_fraction: 0.0, ..opts }, &mut stream(7, 0)).unwrap();
+    let (all, l0) =
+        fssd_opt(&x, &s, d, 3, &k, &FssdOptOptions { train_fraction: 0.0, ..opts }, &mut stream(7, 0)).unwrap();
     assert_eq!(all, fssd(&x, &s, d, &l0, &k).unwrap());
 }
 
@@ -652,7 +717,12 @@ fn fssd_width_gradient_matches_finite_differences() {
     for sigma2 in [0.5, 1.5, 4.0] {
         let (obj, gw) = fssd_power_width(&x, &s, d, &v, sigma2, 1e-2).unwrap();
         assert!(obj > 0.0);
-        let fd = crate::common::fd::partial(|w| fssd_power_width(&x, &s, d, &v, w[0], 1e-2).unwrap().0, &[sigma2], 0, 1e-6 * sigma2);
+        let fd = crate::common::fd::partial(
+            |w| fssd_power_width(&x, &s, d, &v, w[0], 1e-2).unwrap().0,
+            &[sigma2],
+            0,
+            1e-6 * sigma2,
+        );
         assert!((gw - fd).abs() < 1e-6 * (1e-3 + fd.abs()), "sigma2 = {sigma2}: {gw} vs {fd}");
     }
 }
@@ -671,7 +741,9 @@ fn fssd_opt_fit_raises_power_and_u_statistic_is_unbiased() {
     assert_eq!(fit.locations.len(), 10 * d);
     assert!(fit.power_end > 1.2 * fit.power_start, "{} -> {}", fit.power_start, fit.power_end);
     let k = FssdKernel::Gauss { sigma2: fit.sigma2 };
-    assert!((fssd_power(&x, &s, d, &fit.locations, &k, 1e-2).unwrap().0 - fit.power_end).abs() < 1e-9 * fit.power_end.abs());
+    assert!(
+        (fssd_power(&x, &s, d, &fit.locations, &k, 1e-2).unwrap().0 - fit.power_end).abs() < 1e-9 * fit.power_end.abs()
+    );
     let again = fssd_opt_fit(&x, &s, d, 10, &FssdOptOptions::default(), &mut stream(62, 1)).unwrap();
     assert_eq!(fit, again);
     // Unbiasedness on exact draws from the target (n = 20 per set, 400 sets), at fitted locations.
@@ -702,8 +774,12 @@ fn fssd_bad_inputs() {
     let x = [0.0, 1.0, 2.0, 3.0];
     let s = [0.0, -1.0, -2.0, -3.0];
     let g = FssdKernel::Gauss { sigma2: 1.0 };
-    assert!(matches!(fssd(&x, &s, 2, &[0.0, 0.0], &FssdKernel::Gauss { sigma2: 0.0 }), Err(Error::Config(m)) if m.contains("sigma2")));
-    assert!(matches!(fssd(&x, &s, 2, &[0.0, 0.0], &FssdKernel::Imq { c: 1.0, beta: -1.5 }), Err(Error::Config(m)) if m.contains("beta")));
+    assert!(
+        matches!(fssd(&x, &s, 2, &[0.0, 0.0], &FssdKernel::Gauss { sigma2: 0.0 }), Err(Error::Config(m)) if m.contains("sigma2"))
+    );
+    assert!(
+        matches!(fssd(&x, &s, 2, &[0.0, 0.0], &FssdKernel::Imq { c: 1.0, beta: -1.5 }), Err(Error::Config(m)) if m.contains("beta"))
+    );
     assert!(matches!(fssd(&x, &s, 2, &[0.0], &g), Err(Error::Data(m)) if m.contains("locations")));
     assert!(matches!(fssd(&x, &s, 2, &[], &g), Err(Error::Data(m)) if m.contains("locations")));
     assert!(matches!(fssd(&x, &s, 2, &[0.0, f64::NAN], &g), Err(Error::Data(m)) if m.contains("non-finite")));
@@ -711,9 +787,14 @@ fn fssd_bad_inputs() {
     assert!(matches!(fssd(&x, &s[..2], 2, &[0.0, 0.0], &g), Err(Error::Data(_))));
     let mut r = stream(1, 1);
     assert!(matches!(fssd_opt(&x, &s, 2, 0, &g, &FssdOptOptions::default(), &mut r), Err(Error::Config(_))));
-    assert!(matches!(fssd_opt(&x, &s, 2, 1, &g, &FssdOptOptions { train_fraction: 1.0, ..Default::default() }, &mut r), Err(Error::Config(_))));
+    assert!(matches!(
+        fssd_opt(&x, &s, 2, 1, &g, &FssdOptOptions { train_fraction: 1.0, ..Default::default() }, &mut r),
+        Err(Error::Config(_))
+    ));
     // 2 samples cannot be split into two parts of >= 2
-    assert!(matches!(fssd_opt(&x, &s, 2, 1, &g, &FssdOptOptions::default(), &mut r), Err(Error::Data(m)) if m.contains("too few")));
+    assert!(
+        matches!(fssd_opt(&x, &s, 2, 1, &g, &FssdOptOptions::default(), &mut r), Err(Error::Data(m)) if m.contains("too few"))
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -721,8 +802,8 @@ fn fssd_bad_inputs() {
 
 #[test]
 fn ksd_of_target_uses_full_data_scores() {
-    use tunelab::stein::ksd_target;
     use tunelab::model::Gaussian;
+    use tunelab::stein::ksd_target;
     let mean = [0.3, -0.1];
     let t = Gaussian::isotropic(mean.to_vec(), 0.5).unwrap();
     let x = gaussian_samples(&mut stream(81, 0), 70, &mean, 0.6);
@@ -741,7 +822,8 @@ fn fssd_opt_fit_above_the_dense_dimension_draws_locations_with_the_samples_covar
     let d = FIT_DENSE_MAX_D + 904;
     let (n, j) = (40, 30);
     let mut r = stream(63, 0);
-    let x: Vec<f64> = (0..n * d).map(|i| if i % 2 == 0 { 1.0 } else { 10.0 } * r.sample::<f64, _>(StandardNormal)).collect();
+    let x: Vec<f64> =
+        (0..n * d).map(|i| if i % 2 == 0 { 1.0 } else { 10.0 } * r.sample::<f64, _>(StandardNormal)).collect();
     let s: Vec<f64> = x.iter().enumerate().map(|(i, v)| -v / if i % 2 == 0 { 1.0 } else { 100.0 }).collect();
     let opts = FssdOptOptions { steps: 0, ..Default::default() };
     let fit = fssd_opt_fit(&x, &s, d, j, &opts, &mut stream(63, 1)).unwrap();

@@ -7,12 +7,12 @@
 //! paper-logreg run (an SGHMC chain tens of thousands of posterior sds wide chosen as best): on the logistic
 //! regression the scores are bounded far from the mode, so the IMQ part alone scores such a cloud near zero.
 
-use tunelab::experiments::sgmcmc;
 use rand_distr::{Distribution, StandardNormal};
-use tunelab::rng;
-use tunelab::stein::{Estimator, KernelScale, KsdOptions};
+use tunelab::experiments::sgmcmc;
 use tunelab::experiments::sgmcmc::run_kernel::{KsdKernel, RunKernel};
 use tunelab::experiments::tune::{self, MetricKind, MetricSpec};
+use tunelab::rng;
+use tunelab::stein::{Estimator, KernelScale, KsdOptions};
 
 const SD: f64 = 0.03;
 
@@ -29,7 +29,9 @@ const SETS: &[&str] = &[
     "exploded (10,000 sd wide)",
 ];
 
-fn mu(d: usize) -> Vec<f64> { (0..d).map(|k| 0.3 * ((k % 3) as f64) - 0.2).collect() }
+fn mu(d: usize) -> Vec<f64> {
+    (0..d).map(|k| 0.3 * ((k % 3) as f64) - 0.2).collect()
+}
 
 /// The sample sets and their scores `-(x - mu) / SD^2`.
 fn sample_sets(n: usize, d: usize, seed: u64) -> Vec<(Vec<f64>, Vec<f64>)> {
@@ -68,18 +70,36 @@ struct Candidate {
     kernel: Box<dyn Fn(usize) -> RunKernel>,
 }
 
-fn run_kernel(d: usize, c: f64, est: Estimator) -> RunKernel { RunKernel::with_precond(vec![SD; d], "true sd", c, -0.5, est, 0) }
+fn run_kernel(d: usize, c: f64, est: Estimator) -> RunKernel {
+    RunKernel::with_precond(vec![SD; d], "true sd", c, -0.5, est, 0)
+}
 
 /// The run kernel with the moment term of weight `w`, centred at the posterior mode (the MAP of a run).
-fn run_moment(d: usize, w: f64) -> RunKernel { run_kernel(d, 1.0, Estimator::U).with_moment(w, mu(d)) }
+fn run_moment(d: usize, w: f64) -> RunKernel {
+    run_kernel(d, 1.0, Estimator::U).with_moment(w, mu(d))
+}
 
 fn per_arm() -> RunKernel {
-    let k = MetricKind::Ksd { kernel: Some(KsdKernel::PerArm), scale: None, estimator: None, c: None, beta: None, moment: None };
+    let k = MetricKind::Ksd {
+        kernel: Some(KsdKernel::PerArm),
+        scale: None,
+        estimator: None,
+        c: None,
+        beta: None,
+        moment: None,
+    };
     per_kind(&k)
 }
 
 fn plain() -> RunKernel {
-    let k = MetricKind::Ksd { kernel: Some(KsdKernel::Plain), scale: None, estimator: None, c: None, beta: None, moment: None };
+    let k = MetricKind::Ksd {
+        kernel: Some(KsdKernel::Plain),
+        scale: None,
+        estimator: None,
+        c: None,
+        beta: None,
+        moment: None,
+    };
     per_kind(&k)
 }
 
@@ -98,7 +118,10 @@ fn candidates() -> Vec<Candidate> {
         Candidate { name: "run, c = 1, V", kernel: Box::new(|d| run_kernel(d, 1.0, Estimator::V)) },
         Candidate { name: "run, c = sqrt(d), U", kernel: Box::new(|d| run_kernel(d, (d as f64).sqrt(), Estimator::U)) },
         Candidate { name: "run, c = sqrt(d), V", kernel: Box::new(|d| run_kernel(d, (d as f64).sqrt(), Estimator::V)) },
-        Candidate { name: "run, c = d^(1/4), U", kernel: Box::new(|d| run_kernel(d, (d as f64).powf(0.25), Estimator::U)) },
+        Candidate {
+            name: "run, c = d^(1/4), U",
+            kernel: Box::new(|d| run_kernel(d, (d as f64).powf(0.25), Estimator::U)),
+        },
         Candidate { name: "run, c = 2, U", kernel: Box::new(|d| run_kernel(d, 2.0, Estimator::U)) },
         Candidate { name: "per-arm (median-precond, U)", kernel: Box::new(|_| per_arm()) },
         Candidate { name: "plain (c = 1, V)", kernel: Box::new(|_| plain()) },
@@ -121,7 +144,11 @@ fn violations(v: &[f64]) -> (Vec<String>, Vec<String>) {
     for i in 1..SETS.len() {
         if !(v[0] < v[i]) {
             let m = format!("exact ({:.3}) >= {} ({:.3})", v[0], SETS[i], v[i]);
-            if (1..=3).contains(&i) { soft.push(m) } else { hard.push(m) }
+            if (1..=3).contains(&i) {
+                soft.push(m)
+            } else {
+                hard.push(m)
+            }
         }
     }
     for w in 1..=3 {
@@ -201,9 +228,13 @@ fn default_kernel_orders_sample_sets() {
                 if seed == 1 && (d == 10 && n == 300 || n == 50 && d == 100) {
                     println!("\nd = {d}, n = {n}, seed {seed}: sqrt|KSD^2| (lower is better)");
                     println!("| sample set | run kernel (default: Laplace sd, c = 1, U, moment 1) | run, IMQ only (before) | per-arm | plain c = 1, V |");
-                    let others: Vec<Vec<f64>> = [3usize, 9, 10].iter().map(|&i| scores(&(cands[i].kernel)(d), n, d, seed)).collect();
+                    let others: Vec<Vec<f64>> =
+                        [3usize, 9, 10].iter().map(|&i| scores(&(cands[i].kernel)(d), n, d, seed)).collect();
                     for (i, name) in SETS.iter().enumerate() {
-                        println!("| {name} | {:.3} | {:.3} | {:.3} | {:.3} |", v[i], others[0][i], others[1][i], others[2][i]);
+                        println!(
+                            "| {name} | {:.3} | {:.3} | {:.3} | {:.3} |",
+                            v[i], others[0][i], others[1][i], others[2][i]
+                        );
                     }
                 }
             }
@@ -220,7 +251,8 @@ fn laplace_preconditioner_recovers_gaussian_sd() {
     // N(mean, cov) with cov diagonal: the Laplace sd is the true sd (full-Hessian path, d <= 200).
     let sd = [0.03, 0.5, 2.0];
     let cov: Vec<f64> = (0..9).map(|i| if i % 4 == 0 { sd[i / 4] * sd[i / 4] } else { 0.0 }).collect();
-    let spec = format!(r#"{{"kind":"gaussian","d":3,"mean":[0.1,0.2,0.3],"cov":{}}}"#, serde_json::to_string(&cov).unwrap());
+    let spec =
+        format!(r#"{{"kind":"gaussian","d":3,"mean":[0.1,0.2,0.3],"cov":{}}}"#, serde_json::to_string(&cov).unwrap());
     let g = tunelab::model::build_target(&serde_json::from_str(&spec).unwrap(), None).unwrap();
     let (got, source, _) = sgmcmc::run_kernel::laplace_sd(g.as_ref(), &[0.1, 0.2, 0.3]).unwrap();
     assert_eq!(source, "laplace-hessian");
@@ -228,7 +260,9 @@ fn laplace_preconditioner_recovers_gaussian_sd() {
         assert!((got[k] / sd[k] - 1.0).abs() < 1e-6, "{got:?}");
     }
     // Correlated: marginal sd from the inverse Hessian (unit variances, rho = 0.5).
-    let g = tunelab::model::build_target(&serde_json::from_str(r#"{"kind":"gaussian","d":4,"rho":0.5}"#).unwrap(), None).unwrap();
+    let g =
+        tunelab::model::build_target(&serde_json::from_str(r#"{"kind":"gaussian","d":4,"rho":0.5}"#).unwrap(), None)
+            .unwrap();
     let (m, _) = g.exact_moments().unwrap();
     let (got, _, _) = sgmcmc::run_kernel::laplace_sd(g.as_ref(), &m).unwrap();
     let (_, cov) = g.exact_moments().unwrap();
@@ -314,7 +348,11 @@ fn moment_term_equals_its_pair_sum_on_every_path() {
         for i in 0..n {
             for j in 0..n {
                 let v: f64 = mats[i].iter().zip(&mats[j]).map(|(x, y)| x * y).sum::<f64>() / d as f64;
-                if i == j { diag += v } else { off += v }
+                if i == j {
+                    diag += v
+                } else {
+                    off += v
+                }
             }
         }
         let u = sgmcmc::run_kernel::moment_sq(&z, &s, &m, d, Estimator::U);

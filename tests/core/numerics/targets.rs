@@ -7,8 +7,8 @@ use rand::RngExt;
 use rand_distr::StandardNormal;
 use std::sync::Arc;
 use tunelab::data::{digits, simulate_linear, simulate_logistic, Dataset};
-use tunelab::rng::{stream, Rng};
 use tunelab::model::*;
+use tunelab::rng::{stream, Rng};
 
 fn randn(rng: &mut Rng, n: usize, scale: f64) -> Vec<f64> {
     (0..n).map(|_| scale * rng.sample::<f64, _>(StandardNormal)).collect()
@@ -38,7 +38,12 @@ fn check_all_gradients(t: &dyn Target, theta: &[f64], rng: &mut Rng) {
         let i = rng.random_range(0..n);
         let mut g = vec![0.0; d];
         t.add_grad_log_lik(theta, &[i], &mut g);
-        assert_close(&g, &fd::gradient(|x: &[f64]| t.log_lik_point(x, i), theta), fd_tol, &format!("point {i} gradient"));
+        assert_close(
+            &g,
+            &fd::gradient(|x: &[f64]| t.log_lik_point(x, i), theta),
+            fd_tol,
+            &format!("point {i} gradient"),
+        );
     }
     // Batch (with a repeated index) = FD of the sum; accumulates into existing contents.
     let idx: Vec<usize> = (0..7).map(|_| rng.random_range(0..n)).chain([0, 0]).collect();
@@ -69,7 +74,11 @@ fn check_all_gradients(t: &dyn Target, theta: &[f64], rng: &mut Rng) {
     let s = 131;
     let mut thetas = Vec::with_capacity(s * d);
     for k in 0..s {
-        if k == 0 { thetas.extend_from_slice(theta) } else { thetas.extend(theta.iter().map(|v| v + 0.3 * rng.sample::<f64, _>(StandardNormal))) }
+        if k == 0 {
+            thetas.extend_from_slice(theta)
+        } else {
+            thetas.extend(theta.iter().map(|v| v + 0.3 * rng.sample::<f64, _>(StandardNormal)))
+        }
     }
     let mut many = vec![f64::NAN; s * d];
     t.grad_log_density_many(&thetas, &mut many);
@@ -215,7 +224,12 @@ fn quadrature(t: &dyn Target, xlim: (f64, f64), ylim: (f64, f64), h: f64) -> (f6
         }
     }
     let mean = [m[0] / z, m[1] / z];
-    let cov = [s[0] / z - mean[0] * mean[0], s[1] / z - mean[0] * mean[1], s[1] / z - mean[0] * mean[1], s[3] / z - mean[1] * mean[1]];
+    let cov = [
+        s[0] / z - mean[0] * mean[0],
+        s[1] / z - mean[0] * mean[1],
+        s[1] / z - mean[0] * mean[1],
+        s[3] / z - mean[1] * mean[1],
+    ];
     (z, mean, cov)
 }
 
@@ -309,7 +323,9 @@ fn bnn_layout_and_class_probs_match_a_direct_forward_pass() {
         let zsum: f64 = logits.iter().map(|l| l.exp()).sum();
         let mut pr = vec![0.0; k];
         t.class_probs(&theta, i, &mut pr);
-        for c in 0..k { assert!((pr[c] - logits[c].exp() / zsum).abs() < 1e-13); }
+        for c in 0..k {
+            assert!((pr[c] - logits[c].exp() / zsum).abs() < 1e-13);
+        }
         let yi = ds.y[i] as usize;
         assert!((t.log_lik_point(&theta, i) - (logits[yi] - zsum.ln())).abs() < 1e-12);
         assert_eq!(t.label(i), yi);
@@ -348,7 +364,10 @@ fn model_spec_serde_defaults_and_validation() {
     assert!(e.contains("takes no data"), "{e}");
     let t = build_target(&log, Some(data)).unwrap();
     assert_eq!((t.dim(), t.n_data()), (3, 100));
-    let e = build_target(&ModelSpec::Logistic { prior_var: -1.0, intercept: false }, Some(logistic_data(10, 2, 1))).err().unwrap().to_string();
+    let e = build_target(&ModelSpec::Logistic { prior_var: -1.0, intercept: false }, Some(logistic_data(10, 2, 1)))
+        .err()
+        .unwrap()
+        .to_string();
     assert!(e.contains("prior_var"), "{e}");
 
     // Logistic on non-binary labels names the line and the column.
@@ -357,16 +376,37 @@ fn model_spec_serde_defaults_and_validation() {
     let e = build_target(&log, Some(ds.clone())).err().unwrap().to_string();
     assert!(e.contains("line 4") && e.contains("\"y\"") && e.contains("not 0 or 1"), "{e}");
     // ... and the BNN accepts the same data as 3 classes.
-    let t = build_target(&ModelSpec::Bnn { hidden: 2, prior_var: 1.0, classes: None, activation: Activation::Tanh }, Some(ds.clone())).unwrap();
+    let t = build_target(
+        &ModelSpec::Bnn { hidden: 2, prior_var: 1.0, classes: None, activation: Activation::Tanh },
+        Some(ds.clone()),
+    )
+    .unwrap();
     assert_eq!(t.n_classes(), 3);
-    let e = build_target(&ModelSpec::Bnn { hidden: 2, prior_var: 1.0, classes: Some(2), activation: Activation::Tanh }, Some(ds)).err().unwrap().to_string();
+    let e = build_target(
+        &ModelSpec::Bnn { hidden: 2, prior_var: 1.0, classes: Some(2), activation: Activation::Tanh },
+        Some(ds),
+    )
+    .err()
+    .unwrap()
+    .to_string();
     assert!(e.contains("line 4") && e.contains("class index 0..1"), "{e}");
     let ds = Arc::new(tunelab::data::parse_csv("a,y\n1,0.5\n2,1\n", &Default::default()).unwrap());
-    let e = build_target(&ModelSpec::Bnn { hidden: 2, prior_var: 1.0, classes: None, activation: Activation::Tanh }, Some(ds)).err().unwrap().to_string();
+    let e = build_target(
+        &ModelSpec::Bnn { hidden: 2, prior_var: 1.0, classes: None, activation: Activation::Tanh },
+        Some(ds),
+    )
+    .err()
+    .unwrap()
+    .to_string();
     assert!(e.contains("line 2") && e.contains("0.5"), "{e}");
-    let e = build_target(&ModelSpec::Gaussian { d: 2, rho: 0.5, mean: None, cov: Some(vec![1.0, 0.0, 0.0, 1.0]) }, None).err().unwrap().to_string();
+    let e =
+        build_target(&ModelSpec::Gaussian { d: 2, rho: 0.5, mean: None, cov: Some(vec![1.0, 0.0, 0.0, 1.0]) }, None)
+            .err()
+            .unwrap()
+            .to_string();
     assert!(e.contains("mean"), "{e}");
-    let t = build_target(&ModelSpec::Gaussian { d: 2, rho: 0.0, mean: Some(vec![1.0, 2.0, 3.0]), cov: None }, None).unwrap();
+    let t = build_target(&ModelSpec::Gaussian { d: 2, rho: 0.0, mean: Some(vec![1.0, 2.0, 3.0]), cov: None }, None)
+        .unwrap();
     assert_eq!(t.exact_moments().unwrap().0, vec![1.0, 2.0, 3.0]);
 }
 
@@ -402,7 +442,11 @@ fn full_scores_is_deterministic_across_thread_counts() {
 fn digits_bnn_builds_from_spec() {
     let mut d = digits().unwrap();
     d.standardize();
-    let t = build_target(&ModelSpec::Bnn { hidden: 16, prior_var: 1.0, classes: None, activation: Activation::Tanh }, Some(Arc::new(d))).unwrap();
+    let t = build_target(
+        &ModelSpec::Bnn { hidden: 16, prior_var: 1.0, classes: None, activation: Activation::Tanh },
+        Some(Arc::new(d)),
+    )
+    .unwrap();
     assert_eq!(t.n_classes(), 10);
     assert_eq!(t.dim(), 16 * 64 + 16 + 10 * 16 + 10);
     let mut g = vec![0.0; t.dim()];
@@ -440,7 +484,9 @@ fn bnn_softmax_hidden_units_gradients_and_forward_pass() {
         let want = softmax((0..k).map(|c| (0..h).map(|j| w2[c * h + j] * hid[j]).sum::<f64>() + b2[c]).collect());
         let mut pr = vec![0.0; k];
         t.class_probs(&theta, i, &mut pr);
-        for c in 0..k { assert!((pr[c] - want[c]).abs() < 1e-13, "row {i} class {c}"); }
+        for c in 0..k {
+            assert!((pr[c] - want[c]).abs() < 1e-13, "row {i} class {c}");
+        }
         assert!((t.log_lik_point(&theta, i) - want[ds.y[i] as usize].ln()).abs() < 1e-12);
         // not the tanh network's
         assert!((tanh_net.log_lik_point(&theta, i) - t.log_lik_point(&theta, i)).abs() > 1e-9);
@@ -449,7 +495,9 @@ fn bnn_softmax_hidden_units_gradients_and_forward_pass() {
     let s: ModelSpec = serde_json::from_str(r#"{"kind": "bnn", "activation": "softmax"}"#).unwrap();
     assert_eq!(s, ModelSpec::Bnn { hidden: 20, prior_var: 1.0, classes: None, activation: Activation::Softmax });
     assert!(serde_json::from_str::<ModelSpec>(r#"{"kind": "bnn", "activation": "relu"}"#).is_err());
-    let plain = serde_json::to_value(ModelSpec::Bnn { hidden: 3, prior_var: 1.0, classes: None, activation: Activation::Tanh }).unwrap();
+    let plain =
+        serde_json::to_value(ModelSpec::Bnn { hidden: 3, prior_var: 1.0, classes: None, activation: Activation::Tanh })
+            .unwrap();
     assert!(plain.get("activation").is_none());
     let built = build_target(&s, Some(small_digits(30))).unwrap();
     assert!(built.name().contains("softmax ->"), "{}", built.name());
@@ -477,8 +525,12 @@ fn pmf_hierarchical_gradients_and_prior() {
             for k in 0..l {
                 let (m, g) = (th[mu + k], th[ll + k]);
                 let lam = g.exp();
-                let norm = |x: f64, mean: f64| 0.5 * (lam / (2.0 * std::f64::consts::PI)).ln() - 0.5 * lam * (x - mean).powi(2);
-                for r in rows.clone() { lp += norm(th[r * l + k], m); }
+                let norm = |x: f64, mean: f64| {
+                    0.5 * (lam / (2.0 * std::f64::consts::PI)).ln() - 0.5 * lam * (x - mean).powi(2)
+                };
+                for r in rows.clone() {
+                    lp += norm(th[r * l + k], m);
+                }
                 lp += norm(m, h.mu0);
                 // Gamma(shape a0, rate b0) density of lam, times the Jacobian dlam/dg = lam
                 lp += h.a0 * h.b0.ln() - libm::lgamma(h.a0) + (h.a0 - 1.0) * lam.ln() - h.b0 * lam + g;
@@ -501,10 +553,13 @@ fn pmf_hierarchical_gradients_and_prior() {
     let ModelSpec::Pmf { prior, latent, .. } = &s else { panic!() };
     assert_eq!((*prior, *latent), (PmfPrior::paper(), 20));
     assert_eq!(*prior, PmfPrior::Hierarchical { alpha: 3.0, mu0: 0.0, a0: 4.0, b0: 5.0 });
-    assert!(serde_json::from_str::<ModelSpec>(r#"{"kind": "pmf", "prior": {"kind": "hierarchical", "beta0": 2}}"#).is_err());
+    assert!(
+        serde_json::from_str::<ModelSpec>(r#"{"kind": "pmf", "prior": {"kind": "hierarchical", "beta0": 2}}"#).is_err()
+    );
     let fixed: ModelSpec = serde_json::from_str(r#"{"kind": "pmf"}"#).unwrap();
     assert!(serde_json::to_value(&fixed).unwrap().get("prior").is_none());
-    let s: ModelSpec = serde_json::from_str(r#"{"kind": "pmf", "latent": 3, "prior": {"kind": "hierarchical"}}"#).unwrap();
+    let s: ModelSpec =
+        serde_json::from_str(r#"{"kind": "pmf", "latent": 3, "prior": {"kind": "hierarchical"}}"#).unwrap();
     let built = build_target(&s, Some(ds)).unwrap();
     assert_eq!(built.dim(), (users + items + 4) * 3);
     assert!(built.name().starts_with("hierarchical PMF"), "{}", built.name());

@@ -58,7 +58,8 @@ fn csv_seeds() -> Vec<(String, Vec<u8>)> {
         ("duplicate-header.csv".into(), b"a,a,y\n1,2,0\n3,4,1\n".to_vec()),
     ];
     out.push(("label-first.csv".into(), b"y,x1,x2\n0,1,2\n1,3,4\n0,5,6\n".to_vec()));
-    assert!(parse_csv(std::str::from_utf8(&out[0].1).unwrap(), &CsvOptions { label: "y".into(), standardize: true }).is_ok());
+    assert!(parse_csv(std::str::from_utf8(&out[0].1).unwrap(), &CsvOptions { label: "y".into(), standardize: true })
+        .is_ok());
     out
 }
 
@@ -73,7 +74,8 @@ fn ksd_encode(d: usize, n: usize, j: usize, samples: &[f64], scores: &[f64], loc
 }
 
 fn ksd_seeds() -> Vec<(String, Vec<u8>)> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/stein_reference.json")).unwrap();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/stein_reference.json")).unwrap();
     let r: serde_json::Value = serde_json::from_str(&text).unwrap();
     let d = r["d"].as_u64().unwrap() as usize;
     let get = |k: &str| -> Vec<f64> { r[k].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect() };
@@ -104,7 +106,8 @@ fn ratings_seeds() -> Vec<(String, Vec<u8>)> {
 /// (pool, classes, per-class count); plus broken variants.
 fn mnist_seeds() -> Vec<(String, Vec<u8>)> {
     let digit = |k: usize| {
-        let px: Vec<String> = (0..784).map(|i| if (i + k) % 97 < 20 { "0.5".into() } else { "0".to_string() }).collect();
+        let px: Vec<String> =
+            (0..784).map(|i| if (i + k) % 97 < 20 { "0.5".into() } else { "0".to_string() }).collect();
         format!("{{\"data\":[{}]}}", px.join(","))
     };
     let files: Vec<String> = (0..10).map(digit).collect();
@@ -166,13 +169,25 @@ fn lesson_seeds() -> Vec<(String, Vec<u8>)> {
     let corners = "---\ntitle: T\nkind: tune\npreset: demo\n---\n```json\n{\"seed\": 2}\n```\n## A ##\n```python\n## not a step\n```\n```predict\ntype: choice\nquestion: Q?\noption: a\noption: b\nanswer: b\nreveal: R\n```\n```expect\nresult.best.step < 1e-4\nstatus == complete\n```\n## B\n```json Label\n{\"tuner\": {\"eta\": 2}, \"data\": {\"seed\": null}}\n```\n";
     assert!(tunelab::lesson::parse("corners.md", corners).is_ok());
     out.push(("corners.md".into(), corners.as_bytes().to_vec()));
-    out.push(("broken.md".into(), b"---\ntitel: T\nkind: tune\n---\n## A\n```json\n{\"tuner\": {\"etta\": 2}}\n".to_vec()));
+    out.push((
+        "broken.md".into(),
+        b"---\ntitel: T\nkind: tune\n---\n## A\n```json\n{\"tuner\": {\"etta\": 2}}\n".to_vec(),
+    ));
     out
 }
 
 #[test]
 fn fuzz_seeds_are_valid_and_written_when_asked() {
-    let sets = [("config", config_seeds()), ("csv", csv_seeds()), ("ksd", ksd_seeds()), ("ratings", ratings_seeds()), ("mnist", mnist_seeds()), ("svmlight", svmlight_seeds()), ("lesson", lesson_seeds()), ("report", report_seeds())];
+    let sets = [
+        ("config", config_seeds()),
+        ("csv", csv_seeds()),
+        ("ksd", ksd_seeds()),
+        ("ratings", ratings_seeds()),
+        ("mnist", mnist_seeds()),
+        ("svmlight", svmlight_seeds()),
+        ("lesson", lesson_seeds()),
+        ("report", report_seeds()),
+    ];
     assert!(sets.iter().all(|(_, s)| !s.is_empty()));
     if let Some(dir) = std::env::var_os("TUNELAB_FUZZ_SEEDS") {
         for (target, seeds) in &sets {

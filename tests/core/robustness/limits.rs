@@ -114,7 +114,10 @@ fn configs_whose_memory_estimate_is_over_the_limit_are_refused_by_check() {
 fn every_preset_is_inside_the_limits() {
     for kind in Kind::ALL {
         for name in ExperimentConfig::preset_names(kind) {
-            ExperimentConfig::preset(kind, name).unwrap().check().unwrap_or_else(|e| panic!("{} {name}: {e}", kind.name()));
+            ExperimentConfig::preset(kind, name)
+                .unwrap()
+                .check()
+                .unwrap_or_else(|e| panic!("{} {name}: {e}", kind.name()));
         }
     }
     for name in tunelab::experiments::tune::presets::PRESETS {
@@ -143,10 +146,15 @@ fn kernel_ridge_on_a_file_too_large_for_its_kernel_matrices_is_refused_before_bu
 #[test]
 fn bandit_and_step_size_configs_whose_memory_estimate_is_over_the_limit_are_refused_by_check() {
     // GP-UCB over a million rounds would hold three 10^6 x 10^6 matrices per running repeat.
-    let m = config_err(r#"{"kind":"bandit","problem":{"kind":"function","function":"branin"},"algorithms":[{"kind":"gp-ucb"}],"rounds":1000000,"repeats":2,"seed":1}"#);
+    let m = config_err(
+        r#"{"kind":"bandit","problem":{"kind":"function","function":"branin"},"algorithms":[{"kind":"gp-ucb"}],"rounds":1000000,"repeats":2,"seed":1}"#,
+    );
     assert!(m.contains("the limit is 2048 MiB") && m.contains("GP-UCB"), "{m}");
     // The same round count without a GP is only pull histories: 2 x 2 x 1e6 x 4 floats = 128 MB, accepted.
-    let ok = ExperimentConfig::from_json(r#"{"kind":"bandit","problem":{"kind":"bernoulli","means":[0.2,0.5]},"algorithms":[{"kind":"ttts"}],"rounds":1000000,"repeats":2,"seed":1}"#, None);
+    let ok = ExperimentConfig::from_json(
+        r#"{"kind":"bandit","problem":{"kind":"bernoulli","means":[0.2,0.5]},"algorithms":[{"kind":"ttts"}],"rounds":1000000,"repeats":2,"seed":1}"#,
+        None,
+    );
     assert!(ok.unwrap().check().is_ok());
     // A step-size run on a simulated data set of 10^9 rows.
     let m = config_err(r#"{"kind":"step-size","data":{"n":1000000000,"d":10},"seed":1}"#);
@@ -160,10 +168,11 @@ fn fssd_opt_dense_fit_is_counted_in_the_estimate_only_where_it_is_dense() {
     // Issue 17: the pmf comparison (d = 52,500) was accepted by the estimate and then asked for a 22 GB d x d
     // covariance in MAMBA-FSSD's location fit. Above FIT_DENSE_MAX_D the fit is low rank (O(n d)); below it
     // the estimate counts its three d x d matrices.
-    use tunelab::stein::fssd::FIT_DENSE_MAX_D;
-    use tunelab::model::ModelSpec;
     use tunelab::experiments::sgmcmc::config::MetricKind;
-    let part = |est: &limits::MemoryEstimate| est.parts.iter().find(|p| p.0.contains("FSSD-opt location fit")).map(|p| p.1);
+    use tunelab::model::ModelSpec;
+    use tunelab::stein::fssd::FIT_DENSE_MAX_D;
+    let part =
+        |est: &limits::MemoryEstimate| est.parts.iter().find(|p| p.0.contains("FSSD-opt location fit")).map(|p| p.1);
     let base = tunelab::experiments::tune::presets::preset("pmf").unwrap();
     for (name, cfg) in tunelab::experiments::compare::paper_tuners(&base) {
         let est = cfg.memory_estimate(None);
@@ -173,7 +182,11 @@ fn fssd_opt_dense_fit_is_counted_in_the_estimate_only_where_it_is_dense() {
         // The README's estimates (`-- --nocapture`): the preset's budget and the measured runs' 2e5.
         let mut small_budget = cfg.clone();
         small_budget.budget.grad_evals = Some(2e5);
-        eprintln!("pmf {name}: estimate {:.0} MB (grad_evals 1e7), {:.0} MB (2e5)", est.total() / 1e6, small_budget.memory_estimate(None).total() / 1e6);
+        eprintln!(
+            "pmf {name}: estimate {:.0} MB (grad_evals 1e7), {:.0} MB (2e5)",
+            est.total() / 1e6,
+            small_budget.memory_estimate(None).total() / 1e6
+        );
     }
     // The same comparison with 100 users and 100 items (d = 4,000 <= FIT_DENSE_MAX_D): the dense fit is counted.
     let mut small = base.clone();

@@ -1,16 +1,16 @@
 //! The learners the HPO bandit problems tune: an RBF SVM and kernel ridge classification (C, gamma) and a one-hidden-layer
 //! MLP trained by minibatch SGD or scikit-learn's Adam (width, L2, learning rate, batch, epochs), each scored by validation accuracy.
 
+use super::Solver;
+use crate::data::Dataset;
+use crate::math::{exp, ln};
+use crate::nn;
+use crate::optim::adam::Adam;
+use crate::rng::Rng;
+use crate::svm::{rbf, Svc, SvcOptions};
 use nalgebra::{DMatrix, DVector};
 use rand::RngExt;
 use rand_distr::StandardNormal;
-use crate::data::Dataset;
-use crate::rng::Rng;
-use crate::math::{exp, ln};
-use crate::optim::adam::Adam;
-use super::Solver;
-use crate::nn;
-use crate::svm::{rbf, Svc, SvcOptions};
 
 /// RBF C-SVC ([`crate::svm`], one-vs-one for more than two classes): validation accuracy (a row whose decision
 /// value is not finite counts as wrong).

@@ -25,12 +25,12 @@ use std::sync::{Arc, Mutex};
 
 use rand::RngExt;
 
-use crate::experiments::bandit::problems::{ArmSpace, Problem};
 use crate::bandit::Arm;
 use crate::data::{self, Dataset};
+use crate::experiments::bandit::problems::{ArmSpace, Problem};
+use crate::math::{exp, ln, log10, powf};
 use crate::rng::{substream, Rng};
 use crate::{Error, Result};
-use crate::math::{exp, ln, powf, log10};
 
 mod learners;
 use learners::*;
@@ -61,11 +61,19 @@ pub struct HpoShared {
 impl HpoShared {
     /// Loads the data and computes the reference optimum (`reference_arms` draws x `truth_folds` trainings);
     /// `progress(done, total)` after each reference arm.
-    pub fn build(spec: &HpoSpec, seed: u64, progress: &mut dyn FnMut(usize, usize), cancel: &std::sync::atomic::AtomicBool) -> Result<Self> {
+    pub fn build(
+        spec: &HpoSpec,
+        seed: u64,
+        progress: &mut dyn FnMut(usize, usize),
+        cancel: &std::sync::atomic::AtomicBool,
+    ) -> Result<Self> {
         spec.validate()?;
         let mut data = match &spec.model {
-            HpoModel::KernelRidge { data: ClassData::BreastCancer, .. } | HpoModel::Svm { data: ClassData::BreastCancer, .. } => data::breast_cancer()?,
-            HpoModel::KernelRidge { data: ClassData::Wine, .. } | HpoModel::Svm { data: ClassData::Wine, .. } => data::wine()?,
+            HpoModel::KernelRidge { data: ClassData::BreastCancer, .. }
+            | HpoModel::Svm { data: ClassData::BreastCancer, .. } => data::breast_cancer()?,
+            HpoModel::KernelRidge { data: ClassData::Wine, .. } | HpoModel::Svm { data: ClassData::Wine, .. } => {
+                data::wine()?
+            }
             HpoModel::Mlp { data: DigitData::Digits, .. } => data::digits()?,
             HpoModel::Mlp { data: DigitData::Mnist { per_class }, .. } => {
                 data::mnist::Mnist::load()?.dataset(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], Some(*per_class), 4)?
@@ -117,7 +125,9 @@ impl HpoShared {
             v.clamp(a as f64, b as f64)
         };
         match &self.spec.model {
-            HpoModel::KernelRidge { log10_c, log10_gamma, .. } | HpoModel::Svm { log10_c, log10_gamma, .. } => vec![u(r, *log10_c), u(r, *log10_gamma)],
+            HpoModel::KernelRidge { log10_c, log10_gamma, .. } | HpoModel::Svm { log10_c, log10_gamma, .. } => {
+                vec![u(r, *log10_c), u(r, *log10_gamma)]
+            }
             HpoModel::Mlp { log10_lr, width, width_scale, log10_l2, alpha, batch, .. } => {
                 let lr = u(r, *log10_lr);
                 let w = match width_scale {
@@ -139,11 +149,22 @@ impl HpoShared {
     fn score(&self, cfg: &[f64], rng: &mut Rng) -> f64 {
         let Some((train, valid)) = self.fold(rng) else { return 0.0 };
         match &self.spec.model {
-            HpoModel::KernelRidge { .. } => kernel_ridge_accuracy(&train, &valid, self.n_classes, powf(10f64, cfg[0]), powf(10f64, cfg[1])),
-            HpoModel::Svm { .. } => svm_accuracy(&train, &valid, self.n_classes, powf(10f64, cfg[0]), powf(10f64, cfg[1])),
+            HpoModel::KernelRidge { .. } => {
+                kernel_ridge_accuracy(&train, &valid, self.n_classes, powf(10f64, cfg[0]), powf(10f64, cfg[1]))
+            }
+            HpoModel::Svm { .. } => {
+                svm_accuracy(&train, &valid, self.n_classes, powf(10f64, cfg[0]), powf(10f64, cfg[1]))
+            }
             HpoModel::Mlp { epochs, alpha, solver, .. } => {
                 let penalty = if alpha.is_some() { Penalty::Alpha(cfg[2]) } else { Penalty::L2(powf(10f64, cfg[2])) };
-                let opts = MlpOpts { lr: powf(10f64, cfg[0]), width: cfg[1] as usize, penalty, batch: cfg[3] as usize, epochs: *epochs, solver: *solver };
+                let opts = MlpOpts {
+                    lr: powf(10f64, cfg[0]),
+                    width: cfg[1] as usize,
+                    penalty,
+                    batch: cfg[3] as usize,
+                    epochs: *epochs,
+                    solver: *solver,
+                };
                 mlp_accuracy(&train, &valid, self.n_classes, &opts, rng)
             }
         }
@@ -283,7 +304,9 @@ impl Problem for Hpo {
         let g = |v: f64| sig3(powf(10f64, v));
         Some(match &self.shared.spec.model {
             HpoModel::KernelRidge { .. } | HpoModel::Svm { .. } => format!("C = {}, gamma = {}", g(c[0]), g(c[1])),
-            HpoModel::Mlp { alpha: Some(_), .. } => format!("lr = {}, width {}, alpha = {}, batch {}", g(c[0]), c[1], sig3(c[2]), c[3]),
+            HpoModel::Mlp { alpha: Some(_), .. } => {
+                format!("lr = {}, width {}, alpha = {}, batch {}", g(c[0]), c[1], sig3(c[2]), c[3])
+            }
             HpoModel::Mlp { .. } => format!("lr = {}, width {}, L2 = {}, batch {}", g(c[0]), c[1], g(c[2]), c[3]),
         })
     }

@@ -257,7 +257,8 @@ impl HpoSpec {
     pub(crate) fn validate(&self) -> Result<()> {
         let ok = |(a, b): (f64, f64)| a.is_finite() && b.is_finite() && a <= b && b <= 6.0 && a >= -12.0;
         match &self.model {
-            HpoModel::KernelRidge { log10_c, log10_gamma, train, .. } | HpoModel::Svm { log10_c, log10_gamma, train, .. } => {
+            HpoModel::KernelRidge { log10_c, log10_gamma, train, .. }
+            | HpoModel::Svm { log10_c, log10_gamma, train, .. } => {
                 if !ok(*log10_c) || !ok(*log10_gamma) {
                     return Err(Error::config("hpo: log10 ranges must be finite, lo <= hi, within [-12, 6]"));
                 }
@@ -265,12 +266,25 @@ impl HpoSpec {
                     return Err(Error::config("hpo: kernel-ridge / svm train must be in 10..=2000"));
                 }
             }
-            HpoModel::Mlp { log10_lr, width, width_scale: _, log10_l2, alpha, batch, epochs, solver: _, train, data } => {
+            HpoModel::Mlp {
+                log10_lr,
+                width,
+                width_scale: _,
+                log10_l2,
+                alpha,
+                batch,
+                epochs,
+                solver: _,
+                train,
+                data,
+            } => {
                 if !ok(*log10_lr) || !log10_l2.is_none_or(ok) || log10_lr.1 > 1.0 {
                     return Err(Error::config("hpo: log10 ranges must be finite with lo <= hi (log10 lr <= 1)"));
                 }
                 if alpha.is_some() && log10_l2.is_some() {
-                    return Err(Error::config("hpo: give the penalty as `alpha` (scikit-learn's) or as `log10_l2`, not both"));
+                    return Err(Error::config(
+                        "hpo: give the penalty as `alpha` (scikit-learn's) or as `log10_l2`, not both",
+                    ));
                 }
                 if alpha.is_some_and(|(a, b)| !(a.is_finite() && b.is_finite() && 0.0 <= a && a <= b && b <= 100.0)) {
                     return Err(Error::config("hpo: `alpha` must satisfy 0 <= lo <= hi <= 100"));
@@ -291,7 +305,12 @@ impl HpoSpec {
                 }
             }
         }
-        if self.valid < 5 || self.truth_folds == 0 || self.truth_folds > 1000 || self.reference_arms == 0 || self.reference_arms > 100_000 {
+        if self.valid < 5
+            || self.truth_folds == 0
+            || self.truth_folds > 1000
+            || self.reference_arms == 0
+            || self.reference_arms > 100_000
+        {
             return Err(Error::config("hpo: valid >= 5, truth_folds in 1..=1000, reference_arms in 1..=100000"));
         }
         Ok(())
@@ -300,16 +319,26 @@ impl HpoSpec {
     /// Short name of the problem.
     pub fn name(&self) -> String {
         match &self.model {
-            HpoModel::KernelRidge { data, .. } => format!("RBF kernel ridge classifier on {} (log C, log gamma)", class_name(*data)),
+            HpoModel::KernelRidge { data, .. } => {
+                format!("RBF kernel ridge classifier on {} (log C, log gamma)", class_name(*data))
+            }
             HpoModel::Svm { data, .. } => format!("RBF SVM (C-SVC) on {} (log C, log gamma)", class_name(*data)),
             HpoModel::Mlp { data, alpha: Some(_), batch, solver: Solver::Adam, epochs, .. } if batch.0 == batch.1 => {
-                format!("one-hidden-layer network on {} (lr, width, alpha; batch {}; Adam, at most {epochs} epochs)", digit_name(data), batch.0)
+                format!(
+                    "one-hidden-layer network on {} (lr, width, alpha; batch {}; Adam, at most {epochs} epochs)",
+                    digit_name(data),
+                    batch.0
+                )
             }
             HpoModel::Mlp { data, alpha: Some(_), batch, .. } if batch.0 == batch.1 => {
                 format!("one-hidden-layer network on {} (lr, width, alpha; batch {})", digit_name(data), batch.0)
             }
-            HpoModel::Mlp { data, alpha: Some(_), .. } => format!("one-hidden-layer network on {} (lr, width, alpha, batch)", digit_name(data)),
-            HpoModel::Mlp { data, .. } => format!("one-hidden-layer network on {} (lr, width, L2, batch)", digit_name(data)),
+            HpoModel::Mlp { data, alpha: Some(_), .. } => {
+                format!("one-hidden-layer network on {} (lr, width, alpha, batch)", digit_name(data))
+            }
+            HpoModel::Mlp { data, .. } => {
+                format!("one-hidden-layer network on {} (lr, width, L2, batch)", digit_name(data))
+            }
         }
     }
 }

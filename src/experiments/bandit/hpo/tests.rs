@@ -8,7 +8,11 @@ fn mlp_training_bits_are_pinned() {
     let all = data::digits().unwrap();
     let mut train = all.subset(&(0..120).collect::<Vec<_>>());
     train.standardize();
-    train.x.iter_mut().for_each(|v| if !v.is_finite() { *v = 0.0 });
+    train.x.iter_mut().for_each(|v| {
+        if !v.is_finite() {
+            *v = 0.0
+        }
+    });
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     for (width, batch) in [(9, 16), (3, 7)] {
         let o = MlpOpts { lr: 0.05, width, penalty: Penalty::L2(1e-3), batch, epochs: 3, solver: Solver::Sgd };
@@ -33,8 +37,13 @@ fn alpha_zero_is_no_penalty_and_alpha_is_scikit_learns_weight_decay() {
     let all = data::digits().unwrap();
     let mut train = all.subset(&(0..120).collect::<Vec<_>>());
     train.standardize();
-    train.x.iter_mut().for_each(|v| if !v.is_finite() { *v = 0.0 });
-    let bits = |n: &MlpWeights| n.w1.iter().chain(&n.b1).chain(&n.w2).chain(&n.b2).map(|v| v.to_bits()).collect::<Vec<u64>>();
+    train.x.iter_mut().for_each(|v| {
+        if !v.is_finite() {
+            *v = 0.0
+        }
+    });
+    let bits =
+        |n: &MlpWeights| n.w1.iter().chain(&n.b1).chain(&n.w2).chain(&n.b2).map(|v| v.to_bits()).collect::<Vec<u64>>();
     let run = |penalty: Penalty, batch: usize, epochs: usize| {
         let o = MlpOpts { lr: 0.05, width: 7, penalty, batch, epochs, solver: Solver::Sgd };
         mlp_train(&train, 10, &o, &mut substream(5, 6, 7)).expect("finite")
@@ -77,7 +86,11 @@ fn digits_fold(rows: std::ops::Range<usize>) -> Dataset {
     let all = data::digits().unwrap();
     let mut d = all.subset(&rows.collect::<Vec<_>>());
     d.standardize();
-    d.x.iter_mut().for_each(|v| if !v.is_finite() { *v = 0.0 });
+    d.x.iter_mut().for_each(|v| {
+        if !v.is_finite() {
+            *v = 0.0
+        }
+    });
     d
 }
 
@@ -100,7 +113,12 @@ fn adam_first_step_is_scikit_learns_gradient_sign() {
     g.minibatch(&init, &train, &all, false);
     let b = 120.0;
     let mut flipped = 0;
-    let pairs = [(&init.w1, &one.w1, &g.g1, true), (&init.b1, &one.b1, &g.gb1, false), (&init.w2, &one.w2, &g.g2, true), (&init.b2, &one.b2, &g.gb2, false)];
+    let pairs = [
+        (&init.w1, &one.w1, &g.g1, true),
+        (&init.b1, &one.b1, &g.gb1, false),
+        (&init.w2, &one.w2, &g.g2, true),
+        (&init.b2, &one.b2, &g.gb2, false),
+    ];
     for (w0, w1, gs, penalised) in pairs {
         for i in 0..w0.len() {
             let grad = gs[i] / b + if penalised { alpha / b * w0[i] } else { 0.0 };
@@ -118,11 +136,16 @@ fn adam_first_step_is_scikit_learns_gradient_sign() {
 #[test]
 fn adam_learns_digits_and_stops_by_scikit_learns_rule() {
     let (train, valid) = (digits_fold(0..600), digits_fold(600..900));
-    let o = |lr, epochs| MlpOpts { lr, width: 32, penalty: Penalty::Alpha(1e-4), batch: 200, epochs, solver: Solver::Adam };
+    let o =
+        |lr, epochs| MlpOpts { lr, width: 32, penalty: Penalty::Alpha(1e-4), batch: 200, epochs, solver: Solver::Adam };
     let acc = mlp_accuracy(&train, &valid, 10, &o(1e-2, 200), &mut substream(1, 2, 3));
     assert!(acc > 0.85, "validation accuracy {acc}");
     let net = mlp_train(&train, 10, &o(1e-8, 200), &mut substream(1, 2, 3)).unwrap();
     assert_eq!(net.epochs_run, 12);
     let sgd = MlpOpts { solver: Solver::Sgd, ..o(1e-8, 20) };
-    assert_eq!(mlp_train(&train, 10, &sgd, &mut substream(1, 2, 3)).unwrap().epochs_run, 20, "SGD has no stopping rule");
+    assert_eq!(
+        mlp_train(&train, 10, &sgd, &mut substream(1, 2, 3)).unwrap().epochs_run,
+        20,
+        "SGD has no stopping rule"
+    );
 }

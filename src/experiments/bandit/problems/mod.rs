@@ -21,14 +21,10 @@ pub use bernoulli::{FiniteBernoulli, Reservoir};
 pub use test_functions::{TestFn, TestFunction};
 pub use tvo::TvoSchedule;
 
-
-
-pub use crate::bandit::ArmSpace;
 use crate::bandit::Arm;
+pub use crate::bandit::ArmSpace;
 use crate::rng::Rng;
 use crate::{Error, Result};
-
-
 
 /// A stochastic reward environment with exactly known arm values.
 pub trait Problem: Send {

@@ -6,10 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{arm_point, ArmSpace, Problem};
 use crate::bandit::Arm;
+use crate::math::{cos, exp, sin};
 use crate::rng::Rng;
 use crate::{Error, Result};
-use crate::math::{exp, sin, cos};
-
 
 /// Standard test functions (minimisation form; the problem maximises `-f`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -29,12 +28,8 @@ pub enum TestFn {
 }
 
 const H3_A: [[f64; 3]; 4] = [[3.0, 10.0, 30.0], [0.1, 10.0, 35.0], [3.0, 10.0, 30.0], [0.1, 10.0, 35.0]];
-const H3_P: [[f64; 3]; 4] = [
-    [0.3689, 0.1170, 0.2673],
-    [0.4699, 0.4387, 0.7470],
-    [0.1091, 0.8732, 0.5547],
-    [0.0381, 0.5743, 0.8828],
-];
+const H3_P: [[f64; 3]; 4] =
+    [[0.3689, 0.1170, 0.2673], [0.4699, 0.4387, 0.7470], [0.1091, 0.8732, 0.5547], [0.0381, 0.5743, 0.8828]];
 const H_ALPHA: [f64; 4] = [1.0, 1.2, 3.0, 3.2];
 const H6_A: [[f64; 6]; 4] = [
     [10.0, 3.0, 17.0, 3.5, 1.7, 8.0],
@@ -79,16 +74,12 @@ impl TestFn {
                 let u = x[1] - b * x[0] * x[0] + c * x[0] - r;
                 u * u + s * (1.0 - t) * cos(x[0]) + s
             }
-            TestFn::Hartmann3 => {
-                -(0..4)
-                    .map(|i| H_ALPHA[i] * exp(-(0..3).map(|j| H3_A[i][j] * (x[j] - H3_P[i][j]).powi(2)).sum::<f64>()))
-                    .sum::<f64>()
-            }
-            TestFn::Hartmann6 => {
-                -(0..4)
-                    .map(|i| H_ALPHA[i] * exp(-(0..6).map(|j| H6_A[i][j] * (x[j] - H6_P[i][j]).powi(2)).sum::<f64>()))
-                    .sum::<f64>()
-            }
+            TestFn::Hartmann3 => -(0..4)
+                .map(|i| H_ALPHA[i] * exp(-(0..3).map(|j| H3_A[i][j] * (x[j] - H3_P[i][j]).powi(2)).sum::<f64>()))
+                .sum::<f64>(),
+            TestFn::Hartmann6 => -(0..4)
+                .map(|i| H_ALPHA[i] * exp(-(0..6).map(|j| H6_A[i][j] * (x[j] - H6_P[i][j]).powi(2)).sum::<f64>()))
+                .sum::<f64>(),
             TestFn::Rosenbrock => {
                 (0..x.len() - 1).map(|i| 100.0 * (x[i + 1] - x[i] * x[i]).powi(2) + (1.0 - x[i]).powi(2)).sum()
             }

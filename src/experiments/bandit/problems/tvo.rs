@@ -6,9 +6,9 @@ use rand_distr::StandardNormal;
 
 use super::{arm_point, ArmSpace, Problem};
 use crate::bandit::Arm;
+use crate::math::{exp, exp_m1};
 use crate::rng::Rng;
 use crate::{Error, Result};
-use crate::math::{exp, exp_m1};
 
 /// The closed-form TVO schedule surrogate (mirrors Nguyen et al. 2020, sec. 3 and eq. 7; not the TVO, see `crate::experiments::tvo`).
 ///
@@ -160,4 +160,3 @@ impl Problem for TvoSchedule {
         Some(Arm::Point(Self::optimal_schedule(self.lambda(), self.d)))
     }
 }
-

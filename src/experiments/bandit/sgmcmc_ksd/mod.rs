@@ -39,17 +39,19 @@ use rand::RngExt;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::experiments::bandit::problems::{ArmSpace, Problem};
-use crate::sampler::StartKind;
 use crate::bandit::Arm;
 use crate::data::Dataset;
-use crate::rng::{stream, substream, Rng};
-use crate::sampler::{reference_sample_stoppable, BatchSize, Budget, Chain, SamplerKind, SamplerParams, ValidSamplerParams};
-use crate::stein::{ksd_target_value, median_pairwise_distance, Estimator, KernelScale, KsdOptions};
-use crate::model::ModelSpec;
+use crate::experiments::bandit::problems::{ArmSpace, Problem};
 use crate::experiments::sgmcmc::config::{DataSource, DataSpec};
-use crate::math::{exp, ln, powf};
 use crate::experiments::sgmcmc::posterior::{load_data, Posterior};
+use crate::math::{exp, ln, powf};
+use crate::model::ModelSpec;
+use crate::rng::{stream, substream, Rng};
+use crate::sampler::StartKind;
+use crate::sampler::{
+    reference_sample_stoppable, BatchSize, Budget, Chain, SamplerKind, SamplerParams, ValidSamplerParams,
+};
+use crate::stein::{ksd_target_value, median_pairwise_distance, Estimator, KernelScale, KsdOptions};
 use crate::{Error, Result};
 
 mod reservoir;
@@ -222,7 +224,8 @@ pub struct SgmcmcArm {
 impl SgmcmcArm {
     /// Short label: `sgld-cv h=3.2e-4 n=57`.
     pub fn label(&self) -> String {
-        let kind = serde_json::to_value(self.sampler).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+        let kind =
+            serde_json::to_value(self.sampler).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
         format!("{kind} h={:.1e} n={}", self.step, self.batch)
     }
 }
@@ -310,7 +313,15 @@ impl Setup {
         }
         let mut setup = post.map_grad_evals;
         // reference draws (exact MALA) at the same sample size: the kernel scale and the floor K0
-        let rf = reference_sample_stoppable(target, &post.map, kept, spec.reference_warmup, spec.thin.max(10), cancel, &mut stream(spec.seed, STREAM_REF))?;
+        let rf = reference_sample_stoppable(
+            target,
+            &post.map,
+            kept,
+            spec.reference_warmup,
+            spec.thin.max(10),
+            cancel,
+            &mut stream(spec.seed, STREAM_REF),
+        )?;
         setup += rf.grad_evals;
         let c = median_pairwise_distance(&rf.samples, kept, d);
         if !(c.is_finite() && c > 0.0) {
@@ -339,18 +350,40 @@ impl Setup {
             DataSource::SimulateRatings { .. } => "simulated ratings".into(),
             DataSource::None => "no data".into(),
         };
-        Ok(Setup { target: post.train.clone(), cv: post.cv.clone(), start, opts, floor, n_data, dim: d, setup_grad_evals: setup, data_name })
+        Ok(Setup {
+            target: post.train.clone(),
+            cv: post.cv.clone(),
+            start,
+            opts,
+            floor,
+            n_data,
+            dim: d,
+            setup_grad_evals: setup,
+            data_name,
+        })
     }
 
     /// The sampler parameters of a configuration, checked for this data size.
     fn params(&self, spec: &SgmcmcKsdSpec, a: &SgmcmcArm) -> Result<ValidSamplerParams> {
-        SamplerParams { kind: a.sampler, step: a.step, batch: BatchSize::Count(a.batch), leapfrog: spec.leapfrog, ..SamplerParams::default() }
-            .validate(self.n_data)
+        SamplerParams {
+            kind: a.sampler,
+            step: a.step,
+            batch: BatchSize::Count(a.batch),
+            leapfrog: spec.leapfrog,
+            ..SamplerParams::default()
+        }
+        .validate(self.n_data)
     }
 
     /// One run of a configuration from `rng`: its KSD (`None`: diverged) and its cost (the sampler's gradient
     /// evaluations plus the full-data scores of its KSD).
-    fn run(&self, spec: &SgmcmcKsdSpec, params: &ValidSamplerParams, rng: Rng, cancel: &AtomicBool) -> Result<(Option<f64>, f64)> {
+    fn run(
+        &self,
+        spec: &SgmcmcKsdSpec,
+        params: &ValidSamplerParams,
+        rng: Rng,
+        cancel: &AtomicBool,
+    ) -> Result<(Option<f64>, f64)> {
         let (target, d) = (self.target.as_ref(), self.dim);
         let mut chain = Chain::new(target, params.clone(), self.start.clone(), Some(self.cv.clone()), rng)?;
         let mut out = Vec::with_capacity(spec.kept() * d);
@@ -412,7 +445,19 @@ impl SgmcmcTable {
             spec.pool
         );
         let (floor, kernel_c, n_data, dim, setup) = (su.floor, su.opts.c, su.n_data, su.dim, su.setup_grad_evals);
-        Ok(SgmcmcTable { arms, ksd: ksds, rewards, cost, value, floor, kernel_c, n_data, dim, setup_grad_evals: setup, name })
+        Ok(SgmcmcTable {
+            arms,
+            ksd: ksds,
+            rewards,
+            cost,
+            value,
+            floor,
+            kernel_c,
+            n_data,
+            dim,
+            setup_grad_evals: setup,
+            name,
+        })
     }
 
     /// Index of the best configuration (largest value; the first on ties).

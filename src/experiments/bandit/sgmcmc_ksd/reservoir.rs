@@ -1,18 +1,18 @@
 //! The infinite-armed version of the SG-MCMC KSD problem: arms are SG-MCMC configurations drawn in order from
 //! a reservoir (D-TTTS's setting, Shang, Kaufmann & Valko), each scored by its KSD.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use rand::RngExt;
-use rayon::prelude::*;
-use crate::experiments::bandit::problems::{ArmSpace, Problem};
+use super::*;
 use crate::bandit::Arm;
 use crate::data::Dataset;
+use crate::experiments::bandit::problems::{ArmSpace, Problem};
 use crate::rng::{stream, substream, Rng};
 use crate::sampler::ValidSamplerParams;
 use crate::{Error, Result};
-use super::*;
+use rand::RngExt;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// What all repeats of a continuous-reservoir run share: the setup (target, kernel, floor), the reference optimum
 /// and the cache of true values.
@@ -36,7 +36,12 @@ impl std::fmt::Debug for SgmcmcReservoirShared {
 impl SgmcmcReservoirShared {
     /// Builds the setup (as [`SgmcmcTable::build`]) and the reference optimum: the best true value among
     /// `reference_arms` configurations drawn from stream `(spec.seed, r)`. `progress(done, total)` counts runs.
-    pub fn build(spec: &SgmcmcKsdSpec, data: Option<Dataset>, progress: &mut dyn FnMut(usize, usize), cancel: &AtomicBool) -> Result<Self> {
+    pub fn build(
+        spec: &SgmcmcKsdSpec,
+        data: Option<Dataset>,
+        progress: &mut dyn FnMut(usize, usize),
+        cancel: &AtomicBool,
+    ) -> Result<Self> {
         let setup = Setup::build(spec, data, cancel)?;
         let name = format!(
             "SG-MCMC configurations by KSD: {} on {}, continuous reservoir (value = mean reward of {} runs)",
@@ -44,11 +49,19 @@ impl SgmcmcReservoirShared {
             setup.data_name,
             spec.truth_runs
         );
-        let mut sh = SgmcmcReservoirShared { spec: spec.clone(), setup, optimum: f64::NEG_INFINITY, reference_values: Vec::new(), cache: Mutex::new(HashMap::new()), name };
+        let mut sh = SgmcmcReservoirShared {
+            spec: spec.clone(),
+            setup,
+            optimum: f64::NEG_INFINITY,
+            reference_values: Vec::new(),
+            cache: Mutex::new(HashMap::new()),
+            name,
+        };
         let m = spec.truth_runs;
         let total = spec.reference_arms * m;
-        let refs: Vec<SgmcmcArm> =
-            (0..spec.reference_arms).map(|r| draw_config(spec, sh.setup.n_data, &mut substream(spec.seed, STREAM_CREF, r as u64))).collect();
+        let refs: Vec<SgmcmcArm> = (0..spec.reference_arms)
+            .map(|r| draw_config(spec, sh.setup.n_data, &mut substream(spec.seed, STREAM_CREF, r as u64)))
+            .collect();
         let params: Vec<ValidSamplerParams> = refs.iter().map(|a| sh.setup.params(spec, a)).collect::<Result<_>>()?;
         let mut rewards: Vec<f64> = Vec::with_capacity(total);
         progress(0, total);
@@ -58,10 +71,8 @@ impl SgmcmcReservoirShared {
             }
             let lo = rewards.len();
             let hi = (lo + CHUNK.max(rayon::current_num_threads() * 2)).min(total);
-            let chunk: Vec<f64> = (lo..hi)
-                .into_par_iter()
-                .map(|i| sh.truth_run(&params[i / m], i % m, cancel))
-                .collect::<Result<_>>()?;
+            let chunk: Vec<f64> =
+                (lo..hi).into_par_iter().map(|i| sh.truth_run(&params[i / m], i % m, cancel)).collect::<Result<_>>()?;
             rewards.extend(chunk);
             progress(rewards.len(), total);
         }
@@ -81,7 +92,10 @@ impl SgmcmcReservoirShared {
     pub fn truth_of(&self, arm: &SgmcmcArm) -> Result<f64> {
         let params = self.setup.params(&self.spec, arm)?;
         let never = AtomicBool::new(false);
-        let r: Vec<f64> = (0..self.spec.truth_runs).into_par_iter().map(|i| self.truth_run(&params, i, &never)).collect::<Result<_>>()?;
+        let r: Vec<f64> = (0..self.spec.truth_runs)
+            .into_par_iter()
+            .map(|i| self.truth_run(&params, i, &never))
+            .collect::<Result<_>>()?;
         Ok(r.iter().sum::<f64>() / r.len() as f64)
     }
 
@@ -127,7 +141,11 @@ impl SgmcmcReservoir {
     /// The configuration of arm `k` (drawn from the stream `(seed, k)`).
     pub fn config(&mut self, k: usize) -> &SgmcmcArm {
         while self.arms.len() <= k {
-            let a = draw_config(&self.shared.spec, self.shared.setup.n_data, &mut substream(self.seed, STREAM_CARM, self.arms.len() as u64));
+            let a = draw_config(
+                &self.shared.spec,
+                self.shared.setup.n_data,
+                &mut substream(self.seed, STREAM_CARM, self.arms.len() as u64),
+            );
             self.arms.push(a);
         }
         &self.arms[k]

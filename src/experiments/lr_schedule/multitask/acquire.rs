@@ -35,7 +35,11 @@ pub fn lhs(n: usize, d: usize, bounds: [f64; 2], rng: &mut Rng) -> Vec<Vec<f64>>
 /// Minimises `score` over schedules: the best of `cands`, then one greedy pass "searching for one learning
 /// rate value at a time, starting from x_0" (Sec. 4.3) over the rates of `grid`. The text optimises x
 /// continuously; the finite grid is ours.
-pub fn search(cands: &[Vec<f64>], grid: &[f64], mut score: impl FnMut(&[f64]) -> Result<f64>) -> Result<(Vec<f64>, f64)> {
+pub fn search(
+    cands: &[Vec<f64>],
+    grid: &[f64],
+    mut score: impl FnMut(&[f64]) -> Result<f64>,
+) -> Result<(Vec<f64>, f64)> {
     let mut best: Option<(Vec<f64>, f64)> = None;
     for c in cands {
         let s = score(c)?;
@@ -71,7 +75,14 @@ pub struct Reference {
 /// Eq. 7: for each task, `x̂^{i*} = argmax_x q_α[y(x, T_d, ω_i)]`, here the minimiser of the `1 - α` quantile
 /// of the final ln loss (Gaussian under the model: `mean - Φ⁻¹(α) sd`). With α = 0.5 this is the final
 /// risk-neutral recommendation of Algorithm 2.
-pub fn eq7(model: &TraceGp, lny0: &[f64], tasks: &[usize], cands: &[Vec<f64>], grid: &[f64], alpha: f64) -> Result<Vec<Reference>> {
+pub fn eq7(
+    model: &TraceGp,
+    lny0: &[f64],
+    tasks: &[usize],
+    cands: &[Vec<f64>],
+    grid: &[f64],
+    alpha: f64,
+) -> Result<Vec<Reference>> {
     let z = norm_quantile(alpha);
     tasks
         .iter()
@@ -93,7 +104,13 @@ pub fn eq7(model: &TraceGp, lny0: &[f64], tasks: &[usize], cands: &[Vec<f64>], g
 /// so `E_y[J̄] = J̄` in closed form (the text's double Monte Carlo loop is for its sampled model). ω by
 /// exhaustive search (as the text); x over a finite set (the text: by gradient with the reparametrisation
 /// trick). Returns the run (schedule index, task) and its `J̄`.
-pub fn eq8(model: &TraceGp, lny0: &[f64], refs: &[Reference], scheds: &[Vec<f64>], tasks: &[usize]) -> Result<((usize, usize), f64)> {
+pub fn eq8(
+    model: &TraceGp,
+    lny0: &[f64],
+    refs: &[Reference],
+    scheds: &[Vec<f64>],
+    tasks: &[usize],
+) -> Result<((usize, usize), f64)> {
     let m = refs.len();
     let var_m: Vec<f64> = refs.iter().map(|r| r.pred.final_var()).collect();
     let j = var_m.iter().sum::<f64>() / m.max(1) as f64;
@@ -118,7 +135,9 @@ pub fn eq8(model: &TraceGp, lny0: &[f64], refs: &[Reference], scheds: &[Vec<f64>
     }
     // truvar_scores with β = 1, η = 0, unit cost is Σ_i Var_i - Σ_i Var_i|run = M (J - J̄): no truncation.
     let red = truvar_scores(&var_m, &runs, 1.0, 0.0)?;
-    let best = (0..runs.len()).max_by(|&a, &b| red[a].total_cmp(&red[b]).then(b.cmp(&a))).ok_or_else(|| Error::numerical("eq. 8: no run"))?;
+    let best = (0..runs.len())
+        .max_by(|&a, &b| red[a].total_cmp(&red[b]).then(b.cmp(&a)))
+        .ok_or_else(|| Error::numerical("eq. 8: no run"))?;
     Ok((ids[best], j - red[best] / m.max(1) as f64))
 }
 
@@ -201,7 +220,13 @@ pub fn universal(model: &TraceGp, lny0: f64, ws: &[[f64; 2]], cands: &[Vec<f64>]
 /// `E_w[Var(Y | w)] / Var(Y)`, which is one minus that proportion (its maximiser is the least informative run
 /// about w_new). We follow the prose. The sum runs over the boundaries `T_1..T_d` (`i = d`: a full run; the
 /// text leaves `T_i` open), by Monte Carlo over the samples `ws`. Returns the schedule and its criterion.
-pub fn learn_location(model: &TraceGp, lny0: f64, ws: &[[f64; 2]], cands: &[Vec<f64>], grid: &[f64]) -> Result<(Vec<f64>, f64)> {
+pub fn learn_location(
+    model: &TraceGp,
+    lny0: f64,
+    ws: &[[f64; 2]],
+    cands: &[Vec<f64>],
+    grid: &[f64],
+) -> Result<(Vec<f64>, f64)> {
     let (x, s) = search(cands, grid, |s| Ok(-location_share(model, lny0, s, ws)?))?;
     Ok((x, -s))
 }

@@ -124,8 +124,16 @@ fn run_id(t: usize, sched: &[f64]) -> u64 {
 
 /// Runs `sched` on task `ti` (occurrence `k`): the trace, final loss, diverged flag, the observed intervals (up
 /// to and including the first diverged one, at the cap) and the test loss.
-fn run_sched(cfg: &LrConfig, task: &Task, ti: usize, sched: &[f64], k: u64, cancel: &AtomicBool) -> (Vec<LrTracePoint>, f64, bool, Vec<Obs>, f64) {
-    let (trace, st) = run_schedule(task.pr.as_ref(), cfg, &task.w0, task.y0, task.cap, sched, run_id(ti, sched), k, cancel);
+fn run_sched(
+    cfg: &LrConfig,
+    task: &Task,
+    ti: usize,
+    sched: &[f64],
+    k: u64,
+    cancel: &AtomicBool,
+) -> (Vec<LrTracePoint>, f64, bool, Vec<Obs>, f64) {
+    let (trace, st) =
+        run_schedule(task.pr.as_ref(), cfg, &task.w0, task.y0, task.cap, sched, run_id(ti, sched), k, cancel);
     let mut scratch = Vec::new();
     let test = if st.diverged { f64::INFINITY } else { task.pr.test_loss(&st.w, &mut scratch) };
     let spi = cfg.steps_per_interval;
@@ -193,7 +201,11 @@ struct Tuner {
 
 impl Ctx<'_> {
     fn stopped(&self) -> Result<()> {
-        if self.cancel.load(Ordering::Relaxed) { Err(Error::Cancelled) } else { Ok(()) }
+        if self.cancel.load(Ordering::Relaxed) {
+            Err(Error::Cancelled)
+        } else {
+            Ok(())
+        }
     }
 
     fn cand_index(&self, s: &[f64]) -> Option<usize> {
@@ -209,7 +221,16 @@ impl Ctx<'_> {
             tu.best = Some((trace, test, sched.clone()));
         }
         let candidate = self.cand_index(&sched);
-        tu.runs.push(MtRun { task: t, schedule: sched, candidate, final_loss: fin, diverged: div, rule: rule.into(), predicted_ln: pred, jbar });
+        tu.runs.push(MtRun {
+            task: t,
+            schedule: sched,
+            candidate,
+            final_loss: fin,
+            diverged: div,
+            rule: rule.into(),
+            predicted_ln: pred,
+            jbar,
+        });
     }
 
     /// One step of Algorithm 2's loop over `tasks`: fit, eq. 7 (quantile α), eq. 8 over the candidates and the
@@ -230,7 +251,12 @@ impl Ctx<'_> {
 /// starts, the cold tuner, random search and the fixed baselines on the new task. The `LrReport`'s `methods`
 /// are the new task's: the baselines (one run each), then random search, cold, universal and learn-location
 /// (their best run).
-pub(super) fn run(cfg: &LrConfig, spec: &MultitaskSpec, observer: &mut dyn FnMut(&LrEvent), cancel: &AtomicBool) -> Result<(Vec<LrMethodReport>, MultitaskReport)> {
+pub(super) fn run(
+    cfg: &LrConfig,
+    spec: &MultitaskSpec,
+    observer: &mut dyn FnMut(&LrEvent),
+    cancel: &AtomicBool,
+) -> Result<(Vec<LrMethodReport>, MultitaskReport)> {
     let mnist = crate::data::mnist::Mnist::load()?;
     let nt = spec.tasks.len();
     let target = nt - 1;
@@ -249,7 +275,12 @@ pub(super) fn run(cfg: &LrConfig, spec: &MultitaskSpec, observer: &mut dyn FnMut
     let d = cfg.intervals;
     let b = spec.target_runs;
     let mut names: Vec<String> = base.iter().map(|s| s.0.clone()).collect();
-    for n in ["random search", "cold Algorithm 2", "warm start: universal (Sec. 4.4)", "warm start: learn location (Sec. 4.4)"] {
+    for n in [
+        "random search",
+        "cold Algorithm 2",
+        "warm start: universal (Sec. 4.4)",
+        "warm start: learn location (Sec. 4.4)",
+    ] {
         names.push(format!("{n} ({b} runs)"));
     }
     observer(&LrEvent::Started { methods: names.clone(), intervals: d, steps_per_interval: cfg.steps_per_interval });
@@ -287,11 +318,15 @@ pub(super) fn run(cfg: &LrConfig, spec: &MultitaskSpec, observer: &mut dyn FnMut
     }
     let model = TraceGp::fit(&src.obs, cfg.lr_bounds, &locs, spec.location_steps)?;
     locs = model.gp.hyper.loc.clone();
-    let recommended: Vec<Vec<f64>> = acquire::eq7(&model, &ctx.lny0, &sources, &ctx.cands, &ctx.grid, 0.5)?.into_iter().map(|r| r.sched).collect();
+    let recommended: Vec<Vec<f64>> =
+        acquire::eq7(&model, &ctx.lny0, &sources, &ctx.cands, &ctx.grid, 0.5)?.into_iter().map(|r| r.sched).collect();
     // Sec. 4.3's goal, "the set of optimal learning rates": X̂* evaluated on the previous tasks, against the grid.
-    let recommended_final: Vec<f64> = recommended.par_iter().enumerate().map(|(t, s)| run_sched(cfg, &tasks[t], t, s, 0, cancel).1).collect();
-    let source_grid: Vec<Vec<f64>> =
-        sources.iter().map(|&t| ctx.cands.par_iter().map(|c| run_sched(cfg, &tasks[t], t, c, 0, cancel).1).collect()).collect();
+    let recommended_final: Vec<f64> =
+        recommended.par_iter().enumerate().map(|(t, s)| run_sched(cfg, &tasks[t], t, s, 0, cancel).1).collect();
+    let source_grid: Vec<Vec<f64>> = sources
+        .iter()
+        .map(|&t| ctx.cands.par_iter().map(|c| run_sched(cfg, &tasks[t], t, c, 0, cancel).1).collect())
+        .collect();
     ctx.stopped()?;
     let prev_locs: Vec<[f64; 2]> = locs[..target].to_vec();
     let ws = acquire::hull_samples(&prev_locs, spec.location_samples, &mut stream(cfg.seed, 0x4d54_5753));
@@ -344,7 +379,15 @@ pub(super) fn run(cfg: &LrConfig, spec: &MultitaskSpec, observer: &mut dyn FnMut
     }
 
     let mut tuners = Vec::new();
-    for (k, (family, tu)) in [("random-search", random), ("multitask-cold", cold), ("multitask-universal", universal), ("multitask-learn-location", learn)].into_iter().enumerate() {
+    for (k, (family, tu)) in [
+        ("random-search", random),
+        ("multitask-cold", cold),
+        ("multitask-universal", universal),
+        ("multitask-learn-location", learn),
+    ]
+    .into_iter()
+    .enumerate()
+    {
         let name = names[base.len() + k].clone();
         let (trace, test_loss, sched) = tu.best.clone().ok_or_else(|| Error::numerical("a tuner made no run"))?;
         let final_loss = trace.last().map_or(tt.y0, |p| p.loss);
@@ -363,7 +406,8 @@ pub(super) fn run(cfg: &LrConfig, spec: &MultitaskSpec, observer: &mut dyn FnMut
         tuners.push(MtTuner { name, best_so_far: best_so_far(&tu.runs), runs: tu.runs, location: tu.location });
     }
     let mut it = tuners.into_iter();
-    let (random, cold, universal, learn_location) = (it.next().unwrap(), it.next().unwrap(), it.next().unwrap(), it.next().unwrap());
+    let (random, cold, universal, learn_location) =
+        (it.next().unwrap(), it.next().unwrap(), it.next().unwrap(), it.next().unwrap());
     let report = MultitaskReport {
         tasks: spec.tasks.clone(),
         candidates: cand_specs.iter().map(|s| s.0.clone()).collect(),

@@ -78,14 +78,20 @@ impl MultitaskSpec {
         }
         let n_cand = self.candidate_count(cfg);
         if n_cand < 2 || self.candidate_constants > 50 || self.candidate_decay_starts > 50 {
-            return Err(Error::config("multitask needs at least 2 candidate schedules (at most 50 constants and 50 decay starts)"));
+            return Err(Error::config(
+                "multitask needs at least 2 candidate schedules (at most 50 constants and 50 decay starts)",
+            ));
         }
         if self.target_runs == 0 || self.target_runs > n_cand {
-            return Err(Error::config(format!("multitask.target_runs must be between 1 and the {n_cand} candidate schedules")));
+            return Err(Error::config(format!(
+                "multitask.target_runs must be between 1 and the {n_cand} candidate schedules"
+            )));
         }
         let n = self.source_runs * (self.tasks.len() - 1);
         if self.initial_runs == 0 || self.initial_runs > n {
-            return Err(Error::config(format!("multitask.initial_runs (N_0) must be between 1 and the {n} runs on the previous tasks")));
+            return Err(Error::config(format!(
+                "multitask.initial_runs (N_0) must be between 1 and the {n} runs on the previous tasks"
+            )));
         }
         if !(self.alpha > 0.5 && self.alpha < 1.0) {
             return Err(Error::config("multitask.alpha must be in (0.5, 1) (eq. 7: an upper confidence bound)"));
