@@ -323,7 +323,7 @@ pub fn fresh_chain_observed(
     cancel: &AtomicBool,
 ) -> Result<(FreshRun, Vec<f64>, Moments)> {
     use crate::experiments::sgmcmc::samples::{chain_cap, sub_iters, StrideBuffer};
-    use crate::sampler::{Budget, Chain, SamplerParams};
+    use crate::sampler::{Budget, Chain, Discard, SamplerParams, Sink};
     let t = Instant::now();
     let d = problem.dim;
     let target = problem.train.as_ref();
@@ -366,44 +366,38 @@ pub fn fresh_chain_observed(
     let sub = sub_iters(d, cfg.thin);
     let mut buf = StrideBuffer::new(d, chain_cap(d, 0, crate::experiments::sgmcmc::driver::REPORT_SAMPLES, 1));
     let mut moments = Moments::new(d);
-    let mut scratch = Vec::new();
-    // Runs `amount` of the unit in slices (as the driver: the same chain as one call), rows to `keep`.
-    let mut run =
-        |chain: &mut Chain, amount: f64, keep: &mut dyn FnMut(&[f64]), tell: &mut dyn FnMut(&Chain)| -> Result<()> {
-            let mut left = match unit {
-                BudgetUnit::GradEvals => Budget::GradEvals(amount.round() as u64),
-                BudgetUnit::Iterations => Budget::Iterations(amount.round() as u64),
-                BudgetUnit::Seconds => Budget::Seconds(amount),
-            };
-            loop {
-                let slice = match left {
-                    Budget::GradEvals(0) | Budget::Iterations(0) => break,
-                    Budget::GradEvals(g) => Budget::GradEvals(g.min(sub * per_iter)),
-                    Budget::Iterations(k) => Budget::Iterations(k.min(sub)),
-                    Budget::Seconds(s) if s <= 0.0 => break,
-                    Budget::Seconds(s) => Budget::Seconds(s.min(0.05)),
-                };
-                let stats = chain.run(target, slice, cfg.thin, &mut scratch, cancel);
-                for row in scratch.chunks_exact(d) {
-                    keep(row);
-                }
-                scratch.clear();
-                tell(chain);
-                if stats.cancelled || cancel.load(std::sync::atomic::Ordering::Relaxed) {
-                    return Err(crate::Error::Cancelled);
-                }
-                if stats.iters == 0 || chain.status().is_diverged() {
-                    break;
-                }
-                left = match left {
-                    Budget::GradEvals(g) => Budget::GradEvals(g.saturating_sub(stats.grad_evals)),
-                    Budget::Iterations(k) => Budget::Iterations(k.saturating_sub(stats.iters)),
-                    Budget::Seconds(s) => Budget::Seconds(s - stats.seconds),
-                };
-            }
-            Ok(())
+    // Runs `amount` of the unit in slices (as the driver: the same chain as one call), samples into `keep`.
+    let run = |chain: &mut Chain, amount: f64, keep: &mut dyn Sink, tell: &mut dyn FnMut(&Chain)| -> Result<()> {
+        let mut left = match unit {
+            BudgetUnit::GradEvals => Budget::GradEvals(amount.round() as u64),
+            BudgetUnit::Iterations => Budget::Iterations(amount.round() as u64),
+            BudgetUnit::Seconds => Budget::Seconds(amount),
         };
-    run(&mut chain, burn, &mut |_| {}, &mut tell)?;
+        loop {
+            let slice = match left {
+                Budget::GradEvals(0) | Budget::Iterations(0) => break,
+                Budget::GradEvals(g) => Budget::GradEvals(g.min(sub * per_iter)),
+                Budget::Iterations(k) => Budget::Iterations(k.min(sub)),
+                Budget::Seconds(s) if s <= 0.0 => break,
+                Budget::Seconds(s) => Budget::Seconds(s.min(0.05)),
+            };
+            let stats = chain.run(target, slice, cfg.thin, keep, cancel);
+            tell(chain);
+            if stats.cancelled || cancel.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(crate::Error::Cancelled);
+            }
+            if stats.iters == 0 || chain.status().is_diverged() {
+                break;
+            }
+            left = match left {
+                Budget::GradEvals(g) => Budget::GradEvals(g.saturating_sub(stats.grad_evals)),
+                Budget::Iterations(k) => Budget::Iterations(k.saturating_sub(stats.iters)),
+                Budget::Seconds(s) => Budget::Seconds(s - stats.seconds),
+            };
+        }
+        Ok(())
+    };
+    run(&mut chain, burn, &mut Discard, &mut tell)?;
     let burn_in_iters = chain.iters();
     let burn_evals = chain.grad_evals();
     let rest = match unit {
@@ -413,15 +407,7 @@ pub fn fresh_chain_observed(
         BudgetUnit::Seconds => amount - t.elapsed().as_secs_f64(),
     };
     if !chain.status().is_diverged() && rest > 0.0 {
-        run(
-            &mut chain,
-            rest,
-            &mut |row| {
-                moments.push(row);
-                buf.push(row);
-            },
-            &mut tell,
-        )?;
+        run(&mut chain, rest, &mut (&mut moments, &mut buf), &mut tell)?;
     }
     let diverged_iter = match chain.status() {
         crate::sampler::ChainStatus::Diverged { iter } => Some(iter),
