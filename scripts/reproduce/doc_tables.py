@@ -4,8 +4,8 @@ A doc holds a generated block between the lines
     <!-- BEGIN generated KEY: scripts/reproduce/doc_tables.py -->
     <!-- END generated KEY -->
 and KEY names the generator and its committed raw report(s):
-    bandit:SLUG   docs/bandit-reports/SLUG.json   (examples/bandit_tables.rs: one comparison, per-repeat finals)
-    hoag:SETTING  docs/hoag-bench/reports/SETTING.json   (examples/hoag_bench.rs: one slim report per seed)
+    bandit:SLUG   docs/results/bandit/reports/SLUG.json   (examples/bandit_tables.rs: one comparison, per-repeat finals)
+    hoag:SETTING  docs/results/hoag/SETTING.json   (examples/hoag_bench.rs: one slim report per seed)
 Nothing is re-run: every number of a block is computed here from the per-seed values of its report.
 
 Usage: python3 scripts/reproduce/doc_tables.py [--check] [DOC.md ...]
@@ -54,10 +54,10 @@ def separated(a, b):
 
 
 def bandit_block(slug):
-    rep = json.load(open(os.path.join(ROOT, "docs", "bandit-reports", slug + ".json")))
+    rep = json.load(open(os.path.join(ROOT, "docs", "results", "bandit", "reports", slug + ".json")))
     band = rep["band"]
     out = [f"**{rep['section']}** ({rep['rounds']} pulls, {rep['repeats']} repeats, seed {rep['seed']}; raw report "
-           f"`docs/bandit-reports/{slug}.json`)", "", rep["problem"], ""]
+           f"`docs/results/bandit/reports/{slug}.json`)", "", rep["problem"], ""]
     if rep.get("note"):
         out += [rep["note"], ""]
     out += ["| method | simple regret | recommended true value | cumulative regret | distinct arms |",
@@ -101,7 +101,7 @@ def sci(x):
 
 
 def hoag_block(setting):
-    path = os.path.join("docs", "hoag-bench", "reports", setting + ".json")
+    path = os.path.join("docs", "results", "hoag", setting + ".json")
     rep = json.load(open(os.path.join(ROOT, path)))
     target = rep["target"]
     seeds = rep["seeds"]
