@@ -6,7 +6,12 @@ A doc holds a generated block between the lines
 and KEY names the generator and its committed raw report(s):
     bandit:SLUG   docs/results/bandit/reports/SLUG.json   (examples/bandit_tables.rs: one comparison, per-repeat finals)
     hoag:SETTING  docs/results/hoag/SETTING.json   (examples/hoag_bench.rs: one slim report per seed)
+    mamba-speedup:SET  MAMBA-KSD's compute against both grid searches, from the committed `tunelab compare` reports
+                  of SET: `logreg` (docs/results/mamba/table1/fresh-run and fresh-plain-ksd, seeds 1-10), or one
+                  of docs/results/mamba/{pmf-paper,pmf-paper-seed3,pmf,mnist-bnn-softmax,mnist-bnn}/SAMPLER.json
 Nothing is re-run: every number of a block is computed here from the per-seed values of its report.
+Whole generated files (FILES: www/panels/tune/measured.js, the measured facts the tune panel's reading quotes) are
+written and checked the same way when no doc is named.
 
 Usage: python3 scripts/reproduce/doc_tables.py [--check] [DOC.md ...]
 (default: every .md file under docs/ and README.md; --write is the default, --check writes nothing and exits 1,
@@ -170,7 +175,145 @@ def hoag_block(setting):
     return "\n".join(out) + "\n"
 
 
-GENERATORS = {"bandit": bandit_block, "hoag": hoag_block}
+MAMBA = os.path.join("docs", "results", "mamba")
+SAMPLERS = ["sgld", "sgld-cv", "sghmc", "sghmc-cv", "sgnht", "sgnht-cv"]
+
+
+def entries(path):
+    """{tuner name: evaluation} of one committed compare report."""
+    rep = json.load(open(os.path.join(ROOT, path)))
+    return {e["name"]: e["evaluation"] for e in rep["result"]["entries"]}
+
+
+def quality(ev):
+    """The problem's quality measure of one evaluation and its name: the paper's xi (logistic regression, Sec.
+    4.1), test RMSE (PMF, Sec. 4.2), test log-loss (BNN)."""
+    for key, name in (("xi", "ξ"), ("test_rmse", "test RMSE"), ("test_log_loss", "test log-loss")):
+        if ev.get(key) is not None:
+            return ev[key], name
+    return math.nan, "-"
+
+
+def mamba_speedup_block(name):
+    """Speed-up = a grid search's gradient evaluations (sampling and scoring) / MAMBA-KSD's, per sampler, against
+    grid search by log-loss (the paper's baseline, Coullon, South & Nemeth 2023, Sec. 4.1-4.2) and by KSD
+    (tunelab's: the same metric on the same grid). Below 1: that grid costs less than MAMBA-KSD."""
+    rows, cheaper = [], []
+    if name == "logreg":
+        sets = [("run", "table1/fresh-run"), ("plain", "table1/fresh-plain-ksd")]
+        src = ", ".join(f"`{os.path.join(MAMBA, d)}/SAMPLER-seedK.json`" for _, d in sets)
+        head = (f"**Logistic regression, N = 10^4, seeds 1-10** (reports {src}; grid (log-loss) from the run-kernel "
+                "set: its choice does not use a Stein kernel). Median [min, max] over the seeds; quality = mean ξ over "
+                "the seeds (lower is better).")
+        for s in SAMPLERS:
+            for kern, d in sets:
+                per = []
+                for k in range(1, 11):
+                    own = entries(os.path.join(MAMBA, d, f"{s}-seed{k}.json"))
+                    ll = entries(os.path.join(MAMBA, "table1/fresh-run", f"{s}-seed{k}.json"))["grid (log-loss)"]
+                    m = own["MAMBA-KSD"]
+                    per.append((m["total_grad_evals"], ll["total_grad_evals"], own["grid (KSD)"]["total_grad_evals"],
+                                quality(m)[0], quality(ll)[0]))
+                rows.append((f"{s}, {kern} kernel", per))
+    else:
+        d = os.path.join(MAMBA, name)
+        head = f"**`{name}`** (reports `{d}/SAMPLER.json`, one seed each)."
+        for s in SAMPLERS:
+            f = os.path.join(d, s + ".json")
+            if not os.path.exists(os.path.join(ROOT, f)):
+                continue
+            own = entries(f)
+            m, ll, gk = own["MAMBA-KSD"], own.get("grid (log-loss)"), own.get("grid (KSD)")
+            rows.append((s, [(m["total_grad_evals"], ll and ll["total_grad_evals"], gk and gk["total_grad_evals"],
+                              quality(m)[0], ll and quality(ll)[0])]))
+    qname = quality(entries(os.path.join(MAMBA, "table1/fresh-run/sgld-seed1.json") if name == "logreg"
+                            else os.path.join(MAMBA, name, rows[0][0] + ".json"))["MAMBA-KSD"])[1]
+    out = [head, "",
+           f"| sampler | MAMBA-KSD grad evals | grid (log-loss) grad evals | speed-up vs grid (log-loss) (the paper's) "
+           f"| grid (KSD) grad evals | speed-up vs grid (KSD) | {qname}: MAMBA-KSD / grid (log-loss) |",
+           "|---|---|---|---|---|---|---|"]
+
+    def col(vals, fmt):
+        vals = [v for v in vals if v is not None]
+        if not vals:
+            return "-"
+        med, lo, hi = quantiles(vals)
+        return fmt(med) if lo == hi else f"{fmt(med)} [{fmt(lo)}, {fmt(hi)}]"
+
+    def speed(v):
+        return f"{v:.2f}" if v < 10 else f"{v:.1f}"
+
+    def fin(v):
+        return f"{v:.4f}" if math.isfinite(v) else "not finite"
+
+    for label, per in rows:
+        ll_speed = [p[1] / max(p[0], 1) for p in per if p[1] is not None]
+        k_speed = [p[2] / max(p[0], 1) for p in per if p[2] is not None]
+        if ll_speed and quantiles(ll_speed)[0] < 1:
+            cheaper.append(f"{label} ({speed(quantiles(ll_speed)[0])})")
+        qm = sum(p[3] for p in per) / len(per)
+        ql = [p[4] for p in per if p[4] is not None]
+        out.append(f"| {label} | {col([p[0] for p in per], lambda v: f'{v:.3g}')} | "
+                   f"{col([p[1] for p in per], lambda v: f'{v:.3g}')} | {col(ll_speed, speed)} | "
+                   f"{col([p[2] for p in per], lambda v: f'{v:.3g}')} | {col(k_speed, speed)} | "
+                   f"{fin(qm)} / " + (fin(sum(ql) / len(ql)) if ql else "-") + " |")
+    out += ["", "Grid (log-loss) costs less than MAMBA-KSD (median speed-up below 1) for: "
+            + ("; ".join(cheaper) if cheaper else "none of these samplers") + "."]
+    return "\n".join(out) + "\n"
+
+
+GENERATORS = {"bandit": bandit_block, "hoag": hoag_block, "mamba-speedup": mamba_speedup_block}
+
+
+def measured_js():
+    """www/panels/tune/measured.js: the measured facts the tune panel's reading quotes, from committed reports."""
+    probe_path = os.path.join(MAMBA, "page", "pmf-page-probe-seed0.json")
+    probe = json.load(open(os.path.join(ROOT, probe_path)))
+    ev_dir = os.path.join(MAMBA, "page-logreg-eval")
+    runs = {}
+    for f in sorted(os.listdir(os.path.join(ROOT, ev_dir))):
+        m = re.match(r"seed(\d+)-eval(\d+)R\.json$", f)
+        if m:
+            d = json.load(open(os.path.join(ROOT, ev_dir, f)))
+            runs[(int(m.group(1)), int(m.group(2)))] = {e["name"]: e for e in d["result"]["entries"]}
+    seeds = sorted({s for s, _ in runs if s >= 1})
+
+    def xi(seed, e, t):
+        return runs[(seed, e)][t]["evaluation"]["xi"]
+
+    def med(v):
+        return quantiles(v)[0]
+
+    s0 = {t: {"step": runs[(0, 1)][t]["best"]["step"], "batch": runs[(0, 1)][t]["best"]["batch"],
+              "xi_R": xi(0, 1, t), "xi_10R": xi(0, 10, t)} for t in ("MAMBA-KSD", "grid (KSD)", "heuristic")}
+    logreg = {
+        "preset": "paper-logreg-page", "seed": 0, "chosen": s0, "seeds": seeds,
+        "mamba_below_heuristic": {str(e): sum(1 for k in seeds if xi(k, e, "MAMBA-KSD") < xi(k, e, "heuristic"))
+                                  for e in (1, 10)},
+        "median_xi": {t: {str(e): med([xi(k, e, t) for k in seeds]) for e in (1, 10)}
+                      for t in ("MAMBA-KSD", "heuristic")},
+    }
+    pmf = {k: probe[k] for k in ("preset", "seed", "d", "test_rmse_mean_predictor", "test_rmse_map", "prior_sd")}
+    pmf["rows"] = {r["name"]: {k: r[k] for k in ("test_rmse", "ksd", "sd_strong", "sd_weak", "sd_ratio_strong",
+                                                 "sd_ratio_weak")} for r in probe["rows"]}
+    dump = lambda v: json.dumps(v, indent=2, sort_keys=True)
+    return (
+        "// Generated by `python3 scripts/reproduce/doc_tables.py` from committed reports; do not edit. The test\n"
+        "// command's `python3 scripts/reproduce/doc_tables.py --check` fails when this file differs from what they give.\n"
+        "// The tune panel's reading (reading.js) quotes these measured facts beside the numbers of the run it reads.\n\n"
+        f"/** The pmf-page preset, seed 0, with an exact MALA run (examples/pmf_page_probe.rs; `{probe_path}`): per\n"
+        " * tuner's chosen tuning chain and the exact draws, test RMSE, KSD and the mean sd in the best- / worst-identified\n"
+        " * quarter of the coordinates, and that sd over the exact one. */\n"
+        f"export const PMF_PAGE_PROBE = Object.freeze({dump(pmf)});\n\n"
+        f"/** The paper-logreg-page preset evaluated by fresh chains of R and of 10 R\n"
+        f" * (scripts/reproduce/mamba/page-logreg-eval.sh; `{ev_dir}/seedK-evalER.json`): seed 0's chosen arms and their xi,\n"
+        " * and over the reporting seeds the median xi and on how many MAMBA-KSD's xi is below the heuristic's, by\n"
+        " * evaluation length (\"1\": R, \"10\": 10 R). */\n"
+        f"export const LOGREG_PAGE_EVAL = Object.freeze({dump(logreg)});\n"
+    )
+
+
+FILES = {}
 
 
 def render(key):
@@ -205,6 +348,17 @@ def main():
         new = BLOCK.sub(sub, text)
         if not check and new != text:
             open(path, "w").write(new)
+    # Whole generated files (read by the page), unless only some docs were named.
+    if not [a for a in sys.argv[1:] if not a.startswith("--")]:
+        for rel, make in FILES.items():
+            blocks += 1
+            path = os.path.join(ROOT, rel)
+            body = make()
+            old = open(path).read() if os.path.exists(path) else None
+            if body != old:
+                bad.append(f"{rel}: the whole file")
+                if not check:
+                    open(path, "w").write(body)
     if check:
         for b in bad:
             print(f"doc_tables: {b} differs from what its committed report gives "
