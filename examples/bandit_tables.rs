@@ -1,12 +1,12 @@
 //! Runs the bandit comparisons of docs/bandit-tables.md (problems x methods) and writes, per problem, its raw report
-//! DIR/bandit-reports/SLUG.json: per method and repeat the final simple regret, the recommended arm's true value,
+//! DIR/reports/SLUG.json: per method and repeat the final simple regret, the recommended arm's true value,
 //! the cumulative regret and the distinct arms pulled (the curves and arm statistics are left out); and the
-//! effective-arms data (distinct arms pulled against pulls, per reservoir and method) as DIR/bandit-effective-arms.csv.
+//! effective-arms data (distinct arms pulled against pulls, per reservoir and method) as DIR/effective-arms.csv.
 //! The tables of docs/bandit-tables.md are generated from the reports by `python3 scripts/reproduce/doc_tables.py`.
 //!
 //! `cargo run --release --example bandit_tables -- [--repeats N] [--seed S] [--only NAME;...] [--out DIR]`
-//! (defaults: 20 repeats, seed 1 (the reported seed; nothing was tuned on it), out = docs/). With `--only` (exact
-//! problem names) only the named problems run; the CSV rows of the others are kept.
+//! (defaults: 20 repeats, seed 1 (the reported seed; nothing was tuned on it), out = docs/results/bandit/).
+//! With `--only` (exact problem names) only the named problems run; the CSV rows of the others are kept.
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
@@ -64,7 +64,7 @@ fn main() {
     let repeats: usize = get("--repeats").and_then(|v| v.parse().ok()).unwrap_or(20);
     let seed: u64 = get("--seed").and_then(|v| v.parse().ok()).unwrap_or(1);
     let only: Option<Vec<String>> = get("--only").map(|v| v.split(';').map(String::from).collect());
-    let out = get("--out").unwrap_or_else(|| "docs".into());
+    let out = get("--out").unwrap_or_else(|| "docs/results/bandit".into());
     let reservoir = |a: f64, b: f64, shift: f64, scale: f64| ProblemSpec::Reservoir { a, b, shift, scale };
     let problems: Vec<(&str, ProblemSpec, usize)> = vec![
         ("reservoir Beta(1,1)", reservoir(1.0, 1.0, 0.0, 1.0), 1000),
@@ -97,11 +97,11 @@ fn main() {
     // --only: keep the other problems' rows of the existing CSV
     let mut kept_csv = String::new();
     if only.is_some() {
-        if let Ok(old) = std::fs::read_to_string(format!("{out}/bandit-effective-arms.csv")) {
+        if let Ok(old) = std::fs::read_to_string(format!("{out}/effective-arms.csv")) {
             kept_csv = old.lines().skip(1).map(|l| format!("{l}\n")).collect();
         }
     }
-    let _ = std::fs::create_dir_all(format!("{out}/bandit-reports"));
+    let _ = std::fs::create_dir_all(format!("{out}/reports"));
     for (name, problem, rounds) in problems {
         if only.as_ref().is_some_and(|o| !o.iter().any(|x| name == x)) {
             kept_csv.lines().filter(|l| l.starts_with(&format!("{name},"))).for_each(|l| {
@@ -206,14 +206,12 @@ fn main() {
             "config": c,
             "algorithms": algos,
         });
-        let _ = std::fs::write(
-            format!("{out}/bandit-reports/{slug}.json"),
-            serde_json::to_string(&json).expect("json") + "\n",
-        );
-        eprintln!("{name}: {secs:.1} s -> {out}/bandit-reports/{slug}.json");
-        let _ = std::fs::write(format!("{out}/bandit-effective-arms.csv"), &csv);
+        let _ =
+            std::fs::write(format!("{out}/reports/{slug}.json"), serde_json::to_string(&json).expect("json") + "\n");
+        eprintln!("{name}: {secs:.1} s -> {out}/reports/{slug}.json");
+        let _ = std::fs::write(format!("{out}/effective-arms.csv"), &csv);
     }
-    let _ = std::fs::write(format!("{out}/bandit-effective-arms.csv"), &csv);
+    let _ = std::fs::write(format!("{out}/effective-arms.csv"), &csv);
 }
 
 fn g4(v: f64) -> String {

@@ -20,7 +20,7 @@
 //! data and the wall seconds to reach it (unreached runs count as infinite: the median is "never" when half
 //! or more did not reach it), and the median [min, max] final relative suboptimality.
 //!
-//! Writes the raw report docs/hoag-bench/reports/SETTING.json: per seed and method the curve (passes, seconds,
+//! Writes the raw report docs/results/hoag/SETTING.json: per seed and method the curve (passes, seconds,
 //! accurate outer loss, validation loss per iterate), the final losses and the reference optima; the tables of
 //! docs/hoag-bench/SETTING.md are generated from it by `python3 scripts/reproduce/doc_tables.py`. The reference
 //! optimum is the config's (Pedregosa 2016, Sec. 3.1: the best of 10 randomly initialised HOAG runs, lowered to
@@ -155,12 +155,9 @@ fn main() {
         "config_first_seed": cfg,
         "seeds": raw,
     });
-    let _ = std::fs::create_dir_all("docs/hoag-bench/reports");
-    std::fs::write(
-        format!("docs/hoag-bench/reports/{setting}.json"),
-        serde_json::to_string(&json).expect("json") + "\n",
-    )
-    .expect("write the raw report");
+    let _ = std::fs::create_dir_all("docs/results/hoag");
+    std::fs::write(format!("docs/results/hoag/{setting}.json"), serde_json::to_string(&json).expect("json") + "\n")
+        .expect("write the raw report");
     println!("HOAG benchmark `{setting}`, seeds {first}..={}, {sizes}", first + seeds - 1);
     println!("target: relative suboptimality {TARGET:e} of the outer loss (accurate inner solutions, off the clock)");
     println!();

@@ -4,9 +4,16 @@ A doc holds a generated block between the lines
     <!-- BEGIN generated KEY: scripts/reproduce/doc_tables.py -->
     <!-- END generated KEY -->
 and KEY names the generator and its committed raw report(s):
-    bandit:SLUG   docs/bandit-reports/SLUG.json   (examples/bandit_tables.rs: one comparison, per-repeat finals)
-    hoag:SETTING  docs/hoag-bench/reports/SETTING.json   (examples/hoag_bench.rs: one slim report per seed)
+    bandit:SLUG   docs/results/bandit/reports/SLUG.json   (examples/bandit_tables.rs: one comparison, per-repeat finals)
+    hoag:SETTING  docs/results/hoag/SETTING.json   (examples/hoag_bench.rs: one slim report per seed)
+    mamba-speedup:SET  MAMBA-KSD's compute against both grid searches, from the committed `tunelab compare` reports
+                  of SET: `logreg` (docs/results/mamba/table1/fresh-run and fresh-plain-ksd, seeds 1-10), or one
+                  of docs/results/mamba/{pmf-paper,pmf-paper-seed3,pmf,mnist-bnn-softmax,mnist-bnn}/SAMPLER.json
+    lr:numbers    docs/results/lr-schedule/numbers/PRESET-SEED.json   (scripts/reproduce/lr-schedule/numbers.sh)
+    lr:multitask  docs/results/lr-schedule/multitask/mt-SEED.json    (scripts/reproduce/lr-schedule/multitask.sh)
 Nothing is re-run: every number of a block is computed here from the per-seed values of its report.
+Whole generated files (FILES: www/panels/tune/measured.js, the measured facts the tune panel's reading quotes) are
+written and checked the same way when no doc is named.
 
 Usage: python3 scripts/reproduce/doc_tables.py [--check] [DOC.md ...]
 (default: every .md file under docs/ and README.md; --write is the default, --check writes nothing and exits 1,
@@ -54,10 +61,10 @@ def separated(a, b):
 
 
 def bandit_block(slug):
-    rep = json.load(open(os.path.join(ROOT, "docs", "bandit-reports", slug + ".json")))
+    rep = json.load(open(os.path.join(ROOT, "docs", "results", "bandit", "reports", slug + ".json")))
     band = rep["band"]
     out = [f"**{rep['section']}** ({rep['rounds']} pulls, {rep['repeats']} repeats, seed {rep['seed']}; raw report "
-           f"`docs/bandit-reports/{slug}.json`)", "", rep["problem"], ""]
+           f"`docs/results/bandit/reports/{slug}.json`)", "", rep["problem"], ""]
     if rep.get("note"):
         out += [rep["note"], ""]
     out += ["| method | simple regret | recommended true value | cumulative regret | distinct arms |",
@@ -101,7 +108,7 @@ def sci(x):
 
 
 def hoag_block(setting):
-    path = os.path.join("docs", "hoag-bench", "reports", setting + ".json")
+    path = os.path.join("docs", "results", "hoag", setting + ".json")
     rep = json.load(open(os.path.join(ROOT, path)))
     target = rep["target"]
     seeds = rep["seeds"]
@@ -170,7 +177,249 @@ def hoag_block(setting):
     return "\n".join(out) + "\n"
 
 
-GENERATORS = {"bandit": bandit_block, "hoag": hoag_block}
+MAMBA = os.path.join("docs", "results", "mamba")
+SAMPLERS = ["sgld", "sgld-cv", "sghmc", "sghmc-cv", "sgnht", "sgnht-cv"]
+
+
+def entries(path):
+    """{tuner name: evaluation} of one committed compare report."""
+    rep = json.load(open(os.path.join(ROOT, path)))
+    return {e["name"]: e["evaluation"] for e in rep["result"]["entries"]}
+
+
+def quality(ev):
+    """The problem's quality measure of one evaluation and its name: the paper's xi (logistic regression, Sec.
+    4.1), test RMSE (PMF, Sec. 4.2), test log-loss (BNN)."""
+    for key, name in (("xi", "ξ"), ("test_rmse", "test RMSE"), ("test_log_loss", "test log-loss")):
+        if ev.get(key) is not None:
+            return ev[key], name
+    return math.nan, "-"
+
+
+def mamba_speedup_block(name):
+    """Speed-up = a grid search's gradient evaluations (sampling and scoring) / MAMBA-KSD's, per sampler, against
+    grid search by log-loss (the paper's baseline, Coullon, South & Nemeth 2023, Sec. 4.1-4.2) and by KSD
+    (tunelab's: the same metric on the same grid). Below 1: that grid costs less than MAMBA-KSD."""
+    rows, cheaper = [], []
+    if name == "logreg":
+        sets = [("run", "table1/fresh-run"), ("plain", "table1/fresh-plain-ksd")]
+        src = ", ".join(f"`{os.path.join(MAMBA, d)}/SAMPLER-seedK.json`" for _, d in sets)
+        head = (f"**Logistic regression, N = 10^4, seeds 1-10** (reports {src}; grid (log-loss) from the run-kernel "
+                "set: its choice does not use a Stein kernel). Median [min, max] over the seeds; quality = mean ξ over "
+                "the seeds (lower is better).")
+        for s in SAMPLERS:
+            for kern, d in sets:
+                per = []
+                for k in range(1, 11):
+                    own = entries(os.path.join(MAMBA, d, f"{s}-seed{k}.json"))
+                    ll = entries(os.path.join(MAMBA, "table1/fresh-run", f"{s}-seed{k}.json"))["grid (log-loss)"]
+                    m = own["MAMBA-KSD"]
+                    per.append((m["total_grad_evals"], ll["total_grad_evals"], own["grid (KSD)"]["total_grad_evals"],
+                                quality(m)[0], quality(ll)[0]))
+                rows.append((f"{s}, {kern} kernel", per))
+    else:
+        d = os.path.join(MAMBA, name)
+        head = f"**`{name}`** (reports `{d}/SAMPLER.json`, one seed each)."
+        for s in SAMPLERS:
+            f = os.path.join(d, s + ".json")
+            if not os.path.exists(os.path.join(ROOT, f)):
+                continue
+            own = entries(f)
+            m, ll, gk = own["MAMBA-KSD"], own.get("grid (log-loss)"), own.get("grid (KSD)")
+            rows.append((s, [(m["total_grad_evals"], ll and ll["total_grad_evals"], gk and gk["total_grad_evals"],
+                              quality(m)[0], ll and quality(ll)[0])]))
+    qname = quality(entries(os.path.join(MAMBA, "table1/fresh-run/sgld-seed1.json") if name == "logreg"
+                            else os.path.join(MAMBA, name, rows[0][0] + ".json"))["MAMBA-KSD"])[1]
+    out = [head, "",
+           f"| sampler | MAMBA-KSD grad evals | grid (log-loss) grad evals | speed-up vs grid (log-loss) (the paper's) "
+           f"| grid (KSD) grad evals | speed-up vs grid (KSD) | {qname}: MAMBA-KSD / grid (log-loss) |",
+           "|---|---|---|---|---|---|---|"]
+
+    def col(vals, fmt):
+        vals = [v for v in vals if v is not None]
+        if not vals:
+            return "-"
+        med, lo, hi = quantiles(vals)
+        return fmt(med) if lo == hi else f"{fmt(med)} [{fmt(lo)}, {fmt(hi)}]"
+
+    def speed(v):
+        return f"{v:.2f}" if v < 10 else f"{v:.1f}"
+
+    def fin(v):
+        return f"{v:.4f}" if math.isfinite(v) else "not finite"
+
+    for label, per in rows:
+        ll_speed = [p[1] / max(p[0], 1) for p in per if p[1] is not None]
+        k_speed = [p[2] / max(p[0], 1) for p in per if p[2] is not None]
+        if ll_speed and quantiles(ll_speed)[0] < 1:
+            cheaper.append(f"{label} ({speed(quantiles(ll_speed)[0])})")
+        qm = sum(p[3] for p in per) / len(per)
+        ql = [p[4] for p in per if p[4] is not None]
+        out.append(f"| {label} | {col([p[0] for p in per], lambda v: f'{v:.3g}')} | "
+                   f"{col([p[1] for p in per], lambda v: f'{v:.3g}')} | {col(ll_speed, speed)} | "
+                   f"{col([p[2] for p in per], lambda v: f'{v:.3g}')} | {col(k_speed, speed)} | "
+                   f"{fin(qm)} / " + (fin(sum(ql) / len(ql)) if ql else "-") + " |")
+    out += ["", "Grid (log-loss) costs less than MAMBA-KSD (median speed-up below 1) for: "
+            + ("; ".join(cheaper) if cheaper else "none of these samplers") + "."]
+    return "\n".join(out) + "\n"
+
+
+GENERATORS = {"bandit": bandit_block, "hoag": hoag_block, "mamba-speedup": mamba_speedup_block,
+              "lr": lambda arg: {"numbers": lr_numbers_block, "multitask": lr_multitask_block}[arg](arg)}
+
+
+LR = os.path.join("docs", "results", "lr-schedule")
+
+
+def lr_reports(sub):
+    """{name without .json: result} of the committed learning-rate reports in LR/sub."""
+    d = os.path.join(ROOT, LR, sub)
+    return {f[:-5]: json.load(open(os.path.join(d, f)))["result"] for f in sorted(os.listdir(d)) if f.endswith(".json")}
+
+
+def lr_numbers_block(_):
+    reps = lr_reports("numbers")
+    presets = []
+    for name in reps:
+        p = name.rsplit("-", 1)[0]
+        if p not in presets:
+            presets.append(p)
+    order = ["noisy-quadratic", "digits-logreg", "digits", "mnist"]
+    presets.sort(key=lambda p: order.index(p) if p in order else len(order))
+    f4 = lambda v: f"{v:.4f}"
+    out = [f"Final training loss, median [min, max] over the seeds (raw reports `{LR}/numbers/PRESET-SEED.json`). "
+           "\"best of 6\": every schedule of the family run 6 times (the tuner's Q = 6 copies' compute) and the best "
+           "run of the best schedule kept, tunelab's matched-compute comparison; \"rank, each run once\": the "
+           "tuner's final loss among the family's schedules run once each (their first run), as the paper "
+           "compares (Picheny et al. 2020, Sec. 3.2), 1 = below every schedule.", "",
+           "| preset | seeds | best constant (best of 6) | best exp. decay (best of 6) | dynamic GP (Q = 6) | "
+           "dynamic below both | rank among the 5 constants, each run once, per seed | rank among the 12 decays, "
+           "each run once, per seed | per seed (constant / decay / dynamic) |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    totals = {"constant": [], "exponential-decay": []}
+    for p in presets:
+        rows = sorted(((int(k.rsplit("-", 1)[1]), r) for k, r in reps.items() if k.rsplit("-", 1)[0] == p))
+        vals = []
+        ranks = {"constant": [], "exponential-decay": []}
+        sizes = {}
+        for _, r in rows:
+            dyn = next(m for m in r["methods"] if m["family"] == "dynamic")
+            vals.append((r["best_constant"]["final_loss"], r["best_decay"]["final_loss"], dyn["final_loss"]))
+            for fam in r["per_schedule"]:
+                ranks[fam["family"]].append(fam["rank"])
+                totals[fam["family"]].append(fam["rank"])
+                sizes[fam["family"]] = fam["schedules"]
+
+        def col(i):
+            med, lo, hi = quantiles([v[i] for v in vals])
+            return f"{f4(med)} [{f4(lo)}, {f4(hi)}]"
+        wins = sum(1 for c, d, y in vals if y < min(c, d))
+        rk = lambda fam: ", ".join(map(str, ranks[fam])) + f" (of {sizes.get(fam, 0) + 1})"
+        per = "; ".join(f"{f4(c)} / {f4(d)} / {f4(y)}" for c, d, y in vals)
+        out.append(f"| {p} | {', '.join(str(s) for s, _ in rows)} | {col(0)} | {col(1)} | {col(2)} | "
+                   f"{wins} of {len(vals)} | {rk('constant')} | {rk('exponential-decay')} | {per} |")
+    n = len(totals["exponential-decay"])
+    dec, con = totals["exponential-decay"], totals["constant"]
+    out += ["", f"Each schedule run once, as the paper: the tuner is below every decay in "
+            f"{sum(1 for r in dec if r == 1)} of {n} preset-seed runs and below all but one in "
+            f"{sum(1 for r in dec if r == 2)} (the paper's CIFAR outcome, \"outperforms all exponential decay schedules "
+            f"but one\"); its rank among the 12 decays has median {quantiles(dec)[0]:g} [{min(dec)}, {max(dec)}] of 13. "
+            f"Among the 5 constants: below every one in {sum(1 for r in con if r == 1)} of {len(con)}, median rank "
+            f"{quantiles(con)[0]:g} [{min(con)}, {max(con)}] of 6."]
+    return "\n".join(out) + "\n"
+
+
+def lr_multitask_block(_):
+    reps = lr_reports("multitask")
+    rows = sorted(((int(k.split("-")[1]), r) for k, r in reps.items()), key=lambda x: x[0])
+    K = [("universal", "warm: universal"), ("learn_location", "warm: learn location"), ("cold", "cold Algorithm 2"),
+         ("random", "random search")]
+    f5 = lambda v: f"{v:.5f}"
+    table, eq, ranks = [], [], {k: [] for k, _ in K}
+    for seed, r in rows:
+        mt = r["multitask"]
+        best = [mt[k]["best_so_far"][-1] for k, _ in K]
+        once = lambda fam: sorted(m["repeat_finals"][0] for m in r["methods"] if m["family"] == fam)
+        dec = once("exponential-decay")
+        # expected best of 6 decays drawn without replacement from the 12, each run once: the k-th smallest is the
+        # minimum of a random 6-subset with probability C(12 - k, 5) / C(12, 6)
+        n, q = len(dec), 6
+        e6 = sum(v * math.comb(n - k, q - 1) for k, v in enumerate(dec, 1)) / math.comb(n, q) if n >= q else math.nan
+        grid = mt["target_grid"]
+        for (k, _), b in zip(K, best):
+            ranks[k].append(1 + sum(1 for v in grid if v < b))
+        table.append((seed, best, min(once("constant")), min(dec), e6, min(grid)))
+    out = [f"Final training loss on the new task, per seed (raw reports `{LR}/multitask/mt-SEED.json`). Each tuner "
+           "has 6 runs (its best kept); every constant and decay is run once, so \"best of 12 decays\" spends 12 runs "
+           "and \"best of 6 decays\" (equal compute: the expected best of 6 decays drawn at random from the 12, "
+           "exactly over all 924 draws) 6; \"all 33\" is the best of the 33 candidates, each run once.", "",
+           "| seed | " + " | ".join(f"{n} (6 runs)" for _, n in K)
+           + " | best of 5 constants (5 runs) | best of 12 decays (12 runs) | best of 6 decays (6 runs, expected) | "
+           "all 33 candidates (33 runs) |",
+           "|---|" + "---|" * 8]
+    for seed, best, c, d, e6, g in table:
+        out.append(f"| {seed} | " + " | ".join(f5(b) for b in best) + f" | {f5(c)} | {f5(d)} | {f5(e6)} | {f5(g)} |")
+    cols = [[t[1][i] for t in table] for i in range(4)] + [[t[j] for t in table] for j in (2, 3, 4, 5)]
+    out.append("| median [min, max] | " + " | ".join(
+        f"{f5(quantiles(c)[0])} [{f5(min(c))}, {f5(max(c))}]" for c in cols) + " |")
+    nn = len(table)
+    out += ["", "At equal compute (6 runs each): " + "; ".join(
+        f"{name} below the expected best of 6 decays in {sum(1 for t in table if t[1][i] < t[4])} of {nn} seeds, "
+        f"below the best of 12 decays in {sum(1 for t in table if t[1][i] < t[3])}" for i, (_, name) in enumerate(K))
+        + ". Rank of each tuner's best run among the 33 candidates run once (1 = below all), median [min, max]: "
+        + "; ".join(f"{name} {quantiles(ranks[k])[0]:g} [{min(ranks[k])}, {max(ranks[k])}]" for k, name in K) + "."]
+    return "\n".join(out) + "\n"
+
+
+def measured_js():
+    """www/panels/tune/measured.js: the measured facts the tune panel's reading quotes, from committed reports."""
+    probe_path = os.path.join(MAMBA, "page", "pmf-page-probe-seed0.json")
+    probe = json.load(open(os.path.join(ROOT, probe_path)))
+    ev_dir = os.path.join(MAMBA, "page-logreg-eval")
+    runs = {}
+    for f in sorted(os.listdir(os.path.join(ROOT, ev_dir))):
+        m = re.match(r"seed(\d+)-eval(\d+)R\.json$", f)
+        if m:
+            d = json.load(open(os.path.join(ROOT, ev_dir, f)))
+            runs[(int(m.group(1)), int(m.group(2)))] = {e["name"]: e for e in d["result"]["entries"]}
+    seeds = sorted({s for s, _ in runs if s >= 1})
+
+    def xi(seed, e, t):
+        return runs[(seed, e)][t]["evaluation"]["xi"]
+
+    def med(v):
+        return quantiles(v)[0]
+
+    s0 = {t: {"step": runs[(0, 1)][t]["best"]["step"], "batch": runs[(0, 1)][t]["best"]["batch"],
+              "xi_R": xi(0, 1, t), "xi_10R": xi(0, 10, t)} for t in ("MAMBA-KSD", "grid (KSD)", "heuristic")}
+    logreg = {
+        "preset": "paper-logreg-page", "seed": 0, "chosen": s0, "seeds": seeds,
+        "mamba_below_heuristic": {str(e): sum(1 for k in seeds if xi(k, e, "MAMBA-KSD") < xi(k, e, "heuristic"))
+                                  for e in (1, 10)},
+        "median_xi": {t: {str(e): med([xi(k, e, t) for k in seeds]) for e in (1, 10)}
+                      for t in ("MAMBA-KSD", "heuristic")},
+    }
+    pmf = {k: probe[k] for k in ("preset", "seed", "d", "test_rmse_mean_predictor", "test_rmse_map", "prior_sd")}
+    pmf["rows"] = {r["name"]: {k: r[k] for k in ("test_rmse", "ksd", "sd_strong", "sd_weak", "sd_ratio_strong",
+                                                 "sd_ratio_weak")} for r in probe["rows"]}
+    dump = lambda v: json.dumps(v, indent=2, sort_keys=True)
+    return (
+        "// Generated by `python3 scripts/reproduce/doc_tables.py` from committed reports; do not edit. The test\n"
+        "// command's `python3 scripts/reproduce/doc_tables.py --check` fails when this file differs from what they give.\n"
+        "// The tune panel's reading (reading.js) quotes these measured facts beside the numbers of the run it reads.\n\n"
+        f"/** The pmf-page preset, seed 0, with an exact MALA run (examples/pmf_page_probe.rs; `{probe_path}`): per\n"
+        " * tuner's chosen tuning chain and the exact draws, test RMSE, KSD and the mean sd in the best- / worst-identified\n"
+        " * quarter of the coordinates, and that sd over the exact one. */\n"
+        f"export const PMF_PAGE_PROBE = Object.freeze({dump(pmf)});\n\n"
+        f"/** The paper-logreg-page preset evaluated by fresh chains of R and of 10 R\n"
+        f" * (scripts/reproduce/mamba/page-logreg-eval.sh; `{ev_dir}/seedK-evalER.json`): seed 0's chosen arms and their xi,\n"
+        " * and over the reporting seeds the median xi and on how many MAMBA-KSD's xi is below the heuristic's, by\n"
+        " * evaluation length (\"1\": R, \"10\": 10 R). */\n"
+        f"export const LOGREG_PAGE_EVAL = Object.freeze({dump(logreg)});\n"
+    )
+
+
+FILES = {}
 
 
 def render(key):
@@ -205,6 +454,17 @@ def main():
         new = BLOCK.sub(sub, text)
         if not check and new != text:
             open(path, "w").write(new)
+    # Whole generated files (read by the page), unless only some docs were named.
+    if not [a for a in sys.argv[1:] if not a.startswith("--")]:
+        for rel, make in FILES.items():
+            blocks += 1
+            path = os.path.join(ROOT, rel)
+            body = make()
+            old = open(path).read() if os.path.exists(path) else None
+            if body != old:
+                bad.append(f"{rel}: the whole file")
+                if not check:
+                    open(path, "w").write(body)
     if check:
         for b in bad:
             print(f"doc_tables: {b} differs from what its committed report gives "

@@ -11,9 +11,9 @@
 //!   CLI computes it by default.
 //! - [`KsdOptions::default`] (coordinates standardised by the sample sd, median-distance scale,
 //!   U-statistic) is what tuners should rank arms with: on a posterior much narrower than the unit
-//!   kernel (`scripts/reproduce/mamba/kernel-scale.sh`, `docs/data/kernel-scale.md`) the fixed kernel cannot see a 20% error in the spread and ranks chains that
-//!   barely move above good ones, while the default separates both (evidence in the doc of
-//!   [`KsdOptions`] and in `tests/core/numerics/stein.rs`).
+//!   kernel (`scripts/reproduce/mamba/kernel-scale.sh`, `docs/results/mamba/kernel-scale.md`) the fixed
+//!   kernel cannot see a 20% error in the spread and ranks chains that barely move above good ones, while the
+//!   default separates both (evidence in the doc of [`KsdOptions`] and in `tests/core/numerics/stein.rs`).
 
 pub mod fssd;
 pub mod gram;

@@ -83,8 +83,8 @@ pub fn compare(cmp: &Comparison) {
         println!("reference: MALA, {} samples, acceptance {:.2}, {:.1} s", r.samples, r.accept_rate, r.seconds);
     }
     println!(
-        "{:<16} {:>10} {:>8} {:>4} {:>9} {:>10} {:>9} {:>11} {:>8} {:>8}",
-        "tuner", "h", "n", "L", "KSD", "std err %", "log-loss", "grad evals", "wall s", "speedup"
+        "{:<16} {:>10} {:>8} {:>4} {:>9} {:>10} {:>9} {:>11} {:>8} {:>8} {:>8}",
+        "tuner", "h", "n", "L", "KSD", "std err %", "log-loss", "grad evals", "wall s", "speedup", "vs LL"
     );
     for e in &cmp.entries {
         let (h, n, l) = e
@@ -95,7 +95,7 @@ pub fn compare(cmp: &Comparison) {
             .unwrap_or(("-".into(), "-".into(), "-".into()));
         let ev = &e.evaluation;
         println!(
-            "{:<16} {:>10} {:>8} {:>4} {:>9} {:>10} {:>9} {:>11.3e} {:>8.2} {:>8}",
+            "{:<16} {:>10} {:>8} {:>4} {:>9} {:>10} {:>9} {:>11.3e} {:>8.2} {:>8} {:>8}",
             e.name,
             h,
             n,
@@ -105,9 +105,11 @@ pub fn compare(cmp: &Comparison) {
             fmt_opt(ev.test_log_loss, 4),
             ev.total_grad_evals as f64,
             e.report.compute.wall_seconds,
-            fmt_opt(ev.speedup_vs_grid, 1)
+            fmt_opt(ev.speedup_vs_grid, 1),
+            fmt_opt(ev.speedup_vs_grid_log_loss, 2)
         );
     }
+    println!("speedup: grid (KSD)'s gradient evaluations / the tuner's; vs LL: grid (log-loss)'s / the tuner's");
     if cmp.entries.iter().any(|e| e.evaluation.test_rmse.is_some()) {
         println!("{:<16} {:>10}", "tuner", "test RMSE");
         for e in &cmp.entries {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the bandit tables (D-TTTS, GP-UCB, successive halving / Hyperband and the baselines):
-#   tables  the raw reports docs/bandit-reports/*.json and docs/bandit-effective-arms.csv (examples/bandit_tables.rs:
+#   tables  the raw reports docs/results/bandit/reports/*.json and docs/results/bandit/effective-arms.csv (examples/bandit_tables.rs:
 #           seed 1, 20 repeats), then the tables of docs/bandit-tables.md from the reports (scripts/reproduce/doc_tables.py)
 #   small   only the four Bernoulli reservoirs and the SG-MCMC pool of 60 (seconds each)
 #   gpucb   the README's and docs/bandit.md's GP-UCB numbers (gpucb-numbers.sh, printed)

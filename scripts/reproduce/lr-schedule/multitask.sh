@@ -27,6 +27,12 @@ for s in $SEEDS; do
   $HEAVY cargo run --release -q -p tunelab-cli -- lr-schedule --preset mnist-multitask --seed "$s" --threads "$THREADS" --out "$OUT/mt-$s.json" > /dev/null
   echo "seed $s: $(( $(date +%s) - t0 )) s" >&2
 done
+# The report seeds are the committed raw reports (slimmed: docs/results/lr-schedule/multitask/), from which
+# scripts/reproduce/doc_tables.py generates the docs' table (block lr:multitask).
+if [ "$SEEDS" = "1 2 3 4 5 6 8 9 10 11" ]; then
+  python3 scripts/reproduce/lr-schedule/slim.py docs/results/lr-schedule/multitask $(for s in $SEEDS; do echo "$OUT/mt-$s.json"; done)
+  python3 scripts/reproduce/doc_tables.py docs/HOAG-LRSCHED.md
+fi
 python3 - "$OUT" $SEEDS <<'PY'
 import json, sys, math, statistics as st
 out, seeds = sys.argv[1], [int(s) for s in sys.argv[2:]]

@@ -1,5 +1,5 @@
 """Mean posterior sd per weight of each tuner's chosen arm in the mnist-bnn reports (the measured reason for
-the calibration gap in docs/mnist-bnn.md). Usage: python3 scripts/reproduce/mamba/mnist-bnn-spread.py docs/mnist-bnn"""
+the calibration gap in docs/mnist-bnn.md). Usage: python3 scripts/reproduce/mamba/mnist-bnn-spread.py docs/results/mamba/mnist-bnn"""
 import json, os, sys
 
 d = sys.argv[1]

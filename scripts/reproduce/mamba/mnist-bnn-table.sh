@@ -4,8 +4,8 @@
 # compare's default (a fresh chain of the chosen arm from the MAP, 30 R, first 10% removed as burn-in).
 #
 # Settings (environment):
-#   ACTIVATION  hidden layer: "tanh" (the mnist-bnn preset's; docs/mnist-bnn-results.md, reports in docs/mnist-bnn/)
-#               or "softmax" (the paper's network, App. B.3.1; docs/mnist-bnn-softmax-results.md, docs/mnist-bnn-softmax/)
+#   ACTIVATION  hidden layer: "tanh" (the mnist-bnn preset's; docs/mnist-bnn-results.md, reports in docs/results/mamba/mnist-bnn/)
+#               or "softmax" (the paper's network, App. B.3.1; docs/mnist-bnn-softmax-results.md, docs/results/mamba/mnist-bnn-softmax/)
 #   SAMPLERS    the samplers to run (default: all six); the table lists those whose report exists
 #   EVAL_R      length of each choice's fresh evaluation chain in units of R (default 30, the paper's 300 s against
 #               R = 10 s, Sec. 4.3 / App. B.3.3). At d = 79,510 one 30 R chain (softmax network, SGLD, batch 16) had not
@@ -20,8 +20,8 @@ cd "$(dirname "$0")/../../.."
 BIN="${1:-${CARGO_TARGET_DIR:-target}/release/tunelab}"
 ACTIVATION="${ACTIVATION:-tanh}"
 case "$ACTIVATION" in
-  tanh) OUT=docs/mnist-bnn; DOC=docs/mnist-bnn-results.md ;;
-  softmax) OUT=docs/mnist-bnn-softmax; DOC=docs/mnist-bnn-softmax-results.md ;;
+  tanh) OUT=docs/results/mamba/mnist-bnn; DOC=docs/mnist-bnn-results.md ;;
+  softmax) OUT=docs/results/mamba/mnist-bnn-softmax; DOC=docs/mnist-bnn-softmax-results.md ;;
   *) echo "ACTIVATION must be tanh or softmax" >&2; exit 2 ;;
 esac
 # OUT_DIR / DOC override where the reports and the table go (a probe beside the committed tables).

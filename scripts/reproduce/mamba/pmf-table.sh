@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The paper's Table 2 (section 4.2, appendix B.2) on SIMULATED ratings of MovieLens-100K's shape (943 users x
 # 1,682 items, 100,000 ratings, 20 factors, d = 52,500): the pmf comparison for the six samplers, written to
-# docs/pmf-results.md with the JSON reports (slimmed: no samples) in docs/pmf/.
+# docs/pmf-results.md with the JSON reports (slimmed: no samples) in docs/results/mamba/pmf/.
 #
 # Settings (environment):
 #   GRAD_EVALS  per-arm budget R (default 1e7, the preset's)
@@ -13,12 +13,12 @@
 #   RATINGS     a real ratings file (user,item,rating; MovieLens u.data works) instead of simulated ratings
 #   PAPER=1     the paper's model and grid instead of the pmf preset's: scripts/reproduce/mamba/pmf-paper.json (App.
 #               B.2: hierarchical prior, 12 step sizes 1e-2..10^-7.5, batches 100/10/1%, L in {5, 10}) with the
-#               sampler, seeds, budget and tuners above; written to docs/pmf-paper/ and docs/pmf-paper-results.md
+#               sampler, seeds, budget and tuners above; written to docs/results/mamba/pmf-paper/ and docs/pmf-paper-results.md
 #   SAMPLERS    the samplers to run (default: "sgld sgld-cv sghmc sghmc-cv sgnht sgnht-cv"); the table lists those
 #               whose report exists
 #   TUNELAB     the command that runs tunelab (default: $CARGO_TARGET_DIR/release/tunelab, or the argument)
-#   OUT_DIR, DOC_OUT  where the reports and the table go (default: docs/pmf and docs/pmf-results.md, or the PAPER ones);
-#               another seed of the paper's run: PAPER=1 SEED=3 DATA_SEED=3 OUT_DIR=docs/pmf-paper-seed3
+#   OUT_DIR, DOC_OUT  where the reports and the table go (default: docs/results/mamba/pmf and docs/pmf-results.md, or the PAPER ones);
+#               another seed of the paper's run: PAPER=1 SEED=3 DATA_SEED=3 OUT_DIR=docs/results/mamba/pmf-paper-seed3
 #               DOC_OUT=docs/pmf-paper-results-seed3.md
 # Usage: bash scripts/reproduce/mamba/pmf-table.sh [path/to/tunelab]
 set -euo pipefail
@@ -28,9 +28,9 @@ GRAD_EVALS="${GRAD_EVALS:-1e7}"
 SEED="${SEED:-2}"
 DATA_SEED="${DATA_SEED:-2}"
 TUNERS="${TUNERS:-MAMBA-KSD,grid (log-loss),grid (KSD),heuristic}"
-OUT=docs/pmf
+OUT=docs/results/mamba/pmf
 DOC=docs/pmf-results.md
-if [ -n "${PAPER:-}" ]; then OUT=docs/pmf-paper; DOC=docs/pmf-paper-results.md; fi
+if [ -n "${PAPER:-}" ]; then OUT=docs/results/mamba/pmf-paper; DOC=docs/pmf-paper-results.md; fi
 OUT="${OUT_DIR:-$OUT}"; DOC="${DOC_OUT:-$DOC}"
 mkdir -p "$OUT"
 EXTRA=()

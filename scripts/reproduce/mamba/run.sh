@@ -2,8 +2,8 @@
 # Regenerates this repository's versions of the MAMBA paper's tables (Coullon, South & Nemeth 2023), each with
 # the script beside this one (read its header for the settings and the time it takes):
 #   table1     Table 1 / Figure 3, logistic regression, N = 10^4, seeds 1-10, both Stein kernels, fresh evaluation
-#              (table1.sh, table1.py): reports slimmed into docs/table1/fresh-run/ and fresh-plain/, tables printed
-#   pmf        Table 2, PMF on simulated MovieLens-100K-shaped ratings (pmf-table.sh): docs/pmf-results.md, docs/pmf/
+#              (table1.sh, table1.py): reports slimmed into docs/results/mamba/table1/fresh-run/ and fresh-plain/, tables printed
+#   pmf        Table 2, PMF on simulated MovieLens-100K-shaped ratings (pmf-table.sh): docs/pmf-results.md, docs/results/mamba/pmf/
 #   mnist-bnn  Table 3, the BNN on MNIST at reduced scale (mnist-bnn-table.sh), tanh and the paper's softmax
 #              network, each choice evaluated on a fresh 5 R chain from the MAP (EVAL_R=5; the paper's 30 R took
 #              hours here): docs/mnist-bnn-results.md, docs/mnist-bnn-softmax-results.md
@@ -20,15 +20,15 @@ for part in "${PARTS[@]}"; do
   echo "== mamba: $part"
   case "$part" in
     table1)
-      # both kernels, the fresh evaluation (table1.sh); the older tuning-chain reports in docs/table1/tuning-chain
-      # and docs/table1/seed0 are not regenerated (EVAL=tuning-chain table1.sh would)
+      # both kernels, the fresh evaluation (table1.sh); the older tuning-chain reports in docs/results/mamba/table1/tuning-chain
+      # and docs/results/mamba/table1/seed0 are not regenerated (EVAL=tuning-chain table1.sh would)
       bash $HERE/table1.sh 10000 1 10 target/table1-10000
       for k in run plain; do
-        mkdir -p docs/table1/fresh-$k
-        cp target/table1-10000/fresh-$k/*-seed*.json target/table1-10000/fresh-$k/*-seed*.txt docs/table1/fresh-$k/
-        python3 $HERE/slim-report.py --table1 docs/table1/fresh-$k/*-seed*.json
+        mkdir -p docs/results/mamba/table1/fresh-$k
+        cp target/table1-10000/fresh-$k/*-seed*.json target/table1-10000/fresh-$k/*-seed*.txt docs/results/mamba/table1/fresh-$k/
+        python3 $HERE/slim-report.py --table1 docs/results/mamba/table1/fresh-$k/*-seed*.json
       done
-      python3 $HERE/table1.py docs/table1/fresh-plain docs/table1/fresh-run
+      python3 $HERE/table1.py docs/results/mamba/table1/fresh-plain docs/results/mamba/table1/fresh-run
       ;;
     pmf) bash $HERE/pmf-table.sh "$BIN" ;;
     mnist-bnn)

@@ -2,7 +2,7 @@
 """Aggregates the `tunelab compare` reports that scripts/reproduce/mamba/table1.sh writes.
 
 A report set is one directory of SAMPLER-seedK.json reports made with one Stein kernel and one evaluation (the
-script's OUT_DIR/fresh-run, OUT_DIR/fresh-plain, ...; docs/table1/tuning-chain holds the older tuning-chain
+script's OUT_DIR/fresh-run, OUT_DIR/fresh-plain, ...; docs/results/mamba/table1/tuning-chain holds the older tuning-chain
 reports). Each argument is a set, or a directory whose subdirectories are sets. The set's kernel (`run`, `plain`)
 is read from its MAMBA-KSD entries (`kernel.kind`), its evaluation from the entries' `evaluation.fresh_run`
 (present: a fresh chain from the MAP; absent: the tuning chain).

@@ -23,7 +23,7 @@
 #          about 4x MAMBA-KSD's time, left out of the committed run for time); PLAIN_TUNERS=all runs the five
 #          (table1.py then checks that the kernel-independent tuners' xi agrees).
 # EVAL=tuning-chain evaluates on the chosen arm's tuning chain instead (issue 25's former evaluation; the
-# reports in docs/table1/tuning-chain/ were made so, by this script's earlier version).
+# reports in docs/results/mamba/table1/tuning-chain/ were made so, by this script's earlier version).
 # Seeds 1.. are reporting seeds: no default of the project was chosen on them (defaults: seed 0 of the
 # paper-logreg preset and seeds 1000-1004 of tests/core/numerics/stein_kernel.rs). The loop is seed by seed
 # (both kernels of a seed, then the next seed), so an interrupted run leaves complete seeds; existing JSON
@@ -32,9 +32,9 @@
 # of a seed computes it and saves it to OUT_DIR/reference.seedK.json (`tunelab compare --reference FILE`), the
 # others reuse it (the reports are the same as with the reference recomputed, wall times aside).
 # What docs/paper-logreg-results.md reports: `scripts/reproduce/mamba/table1.sh 10000 1 10 target/table1-10000`
-# (N = 10^4; the seeds that finished are named there), its reports slimmed into docs/table1/fresh-run and
-# docs/table1/fresh-plain with `python3 scripts/reproduce/mamba/slim-report.py --table1`, so
-# `python3 scripts/reproduce/mamba/table1.py docs/table1/fresh-plain docs/table1/fresh-run` prints the tables again.
+# (N = 10^4; the seeds that finished are named there), its reports slimmed into docs/results/mamba/table1/fresh-run and
+# docs/results/mamba/table1/fresh-plain with `python3 scripts/reproduce/mamba/slim-report.py --table1`, so
+# `python3 scripts/reproduce/mamba/table1.py docs/results/mamba/table1/fresh-plain docs/results/mamba/table1/fresh-run` prints the tables again.
 # The default N = 10^6 does not fit a 2-core machine (docs/paper-logreg-results.md).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
