@@ -23,6 +23,8 @@
 #![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod experiment;
+pub mod panel;
+pub mod text;
 pub use experiment::LrExperiment;
 
 //
