@@ -1,4 +1,4 @@
-// Embed mode, the "Embed" dialog, the runtime mode explanation and guided lessons (issue 7).
+// Embed mode, the "Embed" dialog, the runtime mode explanation and guided lessons.
 //
 // Loaded as a module BEFORE www/main.js (index.html), so that a lesson link can put its settings into the URL
 // hash before the page reads it, and so that it listens for `tunelab:panels-ready` before the page fires it.

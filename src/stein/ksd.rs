@@ -25,7 +25,7 @@
 //! same kernel is compiled for 4-wide vectors; no build fuses multiply-adds (WebAssembly has no FMA), so
 //! native and wasm builds give the same bits.
 
-use super::kernel::{check_c_beta, median_pairwise_distance, KernelScale};
+use super::imq::{check_c_beta, median_pairwise_distance, KernelScale};
 use crate::error::{Error, Result};
 use crate::math::powf;
 use rayon::prelude::*;

@@ -4,6 +4,7 @@
 //! run of an exact (Metropolis-adjusted) sampler, and its test log-loss.
 
 pub mod experiment;
+pub mod text;
 pub use experiment::{
     CompareConfig, CompareDetail, CompareExperiment, EvaluationProgress, ReferenceProgress, TunerDetail,
 };
@@ -132,6 +133,25 @@ pub struct Evaluation {
     /// hyper-parameters from the MAP; absent when the tuning chain is evaluated (`"tuning-chain"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fresh_run: Option<FreshRun>,
+}
+
+impl Evaluation {
+    /// An evaluation without metrics (the run chose no arm, or its evaluation chain diverged or kept no
+    /// sample): only the compute.
+    fn unscored(total_grad_evals: u64) -> Evaluation {
+        Evaluation {
+            ksd: None,
+            std_rel_error: None,
+            xi: None,
+            test_log_loss: None,
+            calibration: None,
+            test_rmse: None,
+            total_grad_evals,
+            speedup_vs_grid: None,
+            speedup_vs_grid_log_loss: None,
+            fresh_run: None,
+        }
+    }
 }
 
 /// What the fresh evaluation chain did ([`fresh_chain`]).
@@ -546,18 +566,7 @@ pub fn evaluate(
 ) -> Result<Evaluation> {
     let total = report.compute.grad_evals + report.compute.scoring_grad_evals;
     let Some(best) = &report.best else {
-        return Ok(Evaluation {
-            ksd: None,
-            std_rel_error: None,
-            xi: None,
-            test_log_loss: None,
-            calibration: None,
-            test_rmse: None,
-            total_grad_evals: total,
-            speedup_vs_grid: None,
-            speedup_vs_grid_log_loss: None,
-            fresh_run: None,
-        });
+        return Ok(Evaluation::unscored(total));
     };
     let x = thin_rows(&best.samples, problem.dim, EVAL_ROWS);
     score_samples(problem, &x, &best.posterior.std, reference, seed, kernel, total)
@@ -577,33 +586,11 @@ pub fn evaluate_fresh(
     let total = report.compute.grad_evals + report.compute.scoring_grad_evals;
     let cfg = &report.config;
     let Some(best) = &report.best else {
-        return Ok(Evaluation {
-            ksd: None,
-            std_rel_error: None,
-            xi: None,
-            test_log_loss: None,
-            calibration: None,
-            test_rmse: None,
-            total_grad_evals: total,
-            speedup_vs_grid: None,
-            speedup_vs_grid_log_loss: None,
-            fresh_run: None,
-        });
+        return Ok(Evaluation::unscored(total));
     };
     let (run, x, moments) = fresh_chain_observed(problem, cfg, best, plan, on_progress, cancel)?;
     let mut e = if run.diverged_iter.is_some() || moments.n == 0 {
-        Evaluation {
-            ksd: None,
-            std_rel_error: None,
-            xi: None,
-            test_log_loss: None,
-            calibration: None,
-            test_rmse: None,
-            total_grad_evals: total,
-            speedup_vs_grid: None,
-            speedup_vs_grid_log_loss: None,
-            fresh_run: None,
-        }
+        Evaluation::unscored(total)
     } else {
         score_samples(problem, &x, &moments.std(), reference, cfg.seed, kernel, total)?
     };
