@@ -501,7 +501,7 @@ def measured_js():
     )
 
 
-FILES = {}
+FILES = {os.path.join("www", "panels", "tune", "measured.js"): measured_js}
 
 
 def render(key):
