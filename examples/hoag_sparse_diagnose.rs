@@ -60,8 +60,8 @@ fn part_a(data: &SparseDataset) {
         (outer_loss_at(pr, &a, tol, 10_000) - outer_loss_at(pr, &b, tol, 10_000)) / (2.0 * h)
     };
     let mut worst = (0, 0.0);
-    for i in 0..p {
-        let r = (g[i] - fd(&pr, i, 1e-4, 1e-13)).abs() / g[i].abs().max(1e-300);
+    for (i, &gi) in g.iter().enumerate().take(p) {
+        let r = (gi - fd(&pr, i, 1e-4, 1e-13)).abs() / gi.abs().max(1e-300);
         if r > worst.1 {
             worst = (i, r);
         }

@@ -153,7 +153,7 @@ pub fn softmax_backward(d: &mut [f64], h: &[f64]) {
 
 /// Through `h = relu(a)`: `d_i = 0` where `h_i` is not positive (`relu'(a) = [a > 0]`).
 #[inline]
-#[allow(clippy::neg_cmp_op_on_partial_ord)] // a NaN activation counts as not positive (masked), deliberately
+// `!(h > 0.0)`: a NaN activation counts as not positive (masked), deliberately.
 pub fn relu_backward(d: &mut [f64], h: &[f64]) {
     for (di, hi) in d.iter_mut().zip(h) {
         if !(*hi > 0.0) {

@@ -40,7 +40,20 @@ bash scripts/dev/setup.sh
 # One build of the native tests: the core's tests are one integration crate (tests/core) plus the three that need
 # their own process (tests/soak.rs, tests/mnist_page.rs, tests/shipped_page.rs); the CLI binary built here is the one the python,
 # fuzz-seed and browser sections use (no second build of it).
-section "native: cargo test"
+section "native: cargo fmt --check, cargo clippy -D warnings, cargo test"
+# Formatting and lints first: either failing stops the run here, naming the command that fixes or shows it. The
+# fuzz crate is its own workspace (fuzz/); plain `cargo fmt` there checks its targets only (`--all` would check the
+# core again through the path dependency). Clippy builds check-mode artifacts that `cargo test` does not reuse:
+# measured cost in docs/testing.md ("The test command").
+if ! cargo fmt --all --check || ! (cd fuzz && cargo fmt --check); then
+  echo "scripts/dev/test.sh: the code is not formatted: run \`cargo fmt --all && (cd fuzz && cargo fmt)\` and commit"
+  exit 1
+fi
+if ! cargo clippy --workspace --all-targets -- -D warnings; then
+  echo "scripts/dev/test.sh: clippy found warnings (above): fix them, or allow one narrowly with its reason" \
+    "(see [workspace.lints.clippy] in Cargo.toml); check with \`cargo clippy --workspace --all-targets -- -D warnings\`"
+  exit 1
+fi
 cargo test --all-targets 2>&1 | tee -a "$LOG"
 cargo test --doc 2>&1 | tee -a "$LOG"
 # The CLI that cargo test has just built: the python and browser sections compare bits with it (a copy outside

@@ -146,7 +146,7 @@ fn prediction_errors() {
     let e = fail("---\ntitle: T\nkind: bandit\npreset: beta-reservoir\n---\n## A\n```predict\ntype: arm\n```\n");
     assert_eq!((e.line, e.kind), (7, ErrorKind::Prediction), "{e}");
     assert!(e.message.contains("cannot be revealed"), "{e}");
-    let e = fail(&format!("---\ntitle: T\nkind: hoag\npreset: logreg\n---\n## A\n```predict\ntype: arm\n```\n"));
+    let e = fail("---\ntitle: T\nkind: hoag\npreset: logreg\n---\n## A\n```predict\ntype: arm\n```\n");
     assert_eq!((e.line, e.kind), (7, ErrorKind::Prediction));
     let e = fail(&format!("{HEAD}## A\n```predict\ntype: choice\nquestion: Q?\noption: left\noption: right\nanswer: rihgt\nreveal: R\n```\n"));
     assert_eq!((e.line, e.kind, e.nearest.as_deref()), (12, ErrorKind::Prediction, Some("right")), "{e}");

@@ -111,13 +111,13 @@ impl Target for Gaussian {
     fn add_grad_log_lik_full(&self, theta: &[f64], out: &mut [f64]) {
         // grad log N(theta; mu, Sigma) = -P (theta - mu)
         let d = self.d;
-        for i in 0..d {
+        for (i, o) in out[..d].iter_mut().enumerate() {
             let row = &self.prec[i * d..(i + 1) * d];
             let mut s = 0.0;
             for j in 0..d {
                 s += row[j] * (theta[j] - self.mean[j]);
             }
-            out[i] -= s;
+            *o -= s;
         }
     }
     fn log_lik_point(&self, theta: &[f64], _i: usize) -> f64 {

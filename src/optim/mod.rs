@@ -12,8 +12,8 @@
 //!   matrix-vector product (HOAG's hypergradient systems).
 //! - [`Adam`] (Kingma & Ba 2015): the TVO's VAE, the learning-rate tasks and the lr-schedule trace model.
 
-// Index loops mirror the equations; negated comparisons deliberately catch NaN.
-#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
+// Index loops mirror the equations.
+#![allow(clippy::needless_range_loop)]
 
 pub mod adam;
 pub use adam::Adam;

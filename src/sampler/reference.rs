@@ -317,8 +317,8 @@ pub fn reference_sample_observed(
                 // Stan-like regularisation (n var + 5 eps) / (n + 5), with eps = 1e-3 times the average
                 // variance (scale-free, unlike Stan's absolute 1e-3, for posteriors with tiny spread).
                 let avg = vars.iter().sum::<f64>() / d as f64;
-                for i in 0..d {
-                    let reg = (n * vars[i] + 5.0 * 1e-3 * avg) / (n + 5.0);
+                for (i, var) in vars.iter().enumerate() {
+                    let reg = (n * var + 5.0 * 1e-3 * avg) / (n + 5.0);
                     if reg.is_finite() && reg > 0.0 {
                         mala.m[i] = reg;
                         mala.msqrt[i] = reg.sqrt();

@@ -197,6 +197,7 @@ fn check(config: &str) -> PyResult<String> {
 /// is an upload.
 #[pyfunction]
 #[pyo3(signature = (config, progress=None, csv_text=None, csv_path=None, label=None, threads=None, standardize=false))]
+#[allow(clippy::too_many_arguments, reason = "one argument per keyword of tunelab.run")]
 fn run(
     py: Python<'_>,
     config: &str,

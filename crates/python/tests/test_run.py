@@ -174,9 +174,10 @@ def test_two_sigints_5_ms_apart_still_give_the_stopped_report():
 
 def test_tune_progress_is_proportional_to_the_work_done():
     # A grad-evals budget over 9 arms with eta 3: round 0 runs 9 arms at a small budget, round 1 3 arms at a
-    # larger one. Each progress event's `done` must be the gradient evaluations the arms have run (their
-    # cumulative counters), so that elapsed x remaining / done estimates the time left; chunk counts would put
-    # round 0 at 9/12 of the run.
+    # larger one. Each progress event's `done` must be the work run so far in gradient evaluations: the arms'
+    # cumulative counters plus each scored arm's KSD work (m full-data score vectors over the 160 training points
+    # and m (m - 1) sample pairs of 4 d / d = 4 gradient evaluations each; sgmcmc::plan::ScoreWork), so that
+    # elapsed x remaining / done estimates the time left; chunk counts would put round 0 at 9/12 of the run.
     cfg = {"kind": "tune", "data": {"source": "simulate", "n": 200, "d": 2, "seed": 1, "test_fraction": 0.2},
            "model": {"kind": "logistic"}, "sampler": {"kind": "sgld"},
            "arms": {"log10_step": {"from": -4, "to": -2, "by": 1}, "batch": [0.1, 0.3, 1.0]},
@@ -187,19 +188,27 @@ def test_tune_progress_is_proportional_to_the_work_done():
     report = tunelab.run(cfg, progress=events.append, threads=1)
     total = report["compute"]["total"]
     plan = report["result"]["rounds"]
-    assert total == sum(len(r["arms"]) * r["budget"] for r in plan)
     ran = {}   # arm -> gradient evaluations run so far (cumulative over its rounds)
+    scores = 0.0
     checked = 0
     for e in events:
-        if e["type"] != "progress" or e["detail"].get("type") != "progress":
+        if e["type"] != "progress":
             continue
-        for a in e["detail"]["arms"]:
-            ran[a["arm"]] = a["grad_evals"]
-        work = sum(ran.values())
-        # within one data-point batch per arm and chunk of the gradient evaluations actually run
+        d = e["detail"]
+        if d.get("type") == "progress":
+            for a in d["arms"]:
+                ran[a["arm"]] = a["grad_evals"]
+        elif d.get("type") == "arm-scored" and d["samples"] >= 2:
+            m = d["samples"]
+            scores += m * 160 + m * (m - 1) * 4
+        else:
+            continue
+        work = sum(ran.values()) + scores
+        # within one data-point batch per arm and chunk of the work actually run
         assert abs(e["done"] - work) <= 0.02 * total, (e["done"], work)
         checked += 1
     assert checked >= 8 * len(plan)
+    assert total == pytest.approx(sum(len(r["arms"]) * r["budget"] for r in plan) + scores, rel=1e-12)
     assert report["compute"]["done"] == total
 
 

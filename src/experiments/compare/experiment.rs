@@ -288,6 +288,7 @@ impl Experiment for CompareExperiment {
         };
         let total = self.tuners.len() as f64;
         let mut index = 0usize;
+        let n_test = problem.test.as_ref().map_or(0, |t| t.n_data());
         let mut count = ChunkCounter::default();
         let plan = self.cfg.evaluation.resolve(&self.cfg.base);
         // One progress callback for both phases (the reference, then the tuners), called from one thread.
@@ -301,6 +302,8 @@ impl Experiment for CompareExperiment {
             &mut |name, e| {
                 if matches!(e, TuneEvent::Started { .. }) {
                     index = self.tuners.iter().position(|t| t.0 == name).unwrap_or(index);
+                    // Each tuner's scores are counted under its own metric.
+                    count = ChunkCounter::for_run(&self.tuners[index].1, problem.n_data, n_test, problem.dim);
                 }
                 count.see(e);
                 let frac = if count.total > 0.0 { count.done / count.total } else { 0.0 };

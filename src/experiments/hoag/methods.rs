@@ -2,8 +2,8 @@
 //! differentiation (Domke 2012; Maclaurin et al. 2015: reverse mode through the inner solver, `unroll`), grid
 //! search, random search and GP Bayesian optimisation with expected improvement (Jones et al. 1998).
 
-// Index loops mirror the equations in these numeric kernels; negated comparisons deliberately catch NaN.
-#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
+// Index loops mirror the equations in these numeric kernels.
+#![allow(clippy::needless_range_loop)]
 
 use super::problems::{Bilevel, InnerAt};
 use super::solvers::{conjugate_gradient, norm};

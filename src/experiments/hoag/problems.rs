@@ -13,8 +13,8 @@
 //! Cost unit: one pass over the train data (a gradient, a Hessian-vector product, a kernel matrix-vector
 //! product, or building a kernel matrix). It is deterministic, unlike seconds.
 
-// Index loops mirror the equations in these numeric kernels; negated comparisons deliberately catch NaN.
-#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
+// Index loops mirror the equations in these numeric kernels.
+#![allow(clippy::needless_range_loop)]
 
 use super::solvers::{conjugate_gradient, dot, lbfgs, SolveInfo};
 use crate::math::{exp, ln, ln_1p};

@@ -15,8 +15,8 @@
 //! length) operation for operation; the one difference: the unrolled CG does not recompute the true
 //! residual every 50 iterations.
 
-// Index loops mirror the equations; negated comparisons deliberately catch NaN.
-#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
+// Index loops mirror the equations.
+#![allow(clippy::needless_range_loop)]
 
 use super::problems::InnerAt;
 use super::solvers::{dot, norm};

@@ -35,8 +35,8 @@
 //! (eq. 6 applied to the latent function) with fixed common random numbers, so candidates are compared on the
 //! same draws.
 
-// Index loops mirror the equations in these numeric kernels; negated comparisons deliberately catch NaN.
-#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
+// Index loops mirror the equations in these numeric kernels.
+#![allow(clippy::needless_range_loop)]
 
 use crate::gp::svgp::{inducing_inputs, Inducing, WhitenedQ, GH_W, GH_X};
 use crate::gp::{BaseKernel, Kernel};

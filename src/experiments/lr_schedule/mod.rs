@@ -19,8 +19,8 @@
 //! Events go to an observer on the calling thread. Results do not depend on the number of threads: every
 //! run draws from its own stream `(seed, id)`.
 
-// Index loops mirror the equations in these numeric kernels; negated comparisons deliberately catch NaN.
-#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
+// Index loops mirror the equations in these numeric kernels.
+#![allow(clippy::needless_range_loop)]
 
 pub mod experiment;
 pub use experiment::LrExperiment;

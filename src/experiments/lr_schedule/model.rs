@@ -15,8 +15,8 @@
 //! by maximum likelihood. Predictions over several intervals use recursive sampling (their Sec. 2.3): each
 //! path draws `f` from the GP predictive (noise included) at its own current value, independently per step.
 
-// Index loops mirror the equations in these numeric kernels; negated comparisons deliberately catch NaN.
-#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
+// Index loops mirror the equations in these numeric kernels.
+#![allow(clippy::needless_range_loop)]
 
 use crate::gp::{BaseKernel, Gp, HyperOptions, Kernel};
 use crate::math::{exp, ln, ln_1p, log10};

@@ -53,6 +53,10 @@ pub(super) fn run_segment(
 
 /// A fixed schedule run from `w0` with stream `(seed, id)` (repeat `r > 0`: sub-stream `r` of it); it ends early (between intervals) when `cancel` is
 /// set, and the caller then reports the run as stopped.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the task's start (w0, y0, cap) and the stream (id, repeat) vary per call"
+)]
 pub(super) fn run_schedule(
     pr: &dyn TrainProblem,
     cfg: &LrConfig,

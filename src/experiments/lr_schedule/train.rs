@@ -3,8 +3,8 @@
 //! 2019, "Which algorithmic choices matter at which batch sizes?", Sec. 3), where decaying the learning rate
 //! provably helps. Optimisers: minibatch SGD and Adam (Kingma & Ba 2015, Algorithm 1).
 
-// Index loops mirror the equations in these numeric kernels; negated comparisons deliberately catch NaN.
-#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
+// Index loops mirror the equations in these numeric kernels.
+#![allow(clippy::needless_range_loop)]
 
 use crate::math::{exp, tanh};
 use crate::nn;

@@ -269,6 +269,9 @@ pub const FSSD_POOL_ROWS: usize = 2000;
 /// where 2,000 rows of samples and scores would be 1.7 GB), at least two per arm.
 pub const FSSD_POOL_FLOATS: usize = 1 << 24;
 
+/// One arm's thinned samples, their score vectors and the gradient evaluations they cost.
+type ScoredSet = (Vec<f64>, Vec<f64>, u64);
+
 /// Scores every arm of a round with FSSD-opt as the MAMBA paper defines it (sec. 2.2.2, app. B.1.3): the
 /// J locations and the Gaussian width are fitted once ([`stein::fssd_opt_fit`]) on the round's pooled
 /// samples (at most [`fssd_pool_rows`] rows, equal shares per arm, only arms with finite samples and scores),
@@ -290,7 +293,7 @@ pub fn score_round_fssd(
 ) -> Result<(Vec<Scored>, Option<stein::FssdFit>)> {
     let d = problem.dim;
     // Scores of each arm's samples (in parallel; each arm on its own stream).
-    let with_scores: Vec<Option<(Vec<f64>, Vec<f64>, u64)>> = sets
+    let with_scores: Vec<Option<ScoredSet>> = sets
         .into_par_iter()
         .zip(batches.par_iter())
         .zip(rngs.par_iter_mut())
@@ -307,9 +310,8 @@ pub fn score_round_fssd(
         })
         .collect();
     let finite = |x: &[f64], g: &[f64]| x.iter().chain(g).all(|v| v.is_finite());
-    let poolable: Vec<&(Vec<f64>, Vec<f64>, u64)> =
-        with_scores.iter().flatten().filter(|(x, g, _)| finite(x, g)).collect();
-    let fail = |ws: &[Option<(Vec<f64>, Vec<f64>, u64)>]| {
+    let poolable: Vec<&ScoredSet> = with_scores.iter().flatten().filter(|(x, g, _)| finite(x, g)).collect();
+    let fail = |ws: &[Option<ScoredSet>]| {
         ws.iter()
             .map(|w| match w {
                 Some((x, _, c)) => Scored { value: f64::INFINITY, n: x.len() / d, grad_evals: *c },

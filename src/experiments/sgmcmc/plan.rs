@@ -8,27 +8,191 @@ use crate::bandit::schedule::{mamba_schedule, RoundPlan};
 use crate::experiments::cost::{Basis, Cost, Phase};
 
 /// The work of a tuning run in its budget's unit (gradient evaluations, iterations or seconds of sampling) and a
-/// counter over its progress events: the plan's total is the sum over rounds of arms x budget per arm, and each
-/// chunk of a round adds budget / CHUNKS for every arm that ran it, so progress is proportional to the work and
-/// an ETA of elapsed x remaining / done holds when the work runs at a steady rate.
+/// counter over its progress events, so that an ETA of elapsed x (total - done) / done holds when the work runs
+/// at a steady rate. The arms' chains: the plan's sum over rounds of arms x budget per arm, each chunk of a round
+/// adding budget / CHUNKS for every arm that ran it. The scores (a counter made by [`ChunkCounter::for_run`];
+/// `Default` counts the chains only): each scored arm's score work in the same unit, from its sample count
+/// ([`ScoreWork`]); the total counts each round's planned scores (every arm of the first round; later rounds the
+/// arms with the most samples, a bound) and is corrected to the scores' real work when each round ends.
 #[derive(Default)]
 pub struct ChunkCounter {
     pub done: f64,
     pub total: f64,
     /// The budget per arm of the round under way.
     budget: f64,
+    /// How the scores' work is counted; `None`: not counted.
+    score: Option<ScoreWork>,
+    /// Per arm id: (gradient evaluations per iteration, batch), from the `Started` event.
+    arms: Vec<(u64, usize)>,
+    /// The chains' planned work (the schedule's).
+    chains: f64,
+    /// Per round: the scores' work, planned until the round is scored, then the work counted.
+    rounds: Vec<f64>,
+    /// The round under way (its index in `rounds`) and the scores' work counted in it.
+    round: usize,
+    scored: f64,
+}
+
+/// The work of scoring one arm in gradient-evaluation equivalents, from its sample count `m` (the driver's
+/// `score_with`): `m` score vectors (each over the full data, the arm's minibatch with stochastic gradients, or
+/// the test set's predictions for log-loss and error rate) and, for KSD, the `m (m - 1)` ordered sample pairs of
+/// the U-statistic, each about four passes over `d` (the kernel, its two gradients, the score products) against
+/// `per_point` multiply-adds of one data point's gradient (the cost model's `Phase::per`). A seconds budget
+/// counts seconds of sampling only: the scores are not counted there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoreWork {
+    unit: super::BudgetUnit,
+    /// Rows per score vector: `Some(n)` for full data or a test set, `None` for the arm's own batch.
+    rows: Option<f64>,
+    /// Gradient evaluations of one sample pair (KSD; 0 for the other metrics).
+    pair: f64,
+    max_samples: usize,
+    thin: u64,
+    /// The samples of a whole chain are scored (MAMBA's chain scoring): `max_samples` each round.
+    chain: bool,
+}
+
+impl ScoreWork {
+    /// The score work model of a run config on data of `n_train` training and `n_test` test points.
+    pub fn new(cfg: &TuneConfig, n_train: usize, n_test: usize, dim: usize) -> ScoreWork {
+        use super::config::{MetricKind, Scoring};
+        let unit = cfg.budget.unit_amount().map(|u| u.0).unwrap_or(super::BudgetUnit::GradEvals);
+        let per_point = problem_size(cfg).map_or(dim as f64, |s| s.per_point).max(1.0);
+        let rows = match cfg.metric.kind {
+            MetricKind::LogLoss | MetricKind::Accuracy => Some(n_test as f64),
+            _ if cfg.metric.stochastic_gradients => None,
+            _ => Some(n_train as f64),
+        };
+        let pair = if matches!(cfg.metric.kind, MetricKind::Ksd { .. }) { 4.0 * dim as f64 / per_point } else { 0.0 };
+        ScoreWork {
+            unit,
+            rows,
+            pair,
+            max_samples: cfg.metric.max_samples,
+            thin: cfg.thin.max(1) as u64,
+            chain: matches!(cfg.tuner, TunerSpec::Mamba { scoring: Scoring::Chain, .. }),
+        }
+    }
+
+    /// The work, in the budget's unit, of scoring `m` samples of an arm with `per_iter` gradient evaluations per
+    /// iteration and minibatch `batch` (an iterations budget: in the arm's iterations).
+    pub fn work(&self, m: usize, per_iter: u64, batch: usize) -> f64 {
+        if m < 2 {
+            return 0.0;
+        }
+        let m = m as f64;
+        let grads = m * self.rows.unwrap_or(batch as f64) + m * (m - 1.0) * self.pair;
+        match self.unit {
+            super::BudgetUnit::GradEvals => grads,
+            super::BudgetUnit::Iterations => grads / per_iter.max(1) as f64,
+            super::BudgetUnit::Seconds => 0.0,
+        }
+    }
+
+    /// The samples a round of `budget` scores for an arm with `per_iter` gradient evaluations per iteration (the
+    /// driver's round store from a chain's start, at most `max_samples`).
+    pub fn samples(&self, budget: f64, per_iter: u64) -> usize {
+        match super::samples::round_rows(self.unit, budget, super::driver::CHUNKS, 0, 0, per_iter, self.thin) {
+            Some(rows) if !self.chain => rows.min(self.max_samples),
+            _ => self.max_samples,
+        }
+    }
+
+    /// The planned score work of a round of `budget` over the `n` arms (of `arms`) with the most work.
+    fn plan(&self, arms: &[(u64, usize)], n: usize, budget: f64) -> f64 {
+        let mut w: Vec<f64> = arms.iter().map(|&(g, b)| self.work(self.samples(budget, g), g, b)).collect();
+        w.sort_by(|a, b| b.total_cmp(a));
+        w.iter().take(n).sum()
+    }
 }
 
 impl ChunkCounter {
+    /// A counter that counts the scores' work too, for a run of `cfg` on data of `n_train` training points,
+    /// `n_test` test points and dimension `dim`.
+    pub fn for_run(cfg: &TuneConfig, n_train: usize, n_test: usize, dim: usize) -> ChunkCounter {
+        let mut c = ChunkCounter { score: Some(ScoreWork::new(cfg, n_train, n_test, dim)), ..Default::default() };
+        // Each arm's gradient evaluations per iteration (the driver's `SamplerParams`), by arm id.
+        if let Ok(arms) = super::arms::tuner_arms(
+            &cfg.tuner,
+            &cfg.arms,
+            cfg.sampler.kind,
+            n_train,
+            &mut crate::rng::stream(cfg.seed, super::driver::STREAM_TUNER),
+        ) {
+            for a in arms {
+                let p = crate::sampler::SamplerParams {
+                    kind: cfg.sampler.kind,
+                    step: a.step,
+                    batch: a.batch,
+                    leapfrog: a.leapfrog,
+                    friction: cfg.sampler.friction,
+                    thermostat_a: cfg.sampler.thermostat_a,
+                    with_replacement: cfg.sampler.with_replacement,
+                }
+                .validate(n_train.max(1));
+                if let Ok(p) = p {
+                    if c.arms.len() <= a.id {
+                        c.arms.resize(a.id + 1, (1, 1));
+                    }
+                    c.arms[a.id] = (p.grad_evals_per_iter(), p.batch());
+                }
+            }
+        }
+        c
+    }
+
+    fn arm(&self, id: usize) -> (u64, usize) {
+        self.arms.get(id).copied().unwrap_or((1, 1))
+    }
+
+    fn sum(&mut self) {
+        self.total = self.chains + self.rounds.iter().sum::<f64>();
+    }
+
     pub fn see(&mut self, e: &Event) {
         match e {
             Event::Started { schedule, .. } => {
-                self.total = schedule.iter().map(|p| p.arms as f64 * p.budget).sum();
+                self.chains = schedule.iter().map(|p| p.arms as f64 * p.budget).sum();
+                self.rounds = match &self.score {
+                    Some(s) => schedule.iter().map(|p| s.plan(&self.arms, p.arms, p.budget)).collect(),
+                    None => Vec::new(),
+                };
+                self.sum();
                 self.done = 0.0;
+                self.round = 0;
+                self.scored = 0.0;
             }
-            Event::RoundStarted { budget, .. } => self.budget = *budget,
+            Event::RoundStarted { arms, budget, .. } => {
+                self.budget = *budget;
+                self.scored = 0.0;
+                // The round's arms are known now: its planned scores are theirs.
+                if let Some(s) = &self.score {
+                    let ids: Vec<(u64, usize)> = arms.iter().map(|&a| self.arm(a)).collect();
+                    let plan = s.plan(&ids, ids.len(), *budget);
+                    if let Some(r) = self.rounds.get_mut(self.round) {
+                        *r = plan;
+                    }
+                    self.sum();
+                }
+            }
             Event::Progress { arms, .. } => {
                 self.done = (self.done + arms.len() as f64 * self.budget / super::driver::CHUNKS as f64).min(self.total)
+            }
+            Event::ArmScored { arm, samples, .. } => {
+                if let Some(s) = &self.score {
+                    let (g, b) = self.arm(*arm);
+                    let w = s.work(*samples, g, b);
+                    self.scored += w;
+                    self.done = (self.done + w).min(self.total);
+                }
+            }
+            Event::RoundFinished { .. } => {
+                // The round's scores as counted (a diverged arm or a shorter chain scores fewer samples).
+                if let Some(r) = self.rounds.get_mut(self.round) {
+                    *r = self.scored;
+                    self.sum();
+                }
+                self.round += 1;
             }
             Event::Done { .. } => self.done = self.total,
             _ => {}

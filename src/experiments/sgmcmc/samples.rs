@@ -70,10 +70,10 @@ impl Moments {
     pub fn push(&mut self, row: &[f64]) {
         self.n += 1;
         let k = self.n as f64;
-        for j in 0..row.len() {
-            let delta = row[j] - self.mean[j];
-            self.mean[j] += delta / k;
-            self.m2[j] += delta * (row[j] - self.mean[j]);
+        for ((&x, mean), m2) in row.iter().zip(&mut self.mean).zip(&mut self.m2) {
+            let delta = x - *mean;
+            *mean += delta / k;
+            *m2 += delta * (x - *mean);
         }
     }
 

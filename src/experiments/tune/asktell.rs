@@ -395,6 +395,9 @@ mod tests {
     use crate::stein;
     use rand_distr::{Distribution, StandardNormal};
 
+    /// Arm index with its samples and their score vectors.
+    type ArmSamples = (usize, (Vec<f64>, Vec<f64>));
+
     /// n draws of N(0, (sd * spread)^2 I) in d dimensions with scores of the target N(0, sd^2 I).
     fn gaussian(n: usize, d: usize, sd: f64, spread: f64, seed: u64) -> (Vec<f64>, Vec<f64>) {
         let mut r = rng::stream(seed, 7);
@@ -439,7 +442,7 @@ mod tests {
         while let Some(ask) = t.ask() {
             asked.push((ask.arms.clone(), ask.budget));
             let n = (ask.budget * 40.0) as usize;
-            let data: Vec<(usize, (Vec<f64>, Vec<f64>))> = ask
+            let data: Vec<ArmSamples> = ask
                 .arms
                 .iter()
                 .map(|&a| {
@@ -474,7 +477,7 @@ mod tests {
         let run = |remote: bool| {
             let mut t = AskTell::new(AskTellConfig::new(4, 8.0)).unwrap();
             while let Some(ask) = t.ask() {
-                let data: Vec<(usize, (Vec<f64>, Vec<f64>))> =
+                let data: Vec<ArmSamples> =
                     ask.arms.iter().map(|&a| (a, gaussian(60, 2, 1.0, 1.0 + 0.3 * a as f64, a as u64))).collect();
                 if remote {
                     let s: Vec<(usize, f64, usize)> = data

@@ -64,7 +64,8 @@ impl Experiment for TuneExperiment {
         stop: &AtomicBool,
     ) -> Result<TuneReport> {
         let problem = build_problem(&self.cfg, inputs)?;
-        let mut count = ChunkCounter::default();
+        let n_test = problem.test.as_ref().map_or(0, |t| t.n_data());
+        let mut count = ChunkCounter::for_run(&self.cfg, problem.n_data, n_test, problem.dim);
         driver::drive(
             &self.cfg,
             &problem,

@@ -127,6 +127,7 @@ fn the_default_evaluation_is_a_fresh_run_of_the_papers_length_from_the_map() {
 
 /// The chain of a given plan, rebuilt by hand: a sampler at `start` on the stream `(seed, id)`, `warm`
 /// iterations dropped, then `iters` iterations kept every `thin`-th.
+#[allow(clippy::too_many_arguments, reason = "each argument is one part of the plan the test rebuilds")]
 fn by_hand(
     problem: &Posterior,
     c: &CompareConfig,

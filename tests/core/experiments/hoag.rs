@@ -23,10 +23,10 @@ fn fd_check(pr: &dyn Bilevel, lam: &[f64]) {
     let (_, g) = hypergradient(pr, lam, 1e-12, 10_000);
     // Central differences, h = 1e-3: truncation error O(h²) ≈ 1e-6 relative, solver noise far below.
     let h = 1e-3;
-    for i in 0..lam.len() {
+    for (i, &gi) in g.iter().enumerate() {
         let fd = crate::common::fd::partial(|l| outer_loss_at(pr, l, 1e-13, 10_000), lam, i, h);
-        let err = (g[i] - fd).abs();
-        assert!(err <= 1e-6 + 1e-4 * fd.abs(), "coordinate {i} at {lam:?}: analytic {} vs FD {fd}", g[i]);
+        let err = (gi - fd).abs();
+        assert!(err <= 1e-6 + 1e-4 * fd.abs(), "coordinate {i} at {lam:?}: analytic {gi} vs FD {fd}");
     }
 }
 
@@ -76,14 +76,14 @@ fn iterative_differentiation_is_the_exact_derivative_of_the_solver_output() {
         // Far from converged: the unrolled and the implicit hypergradients differ.
         let (_, g_impl) = hypergradient(pr.as_ref(), &lam, 1e-12, 10_000);
         assert!(g.iter().zip(&g_impl).any(|(a, b)| (a - b).abs() > 1e-3 * b.abs()), "{problem:?}: {g:?} {g_impl:?}");
-        for i in 0..lam.len() {
+        for (i, &gi) in g.iter().enumerate() {
             let fd = crate::common::fd::partial(
                 |l| hoag::iterdiff_hypergradient(pr.as_ref(), l, steps, 0.0).0,
                 &lam,
                 i,
                 1e-5,
             );
-            assert!((g[i] - fd).abs() <= 1e-8 + 1e-5 * fd.abs(), "{problem:?} {i}: {} vs {fd}", g[i]);
+            assert!((gi - fd).abs() <= 1e-8 + 1e-5 * fd.abs(), "{problem:?} {i}: {gi} vs {fd}");
         }
     }
 }

@@ -24,9 +24,9 @@ fn classifier_gradients_match_finite_differences() {
         let mut g = vec![0.0; c.dim()];
         let mut s = Vec::new();
         c.stoch_grad(&w, &mut rng, &mut g, &mut s);
-        for j in 0..c.dim() {
+        for (j, &gj) in g.iter().enumerate() {
             let fd = crate::common::fd::partial(|a| c.trace_loss(a, &mut s), &w, j, 1e-6);
-            assert!((fd - g[j]).abs() < 1e-7, "{kind:?} coordinate {j}: {} vs {fd}", g[j]);
+            assert!((fd - gj).abs() < 1e-7, "{kind:?} coordinate {j}: {gj} vs {fd}");
         }
     }
 }

@@ -212,7 +212,7 @@ fn shipped_configs_parse() {
         let Ok(text) = std::fs::read_to_string(&f) else { continue };
         let Ok(v) = serde_json::from_str::<Value>(&text) else { continue };
         let cfg = if v.get("status").is_some() { &v["config"] } else { &v };
-        if !cfg.get("kind").and_then(Value::as_str).is_some_and(|k| Kind::parse(k).is_ok()) {
+        if cfg.get("kind").and_then(Value::as_str).is_none_or(|k| Kind::parse(k).is_err()) {
             continue;
         }
         read += 1;

@@ -544,3 +544,56 @@ fn compare_grid_baseline_is_the_papers_appendix_b() {
     assert_eq!(g.start, StartSpec::MapNoise(0.05));
     assert_eq!(g.budget, BudgetSpec { iterations: Some(7.0), ..Default::default() });
 }
+
+/// Progress counts the chains' gradient evaluations and the scores' work in gradient-evaluation equivalents
+/// (`sgmcmc::plan::ScoreWork`): each full-data KSD score of `m` samples costs `m` full-data gradients (`m` x
+/// the training points) and `m (m - 1)` sample pairs of `4 d / d` = 4 gradient evaluations each (logistic
+/// regression: a data point's gradient is `d` multiply-adds, a pair about `4 d`). So each progress event's `done`
+/// is the work run so far, the scores included, and the run's total is the work of the whole run.
+#[test]
+fn progress_counts_the_chains_and_the_scores_in_one_unit() {
+    use tunelab::experiments::{Detail, Event as Ev, ExperimentConfig, Inputs};
+    let cfg = small_logreg();
+    let (n_train, d) = (800.0, 10.0);
+    let checked = ExperimentConfig::Tune(cfg.clone()).check().unwrap();
+    let mut events = Vec::new();
+    let report = checked.run(Inputs::default(), &mut |e| events.push(e.clone()), &AtomicBool::new(false)).unwrap();
+    let mut chains = std::collections::BTreeMap::new();
+    let (mut scores, mut first_total, mut checked_events) = (0.0, None, 0);
+    let mut last = (0.0, 0.0);
+    for e in &events {
+        let Ev::Progress { done, total, detail: Detail::Tune(t) } = e else { continue };
+        match t {
+            Event::Progress { arms, .. } => {
+                for a in arms {
+                    chains.insert(a.arm, a.grad_evals as f64);
+                }
+            }
+            Event::ArmScored { samples, .. } if *samples >= 2 => {
+                let m = *samples as f64;
+                scores += m * n_train + m * (m - 1.0) * 4.0 * d / d;
+            }
+            _ => {}
+        }
+        first_total.get_or_insert(*total);
+        let work = chains.values().sum::<f64>() + scores;
+        // within the rounding of the chunks' goals (an iteration of the largest batch per arm and chunk)
+        assert!((done - work).abs() <= 0.01 * total, "{done} counted, {work} run, of {total}: {t:?}");
+        assert!(*done >= last.0, "progress went back: {done} after {}", last.0);
+        last = (*done, *total);
+        checked_events += 1;
+    }
+    let first_total = first_total.unwrap();
+    let (done, total) = last;
+    assert!(checked_events > 20);
+    assert_eq!(done, total);
+    assert_eq!(report.compute.done, report.compute.total);
+    // The scores are a large share of this run's work (so a counter without them fails above) ...
+    let Some(tunelab::experiments::Output::Tune(r)) = &report.result else { panic!("no tune result") };
+    let chain_work: f64 = r.rounds.iter().map(|x| x.arms.len() as f64 * x.budget).sum();
+    assert!(scores > 0.2 * total, "scores {scores} of {total}");
+    assert!((total - (chain_work + scores)).abs() <= 1e-6 * total, "{total} != {chain_work} + {scores}");
+    // ... and the total planned at the start (later rounds: the arms with the most samples) bounds the run's
+    // work closely.
+    assert!(first_total >= total * (1.0 - 1e-9) && first_total <= 1.25 * total, "planned {first_total}, ran {total}");
+}

@@ -133,7 +133,7 @@ fn lml_gradient_matches_finite_differences() {
         let g = gp.lml_grad();
         let p = gp.params();
         assert_eq!(g.len(), p.len());
-        for i in 0..p.len() {
+        for (i, &gi) in g.iter().enumerate() {
             let fd = crate::common::fd::partial(
                 |q| {
                     let mut a = gp.clone();
@@ -144,7 +144,7 @@ fn lml_gradient_matches_finite_differences() {
                 i,
                 1e-5,
             );
-            assert!((fd - g[i]).abs() < 1e-5 * (1.0 + fd.abs()), "{:?} param {i}: fd {fd} vs {}", k.base, g[i]);
+            assert!((fd - gi).abs() < 1e-5 * (1.0 + fd.abs()), "{:?} param {i}: fd {fd} vs {gi}", k.base);
         }
     }
 }

@@ -752,8 +752,8 @@ fn samplers_recover_linear_regression_posterior() {
     let mut rng = stream(41, 1);
     let map = find_map(&t, &[0.0; 3], &MapOptions::default(), &mut rng).unwrap();
     assert!(map.converged);
-    for i in 0..3 {
-        assert!((map.theta[i] - mean[i]).abs() < 1e-7, "MAP = posterior mean for a Gaussian posterior");
+    for (t, m) in map.theta.iter().zip(&mean) {
+        assert!((t - m).abs() < 1e-7, "MAP = posterior mean for a Gaussian posterior");
     }
     let cv = Arc::new(ControlVariate::new(&t, map.theta.clone()).unwrap());
     let h = 2e-3;

@@ -41,7 +41,7 @@ fn sample_sets(n: usize, d: usize, seed: u64) -> Vec<(Vec<f64>, Vec<f64>)> {
         let mut r = rng::stream(seed, id as u64);
         let mut x = Vec::with_capacity(n * d);
         for i in 0..n {
-            for k in 0..d {
+            for (k, mk) in m.iter().enumerate() {
                 let z: f64 = StandardNormal.sample(&mut r);
                 let v = match id {
                     0 => z,
@@ -55,7 +55,7 @@ fn sample_sets(n: usize, d: usize, seed: u64) -> Vec<(Vec<f64>, Vec<f64>)> {
                     8 => 0.5 * z,
                     _ => 1e4 * z,
                 };
-                x.push(m[k] + SD * v);
+                x.push(mk + SD * v);
             }
         }
         let s: Vec<f64> = x.iter().enumerate().map(|(j, v)| -(v - m[j % d]) / (SD * SD)).collect();

@@ -47,9 +47,8 @@ impl TvoSchedule {
         if !(lambda0 > 0.0 && lambda1 > 0.0 && lambda0 < 200.0 && lambda1 < 200.0) {
             return Err(Error::config("tvo-schedule: lambdas must be in (0, 200)"));
         }
-        if !(rate > 0.0 && rate.is_finite() && sharpness > 0.0 && sharpness.is_finite())
-            || !(noise_sd >= 0.0 && noise_sd.is_finite())
-        {
+        let positive = |v: f64| v > 0.0 && v.is_finite();
+        if !(positive(rate) && positive(sharpness) && noise_sd >= 0.0 && noise_sd.is_finite()) {
             return Err(Error::config("tvo-schedule: rate and sharpness must be > 0, noise_sd >= 0"));
         }
         Ok(TvoSchedule { d, lambda0, lambda1, rate, sharpness, noise_sd, u: 0.0 })

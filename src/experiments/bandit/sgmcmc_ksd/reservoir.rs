@@ -9,7 +9,6 @@ use crate::rng::{stream, substream, Rng};
 use crate::sampler::ValidSamplerParams;
 use crate::{Error, Result};
 use rand::RngExt;
-use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
