@@ -17,7 +17,8 @@ and KEY names the generator and its committed raw report(s):
     lr:multitask  docs/results/lr-schedule/multitask/mt-SEED.json    (scripts/reproduce/lr-schedule/multitask.sh)
 Nothing is re-run: every number of a block is computed here from the per-seed values of its report.
 Whole generated files (FILES: www/panels/tune/measured.js, the measured facts the tune panel's reading quotes) are
-written and checked the same way when no doc is named.
+written and checked the same way when no doc is named, and so are figures quoted in prose (QUOTES: each sentence
+recomputed from the committed reports must appear in its doc; they are checked, not rewritten).
 
 Usage: python3 scripts/reproduce/doc_tables.py [--check] [DOC.md ...]
 (default: every .md file under docs/ and README.md; --write is the default, --check writes nothing and exits 1,
@@ -453,6 +454,73 @@ def lr_multitask_block(_):
     return "\n".join(out) + "\n"
 
 
+def _speedups(set_dir, sampler, grid):
+    """Median over seeds 1-10 of grid / MAMBA-KSD gradient evaluations on logistic regression (grid (log-loss) from
+    the run-kernel set, whose choice uses no Stein kernel)."""
+    v = []
+    for k in range(1, 11):
+        own = entries(os.path.join(MAMBA, "table1", set_dir, f"{sampler}-seed{k}.json"))
+        g = (entries(os.path.join(MAMBA, "table1", "fresh-run", f"{sampler}-seed{k}.json"))["grid (log-loss)"]
+             if grid == "grid (log-loss)" else own[grid])
+        v.append(g["total_grad_evals"] / own["MAMBA-KSD"]["total_grad_evals"])
+    return quantiles(v)[0]
+
+
+def _one_speedup(name, sampler):
+    e = entries(os.path.join(MAMBA, name, sampler + ".json"))
+    return e["grid (log-loss)"]["total_grad_evals"] / e["MAMBA-KSD"]["total_grad_evals"]
+
+
+def _lr_decay_ranks():
+    return [fam["rank"] for r in lr_reports("numbers").values() for fam in r["per_schedule"]
+            if fam["family"] == "exponential-decay"]
+
+
+def _expected_best6_median():
+    vals = []
+    for r in lr_reports("multitask").values():
+        dec = sorted(m["repeat_finals"][0] for m in r["methods"] if m["family"] == "exponential-decay")
+        vals.append(sum(v * math.comb(len(dec) - k, 5) for k, v in enumerate(dec, 1)) / math.comb(len(dec), 6))
+    return quantiles(vals)[0]
+
+
+def _hoag_final(setting, method):
+    return quantiles([x[1] for x in hoag_rows(json.load(open(os.path.join(ROOT, "docs", "results", "hoag",
+                                                                          setting + ".json"))))[method]])[0]
+
+
+# Figures quoted in prose, each recomputed from the committed reports: (doc, text with {} for the figures, a
+# function giving the figures). --check fails when the doc no longer holds the text the reports give.
+QUOTES = [
+    ("docs/papers/mamba.md", "Against grid (log-loss) SGHMC's speed-up is {:.2f} (logistic regression, run kernel, "
+     "median of seeds 1-10; {:.2f} with the plain kernel), {:.1f} and {:.1f} (the paper's PMF, two seeds)",
+     lambda: (_speedups("fresh-run", "sghmc", "grid (log-loss)"), _speedups("fresh-plain-ksd", "sghmc", "grid (log-loss)"),
+              _one_speedup("pmf-paper", "sghmc"), _one_speedup("pmf-paper-seed3", "sghmc"))),
+    ("docs/paper-mamba.md", "search by log-loss is the cheaper tuner on logistic regression** (speed-up {:.2f}-{:.2f} with "
+     "either kernel", lambda: (min(_speedups(d, s, "grid (log-loss)") for d in ("fresh-run", "fresh-plain-ksd")
+                                  for s in ("sgld", "sgld-cv", "sgnht", "sgnht-cv")),
+                              max(_speedups(d, s, "grid (log-loss)") for d in ("fresh-run", "fresh-plain-ksd")
+                                  for s in ("sgld", "sgld-cv", "sgnht", "sgnht-cv")))),
+    ("docs/HOAG-LRSCHED.md", "it ranks {:g}th of 13 among the\ndecays at the median",
+     lambda: (quantiles(_lr_decay_ranks())[0],)),
+    ("docs/paper-lr-schedule.md", "of 6 decays drawn from the 12 is {:.5f}", lambda: (_expected_best6_median(),)),
+    ("docs/hoag-bench/logreg.md", "iterate is {} above the optimum at the median",
+     lambda: (sci(_hoag_final("logreg", "HOAG (exponential)")),)),
+    ("docs/hoag-bench/mnist.md", "touches the target in 4 of 10 seeds and ends\n{:.1f} above the optimum",
+     lambda: (_hoag_final("mnist", "HOAG (exponential)"),)),
+]
+
+
+def check_quotes():
+    """The QUOTES texts the committed reports give that their docs do not hold."""
+    missing = []
+    for doc, text, figures in QUOTES:
+        want = text.format(*figures())
+        if want not in open(os.path.join(ROOT, doc)).read():
+            missing.append(f"{doc}: quoted figure \"{want}\"")
+    return missing
+
+
 def measured_js():
     """www/panels/tune/measured.js: the measured facts the tune panel's reading quotes, from committed reports."""
     probe_path = os.path.join(MAMBA, "page", "pmf-page-probe-seed0.json")
@@ -547,10 +615,19 @@ def main():
                 bad.append(f"{rel}: the whole file")
                 if not check:
                     open(path, "w").write(body)
+    if not [a for a in sys.argv[1:] if not a.startswith("--")]:
+        quoted = check_quotes()
+        blocks += len(QUOTES)
+        bad += quoted
+        if not check:
+            for q in quoted:
+                print(f"doc_tables: {q} is not in the doc (quoted figures are not rewritten: edit the sentence)",
+                      file=sys.stderr)
     if check:
         for b in bad:
-            print(f"doc_tables: {b} differs from what its committed report gives "
-                  "(python3 scripts/reproduce/doc_tables.py rewrites it)", file=sys.stderr)
+            fix = ("edit the sentence" if "quoted figure" in b
+                   else "python3 scripts/reproduce/doc_tables.py rewrites it")
+            print(f"doc_tables: {b} differs from what its committed report gives ({fix})", file=sys.stderr)
         print(f"doc_tables: {blocks} generated blocks, {len(bad)} differ")
         sys.exit(1 if bad else 0)
     print(f"doc_tables: {blocks} generated blocks, {len(bad)} rewritten")
