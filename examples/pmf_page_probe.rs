@@ -1,12 +1,12 @@
-//! Issue 12 §3: why MAMBA-KSD loses on test RMSE on the `pmf-page` comparison while its samples have the lowest
-//! KSD (`cargo run --release --example pmf_page_probe [SEED]`; the README's numbers: seed 0, the preset's).
+//! Why MAMBA-KSD loses on test RMSE on the `pmf-page` comparison while its samples have the lowest KSD
+//! (`cargo run --release --example pmf_page_probe [SEED]`; docs/mamba-page.md's numbers: seed 0, the preset's).
 //!
 //! Runs the preset's comparison (MAMBA-KSD, grid by log-loss, heuristic) and an exact MALA reference from the MAP
 //! on the same SIMULATED ratings, then prints for every tuner's chosen samples and for the reference draws: test
 //! RMSE of the posterior-mean prediction, KSD under the comparison's kernel, the mean posterior sd per
 //! coordinate split by how well the data identify it (quartiles of the Laplace sd at the MAP: the top quartile
 //! sits near the prior sd 1/sqrt(6) = 0.41), the paper's xi against the reference sd, and how far the sample
-//! mean is from the MAP.
+//! mean is from the MAP. Writes the same numbers as JSON to docs/results/mamba/page/pmf-page-probe-seedSEED.json.
 use std::sync::atomic::AtomicBool;
 use tunelab::experiments::compare;
 use tunelab::experiments::sgmcmc;
@@ -103,19 +103,23 @@ fn main() {
     );
     println!("| samples | h | batch | test RMSE | KSD | mean sd strong / weak quartile | sd / ref sd strong / weak | xi | mean - MAP (Laplace sds, rms) |");
     println!("|---|---|---|---|---|---|---|---|---|");
-    let row = |name: &str, h: String, b: String, x: &[f64], sd: &[f64], mean: &[f64]| {
+    let mut rows_json = Vec::new();
+    let mut row = |name: &str, h: String, b: String, x: &[f64], sd: &[f64], mean: &[f64]| {
         let ratio = |idx: &[usize]| idx.iter().map(|&j| sd[j] / ref_sd[j]).sum::<f64>() / idx.len() as f64;
+        let (rmse, score) = (test.predictive_rmse(x).unwrap(), ksd(x));
+        let (xi, off) = (compare::xi_error(sd, &ref_sd), from_map(mean));
         println!(
-            "| {name} | {h} | {b} | {:.4} | {:.2} | {:.4} / {:.4} | {:.2} / {:.2} | {:.3} | {:.2} |",
-            test.predictive_rmse(x).unwrap(),
-            ksd(x),
+            "| {name} | {h} | {b} | {rmse:.4} | {score:.2} | {:.4} / {:.4} | {:.2} / {:.2} | {xi:.3} | {off:.2} |",
             avg(sd, strong),
             avg(sd, weak),
             ratio(strong),
             ratio(weak),
-            compare::xi_error(sd, &ref_sd),
-            from_map(mean)
         );
+        rows_json.push(serde_json::json!({
+            "name": name, "step": h, "batch": b, "test_rmse": rmse, "ksd": score,
+            "sd_strong": avg(sd, strong), "sd_weak": avg(sd, weak),
+            "sd_ratio_strong": ratio(strong), "sd_ratio_weak": ratio(weak), "xi": xi, "mean_from_map": off,
+        }));
     };
     for e in &cmp.entries {
         let b = e.report.best.as_ref().unwrap();
@@ -132,6 +136,20 @@ fn main() {
         );
     }
     row("exact reference (MALA)", "-".into(), "full".into(), &draws, &ref_sd, &moments.mean);
+    // The measured facts the page's reading quotes (www/panels/tune/measured.js is generated from this file by
+    // scripts/reproduce/doc_tables.py): written beside the printed table.
+    let facts = serde_json::json!({
+        "preset": "pmf-page", "seed": seed, "d": d,
+        "test_rmse_mean_predictor": test.predictive_rmse(&zeros).unwrap(),
+        "test_rmse_map": test.predictive_rmse(&problem.map).unwrap(),
+        "prior_sd": (1.0f64 / 6.0).sqrt(),
+        "reference_draws": moments.n, "reference_accept": res.accept_rate,
+        "rows": rows_json,
+    });
+    let out = format!("docs/results/mamba/page/pmf-page-probe-seed{seed}.json");
+    let _ = std::fs::create_dir_all("docs/results/mamba/page");
+    std::fs::write(&out, serde_json::to_string_pretty(&facts).unwrap() + "\n").expect("write the facts");
+    eprintln!("wrote {out}");
     // MAMBA-KSD's last round: every surviving arm's score.
     let mamba = &cmp.entries[0].report;
     println!("MAMBA-KSD arms (h, batch, status, scores by round):");

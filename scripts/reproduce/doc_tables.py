@@ -6,14 +6,19 @@ A doc holds a generated block between the lines
 and KEY names the generator and its committed raw report(s):
     bandit:SLUG   docs/results/bandit/reports/SLUG.json   (examples/bandit_tables.rs: one comparison, per-repeat finals)
     hoag:SETTING  docs/results/hoag/SETTING.json   (examples/hoag_bench.rs: one slim report per seed)
+    hoag-summary:all  every docs/results/hoag/*.json: passes to the target per setting and method
     mamba-speedup:SET  MAMBA-KSD's compute against both grid searches, from the committed `tunelab compare` reports
                   of SET: `logreg` (docs/results/mamba/table1/fresh-run and fresh-plain-ksd, seeds 1-10), or one
                   of docs/results/mamba/{pmf-paper,pmf-paper-seed3,pmf,mnist-bnn-softmax,mnist-bnn}/SAMPLER.json
+    pmf-probe:NAME  docs/results/mamba/page/NAME.json   (examples/pmf_page_probe.rs: tuners' chains and exact draws)
+    tvo:figure4   docs/results/tvo/figure4/d*.report.json   (scripts/reproduce/tvo/figure4.sh; the table is
+                  scripts/reproduce/tvo/table.mjs's, run here on the committed reports)
     lr:numbers    docs/results/lr-schedule/numbers/PRESET-SEED.json   (scripts/reproduce/lr-schedule/numbers.sh)
     lr:multitask  docs/results/lr-schedule/multitask/mt-SEED.json    (scripts/reproduce/lr-schedule/multitask.sh)
 Nothing is re-run: every number of a block is computed here from the per-seed values of its report.
 Whole generated files (FILES: www/panels/tune/measured.js, the measured facts the tune panel's reading quotes) are
-written and checked the same way when no doc is named.
+written and checked the same way when no doc is named, and so are figures quoted in prose (QUOTES: each sentence
+recomputed from the committed reports must appear in its doc; they are checked, not rewritten).
 
 Usage: python3 scripts/reproduce/doc_tables.py [--check] [DOC.md ...]
 (default: every .md file under docs/ and README.md; --write is the default, --check writes nothing and exits 1,
@@ -122,7 +127,9 @@ def hoag_block(setting):
             hit = next((i for i, v in enumerate(sub) if v / r <= target), None)
             c, t = (m["cost"][hit], m["seconds"][hit]) if hit is not None else (math.inf, math.inf)
             rows[m["name"]].append((c, t, sub[-1] / r, m["rejected_steps"]))
-            val_rows[m["name"]].append((m["final_validation_loss"], m["seconds"][-1], m["cost"][-1]))
+            # a loss that is not finite is stored as null in JSON: it sorts last and prints as "not finite"
+            fv = m["final_validation_loss"]
+            val_rows[m["name"]].append((math.inf if fv is None else fv, m["seconds"][-1], m["cost"][-1]))
     first, last = seeds[0]["seed"], seeds[-1]["seed"]
     s0 = seeds[0]
     gap = [(s["reference_hoag_runs"] - s["reference_optimum"]) / abs(s["reference_optimum"])
@@ -157,11 +164,16 @@ def hoag_block(setting):
         vm, v0, v1 = quantiles([x[0] for x in v])
         sm, t0, t1 = quantiles([x[1] for x in v])
         cm, c0, c1 = quantiles([x[2] for x in v])
-        out.append(f"| {n} | {vm:.5f} [{v0:.5f}, {v1:.5f}] | {sm:.3f} [{t0:.3f}, {t1:.3f}] | "
+        fin5 = lambda x: f"{x:.5f}" if math.isfinite(x) else "not finite"
+        out.append(f"| {n} | {fin5(vm)} [{fin5(v0)}, {fin5(v1)}] | {sm:.3f} [{t0:.3f}, {t1:.3f}] | "
                    f"{cm:.0f} [{c0:.0f}, {c1:.0f}] |")
     out += ["", "Validation loss against time, median over the seeds of each method's validation loss at its last "
-            "iterate up to t seconds (the paper's Figure 3, lower row):", ""]
-    grid = rep["time_grid"]
+            "iterate up to t seconds (the paper's Figure 3, lower row; wall seconds on a shared 2-core machine, so "
+            "only their order of magnitude carries over; \"-\": no iterate yet):", ""]
+    # Decades and half-decades of seconds up to the first one past every method's last trace point.
+    last = max(sec for s in seeds for m in s["methods"] for sec in m["seconds"][-1:])
+    steps = [a * 10.0 ** e for e in range(-4, 3) for a in (1, 3)]
+    grid = [t for t in steps if t < last] + [next(t for t in steps if t >= last)]
     out += ["| method | " + " | ".join(f"{t:g} s" for t in grid) + " |", "|---|" + "---|" * len(grid)]
     for n in names:
         cells = []
@@ -169,7 +181,7 @@ def hoag_block(setting):
             vals = []
             for s in seeds:
                 m = next(m for m in s["methods"] if m["name"] == n)
-                upto = [v for v, sec in zip(m["validation_loss"], m["seconds"]) if sec <= t]
+                upto = [math.inf if v is None else v for v, sec in zip(m["validation_loss"], m["seconds"]) if sec <= t]
                 vals.append(upto[-1] if upto else math.inf)
             med = quantiles(vals)[0]
             cells.append(f"{med:.5f}" if math.isfinite(med) else "-")
@@ -264,7 +276,78 @@ def mamba_speedup_block(name):
     return "\n".join(out) + "\n"
 
 
-GENERATORS = {"bandit": bandit_block, "hoag": hoag_block, "mamba-speedup": mamba_speedup_block,
+def hoag_rows(rep):
+    """Per method name: [(passes to target or inf, final relative suboptimality)] over the report's seeds."""
+    target = rep["target"]
+    rows = {}
+    for s in rep["seeds"]:
+        ref = s["reference_optimum"]
+        for m in s["methods"]:
+            sub = [(b - ref) / abs(ref) for b in m["best_outer_loss"]]
+            hit = next((i for i, v in enumerate(sub) if v <= target), None)
+            rows.setdefault(m["name"], []).append((m["cost"][hit] if hit is not None else math.inf, sub[-1]))
+    return rows
+
+
+def hoag_summary_block(_):
+    d = os.path.join("docs", "results", "hoag")
+    names = sorted(f[:-5] for f in os.listdir(os.path.join(ROOT, d)) if f.endswith(".json"))
+    order = ["logreg", "logreg-cap1000", "logreg-authors-step", "lesson", "mnist", "mnist-per-feature", "diabetes",
+             "kernel-ridge"]
+    names.sort(key=lambda n: (order.index(n) if n in order else len(order), n))
+    cols = ["HOAG (exponential)", "HOAG (quadratic)", "HOAG (cubic)", "HOAG (exact)", "Bayesian optimisation (EI)",
+            "random search", "grid search", "iterative differentiation"]
+    short = ["HOAG exponential", "HOAG quadratic", "HOAG cubic", "HOAG exact", "GP-BO (EI)", "random", "grid",
+             "iterative diff."]
+    out = [f"Passes over the train data to a relative suboptimality of 1e-3, median [min, max] over the seeds "
+           f"(\"never\" when half or more did not reach it), reached / seeds; then the median final relative "
+           f"suboptimality. Generated from every raw report in `{d}/` (each setting's page has the full tables).", "",
+           "| setting (seeds, inner cap, step rule) | " + " | ".join(short) + " |", "|---|" + "---|" * len(cols)]
+    for n in names:
+        rep = json.load(open(os.path.join(ROOT, d, n + ".json")))
+        rows = hoag_rows(rep)
+        seeds = [s["seed"] for s in rep["seeds"]]
+        cells = []
+        for c in cols:
+            r = rows.get(c)
+            if not r:
+                cells.append("-")
+                continue
+            med, lo, hi = quantiles([x[0] for x in r])
+            reached = sum(1 for x in r if math.isfinite(x[0]))
+            span = "" if reached == 0 else f" [{show(lo, 0)}, {show(hi, 0)}]"
+            cells.append(f"{show(med, 0)}{span}, {reached}/{len(r)}; {sci(quantiles([x[1] for x in r])[0])}")
+        out.append(f"| `{n}` ({seeds[0]}-{seeds[-1]}, {rep['max_inner_iter']}, {rep['step_rule']}) | "
+                   + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"
+
+
+def pmf_probe_block(name):
+    path = os.path.join(MAMBA, "page", name + ".json")
+    p = json.load(open(os.path.join(ROOT, path)))
+    out = [f"`{p['preset']}`, seed {p['seed']}, d = {p['d']} (raw report `{path}`); test RMSE of the mean rating alone "
+           f"{p['test_rmse_mean_predictor']:.4f}, of the MAP {p['test_rmse_map']:.4f}:", "",
+           "| samples | h | batch | test RMSE | KSD | mean sd, best- / worst-identified quarter | sd / exact sd | xi | "
+           "mean - MAP (Laplace sds) |", "|---|---|---|---|---|---|---|---|---|"]
+    for r in p["rows"]:
+        label = r["name"] + (f", {p['reference_draws']:,} draws" if r["step"] == "-" else "")
+        out.append(f"| {label} | {r['step']} | {r['batch']} | {r['test_rmse']:.4f} | {r['ksd']:.2f} | "
+                   f"{r['sd_strong']:.4f} / {r['sd_weak']:.4f} | {r['sd_ratio_strong']:.2f} / {r['sd_ratio_weak']:.2f} | "
+                   f"{r['xi']:.3f} | {r['mean_from_map']:.2f} |")
+    return "\n".join(out) + "\n"
+
+
+def tvo_block(name):
+    """The TVO table of scripts/reproduce/tvo/table.mjs (the script the run wrote it with), run on the committed
+    reports in docs/results/tvo/NAME/."""
+    import subprocess
+    d = os.path.join("docs", "results", "tvo", name)
+    out = subprocess.run(["node", os.path.join(ROOT, "scripts", "reproduce", "tvo", "table.mjs"), os.path.join(ROOT, d)],
+                         capture_output=True, text=True, check=True).stdout
+    return f"Raw reports: `{d}/`.\n\n" + out.rstrip("\n") + "\n"
+
+
+GENERATORS = {"bandit": bandit_block, "hoag": hoag_block, "hoag-summary": hoag_summary_block, "pmf-probe": pmf_probe_block, "tvo": tvo_block, "mamba-speedup": mamba_speedup_block,
               "lr": lambda arg: {"numbers": lr_numbers_block, "multitask": lr_multitask_block}[arg](arg)}
 
 
@@ -371,6 +454,73 @@ def lr_multitask_block(_):
     return "\n".join(out) + "\n"
 
 
+def _speedups(set_dir, sampler, grid):
+    """Median over seeds 1-10 of grid / MAMBA-KSD gradient evaluations on logistic regression (grid (log-loss) from
+    the run-kernel set, whose choice uses no Stein kernel)."""
+    v = []
+    for k in range(1, 11):
+        own = entries(os.path.join(MAMBA, "table1", set_dir, f"{sampler}-seed{k}.json"))
+        g = (entries(os.path.join(MAMBA, "table1", "fresh-run", f"{sampler}-seed{k}.json"))["grid (log-loss)"]
+             if grid == "grid (log-loss)" else own[grid])
+        v.append(g["total_grad_evals"] / own["MAMBA-KSD"]["total_grad_evals"])
+    return quantiles(v)[0]
+
+
+def _one_speedup(name, sampler):
+    e = entries(os.path.join(MAMBA, name, sampler + ".json"))
+    return e["grid (log-loss)"]["total_grad_evals"] / e["MAMBA-KSD"]["total_grad_evals"]
+
+
+def _lr_decay_ranks():
+    return [fam["rank"] for r in lr_reports("numbers").values() for fam in r["per_schedule"]
+            if fam["family"] == "exponential-decay"]
+
+
+def _expected_best6_median():
+    vals = []
+    for r in lr_reports("multitask").values():
+        dec = sorted(m["repeat_finals"][0] for m in r["methods"] if m["family"] == "exponential-decay")
+        vals.append(sum(v * math.comb(len(dec) - k, 5) for k, v in enumerate(dec, 1)) / math.comb(len(dec), 6))
+    return quantiles(vals)[0]
+
+
+def _hoag_final(setting, method):
+    return quantiles([x[1] for x in hoag_rows(json.load(open(os.path.join(ROOT, "docs", "results", "hoag",
+                                                                          setting + ".json"))))[method]])[0]
+
+
+# Figures quoted in prose, each recomputed from the committed reports: (doc, text with {} for the figures, a
+# function giving the figures). --check fails when the doc no longer holds the text the reports give.
+QUOTES = [
+    ("docs/papers/mamba.md", "Against grid (log-loss) SGHMC's speed-up is {:.2f} (logistic regression, run kernel, "
+     "median of seeds 1-10; {:.2f} with the plain kernel), {:.1f} and {:.1f} (the paper's PMF, two seeds)",
+     lambda: (_speedups("fresh-run", "sghmc", "grid (log-loss)"), _speedups("fresh-plain-ksd", "sghmc", "grid (log-loss)"),
+              _one_speedup("pmf-paper", "sghmc"), _one_speedup("pmf-paper-seed3", "sghmc"))),
+    ("docs/paper-mamba.md", "search by log-loss is the cheaper tuner on logistic regression** (speed-up {:.2f}-{:.2f} with "
+     "either kernel", lambda: (min(_speedups(d, s, "grid (log-loss)") for d in ("fresh-run", "fresh-plain-ksd")
+                                  for s in ("sgld", "sgld-cv", "sgnht", "sgnht-cv")),
+                              max(_speedups(d, s, "grid (log-loss)") for d in ("fresh-run", "fresh-plain-ksd")
+                                  for s in ("sgld", "sgld-cv", "sgnht", "sgnht-cv")))),
+    ("docs/HOAG-LRSCHED.md", "it ranks {:g}th of 13 among the\ndecays at the median",
+     lambda: (quantiles(_lr_decay_ranks())[0],)),
+    ("docs/paper-lr-schedule.md", "of 6 decays drawn from the 12 is {:.5f}", lambda: (_expected_best6_median(),)),
+    ("docs/hoag-bench/logreg.md", "iterate is {} above the optimum at the median",
+     lambda: (sci(_hoag_final("logreg", "HOAG (exponential)")),)),
+    ("docs/hoag-bench/mnist.md", "touches the target in 4 of 10 seeds and ends\n{:.1f} above the optimum",
+     lambda: (_hoag_final("mnist", "HOAG (exponential)"),)),
+]
+
+
+def check_quotes():
+    """The QUOTES texts the committed reports give that their docs do not hold."""
+    missing = []
+    for doc, text, figures in QUOTES:
+        want = text.format(*figures())
+        if want not in open(os.path.join(ROOT, doc)).read():
+            missing.append(f"{doc}: quoted figure \"{want}\"")
+    return missing
+
+
 def measured_js():
     """www/panels/tune/measured.js: the measured facts the tune panel's reading quotes, from committed reports."""
     probe_path = os.path.join(MAMBA, "page", "pmf-page-probe-seed0.json")
@@ -419,7 +569,7 @@ def measured_js():
     )
 
 
-FILES = {}
+FILES = {os.path.join("www", "panels", "tune", "measured.js"): measured_js}
 
 
 def render(key):
@@ -465,10 +615,19 @@ def main():
                 bad.append(f"{rel}: the whole file")
                 if not check:
                     open(path, "w").write(body)
+    if not [a for a in sys.argv[1:] if not a.startswith("--")]:
+        quoted = check_quotes()
+        blocks += len(QUOTES)
+        bad += quoted
+        if not check:
+            for q in quoted:
+                print(f"doc_tables: {q} is not in the doc (quoted figures are not rewritten: edit the sentence)",
+                      file=sys.stderr)
     if check:
         for b in bad:
-            print(f"doc_tables: {b} differs from what its committed report gives "
-                  "(python3 scripts/reproduce/doc_tables.py rewrites it)", file=sys.stderr)
+            fix = ("edit the sentence" if "quoted figure" in b
+                   else "python3 scripts/reproduce/doc_tables.py rewrites it")
+            print(f"doc_tables: {b} differs from what its committed report gives ({fix})", file=sys.stderr)
         print(f"doc_tables: {blocks} generated blocks, {len(bad)} differ")
         sys.exit(1 if bad else 0)
     print(f"doc_tables: {blocks} generated blocks, {len(bad)} rewritten")

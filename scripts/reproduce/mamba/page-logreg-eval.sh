@@ -7,13 +7,14 @@
 # KSD per seed, tuner and evaluation budget, and per tuner the median and range over seeds and its wins.
 # Seed 0 is the page's own seed (the preset's defaults were set on it): the case explained; seeds 1.. report.
 # Usage: scripts/reproduce/mamba/page-logreg-eval.sh [LAST_SEED=5] [OUT=target/page-logreg-eval] [FIRST_SEED=0]
+# On shared machines set HEAVY=/work/bin/heavy (every build and run goes through the slot wrapper).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 S1=${1:-5}
 OUT=${2:-target/page-logreg-eval}
 S0=${3:-0}
 mkdir -p "$OUT"
-cargo build --release -q -p tunelab-cli
+${HEAVY:-} cargo build --release -q -p tunelab-cli
 BIN=${CARGO_TARGET_DIR:-target}/release/tunelab
 for e in 1 10; do
   "$BIN" presets --show compare/paper-logreg-page | E="$e" python3 -c '
@@ -29,10 +30,28 @@ for seed in $(seq "$S0" "$S1"); do
     f="$OUT/seed$seed-eval${e}R.json"
     [ -s "$f" ] && continue
     start=$(date +%s)
-    "$BIN" compare --config "$OUT/eval-${e}R.json" --seed "$seed" --reference "$OUT/reference.seed$seed.json" \
+    ${HEAVY:-} "$BIN" compare --config "$OUT/eval-${e}R.json" --seed "$seed" --reference "$OUT/reference.seed$seed.json" \
       --out "$f.tmp" > "$OUT/seed$seed-eval${e}R.txt"
     mv "$f.tmp" "$f"
     echo "seed $seed eval ${e}R: $(( $(date +%s) - start )) s" >&2
   done
 done
-python3 scripts/reproduce/mamba/page-logreg-eval.py "$OUT"
+# Slim copies (each entry's chosen step and batch, its evaluation's xi and KSD) committed in
+# docs/results/mamba/page-logreg-eval/: page-logreg-eval.py reads them as it reads $OUT, and
+# scripts/reproduce/doc_tables.py generates the page reading's facts (www/panels/tune/measured.js) from them.
+KEEP=docs/results/mamba/page-logreg-eval
+mkdir -p "$KEEP"
+python3 - "$OUT" "$KEEP" <<'PY'
+import glob, json, os, sys
+src, dst = sys.argv[1], sys.argv[2]
+for f in sorted(glob.glob(os.path.join(src, "seed*-eval*R.json"))):
+    d = json.load(open(f))
+    slim = {"config": {"seed": d["config"].get("seed"), "evaluation": d["config"].get("evaluation")},
+            "result": {"entries": [{"name": e["name"], "best": {"step": e["best"]["step"], "batch": e["best"]["batch"]},
+                                    "evaluation": {"xi": e["evaluation"]["xi"], "ksd": e["evaluation"]["ksd"],
+                                                   "fresh_run": {"iters": e["evaluation"]["fresh_run"]["iters"]}}}
+                                   for e in d["result"]["entries"] if e.get("best")]}}
+    json.dump(slim, open(os.path.join(dst, os.path.basename(f)), "w"), indent=1)
+    open(os.path.join(dst, os.path.basename(f)), "a").write("\n")
+PY
+python3 scripts/reproduce/mamba/page-logreg-eval.py "$KEEP"
