@@ -8,10 +8,13 @@
 //   defaults; threads: the isolated page, the threaded build)
 import { launch } from './helpers.mjs';
 import { LESSONS } from './lesson-files.mjs';
-import { KIND_FACTOR } from '../../www/shared/time-estimate.js';
+import { estimate } from '../../www/shared/time-estimate.js';
 import os from 'node:os';
 
-const threads = process.argv[2] === 'threads';
+const threads = process.argv.includes('threads');
+// `presets`: every preset of every tab's Preset menu instead (each in a fresh page, no remembered rate: the
+// estimate a first visit shows).
+const presetsMode = process.argv.includes('presets');
 const TABS = ['tune', 'step-size', 'hoag', 'tvo', 'lr-schedule', 'bandit'];
 const env = await launch(threads ? { isolation: true } : { isolation: false, serviceWorkers: 'block' });
 /** @type {any[]} */
@@ -26,11 +29,13 @@ async function measure(page, name, label) {
   const out = await page.evaluate(async (n) => { const r = await window.__tunelab.panels[n].panel.run(); return r?.status ?? 'failed'; }, name);
   const wall = (Date.now() - t0) / 1000;
   const took = await page.evaluate((n) => window.__tunelab.panels[n].timing, name);
-  const calibrated = est.work != null && est.calibration != null ? est.work * est.calibration * (KIND_FACTOR[est.kind] ?? 1) + (est.fixed ?? 0) : null;
-  const row = { label, kind: est.kind, status: out, work: est.work, shown: est.seconds, source: est.source, calibrated, seconds: took?.seconds ?? wall, why: est.why };
+  const calibrated = est.work != null && est.calibration != null
+    ? estimate(est.kind, { work: est.work, unit: 'multiply-adds', seconds: est.fixed ?? 0, unknown: null, phases: est.phases }, est.calibration, {}).seconds : null;
+  const row = { label, kind: est.kind, status: out, work: est.work, shown: est.seconds, source: est.source, calibrated, calibration: est.calibration, seconds: took?.seconds ?? wall, why: est.why,
+    phases: est.phases.map((/** @type {any} */ p) => [p.name, p.unit, p.work, p.count]) };
   rows.push(row);
   const f = (v) => (v == null ? '–' : v.toFixed(1));
-  console.log(`${label.padEnd(44)} ${String(est.kind).padEnd(11)} work ${est.work?.toExponential(2) ?? '–'} · shown ${f(row.shown)} s (${row.source ?? row.why}) · calibration ${f(calibrated)} s · real ${f(row.seconds)} s${out !== 'complete' ? ` [${out}]` : ''}`);
+  console.log(`${label.padEnd(44)} ${String(est.kind).padEnd(11)} work ${est.work?.toExponential(2) ?? '–'} · shown ${f(row.shown)} s (${row.source ?? row.why}) · calibration ${f(calibrated)} s · real ${f(row.seconds)} s · shown / real ${row.shown != null ? (row.shown / row.seconds).toFixed(2) : '–'}${out !== 'complete' ? ` [${out}]` : ''}`);
 }
 
 try {
@@ -39,7 +44,22 @@ try {
   await page.waitForFunction(() => window.__tunelab?.info != null, null, { timeout: 60_000 });
   const info = await page.evaluate(() => window.__tunelab.info);
   console.log(`# ${new Date().toISOString()} · ${info.flavour}, ${info.threads} thread(s) · load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} · ${os.cpus().length} CPUs`);
-  for (const name of TABS) {
+  if (presetsMode) {
+    /** @type {[string, string][]} */
+    const all = await page.evaluate(() => Object.entries(window.__tunelab.panels).flatMap(([n, p]) => (n === 'tune'
+      ? [...document.querySelectorAll('#preset option')].map((o) => /** @type {HTMLOptionElement} */ (o).value)
+      : p.panel.presets.map((/** @type {[string, string]} */ x) => x[0])).filter(Boolean).map((v) => [n, v])));
+    const filter = (process.env.PRESETS ?? '').split(',').filter(Boolean);
+    for (const [name, preset] of all.filter(([n, v]) => !filter.length || filter.some((f) => `${n}:${v}`.includes(f)))) {
+      const pp = await env.context.newPage();
+      await pp.goto(env.url);
+      await pp.waitForFunction(() => window.__tunelab?.info != null, null, { timeout: 60_000 });
+      await pp.evaluate(async ([n, v]) => { localStorage.removeItem('tunelab.time.rates'); const p = window.__tunelab.panels[n]; p.show(); await p.load(v); }, [name, preset]);
+      await measure(pp, name, `preset ${name} ${preset}`);
+      await pp.close();
+    }
+  }
+  for (const name of presetsMode ? [] : TABS) {
     await page.evaluate((n) => window.__tunelab.panels[n].show(), name);
     await measure(page, name, `tab ${name} (default)`);
     if (name === 'tune') {
@@ -54,7 +74,7 @@ try {
       await measure(page, name, 'preset lr-schedule mnist-multitask');
     }
   }
-  for (const lesson of LESSONS) {
+  for (const lesson of presetsMode ? [] : LESSONS) {
     const lp = await env.context.newPage();
     await lp.goto(`${env.url}#lesson=${lesson.id}`);
     await lp.waitForFunction(() => window.__tunelab?.lesson?.status === 'ready', null, { timeout: 60_000 });

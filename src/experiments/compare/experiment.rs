@@ -242,30 +242,50 @@ impl Experiment for CompareExperiment {
         let mala = self.cfg.reference_samples as f64 * 5.5;
         cost.add(Phase::new("reference", mala * n, "gradient evaluations", per, Basis::Exact));
         let plan = self.cfg.evaluation.resolve(&self.cfg.base);
-        let rows = compare::EVAL_ROWS as f64;
+        // The evaluation chain's samples: at most EVAL_ROWS, and no more than its buffer keeps (fewer than twice
+        // `chain_cap`: 315 for the 13,268 weights of mnist-bnn-page) or its thinned iterations after the burn-in
+        // give. The chosen arm is not known before the run: its gradient evaluations per iteration are taken as the
+        // median arm's (a typical count; the largest arm's for an iterations budget's bound on the chain itself).
+        let cap = crate::experiments::sgmcmc::samples::chain_cap(
+            size.dim as usize,
+            0,
+            crate::experiments::sgmcmc::driver::REPORT_SAMPLES,
+            1,
+        );
         for (name, t) in &self.tuners {
             let mut c = run_cost(t);
             if c.unknown.is_some() {
                 return c;
             }
             c.phases.retain(|p| p.name != "MAP");
-            let eval_chain = match &plan {
-                None => 0.0,
+            let g = grads_per_iter(t, size.n_train);
+            let median = g.get(g.len() / 2).copied().unwrap_or(1.0).max(1.0);
+            let (eval_chain, iters) = match &plan {
+                None => (0.0, 0.0),
                 Some(p) => match p.budget.unit_amount() {
-                    Ok((crate::experiments::sgmcmc::BudgetUnit::GradEvals, g)) => g,
+                    Ok((crate::experiments::sgmcmc::BudgetUnit::GradEvals, g)) => (g, g * (1.0 - p.burn_in) / median),
                     Ok((crate::experiments::sgmcmc::BudgetUnit::Iterations, k)) => {
-                        k * max_grad_per_iter(t, size.n_train)
+                        (k * max_grad_per_iter(t, size.n_train), k * (1.0 - p.burn_in))
                     }
                     Ok((crate::experiments::sgmcmc::BudgetUnit::Seconds, s)) => {
                         c.seconds += s;
-                        0.0
+                        (0.0, f64::INFINITY)
                     }
-                    Err(_) => 0.0,
+                    Err(_) => (0.0, 0.0),
                 },
             };
+            // The tuning chain's samples (`evaluation: tuning-chain`): the report's, at most EVAL_ROWS.
+            let rows = if plan.is_none() {
+                compare::EVAL_ROWS.min(crate::experiments::sgmcmc::driver::REPORT_SAMPLES.max(t.metric.max_samples))
+                    as f64
+            } else if iters.is_finite() {
+                eval_rows(iters, t.thin, cap)
+            } else {
+                compare::EVAL_ROWS.min(2 * cap - 1) as f64
+            };
             c.add(Phase::new("evaluation", eval_chain, "gradient evaluations", per, Basis::Bound));
-            c.add(Phase::new("evaluation scores", rows * n, "gradient evaluations", per, Basis::Bound));
-            c.add(Phase::new("evaluation KSD pairs", rows * rows, "sample pairs", 4.0 * size.dim, Basis::Bound));
+            c.add(Phase::new("evaluation scores", rows * n, "gradient evaluations", per, Basis::Typical));
+            c.add(Phase::new("evaluation KSD pairs", rows * rows, "sample pairs", 4.0 * size.dim, Basis::Typical));
             cost.extend_prefixed(name, c);
         }
         cost
@@ -347,7 +367,8 @@ impl Experiment for CompareExperiment {
 }
 
 /// The most gradient evaluations per iteration over a tuner's arms (its evaluation chain runs one of them).
-fn max_grad_per_iter(t: &TuneConfig, n_train: usize) -> f64 {
+/// Gradient evaluations per iteration of each of a tuner's arms (its arms that fit the data), sorted.
+fn grads_per_iter(t: &TuneConfig, n_train: usize) -> Vec<f64> {
     let arms = crate::experiments::sgmcmc::arms::tuner_arms(
         &t.tuner,
         &t.arms,
@@ -356,7 +377,8 @@ fn max_grad_per_iter(t: &TuneConfig, n_train: usize) -> f64 {
         &mut crate::rng::stream(t.seed, crate::experiments::sgmcmc::driver::STREAM_TUNER),
     )
     .unwrap_or_default();
-    arms.iter()
+    let mut g: Vec<f64> = arms
+        .iter()
         .filter_map(|a| {
             crate::sampler::SamplerParams {
                 kind: t.sampler.kind,
@@ -371,5 +393,48 @@ fn max_grad_per_iter(t: &TuneConfig, n_train: usize) -> f64 {
             .ok()
             .map(|p| p.grad_evals_per_iter() as f64)
         })
-        .fold(0.0, f64::max)
+        .collect();
+    g.sort_by(f64::total_cmp);
+    g
+}
+
+fn max_grad_per_iter(t: &TuneConfig, n_train: usize) -> f64 {
+    grads_per_iter(t, n_train).last().copied().unwrap_or(0.0)
+}
+
+/// The samples a fresh evaluation chain of `iters` iterations after its burn-in hands to the scores
+/// (`compare::fresh_chain_observed`): every `thin`-th iteration's sample into a stride buffer of `cap` (it keeps
+/// fewer than `2 cap` rows, halving them as it fills), then at most `EVAL_ROWS` of those.
+fn eval_rows(iters: f64, thin: usize, cap: usize) -> f64 {
+    let n = (iters / thin.max(1) as f64).floor().max(0.0);
+    let cap = cap.max(1) as f64;
+    let mut stride = 1.0;
+    while (n / stride).ceil() >= 2.0 * cap {
+        stride *= 2.0;
+    }
+    (n / stride).ceil().min(compare::EVAL_ROWS as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::eval_rows;
+    use crate::experiments::compare::EVAL_ROWS;
+    use crate::experiments::sgmcmc::samples::StrideBuffer;
+
+    /// The evaluation's row count is the stride buffer's after the thinned samples, at most EVAL_ROWS.
+    #[test]
+    fn eval_rows_is_what_the_stride_buffer_keeps() {
+        for cap in [1usize, 2, 7, 158, 419, 500] {
+            for iters in [0usize, 1, 9, 10, 11, 99, 316, 317, 1000, 4321, 100_000] {
+                for thin in [1usize, 5] {
+                    let mut buf = StrideBuffer::new(1, cap);
+                    for _ in 0..iters / thin {
+                        buf.push(&[0.0]);
+                    }
+                    let want = buf.len().min(EVAL_ROWS) as f64;
+                    assert_eq!(eval_rows(iters as f64, thin, cap), want, "cap {cap}, iters {iters}, thin {thin}");
+                }
+            }
+        }
+    }
 }
