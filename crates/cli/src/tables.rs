@@ -9,6 +9,27 @@ use tunelab::experiments::step_size::{StepTuneConfig, StepTuneReport};
 use tunelab::experiments::tune::Report as TuneReport;
 use tunelab::experiments::{ExperimentConfig, Output, Report};
 
+use crate::runner::plural;
+
+/// A config value as its config file spells it (`mlp (hidden 32)`, `sgd`), not as a Rust type (`Mlp { hidden: 32
+/// }`, `Sgd`).
+fn config_name<T: serde::Serialize>(v: &T) -> String {
+    match serde_json::to_value(v) {
+        Ok(serde_json::Value::String(s)) => s,
+        Ok(serde_json::Value::Object(m)) => {
+            let kind = m.get("kind").and_then(|k| k.as_str()).unwrap_or("?").to_string();
+            let rest: Vec<String> = m.iter().filter(|(k, _)| *k != "kind").map(|(k, v)| format!("{k} {v}")).collect();
+            if rest.is_empty() {
+                kind
+            } else {
+                format!("{kind} ({})", rest.join(", "))
+            }
+        }
+        Ok(other) => other.to_string(),
+        Err(_) => "?".into(),
+    }
+}
+
 /// Prints the table of a complete run (nothing for a stopped one).
 pub fn print(report: &Report) {
     match (&report.config, &report.result) {
@@ -72,8 +93,13 @@ pub fn tune(report: &TuneReport) {
     }
     let c = &report.compute;
     println!(
-        "compute: {:.3e} sampler grad evals, {:.3e} scoring grad evals; {:.2} s sampling (summed over arms), {:.2} s scoring, {:.2} s wall, {} threads",
-        c.grad_evals as f64, c.scoring_grad_evals as f64, c.seconds, c.scoring_seconds, c.wall_seconds, c.threads
+        "compute: {:.3e} sampler grad evals, {:.3e} scoring grad evals; {:.2} s sampling (summed over arms), {:.2} s scoring, {:.2} s wall, {}",
+        c.grad_evals as f64,
+        c.scoring_grad_evals as f64,
+        c.seconds,
+        c.scoring_seconds,
+        c.wall_seconds,
+        plural(c.threads, "thread")
     );
 }
 
@@ -132,7 +158,13 @@ pub fn compare(cmp: &Comparison) {
 
 /// `tunelab bandit`.
 pub fn bandit(report: &BanditReport, cfg: &BanditConfig) {
-    println!("problem: {}  ({} rounds, {} repeats, seed {})", report.problem, cfg.rounds, cfg.repeats, cfg.seed);
+    println!(
+        "problem: {}  ({}, {}, seed {})",
+        report.problem,
+        plural(cfg.rounds, "round"),
+        plural(cfg.repeats, "repeat"),
+        cfg.seed
+    );
     println!(
         "{:<24} {:>28} {:>28} {:>10}",
         "algorithm", "final simple regret (band)", "cumulative regret (band)", "seconds"
@@ -161,7 +193,11 @@ pub fn bandit(report: &BanditReport, cfg: &BanditConfig) {
 
 /// `tunelab step-size --preset sgld-step` (the step-size experiment).
 pub fn step_size(rep: &StepTuneReport, cfg: &StepTuneConfig) {
-    println!("SG-MCMC step size by GP-UCB: {} windows of {} iterations", cfg.windows, cfg.window_iters);
+    println!(
+        "SG-MCMC step size by GP-UCB: {} of {}",
+        plural(cfg.windows, "window"),
+        plural(cfg.window_iters as usize, "iteration")
+    );
     println!("{:<22} {:>14} {:>12} {:>10}", "run", "tail KSD", "median h", "diverged");
     for t in std::iter::once(&rep.gp_ucb).chain(rep.fixed.iter()) {
         let mut h = t.steps.clone();
@@ -201,12 +237,12 @@ pub fn tvo(r: &tunelab::experiments::tvo::TvoReport) {
 /// `tunelab hoag`.
 pub fn hoag(r: &HoagReport) {
     println!(
-        "{:?}: train/test/validation = {}/{}/{}, {} features; hyperparameters: {}",
-        r.problem,
+        "{}: train/test/validation = {}/{}/{}, {}; hyperparameters: {}",
+        config_name(&r.problem),
         r.n_train,
         r.n_test,
         r.n_validation,
-        r.n_features,
+        plural(r.n_features, "feature"),
         r.hyper_names.join(", ")
     );
     if let Some(l) = &r.landscape {
@@ -234,8 +270,13 @@ pub fn hoag(r: &HoagReport) {
 /// `tunelab lr-schedule`.
 pub fn lr_schedule(r: &LrReport) {
     println!(
-        "{:?} with {:?}: {} intervals x {} steps, learning rates in [{:.1e}, {:.1e}]",
-        r.problem, r.optimizer, r.intervals, r.steps_per_interval, r.lr_bounds[0], r.lr_bounds[1]
+        "{} with {}: {} x {}, learning rates in [{:.1e}, {:.1e}]",
+        config_name(&r.problem),
+        config_name(&r.optimizer),
+        plural(r.intervals, "interval"),
+        plural(r.steps_per_interval, "step"),
+        r.lr_bounds[0],
+        r.lr_bounds[1]
     );
     println!(
         "{:<30} {:>12} {:>12} {:>9} {:>10}  schedule (first, last)",
