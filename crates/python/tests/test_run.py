@@ -238,3 +238,13 @@ def test_messages_are_in_the_users_terms():
     assert "expected a whole number (0 or more)" in str(e.value) and "usize" not in str(e.value)
     with pytest.raises(tunelab.ConfigError, match=r"the keyword argument c= of tunelab.Mamba: .*expected a number"):
         tunelab.Mamba(3, 1.0, c="x")
+
+
+def test_one_repeat_shows_no_spread():
+    # a tvo summary of one repeat has no standard deviation to show ("± 0" would claim one)
+    r = tunelab.Report({"kind": "tvo", "status": "complete", "result": {"summary": [
+        {"method": "gp-ucb", "log_px_mean": -90.1, "log_px_sd": 0.0, "log_px": [-90.1]},
+        {"method": "fixed", "log_px_mean": -91.0, "log_px_sd": 0.5, "log_px": [-90.5, -91.5]}]}})
+    rows = dict(r._summary_rows())
+    assert rows["gp-ucb"] == "test log p(x) -90.1"
+    assert rows["fixed"] == "test log p(x) -91 ± 0.5"
