@@ -15,6 +15,25 @@ pub fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
+/// A config value as its config file spells it (`mlp (hidden 32)`, `sgd`), not as a Rust type (`Mlp { hidden: 32
+/// }`, `Sgd`).
+pub fn config_name<T: serde::Serialize>(v: &T) -> String {
+    match serde_json::to_value(v) {
+        Ok(serde_json::Value::String(s)) => s,
+        Ok(serde_json::Value::Object(m)) => {
+            let kind = m.get("kind").and_then(|k| k.as_str()).unwrap_or("?").to_string();
+            let rest: Vec<String> = m.iter().filter(|(k, _)| *k != "kind").map(|(k, v)| format!("{k} {v}")).collect();
+            if rest.is_empty() {
+                kind
+            } else {
+                format!("{kind} ({})", rest.join(", "))
+            }
+        }
+        Ok(other) => other.to_string(),
+        Err(_) => "?".into(),
+    }
+}
+
 /// `12` or `3.4`: progress counts are whole numbers for most kinds, fractions for some.
 pub fn count(x: f64) -> String {
     if x.fract() == 0.0 {

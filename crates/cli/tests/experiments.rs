@@ -231,6 +231,12 @@ fn run_with_kind_and_preset() {
         tunelab(&["run", "--kind", "hoag", "--preset", "logreg", "--out", out.to_str().unwrap()]);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("HOAG") || stdout.contains("hoag"), "{stdout}");
+    // the problem as the config spells it, counts with their plurals (not the Rust type `Logreg`)
+    assert!(stdout.starts_with("logreg: train/test/validation = "), "{stdout}");
+    assert!(
+        stdout.lines().next().is_some_and(|l| l.contains(" features; ") || l.contains(", 1 feature; ")),
+        "{stdout}"
+    );
     let report = read_json(&out);
     assert_eq!((report["kind"].as_str(), report["status"].as_str()), (Some("hoag"), Some("complete")));
     assert_eq!(report["compute"]["unit"], "methods");

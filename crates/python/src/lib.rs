@@ -46,12 +46,21 @@ fn json_err(e: serde_json::Error) -> PyErr {
     py_err(Error::config(e.to_string()))
 }
 
-/// A `Mamba(...)` keyword argument the core refused: serde's message in the user's terms, without the position
-/// in the JSON text the Python layer made from the keyword arguments (`at line 1 column 78` means nothing there).
-fn keyword_err(e: serde_json::Error) -> PyErr {
-    let m = e.to_string();
-    let m = m.rsplit_once(" at line ").map_or(m.as_str(), |p| p.0);
-    py_err(Error::config(format!("a keyword argument of tunelab.Mamba: {}", tunelab::strict::plain_types(m))))
+/// Parses the keyword arguments of `tunelab.Mamba` (a JSON object the Python layer made of them); an error names
+/// the keyword argument (`max_samples=`) in the user's terms, without the position in that JSON text (`at line 1
+/// column 78` means nothing there).
+fn parse_keywords(config: &str) -> PyResult<AskTellConfig> {
+    let de = &mut serde_json::Deserializer::from_str(config);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let key = e.path().iter().next().map(|s| s.to_string()).filter(|k| !k.is_empty() && k != "?");
+        let m = e.into_inner().to_string();
+        let m = m.rsplit_once(" at line ").map_or(m.as_str(), |p| p.0);
+        let what = match key {
+            Some(k) => format!("the keyword argument {k}= of tunelab.Mamba"),
+            None => "a keyword argument of tunelab.Mamba".into(),
+        };
+        py_err(Error::config(format!("{what}: {}", tunelab::strict::plain_types(m))))
+    })
 }
 
 /// The row-major data of an `n x d` array without a copy (C-contiguous float64 only).
@@ -345,7 +354,7 @@ impl PyAskTell {
     /// `scale`, `estimator`, `max_samples`).
     #[new]
     fn new(config: &str) -> PyResult<Self> {
-        let cfg: AskTellConfig = serde_json::from_str(config).map_err(keyword_err)?;
+        let cfg = parse_keywords(config)?;
         Ok(Self { inner: AskTell::new(cfg).map_err(py_err)? })
     }
 
@@ -430,7 +439,7 @@ fn score_arm_with(
     samples: PyReadonlyArray2<'_, f64>,
     scores: PyReadonlyArray2<'_, f64>,
 ) -> PyResult<(f64, usize)> {
-    let cfg: AskTellConfig = serde_json::from_str(config).map_err(keyword_err)?;
+    let cfg = parse_keywords(config)?;
     let kernel = cfg.kernel().map_err(py_err)?;
     let (x, n, d) = slice(&samples, "samples")?;
     let (g, ng, dg) = slice(&scores, "scores")?;

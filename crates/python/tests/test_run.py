@@ -185,7 +185,8 @@ def test_tune_progress_is_proportional_to_the_work_done():
     # A grad-evals budget over 9 arms with eta 3: round 0 runs 9 arms at a small budget, round 1 3 arms at a
     # larger one. Each progress event's `done` must be the work run so far in gradient evaluations: the arms'
     # cumulative counters plus each scored arm's KSD work (m full-data score vectors over the 160 training points
-    # and m (m - 1) sample pairs of 4 d / d = 4 gradient evaluations each; sgmcmc::plan::ScoreWork), so that
+    # and m (m - 1) sample pairs of 4 d / d = 4 gradient evaluations each, times SCORE_TIME = 0.3, the time of
+    # that work per unit measured once against a chain's; sgmcmc::plan::ScoreWork), so that
     # elapsed x remaining / done estimates the time left; chunk counts would put round 0 at 9/12 of the run.
     cfg = {"kind": "tune", "data": {"source": "simulate", "n": 200, "d": 2, "seed": 1, "test_fraction": 0.2},
            "model": {"kind": "logistic"}, "sampler": {"kind": "sgld"},
@@ -209,7 +210,7 @@ def test_tune_progress_is_proportional_to_the_work_done():
                 ran[a["arm"]] = a["grad_evals"]
         elif d.get("type") == "arm-scored" and d["samples"] >= 2:
             m = d["samples"]
-            scores += m * 160 + m * (m - 1) * 4
+            scores += 0.3 * (m * 160 + m * (m - 1) * 4)
         else:
             continue
         work = sum(ran.values()) + scores
@@ -241,4 +242,18 @@ def test_messages_are_in_the_users_terms():
         tunelab.run("tune/gaussian", threads=0)
     with pytest.raises(tunelab.ConfigError) as e:
         tunelab.Mamba(3, 1.0, max_samples=-1)
-    assert "line 1 column" not in str(e.value) and "keyword argument" in str(e.value)
+    assert "line 1 column" not in str(e.value)
+    assert "the keyword argument max_samples= of tunelab.Mamba: " in str(e.value), str(e.value)
+    assert "expected a whole number (0 or more)" in str(e.value) and "usize" not in str(e.value)
+    with pytest.raises(tunelab.ConfigError, match=r"the keyword argument c= of tunelab.Mamba: .*expected a number"):
+        tunelab.Mamba(3, 1.0, c="x")
+
+
+def test_one_repeat_shows_no_spread():
+    # a tvo summary of one repeat has no standard deviation to show ("± 0" would claim one)
+    r = tunelab.Report({"kind": "tvo", "status": "complete", "result": {"summary": [
+        {"method": "gp-ucb", "log_px_mean": -90.1, "log_px_sd": 0.0, "log_px": [-90.1]},
+        {"method": "fixed", "log_px_mean": -91.0, "log_px_sd": 0.5, "log_px": [-90.5, -91.5]}]}})
+    rows = dict(r._summary_rows())
+    assert rows["gp-ucb"] == "test log p(x) -90.1"
+    assert rows["fixed"] == "test log p(x) -91 ± 0.5"

@@ -1,7 +1,7 @@
 //! The bandit kind's terminal text: progress messages and the table of a complete run (`tunelab bandit`).
 
 use super::{BanditConfig, BanditEvent, BanditReport};
-use crate::experiments::text::row;
+use crate::experiments::text::{plural, row};
 
 /// The sampler runs a bandit over SG-MCMC arms prepares before its rounds.
 pub fn message(d: &BanditEvent) -> Option<String> {
@@ -14,7 +14,14 @@ pub fn message(d: &BanditEvent) -> Option<String> {
 /// Final simple and cumulative regret (with their bands) per algorithm, and what repeat 0 recommends.
 pub fn table(cfg: &BanditConfig, report: &BanditReport) -> String {
     let mut t = String::new();
-    row!(t, "problem: {}  ({} rounds, {} repeats, seed {})", report.problem, cfg.rounds, cfg.repeats, cfg.seed);
+    row!(
+        t,
+        "problem: {}  ({}, {}, seed {})",
+        report.problem,
+        plural(cfg.rounds, "round"),
+        plural(cfg.repeats, "repeat"),
+        cfg.seed
+    );
     row!(
         t,
         "{:<24} {:>28} {:>28} {:>10}",

@@ -1,7 +1,7 @@
 //! The HOAG kind's terminal text: progress messages and the table of a complete run (`tunelab hoag`).
 
 use super::{HoagEvent, HoagReport};
-use crate::experiments::text::{rounded, row};
+use crate::experiments::text::{config_name, plural, rounded, row};
 
 /// The method running, and each method's final outer loss.
 pub fn message(d: &HoagEvent) -> Option<String> {
@@ -17,12 +17,12 @@ pub fn table(r: &HoagReport) -> String {
     let mut t = String::new();
     row!(
         t,
-        "{:?}: train/test/validation = {}/{}/{}, {} features; hyperparameters: {}",
-        r.problem,
+        "{}: train/test/validation = {}/{}/{}, {}; hyperparameters: {}",
+        config_name(&r.problem),
         r.n_train,
         r.n_test,
         r.n_validation,
-        r.n_features,
+        plural(r.n_features, "feature"),
         r.hyper_names.join(", ")
     );
     if let Some(l) = &r.landscape {

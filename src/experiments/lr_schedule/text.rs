@@ -2,7 +2,7 @@
 //! (`tunelab lr-schedule`).
 
 use super::{LrEvent, LrReport};
-use crate::experiments::text::row;
+use crate::experiments::text::{config_name, plural, row};
 
 /// Each schedule's final loss, and the dynamic schedule's intervals.
 pub fn message(d: &LrEvent) -> Option<String> {
@@ -20,11 +20,11 @@ pub fn table(r: &LrReport) -> String {
     let mut t = String::new();
     row!(
         t,
-        "{:?} with {:?}: {} intervals x {} steps, learning rates in [{:.1e}, {:.1e}]",
-        r.problem,
-        r.optimizer,
-        r.intervals,
-        r.steps_per_interval,
+        "{} with {}: {} x {}, learning rates in [{:.1e}, {:.1e}]",
+        config_name(&r.problem),
+        config_name(&r.optimizer),
+        plural(r.intervals, "interval"),
+        plural(r.steps_per_interval, "step"),
         r.lr_bounds[0],
         r.lr_bounds[1]
     );

@@ -33,7 +33,7 @@ pub struct ChunkCounter {
     scored: f64,
 }
 
-/// The work of scoring one arm in gradient-evaluation equivalents, from its sample count `m` (the driver's
+/// The work of scoring one arm in gradient-evaluation equivalents (times [`SCORE_TIME`]), from its sample count `m` (the driver's
 /// `score_with`): `m` score vectors (each over the full data, the arm's minibatch with stochastic gradients, or
 /// the test set's predictions for log-loss and error rate) and, for KSD, the `m (m - 1)` ordered sample pairs of
 /// the U-statistic, each about four passes over `d` (the kernel, its two gradients, the score products) against
@@ -51,6 +51,13 @@ pub struct ScoreWork {
     /// The samples of a whole chain are scored (MAMBA's chain scoring): `max_samples` each round.
     chain: bool,
 }
+
+/// The time of the scores' work per gradient-evaluation equivalent, relative to a chain's gradient evaluation,
+/// measured once on the paper-logreg preset (`scripts/dev/eta-check.py`: its three rounds took 1.58 s, 1.31 s
+/// and 0.90 s, which the chains' and the scores' counts fit at 0.25 to 0.34): the scores compute full-data
+/// gradients in blocks and their sample pairs in tight loops, while a chain's gradient evaluation also pays its
+/// iteration's minibatch draw, noise and update.
+pub const SCORE_TIME: f64 = 0.3;
 
 impl ScoreWork {
     /// The score work model of a run config on data of `n_train` training and `n_test` test points.
@@ -81,7 +88,7 @@ impl ScoreWork {
             return 0.0;
         }
         let m = m as f64;
-        let grads = m * self.rows.unwrap_or(batch as f64) + m * (m - 1.0) * self.pair;
+        let grads = SCORE_TIME * (m * self.rows.unwrap_or(batch as f64) + m * (m - 1.0) * self.pair);
         match self.unit {
             super::BudgetUnit::GradEvals => grads,
             super::BudgetUnit::Iterations => grads / per_iter.max(1) as f64,

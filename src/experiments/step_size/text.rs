@@ -2,7 +2,7 @@
 //! (`tunelab step-size`).
 
 use super::{StepEvent, StepTuneConfig, StepTuneReport};
-use crate::experiments::text::row;
+use crate::experiments::text::{plural, row};
 
 /// The step size GP-UCB chose for a window.
 pub fn message(d: &StepEvent) -> Option<String> {
@@ -15,7 +15,12 @@ pub fn message(d: &StepEvent) -> Option<String> {
 /// GP-UCB's run and each fixed step's: tail KSD, median step and diverged windows.
 pub fn table(cfg: &StepTuneConfig, rep: &StepTuneReport) -> String {
     let mut t = String::new();
-    row!(t, "SG-MCMC step size by GP-UCB: {} windows of {} iterations", cfg.windows, cfg.window_iters);
+    row!(
+        t,
+        "SG-MCMC step size by GP-UCB: {} of {}",
+        plural(cfg.windows, "window"),
+        plural(cfg.window_iters as usize, "iteration")
+    );
     row!(t, "{:<22} {:>14} {:>12} {:>10}", "run", "tail KSD", "median h", "diverged");
     for r in std::iter::once(&rep.gp_ucb).chain(rep.fixed.iter()) {
         let mut h = r.steps.clone();

@@ -46,13 +46,13 @@ pub fn table(report: &Report) -> String {
     let c = &report.compute;
     row!(
         t,
-        "compute: {:.3e} sampler grad evals, {:.3e} scoring grad evals; {:.2} s sampling (summed over arms), {:.2} s scoring, {:.2} s wall, {} threads",
+        "compute: {:.3e} sampler grad evals, {:.3e} scoring grad evals; {:.2} s sampling (summed over arms), {:.2} s scoring, {:.2} s wall, {}",
         c.grad_evals as f64,
         c.scoring_grad_evals as f64,
         c.seconds,
         c.scoring_seconds,
         c.wall_seconds,
-        c.threads
+        plural(c.threads, "thread")
     );
     t
 }

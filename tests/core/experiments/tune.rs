@@ -548,7 +548,8 @@ fn compare_grid_baseline_is_the_papers_appendix_b() {
 /// Progress counts the chains' gradient evaluations and the scores' work in gradient-evaluation equivalents
 /// (`sgmcmc::plan::ScoreWork`): each full-data KSD score of `m` samples costs `m` full-data gradients (`m` x
 /// the training points) and `m (m - 1)` sample pairs of `4 d / d` = 4 gradient evaluations each (logistic
-/// regression: a data point's gradient is `d` multiply-adds, a pair about `4 d`). So each progress event's `done`
+/// regression: a data point's gradient is `d` multiply-adds, a pair about `4 d`), times the measured
+/// `SCORE_TIME`. So each progress event's `done`
 /// is the work run so far, the scores included, and the run's total is the work of the whole run.
 #[test]
 fn progress_counts_the_chains_and_the_scores_in_one_unit() {
@@ -571,7 +572,7 @@ fn progress_counts_the_chains_and_the_scores_in_one_unit() {
             }
             Event::ArmScored { samples, .. } if *samples >= 2 => {
                 let m = *samples as f64;
-                scores += m * n_train + m * (m - 1.0) * 4.0 * d / d;
+                scores += sgmcmc::plan::SCORE_TIME * (m * n_train + m * (m - 1.0) * 4.0 * d / d);
             }
             _ => {}
         }
@@ -591,7 +592,7 @@ fn progress_counts_the_chains_and_the_scores_in_one_unit() {
     // The scores are a large share of this run's work (so a counter without them fails above) ...
     let Some(tunelab::experiments::Output::Tune(r)) = &report.result else { panic!("no tune result") };
     let chain_work: f64 = r.rounds.iter().map(|x| x.arms.len() as f64 * x.budget).sum();
-    assert!(scores > 0.2 * total, "scores {scores} of {total}");
+    assert!(scores > 0.1 * total, "scores {scores} of {total}");
     assert!((total - (chain_work + scores)).abs() <= 1e-6 * total, "{total} != {chain_work} + {scores}");
     // ... and the total planned at the start (later rounds: the arms with the most samples) bounds the run's
     // work closely.

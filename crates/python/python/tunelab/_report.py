@@ -92,7 +92,9 @@ class Report(dict):  # type: ignore[type-arg]
                     rows.append([key.replace("_", " "), f"{r[key].get('name')}: loss {_fmt(r[key].get('final_loss'))}"])
             for m in r.get("summary") or []:
                 if isinstance(m, dict) and "method" in m:
-                    rows.append([m["method"], f"test log p(x) {_fmt(m.get('log_px_mean'))} ± {_fmt(m.get('log_px_sd'))}"])
+                    # one repeat has no spread to show: no "± 0"
+                    sd = f" ± {_fmt(m.get('log_px_sd'))}" if len(m.get("log_px") or []) > 1 else ""
+                    rows.append([m["method"], f"test log p(x) {_fmt(m.get('log_px_mean'))}{sd}"])
         return rows
 
     @staticmethod

@@ -45,8 +45,9 @@ from ``tune.get_checkpoint()``; without one Tune restarts the trial from its sta
 
 Ray Tune gives a scheduler a copy of each result, so the score reaches Tune's results through a callback:
 pass ``run_config=tune.RunConfig(callbacks=[sched.callback])``. It writes ``stein_score``, ``stein_rung``
-(the rung this result was recorded at, or -1) and ``stein_pruned`` (1 once the trial is decided "stop",
-else 0) into every result, so ``get_best_result(metric="stein_score", mode="min")``, ``get_dataframe()`` and
+(the rung this result was recorded at, or -1) and ``stein_pruned`` (1 on a result that arrives after the
+trial was decided "stop", else 0; a trial paused at its rung is stopped without another result, so
+``stopped`` is the record) into every result, so ``get_best_result(metric="stein_score", mode="min")``, ``get_dataframe()`` and
 the logs have them.
 """
 
