@@ -33,6 +33,16 @@ macro_rules! serde_defaults {
     };
 }
 
+/// Whether this x86-64 CPU has all the named SIMD extensions, for the kernels' run-time dispatch to their 256 / 512-bit
+/// builds (`x86_has!("avx2", "fma")`). Always false with the `sse-only` feature: a native build then keeps to the
+/// 128-bit SSE2 paths, the width of WebAssembly's simd128 (`npm run bench` compares the wasm build with both).
+#[cfg(target_arch = "x86_64")]
+macro_rules! x86_has {
+    ($($f:tt),+) => {
+        !cfg!(feature = "sse-only") $(&& std::arch::is_x86_feature_detected!($f))+
+    };
+}
+
 pub mod bandit;
 pub mod benchkit;
 pub mod data;

@@ -1,4 +1,4 @@
-// Embed mode, the "Embed" dialog, the runtime mode explanation and guided lessons (issue 7).
+// Embed mode, the "Embed" dialog, the runtime mode explanation and guided lessons.
 //
 // Loaded as a module BEFORE www/main.js (index.html), so that a lesson link can put its settings into the URL
 // hash before the page reads it, and so that it listens for `tunelab:panels-ready` before the page fires it.
@@ -444,11 +444,14 @@ function lessonPanel(lesson, source, opts) {
   const cite = el('div', { class: 'lesson-cite', id: 'lesson-cite' });
   const intro = el('div', { class: 'lesson-intro', id: 'lesson-intro' });
   const meta = el('p', { class: 'lesson-meta', id: 'lesson-meta', text: `${source.name}${lesson.minutes ? ` · about ${lesson.minutes} min` : ''}` });
+  // Keyboard order: the step's Back / Next sit on its number line, before its text; after Next come the step's
+  // prediction (one stop), Apply (when the step changes settings) and Run: Next to Run in at most 3 Tabs.
   const body = el('div', { class: 'lesson-body', id: 'lesson-body' },
-    meta, intro, stepNo, stepTitle, stepText, predictBox,
-    el('div', { class: 'buttons wrap' }, runBtn, applyBtn),
+    meta, intro,
+    el('div', { class: 'lesson-stepbar' }, stepNo, el('div', { class: 'buttons lesson-nav', role: 'group', 'aria-label': 'Lesson steps' }, prev, next)),
+    stepTitle, stepText, predictBox,
+    el('div', { class: 'buttons wrap lesson-actions' }, applyBtn, runBtn),
     status, revealBox, expectBox,
-    el('div', { class: 'buttons lesson-nav' }, prev, next),
     cite);
   const toggle = el('button', { type: 'button', class: 'lesson-toggle', id: 'lesson-toggle', 'aria-expanded': 'true', 'aria-controls': 'lesson-body' }, 'Hide');
   toggle.addEventListener('click', () => {
@@ -487,8 +490,13 @@ function lessonPanel(lesson, source, opts) {
     stepText.replaceChildren(md(s.text));
     applyBtn.hidden = !s.patch;
     applyBtn.textContent = s.apply ?? 'Apply this change';
+    // A Back or Next that turns disabled under the keyboard hands its focus to the other one (else it falls to the
+    // document's start).
+    const focused = document.activeElement;
     prev.disabled = step === 1;
     next.disabled = step === steps.length;
+    if (focused === next && next.disabled && !prev.disabled) prev.focus();
+    else if (focused === prev && prev.disabled && !next.disabled) next.focus();
     box.dataset.step = String(step);
     lessonHooks.step = step;
     revealBox.hidden = true;
@@ -520,8 +528,27 @@ function lessonPanel(lesson, source, opts) {
     if (rect && (rect.top > innerHeight - 120 || rect.bottom < 0)) r.scrollIntoView({ block: 'start' });
   };
 
+  /**
+   * After a complete run, when the lesson box sits beside the results: the panel's first chart wholly in view (a
+   * small embed's run bar grows with the run's message and pushes the chart past the bottom), scrolling this document only (window.scrollTo: never the page
+   * that embeds it), no further than keeps the chart's top below the run bar when the bar is sticky at the top
+   * (it holds the verdict line).
+   */
+  const revealChart = () => {
+    // Stacked (a narrow window): the lesson box heads the results and stays in view (showResults).
+    if (box.closest('.results')) return;
+    const chart = /** @type {HTMLElement|undefined} */ ([...(panel?.section?.querySelectorAll('.results .chart') ?? [])].find((e) => /** @type {HTMLElement} */ (e).offsetParent !== null));
+    const r = chart?.getBoundingClientRect();
+    if (!r || r.bottom <= innerHeight) return;
+    const bar = /** @type {HTMLElement|null} */ (panel.section.querySelector('.results > .runbar'));
+    const barH = bar && getComputedStyle(bar).position === 'sticky' ? bar.getBoundingClientRect().height : 0;
+    const dy = Math.min(r.bottom - innerHeight + 4, Math.max(0, r.top - barH - 4));
+    if (dy > 0) window.scrollTo({ top: scrollY + dy, behavior: 'auto' });
+  };
+
   /** After a complete run: the step's expect lines and the reveal of its prediction. @param {any} report */
   const afterRun = async (report) => {
+    requestAnimationFrame(() => requestAnimationFrame(revealChart));
     const i = step - 1;
     const s = steps[i];
     const choice = s.predict?.type === 'choice' ? s.predict : null;
@@ -651,9 +678,8 @@ function lessonPanel(lesson, source, opts) {
         + 'The steps below still describe the experiment.');
       return;
     }
-    // The panel's own Run button, when it is on screen, is the lesson's; a stand-in without one gets ours.
-    const own = panel.section?.querySelector('.runbar button.primary');
-    runBtn.hidden = !!own && !own.closest('[data-embed-hidden]');
+    // The lesson's Run runs the panel as the run bar's Run does; it stays in the box, after the step's Apply, so a
+    // keyboard reaches it from Next in a few Tabs (the run bar's Run is at the end of the panel's settings).
     seen = snapshot();
     mo = new MutationObserver(onRunning);
     for (const target of [panel.section, document.body]) if (target) mo.observe(target, { attributes: true, attributeFilter: ['data-running'] });

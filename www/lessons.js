@@ -15,6 +15,8 @@
 // Timings: every step is sized to finish in about 10 s or less on ONE thread in the page. `tunelab lesson check
 // lessons/ID.md` prints each step's native time; docs/instructors.md has the page's.
 
+import { KINDS } from './kinds.js';
+
 /** The SG-MCMC tuning panel (its settings are the page's state, kept in the URL by www/panels/tune/state.js). */
 export const BUILTIN_PANEL = 'tune';
 
@@ -24,19 +26,11 @@ export const BUILTIN_LESSONS = ['mamba', 'gp-ucb', 'd-ttts', 'hoag', 'lr-schedul
 /** The largest lesson file the page reads (the core's `lesson::MAX_BYTES`). */
 export const MAX_LESSON_BYTES = 1 << 20;
 
-/** Human names of the panels, for messages. */
-export const PANEL_NAMES = {
-  tune: 'MAMBA / KSD tuning',
-  compare: 'MAMBA / KSD tuning (comparison)',
-  bandit: 'bandit (GP-UCB, TTTS / D-TTTS)',
-  hoag: 'HOAG (hyperparameter gradients)',
-  'lr-schedule': 'learning-rate schedule',
-  'step-size': 'step size (GP-UCB)',
-  tvo: 'TVO schedules (GP-UCB, a VAE trained live)',
-};
+/** Human names of the kinds' panels, for messages: the core's labels (www/kinds.js). @type {Record<string, string>} */
+export const PANEL_NAMES = Object.fromEntries(Object.entries(KINDS).map(([name, k]) => [name, k.label]));
 
-/** The panel a lesson of `kind` runs in. @param {string} kind */
-export const panelOf = (kind) => (kind === 'compare' ? BUILTIN_PANEL : kind);
+/** The panel a lesson of `kind` runs in (the core's `PANEL` of the kind, www/kinds.js). @param {string} kind */
+export const panelOf = (kind) => /** @type {Record<string, {panel: string}>} */ (KINDS)[kind]?.panel ?? kind;
 
 /** The URL of a built-in lesson's file (lessons/ beside www/, wherever the site or the notebook widget puts it). @param {string} id */
 export const builtinUrl = (id) => new URL(`../lessons/${encodeURIComponent(id)}.md`, import.meta.url).href;

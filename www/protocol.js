@@ -1,10 +1,10 @@
 // The typed message protocol between the page (www/client.js) and the compute worker (www/worker.js).
 // Every message is a plain object with a `type` tag (a discriminated union); both sides switch on it
 // exhaustively (`assertNever` in the default branch) and report an unknown tag as an error.
-// Experiments cross as ONE config with a `kind` (the core's contract, src/experiment/mod.rs): the worker calls
+// Experiments cross as ONE config with a `kind` (the core's contract, src/experiments/mod.rs): the worker calls
 // the binding's `run`, `check`, `preset` and `preset_names`, and nothing else for experiments.
 
-/** @typedef {'tune'|'compare'|'bandit'|'hoag'|'lr-schedule'|'step-size'|'tvo'} ExperimentKind */
+/** @typedef {import('./kinds.js').ExperimentKind} ExperimentKind  the core's kinds (www/kinds.js, generated) */
 /** @typedef {{kind: ExperimentKind} & Record<string, any>} ExperimentConfig  one config document with its kind */
 /** @typedef {'parallel'|'single'} Flavour */
 /** @typedef {'panic'|'pool-panic'|'error'|'throw'} CrashWhat */

@@ -67,6 +67,11 @@ rm -rf fuzz/seeds
 FUZZ_SEEDS=ok
 TUNELAB_FUZZ_SEEDS="$PWD/fuzz/seeds" cargo test -q --test core robustness::fuzz_seeds >/dev/null 2>&1 || FUZZ_SEEDS=failed
 
+# A new experiment kind is its folder plus two registry lines (docs/layout.md): a toy kind added to a temporary copy
+# of the Rust sources, and nothing else, must check (`toy-kind: N passed, M failed` enters the closing count).
+section "toy kind: scripts/dev/toy-kind.sh (a new kind = its folder + two registry lines)"
+bash scripts/dev/toy-kind.sh 2>&1 | tee -a "$LOG" || true
+
 # The Python package (crates/python: maturin wheel, pytest, a local Ray cluster); pytest's "N passed" /
 # "N failed" enter the closing count. A failure here is counted, not fatal, so the other sections still run.
 section "python: maturin wheel, pytest (bindings, ask/tell, local Ray cluster)"

@@ -31,6 +31,7 @@ pub mod lr_schedule;
 pub mod partial;
 pub mod sgmcmc;
 pub mod step_size;
+pub mod text;
 pub mod tune;
 pub mod tvo;
 
@@ -56,6 +57,14 @@ pub trait Experiment: Sized {
     const UNIT: &'static str;
     /// The names of the built-in presets ([`Experiment::preset`]).
     const PRESETS: &'static [&'static str];
+    /// The kind's name for people (messages, the page's lesson menu): what it tunes and by which method.
+    const LABEL: &'static str;
+    /// The page's panel that shows this kind's runs and reports (`www/panels/<PANEL>/`): the kind's own unless
+    /// it shares another's (a comparison shows in the tuning panel).
+    const PANEL: &'static str = Self::NAME;
+    /// The config fields (JSON paths) that panel shows and sets: the only ones a lesson step may patch
+    /// ([`crate::lesson`]). `a.*` covers every field under `a`. None: a lesson cannot change the config.
+    const PANEL_FIELDS: &'static [&'static str] = &[];
 
     /// The unit of `done` / `total` of this checked config's progress events: [`Experiment::UNIT`] unless the
     /// config decides it (a tune run counts its budget's unit: gradient evaluations, iterations or seconds).
@@ -103,6 +112,57 @@ pub trait Experiment: Sized {
     }
     /// Overrides the seed (`--seed`).
     fn set_seed(config: &mut Self::Config, seed: u64);
+
+    /// A short line about a progress detail for a terminal's progress bar, where one helps.
+    fn message(detail: &Self::Detail) -> Option<String> {
+        let _ = detail;
+        None
+    }
+    /// A phase of the run with a progress of its own, shown instead of the run's (a comparison's exact
+    /// reference, before its first tuner).
+    fn stage(detail: &Self::Detail) -> Option<Stage> {
+        let _ = detail;
+        None
+    }
+    /// True when this detail ends a round (a front end may then write the report so far).
+    fn ends_round(detail: &Self::Detail) -> bool {
+        let _ = detail;
+        false
+    }
+    /// The plain-text table of a complete run (what the CLI prints on stdout); empty for none.
+    fn table(config: &Self::Config, output: &Self::Output) -> String {
+        let _ = (config, output);
+        String::new()
+    }
+}
+
+/// A phase of a run with its own progress ([`Experiment::stage`]): what it is, the line shown meanwhile, done,
+/// total and unit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Stage {
+    /// The phase (a new one restarts a front end's elapsed time and ETA).
+    pub what: &'static str,
+    /// What a progress bar says during it (`MAMBA-KSD: evaluation chain from the MAP`).
+    pub label: String,
+    pub done: f64,
+    pub total: f64,
+    pub unit: &'static str,
+}
+
+/// What a front end needs to know of a kind without its types: the registry's one description of it (the CLI's
+/// help, the page's generated `www/kinds.js`, Python's `tunelab.kinds()`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KindInfo {
+    /// The `kind` tag ([`Experiment::NAME`]).
+    pub name: &'static str,
+    /// The name for people ([`Experiment::LABEL`]).
+    pub label: &'static str,
+    /// The unit of its progress events ([`Experiment::UNIT`]).
+    pub unit: &'static str,
+    /// Its built-in presets ([`Experiment::PRESETS`]).
+    pub presets: &'static [&'static str],
+    /// The page's panel that shows it ([`Experiment::PANEL`]).
+    pub panel: &'static str,
 }
 
 /// Checks `config` once and runs it: the whole contract in one call, for any kind
@@ -143,6 +203,33 @@ macro_rules! registry {
             pub fn preset_names(self) -> &'static [&'static str] {
                 match self { $(Kind::$v => <$e as Experiment>::PRESETS),* }
             }
+            /// The kind's name for people ([`Experiment::LABEL`]).
+            pub fn label(self) -> &'static str {
+                match self { $(Kind::$v => <$e as Experiment>::LABEL),* }
+            }
+            /// The page's panel that shows this kind ([`Experiment::PANEL`]).
+            pub fn panel(self) -> &'static str {
+                match self { $(Kind::$v => <$e as Experiment>::PANEL),* }
+            }
+            /// The config fields that panel sets ([`Experiment::PANEL_FIELDS`]).
+            pub fn panel_fields(self) -> &'static [&'static str] {
+                match self { $(Kind::$v => <$e as Experiment>::PANEL_FIELDS),* }
+            }
+        }
+
+        impl Detail {
+            /// See [`Experiment::message`].
+            pub fn message(&self) -> Option<String> {
+                match self { $(Detail::$v(d) => <$e as Experiment>::message(d)),* }
+            }
+            /// See [`Experiment::stage`].
+            pub fn stage(&self) -> Option<Stage> {
+                match self { $(Detail::$v(d) => <$e as Experiment>::stage(d)),* }
+            }
+            /// See [`Experiment::ends_round`].
+            pub fn ends_round(&self) -> bool {
+                match self { $(Detail::$v(d) => <$e as Experiment>::ends_round(d)),* }
+            }
         }
 
         /// A config of any kind: the one JSON document (`{"kind": "hoag", ...the kind's fields}`).
@@ -166,6 +253,15 @@ macro_rules! registry {
         pub enum Output { $($v(<$e as Experiment>::Output)),* }
 
         impl Output {
+            /// The plain-text table of a complete run of `config` ([`Experiment::table`]; empty when `config` is of
+            /// another kind).
+            pub fn table(&self, config: &ExperimentConfig) -> String {
+                match (self, config) {
+                    $((Output::$v(o), ExperimentConfig::$v(c)) => <$e as Experiment>::table(c, o),)*
+                    #[allow(unreachable_patterns)]
+                    _ => String::new(),
+                }
+            }
             /// Reads the result of a `kind` report back (see [`crate::report_file`]: `null` reads as NaN where a
             /// number is expected); the error names the path.
             pub fn from_value(kind: Kind, value: &serde_json::Value) -> std::result::Result<Self, String> {
@@ -279,6 +375,17 @@ fn unknown_preset(kind: Kind, name: &str) -> Error {
 }
 
 impl Kind {
+    /// The registry's description of this kind.
+    pub fn info(self) -> KindInfo {
+        KindInfo {
+            name: self.name(),
+            label: self.label(),
+            unit: self.progress_unit(),
+            presets: self.preset_names(),
+            panel: self.panel(),
+        }
+    }
+
     /// Parses a kind name (the CLI's and the binding's `kind` argument).
     pub fn parse(name: &str) -> Result<Kind> {
         Kind::ALL.into_iter().find(|k| k.name() == name).ok_or_else(|| {

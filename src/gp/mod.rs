@@ -18,14 +18,14 @@
 //! The prior mean is zero: standardise the targets yourself (the bandit does) or use [`Gp::set_targets`].
 //! Inputs are slices of length [`Kernel::input_dim`] (spatial coordinates, then the time if temporal).
 
-mod kernel;
+mod covariance;
 pub mod laplace;
 pub mod multitask;
 mod opt;
 pub mod svgp;
 pub mod truvar;
 
-pub use kernel::{BaseKernel, Kernel};
+pub use covariance::{BaseKernel, Kernel};
 pub use opt::{lbfgs_box, LbfgsOptions};
 
 use nalgebra::{DMatrix, DVector};

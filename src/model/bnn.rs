@@ -251,13 +251,10 @@ impl Target for Bnn {
         self.data.n
     }
     fn log_prior(&self, theta: &[f64]) -> f64 {
-        -0.5 * theta.iter().map(|t| t * t).sum::<f64>() / self.prior_var
+        super::isotropic_log_prior(theta, self.prior_var)
     }
     fn add_grad_log_prior(&self, theta: &[f64], out: &mut [f64]) {
-        let s = 1.0 / self.prior_var;
-        for (o, t) in out.iter_mut().zip(theta) {
-            *o -= s * t;
-        }
+        super::add_isotropic_prior_grad(theta, self.prior_var, out)
     }
     fn add_grad_log_lik(&self, theta: &[f64], idx: &[usize], out: &mut [f64]) {
         let p = self.p;

@@ -102,12 +102,12 @@ pub fn log_sigmoid(z: f64) -> f64 {
 pub fn residuals_in_place(y: &[f64], r: &mut [f64]) {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     {
-        if std::is_x86_feature_detected!("avx512f") {
+        if x86_has!("avx512f") {
             // SAFETY: the CPU supports AVX-512F (checked just above).
             unsafe { residuals_avx512(y, r) };
             return;
         }
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+        if x86_has!("avx2", "fma") {
             // SAFETY: the CPU supports the enabled features (checked just above).
             unsafe { residuals_avx2(y, r) };
             return;
@@ -141,12 +141,12 @@ unsafe fn residuals_avx512(y: &[f64], r: &mut [f64]) {
 pub fn residuals_matrix_in_place(y: &[f64], z: &mut [f64], cols: usize) {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     {
-        if std::is_x86_feature_detected!("avx512f") {
+        if x86_has!("avx512f") {
             // SAFETY: the CPU supports AVX-512F (checked just above).
             unsafe { residuals_matrix_avx512(y, z, cols) };
             return;
         }
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+        if x86_has!("avx2", "fma") {
             // SAFETY: the CPU supports the enabled features (checked just above).
             unsafe { residuals_matrix_avx2(y, z, cols) };
             return;

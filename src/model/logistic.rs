@@ -421,12 +421,12 @@ impl LogisticRegression {
         let p = self.data.p;
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("avx512f") {
+            if x86_has!("avx512f") {
                 // SAFETY: the CPU supports AVX-512F (checked just above).
                 unsafe { with_const_p!(p, scores_avx512(self, thetas, out)) };
                 return;
             }
-            if std::arch::is_x86_feature_detected!("avx2") {
+            if x86_has!("avx2") {
                 // SAFETY: the CPU supports AVX2 (checked just above).
                 unsafe { with_const_p!(p, scores_avx2(self, thetas, out)) };
                 return;
@@ -457,14 +457,11 @@ impl Target for LogisticRegression {
     }
 
     fn log_prior(&self, theta: &[f64]) -> f64 {
-        -0.5 * theta.iter().map(|t| t * t).sum::<f64>() / self.prior_var
+        super::isotropic_log_prior(theta, self.prior_var)
     }
 
     fn add_grad_log_prior(&self, theta: &[f64], out: &mut [f64]) {
-        let s = 1.0 / self.prior_var;
-        for (o, t) in out.iter_mut().zip(theta) {
-            *o -= s * t;
-        }
+        super::add_isotropic_prior_grad(theta, self.prior_var, out)
     }
 
     /// `sum_{i in idx} (y_i - sigmoid(x_i . theta)) x_i`, in chunks: predictors, then vectorised
@@ -472,7 +469,7 @@ impl Target for LogisticRegression {
     fn add_grad_log_lik(&self, theta: &[f64], idx: &[usize], out: &mut [f64]) {
         #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
         {
-            if std::is_x86_feature_detected!("avx2") {
+            if x86_has!("avx2") {
                 // SAFETY: the CPU supports AVX2 (checked just above).
                 unsafe { self.batch_avx2(theta, idx, out) };
                 return;
@@ -484,7 +481,7 @@ impl Target for LogisticRegression {
     fn add_grad_log_lik_full(&self, theta: &[f64], out: &mut [f64]) {
         #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
         {
-            if std::is_x86_feature_detected!("avx2") {
+            if x86_has!("avx2") {
                 // SAFETY: the CPU supports AVX2 (checked just above).
                 unsafe { self.full_avx2(theta, out) };
                 return;

@@ -40,6 +40,20 @@ pub use pmf::{Pmf, PmfHyper};
 pub use spec::{build_target, full_scores, ModelSpec, PmfPrior};
 pub use toys::{density_grid, log_density_grid, Banana, Mixture2d};
 
+/// log N(theta; 0, var I) up to its constant: `-|theta|^2 / (2 var)` (the isotropic Gaussian prior of the
+/// logistic regression and the Bayesian network).
+pub(crate) fn isotropic_log_prior(theta: &[f64], var: f64) -> f64 {
+    -0.5 * theta.iter().map(|t| t * t).sum::<f64>() / var
+}
+
+/// Adds the gradient of [`isotropic_log_prior`], `-theta / var`, to `out`.
+pub(crate) fn add_isotropic_prior_grad(theta: &[f64], var: f64, out: &mut [f64]) {
+    let s = 1.0 / var;
+    for (o, t) in out.iter_mut().zip(theta) {
+        *o -= s * t;
+    }
+}
+
 /// A posterior `p(theta | data) ∝ p(theta) prod_i p(y_i | theta)`.
 ///
 /// All gradient methods *accumulate* into `out` (`out += ...`), so callers can build the

@@ -16,6 +16,7 @@
 //! The one-off N of the full gradient at the MAP is reported by [`ControlVariate::grad_evals`], not here.
 
 use super::params::{Budget, SamplerKind, ValidSamplerParams};
+use super::sink::Sink;
 use crate::error::{Error, Result};
 use crate::model::fastmath::prefetch;
 use crate::model::Target;
@@ -95,7 +96,7 @@ pub struct RunStats {
     pub grad_evals: u64,
     /// Wall-clock seconds of this call.
     pub seconds: f64,
-    /// Samples appended to `out` in this call.
+    /// Samples handed to the sink in this call.
     pub kept: usize,
     /// Chain status at the end of the call.
     pub status: ChainStatus,
@@ -259,21 +260,21 @@ impl Chain {
         (CHECK_WORK / self.params.grad_evals_per_iter().max(1)).clamp(1, CHECK_MAX_ITERS)
     }
 
-    /// Runs the chain for `budget` (counted from this call), appending every kept sample (row-major, `d`
-    /// values each) to `out`. A sample is kept after iteration `k` (counted over the chain's life) when
-    /// `k % thin == 0` (`thin = 0` is taken as 1), so resuming keeps the thinning phase: running `2B` iterations appends exactly what
-    /// running `B` and then `B` appends. Stops early when `cancel` is set (checked every
-    /// [`Chain::check_interval`] iterations) or at the first non-finite theta/momentum (status
-    /// `Diverged`; the non-finite sample is not appended). Never panics on numerical failure.
+    /// Runs the chain for `budget` (counted from this call), handing every kept sample (`d` values) to `sink`
+    /// as it is made (a `Vec<f64>` appends it row-major; see [`Sink`]). A sample is kept after iteration `k`
+    /// (counted over the chain's life) when `k % thin == 0` (`thin = 0` is taken as 1), so resuming keeps the
+    /// thinning phase: running `2B` iterations keeps exactly what running `B` and then `B` keeps. Stops early
+    /// when `cancel` is set (checked every [`Chain::check_interval`] iterations) or at the first non-finite
+    /// theta/momentum (status `Diverged`; the non-finite sample is not kept). Never panics on numerical failure.
     ///
     /// # Panics
     /// If `target` has a different dimension or N than the one the chain was built with (a programming error).
-    pub fn run(
+    pub fn run<S: Sink + ?Sized>(
         &mut self,
         target: &dyn Target,
         budget: Budget,
         thin: usize,
-        out: &mut Vec<f64>,
+        sink: &mut S,
         cancel: &AtomicBool,
     ) -> RunStats {
         assert!(
@@ -284,10 +285,11 @@ impl Chain {
         let thin = thin.max(1) as u64;
         let per_iter = self.params.grad_evals_per_iter();
         let check = self.check_interval();
-        let (iters0, evals0, len0) = (self.iters, self.grad_evals, out.len());
+        let (iters0, evals0) = (self.iters, self.grad_evals);
+        let mut kept = 0;
         if let Budget::Iterations(k) = budget {
             let keep = ((self.iters + k) / thin - self.iters / thin) as usize;
-            out.reserve(keep.saturating_mul(self.d).min(1 << 26));
+            sink.reserve(keep.saturating_mul(self.d).min(1 << 26));
         }
         let mut cancelled = false;
         'outer: while self.status == ChainStatus::Running {
@@ -331,7 +333,8 @@ impl Chain {
                     break 'outer;
                 }
                 if self.iters.is_multiple_of(thin) {
-                    out.extend_from_slice(&self.theta);
+                    sink.push(&self.theta);
+                    kept += 1;
                 }
             }
         }
@@ -339,7 +342,7 @@ impl Chain {
             iters: self.iters - iters0,
             grad_evals: self.grad_evals - evals0,
             seconds: t0.elapsed().as_secs_f64(),
-            kept: (out.len() - len0) / self.d.max(1),
+            kept,
             status: self.status,
             cancelled,
         }

@@ -8,6 +8,8 @@
 //!   stopped; numerical blow-up is the state [`ChainStatus::Diverged`], never a panic.
 //! - Gradient evaluations count data points touched: n per plain estimate, 2n with control variates,
 //!   N for a full batch; SGHMC does L estimates per iteration.
+//! - [`Chain::run`] hands each kept draw to a [`Sink`] (a `Vec<f64>` keeps them all; running moments or a
+//!   thinned buffer keep a summary), so memory does not grow with the budget unless the caller wants it to.
 //! - [`find_map`] (L-BFGS) gives the centre of a [`ControlVariate`]; [`reference_sample`]
 //!   (preconditioned MALA with dual averaging) gives ground truth on small problems.
 //!
@@ -29,11 +31,13 @@ pub mod chain;
 pub mod map;
 pub mod params;
 pub mod reference;
+pub mod sink;
 
 pub use chain::{Chain, ChainStatus, ControlVariate, RunStats};
 pub use map::{find_map, MapOptions, MapResult};
 pub use params::{BatchSize, Budget, SamplerKind, SamplerParams, ValidSamplerParams};
 pub use reference::{reference_sample, reference_sample_observed, reference_sample_stoppable, RefOptions, RefResult};
+pub use sink::{Discard, Sink};
 
 /// Where a chain starts (the step-size and SG-MCMC bandit experiments).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -25,7 +25,7 @@
 //! same kernel is compiled for 4-wide vectors; no build fuses multiply-adds (WebAssembly has no FMA), so
 //! native and wasm builds give the same bits.
 
-use super::kernel::{check_c_beta, median_pairwise_distance, KernelScale};
+use super::imq::{check_c_beta, median_pairwise_distance, KernelScale};
 use crate::error::{Error, Result};
 use crate::math::powf;
 use rayon::prelude::*;
@@ -357,7 +357,7 @@ fn offdiag_sum(x: &[f64], s: &[f64], n: usize, d: usize, c2: f64, beta: f64) -> 
 fn panel_sum(tr: &Transposed, n: usize, d: usize, c2: f64, beta: f64, r0: usize, r1: usize) -> f64 {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx2") {
+        if x86_has!("avx2") {
             // SAFETY: the CPU supports AVX2 (checked just above).
             return unsafe { panel_sum_avx2(tr, n, d, c2, beta, r0, r1) };
         }
@@ -509,7 +509,7 @@ pub fn pair_loop_part(x: &[f64], s: &[f64], n: usize, d: usize, c2: f64, tiles: 
     // The same code generation as the pair loop (`panel_sum`): AVX2 where the CPU has it.
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx2") {
+        if x86_has!("avx2") {
             #[target_feature(enable = "avx2")]
             fn avx2(tr: &Transposed, n: usize, d: usize, c2: f64, tiles: bool) -> f64 {
                 pair_loop_part_impl(tr, n, d, c2, tiles)

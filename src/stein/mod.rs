@@ -17,11 +17,11 @@
 
 pub mod fssd;
 pub mod gram;
-pub mod kernel;
+pub mod imq;
 pub mod ksd;
 
 pub use fssd::{
     fssd, fssd_opt, fssd_opt_fit, fssd_power, fssd_power_width, FssdFit, FssdKernel, FssdOptOptions, FssdValue,
 };
-pub use kernel::{median_pairwise_distance, ImqKernel, KernelScale};
+pub use imq::{median_pairwise_distance, ImqKernel, KernelScale};
 pub use ksd::{ksd, ksd_target, ksd_target_value, Estimator, KsdOptions, KsdValue};

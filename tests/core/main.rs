@@ -38,6 +38,7 @@ mod experiments {
     mod experiment;
     mod hoag;
     mod hoag_sparse;
+    mod kinds_file;
     mod lrsched;
     mod lrsched_golden;
     mod lrsched_links;

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { launch, openPage, waitRunDone, waitArmCount } from './helpers.mjs';
 import { fmtSci, fmtStep } from '../../www/shared/format.js';
-import { armFate, scoreText } from '../../www/panels/tune/fate.js';
+import { armOutcome, scoreText } from '../../www/panels/tune/arm-outcome.js';
 import { LESSONS } from './lesson-files.mjs';
 
 /** 5 step sizes x 2 batches = 10 arms, MAMBA eta 2 (10 -> 5 -> 2). */
@@ -155,7 +155,7 @@ describe('arm drill-down', () => {
     await p.waitForFunction(() => window.__tunelab.drill?.predict?.revealed != null, null, { timeout: 120_000 });
     const rep = await p.evaluate(() => window.__tunelab.lastResult.report);
     const { revealed } = (await p.evaluate(() => window.__tunelab.drill)).predict;
-    const fate = armFate(rep, 17);
+    const fate = armOutcome(rep, 17);
     assert.equal(revealed.pick, 17);
     assert.equal(revealed.chosen, rep.best.arm);
     assert.equal(revealed.fate, fate.kind);

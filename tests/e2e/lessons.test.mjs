@@ -12,6 +12,18 @@ import { LESSONS } from './lesson-files.mjs';
 
 const tuneReport = (page) => page.evaluate(() => window.__tunelab.panels.tune.lastReport).then(resultOf);
 
+/**
+ * Presses Tab until the element with id `id` has focus (at most 40 presses); returns the number of presses, or
+ * Infinity with the focus path when it never got there. @param {import('playwright-core').Page} page @param {string} id
+ */
+async function tabsTo(page, id) {
+  for (let n = 1; n <= 40; n++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate((i) => document.activeElement?.id === i, id)) return n;
+  }
+  return Infinity;
+}
+
 describe('lessons', () => {
   let b; let pg;
   before(async () => { b = await browser(); pg = await playground({ isolation: true }); });
@@ -59,9 +71,10 @@ describe('lessons', () => {
     assert.equal(await page.textContent('#lesson-step-no'), `Step 1 of ${lesson.steps.length}`);
     assert.match(await page.textContent('#lesson-cite'), /Coullon, South & Nemeth \(2023\)/);
     assert.match(await page.textContent('#arm-count'), /^18 arms .* MAMBA: 2 rounds, 18 → 6 arms/);
-    // The lesson box sits in the tuning panel; the page's own Run is the lesson's.
+    // The lesson box sits in the tuning panel, with a Run of its own after the step's text (the run bar's Run runs
+    // the lesson too).
     assert.equal(await page.evaluate(() => window.__tunelab.panels.tune.section.contains(document.getElementById('lesson'))), true);
-    assert.equal(await page.isVisible('#lesson-run'), false);
+    assert.equal(await page.isVisible('#lesson-run'), true);
     // The steps fold away (more room for the chart in a small frame) and come back.
     await page.click('#lesson-toggle');
     assert.equal(await page.isVisible('#lesson-text'), false);
@@ -79,10 +92,15 @@ describe('lessons', () => {
     for (let i = 0; i < 3; i++) await page.click('#lesson-next');
     assert.equal(await page.textContent('#lesson-step-no'), `Step 4 of ${lesson.steps.length}`);
     assert.match(await page.textContent('#lesson-text'), /Expect 4 rounds instead of 2 \(18 → 9 → 4 → 2 arms\)/);
-    await page.click('#lesson-apply');
+    // By keyboard from Next (focused by its click): Tab to Apply, Enter, Tab to the lesson's Run, Enter.
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'lesson-next');
+    assert.equal(await tabsTo(page, 'lesson-apply'), 1);
+    await page.keyboard.press('Enter');
     await page.waitForFunction(() => window.__tunelab.panels.tune.state.eta === 2);
     assert.equal(await page.inputValue('#eta'), '2');
-    await page.click('#run');
+    assert.equal(await tabsTo(page, 'lesson-run'), 1);
+    await page.waitForFunction(() => { const p = window.__tunelab.panels.tune; return !p.running && p.runState !== 'checking'; });
+    await page.keyboard.press('Enter');
     await panelRunDone(page, 'tune', 2);
     report = await tuneReport(page);
     assert.deepEqual(report.rounds.map((r) => r.arms.length), [18, 9, 4, 2]);
@@ -108,6 +126,30 @@ describe('lessons', () => {
     assert.deepEqual(errors, []);
     await page.close();
     await page2.close();
+  });
+
+  test('by keyboard, every step of every lesson is at most 3 Tabs from Next (or Back, on the last step) to the lesson\'s Run', async () => {
+    for (const lesson of LESSONS) {
+      const page = await b.context.newPage();
+      await page.goto(`${pg.url}#lesson=${lesson.id}`);
+      await page.waitForFunction(() => window.__tunelab?.lesson?.status === 'ready');
+      await page.focus('#lesson-next');
+      for (let i = 1; i < lesson.steps.length; i++) {
+        const from = await page.evaluate(() => document.activeElement?.id);
+        await page.keyboard.press('Enter');
+        await page.waitForFunction((n) => document.getElementById('lesson').dataset.step === String(n), i + 1);
+        const s = lesson.steps[i];
+        // The last step disables Next: its focus moves to Back (never to the document's start).
+        const at = await page.evaluate(() => document.activeElement?.id);
+        assert.equal(at, i + 1 === lesson.steps.length ? 'lesson-prev' : 'lesson-next', `${lesson.id} step ${i + 1}: focus after Next`);
+        assert.equal(from, 'lesson-next');
+        // What lies between: the step text's links or controls, the prediction (one stop), Apply, then Run.
+        const n = await tabsTo(page, 'lesson-run');
+        assert.ok(n >= 1 + (s.patch ? 1 : 0) && n <= 3, `${lesson.id} step ${i + 1}: ${n} Tabs from ${at} to the lesson's Run`);
+        await page.focus('#lesson-next');
+      }
+      await page.close();
+    }
   });
 
   test('every lesson URL opens the tab of its tuner and runs there to completion, results in view', async () => {
@@ -238,7 +280,7 @@ describe('lessons', () => {
     assert.equal(result.status, 'done', result.message);
     let calls = await page.evaluate(() => window.__panelCalls);
     assert.deepEqual(calls, [['show'], ['load', lesson.config], ['run']]);
-    // Without a Run button of its own, the lesson's Run is shown.
+    // The stand-in has no Run button of its own; the lesson's Run is there.
     assert.equal(await page.isVisible('#lesson-run'), true);
     // Step 3 suggests Beta(1, 3): the panel is reloaded with the patched config.
     await page.click('#lesson-next');

@@ -83,6 +83,8 @@ export class Panel extends EstimatingPanel {
     /** the tab's label (the registry makes the tab; the title when empty) */
     this.tab = '';
     this.intro = '';
+    /** @type {{question: string, first: string}|null} the tab's "Start here" card (www/shared/start-here.js) */
+    this.start = null;
     this.readyText = '';
     this.presetHelp = '';
     /** @type {string[][]} [value, label] */
@@ -263,7 +265,7 @@ export class Panel extends EstimatingPanel {
   /** Run bar and export buttons (every panel, generated or from index.html). */
   wireCommon() {
     // The tab's "Start here" card, under the run bar (www/shared/start-here.js).
-    const card = startCard(this.name, this.tab || this.title);
+    const card = startCard(this.name, this.tab || this.title, this.start);
     const bar = this.section.querySelector('.results > .runbar');
     if (card && bar) bar.after(card);
     this.section.dataset.runState = this.runState;

@@ -1,7 +1,7 @@
 //! The `tunelab` command line (native only). The experiment commands (tune, compare, bandit, hoag,
 //! lr-schedule, run) map their flags onto one experiment config and go through the one runner (`runner.rs`:
-//! check once, load data once, progress, Ctrl-C, report envelope, the kind's table from `tables.rs`); the data,
-//! sampling and Stein commands live in their own files. Errors go to stderr with exit code 1; a run stopped by
+//! check once, load data once, progress, Ctrl-C, report envelope, the kind's table: `Experiment::table`, in
+//! the kind's `text.rs`); the data, sampling and Stein commands live in their own files. Errors go to stderr with exit code 1; a run stopped by
 //! Ctrl-C exits with 130.
 
 use clap::{Parser, Subcommand};
@@ -13,7 +13,6 @@ mod lesson;
 mod runner;
 mod sample;
 mod simulate;
-mod tables;
 
 use runner::RunArgs;
 use tunelab::experiments::Kind;

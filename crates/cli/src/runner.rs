@@ -17,7 +17,8 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tunelab::experiments::{self, Compute, Detail, Event, ExperimentConfig, Inputs, Kind, Report, Status};
+use tunelab::experiments::text::count;
+use tunelab::experiments::{self, Compute, Detail, Event, ExperimentConfig, Inputs, Kind, Report, Stage, Status};
 use tunelab::{Error, Result};
 
 /// Exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
@@ -160,7 +161,9 @@ pub fn execute_with(
         eprintln!("{}", stopped_message(&report, args.out.as_deref()));
         return Ok(EXIT_STOPPED);
     }
-    crate::tables::print(&report);
+    if let Some(result) = &report.result {
+        print!("{}", result.table(&report.config));
+    }
     for w in experiments::advice::result_warnings(&report) {
         eprintln!("warning: {w}");
     }
@@ -214,15 +217,6 @@ pub fn write_json<T: serde::Serialize>(path: &str, value: &T) -> Result<()> {
     w.flush().map_err(io)
 }
 
-/// `12` or `3.4`: progress counts are whole numbers for most kinds, fractions for some.
-fn count(x: f64) -> String {
-    if x.fract() == 0.0 {
-        format!("{x}")
-    } else {
-        format!("{x:.1}")
-    }
-}
-
 /// `stopped by Ctrl-C after 3.1 s (0/5 tuners; reached: reference sampler 12800/60000 MALA iterations)`: the
 /// run's progress and the last progress detail it reached, where that says more.
 fn stopped_message(report: &Report, out: Option<&str>) -> String {
@@ -231,7 +225,7 @@ fn stopped_message(report: &Report, out: Option<&str>) -> String {
         Some(path) => format!("; partial report written to {path}"),
         None => String::new(),
     };
-    let reached = match report.reached.last().and_then(detail_message) {
+    let reached = match report.reached.last().and_then(Detail::message) {
         Some(m) => format!("; reached: {m}"),
         None => String::new(),
     };
@@ -261,88 +255,12 @@ fn stopped_message(report: &Report, out: Option<&str>) -> String {
     )
 }
 
-/// A phase of a run with a progress of its own, shown instead of the run's (the exact reference of a
-/// comparison, before its first tuner): what it is, done, total and unit.
-fn stage_of(d: &Detail) -> Option<(&'static str, f64, f64, &'static str)> {
-    use tunelab::experiments::compare::CompareDetail;
-    match d {
-        Detail::Compare(CompareDetail::Reference(r)) => {
-            Some(("reference sampler", r.done as f64, r.total as f64, r.unit))
-        }
-        Detail::Compare(CompareDetail::Evaluation(e)) => Some(("evaluation chain", e.done, e.total, e.unit)),
-        _ => None,
-    }
-}
-
 fn new_bar(kind: Kind) -> ProgressBar {
     let b = ProgressBar::new(1);
     let style = ProgressStyle::with_template("{prefix} [{bar:30}] {msg} ({elapsed})").expect("static template");
     b.set_style(style.progress_chars("=> "));
     b.set_prefix(kind.name());
     b
-}
-
-/// The end of a round of a tune run (or of a tuner's round in a comparison).
-fn round_finished(d: &Detail) -> bool {
-    use tunelab::experiments::compare::CompareDetail;
-    use tunelab::experiments::tune::Event as TuneEvent;
-    match d {
-        Detail::Tune(TuneEvent::RoundFinished { .. }) => true,
-        Detail::Compare(CompareDetail::Tuner(t)) => matches!(t.event, TuneEvent::RoundFinished { .. }),
-        _ => false,
-    }
-}
-
-/// `1 arm`, `3 arms`.
-pub(crate) fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-}
-
-/// A short message about a progress detail, where one helps.
-fn detail_message(d: &Detail) -> Option<String> {
-    use tunelab::experiments::bandit::BanditEvent;
-    use tunelab::experiments::compare::CompareDetail;
-    use tunelab::experiments::hoag::HoagEvent;
-    use tunelab::experiments::lr_schedule::LrEvent;
-    use tunelab::experiments::step_size::StepEvent;
-    use tunelab::experiments::tune::Event as TuneEvent;
-    let tune = |e: &TuneEvent| match e {
-        TuneEvent::RoundStarted { round, arms, .. } => Some(format!("round {round}: {}", plural(arms.len(), "arm"))),
-        TuneEvent::RoundFinished { round, survivors } => {
-            Some(format!("round {round} done, {} left", plural(survivors.len(), "arm")))
-        }
-        _ => None,
-    };
-    match d {
-        Detail::Tune(e) => tune(e),
-        Detail::Compare(CompareDetail::Tuner(c)) => Some(match tune(&c.event) {
-            Some(m) => format!("{}: {m}", c.tuner),
-            None => c.tuner.clone(),
-        }),
-        Detail::Compare(CompareDetail::Reference(r)) => {
-            Some(format!("reference sampler {}/{} {}", r.done, r.total, r.unit))
-        }
-        Detail::Compare(CompareDetail::Evaluation(e)) => {
-            Some(format!("{}: evaluation chain from the MAP {}/{} {}", e.tuner, count(e.done), count(e.total), e.unit))
-        }
-        Detail::Bandit(BanditEvent::Preparing { done, total }) => Some(format!("sampler runs {done}/{total}")),
-        Detail::Hoag(HoagEvent::Progress { name, .. }) => Some(name.clone()),
-        Detail::Hoag(HoagEvent::MethodDone { name, final_loss, .. }) => {
-            Some(format!("{name}: outer loss {final_loss:.6}"))
-        }
-        Detail::LrSchedule(LrEvent::MethodDone { name, final_loss, .. }) => {
-            Some(format!("{name}: loss {final_loss:.5}"))
-        }
-        Detail::LrSchedule(LrEvent::IntervalDone { interval, best_loss, .. }) => {
-            Some(format!("interval {interval}: best loss {best_loss:.5}"))
-        }
-        Detail::StepSize(StepEvent::Window { window, step, .. }) => Some(format!("window {window}: h = {step:.3e}")),
-        Detail::Tvo(
-            tunelab::experiments::tvo::TvoEvent::Window { epoch, .. }
-            | tunelab::experiments::tvo::TvoEvent::Epoch { epoch, .. },
-        ) => Some(format!("epoch {epoch}")),
-        _ => None,
-    }
 }
 
 /// What the watchdog needs to write a partial report by itself.
@@ -379,8 +297,8 @@ struct Seen {
     /// Plain progress lines: the tenth of the total the last line showed, and when it was printed.
     line_tenth: i64,
     line_at: Option<Instant>,
-    /// The phase with a progress of its own that the last event belongs to ([`stage_of`]).
-    stage: Option<(&'static str, f64, f64, &'static str)>,
+    /// The phase with a progress of its own that the last event belongs to ([`Detail::stage`]).
+    stage: Option<Stage>,
     /// When that phase began (its elapsed time and ETA in plain lines).
     stage_start: Option<Instant>,
 }
@@ -448,32 +366,24 @@ impl Watch {
         let mut s = self.lock();
         if let Event::Progress { done, total, detail } = e {
             (s.done, s.total) = (*done, *total);
-            let stage = stage_of(detail);
-            if stage.map(|t| t.0) != s.stage.map(|t| t.0) {
+            let stage = detail.stage();
+            if stage.as_ref().map(|t| t.what) != s.stage.as_ref().map(|t| t.what) {
                 // a new phase: its own tenths and time, from its start
                 s.line_tenth = -1;
                 s.stage_start = Some(Instant::now());
             }
-            s.stage = stage;
-            match stage {
-                Some((what, ..)) => {
-                    s.message = match detail {
-                        // whose choice is evaluated: `MAMBA-KSD: evaluation chain from the MAP`
-                        Detail::Compare(tunelab::experiments::compare::CompareDetail::Evaluation(e)) => {
-                            format!("{}: {what} from the MAP", e.tuner)
-                        }
-                        _ => what.to_string(),
-                    }
-                }
+            match &stage {
+                Some(t) => s.message = t.label.clone(),
                 None => {
-                    if let Some(m) = detail_message(detail) {
+                    if let Some(m) = detail.message() {
                         s.message = m;
                     }
                 }
             }
+            s.stage = stage;
             s.reached.push(detail.clone());
             if let Some(path) = &self.ctx.keep {
-                if round_finished(detail) {
+                if detail.ends_round() {
                     if let Err(e) = self.write_kept(path, &s) {
                         eprintln!("warning: --keep: {e}");
                     }
@@ -481,8 +391,8 @@ impl Watch {
             }
         }
         // The numbers shown: the phase's own while it runs, else the run's.
-        let (done, total, unit) = match s.stage {
-            Some((_, d, t, u)) => (d, t, u),
+        let (done, total, unit) = match &s.stage {
+            Some(t) => (t.done, t.total, t.unit),
             None => (s.done, s.total, self.ctx.unit),
         };
         if let Some(b) = &self.ctx.bar {
@@ -508,11 +418,11 @@ impl Watch {
     /// `tunelab compare: 12800/60000 MALA iterations (21%), 9 s, ETA 33 s  reference sampler`.
     fn plain_line(&self, s: &Seen) -> String {
         let mut elapsed = self.ctx.start.elapsed().as_secs_f64();
-        let (done, total, unit) = match s.stage {
-            Some((_, d, t, u)) => (d, t, u),
+        let (done, total, unit) = match &s.stage {
+            Some(t) => (t.done, t.total, t.unit),
             None => (s.done, s.total, self.ctx.unit),
         };
-        if let (Some(_), Some(since)) = (s.stage, s.stage_start) {
+        if let (Some(_), Some(since)) = (&s.stage, s.stage_start) {
             elapsed = since.elapsed().as_secs_f64();
         }
         let mut line = format!("tunelab {}: {}/{} {unit}", self.ctx.kind.name(), count(done), count(total));

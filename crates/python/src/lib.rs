@@ -153,6 +153,12 @@ fn presets() -> String {
     serde_json::Value::Object(m).to_string()
 }
 
+/// Every kind of the core's registry (name, label, progress unit, presets, page panel), as a JSON list.
+#[pyfunction]
+fn kinds() -> String {
+    serde_json::to_string(&Kind::ALL.map(Kind::info)).unwrap_or_default()
+}
+
 /// The preset `name` of `kind`, as a JSON config.
 #[pyfunction]
 fn preset(kind: &str, name: &str) -> PyResult<String> {
@@ -251,8 +257,21 @@ fn run(
     let result = std::thread::scope(|s| {
         let (checked, stop, pool) = (&checked, &stop, &pool);
         let worker = s.spawn(move || {
+            // A progress event in a phase with a progress of its own carries that phase as `stage` (the core's
+            // `Detail::stage`: what, label, done, total, unit), so the progress bar needs no kind's details.
             let mut observer = |e: &Event| {
-                if let Ok(text) = serde_json::to_string(e) {
+                let stage = match e {
+                    Event::Progress { detail, .. } => detail.stage(),
+                    _ => None,
+                };
+                let text = match (stage, serde_json::to_value(e)) {
+                    (Some(st), Ok(mut v)) => {
+                        v["stage"] = serde_json::json!(st);
+                        Ok(v.to_string())
+                    }
+                    _ => serde_json::to_string(e),
+                };
+                if let Ok(text) = text {
                     let _ = tx.send(text);
                 }
             };
@@ -437,6 +456,7 @@ fn tunelab_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ksd, m)?)?;
     m.add_function(wrap_pyfunction!(fssd, m)?)?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
+    m.add_function(wrap_pyfunction!(kinds, m)?)?;
     m.add_function(wrap_pyfunction!(preset, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(with_seed, m)?)?;

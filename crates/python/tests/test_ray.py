@@ -73,21 +73,40 @@ def test_seeds_of_a_table_as_tasks_equal_local_runs(cluster):
         assert strip_times(r) == strip_times(tunelab.run(tunelab.with_seed("tune/gaussian", s)))
 
 
+def _resumable(step, steps):
+    """A trainable that reports a checkpoint (its next step) with every result and resumes from it, as a paused
+    trial must: ``step(config, t, checkpoint)`` reports step ``t``'s result."""
+    def trainable(config):
+        import json
+        import tempfile
+        from ray import tune
+
+        start = 0
+        if (ck := tune.get_checkpoint()) is not None:
+            with ck.as_directory() as d:
+                with open(os.path.join(d, "step.json")) as f:
+                    start = json.load(f)["step"]
+        for t in range(start, steps):
+            with tempfile.TemporaryDirectory() as d:
+                with open(os.path.join(d, "step.json"), "w") as f:
+                    json.dump({"step": t + 1}, f)
+                step(config, t, tune.Checkpoint.from_directory(d))
+    return trainable
+
+
 def _tune_run(tmp_path, name):
     from ray import tune
     from tunelab.tune import SteinHalvingScheduler
 
-    def trainable(config):
-        rng = np.random.default_rng(int(config["seed"]))
-        for _ in range(9):
-            x = config["spread"] * rng.normal(size=(100, 2))
-            tune.report({"samples": x.tolist(), "scores": (-x).tolist()})
+    def step(config, t, ck):
+        # the draws of step t depend on the seed and t only, so a resumed trial continues the same stream
+        x = config["spread"] * np.random.default_rng(1000 * int(config["seed"]) + t).normal(size=(100, 2))
+        tune.report({"samples": x.tolist(), "scores": (-x).tolist()}, checkpoint=ck)
 
-    # Two good samplers first (they set the rungs' bars), then the wrong spreads.
     spreads = [1.0, 0.9, 1.7, 5.0, 0.3, 3.0]
     sched = SteinHalvingScheduler(grace_period=1, reduction_factor=3, max_t=9)
     tuner = tune.Tuner(
-        trainable,
+        _resumable(step, 9),
         param_space={"spread": tune.grid_search(spreads), "seed": 1},
         tune_config=tune.TuneConfig(scheduler=sched),
         run_config=tune.RunConfig(name=name, storage_path=str(tmp_path), verbose=0, callbacks=[sched.callback]),
@@ -95,43 +114,40 @@ def _tune_run(tmp_path, name):
     return sched, tuner.fit()
 
 
-def test_tune_scheduler_prunes_by_stein_score(cluster, tmp_path):
+def test_tune_scheduler_compares_every_trial_at_its_rung(cluster, tmp_path):
     sched, results = _tune_run(tmp_path, "a")
+    assert not results.errors
     iters = {r.config["spread"]: r.metrics["training_iteration"] for r in results}
     ids = {r.metrics["trial_id"]: r.config["spread"] for r in results}
-    # the good samplers run to the end; every wrong spread is decided "stop" at the first rung. A trial is
-    # stopped at its first result after the decision; when an earlier trial had not reached the rung yet the
-    # decision waits and the trial may run further (here sometimes to the end: a report takes microseconds)
-    assert iters[1.0] == 9 and iters[0.9] == 9
-    assert {ids[t]: r for t, r in sched.stopped.items()} == {1.7: 1, 5.0: 1, 0.3: 1, 3.0: 1}
+    # rung 1 compares all six trials (the first one included) and keeps 6 // 3 = 2; rung 3 compares those two
+    # and keeps one, which runs to max_t. Every trial stops at the rung it lost at: it waited there (paused)
+    # for the others instead of running on.
+    stopped = {ids[t]: r for t, r in sched.stopped.items()}
+    assert sorted(stopped.values()) == [1, 1, 1, 1, 3]
+    winner = next(s for s in iters if s not in stopped)
+    assert {s for s, r in stopped.items() if r == 3} | {winner} == {1.0, 0.9}
+    assert iters == {s: stopped.get(s, 9) for s in iters}
+    d = sched.decisions
+    assert [(x["rung"], x["of"]) for x in d if x["trial"] == 0][:1] == [(1, 6)]
+    assert sorted((x["rung"], x["of"], x["decision"]) for x in d) == sorted(
+        [(1, 6, "continue")] * 2 + [(1, 6, "stop")] * 4 + [(3, 2, "continue"), (3, 2, "stop")])
 
     # the Stein score is a Tune metric: in every result, the best result and the data frame
     best = results.get_best_result(metric="stein_score", mode="min")
-    finals = {r.config["spread"]: r.metrics["stein_score"] for r in results}
-    assert best.config["spread"] == min(finals, key=finals.get)
     assert best.config["spread"] in (1.0, 0.9)
     df = results.get_dataframe()
     assert {"stein_score", "stein_rung", "stein_pruned"} <= set(df.columns)
     pruned = dict(zip(df["config/spread"], df["stein_pruned"]))
-    assert pruned[1.0] == 0 and pruned[0.9] == 0
-    assert all(pruned[s] == 1 for s in (1.7, 5.0, 0.3, 3.0) if iters[s] < 9)
+    assert pruned == {s: int(s in stopped) for s in iters}
     for r in results:
         hist = r.metrics_dataframe
-        assert hist["stein_score"].notna().all() and len(hist) == r.metrics["training_iteration"]
+        assert hist["stein_score"].notna().all()
         assert list(hist["stein_rung"])[:1] == [1]
-
-    # the decisions are recorded: trial order, rung, score, decision (trial 2..5 stopped at rung 1)
-    d = sched.decisions
-    assert [(x["trial"], x["rung"], x["decision"]) for x in d if x["decision"] == "stop"] == [
-        (2, 1, "stop"), (3, 1, "stop"), (4, 1, "stop"), (5, 1, "stop")]
-    assert {(x["trial"], x["rung"]) for x in d} == {(0, 1), (0, 3), (1, 1), (1, 3), (2, 1), (3, 1), (4, 1), (5, 1)}
 
     # a rerun with the same seeds makes the same decisions on the same scores
     sched2, results2 = _tune_run(tmp_path, "b")
     strip = lambda ds: [{k: v for k, v in x.items() if k != "trial_id"} for x in ds]
     assert strip(sched2.decisions) == strip(d)
-    ids2 = {r.metrics["trial_id"]: r.config["spread"] for r in results2}
-    assert {ids2[t]: r for t, r in sched2.stopped.items()} == {ids[t]: r for t, r in sched.stopped.items()}
 
 
 def test_repeats_of_a_bandit_comparison_as_tasks_equal_one_run(cluster):
@@ -152,7 +168,7 @@ def test_repeats_of_a_bandit_comparison_as_tasks_equal_one_run(cluster):
 
 def test_tune_scheduler_decisions_do_not_depend_on_arrival_order():
     # The scheduler alone (no cluster): the same scores arriving in two orders give the same decisions; a
-    # decision that waits for an earlier trial keeps the trial running, then stops it at its next result.
+    # trial reaching a rung is paused until every trial of the rung has a score there, the first one included.
     from ray.tune.schedulers import TrialScheduler
     from tunelab.tune import SteinHalvingScheduler
 
@@ -182,41 +198,46 @@ def test_tune_scheduler_decisions_do_not_depend_on_arrival_order():
         return [{k: v for k, v in d.items() if k != "trial_id"} for d in sched.decisions], said
 
     in_order = [(i, 1) for i in range(6)]
-    # trial 5 reaches rung 1 before trials 3 and 4 (its decision waits), then reports again
-    shuffled = [(0, 1), (1, 1), (2, 1), (5, 1), (3, 1), (4, 1), (5, 2)]
-    d1, _ = play(in_order)
-    d2, said = play(shuffled)
+    shuffled = [(5, 1), (2, 1), (0, 1), (4, 1), (1, 1), (3, 1)]
+    d1, said1 = play(in_order)
+    d2, said2 = play(shuffled)
     assert d1 == d2
+    # every trial was compared with all six at rung 1; the best 6 // 3 = 2 continue
+    assert [(x["trial"], x["rung"], x["of"]) for x in d1] == [(i, 1, 6) for i in range(6)]
     decided = {x["trial"]: x["decision"] for x in d1}
-    assert decided[3] == "stop" and decided[5] == "stop"    # spreads 4.0 and 3.0
-    assert decided[0] == decided[1] == "continue"           # fewer than eta scores at the rung
-    assert said[(5, 1)] == TrialScheduler.CONTINUE      # waiting for trials 3 and 4
-    assert said[(5, 2)] == TrialScheduler.STOP          # decided "stop" meanwhile
+    ranked = sorted(range(6), key=lambda i: next(x["score"] for x in d1 if x["trial"] == i))
+    assert [i for i in range(6) if decided[i] == "continue"] == sorted(ranked[:2])
+    assert decided[3] == decided[5] == "stop"                  # spreads 4.0 and 3.0
+    # the first five to arrive wait (paused); the sixth completes the rung and learns its own decision
+    for said, order in ((said1, in_order), (said2, shuffled)):
+        assert all(said[k] == TrialScheduler.PAUSE for k in order[:-1])
+        last = order[-1][0]
+        assert said[order[-1]] == (TrialScheduler.CONTINUE if decided[last] == "continue" else TrialScheduler.STOP)
 
 
-def test_tune_trials_report_scores_only_and_tunes_metric_agrees_with_mamba(cluster, tmp_path, monkeypatch):
+def test_tune_trials_report_scores_only_and_tunes_metric_agrees_with_mamba(cluster, tmp_path):
     # The trials reduce their samples to Stein scores themselves (tunelab.tune.report): Tune's results hold
     # scores only, so result.json stays small whatever the samples' size, and TuneConfig(metric=...) works.
+    # Nine trials, eta 3: rung 1 keeps 3 of 9 and rung 3 keeps 1 of 3, as MAMBA's two rounds over nine arms.
     from ray import tune
     import tunelab.tune as ttune
 
-    spreads = [1.0, 1.7, 5.0, 0.3, 3.0, 0.6]     # the target is N(0, I): spread 1.0 is the right sampler
-    n, steps = 400, 9
+    spreads = [1.0, 1.7, 5.0, 0.3, 3.0, 0.6, 2.2, 0.45, 8.0]   # the target is N(0, I): spread 1.0 is right
+    n, steps = 400, 4
 
-    def draws(spread, seed, rows):
-        x = spread * np.random.default_rng(seed).normal(size=(rows, 2))
+    def draws(a, t):
+        x = spreads[a] * np.random.default_rng(1000 * a + t).normal(size=(n, 2))
         return x, -x
 
     sched = ttune.SteinHalvingScheduler(grace_period=1, reduction_factor=3, max_t=steps)
     scoring = sched.scoring
 
-    def trainable(config):
-        for t in range(steps):
-            x, g = draws(config["spread"], 1000 * spreads.index(config["spread"]) + t, n)
-            ttune.report(x, g, scoring=scoring)
+    def step(config, t, ck):
+        x, g = draws(spreads.index(config["spread"]), t)
+        ttune.report(x, g, scoring=scoring, checkpoint=ck)
 
     tuner = tune.Tuner(
-        trainable,
+        _resumable(step, steps),
         param_space={"spread": tune.grid_search(spreads)},
         tune_config=tune.TuneConfig(metric="stein_score", mode="min", scheduler=sched),
         run_config=tune.RunConfig(name="scores-only", storage_path=str(tmp_path), verbose=0, callbacks=[sched.callback]),
@@ -229,17 +250,28 @@ def test_tune_trials_report_scores_only_and_tunes_metric_agrees_with_mamba(clust
         text = f.read_text()
         # no samples in Tune's results: a few hundred bytes per result
         assert len(text) < 10_000, (f, len(text))
-        assert '"samples"' not in text and '"stein_score"' in text and '"stein_rows": 400' in text
+        assert '"samples"' not in text and '"stein_score"' in text and f'"stein_rows": {n}' in text
+    ids = {r.metrics["trial_id"]: spreads.index(r.config["spread"]) for r in results}
+    kept1 = sorted(ids[x["trial_id"]] for x in sched.decisions if x["rung"] == 1 and x["decision"] == "continue")
+    ran = {spreads.index(r.config["spread"]): r.metrics["training_iteration"] for r in results}
     best = results.get_best_result()          # TuneConfig's metric and mode
-    # MAMBA over the same six samplers and the same draws (budget: the reports of the survivor)
+
+    # MAMBA over the same nine samplers and the same draws: round 0 gives each arm 1 step, round 1 the three
+    # survivors 3 more (budget R = 4 = max_t); each round is scored on its last draw, as Tune scores each report.
     m = tunelab.Mamba(spreads, budget=float(steps), eta=3, **{k: v for k, v in scoring.items()
                                                                if k in ("kernel", "max_samples")})
-    ran = {a: 0 for a in range(len(spreads))}
+    done = {a: 0 for a in range(len(spreads))}
+    rounds = []
     while (ask := m.ask()) is not None:
+        rounds.append(sorted(ask.arms))
         told = {}
         for a in ask.arms:
-            rows = [draws(spreads[a], 1000 * a + t, n) for t in range(ran[a], ran[a] + int(ask.budget))]
-            ran[a] += int(ask.budget)
-            told[a] = (rows[-1][0], rows[-1][1])     # the round's last report, as Tune scores each report
+            done[a] += int(ask.budget)
+            told[a] = draws(a, done[a] - 1)
         m.tell(told)
+    assert len(rounds) == 2 and len(rounds[1]) == 3
+    # the same three survive the first rung / round, and the same sampler is chosen
+    assert kept1 == rounds[1]
     assert m.report()["best_arm"] == best.config["spread"] == 1.0
+    # the chosen trial is the one that ran to max_t; the others stopped at the rung they lost at
+    assert ran == {a: (steps if spreads[a] == 1.0 else 3 if a in kept1 else 1) for a in ran}

@@ -36,6 +36,15 @@ def test_presets_cover_every_kind():
     assert tunelab.check(cfg)["unit"] == unit[next(iter(cfg["budget"]))]
 
 
+def test_kinds_are_the_core_registry():
+    k = tunelab.kinds()
+    assert list(k) == list(tunelab.presets())
+    for name, info in k.items():
+        assert info["presets"] == tunelab.presets()[name] and info["label"] and info["unit"]
+    assert k["compare"]["panel"] == "tune" and k["hoag"]["panel"] == "hoag"
+    assert k["tune"]["unit"] == "gradient evaluations"
+
+
 def test_run_equals_the_cli_run(cli, tmp_path):
     cfg = tunelab.preset("tune", "gaussian")
     events = []

@@ -20,6 +20,8 @@ impl Experiment for BanditExperiment {
     const NAME: &'static str = "bandit";
     const UNIT: &'static str = "rounds";
     const PRESETS: &'static [&'static str] = &super::config::PRESETS;
+    const LABEL: &'static str = "bandit (GP-UCB, TTTS / D-TTTS)";
+    const PANEL_FIELDS: &'static [&'static str] = super::panel::PANEL_FIELDS;
 
     fn preset(name: &str) -> Result<BanditConfig> {
         BanditConfig::preset(name)
@@ -117,6 +119,13 @@ impl Experiment for BanditExperiment {
             },
             stop,
         )
+    }
+
+    fn message(detail: &BanditEvent) -> Option<String> {
+        super::text::message(detail)
+    }
+    fn table(config: &BanditConfig, output: &BanditReport) -> String {
+        super::text::table(config, output)
     }
 }
 

@@ -8,6 +8,8 @@
 //! - [`sgmcmc_ksd`]: D-TTTS and the other discrete tuners choosing SG-MCMC configurations by KSD on the user's data.
 
 pub mod experiment;
+pub mod panel;
+pub mod text;
 pub use experiment::BanditExperiment;
 
 mod charts;

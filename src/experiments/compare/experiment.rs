@@ -161,6 +161,9 @@ impl Experiment for CompareExperiment {
     const NAME: &'static str = "compare";
     const UNIT: &'static str = "tuners";
     const PRESETS: &'static [&'static str] = crate::experiments::sgmcmc::presets::PRESETS;
+    const LABEL: &'static str = "MAMBA / KSD tuning (comparison)";
+    const PANEL: &'static str = "tune";
+    const PANEL_FIELDS: &'static [&'static str] = crate::experiments::sgmcmc::panel::PANEL_FIELDS;
 
     fn preset(name: &str) -> Result<CompareConfig> {
         CompareConfig::preset(name)
@@ -327,6 +330,19 @@ impl Experiment for CompareExperiment {
             },
             stop,
         )
+    }
+
+    fn message(detail: &CompareDetail) -> Option<String> {
+        super::text::message(detail)
+    }
+    fn stage(detail: &CompareDetail) -> Option<crate::experiments::Stage> {
+        super::text::stage(detail)
+    }
+    fn ends_round(detail: &CompareDetail) -> bool {
+        matches!(detail, CompareDetail::Tuner(t) if crate::experiments::sgmcmc::text::ends_round(&t.event))
+    }
+    fn table(_: &CompareConfig, output: &Comparison) -> String {
+        super::text::table(output)
     }
 }
 

@@ -4,6 +4,7 @@
 //! run of an exact (Metropolis-adjusted) sampler, and its test log-loss.
 
 pub mod experiment;
+pub mod text;
 pub use experiment::{
     CompareConfig, CompareDetail, CompareExperiment, EvaluationProgress, ReferenceProgress, TunerDetail,
 };
@@ -132,6 +133,25 @@ pub struct Evaluation {
     /// hyper-parameters from the MAP; absent when the tuning chain is evaluated (`"tuning-chain"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fresh_run: Option<FreshRun>,
+}
+
+impl Evaluation {
+    /// An evaluation without metrics (the run chose no arm, or its evaluation chain diverged or kept no
+    /// sample): only the compute.
+    fn unscored(total_grad_evals: u64) -> Evaluation {
+        Evaluation {
+            ksd: None,
+            std_rel_error: None,
+            xi: None,
+            test_log_loss: None,
+            calibration: None,
+            test_rmse: None,
+            total_grad_evals,
+            speedup_vs_grid: None,
+            speedup_vs_grid_log_loss: None,
+            fresh_run: None,
+        }
+    }
 }
 
 /// What the fresh evaluation chain did ([`fresh_chain`]).
@@ -329,7 +349,7 @@ pub fn fresh_chain_observed(
     cancel: &AtomicBool,
 ) -> Result<(FreshRun, Vec<f64>, Moments)> {
     use crate::experiments::sgmcmc::samples::{chain_cap, sub_iters, StrideBuffer};
-    use crate::sampler::{Budget, Chain, SamplerParams};
+    use crate::sampler::{Budget, Chain, Discard, SamplerParams, Sink};
     let t = Instant::now();
     let d = problem.dim;
     let target = problem.train.as_ref();
@@ -372,44 +392,38 @@ pub fn fresh_chain_observed(
     let sub = sub_iters(d, cfg.thin);
     let mut buf = StrideBuffer::new(d, chain_cap(d, 0, crate::experiments::sgmcmc::driver::REPORT_SAMPLES, 1));
     let mut moments = Moments::new(d);
-    let mut scratch = Vec::new();
-    // Runs `amount` of the unit in slices (as the driver: the same chain as one call), rows to `keep`.
-    let mut run =
-        |chain: &mut Chain, amount: f64, keep: &mut dyn FnMut(&[f64]), tell: &mut dyn FnMut(&Chain)| -> Result<()> {
-            let mut left = match unit {
-                BudgetUnit::GradEvals => Budget::GradEvals(amount.round() as u64),
-                BudgetUnit::Iterations => Budget::Iterations(amount.round() as u64),
-                BudgetUnit::Seconds => Budget::Seconds(amount),
-            };
-            loop {
-                let slice = match left {
-                    Budget::GradEvals(0) | Budget::Iterations(0) => break,
-                    Budget::GradEvals(g) => Budget::GradEvals(g.min(sub * per_iter)),
-                    Budget::Iterations(k) => Budget::Iterations(k.min(sub)),
-                    Budget::Seconds(s) if s <= 0.0 => break,
-                    Budget::Seconds(s) => Budget::Seconds(s.min(0.05)),
-                };
-                let stats = chain.run(target, slice, cfg.thin, &mut scratch, cancel);
-                for row in scratch.chunks_exact(d) {
-                    keep(row);
-                }
-                scratch.clear();
-                tell(chain);
-                if stats.cancelled || cancel.load(std::sync::atomic::Ordering::Relaxed) {
-                    return Err(crate::Error::Cancelled);
-                }
-                if stats.iters == 0 || chain.status().is_diverged() {
-                    break;
-                }
-                left = match left {
-                    Budget::GradEvals(g) => Budget::GradEvals(g.saturating_sub(stats.grad_evals)),
-                    Budget::Iterations(k) => Budget::Iterations(k.saturating_sub(stats.iters)),
-                    Budget::Seconds(s) => Budget::Seconds(s - stats.seconds),
-                };
-            }
-            Ok(())
+    // Runs `amount` of the unit in slices (as the driver: the same chain as one call), samples into `keep`.
+    let run = |chain: &mut Chain, amount: f64, keep: &mut dyn Sink, tell: &mut dyn FnMut(&Chain)| -> Result<()> {
+        let mut left = match unit {
+            BudgetUnit::GradEvals => Budget::GradEvals(amount.round() as u64),
+            BudgetUnit::Iterations => Budget::Iterations(amount.round() as u64),
+            BudgetUnit::Seconds => Budget::Seconds(amount),
         };
-    run(&mut chain, burn, &mut |_| {}, &mut tell)?;
+        loop {
+            let slice = match left {
+                Budget::GradEvals(0) | Budget::Iterations(0) => break,
+                Budget::GradEvals(g) => Budget::GradEvals(g.min(sub * per_iter)),
+                Budget::Iterations(k) => Budget::Iterations(k.min(sub)),
+                Budget::Seconds(s) if s <= 0.0 => break,
+                Budget::Seconds(s) => Budget::Seconds(s.min(0.05)),
+            };
+            let stats = chain.run(target, slice, cfg.thin, keep, cancel);
+            tell(chain);
+            if stats.cancelled || cancel.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(crate::Error::Cancelled);
+            }
+            if stats.iters == 0 || chain.status().is_diverged() {
+                break;
+            }
+            left = match left {
+                Budget::GradEvals(g) => Budget::GradEvals(g.saturating_sub(stats.grad_evals)),
+                Budget::Iterations(k) => Budget::Iterations(k.saturating_sub(stats.iters)),
+                Budget::Seconds(s) => Budget::Seconds(s - stats.seconds),
+            };
+        }
+        Ok(())
+    };
+    run(&mut chain, burn, &mut Discard, &mut tell)?;
     let burn_in_iters = chain.iters();
     let burn_evals = chain.grad_evals();
     let rest = match unit {
@@ -419,15 +433,7 @@ pub fn fresh_chain_observed(
         BudgetUnit::Seconds => amount - t.elapsed().as_secs_f64(),
     };
     if !chain.status().is_diverged() && rest > 0.0 {
-        run(
-            &mut chain,
-            rest,
-            &mut |row| {
-                moments.push(row);
-                buf.push(row);
-            },
-            &mut tell,
-        )?;
+        run(&mut chain, rest, &mut (&mut moments, &mut buf), &mut tell)?;
     }
     let diverged_iter = match chain.status() {
         crate::sampler::ChainStatus::Diverged { iter } => Some(iter),
@@ -560,18 +566,7 @@ pub fn evaluate(
 ) -> Result<Evaluation> {
     let total = report.compute.grad_evals + report.compute.scoring_grad_evals;
     let Some(best) = &report.best else {
-        return Ok(Evaluation {
-            ksd: None,
-            std_rel_error: None,
-            xi: None,
-            test_log_loss: None,
-            calibration: None,
-            test_rmse: None,
-            total_grad_evals: total,
-            speedup_vs_grid: None,
-            speedup_vs_grid_log_loss: None,
-            fresh_run: None,
-        });
+        return Ok(Evaluation::unscored(total));
     };
     let x = thin_rows(&best.samples, problem.dim, EVAL_ROWS);
     score_samples(problem, &x, &best.posterior.std, reference, seed, kernel, total)
@@ -591,33 +586,11 @@ pub fn evaluate_fresh(
     let total = report.compute.grad_evals + report.compute.scoring_grad_evals;
     let cfg = &report.config;
     let Some(best) = &report.best else {
-        return Ok(Evaluation {
-            ksd: None,
-            std_rel_error: None,
-            xi: None,
-            test_log_loss: None,
-            calibration: None,
-            test_rmse: None,
-            total_grad_evals: total,
-            speedup_vs_grid: None,
-            speedup_vs_grid_log_loss: None,
-            fresh_run: None,
-        });
+        return Ok(Evaluation::unscored(total));
     };
     let (run, x, moments) = fresh_chain_observed(problem, cfg, best, plan, on_progress, cancel)?;
     let mut e = if run.diverged_iter.is_some() || moments.n == 0 {
-        Evaluation {
-            ksd: None,
-            std_rel_error: None,
-            xi: None,
-            test_log_loss: None,
-            calibration: None,
-            test_rmse: None,
-            total_grad_evals: total,
-            speedup_vs_grid: None,
-            speedup_vs_grid_log_loss: None,
-            fresh_run: None,
-        }
+        Evaluation::unscored(total)
     } else {
         score_samples(problem, &x, &moments.std(), reference, cfg.seed, kernel, total)?
     };

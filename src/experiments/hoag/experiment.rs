@@ -17,6 +17,8 @@ impl Experiment for HoagExperiment {
     const NAME: &'static str = "hoag";
     const UNIT: &'static str = "methods";
     const PRESETS: &'static [&'static str] = &["logreg", "kernel-ridge"];
+    const LABEL: &'static str = "HOAG (hyperparameter gradients)";
+    const PANEL_FIELDS: &'static [&'static str] = super::panel::PANEL_FIELDS;
 
     fn preset(name: &str) -> Result<HoagConfig> {
         HoagConfig::preset(name)
@@ -109,6 +111,13 @@ impl Experiment for HoagExperiment {
             return crate::experiments::hoag::run_sparse(&self.cfg, sparse, &mut observe, stop);
         }
         crate::experiments::hoag::run_checked(&self.cfg, inputs.data.as_ref(), &mut observe, stop)
+    }
+
+    fn message(detail: &HoagEvent) -> Option<String> {
+        super::text::message(detail)
+    }
+    fn table(_: &HoagConfig, output: &HoagReport) -> String {
+        super::text::table(output)
     }
 }
 

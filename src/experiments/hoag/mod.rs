@@ -24,6 +24,8 @@
 //! `hypergrad` (single hypergradients), `solvers` (the inner solvers, from [`crate::optim`]).
 
 pub mod experiment;
+pub mod panel;
+pub mod text;
 pub use experiment::HoagExperiment;
 
 mod config;

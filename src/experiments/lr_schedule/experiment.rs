@@ -17,6 +17,8 @@ impl Experiment for LrExperiment {
     const NAME: &'static str = "lr-schedule";
     const UNIT: &'static str = "methods";
     const PRESETS: &'static [&'static str] = &["digits", "digits-logreg", "noisy-quadratic"];
+    const LABEL: &'static str = "learning-rate schedule";
+    const PANEL_FIELDS: &'static [&'static str] = super::panel::PANEL_FIELDS;
 
     fn preset(name: &str) -> Result<LrConfig> {
         LrConfig::preset(name)
@@ -82,6 +84,13 @@ impl Experiment for LrExperiment {
             },
             stop,
         )
+    }
+
+    fn message(detail: &LrEvent) -> Option<String> {
+        super::text::message(detail)
+    }
+    fn table(_: &LrConfig, output: &LrReport) -> String {
+        super::text::table(output)
     }
 }
 

@@ -23,6 +23,8 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod experiment;
+pub mod panel;
+pub mod text;
 pub use experiment::LrExperiment;
 
 //

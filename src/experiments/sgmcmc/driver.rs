@@ -8,7 +8,7 @@ use super::metric::{score_round_fssd, score_with, thin_rows};
 use super::posterior::Posterior;
 use super::report::*;
 use super::run_kernel::RunKernel;
-use super::samples::{chain_cap, round_rows, sub_iters, DrawKeep, Moments, RoundKeep, StrideBuffer};
+use super::samples::{chain_cap, round_rows, sub_iters, ArmSink, DrawKeep, Moments, RoundKeep, StrideBuffer};
 use crate::bandit::mamba::{Mamba, OneShot};
 use crate::bandit::Tuner;
 use crate::error::{Error, Result};
@@ -40,8 +40,6 @@ struct ArmRun {
     moments: Moments,
     /// The drill-down draws of the arm's current (last) round (`arm_draws` > 0).
     draws: Option<DrawKeep>,
-    /// The sampler's output of one slice (cleared after each slice).
-    scratch: Vec<f64>,
     /// Most floats this arm held at once.
     held_max: usize,
     scores: Vec<Option<f64>>,
@@ -53,36 +51,6 @@ struct ArmRun {
 }
 
 impl ArmRun {
-    /// Streams the scratch rows into the stores, clears the scratch, updates `held_max`.
-    fn absorb(&mut self, d: usize, thin: usize) {
-        self.note_held();
-        for row in self.scratch.chunks_exact(d) {
-            if let Some(k) = self.draws.as_mut() {
-                k.push(self.moments.n, row);
-            }
-            self.moments.push(row);
-            self.chain_buf.push(row);
-            self.round_keep.push(row);
-        }
-        self.scratch.clear();
-        // The sampler may have grown the scratch past one slice's rows (amortised growth): give that back.
-        let slice_floats = (sub_iters(d, thin) as usize).div_ceil(thin.max(1)) * d;
-        if self.scratch.capacity() > slice_floats {
-            self.scratch.shrink_to(slice_floats);
-        }
-        self.note_held();
-    }
-
-    /// Raises `held_max` to the floats this arm holds now (scratch, round and report stores, moments).
-    fn note_held(&mut self) {
-        let held = self.scratch.capacity()
-            + self.round_keep.floats()
-            + self.chain_buf.floats()
-            + self.moments.floats()
-            + self.draws.as_ref().map_or(0, |k| k.floats());
-        self.held_max = self.held_max.max(held);
-    }
-
     fn progress(&self) -> ArmProgress {
         ArmProgress {
             arm: self.arm.id,
@@ -211,7 +179,6 @@ pub(crate) fn drive(
             chain_buf: StrideBuffer::new(d, chain_cap(d, chain_scored_samples(cfg), REPORT_SAMPLES, arms.len())),
             moments: Moments::new(d),
             draws: (cfg.arm_draws > 0).then(|| DrawKeep::new(d, cfg.arm_draws, 0)),
-            scratch: Vec::new(),
             held_max: 0,
             scores: Vec::new(),
             status: ArmStatus::Survivor,
@@ -275,8 +242,9 @@ pub(crate) fn drive(
                         }
                     }
                 };
-                // Slices of at most `sub_iters` iterations (or 50 ms), streamed into the stores: the same chain as
-                // one call (the slices of an iteration or gradient budget are whole iterations).
+                // Slices of at most `sub_iters` iterations (or 50 ms), each kept sample written into the arm's
+                // stores: the same chain as one call (the slices of an iteration or gradient budget are whole
+                // iterations).
                 let per_iter = a.chain.params().grad_evals_per_iter();
                 let sub = sub_iters(d, cfg.thin);
                 let mut left = budget;
@@ -288,9 +256,15 @@ pub(crate) fn drive(
                         crate::sampler::Budget::Iterations(k) => crate::sampler::Budget::Iterations(k.min(sub)),
                         crate::sampler::Budget::Seconds(s) => crate::sampler::Budget::Seconds(s.min(0.05)),
                     };
-                    let stats = a.chain.run(target, slice, cfg.thin, &mut a.scratch, cancel);
+                    let mut sink = ArmSink {
+                        moments: &mut a.moments,
+                        chain: &mut a.chain_buf,
+                        round: &mut a.round_keep,
+                        draws: a.draws.as_mut(),
+                    };
+                    let stats = a.chain.run(target, slice, cfg.thin, &mut sink, cancel);
+                    a.held_max = a.held_max.max(sink.floats());
                     a.seconds += stats.seconds;
-                    a.absorb(d, cfg.thin);
                     if stats.iters == 0
                         || matches!(a.chain.status(), ChainStatus::Diverged { .. })
                         || cancel.load(Ordering::Relaxed)
@@ -315,9 +289,6 @@ pub(crate) fn drive(
                         }
                     };
                 }
-                // Only the arms running at this moment (one per thread) hold a slice scratch (the pmf preset: 18
-                // arms x 19 rows of 52,500 floats otherwise).
-                a.scratch = Vec::new();
             });
             if cancel.load(Ordering::Relaxed) {
                 return Err(Error::Cancelled);

@@ -19,6 +19,7 @@ mod check;
 pub mod config;
 pub mod driver;
 pub mod metric;
+pub mod panel;
 pub mod plan;
 pub mod posterior;
 pub mod presets;
@@ -26,6 +27,7 @@ pub mod problem;
 pub mod report;
 pub mod run_kernel;
 pub mod samples;
+pub mod text;
 
 pub use crate::bandit::mamba::{Mamba, OneShot};
 pub use crate::bandit::schedule::{mamba_schedule, RoundPlan};

@@ -1,7 +1,7 @@
 //! What a run keeps of each arm's chain: memory bounded independently of the budget.
 //!
-//! The driver runs each chunk of a round in slices of at most [`SUB_ITERS`] iterations and streams the
-//! slice's thinned samples into three per-arm stores, then drops them:
+//! Each arm's chain writes its thinned samples, as it makes them, into the arm's stores ([`ArmSink`]: each store
+//! is a [`Sink`]), and no other copy of them is held:
 //! - [`Moments`]: running mean and variance per coordinate (Welford), for the chosen arm's posterior summary;
 //!   the same update, in the same order, as [`super::driver::column_moments`] on all samples;
 //! - [`RoundKeep`]: the samples of the current round that the score uses. With an iteration or gradient
@@ -13,19 +13,22 @@
 //!   500 otherwise, fewer in a large model), for `scoring: "chain"` and the report's samples. Pruned arms
 //!   drop it.
 //!
-//! Bound per arm: `d (2 K + 2 max_samples + ceil(S / thin)) + 2 d` floats, `S` = [`sub_iters`] (4,096 unless
-//! `d` is large). The `mnist-bnn` preset (d = 79,510, max_samples 50, thin 10): K = 26, S = 130, so 165 rows
-//! = 105 MB per arm, 1.47 GB for its 14 arms at once ([`super::TuneConfig::memory_estimate`]).
+//! Bound per arm: `d (2 K + 2 max_samples) + 2 d` floats. The `mnist-bnn` preset (d = 79,510, max_samples 50,
+//! thin 10): K = 26, so 152 rows = 97 MB per arm, 1.35 GB for its 14 arms at once (the config's memory estimate,
+//! [`super::TuneConfig::memory_estimate`], still counts a slice of `ceil(S / thin)` rows more, `S` =
+//! [`sub_iters`]: the sampler's output buffer that the sink replaced).
 //!
 //! In a large model the report buffers of all arms share one cap, [`RUN_CHAIN_FLOATS`] (K <= that / (arms d)),
 //! and a buffer's capacity never exceeds its `2 K` rows (it grows by exact reservations, not by doubling), so
 //! the bound is in bytes whatever the arm count. The `pmf` preset (d = 52,500, 18 arms): K = 35 (39
-//! per arm before the shared cap), S = 190; the slice scratch is freed after each chunk, so only the arms being
-//! run at that moment (one per thread) hold it. See docs/mnist-bnn.md ("Memory").
+//! per arm before the shared cap). See docs/mnist-bnn.md ("Memory").
 
-/// Iterations per call of the sampler inside a chunk (the scratch holds at most `ceil(SUB_ITERS / thin)` rows).
+use crate::sampler::Sink;
+
+/// Iterations per call of the sampler inside a chunk (between two looks at the clock and the cancel flag; a
+/// slice keeps at most `ceil(SUB_ITERS / thin)` rows).
 pub const SUB_ITERS: u64 = 4096;
-/// Floats the slice scratch may hold in a large model ([`sub_iters`]), and the floats of the chain buffer
+/// Floats one slice's kept rows may take in a large model ([`sub_iters`]), and the floats of the chain buffer
 /// below which it keeps the report's 500 samples ([`chain_cap`]).
 pub const SCRATCH_FLOATS: usize = 1 << 20;
 /// Floats of one arm's report buffer (`K` rows of `d`) above which `K` shrinks towards `max_samples`.
@@ -36,7 +39,7 @@ pub const CHAIN_FLOATS: usize = 1 << 21;
 pub const RUN_CHAIN_FLOATS: usize = 1 << 25;
 
 /// Iterations per sampler call for dimension `d` and thinning `thin`: [`SUB_ITERS`], fewer in a large model
-/// (the MNIST network, d ~ 80,000) so that the slice holds at most about [`SCRATCH_FLOATS`] floats (at least
+/// (the MNIST network, d ~ 80,000) so that a slice keeps at most about [`SCRATCH_FLOATS`] floats (at least
 /// one kept row). Slicing never changes the chain.
 pub fn sub_iters(d: usize, thin: usize) -> u64 {
     let thin = thin.max(1) as u64;
@@ -84,6 +87,12 @@ impl Moments {
 
     pub fn floats(&self) -> usize {
         self.mean.len() + self.m2.len()
+    }
+}
+
+impl Sink for Moments {
+    fn push(&mut self, draw: &[f64]) {
+        Moments::push(self, draw);
     }
 }
 
@@ -148,6 +157,12 @@ impl StrideBuffer {
     }
 }
 
+impl Sink for StrideBuffer {
+    fn push(&mut self, draw: &[f64]) {
+        StrideBuffer::push(self, draw);
+    }
+}
+
 /// The samples of one round that its score uses.
 #[derive(Debug, Clone)]
 pub enum RoundKeep {
@@ -207,6 +222,44 @@ impl RoundKeep {
             RoundKeep::Exact { rows, .. } => rows.capacity(),
             RoundKeep::Stride(b) => b.floats(),
         }
+    }
+}
+
+impl Sink for RoundKeep {
+    fn push(&mut self, draw: &[f64]) {
+        RoundKeep::push(self, draw);
+    }
+}
+
+/// One arm's stores as the sink its chain writes into: every thinned sample goes, in chain order, to the
+/// drill-down draws (indexed by the samples kept before it, `moments.n`), the running moments, the chain buffer
+/// and the round's store. The stores stay the arm's own; this borrows them for one call of
+/// [`crate::sampler::Chain::run`].
+pub struct ArmSink<'a> {
+    pub moments: &'a mut Moments,
+    pub chain: &'a mut StrideBuffer,
+    pub round: &'a mut RoundKeep,
+    pub draws: Option<&'a mut DrawKeep>,
+}
+
+impl Sink for ArmSink<'_> {
+    fn push(&mut self, draw: &[f64]) {
+        if let Some(k) = self.draws.as_deref_mut() {
+            k.push(self.moments.n, draw);
+        }
+        self.moments.push(draw);
+        self.chain.push(draw);
+        self.round.push(draw);
+    }
+}
+
+impl ArmSink<'_> {
+    /// Floats the stores hold (reserved).
+    pub fn floats(&self) -> usize {
+        self.moments.floats()
+            + self.chain.floats()
+            + self.round.floats()
+            + self.draws.as_ref().map_or(0, |k| k.floats())
     }
 }
 
@@ -370,6 +423,37 @@ mod tests {
         one.push(1, &[2.0]);
         let v = one.finish();
         assert_eq!((v.coords, v.index, v.values), (vec![0], vec![1], vec![2.0]));
+    }
+
+    #[test]
+    fn arm_sink_stores_what_the_kept_rows_give() {
+        // A chain writing into the arm's stores leaves them as the rows it keeps in a Vec would, fed in order.
+        use crate::sampler::{BatchSize, Budget, Chain, SamplerKind, SamplerParams};
+        let target = crate::model::Gaussian::isotropic(vec![0.5; 3], 1.0).unwrap();
+        let params = SamplerParams::new(SamplerKind::Sgld, 0.05, BatchSize::Fraction(1.0)).validate(1).unwrap();
+        let chain = || Chain::new(&target, params.clone(), vec![0.0; 3], None, crate::rng::stream(5, 1)).unwrap();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let stores =
+            || (Moments::new(3), StrideBuffer::new(3, 20), RoundKeep::new(3, Some(333), 50), DrawKeep::new(3, 10, 0));
+        let mut all = Vec::new();
+        chain().run(&target, Budget::Iterations(1000), 3, &mut all, &stop);
+        let (mut m, mut c, mut r, mut k) = stores();
+        for row in all.chunks_exact(3) {
+            k.push(m.n, row);
+            m.push(row);
+            c.push(row);
+            r.push(row);
+        }
+        let (mut m2, mut c2, mut r2, mut k2) = stores();
+        let mut sink = ArmSink { moments: &mut m2, chain: &mut c2, round: &mut r2, draws: Some(&mut k2) };
+        let st = chain().run(&target, Budget::Iterations(1000), 3, &mut sink, &stop);
+        assert!(sink.floats() >= 3 * (20 + 50) + 6);
+        assert_eq!((st.kept, all.len()), (333, 999));
+        assert_eq!((m2.n, &m2.mean, &m2.m2), (m.n, &m.mean, &m.m2));
+        assert_eq!((c2.seen(), &c2.rows), (c.seen(), &c.rows));
+        assert_eq!(r2.finish(), r.finish());
+        assert_eq!(k2.finish(), k.finish());
+        assert!(k.finish().index.len() == 10 && m.mean.iter().all(|v| v.is_finite()));
     }
 
     #[test]

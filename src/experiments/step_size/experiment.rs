@@ -17,6 +17,8 @@ impl Experiment for StepExperiment {
     const NAME: &'static str = "step-size";
     const UNIT: &'static str = "windows";
     const PRESETS: &'static [&'static str] = &["sgld-step"];
+    const LABEL: &'static str = "step size (GP-UCB)";
+    const PANEL_FIELDS: &'static [&'static str] = super::panel::PANEL_FIELDS;
 
     fn preset(name: &str) -> Result<StepTuneConfig> {
         match name {
@@ -73,6 +75,13 @@ impl Experiment for StepExperiment {
             },
             stop,
         )
+    }
+
+    fn message(detail: &StepEvent) -> Option<String> {
+        super::text::message(detail)
+    }
+    fn table(config: &StepTuneConfig, output: &StepTuneReport) -> String {
+        super::text::table(config, output)
     }
 }
 

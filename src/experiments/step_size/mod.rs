@@ -18,6 +18,8 @@
 //! the KSD of the pooled samples of the last `tail` fraction of windows.
 
 pub mod experiment;
+pub mod panel;
+pub mod text;
 pub use experiment::StepExperiment;
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -20,6 +20,8 @@ impl Experiment for TuneExperiment {
     const NAME: &'static str = "tune";
     const UNIT: &'static str = "gradient evaluations";
     const PRESETS: &'static [&'static str] = presets::PRESETS;
+    const LABEL: &'static str = "MAMBA / KSD tuning";
+    const PANEL_FIELDS: &'static [&'static str] = crate::experiments::sgmcmc::panel::PANEL_FIELDS;
 
     fn preset(name: &str) -> Result<TuneConfig> {
         presets::preset(name)
@@ -75,5 +77,15 @@ impl Experiment for TuneExperiment {
             },
             stop,
         )
+    }
+
+    fn message(detail: &TuneEvent) -> Option<String> {
+        crate::experiments::sgmcmc::text::round_message(detail)
+    }
+    fn ends_round(detail: &TuneEvent) -> bool {
+        crate::experiments::sgmcmc::text::ends_round(detail)
+    }
+    fn table(_: &TuneConfig, output: &TuneReport) -> String {
+        super::text::table(output)
     }
 }

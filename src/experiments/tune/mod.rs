@@ -8,6 +8,7 @@
 //! iterations' worth of samples within a round. `scoring: "chain"` scores the whole chain instead.
 
 pub mod experiment;
+pub mod text;
 pub use experiment::TuneExperiment;
 
 pub mod asktell;

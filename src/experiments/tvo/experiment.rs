@@ -18,6 +18,8 @@ impl Experiment for TvoExperiment {
     const NAME: &'static str = "tvo";
     const UNIT: &'static str = "windows";
     const PRESETS: &'static [&'static str] = &["digits", "mnist", "mnist-page", "mnist-paper"];
+    const LABEL: &'static str = "TVO schedules (GP-UCB, a VAE trained live)";
+    const PANEL_FIELDS: &'static [&'static str] = super::panel::PANEL_FIELDS;
 
     fn preset(name: &str) -> Result<TvoConfig> {
         TvoConfig::preset(name)
@@ -85,6 +87,13 @@ impl Experiment for TvoExperiment {
             },
             stop,
         )
+    }
+
+    fn message(detail: &TvoEvent) -> Option<String> {
+        super::text::message(detail)
+    }
+    fn table(_: &TvoConfig, output: &TvoReport) -> String {
+        super::text::table(output)
     }
 }
 

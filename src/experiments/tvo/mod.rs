@@ -3,6 +3,8 @@
 //! NeurIPS 2020, Algorithm 1), with the schedules of their section 5 as baselines. See `docs/tvo.md`.
 
 pub mod experiment;
+pub mod panel;
+pub mod text;
 pub use experiment::TvoExperiment;
 
 pub mod config;

@@ -425,27 +425,15 @@ mod tests {
         let before = vae.params.clone();
         let mut adam = Adam::new(vae.params.len());
         let pts = linear_schedule(3);
-        let stopped = train_epoch(
-            &mut vae,
-            (&mut adam, 1e-2),
-            (&x, 1, 1),
-            &pts,
-            (4, 10),
-            &mut stream(1, 2),
-            &AtomicBool::new(true),
-        );
+        // one epoch of 40 images in minibatches of 10, with the stop flag set or not
+        let epoch = |vae: &mut Vae, adam: &mut Adam, stop: bool| {
+            train_epoch(vae, (adam, 1e-2), (&x, 1, 1), &pts, (4, 10), &mut stream(1, 2), &AtomicBool::new(stop))
+        };
+        let stopped = epoch(&mut vae, &mut adam, true);
         assert_eq!(stopped, EpochEnd::Stopped);
         assert_eq!(vae.params, before, "no minibatch step after the stop");
         assert_eq!(adam.steps(), 0);
-        let done = train_epoch(
-            &mut vae,
-            (&mut adam, 1e-2),
-            (&x, 1, 1),
-            &pts,
-            (4, 10),
-            &mut stream(1, 2),
-            &AtomicBool::new(false),
-        );
+        let done = epoch(&mut vae, &mut adam, false);
         assert!(matches!(done, EpochEnd::Done(b) if b.is_finite() && b < 0.0), "{done:?}");
         assert_eq!(adam.steps(), 4, "40 images in minibatches of 10");
         assert_ne!(vae.params, before);

@@ -9,7 +9,7 @@
 
 use crate::error::{Error, Result};
 use crate::math::{exp, powf};
-use crate::stein::kernel::check_c_beta;
+use crate::stein::imq::check_c_beta;
 use crate::stein::ksd::check_samples_scores;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -211,26 +211,12 @@ pub fn fssd_power(
     if !(reg >= 0.0 && reg.is_finite()) {
         return Err(Error::config(format!("power-criterion regulariser must be >= 0, got {reg}")));
     }
-    Ok(power_and_grad(samples, scores, d, locations, kernel, reg, n, j))
+    let (obj, grad, _) = power_grads(samples, scores, d, locations, kernel, reg, n, j);
+    Ok((obj, grad))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn power_and_grad(
-    x: &[f64],
-    s: &[f64],
-    d: usize,
-    v: &[f64],
-    kernel: &FssdKernel,
-    reg: f64,
-    n: usize,
-    j: usize,
-) -> (f64, Vec<f64>) {
-    let (obj, grad, _) = power_grads(x, s, d, v, kernel, reg, n, j);
-    (obj, grad)
-}
-
-/// [`power_and_grad`] plus the derivative of the criterion with respect to the Gaussian width `sigma2`
-/// (0 for the IMQ kernel).
+/// The power criterion and its gradient with respect to the locations, and its derivative with respect to the
+/// Gaussian width `sigma2` (0 for the IMQ kernel).
 #[allow(clippy::too_many_arguments)]
 fn power_grads(
     x: &[f64],

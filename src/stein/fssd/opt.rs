@@ -112,7 +112,7 @@ pub fn fssd_opt(
     let mut adam = crate::optim::Adam::new(j * d);
     let mut best = (f64::NEG_INFINITY, v.clone());
     for step in 1..=opts.steps + 1 {
-        let (obj, grad) = power_and_grad(&xtr, &str_, d, &v, kernel, opts.reg, ntr, j);
+        let (obj, grad, _) = power_grads(&xtr, &str_, d, &v, kernel, opts.reg, ntr, j);
         if obj.is_finite() && obj > best.0 {
             best = (obj, v.clone());
         }

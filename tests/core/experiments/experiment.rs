@@ -64,6 +64,9 @@ fn every_kind_runs_through_the_one_contract() {
         assert_eq!(v["kind"], kind.name());
         assert_eq!(v["status"], "complete");
         assert!(v["result"].is_object() && v["config"]["kind"] == kind.name());
+        // the kind's own terminal table of the result (what the CLI prints)
+        let table = report.result.as_ref().unwrap().table(&report.config);
+        assert!(table.lines().count() >= 2, "{kind:?}: table {table:?}");
     }
 }
 

@@ -60,6 +60,12 @@ export class BanditPanel extends Panel {
     this.prefix = 'bandit';
     this.title = 'Bandit tuners and their regret';
     this.tab = 'Bandits';
+    /** the tab's "Start here" card: the question it answers and what to press first */
+    this.start = {
+      question: 'You can afford only a limited number of tries. Which way of spending them finds the best option fastest, '
+        + 'compared with simply trying everything equally?',
+      first: 'Press Run with the default problem. Lower curves are better: they lose less by not yet having found the best option.',
+    };
     this.intro = 'Pick a problem whose optimum is known and the algorithms to compare; every algorithm runs the same seeded repeats, '
       + 'so the regret curves (mean over repeats, band = ±1.96 standard errors, clipped to the range of the repeats) compare like with like. '
       + 'Uniform allocation or random search always runs as the floor to beat. “SG-MCMC configurations by KSD” tunes samplers on your data: '

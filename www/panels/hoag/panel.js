@@ -40,6 +40,12 @@ export class HoagPanel extends Panel {
     this.prefix = 'hoag';
     this.title = 'HOAG: hyperparameters by approximate gradients';
     this.tab = 'HOAG';
+    /** the tab's "Start here" card: the question it answers and what to press first */
+    this.start = {
+      question: 'How strongly should a model be held back from over-fitting? Instead of trying every value, these methods follow '
+        + 'the slope of the validation error; which reaches a good value for the least work?',
+      first: 'Press Run (the default takes about a second). The curve that drops lowest earliest is the cheapest way to a good value.',
+    };
     this.intro = 'Every method tunes the same regularisation (and kernel width) on the same train / test / validation thirds, with the same '
       + 'budget in passes over the training data. Every curve is the test-third loss of the method’s current choice at an accurate inner solution, '
       + 'computed off the clock; suboptimality is that loss minus the best accurate loss any evaluation found.';

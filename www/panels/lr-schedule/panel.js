@@ -21,6 +21,11 @@ export class LrPanel extends Panel {
     this.prefix = 'lr';
     this.title = 'Learning-rate schedules with a GP trace model';
     this.tab = 'LR schedules';
+    /** the tab's "Start here" card: the question it answers and what to press first */
+    this.start = {
+      question: 'How fast should a network learn at each stage of training: a fixed rate, a rate that decays, or one adjusted while it trains?',
+      first: 'Press Run. The table compares the final loss of each schedule; the chart shows how the chosen rates change over training.',
+    };
     /** whether the learning-rate chart waits to be rebuilt (redraw builds one chart per call) */
     this.lrStale = false;
     /**

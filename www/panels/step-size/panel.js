@@ -19,6 +19,11 @@ export class StepPanel extends Panel {
     this.prefix = 'step';
     this.title = 'GP-UCB step size for one SG-MCMC chain';
     this.tab = 'Step size (GP-UCB)';
+    /** the tab's "Start here" card: the question it answers and what to press first */
+    this.start = {
+      question: 'Can a sampler pick its own step size while it runs, instead of you guessing one in advance?',
+      first: 'Press Run. The chart shows the step size it picks window after window, beside the same chain run with fixed step sizes.',
+    };
     this.intro = 'One chain (logistic regression on simulated data, from the origin) runs window after window; GP-UCB with the time-varying '
       + 'kernel picks each window’s log10 step size, rewarded by the drop of the KSD from one window to the next. Fixed step sizes run the '
       + 'same chain with the same random streams; all are compared by the KSD of the samples pooled over the last quarter of windows.';

@@ -10,7 +10,7 @@ import { chartsPng, chartsSvg } from '../../shared/chart-export.js';
 import { download } from '../../shared/export.js';
 import { el, $ } from '../../shared/dom.js';
 import { fmtSci, fmtStep, fmtBatch } from '../../shared/format.js';
-import { armFate, scoreText } from './fate.js';
+import { armOutcome, scoreText } from './arm-outcome.js';
 
 /** The batch of a summary arm (a fraction, a count, or `{count}` / `{fraction}`) as a fraction when it is one. */
 const batchOf = (/** @type {any} */ b) => (typeof b === 'number' ? b : b?.fraction ?? b?.count ?? NaN);
@@ -174,11 +174,11 @@ export class ArmDrill {
     const report = this.result?.report;
     if (p.pick == null || !report || (this.panel.runs ?? 0) <= p.runs) return;
     const b = report.best;
-    const fate = armFate(report, p.pick);
+    const outcome = armOutcome(report, p.pick);
     const chose = b ? `MAMBA chose arm #${b.arm} (h = ${fmtSci(b.step)}, batch ${fmtBatch(b.batch_fraction)}).` : 'No arm could be chosen (every arm diverged).';
-    const text = `${chose} ${fate.kind === 'chosen' ? 'Your pick was right. ' : ''}${fate.text}`;
+    const text = `${chose} ${outcome.kind === 'chosen' ? 'Your pick was right. ' : ''}${outcome.text}`;
     $('predict-status').textContent = text;
-    this.predict.revealed = { pick: p.pick, chosen: b?.arm ?? null, fate: fate.kind, round: fate.round ?? null, text };
+    this.predict.revealed = { pick: p.pick, chosen: b?.arm ?? null, fate: outcome.kind, round: outcome.round ?? null, text };
     this.open(p.pick, false);
     this.hook();
   }
@@ -219,7 +219,7 @@ export class ArmDrill {
     if (!a) return;
     this.arm = id;
     const best = report.best?.arm;
-    const fate = armFate(report, id);
+    const outcome = armOutcome(report, id);
     $('drill-title').textContent = `Arm #${id}${id === best ? ' (chosen)' : ''}`;
     $('drill-sub').textContent = `(h = ${fmtStep(a.step)}, batch ${fmtBatch(a.batch_fraction)}${a.leapfrog > 1 ? `, L = ${a.leapfrog}` : ''})`;
     const dl = $('drill-settings');
@@ -228,7 +228,7 @@ export class ArmDrill {
     add('step size h', `${fmtSci(a.step)} (${fmtStep(a.step)})`);
     add('batch', `${fmtBatch(a.batch_fraction)} (${a.batch} points)`);
     add('leapfrog L', String(a.leapfrog));
-    add('outcome', fate.text);
+    add('outcome', outcome.text);
     const tb = $('drill-scores').tBodies[0];
     tb.replaceChildren(...a.scores.map((/** @type {number|null} */ s, /** @type {number} */ r) => el('tr', { 'data-round': String(r) },
       el('td', { text: String(r + 1) }), el('td', { text: String(report.rounds[r]?.arms?.length ?? '–') }), el('td', { class: 'score', text: scoreText(s) }),

@@ -40,6 +40,13 @@ export class TunePanel extends Panel {
     this.prefix = '';
     this.title = 'SG-MCMC tuning';
     this.tab = 'SG-MCMC tuning';
+    /** the tab's "Start here" card: the question it answers and what to press first */
+    this.start = {
+      question: 'A sampler explores a model by taking many small random steps. Steps too small crawl, steps too big wander off. '
+        + 'Which step size (and how much data per step) gives the most trustworthy picture of the model for a fixed amount of work?',
+      first: 'Press Run. The default finishes in seconds: each line on the chart is one setting, lower is better, and the weakest half '
+        + 'is dropped each round. Then try the Preset menu, or a lesson.',
+    };
     this.defaults = { ...DEFAULTS };
     this.fields = /** @type {any} */ (FIELDS);
     // The page's error list is this panel's.

@@ -57,6 +57,22 @@ export class ScoreChart extends Chart {
     this.boundaries = [];
     this.planEnds = [];
     this.planLo = null;
+    this.clearRun();
+    this.version = 0;
+    /** re-ranges of the x axis for the spread markers at one data version (bounded) */
+    this.rerange = { version: -1, n: 0 };
+    /**
+     * Every scored marker of the last draw, for the page's tests: arm id, point index, centre (CSS pixels of the
+     * plot area), radius, the colour drawn and whether it is hollow (pruned arms).
+     * @type {{arm: number, k: number, x: number, y: number, r: number, color: string, hollow: boolean}[]}
+     */
+    this.drawn = [];
+    /** @type {{text: string, color: string}[]} the texts of the last draw (round labels, the running note) and their colours */
+    this.texts = [];
+  }
+
+  /** Forgets the run drawn: its pending markers, best arm, extents, focus and marker layout. */
+  clearRun() {
     this.pending = [];
     this.pendingKey = '';
     this.best = null;
@@ -73,17 +89,6 @@ export class ScoreChart extends Chart {
     this.padPx = [0, 0];
     /** @type {{key: string, pos: Map<number, number[][]>}|null} the last layout of the markers (device pixels) */
     this.layoutCache = null;
-    this.version = 0;
-    /** re-ranges of the x axis for the spread markers at one data version (bounded) */
-    this.rerange = { version: -1, n: 0 };
-    /**
-     * Every scored marker of the last draw, for the page's tests: arm id, point index, centre (CSS pixels of the
-     * plot area), radius, the colour drawn and whether it is hollow (pruned arms).
-     * @type {{arm: number, k: number, x: number, y: number, r: number, color: string, hollow: boolean}[]}
-     */
-    this.drawn = [];
-    /** @type {{text: string, color: string}[]} the texts of the last draw (round labels, the running note) and their colours */
-    this.texts = [];
   }
 
   /** Position of an arm's step size on the ramp, 0 (smallest) .. 1. */
@@ -116,17 +121,8 @@ export class ScoreChart extends Chart {
    */
   reset(arms, xLabel, yLabel, schedule = []) {
     this.arms = arms;
-    this.best = null;
-    this.done = false;
     this.boundaries = [];
-    this.pending = [];
-    this.pendingKey = '';
-    this.scored = false;
-    this.yExt = [null, null];
-    this.focused = null;
-    this.lines = 0;
-    this.padPx = [0, 0];
-    this.layoutCache = null;
+    this.clearRun();
     this.drawn = [];
     this.batches = [...new Set(arms.map((a) => a.batch))].sort((a, b) => b - a);
     const ls = arms.map((a) => Math.log10(a.step)).filter(Number.isFinite);

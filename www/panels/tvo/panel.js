@@ -21,6 +21,11 @@ export class TvoPanel extends Panel {
     this.prefix = 'tvo';
     this.title = 'TVO schedules by GP-UCB (a VAE trained live)';
     this.tab = 'TVO (GP-UCB)';
+    /** the tab's "Start here" card: the question it answers and what to press first */
+    this.start = {
+      question: 'A small image model learns from digits, and its training needs a schedule of numbers. Can the computer learn a good schedule while it trains?',
+      first: 'Press Run. Higher test scores are better; the chart shows each schedule as training goes on.',
+    };
     this.intro = 'A variational autoencoder on binarised 8×8 digits (or, as an option, real MNIST digits pooled to 14×14) is trained by the thermodynamic variational objective (TVO), a left Riemann sum '
       + 'of E_{π_β}[log p(x, z) − log q(z | x)] over a schedule 0 = β₀ < β₁ ≤ … ≤ β_{d−1} < 1. Every few epochs (a window) each method picks a '
       + 'schedule; GP-UCB learns from the reward, the change of a fixed 50-point evaluation bound over the window (their eq. 7). All methods of a '

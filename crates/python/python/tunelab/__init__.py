@@ -49,8 +49,8 @@ from .notebook import show, widget  # anywidget is imported on their first call 
 
 __version__ = _core.__version__
 __all__ = [
-    "ksd", "fssd", "run", "check", "presets", "preset", "with_seed", "run_seeds", "Mamba", "mamba_run", "score_arm",
-    "with_repeats", "merge_bandit", "to_frame", "to_json", "plot", "Report", "widget", "show",
+    "ksd", "fssd", "run", "check", "presets", "kinds", "preset", "with_seed", "run_seeds", "Mamba", "mamba_run",
+    "score_arm", "with_repeats", "merge_bandit", "to_frame", "to_json", "plot", "Report", "widget", "show",
     "TunelabError", "DataError", "ConfigError", "NumericalError", "IoError", "Interrupted",
 ]
 
@@ -99,6 +99,12 @@ def fssd(samples, scores, locations, gauss_sigma2: Optional[float] = None, imq_c
 def presets() -> Dict[str, List[str]]:
     """The built-in presets of every experiment kind: ``{kind: [names]}``."""
     return json.loads(_core.presets())
+
+
+def kinds() -> Dict[str, Dict[str, Any]]:
+    """Every experiment kind of the core's registry: ``{kind: {label, unit, presets, panel}}`` (``unit``: what
+    its progress counts; ``panel``: the page panel, and widget, that shows it)."""
+    return {k.pop("name"): k for k in json.loads(_core.kinds())}
 
 
 def preset(kind: str, name: str) -> Dict[str, Any]:
@@ -162,10 +168,9 @@ class _Progress:
     plain lines on stderr that read well in cluster logs: done / total, percent, elapsed and ETA each time the
     run passes another tenth, and after 5 s without a line (at the next progress event); one at the end.
 
-    A phase with a progress of its own (a comparison's exact reference sampler, before its tuners: detail
-    ``{"type": "reference", "done", "total", "unit"}``; each tuner's fresh evaluation chain after its tuning
-    run: ``{"type": "evaluation", "tuner", "index", "done", "total", "unit"}``) gets its own bar or lines, in
-    its own unit and time."""
+    A phase with a progress of its own (the event's ``stage``, from the core: a comparison's exact reference
+    sampler before its tuners, each tuner's fresh evaluation chain after its tuning run) gets its own bar or
+    lines, named by its ``label``, in its own unit and time."""
 
     def __init__(self, unit: str):
         self.unit = unit
@@ -184,12 +189,9 @@ class _Progress:
     def __call__(self, event: Dict[str, Any]) -> None:
         kind = event.get("type")
         if kind == "progress":
-            detail = event.get("detail") or {}
-            if detail.get("type") == "reference":
-                self._show("reference sampler", float(detail["done"]), float(detail["total"]), str(detail["unit"]))
-            elif detail.get("type") == "evaluation":
-                # a tuner's fresh evaluation chain from the MAP, after its tuning run
-                self._show(f"{detail['tuner']} evaluation chain", float(detail["done"]), float(detail["total"]), str(detail["unit"]))
+            stage = event.get("stage")
+            if stage:
+                self._show(str(stage["label"]), float(stage["done"]), float(stage["total"]), str(stage["unit"]))
             else:
                 self._show(None, float(event["done"]), float(event["total"]), self.unit)
         elif kind == "finished":

@@ -18,15 +18,14 @@ import os
 from pathlib import Path
 from typing import Any, Dict, Mapping, Optional, Union
 
+from . import _core
 from ._errors import ConfigError
 
 _DIR = Path(__file__).parent / "_widget"
 
-#: The panel that shows each experiment kind (a comparison is the tuning panel's compare mode).
-PANEL_OF_KIND = {
-    "tune": "tune", "compare": "tune", "bandit": "bandit", "hoag": "hoag", "lr-schedule": "lr-schedule",
-    "step-size": "step-size", "tvo": "tvo",
-}
+#: The panel that shows each experiment kind (the core's registry: a comparison is the tuning panel's compare
+#: mode).
+PANEL_OF_KIND: Dict[str, str] = {k["name"]: k["panel"] for k in json.loads(_core.kinds())}
 #: The tuning panel's settings groups: a widget shows them all (an embed folds some by default).
 _ALL_CONTROLS = "presets,data,model,arms,tuner,run"
 

@@ -9,7 +9,7 @@ export const scoreText = (/** @type {number|null|undefined} */ s) => (s == null 
  * that went on), diverged, or a survivor not chosen. Pure (the reveal and the tests use it).
  * @param {any} report a tune report @param {number} id
  */
-export function armFate(report, id) {
+export function armOutcome(report, id) {
   const a = report?.arms?.find((x) => x.id === id);
   if (!a) return { kind: 'missing', text: `Arm #${id} is not in this run.` };
   const best = report.best?.arm;
