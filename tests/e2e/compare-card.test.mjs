@@ -62,7 +62,9 @@ describe('compare mode: one comparison', () => {
         verdict: document.getElementById('cmp-verdict').textContent,
         reading: document.getElementById('reading').textContent,
         entries: res.entries.map((e) => ({ name: e.name, ksd: e.evaluation.ksd, xi: e.evaluation.xi, fresh: e.evaluation.fresh_run })),
-        table: [...document.querySelectorAll('#compare-table tbody tr')].map((tr) => ({ tuner: tr.dataset.tuner, speed: tr.querySelector('[data-cell="speed"]')?.textContent })),
+        table: [...document.querySelectorAll('#compare-table tbody tr')].map((tr) => ({ tuner: tr.dataset.tuner, speed: tr.querySelector('[data-cell="speed"]')?.textContent, speedLL: tr.querySelector('[data-cell="speed-ll"]')?.textContent })),
+        // the paper's speed-up: grid (log-loss)'s gradient evaluations over each tuner's, from the report
+        speedLL: Object.fromEntries(res.entries.map((e) => [e.name, (total(res.entries.find((x) => x.name === 'grid (log-loss)')) / total(e)).toFixed(2)])),
       };
     });
     assert.equal(r.hidden, false);
@@ -79,6 +81,10 @@ describe('compare mode: one comparison', () => {
     for (const row of r.rows.filter((x) => x.tuner.startsWith('grid'))) assert.equal(row.cells.speed, '');
     assert.equal(r.table.find((x) => x.tuner === 'grid (log-loss)')?.speed, '–');
     assert.equal(r.table.find((x) => x.tuner === 'grid (KSD)')?.speed, 'reference');
+    // The paper's speed-up (against grid (log-loss)) beside it: the report's ratio on the tuners' rows, none on grid (KSD).
+    assert.equal(r.table.find((x) => x.tuner === 'grid (log-loss)')?.speedLL, 'reference');
+    assert.equal(r.table.find((x) => x.tuner === 'grid (KSD)')?.speedLL, '–');
+    for (const row of r.table.filter((x) => !x.tuner.startsWith('grid'))) assert.equal(row.speedLL, `${r.speedLL[row.tuner]}×`, row.tuner);
     // The verdict: one seed said; the KSD winner is the reading's "did best"; a loss of MAMBA-KSD is said.
     assert.match(r.verdict, /^One seed \(no band: differences within 5% are called a tie\)\. ξ: .*; KSD: .*; compute: MAMBA-KSD used ([\d.]+× (fewer|more)|about as many) gradient evaluations (than|as) grid \(KSD\)\.$/);
     const readWinner = /\), (.+?) did best: /.exec(r.reading)?.[1];

@@ -4,9 +4,9 @@
 # with the paper's Sec. 5 settings (the defaults since issue 25): beta in [0.05, 0.95], the window w = 6 growing
 # by one every 10 rounds with early updates on a drop of 0.05, kappa_t of Theorem 1 as printed. Then GP-UCB
 # twice more on the same seeds: with tunelab's former fixed window w = 2 (more, shorter rounds), and with a
-# constant kappa = 2; then the markdown table of docs/tvo.md (written to docs/tvo-table.md).
+# constant kappa = 2; then the markdown table of docs/tvo.md (generated into docs/tvo-table.md from the kept reports).
 # Usage: CARGO_TARGET_DIR=... [TVO_DS="2"] bash scripts/reproduce/tvo/figure4.sh   (about 25 minutes on 2 shared cores;
-# TVO_DS picks the d values, the table then has those columns; TVO_TABLE the table's file, default docs/tvo-table.md)
+# TVO_DS picks the d values, the table then has those columns; the committed table has d = 2: TVO_DS=2, 256 s)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 cargo build --release -p tunelab-cli --quiet
@@ -25,6 +25,11 @@ for d in ${TVO_DS:-2 5 10}; do
   printf '{"kind": "tvo", "d": %s, "epochs": 40, "repeats": 3, "seed": 1000, "methods": ["gp-ucb"], "gp": {"kappa": {"type": "constant", "value": 2}}}\n' "$d" > "$OUT/d$d.kappa2.json"
   "$BIN" run --config "$OUT/d$d.kappa2.json" --out "$OUT/d$d.kappa2.report.json"
 done
-TABLE="${TVO_TABLE:-docs/tvo-table.md}"
-node scripts/reproduce/tvo/table.mjs "$OUT" > "$TABLE"
-cat "$TABLE"
+# The reports, without GP snapshots, are the committed raw reports (TVO_KEEP, default docs/results/tvo/figure4/);
+# docs/tvo-table.md's table is generated from them by scripts/reproduce/doc_tables.py (block tvo:figure4, which
+# runs table.mjs on them). TVO_TABLE writes table.mjs's output on this run's reports to a file as well.
+KEEP="${TVO_KEEP:-docs/results/tvo/figure4}"
+python3 scripts/reproduce/tvo/slim.py "$KEEP" "$OUT"/d*.report.json
+python3 scripts/reproduce/doc_tables.py docs/tvo-table.md
+if [ -n "${TVO_TABLE:-}" ]; then node scripts/reproduce/tvo/table.mjs "$OUT" > "$TVO_TABLE"; fi
+node scripts/reproduce/tvo/table.mjs "$KEEP"

@@ -16,12 +16,15 @@ export const isGrid = (name) => /^grid\b/.test(name);
  * Speed-up of a tuner over grid search: grid (KSD)'s gradient evaluations (sampling and scoring) divided by this
  * tuner's; null on grid rows and when the comparison has no grid (KSD).
  * @param {any} entry a comparison entry (a tune report with `name`) @param {any[]} entries all of them
+ * @param {string} [gridName] the grid to divide by (GRID by default; GRID_LL for the paper's speed-up)
  */
-export function speedUp(entry, entries) {
-  const grid = entries.find((e) => e?.name === GRID);
+export function speedUp(entry, entries, gridName = GRID) {
+  const grid = entries.find((e) => e?.name === gridName);
   if (!grid || !entry || isGrid(entry.name)) return null;
   return totalGrad(grid) / Math.max(1, totalGrad(entry));
 }
+/** The paper's baseline (Coullon, South & Nemeth 2023, Sec. 4.1-4.2 measure MAMBA's speed-up against it). */
+export const GRID_LL = 'grid (log-loss)';
 
 /**
  * The quality column of a comparison: ξ when some entry has it (an exact reference ran), else the test RMSE

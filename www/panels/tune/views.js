@@ -2,7 +2,7 @@
 import { fmtSci, fmtStep, fmtBatch } from '../../shared/format.js';
 import { OKABE_ITO } from '../../shared/charts.js';
 import { el } from '../../shared/dom.js';
-import { speedUp, GRID } from './compare-summary.js';
+import { speedUp, GRID, GRID_LL } from './compare-summary.js';
 // One formatter (toLocaleString builds one per call: 30 ms of a 56-arm run's main thread).
 const INT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 export const fmtInt = (x) => (Number.isFinite(x) ? INT.format(Math.round(x)) : '–');
@@ -235,12 +235,14 @@ export const COMPARE_EVAL_COLUMNS = [
 
 /**
  * One row per tuner of a compare run (its chosen arm first); speed-up = grid search (KSD) compute / this tuner's,
- * on the rows of tuners other than grid searches (compare-summary.js `speedUp`).
+ * and the paper's, grid search (log-loss) compute / this tuner's, on the rows of tuners other than grid searches
+ * (compare-summary.js `speedUp`).
  * The evaluation columns that some entry's report has are added (and the header of `tbody`'s table rewritten).
  */
 export function renderCompare(tbody, entries) {
   const total = (r) => r.compute.grad_evals + r.compute.scoring_grad_evals;
   const grid = entries.find((e) => e.name === GRID && e.report);
+  const gridLL = entries.find((e) => e.name === GRID_LL && e.report);
   const reports = entries.map((e) => e.report).filter(Boolean);
   const cols = COMPARE_EVAL_COLUMNS.filter((c) => entries.some((e) => Number.isFinite(c.get(e.report?.evaluation) ?? NaN)));
   // One KSD per tuner: the evaluation's (same kernel and samples for all) when there is one, else the tuner's own
@@ -249,7 +251,7 @@ export function renderCompare(tbody, entries) {
   const table = tbody.parentElement;
   const head = table?.querySelector('thead');
   if (head) {
-    const names = [['tuner'], ['chosen arm'], ['h'], ['batch'], ['L']].concat(own ? [['tuner\'s score', OWN_SCORE]] : [], cols.map((c) => [c.head, c.title]), [['grad evals'], ['wall (s)'], ['speed-up vs grid (grad evals)', `${GRID}'s gradient evaluations (sampling and scoring) ÷ this tuner's; not given for grid searches`]]);
+    const names = [['tuner'], ['chosen arm'], ['h'], ['batch'], ['L']].concat(own ? [['tuner\'s score', OWN_SCORE]] : [], cols.map((c) => [c.head, c.title]), [['grad evals'], ['wall (s)'], ['speed-up vs grid (grad evals)', `${GRID}'s gradient evaluations (sampling and scoring) ÷ this tuner's; not given for grid searches`], ['speed-up vs grid (log-loss)', `${GRID_LL}'s gradient evaluations ÷ this tuner's: the paper's speed-up (Sec. 4.1-4.2); below 1× where that grid is cheaper; not given for grid searches`]]);
     head.replaceChildren(el('tr', {}, ...names.map(([text, title]) => el('th', { scope: 'col', text, title: title ?? null }))));
   }
   if (table) {
@@ -260,6 +262,7 @@ export function renderCompare(tbody, entries) {
     const r = e.report;
     const b = r?.best ?? {};
     const speed = r ? speedUp(r, reports) ?? NaN : NaN;
+    const speedLL = r ? speedUp(r, reports, GRID_LL) ?? NaN : NaN;
     const state = e.error ? e.error : e.running ? 'running' : 'waiting';
     return el('tr', { 'data-tuner': e.name, 'data-arm': r?.best ? String(b.arm) : null },
       el('td', { text: e.name }), el('td', { text: r ? (r.best ? `#${b.arm}` : 'none') : own ? '–' : state }),
@@ -268,7 +271,8 @@ export function renderCompare(tbody, entries) {
       ...(own ? [el('td', { 'data-cell': 'score', text: r ? `${fmtSci(b.score)} (${String(r.metric).toUpperCase()})` : state })] : []),
       ...cols.map((c) => { const v = c.get(r?.evaluation); return el('td', { 'data-col': c.key, text: v != null && Number.isFinite(v) ? fmtSci(v) : '–' }); }),
       el('td', { text: r ? fmtInt(total(r)) : '–' }), el('td', { text: r ? r.compute.wall_seconds.toFixed(2) : '–' }),
-      el('td', { 'data-cell': 'speed', text: e === grid ? 'reference' : Number.isFinite(speed) ? `${speed.toFixed(1)}×` : '–' }));
+      el('td', { 'data-cell': 'speed', text: e === grid ? 'reference' : Number.isFinite(speed) ? `${speed.toFixed(1)}×` : '–' }),
+      el('td', { 'data-cell': 'speed-ll', text: e === gridLL ? 'reference' : Number.isFinite(speedLL) ? `${speedLL.toFixed(2)}×` : '–' }));
   }));
 }
 
