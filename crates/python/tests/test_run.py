@@ -185,7 +185,7 @@ def test_tune_progress_is_proportional_to_the_work_done():
     # A grad-evals budget over 9 arms with eta 3: round 0 runs 9 arms at a small budget, round 1 3 arms at a
     # larger one. Each progress event's `done` must be the work run so far in gradient evaluations: the arms'
     # cumulative counters plus each scored arm's KSD work (m full-data score vectors over the 160 training points
-    # and m (m - 1) sample pairs of 4 d / d = 4 gradient evaluations each, times SCORE_TIME = 0.3, the time of
+    # and m (m - 1) sample pairs of 4 d / d = 4 gradient evaluations each, times SCORE_TIME = 0.1, the time of
     # that work per unit measured once against a chain's; sgmcmc::plan::ScoreWork), so that
     # elapsed x remaining / done estimates the time left; chunk counts would put round 0 at 9/12 of the run.
     cfg = {"kind": "tune", "data": {"source": "simulate", "n": 200, "d": 2, "seed": 1, "test_fraction": 0.2},
@@ -210,7 +210,7 @@ def test_tune_progress_is_proportional_to_the_work_done():
                 ran[a["arm"]] = a["grad_evals"]
         elif d.get("type") == "arm-scored" and d["samples"] >= 2:
             m = d["samples"]
-            scores += 0.3 * (m * 160 + m * (m - 1) * 4)
+            scores += 0.1 * (m * 160 + m * (m - 1) * 4)
         else:
             continue
         work = sum(ran.values()) + scores

@@ -53,11 +53,11 @@ pub struct ScoreWork {
 }
 
 /// The time of the scores' work per gradient-evaluation equivalent, relative to a chain's gradient evaluation,
-/// measured once on the paper-logreg preset (`scripts/dev/eta-check.py`: its three rounds took 1.58 s, 1.31 s
-/// and 0.90 s, which the chains' and the scores' counts fit at 0.25 to 0.34): the scores compute full-data
-/// gradients in blocks and their sample pairs in tight loops, while a chain's gradient evaluation also pays its
-/// iteration's minibatch draw, noise and update.
-pub const SCORE_TIME: f64 = 0.3;
+/// measured once on the paper-logreg preset (`scripts/dev/eta-check.py`, counting the scores at 0.3: the chains
+/// ran 21-25% of that count per second, the scores' bursts 63-70%, so a score's unit takes a third of 0.3 of a
+/// chain's): the scores compute full-data gradients in blocks and their sample pairs in tight loops, while a
+/// chain's gradient evaluation also pays its iteration's minibatch draw, noise and update.
+pub const SCORE_TIME: f64 = 0.1;
 
 impl ScoreWork {
     /// The score work model of a run config on data of `n_train` training and `n_test` test points.
