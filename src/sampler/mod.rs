@@ -37,6 +37,7 @@ pub use reference::{reference_sample, reference_sample_observed, reference_sampl
 
 /// Where a chain starts (the step-size and SG-MCMC bandit experiments).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum StartKind {
     /// The origin (far from the posterior for most models: step sizes matter for the approach).
