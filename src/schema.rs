@@ -20,6 +20,8 @@ use serde_json::{json, Map, Value};
 /// The folder of the schema files, relative to the repository (and to the site's root; the Python package ships
 /// them as `tunelab/schemas/`).
 pub const DIR: &str = "schemas";
+/// The copy the Python package ships (`tunelab/schemas/`, inside the wheel).
+pub const PYTHON_DIR: &str = "crates/python/python/tunelab/schemas";
 /// The generated config reference, relative to the repository.
 pub const CONFIG_DOC: &str = "docs/config.md";
 
@@ -174,8 +176,12 @@ pub fn schemas() -> Vec<(String, Value)> {
 /// Every generated file: (path relative to the repository, text). `tunelab schema` writes them and its `--check`
 /// (run by the test command) fails when one on disk differs.
 pub fn files() -> Vec<(String, String)> {
-    let out: Vec<(String, String)> =
-        schemas().into_iter().map(|(name, s)| (format!("{DIR}/{name}"), pretty(&s))).collect();
+    let mut out = Vec::new();
+    for (name, s) in schemas() {
+        let text = pretty(&s);
+        out.push((format!("{PYTHON_DIR}/{name}"), text.clone()));
+        out.push((format!("{DIR}/{name}"), text));
+    }
     out
 }
 
