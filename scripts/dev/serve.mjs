@@ -47,7 +47,7 @@ function resolveFile(root, urlPath, dev) {
   if (dev && p === '/docs/instructors.html') return renderGuide();
   // The isolation service worker (www/coi.js) must sit at the site root to control the page.
   if (dev && p === '/coi-serviceworker.js') return path.join(REPO, 'node_modules/coi-serviceworker/coi-serviceworker.js');
-  if (dev && !/^\/(index\.html|favicon\.ico|www\/|pkg\/|pkg-parallel\/|data\/|docs\/|lessons\/)/.test(p)) return null;
+  if (dev && !/^\/(index\.html|favicon\.ico|www\/|pkg\/|pkg-parallel\/|data\/|docs\/|lessons\/|schemas\/)/.test(p)) return null;
   return safeJoin(root, p.slice(1));
 }
 

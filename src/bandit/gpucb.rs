@@ -21,6 +21,7 @@ use crate::{Error, Result};
 
 /// Exploration weight `kappa_t` of the UCB `mu + sqrt(kappa_t) sigma`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum Kappa {
     /// Nguyen et al.'s Theorem 1 (sec. 4.3) as printed, at round `t` = the number of bandit updates `T/w`:
@@ -112,6 +113,7 @@ const STUCK_REPEATS: usize = 3;
 
 /// Options of GP-UCB (all have defaults; JSON field names as here).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct GpUcbOptions {
     /// Base kernel (default squared exponential, as the paper).

@@ -43,6 +43,7 @@ pub fn best_empirical(pulls: &[f64], sums: &[f64], frac: f64) -> Option<usize> {
 
 /// Options of successive halving and Hyperband.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct HalvingOptions {
     /// Reduction factor (>= 2; default 3 for Hyperband, 2 for successive halving when not given).

@@ -191,6 +191,7 @@ fn observe(stats: &mut [Stats], arm: &Arm, reward: f64, bin_rng: &mut Rng) {
 
 /// How TTTS / D-TTTS recommend an arm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Recommend {
     /// The poster's rule (Shang et al. 2019, "Recommendation Rule"): the arm of the whole list A (pulled or
@@ -213,6 +214,7 @@ pub enum Recommend {
 
 /// Options of TTTS / D-TTTS.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct TttsOptions {
     /// Probability of pulling the leader rather than the challenger (Russo's beta, default 1/2).

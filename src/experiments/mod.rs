@@ -185,6 +185,7 @@ macro_rules! registry {
     ($($v:ident => $e:ty),* $(,)?) => {
         /// The experiment kinds (the `kind` tag of a config).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         #[serde(rename_all = "kebab-case")]
         pub enum Kind { $($v),* }
 
@@ -215,6 +216,11 @@ macro_rules! registry {
             pub fn panel_fields(self) -> &'static [&'static str] {
                 match self { $(Kind::$v => <$e as Experiment>::PANEL_FIELDS),* }
             }
+            /// The JSON Schema of this kind's config (without `kind`; see [`crate::schema`]).
+            #[cfg(feature = "schema")]
+            pub fn config_schema(self, generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                match self { $(Kind::$v => generator.root_schema_for::<<$e as Experiment>::Config>()),* }
+            }
         }
 
         impl Detail {
@@ -234,6 +240,7 @@ macro_rules! registry {
 
         /// A config of any kind: the one JSON document (`{"kind": "hoag", ...the kind's fields}`).
         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         #[serde(tag = "kind", rename_all = "kebab-case")]
         #[allow(clippy::large_enum_variant)]
         pub enum ExperimentConfig { $($v(<$e as Experiment>::Config)),* }
@@ -420,11 +427,9 @@ impl ExperimentConfig {
             let mut config = value["config"].take();
             return Self::from_value(&mut config, default_kind);
         }
+        // The JSON Schema an editor validates the file with (schemas/*.schema.json) is not a field.
+        crate::strict::skip_schema_key(value);
         let obj = value.as_object_mut().ok_or_else(|| Error::config("a config must be a JSON object"))?;
-        // The JSON Schema an editor validates the file with (schemas/*.json) is not a field.
-        if obj.get("$schema").is_some_and(serde_json::Value::is_string) {
-            obj.remove("$schema");
-        }
         match (obj.get("kind"), default_kind) {
             (Some(serde_json::Value::String(k)), d) => {
                 let k = Kind::parse(k)?;
@@ -556,6 +561,7 @@ pub enum Event {
 
 /// How a run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     /// Ran to the end; `result` holds the kind's report.

@@ -19,6 +19,7 @@ use crate::{Error, Result};
 
 /// The stationary base kernel on the spatial coordinates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum BaseKernel {
     /// `sf2 exp(-r^2 / 2)`, `r^2 = sum_i (x_i - y_i)^2 / l_i^2` (Rasmussen & Williams 2006, eq. 4.9).

@@ -38,6 +38,34 @@ pub const MAX_BYTES: usize = 1 << 20;
 pub const MAX_STEPS: usize = 100;
 /// The front-matter keys.
 pub const KEYS: [&str; 7] = ["id", "title", "kind", "preset", "cite", "minutes", "teaches"];
+/// The front matter of a lesson file: the `key: value` lines between the two `---` lines ([`KEYS`]), as its JSON
+/// Schema describes them (`schemas/lesson-front-matter.schema.json`, [`crate::schema`]). Every value is one line
+/// of text.
+#[cfg(feature = "schema")]
+#[derive(schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct FrontMatter {
+    /// The lesson's id in URLs (`#lesson=ID`): letters, digits, `-` and `_` (default: the file name without its
+    /// extension).
+    #[schemars(regex(pattern = r"^[A-Za-z0-9_-]+$"))]
+    id: Option<String>,
+    /// The lesson's title.
+    title: String,
+    /// The experiment kind, which is also the page's panel.
+    kind: crate::experiments::Kind,
+    /// The core preset of `kind` the lesson starts from (`tunelab presets`); without it, a json block before the
+    /// first step is the start config.
+    preset: Option<String>,
+    /// The paper(s) the lesson teaches from.
+    cite: Option<String>,
+    /// The estimated time in minutes (more than 0, at most 600).
+    #[schemars(range(min = 0, max = 600))]
+    minutes: Option<f64>,
+    /// One sentence: what the lesson teaches.
+    teaches: Option<String>,
+}
+
 /// The keys of a `predict` block.
 pub const PREDICT_KEYS: [&str; 5] = ["type", "question", "option", "answer", "reveal"];
 /// The directive blocks of a step (fenced code blocks with these info strings are not shown as text).

@@ -34,6 +34,7 @@ thread_local! {
 
 /// The hidden layer's activation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Activation {
     /// `tanh` per unit (tunelab's choice; the default).

@@ -32,6 +32,7 @@ fn m2() -> [f64; 2] {
 
 /// A model, as written in configs: `{"kind": "logistic", "prior_var": 10}`. Every field has a default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum ModelSpec {
     /// Bayesian logistic regression (labels 0/1), prior `N(0, prior_var I)`; paper App. B.1.
@@ -121,6 +122,7 @@ pub enum ModelSpec {
 
 /// The prior of the `pmf` model.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum PmfPrior {
     /// Fixed precisions (tunelab's simpler prior; the paper's is `Hierarchical`).

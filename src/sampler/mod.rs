@@ -41,6 +41,7 @@ pub use sink::{Discard, Sink};
 
 /// Where a chain starts (the step-size and SG-MCMC bandit experiments).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum StartKind {
     /// The origin (far from the posterior for most models: step sizes matter for the approach).

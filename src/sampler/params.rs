@@ -7,6 +7,7 @@ use std::str::FromStr;
 
 /// The six SG-MCMC samplers of Coullon, South & Nemeth (2023), with the conventions of SGMCMCJax.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum SamplerKind {
     /// Stochastic gradient Langevin dynamics (Welling & Teh 2011).
@@ -184,6 +185,24 @@ impl Serialize for BatchSize {
     }
 }
 
+/// The forms [`BatchSize`]'s `Deserialize` accepts: a positive number, `{"count": n}` or `{"fraction": f}`.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for BatchSize {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "BatchSize".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "Minibatch size: a number in (0, 1] is a fraction of N, a number above 1 a count of data points; `{\"count\": n}` and `{\"fraction\": f}` are also accepted.",
+            "anyOf": [
+                {"type": "number", "exclusiveMinimum": 0},
+                {"type": "object", "properties": {"count": {"type": "integer", "minimum": 1}}, "required": ["count"], "additionalProperties": false},
+                {"type": "object", "properties": {"fraction": {"type": "number", "exclusiveMinimum": 0, "maximum": 1}}, "required": ["fraction"], "additionalProperties": false}
+            ]
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for BatchSize {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         #[derive(Deserialize)]
@@ -206,6 +225,7 @@ impl<'de> Deserialize<'de> for BatchSize {
 /// Every field has a default, so a JSON object may give only some of them
 /// (`{"kind": "sghmc", "step": 1e-5, "batch": 0.01}`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct SamplerParams {
     /// Which sampler.

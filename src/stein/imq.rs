@@ -57,6 +57,7 @@ pub(crate) fn check_c_beta(c: f64, beta: f64) -> Result<()> {
 /// The diagonal (not full) covariance is used so that the scale is defined for any `n >= 2`, also when
 /// `n <= d` (first rounds of a tuner with few thinned samples).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum KernelScale {
     Fixed,

@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 
 /// Which estimator of `KSD^2` to return.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Estimator {
     /// V-statistic (all pairs, diagonal included): always >= 0, biased upward by `E k0(x,x) / n`.
@@ -61,6 +62,7 @@ pub enum Estimator {
 /// With `Median` or `MedianPrecond`, `c` multiplies the heuristic length (keep 1).
 /// Use [`KsdOptions::reference`] to reproduce SGMCMCJax / stein-thinning exactly.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct KsdOptions {
     pub c: f64,

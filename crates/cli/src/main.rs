@@ -12,6 +12,7 @@ mod ksd;
 mod lesson;
 mod runner;
 mod sample;
+mod schema;
 mod simulate;
 
 use runner::RunArgs;
@@ -61,6 +62,9 @@ enum Command {
     /// Lessons as files: `lesson check FILE` runs every step and its `expect` lines before class; `lesson show
     /// FILE` prints the checked lesson as JSON.
     Lesson(lesson::LessonArgs),
+    /// Write the JSON Schemas of every config kind, the report envelope and the lesson front matter
+    /// (`schemas/`), and docs/config.md rendered from them; `--check` only compares.
+    Schema(schema::SchemaArgs),
 }
 
 fn run() -> i32 {
@@ -81,6 +85,7 @@ fn run() -> i32 {
         Command::Run(a) => experiments::run(&a),
         Command::Presets(a) => experiments::presets(&a),
         Command::Lesson(a) => lesson::run(&a),
+        Command::Schema(a) => schema::run(&a),
     };
     res.unwrap_or_else(|e| {
         eprintln!("error: {e}");

@@ -40,6 +40,7 @@ crate::serde_defaults! {
 
 /// The problem to run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum ProblemSpec {
     /// Fixed Bernoulli arms.
@@ -100,6 +101,7 @@ pub struct Shared {
 
 /// One algorithm of the comparison.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum AlgoSpec {
     /// Round-robin over `arms` arms (default: all arms of a finite problem, `ceil(sqrt(rounds))` of a reservoir).
@@ -233,6 +235,7 @@ crate::serde_defaults! {
 
 /// A bandit comparison: one problem, several algorithms, `repeats` seeded repeats of `rounds` pulls each.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct BanditConfig {
     /// The problem.

@@ -28,6 +28,7 @@ use crate::{Error, Result};
 
 /// Data for [`LogregSgd`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "source", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum LogregData {
     /// The 8x8 digits, binary task: label 1 for the digits in `positive`.
@@ -45,6 +46,7 @@ fn odd_digits() -> Vec<usize> {
 
 /// Configuration of the logistic-regression SGD tuning problem (JSON fields as here, all with defaults).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct LogregSgdSpec {
     pub data: LogregData,

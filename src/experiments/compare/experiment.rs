@@ -18,6 +18,7 @@ crate::serde_defaults! {
 /// The paper's comparison of tuners (MAMBA-KSD, MAMBA-FSSD, grid by log-loss, grid by KSD, the heuristic) on
 /// the problem of a base tune config, evaluated against a long run of an exact sampler.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CompareConfig {
     #[serde(flatten)]
     pub base: TuneConfig,

@@ -195,6 +195,7 @@ pub struct Comparison {
 /// The grid (log-loss) baseline's start and per-point budget (MAMBA paper, App. B). Unset fields take the
 /// paper's values for the model ([`GridBaseline::resolve`]).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct GridBaseline {
     /// Sd of the Gaussian noise added to the MAP to start each grid point's chain.
@@ -228,6 +229,7 @@ impl GridBaseline {
 
 /// How `compare` evaluates each tuner's chosen hyper-parameters (`evaluation` in the config).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum EvaluationSpec {
     /// As the paper (sec. 4.1 "We tested each sampler by running each sampler for 10 s"; 4.2 "We run each SGMCMC

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// Which bilevel problem.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum ProblemKind {
     /// L2-regularised logistic regression, one hyperparameter (log regularisation), eq. 4.
@@ -20,6 +21,7 @@ pub enum ProblemKind {
 /// Where the data come from. `upload` and `csv` data are handed to the experiment in its `Inputs` (the CLI reads the
 /// file, the page parses the upload).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "source", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum HoagData {
     /// Simulated data: logistic (`logreg`: `y ~ Bernoulli(σ(aᵀw))`, `w ~ N(0, I)/sqrt(d)·3`, label noise
@@ -78,6 +80,7 @@ impl Default for HoagData {
 
 /// Tolerance sequence `ε_k` of HOAG (Pedregosa 2016, Sec. 4 "tolerance decrease").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Tolerance {
     /// `ε_k = ε_0 0.9^(k-1)` (default).
@@ -116,6 +119,7 @@ impl Tolerance {
 /// HOAG's adaptive step (Pedregosa 2016, Sec. 3 "Adaptive step size", eq. 3; both with M = 1, α = 0.5 and the
 /// `(L/2)Δ²` term, see docs/papers/hoag.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum StepRule {
     /// As the text: C the Lipschitz constant of the outer loss computed from the data (the local `‖∇_1 g(x_k)‖`
@@ -128,6 +132,7 @@ pub enum StepRule {
 
 /// One method to compare (JSON: `{"kind": "hoag", "tolerance": "cubic"}`, `{"kind": "grid"}`, ...).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum MethodSpec {
     /// HOAG with a tolerance sequence.
@@ -192,6 +197,7 @@ fn default_methods() -> Vec<MethodSpec> {
 
 /// Per-method budget: stop at whichever limit comes first.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct HoagBudget {
     /// Cost units (passes over the train data) per method.
@@ -210,6 +216,7 @@ impl Default for HoagBudget {
 
 /// The HOAG comparison configuration (serde JSON; CLI `--config`, the page's worker message).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct HoagConfig {
     pub problem: ProblemKind,

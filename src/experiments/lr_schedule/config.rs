@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// The training problem.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum LrProblem {
     /// Multinomial logistic regression on the data.
@@ -32,6 +33,7 @@ crate::serde_defaults! {
 /// Data of the classification problems: `digits`, or user data (`csv` read by the CLI, `upload` by the page;
 /// hand them to the experiment in its `Inputs`). Labels must be class indices 0, 1, 2, ...
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "source", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum LrData {
     #[default]
@@ -57,6 +59,7 @@ pub enum LrData {
 
 /// The dynamic tuner (Algorithm 1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct DynamicSpec {
     /// Run the dynamic tuner.
@@ -83,6 +86,7 @@ pub struct DynamicSpec {
 
 /// Which trace model the dynamic tuner fits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum TraceModelKind {
     #[default]
@@ -108,6 +112,7 @@ impl Default for DynamicSpec {
 
 /// The learning-rate schedule experiment (serde JSON; CLI `--config`, the page's worker message).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct LrConfig {
     pub problem: LrProblem,

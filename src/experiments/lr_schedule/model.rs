@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 
 /// The link `η` of the trace model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Link {
     Linear,
@@ -37,6 +38,7 @@ pub enum Link {
 
 /// The form of the sparse variational trace model's links (`dynamic.link_form`; `chained.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum LinkForm {
     /// The paper's eqs. 2-3 (Sec. 2.1): `η_lin = φ(f_1) t` with one GP, `η_exp = φ(f_1)(1 - exp[-φ(f_2) t])`,

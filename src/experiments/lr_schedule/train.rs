@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 /// The optimiser of a training run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Optimizer {
     /// Plain minibatch SGD `w -= lr g`.

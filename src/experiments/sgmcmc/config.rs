@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 /// Where the data comes from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "source", rename_all = "kebab-case")]
 pub enum DataSource {
     /// The paper's simulated logistic regression: x ~ N(0, I), theta ~ N(0, I), y ~ Bernoulli(sigmoid(x.theta)).
@@ -71,6 +72,7 @@ fn default_test_fraction() -> f64 {
 
 /// Data source plus preparation options.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DataSpec {
     #[serde(flatten)]
     pub source: DataSource,
@@ -105,6 +107,7 @@ fn default_thermostat() -> f64 {
 
 /// Sampler settings shared by all arms (the arms vary step size, batch size and leapfrog steps).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SamplerSpec {
     pub kind: SamplerKind,
     /// SGHMC friction alpha.
@@ -131,6 +134,7 @@ impl Default for SamplerSpec {
 
 /// An inclusive range on a log10 scale: from, from + by, ..., up to `to` (either direction).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LogRange {
     pub from: f64,
     pub to: f64,
@@ -162,6 +166,7 @@ fn default_leapfrog() -> Vec<usize> {
 
 /// The arm grid: the cartesian product of step sizes, batch sizes and leapfrog steps.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ArmGrid {
     /// Step sizes as a log10 range (the paper's grids).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -179,6 +184,7 @@ pub struct ArmGrid {
 
 /// How MAMBA scores an arm after a round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Scoring {
     /// The samples of this round only (the authors' code).
@@ -197,6 +203,7 @@ fn default_random_arms() -> usize {
 
 /// Which tuner runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum TunerSpec {
     /// MAMBA: successive halving scored by a Stein discrepancy (Coullon, South & Nemeth 2023, Alg. 1).
@@ -232,6 +239,7 @@ fn default_max_samples() -> usize {
 
 /// How arms are scored. Lower is better for every metric (accuracy is reported as the error rate).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum MetricKind {
     /// Kernel Stein discrepancy with the IMQ kernel. `kernel`: `"run"` (default: one kernel for every arm,
@@ -281,6 +289,7 @@ pub enum MetricKind {
 
 /// Metric plus the sample handling used to compute it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MetricSpec {
     #[serde(flatten)]
     pub kind: MetricKind,
@@ -304,6 +313,7 @@ impl Default for MetricSpec {
 
 /// The per-arm budget R: exactly one of the three fields. Numbers are f64 so that JSON like `2e7` works.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BudgetSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grad_evals: Option<f64>,
@@ -364,6 +374,7 @@ impl BudgetSpec {
 
 /// Where chains start.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum StartSpec {
     /// At the MAP (found once by the MAP finder and shared by every arm).
@@ -389,6 +400,7 @@ fn default_arm_draws() -> usize {
 
 /// A complete tuning run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TuneConfig {
     #[serde(default)]
     pub data: DataSpec,
@@ -418,6 +430,7 @@ pub struct TuneConfig {
 
 /// Which Stein kernel a KSD metric uses (see `super::run_kernel`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum KsdKernel {
     /// One kernel for the whole run, preconditioned by the Laplace approximation at the MAP.

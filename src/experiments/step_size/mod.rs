@@ -47,6 +47,7 @@ pub use crate::sampler::StartKind;
 
 /// Simulated logistic data for models that need data.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SimData {
     pub n: usize,
     pub d: usize,
@@ -54,6 +55,7 @@ pub struct SimData {
 
 /// Configuration of [`run_step_tuning`] (JSON; every field has a default).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct StepTuneConfig {
     /// The model (default logistic regression, prior variance 10).

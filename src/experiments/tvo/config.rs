@@ -10,6 +10,7 @@ pub const EVAL_POINTS: usize = 50;
 
 /// A schedule-choosing method (paper section 5 and its ablations).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum TvoMethod {
     /// GP-UCB, time-varying and permutation-invariant kernel (the paper's method).
@@ -72,6 +73,7 @@ impl TvoMethod {
 
 /// When a bandit window ends (the schedule is updated and the GP told the window's reward).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum WindowRule {
     /// Every `w` epochs (`"window": 2`); Algorithm 1's "update frequency w" held fixed (tunelab's choice for
@@ -153,6 +155,7 @@ impl WindowRule {
 
 /// The binarised digits the VAE is trained on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "source", rename_all = "kebab-case")]
 pub enum TvoData {
     /// The shipped 8x8 digits (1,797 images, 64 pixels), pixel > 8 of 16 -> 1.
@@ -164,6 +167,7 @@ pub enum TvoData {
 
 /// How the grey images become binary pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Binarisation {
     /// Once, by a fixed threshold (digits: > 8 of 16; MNIST: > 0.5): tunelab's choice, not the paper's.
@@ -178,6 +182,7 @@ pub enum Binarisation {
 
 /// The `tvo` experiment's config (every field has a default).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct TvoConfig {
     pub data: TvoData,

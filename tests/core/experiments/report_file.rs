@@ -189,4 +189,28 @@ fn a_config_with_its_schema_still_parses_strictly() {
     );
     v["$schemaa"] = 1.into();
     assert!(ExperimentConfig::from_json(&serde_json::to_string(&v).unwrap(), None).is_err());
+    // Only a top-level string: a misspelt key is pointed at `$schema`, a nested one is an unknown field.
+    let mut v = serde_json::to_value(ExperimentConfig::preset(Kind::Hoag, "logreg").unwrap()).unwrap();
+    v["$schem"] = "hoag.schema.json".into();
+    let e = ExperimentConfig::from_json(&serde_json::to_string(&v).unwrap(), None).unwrap_err().to_string();
+    assert!(e.contains("`$schem`: unknown field; did you mean `$schema`?"), "{e}");
+    let mut v = serde_json::to_value(ExperimentConfig::preset(Kind::Hoag, "logreg").unwrap()).unwrap();
+    v["budget"]["$schema"] = "hoag.schema.json".into();
+    let e = ExperimentConfig::from_json(&serde_json::to_string(&v).unwrap(), None).unwrap_err().to_string();
+    assert!(e.contains("`budget.$schema`: unknown field"), "{e}");
+    let mut v = serde_json::to_value(ExperimentConfig::preset(Kind::Hoag, "logreg").unwrap()).unwrap();
+    v["$schema"] = 1.into();
+    let e = ExperimentConfig::from_json(&serde_json::to_string(&v).unwrap(), None).unwrap_err().to_string();
+    assert!(e.contains("`$schema`: unknown field"), "{e}");
+    // The generic strict parser skips it too.
+    let mut v = serde_json::json!({"$schema": "x.schema.json"});
+    v["seed"] = 1.into();
+    #[derive(serde::Deserialize, serde::Serialize, PartialEq, Debug)]
+    struct Small {
+        seed: u64,
+    }
+    assert_eq!(tunelab::strict::from_value::<Small>(&v).unwrap(), Small { seed: 1 });
+    v["sed"] = 2.into();
+    let e = tunelab::strict::from_value::<Small>(&v).unwrap_err().to_string();
+    assert!(e.contains("`sed`: unknown field; did you mean `seed`?"), "{e}");
 }

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::{Error, Result};
 /// Which shipped data set a kernel classifier tunes on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum ClassData {
     /// scikit-learn's breast-cancer data (569 x 30, two classes).
@@ -16,6 +17,7 @@ pub enum ClassData {
 
 /// Which digits a network tunes on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum DigitData {
     /// The shipped 8x8 digits (1,797 x 64, ten classes); works in the page.
@@ -34,6 +36,7 @@ crate::serde_defaults! {
 
 /// The model one pull trains, and its hyper-parameter box.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "model", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum HpoModel {
     /// Kernel ridge classification with the RBF kernel `exp(-gamma |x - x'|^2)` on standardised features:
@@ -128,6 +131,7 @@ crate::serde_defaults! {
 
 /// How an integer hyper-parameter is drawn from its range `[lo, hi]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum IntScale {
     /// Log-uniform: `floor(exp(U(ln lo, ln(hi + 1))))`, clamped to the range.
@@ -145,6 +149,7 @@ impl IntScale {
 
 /// How the HPO network is trained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Solver {
     /// Plain minibatch SGD at the arm's learning rate for exactly `epochs` passes, He-normal weights, zero biases.
@@ -167,6 +172,7 @@ impl Solver {
 /// Configuration of a real tuning problem (JSON: `{"kind": "hpo", "model": "kernel-ridge", "data":
 /// "breast-cancer", ...}`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct HpoSpec {
     #[serde(flatten)]
     pub model: HpoModel,

@@ -12,6 +12,7 @@ use crate::{Error, Result};
 
 /// Standard test functions (minimisation form; the problem maximises `-f`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum TestFn {
     /// Branin on [-5, 10] x [0, 15]; global minimum 5/(4 pi) = 0.397887 (over all of R^2).

@@ -81,6 +81,7 @@ fn default_data() -> DataSpec {
 
 /// Configuration of the SG-MCMC tuning problem (JSON fields as here; every field has a default).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct SgmcmcKsdSpec {
     /// The data (as in the SG-MCMC run config: `simulate`, `csv`, `upload`, `digits`, `none`); its `test_fraction` is

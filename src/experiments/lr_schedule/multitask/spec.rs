@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// The multi-task experiment (the `multitask` field of an lr-schedule config).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct MultitaskSpec {
     /// Binary MNIST tasks `[a, b]` (label 1 = digit `b`); the last one is the new task, the others are the
