@@ -165,3 +165,6 @@ mod tests {
         assert_eq!(thousands(12_345_678), "12,345,678");
     }
 }
+
+/// Most floats a saved store of a checkpoint may reserve ([`MAX_MEMORY_BYTES`] of f64).
+pub const MAX_SAVED_FLOATS: usize = (MAX_MEMORY_BYTES / 8.0) as usize;

@@ -224,3 +224,29 @@ def test_messages_are_in_the_users_terms():
     with pytest.raises(tunelab.ConfigError) as e:
         tunelab.Mamba(3, 1.0, max_samples=-1)
     assert "line 1 column" not in str(e.value) and "keyword argument" in str(e.value)
+
+
+def test_a_run_stopped_after_a_checkpoint_resumes_to_the_uninterrupted_report(tmp_path):
+    cfg = tunelab.preset("tune", "paper-logreg-page")
+    cfg["budget"] = {"grad_evals": 6e6}  # MAMBA, 56 arms, 3 rounds
+    whole = tunelab.run(cfg, threads=1)
+    path = tmp_path / "run.checkpoint"
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_first_checkpoint(event):
+        if path.exists():
+            raise Stop()
+
+    with pytest.raises(Stop):
+        tunelab.run(cfg, stop_after_first_checkpoint, threads=1, checkpoint=path)
+    saved = json.loads(path.read_text())
+    assert 1 <= saved["rounds"] < 3
+    resumed = tunelab.run(cfg, threads=1, resume=path)
+    assert resumed["status"] == "complete"
+    assert strip_times(resumed) == strip_times(whole)
+    # a checkpoint of another config is refused
+    other = dict(cfg, seed=cfg["seed"] + 1)
+    with pytest.raises(tunelab.ConfigError, match="another config"):
+        tunelab.run(other, resume=path)

@@ -3,6 +3,7 @@
 use super::Comparison;
 use crate::experiments::compare;
 use crate::experiments::cost::{Basis, Cost, Phase};
+use crate::experiments::executor::Rounds;
 use crate::experiments::sgmcmc::plan::{run_cost, run_summary, ChunkCounter};
 use crate::experiments::sgmcmc::problem::{build_problem, data_request, problem_size};
 use crate::experiments::sgmcmc::{Event as TuneEvent, TuneConfig};
@@ -272,9 +273,18 @@ impl Experiment for CompareExperiment {
     }
     fn run(
         &self,
+        inputs: Inputs,
+        progress: &mut dyn FnMut(f64, f64, CompareDetail),
+        stop: &AtomicBool,
+    ) -> Result<Comparison> {
+        self.run_rounds(inputs, progress, stop, Rounds::default())
+    }
+    fn run_rounds(
+        &self,
         mut inputs: Inputs,
         progress: &mut dyn FnMut(f64, f64, CompareDetail),
         stop: &AtomicBool,
+        rounds: Rounds,
     ) -> Result<Comparison> {
         let saved = inputs.reference.take();
         if let Some(s) = &saved {
@@ -323,6 +333,7 @@ impl Experiment for CompareExperiment {
                 (*progress.borrow_mut())(i as f64 + 1.0, total, detail)
             },
             stop,
+            rounds,
         )
     }
 }
@@ -334,7 +345,7 @@ fn max_grad_per_iter(t: &TuneConfig, n_train: usize) -> f64 {
         &t.arms,
         t.sampler.kind,
         n_train,
-        &mut crate::rng::stream(t.seed, crate::experiments::sgmcmc::driver::STREAM_TUNER),
+        &mut crate::rng::stream(t.seed, crate::experiments::sgmcmc::tuning::STREAM_TUNER),
     )
     .unwrap_or_default();
     arms.iter()

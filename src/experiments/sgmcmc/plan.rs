@@ -17,18 +17,25 @@ pub struct ChunkCounter {
     pub total: f64,
     /// The budget per arm of the round under way.
     budget: f64,
+    /// Work of the rounds done before a resume (counted from `Started` on).
+    resumed: f64,
 }
 
 impl ChunkCounter {
+    /// A run resumed after `rounds`: their work counts as done.
+    pub fn resume_after(&mut self, rounds: &[super::report::RoundReport]) {
+        self.resumed = rounds.iter().map(|r| r.arms.len() as f64 * r.budget).sum();
+    }
+
     pub fn see(&mut self, e: &Event) {
         match e {
             Event::Started { schedule, .. } => {
                 self.total = schedule.iter().map(|p| p.arms as f64 * p.budget).sum();
-                self.done = 0.0;
+                self.done = self.resumed.min(self.total);
             }
             Event::RoundStarted { budget, .. } => self.budget = *budget,
             Event::Progress { arms, .. } => {
-                self.done = (self.done + arms.len() as f64 * self.budget / super::driver::CHUNKS as f64).min(self.total)
+                self.done = (self.done + arms.len() as f64 * self.budget / super::tuning::CHUNKS as f64).min(self.total)
             }
             Event::Done { .. } => self.done = self.total,
             _ => {}
@@ -73,7 +80,7 @@ pub fn run_cost(cfg: &TuneConfig) -> Cost {
             &cfg.arms,
             cfg.sampler.kind,
             size.n_train,
-            &mut crate::rng::stream(cfg.seed, super::driver::STREAM_TUNER),
+            &mut crate::rng::stream(cfg.seed, super::tuning::STREAM_TUNER),
         ),
     ) else {
         return Cost::unknown("the tuner's arms cannot be built");
@@ -137,7 +144,7 @@ pub fn run_cost(cfg: &TuneConfig) -> Cost {
         // Samples each arm's score takes (at most `max_samples`; a seconds budget: the cap).
         let samples: Vec<f64> = per_arm
             .iter()
-            .map(|(g, _)| match super::samples::round_rows(unit, round.budget, super::driver::CHUNKS, 0, 0, *g, thin) {
+            .map(|(g, _)| match super::samples::round_rows(unit, round.budget, super::tuning::CHUNKS, 0, 0, *g, thin) {
                 Some(rows) if !chain_scoring => (rows as f64).min(max_samples),
                 _ => max_samples,
             })

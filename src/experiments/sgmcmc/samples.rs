@@ -3,7 +3,7 @@
 //! The driver runs each chunk of a round in slices of at most [`SUB_ITERS`] iterations and streams the
 //! slice's thinned samples into three per-arm stores, then drops them:
 //! - [`Moments`]: running mean and variance per coordinate (Welford), for the chosen arm's posterior summary;
-//!   the same update, in the same order, as [`super::driver::column_moments`] on all samples;
+//!   the same update, in the same order, as [`super::tuning::column_moments`] on all samples;
 //! - [`RoundKeep`]: the samples of the current round that the score uses. With an iteration or gradient
 //!   budget the number of samples a round will keep is known before it starts, so exactly the rows
 //!   [`super::metric::thin_rows`] would select (at most `max_samples`) are kept and `scoring: "round"` gives
@@ -55,10 +55,12 @@ pub fn chain_cap(d: usize, max_samples: usize, report: usize, arms: usize) -> us
 }
 
 /// Running per-coordinate mean and sum of squared deviations (Welford 1962).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Moments {
     pub n: usize,
+    #[serde(with = "crate::exact::floats")]
     pub mean: Vec<f64>,
+    #[serde(with = "crate::exact::floats")]
     pub m2: Vec<f64>,
 }
 
@@ -89,12 +91,13 @@ impl Moments {
 
 /// Every `stride`-th row of a stream (rows 0, stride, 2 stride, ...), at most `2 cap` rows: when full, every
 /// other row is dropped and the stride doubles.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct StrideBuffer {
     d: usize,
     cap: usize,
     stride: u64,
     seen: u64,
+    #[serde(with = "crate::exact::reserved")]
     pub rows: Vec<f64>,
 }
 
@@ -141,6 +144,10 @@ impl StrideBuffer {
     /// Rows seen (kept or not).
     pub fn seen(&self) -> u64 {
         self.seen
+    }
+    /// True when this (saved) buffer holds rows of `d` floats and its counters are consistent.
+    pub fn fits(&self, d: usize) -> bool {
+        self.d == d && d > 0 && self.cap >= 1 && self.stride >= 1 && self.rows.len().is_multiple_of(d)
     }
     /// Frees the rows (the stream position is kept).
     pub fn clear(&mut self) {
@@ -263,7 +270,7 @@ pub fn draw_coords(d: usize) -> Vec<usize> {
 /// budget), reset when the arm starts a round, and evenly thinned to at most `arm_draws` rows by
 /// [`super::metric::thin_rows`] for the report. Fed in chain order on the arm's own thread: the same for any
 /// thread count.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct DrawKeep {
     coords: Vec<usize>,
     max: usize,
@@ -294,6 +301,11 @@ impl DrawKeep {
 
     pub fn floats(&self) -> usize {
         self.buf.floats()
+    }
+
+    /// True when this (saved) store was made for a chain of dimension `d` keeping `max` draws.
+    pub fn fits(&self, d: usize, max: usize) -> bool {
+        self.coords == draw_coords(d) && self.max == max && self.buf.fits(self.coords.len() + 1)
     }
 
     /// The report's view: at most `max` evenly spaced rows, those with a non-finite value left out.
@@ -379,7 +391,7 @@ mod tests {
         for row in x.chunks_exact(3) {
             m.push(row);
         }
-        let (mean, std) = crate::experiments::sgmcmc::driver::column_moments(&x, 3);
+        let (mean, std) = crate::experiments::sgmcmc::tuning::column_moments(&x, 3);
         assert_eq!(m.mean, mean);
         assert_eq!(m.std(), std);
     }
