@@ -767,7 +767,8 @@ pub fn compare(
             )?,
         };
         entries.push(CompareEntry { name: name.to_string(), report, evaluation });
-        if let Some(f) = save.as_mut() {
+        // After the last tuner nothing is left to save: a run resumed from its last round evaluates it again.
+        if let Some(f) = save.as_mut().filter(|_| entries.len() < tuners.len()) {
             let state = CompareState {
                 reference: reference.clone(),
                 entries: entries.iter().map(state_value).collect::<Result<Vec<_>>>()?,

@@ -91,7 +91,7 @@ impl Moments {
 
 /// Every `stride`-th row of a stream (rows 0, stride, 2 stride, ...), at most `2 cap` rows: when full, every
 /// other row is dropped and the stride doubles.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct StrideBuffer {
     d: usize,
     cap: usize,
@@ -99,6 +99,16 @@ pub struct StrideBuffer {
     seen: u64,
     #[serde(with = "crate::exact::reserved")]
     pub rows: Vec<f64>,
+}
+
+/// A copy with the same reserved capacity: the floats a store holds count its capacity (a run's
+/// `kept_floats_max`), so a checkpoint's copy must grow exactly as the original.
+impl Clone for StrideBuffer {
+    fn clone(&self) -> Self {
+        let mut rows = Vec::with_capacity(self.rows.capacity());
+        rows.extend_from_slice(&self.rows);
+        Self { d: self.d, cap: self.cap, stride: self.stride, seen: self.seen, rows }
+    }
 }
 
 impl StrideBuffer {
