@@ -37,6 +37,9 @@ pub trait RoundRun {
 /// Called with `(rounds done, state)` after every round; an error from it ends the run with that error.
 pub type OnRound<'a> = &'a mut dyn FnMut(usize, serde_json::Value) -> Result<()>;
 
+/// Called with each [`Checkpoint`] of a run (the caller writes it); an error from it ends the run with that error.
+pub type OnCheckpoint<'a> = &'a mut dyn FnMut(&Checkpoint) -> Result<()>;
+
 /// What a caller asks of a run made of rounds besides running it: continue from a saved state, save the state
 /// after every round. [`Rounds::default`] asks neither.
 #[derive(Default)]

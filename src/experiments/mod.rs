@@ -521,7 +521,7 @@ impl Checked {
         observer: &mut dyn FnMut(&Event),
         stop: &AtomicBool,
         resume: Option<&executor::Checkpoint>,
-        checkpoint: Option<&mut dyn FnMut(&executor::Checkpoint) -> Result<()>>,
+        checkpoint: Option<executor::OnCheckpoint<'_>>,
     ) -> Result<Report> {
         let config = serde_json::to_value(self.config()).map_err(|e| Error::config(e.to_string()))?;
         if let Some(c) = resume {
