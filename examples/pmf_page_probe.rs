@@ -28,9 +28,19 @@ fn main() {
     let mut tuners = compare::paper_tuners(&cc.base);
     tuners.retain(|t| cc.tuners.contains(&t.0));
     let stop = AtomicBool::new(false);
-    let cmp =
-        compare::compare(&tuners, &problem, 0, None, None, &mut |_, _| {}, &mut |_, _| {}, &mut |_, _, _, _| {}, &stop)
-            .unwrap();
+    let cmp = compare::compare(
+        &tuners,
+        &problem,
+        0,
+        None,
+        None,
+        &mut |_, _| {},
+        &mut |_, _| {},
+        &mut |_, _, _, _| {},
+        &stop,
+        Default::default(),
+    )
+    .unwrap();
 
     // Exact reference: MALA from the MAP, 20,000 draws after 10,000 warm-up, thin 5; 1,000 evenly kept draws.
     let n_ref = 20_000;

@@ -47,6 +47,7 @@ pub mod bandit;
 pub mod benchkit;
 pub mod data;
 pub mod error;
+pub mod exact;
 pub mod experiments;
 pub mod gp;
 pub mod lesson;

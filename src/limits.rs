@@ -152,6 +152,9 @@ impl MemoryEstimate {
     }
 }
 
+/// Most floats a saved store of a checkpoint may reserve ([`MAX_MEMORY_BYTES`] of f64).
+pub const MAX_SAVED_FLOATS: usize = (MAX_MEMORY_BYTES / 8.0) as usize;
+
 #[cfg(test)]
 mod tests {
     use super::*;

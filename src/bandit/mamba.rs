@@ -1,5 +1,6 @@
-//! The tuners of the SG-MCMC driver in ask/tell form ([`Tuner`]): MAMBA and the one-shot searches.
-//! The SG-MCMC driver (`crate::experiments::sgmcmc::driver`) owns the loop, the budget, cancellation and progress events.
+//! The tuners of an SG-MCMC tuning run in ask/tell form ([`Tuner`]): MAMBA and the one-shot searches. The round
+//! executor (`crate::experiments::executor`, the run's rounds in `crate::experiments::sgmcmc::tuning`) owns the
+//! loop, the budget, cancellation, progress events and checkpoints.
 
 use super::asktell::{Ask, Tuner};
 use super::schedule::{mamba_schedule, RoundPlan};

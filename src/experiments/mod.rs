@@ -25,6 +25,7 @@ pub mod advice;
 pub mod bandit;
 pub mod compare;
 pub mod cost;
+pub mod executor;
 pub mod gp_chart;
 pub mod hoag;
 pub mod lr_schedule;
@@ -95,6 +96,21 @@ pub trait Experiment: Sized {
         progress: &mut dyn FnMut(f64, f64, Self::Detail),
         stop: &AtomicBool,
     ) -> Result<Self::Output>;
+    /// [`Experiment::run`] continuing from a saved state and saving the state after every round
+    /// ([`executor::Rounds`]). The kinds whose run is made of rounds implement it; the others refuse a resume or
+    /// a checkpoint rather than ignore it.
+    fn run_rounds(
+        &self,
+        inputs: Inputs,
+        progress: &mut dyn FnMut(f64, f64, Self::Detail),
+        stop: &AtomicBool,
+        rounds: executor::Rounds,
+    ) -> Result<Self::Output> {
+        if rounds.is_used() {
+            return Err(Error::config(format!("{} runs cannot be checkpointed or resumed", Self::NAME)));
+        }
+        self.run(inputs, progress, stop)
+    }
 
     /// True when running this config reads the MNIST digits ([`crate::data::mnist`]). A host that cannot read
     /// files (the page's worker) fetches and installs the digits first. Each kind's typed data source says it,
@@ -342,9 +358,9 @@ macro_rules! registry {
             pub fn progress_unit(&self) -> &'static str {
                 match self { $(Checked::$v(e) => e.unit()),* }
             }
-            fn run_kind(&self, inputs: Inputs, progress: &mut dyn FnMut(f64, f64, Detail), stop: &AtomicBool) -> Result<Output> {
+            fn run_kind(&self, inputs: Inputs, progress: &mut dyn FnMut(f64, f64, Detail), stop: &AtomicBool, rounds: executor::Rounds) -> Result<Output> {
                 match self {
-                    $(Checked::$v(e) => e.run(inputs, &mut |d, t, x| progress(d, t, Detail::$v(x)), stop).map(Output::$v)),*
+                    $(Checked::$v(e) => e.run_rounds(inputs, &mut |d, t, x| progress(d, t, Detail::$v(x)), stop, rounds).map(Output::$v)),*
                 }
             }
         }
@@ -606,6 +622,41 @@ impl Checked {
     /// Runs the experiment (see the module docs). A stop returns `Ok` with `status: stopped`; any other
     /// failure returns the error (after a `finished` event with `status: failed`).
     pub fn run(&self, inputs: Inputs, observer: &mut dyn FnMut(&Event), stop: &AtomicBool) -> Result<Report> {
+        self.run_resumable(inputs, observer, stop, None, None)
+    }
+
+    /// [`Checked::run`] continuing a checkpoint (`resume`, written for this config) and handing a
+    /// [`executor::Checkpoint`] to `checkpoint` after every round (the caller writes it). The report of a resumed
+    /// run is the report of the run never stopped (timings aside).
+    pub fn run_resumable(
+        &self,
+        inputs: Inputs,
+        observer: &mut dyn FnMut(&Event),
+        stop: &AtomicBool,
+        resume: Option<&executor::Checkpoint>,
+        checkpoint: Option<executor::OnCheckpoint<'_>>,
+    ) -> Result<Report> {
+        let config = serde_json::to_value(self.config()).map_err(|e| Error::config(e.to_string()))?;
+        if let Some(c) = resume {
+            if c.experiment_config()? != self.config() {
+                return Err(Error::config("the checkpoint was written by a run of another config"));
+            }
+        }
+        let mut save = checkpoint.map(|f| {
+            move |rounds: usize, state: serde_json::Value| {
+                f(&executor::Checkpoint {
+                    format: executor::CHECKPOINT_FORMAT,
+                    version: env!("CARGO_PKG_VERSION").into(),
+                    config: config.clone(),
+                    rounds,
+                    state,
+                })
+            }
+        });
+        let rounds = executor::Rounds {
+            resume: resume.map(|c| c.state.clone()),
+            checkpoint: save.as_mut().map(|f| f as executor::OnRound),
+        };
         if inputs.reference.is_some() && self.kind() != Kind::Compare {
             return Err(Error::config(format!(
                 "a saved reference is an input of compare runs, not of {} runs",
@@ -626,7 +677,7 @@ impl Checked {
                     reached.push(detail);
                 }
             };
-            self.run_kind(inputs, &mut progress, stop)
+            self.run_kind(inputs, &mut progress, stop, rounds)
         };
         let seconds = wall.elapsed().as_secs_f64();
         let (status, result) = match result {

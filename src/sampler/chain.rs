@@ -138,6 +138,23 @@ pub struct Chain {
     status: ChainStatus,
 }
 
+/// A chain's state between two calls of [`Chain::run`] (see [`Chain::state`]); floats saved by their bits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChainState {
+    #[serde(with = "crate::exact::floats")]
+    pub theta: Vec<f64>,
+    #[serde(with = "crate::exact::floats")]
+    pub mom: Vec<f64>,
+    #[serde(with = "crate::exact::float")]
+    pub thermo: f64,
+    pub rng: crate::rng::RngState,
+    pub perm: Vec<u32>,
+    pub pos: usize,
+    pub iters: u64,
+    pub grad_evals: u64,
+    pub status: ChainStatus,
+}
+
 impl Chain {
     /// A chain at `start` for `target`. `cv` is required for the `*-cv` samplers (and ignored by the
     /// others). The RNG is owned by the chain: derive it with `crate::rng::stream(seed, arm_id)`.
@@ -218,6 +235,43 @@ impl Chain {
             status: ChainStatus::Running,
             params,
         })
+    }
+
+    /// Everything the chain carries from one call of [`Chain::run`] to the next (its scratch aside): a
+    /// checkpoint saves it, and [`Chain::restore`] on a chain built with the same parameters continues it
+    /// bit for bit.
+    pub fn state(&self) -> ChainState {
+        ChainState {
+            theta: self.theta.clone(),
+            mom: self.mom.clone(),
+            thermo: self.thermo,
+            rng: crate::rng::RngState::of(&self.rng),
+            perm: self.perm.clone(),
+            pos: self.pos,
+            iters: self.iters,
+            grad_evals: self.grad_evals,
+            status: self.status,
+        }
+    }
+
+    /// Puts the chain where [`Chain::state`] saved it; an error if the state does not fit this chain.
+    pub fn restore(&mut self, s: ChainState) -> Result<()> {
+        if s.theta.len() != self.d || s.mom.len() != self.mom.len() || s.perm.len() != self.perm.len() {
+            return Err(Error::config("a saved chain does not fit this sampler and data set"));
+        }
+        if s.pos > s.perm.len() || s.perm.iter().any(|&i| i as usize >= self.n_data) {
+            return Err(Error::config("a saved chain has a batch position outside the data set"));
+        }
+        self.theta = s.theta;
+        self.mom = s.mom;
+        self.thermo = s.thermo;
+        self.rng = s.rng.restore()?;
+        self.perm = s.perm;
+        self.pos = s.pos;
+        self.iters = s.iters;
+        self.grad_evals = s.grad_evals;
+        self.status = s.status;
+        Ok(())
     }
 
     /// Current position.

@@ -33,7 +33,7 @@ pub mod params;
 pub mod reference;
 pub mod sink;
 
-pub use chain::{Chain, ChainStatus, ControlVariate, RunStats};
+pub use chain::{Chain, ChainState, ChainStatus, ControlVariate, RunStats};
 pub use map::{find_map, MapOptions, MapResult};
 pub use params::{BatchSize, Budget, SamplerKind, SamplerParams, ValidSamplerParams};
 pub use reference::{reference_sample, reference_sample_observed, reference_sample_stoppable, RefOptions, RefResult};

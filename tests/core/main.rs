@@ -47,6 +47,7 @@ mod experiments {
     mod mnist_bnn;
     mod pmf;
     pub mod report_file;
+    mod resume;
     mod sgmcmc_reservoir;
     mod strict_config;
     mod tune;

@@ -17,6 +17,7 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tunelab::experiments::executor::Checkpoint;
 use tunelab::experiments::text::count;
 use tunelab::experiments::{self, Compute, Detail, Event, ExperimentConfig, Inputs, Kind, Report, Stage, Status};
 use tunelab::{Error, Result};
@@ -67,11 +68,32 @@ pub struct RunArgs {
     /// atomically: a run killed by SIGKILL, the out-of-memory killer or a closed laptop keeps its rounds.
     #[arg(long, value_name = "FILE")]
     pub keep: Option<String>,
+    /// After every round of a tune or compare run, write the run's state here (the config, the rounds
+    /// done, every chain, store, RNG position and score so far), replaced atomically (a temporary file renamed
+    /// over it): `--resume FILE` continues the run from there.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<String>,
+    /// Continue the run a `--checkpoint` file saved, with the config saved in it: the report is the one the run
+    /// would have written without the interruption, bit for bit (timings aside). Give `--checkpoint` again to
+    /// keep saving.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["config", "preset", "data", "seed"])]
+    pub resume: Option<String>,
 }
 
 /// Loads the config of a run: `--config FILE` (a document of `kind`, which may then omit `kind`) or
 /// `--preset NAME` of `kind`.
 pub(crate) fn load(kind: Option<Kind>, args: &RunArgs) -> Result<ExperimentConfig> {
+    if let Some(path) = &args.resume {
+        let cfg = read_checkpoint(path)?.experiment_config().map_err(|e| in_file(path, e))?;
+        if let Some(k) = kind.filter(|k| *k != cfg.kind()) {
+            return Err(Error::config(format!(
+                "{path}: this command runs '{}' experiments, the checkpoint is of a '{}' run",
+                k.name(),
+                cfg.kind().name()
+            )));
+        }
+        return Ok(cfg);
+    }
     match (&args.config, &args.preset, kind) {
         (Some(path), _, _) => {
             let text = std::fs::read_to_string(path).map_err(|e| Error::Io(format!("cannot read {path}: {e}")))?;
@@ -145,8 +167,18 @@ pub fn execute_with(
     if let Some(w) = experiments::advice::data_warning(&checked.config(), &inputs) {
         eprintln!("warning: {w}");
     }
+    let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
+    let mut save = args.checkpoint.as_deref().map(|path| move |c: &Checkpoint| write_checkpoint(path, c));
     let mut observer = |e: &Event| watch.see(e);
-    let result = pool.install(|| checked.run(inputs, &mut observer, &watch.stop));
+    let result = pool.install(|| {
+        checked.run_resumable(
+            inputs,
+            &mut observer,
+            &watch.stop,
+            resume.as_ref(),
+            save.as_mut().map(|f| f as &mut dyn FnMut(&Checkpoint) -> Result<()>),
+        )
+    });
     watch.finish();
     let report = match result {
         Ok(r) => r,
@@ -159,6 +191,9 @@ pub fn execute_with(
     }
     if report.status == Status::Stopped {
         eprintln!("{}", stopped_message(&report, args.out.as_deref()));
+        if let Some(path) = args.checkpoint.as_deref().filter(|p| std::path::Path::new(p).exists()) {
+            eprintln!("continue it with: tunelab run --resume {path} --checkpoint {path}");
+        }
         return Ok(EXIT_STOPPED);
     }
     if let Some(result) = &report.result {
@@ -205,6 +240,16 @@ pub fn write_report(path: &str, report: &Report) -> Result<()> {
         return write_json(path, &v);
     }
     write_json(path, report)
+}
+
+/// Reads a checkpoint file (`--resume`).
+fn read_checkpoint(path: &str) -> Result<Checkpoint> {
+    Checkpoint::read(path)
+}
+
+/// Writes a checkpoint atomically (`--checkpoint`; see [`Checkpoint::write`]).
+fn write_checkpoint(path: &str, c: &Checkpoint) -> Result<()> {
+    c.write(path)
 }
 
 pub fn write_json<T: serde::Serialize>(path: &str, value: &T) -> Result<()> {

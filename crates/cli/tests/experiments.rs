@@ -592,3 +592,65 @@ fn keep_writes_the_report_so_far_after_every_round_and_survives_sigkill() {
     assert!(arms.iter().all(|a| a["scores"].as_array().is_some_and(|s| !s.is_empty())), "{result}");
     assert!(result["best"]["arm"].is_u64() && result["best"]["round"].is_u64(), "{result}");
 }
+
+/// A report without its timing fields (`seconds`, `*_seconds`): what two runs of one config share bit for bit.
+fn untimed(mut v: Value) -> Value {
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                m.retain(|k, _| k != "seconds" && !k.ends_with("_seconds"));
+                m.values_mut().for_each(strip);
+            }
+            Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut v);
+    v
+}
+
+#[test]
+fn a_run_killed_after_a_checkpoint_resumes_to_the_uninterrupted_report() {
+    let dir = tmpdir("checkpoint");
+    let path = |f: &str| dir.join(f).to_str().unwrap().to_string();
+    // MAMBA, 56 arms, 3 rounds (56, 18, 6 arms): the first checkpoint comes about a third into the run.
+    let run = ["tune", "--preset", "paper-logreg-page", "--grad-evals", "6e6", "--threads", "1"];
+    let (code, _, stderr) = tunelab(&[&run[..], &["--out", &path("whole.json")]].concat());
+    assert_eq!(code, Some(0), "{stderr}");
+
+    let checkpoint = dir.join("run.checkpoint");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tunelab"))
+        .args(run)
+        .args(["--checkpoint", &path("run.checkpoint"), "--out", &path("killed.json")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !checkpoint.exists() {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before its first checkpoint");
+        assert!(start.elapsed() < HANG, "no checkpoint written");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL: nothing runs after it
+    child.wait().unwrap();
+    assert!(!dir.join("killed.json").exists(), "the run was killed before it wrote its report");
+    let saved = read_json(&checkpoint);
+    let rounds = saved["rounds"].as_u64().unwrap();
+    assert!((1..3).contains(&rounds), "checkpoint after {rounds} rounds");
+
+    let (code, _, stderr) =
+        tunelab(&["run", "--resume", &path("run.checkpoint"), "--threads", "1", "--out", &path("resumed.json")]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let whole = untimed(read_json(&dir.join("whole.json")));
+    let resumed = untimed(read_json(&dir.join("resumed.json")));
+    assert_eq!(resumed, whole, "resumed after {rounds} rounds");
+
+    // A checkpoint is no config file, and a kind without rounds refuses --checkpoint.
+    let (code, _, stderr) = tunelab(&["run", "--resume", &path("whole.json")]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("not a tunelab checkpoint"), "{stderr}");
+    let (code, _, stderr) = tunelab(&["hoag", "--preset", "logreg", "--checkpoint", &path("hoag.checkpoint")]);
+    assert_ne!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("cannot be checkpointed"), "{stderr}");
+}

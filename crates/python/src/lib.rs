@@ -210,8 +210,11 @@ fn check(config: &str) -> PyResult<String> {
 /// Data: `csv_path` points the config's data source at a CSV file (the CLI's `--data`; an error for a config
 /// that reads no data); `csv_text` is the text of an upload and is an error unless the config's data source
 /// is an upload.
+///
+/// `checkpoint`: a file the run's state is written to after every round (atomically); `resume`: a checkpoint
+/// file to continue (written for this config): the report is the uninterrupted run's, bit for bit.
 #[pyfunction]
-#[pyo3(signature = (config, progress=None, csv_text=None, csv_path=None, label=None, threads=None, standardize=false))]
+#[pyo3(signature = (config, progress=None, csv_text=None, csv_path=None, label=None, threads=None, standardize=false, checkpoint=None, resume=None))]
 #[allow(clippy::too_many_arguments, reason = "one argument per keyword of tunelab.run")]
 fn run(
     py: Python<'_>,
@@ -222,7 +225,10 @@ fn run(
     label: Option<String>,
     threads: Option<usize>,
     standardize: bool,
+    checkpoint: Option<String>,
+    resume: Option<String>,
 ) -> PyResult<(String, Option<Py<PyAny>>, Vec<String>)> {
+    let resume = resume.as_deref().map(experiments::executor::Checkpoint::read).transpose().map_err(py_err)?;
     let mut cfg = ExperimentConfig::from_json(config, None).map_err(py_err)?;
     if let Some(path) = &csv_path {
         cfg.use_csv(path, label.as_deref().unwrap_or("y"), standardize)
@@ -284,7 +290,17 @@ fn run(
                     let _ = tx.send(text);
                 }
             };
-            pool.install(|| checked.run(inputs, &mut observer, stop))
+            let mut save = checkpoint.as_deref().map(|path| move |c: &experiments::executor::Checkpoint| c.write(path));
+            pool.install(|| {
+                checked.run_resumable(
+                    inputs,
+                    &mut observer,
+                    stop,
+                    resume.as_ref(),
+                    save.as_mut()
+                        .map(|f| f as &mut dyn FnMut(&experiments::executor::Checkpoint) -> tunelab::Result<()>),
+                )
+            })
         });
         loop {
             // The receiver is Send but not Sync: move it into the GIL-free closure and back.

@@ -257,3 +257,29 @@ def test_one_repeat_shows_no_spread():
     rows = dict(r._summary_rows())
     assert rows["gp-ucb"] == "test log p(x) -90.1"
     assert rows["fixed"] == "test log p(x) -91 ± 0.5"
+
+
+def test_a_run_stopped_after_a_checkpoint_resumes_to_the_uninterrupted_report(tmp_path):
+    cfg = tunelab.preset("tune", "paper-logreg-page")
+    cfg["budget"] = {"grad_evals": 6e6}  # MAMBA, 56 arms, 3 rounds
+    whole = tunelab.run(cfg, threads=1)
+    path = tmp_path / "run.checkpoint"
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_first_checkpoint(event):
+        if path.exists():
+            raise Stop()
+
+    with pytest.raises(Stop):
+        tunelab.run(cfg, stop_after_first_checkpoint, threads=1, checkpoint=path)
+    saved = json.loads(path.read_text())
+    assert 1 <= saved["rounds"] < 3
+    resumed = tunelab.run(cfg, threads=1, resume=path)
+    assert resumed["status"] == "complete"
+    assert strip_times(resumed) == strip_times(whole)
+    # a checkpoint of another config is refused
+    other = dict(cfg, seed=cfg["seed"] + 1)
+    with pytest.raises(tunelab.ConfigError, match="another config"):
+        tunelab.run(other, resume=path)

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// `{"kind": "toy", "n": 3, "seed": 1}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ToyConfig {
     pub n: u32,

@@ -3,6 +3,7 @@
 use super::Comparison;
 use crate::experiments::compare;
 use crate::experiments::cost::{Basis, Cost, Phase};
+use crate::experiments::executor::Rounds;
 use crate::experiments::sgmcmc::plan::{run_cost, run_summary, ChunkCounter};
 use crate::experiments::sgmcmc::problem::{build_problem, data_request, problem_size};
 use crate::experiments::sgmcmc::{Event as TuneEvent, TuneConfig};
@@ -250,7 +251,7 @@ impl Experiment for CompareExperiment {
         let cap = crate::experiments::sgmcmc::samples::chain_cap(
             size.dim as usize,
             0,
-            crate::experiments::sgmcmc::driver::REPORT_SAMPLES,
+            crate::experiments::sgmcmc::tuning::REPORT_SAMPLES,
             1,
         );
         for (name, t) in &self.tuners {
@@ -277,7 +278,7 @@ impl Experiment for CompareExperiment {
             };
             // The tuning chain's samples (`evaluation: tuning-chain`): the report's, at most EVAL_ROWS.
             let rows = if plan.is_none() {
-                compare::EVAL_ROWS.min(crate::experiments::sgmcmc::driver::REPORT_SAMPLES.max(t.metric.max_samples))
+                compare::EVAL_ROWS.min(crate::experiments::sgmcmc::tuning::REPORT_SAMPLES.max(t.metric.max_samples))
                     as f64
             } else if iters.is_finite() {
                 eval_rows(iters, t.thin, cap)
@@ -296,9 +297,18 @@ impl Experiment for CompareExperiment {
     }
     fn run(
         &self,
+        inputs: Inputs,
+        progress: &mut dyn FnMut(f64, f64, CompareDetail),
+        stop: &AtomicBool,
+    ) -> Result<Comparison> {
+        self.run_rounds(inputs, progress, stop, Rounds::default())
+    }
+    fn run_rounds(
+        &self,
         mut inputs: Inputs,
         progress: &mut dyn FnMut(f64, f64, CompareDetail),
         stop: &AtomicBool,
+        rounds: Rounds,
     ) -> Result<Comparison> {
         let saved = inputs.reference.take();
         if let Some(s) = &saved {
@@ -350,6 +360,7 @@ impl Experiment for CompareExperiment {
                 (*progress.borrow_mut())(i as f64 + 1.0, total, detail)
             },
             stop,
+            rounds,
         )
     }
 
@@ -375,7 +386,7 @@ fn grads_per_iter(t: &TuneConfig, n_train: usize) -> Vec<f64> {
         &t.arms,
         t.sampler.kind,
         n_train,
-        &mut crate::rng::stream(t.seed, crate::experiments::sgmcmc::driver::STREAM_TUNER),
+        &mut crate::rng::stream(t.seed, crate::experiments::sgmcmc::tuning::STREAM_TUNER),
     )
     .unwrap_or_default();
     let mut g: Vec<f64> = arms

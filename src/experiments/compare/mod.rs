@@ -10,13 +10,14 @@ pub use experiment::{
 };
 
 use crate::error::Result;
+use crate::experiments::executor::{state_value, Rounds};
 use crate::experiments::sgmcmc::config::*;
-use crate::experiments::sgmcmc::driver::drive;
 use crate::experiments::sgmcmc::metric::{predictive_log_loss, score_vectors, thin_rows};
 use crate::experiments::sgmcmc::posterior::Posterior;
 use crate::experiments::sgmcmc::report::{Event, Report};
 use crate::experiments::sgmcmc::run_kernel::{KsdKernel, RunKernel};
 use crate::experiments::sgmcmc::samples::Moments;
+use crate::experiments::sgmcmc::tuning::{run_tuning, TuningState};
 use crate::rng;
 use crate::sampler::{reference_sample_observed, BatchSize, RefOptions};
 use serde::{Deserialize, Serialize};
@@ -183,6 +184,16 @@ pub struct CompareEntry {
     #[serde(flatten)]
     pub report: Report,
     pub evaluation: Evaluation,
+}
+
+/// A comparison between two rounds (see [`crate::experiments::executor`]): the reference, the tuners run and
+/// evaluated so far (as their report entries: a `null` number reads back as NaN, as in a report) and the state of
+/// the tuner under way.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CompareState {
+    pub reference: Option<Reference>,
+    pub entries: Vec<serde_json::Value>,
+    pub tuning: Option<TuningState>,
 }
 
 /// The comparison report.
@@ -392,7 +403,7 @@ pub fn fresh_chain_observed(
     };
     let per_iter = chain.params().grad_evals_per_iter();
     let sub = sub_iters(d, cfg.thin);
-    let mut buf = StrideBuffer::new(d, chain_cap(d, 0, crate::experiments::sgmcmc::driver::REPORT_SAMPLES, 1));
+    let mut buf = StrideBuffer::new(d, chain_cap(d, 0, crate::experiments::sgmcmc::tuning::REPORT_SAMPLES, 1));
     let mut moments = Moments::new(d);
     // Runs `amount` of the unit in slices (as the driver: the same chain as one call), samples into `keep`.
     let run = |chain: &mut Chain, amount: f64, keep: &mut dyn Sink, tell: &mut dyn FnMut(&Chain)| -> Result<()> {
@@ -652,6 +663,8 @@ fn score_samples(
 /// `on_reference(done, total)` reports the reference phase's progress in MALA iterations while the exact
 /// reference runs (not called when it is given or skipped; `&mut |_, _| {}` to ignore it);
 /// `on_evaluation(tuner, done, total, unit)` each fresh evaluation chain's ([`fresh_chain_observed`]).
+/// `rounds` resumes a [`CompareState`] and saves one after every round of every tuner and after each tuner's
+/// evaluation ([`Rounds::default`]: neither).
 #[allow(clippy::too_many_arguments)]
 pub fn compare(
     tuners: &[(String, TuneConfig)],
@@ -663,7 +676,10 @@ pub fn compare(
     on_reference: &mut dyn FnMut(u64, u64),
     on_evaluation: &mut dyn FnMut(&str, f64, f64, &'static str),
     cancel: &AtomicBool,
+    mut rounds: Rounds,
 ) -> Result<Comparison> {
+    let resume: Option<CompareState> = rounds.take_resume()?;
+    let mut save = rounds.checkpoint;
     let seed = tuners.first().map(|t| t.1.seed).unwrap_or(0);
     // Every tuner of a comparison derives from one base config: the first KSD tuner's kernel is the comparison's.
     let kernel = tuners
@@ -673,14 +689,56 @@ pub fn compare(
             _ => None,
         })
         .flatten();
-    let reference = match given {
-        Some(r) => Some(r),
-        None if reference_samples > 0 => Some(reference(problem, reference_samples, seed, cancel, on_reference)?),
-        None => None,
+    let (saved_reference, mut entries, mut tuning) = match resume {
+        Some(state) => {
+            let entries = state
+                .entries
+                .iter()
+                .map(crate::report_file::result_from_value::<CompareEntry>)
+                .collect::<std::result::Result<Vec<_>, _>>()
+                .map_err(|e| crate::Error::config(format!("the checkpoint's comparison entries: {e}")))?;
+            if entries.len() > tuners.len() || entries.iter().zip(tuners).any(|(e, t)| e.name != t.0) {
+                return Err(crate::Error::config("the checkpoint's tuners are not this comparison's"));
+            }
+            (state.reference, entries, state.tuning)
+        }
+        None => (None, Vec::new(), None),
     };
-    let mut entries = Vec::new();
-    for (name, cfg) in tuners {
-        let report = drive(cfg, problem, &mut |e| observer(name, e), cancel)?;
+    let reference = match (given, saved_reference) {
+        (Some(r), _) => Some(r),
+        (None, Some(r)) => Some(r),
+        (None, None) if reference_samples > 0 => {
+            Some(reference(problem, reference_samples, seed, cancel, on_reference)?)
+        }
+        (None, None) => None,
+    };
+    // Rounds done over all tuners, counted as the checkpoints are written.
+    let mut done: usize = entries.iter().map(|e| e.report.rounds.len()).sum();
+    let first = entries.len();
+    for (name, cfg) in &tuners[first..] {
+        let resume = tuning.take();
+        let before = done;
+        let entry_values: Vec<serde_json::Value> = entries.iter().map(state_value).collect::<Result<Vec<_>>>()?;
+        let mut on_round = |k: usize, state: serde_json::Value| -> Result<()> {
+            done = before + k;
+            match save.as_mut() {
+                Some(f) => f(
+                    done,
+                    state_value(&CompareState {
+                        reference: reference.clone(),
+                        entries: entry_values.clone(),
+                        tuning: Some(
+                            serde_json::from_value(state).map_err(|e| crate::Error::numerical(e.to_string()))?,
+                        ),
+                    })?,
+                ),
+                None => Ok(()),
+            }
+        };
+        let report = run_tuning(cfg, problem, &mut |e| observer(name, e), cancel, resume, Some(&mut on_round))?;
+        if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(crate::Error::Cancelled);
+        }
         let evaluation = match evaluation {
             None => evaluate(problem, &report, reference.as_ref(), cfg.seed, kernel)?,
             Some(plan) => evaluate_fresh(
@@ -693,7 +751,16 @@ pub fn compare(
                 cancel,
             )?,
         };
-        entries.push(CompareEntry { name: name.clone(), report, evaluation });
+        entries.push(CompareEntry { name: name.to_string(), report, evaluation });
+        // After the last tuner nothing is left to save: a run resumed from its last round evaluates it again.
+        if let Some(f) = save.as_mut().filter(|_| entries.len() < tuners.len()) {
+            let state = CompareState {
+                reference: reference.clone(),
+                entries: entries.iter().map(state_value).collect::<Result<Vec<_>>>()?,
+                tuning: None,
+            };
+            f(done, state_value(&state)?)?;
+        }
     }
     // Speed-up = a grid search's gradient evaluations (sampling and scoring) / this tuner's, against both grids.
     let cost_of = |name: &str| entries.iter().find(|e| e.name == name).map(|e| e.evaluation.total_grad_evals as f64);

@@ -188,8 +188,8 @@ impl TuneConfig {
             let ms = self.metric.max_samples as f64;
             let k = super::samples::chain_cap(
                 du,
-                super::driver::chain_scored_samples(self),
-                super::driver::REPORT_SAMPLES,
+                super::tuning::chain_scored_samples(self),
+                super::tuning::REPORT_SAMPLES,
                 m,
             ) as f64;
             let sub = super::samples::sub_iters(du, self.thin) as f64;

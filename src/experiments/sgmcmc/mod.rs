@@ -10,14 +10,14 @@
 //!   (KSD, FSSD, FSSD-opt, test log-loss, test error); [`calibration`]: the posterior predictive's calibration;
 //! - [`samples`]: the bounded stores of each arm's chain (moments, the round's scored rows, the thinned chain,
 //!   drill-down draws);
-//! - [`driver`]: the loop that runs the arms a tuner asks for, in chunks, with budget, cancel flag and events;
-//!   [`report`] its events and report; [`plan`]: what a config will run (rounds, cost, summary) before it runs.
+//! - [`tuning`]: a tuning run as rounds of the round executor (ask the tuner, run the arms' chains in chunks
+//!   within the budget, score, tell; its state between rounds saved and resumed); [`report`] its events and
+//!   report; [`plan`]: what a config will run (rounds, cost, summary) before it runs.
 
 pub mod arms;
 pub mod calibration;
 mod check;
 pub mod config;
-pub mod driver;
 pub mod metric;
 pub mod panel;
 pub mod plan;
@@ -28,13 +28,14 @@ pub mod report;
 pub mod run_kernel;
 pub mod samples;
 pub mod text;
+pub mod tuning;
 
 pub use crate::bandit::mamba::{Mamba, OneShot};
 pub use crate::bandit::schedule::{mamba_schedule, RoundPlan};
 pub use crate::bandit::{Ask, Tuner};
 pub use arms::{arm_count, grid_arms, Arm};
 pub use config::*;
-pub use driver::run_on;
 pub use posterior::Posterior;
 pub use report::*;
 pub use run_kernel::{KsdKernel, RunKernel};
+pub use tuning::{run_on, run_tuning, TuningRun, TuningState};

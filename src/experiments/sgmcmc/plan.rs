@@ -31,6 +31,8 @@ pub struct ChunkCounter {
     /// The round under way (its index in `rounds`) and the scores' work counted in it.
     round: usize,
     scored: f64,
+    /// The rounds finished before a resume: (chain work, arms' ids per round), counted as done from `Started` on.
+    resumed: Vec<(f64, Vec<usize>)>,
 }
 
 /// The work of scoring one arm in gradient-evaluation equivalents (times [`SCORE_TIME`]), from its sample count `m` (the driver's
@@ -99,7 +101,7 @@ impl ScoreWork {
     /// The samples a round of `budget` scores for an arm with `per_iter` gradient evaluations per iteration (the
     /// driver's round store from a chain's start, at most `max_samples`).
     pub fn samples(&self, budget: f64, per_iter: u64) -> usize {
-        match super::samples::round_rows(self.unit, budget, super::driver::CHUNKS, 0, 0, per_iter, self.thin) {
+        match super::samples::round_rows(self.unit, budget, super::tuning::CHUNKS, 0, 0, per_iter, self.thin) {
             Some(rows) if !self.chain => rows.min(self.max_samples),
             _ => self.max_samples,
         }
@@ -124,7 +126,7 @@ impl ChunkCounter {
             &cfg.arms,
             cfg.sampler.kind,
             n_train,
-            &mut crate::rng::stream(cfg.seed, super::driver::STREAM_TUNER),
+            &mut crate::rng::stream(cfg.seed, super::tuning::STREAM_TUNER),
         ) {
             for a in arms {
                 let p = crate::sampler::SamplerParams {
@@ -148,6 +150,11 @@ impl ChunkCounter {
         c
     }
 
+    /// A run resumed after `rounds`: their chains' work and their planned scores count as done.
+    pub fn resume_after(&mut self, rounds: &[super::report::RoundReport]) {
+        self.resumed = rounds.iter().map(|r| (r.arms.len() as f64 * r.budget, r.arms.clone())).collect();
+    }
+
     fn arm(&self, id: usize) -> (u64, usize) {
         self.arms.get(id).copied().unwrap_or((1, 1))
     }
@@ -164,10 +171,26 @@ impl ChunkCounter {
                     Some(s) => schedule.iter().map(|p| s.plan(&self.arms, p.arms, p.budget)).collect(),
                     None => Vec::new(),
                 };
-                self.sum();
                 self.done = 0.0;
                 self.round = 0;
                 self.scored = 0.0;
+                for k in 0..self.resumed.len() {
+                    let (chains, ids) = &self.resumed[k];
+                    let scores = match &self.score {
+                        Some(s) => {
+                            let ids: Vec<(u64, usize)> = ids.iter().map(|&a| self.arm(a)).collect();
+                            s.plan(&ids, ids.len(), schedule.get(k).map_or(0.0, |p| p.budget))
+                        }
+                        None => 0.0,
+                    };
+                    if let Some(r) = self.rounds.get_mut(k) {
+                        *r = scores;
+                    }
+                    self.done += chains + scores;
+                    self.round += 1;
+                }
+                self.sum();
+                self.done = self.done.min(self.total);
             }
             Event::RoundStarted { arms, budget, .. } => {
                 self.budget = *budget;
@@ -183,7 +206,7 @@ impl ChunkCounter {
                 }
             }
             Event::Progress { arms, .. } => {
-                self.done = (self.done + arms.len() as f64 * self.budget / super::driver::CHUNKS as f64).min(self.total)
+                self.done = (self.done + arms.len() as f64 * self.budget / super::tuning::CHUNKS as f64).min(self.total)
             }
             Event::ArmScored { arm, samples, .. } => {
                 if let Some(s) = &self.score {
@@ -244,7 +267,7 @@ pub fn run_cost(cfg: &TuneConfig) -> Cost {
             &cfg.arms,
             cfg.sampler.kind,
             size.n_train,
-            &mut crate::rng::stream(cfg.seed, super::driver::STREAM_TUNER),
+            &mut crate::rng::stream(cfg.seed, super::tuning::STREAM_TUNER),
         ),
     ) else {
         return Cost::unknown("the tuner's arms cannot be built");
@@ -308,7 +331,7 @@ pub fn run_cost(cfg: &TuneConfig) -> Cost {
         // Samples each arm's score takes (at most `max_samples`; a seconds budget: the cap).
         let samples: Vec<f64> = per_arm
             .iter()
-            .map(|(g, _)| match super::samples::round_rows(unit, round.budget, super::driver::CHUNKS, 0, 0, *g, thin) {
+            .map(|(g, _)| match super::samples::round_rows(unit, round.budget, super::tuning::CHUNKS, 0, 0, *g, thin) {
                 Some(rows) if !chain_scoring => (rows as f64).min(max_samples),
                 _ => max_samples,
             })

@@ -3,7 +3,7 @@
 //! Each arm's chain writes its thinned samples, as it makes them, into the arm's stores ([`ArmSink`]: each store
 //! is a [`Sink`]), and no other copy of them is held:
 //! - [`Moments`]: running mean and variance per coordinate (Welford), for the chosen arm's posterior summary;
-//!   the same update, in the same order, as [`super::driver::column_moments`] on all samples;
+//!   the same update, in the same order, as [`super::tuning::column_moments`] on all samples;
 //! - [`RoundKeep`]: the samples of the current round that the score uses. With an iteration or gradient
 //!   budget the number of samples a round will keep is known before it starts, so exactly the rows
 //!   [`super::metric::thin_rows`] would select (at most `max_samples`) are kept and `scoring: "round"` gives
@@ -58,10 +58,12 @@ pub fn chain_cap(d: usize, max_samples: usize, report: usize, arms: usize) -> us
 }
 
 /// Running per-coordinate mean and sum of squared deviations (Welford 1962).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Moments {
     pub n: usize,
+    #[serde(with = "crate::exact::floats")]
     pub mean: Vec<f64>,
+    #[serde(with = "crate::exact::floats")]
     pub m2: Vec<f64>,
 }
 
@@ -98,13 +100,24 @@ impl Sink for Moments {
 
 /// Every `stride`-th row of a stream (rows 0, stride, 2 stride, ...), at most `2 cap` rows: when full, every
 /// other row is dropped and the stride doubles.
-#[derive(Debug, Clone)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct StrideBuffer {
     d: usize,
     cap: usize,
     stride: u64,
     seen: u64,
+    #[serde(with = "crate::exact::reserved")]
     pub rows: Vec<f64>,
+}
+
+/// A copy with the same reserved capacity: the floats a store holds count its capacity (a run's
+/// `kept_floats_max`), so a checkpoint's copy must grow exactly as the original.
+impl Clone for StrideBuffer {
+    fn clone(&self) -> Self {
+        let mut rows = Vec::with_capacity(self.rows.capacity());
+        rows.extend_from_slice(&self.rows);
+        Self { d: self.d, cap: self.cap, stride: self.stride, seen: self.seen, rows }
+    }
 }
 
 impl StrideBuffer {
@@ -150,6 +163,10 @@ impl StrideBuffer {
     /// Rows seen (kept or not).
     pub fn seen(&self) -> u64 {
         self.seen
+    }
+    /// True when this (saved) buffer holds rows of `d` floats and its counters are consistent.
+    pub fn fits(&self, d: usize) -> bool {
+        self.d == d && d > 0 && self.cap >= 1 && self.stride >= 1 && self.rows.len().is_multiple_of(d)
     }
     /// Frees the rows (the stream position is kept).
     pub fn clear(&mut self) {
@@ -316,7 +333,7 @@ pub fn draw_coords(d: usize) -> Vec<usize> {
 /// budget), reset when the arm starts a round, and evenly thinned to at most `arm_draws` rows by
 /// [`super::metric::thin_rows`] for the report. Fed in chain order on the arm's own thread: the same for any
 /// thread count.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct DrawKeep {
     coords: Vec<usize>,
     max: usize,
@@ -347,6 +364,11 @@ impl DrawKeep {
 
     pub fn floats(&self) -> usize {
         self.buf.floats()
+    }
+
+    /// True when this (saved) store was made for a chain of dimension `d` keeping `max` draws.
+    pub fn fits(&self, d: usize, max: usize) -> bool {
+        self.coords == draw_coords(d) && self.max == max && self.buf.fits(self.coords.len() + 1)
     }
 
     /// The report's view: at most `max` evenly spaced rows, those with a non-finite value left out.
@@ -463,7 +485,7 @@ mod tests {
         for row in x.chunks_exact(3) {
             m.push(row);
         }
-        let (mean, std) = crate::experiments::sgmcmc::driver::column_moments(&x, 3);
+        let (mean, std) = crate::experiments::sgmcmc::tuning::column_moments(&x, 3);
         assert_eq!(m.mean, mean);
         assert_eq!(m.std(), std);
     }

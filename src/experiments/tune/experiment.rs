@@ -1,9 +1,12 @@
 //! The `tune` kind as an [`Experiment`]: MAMBA or a baseline tuning an SG-MCMC sampler.
 
 use crate::experiments::cost::Cost;
+use crate::experiments::executor::Rounds;
 use crate::experiments::sgmcmc::plan::{run_cost, run_summary, ChunkCounter};
 use crate::experiments::sgmcmc::problem::{build_problem, data_request, reads_mnist, reads_shipped, use_csv_data};
-use crate::experiments::sgmcmc::{driver, presets, Event as TuneEvent, Report as TuneReport, TuneConfig};
+use crate::experiments::sgmcmc::{
+    presets, run_tuning, Event as TuneEvent, Report as TuneReport, TuneConfig, TuningState,
+};
 use crate::experiments::{DataRequest, Experiment, Inputs};
 use crate::Result;
 use std::sync::atomic::AtomicBool;
@@ -65,10 +68,21 @@ impl Experiment for TuneExperiment {
         progress: &mut dyn FnMut(f64, f64, TuneEvent),
         stop: &AtomicBool,
     ) -> Result<TuneReport> {
+        self.run_rounds(inputs, progress, stop, Rounds::default())
+    }
+    fn run_rounds(
+        &self,
+        inputs: Inputs,
+        progress: &mut dyn FnMut(f64, f64, TuneEvent),
+        stop: &AtomicBool,
+        mut rounds: Rounds,
+    ) -> Result<TuneReport> {
         let problem = build_problem(&self.cfg, inputs)?;
+        let resume: Option<TuningState> = rounds.take_resume()?;
         let n_test = problem.test.as_ref().map_or(0, |t| t.n_data());
         let mut count = ChunkCounter::for_run(&self.cfg, problem.n_data, n_test, problem.dim);
-        driver::drive(
+        count.resume_after(resume.as_ref().map_or(&[][..], |s| &s.rounds));
+        run_tuning(
             &self.cfg,
             &problem,
             &mut |e| {
@@ -76,6 +90,8 @@ impl Experiment for TuneExperiment {
                 progress(count.done, count.total, e.clone())
             },
             stop,
+            resume,
+            rounds.checkpoint,
         )
     }
 

@@ -78,7 +78,7 @@ fn pmf_preset_memory_is_bounded_whatever_the_budget() {
     // floats; at d = 52,500 with 18 arms the report buffers share samples::RUN_CHAIN_FLOATS, so K = 35 (39 per arm
     // alone), and S = 190 iterations per slice: 191 rows of 52,500 floats per arm, 1.44 GB for 18 arms at once,
     // at R = 1e7 and at R = 1e9 alike.
-    use sgmcmc::{driver::REPORT_SAMPLES, samples};
+    use sgmcmc::{samples, tuning::REPORT_SAMPLES};
     let base = tune::presets::preset("pmf").unwrap();
     let (d, m) = (52_500usize, 18usize);
     assert_eq!(samples::chain_cap(d, 0, REPORT_SAMPLES, m), 35);
@@ -117,7 +117,7 @@ fn a_long_pmf_run_holds_no_more_than_a_short_one() {
     // search: at R = 5e5 each arm's report buffer has filled its 2K rows, so four times the budget holds the
     // same floats (within 1%: where each buffer is in its halving cycle at its peak varies by a few rows), and
     // both stay under the stated bound.
-    use sgmcmc::{driver::REPORT_SAMPLES, samples};
+    use sgmcmc::{samples, tuning::REPORT_SAMPLES};
     let mut cfg = tune::presets::preset("pmf-page").unwrap();
     cfg.arms.log10_step = Some(tune::LogRange { from: -5.0, to: -3.0, by: 0.5 });
     cfg.arms.batch = vec![tunelab::sampler::BatchSize::Fraction(0.01)];

@@ -106,7 +106,7 @@ fn warm_start_continues_the_chain() {
     .unwrap();
     let mut out = Vec::new();
     chain.run(problem.train.as_ref(), Budget::Iterations(6_000), cfg.thin, &mut out, &AtomicBool::new(false));
-    let (mean, std) = sgmcmc::driver::column_moments(&out, problem.dim);
+    let (mean, std) = sgmcmc::tuning::column_moments(&out, problem.dim);
     assert_eq!(out.len() / problem.dim, best.posterior.n);
     for j in 0..problem.dim {
         assert!(
@@ -418,7 +418,7 @@ fn kept_sample_memory_does_not_grow_with_the_budget() {
     cfg.metric.max_samples = 100;
     let d = 20;
     let m = 9; // arms of the gaussian preset
-    let k = cfg.metric.max_samples.max(sgmcmc::driver::REPORT_SAMPLES);
+    let k = cfg.metric.max_samples.max(sgmcmc::tuning::REPORT_SAMPLES);
     let per_arm =
         d * (2 * k + 2 * cfg.metric.max_samples + (sgmcmc::samples::SUB_ITERS as usize).div_ceil(cfg.thin)) + 2 * d;
     let mut kept = Vec::new();
@@ -430,7 +430,7 @@ fn kept_sample_memory_does_not_grow_with_the_budget() {
             let best = rep.best.unwrap();
             assert_eq!(best.posterior.n as f64, iters, "every sample enters the moments");
             assert!(rep.compute.kept_floats_max <= m * per_arm, "{} > {}", rep.compute.kept_floats_max, m * per_arm);
-            assert!(best.samples.len() / d <= sgmcmc::driver::REPORT_SAMPLES);
+            assert!(best.samples.len() / d <= sgmcmc::tuning::REPORT_SAMPLES);
             kept.push(rep.compute.kept_floats_max);
         }
     }

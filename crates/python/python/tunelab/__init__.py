@@ -316,7 +316,9 @@ def _is_table(data: Any) -> bool:
 
 def run(config: Union[Dict[str, Any], str], progress: Union[bool, Callable[[Dict[str, Any]], Any], None] = None, *,
         data: Any = None, csv: Optional[str] = None, label: Optional[str] = None,
-        threads: Optional[int] = None, standardize: bool = False) -> Report:
+        threads: Optional[int] = None, standardize: bool = False,
+        checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
+        resume: Optional[Union[str, "os.PathLike[str]"]] = None) -> Report:
     """Runs an experiment of any kind and returns its report envelope (a ``tunelab.Report``: a dict).
 
     ``config``: a dict (the same JSON document as ``tunelab run --config`` and the page), JSON text, a path
@@ -344,6 +346,13 @@ def run(config: Union[Dict[str, Any], str], progress: Union[bool, Callable[[Dict
 
     Warnings (``warnings.warn``, category ``UserWarning``): features that look unscaled while standardize is
     off, and a chosen step size at the edge of its grid.
+
+    Checkpoints: ``checkpoint=PATH`` writes the run's state (the config, the rounds done, every chain, sample
+    store, RNG position and score so far) to PATH after every round of a tune or compare run,
+    replaced atomically, as the CLI's ``--checkpoint``; ``resume=PATH`` continues the run such a file saved
+    (``config`` must be the config it was written for, e.g. the same preset): the report is the one the run
+    would have returned without the interruption, bit for bit (timings aside). Give both (the same PATH) to keep
+    saving while resuming. Other kinds raise ``ConfigError``.
 
     Stopping: Ctrl-C stops the run at its next check and then raises ``tunelab.Interrupted`` (a
     ``KeyboardInterrupt``) whose ``report`` is the stopped run's envelope (``status == "stopped"``,
@@ -402,7 +411,9 @@ def run(config: Union[Dict[str, Any], str], progress: Union[bool, Callable[[Dict
     try:
         with _CtrlC():
             out, exc, advice = _core.run(text, cb, csv_text, csv_path, (label or "y") if csv_path is not None else None,
-                                         threads, bool(standardize))
+                                         threads, bool(standardize),
+                                         None if checkpoint is None else os.fspath(checkpoint),
+                                         None if resume is None else os.fspath(resume))
             report = Report(_shape(json.loads(out)))
     except ConfigError as e:
         if temp is not None and temp in str(e):
