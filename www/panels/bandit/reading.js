@@ -70,15 +70,18 @@ export function readBandit(report) {
   const w = f.winner;
   out.push(`${w.name} has the lowest final simple regret after ${f.rounds} pulls: ${band(w.final_simple_regret)} (mean [95% band] over ${f.repeats} repeats).`);
   const others = f.algos.filter((a) => a !== w);
+  // The winner is said to win only where its band separates from the runner-up's.
+  let separated = true;
   if (others.length) {
     const second = others.reduce((b, a) => (a.final_simple_regret.mean < b.final_simple_regret.mean ? a : b));
-    const sep = second.final_simple_regret.lo > w.final_simple_regret.hi ? 'the bands do not overlap' : 'the bands overlap, so the order is within the noise of these repeats';
+    separated = second.final_simple_regret.lo > w.final_simple_regret.hi;
+    const sep = separated ? 'the bands do not overlap' : 'the bands overlap, so the order is within the noise of these repeats';
     out.push(`Runner-up: ${second.name} at ${band(second.final_simple_regret)}; ${sep}.`);
   }
   const d = f.dttts;
   if (!d) return out;
   if (!f.lost) {
-    out.push(`D-TTTS wins here. It tried ${Math.round(f.dtttsArms)} distinct arms (${f.perArm.toFixed(1)} pulls each on average)`
+    out.push(`${separated ? 'D-TTTS wins here' : 'D-TTTS has the lowest mean here, a tie with the runner-up'}. It tried ${Math.round(f.dtttsArms)} distinct arms (${f.perArm.toFixed(1)} pulls each on average)`
       + (f.tried ? `; ${f.good} of ${armsKept(f.tried)} (${pct(f.good, f.tried)}) are within ${fmtSci(f.eps)} of the optimum` : '')
       + (f.rare ? ', so good arms are rare and trying many arms pays off.' : '.'));
     return out;
