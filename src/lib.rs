@@ -62,6 +62,8 @@ pub mod rng;
 pub mod sampler;
 #[cfg(feature = "schema")]
 pub mod schema;
+#[cfg(feature = "schema")]
+mod schema_doc;
 pub mod stein;
 pub mod strict;
 pub mod svm;

@@ -6,6 +6,7 @@
 //! - `schemas/config.schema.json`: any config (one of the seven, chosen by `kind`);
 //! - `schemas/report.schema.json`: the report envelope (`format`, `kind`, `status`, `config`, `compute`, `result`);
 //! - `schemas/lesson-front-matter.schema.json`: the `key: value` lines at the top of a lesson file;
+//! - `docs/config.md`: the config reference, rendered from the kinds' schemas (`crate::schema_doc`).
 //!
 //! The schemas describe the strict parser ([`crate::strict`]): every object refuses keys it does not declare
 //! (`additionalProperties: false`, or `unevaluatedProperties: false` where a part of it is flattened in), and a
@@ -182,6 +183,7 @@ pub fn files() -> Vec<(String, String)> {
         out.push((format!("{PYTHON_DIR}/{name}"), text.clone()));
         out.push((format!("{DIR}/{name}"), text));
     }
+    out.push((CONFIG_DOC.into(), crate::schema_doc::config_markdown()));
     out
 }
 

@@ -28,20 +28,32 @@ pub enum Kappa {
     /// `kappa_t = scale * (2 log(pi^2 t^2 / (2 delta)) + 2 d log(d b t^2 sqrt(log(d a pi^2 t^2 / (2 delta)))))`.
     /// The text gives no delta, a or b (a, b: the constants of the kernel's derivative bound); defaults 0.1, 1, 1.
     Theorem {
+        /// Confidence parameter delta.
         delta: f64,
+        /// Factor on the whole schedule.
         #[serde(default = "one")]
         scale: f64,
+        /// Constant a of the kernel's derivative bound.
         #[serde(default = "one")]
         a: f64,
+        /// Constant b of the kernel's derivative bound.
         #[serde(default = "one")]
         b: f64,
     },
     /// The same schedule in the form of Srinivas et al. 2010, Thm 2, box
     /// width r = 1 after rescaling, a = b = 1: `scale * (2 ln(2 pi^2 t^2 / (3 delta)) + 2 d ln(t^2 d sqrt(ln(4 d /
     /// delta))))`. The constants inside both logarithms differ from Theorem 1's.
-    Srinivas { delta: f64, scale: f64 },
+    Srinivas {
+        /// Confidence parameter delta.
+        delta: f64,
+        /// Factor on the whole schedule.
+        scale: f64,
+    },
     /// `kappa_t = value` for every t.
-    Constant { value: f64 },
+    Constant {
+        /// The constant kappa.
+        value: f64,
+    },
 }
 
 fn one() -> f64 {

@@ -37,6 +37,7 @@ fn m2() -> [f64; 2] {
 pub enum ModelSpec {
     /// Bayesian logistic regression (labels 0/1), prior `N(0, prior_var I)`; paper App. B.1.
     Logistic {
+        /// Prior variance of every parameter.
         #[serde(default = "ten")]
         prior_var: f64,
         /// Add an intercept as the last parameter (the paper has none).
@@ -45,50 +46,66 @@ pub enum ModelSpec {
     },
     /// Bayesian linear regression with known noise variance: exact Gaussian posterior.
     Linear {
+        /// Noise variance of a response.
         #[serde(default = "one")]
         noise_var: f64,
+        /// Prior variance of every coefficient.
         #[serde(default = "ten")]
         prior_var: f64,
     },
     /// Data-free Gaussian: `N(mean, cov)` when given (row-major `d x d`), else `N(0, C)` with unit
     /// variances and correlation `rho` between every pair of coordinates.
     Gaussian {
+        /// Dimension.
         #[serde(default = "two")]
         d: usize,
+        /// Correlation between every pair of coordinates (without `cov`).
         #[serde(default = "half")]
         rho: f64,
+        /// Mean (default 0).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mean: Option<Vec<f64>>,
+        /// Covariance, row-major `d x d` (default: unit variances, correlation `rho`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cov: Option<Vec<f64>>,
     },
     /// Data-free 2-D banana (Haario et al. 1999): see [`Banana`].
     Banana {
+        /// Curvature b of the banana.
         #[serde(default = "one")]
         b: f64,
+        /// Variance of the first coordinate.
         #[serde(default = "one")]
         var: f64,
     },
     /// Data-free 2-D two-mode mixture `w N(mean1, sd1^2 I) + (1-w) N(mean2, sd2^2 I)`.
     Mixture {
+        /// Weight w of the first mode.
         #[serde(default = "half")]
         weight: f64,
+        /// Mean of the first mode.
         #[serde(default = "m1")]
         mean1: [f64; 2],
+        /// Mean of the second mode.
         #[serde(default = "m2")]
         mean2: [f64; 2],
+        /// Standard deviation of the first mode.
         #[serde(default = "one")]
         sd1: f64,
+        /// Standard deviation of the second mode.
         #[serde(default = "one")]
         sd2: f64,
     },
     /// One-hidden-layer BNN classifier (tanh or softmax hidden units) with softmax output; paper App. B.3. The number of classes
     /// is `max label + 1` unless `classes` is given.
     Bnn {
+        /// Hidden units.
         #[serde(default = "twenty")]
         hidden: usize,
+        /// Prior variance of every weight.
         #[serde(default = "one")]
         prior_var: f64,
+        /// Number of classes (default: max label + 1).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         classes: Option<usize>,
         /// Hidden activation: `"tanh"` (default) or `"softmax"` (the paper's network, App. B.3.1).
@@ -99,6 +116,7 @@ pub enum ModelSpec {
     /// section 4.2 / App. B.2. Users, items and the centring mean come from the training data unless given
     /// (the test split uses the training set's).
     Pmf {
+        /// Latent factors per user and item.
         #[serde(default = "twenty")]
         latent: usize,
         /// Prior precision of every factor.
@@ -107,10 +125,13 @@ pub enum ModelSpec {
         /// Noise precision of a rating.
         #[serde(default = "two_f")]
         tau: f64,
+        /// Number of users (default: from the training data).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         users: Option<usize>,
+        /// Number of items (default: from the training data).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         items: Option<usize>,
+        /// The mean subtracted from the ratings (default: the training data's).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mean: Option<f64>,
         /// `{"kind": "fixed"}` (default: the fixed precisions `lambda`, `tau` and the centring `mean`) or
@@ -129,14 +150,19 @@ pub enum PmfPrior {
     #[default]
     Fixed,
     /// The paper's hierarchical model (App. B.2.1; [`crate::model::pmf`]): means and diagonal precisions of the
-    /// user and item factors learnt, `tau = (alpha, mu0, a0, b0)`, default the paper's (3, 0, 4, 5).
+    /// user and item factors learnt, `tau = (alpha, mu0, a0, b0)`, default the paper's (3, 0, 4, 5); d = (users +
+    /// items + 4) latent parameters, ratings not centred.
     Hierarchical {
+        /// Noise precision: a rating is `N(U_i . V_j, 1 / alpha)`.
         #[serde(default = "three")]
         alpha: f64,
+        /// Prior mean of the factor means: `mu_k ~ N(mu0, 1 / lambda_k)`.
         #[serde(default)]
         mu0: f64,
+        /// Shape of the factor precisions' prior `lambda_k ~ Gamma(a0, b0)`.
         #[serde(default = "four")]
         a0: f64,
+        /// Rate of the factor precisions' prior `lambda_k ~ Gamma(a0, b0)`.
         #[serde(default = "five")]
         b0: f64,
     },

@@ -65,9 +65,13 @@ pub enum Estimator {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct KsdOptions {
+    /// IMQ kernel constant c (with a median scale: the factor on the heuristic length).
     pub c: f64,
+    /// IMQ kernel exponent beta in (-1, 0).
     pub beta: f64,
+    /// How the samples are scaled (`fixed`, `median`, `median-precond`).
     pub scale: KernelScale,
+    /// The estimator: `v`, `u` or `linear`.
     pub estimator: Estimator,
 }
 

@@ -40,5 +40,12 @@ fn the_check_fails_on_a_stale_or_missing_file() {
     std::fs::write(&file, text).unwrap();
     let (ok, _, err) = tunelab(&["schema", "--check", "--out", &d]);
     assert!(!ok && err.contains("schemas/hoag.schema.json") && !err.contains("tune.schema.json"), "{err}");
+    // The config reference is generated too: a field's line edited by hand is stale.
+    let doc = dir.join("docs/config.md");
+    let text = std::fs::read_to_string(&doc).unwrap();
+    assert!(text.contains("| `arm_draws` | integer ≥ 0 | `100` |"), "the reference lists tune's fields");
+    std::fs::write(&doc, text.replacen("| `100` |", "| `200` |", 1)).unwrap();
+    let (ok, _, err) = tunelab(&["schema", "--check", "--out", &d]);
+    assert!(!ok && err.contains("docs/config.md"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -44,40 +44,59 @@ crate::serde_defaults! {
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum ProblemSpec {
     /// Fixed Bernoulli arms.
-    Bernoulli { means: Vec<f64> },
+    Bernoulli {
+        /// The arms' means.
+        means: Vec<f64>,
+    },
     /// Bernoulli arms with means `shift + scale * Beta(a, b)`.
     Reservoir {
+        /// Beta shape a.
         a: f64,
+        /// Beta shape b.
         b: f64,
+        /// Added to every mean.
         #[serde(default)]
         shift: f64,
+        /// Factor on the Beta draw.
         #[serde(default = "one")]
         scale: f64,
     },
     /// A test function with Gaussian noise; `drift > 0` makes it time-varying.
     Function {
+        /// The test function.
         function: TestFn,
+        /// Dimension, for the functions that take one (default: the function's own).
         #[serde(default)]
         dim: Option<usize>,
+        /// Standard deviation of the Gaussian noise on a reward.
         #[serde(default = "noise_default")]
         noise_sd: f64,
+        /// Amplitude of the time-varying shift `s_j(t) = drift sin(2 pi t / period + j)` of the input (0: a fixed
+        /// function; the optimum moves, its value stays known).
         #[serde(default)]
         drift: f64,
+        /// Period of the drift, in rounds.
         #[serde(default = "period_default")]
         period: f64,
     },
     /// The closed-form TVO schedule surrogate ([`TvoSchedule`]; not the TVO, which is the `tvo` experiment kind).
     TvoSchedule {
+        /// Free schedule points `b_1..b_d` (1 to 20).
         #[serde(default = "tvo_d")]
         d: usize,
+        /// Curvature `lambda_0` of the integrand at the start of training.
         #[serde(default = "lambda0")]
         lambda0: f64,
+        /// Curvature `lambda_1` the integrand tends to as training goes on.
         #[serde(default = "lambda1")]
         lambda1: f64,
+        /// Progress per window with a perfect bound.
         #[serde(default = "rate")]
         rate: f64,
+        /// How fast progress falls with the bound's normalised gap.
         #[serde(default = "sharpness")]
         sharpness: f64,
+        /// Relative noise of a reward: it is multiplied by `1 + noise_sd eps`.
         #[serde(default = "noise_default")]
         noise_sd: f64,
     },
@@ -106,13 +125,16 @@ pub struct Shared {
 pub enum AlgoSpec {
     /// Round-robin over `arms` arms (default: all arms of a finite problem, `ceil(sqrt(rounds))` of a reservoir).
     Uniform {
+        /// Number of arms.
         #[serde(default)]
         arms: Option<usize>,
+        /// Label in the report (default from the kind).
         #[serde(default)]
         label: Option<String>,
     },
     /// Uniform random points of the box.
     Random {
+        /// Label in the report (default from the kind).
         #[serde(default)]
         label: Option<String>,
     },

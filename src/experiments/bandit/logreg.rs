@@ -33,11 +33,17 @@ use crate::{Error, Result};
 pub enum LogregData {
     /// The 8x8 digits, binary task: label 1 for the digits in `positive`.
     Digits {
+        /// The digits labelled 1.
         #[serde(default = "odd_digits")]
         positive: Vec<usize>,
     },
     /// Simulated logistic-regression data (`n` rows, `d` features).
-    Simulate { n: usize, d: usize },
+    Simulate {
+        /// Rows.
+        n: usize,
+        /// Features.
+        d: usize,
+    },
 }
 
 fn odd_digits() -> Vec<usize> {
@@ -49,6 +55,7 @@ fn odd_digits() -> Vec<usize> {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct LogregSgdSpec {
+    /// The data, by `source`.
     pub data: LogregData,
     /// Fraction of rows used for validation.
     pub validation_fraction: f64,

@@ -209,10 +209,12 @@ pub struct Comparison {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct GridBaseline {
-    /// Sd of the Gaussian noise added to the MAP to start each grid point's chain.
+    /// Sd of the Gaussian noise added to the MAP to start each grid point's chain (default 0.2 logistic, 1 PMF and
+    /// BNN, 0.1 other models).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sigma: Option<f64>,
-    /// Budget of each grid point (any one unit, as `budget`). `"whole"`-budget runs set it to the comparison's R.
+    /// Budget of each grid point (any one unit, as `budget`; default `{"iterations": 5000}` logistic, 2000 PMF,
+    /// 1000 BNN, the comparison's `budget` for other models). `"whole"`-budget runs set it to the comparison's R.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub budget: Option<BudgetSpec>,
 }
@@ -250,10 +252,12 @@ pub enum EvaluationSpec {
     /// MAP on its own random stream, the first `burn_in` share of the budget removed. Unset fields take the
     /// paper's values for the model ([`EvaluationSpec::resolve`]).
     FreshFromMap {
-        /// The evaluation chain's budget (any one unit, as `budget`, burn-in included).
+        /// The evaluation chain's budget (any one unit, as `budget`, burn-in included; default: the paper's
+        /// evaluation time over its tuning time R, times the comparison's `budget`: 10 R logistic, 2 R PMF, 30 R
+        /// BNN, 10 R other models).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         budget: Option<BudgetSpec>,
-        /// Share of the budget run as burn-in and removed, in [0, 1).
+        /// Share of the budget run as burn-in and removed, in [0, 1) (default 0 logistic, 0.1 otherwise).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         burn_in: Option<f64>,
     },

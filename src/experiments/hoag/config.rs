@@ -27,10 +27,13 @@ pub enum HoagData {
     /// Simulated data: logistic (`logreg`: `y ~ Bernoulli(σ(aᵀw))`, `w ~ N(0, I)/sqrt(d)·3`, label noise
     /// through the Bernoulli draw) or a smooth regression (`kernel-ridge`: `y = Σ_j sin(a_j) + 0.3 ε`).
     Simulate {
+        /// Rows.
         #[serde(default = "d_n")]
         n: usize,
+        /// Features.
         #[serde(default = "d_d")]
         d: usize,
+        /// Seed of the simulated data.
         #[serde(default = "d_one")]
         seed: u64,
     },
@@ -40,9 +43,12 @@ pub enum HoagData {
     /// by the page's worker): `classes` (label = the second class), at most `per_class` images of each, pooled by
     /// `pool` x `pool` block means (1, 2, 4, 7, 14 or 28).
     Mnist {
+        /// The two digits `[a, b]` (label 1 = `b`).
         classes: [u8; 2],
+        /// Images of each of the two digits.
         #[serde(default = "d_per_class")]
         per_class: usize,
+        /// Block size of the pixel means (`pool` x `pool`).
         #[serde(default = "d_pool")]
         pool: usize,
     },
@@ -50,7 +56,9 @@ pub enum HoagData {
     Diabetes,
     /// A CSV file (CLI): `path`, label column `label` (default `y`).
     Csv {
+        /// The file's path.
         path: String,
+        /// The label column (default `y`).
         #[serde(default)]
         label: Option<String>,
     },
@@ -58,11 +66,13 @@ pub enum HoagData {
     /// (CLI) or, without a path, the page's upload. Logistic problems only; features are not standardised.
     /// Runs through the experiment contract ([`crate::experiments::Inputs::sparse`]) or [`super::run_sparse`].
     Svmlight {
+        /// The file's path (CLI; absent: the page's upload).
         #[serde(default)]
         path: Option<String>,
     },
     /// Data handed over by the page (the experiment's `Inputs`).
     Upload {
+        /// The label column (default `y`).
         #[serde(default)]
         label: Option<String>,
     },
@@ -137,12 +147,14 @@ pub enum StepRule {
 pub enum MethodSpec {
     /// HOAG with a tolerance sequence.
     Hoag {
+        /// The tolerance sequence of the inner solves.
         #[serde(default)]
         tolerance: Tolerance,
     },
     /// Grid search, `points` per hyperparameter on the box (10 by default), evaluated in order. With more
     /// than two hyperparameters the grid runs along the diagonal (every hyperparameter equal).
     Grid {
+        /// Points per hyperparameter.
         #[serde(default = "d_ten")]
         points: usize,
     },
@@ -153,13 +165,16 @@ pub enum MethodSpec {
     /// hyperparameters along the diagonal, which the text does not specify), or uniform random with
     /// `"random_init": true` (tunelab's option, not the paper's).
     Bo {
+        /// Initial points before the GP is used.
         #[serde(default = "d_four")]
         initial: usize,
+        /// Draw the initial points uniformly at random (default false: equally spaced).
         #[serde(default)]
         random_init: bool,
     },
     /// Iterative differentiation: `steps` of gradient descent from zero, differentiated in reverse mode.
     IterDiff {
+        /// Gradient-descent steps of the inner problem.
         #[serde(default = "d_steps")]
         steps: usize,
     },
@@ -219,14 +234,20 @@ impl Default for HoagBudget {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct HoagConfig {
+    /// The problem: `logreg` (one hyperparameter, the log regularisation), `logreg-per-feature` (one log penalty
+    /// per feature) or `kernel-ridge` (log RBF width, log regularisation).
     pub problem: ProblemKind,
+    /// Where the data come from, by `source`.
     #[serde(default)]
     pub data: HoagData,
     /// Standardise features with the train-third mean and standard deviation.
     #[serde(default = "d_true")]
     pub standardize: bool,
+    /// The methods compared, by `kind` (default all eight: HOAG with each tolerance, grid, random, BO,
+    /// iterative differentiation).
     #[serde(default = "default_methods")]
     pub methods: Vec<MethodSpec>,
+    /// Per method: stop at whichever limit comes first.
     #[serde(default)]
     pub budget: HoagBudget,
     /// Starting hyperparameters of the gradient methods (default all 0; for `kernel-ridge` the log width

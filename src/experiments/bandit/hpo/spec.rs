@@ -43,6 +43,7 @@ pub enum HpoModel {
     /// one-vs-rest targets ±1, weights `(K + I / C)^-1 Y`, prediction = the largest score. Arms
     /// `(log10 C, log10 gamma)` uniform in `log10_c x log10_gamma`.
     KernelRidge {
+        /// The shipped data set.
         data: ClassData,
         #[serde(default = "c_range")]
         log10_c: (f64, f64),
@@ -57,6 +58,7 @@ pub enum HpoModel {
     /// for more than two classes). Arms `(log10 C, log10 gamma)` uniform in `log10_c x log10_gamma`; the default
     /// box is the poster's C, gamma in [1e-5, 1e5] (D-TTTS, "Experimental Setting").
     Svm {
+        /// The shipped data set.
         data: ClassData,
         #[serde(default = "svm_range")]
         log10_c: (f64, f64),
@@ -71,6 +73,7 @@ pub enum HpoModel {
     /// `width`, log-uniform or uniform by `width_scale`), the penalty (`log10 l2`, or scikit-learn's `alpha`
     /// drawn linearly when `alpha` is given), batch (log-uniform integer in `batch`; `[b, b]` fixes it).
     Mlp {
+        /// The digits data.
         data: DigitData,
         #[serde(default = "lr_range")]
         log10_lr: (f64, f64),

