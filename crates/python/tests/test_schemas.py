@@ -78,7 +78,11 @@ def test_the_example_config_names_its_schema_and_validates():
 
 def test_committed_reports_validate_against_the_envelope():
     v = _validator("report.schema.json")
-    reports = [p for p in (ROOT / "docs").rglob("*.json") if '"status"' in p.read_text()[:400]]
+    # Every committed report except the learning-rate copies that scripts/reproduce/lr-schedule/slim.py keeps for
+    # doc_tables.py: they drop `compute` and the traces, so they are data for the tables, not reports to open.
+    slim = ROOT / "docs/results/lr-schedule"
+    reports = [p for p in (ROOT / "docs").rglob("*.json")
+               if '"status"' in p.read_text()[:400] and slim not in p.parents]
     assert len(reports) >= 50
     for p in reports:
         errors = list(v.iter_errors(json.loads(p.read_text())))

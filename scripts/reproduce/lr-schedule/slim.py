@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Copies `tunelab lr-schedule` reports into the committed raw-report folder, slimmed: every method's loss trace
-and the dynamic tuner's per-decision records and per-run traces are dropped; each schedule's rates, final and test losses, its
+and the dynamic tuner's per-decision records and per-run traces are dropped, and so is the envelope's `compute` (so these are
+data for the tables, not reports the page opens); each schedule's rates, final and test losses, its
 repeats' final losses (repeat 0 is the schedule's single run, as the paper runs each once), the best-of-family
 summaries, the tuner's per-schedule ranks and the multi-task record are kept. scripts/reproduce/doc_tables.py
 generates the learning-rate tables of the docs from these files.
