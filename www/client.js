@@ -24,6 +24,9 @@ export function detectFlavour() {
   return isolated ? { flavour: /** @type {const} */ ('parallel'), threads: cores, isolated } : { flavour: /** @type {const} */ ('single'), threads: 1, isolated };
 }
 
+/** How long the threaded build may take to start its thread pool before the start is retried (ms; a normal start
+ * takes well under a second). */
+const THREAD_START_MS = 10_000;
 /** An Error with a `name`. @param {string} message @param {string} name */
 const named = (message, name, code = undefined) => Object.assign(new Error(message), { name }, code ? { code } : {});
 
@@ -60,6 +63,10 @@ export class ComputeClient {
     this.readyResolve = () => {};
     /** @type {(e: Error) => void} */
     this.readyReject = () => {};
+    /** Thread-pool starts that timed out (see 'starting-threads'). */
+    this.threadStarts = 0;
+    /** @type {ReturnType<typeof setTimeout>|undefined} */
+    this.startTimer = undefined;
     this.#spawn();
   }
 
@@ -127,7 +134,26 @@ export class ComputeClient {
   #onMessage(worker, msg) {
     if (worker !== this.worker) return; // a message from a worker that was replaced
     switch (msg?.type) {
+      case 'starting-threads':
+        // Firefox ESR on a loaded machine now and then never finishes starting the thread pool: the worker stays
+        // silent after this message (measured 2026-11-29 with both cores busy: 1 start in 25 was not ready after
+        // 20 s; with this watchdog 2 of 30 were restarted and ran threaded, scripts/dev/firefox-thread-start.mjs).
+        // A start that takes longer than THREAD_START_MS is restarted once, then the single-threaded build is used.
+        clearTimeout(this.startTimer);
+        this.startTimer = setTimeout(() => {
+          if (worker !== this.worker || this.info) return;
+          console.warn(`tunelab: the thread pool did not start within ${THREAD_START_MS} ms (attempt ${this.threadStarts + 1})`);
+          if (this.threadStarts++ < 1) {
+            const { readyResolve, readyReject } = this;
+            this.#spawn();
+            this.readyPromise.then(readyResolve, readyReject);
+          } else {
+            this.#initFailed(`the thread pool did not start within ${THREAD_START_MS / 1000} s`);
+          }
+        }, THREAD_START_MS);
+        return;
       case 'ready':
+        clearTimeout(this.startTimer);
         this.info = { flavour: msg.flavour, threads: msg.threads, version: msg.version, fallback: this.fallback };
         this.readyResolve(this.info);
         this.opts.onReady?.(this.info);

@@ -72,7 +72,12 @@
  * too-large, invalid).
  * @typedef {{type: 'error', id: number|null, name: string, message: string, fatal: boolean, code?: string}} ErrorEvent
  */
-/** @typedef {ReadyEvent|ProgressEvent|ResultEvent|ErrorEvent} WorkerEvent */
+/**
+ * The threaded build's module is loaded and its thread pool is starting (`initThreadPool`): the page's start
+ * watchdog counts from here (see THREAD_START_MS in www/client.js).
+ * @typedef {{type: 'starting-threads'}} StartingThreadsEvent
+ */
+/** @typedef {ReadyEvent|StartingThreadsEvent|ProgressEvent|ResultEvent|ErrorEvent} WorkerEvent */
 
 /** Minimum time between two progress messages (ms): the page redraws at most this often. */
 export const PROGRESS_INTERVAL_MS = 100;

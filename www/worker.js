@@ -66,6 +66,7 @@ async function init({ flavour: wanted, threads, panicChannel }) {
   if (panicChannel) mod.set_panic_channel(panicChannel);
   if (wanted === 'parallel') {
     if (!mod.threads_supported()) throw new Error('pkg-parallel was not built with threads');
+    post({ type: 'starting-threads' });
     await mod.initThreadPool(threads);
   }
   wasm = mod;
