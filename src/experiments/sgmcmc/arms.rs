@@ -79,6 +79,20 @@ pub fn grid_arms(grid: &ArmGrid, kind: SamplerKind) -> Result<Vec<Arm>> {
     Ok(arms)
 }
 
+/// The sampler settings of `arm` under the run config's sampler (kind, friction, thermostat, replacement), not
+/// yet validated against the data.
+pub fn arm_sampler(cfg: &super::config::TuneConfig, arm: &Arm) -> crate::sampler::SamplerParams {
+    crate::sampler::SamplerParams {
+        kind: cfg.sampler.kind,
+        step: arm.step,
+        batch: arm.batch,
+        leapfrog: arm.leapfrog,
+        friction: cfg.sampler.friction,
+        thermostat_a: cfg.sampler.thermostat_a,
+        with_replacement: cfg.sampler.with_replacement,
+    }
+}
+
 /// The arms a tuner runs. `n_data` is needed by the heuristic (h = 1/N).
 pub fn tuner_arms(
     tuner: &TunerSpec,

@@ -129,16 +129,7 @@ impl ChunkCounter {
             &mut crate::rng::stream(cfg.seed, super::tuning::STREAM_TUNER),
         ) {
             for a in arms {
-                let p = crate::sampler::SamplerParams {
-                    kind: cfg.sampler.kind,
-                    step: a.step,
-                    batch: a.batch,
-                    leapfrog: a.leapfrog,
-                    friction: cfg.sampler.friction,
-                    thermostat_a: cfg.sampler.thermostat_a,
-                    with_replacement: cfg.sampler.with_replacement,
-                }
-                .validate(n_train.max(1));
+                let p = super::arms::arm_sampler(cfg, &a).validate(n_train.max(1));
                 if let Ok(p) = p {
                     if c.arms.len() <= a.id {
                         c.arms.resize(a.id + 1, (1, 1));
@@ -275,16 +266,7 @@ pub fn run_cost(cfg: &TuneConfig) -> Cost {
     // Each arm's gradient evaluations per iteration and batch (the driver's `SamplerParams`).
     let mut per_arm = Vec::with_capacity(arms.len());
     for a in &arms {
-        let p = crate::sampler::SamplerParams {
-            kind: cfg.sampler.kind,
-            step: a.step,
-            batch: a.batch,
-            leapfrog: a.leapfrog,
-            friction: cfg.sampler.friction,
-            thermostat_a: cfg.sampler.thermostat_a,
-            with_replacement: cfg.sampler.with_replacement,
-        }
-        .validate(size.n_train.max(1));
+        let p = super::arms::arm_sampler(cfg, a).validate(size.n_train.max(1));
         match p {
             Ok(p) => per_arm.push((p.grad_evals_per_iter(), p.batch())),
             Err(_) => return Cost::unknown("an arm does not fit the data"),

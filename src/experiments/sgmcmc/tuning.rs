@@ -16,7 +16,7 @@ use crate::bandit::Tuner;
 use crate::error::{Error, Result};
 use crate::experiments::executor::{execute, OnRound, RoundRun};
 use crate::rng::{self, Rng, RngState};
-use crate::sampler::{Chain, ChainState, ChainStatus, SamplerParams};
+use crate::sampler::{Chain, ChainState, ChainStatus};
 use rand_distr::{Distribution, StandardNormal};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -219,17 +219,9 @@ impl<'a> TuningRun<'a> {
         let use_cv = cfg.sampler.kind.is_cv();
         let mut runs: Vec<ArmRun> = Vec::with_capacity(arms.len());
         for arm in &arms {
-            let params = SamplerParams {
-                kind: cfg.sampler.kind,
-                step: arm.step,
-                batch: arm.batch,
-                leapfrog: arm.leapfrog,
-                friction: cfg.sampler.friction,
-                thermostat_a: cfg.sampler.thermostat_a,
-                with_replacement: cfg.sampler.with_replacement,
-            }
-            .validate(n)
-            .map_err(|e| Error::config(format!("arm {} (h = {:.3e}): {}", arm.id, arm.step, e)))?;
+            let params = super::arms::arm_sampler(cfg, arm)
+                .validate(n)
+                .map_err(|e| Error::config(format!("arm {} (h = {:.3e}): {}", arm.id, arm.step, e)))?;
             let batch = params.batch();
             let start = match cfg.start {
                 StartSpec::Map => problem.map.clone(),
