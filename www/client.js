@@ -102,6 +102,13 @@ export class ComputeClient {
     this.#post({ type: 'init', flavour: this.flavour, threads: this.threads, panicChannel: channelName });
   }
 
+  /** A fresh worker whose start settles the promise `ready()` already handed out. */
+  #respawn() {
+    const { readyResolve, readyReject } = this;
+    this.#spawn();
+    this.readyPromise.then(readyResolve, readyReject);
+  }
+
   /** @param {Request} msg @param {Transferable[]} [transfer] */
   #post(msg, transfer = []) { this.worker?.postMessage(msg, transfer); }
 
@@ -112,9 +119,7 @@ export class ComputeClient {
       this.fallback = message;
       this.flavour = 'single';
       this.threads = 1;
-      const { readyResolve, readyReject } = this;
-      this.#spawn();
-      this.readyPromise.then(readyResolve, readyReject);
+      this.#respawn();
       return;
     }
     this.readyReject(new Error(message));
@@ -144,9 +149,7 @@ export class ComputeClient {
           if (worker !== this.worker || this.info) return;
           console.warn(`tunelab: the thread pool did not start within ${THREAD_START_MS} ms (attempt ${this.threadStarts + 1})`);
           if (this.threadStarts++ < 1) {
-            const { readyResolve, readyReject } = this;
-            this.#spawn();
-            this.readyPromise.then(readyResolve, readyReject);
+            this.#respawn();
           } else {
             this.#initFailed(`the thread pool did not start within ${THREAD_START_MS / 1000} s`);
           }
