@@ -53,6 +53,28 @@ describe('time estimate before Run', () => {
     assert.equal(await page.inputValue('#eta'), String(await page.evaluate(() => window.__tunelab.panels.tune.state.eta)));
   });
 
+  // The estimate arrives after the page's calibration, while a student may already be reaching for Run: the
+  // line's arrival (or its emptying) must not move Run. Firefox runs of the test suite clicked the old place of
+  // a button that had moved down one line (17 px) and started nothing.
+  test('the time line arriving or emptying never moves the Run button', async () => {
+    for (const name of Object.keys(PANELS)) {
+      await page.evaluate((n) => window.__tunelab.panels[n].show(), name);
+      await estimateOf(page, name);
+      const moved = await page.evaluate(([n, id]) => {
+        const line = /** @type {HTMLElement} */ (document.querySelector(id));
+        const run = /** @type {HTMLElement} */ (document.getElementById(window.__tunelab.panels[n].panel.id('run')));
+        const at = () => { const r = run.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].map((v) => Math.round(v * 10) / 10).join(','); };
+        const text = line.textContent;
+        const withLine = at();
+        line.textContent = '';
+        const without = at();
+        line.textContent = text;
+        return withLine === without ? null : `${withLine} with the line, ${without} without`;
+      }, [name, timeId(name)]);
+      assert.equal(moved, null, `${name}: Run moved`);
+    }
+  });
+
   test('twice the budget is twice its phase\'s work, and the estimate follows the work at the same rate', async () => {
     await page.evaluate(() => window.__tunelab.panels.hoag.show());
     const a = await estimateOf(page, 'hoag');
