@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Browser tests of the WebAssembly binding layer, for both builds, in headless Debian Chromium.
-#   single-threaded: wasm-pack test --headless --chrome --release (crates/wasm/tests/wasm.rs, wasm_tuners.rs,
-#                    rng_simd128.rs)
+#   single-threaded: wasm-pack test --headless --chrome --release (crates/wasm/tests/wasm.rs, one test target
+#                    with wasm/tuners.rs and wasm/rng_simd128.rs as modules: one release link, not three)
 #   threaded:        nightly + build-std + wasm-threads.toml, wasm-bindgen-test-runner (crates/wasm/tests/wasm_threads.rs)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,7 +17,7 @@ trap cleanup EXIT
 # the bindings are tested as shipped, and build-wasm.sh after this only links (one compile per flavour, not two).
 echo "== wasm tests, single-threaded build (wasm-pack test --headless --chrome --release, +simd128)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128" \
-  wasm-pack test --headless --chrome --release crates/wasm --test wasm --test wasm_tuners --test rng_simd128
+  wasm-pack test --headless --chrome --release crates/wasm --test wasm
 
 # The threaded binding tests need their own compile of everything: cargo's build-std builds a test std (with the
 # `test` crate) that the page's build cannot reuse (measured from a fresh clone: every crate compiled twice, 3.5 min

@@ -16,7 +16,7 @@
 //! and rand_core's `BlockRng` buffering: a 64-word buffer = 4 blocks (counters c..c+3, 64-bit wrapping, no carry
 //! into the stream words), refilled when empty; `next_u64` = lo | hi << 32 across a refill, `fill_bytes` drops the
 //! unused bytes of its last word; `set_word_pos` / `set_stream` / `get_word_pos` as in rand_chacha.
-//! The tests (crates/wasm/tests/rng_simd128.rs) compare every output with `rand_chacha::ChaCha8Rng`.
+//! The tests (crates/wasm/tests/wasm/rng_simd128.rs) compare every output with `rand_chacha::ChaCha8Rng`.
 
 use core::arch::wasm32::*;
 use core::convert::Infallible;

@@ -1,11 +1,20 @@
 //! Browser tests of the binding layer (crates/wasm/src/lib.rs), single-threaded build:
-//! `wasm-pack test --headless --chrome . --test wasm` (see scripts/dev/test-wasm.sh).
+//! `wasm-pack test --headless --chrome . --test wasm` (see scripts/dev/test-wasm.sh). One test target with the
+//! tuner kinds' tests and the RNG's in modules: each test target is a whole-program release link (thin LTO, one
+//! codegen unit), so three targets cost three.
 #![cfg(target_arch = "wasm32")]
 
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
+
+#[path = "wasm/tuners.rs"]
+mod tuners;
+
+#[cfg(target_feature = "simd128")]
+#[path = "wasm/rng_simd128.rs"]
+mod rng_simd128;
 
 fn js_error(v: JsValue) -> js_sys::Error {
     v.dyn_into::<js_sys::Error>().expect("a JS Error object")

@@ -1,16 +1,13 @@
 //! The wasm RNG (`tunelab::rng::Rng` = `ChaCha8Simd128`, src/rng/chacha_simd128.rs) against
 //! `rand_chacha::ChaCha8Rng`: every output equal, for many seeds and streams, every way of drawing (next_u32,
 //! next_u64 across refills, fill_bytes of odd lengths, seeking, set_stream mid-buffer, rand's distributions), and
-//! across the 32-bit and 64-bit block counter boundaries. Single-threaded build, +simd128 (scripts/dev/test-wasm.sh).
-#![cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+//! across the 32-bit and 64-bit block counter boundaries. Single-threaded build, +simd128 (scripts/dev/test-wasm.sh); part of the `wasm` test target.
 
 use rand::seq::SliceRandom;
 use rand::{Rng as _, RngExt, SeedableRng};
 use rand_distr::{Distribution, Exp1, Gamma, StandardNormal};
 use tunelab::rng::{ChaCha8Rng, ChaCha8Simd128};
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 const SEEDS: [u64; 8] = [0, 1, 2, 7, 42, 0xDEAD_BEEF, 1 << 63, u64::MAX];
 const STREAMS: [u64; 7] = [0, 1, 3, 1000, 1 << 32, (1 << 32) - 1, u64::MAX];

@@ -1,12 +1,9 @@
 //! Browser tests of the experiment binding (single-threaded build) for the bandit, HOAG, learning-rate-schedule
 //! and step-size kinds: `run`, `check` and `preset` of `crates/wasm` over the one experiment contract.
-//! `wasm-pack test --headless --chrome . --test wasm_tuners` (see scripts/dev/test-wasm.sh).
-#![cfg(target_arch = "wasm32")]
+//! Part of the `wasm` test target (crates/wasm/tests/wasm.rs; scripts/dev/test-wasm.sh).
 
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 fn js_error(v: JsValue) -> js_sys::Error {
     v.dyn_into::<js_sys::Error>().expect("a JS Error object")
@@ -370,7 +367,7 @@ fn shipped_data_is_loaded_by_the_host_not_compiled_in() {
     assert!(String::from(e.message()).contains("diabetes.csv is not loaded"), "{}", String::from(e.message()));
     let e = js_error(tunelab_wasm::load_data("iris.csv", "a,y\n1,0\n".into()).unwrap_err());
     assert!(String::from(e.message()).contains("unknown shipped data file iris.csv"), "{}", String::from(e.message()));
-    tunelab_wasm::load_data("diabetes.csv", include_str!("../../../data/diabetes.csv").into()).expect("load");
+    tunelab_wasm::load_data("diabetes.csv", include_str!("../../../../data/diabetes.csv").into()).expect("load");
     assert!(tunelab_wasm::needs_data(cfg).unwrap().is_empty());
     let report = run_kind("hoag", HOAG_DIABETES, None, &noop).expect("run after load");
     assert_eq!(get(&report, "n_features").as_f64(), Some(10.0));
