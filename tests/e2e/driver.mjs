@@ -52,6 +52,29 @@ export async function openBrowser(name, { serviceWorkers = 'allow', viewport = {
   return name === 'firefox' ? firefox({ serviceWorkers, viewport }) : chromiumBrowser({ serviceWorkers, viewport });
 }
 
+/**
+ * Playwright's actionability checks for a click, run in the page: the element is enabled, in the viewport
+ * (scrolled there first if not), has the same box 50 ms apart (timers, not animation frames: a tab in the
+ * background gets none), and is the element the pointer hits at its centre. @param {string} sel @returns {Promise<boolean>}
+ */
+function actionable(sel) {
+  const e = /** @type {HTMLElement | null} */ (document.querySelector(sel));
+  if (!e || /** @type {any} */ (e).disabled) return Promise.resolve(false);
+  const box = () => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; };
+  const a = box();
+  if (a[2] === 0 || a[3] === 0) return Promise.resolve(false);
+  if (a[1] < 0 || a[1] + a[3] > innerHeight || a[0] < 0 || a[0] + a[2] > innerWidth) {
+    e.scrollIntoView({ block: 'center', inline: 'center' });
+    return Promise.resolve(false);
+  }
+  return new Promise((resolve) => setTimeout(() => {
+    const b = box();
+    if (String(a) !== String(b)) { resolve(false); return; }
+    const hit = document.elementFromPoint(b[0] + b[2] / 2, b[1] + b[3] / 2);
+    resolve(hit != null && (hit === e || e.contains(hit)));
+  }, 50));
+}
+
 /** @param {{serviceWorkers: 'allow' | 'block', viewport: {width: number, height: number}}} o @returns {Promise<Browser>} */
 async function chromiumBrowser({ serviceWorkers, viewport }) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'tunelab-e2e-profile-'));
@@ -112,7 +135,13 @@ async function firefox({ serviceWorkers, viewport }) {
         // Polled from here, not with waitForFunction: over BiDi that one stays with the document it started in and
         // misses a reload (the isolation service worker's).
         waitFor: (fn, arg, timeout = 120_000) => poll(() => page.evaluate(/** @type {any} */ (fn), arg), fn, timeout),
-        click: (sel) => page.click(sel),
+        // puppeteer clicks at the centre it measured, whatever moved there since; Playwright first waits until the
+        // element is stable and receives the pointer. The same checks here, so a Firefox test clicks what a user
+        // would (a layout shift of the page is caught by its own test, tests/e2e/time-estimate.test.mjs).
+        click: async (sel) => {
+          await poll(() => page.evaluate(actionable, sel), actionable, 30_000);
+          await page.click(sel);
+        },
         text: (sel) => page.$eval(sel, (e) => e.textContent),
         addScript: async (file) => { await page.evaluate(fs.readFileSync(file, 'utf8')); },
         errors, requests, raw: page,
