@@ -2,8 +2,8 @@
 //! every experiment kind, with the resident memory read from /proc/self/statm after runs 1, 500 and 1,000.
 //! The bound (README, "Reliability"): resident memory after run 1,000 at most 8 MiB above run 500 (after
 //! warm-up the allocator reuses what finished runs freed; a leak of even a few KiB per run would exceed it).
-//! This file is its own test binary, so no other test shares the process. Print the readings with
-//! `cargo test --release --test soak -- --nocapture`.
+//! This file is its own test binary, so no other test shares the process. Ignored in a plain `cargo test`; run it
+//! (and print the readings) with `cargo test --release --test soak -- --ignored --nocapture`.
 
 #[path = "common/small_configs.rs"]
 mod small_configs;
@@ -21,6 +21,7 @@ fn rss() -> Option<u64> {
 }
 
 #[test]
+#[ignore = "about a minute on one core: scripts/dev/test.sh runs it beside the later sections; by hand: cargo test --test soak -- --ignored --nocapture"]
 fn a_thousand_runs_in_one_process_keep_memory_stable() {
     let Some(_) = rss() else {
         eprintln!("no /proc/self/statm: the soak's memory readings need Linux");

@@ -40,20 +40,32 @@ bash scripts/dev/setup.sh
 # One build of the native tests: the core's tests are one integration crate (tests/core) plus the three that need
 # their own process (tests/soak.rs, tests/mnist_page.rs, tests/shipped_page.rs); the CLI binary built here is the one the python,
 # fuzz-seed and browser sections use (no second build of it).
-section "native: cargo fmt --check, cargo clippy -D warnings, cargo test"
-# Formatting and lints first: either failing stops the run here, naming the command that fixes or shows it. The
-# fuzz crate is its own workspace (fuzz/); plain `cargo fmt` there checks its targets only (`--all` would check the
-# core again through the path dependency). Clippy builds check-mode artifacts that `cargo test` does not reuse:
-# measured cost in docs/testing.md ("The test command").
+section "native: cargo fmt --check, cargo test (clippy -D warnings and the toy kind beside the later sections)"
+# Formatting first: a failure stops the run here, naming the command that fixes it. The fuzz crate is its own
+# workspace (fuzz/); plain `cargo fmt` there checks its targets only (`--all` would check the core again through
+# the path dependency).
 if ! cargo fmt --all --check || ! (cd fuzz && cargo fmt --check); then
   echo "scripts/dev/test.sh: the code is not formatted: run \`cargo fmt --all && (cd fuzz && cargo fmt)\` and commit"
   exit 1
 fi
-if ! cargo clippy --workspace --all-targets -- -D warnings; then
-  echo "scripts/dev/test.sh: clippy found warnings (above): fix them, or allow one narrowly with its reason" \
-    "(see [workspace.lints.clippy] in Cargo.toml); check with \`cargo clippy --workspace --all-targets -- -D warnings\`"
-  exit 1
-fi
+# Background jobs run in their own session (setsid, so that a stopped run can end them with their children). With
+# the kernel's autogroup scheduling (on here: /proc/sys/kernel/sched_autogroup_enabled = 1) a new session is a new
+# group that gets an equal share of the CPU whatever its nice value, and a measured run showed it: the threaded
+# BNN e2e test took 179 s beside the fuzz build instead of 85 s. So each job first lowers its own group's weight
+# (autogroup nice 19; ignored where there is none).
+LOW_PRIORITY='{ echo 19 > /proc/self/autogroup; } 2>/dev/null || true; '
+# Clippy (-D warnings) and the toy kind (scripts/dev/toy-kind.sh: a new kind = its folder + two registry lines) need
+# no test result: they run beside the later sections at the lowest priority, in a build directory of their own
+# (check-mode artifacts, which `cargo test` cannot reuse; the toy kind's check reuses clippy's), and fill the core
+# that pytest and the single-threaded page leave idle. Each prints "NAME: N passed, M failed" for the closing count;
+# their output is printed when they end (the last section waits for them).
+LINT_LOG="$(dirname "$LOG")/lint.log"
+setsid bash -c "$LOW_PRIORITY"'export CARGO_TARGET_DIR="$PWD/target/lint"
+  if nice -n 19 cargo clippy --workspace --all-targets -- -D warnings; then echo "clippy: 1 passed, 0 failed"
+  else echo "clippy: 0 passed, 1 failed: fix the warnings above, or allow one narrowly with its reason (see [workspace.lints.clippy] in Cargo.toml); check with \`cargo clippy --workspace --all-targets -- -D warnings\`"; fi
+  nice -n 19 bash scripts/dev/toy-kind.sh' >"$LINT_LOG" 2>&1 &
+LINT_PID=$!
+trap 'st=$?; for p in "${LINT_PID:-}" "${SOAK_PID:-}"; do [ -z "$p" ] || kill -- "-$p" 2>/dev/null || true; done; if [ $st -ne 0 ] && [ -z "$TIMES_SHOWN" ]; then s=$SEC_NAME; times_table; echo "scripts/dev/test.sh: stopped in section \"$s\" (exit $st)"; fi' EXIT
 cargo test --all-targets 2>&1 | tee -a "$LOG"
 cargo test --doc 2>&1 | tee -a "$LOG"
 # The CLI that cargo test has just built: the python and browser sections compare bits with it (a copy outside
@@ -61,16 +73,22 @@ cargo test --doc 2>&1 | tee -a "$LOG"
 if [ -x target/debug/tunelab ]; then
   export TUNELAB_CLI="$(dirname "$LOG")/tunelab"; cp target/debug/tunelab "$TUNELAB_CLI"
 fi
+# The library soak (tests/soak.rs: 1,000 runs in one process, 45-115 s on one core) is #[ignore]d in the run above: a
+# copy of its binary runs it beside the later sections at the lowest priority (its resident-memory readings are its
+# own process's); its result line enters the closing count at the end.
+SOAK_LOG="$(dirname "$LOG")/soak.log"; SOAK_PID=""
+SOAK_BIN=$(cargo test --test soak --no-run --message-format=json 2>/dev/null | grep -o '"executable":"[^"]*/soak-[^"]*"' | tail -1 | cut -d'"' -f4)
+if [ -n "$SOAK_BIN" ] && cp "$SOAK_BIN" "$(dirname "$LOG")/soak-test"; then
+  setsid bash -c "$LOW_PRIORITY"'nice -n 19 "$1" --ignored --nocapture' soak "$(dirname "$LOG")/soak-test" >"$SOAK_LOG" 2>&1 &
+  SOAK_PID=$!
+else
+  echo "soak: 0 passed, 1 failed (no test binary from cargo test --test soak --no-run)" >"$SOAK_LOG"
+fi
 # The fuzz targets' seed corpora (presets of every kind, CSV files, KSD inputs) from the test binary just built;
 # the fuzz run itself comes later, beside the browser tests.
 rm -rf fuzz/seeds
 FUZZ_SEEDS=ok
 TUNELAB_FUZZ_SEEDS="$PWD/fuzz/seeds" cargo test -q --test core robustness::fuzz_seeds >/dev/null 2>&1 || FUZZ_SEEDS=failed
-
-# A new experiment kind is its folder plus two registry lines (docs/layout.md): a toy kind added to a temporary copy
-# of the Rust sources, and nothing else, must check (`toy-kind: N passed, M failed` enters the closing count).
-section "toy kind: scripts/dev/toy-kind.sh (a new kind = its folder + two registry lines)"
-bash scripts/dev/toy-kind.sh 2>&1 | tee -a "$LOG" || true
 
 # The Python package (crates/python: maturin wheel, pytest, a local Ray cluster); pytest's "N passed" /
 # "N failed" enter the closing count. A failure here is counted, not fatal, so the other sections still run.
@@ -110,11 +128,6 @@ fi
 # target, counted below. It runs beside the browser tests at the lowest CPU priority (nice 19): the page's tests
 # leave a core idle much of the time (the single-threaded page computes on one worker), and the fuzz build
 # (ASan, about 6 CPU-minutes) fills it without taking CPU from them. Its output is printed when it ends.
-# Background jobs run in their own session (setsid, so that a stopped run can end them with their children). With
-# the kernel's autogroup scheduling (on here: /proc/sys/kernel/sched_autogroup_enabled = 1) a new session is a new
-# group that gets an equal share of the CPU whatever its nice value, and the measured run showed it: the threaded
-# BNN e2e test took 179 s beside the fuzz build instead of 85 s. So each job first lowers its own group's weight (autogroup nice 19; ignored where there is none).
-LOW_PRIORITY='{ echo 19 > /proc/self/autogroup; } 2>/dev/null || true; '
 FUZZ_LOG="$(dirname "$LOG")/fuzz.log"; FUZZ_T0=$(date +%s.%N)
 if [ "$FUZZ_SEEDS" = ok ]; then
   # Its own session (setsid), so that a stopped run can end it with all its children; its end time in FUZZ_END.
@@ -125,7 +138,7 @@ if [ "$FUZZ_SEEDS" = ok ]; then
 else
   echo "fuzz target seeds: failed (cargo test --test core robustness::fuzz_seeds)" >"$FUZZ_LOG"; FUZZ_PID=""
 fi
-trap 'st=$?; { [ -n "${FUZZ_PID:-}" ] && kill -- "-$FUZZ_PID" 2>/dev/null; } || true; if [ $st -ne 0 ] && [ -z "$TIMES_SHOWN" ]; then s=$SEC_NAME; times_table; echo "scripts/dev/test.sh: stopped in section \"$s\" (exit $st)"; fi' EXIT
+trap 'st=$?; for p in "${FUZZ_PID:-}" "${LINT_PID:-}" "${SOAK_PID:-}"; do [ -z "$p" ] || kill -- "-$p" 2>/dev/null || true; done; if [ $st -ne 0 ] && [ -z "$TIMES_SHOWN" ]; then s=$SEC_NAME; times_table; echo "scripts/dev/test.sh: stopped in section \"$s\" (exit $st)"; fi' EXIT
 
 if [ -d tests/e2e ]; then
   # The wasm page once (scripts/dev/build-wasm.sh skips a flavour whose inputs did not change, and links the
@@ -139,7 +152,19 @@ if [ -d tests/e2e ]; then
   node --test --test-concurrency=1 tests/e2e/ 2>&1 | tee -a "$LOG" || true
 fi
 
-section "fuzz: cargo-fuzz targets, ${FUZZ_SECONDS:-10} s each (started beside the browser tests; waiting for the rest)"
+section "background: clippy, the toy kind (started after the formatting check) and the soak (after cargo test), cargo-fuzz targets ${FUZZ_SECONDS:-10} s each (started beside the browser tests); waiting for the rest"
+BG_WAIT_T0=$(date +%s.%N)
+[ -z "${LINT_PID:-}" ] || wait "$LINT_PID" || true
+LINT_PID=""
+cat "$LINT_LOG" | tee -a "$LOG"
+[ -z "${SOAK_PID:-}" ] || wait "$SOAK_PID" || true
+SOAK_PID=""
+cat "$SOAK_LOG" | tee -a "$LOG"
+grep -Eq '^test result: ' "$SOAK_LOG" || echo "soak: 0 passed, 1 failed (no result line)" | tee -a "$LOG"
+echo "[background] waited $(elapsed "$BG_WAIT_T0") s at the end for clippy, the toy kind and the soak"
+grep -Eq '^clippy: [0-9]+ passed' "$LINT_LOG" || echo "clippy: 0 passed, 1 failed (no result line: the job was killed?)" | tee -a "$LOG"
+grep -Eq '^toy-kind: [0-9]+ passed' "$LINT_LOG" || echo "toy-kind: 0 passed, 1 failed (no result line)" | tee -a "$LOG"
+drop target/lint
 [ -z "${FUZZ_PID:-}" ] || wait "$FUZZ_PID" || true
 FUZZ_PID=""
 cat "$FUZZ_LOG" | tee -a "$LOG"
