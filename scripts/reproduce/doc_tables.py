@@ -10,6 +10,8 @@ and KEY names the generator and its committed raw report(s):
     mamba-speedup:SET  MAMBA-KSD's compute against both grid searches, from the committed `tunelab compare` reports
                   of SET: `logreg` (docs/results/mamba/table1/fresh-run and fresh-plain-ksd, seeds 1-10), or one
                   of docs/results/mamba/{pmf-paper,pmf-paper-seed3,pmf,mnist-bnn-softmax,mnist-bnn}/SAMPLER.json
+    pmf-kernels:NAME  docs/results/mamba/NAME/ and NAME-plain/ (scripts/reproduce/mamba/pmf-table.sh with PAPER=1, and
+                  KERNEL=plain): MAMBA-KSD's choice and RMSE under both Stein kernels beside the kernel-free tuners
     pmf-probe:NAME  docs/results/mamba/page/NAME.json   (examples/pmf_page_probe.rs: tuners' chains and exact draws)
     tvo:NAME      docs/results/tvo/NAME/d*.report.json   (scripts/reproduce/tvo/figure4.sh; the table is
                   scripts/reproduce/tvo/table.mjs's, run here on the committed reports)
@@ -344,6 +346,35 @@ def pmf_probe_block(name):
     return "\n".join(out) + "\n"
 
 
+def pmf_kernels_block(name):
+    """The paper's PMF (App. B.2) with both Stein kernels: per sampler MAMBA-KSD's choice and its fresh-evaluation test
+    RMSE and posterior sd under the run kernel (docs/results/mamba/NAME/) and the paper's plain kernel
+    (docs/results/mamba/NAME-plain/), beside grid (log-loss) and the heuristic of the run-kernel reports (they use
+    no Stein kernel: the same runs), and which tuner has the lowest RMSE."""
+    out = [f"The paper's PMF, run and data seed 2 (reports `{MAMBA}/{name}/SAMPLER.json`, run kernel, and "
+           f"`{MAMBA}/{name}-plain/SAMPLER.json`, the paper's plain kernel; grid (log-loss) and the heuristic from the "
+           "first, they use no Stein kernel). Test RMSE of a fresh chain from the MAP; sd = the chosen arm's posterior "
+           "sd averaged over the coordinates (its tuning chain); \"-\": no finite RMSE.", "",
+           "| sampler | MAMBA-KSD, run kernel: h, batch, sd, RMSE | MAMBA-KSD, plain kernel: h, batch, sd, RMSE | "
+           "grid (KSD), plain: RMSE | grid (log-loss) RMSE | heuristic RMSE | lowest RMSE |",
+           "|---|---|---|---|---|---|---|"]
+    f4 = lambda v: "-" if v is None else f"{v:.4f}"
+    for smp in SAMPLERS:
+        run, plain = ({e["name"]: e for e in json.load(open(os.path.join(ROOT, MAMBA, d, smp + ".json")))["result"]["entries"]}
+                      for d in (name, name + "-plain"))
+        arm = lambda e: (f"{e['best']['step']:.2e}, {e['best']['batch']}, {e['best']['posterior']['std_avg']:.3f}, "
+                         f"{f4(e['evaluation'].get('test_rmse'))}")
+        cand = {"MAMBA-KSD (run)": run["MAMBA-KSD"], "MAMBA-KSD (plain)": plain["MAMBA-KSD"],
+                "grid (KSD) (plain)": plain["grid (KSD)"], "grid (log-loss)": run["grid (log-loss)"],
+                "heuristic": run["heuristic"]}
+        rm = {k: e["evaluation"].get("test_rmse") for k, e in cand.items()}
+        low = min(v for v in rm.values() if v is not None)
+        best = " = ".join(k for k, v in rm.items() if v == low)
+        out.append(f"| {smp} | {arm(run['MAMBA-KSD'])} | {arm(plain['MAMBA-KSD'])} | {f4(rm['grid (KSD) (plain)'])} | "
+                   f"{f4(rm['grid (log-loss)'])} | {f4(rm['heuristic'])} | {best} |")
+    return "\n".join(out) + "\n"
+
+
 def tvo_block(name):
     """The TVO table of scripts/reproduce/tvo/table.mjs (the script the run wrote it with), run on the committed
     reports in docs/results/tvo/NAME/."""
@@ -422,7 +453,7 @@ def tvo_one_block(name):
     return f"Raw report: `{rel}`.\n\n" + out.rstrip("\n") + "\n"
 
 
-GENERATORS = {"bandit": bandit_block, "hoag": hoag_block, "hoag-summary": hoag_summary_block, "pmf-probe": pmf_probe_block, "tvo": tvo_block, "tvo-long": tvo_long_block, "tvo-one": tvo_one_block, "mamba-speedup": mamba_speedup_block,
+GENERATORS = {"bandit": bandit_block, "hoag": hoag_block, "hoag-summary": hoag_summary_block, "pmf-probe": pmf_probe_block, "tvo": tvo_block, "pmf-kernels": pmf_kernels_block, "tvo-long": tvo_long_block, "tvo-one": tvo_one_block, "mamba-speedup": mamba_speedup_block,
               "lr": lambda arg: {"numbers": lr_numbers_block, "multitask": lr_multitask_block}[arg](arg)}
 
 
@@ -575,6 +606,11 @@ def _tvo_paired(name, method, others):
     return out
 
 
+def _pmf_rmse(name, sampler, tuner):
+    """A tuner's fresh-evaluation test RMSE in a committed compare report docs/results/mamba/NAME/SAMPLER.json."""
+    return entries(os.path.join(MAMBA, name, sampler + ".json"))[tuner]["test_rmse"]
+
+
 def _bandit(slug, name):
     """(mean, lo, hi) of one method's final simple regret in a committed bandit report (as its table gives it)."""
     rep = json.load(open(os.path.join(ROOT, "docs", "results", "bandit", "reports", slug + ".json")))
@@ -603,6 +639,15 @@ QUOTES = [
     ("docs/HOAG-LRSCHED.md", "it ranks {:g}th of 13 among the\ndecays at the median",
      lambda: (quantiles(_lr_decay_ranks())[0],)),
     ("docs/paper-lr-schedule.md", "of 6 decays drawn from the 12 is {:.5f}", lambda: (_expected_best6_median(),)),
+    ("docs/paper-mamba.md", "(SGLD {:.3f}, SGLD-CV {:.3f}, SGHMC {:.3f} against\n  {:.3f}-{:.3f}) and better on SGNHT and "
+     "SGNHT-CV ({:.3f} and {:.3f} against {:.3f} and {:.3f}), where it now has the\n  lowest RMSE of every tuner (the "
+     "heuristic {:.3f} and {:.3f})",
+     lambda: (*[_pmf_rmse("pmf-paper-plain", s, "MAMBA-KSD") for s in ("sgld", "sgld-cv", "sghmc")],
+              min(_pmf_rmse("pmf-paper", s, "MAMBA-KSD") for s in ("sgld", "sgld-cv", "sghmc", "sghmc-cv")),
+              max(_pmf_rmse("pmf-paper", s, "MAMBA-KSD") for s in ("sgld", "sgld-cv", "sghmc", "sghmc-cv")),
+              *[_pmf_rmse("pmf-paper-plain", s, "MAMBA-KSD") for s in ("sgnht", "sgnht-cv")],
+              *[_pmf_rmse("pmf-paper", s, "MAMBA-KSD") for s in ("sgnht", "sgnht-cv")],
+              *[_pmf_rmse("pmf-paper", s, "heuristic") for s in ("sgnht", "sgnht-cv")])),
     ("docs/paper-dttts.md", "final simple regret {:.3f} [{:.3f}, {:.3f}]",
      lambda: _bandit("reservoir-beta-1-3-", "d-ttts")),
     ("docs/bandit.md", "Beta(1, 1) {:.3f} [{:.3f}, {:.3f}] vs TTTS {:.3f} [{:.3f}, {:.3f}]; Beta(3, 1) {:.3f} [{:.3f},\n"
