@@ -26,7 +26,8 @@
 //! optimum is the config's (Pedregosa 2016, Sec. 3.1: the best of 10 randomly initialised HOAG runs, lowered to
 //! any lower accurate loss of the run). `SETTING-cap1000` (e.g. `logreg-cap1000`) is the setting with the inner cap
 //! at 1,000 iterations instead of the paper's 100 (a stated variant); `SETTING-authors-step` the setting with the
-//! authors' code's step rule (C = 0.25, step x 1/0.95) instead of the text's (C from the data, beta = 1.05).
+//! authors' code's step rule (C = 0.25, step x 1/0.95) instead of the text's (C from the data, beta = 1.05);
+//! `SETTING-sum-loss` the setting with the paper's summed losses of eq. 4-5 (`loss_scale: "sum"`).
 
 use std::sync::atomic::AtomicBool;
 use tunelab::experiments::hoag::{self, HoagBudget, HoagConfig, HoagData, ProblemKind};
@@ -42,6 +43,11 @@ fn config(setting: &str, seed: u64) -> HoagConfig {
     if let Some(base) = setting.strip_suffix("-cap1000") {
         let mut c = config(base, seed);
         c.max_inner_iter = 1000;
+        return c;
+    }
+    if let Some(base) = setting.strip_suffix("-sum-loss") {
+        let mut c = config(base, seed);
+        c.loss_scale = hoag::LossScale::Sum;
         return c;
     }
     if let Some(base) = setting.strip_suffix("-authors-step") {

@@ -115,9 +115,11 @@ if [ -f scripts/dev/docs.sh ]; then
 fi
 
 # Every generated table of the docs against the committed raw report it comes from (no experiment re-runs; under
-# a second): scripts/reproduce/doc_tables.py --check regenerates each block and fails naming the ones that differ.
+# a second): scripts/reproduce/doc_tables.py --check regenerates each block and fails naming the ones that differ;
+# --self-test checks that a changed digit in a generated table and in a quoted figure is caught.
 section "docs-consistency: generated tables against their committed raw reports (scripts/reproduce/doc_tables.py)"
-if python3 scripts/reproduce/doc_tables.py --check 2>&1 | tee -a "$LOG"; then
+if python3 scripts/reproduce/doc_tables.py --check 2>&1 | tee -a "$LOG" &&
+  python3 scripts/reproduce/doc_tables.py --self-test 2>&1 | tee -a "$LOG"; then
   echo "doc tables: 1 passed, 0 failed" | tee -a "$LOG"
 else
   echo "doc tables: 0 passed, 1 failed (python3 scripts/reproduce/doc_tables.py --check)" | tee -a "$LOG"

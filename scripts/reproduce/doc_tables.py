@@ -10,19 +10,26 @@ and KEY names the generator and its committed raw report(s):
     mamba-speedup:SET  MAMBA-KSD's compute against both grid searches, from the committed `tunelab compare` reports
                   of SET: `logreg` (docs/results/mamba/table1/fresh-run and fresh-plain-ksd, seeds 1-10), or one
                   of docs/results/mamba/{pmf-paper,pmf-paper-seed3,pmf,mnist-bnn-softmax,mnist-bnn}/SAMPLER.json
+    pmf-kernels:NAME  docs/results/mamba/NAME/ and NAME-plain/ (scripts/reproduce/mamba/pmf-table.sh with PAPER=1, and
+                  KERNEL=plain): MAMBA-KSD's choice and RMSE under both Stein kernels beside the kernel-free tuners
     pmf-probe:NAME  docs/results/mamba/page/NAME.json   (examples/pmf_page_probe.rs: tuners' chains and exact draws)
-    tvo:figure4   docs/results/tvo/figure4/d*.report.json   (scripts/reproduce/tvo/figure4.sh; the table is
+    tvo:NAME      docs/results/tvo/NAME/d*.report.json   (scripts/reproduce/tvo/figure4.sh; the table is
                   scripts/reproduce/tvo/table.mjs's, run here on the committed reports)
+    tvo-long:NAME  docs/results/tvo/NAME/*.report.json   (one report: scripts/reproduce/tvo/long-d10.sh)
+    tvo-one:NAME  docs/results/tvo/NAME.report.json   (one report, scripts/reproduce/tvo/mnist-table.mjs's table:
+                  scripts/reproduce/tvo/mnist-paper.sh, mnist.sh)
     lr:numbers    docs/results/lr-schedule/numbers/PRESET-SEED.json   (scripts/reproduce/lr-schedule/numbers.sh)
     lr:multitask  docs/results/lr-schedule/multitask/mt-SEED.json    (scripts/reproduce/lr-schedule/multitask.sh)
 Nothing is re-run: every number of a block is computed here from the per-seed values of its report.
-Whole generated files (FILES: www/panels/tune/measured.js, the measured facts the tune panel's reading quotes) are
+Whole generated files (FILES: www/panels/tune/measured.js and www/panels/lr-schedule/measured.js, the measured facts
+the tune and learning-rate readings quote) are
 written and checked the same way when no doc is named, and so are figures quoted in prose (QUOTES: each sentence
 recomputed from the committed reports must appear in its doc; they are checked, not rewritten).
 
-Usage: python3 scripts/reproduce/doc_tables.py [--check] [DOC.md ...]
+Usage: python3 scripts/reproduce/doc_tables.py [--check | --self-test] [DOC.md ...]
 (default: every .md file under docs/ and README.md; --write is the default, --check writes nothing and exits 1,
-naming each block, when a doc differs from what its report gives).
+naming each block, when a doc differs from what its report gives; --self-test checks that --check catches one
+changed digit in a generated table and in a quoted figure, and writes nothing).
 """
 import json
 import math
@@ -136,8 +143,10 @@ def hoag_block(setting):
            for s in seeds if s.get("reference_hoag_runs") is not None]
     out = [f"HOAG benchmark `{setting}`, seeds {first}..={last}, n_train {s0['n_train']} n_test {s0['n_test']} "
            f"n_validation {s0['n_validation']} features {s0['n_features']} hyperparameters {s0['n_hyper']}; "
-           f"inner cap {rep['max_inner_iter']} iterations for every method, step rule `{rep['step_rule']}`; raw "
-           f"report `{path}`",
+           f"inner cap {rep['max_inner_iter']} iterations for every method, step rule `{rep['step_rule']}`"
+           + ("; the paper's summed losses (eq. 4-5, `loss_scale: sum`: λ on the paper's scale, the validation loss "
+              "still a mean)" if rep["config_first_seed"].get("loss_scale") == "sum" else "")
+           + f"; raw report `{path}`",
            f"target: relative suboptimality {target:.0e} of the outer loss (accurate inner solutions, off the clock) "
            f"against the reference optimum: the lowest final loss of {rep['reference_runs']} randomly initialised "
            f"HOAG (exponential) runs, lowered to any lower accurate loss of the run"
@@ -337,6 +346,35 @@ def pmf_probe_block(name):
     return "\n".join(out) + "\n"
 
 
+def pmf_kernels_block(name):
+    """The paper's PMF (App. B.2) with both Stein kernels: per sampler MAMBA-KSD's choice and its fresh-evaluation test
+    RMSE and posterior sd under the run kernel (docs/results/mamba/NAME/) and the paper's plain kernel
+    (docs/results/mamba/NAME-plain/), beside grid (log-loss) and the heuristic of the run-kernel reports (they use
+    no Stein kernel: the same runs), and which tuner has the lowest RMSE."""
+    out = [f"The paper's PMF, run and data seed 2 (reports `{MAMBA}/{name}/SAMPLER.json`, run kernel, and "
+           f"`{MAMBA}/{name}-plain/SAMPLER.json`, the paper's plain kernel; grid (log-loss) and the heuristic from the "
+           "first, they use no Stein kernel). Test RMSE of a fresh chain from the MAP; sd = the chosen arm's posterior "
+           "sd averaged over the coordinates (its tuning chain); \"-\": no finite RMSE.", "",
+           "| sampler | MAMBA-KSD, run kernel: h, batch, sd, RMSE | MAMBA-KSD, plain kernel: h, batch, sd, RMSE | "
+           "grid (KSD), plain: RMSE | grid (log-loss) RMSE | heuristic RMSE | lowest RMSE |",
+           "|---|---|---|---|---|---|---|"]
+    f4 = lambda v: "-" if v is None else f"{v:.4f}"
+    for smp in SAMPLERS:
+        run, plain = ({e["name"]: e for e in json.load(open(os.path.join(ROOT, MAMBA, d, smp + ".json")))["result"]["entries"]}
+                      for d in (name, name + "-plain"))
+        arm = lambda e: (f"{e['best']['step']:.2e}, {e['best']['batch']}, {e['best']['posterior']['std_avg']:.3f}, "
+                         f"{f4(e['evaluation'].get('test_rmse'))}")
+        cand = {"MAMBA-KSD (run)": run["MAMBA-KSD"], "MAMBA-KSD (plain)": plain["MAMBA-KSD"],
+                "grid (KSD) (plain)": plain["grid (KSD)"], "grid (log-loss)": run["grid (log-loss)"],
+                "heuristic": run["heuristic"]}
+        rm = {k: e["evaluation"].get("test_rmse") for k, e in cand.items()}
+        low = min(v for v in rm.values() if v is not None)
+        best = " = ".join(k for k, v in rm.items() if v == low)
+        out.append(f"| {smp} | {arm(run['MAMBA-KSD'])} | {arm(plain['MAMBA-KSD'])} | {f4(rm['grid (KSD) (plain)'])} | "
+                   f"{f4(rm['grid (log-loss)'])} | {f4(rm['heuristic'])} | {best} |")
+    return "\n".join(out) + "\n"
+
+
 def tvo_block(name):
     """The TVO table of scripts/reproduce/tvo/table.mjs (the script the run wrote it with), run on the committed
     reports in docs/results/tvo/NAME/."""
@@ -347,7 +385,75 @@ def tvo_block(name):
     return f"Raw reports: `{d}/`.\n\n" + out.rstrip("\n") + "\n"
 
 
-GENERATORS = {"bandit": bandit_block, "hoag": hoag_block, "hoag-summary": hoag_summary_block, "pmf-probe": pmf_probe_block, "tvo": tvo_block, "mamba-speedup": mamba_speedup_block,
+def _tvo_report(name):
+    """The one committed TVO report of docs/results/tvo/NAME/ (or docs/results/tvo/NAME.report.json)."""
+    d = os.path.join(ROOT, "docs", "results", "tvo", name)
+    if os.path.isdir(d):
+        fs = sorted(f for f in os.listdir(d) if f.endswith(".report.json"))
+        if len(fs) != 1:
+            raise SystemExit(f"doc_tables: docs/results/tvo/{name}/ holds {len(fs)} reports, expected 1")
+        return os.path.join("docs", "results", "tvo", name, fs[0]), json.load(open(os.path.join(d, fs[0])))
+    rel = os.path.join("docs", "results", "tvo", name + ".report.json")
+    return rel, json.load(open(os.path.join(ROOT, rel)))
+
+
+def _mean_sd(v):
+    m = sum(v) / len(v)
+    return m, (math.sqrt(sum((x - m) ** 2 for x in v) / (len(v) - 1)) if len(v) > 1 else float("nan"))
+
+
+def tvo_long_block(name):
+    """A TVO run of few methods over seeds (scripts/reproduce/tvo/long-d10.sh): windows and GP choices per run (the
+    GP chooses after its d random initial schedules: `gp.init` unset is the free points + 1 = d), test log p(x) and
+    KL per seed with mean ± sd, and the paired differences GP-UCB minus each method."""
+    rel, rep = _tvo_report(name)
+    c, r = rep["config"], rep["result"]
+    d = r["d"]
+    init = (c.get("gp") or {}).get("init") or d
+    seeds = [c["seed"] + k for k in range(c["repeats"])]
+    by = {}
+    for run in r["runs"]:
+        by.setdefault(run["method"], {})[run["repeat"]] = run
+    win = c["window"]
+    wtxt = (f"fixed windows of {win} epochs" if isinstance(win, (int, float)) else
+            f"the paper's windows (w = {win['initial']}, one more every {win['grow_every']} rounds, early update on a "
+            f"drop of {win['early_drop']})")
+    out = [f"Raw report: `{rel}`. {c['data']['source']}, d = {d}, {c['epochs']} epochs, {wtxt}, beta in "
+           f"[{c['beta_box'][0]}, {c['beta_box'][1]}], test log p(x) by IWAE with K = {r['iwae_k']}; seeds "
+           f"{', '.join(map(str, seeds))}; wall time {rep['compute']['wall_seconds']:.0f} s on "
+           f"{rep['compute']['threads']} thread(s).", "",
+           "| method | windows per run | GP choices per run | test log p(x) per seed | mean ± sd | test KL, mean ± sd |",
+           "|---|---:|---:|---:|---:|---:|"]
+    for m, runs in by.items():
+        ws = sorted({len(x["windows"]) for x in runs.values()})
+        gp = sorted({max(0, len(x["windows"]) - init) for x in runs.values()}) if m.startswith("gp-ucb") else None
+        lp = [runs[k]["final_metrics"]["log_px"] for k in sorted(runs)]
+        kl = [runs[k]["final_metrics"]["kl"] for k in sorted(runs)]
+        rng = lambda v: "-".join(map(str, sorted({v[0], v[-1]})))
+        out.append(f"| {m} | {rng(ws)} | {rng(gp) if gp else '-'} | {', '.join(f'{x:.3f}' for x in lp)} | "
+                   "{:.3f} ± {:.3f} | ".format(*_mean_sd(lp)) + "{:.3f} ± {:.3f} |".format(*_mean_sd(kl)))
+    out += ["", "Paired difference of test log p(x), GP-UCB minus each method (positive = GP-UCB better):", "",
+            "| method | mean ± sd | per seed |", "|---|---:|---:|"]
+    g = by["gp-ucb"]
+    for m, runs in by.items():
+        if m == "gp-ucb":
+            continue
+        diff = [g[k]["final_metrics"]["log_px"] - runs[k]["final_metrics"]["log_px"] for k in sorted(runs)]
+        out.append("| {} | {:+.3f} ± {:.3f} | ".format(m, *_mean_sd(diff)) + ", ".join(f"{x:+.3f}" for x in diff) + " |")
+    return "\n".join(out) + "\n"
+
+
+def tvo_one_block(name):
+    """The table of one TVO report (scripts/reproduce/tvo/mnist-table.mjs, the script the run wrote it with), run on
+    the committed report docs/results/tvo/NAME.report.json."""
+    import subprocess
+    rel = os.path.join("docs", "results", "tvo", name + ".report.json")
+    out = subprocess.run(["node", os.path.join(ROOT, "scripts", "reproduce", "tvo", "mnist-table.mjs"),
+                          os.path.join(ROOT, rel)], capture_output=True, text=True, check=True).stdout
+    return f"Raw report: `{rel}`.\n\n" + out.rstrip("\n") + "\n"
+
+
+GENERATORS = {"bandit": bandit_block, "hoag": hoag_block, "hoag-summary": hoag_summary_block, "pmf-probe": pmf_probe_block, "tvo": tvo_block, "pmf-kernels": pmf_kernels_block, "tvo-long": tvo_long_block, "tvo-one": tvo_one_block, "mamba-speedup": mamba_speedup_block,
               "lr": lambda arg: {"numbers": lr_numbers_block, "multitask": lr_multitask_block}[arg](arg)}
 
 
@@ -489,6 +595,35 @@ def _hoag_final(setting, method):
                                                                           setting + ".json"))))[method]])[0]
 
 
+def _tvo_paired(name, method, others):
+    """Mean and sd over seeds of the paired test log p(x) difference `method` minus each of `others` (flattened)."""
+    runs = {}
+    for run in _tvo_report(name)[1]["result"]["runs"]:
+        runs.setdefault(run["method"], {})[run["repeat"]] = run["final_metrics"]["log_px"]
+    out = []
+    for o in others:
+        out += _mean_sd([runs[method][k] - runs[o][k] for k in sorted(runs[o])])
+    return out
+
+
+def _pmf_rmse(name, sampler, tuner):
+    """A tuner's fresh-evaluation test RMSE in a committed compare report docs/results/mamba/NAME/SAMPLER.json."""
+    return entries(os.path.join(MAMBA, name, sampler + ".json"))[tuner]["test_rmse"]
+
+
+def _bandit(slug, name):
+    """(mean, lo, hi) of one method's final simple regret in a committed bandit report (as its table gives it)."""
+    rep = json.load(open(os.path.join(ROOT, "docs", "results", "bandit", "reports", slug + ".json")))
+    return summarize(next(a["simple"] for a in rep["algorithms"] if a["name"] == name), rep["band"])
+
+
+def _hoag_at_edge(setting, method="HOAG (exponential)"):
+    """Seeds whose final hyperparameter lies within 1 of the box's lower edge (a committed HOAG report)."""
+    rep = json.load(open(os.path.join(ROOT, "docs", "results", "hoag", setting + ".json")))
+    lo = rep["config_first_seed"]["bounds"][0]
+    return sum(1 for s in rep["seeds"] for m in s["methods"] if m["name"] == method and m["final_hyper"][0] < lo + 1)
+
+
 # Figures quoted in prose, each recomputed from the committed reports: (doc, text with {} for the figures, a
 # function giving the figures). --check fails when the doc no longer holds the text the reports give.
 QUOTES = [
@@ -504,21 +639,88 @@ QUOTES = [
     ("docs/HOAG-LRSCHED.md", "it ranks {:g}th of 13 among the\ndecays at the median",
      lambda: (quantiles(_lr_decay_ranks())[0],)),
     ("docs/paper-lr-schedule.md", "of 6 decays drawn from the 12 is {:.5f}", lambda: (_expected_best6_median(),)),
+    ("docs/paper-mamba.md", "(SGLD {:.3f}, SGLD-CV {:.3f}, SGHMC {:.3f} against\n  {:.3f}-{:.3f}) and better on SGNHT and "
+     "SGNHT-CV ({:.3f} and {:.3f} against {:.3f} and {:.3f}), where it now has the\n  lowest RMSE of every tuner (the "
+     "heuristic {:.3f} and {:.3f})",
+     lambda: (*[_pmf_rmse("pmf-paper-plain", s, "MAMBA-KSD") for s in ("sgld", "sgld-cv", "sghmc")],
+              min(_pmf_rmse("pmf-paper", s, "MAMBA-KSD") for s in ("sgld", "sgld-cv", "sghmc", "sghmc-cv")),
+              max(_pmf_rmse("pmf-paper", s, "MAMBA-KSD") for s in ("sgld", "sgld-cv", "sghmc", "sghmc-cv")),
+              *[_pmf_rmse("pmf-paper-plain", s, "MAMBA-KSD") for s in ("sgnht", "sgnht-cv")],
+              *[_pmf_rmse("pmf-paper", s, "MAMBA-KSD") for s in ("sgnht", "sgnht-cv")],
+              *[_pmf_rmse("pmf-paper", s, "heuristic") for s in ("sgnht", "sgnht-cv")])),
+    ("docs/paper-dttts.md", "final simple regret {:.3f} [{:.3f}, {:.3f}]",
+     lambda: _bandit("reservoir-beta-1-3-", "d-ttts")),
+    ("docs/bandit.md", "Beta(1, 1) {:.3f} [{:.3f}, {:.3f}] vs TTTS {:.3f} [{:.3f}, {:.3f}]; Beta(3, 1) {:.3f} [{:.3f},\n"
+     "  {:.3f}] vs SH {:.3f} [{:.3f}, {:.3f}]; 0.25 + 0.5 Beta(1, 1) {:.3f} [{:.3f}, {:.3f}] vs SH {:.3f} [{:.3f}, {:.3f}]",
+     lambda: (*_bandit("reservoir-beta-1-1-", "d-ttts"), *_bandit("reservoir-beta-1-1-", "ttts"),
+              *_bandit("reservoir-beta-3-1-", "d-ttts"), *_bandit("reservoir-beta-3-1-", "successive-halving"),
+              *_bandit("reservoir-0-25-0-5-beta-1-1-", "d-ttts"),
+              *_bandit("reservoir-0-25-0-5-beta-1-1-", "successive-halving"))),
+    ("docs/tvo.md", "Paired, GP-UCB minus random schedules (uniform in the same box,\nno GP) is {:+.3f} ± {:.3f} (ahead "
+     "on two of three seeds, within the spread), minus log-uniform {:+.3f} ± {:.3f} (behind\non all three)",
+     lambda: _tvo_paired("long-d10", "gp-ucb", ("random", "log-uniform"))),
     ("docs/hoag-bench/logreg.md", "iterate is {} above the optimum at the median",
      lambda: (sci(_hoag_final("logreg", "HOAG (exponential)")),)),
+    ("docs/hoag-bench/logreg.md", "HOAG (exponential) ends {} above the optimum at the median instead of\n{}, and at "
+     "the box's lower edge in {} of 10 seeds instead of {}",
+     lambda: (sci(_hoag_final("logreg-sum-loss", "HOAG (exponential)")), sci(_hoag_final("logreg", "HOAG (exponential)")),
+              _hoag_at_edge("logreg-sum-loss"), _hoag_at_edge("logreg"))),
+    ("docs/paper-hoag.md", "the same seeds) it ends {} above the optimum at the median and at the edge in {} of 10\n  seeds",
+     lambda: (sci(_hoag_final("logreg-sum-loss", "HOAG (exponential)")), _hoag_at_edge("logreg-sum-loss"))),
+    ("docs/hoag-bench/lesson.md", "HOAG (exponential) ends {} above the optimum at the median, at the box's lower edge in "
+     "{} of 10 seeds", lambda: (sci(_hoag_final("lesson-sum-loss", "HOAG (exponential)")), _hoag_at_edge("lesson-sum-loss"))),
     ("docs/hoag-bench/mnist.md", "touches the target in 4 of 10 seeds and ends\n{:.1f} above the optimum",
      lambda: (_hoag_final("mnist", "HOAG (exponential)"),)),
 ]
 
 
-def check_quotes():
-    """The QUOTES texts the committed reports give that their docs do not hold."""
+def check_quotes(texts=None):
+    """The QUOTES texts the committed reports give that their docs do not hold (`texts`: {doc: text} read instead
+    of the files)."""
     missing = []
     for doc, text, figures in QUOTES:
         want = text.format(*figures())
-        if want not in open(os.path.join(ROOT, doc)).read():
+        held = (texts or {}).get(doc)
+        if want not in (held if held is not None else open(os.path.join(ROOT, doc)).read()):
             missing.append(f"{doc}: quoted figure \"{want}\"")
     return missing
+
+
+def stale_blocks(text):
+    """Keys of the generated blocks of a doc's text that differ from what their committed reports give."""
+    return [m.group("key") for m in BLOCK.finditer(text) if render(m.group("key")) != m.group("body")]
+
+
+def _bump_digit(text, start=0):
+    """`text` with its first digit at or after `start` changed (9 -> 0, else + 1)."""
+    i = next(k for k in range(start, len(text)) if text[k].isdigit())
+    return text[:i] + str((int(text[i]) + 1) % 10) + text[i + 1:]
+
+
+def self_test():
+    """--self-test: the check itself can fail. One digit changed in a generated table and in a quoted figure must
+    each be reported, and the unchanged docs must not be."""
+    failures = []
+    doc = "docs/bandit-tables.md"
+    text = open(os.path.join(ROOT, doc)).read()
+    m = BLOCK.search(text)
+    table = m.start("body") + m.group("body").index("\n|")  # a digit inside the table, not the header
+    if stale_blocks(text):
+        failures.append(f"{doc} is already stale")
+    if stale_blocks(_bump_digit(text, table)) != [m.group("key")]:
+        failures.append(f"a changed number in {doc}'s block {m.group('key')} was not caught")
+    qdoc, qtext, figures = QUOTES[0]
+    want = qtext.format(*figures())
+    src = open(os.path.join(ROOT, qdoc)).read()
+    if check_quotes({qdoc: src}):
+        failures.append(f"{qdoc} does not hold its quoted figure")
+    if not check_quotes({qdoc: src.replace(want, _bump_digit(want))}):
+        failures.append(f"a changed quoted figure in {qdoc} was not caught")
+    for f in failures:
+        print(f"doc_tables --self-test: {f}", file=sys.stderr)
+    print("doc_tables --self-test: a changed digit in a generated table and in a quoted figure are both caught"
+          if not failures else f"doc_tables --self-test: {len(failures)} failure(s)")
+    sys.exit(1 if failures else 0)
 
 
 def measured_js():
@@ -569,7 +771,27 @@ def measured_js():
     )
 
 
-FILES = {os.path.join("www", "panels", "tune", "measured.js"): measured_js}
+def lr_measured_js():
+    """www/panels/lr-schedule/measured.js: the multi-task result over seeds that the learning-rate reading quotes
+    beside its one-seed run, from the committed reports of scripts/reproduce/lr-schedule/multitask.sh."""
+    reps = lr_reports("multitask")
+    seeds = sorted(r["seed"] for r in reps.values())
+    beat = {k: sum(1 for r in reps.values()
+                   if r["multitask"][k]["best_so_far"][-1] < r["multitask"]["cold"]["best_so_far"][-1])
+            for k in ("universal", "learn_location")}
+    facts = {"preset": "mnist-multitask", "seeds": seeds, "universal_beat_cold": beat["universal"],
+             "learn_location_beat_cold": beat["learn_location"]}
+    return (
+        "// Generated by `python3 scripts/reproduce/doc_tables.py` from committed reports; do not edit. The test\n"
+        "// command's `python3 scripts/reproduce/doc_tables.py --check` fails when this file differs from what they give.\n\n"
+        f"/** The mnist-multitask preset natively over seeds (scripts/reproduce/lr-schedule/multitask.sh; `{LR}/multitask/\n"
+        " * mt-SEED.json`): on how many seeds each warm start's best run on the new task is below the cold tuner's. */\n"
+        f"export const LR_MULTITASK_SEEDS = Object.freeze({json.dumps(facts, indent=2, sort_keys=True)});\n"
+    )
+
+
+FILES = {os.path.join("www", "panels", "tune", "measured.js"): measured_js,
+         os.path.join("www", "panels", "lr-schedule", "measured.js"): lr_measured_js}
 
 
 def render(key):
@@ -588,6 +810,8 @@ def docs(args):
 
 
 def main():
+    if "--self-test" in sys.argv[1:]:
+        self_test()
     check = "--check" in sys.argv[1:]
     bad, blocks = [], 0
     for path in docs(sys.argv[1:]):

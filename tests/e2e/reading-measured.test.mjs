@@ -66,3 +66,18 @@ test('the paper-logreg-page reason quotes the committed evaluation reports, noth
     assert.ok(why.includes(want), `${want} in: ${why}`);
   }
 });
+
+test('the learning-rate multi-task reading quotes the committed seeds, nothing else', async () => {
+  const { mtReading } = await import('../../www/panels/lr-schedule/reading.js');
+  const { readdirSync } = await import('node:fs');
+  const dir = 'docs/results/lr-schedule/multitask/';
+  const reps = readdirSync(new URL(dir, ROOT)).filter((f) => f.endsWith('.json')).map((f) => json(dir + f).result);
+  const below = (/** @type {string} */ k) => reps.filter((r) => r.multitask[k].best_so_far.at(-1) < r.multitask.cold.best_so_far.at(-1)).length;
+  const want = `${reps.length} seeds`;
+  const counts = `universal beat cold in ${below('universal')} and learn-location in ${below('learn_location')}`;
+  // Every committed seed's own reading names the seeds' count and the counts the reports give.
+  for (const r of reps) {
+    const text = mtReading(r.multitask).join(' ');
+    assert.ok(text.includes(want) && text.includes(counts), `seed ${r.seed}: ${text}`);
+  }
+});

@@ -7,6 +7,7 @@
 #   SETTING-cap1000   the same setting with the inner cap at 1,000 iterations (the stated variant of the paper's
 #       100): docs/results/hoag/SETTING-cap1000.json, block `hoag:SETTING-cap1000` in docs/hoag-bench/SETTING.md
 #   SETTING-authors-step  the same setting with the authors' code's step rule (C = 0.25, step x 1/0.95), likewise
+#   SETTING-sum-loss  the same setting with the paper's summed losses of eq. 4-5 (loss_scale "sum"), likewise
 # SEEDS=N runs seeds 1..N instead of 1..10 (a smaller size; the table's header names the seeds).
 #   kernel-ridge-diagnosis  (examples/hoag_ridge_diagnose.rs)      -> printed (docs/hoag-bench/kernel-ridge-diagnosis.md
 #                                                                     keeps a hand-written first line)
@@ -26,7 +27,7 @@ for part in "${PARTS[@]}"; do
     *) t0=$(date +%s)
        $HEAVY cargo run --release -q --example hoag_bench -- "$part" 1 "${SEEDS:-10}" > "target/hoag-bench-$part.txt"
        echo "$part: $(( $(date +%s) - t0 )) s" >&2
-       base="${part%-cap1000}"; base="${base%-authors-step}"
+       base="${part%-cap1000}"; base="${base%-authors-step}"; base="${base%-sum-loss}"
        page="docs/hoag-bench/$base.md"
        if ! grep -q "^<!-- BEGIN generated hoag:$part: " "$page" 2>/dev/null; then
          printf '\n<!-- BEGIN generated hoag:%s: scripts/reproduce/doc_tables.py -->\n<!-- END generated hoag:%s -->\n' \

@@ -3,7 +3,10 @@ wall time of each sampler's process from its .time file, `/usr/bin/time -f "%M %
 import json, sys, os
 
 d = sys.argv[1]
-print("| sampler | tuner | chosen h | batch | test RMSE | KSD (run kernel) | grad evals | wall s |")
+# the Stein kernel of the reports' scores (metric.kernel; unset is the run kernel)
+kernels = {(json.load(open(os.path.join(d, f)))["config"].get("metric") or {}).get("kernel") or "run"
+           for f in os.listdir(d) if f.endswith(".json")}
+print(f"| sampler | tuner | chosen h | batch | test RMSE | KSD ({' / '.join(sorted(kernels)) or 'run'} kernel) | grad evals | wall s |")
 print("|---|---|---|---|---|---|---|---|")
 procs = []
 missing = []

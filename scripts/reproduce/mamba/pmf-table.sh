@@ -14,6 +14,11 @@
 #   PAPER=1     the paper's model and grid instead of the pmf preset's: scripts/reproduce/mamba/pmf-paper.json (App.
 #               B.2: hierarchical prior, 12 step sizes 1e-2..10^-7.5, batches 100/10/1%, L in {5, 10}) with the
 #               sampler, seeds, budget and tuners above; written to docs/results/mamba/pmf-paper/ and docs/pmf-paper-results.md
+#   KERNEL      the Stein kernel of MAMBA-KSD's and grid (KSD)'s scores (`metric.kernel`; default the config's, the
+#               run kernel); KERNEL=plain is the paper's plain IMQ KSD (c = 1, beta = -1/2, V-statistic). The paper's
+#               PMF with it: PAPER=1 KERNEL=plain TUNERS="MAMBA-KSD,grid (KSD)" OUT_DIR=docs/results/mamba/pmf-paper-plain
+#               DOC_OUT=docs/pmf-paper-plain-results.md (grid (log-loss) and the heuristic use no Stein kernel)
+#   THREADS     threads of each `tunelab compare` (default: its own default)
 #   SAMPLERS    the samplers to run (default: "sgld sgld-cv sghmc sghmc-cv sgnht sgnht-cv"); the table lists those
 #               whose report exists
 #   TUNELAB     the command that runs tunelab (default: $CARGO_TARGET_DIR/release/tunelab, or the argument)
@@ -35,16 +40,19 @@ OUT="${OUT_DIR:-$OUT}"; DOC="${DOC_OUT:-$DOC}"
 mkdir -p "$OUT"
 EXTRA=()
 if [ -n "${RATINGS:-}" ]; then EXTRA=(--ratings "$RATINGS"); fi
+if [ -n "${THREADS:-}" ]; then EXTRA+=(--threads "$THREADS"); fi
 for s in ${SAMPLERS:-sgld sgld-cv sghmc sghmc-cv sgnht sgnht-cv}; do
   echo "== $s" >&2
   # outside $OUT, whose *.json the slimming below reads as reports
   cfg=$(mktemp --suffix=.json)
   # The pmf preset (src/tune/presets.rs) with the settings above.
   if [ -n "${PAPER:-}" ]; then
-    python3 - "$s" "$GRAD_EVALS" "$SEED" "$DATA_SEED" "$TUNERS" > "$cfg" <<'EOF'
+    python3 - "$s" "$GRAD_EVALS" "$SEED" "$DATA_SEED" "$TUNERS" "${KERNEL:-}" > "$cfg" <<'EOF'
 import json, sys
-s, r, seed, data_seed, tuners = sys.argv[1:]
+s, r, seed, data_seed, tuners, kernel = sys.argv[1:]
 c = json.load(open("scripts/reproduce/mamba/pmf-paper.json"))
+if kernel:
+    c["metric"]["kernel"] = kernel
 c["sampler"] = {"kind": s}
 c["data"]["seed"] = int(data_seed)
 c["seed"] = int(seed)
@@ -80,7 +88,7 @@ done
 python3 scripts/reproduce/mamba/slim-report.py "$OUT"/*.json
 {
   if [ -n "${RATINGS:-}" ]; then echo "Ratings file $RATINGS, run seed $SEED, R = $GRAD_EVALS gradient evaluations per arm."
-  elif [ -n "${PAPER:-}" ]; then echo "The paper's model and grid (App. B.2, scripts/reproduce/mamba/pmf-paper.json: hierarchical prior, d = 53,380) on SIMULATED ratings of MovieLens-100K's shape (943 x 1,682, 100,000 ratings, data seed $DATA_SEED), run seed $SEED, R = $GRAD_EVALS gradient evaluations per arm; each choice evaluated by compare's default, a fresh chain from the MAP."
+  elif [ -n "${PAPER:-}" ]; then echo "The paper's model and grid (App. B.2, scripts/reproduce/mamba/pmf-paper.json: hierarchical prior, d = 53,380) on SIMULATED ratings of MovieLens-100K's shape (943 x 1,682, 100,000 ratings, data seed $DATA_SEED), run seed $SEED, R = $GRAD_EVALS gradient evaluations per arm; each choice evaluated by compare's default, a fresh chain from the MAP${KERNEL:+; Stein kernel: $KERNEL}."
   else echo "SIMULATED ratings of MovieLens-100K's shape (943 x 1,682, 100,000 ratings, data seed $DATA_SEED), 20 factors (d = 52,500), run seed $SEED, R = $GRAD_EVALS gradient evaluations per arm; each choice evaluated by compare's default, a fresh chain from the MAP (2 R, the first 10% removed as burn-in; Sec. 4.2)."; fi
   echo
   python3 scripts/reproduce/mamba/pmf-table.py "$OUT"

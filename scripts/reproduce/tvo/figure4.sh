@@ -5,8 +5,10 @@
 # by one every 10 rounds with early updates on a drop of 0.05, kappa_t of Theorem 1 as printed. Then GP-UCB
 # twice more on the same seeds: with tunelab's former fixed window w = 2 (more, shorter rounds), and with a
 # constant kappa = 2; then the markdown table of docs/tvo.md (generated into docs/tvo-table.md from the kept reports).
-# Usage: CARGO_TARGET_DIR=... [TVO_DS="2"] bash scripts/reproduce/tvo/figure4.sh   (about 25 minutes on 2 shared cores;
-# TVO_DS picks the d values, the table then has those columns; the committed table has d = 2: TVO_DS=2, 256 s)
+# Usage: CARGO_TARGET_DIR=... [TVO_DS="2"] [TVO_KEEP=DIR] bash scripts/reproduce/tvo/figure4.sh   (about 25 minutes on
+# 2 shared cores; TVO_DS picks the d values, the table then has those columns. The committed tables: d = 2,
+# `TVO_DS=2` (256 s), raw reports docs/results/tvo/figure4/; d = 5 and 10, `TVO_DS="5 10"
+# TVO_KEEP=docs/results/tvo/figure4-d5-10 RAYON_NUM_THREADS=1`, raw reports docs/results/tvo/figure4-d5-10/)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 cargo build --release -p tunelab-cli --quiet
@@ -27,9 +29,10 @@ for d in ${TVO_DS:-2 5 10}; do
 done
 # The reports, without GP snapshots, are the committed raw reports (TVO_KEEP, default docs/results/tvo/figure4/);
 # docs/tvo-table.md's table is generated from them by scripts/reproduce/doc_tables.py (block tvo:figure4, which
-# runs table.mjs on them). TVO_TABLE writes table.mjs's output on this run's reports to a file as well.
+# runs table.mjs on them; docs/tvo-table-d5-10.md's block tvo:figure4-d5-10 likewise). TVO_TABLE writes table.mjs's
+# output on this run's reports to a file as well.
 KEEP="${TVO_KEEP:-docs/results/tvo/figure4}"
 python3 scripts/reproduce/tvo/slim.py "$KEEP" "$OUT"/d*.report.json
-python3 scripts/reproduce/doc_tables.py docs/tvo-table.md
+python3 scripts/reproduce/doc_tables.py docs/tvo-table.md docs/tvo-table-d5-10.md
 if [ -n "${TVO_TABLE:-}" ]; then node scripts/reproduce/tvo/table.mjs "$OUT" > "$TVO_TABLE"; fi
 node scripts/reproduce/tvo/table.mjs "$KEEP"

@@ -140,6 +140,29 @@ pub enum StepRule {
     AuthorsCode,
 }
 
+/// How the losses are scaled. The paper writes sums (Pedregosa 2016, eq. 4: inner `Σ_i ψ(b_i a_iᵀx) + e^λ ‖x‖²`,
+/// outer `Σ_j ψ(b'_j a'_jᵀX(λ))`; eq. 5: outer `‖b − K_test X‖²`); tunelab's default divides each by its number of
+/// rows (and halves the penalty and the squared loss), which moves the logistic λ by `ln(n/2)` and scales every
+/// loss, hypergradient and Lipschitz constant that the step test (eq. 3) compares with the absolute tolerances ε_k.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum LossScale {
+    /// tunelab's: mean losses, `(e^λ / 2) ‖x‖²` penalty (logistic), outer `(1/2m) ‖b − K_test c‖²` (kernel ridge).
+    #[default]
+    Mean,
+    /// The paper's eq. 4-5: summed losses and the penalty `e^λ ‖x‖²`, so λ (the box, the start, the landscape and
+    /// `final_hyper`) is on the paper's scale. The validation loss is still reported as a mean.
+    Sum,
+}
+
+impl LossScale {
+    /// Whether this is the default (the config then leaves the field out, so default reports keep their bytes).
+    pub fn is_mean(&self) -> bool {
+        *self == LossScale::Mean
+    }
+}
+
 /// One method to compare (JSON: `{"kind": "hoag", "tolerance": "cubic"}`, `{"kind": "grid"}`, ...).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -250,8 +273,9 @@ pub struct HoagConfig {
     /// Per method: stop at whichever limit comes first.
     #[serde(default)]
     pub budget: HoagBudget,
-    /// Starting hyperparameters of the gradient methods (default all 0; for `kernel-ridge` the log width
-    /// starts at `-log(n_feat)`, the paper's Sec. 3 "Initialization").
+    /// Starting hyperparameters of the gradient methods (default the paper's Sec. 3 "Initialization": the
+    /// regularisation at the paper's 0, which is `ln(2/n)` for the logistic problems' mean losses (n train rows)
+    /// and 0 with `loss_scale: "sum"` or for `kernel-ridge`, whose log width starts at `-log(n_feat)`).
     #[serde(default)]
     pub init: Option<Vec<f64>>,
     /// Box `[lo, hi]` for every hyperparameter (default `[-12, 12]`).
@@ -272,6 +296,9 @@ pub struct HoagConfig {
     /// HOAG's step rule (default `text`).
     #[serde(default)]
     pub step_rule: StepRule,
+    /// Mean losses (default, tunelab's) or the paper's summed losses of eq. 4-5 (`sum`).
+    #[serde(default, skip_serializing_if = "LossScale::is_mean")]
+    pub loss_scale: LossScale,
     /// Randomly initialised HOAG (exponential) runs whose lowest final outer loss defines the reference optimum
     /// (Sec. 3.1: "the minimum reached by 10 randomly initialized instances of HOAG with exponential decrease
     /// tolerance"; default 10). The reported reference is the lower of that and every accurate loss found in the
@@ -311,6 +338,7 @@ impl HoagConfig {
             blackbox_tol: d_bbtol(),
             max_inner_iter: d_inner(),
             step_rule: StepRule::Text,
+            loss_scale: LossScale::Mean,
             reference_runs: d_ref_runs(),
             landscape_points: d_land(),
             seed: d_seed(),

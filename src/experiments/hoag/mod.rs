@@ -44,7 +44,7 @@ mod validate;
 pub use config::*;
 pub use data::{builtin_data, problem_from_data};
 pub use hypergrad::{hypergradient, iterdiff_hypergradient, outer_loss_at};
-pub use problems::{Bilevel, InnerAt, KernelRidgeBilevel, LogisticBilevel, Split};
+pub use problems::{Bilevel, InnerAt, KernelRidgeBilevel, LogisticBilevel, Split, SumScale, Summed};
 pub use report::*;
 pub use solvers::{conjugate_gradient, lbfgs, SolveInfo};
 pub use sparse::{run_sparse, sparse_problem, SparseLogisticBilevel, SparseSplit};
@@ -90,6 +90,9 @@ pub(crate) fn run_problem_sized(
     observer: &mut dyn FnMut(&HoagEvent),
     cancel: &AtomicBool,
 ) -> Result<HoagReport> {
+    // The paper's summed losses (eq. 4-5) over the problem's mean ones when the config asks for them.
+    let summed = problems::Summed::new(pr);
+    let pr: &dyn Bilevel = if cfg.loss_scale == LossScale::Sum { &summed } else { pr };
     let names: Vec<String> = cfg.methods.iter().map(|m| m.name()).collect();
     observer(&HoagEvent::Started {
         methods: names.clone(),

@@ -50,6 +50,113 @@ pub trait Bilevel: Send + Sync {
     fn outer_lipschitz(&self) -> Option<f64> {
         None
     }
+    /// The factors that turn this problem's losses into the paper's summed ones ([`SumScale`]); the identity for
+    /// a problem that has no mean form (a problem you built keeps its own scale under `loss_scale: "sum"`).
+    fn sum_scale(&self) -> SumScale {
+        SumScale::IDENTITY
+    }
+}
+
+/// From tunelab's mean losses to the paper's sums (Pedregosa 2016, eq. 4-5): the inner objective times `inner`, the
+/// outer loss times `outer`, and λ on the paper's scale `λ_paper = λ + shift`. Logistic regression: `n · h(x, λ) =
+/// Σ_i ψ(b_i a_iᵀx) + (n e^λ / 2) ‖x‖²`, eq. 4's inner objective with `e^{λ_paper} = n e^λ / 2`, so `inner = n`,
+/// `shift = ln(n / 2)`, and `outer = m` (eq. 4's outer sum over the m test rows). Kernel ridge: the inner problem
+/// is eq. 5's implicit equation already and the outer `(1/2m) ‖b − K_test c‖²` times `2m` is eq. 5's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SumScale {
+    pub inner: f64,
+    pub outer: f64,
+    pub shift: f64,
+}
+
+impl SumScale {
+    pub const IDENTITY: SumScale = SumScale { inner: 1.0, outer: 1.0, shift: 0.0 };
+}
+
+/// A problem with the paper's summed losses ([`SumScale`]) over one with tunelab's mean losses: every derivative
+/// is the mean problem's times its factor, and λ is shifted to the paper's scale, so the box, the start and the
+/// landscape are the paper's. The validation loss stays the mean one (it is reported, not optimised).
+pub struct Summed<'a> {
+    pr: &'a dyn Bilevel,
+    s: SumScale,
+}
+
+impl<'a> Summed<'a> {
+    /// `pr` with the paper's summed losses (its [`Bilevel::sum_scale`]).
+    pub fn new(pr: &'a dyn Bilevel) -> Self {
+        Summed { pr, s: pr.sum_scale() }
+    }
+}
+
+impl Bilevel for Summed<'_> {
+    fn n_hyper(&self) -> usize {
+        self.pr.n_hyper()
+    }
+    fn n_inner(&self) -> usize {
+        self.pr.n_inner()
+    }
+    fn hyper_names(&self) -> Vec<String> {
+        self.pr.hyper_names()
+    }
+    fn at(&self, lam: &[f64]) -> Box<dyn InnerAt + '_> {
+        let mean_lam: Vec<f64> = lam.iter().map(|l| l - self.s.shift).collect();
+        Box::new(SummedAt { at: self.pr.at(&mean_lam), s: self.s })
+    }
+    fn default_init(&self) -> Vec<f64> {
+        self.pr.default_init().iter().map(|l| l + self.s.shift).collect()
+    }
+    fn outer_lipschitz(&self) -> Option<f64> {
+        self.pr.outer_lipschitz().map(|c| c * self.s.outer)
+    }
+}
+
+struct SummedAt<'a> {
+    at: Box<dyn InnerAt + 'a>,
+    s: SumScale,
+}
+
+impl InnerAt for SummedAt<'_> {
+    fn value_grad(&self, x: &[f64], g: &mut [f64]) -> f64 {
+        let v = self.at.value_grad(x, g);
+        g.iter_mut().for_each(|v| *v *= self.s.inner);
+        v * self.s.inner
+    }
+    fn hvp(&self, x: &[f64], v: &[f64], out: &mut [f64]) {
+        self.at.hvp(x, v, out);
+        out.iter_mut().for_each(|v| *v *= self.s.inner);
+    }
+    fn cross_t(&self, x: &[f64], q: &[f64], out: &mut [f64]) {
+        // d/dλ_paper = d/dλ: the shift does not change derivatives in λ.
+        self.at.cross_t(x, q, out);
+        out.iter_mut().for_each(|v| *v *= self.s.inner);
+    }
+    fn outer_grad(&self, x: &[f64], gx: &mut [f64], glam: &mut [f64]) -> f64 {
+        let f = self.at.outer_grad(x, gx, glam);
+        gx.iter_mut().chain(glam.iter_mut()).for_each(|v| *v *= self.s.outer);
+        f * self.s.outer
+    }
+    fn outer(&self, x: &[f64]) -> f64 {
+        self.at.outer(x) * self.s.outer
+    }
+    fn validation(&self, x: &[f64]) -> f64 {
+        self.at.validation(x)
+    }
+    fn solve(&self, x: &mut [f64], tol: f64, max_iter: usize) -> SolveInfo {
+        // |∇h_sum| <= tol is |∇h_mean| <= tol / inner; the iterates are the mean problem's.
+        self.at.solve(x, tol / self.s.inner, max_iter)
+    }
+    fn lipschitz(&self) -> f64 {
+        self.at.lipschitz() * self.s.inner
+    }
+    fn strong_convexity(&self) -> f64 {
+        self.at.strong_convexity() * self.s.inner
+    }
+    fn cost(&self) -> u64 {
+        self.at.cost()
+    }
+    fn linear(&self) -> bool {
+        self.at.linear()
+    }
 }
 
 /// The inner problem at fixed hyperparameters, with the derivatives HOAG needs. Every method counts its
@@ -326,6 +433,10 @@ impl<T: L2Logistic> Bilevel for T {
     fn outer_lipschitz(&self) -> Option<f64> {
         Some(mean_logistic_lipschitz(&self.test(), self.p()))
     }
+    fn sum_scale(&self) -> SumScale {
+        let n = self.train().len().max(1) as f64;
+        SumScale { inner: n, outer: self.test().len().max(1) as f64, shift: ln(n / 2.0) }
+    }
     fn at(&self, lam: &[f64]) -> Box<dyn InnerAt + '_> {
         let reg = if self.per_feature() { lam.iter().map(|l| exp(*l)).collect() } else { vec![exp(lam[0]); self.p()] };
         Box::new(LogisticAt { pr: self, reg, cost: Cell::new(0) })
@@ -473,6 +584,10 @@ impl Bilevel for KernelRidgeBilevel {
     /// to −log(n_feat)". (The median heuristic `median_log_width` is reachable as an explicit `init`.)
     fn default_init(&self) -> Vec<f64> {
         vec![-ln(self.p.max(1) as f64), 0.0]
+    }
+    fn sum_scale(&self) -> SumScale {
+        // The inner problem is eq. 5's implicit equation; the outer (1/2m) |b - K_test c|² times 2m is eq. 5's.
+        SumScale { inner: 1.0, outer: 2.0 * self.test.n.max(1) as f64, shift: 0.0 }
     }
     fn at(&self, lam: &[f64]) -> Box<dyn InnerAt + '_> {
         let gamma = exp(lam[0]);

@@ -533,3 +533,46 @@ fn the_reference_is_the_best_of_ten_random_hoag_runs_and_logistic_starts_at_the_
     assert!(rep0.reference_hoag_runs.is_none());
     assert_eq!(rep0.methods[0].final_loss, rep.methods[0].final_loss);
 }
+
+#[test]
+fn the_summed_loss_is_the_papers_eq_4_on_its_lambda_scale() {
+    use tunelab::experiments::hoag::{LogisticBilevel, Split, Summed};
+    // Eq. 4: inner Σ_i ψ(b_i a_iᵀx) + e^λ ‖x‖², outer Σ_j ψ(b'_j a'_jᵀx), ψ(t) = log(1 + e^−t).
+    let (n, m, p) = (40, 30, 4);
+    let split = |rows: usize, k: usize| {
+        let x: Vec<f64> = (0..rows * p).map(|i| (((i * 37 + k * 11) % 23) as f64 / 11.0) - 1.0).collect();
+        let y = (0..rows).map(|i| if (i * 7 + k) % 3 == 0 { -1.0 } else { 1.0 }).collect();
+        Split { x, y, n: rows }
+    };
+    let (train, test) = (split(n, 1), split(m, 2));
+    let mean = LogisticBilevel::new(p, train.clone(), test.clone(), split(20, 3));
+    let paper = Summed::new(&mean);
+    let psi_sum = |s: &Split, x: &[f64]| -> f64 {
+        (0..s.n).map(|i| (1.0 + (-s.y[i] * (0..p).map(|j| s.x[i * p + j] * x[j]).sum::<f64>()).exp()).ln()).sum()
+    };
+    let x = [0.3, -0.7, 1.1, 0.2];
+    let mut g = vec![0.0; p];
+    for lam in [-3.0, 0.0, 2.5] {
+        let at = paper.at(&[lam]);
+        let want = psi_sum(&train, &x) + lam.exp() * x.iter().map(|v| v * v).sum::<f64>();
+        let got = at.value_grad(&x, &mut g);
+        assert!((got - want).abs() <= 1e-12 * want.abs(), "inner at λ = {lam}: {got} vs {want}");
+        let (got, want) = (at.outer(&x), psi_sum(&test, &x));
+        assert!((got - want).abs() <= 1e-12 * want.abs(), "outer: {got} vs {want}");
+        // The hypergradient is m times the mean problem's at λ − ln(n/2).
+        let (_, gs) = hypergradient(&paper, &[lam], 1e-12, 10_000);
+        let (_, gm) = hypergradient(&mean, &[lam - (n as f64 / 2.0).ln()], 1e-12, 10_000);
+        assert!((gs[0] - m as f64 * gm[0]).abs() <= 1e-6 * gs[0].abs().max(1e-8), "{gs:?} vs {m} x {gm:?}");
+    }
+    // Sec. 3 "Initialization": the regularisation starts at the paper's 0, and C is the summed loss's.
+    assert!(paper.default_init()[0].abs() < 1e-12, "{:?}", paper.default_init());
+    assert!((paper.outer_lipschitz().unwrap() - m as f64 * mean.outer_lipschitz().unwrap()).abs() < 1e-9);
+    // In a run the HOAG iterates start there.
+    let (mut cfg, data) = small(ProblemKind::Logreg, 150, 6);
+    cfg.loss_scale = hoag::LossScale::Sum;
+    cfg.methods = vec![MethodSpec::Hoag { tolerance: Tolerance::Exponential }];
+    cfg.budget = HoagBudget { cost: 300, seconds: None, max_iter: 5 };
+    cfg.reference_runs = 0;
+    let rep = contract::run_data::<HoagExperiment>(cfg, Some(&data), |_| {}, &AtomicBool::new(false)).unwrap();
+    assert_eq!(rep.methods[0].trace[0].hyper, vec![0.0]);
+}

@@ -56,7 +56,7 @@ export function hoagReading(report) {
     }
   }
   if (report.problem === 'kernel-ridge' && hoag && !(hoag.final <= TARGET)) {
-    parts.push('Measured reason on the simulated kernel-ridge preset (seeds 1–10, examples/hoag_ridge_diagnose.rs): the outer loss over (log width, log regularisation) has 5–17 local minima; HOAG, a local method, ends in the basin of a worse local minimum on 3 seeds and on 2 seeds reaches a flat plateau at the edge of the box (a kernel so narrow that it is the identity, where the hypergradient is 0).');
+    parts.push('Measured reason on the simulated kernel-ridge preset (examples/hoag_ridge_diagnose.rs, seeds 1–10 under the former protocol (C = 0.25, inner cap 1,000); the counts are in docs/hoag-bench/kernel-ridge-diagnosis.md): the outer loss over (log width, log regularisation) has several local minima; HOAG, a local method, can end in the basin of a worse local minimum, or on a flat plateau at the edge of the box (a kernel so narrow that it is the identity, where the hypergradient is 0).');
   }
   parts.push(`This is one seed (${report.seed}); bands over seeds 1–10 of the presets and real data sets are in docs/paper-hoag.md (cargo run --release --example hoag_bench).`);
   return parts.join(' ');

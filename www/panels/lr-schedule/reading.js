@@ -2,6 +2,7 @@
 // over minibatch seeds, where the dynamic tuner falls behind, which baseline won and with which rates, all
 // computed from the report's numbers (never hard-coded). Pure: no DOM, importable from node (tests/e2e).
 import { fmt3 } from '../../shared/format.js';
+import { LR_MULTITASK_SEEDS } from './measured.js';
 
 
 /** @param {number[]} v */
@@ -128,8 +129,10 @@ export function mtFacts(mt) {
   return { newTask: taskName(mt.tasks.at(-1)), candidates: mt.target_grid.length, bestCand, tuners, winner, prev, warmBeatCold: warm.filter((t) => t.best < cold.best).map((t) => t.name) };
 }
 
-/** The ten-seed native result the one-seed page run is read beside (scripts/reproduce/lr-schedule/multitask.sh). */
-const TEN_SEEDS = 'over ten seeds of the mnist-multitask preset natively, universal beat cold in 1 and learn-location in 3: docs/HOAG-LRSCHED.md';
+/** The native result over seeds the one-seed page run is read beside (generated from the committed reports of
+ * scripts/reproduce/lr-schedule/multitask.sh into measured.js). */
+const M = LR_MULTITASK_SEEDS;
+const SEEDS_TEXT = `over ${M.seeds.length} seeds of the ${M.preset} preset natively, universal beat cold in ${M.universal_beat_cold} and learn-location in ${M.learn_location_beat_cold}: docs/HOAG-LRSCHED.md`;
 
 /**
  * The multi-task reading, generated from the report's numbers (one paragraph per question).
@@ -142,10 +145,10 @@ export function mtReading(mt) {
   out.push(`On the new task ${f.newTask}, after ${mt.target_runs} runs each, the lowest final training loss is ${fmt3(f.winner.best)} (${f.winner.name}). `
     + `Warm start, universal: ${fmt3(uni.best)}; warm start, learn location: ${fmt3(learn.best)}; cold Algorithm 2: ${fmt3(cold.best)}; random search: ${fmt3(rnd.best)}. `
     + `The best of all ${f.candidates} candidate schedules, each run once on the new task (${f.candidates} runs), reached ${fmt3(f.bestCand)}.`);
-  out.push(f.warmBeatCold.length === 2 ? `Both warm starts (Sec. 4.4) beat the cold tuner in this run (one seed; ${TEN_SEEDS}).`
-    : f.warmBeatCold.length === 1 ? `Of the two warm starts (Sec. 4.4) only ${f.warmBeatCold[0]} beats the cold tuner in this run (one seed; ${TEN_SEEDS}).`
+  out.push(f.warmBeatCold.length === 2 ? `Both warm starts (Sec. 4.4) beat the cold tuner in this run (one seed; ${SEEDS_TEXT}).`
+    : f.warmBeatCold.length === 1 ? `Of the two warm starts (Sec. 4.4) only ${f.warmBeatCold[0]} beats the cold tuner in this run (one seed; ${SEEDS_TEXT}).`
       : `Neither warm start (Sec. 4.4) beats the cold tuner here (${fmt3(cold.best)}): the paper's warm starts lose on this run. `
-        + 'Measured reason (docs/HOAG-LRSCHED.md, ten seeds natively, where universal beat cold in 1 and learn-location in 3): the previous tasks help the first run only; then the warm model, made confident by the previous tasks\' traces, places the new task next to one of them, predicts it from that task and proposes runs close to its earlier ones, which end worse than predicted.');
+        + `Measured reason (docs/HOAG-LRSCHED.md, ${M.seeds.length} seeds natively, where universal beat cold in ${M.universal_beat_cold} and learn-location in ${M.learn_location_beat_cold}): the previous tasks help the first run only; then the warm model, made confident by the previous tasks' traces, places the new task next to one of them, predicts it from that task and proposes runs close to its earlier ones, which end worse than predicted.`);
   const ranks = f.prev.map((p) => p.rank);
   out.push(`Algorithm 2's own output, its α = 0.5 set run once on each previous task, ranks ${ranks.join(', ')} of the ${f.prev[0]?.of ?? 0} candidates there `
     + `(${f.prev.map((p) => `${p.task}: ${fmt3(p.ratio)}× the best candidate`).join('; ')}).`);
