@@ -29,7 +29,7 @@ const f3 = (/** @type {number} */ x) => x.toFixed(3);
 const out = [];
 out.push(`The paper's VAE and data (App. A; \`scripts/reproduce/tvo/mnist-paper.sh\`, settings in [tvo-mnist-paper-table.md](tvo-mnist-paper-table.md)) over ${runs.length} seeds (${runs.map((r) => r.seed).join(', ')}):`);
 out.push(`test log p(x) per seed, mean ± sd over the seeds (sample sd), the paired difference GP-UCB minus the method (positive = GP-UCB better) and the method's rank among the ${methods.length} per seed (1 = best).`);
-out.push(`Wall time per seed: ${runs.map((r) => `${r.seed}: ${r.wall}`).join('; ')} (seed 1000 on the earlier, slower machine).`);
+out.push(`Wall time per seed: ${runs.map((r) => `${r.seed}: ${r.wall}`).join('; ')} (on a shared machine under different loads: not comparable between seeds).`);
 out.push('');
 out.push(`| method | ${runs.map((r) => `seed ${r.seed}`).join(' | ')} | mean ± sd | GP-UCB minus it | rank per seed |`);
 out.push(`|---|${runs.map(() => '---:').join('|')}|---:|---:|---|`);

@@ -7,7 +7,8 @@
 # seed; no default was chosen on it), EPOCHS epochs (default 20; the paper: 10,000) in fixed windows of 1 epoch
 # (the paper's w = 6 growing rule would leave 3-4 windows in 20 epochs, inside GP-UCB's 5 random initial rounds:
 # one more than its 4 free points), batch 50, Adam lr 3e-3, IWAE K = 200 (the paper: 1,000, 1e-3, 5,000).
-# Writes docs/tvo-mnist-paper-table.md (node scripts/reproduce/tvo/mnist-table.mjs) for SEED=1000 (the default), or
+# Keeps the report in docs/results/tvo/mnist-paper/ and writes docs/tvo-mnist-paper-table.md (a block generated
+# from it by scripts/reproduce/doc_tables.py with scripts/reproduce/tvo/mnist-table.mjs) for SEED=1000 (the default), or
 # docs/tvo-mnist-paper-seed-SEED.md for another seed (1001 and 1002 were run after 1000, on a faster machine, one
 # thread each; no setting changed); node scripts/reproduce/tvo/mnist-paper-seeds.mjs summarises the seeds' tables.
 # Usage: CARGO_TARGET_DIR=... [EPOCHS=20] [THREADS=2] [SEED=1000] bash scripts/reproduce/tvo/mnist-paper.sh
@@ -27,6 +28,12 @@ c.update(kind="tvo", epochs=int(sys.argv[2]), window=1, seed=int(sys.argv[3]), r
 print(json.dumps(c))
 PY
 "$BIN" run --config "$OUT/mnist-paper-$SEED.json" --threads "${THREADS:-2}" --out "$OUT/mnist-paper-$SEED.report.json"
+# The report without GP snapshots is the committed raw report (docs/results/tvo/mnist-paper/); the table is the
+# generated block tvo-one:mnist-paper/mnist-paper-SEED (mnist-table.mjs run on it by scripts/reproduce/doc_tables.py).
+python3 scripts/reproduce/tvo/slim.py docs/results/tvo/mnist-paper "$OUT/mnist-paper-$SEED.report.json"
 TABLE=docs/tvo-mnist-paper-table.md; [ "$SEED" = 1000 ] || TABLE="docs/tvo-mnist-paper-seed-$SEED.md"
-node scripts/reproduce/tvo/mnist-table.mjs "$OUT/mnist-paper-$SEED.report.json" > "$TABLE"
+KEY="tvo-one:mnist-paper/mnist-paper-$SEED"
+grep -q "^<!-- BEGIN generated $KEY: " "$TABLE" 2>/dev/null ||
+  printf '<!-- BEGIN generated %s: scripts/reproduce/doc_tables.py -->\n<!-- END generated %s -->\n' "$KEY" "$KEY" > "$TABLE"
+python3 scripts/reproduce/doc_tables.py "$TABLE"
 cat "$TABLE"

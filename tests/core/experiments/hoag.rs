@@ -541,7 +541,7 @@ fn the_summed_loss_is_the_papers_eq_4_on_its_lambda_scale() {
     let (n, m, p) = (40, 30, 4);
     let split = |rows: usize, k: usize| {
         let x: Vec<f64> = (0..rows * p).map(|i| (((i * 37 + k * 11) % 23) as f64 / 11.0) - 1.0).collect();
-        let y = (0..rows).map(|i| if (i * 7 + k) % 3 == 0 { -1.0 } else { 1.0 }).collect();
+        let y = (0..rows).map(|i| if (i * 7 + k).is_multiple_of(3) { -1.0 } else { 1.0 }).collect();
         Split { x, y, n: rows }
     };
     let (train, test) = (split(n, 1), split(m, 2));
