@@ -1,7 +1,8 @@
-//! The ask/tell protocols of the algorithms in this module; the loops that run them (the SG-MCMC driver, the
-//! bandit runner, the step-size and TVO loops) own the budget, the cancel flag and the events.
+//! The ask/tell protocols of the algorithms in this module; the runs that drive them (on the round executor:
+//! the SG-MCMC tuning run and the bandit run; the step-size and TVO loops) own the budget, the cancel flag and
+//! the events.
 //!
-//! Two protocols, because the two families ask different questions:
+//! Two protocols, because the two families ask different questions (docs/layout.md, "Two ask/tell traits"):
 //! - [`BanditAlgo`]: one arm a round, one reward back (GP-UCB, TTTS, D-TTTS, successive halving, Hyperband,
 //!   uniform / random search);
 //! - [`Tuner`]: a round of several arms with a budget each, all their scores back, the pruned arms out (MAMBA's

@@ -2,6 +2,7 @@
 
 use super::{AlgoSpec, BanditConfig, BanditEvent, BanditReport, ProblemSpec};
 use crate::experiments::cost::{Basis, Cost, Phase};
+use crate::experiments::executor::Rounds;
 use crate::experiments::sgmcmc::problem::data_request;
 use crate::experiments::{DataRequest, Experiment, Inputs};
 use crate::Result;
@@ -104,6 +105,15 @@ impl Experiment for BanditExperiment {
         progress: &mut dyn FnMut(f64, f64, BanditEvent),
         stop: &AtomicBool,
     ) -> Result<BanditReport> {
+        self.run_rounds(inputs, progress, stop, Rounds::default())
+    }
+    fn run_rounds(
+        &self,
+        inputs: Inputs,
+        progress: &mut dyn FnMut(f64, f64, BanditEvent),
+        stop: &AtomicBool,
+        rounds: Rounds,
+    ) -> Result<BanditReport> {
         let total = self.cfg.rounds as f64;
         crate::experiments::bandit::run_checked(
             &self.cfg,
@@ -118,6 +128,7 @@ impl Experiment for BanditExperiment {
                 progress(done, total, e.clone())
             },
             stop,
+            rounds,
         )
     }
 

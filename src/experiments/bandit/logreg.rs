@@ -283,6 +283,12 @@ impl Problem for LogregSgd {
         let w = self.pool[k].trained.as_ref().map(|t| &t.0).ok_or_else(|| Error::numerical("untrained arm"))?;
         Ok(accuracy(&self.valid, w, Some(&rows)))
     }
+    fn replay(&mut self, arm: &Arm, _t: usize) -> Result<()> {
+        // an arm's training is charged on its first pull only
+        let k = index(arm, self.pool.len())?;
+        self.pool[k].charged = true;
+        Ok(())
+    }
     fn value(&mut self, arm: &Arm, _t: usize) -> f64 {
         match index(arm, self.pool.len()) {
             Ok(k) => self.ensure_trained(k),

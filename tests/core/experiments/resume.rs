@@ -62,11 +62,31 @@ fn stop_and_resume(cfg: &ExperimentConfig, k: usize) -> serde_json::Value {
     untimed(serde_json::to_value(&r).unwrap())
 }
 
+/// The first JSON path where two documents differ (a readable failure instead of two whole reports).
+fn first_difference(a: &serde_json::Value, b: &serde_json::Value, path: &str) -> Option<String> {
+    use serde_json::Value as V;
+    match (a, b) {
+        (V::Object(x), V::Object(y)) => x.keys().chain(y.keys()).find_map(|k| match (x.get(k), y.get(k)) {
+            (Some(u), Some(v)) => first_difference(u, v, &format!("{path}.{k}")),
+            _ => Some(format!("{path}.{k}: only in one")),
+        }),
+        (V::Array(x), V::Array(y)) if x.len() == y.len() => {
+            x.iter().zip(y).enumerate().find_map(|(i, (u, v))| first_difference(u, v, &format!("{path}[{i}]")))
+        }
+        _ => (a != b).then(|| format!("{path}: {a} against {b}")),
+    }
+}
+
 fn resumes_exactly(cfg: ExperimentConfig, min_checkpoints: usize) {
     let (whole, saved) = run_saving(&cfg);
     assert!(saved.len() >= min_checkpoints, "{} checkpoints", saved.len());
     for k in 1..saved.len() {
-        assert_eq!(stop_and_resume(&cfg, k), whole, "stopped at checkpoint {k} and resumed");
+        let resumed = stop_and_resume(&cfg, k);
+        assert!(
+            resumed == whole,
+            "stopped at checkpoint {k} and resumed: {:?}",
+            first_difference(&resumed, &whole, "")
+        );
     }
     // Resuming from the last checkpoint (every round done) only assembles the report.
     let c = Checkpoint::from_json(saved.last().unwrap()).unwrap();
@@ -88,6 +108,39 @@ fn a_tune_run_resumed_after_any_round_equals_the_run_never_stopped() {
 #[test]
 fn a_comparison_resumed_mid_tuner_or_between_tuners_equals_the_comparison_never_stopped() {
     resumes_exactly(ExperimentConfig::preset(Kind::Compare, "gaussian").unwrap(), 5);
+}
+
+/// A bandit preset cut to `rounds` rounds, 2 repeats and 6 checkpoint rounds (a chunk of rounds each: 6 saved
+/// states), for `algorithms` (indices into the preset's list; all when empty).
+fn small_bandit(preset: &str, rounds: usize, algorithms: &[usize], problem: serde_json::Value) -> ExperimentConfig {
+    let mut v = serde_json::to_value(ExperimentConfig::preset(Kind::Bandit, preset).unwrap()).unwrap();
+    for (k, x) in problem.as_object().unwrap() {
+        v["problem"][k] = x.clone();
+    }
+    v["rounds"] = rounds.into();
+    v["repeats"] = 2.into();
+    v["checkpoints"] = 6.into();
+    if !algorithms.is_empty() {
+        let all = v["algorithms"].as_array().unwrap().clone();
+        v["algorithms"] = algorithms.iter().map(|&i| all[i].clone()).collect();
+    }
+    ExperimentConfig::from_value(&mut v, None).unwrap()
+}
+
+#[test]
+fn a_bandit_run_resumed_after_any_chunk_of_rounds_equals_the_run_never_stopped() {
+    // Bernoulli arms with TTTS and successive halving (Beta posteriors, halving brackets).
+    resumes_exactly(crate::common::small_configs::small(Kind::Bandit), 6);
+    // Every problem whose pulls change its state, so that a resume must replay them: the TVO-like schedule
+    // (training progress; GP-UCB on ordered points, the optimal-schedule chart), kernel ridge HPO (each arm's
+    // pull count), logistic regression by SGD (an arm's training charged on its first pull); and the Branin
+    // function with GP-UCB (a GP refitted as it goes) and random search.
+    use serde_json::json;
+    resumes_exactly(small_bandit("tvo-schedule", 18, &[0, 3], json!({})), 6);
+    resumes_exactly(small_bandit("kernel-ridge-wine", 30, &[0, 3], json!({"reference_arms": 5, "truth_folds": 2})), 6);
+    let simulated = json!({"data": {"source": "simulate", "n": 200, "d": 3}, "pool": 12, "epochs": 1});
+    resumes_exactly(small_bandit("logreg-sgd", 30, &[0, 3], simulated), 6);
+    resumes_exactly(small_bandit("branin", 18, &[0, 2], json!({})), 6);
 }
 
 #[test]

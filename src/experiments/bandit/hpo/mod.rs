@@ -286,6 +286,14 @@ impl Problem for Hpo {
         };
         Ok(self.reward(*k, j))
     }
+    fn replay(&mut self, arm: &Arm, _t: usize) -> Result<()> {
+        // the arm's configuration is drawn (reports describe it) and its pull counted: its next pull is the next
+        // of its fixed sequence
+        let Arm::Index(k) = arm else { return Err(Error::config("hpo: arms are indices")) };
+        self.config(*k);
+        *self.pulls.entry(*k).or_insert(0) += 1;
+        Ok(())
+    }
     fn value(&mut self, arm: &Arm, _t: usize) -> f64 {
         match arm {
             Arm::Index(k) => self.truth(*k),

@@ -58,6 +58,9 @@ impl Problem for Reservoir {
         let m = self.mean(k);
         Ok(if rng.random::<f64>() < m { 1.0 } else { 0.0 })
     }
+    fn replay(&mut self, _arm: &Arm, _t: usize) -> Result<()> {
+        Ok(())
+    }
     fn value(&mut self, arm: &Arm, _t: usize) -> f64 {
         match arm_index(arm, None) {
             Ok(k) => self.mean(k),
@@ -101,6 +104,9 @@ impl Problem for FiniteBernoulli {
     fn pull(&mut self, arm: &Arm, _t: usize, rng: &mut Rng) -> Result<f64> {
         let k = arm_index(arm, Some(self.means.len()))?;
         Ok(if rng.random::<f64>() < self.means[k] { 1.0 } else { 0.0 })
+    }
+    fn replay(&mut self, _arm: &Arm, _t: usize) -> Result<()> {
+        Ok(())
     }
     fn value(&mut self, arm: &Arm, _t: usize) -> f64 {
         arm_index(arm, Some(self.means.len())).map(|k| self.means[k]).unwrap_or(f64::NAN)

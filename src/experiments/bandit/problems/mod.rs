@@ -42,6 +42,10 @@ pub trait Problem: Send {
     }
     /// One noisy reward of `arm` at round `t` (0-based); may advance an internal state.
     fn pull(&mut self, arm: &Arm, t: usize, rng: &mut Rng) -> Result<f64>;
+    /// Moves the internal state as [`Problem::pull`] of `arm` at round `t` does, without drawing a reward: a
+    /// resumed run replays its saved pulls with it. Every problem says what its pulls change (nothing, for
+    /// most), so a new one cannot forget.
+    fn replay(&mut self, arm: &Arm, t: usize) -> Result<()>;
     /// Expected reward of `arm` at round `t` in the current state.
     fn value(&mut self, arm: &Arm, t: usize) -> f64;
     /// Largest expected reward at round `t` in the current state.

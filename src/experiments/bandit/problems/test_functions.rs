@@ -204,6 +204,9 @@ impl Problem for TestFunction {
         let e: f64 = rng.sample(StandardNormal);
         Ok(self.mean(x, t) + self.noise_sd * e)
     }
+    fn replay(&mut self, _arm: &Arm, _t: usize) -> Result<()> {
+        Ok(())
+    }
     fn value(&mut self, arm: &Arm, t: usize) -> f64 {
         match arm_point(arm, self.dim) {
             Ok(x) => self.mean(x, t),

@@ -145,6 +145,12 @@ impl Problem for TvoSchedule {
         let e: f64 = rng.sample(StandardNormal);
         Ok(mean * (1.0 + self.noise_sd * e))
     }
+    fn replay(&mut self, arm: &Arm, _t: usize) -> Result<()> {
+        // the training progress the schedule drives
+        let b = arm_point(arm, self.d)?;
+        self.u += self.delta(b);
+        Ok(())
+    }
     fn value(&mut self, arm: &Arm, _t: usize) -> f64 {
         match arm_point(arm, self.d) {
             Ok(b) => self.expected_reward(b),

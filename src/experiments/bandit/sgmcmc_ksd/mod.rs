@@ -516,6 +516,9 @@ impl Problem for SgmcmcKsd {
         self.last_cost = self.table.cost[p][j];
         Ok(self.table.rewards[p][j])
     }
+    fn replay(&mut self, _arm: &Arm, _t: usize) -> Result<()> {
+        Ok(())
+    }
     fn value(&mut self, arm: &Arm, _t: usize) -> f64 {
         self.pool_index(arm).map(|p| self.table.value[p]).unwrap_or(f64::NAN)
     }

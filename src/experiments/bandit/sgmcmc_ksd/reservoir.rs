@@ -194,6 +194,14 @@ impl Problem for SgmcmcReservoir {
         self.last_cost = cost;
         Ok(r)
     }
+    fn replay(&mut self, arm: &Arm, _t: usize) -> Result<()> {
+        // the arm's configuration is drawn (reports describe it) and its pull counted: its next pull is the next
+        // of its fixed sequence
+        let Arm::Index(k) = arm else { return Err(Error::config("sgmcmc-ksd has discrete arms; got a point")) };
+        self.config(*k);
+        *self.pulls.entry(*k).or_insert(0) += 1;
+        Ok(())
+    }
     fn value(&mut self, arm: &Arm, _t: usize) -> f64 {
         match arm {
             Arm::Index(k) => self.truth(*k).unwrap_or(f64::NAN),
