@@ -16,7 +16,8 @@ Every experiment is one JSON document with a `kind`: `tune`, `compare`, `bandit`
 `step-size` or `tvo`. The same document drives `tunelab run --config FILE` (a per-kind command such as
 `tunelab hoag --config FILE` also takes it without `kind`), the page's worker (and, for `tune`, the page's URL
 hash), the Python `tunelab.run(config)` and every preset (`tunelab presets` lists them; `tunelab presets --show
-KIND/NAME` prints one; `tunelab run --kind KIND --preset NAME` runs one). The config is checked once, before
+KIND/NAME` prints one, its `\"$schema\"` naming `schemas/KIND.schema.json`, or the same file under `--schema-base
+URL`; `tunelab run --kind KIND --preset NAME` runs one). The config is checked once, before
 anything runs (`ExperimentConfig::check`, `src/experiments/`); an unknown field is an error naming its path and
 the nearest valid name.
 

@@ -241,9 +241,15 @@ pub fn run(args: &RunCmdArgs) -> Result<i32> {
 #[derive(clap::Args, Debug)]
 pub struct PresetsArgs {
     /// Print this preset's full JSON config (every default filled in), e.g. `tune/paper-logreg`; save it, edit
-    /// it and run it with `tunelab run --config FILE`.
+    /// it and run it with `tunelab run --config FILE`. Its `"$schema"` names the kind's JSON Schema, so an editor
+    /// validates and completes the saved file.
     #[arg(long, value_name = "KIND/NAME")]
     pub show: Option<String>,
+    /// Where `"$schema"` points: this prefix and the schema's file name (`tune.schema.json`). The default,
+    /// `schemas/`, is the folder of the repository and of the built site, relative to a file saved at their root;
+    /// give a URL (`https://YOUR-SITE/schemas/`) or a path for a file saved elsewhere.
+    #[arg(long, value_name = "URL", default_value = "schemas/", requires = "show")]
+    pub schema_base: String,
 }
 
 /// `tunelab presets`: the presets of every kind, or one preset's JSON.
@@ -252,8 +258,15 @@ pub fn presets(args: &PresetsArgs) -> Result<i32> {
         let (kind, name) = spec
             .split_once('/')
             .ok_or_else(|| Error::config(format!("--show takes KIND/NAME (e.g. tune/paper-logreg), got '{spec}'")))?;
-        let cfg = ExperimentConfig::preset(Kind::parse(kind)?, name)?;
-        let text = serde_json::to_string_pretty(&cfg).map_err(|e| Error::Io(format!("cannot write JSON: {e}")))?;
+        let kind = Kind::parse(kind)?;
+        let cfg = ExperimentConfig::preset(kind, name)?;
+        let mut value = serde_json::to_value(&cfg).map_err(|e| Error::Io(format!("cannot write JSON: {e}")))?;
+        if let Some(obj) = value.as_object_mut() {
+            // (`$` sorts before every field name: the key comes first, where editors look for it)
+            let url = format!("{}{}", args.schema_base, tunelab::schema::config_file(kind));
+            obj.insert(tunelab::strict::SCHEMA_KEY.into(), serde_json::Value::String(url));
+        }
+        let text = serde_json::to_string_pretty(&value).map_err(|e| Error::Io(format!("cannot write JSON: {e}")))?;
         println!("{text}");
         return Ok(0);
     }

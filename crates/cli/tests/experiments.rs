@@ -381,7 +381,8 @@ fn compare_saves_a_reference_then_reuses_it_for_another_sampler() {
     assert!(err.contains("ref.json") && err.contains("saved reference"), "{err}");
 }
 
-/// `presets --show KIND/NAME` prints a preset's full config; it runs as printed (a config file that `run` takes,
+/// `presets --show KIND/NAME` prints a preset's full config naming its JSON Schema (`"$schema"` first, the schema
+/// file `tunelab schema` writes, under `--schema-base`); it runs as printed (a config file that `run` takes,
 /// strictly parsed), and a malformed or unknown name is refused.
 #[test]
 fn presets_show_prints_a_runnable_config() {
@@ -389,6 +390,12 @@ fn presets_show_prints_a_runnable_config() {
     assert_eq!(code, Some(0), "{stderr}");
     let v: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
     assert_eq!(v["kind"], "hoag");
+    assert!(stdout.trim_start().starts_with("{\n  \"$schema\": \"schemas/hoag.schema.json\","), "{stdout}");
+    let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(v["$schema"].as_str().unwrap());
+    assert!(schema.is_file(), "{}", schema.display());
+    let (code, other, _) = tunelab(&["presets", "--show", "tune/demo", "--schema-base", "https://example.org/s/"]);
+    assert_eq!(code, Some(0));
+    assert!(other.contains("\"$schema\": \"https://example.org/s/tune.schema.json\""), "{other}");
     let parsed = tunelab::experiments::ExperimentConfig::from_json(&stdout, None).expect("strictly parseable");
     assert_eq!(
         parsed,

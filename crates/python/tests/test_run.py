@@ -46,6 +46,33 @@ def test_kinds_are_the_core_registry():
     assert k["tune"]["unit"] == "gradient evaluations"
 
 
+def test_every_registry_kind_has_its_python_tables_and_chart():
+    """Python's per-kind tables and charts live in one place (tunelab._kinds.VIEWS), checked against the core's
+    registry: a kind added to the core without its view fails here."""
+    import ast
+    import pathlib
+
+    from tunelab import _kinds
+
+    assert _kinds.missing() == []
+    assert set(_kinds.VIEWS) == set(tunelab.kinds()) | {"mamba"}
+    names = set()
+    for kind, v in _kinds.VIEWS.items():
+        assert v.tables and callable(getattr(tunelab.plot, v.chart)), kind
+        names |= set(v.tables)
+    # The stubs' TableName Literal lists exactly the tables the views make.
+    stub = pathlib.Path(_kinds.__file__).with_name("_frames.pyi").read_text()
+    literal = next(n.value for n in ast.walk(ast.parse(stub)) if isinstance(n, ast.Assign)
+                   and getattr(n.targets[0], "id", "") == "TableName")
+    assert {e.value for e in literal.slice.elts} == names
+    # A bare result (no envelope) is recognised as its kind by the views' shapes, in order.
+    shapes = {"compare": {"entries": []}, "bandit": {"algorithms": []}, "tune": {"arms": [], "rounds": []},
+              "step-size": {"gp_ucb": None}, "lr-schedule": {"methods": [], "intervals": []},
+              "hoag": {"methods": []}, "tvo": {"runs": [], "summary": []},
+              "mamba": {"plan": [], "rounds": [], "arms": []}}
+    assert {k: _kinds.kind_of(r, "test")[0] for k, r in shapes.items()} == {k: k for k in shapes}
+
+
 def test_run_equals_the_cli_run(cli, tmp_path):
     cfg = tunelab.preset("tune", "gaussian")
     events = []

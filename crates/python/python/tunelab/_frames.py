@@ -46,7 +46,7 @@ def _flat(row: Dict[str, Any]) -> Dict[str, Any]:
 _TUNE_PARAMS = ("step", "batch", "leapfrog")
 
 
-def _tune_arms(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+def tune_arms(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     rows = []
     for a in r["arms"]:
         # (the page's drill-down `draws`, a dict, are not a column)
@@ -69,7 +69,7 @@ def _round_visits(r: Dict[str, Any]) -> Iterator[Tuple[Dict[str, Any], int, int]
             yield rnd, a, k
 
 
-def _tune_rounds(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+def tune_rounds(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     rows = []
     for rnd, a, k in _round_visits(r):
         scores = r["arms"][a]["scores"]
@@ -78,7 +78,7 @@ def _tune_rounds(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     return rows
 
 
-def _tune_traces(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+def tune_traces(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     best = r.get("best")
     if not best:
         return []
@@ -87,23 +87,23 @@ def _tune_traces(r: Dict[str, Any]) -> List[Dict[str, Any]]:
             for i, row in enumerate(x)]
 
 
-_TUNE: Dict[str, Callable[[Dict[str, Any]], List[Dict[str, Any]]]] = {
-    "arms": _tune_arms, "rounds": _tune_rounds, "traces": _tune_traces,
+TUNE_TABLES: Dict[str, Callable[[Dict[str, Any]], List[Dict[str, Any]]]] = {
+    "arms": tune_arms, "rounds": tune_rounds, "traces": tune_traces,
 }
 
 
-def _compare(table: str) -> Callable[[Dict[str, Any]], List[Dict[str, Any]]]:
+def compare_table(table: str) -> Callable[[Dict[str, Any]], List[Dict[str, Any]]]:
     def rows(r: Dict[str, Any]) -> List[Dict[str, Any]]:
         if table == "evaluation":
             return [{"tuner": e["name"], **_flat(e["evaluation"])} for e in r["entries"]]
         # an entry is its tuner's report (flattened) with `name` and `evaluation`
-        return [{"tuner": e["name"], **row} for e in r["entries"] for row in _TUNE[table](e)]
+        return [{"tuner": e["name"], **row} for e in r["entries"] for row in TUNE_TABLES[table](e)]
     return rows
 
 
 # --- bandit ---
 
-def _bandit_regrets(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+def bandit_regrets(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     rows = []
     for alg in r["algorithms"]:
         for i, t in enumerate(r["rounds"]):
@@ -117,24 +117,24 @@ def _bandit_regrets(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     return rows
 
 
-def _bandit_arms(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+def bandit_arms(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     return [{"algorithm": alg["name"], **arm} for alg in r["algorithms"]
             for arm in ((alg.get("charts") or {}).get("arms") or [])]
 
 
 # --- traces of the other kinds ---
 
-def _method_traces(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+def method_traces(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     # hoag and lr-schedule: one row per trace point of each method
     return [{"method": m["name"], **_flat(p)} for m in r["methods"] for p in m["trace"]]
 
 
-def _lr_methods(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+def lr_methods(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     # one row per schedule: its family, final and test loss, divergence, steps, and its learning rates
     return [_flat({k: v for k, v in m.items() if k not in ("trace",)}) for m in r["methods"]]
 
 
-def _hoag_methods(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+def hoag_methods(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     rows = []
     for m in r["methods"]:
         row = _flat({k: v for k, v in m.items() if k != "trace"})
@@ -144,7 +144,7 @@ def _hoag_methods(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     return rows
 
 
-def _step_size_runs(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+def step_size_runs(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     rows = []
     for run in ([r["gp_ucb"]] if r.get("gp_ucb") else []) + list(r.get("fixed") or []):
         rows.append({"name": run["name"], "windows": len(run["steps"]), "last_step": run["steps"][-1] if run["steps"] else math.nan,
@@ -153,7 +153,7 @@ def _step_size_runs(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     return rows
 
 
-def _step_size_traces(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+def step_size_traces(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     rows = []
     for run in list(r.get("fixed") or []) + ([r["gp_ucb"]] if r.get("gp_ucb") else []):
         for w, (step, ksd) in enumerate(zip(run["steps"], run["ksd"])):
@@ -163,18 +163,18 @@ def _step_size_traces(r: Dict[str, Any]) -> List[Dict[str, Any]]:
 
 # --- tvo ---
 
-def _tvo_summary(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+def tvo_summary(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     # one row per method: test log p(x) and KL, mean and sd over repeats, and the diverged runs
     return [_flat(m) for m in r["summary"]]
 
 
-def _tvo_windows(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+def tvo_windows(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     # one row per run and window: the window's epoch, reward, bounds and its schedule's points (schedule_0..)
     return [{"method": run["method"], "repeat": run.get("repeat", 0), **_flat(w)}
             for run in r["runs"] for w in run["windows"]]
 
 
-def _tvo_integrand(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+def tvo_integrand(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     # one row per run and beta of the integrand E_pi_beta[log w] at the end of training
     rows = []
     for run in r["runs"]:
@@ -197,30 +197,17 @@ def _params(desc: Any) -> Dict[str, Any]:
     return {"params_arm": repr(desc)}
 
 
-def _mamba_arms(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+def mamba_arms(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     descs = r.get("arm_params") or [None] * len(r["arms"])
     return [{"arm": a["arm"], **(_params(d) if d is not None else {}), "pruned_round": a["pruned_round"],
              "rounds_run": len(a["scores"]), "score": _score(a["scores"][-1]) if a["scores"] else math.nan}
             for a, d in zip(r["arms"], descs)]
 
 
-def _mamba_rounds(r: Dict[str, Any]) -> List[Dict[str, Any]]:
+def mamba_rounds(r: Dict[str, Any]) -> List[Dict[str, Any]]:
     return [{"round": rnd["round"], "arm": a, "budget": rnd["budget"],
              "score": _score(r["arms"][a]["scores"][k]), "rows": r["arms"][a]["samples"][k],
              "pruned": a in rnd["pruned"]} for rnd, a, k in _round_visits(r)]
-
-
-_TABLES: Dict[str, Dict[str, Callable[[Dict[str, Any]], List[Dict[str, Any]]]]] = {
-    "tune": _TUNE,
-    "compare": {"arms": _compare("arms"), "rounds": _compare("rounds"), "traces": _compare("traces"),
-                "evaluation": _compare("evaluation")},
-    "bandit": {"regrets": _bandit_regrets, "arms": _bandit_arms},
-    "hoag": {"traces": _method_traces, "methods": _hoag_methods},
-    "lr-schedule": {"traces": _method_traces, "methods": _lr_methods},
-    "step-size": {"traces": _step_size_traces, "runs": _step_size_runs},
-    "tvo": {"summary": _tvo_summary, "windows": _tvo_windows, "integrand": _tvo_integrand},
-    "mamba": {"arms": _mamba_arms, "rounds": _mamba_rounds},
-}
 
 
 def to_frame(report: Dict[str, Any], table: Optional[str] = None) -> Any:
@@ -247,36 +234,12 @@ def to_frame(report: Dict[str, Any], table: Optional[str] = None) -> Any:
     Rounds are numbered from 0, as in the JSON and ``Mamba.Ask``. Scores that are +inf in the report
     (``None``: diverged or too few samples) are ``inf``.
     """
+    from . import _kinds
+
     pd = _pandas()
-    if "plan" in report and "rounds" in report and "kind" not in report:
-        kind, result = "mamba", report
-    elif "kind" in report and "result" in report:
-        kind, result = report["kind"], report["result"]
-        if result is None:
-            raise ConfigError(f"to_frame: the report has no result (status {report.get('status')!r})")
-    else:
-        kind, result = _guess_kind(report), report
-    tables = _TABLES.get(kind)
-    if tables is None:
-        raise ConfigError(f"to_frame: no tables for a {kind} report (tables exist for {', '.join(_TABLES)})")
+    kind, result = _kinds.kind_of(report, "to_frame")
+    tables = _kinds.view(kind, "to_frame").tables
     name = table or next(iter(tables))
     if name not in tables:
         raise ConfigError(f"to_frame: a {kind} report has the tables {', '.join(tables)}; not {name!r}")
     return pd.DataFrame(tables[name](result))
-
-
-def _guess_kind(result: Dict[str, Any]) -> str:
-    """The kind of a bare ``result`` (without its envelope)."""
-    if "entries" in result:
-        return "compare"
-    if "algorithms" in result:
-        return "bandit"
-    if "arms" in result and "rounds" in result:
-        return "tune"
-    if "gp_ucb" in result:
-        return "step-size"
-    if "methods" in result:
-        return "lr-schedule" if "intervals" in result else "hoag"
-    if "runs" in result and "summary" in result:
-        return "tvo"
-    return "unknown"

@@ -9,7 +9,8 @@ import html
 import math
 from typing import Any, Dict, List, Optional
 
-from ._frames import _TABLES, to_frame
+from . import _kinds
+from ._frames import to_frame
 
 
 def _fmt(v: Any) -> str:
@@ -61,7 +62,8 @@ class Report(dict):  # type: ignore[type-arg]
 
     def tables(self) -> List[str]:
         """The names of the tables ``frame`` makes for this report's kind."""
-        return list(_TABLES.get(self.kind, {}))
+        v = _kinds.VIEWS.get(self.kind)
+        return list(v.tables) if v else []
 
     def _summary_rows(self) -> List[List[str]]:
         rows: List[List[str]] = [["kind", self.kind], ["status", self.status]]
@@ -76,37 +78,9 @@ class Report(dict):  # type: ignore[type-arg]
                 nr = r.get("not_reached") or {}
                 rows.append(["stopped", f"{_plural(len(r.get('arms') or []), 'arm')} known; not reached: "
                              + ", ".join(f"{k} {_fmt(v)}" for k, v in nr.items() if not isinstance(v, (list, dict)))])
-            if self.kind == "compare":
-                for e in r.get("entries") or []:
-                    b = e.get("best") or {}
-                    rows.append([f"{e.get('name')}: chosen", self._best_text(b)])
-            elif isinstance(r.get("best"), dict):
-                rows.append(["chosen arm", self._best_text(r["best"])])
-            if self.kind == "bandit":
-                for a in r.get("algorithms") or []:
-                    sr = (a.get("simple_regret") or {}).get("mean") or []
-                    if sr:
-                        rows.append([f"{a.get('name')}", f"final simple regret {_fmt(sr[-1])}"])
-            for key in ("best_constant", "best_decay"):
-                if isinstance(r.get(key), dict):
-                    rows.append([key.replace("_", " "), f"{r[key].get('name')}: loss {_fmt(r[key].get('final_loss'))}"])
-            for m in r.get("summary") or []:
-                if isinstance(m, dict) and "method" in m:
-                    # one repeat has no spread to show: no "± 0"
-                    sd = f" ± {_fmt(m.get('log_px_sd'))}" if len(m.get("log_px") or []) > 1 else ""
-                    rows.append([m["method"], f"test log p(x) {_fmt(m.get('log_px_mean'))}{sd}"])
+            v = _kinds.VIEWS.get(self.kind)
+            rows += [[k, t] for k, t in (v.summary(r) if v else [])]
         return rows
-
-    @staticmethod
-    def _best_text(b: Dict[str, Any]) -> str:
-        if not b:
-            return "none"
-        parts = [f"arm {b.get('arm')}"]
-        params = b.get("params") or {k: b[k] for k in ("step", "batch", "leapfrog") if k in b}
-        parts += [f"{k} = {_fmt(v)}" for k, v in params.items()]
-        if b.get("score") is not None:
-            parts.append(f"score {_fmt(b['score'])}")
-        return ", ".join(parts)
 
     def _repr_html_(self) -> str:
         rows = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th><td style='text-align:left'>"

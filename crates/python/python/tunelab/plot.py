@@ -14,6 +14,7 @@ Every function takes a report (the envelope from ``tunelab.run``, its ``result``
 - ``hoag``: HOAG's suboptimality against cost per method, and the validation landscape with the iterates;
 - ``lr_schedule``: each schedule's training loss against step, and the learning rates it used;
 - ``step_size``: GP-UCB's step size and KSD per window beside the fixed steps' KSD;
+- ``compare_scores``: every tuner of a comparison, one ``scores`` panel each;
 - ``report``: the chart of any report's kind (what ``Report.plot()`` draws).
 
 Keys go outside the plot areas (below them or on the figure's right); series get distinct colour and dash pairs (up to
@@ -38,7 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["scores", "regret", "traces", "tvo", "hoag", "lr_schedule", "step_size", "report"]
+__all__ = ["scores", "compare_scores", "regret", "traces", "tvo", "hoag", "lr_schedule", "step_size", "report"]
 
 # The page's line ramp for step sizes (www/shared/charts.js lineRamp: every colour at least 3.6:1 on white).
 _RAMP = [(0, 32, 77), (72, 56, 150), (160, 52, 140), (205, 80, 60), (200, 110, 0)]
@@ -195,16 +196,9 @@ def _fit_ticks(fig: "Figure") -> "Figure":
 
 def _result(report: Dict[str, Any], kinds: Sequence[str], what: str) -> Tuple[str, Dict[str, Any]]:
     """(kind, result) of an envelope or a bare result; a clear error for another kind or a run without one."""
-    from ._frames import _guess_kind
+    from ._kinds import kind_of
 
-    if "plan" in report and "rounds" in report and "kind" not in report:
-        kind, result = "mamba", report
-    elif "kind" in report and "result" in report:
-        kind, result = report["kind"], report["result"]
-        if result is None:
-            raise ConfigError(f"tunelab.plot.{what}: the report has no result (status {report.get('status')!r})")
-    else:
-        kind, result = _guess_kind(report), report
+    kind, result = kind_of(report, f"tunelab.plot.{what}")
     if kind not in kinds:
         raise ConfigError(f"tunelab.plot.{what} draws {', '.join(kinds)} reports, not a {kind} report")
     return kind, result
@@ -543,9 +537,12 @@ def step_size(report: Dict[str, Any]) -> "Figure":
     return _fit_ticks(fig)
 
 
-def _compare_scores(report: Dict[str, Any]) -> "Figure":
-    """Every tuner of a comparison, one panel each (``scores`` per tuner, one shared key)."""
-    _, result = _result(report, ("compare",), "report")
+def compare_scores(report: Dict[str, Any], *, tuner: Optional[str] = None, **kwargs: Any) -> "Figure":
+    """A comparison's chart: every tuner's ``scores``, one panel each with one shared key; with ``tuner=``,
+    that tuner's ``scores`` alone."""
+    if tuner is not None:
+        return scores(report, tuner=tuner, **kwargs)
+    _, result = _result(report, ("compare",), "compare_scores")
     names = [e["name"] for e in result["entries"]]
     n = len(names)
     ncols = min(n, 2)
@@ -559,18 +556,11 @@ def _compare_scores(report: Dict[str, Any]) -> "Figure":
 
 
 def report(report: Dict[str, Any], **kwargs: Any) -> "Figure":
-    """The chart of a report's kind: ``scores`` (tune, ``Mamba.report()``), every tuner's scores (compare),
-    ``regret`` (bandit), ``hoag``, ``lr_schedule``, ``step_size``, ``tvo``. Keywords go to that function."""
-    from ._frames import _guess_kind
+    """The chart of a report's kind (its view in ``tunelab._kinds``): ``scores`` (tune, ``Mamba.report()``),
+    ``compare_scores`` (compare), ``regret`` (bandit), ``hoag``, ``lr_schedule``, ``step_size``, ``tvo``.
+    Keywords go to that function."""
+    from ._kinds import kind_of, view
 
-    if "plan" in report and "rounds" in report and "kind" not in report:
-        kind = "mamba"
-    elif "kind" in report and "result" in report:
-        kind = report["kind"]
-    else:
-        kind = _guess_kind(report)
-    draw = {"tune": scores, "mamba": scores, "compare": scores if kwargs.get("tuner") else _compare_scores,
-            "bandit": regret, "hoag": hoag, "lr-schedule": lr_schedule, "step-size": step_size, "tvo": tvo}.get(kind)
-    if draw is None:
-        raise ConfigError(f"tunelab.plot.report: no chart for a {kind} report")
-    return draw(report, **kwargs)
+    kind, _ = kind_of(report, "tunelab.plot.report")
+    draw = globals()[view(kind, "tunelab.plot.report").chart]
+    return draw(report, **kwargs)  # type: ignore[no-any-return]
