@@ -65,7 +65,7 @@ export const MODEL = {
   /** @type {Record<string, Record<string, number>>} */
   phase: {
     tune: { pairs: 0.99, fssd: 1 }, compare: { pairs: 1, fssd: 1 }, 'step-size': { pairs: 0.39, fssd: 1 },
-    bandit: { gp: 0.28, table: 0.28, trainings: 3.28, ttts: 0.9, recommend: 1 },
+    bandit: { gp: 0.28, table: 0.28, trainings: 0.328, ttts: 0.9, recommend: 1 },
     'lr-schedule': { records: 0.29, fits: 0.57 },
     tvo: { evaluation: 1.05 },
   },
