@@ -6,8 +6,12 @@
 // to docs/benchmarks.md ("Time estimates").
 //   node tests/e2e/time-estimate-bench.mjs [threads]   (default: the page without isolation, one thread, as issue 26 sizes the
 //   defaults; threads: the isolated page, the threaded build)
+//   node tests/e2e/time-estimate-bench.mjs presets cases out=docs/time-estimates/single-DATE.json   (what the
+//   committed measurements are: every Preset menu entry and every maintask case, each on a fresh page)
 import { launch } from './helpers.mjs';
 import { LESSONS } from './lesson-files.mjs';
+import { CASES } from './maintask.mjs';
+import fs from 'node:fs';
 import { estimate } from '../../www/shared/time-estimate.js';
 import os from 'node:os';
 
@@ -15,6 +19,12 @@ const threads = process.argv.includes('threads');
 // `presets`: every preset of every tab's Preset menu instead (each in a fresh page, no remembered rate: the
 // estimate a first visit shows).
 const presetsMode = process.argv.includes('presets');
+// `cases`: tests/e2e/maintask.mjs CASES (every tab's default, compare mode, the page presets; each case's smaller
+// variant where it has one), each in a fresh page as in presets mode. With `presets`, both.
+const casesMode = process.argv.includes('cases');
+// `out=FILE`: also write the rows (JSON) to FILE (docs/time-estimates/, read by scripts/dev/time-estimate-predict.mjs
+// and tests/e2e/time-estimate-fit.test.mjs).
+const outFile = process.argv.find((a) => a.startsWith('out='))?.slice(4);
 const TABS = ['tune', 'step-size', 'hoag', 'tvo', 'lr-schedule', 'bandit'];
 const env = await launch(threads ? { isolation: true } : { isolation: false, serviceWorkers: 'block' });
 /** @type {any[]} */
@@ -23,7 +33,7 @@ const rows = [];
 /** Waits for the estimate of the panel's current settings (after the debounced check), then runs and times it. */
 async function measure(page, name, label) {
   await page.waitForTimeout(700);
-  await page.waitForFunction((n) => { const p = window.__tunelab.panels[n]; const e = p.estimate; return !p.running && e && (e.seconds != null || e.why); }, name, { timeout: 120_000 });
+  await page.waitForFunction((n) => { const p = window.__tunelab.panels[n]; const e = p.estimate; return !p.running && p.runState !== 'checking' && e && (e.seconds != null || e.why); }, name, { timeout: 120_000 });
   const est = await page.evaluate((n) => window.__tunelab.panels[n].estimate, name);
   const t0 = Date.now();
   const out = await page.evaluate(async (n) => { const r = await window.__tunelab.panels[n].panel.run(); return r?.status ?? 'failed'; }, name);
@@ -59,7 +69,22 @@ try {
       await pp.close();
     }
   }
-  for (const name of presetsMode ? [] : TABS) {
+  for (const c of casesMode ? CASES : []) {
+    const cp = await env.context.newPage();
+    await cp.goto(env.url);
+    await cp.waitForFunction(() => window.__tunelab?.info != null, null, { timeout: 60_000 });
+    await cp.evaluate(async ({ panel, load, quick }) => {
+      localStorage.removeItem('tunelab.time.rates');
+      const p = window.__tunelab.panels[panel];
+      p.show();
+      if (load != null) await p.load(load);
+      if (quick != null) await p.load(quick);
+    }, { panel: c.panel, load: c.load ?? null, quick: c.quick ?? null });
+    await cp.evaluate((n) => window.__tunelab.panels[n].panel.flushEstimate?.(), c.panel);
+    await measure(cp, c.panel, `case ${c.id}`);
+    await cp.close();
+  }
+  for (const name of presetsMode || casesMode ? [] : TABS) {
     await page.evaluate((n) => window.__tunelab.panels[n].show(), name);
     await measure(page, name, `tab ${name} (default)`);
     if (name === 'tune') {
@@ -74,7 +99,7 @@ try {
       await measure(page, name, 'preset lr-schedule mnist-multitask');
     }
   }
-  for (const lesson of presetsMode ? [] : LESSONS) {
+  for (const lesson of presetsMode || casesMode ? [] : LESSONS) {
     const lp = await env.context.newPage();
     await lp.goto(`${env.url}#lesson=${lesson.id}`);
     await lp.waitForFunction(() => window.__tunelab?.lesson?.status === 'ready', null, { timeout: 60_000 });
@@ -91,4 +116,5 @@ try {
   }
   console.log(`# load average after: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   console.log(JSON.stringify(rows));
+  if (outFile) fs.writeFileSync(outFile, `${JSON.stringify(rows, null, 0).replace(/\},\{"label"/g, '},\n{"label"')}\n`);
 } finally { await env.close(); }

@@ -17,33 +17,22 @@
  */
 
 /**
- * Seconds per multiply-add of each kind over the calibration's (the SGLD chain's): how much slower (or faster)
- * a kind's counted work runs than the calibration loop (class '' of `phaseClass`; PHASE_FACTOR holds the other
- * classes). Fitted with PHASE_FACTOR, GRAD_OVERHEAD, EPOCH_OVERHEAD and RUN_WORK to the single-threaded runs of
- * every Preset menu entry and of tests/e2e/time-estimate.test.mjs's cases (2026-11-29, committed in
- * docs/time-estimates/), then moved by hand towards the test's cases (the tab defaults and page presets) and scaled
- * by 0.85 (a quieter run of the test measured 1.1-2.8x with them);
- * `node scripts/dev/time-estimate-predict.mjs docs/time-estimates/*.json` prints each run's ratio at these factors,
- * and docs/benchmarks.md ("Time estimates") what is and is not within 2x.
- * @type {Record<string, number>}
- */
-export const KIND_FACTOR = { tune: 0.55, compare: 1.07, bandit: 2.28, hoag: 1.53, 'lr-schedule': 0.71, 'step-size': 1.1, tvo: 1.3 };
-
-/**
  * The class of a phase's work within its kind, where one kind's phases run at different speeds per counted
- * multiply-add: the Stein discrepancy's sample pairs (a vectorised pair loop) against the chains' gradient
- * evaluations (tune, compare, step-size); a bandit's GP-UCB and Thompson-sampling updates, its problem's model
- * trainings and SG-MCMC table; a learning-rate run's training, trace records and trace-model fits. Other phases:
- * their kind's class ''.
+ * multiply-add: the Stein discrepancy's sample pairs (a vectorised pair loop) and FSSD-opt's location fit against
+ * the chains' gradient evaluations (tune, compare, step-size); a bandit's GP-UCB updates, its TTTS / D-TTTS
+ * updates and exact recommendations, its problem's model trainings and SG-MCMC table; a learning-rate run's
+ * training, trace records and trace-model fits; TVO's training against its evaluations. Other phases: their kind's
+ * class ''.
  * @param {string} kind @param {{name: string, unit: string}} phase @returns {string}
  */
 export function phaseClass(kind, phase) {
   const stem = phase.name.replace(/^.*: /, '');
   switch (kind) {
     case 'tune': case 'compare': case 'step-size':
-      return phase.unit === 'sample pairs' ? 'pairs' : '';
+      return phase.unit === 'sample pairs' ? 'pairs' : phase.unit === 'location evaluations' ? 'fssd' : '';
     case 'bandit':
       if (phase.name.startsWith('table: ')) return 'table';
+      if (phase.unit === 'posterior evaluations') return 'recommend';
       if (/gp-ucb/.test(phase.name)) return 'gp';
       if (/ttts/.test(phase.name)) return 'ttts';
       return phase.unit === 'trainings' ? 'trainings' : '';
@@ -57,47 +46,57 @@ export function phaseClass(kind, phase) {
 }
 
 /**
- * Factors of the phase classes that differ from their kind's (KIND_FACTOR holds class ''), fitted with the kinds'
- * (see KIND_FACTOR).
- * @type {Record<string, Record<string, number>>}
+ * The model that turns the core's counted work into seconds at the calibration's rate (seconds per multiply-add of
+ * the SGLD calibration chain):
+ * - `kind`: seconds per multiply-add of each kind's class '' over the calibration's; `phase`: the same for the other
+ *   classes of `phaseClass` (a class missing here takes its kind's factor);
+ * - `gradOverhead`: multiply-adds a gradient evaluation of one data point costs beyond the model's own (`per`) in the
+ *   SG-MCMC kinds (the minibatch index draw, the link function, the loop: what the small models' chains, logistic
+ *   regression with d = 5-10, spend besides their dot products, against a network's thousands per point);
+ * - `epochOverhead`: multiply-adds an image-epoch of the TVO kind's training costs beyond its network's (`per`);
+ * - `runWork`: multiply-adds every run costs beyond its phases (the worker's messages, the report, the first draw,
+ *   the results drawn), most of a run of a tenth of a second.
+ * Fitted by `node scripts/dev/time-estimate-fit.mjs` to the runs committed in docs/time-estimates/ (every Preset menu
+ * entry and every tests/e2e/maintask.mjs case, each on a fresh single-threaded page); tests/e2e/time-estimate-fit.test.mjs
+ * checks every one of those runs within 2x at these values, and docs/benchmarks.md ("Time estimates") lists them.
  */
-export const PHASE_FACTOR = {
-  tune: { pairs: 0.99 }, compare: { pairs: 1 }, 'step-size': { pairs: 0.39 },
-  bandit: { gp: 0.28, table: 0.28, trainings: 3.28, ttts: 0.9 },
-  'lr-schedule': { records: 0.29, fits: 0.57 },
-  tvo: { evaluation: 1.05 },
+export const MODEL = {
+  kind: { tune: 0.55, compare: 1.07, bandit: 2.28, hoag: 1.53, 'lr-schedule': 0.71, 'step-size': 1.1, tvo: 1.3 },
+  /** @type {Record<string, Record<string, number>>} */
+  phase: {
+    tune: { pairs: 0.99, fssd: 1 }, compare: { pairs: 1, fssd: 1 }, 'step-size': { pairs: 0.39, fssd: 1 },
+    bandit: { gp: 0.28, table: 0.28, trainings: 0.328, ttts: 0.9, recommend: 1 },
+    'lr-schedule': { records: 0.29, fits: 0.57 },
+    tvo: { evaluation: 1.05 },
+  },
+  gradOverhead: 10,
+  epochOverhead: 10_000,
+  runWork: 1e8,
 };
+/** @typedef {typeof MODEL} Model */
 
-/**
- * Multiply-adds a gradient evaluation of one data point costs beyond the model's own (`per`) in the SG-MCMC kinds:
- * the minibatch index draw, the link function, the loop; what the small models' chains (logistic regression, d =
- * 5-10: `per` 5-10) spend besides their dot products, against a network's thousands per point.
- */
-export const GRAD_OVERHEAD = 10;
+/** @type {Record<string, number>} */
+export const KIND_FACTOR = MODEL.kind;
+export const PHASE_FACTOR = MODEL.phase;
+export const GRAD_OVERHEAD = MODEL.gradOverhead;
+export const EPOCH_OVERHEAD = MODEL.epochOverhead;
+export const RUN_WORK = MODEL.runWork;
 
-/** Multiply-adds an image-epoch of the TVO kind's training costs beyond its network's (`per`): its batches' sampling and bookkeeping. */
-export const EPOCH_OVERHEAD = 10_000;
-
-/**
- * Multiply-adds every run costs beyond its phases (about 0.15 s at the calibration here: the worker's messages, the
- * report, the first draw), which is most of a run of a few tenths of a second.
- */
-export const RUN_WORK = 1e8;
-
-/** The factor of one phase. @param {string} kind @param {{name: string, unit: string}} phase */
-export function phaseFactor(kind, phase) {
+/** The factor of one phase. @param {string} kind @param {{name: string, unit: string}} phase @param {Model} [model] */
+export function phaseFactor(kind, phase, model = MODEL) {
   const c = phaseClass(kind, phase);
-  return (c ? PHASE_FACTOR[kind]?.[c] : undefined) ?? KIND_FACTOR[kind] ?? 1;
+  return (c ? model.phase[kind]?.[c] : undefined) ?? model.kind[kind] ?? 1;
 }
 
 /**
- * A phase's work at the calibration's rate: its multiply-adds times its factor, plus GRAD_OVERHEAD per gradient
- * evaluation in the SG-MCMC kinds. @param {string} kind @param {{name: string, unit: string, count: number, work: number}} phase
+ * A phase's work at the calibration's rate: its multiply-adds times its factor, plus the model's overhead per
+ * gradient evaluation in the SG-MCMC kinds and per image-epoch of TVO's training.
+ * @param {string} kind @param {{name: string, unit: string, count: number, work: number}} phase @param {Model} [model]
  */
-export function phaseWork(kind, phase) {
-  const extra = (kind === 'tune' || kind === 'compare' || kind === 'step-size') && phase.unit === 'gradient evaluations' ? phase.count * GRAD_OVERHEAD
-    : kind === 'tvo' && phase.unit === 'image-epochs' ? phase.count * EPOCH_OVERHEAD : 0;
-  return (phase.work + extra) * phaseFactor(kind, phase);
+export function phaseWork(kind, phase, model = MODEL) {
+  const extra = (kind === 'tune' || kind === 'compare' || kind === 'step-size') && phase.unit === 'gradient evaluations' ? phase.count * model.gradOverhead
+    : kind === 'tvo' && phase.unit === 'image-epochs' ? phase.count * model.epochOverhead : 0;
+  return (phase.work + extra) * phaseFactor(kind, phase, model);
 }
 
 /**
@@ -150,14 +149,15 @@ export function rememberRun(kind, cost, seconds, store = globalThis.localStorage
  * run of the same key gave the rate, 'calibration', or null without a rate or a cost model).
  * @param {string} kind @param {Cost|null|undefined} cost @param {number|null} calibration seconds per
  * multiply-add of the calibration chain (null: not measured yet) @param {Record<string, {rate: number, runs: number}>} rates
+ * @param {Model} [model] the model's factors (MODEL; scripts/dev/time-estimate-fit.mjs tries others)
  * @returns {{seconds: number|null, source: 'runs'|'calibration'|null, rate: number|null}}
  */
-export function estimate(kind, cost, calibration, rates) {
+export function estimate(kind, cost, calibration, rates, model = MODEL) {
   if (!cost || cost.unknown || !(cost.work >= 0)) return { seconds: null, source: null, rate: null };
   const known = rates[rateKey(kind, cost)];
   // The calibration's rate times each phase's factor, as one rate over the whole work (its weighted mean).
   const factor = cost.work > 0 && cost.phases?.length
-    ? (RUN_WORK + cost.phases.reduce((s, p) => s + phaseWork(kind, p), 0)) / cost.work : KIND_FACTOR[kind] ?? 1;
+    ? (model.runWork + cost.phases.reduce((s, p) => s + phaseWork(kind, p, model), 0)) / cost.work : model.kind[kind] ?? 1;
   const rate = known ? known.rate : calibration != null ? calibration * factor : null;
   if (rate == null) return { seconds: null, source: null, rate: null };
   return { seconds: cost.work * rate + (cost.seconds ?? 0), source: known ? 'runs' : 'calibration', rate };

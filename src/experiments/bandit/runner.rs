@@ -245,7 +245,7 @@ pub struct BanditState {
 }
 
 /// Checkpoint rounds: `ceil(j * rounds / c)` for `j = 1..=c`, deduplicated.
-fn checkpoint_rounds(rounds: usize, c: usize) -> Vec<usize> {
+pub(crate) fn checkpoint_rounds(rounds: usize, c: usize) -> Vec<usize> {
     let c = c.min(rounds).max(1);
     let mut v: Vec<usize> = (1..=c).map(|j| (j * rounds).div_ceil(c)).collect();
     v.dedup();

@@ -287,7 +287,7 @@ pub fn run_cost(cfg: &TuneConfig) -> Cost {
         cost.add(Phase::new("kernel", grads as f64 * n, "gradient evaluations", per, basis));
     }
     let schedule = run_schedule(cfg, arms.len(), r);
-    let (mut tuning, mut scores, mut pairs) = (0.0, 0.0, 0.0);
+    let (mut tuning, mut scores, mut pairs, mut fssd_fit) = (0.0, 0.0, 0.0, 0.0);
     let mut tuning_basis = Basis::Exact;
     let thin = cfg.thin.max(1) as u64;
     let max_samples = cfg.metric.max_samples as f64;
@@ -333,6 +333,19 @@ pub fn run_cost(cfg: &TuneConfig) -> Cost {
         if let MetricKind::Ksd { .. } = cfg.metric.kind {
             pairs += top(samples.iter().map(|m| m * m).collect());
         }
+        // FSSD-opt fits its J locations and width by Adam (`steps` + 1 evaluations of the power criterion and its
+        // gradient, `stein::fssd_opt_fit`): once per round on the pooled samples (at most `fssd_pool_rows`), or
+        // per arm on half of its samples (`per_arm`).
+        if let MetricKind::FssdOpt { j, per_arm } = cfg.metric.kind {
+            let steps = (crate::stein::FssdOptOptions::default().steps + 1) as f64;
+            let rows = if per_arm {
+                top(samples.iter().map(|m| (m / 2.0).floor()).collect())
+            } else {
+                let pool = super::metric::fssd_pool_rows(size.dim as usize, round.arms) as f64;
+                top(samples.clone()).min(pool)
+            };
+            fssd_fit += steps * rows * j as f64;
+        }
     }
     let scoring_basis =
         if schedule.len() > 1 || chain_scoring || unit == BudgetUnit::Seconds { Basis::Bound } else { Basis::Exact };
@@ -340,6 +353,11 @@ pub fn run_cost(cfg: &TuneConfig) -> Cost {
     cost.add(Phase::new("scoring", scores, "gradient evaluations", per, scoring_basis));
     // A KSD pair: the kernel, its two gradients and the score products, about four passes over d.
     cost.add(Phase::new("KSD pairs", pairs, "sample pairs", 4.0 * size.dim, scoring_basis));
+    // A location of one row at one step: its Gaussian feature (a pass over d and an exponential) in three passes
+    // of `power_grads` and the vector-Jacobian products of the third, about 20 operations per coordinate.
+    // Measured natively: MAMBA-FSSD's scoring took 1.0-1.1 s of paper-logreg-page's 2.8-5.2 s, while its score
+    // vectors are 0.1 s of gradient evaluations.
+    cost.add(Phase::new("FSSD fit", fssd_fit, "location evaluations", 20.0 * size.dim, scoring_basis));
     cost
 }
 
