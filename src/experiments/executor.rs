@@ -2,8 +2,10 @@
 //! time, and owns what every such run shares: the stop flag between rounds, saving the run's state after every
 //! round (a checkpoint) and continuing a run from a saved state (resume).
 //!
-//! A kind describes one round of its run as a [`RoundRun`] (for an SG-MCMC tuning run: ask the tuner, run the
-//! arms' chains in chunks, score them, tell the tuner; [`crate::experiments::sgmcmc::tuning`]); its state between
+//! A kind describes one round of its run as a [`RoundRun`] (for an SG-MCMC tuning run, tune's and each tuner of
+//! compare's: ask the tuner, run the arms' chains in chunks, score them, tell the tuner,
+//! [`crate::experiments::sgmcmc::tuning`]; for a bandit run: every repeat's algorithms ask, pull and are told for
+//! a chunk of rounds; for a step-size run: the fixed steps, then one GP-UCB window); its state between
 //! two rounds is a typed, serde value ([`RoundRun::State`]) holding everything the rest of the run depends on
 //! (the tuner's answers so far, every RNG's stream position, the arms' chains and sample stores, the report's
 //! parts), so that a run stopped after round k and resumed gives the report of a run never stopped, bit for bit

@@ -68,7 +68,7 @@ pub struct RunArgs {
     /// atomically: a run killed by SIGKILL, the out-of-memory killer or a closed laptop keeps its rounds.
     #[arg(long, value_name = "FILE")]
     pub keep: Option<String>,
-    /// After every round of a tune, compare or bandit run, write the run's state here (the config, the rounds
+    /// After every round of a tune, compare, bandit or step-size run, write the run's state here (the config, the rounds
     /// done, every chain, store, RNG position and score so far), replaced atomically (a temporary file renamed
     /// over it): `--resume FILE` continues the run from there.
     #[arg(long, value_name = "FILE")]

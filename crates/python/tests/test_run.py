@@ -311,3 +311,25 @@ def test_a_run_stopped_after_a_checkpoint_resumes_to_the_uninterrupted_report(tm
     other = dict(cfg, seed=cfg["seed"] + 1)
     with pytest.raises(tunelab.ConfigError, match="another config"):
         tunelab.run(other, resume=path)
+
+
+def test_a_bandit_run_stopped_after_a_checkpoint_resumes_to_the_uninterrupted_report(tmp_path):
+    # TTTS and successive halving on three Bernoulli arms: 6 chunks of 10 rounds, a checkpoint after each
+    cfg = {"kind": "bandit", "problem": {"kind": "bernoulli", "means": [0.2, 0.5, 0.8]},
+           "algorithms": [{"kind": "ttts"}, {"kind": "successive-halving"}], "rounds": 60, "repeats": 3,
+           "seed": 2, "checkpoints": 6}
+    whole = tunelab.run(cfg, threads=1)
+    path = tmp_path / "run.checkpoint"
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_first_checkpoint(event):
+        if path.exists():
+            raise Stop()
+
+    with pytest.raises(Stop):
+        tunelab.run(cfg, stop_after_first_checkpoint, threads=1, checkpoint=path)
+    assert 1 <= json.loads(path.read_text())["rounds"] < 6
+    resumed = tunelab.run(cfg, threads=1, resume=path)
+    assert strip_times(resumed) == strip_times(whole)

@@ -2,6 +2,7 @@
 
 use super::{StepEvent, StepTuneConfig, StepTuneReport};
 use crate::experiments::cost::{Basis, Cost, Phase};
+use crate::experiments::executor::Rounds;
 use crate::experiments::{Experiment, Inputs};
 use crate::Result;
 use std::sync::atomic::AtomicBool;
@@ -55,9 +56,18 @@ impl Experiment for StepExperiment {
     }
     fn run(
         &self,
+        inputs: Inputs,
+        progress: &mut dyn FnMut(f64, f64, StepEvent),
+        stop: &AtomicBool,
+    ) -> Result<StepTuneReport> {
+        self.run_rounds(inputs, progress, stop, Rounds::default())
+    }
+    fn run_rounds(
+        &self,
         _inputs: Inputs,
         progress: &mut dyn FnMut(f64, f64, StepEvent),
         stop: &AtomicBool,
+        rounds: Rounds,
     ) -> Result<StepTuneReport> {
         // Windows of sampling: every fixed-step run's windows (run in parallel, reported together), then
         // GP-UCB's, one by one; `window` is 0-based.
@@ -74,6 +84,7 @@ impl Experiment for StepExperiment {
                 progress(done.min(total), total, e.clone())
             },
             stop,
+            rounds,
         )
     }
 

@@ -22,7 +22,7 @@ pub mod panel;
 pub mod text;
 pub use experiment::StepExperiment;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -33,6 +33,7 @@ use crate::bandit::gpucb::{GpUcb, GpUcbOptions};
 use crate::bandit::ArmSpace;
 use crate::bandit::{Arm, BanditAlgo};
 use crate::data::simulate_logistic;
+use crate::experiments::executor::{execute, RoundRun, Rounds};
 use crate::experiments::gp_chart::{self, ChosenPoint, Gp1dChart};
 use crate::experiments::sgmcmc::config::DataSpec;
 use crate::experiments::sgmcmc::posterior::Posterior;
@@ -297,87 +298,234 @@ pub fn run_step_tuning(
     cancel: &AtomicBool,
 ) -> Result<StepTuneReport> {
     cfg.validate()?;
-    run_checked(cfg, observer, cancel)
+    run_checked(cfg, observer, cancel, Rounds::default())
 }
 
-/// [`run_step_tuning`] on a config that was already validated (the experiment contract checks it once).
+/// [`run_step_tuning`] on a config that was already validated (the experiment contract checks it once), on the
+/// round executor: round 0 runs the fixed steps, round `w + 1` GP-UCB's window `w`; from the start or from a
+/// saved [`StepState`] (`rounds.resume`), saving the state after every round when `rounds.checkpoint` asks.
 pub(crate) fn run_checked(
     cfg: &StepTuneConfig,
     observer: &mut dyn FnMut(&StepEvent),
     cancel: &AtomicBool,
+    mut rounds: Rounds,
 ) -> Result<StepTuneReport> {
-    let wall = Instant::now();
-    // check the sampler parameters once (with a valid step)
-    let mut p = cfg.sampler.clone();
-    p.step = powf(10f64, cfg.log10_step.0);
-    let s = setup(cfg)?;
-    p.validate(s.target.n_data())?;
+    let resume: Option<StepState> = rounds.take_resume()?;
+    let run = StepRun::new(cfg, resume)?;
+    execute(run, observer, cancel, rounds.checkpoint)
+}
 
-    let fixed: Vec<StepTrace> =
-        cfg.fixed_log10_steps.par_iter().map(|&l| fixed_run(cfg, &s, l, cancel)).collect::<Result<Vec<_>>>()?;
-    observer(&StepEvent::FixedDone { traces: fixed.clone() });
+/// A window's samples as saved (floats by their bits).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SavedSamples(#[serde(with = "crate::exact::floats")] pub Vec<f64>);
 
-    let (lo, hi) = cfg.log10_step;
-    let space = ArmSpace::Continuous { lo: vec![lo], hi: vec![hi], ordered: false };
-    let mut gp = GpUcb::new(&space, cfg.gp.clone(), substream(cfg.seed, 0x6b, 0).next_u64_seed())?;
-    let mut rng = substream(cfg.seed, 0x6b, 1);
-    let d = s.target.dim();
-    let mut theta = s.start.clone();
-    let mut trace = StepTrace::empty("gp-ucb");
-    let mut kept: Vec<Vec<f64>> = Vec::new();
-    let mut prev_ksd: Option<f64> = None;
-    let mut points = Vec::new();
-    for w in 0..cfg.windows {
-        if cancel.load(Ordering::Relaxed) {
-            return Err(Error::Cancelled);
-        }
-        // window 0: pilot at the middle of the range; then GP-UCB at time w - 1
-        let (arm, log10h) = if w == 0 {
-            (None, 0.5 * (lo + hi))
-        } else {
-            let a = gp.ask(w - 1, &mut rng);
-            let x = match &a {
-                Arm::Point(p) => p[0],
-                Arm::Index(_) => 0.5 * (lo + hi),
-            };
-            (Some(a), x)
+/// A step-size run between two rounds. GP-UCB is not saved as such: a fresh one asked again for every window
+/// done and told the rewards of `points` is where the saved one was.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StepState {
+    /// The fixed-step traces, once round 0 ran.
+    pub fixed: Option<Vec<StepTrace>>,
+    /// GP-UCB's trace so far (one step per window done).
+    pub trace: StepTrace,
+    /// Each GP-UCB window's samples (empty for a diverged window): the tail KSD pools the last ones.
+    pub kept: Vec<SavedSamples>,
+    /// Where the chain stopped.
+    #[serde(with = "crate::exact::floats")]
+    pub theta: Vec<f64>,
+    pub prev_ksd: Option<f64>,
+    /// The windows GP-UCB chose and was told a reward for.
+    pub points: Vec<ChosenPoint>,
+    /// The wall time of the run before this state.
+    #[serde(with = "crate::exact::float")]
+    pub wall_seconds: f64,
+}
+
+/// A step-size run: the posterior, the fixed-step traces, GP-UCB and its chain.
+struct StepRun<'a> {
+    cfg: &'a StepTuneConfig,
+    s: Setup,
+    fixed: Option<Vec<StepTrace>>,
+    gp: GpUcb,
+    rng: crate::rng::Rng,
+    theta: Vec<f64>,
+    trace: StepTrace,
+    kept: Vec<Vec<f64>>,
+    prev_ksd: Option<f64>,
+    points: Vec<ChosenPoint>,
+    wall: Instant,
+    wall_before: f64,
+}
+
+impl<'a> StepRun<'a> {
+    /// Builds the posterior and GP-UCB (the sampler parameters checked once, with a valid step) and puts the
+    /// run where `resume` left it.
+    fn new(cfg: &'a StepTuneConfig, resume: Option<StepState>) -> Result<Self> {
+        let wall = Instant::now();
+        let mut p = cfg.sampler.clone();
+        p.step = powf(10f64, cfg.log10_step.0);
+        let s = setup(cfg)?;
+        p.validate(s.target.n_data())?;
+        let (lo, hi) = cfg.log10_step;
+        let space = ArmSpace::Continuous { lo: vec![lo], hi: vec![hi], ordered: false };
+        let gp = GpUcb::new(&space, cfg.gp.clone(), substream(cfg.seed, 0x6b, 0).next_u64_seed())?;
+        let mut run = StepRun {
+            cfg,
+            theta: s.start.clone(),
+            s,
+            fixed: None,
+            gp,
+            rng: substream(cfg.seed, 0x6b, 1),
+            trace: StepTrace::empty("gp-ucb"),
+            kept: Vec::new(),
+            prev_ksd: None,
+            points: Vec::new(),
+            wall,
+            wall_before: 0.0,
         };
+        if let Some(state) = resume {
+            run.restore(state)?;
+        }
+        Ok(run)
+    }
+
+    /// The GP-UCB window's `log10 h` and its arm: window 0 is a pilot at the middle of the range; then GP-UCB
+    /// at time `w - 1`.
+    fn choose(&mut self, w: usize) -> (Option<Arm>, f64) {
+        let (lo, hi) = self.cfg.log10_step;
+        if w == 0 {
+            return (None, 0.5 * (lo + hi));
+        }
+        let a = self.gp.ask(w - 1, &mut self.rng);
+        let x = match &a {
+            Arm::Point(p) => p[0],
+            Arm::Index(_) => 0.5 * (lo + hi),
+        };
+        (Some(a), x)
+    }
+
+    fn restore(&mut self, state: StepState) -> Result<()> {
+        let bad = |what: &str| Error::config(format!("the checkpoint does not fit this run: {what}"));
+        let done = state.trace.steps.len();
+        let d = self.s.target.dim();
+        if done > self.cfg.windows
+            || state.kept.len() != done
+            || state.trace.ksd.len() != done
+            || state.theta.len() != d
+            || (done > 0 && state.fixed.is_none())
+            || state.fixed.as_ref().is_some_and(|f| f.len() != self.cfg.fixed_log10_steps.len())
+        {
+            return Err(bad("the windows, samples and steps disagree"));
+        }
+        let mut told = state.points.iter().peekable();
+        for w in 0..done {
+            let (arm, log10h) = self.choose(w);
+            if powf(10f64, log10h).to_bits() != state.trace.steps[w].to_bits() {
+                return Err(bad("the steps are not the ones GP-UCB chooses"));
+            }
+            if let (Some(a), Some(p)) = (&arm, told.next_if(|p| p.round == w)) {
+                self.gp.tell(a, p.reward);
+            }
+        }
+        if told.next().is_some() {
+            return Err(bad("rewards of windows not run"));
+        }
+        self.fixed = state.fixed;
+        self.trace = state.trace;
+        self.kept = state.kept.into_iter().map(|k| k.0).collect();
+        self.theta = state.theta;
+        self.prev_ksd = state.prev_ksd;
+        self.points = state.points;
+        self.wall_before = state.wall_seconds;
+        Ok(())
+    }
+}
+
+impl RoundRun for StepRun<'_> {
+    type Event = StepEvent;
+    type State = StepState;
+    type Output = StepTuneReport;
+
+    fn rounds_done(&self) -> usize {
+        usize::from(self.fixed.is_some()) + self.trace.steps.len()
+    }
+
+    fn state(&self) -> StepState {
+        StepState {
+            fixed: self.fixed.clone(),
+            trace: self.trace.clone(),
+            kept: self.kept.iter().map(|k| SavedSamples(k.clone())).collect(),
+            theta: self.theta.clone(),
+            prev_ksd: self.prev_ksd,
+            points: self.points.clone(),
+            wall_seconds: self.wall_before + self.wall.elapsed().as_secs_f64(),
+        }
+    }
+
+    fn round(&mut self, observer: &mut dyn FnMut(&StepEvent), cancel: &AtomicBool) -> Result<bool> {
+        let cfg = self.cfg;
+        if self.fixed.is_none() {
+            let s = &self.s;
+            let fixed: Vec<StepTrace> =
+                cfg.fixed_log10_steps.par_iter().map(|&l| fixed_run(cfg, s, l, cancel)).collect::<Result<Vec<_>>>()?;
+            observer(&StepEvent::FixedDone { traces: fixed.clone() });
+            self.fixed = Some(fixed);
+            return Ok(true);
+        }
+        let w = self.trace.steps.len();
+        if w >= cfg.windows {
+            return Ok(false);
+        }
+        let (arm, log10h) = self.choose(w);
         let h = powf(10f64, log10h);
-        let (out, diverged, ge) = window(cfg, &s, &theta, h, w, cancel)?;
-        trace.grad_evals += ge;
-        trace.steps.push(h);
-        let k = if diverged { None } else { ksd_target_value(s.target.as_ref(), &out, &cfg.ksd) };
-        let reward = match (k, prev_ksd) {
+        let (out, diverged, ge) = window(cfg, &self.s, &self.theta, h, w, cancel)?;
+        let target = self.s.target.as_ref();
+        let d = target.dim();
+        self.trace.grad_evals += ge;
+        self.trace.steps.push(h);
+        let k = if diverged { None } else { ksd_target_value(target, &out, &cfg.ksd) };
+        let reward = match (k, self.prev_ksd) {
             (Some(k), Some(p)) => Some(p - k),
             (None, Some(p)) => Some(-(p.abs() + 1.0)),
             _ => None,
         };
         if diverged {
-            trace.diverged_windows += 1;
+            self.trace.diverged_windows += 1;
         } else if out.len() >= d {
-            theta.copy_from_slice(&out[out.len() - d..]);
+            self.theta.copy_from_slice(&out[out.len() - d..]);
         }
         if let (Some(a), Some(r)) = (&arm, reward) {
-            gp.tell(a, r);
-            trace.rewards.push(r);
-            points.push(ChosenPoint { round: w, x: log10h, reward: r });
+            self.gp.tell(a, r);
+            self.trace.rewards.push(r);
+            self.points.push(ChosenPoint { round: w, x: log10h, reward: r });
         }
         if k.is_some() {
-            prev_ksd = k;
+            self.prev_ksd = k;
         }
-        trace.ksd.push(k);
-        kept.push(if diverged { Vec::new() } else { out });
+        self.trace.ksd.push(k);
+        self.kept.push(if diverged { Vec::new() } else { out });
         observer(&StepEvent::Window { window: w, step: h, ksd: k, reward });
+        Ok(true)
     }
-    trace.tail_ksd = tail_ksd(s.target.as_ref(), &kept, cfg.tail, &cfg.ksd);
-    let gp_posterior = {
-        let grid = gp_chart::grid(lo, hi);
-        gp.posterior_grid(&grid, cfg.windows.saturating_sub(2))
-            .map(|(m, sd)| Gp1dChart::from_posterior(grid, m, &sd, Vec::new(), points))
-    };
-    let seconds = wall.elapsed().as_secs_f64();
-    observer(&StepEvent::Done { seconds });
-    Ok(StepTuneReport { config: cfg.clone(), gp_ucb: trace, fixed, gp_posterior, seconds })
+
+    fn finish(self, observer: &mut dyn FnMut(&StepEvent)) -> Result<StepTuneReport> {
+        let StepRun { cfg, s, fixed, gp, mut trace, kept, points, wall, wall_before, .. } = self;
+        let (lo, hi) = cfg.log10_step;
+        trace.tail_ksd = tail_ksd(s.target.as_ref(), &kept, cfg.tail, &cfg.ksd);
+        let gp_posterior = {
+            let grid = gp_chart::grid(lo, hi);
+            gp.posterior_grid(&grid, cfg.windows.saturating_sub(2))
+                .map(|(m, sd)| Gp1dChart::from_posterior(grid, m, &sd, Vec::new(), points))
+        };
+        let seconds = wall_before + wall.elapsed().as_secs_f64();
+        observer(&StepEvent::Done { seconds });
+        Ok(StepTuneReport {
+            config: cfg.clone(),
+            gp_ucb: trace,
+            fixed: fixed.unwrap_or_default(),
+            gp_posterior,
+            seconds,
+        })
+    }
 }
 
 trait SeedExt {

@@ -144,6 +144,12 @@ fn a_bandit_run_resumed_after_any_chunk_of_rounds_equals_the_run_never_stopped()
 }
 
 #[test]
+fn a_step_size_run_resumed_after_any_window_equals_the_run_never_stopped() {
+    // Round 0 runs the fixed steps, then one round a GP-UCB window (5 windows: 6 saved states).
+    resumes_exactly(crate::common::small_configs::small(Kind::StepSize), 6);
+}
+
+#[test]
 fn a_checkpoint_of_another_config_is_refused() {
     let cfg = ExperimentConfig::preset(Kind::Tune, "gaussian").unwrap();
     let (_, saved) = run_saving(&cfg);

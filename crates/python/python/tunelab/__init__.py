@@ -349,7 +349,8 @@ def run(config: Union[Dict[str, Any], str], progress: Union[bool, Callable[[Dict
 
     Checkpoints: ``checkpoint=PATH`` writes the run's state (the config, the rounds done, every chain, sample
     store, RNG position and score so far; a bandit run's pulls and rewards) to PATH after every round of a tune
-    or compare run and every chunk of rounds of a bandit run, replaced atomically, as the CLI's ``--checkpoint``; ``resume=PATH`` continues the run such a file saved
+    or compare run, every chunk of rounds of a bandit run and every window of a step-size run, replaced
+    atomically, as the CLI's ``--checkpoint``; ``resume=PATH`` continues the run such a file saved
     (``config`` must be the config it was written for, e.g. the same preset): the report is the one the run
     would have returned without the interruption, bit for bit (timings aside). Give both (the same PATH) to keep
     saving while resuming. Other kinds raise ``ConfigError``.
