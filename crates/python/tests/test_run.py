@@ -231,7 +231,7 @@ def test_tune_progress_is_proportional_to_the_work_done():
     report = tunelab.run(cfg, progress=events.append, threads=1)
     total = report["compute"]["total"]
     plan = report["result"]["rounds"]
-    batch = {a["arm"]: a["batch"] for a in report["result"]["arms"]}
+    batch = {a["id"]: a["batch"] for a in report["result"]["arms"]}
     ran = {}   # arm -> its chain's work so far (cumulative over its rounds)
     scores = 0.0
     checked = 0
