@@ -209,13 +209,18 @@ def test_two_sigints_5_ms_apart_still_give_the_stopped_report():
     assert out["status"] == "stopped" and out["partial"] is True and out["arms"] > 0
 
 
+# The work model's constants (src/experiments/sgmcmc/plan.rs, measured by scripts/dev/eta-check.py --fit).
+ITER_TIME, FULL_BATCH_TIME, SCORE_TIME = 17.6, 0.52, 0.2
+
+
 def test_tune_progress_is_proportional_to_the_work_done():
     # A grad-evals budget over 9 arms with eta 3: round 0 runs 9 arms at a small budget, round 1 3 arms at a
-    # larger one. Each progress event's `done` must be the work run so far in gradient evaluations: the arms'
-    # cumulative counters plus each scored arm's KSD work (m full-data score vectors over the 160 training points
-    # and m (m - 1) sample pairs of 4 d / d = 4 gradient evaluations each, times SCORE_TIME = 0.1, the time of
-    # that work per unit measured once against a chain's; sgmcmc::plan::ScoreWork), so that
-    # elapsed x remaining / done estimates the time left; chunk counts would put round 0 at 9/12 of the run.
+    # larger one. Each progress event's `done` must be the work run so far, weighted by its time: the arms'
+    # cumulative gradient evaluations (FULL_BATCH_TIME each with the full batch) and ITER_TIME per iteration
+    # (logistic regression: a point's gradient is d multiply-adds, no scaling), plus each scored arm's KSD work
+    # (m full-data score vectors over the 160 training points and m (m - 1) sample pairs of 4 d / d = 4 gradient
+    # evaluations each, times SCORE_TIME; sgmcmc::plan::ScoreWork), so that elapsed x remaining / done estimates
+    # the time left; chunk counts would put round 0 at 9/12 of the run.
     cfg = {"kind": "tune", "data": {"source": "simulate", "n": 200, "d": 2, "seed": 1, "test_fraction": 0.2},
            "model": {"kind": "logistic"}, "sampler": {"kind": "sgld"},
            "arms": {"log10_step": {"from": -4, "to": -2, "by": 1}, "batch": [0.1, 0.3, 1.0]},
@@ -226,7 +231,8 @@ def test_tune_progress_is_proportional_to_the_work_done():
     report = tunelab.run(cfg, progress=events.append, threads=1)
     total = report["compute"]["total"]
     plan = report["result"]["rounds"]
-    ran = {}   # arm -> gradient evaluations run so far (cumulative over its rounds)
+    batch = {a["id"]: a["batch"] for a in report["result"]["arms"]}
+    ran = {}   # arm -> its chain's work so far (cumulative over its rounds)
     scores = 0.0
     checked = 0
     for e in events:
@@ -235,10 +241,11 @@ def test_tune_progress_is_proportional_to_the_work_done():
         d = e["detail"]
         if d.get("type") == "progress":
             for a in d["arms"]:
-                ran[a["arm"]] = a["grad_evals"]
+                grad = FULL_BATCH_TIME if batch[a["arm"]] == 160 else 1.0
+                ran[a["arm"]] = grad * a["grad_evals"] + ITER_TIME * a["iters"]
         elif d.get("type") == "arm-scored" and d["samples"] >= 2:
             m = d["samples"]
-            scores += 0.1 * (m * 160 + m * (m - 1) * 4)
+            scores += SCORE_TIME * (m * 160 + m * (m - 1) * 4)
         else:
             continue
         work = sum(ran.values()) + scores
@@ -246,7 +253,9 @@ def test_tune_progress_is_proportional_to_the_work_done():
         assert abs(e["done"] - work) <= 0.02 * total, (e["done"], work)
         checked += 1
     assert checked >= 8 * len(plan)
-    assert total == pytest.approx(sum(len(r["arms"]) * r["budget"] for r in plan) + scores, rel=1e-12)
+    weight = {a: (FULL_BATCH_TIME if b == 160 else 1.0) + ITER_TIME / b for a, b in batch.items()}
+    chains = sum(sum(weight[a] for a in r["arms"]) * r["budget"] for r in plan)
+    assert total == pytest.approx(chains + scores, rel=1e-12)
     assert report["compute"]["done"] == total
 
 

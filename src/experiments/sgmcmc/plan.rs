@@ -10,10 +10,13 @@ use crate::experiments::cost::{Basis, Cost, Phase};
 /// The work of a tuning run in its budget's unit (gradient evaluations, iterations or seconds of sampling) and a
 /// counter over its progress events, so that an ETA of elapsed x (total - done) / done holds when the work runs
 /// at a steady rate. The arms' chains: the plan's sum over rounds of arms x budget per arm, each chunk of a round
-/// adding budget / CHUNKS for every arm that ran it. The scores (a counter made by [`ChunkCounter::for_run`];
-/// `Default` counts the chains only): each scored arm's score work in the same unit, from its sample count
-/// ([`ScoreWork`]); the total counts each round's planned scores (every arm of the first round; later rounds the
-/// arms with the most samples, a bound) and is corrected to the scores' real work when each round ends.
+/// adding budget / CHUNKS for every arm that ran it. A counter made by [`ChunkCounter::for_run`] (`Default`
+/// counts the chains' budget only) weighs that work by its time and adds the scores: with a gradient-evaluation
+/// budget each arm's unit counts [`ChainWork::weight`] (an iteration's own work and the full-data gradient's
+/// speed), and each scored arm adds its score work in the same unit, from its sample count ([`ScoreWork`]). The
+/// total counts each round's planned work (every arm of the first round; later rounds as many arms of the mean
+/// chain weight, and for the scores the arms with the most samples, a bound), set to the round's arms when it
+/// starts and to the scores' real work when it ends.
 #[derive(Default)]
 pub struct ChunkCounter {
     pub done: f64,
@@ -24,8 +27,10 @@ pub struct ChunkCounter {
     score: Option<ScoreWork>,
     /// Per arm id: (gradient evaluations per iteration, batch), from the `Started` event.
     arms: Vec<(u64, usize)>,
-    /// The chains' planned work (the schedule's).
-    chains: f64,
+    /// Per arm id: the counted work of one unit of its budget ([`ChainWork::weight`]; 1 when absent).
+    weights: Vec<f64>,
+    /// Per round: the chains' work, planned until the round starts, then its arms'.
+    chains: Vec<f64>,
     /// Per round: the scores' work, planned until the round is scored, then the work counted.
     rounds: Vec<f64>,
     /// The round under way (its index in `rounds`) and the scores' work counted in it.
@@ -54,12 +59,53 @@ pub struct ScoreWork {
     chain: bool,
 }
 
-/// The time of the scores' work per gradient-evaluation equivalent, relative to a chain's gradient evaluation,
-/// measured once on the paper-logreg preset (`scripts/dev/eta-check.py`, counting the scores at 0.3: the chains
-/// ran 21-25% of that count per second, the scores' bursts 63-70%, so a score's unit takes a third of 0.3 of a
-/// chain's): the scores compute full-data gradients in blocks and their sample pairs in tight loops, while a
-/// chain's gradient evaluation also pays its iteration's minibatch draw, noise and update.
-pub const SCORE_TIME: f64 = 0.1;
+/// The time of the scores' work per gradient-evaluation equivalent, relative to a chain's counted unit
+/// ([`ChainWork::weight`]), measured on the paper-logreg preset (`scripts/dev/eta-check.py --fit`: the scores'
+/// bursts ran 6.5-7.3 x 10^8 of their units per second, the chains' chunks 1.07-1.37 x 10^8 counted units): the
+/// scores compute full-data gradients in blocks and their sample pairs in tight loops, while a chain's gradient
+/// evaluation also pays its point's random draw.
+pub const SCORE_TIME: f64 = 0.2;
+
+/// The time of a chain iteration's own work (its noise, update and minibatch set-up), in minibatch gradient
+/// evaluations of a model whose one-point gradient is `d` multiply-adds (scaled by `d / per_point` for the
+/// others), measured on the paper-logreg preset (`scripts/dev/eta-check.py --fit`: the arms' CPU seconds per
+/// iteration against their batch, about 240 ns + 13.8 ns per point of a minibatch at d = 10): an arm of batch 8
+/// spends most of its time outside its gradient evaluations.
+pub const ITER_TIME: f64 = 17.6;
+
+/// The time of one gradient evaluation of a full-batch chain against a minibatch's (the same fit: 7.2 ns against
+/// 13.8 ns per point): the full-data gradient is one pass over the rows in order, with no indices to draw.
+pub const FULL_BATCH_TIME: f64 = 0.52;
+
+/// How a chain's budget unit is counted in time (see [`ITER_TIME`], [`FULL_BATCH_TIME`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChainWork {
+    unit: super::BudgetUnit,
+    n_train: usize,
+    /// An iteration's own work in gradient evaluations of this model.
+    iter: f64,
+}
+
+impl ChainWork {
+    pub fn new(cfg: &TuneConfig, n_train: usize, dim: usize) -> ChainWork {
+        let unit = cfg.budget.unit_amount().map(|u| u.0).unwrap_or(super::BudgetUnit::GradEvals);
+        let per_point = problem_size(cfg).map_or(dim as f64, |s| s.per_point).max(1.0);
+        ChainWork { unit, n_train, iter: ITER_TIME * dim as f64 / per_point }
+    }
+
+    /// The counted work of one budget unit of an arm with `per_iter` gradient evaluations per iteration (over
+    /// `leapfrog` steps) and minibatch `batch`: with a gradient-evaluation budget, one gradient evaluation
+    /// (`FULL_BATCH_TIME` for a full batch) plus its share of the iteration's own work; 1 for the other units.
+    pub fn weight(&self, per_iter: u64, batch: usize, leapfrog: usize) -> f64 {
+        match self.unit {
+            super::BudgetUnit::GradEvals => {
+                let grad = if batch >= self.n_train { FULL_BATCH_TIME } else { 1.0 };
+                grad + self.iter * leapfrog.max(1) as f64 / per_iter.max(1) as f64
+            }
+            _ => 1.0,
+        }
+    }
+}
 
 impl ScoreWork {
     /// The score work model of a run config on data of `n_train` training and `n_test` test points.
@@ -120,6 +166,7 @@ impl ChunkCounter {
     /// `n_test` test points and dimension `dim`.
     pub fn for_run(cfg: &TuneConfig, n_train: usize, n_test: usize, dim: usize) -> ChunkCounter {
         let mut c = ChunkCounter { score: Some(ScoreWork::new(cfg, n_train, n_test, dim)), ..Default::default() };
+        let chain = ChainWork::new(cfg, n_train, dim);
         // Each arm's gradient evaluations per iteration (the driver's `SamplerParams`), by arm id.
         if let Ok(arms) = super::arms::tuner_arms(
             &cfg.tuner,
@@ -133,8 +180,10 @@ impl ChunkCounter {
                 if let Ok(p) = p {
                     if c.arms.len() <= a.id {
                         c.arms.resize(a.id + 1, (1, 1));
+                        c.weights.resize(a.id + 1, 1.0);
                     }
                     c.arms[a.id] = (p.grad_evals_per_iter(), p.batch());
+                    c.weights[a.id] = chain.weight(p.grad_evals_per_iter(), p.batch(), p.leapfrog());
                 }
             }
         }
@@ -143,21 +192,39 @@ impl ChunkCounter {
 
     /// A run resumed after `rounds`: their chains' work and their planned scores count as done.
     pub fn resume_after(&mut self, rounds: &[super::report::RoundReport]) {
-        self.resumed = rounds.iter().map(|r| (r.arms.len() as f64 * r.budget, r.arms.clone())).collect();
+        self.resumed =
+            rounds.iter().map(|r| (self.chain_work(&r.arms, r.arms.len(), r.budget), r.arms.clone())).collect();
     }
 
     fn arm(&self, id: usize) -> (u64, usize) {
         self.arms.get(id).copied().unwrap_or((1, 1))
     }
 
+    fn weight(&self, id: usize) -> f64 {
+        self.weights.get(id).copied().unwrap_or(1.0)
+    }
+
+    /// The chains' work of a round of `budget` over `n` of the arms `ids`: theirs when `n` is all of them, else
+    /// `n` arms of their mean weight (which arms survive is not known before the run; a bound, the heaviest `n`,
+    /// would count every later round as the smallest batches' and put the early ETA far too late).
+    fn chain_work(&self, ids: &[usize], n: usize, budget: f64) -> f64 {
+        let sum: f64 = ids.iter().map(|&a| self.weight(a)).sum();
+        if n >= ids.len() {
+            sum * budget
+        } else {
+            n as f64 * sum / ids.len().max(1) as f64 * budget
+        }
+    }
+
     fn sum(&mut self) {
-        self.total = self.chains + self.rounds.iter().sum::<f64>();
+        self.total = self.chains.iter().sum::<f64>() + self.rounds.iter().sum::<f64>();
     }
 
     pub fn see(&mut self, e: &Event) {
         match e {
-            Event::Started { schedule, .. } => {
-                self.chains = schedule.iter().map(|p| p.arms as f64 * p.budget).sum();
+            Event::Started { schedule, arms, .. } => {
+                let ids: Vec<usize> = arms.iter().map(|a| a.id).collect();
+                self.chains = schedule.iter().map(|p| self.chain_work(&ids, p.arms, p.budget)).collect();
                 self.rounds = match &self.score {
                     Some(s) => schedule.iter().map(|p| s.plan(&self.arms, p.arms, p.budget)).collect(),
                     None => Vec::new(),
@@ -177,6 +244,9 @@ impl ChunkCounter {
                     if let Some(r) = self.rounds.get_mut(k) {
                         *r = scores;
                     }
+                    if let Some(c) = self.chains.get_mut(k) {
+                        *c = *chains;
+                    }
                     self.done += chains + scores;
                     self.round += 1;
                 }
@@ -186,18 +256,24 @@ impl ChunkCounter {
             Event::RoundStarted { arms, budget, .. } => {
                 self.budget = *budget;
                 self.scored = 0.0;
-                // The round's arms are known now: its planned scores are theirs.
+                // The round's arms are known now: its planned chains and scores are theirs.
+                let chains = self.chain_work(arms, arms.len(), *budget);
+                if let Some(c) = self.chains.get_mut(self.round) {
+                    *c = chains;
+                }
                 if let Some(s) = &self.score {
                     let ids: Vec<(u64, usize)> = arms.iter().map(|&a| self.arm(a)).collect();
                     let plan = s.plan(&ids, ids.len(), *budget);
                     if let Some(r) = self.rounds.get_mut(self.round) {
                         *r = plan;
                     }
-                    self.sum();
                 }
+                self.sum();
             }
             Event::Progress { arms, .. } => {
-                self.done = (self.done + arms.len() as f64 * self.budget / super::tuning::CHUNKS as f64).min(self.total)
+                let chunk = self.budget / super::tuning::CHUNKS as f64;
+                let w: f64 = arms.iter().map(|a| self.weight(a.arm)).sum();
+                self.done = (self.done + w * chunk).min(self.total)
             }
             Event::ArmScored { arm, samples, .. } => {
                 if let Some(s) = &self.score {
