@@ -401,8 +401,11 @@ async function lessonFromHash({ autorun = false, link = null } = {}) {
   await openLesson(source, { step, key, autorun, link });
 }
 
-/** A lesson opened from a file or pasted text: not in the URL (a link cannot carry it). @param {{name: string, text: string}} source */
-function openLocalLesson(source) {
+/**
+ * A lesson opened from a file or pasted text (and the notebook widget's `tunelab.widget(lesson=FILE)`): not in the
+ * URL (a link cannot carry it). @param {{name: string, text: string}} source
+ */
+export function openLocalLesson(source) {
   for (const k of ['lesson', 'lesson-url', 'step']) delete hashExtras[k];
   editHash((p) => { p.delete('lesson'); p.delete('lesson-url'); p.delete('step'); });
   return openLesson(source, { key: `local:${Date.now()}` });

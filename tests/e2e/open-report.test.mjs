@@ -11,8 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch, openPage } from './helpers.mjs';
-import { fmtSci, fmtStep } from '../../www/shared/format.js';
-import { nats } from '../../www/panels/tvo/reading.js';
+import { assertTabShowsReport, rows } from './report-tables.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The page's limit for a report with its samples (www/shared/open-report.js FULL_REPORT_BYTES). */
@@ -27,16 +26,9 @@ function merge(base, patch) {
   return base;
 }
 
-/** Small cases of every kind: a preset with a patch, or a config (the same as tests/core/experiments/report_file.rs). */
-const CASES = [
-  { kind: 'tune', preset: 'demo', patch: { budget: { grad_evals: 200000 }, arm_draws: 40 } },
-  { kind: 'compare', preset: 'demo', patch: { budget: { grad_evals: 200000 }, reference_samples: 300, tuners: ['MAMBA-KSD', 'heuristic'] } },
-  { kind: 'bandit', config: { kind: 'bandit', problem: { kind: 'reservoir', a: 1, b: 1 }, algorithms: [{ kind: 'd-ttts' }, { kind: 'successive-halving' }], rounds: 60, repeats: 2, seed: 1 } },
-  { kind: 'hoag', preset: 'logreg', patch: { budget: { cost: 300, max_iter: 5 }, landscape_points: 9 } },
-  { kind: 'lr-schedule', preset: 'noisy-quadratic', patch: { dynamic: { runs: 2, fit_iters: 50, candidates: 11, band_samples: 50 } } },
-  { kind: 'step-size', preset: 'sgld-step' },
-  { kind: 'tvo', preset: 'digits', patch: { epochs: 2, window: 1, repeats: 1, methods: ['gp-ucb', 'linear'], test_size: 100, eval_size: 100, iwae_k: 50, curve_k: 10 } },
-];
+/** Small cases of every kind, a preset with a patch or a config (also shown by the notebook widget's test,
+ * crates/python/tests/test_jupyterlab.py; the same as tests/core/experiments/report_file.rs). */
+const CASES = JSON.parse(fs.readFileSync(path.join(REPO, 'tests/e2e/report-cases.json'), 'utf8'));
 
 /** The CLI: the binary in TUNELAB_CLI (scripts/dev/test.sh sets it), else `cargo run` of the debug build. */
 function cli(args) {
@@ -85,9 +77,6 @@ async function openFile(page, file) {
   }, name, { timeout: 60_000 });
 }
 
-/** Text of the row cells of a table. @returns {Promise<string[][]>} */
-const rows = (page, sel) => page.$$eval(`${sel} tbody tr`, (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent ?? '')));
-
 describe('any report opened in the page', () => {
   let env; let dir; const files = {};
   before(async () => {
@@ -113,72 +102,7 @@ describe('any report opened in the page', () => {
       assert.match(s.card, /Opened from a file/);
       assert.match(s.card, /Nothing ran in this page/);
       assert.equal(s.runs, 0, `${c.kind}: opening a report ran nothing`);
-      const r = report.result;
-      const P = `#${{ bandit: 'bandit', hoag: 'hoag', 'lr-schedule': 'lr', 'step-size': 'step', tvo: 'tvo' }[c.kind]}-`;
-      switch (c.kind) {
-        case 'tune': {
-          const t = await rows(page, '#arms-table');
-          assert.equal(t.length, r.arms.length);
-          assert.deepEqual(t.map((x) => Number(x[0])).sort((a, b) => a - b), r.arms.map((a) => a.id).sort((a, b) => a - b));
-          const best = t[0];
-          assert.equal(Number(best[0]), r.best.arm);
-          assert.equal(best[1], fmtStep(r.best.step));
-          assert.equal(best[4], fmtSci(r.best.score));
-          // The score chart and the bracket, rebuilt from the report's rounds: a point per round each arm ran.
-          const chart = await page.evaluate(() => window.__tunelab.chartArms);
-          assert.deepEqual(chart.map((a) => [a.id, a.points]).sort((a, b) => a[0] - b[0]), r.arms.map((a) => [a.id, a.scores.length]).sort((a, b) => a[0] - b[0]));
-          assert.equal(await page.getAttribute('#bracket', 'data-rounds'), String(r.rounds.length));
-          // The chosen arm's samples are drawn: the traces export is on.
-          assert.equal(await page.isDisabled('#export-traces'), false);
-          break;
-        }
-        case 'compare': {
-          const t = await rows(page, '#compare-table');
-          assert.equal(t.length, r.entries.length);
-          r.entries.forEach((e, i) => {
-            assert.equal(t[i][0], e.name);
-            assert.equal(t[i][1], e.best ? `#${e.best.arm}` : 'none');
-            if (e.best) assert.equal(t[i][2], fmtStep(e.best.step));
-          });
-          break;
-        }
-        case 'bandit': {
-          const t = await rows(page, `${P}table`);
-          assert.deepEqual(t.map((x) => x[0]), r.algorithms.map((a) => a.name));
-          assert.deepEqual(t.map((x) => x[1]), r.algorithms.map((a) => fmtSci(a.final_simple_regret.mean)));
-          assert.deepEqual(t.map((x) => x[3]), r.algorithms.map((a) => fmtSci(a.final_cumulative_regret.mean)));
-          break;
-        }
-        case 'hoag': {
-          const t = await rows(page, `${P}table`);
-          assert.deepEqual(t.map((x) => x[0]), r.methods.map((m) => m.name));
-          assert.deepEqual(t.map((x) => x[2]), r.methods.map((m) => m.final_loss.toPrecision(6)));
-          assert.deepEqual(t.map((x) => x[3]), r.methods.map((m) => m.final_validation_loss.toPrecision(6)));
-          break;
-        }
-        case 'lr-schedule': {
-          const t = await rows(page, `${P}table`);
-          const byName = new Map(r.methods.map((m) => [m.name, m]));
-          assert.equal(t.length, r.methods.length);
-          for (const x of t) assert.equal(x[1], fmtSci(byName.get(x[0]).final_loss), x[0]);
-          break;
-        }
-        case 'step-size': {
-          const t = await rows(page, `${P}table`);
-          const all = [r.gp_ucb, ...r.fixed];
-          assert.deepEqual(t.map((x) => x[0]), all.map((m) => m.name));
-          assert.deepEqual(t.map((x) => x[1]), all.map((m) => (m.tail_ksd == null ? 'diverged' : fmtSci(m.tail_ksd))));
-          break;
-        }
-        case 'tvo': {
-          const t = await rows(page, `${P}table`);
-          const byName = new Map(r.summary.map((m) => [m.method, m]));
-          assert.equal(t.length, r.summary.length);
-          for (const x of t) assert.equal(x[1], nats(byName.get(x[0]).log_px_mean), x[0]);
-          break;
-        }
-        default: throw new Error(c.kind);
-      }
+      await assertTabShowsReport(page, report);
     }
     // "Run again here" loads the report's config into the settings (the last one opened: TVO's epochs).
     await page.click('#panel-tvo .opened-rerun');

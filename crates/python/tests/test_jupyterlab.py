@@ -1,16 +1,20 @@
 """tunelab.widget and tunelab.show in a real JupyterLab, in Debian's Chromium.
 
 Starts JupyterLab on 127.0.0.1 (temporary JUPYTER_* and IPython dirs, a token), opens a notebook that calls
-``tunelab.widget(kind="hoag", preset="logreg", run=True)`` and ``tunelab.show(report)`` (a native run of the
-step-size preset), runs all its cells from the browser (jupyterlab_e2e.mjs, playwright-core over
-/usr/bin/chromium), and checks that
+``tunelab.widget(kind="hoag", preset="logreg", run=True)``, ``tunelab.show`` for a native report of each of the
+seven kinds (the small configs of tests/e2e/report-cases.json, as the page's own open-report test uses), a
+built-in lesson and a lesson file of one's own, runs all its cells from the browser (jupyterlab_e2e.mjs,
+playwright-core over /usr/bin/chromium), and checks that
 - the widget ran in the notebook's browser on the single-threaded wasm (the page is not cross-origin isolated),
   drew its charts (uPlot canvases with ink, each method's validation loss per iteration) and made the same report,
   bit for bit, as the native core on the config it ran (HOAG is bit-identical across builds,
-  tests/e2e/determinism.test.mjs; the step-size tuner is not, so it is the report shown here);
-- the shown report drew the report's numbers (its GP-UCB KSD per window is the report's) and ran nothing;
-- a built-in lesson (lessons/gp-ucb.md, fetched by the page through the kernel) opened in its panel at step 1;
-- a tune report (MAMBA on the demo preset) drew its score chart and posterior charts and names its chosen arm.
+  tests/e2e/determinism.test.mjs);
+- each shown report was opened by the page's own report-opening path (its tab's "Opened from a file" card), ran
+  nothing, drew its charts, and its tab's table holds the report file's numbers (tests/e2e/report-tables.mjs, the
+  same check as the page's open-report test); the step-size one's GP-UCB KSD per window and the tune one's chosen
+  arm are the report's;
+- a built-in lesson (lessons/gp-ucb.md, fetched by the page through the kernel) and a lesson file given by its path
+  (a copy of docs/lessons/worked-example.md) opened in their panel at step 1.
 The server is stopped in ``finally``; every wait is bounded.
 """
 
@@ -72,15 +76,24 @@ NOTEBOOK_CELLS = [
     "import tunelab\n"
     "w = tunelab.widget(kind='hoag', preset='logreg', run=True)\n"
     "w",
-    "report = tunelab.run(tunelab.preset('step-size', 'sgld-step'))\n"
-    "with open('shown-report.json', 'w') as f:\n"
-    "    f.write(tunelab.to_json(report))\n"
-    "tunelab.show(report)",
+    # One report of each kind, run natively: the step-size one shown as tunelab.run returns it, the others from
+    # the JSON file each run wrote (as the CLI's --out writes it).
+    "import json\n"
+    "def merge(base, patch):\n"
+    "    for k, v in (patch or {}).items():\n"
+    "        if isinstance(v, dict) and isinstance(base.get(k), dict):\n"
+    "            merge(base[k], v)\n"
+    "        else:\n"
+    "            base[k] = v\n"
+    "    return base\n"
+    "for case in json.load(open('report-cases.json')):\n"
+    "    report = tunelab.run(case.get('config') or merge(tunelab.preset(case['kind'], case['preset']), case.get('patch')))\n"
+    "    path = case['kind'] + '-report.json'\n"
+    "    with open(path, 'w') as f:\n"
+    "        f.write(tunelab.to_json(report))\n"
+    "    tunelab.show(report if case['kind'] == 'step-size' else path)",
     "tunelab.widget(lesson='gp-ucb')",
-    "tune = tunelab.run('tune/demo')\n"
-    "with open('tune-report.json', 'w') as f:\n"
-    "    f.write(tunelab.to_json(tune))\n"
-    "tunelab.show(tune)",
+    "tunelab.widget(lesson='my-lesson.md')",
 ]
 
 
@@ -89,6 +102,12 @@ def test_widget_and_show_draw_in_jupyterlab(tmp_path, root):
     nb.cells = [nbformat.v4.new_code_cell(c) for c in NOTEBOOK_CELLS]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, str(tmp_path / "widget.ipynb"))
+    cases = json.loads((root / "tests" / "e2e" / "report-cases.json").read_text())
+    (tmp_path / "report-cases.json").write_text(json.dumps(cases))
+    lesson_text = (root / "docs" / "lessons" / "worked-example.md").read_text()
+    (tmp_path / "my-lesson.md").write_text(lesson_text)
+    kinds = [c["kind"] for c in cases]
+    reports = {str(1 + i): str(tmp_path / f"{k}-report.json") for i, k in enumerate(kinds)}
     env = dict(os.environ)
     for var, sub in [("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"), ("JUPYTER_RUNTIME_DIR", "runtime"),
                      ("IPYTHONDIR", "ipython")]:
@@ -108,7 +127,7 @@ def test_widget_and_show_draw_in_jupyterlab(tmp_path, root):
         node = shutil.which("node") or "node"
         proc = subprocess.run(
             [node, os.path.join(HERE, "jupyterlab_e2e.mjs"), f"{base}/lab/tree/widget.ipynb?token={token}&reset",
-             json.dumps(["ran", "shown", "ready", "shown"])],
+             json.dumps(["ran", *["shown"] * len(kinds), "ready", "ready"]), json.dumps(reports)],
             cwd=str(root), capture_output=True, text=True, timeout=150)
     finally:
         server.terminate()
@@ -121,7 +140,7 @@ def test_widget_and_show_draw_in_jupyterlab(tmp_path, root):
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert "error" not in out, (out.get("error"), out["console"], (tmp_path / "jupyter.log").read_text()[-3000:])
-    ran, shown, lesson, tune = out["widgets"]
+    ran, *shown, lesson, own = out["widgets"]
     print("jupyterlab e2e:", json.dumps([{"state": w["state"].get("tunelabState"), "panel": w["inside"]["panel"],
                                           "height": w["height"], "charts": w["inside"]["charts"]} for w in out["widgets"]]))
 
@@ -146,16 +165,28 @@ def test_widget_and_show_draw_in_jupyterlab(tmp_path, root):
     differ = [(k, native.get(k), browser.get(k)) for k in sorted(set(native) | set(browser)) if native.get(k) != browser.get(k)]
     assert not differ, differ[:10]
 
-    # The report shown: its numbers in the charts, nothing ran.
-    assert shown["state"]["tunelabState"] == "shown", shown["state"]
-    s = shown["inside"]
-    report = json.loads((tmp_path / "shown-report.json").read_text())
-    assert s["panel"] == "step-size" and s["runState"] == "done" and s["runs"] == 0
-    assert "nothing ran here" in s["message"]
-    gp_shown = s["chartData"]["runs"][0]
+    # The reports shown, one of each kind: opened by the page's report-opening path, nothing ran, charts drawn,
+    # the tab's table holds the file's numbers.
+    assert [w["inside"]["opened"]["kind"] if w["inside"]["opened"] else None for w in shown] == kinds
+    by_kind = {}
+    for kind, w in zip(kinds, shown):
+        s = w["inside"]
+        assert w["state"]["tunelabState"] == "shown", (kind, w["state"])
+        assert s["panel"] == tunelab.notebook.PANEL_OF_KIND[kind] and s["runState"] == "done" and s["runs"] == 0, (kind, s["errors"])
+        assert s["opened"]["dropped"] == [] and s["opened"]["status"] == "complete", s["opened"]
+        assert "Opened from a file" in s["card"] and "shown by tunelab.show" in s["card"] and "Nothing ran in this page" in s["card"], s["card"]
+        assert w["tables"] == "ok", (kind, w["tables"])
+        assert s["charts"] and all(c["ink"] > 500 for c in s["charts"]), (kind, s["charts"])
+        by_kind[kind] = s
+    step = by_kind["step-size"]
+    report = json.loads((tmp_path / "step-size-report.json").read_text())
+    assert step["opened"]["name"] == "report.json" and by_kind["hoag"]["opened"]["name"] == "hoag-report.json"
+    gp_shown = step["chartData"]["runs"][0]
     assert gp_shown["ksd"] == report["result"]["gp_ucb"]["ksd"]
-    assert [r["name"] for r in s["chartData"]["runs"][1:]] == [r["name"] for r in report["result"]["fixed"]]
-    assert all(c["ink"] > 500 for c in s["charts"]) and len(s["charts"]) >= 2, s["charts"]
+    assert [r["name"] for r in step["chartData"]["runs"][1:]] == [r["name"] for r in report["result"]["fixed"]]
+    tune_report = json.loads((tmp_path / "tune-report.json").read_text())
+    t = by_kind["tune"]
+    assert f"#{tune_report['result']['best']['arm']}" in t["message"], t["message"]
 
     # The lesson: its box, its first step, its panel, ready to run.
     known = tunelab.notebook.lessons()["gp-ucb"]
@@ -164,9 +195,10 @@ def test_widget_and_show_draw_in_jupyterlab(tmp_path, root):
     assert l["panel"] == known["panel"] == l["lesson"]["panel"] and l["lesson"]["title"] == known["title"]
     assert l["lesson"]["step"].startswith("Step 1 of ") and l["runs"] == 0
 
-    # A tune report: the score chart (one series per arm drawn) and the posterior charts, the chosen arm named.
-    t = tune["inside"]
-    tune_report = json.loads((tmp_path / "tune-report.json").read_text())
-    assert tune["state"]["tunelabState"] == "shown" and t["panel"] == "tune" and t["runs"] == 0, t["errors"]
-    assert "nothing ran here" in t["message"] and f"#{tune_report['result']['best']['arm']}" in t["message"], t["message"]
-    assert len(t["charts"]) >= 2 and all(c["ink"] > 500 for c in t["charts"]), t["charts"]
+    # A lesson file of one's own, given by its path: opened as the page opens a picked file, at step 1.
+    o = own["inside"]
+    steps = sum(1 for line in lesson_text.splitlines() if line.startswith("## "))
+    assert own["state"]["tunelabState"] == "ready", own["state"]
+    assert o["lesson"]["source"] == "my-lesson.md" and o["lesson"]["status"] == "ready", o["lesson"]
+    assert o["lesson"]["title"] == "A first look at MAMBA: step size and batch size" and o["lesson"]["panel"] == "tune"
+    assert o["lesson"]["step"].startswith(f"Step 1 of {steps}") and o["runs"] == 0, o["lesson"]

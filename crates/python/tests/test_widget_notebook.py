@@ -73,13 +73,35 @@ def test_widget_hash_and_payload():
 def test_report_payload_from_a_run(tmp_path):
     report = tunelab.run(tunelab.preset("step-size", "sgld-step"))
     w = tunelab.widget(report=report)
-    assert w.payload["report"]["kind"] == "step-size" and "panel=step-size" in w.hash
-    assert w.payload["report"]["result"] == json.loads(tunelab.to_json(report["result"]))
-    # The same report from the CLI's JSON file and from its text.
+    # The page opens the report's JSON text (the core's reader parses it in the worker, as for a file).
+    shown = w.payload["report"]
+    assert shown["kind"] == "step-size" and "panel=step-size" in w.hash and shown["name"] == "report.json"
+    assert shown["text"] == tunelab.to_json(report)
+    # The same report from the CLI's JSON file (its text as written, its name on the page's card) and from its text.
     path = tmp_path / "r.json"
     path.write_text(tunelab.to_json(report))
-    assert tunelab.widget(report=str(path)).payload == w.payload
+    assert tunelab.widget(report=str(path)).payload == {"report": {**shown, "name": "r.json"}}
+    assert tunelab.widget(report=path).payload == {"report": {**shown, "name": "r.json"}}
     assert tunelab.widget(report=path.read_text()).payload == w.payload
+    (tmp_path / "cut.json").write_text(path.read_text()[:100])
+    with pytest.raises(ValueError, match="cut.json is not valid JSON"):
+        tunelab.show(str(tmp_path / "cut.json"))
+
+
+def test_lesson_file_payload(tmp_path, root):
+    example = root / "docs" / "lessons" / "worked-example.md"
+    own = tmp_path / "my-lesson.md"
+    own.write_text(example.read_text())
+    want = {"lesson": {"name": "my-lesson.md", "text": example.read_text()}}
+    # A path (string or PathLike) is read here and opened in the page as a picked file is; its text works too.
+    for given in (str(own), own):
+        w = tunelab.widget(lesson=given)
+        assert w.payload == want and w.hash == "embed=1", w.hash
+    assert tunelab.widget(lesson=example.read_text()).payload == {"lesson": {"name": "lesson text", "text": example.read_text()}}
+    with pytest.raises(ValueError, match="cannot read the lesson file .*missing.md"):
+        tunelab.widget(lesson=str(tmp_path / "missing.md"))
+    with pytest.raises(ValueError, match="no built-in lesson 'mambo' and no such file"):
+        tunelab.widget(lesson="mambo")
 
 
 def test_the_kernel_serves_listed_data_files_only():

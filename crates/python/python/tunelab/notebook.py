@@ -2,7 +2,8 @@
 ``pip install 'tunelab[notebook]'``, i.e. anywidget).
 
 The widget is the page itself in embed mode, in an iframe inside the cell's output: a kind's panel (its settings,
-Run, live charts, reading), a built-in lesson, or a report shown in its panel's charts. Runs happen in the
+Run, live charts, reading), a built-in lesson or a lesson file of one's own, or a report of any kind opened as the
+page opens a report file (its tab's charts, tables and reading; nothing runs). Runs happen in the
 notebook's browser, in the same single-threaded WebAssembly as the page (a notebook page is not cross-origin
 isolated, so no threads); the kernel only sends the bundle and the data files a config reads. The bundle (the
 page's modules, its worker, its styles and the wasm, built by ``scripts/dev/build-widget.mjs``) ships in the
@@ -87,7 +88,8 @@ def _widget_class() -> Any:
         _wasm = traitlets.Bytes(b["wasm"]).tag(sync=True)
         #: the page's URL hash: embed mode, the panel, a lesson
         hash = traitlets.Unicode("").tag(sync=True)
-        #: what the page applies once its panels exist: {panel, config | preset, run} or {report}
+        #: what the page applies once its panels exist: {panel, config | preset, run}, {report: {kind, name, text}}
+        #: or {lesson: {name, text}}
         payload = traitlets.Dict().tag(sync=True)
         #: the page's state as the front end reports it: {state: loading | starting | ready | ran | shown |
         #: failed | error, panel, runState, runs, error}
@@ -113,34 +115,59 @@ def _hash(**params: str) -> str:
     return urlencode({"embed": "1", **{k: v for k, v in params.items() if v}})
 
 
-def _report_dict(report: Any) -> Dict[str, Any]:
-    """A report envelope as plain JSON data: a dict (numpy sample matrices allowed), JSON text, a file path, or an
-    object with ``to_json()`` / ``to_dict()``."""
+def _report_text(report: Any) -> Dict[str, str]:
+    """A report envelope as the page opens it: ``{kind, name, text}``, its JSON text (a file's text as written) and a
+    name for the page's "Opened from a file" card. A report is a dict (numpy sample matrices allowed), JSON text, a
+    file path, or an object with ``to_json()`` / ``to_dict()``. Only the envelope's shape is checked here; the page
+    parses the whole report strictly (the core's report reader, as for a file opened in the page)."""
     from . import to_json
+    name = "report.json"
     if hasattr(report, "to_json") and not isinstance(report, (str, bytes, Mapping)):
-        data = json.loads(report.to_json())
+        text = report.to_json()
     elif hasattr(report, "to_dict") and not isinstance(report, Mapping):
-        data = json.loads(to_json(report.to_dict()))
+        text = to_json(report.to_dict())
     elif isinstance(report, Mapping):
-        data = json.loads(to_json(dict(report)))
+        text = to_json(dict(report))
     elif isinstance(report, (str, os.PathLike)):
-        text = str(report)
+        text = os.fspath(report)
         if not text.lstrip().startswith("{"):
+            name = os.path.basename(text)
             with open(text, encoding="utf-8") as f:
                 text = f.read()
-        data = json.loads(text)
     else:
         raise TypeError(f"tunelab.show: a report is a dict, JSON text or a file path, not {type(report).__name__}")
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise ValueError(f"tunelab.show: {name} is not valid JSON (damaged or cut short?): {e}") from None
     if not isinstance(data, dict) or not isinstance(data.get("kind"), str) or "config" not in data or "result" not in data:
         raise ValueError("tunelab.show: not a tunelab report (a JSON object with kind, status, config, compute and "
                          "result, as the CLI's --out, tunelab.run and the page's export write)")
     if data["kind"] not in PANEL_OF_KIND:
         raise ValueError(f"tunelab.show: a report of kind {data['kind']!r} has no panel{_nearest(data['kind'], PANEL_OF_KIND)}")
-    return data
+    return {"kind": data["kind"], "name": name, "text": text}
+
+
+def _lesson_source(lesson: Union[str, "os.PathLike[str]"]) -> Optional[Dict[str, str]]:
+    """A lesson file of one's own as the page opens a picked file, ``{name, text}``: a path (``os.PathLike``, or a
+    string naming a file or ending in ``.md``) or the lesson's Markdown text itself (a string with a line break).
+    None for a string that is neither (a built-in lesson's id)."""
+    if isinstance(lesson, os.PathLike) or (isinstance(lesson, str) and "\n" not in lesson
+                                            and (lesson.endswith(".md") or os.path.isfile(lesson))):
+        path = os.fspath(lesson)
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            raise ValueError(f"tunelab.widget: cannot read the lesson file {path}: {e.strerror or e}") from None
+        return {"name": os.path.basename(path), "text": text}
+    if isinstance(lesson, str) and "\n" in lesson:
+        return {"name": "lesson text", "text": lesson}
+    return None
 
 
 def widget(kind: Optional[str] = None, config: Union[Dict[str, Any], str, None] = None, preset: Optional[str] = None,
-           lesson: Optional[str] = None, *, report: Any = None, run: bool = False) -> Any:
+           lesson: Union[str, "os.PathLike[str]", None] = None, *, report: Any = None, run: bool = False) -> Any:
     """A tunelab panel in a notebook cell, running in the notebook's browser (display it: make it a cell's last
     expression, or ``IPython.display.display`` it).
 
@@ -150,6 +177,9 @@ def widget(kind: Optional[str] = None, config: Union[Dict[str, Any], str, None] 
     - ``widget(config=CONFIG)``: a config (dict, JSON text, file or ``KIND/PRESET``), checked here first, so a
       wrong field raises ``ConfigError`` with the core's message before anything is shown;
     - ``widget(lesson=ID)``: a built-in lesson (``tunelab.notebook.lessons()``) with its steps;
+    - ``widget(lesson=FILE)``: a lesson file of one's own (a path; or the lesson's Markdown text), opened as the
+      page opens a picked lesson file: the core checks it in the notebook's browser, and a broken file shows one
+      ``file:line`` error in the widget and runs nothing;
     - ``widget(report=REPORT)``: as ``show(report)``, without displaying it.
     ``run=True`` starts the run once the page is ready (settings and preset as given).
     """
@@ -157,15 +187,19 @@ def widget(kind: Optional[str] = None, config: Union[Dict[str, Any], str, None] 
     if report is not None:
         if any(x is not None for x in (kind, config, preset, lesson)) or run:
             raise ValueError("tunelab.widget: a report is shown as it is: give no kind, config, preset, lesson or run with it")
-        data = _report_dict(report)
-        return cls(hash=_hash(panel=PANEL_OF_KIND[data["kind"]], controls="run"), payload={"report": data},
-                   title=f"tunelab report ({data['kind']})")
+        shown = _report_text(report)
+        return cls(hash=_hash(panel=PANEL_OF_KIND[shown["kind"]], controls="run"), payload={"report": shown},
+                   title=f"tunelab report ({shown['kind']})")
     if lesson is not None:
         if any(x is not None for x in (kind, config, preset)):
             raise ValueError("tunelab.widget: a lesson brings its own panel and settings: give no kind, config or preset with it")
         known = lessons()
+        own = None if lesson in known else _lesson_source(lesson)
+        if own is not None:
+            return cls(hash=_hash(), payload={"lesson": own}, title=f"tunelab lesson: {own['name']}")
         if lesson not in known:
-            raise ValueError(f"tunelab.widget: no built-in lesson {lesson!r} (lessons: {', '.join(known)}){_nearest(lesson, known)}")
+            raise ValueError(f"tunelab.widget: no built-in lesson {lesson!r} and no such file (lessons: {', '.join(known)})"
+                             f"{_nearest(str(lesson), known)}")
         return cls(hash=_hash(lesson=lesson), payload={}, title=f"tunelab lesson: {known[lesson]['title']}")
     payload: Dict[str, Any] = {}
     if config is not None:
@@ -193,9 +227,10 @@ def widget(kind: Optional[str] = None, config: Union[Dict[str, Any], str, None] 
 
 
 def show(report: Any) -> None:
-    """Shows a report (a ``tunelab.run`` result, the CLI's ``--out`` JSON file or text, a page export) in its
-    kind's panel with the page's charts, table and reading, in the notebook's output. Nothing runs; the panel's
-    Run runs the report's config again in the browser. Returns nothing (so that a cell ending in ``show(r)`` shows
+    """Shows a report of any kind (a ``tunelab.run`` result, the CLI's ``--out`` JSON file or text, a page export)
+    in its kind's panel with the page's charts, table and reading, in the notebook's output, opened as the page
+    opens a report file (parsed strictly; a report the page cannot read shows its reason). Nothing runs; "Run again
+    here" loads the report's config, and Run runs it in the browser. Returns nothing (so that a cell ending in ``show(r)`` shows
     it once); ``widget(report=r)`` gives the widget itself."""
     from IPython.display import display
     display(widget(report=report))
