@@ -4,9 +4,9 @@
 //   1. the rate of earlier runs of the same kind and phase mix (remembered in localStorage after every complete
 //      run: its seconds over its work), else
 //   2. a calibration the worker runs once per page (`calibrate`: a short SGLD chain, whose cost is counted in the
-//      same unit, gradient evaluations x dimension, a few tens of ms off the main thread) times the kind's
-//      factor (seconds per multiply-add of the kind over the calibration's; KIND_FACTOR, measured by
-//      tests/e2e/time-estimate-bench.mjs: docs/benchmarks.md).
+//      same unit, gradient evaluations x dimension, a few tens of ms off the main thread) times each phase's
+//      factor (seconds per multiply-add of the phase's kind and class over the calibration's; MODEL, fitted to runs
+//      measured by tests/e2e/time-estimate-bench.mjs: docs/benchmarks.md).
 // While a run goes, `refine` blends that estimate with the run's own rate (its elapsed time over the share of
 // its work done), which takes over as the run proceeds. Pure (no DOM); the storage is passed in.
 
