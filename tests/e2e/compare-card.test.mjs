@@ -33,6 +33,27 @@ describe('compare mode: one comparison', () => {
   });
   after(async () => { await env?.close(); });
 
+  test('after Run the verdict is in view, below the sticky run bar (1280 x 900)', async () => {
+    const where = () => {
+      const v = /** @type {HTMLElement} */ (document.getElementById('cmp-verdict')).getBoundingClientRect();
+      const bar = /** @type {HTMLElement} */ (document.querySelector('#panel-tune .runbar'));
+      const b = bar.getBoundingClientRect();
+      const sticky = getComputedStyle(bar).position === 'sticky' && b.top < innerHeight / 2;
+      return { top: v.top, bottom: v.bottom, height: v.height, barBottom: sticky ? b.bottom : 0, vh: innerHeight, y: scrollY };
+    };
+    // The page scrolls once the card is drawn (compare-mode.js); wait for it, then say where the verdict is.
+    await page.waitForFunction(() => {
+      const v = /** @type {HTMLElement} */ (document.getElementById('cmp-verdict')).getBoundingClientRect();
+      const bar = /** @type {HTMLElement} */ (document.querySelector('#panel-tune .runbar'));
+      const b = bar.getBoundingClientRect();
+      const top = getComputedStyle(bar).position === 'sticky' && b.top < innerHeight / 2 ? b.bottom : 0;
+      return v.height > 0 && v.top >= top - 1 && v.bottom <= innerHeight + 1;
+    }, null, { timeout: 10_000 }).catch(() => {});
+    const r = await page.evaluate(where);
+    assert.ok(r.height > 0 && r.top >= r.barBottom - 1 && r.bottom <= r.vh + 1, JSON.stringify(r));
+    assert.ok(r.y > 0, `the page scrolled to the card: ${JSON.stringify(r)}`);
+  });
+
   test('the card is the first card of the results and its numbers are the report\'s', async () => {
     const r = await page.evaluate(async () => {
       const { fmtSci, fmtTimes } = await import('/www/shared/format.js');

@@ -169,12 +169,10 @@ describe('the estimate before Run is within 3x (goal: 2x) of the time taken, for
   before(async () => { env = await launch({ isolation: false, serviceWorkers: 'block' }); });
   after(async () => { await env?.close(); });
 
-  // Cases skipped, their estimate too low for the band: their cost models leave out part of the run (what, not found).
+  // Cases skipped, with why (none now: the bandit default's exact recommendations and FSSD-opt's location fit, which
+  // their estimates left out, are in the cost model).
   /** @type {Record<string, string>} */
-  const TODO = {
-    'bandit default': 'took 1.03 s, estimated 0.23 s (0.22x) in a run of 2026-11-29 04:50 UTC; 0.33x at the current factors on that run (scripts/dev/time-estimate-predict.mjs); most of its time is outside its cost model',
-    'paper-logreg-page': 'at a fifth of its budget: took 7.6 s, estimated 2.3 s (0.30x) in a run of 2026-11-29 04:50 UTC; 0.31x at the current factors on that run (the full preset: 0.68x); what its budget does not scale is outside its cost model',
-  };
+  const TODO = {};
   for (const c of CASES) {
     test(c.id, { timeout: 600_000, skip: TODO[c.id] }, async () => {
       const { page, consoleErrors } = await openPage(env.context, env.url);

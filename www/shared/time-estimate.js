@@ -4,9 +4,9 @@
 //   1. the rate of earlier runs of the same kind and phase mix (remembered in localStorage after every complete
 //      run: its seconds over its work), else
 //   2. a calibration the worker runs once per page (`calibrate`: a short SGLD chain, whose cost is counted in the
-//      same unit, gradient evaluations x dimension, a few tens of ms off the main thread) times the kind's
-//      factor (seconds per multiply-add of the kind over the calibration's; KIND_FACTOR, measured by
-//      tests/e2e/time-estimate-bench.mjs: docs/benchmarks.md).
+//      same unit, gradient evaluations x dimension, a few tens of ms off the main thread) times each phase's
+//      factor (seconds per multiply-add of the phase's kind and class over the calibration's; MODEL, fitted to runs
+//      measured by tests/e2e/time-estimate-bench.mjs: docs/benchmarks.md).
 // While a run goes, `refine` blends that estimate with the run's own rate (its elapsed time over the share of
 // its work done), which takes over as the run proceeds. Pure (no DOM); the storage is passed in.
 
@@ -18,8 +18,9 @@
 
 /**
  * The class of a phase's work within its kind, where one kind's phases run at different speeds per counted
- * multiply-add: the Stein discrepancy's sample pairs (a vectorised pair loop) and FSSD-opt's location fit against
- * the chains' gradient evaluations (tune, compare, step-size); a bandit's GP-UCB updates, its TTTS / D-TTTS
+ * multiply-add: the Stein discrepancy's sample pairs (a vectorised pair loop), FSSD-opt's location fit and the
+ * scores of the samples (full-data gradients: one vectorised pass over the rows per sample, without a chain's
+ * per-step work) against the chains' gradient evaluations (tune, compare, step-size); a bandit's GP-UCB updates, its TTTS / D-TTTS
  * updates and exact recommendations, its problem's model trainings and SG-MCMC table; a learning-rate run's
  * training, trace records and trace-model fits; TVO's training against its evaluations. Other phases: their kind's
  * class ''.
@@ -29,7 +30,7 @@ export function phaseClass(kind, phase) {
   const stem = phase.name.replace(/^.*: /, '');
   switch (kind) {
     case 'tune': case 'compare': case 'step-size':
-      return phase.unit === 'sample pairs' ? 'pairs' : phase.unit === 'location evaluations' ? 'fssd' : '';
+      return phase.unit === 'sample pairs' ? 'pairs' : phase.unit === 'location evaluations' ? 'fssd' : /scor(e|ing)/.test(stem) ? 'scores' : '';
     case 'bandit':
       if (phase.name.startsWith('table: ')) return 'table';
       if (phase.unit === 'posterior evaluations') return 'recommend';
@@ -50,8 +51,8 @@ export function phaseClass(kind, phase) {
  * the SGLD calibration chain):
  * - `kind`: seconds per multiply-add of each kind's class '' over the calibration's; `phase`: the same for the other
  *   classes of `phaseClass` (a class missing here takes its kind's factor);
- * - `gradOverhead`: multiply-adds a gradient evaluation of one data point costs beyond the model's own (`per`) in the
- *   SG-MCMC kinds (the minibatch index draw, the link function, the loop: what the small models' chains, logistic
+ * - `gradOverhead`: multiply-adds a chain's gradient evaluation of one data point costs beyond the model's own (`per`)
+ *   in the SG-MCMC kinds (the minibatch index draw, the link function, the loop: what the small models' chains, logistic
  *   regression with d = 5-10, spend besides their dot products, against a network's thousands per point);
  * - `epochOverhead`: multiply-adds an image-epoch of the TVO kind's training costs beyond its network's (`per`);
  * - `runWork`: multiply-adds every run costs beyond its phases (the worker's messages, the report, the first draw,
@@ -61,17 +62,18 @@ export function phaseClass(kind, phase) {
  * checks every one of those runs within 2x at these values, and docs/benchmarks.md ("Time estimates") lists them.
  */
 export const MODEL = {
-  kind: { tune: 0.55, compare: 1.07, bandit: 2.28, hoag: 1.53, 'lr-schedule': 0.71, 'step-size': 1.1, tvo: 1.3 },
+  kind: { tune: 0.541, compare: 0.132, bandit: 0.355, hoag: 1.55, 'lr-schedule': 0.71, 'step-size': 0.451, tvo: 0.416 },
   /** @type {Record<string, Record<string, number>>} */
   phase: {
-    tune: { pairs: 0.99, fssd: 1 }, compare: { pairs: 1, fssd: 1 }, 'step-size': { pairs: 0.39, fssd: 1 },
-    bandit: { gp: 0.28, table: 0.28, trainings: 0.328, ttts: 0.9, recommend: 1 },
-    'lr-schedule': { records: 0.29, fits: 0.57 },
-    tvo: { evaluation: 1.05 },
+    tune: { scores: 0.0504, pairs: 0.0501, fssd: 1 }, compare: { scores: 0.937, pairs: 1.7, fssd: 2.18 },
+    'step-size': { scores: 1.1, pairs: 0.137 },
+    bandit: { gp: 0.232, table: 0.0502, trainings: 0.372, ttts: 0.0504, recommend: 0.0789 },
+    'lr-schedule': { records: 0.195, fits: 0.732 },
+    tvo: { evaluation: 0.831 },
   },
-  gradOverhead: 10,
-  epochOverhead: 10_000,
-  runWork: 1e8,
+  gradOverhead: 65.7,
+  epochOverhead: 62_200,
+  runWork: 4.8e7,
 };
 /** @typedef {typeof MODEL} Model */
 
@@ -94,7 +96,7 @@ export function phaseFactor(kind, phase, model = MODEL) {
  * @param {string} kind @param {{name: string, unit: string, count: number, work: number}} phase @param {Model} [model]
  */
 export function phaseWork(kind, phase, model = MODEL) {
-  const extra = (kind === 'tune' || kind === 'compare' || kind === 'step-size') && phase.unit === 'gradient evaluations' ? phase.count * model.gradOverhead
+  const extra = (kind === 'tune' || kind === 'compare' || kind === 'step-size') && phase.unit === 'gradient evaluations' && phaseClass(kind, phase) === '' ? phase.count * model.gradOverhead
     : kind === 'tvo' && phase.unit === 'image-epochs' ? phase.count * model.epochOverhead : 0;
   return (phase.work + extra) * phaseFactor(kind, phase, model);
 }
