@@ -214,3 +214,44 @@ fn a_config_with_its_schema_still_parses_strictly() {
     let e = tunelab::strict::from_value::<Small>(&v).unwrap_err().to_string();
     assert!(e.contains("`sed`: unknown field; did you mean `seed`?"), "{e}");
 }
+
+/// A run stopped part-way, written as the CLI (`--out`) and Python write it (its `result` the partial result,
+/// marked `"partial": true`), opens as a stopped report; a stopped report's result without that mark is refused.
+#[test]
+fn a_stopped_report_as_the_front_ends_write_it_opens() {
+    use std::sync::atomic::Ordering;
+    use tunelab::experiments::Status;
+    let (kind, config) = small_configs().remove(0);
+    assert_eq!(kind, Kind::Tune);
+    let mut v = config.clone();
+    let checked = ExperimentConfig::from_value(&mut v, None).unwrap().check().unwrap();
+    let inputs = match checked.data_request() {
+        Some(req) => tunelab::experiments::read_requested_inputs(&req).unwrap(),
+        None => Default::default(),
+    };
+    let stop = AtomicBool::new(false);
+    let mut seen = 0;
+    let report = checked
+        .run(
+            inputs,
+            &mut |_| {
+                seen += 1;
+                if seen == 4 {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            },
+            &stop,
+        )
+        .unwrap();
+    assert_eq!(report.status, Status::Stopped);
+    let written = tunelab::experiments::partial::report_value(&report).unwrap();
+    assert_eq!(written["result"]["partial"], true);
+    let opened = open_report(&serde_json::to_string_pretty(&written).unwrap(), OpenOptions::default()).unwrap();
+    assert_eq!(opened.status, Status::Stopped);
+    assert_eq!(opened.envelope["result"], written["result"]);
+    let mut unmarked = written.clone();
+    unmarked["result"].as_object_mut().unwrap().remove("partial");
+    let err = open_report(&serde_json::to_string(&unmarked).unwrap(), OpenOptions::default()).unwrap_err();
+    assert_eq!(err.code(), "invalid");
+    assert!(err.to_string().contains("partial"), "{err}");
+}
