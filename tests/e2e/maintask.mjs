@@ -183,3 +183,18 @@ function functionsIn(profile, from, to) {
   const top = (m) => [...m].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([f, ms]) => `${ms.toFixed(1)} ${f}`);
   return { self: top(self), incl: top(incl) };
 }
+
+/**
+ * Loads case `c` into its tab on a fresh page, as a first visit: no remembered rates (the estimate comes from the
+ * calibration), the tab shown, its preset or config loaded, then its quick patch.
+ * @param {import('playwright-core').Page} page @param {{panel: string, load?: any, quick?: any}} c
+ */
+export async function loadCase(page, c) {
+  await page.evaluate(async ({ panel, load, quick }) => {
+    localStorage.removeItem('tunelab.time.rates');
+    const p = /** @type {any} */ (window).__tunelab.panels[panel];
+    p.show();
+    if (load != null) await p.load(load);
+    if (quick != null) await p.load(quick);
+  }, { panel: c.panel, load: c.load ?? null, quick: c.quick ?? null });
+}

@@ -10,7 +10,7 @@
 //   committed measurements are: every Preset menu entry and every maintask case, each on a fresh page)
 import { launch } from './helpers.mjs';
 import { LESSONS } from './lesson-files.mjs';
-import { CASES } from './maintask.mjs';
+import { CASES, loadCase } from './maintask.mjs';
 import fs from 'node:fs';
 import { estimate } from '../../www/shared/time-estimate.js';
 import os from 'node:os';
@@ -73,13 +73,7 @@ try {
     const cp = await env.context.newPage();
     await cp.goto(env.url);
     await cp.waitForFunction(() => window.__tunelab?.info != null, null, { timeout: 60_000 });
-    await cp.evaluate(async ({ panel, load, quick }) => {
-      localStorage.removeItem('tunelab.time.rates');
-      const p = window.__tunelab.panels[panel];
-      p.show();
-      if (load != null) await p.load(load);
-      if (quick != null) await p.load(quick);
-    }, { panel: c.panel, load: c.load ?? null, quick: c.quick ?? null });
+    await loadCase(cp, c);
     await cp.evaluate((n) => window.__tunelab.panels[n].panel.flushEstimate?.(), c.panel);
     await measure(cp, c.panel, `case ${c.id}`);
     await cp.close();

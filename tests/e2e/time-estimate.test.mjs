@@ -7,7 +7,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage } from './helpers.mjs';
-import { CASES } from './maintask.mjs';
+import { CASES, loadCase } from './maintask.mjs';
 import { KIND_FACTOR } from '../../www/shared/time-estimate.js';
 
 const PANELS = { tune: '', bandit: 'bandit', hoag: 'hoag', 'lr-schedule': 'lr', 'step-size': 'step', tvo: 'tvo' };
@@ -169,21 +169,11 @@ describe('the estimate before Run is within 3x (goal: 2x) of the time taken, for
   before(async () => { env = await launch({ isolation: false, serviceWorkers: 'block' }); });
   after(async () => { await env?.close(); });
 
-  // Cases skipped, with why (none now: the bandit default's exact recommendations and FSSD-opt's location fit, which
-  // their estimates left out, are in the cost model).
-  /** @type {Record<string, string>} */
-  const TODO = {};
   for (const c of CASES) {
-    test(c.id, { timeout: 600_000, skip: TODO[c.id] }, async () => {
+    test(c.id, { timeout: 600_000 }, async () => {
       const { page, consoleErrors } = await openPage(env.context, env.url);
       try {
-        await page.evaluate(async ({ panel, load, quick }) => {
-          localStorage.removeItem('tunelab.time.rates');
-          const p = window.__tunelab.panels[panel];
-          p.show();
-          if (load != null) await p.load(load);
-          if (quick != null) await p.load(quick);
-        }, { panel: c.panel, load: c.load ?? null, quick: c.quick ?? null });
+        await loadCase(page, c);
         await page.waitForTimeout(400);
         await page.evaluate((n) => window.__tunelab.panels[n].panel.flushEstimate?.(), c.panel);
         await page.waitForFunction((n) => { const p = window.__tunelab.panels[n]; const e = p.estimate; return !p.running && p.runState !== 'checking' && e && (e.seconds != null || e.why); }, c.panel, { timeout: 120_000 });

@@ -296,21 +296,27 @@ def test_one_repeat_shows_no_spread():
     assert rows["fixed"] == "test log p(x) -91 ± 0.5"
 
 
+def _stop_after_first_checkpoint(cfg, path):
+    """Runs `cfg` with a checkpoint file at `path` and stops it (an exception from the progress callback) as soon as
+    the first checkpoint is written."""
+
+    class Stop(Exception):
+        pass
+
+    def stop(event):
+        if path.exists():
+            raise Stop()
+
+    with pytest.raises(Stop):
+        tunelab.run(cfg, stop, threads=1, checkpoint=path)
+
+
 def test_a_run_stopped_after_a_checkpoint_resumes_to_the_uninterrupted_report(tmp_path):
     cfg = tunelab.preset("tune", "paper-logreg-page")
     cfg["budget"] = {"grad_evals": 6e6}  # MAMBA, 56 arms, 3 rounds
     whole = tunelab.run(cfg, threads=1)
     path = tmp_path / "run.checkpoint"
-
-    class Stop(Exception):
-        pass
-
-    def stop_after_first_checkpoint(event):
-        if path.exists():
-            raise Stop()
-
-    with pytest.raises(Stop):
-        tunelab.run(cfg, stop_after_first_checkpoint, threads=1, checkpoint=path)
+    _stop_after_first_checkpoint(cfg, path)
     saved = json.loads(path.read_text())
     assert 1 <= saved["rounds"] < 3
     resumed = tunelab.run(cfg, threads=1, resume=path)
@@ -329,16 +335,7 @@ def test_a_bandit_run_stopped_after_a_checkpoint_resumes_to_the_uninterrupted_re
            "seed": 2, "checkpoints": 6}
     whole = tunelab.run(cfg, threads=1)
     path = tmp_path / "run.checkpoint"
-
-    class Stop(Exception):
-        pass
-
-    def stop_after_first_checkpoint(event):
-        if path.exists():
-            raise Stop()
-
-    with pytest.raises(Stop):
-        tunelab.run(cfg, stop_after_first_checkpoint, threads=1, checkpoint=path)
+    _stop_after_first_checkpoint(cfg, path)
     assert 1 <= json.loads(path.read_text())["rounds"] < 6
     resumed = tunelab.run(cfg, threads=1, resume=path)
     assert strip_times(resumed) == strip_times(whole)
