@@ -145,7 +145,7 @@ async function loadData(w, config, { mnist = true } = {}) {
  * A comparison's chosen-arm samples as Float64Arrays whose buffers are transferred, not cloned: the core returns
  * each entry's `best.samples` as a plain array (mnist-bnn-page: 2.5 million numbers over its tuners), whose
  * structured clone and the garbage it leaves took 200-330 ms of the page's main thread when the result arrived
- * (tests/e2e/longtask.test.mjs). The page reads them as Float64Arrays (www/panels/tune/
+ * (docs/benchmarks.md; tests/e2e/main-thread.test.mjs checks they arrive as Float64Arrays). The page reads them as Float64Arrays (www/panels/tune/
  * compare-mode.js) and its JSON export writes them back as arrays (www/shared/export.js `toJson`).
  * @param {any} result the run's result ({report, samples, dim}) @returns {Transferable[]} the buffers to transfer
  */

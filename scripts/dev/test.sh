@@ -90,6 +90,26 @@ rm -rf fuzz/seeds
 FUZZ_SEEDS=ok
 TUNELAB_FUZZ_SEEDS="$PWD/fuzz/seeds" cargo test -q --test core robustness::fuzz_seeds >/dev/null 2>&1 || FUZZ_SEEDS=failed
 
+# The threaded wasm page (pkg-parallel/: nightly + build-std, 6 CPU-minutes here) and then every fuzz target for a
+# short budget (FUZZ_SECONDS, default 10 s each: a smoke run of 5,000-200,000 inputs per target on the seed
+# corpora; the long runs are scripts/dev/fuzz.sh SECONDS, README "Fuzzing"; one line per target, counted below)
+# are built in one background job at the lowest CPU priority, started here: pytest and the browser tests leave a
+# core idle much of the time (the Python tests run one process; the single-threaded page computes on one
+# worker), and the two builds fill it. The browser section waits for the threaded page only; the fuzz output is
+# printed at the end.
+FUZZ_LOG="$(dirname "$LOG")/fuzz.log"; FUZZ_T0=$(date +%s.%N)
+THREADS_LOG="$(dirname "$LOG")/threads.log"; THREADS_END="$(dirname "$LOG")/threads.end"; rm -f "$THREADS_END"
+FUZZ_END="$(dirname "$LOG")/fuzz.end"; rm -f "$FUZZ_END"
+[ "$FUZZ_SEEDS" = ok ] || echo "fuzz target seeds: failed (cargo test --test core robustness::fuzz_seeds)" >"$FUZZ_LOG"
+# Its own session (setsid), so that a stopped run can end it with all its children; end times in *.end.
+FUZZ_SEEDS_WRITTEN=1 setsid bash -c "$LOW_PRIORITY"'
+  nice -n 19 bash scripts/dev/build-wasm.sh parallel >"$2" 2>&1; echo $? >"$3"
+  [ "$5" = ok ] || exit 1
+  nice -n 19 bash scripts/dev/fuzz.sh "$1" >"$6" 2>&1; rc=$?; date +%s.%N >"$4"; exit $rc' \
+  bg "${FUZZ_SECONDS:-10}" "$THREADS_LOG" "$THREADS_END" "$FUZZ_END" "$FUZZ_SEEDS" "$FUZZ_LOG" </dev/null >/dev/null 2>&1 &
+FUZZ_PID=$!
+trap 'st=$?; for p in "${FUZZ_PID:-}" "${LINT_PID:-}" "${SOAK_PID:-}"; do [ -z "$p" ] || kill -- "-$p" 2>/dev/null || true; done; if [ $st -ne 0 ] && [ -z "$TIMES_SHOWN" ]; then s=$SEC_NAME; times_table; echo "scripts/dev/test.sh: stopped in section \"$s\" (exit $st)"; fi' EXIT
+
 # The Python package (crates/python: maturin wheel, pytest, a local Ray cluster); pytest's "N passed" /
 # "N failed" enter the closing count. A failure here is counted, not fatal, so the other sections still run.
 section "python: maturin wheel, pytest (bindings, ask/tell, local Ray cluster)"
@@ -125,23 +145,6 @@ else
   echo "doc tables: 0 passed, 1 failed (python3 scripts/reproduce/doc_tables.py --check)" | tee -a "$LOG"
 fi
 
-# Every fuzz target for a short budget (FUZZ_SECONDS, default 10 s each: a smoke run of 5,000-200,000 inputs per
-# target on the seed corpora; the long runs are scripts/dev/fuzz.sh SECONDS, README "Fuzzing"); one line per
-# target, counted below. It runs beside the browser tests at the lowest CPU priority (nice 19): the page's tests
-# leave a core idle much of the time (the single-threaded page computes on one worker), and the fuzz build
-# (ASan, about 6 CPU-minutes) fills it without taking CPU from them. Its output is printed when it ends.
-FUZZ_LOG="$(dirname "$LOG")/fuzz.log"; FUZZ_T0=$(date +%s.%N)
-if [ "$FUZZ_SEEDS" = ok ]; then
-  # Its own session (setsid), so that a stopped run can end it with all its children; its end time in FUZZ_END.
-  FUZZ_END="$(dirname "$LOG")/fuzz.end"
-  FUZZ_SEEDS_WRITTEN=1 setsid bash -c "$LOW_PRIORITY"'nice -n 19 bash scripts/dev/fuzz.sh "$1"; rc=$?; date +%s.%N >"$2"; exit $rc' \
-    fuzz "${FUZZ_SECONDS:-10}" "$FUZZ_END" >"$FUZZ_LOG" 2>&1 &
-  FUZZ_PID=$!
-else
-  echo "fuzz target seeds: failed (cargo test --test core robustness::fuzz_seeds)" >"$FUZZ_LOG"; FUZZ_PID=""
-fi
-trap 'st=$?; for p in "${FUZZ_PID:-}" "${LINT_PID:-}" "${SOAK_PID:-}"; do [ -z "$p" ] || kill -- "-$p" 2>/dev/null || true; done; if [ $st -ne 0 ] && [ -z "$TIMES_SHOWN" ]; then s=$SEC_NAME; times_table; echo "scripts/dev/test.sh: stopped in section \"$s\" (exit $st)"; fi' EXIT
-
 if [ -d tests/e2e ]; then
   # The wasm page once (scripts/dev/build-wasm.sh skips a flavour whose inputs did not change, and links the
   # release builds the wasm section's tests made); the tests serve the repository itself (dist.test.mjs builds
@@ -150,6 +153,12 @@ if [ -d tests/e2e ]; then
   # tests/e2e/webkit.test.mjs: WebKitGTK under Xvfb) and the axe-core suite (tests/e2e/a11y.test.mjs); their
   # counts are node's, in the closing line like the rest.
   section "browser: build the wasm page, end-to-end tests in Chromium, Firefox ESR and WebKitGTK, axe-core (the fuzz run beside them, nice 19)"
+  # The threaded page from the background job (started before the python section); then build-wasm.sh finds
+  # both flavours up to date, or builds what that job could not (its log is printed).
+  THREADS_W0=$(date +%s.%N)
+  while [ ! -f "$THREADS_END" ] && kill -0 "$FUZZ_PID" 2>/dev/null; do sleep 2; done
+  echo "[browser] waited $(elapsed "$THREADS_W0") s for the threaded page's background build (exit $(cat "$THREADS_END" 2>/dev/null || echo '?'))" | tee -a "$LOG"
+  grep -Ev '^\s*(Compiling|Downloaded|Downloading)' "$THREADS_LOG" | tee -a "$LOG"
   bash scripts/dev/build-wasm.sh 2>&1 | tee -a "$LOG"
   node --test --test-concurrency=1 tests/e2e/ 2>&1 | tee -a "$LOG" || true
 fi
@@ -170,7 +179,7 @@ drop target/lint
 [ -z "${FUZZ_PID:-}" ] || wait "$FUZZ_PID" || true
 FUZZ_PID=""
 cat "$FUZZ_LOG" | tee -a "$LOG"
-[ -f "${FUZZ_END:-}" ] && awk -v a="$FUZZ_T0" -v b="$(cat "$FUZZ_END")" 'BEGIN { printf "[fuzz] build and runs took %.1f s of wall time beside the browser tests\n", b - a }'
+[ -f "${FUZZ_END:-}" ] && awk -v a="$FUZZ_T0" -v b="$(cat "$FUZZ_END")" 'BEGIN { printf "[fuzz] the threaded page, then the fuzz build and runs took %.1f s of wall time beside the python, wasm and browser sections\n", b - a }'
 drop fuzz/target
 
 # One closing line over every runner: cargo's "N passed; M failed", wasm-bindgen-test's and node's counts, and

@@ -1,7 +1,7 @@
 // The main thread during each measured run (tests/e2e/maintask.mjs CASES: every tab's default, the tune
 // default as a comparison, every page preset): the longest main-thread task by CPU and by wall time (a Chromium
 // trace), what it spent its time in (trace events inside it and a CDP CPU profile of the page's functions).
-// A measurement, not a test (tests/e2e/longtask.test.mjs asserts the CPU bound).
+// A measurement, not a test (tests/e2e/main-thread.test.mjs checks what keeps the tasks short without timing them).
 //   node tests/e2e/longtask-bench.mjs [case-id-substring ...]   (LT_ROOT=dir serves another build; LT_QUICK=1 the
 //   test's smaller sizes; LT_NOPROFILE=1 no CPU profile)
 import { launch, openPage } from './helpers.mjs';

@@ -42,7 +42,7 @@ export function docText(text) {
  * style, layout and paint, so DOM work split by it is laid out and painted a part per frame.
  * Yielding only to a new task is not enough: the tasks of a split all ran before one frame that then laid out
  * and painted every part at once (paper-logreg-page's result: one 58-68 ms task of Layout, Paint and PrePaint,
- * tests/e2e/longtask.test.mjs). A hidden page draws no frames: it goes on after 100 ms.
+ * docs/benchmarks.md "Main thread"). A hidden page draws no frames: it goes on after 100 ms.
  * @returns {Promise<void>}
  */
 export function nextFrame() {
