@@ -34,9 +34,12 @@ wheel=$(ls "$WHEELS"/tunelab-*.whl 2>/dev/null | head -1)
 [ "$MODE" = build ] && { echo "python: wheel built: $wheel"; exit 0; }
 pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel" || fail "pip install of $wheel failed"
 
-# The CLI the tests compare bits with (built by the native section's cargo test; built here if missing).
-export TUNELAB_CLI="${TUNELAB_CLI:-$TARGET/debug/tunelab}"
-[ -x "$TUNELAB_CLI" ] || cargo build -q -p tunelab-cli || fail "cargo build -p tunelab-cli failed"
+# The CLI the tests compare bits with: the native section's copy (scripts/dev/test.sh sets TUNELAB_CLI), else the
+# debug build brought up to date here (an existing binary may be older than the sources the wheel was built from).
+if [ -z "${TUNELAB_CLI:-}" ]; then
+  cargo build -q -p tunelab-cli || fail "cargo build -p tunelab-cli failed"
+  export TUNELAB_CLI="$TARGET/debug/tunelab"
+fi
 
 cd crates/python/tests
 timeout "${PYTEST_TIMEOUT:-600}" python -m pytest -q -p no:cacheprovider .

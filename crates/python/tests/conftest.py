@@ -13,12 +13,9 @@ def _cli() -> str:
     env = os.environ.get("TUNELAB_CLI")
     if env:
         return env
+    # cargo brings the debug CLI up to date with the sources (a no-op when it is): an existing binary, release or
+    # debug, may be older than the core the wheel was built from, and the tests compare bits with it.
     target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-    for profile in ("release", "debug"):
-        p = target / profile / "tunelab"
-        if p.exists():
-            return str(p)
-    # Build it (the same core the wheel was built from; results do not depend on the profile).
     subprocess.run(["cargo", "build", "-q", "-p", "tunelab-cli"], cwd=ROOT, check=True)
     return str(target / "debug" / "tunelab")
 
