@@ -28,7 +28,7 @@
  *   | {type: 'finished', status: 'complete'|'stopped', seconds: number}} ExperimentEvent
  */
 
-/** @typedef {{report: Envelope, samples: Float64Array, dim: number, worker_seconds?: number}} RunResult */
+/** @typedef {{report: Envelope, samples: Float64Array, dim: number, warnings?: string[], worker_seconds?: number}} RunResult */
 /** @typedef {{kind: ExperimentKind, config: ExperimentConfig, summary: any, data: {path: string|null, label: string}|null, unit: string}} CheckResult */
 
 // ------------------------------------------------------------------------------------------------ requests

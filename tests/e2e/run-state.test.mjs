@@ -22,6 +22,9 @@ describe('run state and keyboard', () => {
   test('Enter on Run: focus back on Run, the end announced, Ctrl+Enter on the tooltip', async () => {
     assert.match(await page.getAttribute('#run', 'title'), /Ctrl\+Enter/);
     assert.match(await page.getAttribute('#run', 'aria-keyshortcuts'), /Control\+Enter/);
+    // The page's own help names the keys (the footer, on every tab).
+    assert.match(await page.textContent('#keys-help'), /^Keyboard: Ctrl\+Enter \(⌘\+Enter on a Mac\) runs the shown tab's settings from any field; Esc stops the run/);
+    assert.ok(await page.isVisible('#keys-help'));
     await page.waitForFunction(() => /arm/.test(document.getElementById('arm-count')?.textContent ?? ''));
     await page.focus('#run');
     await page.keyboard.press('Enter');
@@ -42,6 +45,19 @@ describe('run state and keyboard', () => {
     assert.ok(box.y > 0, 'the page scrolled');
     assert.ok(box.chart.top >= box.bar.bottom - 1 && box.chart.bottom <= box.vh, `chart ${JSON.stringify(box)}`);
     assert.ok(box.msg.top >= 0 && box.msg.bottom <= box.vh, `message ${JSON.stringify(box)}`);
+  });
+
+  test('prefers-reduced-motion turns the transitions off', async () => {
+    // The wide-table cue's shadow fades in (a 0.15 s transition); with reduced motion it appears at once.
+    const duration = () => page.evaluate(() => {
+      const cue = document.querySelector('.scroll-cue');
+      return cue ? getComputedStyle(cue, '::after').transitionDuration : 'no .scroll-cue in the page';
+    });
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    assert.equal(await duration(), '0.15s');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    assert.equal(await duration(), '1e-05s');
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
   });
 
   test('another preset marks the results as from the previous settings; the next run clears the mark', async () => {

@@ -207,6 +207,30 @@ describe('uploads and presets (single thread, no isolation headers)', () => {
     assert.equal(r.report.best.posterior.mean.length, 4);
   });
 
+  test('unscaled features: the run bar warns beside the result, as the CLI does, and standardising clears it', async () => {
+    await page.goto('about:blank');
+    await page.goto(env.url + FAST.replace('data=simulate', 'data=upload'));
+    await page.waitForFunction(() => window.__tunelab?.info != null);
+    // Feature a has size ~500 (the CLI's test of the same warning: crates/cli/tests/experiments.rs).
+    let csv = 'a,b,y\n';
+    for (let i = 0; i < 120; i++) {
+      const u = ((i * 37) % 101) / 50 - 1; const v = ((i * 53) % 97) / 48 - 1;
+      csv += `${500 + 80 * u},${v},${u + 0.5 * v > 0 ? 1 : 0}\n`;
+    }
+    await page.setInputFiles('#file', file('raw.csv', csv));
+    await page.waitForFunction(() => document.querySelector('#csv-preview').dataset.valid === 'true');
+    await page.click('#run');
+    await waitRunDone(page, 1);
+    const said = await page.textContent('#message');
+    assert.match(said, /Warning: the features look unscaled \(feature 'a' has mean 5\d\d\.\d+ and standard deviation \d+\.\d+\) and standardize is off/, said);
+    assert.equal(await page.getAttribute('#message', 'data-kind'), 'warn');
+    await page.check('#standardize');
+    await page.waitForFunction(() => !window.__tunelab.panels.tune.running && window.__tunelab.panels.tune.runState !== 'checking');
+    await page.click('#run');
+    await waitRunDone(page, 2);
+    assert.doesNotMatch(await page.textContent('#message'), /unscaled/);
+  });
+
   const bad = [
     ['empty.csv', '', /the file is empty/],
     ['one-row.csv', 'x1,x2,y\n0.5,1.5,1\n', /1 data row\(s\) after the header; at least 2 are needed/],

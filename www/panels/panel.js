@@ -429,7 +429,7 @@ export class Panel extends EstimatingPanel {
 
   // ---------------------------------------------------------------- runs
 
-  /** @param {string} text @param {'info'|'error'} [kind] */
+  /** @param {string} text @param {'info'|'warn'|'error'} [kind] */
   message(text, kind = 'info') { this.bar.message(text, kind); }
   /** @param {number|null} frac @param {string|null} [text] */
   progress(frac, text = null) { this.bar.progress(frac, text); }
@@ -596,6 +596,13 @@ export class Panel extends EstimatingPanel {
       entry.lastReport = out.report;
       const seconds = (performance.now() - t0) / 1000;
       await this.finish(out.report.result, seconds, out);
+      // The core's warnings about this run (crates/wasm `run`: unscaled features, a chosen step at the grid's
+      // edge), after what the panel said of its result.
+      const warnings = Array.isArray(out.warnings) ? out.warnings.filter((w) => typeof w === 'string' && w) : [];
+      if (warnings.length) {
+        const said0 = this.bar.part('message')?.textContent ?? '';
+        this.message([said0, ...warnings.map((w) => `Warning: ${w}.`)].filter(Boolean).join(' '), 'warn');
+      }
       this.finishEta(seconds);
       entry.lastChartData = this.chartData();
       this.progress(1, null);

@@ -387,8 +387,9 @@ pub fn load_data(file: &str, text: String) -> Result<(), JsValue> {
 /// current chunk (the result then has `status: "stopped"`); if `on_event` throws, the run stops and the
 /// exception is rethrown.
 ///
-/// Returns `{report, samples: Float64Array, dim}`: the report envelope as the CLI writes it, except that a
-/// tune run's chosen samples come out of `report.result.best` as a typed array (empty for other kinds).
+/// Returns `{report, samples: Float64Array, dim, warnings}`: the report envelope as the CLI writes it, except that
+/// a tune run's chosen samples come out of `report.result.best` as a typed array (empty for other kinds);
+/// `warnings`: the texts of [`tunelab::experiments::advice`] for this run (the CLI's stderr lines).
 #[wasm_bindgen]
 pub fn run(config: JsValue, csv_text: Option<String>, on_event: &js_sys::Function) -> Result<JsValue, JsValue> {
     let checked = experiment_config(config)?.check().map_err(to_js_error)?;
@@ -407,7 +408,12 @@ pub fn run(config: JsValue, csv_text: Option<String>, on_event: &js_sys::Functio
         }
         (None, _) => Inputs::default(),
     };
+    // The warnings the CLI prints on stderr and Python raises with `warnings.warn` (unscaled features, a chosen
+    // step at the grid's edge), for the page to show beside the result.
+    let mut warnings: Vec<String> =
+        tunelab::experiments::advice::data_warning(&checked.config(), &inputs).into_iter().collect();
     let mut report = observed(on_event, |obs, stop| checked.run(inputs, obs, stop))?;
+    warnings.extend(tunelab::experiments::advice::result_warnings(&report));
     let (samples, dim) = match report.result.as_mut() {
         Some(Output::Tune(r)) => match r.best.as_mut() {
             Some(b) => (std::mem::take(&mut b.samples), b.dim),
@@ -419,6 +425,7 @@ pub fn run(config: JsValue, csv_text: Option<String>, on_event: &js_sys::Functio
     set(&out, "report", &to_js(&report)?)?;
     set(&out, "samples", &js_sys::Float64Array::from(samples.as_slice()).into())?;
     set(&out, "dim", &JsValue::from(dim as u32))?;
+    set(&out, "warnings", &to_js(&warnings)?)?;
     Ok(out.into())
 }
 

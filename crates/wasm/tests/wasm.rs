@@ -112,6 +112,34 @@ fn a_tiny_tune_run_returns_a_report_events_and_samples_as_a_float64array() {
 }
 
 #[wasm_bindgen_test]
+fn run_returns_the_cores_warnings_about_unscaled_features_and_the_grid_edge() {
+    let noop = js_sys::Function::new_no_args("");
+    // features of size ~500 with standardize off: the same text the CLI prints on stderr
+    let mut csv = String::from("a,b,y\n");
+    for i in 0..120 {
+        let (u, v) = (((i * 37) % 101) as f64 / 50.0 - 1.0, ((i * 53) % 97) as f64 / 48.0 - 1.0);
+        csv += &format!("{},{},{}\n", 500.0 + 80.0 * u, v, if u + 0.5 * v > 0.0 { 1 } else { 0 });
+    }
+    let cfg = |standardize: bool| {
+        format!(
+            r#"{{"kind":"tune","data":{{"source":"upload","label":"y","standardize":{standardize},"test_fraction":0.2}},
+            "model":{{"kind":"logistic"}},"sampler":{{"kind":"sgld"}},
+            "arms":{{"log10_step":{{"from":-4,"to":-2,"by":1}},"batch":[0.3]}},"tuner":{{"kind":"mamba","eta":3}},
+            "budget":{{"grad_evals":6000}},"metric":{{"kind":"ksd","max_samples":60}},"thin":2,"seed":3}}"#
+        )
+    };
+    let texts = |out: &JsValue| -> Vec<String> {
+        js_sys::Array::from(&get(out, "warnings")).iter().map(|w| w.as_string().expect("a string")).collect()
+    };
+    let raw = texts(&tunelab_wasm::run(json(&cfg(false)), Some(csv.clone()), &noop).expect("run"));
+    assert!(raw[0].starts_with("the features look unscaled (feature 'a' has mean "), "{raw:?}");
+    let scaled = texts(&tunelab_wasm::run(json(&cfg(true)), Some(csv), &noop).expect("run"));
+    assert!(scaled.iter().all(|w| !w.contains("unscaled")), "{scaled:?}");
+    // every warning of a complete run is one the core's advice gives for its report (here: none or a grid edge)
+    assert!(scaled.iter().all(|w| w.contains("of the grid")), "{scaled:?}");
+}
+
+#[wasm_bindgen_test]
 fn a_truthy_observer_stops_the_run_and_a_throwing_observer_rethrows() {
     let stop =
         js_sys::Function::new_with_args("e", "return e.type === 'progress' && e.detail.type === 'round-started';");
