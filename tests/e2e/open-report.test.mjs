@@ -112,6 +112,26 @@ describe('any report opened in the page', () => {
     await page.close();
   });
 
+  test('a report dropped on the page opens as the file input opens it', async () => {
+    const { page, consoleErrors } = await openPage(env.context, env.url);
+    const drop = (name, text, type) => page.evaluate(({ name, text, type }) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], name, { type }));
+      document.querySelector('main').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, { name, text, type });
+    const text = fs.readFileSync(files.hoag, 'utf8');
+    await drop('dropped-hoag.json', text, 'application/json');
+    await page.waitForFunction(() => window.__tunelab.panels.hoag.opened?.name === 'dropped-hoag.json' && window.__tunelab.panels.hoag.runState === 'done', null, { timeout: 60_000 });
+    const s = await pageState(page);
+    assert.equal(s.panel, 'hoag');
+    assert.equal(s.refused, null, s.refusedText ?? '');
+    assert.match(s.card, /Opened from a file/);
+    assert.equal(s.runs, 0);
+    await assertTabShowsReport(page, JSON.parse(text));
+    assert.deepEqual(consoleErrors, []);
+    await page.close();
+  });
+
   test('a damaged report, an unknown kind and a newer format leave the page as it was', async () => {
     const { page } = await openPage(env.context, env.url);
     await openFile(page, files.hoag);

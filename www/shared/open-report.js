@@ -119,8 +119,10 @@ export function installOpenReport() {
   document.addEventListener('drop', (e) => {
     document.body.classList.remove('dropping');
     if (!hasFiles(e)) return;
-    e.preventDefault();
     const f = e.dataTransfer?.files?.[0];
-    if (f) open(f, 'a file dropped on the page');
+    // A lesson file (.md, .markdown, .txt) is the lesson menu's drop (www/embed.js), not a report.
+    if (!f || /\.(md|markdown|txt)$/i.test(f.name)) return;
+    e.preventDefault();
+    open(f, 'a file dropped on the page');
   });
 }
