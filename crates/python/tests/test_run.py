@@ -328,6 +328,20 @@ def test_a_run_stopped_after_a_checkpoint_resumes_to_the_uninterrupted_report(tm
         tunelab.run(other, resume=path)
 
 
+def test_a_step_size_run_stopped_after_a_checkpoint_resumes_to_the_uninterrupted_report(tmp_path):
+    # Round 0 runs the fixed steps, then one GP-UCB window a round: 5 windows, 6 saved states (the core's test of
+    # the same config: tests/core/experiments/resume.rs)
+    cfg = {"kind": "step-size", "data": {"n": 120, "d": 2}, "sampler": {"kind": "sgld", "batch": 0.2},
+           "log10_step": [-5.0, -2.0], "windows": 5, "window_iters": 40, "fixed_log10_steps": [-4.0, -3.0], "seed": 4}
+    whole = tunelab.run(cfg, threads=1)
+    path = tmp_path / "run.checkpoint"
+    _stop_after_first_checkpoint(cfg, path)
+    assert 1 <= json.loads(path.read_text())["rounds"] < 6
+    resumed = tunelab.run(cfg, threads=1, resume=path)
+    assert resumed["status"] == "complete"
+    assert strip_times(resumed) == strip_times(whole)
+
+
 def test_a_bandit_run_stopped_after_a_checkpoint_resumes_to_the_uninterrupted_report(tmp_path):
     # TTTS and successive halving on three Bernoulli arms: 6 chunks of 10 rounds, a checkpoint after each
     cfg = {"kind": "bandit", "problem": {"kind": "bernoulli", "means": [0.2, 0.5, 0.8]},
