@@ -158,8 +158,16 @@ if [ -d tests/e2e ]; then
   section "browser: build the wasm page, end-to-end tests in Chromium, Firefox ESR and WebKitGTK, axe-core (the fuzz run beside them, nice 19)"
   # The threaded page from the background job (started before the python section); then build-wasm.sh finds
   # both flavours up to date, or builds what that job could not (its log is printed).
+  # While the browser tests wait for it, the build runs at the foreground's priority (its session's autogroup and
+  # nice back to 0); the fuzz build after it goes back to the lowest.
   THREADS_W0=$(date +%s.%N)
+  if [ ! -f "$THREADS_END" ]; then
+    { echo 0 > "/proc/$FUZZ_PID/autogroup"; } 2>/dev/null || true
+    renice -n 0 -g "$FUZZ_PID" >/dev/null 2>&1 || true
+  fi
   while [ ! -f "$THREADS_END" ] && kill -0 "$FUZZ_PID" 2>/dev/null; do sleep 2; done
+  { echo 19 > "/proc/$FUZZ_PID/autogroup"; } 2>/dev/null || true
+  renice -n 19 -g "$FUZZ_PID" >/dev/null 2>&1 || true
   echo "[browser] waited $(elapsed "$THREADS_W0") s for the threaded page's background build (exit $(cat "$THREADS_END" 2>/dev/null || echo '?'))" | tee -a "$LOG"
   grep -Ev '^\s*(Compiling|Downloaded|Downloading)' "$THREADS_LOG" | tee -a "$LOG"
   bash scripts/dev/build-wasm.sh 2>&1 | tee -a "$LOG"
