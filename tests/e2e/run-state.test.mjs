@@ -47,6 +47,24 @@ describe('run state and keyboard', () => {
     assert.ok(box.msg.top >= 0 && box.msg.bottom <= box.vh, `message ${JSON.stringify(box)}`);
   });
 
+  test('Stop pressed while the settings are being checked keeps the run from starting', async () => {
+    const before = await page.evaluate(() => ({ runs: window.__tunelab.panels.tune.runs, state: window.__tunelab.panels.tune.runState }));
+    // Run then Stop in one task: the run is still in its checks (its first await) when Stop comes.
+    const out = await page.evaluate(async () => {
+      const p = window.__tunelab.panels.tune;
+      const pending = p.run();
+      const checking = p.runState;
+      p.stop();
+      return { checking, result: await pending };
+    });
+    assert.equal(out.checking, 'checking');
+    assert.equal(out.result, null);
+    const after = await page.evaluate(() => ({ runs: window.__tunelab.panels.tune.runs, state: window.__tunelab.panels.tune.runState, running: window.__tunelab.running }));
+    assert.deepEqual(after, { runs: before.runs, state: before.state, running: false });
+    assert.equal(await page.textContent('#message'), 'Stopped before the run started: nothing ran.');
+    assert.equal(await page.isDisabled('#stop'), true);
+  });
+
   test('prefers-reduced-motion turns the transitions off', async () => {
     // The wide-table cue's shadow fades in (a 0.15 s transition); with reduced motion it appears at once.
     const duration = () => page.evaluate(() => {

@@ -207,7 +207,7 @@ describe('uploads and presets (single thread, no isolation headers)', () => {
     assert.equal(r.report.best.posterior.mean.length, 4);
   });
 
-  test('unscaled features: the run bar warns beside the result, as the CLI does, and standardising clears it', async () => {
+  test('unscaled features: a warning after the chart, as the CLI gives it, and standardising clears it', async () => {
     await page.goto('about:blank');
     await page.goto(env.url + FAST.replace('data=simulate', 'data=upload'));
     await page.waitForFunction(() => window.__tunelab?.info != null);
@@ -221,14 +221,18 @@ describe('uploads and presets (single thread, no isolation headers)', () => {
     await page.waitForFunction(() => document.querySelector('#csv-preview').dataset.valid === 'true');
     await page.click('#run');
     await waitRunDone(page, 1);
-    const said = await page.textContent('#message');
-    assert.match(said, /Warning: the features look unscaled \(feature 'a' has mean 5\d\d\.\d+ and standard deviation \d+\.\d+\) and standardize is off/, said);
-    assert.equal(await page.getAttribute('#message', 'data-kind'), 'warn');
+    // The box right after the score chart's card; the bar's message keeps its one-line verdict.
+    const box = '#panel-tune .run-warnings';
+    const said = await page.textContent(`${box} li`);
+    assert.match(said, /^The features look unscaled \(feature 'a' has mean \d+\.\d+ and standard deviation \d+\.\d+\) and standardize is off: .*"standardize": true in the config's data\)\.$/, said);
+    assert.equal(await page.getAttribute(box, 'role'), 'note');
+    assert.equal(await page.evaluate((sel) => document.querySelector(sel).previousElementSibling?.contains(document.getElementById('chart-ksd')), box), true);
+    assert.doesNotMatch(await page.textContent('#message'), /unscaled/);
     await page.check('#standardize');
     await page.waitForFunction(() => !window.__tunelab.panels.tune.running && window.__tunelab.panels.tune.runState !== 'checking');
     await page.click('#run');
     await waitRunDone(page, 2);
-    assert.doesNotMatch(await page.textContent('#message'), /unscaled/);
+    assert.equal(await page.locator('#panel-tune .run-warnings li', { hasText: 'unscaled' }).count(), 0);
   });
 
   const bad = [

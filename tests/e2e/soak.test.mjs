@@ -101,7 +101,9 @@ describe('soak: 100 runs in one threaded tab', () => {
           completed++;
         } else {
           // Stopped once its first progress has been drawn.
-          await page.waitForFunction(() => window.__tunelab.running && (window.__tunelab.panels.tune.panel.model?.arms ?? []).some((a) => a.iters > 0), null, { timeout: 120_000 });
+          // (runState 'running': this run's model; `running` alone is true from the click on, while the settings
+          // are checked and the previous run's model is still shown.)
+          await page.waitForFunction(() => { const p = window.__tunelab.panels.tune; return p.runState === 'running' && (p.panel.model?.arms ?? []).some((a) => a.iters > 0); }, null, { timeout: 120_000 });
           await page.click('#stop');
           await page.waitForFunction((n) => window.__tunelab.runs > n && !window.__tunelab.running, runs, { timeout: 60_000 });
           assert.equal(await page.evaluate(() => window.__tunelab.panels.tune.runState), 'stopped', `run ${i}`);

@@ -50,6 +50,8 @@ export class Panel extends EstimatingPanel {
     /** @type {import('../client.js').RunHandle|null} */
     this.current = null;
     this.starting = false;
+    /** Stop was pressed before the run had started (while its settings were checked). */
+    this.stopBeforeStart = false;
     /** @type {Envelope|null} */
     this.lastReport = null;
     /** @type {any} */
@@ -429,7 +431,7 @@ export class Panel extends EstimatingPanel {
 
   // ---------------------------------------------------------------- runs
 
-  /** @param {string} text @param {'info'|'warn'|'error'} [kind] */
+  /** @param {string} text @param {'info'|'error'} [kind] */
   message(text, kind = 'info') { this.bar.message(text, kind); }
   /** @param {number|null} frac @param {string|null} [text] */
   progress(frac, text = null) { this.bar.progress(frac, text); }
@@ -536,6 +538,7 @@ export class Panel extends EstimatingPanel {
     if (blocked) { this.message(blocked, 'error'); return null; }
     // Running from the click on (synchronously: embed mode and lessons watch `running`), then the checks.
     this.starting = true;
+    this.stopBeforeStart = false;
     this.bar.clearAnnounce();
     this.message('', 'info');
     const before = this.runState;
@@ -552,6 +555,13 @@ export class Panel extends EstimatingPanel {
     }
     this.writeHash();
     await this.flushEstimate().catch(() => {});
+    if (this.stopBeforeStart) {
+      // Stop was pressed while the settings were being checked: nothing starts, the previous results stay.
+      this.setRunning(false);
+      this.setRunState(before);
+      this.message('Stopped before the run started: nothing ran.', 'info');
+      return null;
+    }
     const config = this.experiment(this.state);
     const entry = this.entry;
     entry.runs = ++this.runs;
@@ -577,6 +587,7 @@ export class Panel extends EstimatingPanel {
     };
     try {
       this.section.querySelector('.partial-card')?.remove();
+      this.section.querySelector('.run-warnings')?.remove();
       this.section.querySelector('.opened-card')?.remove();
       this.entry.opened = null;
       this.begin(config);
@@ -599,16 +610,14 @@ export class Panel extends EstimatingPanel {
       // The core's warnings about this run (crates/wasm `run`: unscaled features, a chosen step at the grid's
       // edge), after what the panel said of its result.
       const warnings = Array.isArray(out.warnings) ? out.warnings.filter((w) => typeof w === 'string' && w) : [];
-      if (warnings.length) {
-        const said0 = this.bar.part('message')?.textContent ?? '';
-        this.message([said0, ...warnings.map((w) => `Warning: ${w}.`)].filter(Boolean).join(' '), 'warn');
-      }
+      this.showWarnings(warnings);
       this.finishEta(seconds);
       entry.lastChartData = this.chartData();
       this.progress(1, null);
       this.setRunState('done');
       const said = this.bar.part('message')?.textContent ?? '';
-      this.bar.announce(`${this.title}: the run finished in ${seconds.toFixed(1)} s. ${said}`.trim());
+      const warned = warnings.length ? ` ${warnings.length === 1 ? 'One warning' : `${warnings.length} warnings`} below the chart.` : '';
+      this.bar.announce(`${this.title}: the run finished in ${seconds.toFixed(1)} s. ${said}${warned}`.trim());
       return out.report;
     } catch (err) {
       drain();
@@ -649,7 +658,43 @@ export class Panel extends EstimatingPanel {
     }
   }
 
-  stop() { this.current?.cancel(); }
+  /**
+   * The core's warnings about the run just finished (crates/wasm `run`, src/experiments/advice.rs: unscaled
+   * features, a chosen step at the grid's edge; the CLI prints the same texts on stderr), in a box right after the
+   * first chart's card: in the run bar they would make the phone's bar several lines tall, and above the chart they
+   * would push it out of view.
+   * @param {string[]} warnings
+   */
+  showWarnings(warnings) {
+    this.section.querySelector('.run-warnings')?.remove();
+    if (!warnings.length) return;
+    const box = document.createElement('div');
+    box.className = 'run-warnings card';
+    box.setAttribute('role', 'note');
+    const title = document.createElement('p');
+    title.className = 'run-warnings-title';
+    title.textContent = warnings.length === 1 ? 'Warning about this run' : `${warnings.length} warnings about this run`;
+    const list = document.createElement('ul');
+    for (const w of warnings) {
+      const li = document.createElement('li');
+      li.textContent = `${w.charAt(0).toUpperCase()}${w.slice(1)}.`;
+      list.append(li);
+    }
+    box.append(title, list);
+    // Right after the card of the first chart (the card a run scrolls into view), else under the run bar.
+    const chart = [...this.section.querySelectorAll('.results .chart, .results canvas')].find((e) => /** @type {HTMLElement} */ (e).offsetParent !== null);
+    const card = chart?.closest('.card');
+    const bar = this.section.querySelector('.results > .runbar');
+    if (card && card !== bar) card.after(box);
+    else if (bar) bar.after(box);
+    else this.section.querySelector('.results')?.prepend(box);
+  }
+
+  /** Stops the run; pressed while the settings are still being checked, it keeps the run from starting. */
+  stop() {
+    if (this.current) this.current.cancel();
+    else if (this.entry.running) this.stopBeforeStart = true;
+  }
 
   /**
    * Shows a report read from a file (www/shared/open-report.js) through the run's own path: `begin` with its

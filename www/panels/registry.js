@@ -102,7 +102,7 @@ export function installPanels({ client, hooks }) {
   document.addEventListener('keydown', (e) => {
     const p = panels[hooks.panel];
     if (!p) return;
-    if (e.key === 'Escape' && p.current) p.stop();
+    if (e.key === 'Escape' && (p.current || p.entry.running)) p.stop();
     if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && !p.current) p.run();
   });
   checkLink(opened, panels, names, hooks);

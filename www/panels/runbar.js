@@ -57,7 +57,7 @@ export class RunBar {
     });
   }
 
-  /** @param {string} text @param {'info'|'warn'|'error'} [kind] */
+  /** @param {string} text @param {'info'|'error'} [kind] */
   message(text, kind = 'info') {
     const m = this.part('message');
     m.textContent = text;
