@@ -20,6 +20,10 @@ and KEY names the generator and its committed raw report(s):
                   scripts/reproduce/tvo/mnist-paper.sh, mnist.sh)
     lr:numbers    docs/results/lr-schedule/numbers/PRESET-SEED.json   (scripts/reproduce/lr-schedule/numbers.sh)
     lr:multitask  docs/results/lr-schedule/multitask/mt-SEED.json    (scripts/reproduce/lr-schedule/multitask.sh)
+    gpucb:all     docs/results/bandit/gpucb/*.json   (scripts/reproduce/bandit/gpucb-numbers.sh: GP-UCB and its
+                  ablations on branin, tvo-schedule and three drifting functions; slim `tunelab bandit` reports)
+    step-size:NAME  docs/results/step-size/NAME.json   (scripts/reproduce/bandit/step-size.sh: one slim
+                  `tunelab step-size` report)
 Nothing is re-run: every number of a block is computed here from the per-seed values of its report.
 Whole generated files (FILES: www/panels/tune/measured.js and www/panels/lr-schedule/measured.js, the measured facts
 the tune and learning-rate readings quote) are
@@ -351,7 +355,14 @@ def pmf_kernels_block(name):
     RMSE and posterior sd under the run kernel (docs/results/mamba/NAME/) and the paper's plain kernel
     (docs/results/mamba/NAME-plain/), beside grid (log-loss) and the heuristic of the run-kernel reports (they use
     no Stein kernel: the same runs), and which tuner has the lowest RMSE."""
-    out = [f"The paper's PMF, run and data seed 2 (reports `{MAMBA}/{name}/SAMPLER.json`, run kernel, and "
+    cfgs = [json.load(open(os.path.join(ROOT, MAMBA, d, SAMPLERS[0] + ".json")))["config"] for d in (name, name + "-plain")]
+    seeds = {(c["seed"], c["data"]["seed"]) for c in cfgs}
+    if len(seeds) != 1:
+        raise ValueError(f"{name} and {name}-plain were run on different seeds: {sorted(seeds)}")
+    run_seed, data_seed = seeds.pop()
+    seed_text = (f"run and data seed {run_seed}" if run_seed == data_seed
+                 else f"run seed {run_seed}, data seed {data_seed}")
+    out = [f"The paper's PMF, {seed_text} (reports `{MAMBA}/{name}/SAMPLER.json`, run kernel, and "
            f"`{MAMBA}/{name}-plain/SAMPLER.json`, the paper's plain kernel; grid (log-loss) and the heuristic from the "
            "first, they use no Stein kernel). Test RMSE of a fresh chain from the MAP; sd = the chosen arm's posterior "
            "sd averaged over the coordinates (its tuning chain); \"-\": no finite RMSE.", "",
@@ -360,6 +371,9 @@ def pmf_kernels_block(name):
            "|---|---|---|---|---|---|---|"]
     f4 = lambda v: "-" if v is None else f"{v:.4f}"
     for smp in SAMPLERS:
+        if not os.path.exists(os.path.join(ROOT, MAMBA, name + "-plain", smp + ".json")):
+            out.append(f"| {smp} | not run with the plain kernel | | | | | |")
+            continue
         run, plain = ({e["name"]: e for e in json.load(open(os.path.join(ROOT, MAMBA, d, smp + ".json")))["result"]["entries"]}
                       for d in (name, name + "-plain"))
         arm = lambda e: (f"{e['best']['step']:.2e}, {e['best']['batch']}, {e['best']['posterior']['std_avg']:.3f}, "
@@ -453,7 +467,127 @@ def tvo_one_block(name):
     return f"Raw report: `{rel}`.\n\n" + out.rstrip("\n") + "\n"
 
 
+GPUCB = os.path.join("docs", "results", "bandit", "gpucb")
+GPUCB_RUNS = ["branin", "tvo-schedule", "wave1d-drift", "branin-drift", "hartmann3-drift"]
+
+
+def _gpucb_report(name):
+    return json.load(open(os.path.join(ROOT, GPUCB, name + ".json")))
+
+
+def _gpucb_simple(alg, band):
+    """(mean, lo, hi) of an algorithm's final simple regret from its per-repeat recommendations (optimum at the last
+    round minus the recommended arm's true value), checked against the report's own summary."""
+    vals = [r["optimum"] - r["value"] for r in alg["recommended"]]
+    s = summarize(vals, band)
+    own = alg["final_simple_regret"]
+    if any(abs(a - b) > 1e-9 * max(1.0, abs(b)) for a, b in zip(s, (own["mean"], own["lo"], own["hi"]))):
+        raise ValueError(f"{alg['name']}: per-repeat simple regrets do not give the report's summary")
+    return s
+
+
+def _gpucb(name, alg_name, which):
+    """(mean, lo, hi) of `which` ('simple' or 'cumulative') final regret of one algorithm in a committed GP-UCB
+    report docs/results/bandit/gpucb/NAME.json."""
+    rep = _gpucb_report(name)
+    a = next(a for a in rep["result"]["algorithms"] if a["name"] == alg_name)
+    if which == "simple":
+        return _gpucb_simple(a, rep["config"]["band"])
+    c = a["final_cumulative_regret"]
+    return c["mean"], c["lo"], c["hi"]
+
+
+def _gpucb_problem(cfg):
+    p = cfg["problem"]
+    if p["kind"] == "function":
+        what = p["function"] + (f" drifting by {p['drift']:g} with period {p['period']:g} rounds" if p.get("drift") else "")
+        return f"{what}, noise sd {p['noise_sd']:g}"
+    return p["kind"] + " (" + ", ".join(f"{k} {v:g}" for k, v in p.items() if k != "kind" and v is not None) + ")"
+
+
+def gpucb_block(_):
+    """GP-UCB and its ablations on the test problems of scripts/reproduce/bandit/gpucb-numbers.sh, from the committed
+    slim reports docs/results/bandit/gpucb/*.json: final simple regret (from the per-repeat recommendations) and
+    cumulative regret (the report's summary; the report keeps no per-repeat cumulative regret), mean [band]."""
+    out = ["| problem | rounds x repeats | algorithm | final simple regret | cumulative regret |",
+           "|---|---|---|---|---|"]
+    notes, problems, gps = [], [], set()
+    for name in GPUCB_RUNS:
+        rep = _gpucb_report(name)
+        cfg = rep["config"]
+        problems.append(f"`{name}` = {_gpucb_problem(cfg)}")
+        rows = []
+        for a, ac in zip(rep["result"]["algorithms"], cfg["algorithms"]):
+            if ac.get("kernel"):
+                k = ac["kappa"]
+                gps.add(f"{ac['kernel']} kernel, kappa_t " + (f"of Theorem 1 (delta {k['delta']:g})"
+                                                             if k["type"] == "theorem" else f"{k['type']} {k.get('value')}"))
+            s = _gpucb_simple(a, cfg["band"])
+            c = _gpucb(name, a["name"], "cumulative")
+            rows.append((a["name"], c))
+            out.append(f"| `{name}` | {rep['result']['last_round']} x {cfg['repeats']} | {a['name']} | "
+                       f"{g4(s[0])} [{g4(s[1])}, {g4(s[2])}] | {g4(c[0])} [{g4(c[1])}, {g4(c[2])}] |")
+        best = min(rows, key=lambda r: r[1][0])
+        sep = [r[0] for r in rows if r is not best and separated(best[1], r[1])]
+        tie = [r[0] for r in rows if r is not best and not separated(best[1], r[1])]
+        notes.append(f"`{name}`: lowest cumulative regret {best[0]}"
+                     + (", separated from " + ", ".join(sep) if sep else "")
+                     + ("; inside the band of " + ", ".join(tie) if tie else "") + ".")
+    head = (f"Seed 1, band = mean ± {_gpucb_report(GPUCB_RUNS[0])['config']['band']:g} s.e. over repeats (clipped to "
+            "the repeats' range); every GP-UCB variant with the " + "; ".join(sorted(gps)) + ". Problems: "
+            + "; ".join(problems) + ". Raw reports `docs/results/bandit/gpucb/*.json` (`bash "
+            "scripts/reproduce/bandit/gpucb-numbers.sh`); simple regret is recomputed from each repeat's recommended "
+            "arm, cumulative regret is the report's summary (no per-repeat value is kept).")
+    return head + "\n\n" + "\n".join(out) + "\n\n" + " ".join(notes) + "\n"
+
+
+STEP = os.path.join("docs", "results", "step-size")
+
+
+def _step_report(name):
+    return json.load(open(os.path.join(ROOT, STEP, name + ".json")))
+
+
+def _upper_median(v):
+    """The median the CLI's step-size table prints (the upper middle value of an even count)."""
+    return sorted(v)[len(v) // 2]
+
+
+def _step_rows(name):
+    res = _step_report(name)["result"]
+    return [res["gp_ucb"]] + res["fixed"]
+
+
+def step_size_block(name):
+    """GP-UCB choosing an SG-MCMC step size window by window against fixed steps (one run each, the same streams),
+    from the committed slim report docs/results/step-size/NAME.json (scripts/reproduce/bandit/step-size.sh)."""
+    rep = _step_report(name)
+    cfg = rep["config"]
+    gp = cfg["gp"]
+    kappa = (f"constant kappa {gp['kappa']['value']:g}" if gp["kappa"]["type"] == "constant"
+             else f"kappa {gp['kappa']['type']}")
+    out = [f"Preset `{name}`, seed {cfg['seed']}: {cfg['model']['kind']} regression (N = {cfg['data']['n']}, d = "
+           f"{cfg['data']['d']}), {cfg['sampler']['kind'].upper()} with batch {cfg['sampler']['batch']:g} from the "
+           f"{'origin' if cfg['start'] == 'zero' else cfg['start']}, {cfg['windows']} windows of {cfg['window_iters']} iterations; GP-UCB over log10 h in "
+           f"[{cfg['log10_step'][0]:g}, {cfg['log10_step'][1]:g}] ({gp['kernel']}, {kappa}, temporal kernel); tail "
+           f"KSD = the KSD of the pooled last {cfg['tail']:.0%} of windows. One run each, no repeats. Raw report "
+           f"`docs/results/step-size/{name}.json`.", "",
+           "| run | tail KSD | median h over windows | diverged windows | gradient evaluations |", "|---|---|---|---|---|"]
+    rows = _step_rows(name)
+    for r in rows:
+        out.append(f"| {r['name']} | {r['tail_ksd']:.2f} | {_upper_median(r['steps']):.3e} | {r['diverged_windows']} | "
+                   f"{r['grad_evals']:,} |")
+    gpr, fixed = rows[0], rows[1:]
+    beaten = [f for f in fixed if gpr["tail_ksd"] < f["tail_ksd"]]
+    best = min(fixed, key=lambda f: f["tail_ksd"])
+    out += ["", f"GP-UCB's tail KSD is below {len(beaten)} of the {len(fixed)} fixed steps; the best fixed step is "
+            f"{best['name']} ({best['tail_ksd']:.2f}"
+            + (", below GP-UCB's" if best["tail_ksd"] < gpr["tail_ksd"] else ", above GP-UCB's") + ")."]
+    return "\n".join(out) + "\n"
+
+
 GENERATORS = {"bandit": bandit_block, "hoag": hoag_block, "hoag-summary": hoag_summary_block, "pmf-probe": pmf_probe_block, "tvo": tvo_block, "pmf-kernels": pmf_kernels_block, "tvo-long": tvo_long_block, "tvo-one": tvo_one_block, "mamba-speedup": mamba_speedup_block,
+              "gpucb": gpucb_block, "step-size": step_size_block,
               "lr": lambda arg: {"numbers": lr_numbers_block, "multitask": lr_multitask_block}[arg](arg)}
 
 
@@ -624,6 +758,37 @@ def _hoag_at_edge(setting, method="HOAG (exponential)"):
     return sum(1 for s in rep["seeds"] for m in s["methods"] if m["name"] == method and m["final_hyper"][0] < lo + 1)
 
 
+def _gb(name, alg, which):
+    """One GP-UCB figure as the gpucb:all table prints it: "mean [lo, hi]"."""
+    m, lo, hi = _gpucb(name, alg, which)
+    return f"{g4(m)} [{g4(lo)}, {g4(hi)}]"
+
+
+def _step_ksd(name):
+    """(GP-UCB's tail KSD, the best fixed step's, the other fixed steps' lowest and highest) of a step-size report."""
+    rows = _step_rows(name)
+    fixed = sorted(r["tail_ksd"] for r in rows[1:])
+    return rows[0]["tail_ksd"], fixed[0], fixed[1], fixed[-1]
+
+
+def _pmf_sd(name, sampler, tuner):
+    """The chosen arm's posterior sd averaged over coordinates in a committed (slim) compare report."""
+    rep = json.load(open(os.path.join(ROOT, MAMBA, name, sampler + ".json")))
+    return next(e for e in rep["result"]["entries"] if e["name"] == tuner)["best"]["posterior"]["std_avg"]
+
+
+def _plain_beats_baselines(name):
+    """Samplers where the plain-kernel MAMBA-KSD's RMSE is below both of the paper's baselines (grid (log-loss), the
+    heuristic; a baseline without a finite RMSE counts as beaten)."""
+    n = 0
+    for smp in SAMPLERS:
+        m = _pmf_rmse(name + "-plain", smp, "MAMBA-KSD")
+        base = [entries(os.path.join(MAMBA, name, smp + ".json"))[t].get("test_rmse")
+                for t in ("grid (log-loss)", "heuristic")]
+        n += all(b is None or m < b for b in base)
+    return n
+
+
 # Figures quoted in prose, each recomputed from the committed reports: (doc, text with {} for the figures, a
 # function giving the figures). --check fails when the doc no longer holds the text the reports give.
 QUOTES = [
@@ -671,6 +836,33 @@ QUOTES = [
      "{} of 10 seeds", lambda: (sci(_hoag_final("lesson-sum-loss", "HOAG (exponential)")), _hoag_at_edge("lesson-sum-loss"))),
     ("docs/hoag-bench/mnist.md", "touches the target in 4 of 10 seeds and ends\n{:.1f} above the optimum",
      lambda: (_hoag_final("mnist", "HOAG (exponential)"),)),
+    ("docs/paper-tvo-gpucb.md", "the final simple regret is {} (stationary GP-UCB),\n  {} (time-varying GP-UCB), {} "
+     "(random)", lambda: (_gb("branin", "gp-ucb-stationary", "simple"), _gb("branin", "gp-ucb", "simple"),
+                          _gb("branin", "random", "simple"))),
+    ("docs/paper-tvo-gpucb.md", "lowers cumulative regret ({} against {} for the non-invariant kernel), but\n  the "
+     "stationary GP ({}) and even random search ({}) do as well",
+     lambda: tuple(_gb("tvo-schedule", a, "cumulative") for a in ("gp-ucb", "gp-ucb-noninvariant", "gp-ucb-stationary",
+                                                                   "random"))),
+    ("docs/paper-tvo-gpucb.md", "cumulative regret {} against {} for the stationary GP on a\n  drifting 1-D function "
+     "(worse, bands separated), {} against {} on drifting Branin\n  and {} against {} on drifting Hartmann-3 (inside "
+     "the bands)", lambda: tuple(_gb(n, a, "cumulative") for n in ("wave1d-drift", "branin-drift", "hartmann3-drift")
+                                 for a in ("gp-ucb", "gp-ucb-stationary"))),
+    ("docs/paper-tvo-gpucb.md", "tail KSD of {:.2f}, against {:.2f} for the best fixed step (h = 1e-3) and {:.2f}–{:.2f} "
+     "for the other four", lambda: _step_ksd("sgld-step")),
+    ("docs/paper-mamba.md", "whose chains spread (sd {:.3f}-{:.3f})",
+     lambda: (min(_pmf_sd("pmf-paper-seed3-plain", s, "MAMBA-KSD") for s in ("sgld", "sgld-cv", "sghmc", "sgnht", "sgnht-cv")),
+              max(_pmf_sd("pmf-paper-seed3-plain", s, "MAMBA-KSD") for s in ("sgld", "sgld-cv", "sghmc", "sgnht", "sgnht-cv")))),
+    ("docs/paper-mamba.md", "lowest of every tuner for SGNHT and SGNHT-CV ({:.4f} and {:.4f} against the heuristic's {:.4f} and "
+     "{:.4f}).\n  Against the paper's baselines alone it now has the lower RMSE for {} of six samplers ({} on seed 2) and "
+     "is\n  behind the heuristic for SGHMC only ({:.4f} against {:.4f}; on seed 2",
+     lambda: (*[_pmf_rmse("pmf-paper-seed3-plain", s, "MAMBA-KSD") for s in ("sgnht", "sgnht-cv")],
+              *[_pmf_rmse("pmf-paper-seed3", s, "heuristic") for s in ("sgnht", "sgnht-cv")],
+              {4: "four", 5: "five", 6: "six"}.get(_plain_beats_baselines("pmf-paper-seed3"), "?"),
+              {4: "four", 5: "five", 6: "six"}.get(_plain_beats_baselines("pmf-paper"), "?"),
+              _pmf_rmse("pmf-paper-seed3-plain", "sghmc", "MAMBA-KSD"), _pmf_rmse("pmf-paper-seed3", "sghmc", "heuristic"))),
+    ("docs/papers/mamba.md", "(sd 0.06-0.19 on\n  seed 2, {:.2f}-{:.2f} on seed 3)",
+     lambda: (min(_pmf_sd("pmf-paper-seed3-plain", s, "MAMBA-KSD") for s in ("sgld", "sgld-cv", "sghmc", "sgnht", "sgnht-cv")),
+              max(_pmf_sd("pmf-paper-seed3-plain", s, "MAMBA-KSD") for s in ("sgld", "sgld-cv", "sghmc", "sgnht", "sgnht-cv")))),
 ]
 
 

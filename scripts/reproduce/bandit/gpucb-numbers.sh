@@ -3,13 +3,16 @@
 # (squared-exponential kernel, Theorem 1's kappa with delta = 0.1; src/bandit/gpucb.rs): the `branin` and
 # `tvo-schedule` presets (seed 1, as before) and the three drifting test functions of docs/bandit.md (wave1d,
 # Branin, Hartmann-3; period 40, 80 rounds, 8 repeats, seed 1). Prints one line per algorithm: final simple
-# regret [band] and cumulative regret.
+# regret [band] and cumulative regret, and copies the five reports, slimmed (scripts/reproduce/bandit/slim.py), to
+# docs/results/bandit/gpucb/ (GPUCB_KEEP=DIR elsewhere), from which scripts/reproduce/doc_tables.py generates the
+# `gpucb:all` table of docs/bandit.md.
 # Usage: CARGO_TARGET_DIR=... bash scripts/reproduce/bandit/gpucb-numbers.sh   (HEAVY=/work/heavy runs each cargo command
 # through a slot wrapper)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 BIN="${HEAVY:-} cargo run --release -p tunelab-cli --quiet --"
 OUT="${GPUCB_OUT:-target/gpucb-bandit}"
+KEEP="${GPUCB_KEEP:-docs/results/bandit/gpucb}"
 mkdir -p "$OUT"
 $BIN bandit --preset branin --out "$OUT/branin.json" > /dev/null
 $BIN bandit --preset tvo-schedule --out "$OUT/tvo-schedule.json" > /dev/null
@@ -31,3 +34,5 @@ for (const name of ["branin", "tvo-schedule", "wave1d-drift", "branin-drift", "h
     console.log(`  ${a.name}: final simple regret ${g(s.mean)} [${g(s.lo)}, ${g(s.hi)}], cumulative regret ${g(c.mean)} [${g(c.lo)}, ${g(c.hi)}]`);
   }
 }' "$OUT"
+python3 scripts/reproduce/bandit/slim.py "$KEEP" "$OUT"/{branin,tvo-schedule,wave1d-drift,branin-drift,hartmann3-drift}.json
+echo "slim reports in $KEEP"

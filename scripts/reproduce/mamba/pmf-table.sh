@@ -17,7 +17,9 @@
 #   KERNEL      the Stein kernel of MAMBA-KSD's and grid (KSD)'s scores (`metric.kernel`; default the config's, the
 #               run kernel); KERNEL=plain is the paper's plain IMQ KSD (c = 1, beta = -1/2, V-statistic). The paper's
 #               PMF with it: PAPER=1 KERNEL=plain TUNERS="MAMBA-KSD,grid (KSD)" OUT_DIR=docs/results/mamba/pmf-paper-plain
-#               DOC_OUT=docs/pmf-paper-plain-results.md (grid (log-loss) and the heuristic use no Stein kernel)
+#               DOC_OUT=docs/pmf-paper-plain-results.md (grid (log-loss) and the heuristic use no Stein kernel); its second seed:
+#               add SEED=3 DATA_SEED=3 THREADS=1, OUT_DIR=docs/results/mamba/pmf-paper-seed3-plain
+#               DOC_OUT=docs/pmf-paper-plain-results-seed3.md
 #   THREADS     threads of each `tunelab compare` (default: its own default)
 #   SAMPLERS    the samplers to run (default: "sgld sgld-cv sghmc sghmc-cv sgnht sgnht-cv"); the table lists those
 #               whose report exists
