@@ -16,7 +16,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage } from './helpers.mjs';
-import { CASES, LESSON_CASES } from './maintask.mjs';
+import { CASES, LESSON_CASES, showCase } from './maintask.mjs';
 
 // mnist-bnn-page is left to the benchmark (its run alone takes 10-60 s); pmf-page and the tune default's
 // comparison cross the same `packSamples` path.
@@ -53,14 +53,7 @@ describe('the main thread runs no compute, and large results reach it without a 
     test(c.id, { timeout: 600_000 }, async () => {
       const { page, consoleErrors } = await openPage(env.context, env.url);
       try {
-        await page.waitForFunction(() => window.__tunelab?.panels?.tune != null, null, { timeout: 60_000 });
-        await page.evaluate(async ({ panel, load, patch }) => {
-          const p = window.__tunelab.panels[panel];
-          p.show();
-          if (load != null) await p.load(load);
-          if (patch != null) await p.load(patch);
-        }, { panel: c.panel, load: c.load ?? null, patch: c.quick ?? null });
-        await page.waitForFunction((panel) => { const p = window.__tunelab.panels[panel]; return !p.running && p.runState !== 'checking'; }, c.panel, { timeout: 60_000 });
+        await showCase(page, c, c.quick);
         const runs0 = await page.evaluate((panel) => window.__tunelab.panels[panel].runs, c.panel);
         await page.evaluate((panel) => { window.__tunelab.panels[panel].run(); }, c.panel);
         await page.waitForFunction(({ panel, n }) => { const p = window.__tunelab.panels[panel]; return p.runs > n && !p.running; },

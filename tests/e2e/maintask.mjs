@@ -57,6 +57,22 @@ export const LESSON_CASES = LESSONS.flatMap((l) => {
 const CATEGORIES = 'toplevel,devtools.timeline,disabled-by-default-devtools.timeline,v8.execute';
 
 /**
+ * Shows case `c`'s tab with its preset or config loaded, then `patch`, once the page's panels are ready, and waits
+ * until the panel has checked its settings (the tune panel's arm count) so that Run would start.
+ * @param {import('playwright-core').Page} page @param {{panel: string, load?: any}} c @param {any} [patch]
+ */
+export async function showCase(page, c, patch) {
+  await page.waitForFunction(() => window.__tunelab?.panels?.tune != null, null, { timeout: 60_000 });
+  await page.evaluate(async ({ panel, load, patch }) => {
+    const p = window.__tunelab.panels[panel];
+    p.show();
+    if (load != null) await p.load(load);
+    if (patch != null) await p.load(patch);
+  }, { panel: c.panel, load: c.load ?? null, patch: patch ?? null });
+  await page.waitForFunction((panel) => { const p = window.__tunelab.panels[panel]; return !p.running && p.runState !== 'checking'; }, c.panel, { timeout: 60_000 });
+}
+
+/**
  * Loads `c` into its panel (the page must be open, its panels ready), traces the renderer main thread while
  * the panel runs and its results render, and returns the main thread's tasks by wall and CPU time.
  * @param {import('playwright-core').BrowserContext} context
@@ -66,15 +82,7 @@ const CATEGORIES = 'toplevel,devtools.timeline,disabled-by-default-devtools.time
  *   patch: applied after `load` (e.g. a smaller budget); profile: also a CPU profile of the main thread
  */
 export async function traceRun(context, page, c, { patch, profile = false, timeout = 600_000, settle = 1000 } = {}) {
-  await page.waitForFunction(() => window.__tunelab?.panels?.tune != null, null, { timeout: 60_000 });
-  await page.evaluate(async ({ panel, load, patch }) => {
-    const p = window.__tunelab.panels[panel];
-    p.show();
-    if (load != null) await p.load(load);
-    if (patch != null) await p.load(patch);
-  }, { panel: c.panel, load: c.load ?? null, patch: patch ?? null });
-  // The tune panel checks its settings (the arm count) before Run is enabled.
-  await page.waitForFunction((panel) => { const p = window.__tunelab.panels[panel]; return !p.running && p.runState !== 'checking'; }, c.panel, { timeout: 60_000 });
+  await showCase(page, c, patch);
   await page.waitForTimeout(300);
   const cdp = await context.newCDPSession(page);
   /** @type {any[]} */
