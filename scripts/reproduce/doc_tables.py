@@ -76,6 +76,15 @@ def separated(a, b):
     return a[2] < b[1] or b[2] < a[1]
 
 
+def lowest_and_split(rows):
+    """The row with the lowest mean (rows: (name, (mean, lo, hi))), and the other rows' names split into those whose
+    band separates from it and those whose band overlaps it."""
+    best = min(rows, key=lambda r: r[1][0])
+    sep = [r[0] for r in rows if r is not best and separated(best[1], r[1])]
+    tie = [r[0] for r in rows if r is not best and not separated(best[1], r[1])]
+    return best, sep, tie
+
+
 def bandit_block(slug):
     rep = json.load(open(os.path.join(ROOT, "docs", "results", "bandit", "reports", slug + ".json")))
     band = rep["band"]
@@ -95,9 +104,7 @@ def bandit_block(slug):
         out.append(f"| {a['name']} | {g4(simple[0])} [{g4(simple[1])}, {g4(simple[2])}] | {g4(value[0])} "
                    f"[{g4(value[1])}, {g4(value[2])}] | {g4(cum)} | {dist[0]:.0f} [{dist[1]:.0f}, {dist[2]:.0f}] |")
     # which differences in simple regret are separated (95% bands do not overlap)
-    best = min(rows, key=lambda r: r[1][0])
-    sep = [r[0] for r in rows if r is not best and separated(best[1], r[1])]
-    tie = [r[0] for r in rows if r is not best and not separated(best[1], r[1])]
+    best, sep, tie = lowest_and_split(rows)
     out += ["", f"Lowest mean simple regret: {best[0]}; its band separates from "
             + (", ".join(sep) if sep else "no other method")
             + ("; it overlaps " + ", ".join(tie) + " (no difference shown)" if tie else "") + "."]
@@ -527,9 +534,7 @@ def gpucb_block(_):
             rows.append((a["name"], c))
             out.append(f"| `{name}` | {rep['result']['last_round']} x {cfg['repeats']} | {a['name']} | "
                        f"{g4(s[0])} [{g4(s[1])}, {g4(s[2])}] | {g4(c[0])} [{g4(c[1])}, {g4(c[2])}] |")
-        best = min(rows, key=lambda r: r[1][0])
-        sep = [r[0] for r in rows if r is not best and separated(best[1], r[1])]
-        tie = [r[0] for r in rows if r is not best and not separated(best[1], r[1])]
+        best, sep, tie = lowest_and_split(rows)
         notes.append(f"`{name}`: lowest cumulative regret {best[0]}"
                      + (", separated from " + ", ".join(sep) if sep else "")
                      + ("; inside the band of " + ", ".join(tie) if tie else "") + ".")
