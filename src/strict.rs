@@ -512,7 +512,7 @@ fn relocate(input: &Value, mut base: Vec<Seg>, msg: &str, reparse: &dyn Fn(&Valu
     }
     for prefix in ["invalid type: ", "invalid value: "] {
         if msg.starts_with(prefix) {
-            let hits = all
+            let hits: Vec<Vec<Seg>> = all
                 .iter()
                 .filter(|(_, v)| !v.is_object() && !v.is_array())
                 .filter(|(_, v)| {
@@ -520,7 +520,18 @@ fn relocate(input: &Value, mut base: Vec<Seg>, msg: &str, reparse: &dyn Fn(&Valu
                 })
                 .map(|(p, _)| p.clone())
                 .collect();
-            if let Some(path) = unique(hits) {
+            // Several leaves hold the value (a `1` in a large config): the one whose key the expectation names
+            // (`expected a reduction factor eta >= 2`).
+            let named = |hits: &[Vec<Seg>]| -> Vec<Vec<Seg>> {
+                let expected = msg.split_once(", expected ").map_or("", |p| p.1);
+                let words: Vec<&str> = expected.split(|c: char| !(c.is_alphanumeric() || c == '_')).collect();
+                hits.iter()
+                    .filter(|p| matches!(p.last(), Some(Seg::Key(k)) if words.contains(&k.as_str())))
+                    .cloned()
+                    .collect()
+            };
+            let by_name = named(&hits);
+            if let Some(path) = unique(hits).or_else(|| unique(by_name)) {
                 return at_path(&path, msg);
             }
         }

@@ -18,7 +18,7 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Arm, ArmStat, BanditAlgo};
+use super::{Arm, ArmStat, BanditAlgo, Eta};
 use crate::bandit::schedule::{halving_schedule, RoundBudget, Rounding};
 use crate::rng::Rng;
 use crate::{Error, Result};
@@ -47,7 +47,7 @@ pub fn best_empirical(pulls: &[f64], sums: &[f64], frac: f64) -> Option<usize> {
 #[serde(default)]
 pub struct HalvingOptions {
     /// Reduction factor (>= 2; default 3 for Hyperband, 2 for successive halving when not given).
-    pub eta: Option<usize>,
+    pub eta: Option<Eta>,
     /// Successive halving: number of arms (default 32, capped by a finite problem's size).
     pub arms: Option<usize>,
     /// Hyperband: max pulls per arm `R` (default: largest power of eta whose pass fits the horizon).
@@ -71,7 +71,7 @@ struct Bracket {
 
 /// Successive halving or Hyperband (see the module docs).
 pub struct Halving {
-    eta: usize,
+    eta: Eta,
     hyperband: bool,
     n_arms: Option<usize>,
     brackets: Vec<Bracket>,
@@ -87,7 +87,8 @@ pub struct Halving {
 }
 
 /// Hyperband brackets for max resource `r` and factor `eta`: (n, per-stage (add, keep)) with integer r_i.
-fn hyperband_brackets(r: usize, eta: usize) -> Vec<Bracket> {
+fn hyperband_brackets(r: usize, eta: Eta) -> Vec<Bracket> {
+    let eta = eta.get();
     let mut s_max = 0usize;
     while eta.pow(s_max as u32 + 1) <= r {
         s_max += 1;
@@ -124,10 +125,7 @@ fn bracket_cost(b: &Bracket) -> usize {
 impl Halving {
     /// Successive halving with horizon `horizon` pulls on a problem with `n_arms` arms (`None` = reservoir).
     pub fn successive_halving(horizon: usize, n_arms: Option<usize>, opts: &HalvingOptions) -> Result<Self> {
-        let eta = opts.eta.unwrap_or(2);
-        if eta < 2 {
-            return Err(Error::config("successive halving: eta must be >= 2"));
-        }
+        let eta = opts.eta.unwrap_or(Eta::TWO);
         let mut n = opts.arms.unwrap_or(32);
         if let Some(k) = n_arms {
             n = n.min(k);
@@ -145,17 +143,14 @@ impl Halving {
 
     /// Hyperband with horizon `horizon` pulls.
     pub fn hyperband(horizon: usize, n_arms: Option<usize>, opts: &HalvingOptions) -> Result<Self> {
-        let eta = opts.eta.unwrap_or(3);
-        if eta < 2 {
-            return Err(Error::config("hyperband: eta must be >= 2"));
-        }
+        let eta = opts.eta.unwrap_or(Eta::THREE);
         let r = match opts.max_resource {
             Some(r) if r >= 1 => r,
             Some(_) => return Err(Error::config("hyperband: max_resource must be >= 1")),
             None => {
-                let mut r = eta;
-                while (r.saturating_mul(eta) as u64) < 1u64 << 40 {
-                    let next = r * eta;
+                let mut r = eta.get();
+                while (r.saturating_mul(eta.get()) as u64) < 1u64 << 40 {
+                    let next = r * eta.get();
                     let cost: usize = hyperband_brackets(next, eta).iter().map(bracket_cost).sum();
                     if cost > horizon {
                         break;
@@ -168,7 +163,7 @@ impl Halving {
         Ok(Self::with_brackets(eta, true, n_arms, hyperband_brackets(r, eta)))
     }
 
-    fn with_brackets(eta: usize, hyperband: bool, n_arms: Option<usize>, brackets: Vec<Bracket>) -> Self {
+    fn with_brackets(eta: Eta, hyperband: bool, n_arms: Option<usize>, brackets: Vec<Bracket>) -> Self {
         let mut h = Halving {
             eta,
             hyperband,
@@ -276,7 +271,7 @@ impl BanditAlgo for Halving {
     }
 
     fn recommend(&mut self, _t: usize, _rng: &mut Rng) -> Option<Arm> {
-        best_empirical(&self.pulls, &self.sums, 1.0 / self.eta as f64).map(Arm::Index)
+        best_empirical(&self.pulls, &self.sums, 1.0 / self.eta.get() as f64).map(Arm::Index)
     }
 
     fn arm_stats(&self) -> Vec<ArmStat> {
@@ -307,7 +302,7 @@ mod tests {
     #[test]
     fn hyperband_brackets_match_li_et_al_table() {
         // Li et al. 2018, Table 1: R = 81, eta = 3: (n_i, r_i) per bracket
-        let b = hyperband_brackets(81, 3);
+        let b = hyperband_brackets(81, Eta::THREE);
         assert_eq!(b.len(), 5);
         assert_eq!(b.iter().map(|x| x.n).collect::<Vec<_>>(), vec![81, 34, 15, 8, 5]);
         // s = 4: r_i = 1, 3, 9, 27, 81 ; survivors 27, 9, 3, 1, 1

@@ -4,6 +4,7 @@
 
 use super::asktell::{Ask, Tuner};
 use super::schedule::{mamba_schedule, RoundPlan};
+use super::Eta;
 
 /// Sorts by score, ties broken by arm id so results never depend on evaluation order.
 fn ranked(scores: &[(usize, f64)]) -> Vec<(usize, f64)> {
@@ -19,12 +20,12 @@ pub struct Mamba {
     alive: Vec<usize>,
     round: usize,
     best: Option<usize>,
-    eta: usize,
+    eta: Eta,
 }
 
 impl Mamba {
-    /// `m` arms, reduction factor `eta >= 2` (validated by the config), budget `r` for the surviving arm.
-    pub fn new(m: usize, eta: usize, r: f64) -> Self {
+    /// `m` arms, reduction factor `eta`, budget `r` for the surviving arm.
+    pub fn new(m: usize, eta: Eta, r: f64) -> Self {
         Self { plan: mamba_schedule(m, eta, r), alive: (0..m).collect(), round: 0, best: None, eta }
     }
 }
@@ -100,7 +101,7 @@ mod tests {
 
     #[test]
     fn mamba_keeps_exactly_the_best() {
-        let mut t = Mamba::new(9, 3, 13.0);
+        let mut t = Mamba::new(9, Eta::THREE, 13.0);
         let a = t.ask().unwrap();
         assert_eq!(a.arms, (0..9).collect::<Vec<_>>());
         // scores: arm i has score (i * 7) mod 9, arm 4 diverged

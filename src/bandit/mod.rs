@@ -10,6 +10,7 @@
 
 pub mod asktell;
 pub mod betabest;
+pub mod eta;
 pub mod gpucb;
 pub mod halving;
 pub mod mamba;
@@ -19,6 +20,7 @@ pub mod ttts;
 use serde::{Deserialize, Serialize};
 
 pub use asktell::{Ask, BanditAlgo, Tuner};
+pub use eta::Eta;
 pub use gpucb::{GpUcb, GpUcbOptions, Kappa, RandomSearch};
 pub use halving::{Halving, HalvingOptions};
 pub use ttts::{DTtts, RandomArms, Recommend, Ttts, TttsOptions, Uniform};

@@ -12,6 +12,7 @@
 //! (e.g. 56 -> 18 -> 6 -> 2 with eta = 3): the best of them by its last-round score is chosen, with no extra
 //! round. When M < eta there is one round and the best arm is chosen from it.
 
+use super::Eta;
 use serde::{Deserialize, Serialize};
 
 /// One round of the plan.
@@ -26,7 +27,8 @@ pub struct RoundPlan {
 }
 
 /// Number of rounds: the largest k with eta^k <= M (computed in integers), at least 1.
-pub fn n_rounds(m: usize, eta: usize) -> usize {
+pub fn n_rounds(m: usize, eta: Eta) -> usize {
+    let eta = eta.get();
     let mut k = 0;
     let mut p: usize = 1;
     while let Some(next) = p.checked_mul(eta) {
@@ -40,7 +42,8 @@ pub fn n_rounds(m: usize, eta: usize) -> usize {
 }
 
 /// Number of rounds when rounding up: the smallest k with eta^k >= M, at least 1.
-pub fn n_rounds_up(m: usize, eta: usize) -> usize {
+pub fn n_rounds_up(m: usize, eta: Eta) -> usize {
+    let eta = eta.get();
     let (mut k, mut p) = (0usize, 1usize);
     while p < m {
         p = p.saturating_mul(eta);
@@ -68,12 +71,13 @@ pub enum RoundBudget {
     EqualRounds(f64),
 }
 
-/// The successive-halving schedule for M arms and reduction factor eta >= 2 (see the module doc).
-pub fn halving_schedule(m: usize, eta: usize, rounding: Rounding, budget: RoundBudget) -> Vec<RoundPlan> {
+/// The successive-halving schedule for M arms and reduction factor eta (see the module doc).
+pub fn halving_schedule(m: usize, eta: Eta, rounding: Rounding, budget: RoundBudget) -> Vec<RoundPlan> {
     let rounds = match rounding {
         Rounding::Down => n_rounds(m, eta),
         Rounding::Up => n_rounds_up(m, eta),
     };
+    let eta = eta.get();
     let geometric: f64 = (0..rounds).map(|i| (eta as f64).powi(i as i32)).sum();
     let mut arms = m;
     let mut plan = Vec::with_capacity(rounds);
@@ -93,8 +97,8 @@ pub fn halving_schedule(m: usize, eta: usize, rounding: Rounding, budget: RoundB
     plan
 }
 
-/// MAMBA's schedule for M arms, reduction factor eta >= 2 and per-survivor budget R.
-pub fn mamba_schedule(m: usize, eta: usize, r: f64) -> Vec<RoundPlan> {
+/// MAMBA's schedule for M arms, reduction factor eta and per-survivor budget R.
+pub fn mamba_schedule(m: usize, eta: Eta, r: f64) -> Vec<RoundPlan> {
     halving_schedule(m, eta, Rounding::Down, RoundBudget::PerSurvivor(r))
 }
 
@@ -102,21 +106,25 @@ pub fn mamba_schedule(m: usize, eta: usize, r: f64) -> Vec<RoundPlan> {
 mod tests {
     use super::*;
 
+    fn e(n: usize) -> Eta {
+        Eta::new(n).unwrap()
+    }
+
     fn shape(m: usize, eta: usize) -> Vec<usize> {
-        mamba_schedule(m, eta, 1.0).iter().map(|p| p.arms).collect()
+        mamba_schedule(m, e(eta), 1.0).iter().map(|p| p.arms).collect()
     }
 
     #[test]
     fn rounds_are_integer_logs() {
-        assert_eq!(n_rounds(1, 3), 1);
-        assert_eq!(n_rounds(2, 3), 1);
-        assert_eq!(n_rounds(3, 3), 1);
-        assert_eq!(n_rounds(8, 2), 3);
-        assert_eq!(n_rounds(9, 3), 2);
-        assert_eq!(n_rounds(27, 3), 3);
-        assert_eq!(n_rounds(26, 3), 2);
-        assert_eq!(n_rounds(56, 3), 3);
-        assert_eq!(n_rounds(usize::MAX, 2), 63);
+        assert_eq!(n_rounds(1, e(3)), 1);
+        assert_eq!(n_rounds(2, e(3)), 1);
+        assert_eq!(n_rounds(3, e(3)), 1);
+        assert_eq!(n_rounds(8, e(2)), 3);
+        assert_eq!(n_rounds(9, e(3)), 2);
+        assert_eq!(n_rounds(27, e(3)), 3);
+        assert_eq!(n_rounds(26, e(3)), 2);
+        assert_eq!(n_rounds(56, e(3)), 3);
+        assert_eq!(n_rounds(usize::MAX, e(2)), 63);
     }
 
     #[test]
@@ -130,13 +138,13 @@ mod tests {
 
     #[test]
     fn sequential_halving_rounds_up() {
-        let plan = halving_schedule(8, 2, Rounding::Up, RoundBudget::EqualRounds(96.0));
+        let plan = halving_schedule(8, e(2), Rounding::Up, RoundBudget::EqualRounds(96.0));
         let got: Vec<(usize, f64, usize)> = plan.iter().map(|p| (p.arms, p.budget, p.keep)).collect();
         assert_eq!(got, vec![(8, 4.0, 4), (4, 8.0, 2), (2, 16.0, 1)]);
-        assert_eq!(n_rounds_up(9, 3), 2);
-        assert_eq!(n_rounds_up(10, 3), 3);
+        assert_eq!(n_rounds_up(9, e(3)), 2);
+        assert_eq!(n_rounds_up(10, e(3)), 3);
         assert_eq!(
-            halving_schedule(10, 3, Rounding::Up, RoundBudget::EqualRounds(90.0))
+            halving_schedule(10, e(3), Rounding::Up, RoundBudget::EqualRounds(90.0))
                 .iter()
                 .map(|p| p.arms)
                 .collect::<Vec<_>>(),

@@ -74,7 +74,7 @@ def test_errors_are_exceptions_with_the_core_message():
     x, g = gaussian(10, 2, 1.0, 0)
     with pytest.raises(tunelab.DataError, match="arm 1"):
         m.tell({0: (x, g), 1: (x, g[:5]), 2: (x, g)})
-    with pytest.raises(tunelab.ConfigError, match="eta must be at least 2"):
+    with pytest.raises(tunelab.ConfigError, match="eta >= 2"):
         tunelab.Mamba(3, 1.0, eta=1)
     with pytest.raises(tunelab.ConfigError, match="precond_sd"):
         tunelab.Mamba(3, 1.0, kernel="run")

@@ -15,7 +15,7 @@ use crate::experiments::sgmcmc::config::*;
 use crate::experiments::sgmcmc::metric::{predictive_log_loss, score_vectors, thin_rows};
 use crate::experiments::sgmcmc::posterior::Posterior;
 use crate::experiments::sgmcmc::report::{Event, Report};
-use crate::experiments::sgmcmc::run_kernel::{KsdKernel, RunKernel};
+use crate::experiments::sgmcmc::run_kernel::{KsdKernel, KsdSettings, RunKernel};
 use crate::experiments::sgmcmc::samples::Moments;
 use crate::experiments::sgmcmc::tuning::{run_tuning, TuningState};
 use crate::rng;
@@ -483,7 +483,7 @@ pub fn paper_tuners(base: &TuneConfig) -> Vec<(String, TuneConfig)> {
 pub fn paper_tuners_with(base: &TuneConfig, grid: &GridBaseline) -> Vec<(String, TuneConfig)> {
     let mut out = Vec::new();
     let mut mamba_ksd = base.clone();
-    mamba_ksd.tuner = TunerSpec::Mamba { eta: 3, scoring: Scoring::Round };
+    mamba_ksd.tuner = TunerSpec::Mamba { eta: Eta::THREE, scoring: Scoring::Round };
     // The KSD kernel the base config asks for (`metric.kernel`: "plain" is the paper's, c = 1, beta = -1/2);
     // unset, the project's run kernel. Its other KSD settings take their defaults, as before.
     mamba_ksd.metric = MetricSpec { kind: ksd_kind(ksd_kernel(base)), ..base.metric.clone() };
@@ -629,8 +629,9 @@ fn score_samples(
     let mut r = rng::stream(seed, (1 << 40) + 4);
     let g = score_vectors(problem.train.as_ref(), x, None, &mut r);
     // The comparison's kernel (default: the run kernel, Laplace preconditioner at the MAP): the same for every tuner.
-    let kernel = RunKernel::for_metric(&ksd_kind(kernel), problem.train.as_ref(), &problem.map)?;
-    let ksd = kernel.and_then(|k| k.ksd(x, &g, d).ok()).map(|v| RunKernel::rank_value(&v));
+    let settings = KsdSettings { kernel, scale: None, estimator: None, c: None, beta: None, moment: None };
+    let kernel = RunKernel::for_ksd(&settings, problem.train.as_ref(), &problem.map)?;
+    let ksd = kernel.ksd(x, &g, d).ok().map(|v| RunKernel::rank_value(&v));
     let std_rel_error = reference
         .map(|rf| std.iter().zip(&rf.std).map(|(a, b)| (a - b).abs() / b.abs().max(1e-300)).sum::<f64>() / d as f64);
     let xi = reference.map(|rf| xi_error(std, &rf.std));

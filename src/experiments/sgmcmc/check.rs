@@ -37,14 +37,11 @@ impl TuneConfig {
         if self.metric.max_samples < 2 {
             return Err(Error::config("`metric.max_samples` must be at least 2"));
         }
-        match &self.tuner {
-            TunerSpec::Mamba { eta, .. } if *eta < 2 => {
-                return Err(Error::config(format!("MAMBA needs a reduction factor eta >= 2, got {eta}")))
-            }
-            TunerSpec::Random { arms } if *arms == 0 => {
-                return Err(Error::config("random search needs at least one arm"))
-            }
-            _ => {}
+        if let Some(ksd) = super::run_kernel::KsdSettings::of(&self.metric.kind) {
+            ksd.check()?;
+        }
+        if let TunerSpec::Random { arms: 0 } = self.tuner {
+            return Err(Error::config("random search needs at least one arm"));
         }
         if !(0.0..1.0).contains(&self.data.test_fraction) {
             return Err(Error::config("`data.test_fraction` must be in [0, 1)"));

@@ -2,6 +2,7 @@
 //! page URL. `TuneConfig::validate` checks everything that can be checked without the data; the rest
 //! (batch larger than N, labels) is checked when the problem is built.
 
+pub use crate::bandit::Eta;
 use crate::error::{Error, Result};
 use crate::model::ModelSpec;
 use crate::sampler::{BatchSize, Budget, SamplerKind};
@@ -216,8 +217,8 @@ pub enum Scoring {
     Chain,
 }
 
-fn default_eta() -> usize {
-    3
+fn default_eta() -> Eta {
+    Eta::THREE
 }
 fn default_random_arms() -> usize {
     20
@@ -230,9 +231,9 @@ fn default_random_arms() -> usize {
 pub enum TunerSpec {
     /// MAMBA: successive halving scored by a Stein discrepancy (Coullon, South & Nemeth 2023, Alg. 1).
     Mamba {
-        /// Reduction factor: each round keeps the best 1/`eta` of the arms.
+        /// Reduction factor (at least 2): each round keeps the best 1/`eta` of the arms.
         #[serde(default = "default_eta")]
-        eta: usize,
+        eta: Eta,
         /// Which samples score an arm: `round` (the round's samples, as the authors' code) or `chain` (the
         /// whole chain).
         #[serde(default)]
@@ -252,7 +253,7 @@ pub enum TunerSpec {
 
 impl Default for TunerSpec {
     fn default() -> Self {
-        TunerSpec::Mamba { eta: 3, scoring: Scoring::Round }
+        TunerSpec::Mamba { eta: Eta::THREE, scoring: Scoring::Round }
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::config::{MetricKind, MetricSpec};
 use super::posterior::Posterior;
-use super::run_kernel::RunKernel;
+use super::run_kernel::{KsdSettings, RunKernel};
 use crate::error::{Error, Result};
 use crate::math::{exp, ln};
 use crate::model::{full_scores, Target};
@@ -180,19 +180,61 @@ pub struct Scored {
     pub grad_evals: u64,
 }
 
-/// Scores one arm's samples. `batch` is the arm's batch size (for stochastic-gradient scores). Builds the
-/// metric's kernel on every call (for a `run` kernel a Laplace approximation); a run builds it once and calls
-/// [`score_with`].
-pub fn score(problem: &Posterior, metric: &MetricSpec, samples: &[f64], batch: usize, rng: &mut Rng) -> Result<Scored> {
-    let kernel = RunKernel::for_metric(&metric.kind, problem.train.as_ref(), &problem.map)?;
-    score_with(problem, metric, kernel.as_ref(), samples, batch, rng)
+/// A run's metric ready to score arms, built once before any arm is scored. A KSD metric holds the run's one
+/// kernel, so no score can lack it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Scorer {
+    /// Kernel Stein discrepancy under the run's kernel.
+    Ksd(RunKernel),
+    /// FSSD with `j` random locations.
+    Fssd { j: usize },
+    /// FSSD-opt with `j` fitted locations (per arm, or once per round on the pooled samples).
+    FssdOpt { j: usize, per_arm: bool },
+    /// Test-set log-loss.
+    LogLoss,
+    /// Test-set error rate.
+    Accuracy,
 }
 
-/// Scores one arm's samples with the run's kernel (`kernel` must be `Some` for a KSD metric).
+impl Scorer {
+    /// The scorer of metric `kind` on `problem` (for a KSD metric, its kernel: for `run`, a Laplace
+    /// approximation at the MAP).
+    pub fn new(kind: &MetricKind, problem: &Posterior) -> Result<Scorer> {
+        Ok(match *kind {
+            MetricKind::Ksd { kernel, scale, estimator, c, beta, moment } => {
+                let s = KsdSettings { kernel, scale, estimator, c, beta, moment };
+                Scorer::Ksd(RunKernel::for_ksd(&s, problem.train.as_ref(), &problem.map)?)
+            }
+            MetricKind::Fssd { j } => Scorer::Fssd { j },
+            MetricKind::FssdOpt { j, per_arm } => Scorer::FssdOpt { j, per_arm },
+            MetricKind::LogLoss => Scorer::LogLoss,
+            MetricKind::Accuracy => Scorer::Accuracy,
+        })
+    }
+
+    /// The run's Stein kernel (KSD only).
+    pub fn kernel(&self) -> Option<&RunKernel> {
+        match self {
+            Scorer::Ksd(k) => Some(k),
+            _ => None,
+        }
+    }
+}
+
+/// Scores one arm's samples. `batch` is the arm's batch size (for stochastic-gradient scores). Builds the
+/// metric's scorer on every call (for a `run` kernel a Laplace approximation); a run builds it once and calls
+/// [`score_with`].
+pub fn score(problem: &Posterior, metric: &MetricSpec, samples: &[f64], batch: usize, rng: &mut Rng) -> Result<Scored> {
+    let scorer = Scorer::new(&metric.kind, problem)?;
+    score_with(problem, metric, &scorer, samples, batch, rng)
+}
+
+/// Scores one arm's samples with the run's scorer (`metric` gives the rows scored and whether scores use
+/// minibatches; `scorer` was built from its kind).
 pub fn score_with(
     problem: &Posterior,
     metric: &MetricSpec,
-    kernel: Option<&RunKernel>,
+    scorer: &Scorer,
     samples: &[f64],
     batch: usize,
     rng: &mut Rng,
@@ -205,10 +247,9 @@ pub fn score_with(
     }
     let stoch = metric.stochastic_gradients.then_some(batch);
     let score_cost = (n * stoch.unwrap_or(problem.n_data)) as u64;
-    let (value, cost) = match &metric.kind {
-        MetricKind::Ksd { .. } => {
+    let (value, cost) = match scorer {
+        Scorer::Ksd(kernel) => {
             // Full-data scores: the shared `stein::ksd_target`; minibatch scores: estimated here.
-            let kernel = kernel.ok_or_else(|| Error::config("a KSD metric needs the run's kernel"))?;
             let v = match stoch {
                 None => kernel.ksd_target(problem.train.as_ref(), &x),
                 Some(_) => kernel.ksd(&x, &score_vectors(problem.train.as_ref(), &x, stoch, rng), d),
@@ -224,12 +265,12 @@ pub fn score_with(
                 Err(e) => return Err(e),
             }
         }
-        MetricKind::Fssd { j } => {
+        Scorer::Fssd { j } => {
             let g = score_vectors(problem.train.as_ref(), &x, stoch, rng);
             let (v, _) = fssd_random(&x, &g, d, *j, rng)?;
             (v.fssd_sq, score_cost)
         }
-        MetricKind::FssdOpt { j, per_arm: false } => {
+        Scorer::FssdOpt { j, per_arm: false } => {
             // One arm alone: the shared fit on its own samples.
             let (mut s, _) = score_round_fssd(
                 problem,
@@ -242,18 +283,18 @@ pub fn score_with(
             )?;
             return Ok(s.remove(0));
         }
-        MetricKind::FssdOpt { j, per_arm: true } => {
+        Scorer::FssdOpt { j, per_arm: true } => {
             let g = score_vectors(problem.train.as_ref(), &x, stoch, rng);
             let sigma2 = median_sq_distance(&x, d).max(1e-12);
             let (v, _) =
                 stein::fssd_opt(&x, &g, d, *j, &FssdKernel::Gauss { sigma2 }, &FssdOptOptions::default(), rng)?;
             (v.fssd_sq, score_cost)
         }
-        MetricKind::LogLoss => {
+        Scorer::LogLoss => {
             let test = problem.test.as_ref().ok_or_else(|| Error::config("log-loss needs a test set"))?;
             (predictive_log_loss(test.as_ref(), &x), (n * test.n_data()) as u64)
         }
-        MetricKind::Accuracy => {
+        Scorer::Accuracy => {
             let test = problem.test.as_ref().ok_or_else(|| Error::config("accuracy needs a test set"))?;
             (predictive_error(test.as_ref(), &x)?, (n * test.n_data()) as u64)
         }

@@ -77,29 +77,66 @@ pub const DEFAULT_MOMENT: f64 = 1.0;
 
 /// The kernel a KSD metric names, before the preconditioner is known.
 pub fn kernel_kind(kind: &MetricKind) -> Option<KsdKernel> {
-    match kind {
-        MetricKind::Ksd { kernel, scale, .. } => Some(match (kernel, scale) {
-            (Some(k), _) => *k,
+    KsdSettings::of(kind).map(|s| s.kernel_kind())
+}
+
+/// The settings of a KSD metric (the fields of [`MetricKind::Ksd`]), defaults not filled in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KsdSettings {
+    pub kernel: Option<KsdKernel>,
+    pub scale: Option<KernelScale>,
+    pub estimator: Option<Estimator>,
+    pub c: Option<f64>,
+    pub beta: Option<f64>,
+    pub moment: Option<f64>,
+}
+
+impl KsdSettings {
+    /// The settings of a KSD metric (`None` for other metrics).
+    pub fn of(kind: &MetricKind) -> Option<KsdSettings> {
+        match *kind {
+            MetricKind::Ksd { kernel, scale, estimator, c, beta, moment } => {
+                Some(KsdSettings { kernel, scale, estimator, c, beta, moment })
+            }
+            _ => None,
+        }
+    }
+
+    /// The kernel named: `kernel`, else `per-arm` when `scale` is set (its old meaning), else `run`.
+    pub fn kernel_kind(&self) -> KsdKernel {
+        match (self.kernel, self.scale) {
+            (Some(k), _) => k,
             (None, Some(_)) => KsdKernel::PerArm,
             (None, None) => KsdKernel::Run,
-        }),
-        _ => None,
+        }
+    }
+
+    /// Checks the values a config gives (the moment weight, the IMQ `c` and `beta`); the config's check calls
+    /// it, so a built kernel never meets a bad value.
+    pub fn check(&self) -> Result<()> {
+        let moment = self.moment.unwrap_or(DEFAULT_MOMENT);
+        if !(moment.is_finite() && moment >= 0.0) {
+            return Err(Error::config(format!("the KSD moment weight must be finite and >= 0, got {moment}")));
+        }
+        stein::KsdOptions { c: self.c.unwrap_or(1.0), beta: self.beta.unwrap_or(-0.5), ..Default::default() }.validate()
     }
 }
 
 impl RunKernel {
     /// The kernel of a KSD metric on `target` with MAP `map` (`None` for other metrics).
     pub fn for_metric(kind: &MetricKind, target: &dyn Target, map: &[f64]) -> Result<Option<RunKernel>> {
-        let Some(k) = kernel_kind(kind) else { return Ok(None) };
-        let MetricKind::Ksd { scale, estimator, c, beta, moment, .. } = kind else { return Ok(None) };
-        let moment = moment.unwrap_or(DEFAULT_MOMENT);
-        if !(moment.is_finite() && moment >= 0.0) {
-            return Err(Error::config(format!("the KSD moment weight must be finite and >= 0, got {moment}")));
-        }
-        let c = c.unwrap_or(1.0);
-        let beta = beta.unwrap_or(-0.5);
-        stein::KsdOptions { c, beta, ..Default::default() }.validate()?;
-        Ok(Some(match k {
+        KsdSettings::of(kind).map(|s| Self::for_ksd(&s, target, map)).transpose()
+    }
+
+    /// The kernel a KSD metric's settings name, on `target` with MAP `map`.
+    pub fn for_ksd(s: &KsdSettings, target: &dyn Target, map: &[f64]) -> Result<RunKernel> {
+        s.check()?;
+        let k = s.kernel_kind();
+        let (scale, estimator) = (s.scale, s.estimator);
+        let moment = s.moment.unwrap_or(DEFAULT_MOMENT);
+        let c = s.c.unwrap_or(1.0);
+        let beta = s.beta.unwrap_or(-0.5);
+        Ok(match k {
             KsdKernel::Run => {
                 let (sd, source, grad_evals) = laplace_sd(target, map)?;
                 Self::with_precond(sd, source, c, beta, estimator.unwrap_or(Estimator::U), grad_evals)
@@ -134,7 +171,7 @@ impl RunKernel {
                 moment: 0.0,
                 center: vec![],
             },
-        }))
+        })
     }
 
     /// A `run` kernel with a given preconditioner (for example the true posterior sd in tests).

@@ -6,10 +6,9 @@
 
 use super::arms::{tuner_arms, Arm};
 use super::config::{BudgetSpec, BudgetUnit, MetricKind, Scoring, StartSpec, TuneConfig, TunerSpec};
-use super::metric::{score_round_fssd, score_with, thin_rows};
+use super::metric::{score_round_fssd, score_with, thin_rows, Scorer};
 use super::posterior::Posterior;
 use super::report::*;
-use super::run_kernel::RunKernel;
 use super::samples::{chain_cap, round_rows, sub_iters, ArmSink, DrawKeep, Moments, RoundKeep, StrideBuffer};
 use crate::bandit::mamba::{Mamba, OneShot};
 use crate::bandit::Tuner;
@@ -185,7 +184,7 @@ pub struct TuningRun<'a> {
     scoring: Scoring,
     runs: Vec<ArmRun>,
     infos: Vec<ArmInfo>,
-    kernel: Option<RunKernel>,
+    scorer: Scorer,
     tuner: Box<dyn Tuner>,
     told: Vec<Vec<Told>>,
     compute: Compute,
@@ -255,14 +254,14 @@ impl<'a> TuningRun<'a> {
             });
         }
 
-        // The run's one Stein kernel, fixed before any arm is scored (a function of the problem: computed again
-        // on resume).
-        let kernel = RunKernel::for_metric(&cfg.metric.kind, problem.train.as_ref(), &problem.map)?;
+        // The run's scorer with its one Stein kernel, fixed before any arm is scored (a function of the problem:
+        // computed again on resume).
+        let scorer = Scorer::new(&cfg.metric.kind, problem)?;
         let tuner = make_tuner(&cfg.tuner, arms.len(), r);
         let infos: Vec<ArmInfo> = runs.iter().map(|a| ArmInfo::new(&a.arm, a.batch, n)).collect();
         let compute = Compute {
             map_grad_evals: problem.map_grad_evals,
-            scoring_grad_evals: kernel.as_ref().map_or(0, |k| k.grad_evals),
+            scoring_grad_evals: scorer.kernel().map_or(0, |k| k.grad_evals),
             threads: rayon::current_num_threads(),
             ..Default::default()
         };
@@ -273,7 +272,7 @@ impl<'a> TuningRun<'a> {
             scoring,
             runs,
             infos,
-            kernel,
+            scorer,
             tuner,
             told: Vec::new(),
             compute,
@@ -384,7 +383,7 @@ impl RoundRun for TuningRun<'_> {
         };
         let (cfg, problem, unit, scoring) = (self.cfg, self.problem, self.unit, self.scoring);
         let d = problem.dim;
-        let kernel = self.kernel.as_ref();
+        let scorer = &self.scorer;
         let target = problem.train.as_ref();
         observer(&Event::RoundStarted { round: ask.round, arms: ask.arms.clone(), budget: ask.budget });
         let mut round_report =
@@ -469,7 +468,7 @@ impl RoundRun for TuningRun<'_> {
                         Scoring::Round => &round,
                         Scoring::Chain => &a.chain_buf.rows,
                     };
-                    let s = score_with(problem, &cfg.metric, kernel, rows, a.batch, &mut a.score_rng)?;
+                    let s = score_with(problem, &cfg.metric, scorer, rows, a.batch, &mut a.score_rng)?;
                     Ok((s.value, s.n, s.grad_evals))
                 })
                 .collect()
@@ -510,7 +509,7 @@ impl RoundRun for TuningRun<'_> {
     }
 
     fn finish(self, observer: &mut dyn FnMut(&Event)) -> Result<Report> {
-        let TuningRun { cfg, problem, runs, infos, kernel, tuner, mut compute, rounds, wall, wall_before, .. } = self;
+        let TuningRun { cfg, problem, runs, infos, scorer, tuner, mut compute, rounds, wall, wall_before, .. } = self;
         let (d, n) = (problem.dim, problem.n_data);
         let mut arm_reports = Vec::with_capacity(runs.len());
         for (a, info) in runs.iter().zip(infos) {
@@ -566,7 +565,10 @@ impl RoundRun for TuningRun<'_> {
         Ok(Report {
             tuner: tuner.name(),
             metric: metric_name(&cfg.metric.kind).into(),
-            kernel,
+            kernel: match scorer {
+                Scorer::Ksd(k) => Some(k),
+                _ => None,
+            },
             arms: arm_reports,
             rounds,
             best,

@@ -17,8 +17,8 @@
 //! report is the same bits as [`AskTell::tell`] on the driver.
 
 use crate::bandit::mamba::Mamba;
-use crate::bandit::schedule::{halving_schedule, RoundBudget, RoundPlan, Rounding};
-use crate::bandit::{Ask, Tuner};
+use crate::bandit::schedule::RoundPlan;
+use crate::bandit::{Ask, Eta, Tuner};
 use crate::error::{Error, Result};
 use crate::experiments::sgmcmc::metric::thin_rows;
 use crate::experiments::sgmcmc::run_kernel::{KsdKernel, RunKernel};
@@ -26,8 +26,8 @@ use crate::stein::{Estimator, KernelScale, KsdOptions};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-fn default_eta() -> usize {
-    3
+fn default_eta() -> Eta {
+    Eta::THREE
 }
 fn default_max_samples() -> usize {
     1000
@@ -43,7 +43,7 @@ pub struct AskTellConfig {
     pub budget: f64,
     /// Reduction factor eta >= 2 (default 3; the paper, sec. 3.1: "typically eta = 2 or 3").
     #[serde(default = "default_eta")]
-    pub eta: usize,
+    pub eta: Eta,
     /// The Stein kernel: `per-arm` (each arm standardised by its own statistics, median length, U-statistic;
     /// the default without `precond_sd`), `plain` (c = 1, beta = -1/2, V-statistic, as SGMCMCJax's
     /// `imq_KSD`; the paper's text gives no c, beta) or `run` (one preconditioner for the whole run:
@@ -94,9 +94,6 @@ impl AskTellConfig {
         }
         if !(self.budget.is_finite() && self.budget > 0.0) {
             return Err(Error::config(format!("budget must be positive and finite (got {})", self.budget)));
-        }
-        if self.eta < 2 {
-            return Err(Error::config(format!("eta must be at least 2 (got {})", self.eta)));
         }
         if self.max_samples < 2 {
             return Err(Error::config(format!("max_samples must be at least 2 (got {})", self.max_samples)));
@@ -213,9 +210,9 @@ impl AskTell {
     /// Checks the config once and plans the rounds.
     pub fn new(config: AskTellConfig) -> Result<Self> {
         let kernel = config.kernel()?;
-        let plan = halving_schedule(config.arms, config.eta, Rounding::Down, RoundBudget::PerSurvivor(config.budget));
+        // MAMBA's schedule, planned once by the tuner.
         let tuner = Mamba::new(config.arms, config.eta, config.budget);
-        debug_assert_eq!(tuner.plan(), plan);
+        let plan = tuner.plan();
         let arms = (0..config.arms)
             .map(|arm| AskTellArm { arm, scores: vec![], samples: vec![], pruned_round: None })
             .collect();
@@ -411,7 +408,7 @@ mod tests {
     #[test]
     fn plan_is_mambas_schedule() {
         let t = AskTell::new(AskTellConfig::new(56, 3e5)).unwrap();
-        assert_eq!(t.plan(), &crate::experiments::sgmcmc::mamba_schedule(56, 3, 3e5)[..]);
+        assert_eq!(t.plan(), &crate::experiments::sgmcmc::mamba_schedule(56, Eta::THREE, 3e5)[..]);
         assert_eq!(t.plan().iter().map(|p| p.arms).collect::<Vec<_>>(), vec![56, 18, 6]);
     }
 
@@ -538,11 +535,10 @@ mod tests {
         let y = [1.0, 2.0, 1.5, 2.5, 0.5, 1.0];
         t.tell(&[(0, &x[..], &x[..]), (1, &y[..], &y[..]), (2, &y[..], &y[..])], 2).unwrap();
         assert_eq!(t.report().arms[0].scores, vec![None]);
-        for bad in [
-            AskTellConfig { eta: 1, ..AskTellConfig::new(3, 1.0) },
-            AskTellConfig::new(0, 1.0),
-            AskTellConfig::new(3, f64::NAN),
-        ] {
+        // eta < 2 cannot be built: its config is refused when parsed, naming the value and the rule
+        let e = serde_json::from_str::<AskTellConfig>(r#"{"arms": 3, "budget": 1.0, "eta": 1}"#).unwrap_err();
+        assert!(e.to_string().contains("invalid value: integer `1`, expected a reduction factor eta >= 2"), "{e}");
+        for bad in [AskTellConfig::new(0, 1.0), AskTellConfig::new(3, f64::NAN)] {
             assert!(matches!(AskTell::new(bad), Err(Error::Config(_))));
         }
         let run = AskTellConfig { kernel: Some(KsdKernel::Run), ..AskTellConfig::new(3, 1.0) };

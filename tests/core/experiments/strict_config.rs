@@ -223,3 +223,22 @@ fn shipped_configs_parse() {
     eprintln!("{read} config or report files parsed");
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
+
+#[test]
+fn an_eta_below_2_is_refused_at_parse_time_with_its_path() {
+    let want = "invalid value: integer `1`, expected a reduction factor eta >= 2";
+    // tune, and compare (which flattens the tune config: the value is found among the whole document's leaves)
+    for kind in [Kind::Tune, Kind::Compare] {
+        let mut v = serde_json::to_value(ExperimentConfig::preset(kind, "demo").unwrap()).unwrap();
+        v["tuner"] = json!({"kind": "mamba", "eta": 1});
+        let e = parse(&v).unwrap_err();
+        assert!(e.contains(&format!("`tuner.eta`: {want}")), "{kind:?}: {e}");
+    }
+    // the bandit kind's successive halving and Hyperband
+    for algo in ["successive-halving", "hyperband"] {
+        let mut v = serde_json::to_value(ExperimentConfig::preset(Kind::Bandit, "beta-reservoir").unwrap()).unwrap();
+        v["algorithms"] = json!([{"kind": "uniform"}, {"kind": algo, "eta": 1}]);
+        let e = parse(&v).unwrap_err();
+        assert!(e.contains(&format!("`algorithms[1].eta`: {want}")), "{algo}: {e}");
+    }
+}

@@ -38,7 +38,7 @@ fn schedule_matches_hand_derivation() {
     ];
     let r = 1.3e7;
     for &(m, eta, arms, denom) in cases {
-        let plan = mamba_schedule(m, eta, r);
+        let plan = mamba_schedule(m, tune::Eta::new(eta).unwrap(), r);
         let got: Vec<usize> = plan.iter().map(|p| p.arms).collect();
         assert_eq!(got, arms, "arms per round for M = {m}, eta = {eta}");
         let r0 = r / denom;
@@ -138,7 +138,7 @@ fn diverging_arm_is_pruned_and_reported() {
     let mut cfg = gaussian_cfg();
     cfg.arms.log10_step = None;
     cfg.arms.steps = vec![1e-2, 3e-2, 1e-1, 50.0];
-    cfg.tuner = tune::TunerSpec::Mamba { eta: 2, scoring: tune::Scoring::Round };
+    cfg.tuner = tune::TunerSpec::Mamba { eta: tune::Eta::TWO, scoring: tune::Scoring::Round };
     let rep = contract::run::<TuneExperiment>(cfg.clone(), None, quiet(), &AtomicBool::new(false)).unwrap();
     let bad = rep.arms.iter().find(|a| a.info.step == 50.0).unwrap();
     assert_eq!(bad.status, ArmStatus::Diverged);
@@ -246,9 +246,11 @@ fn bad_configs_give_clear_errors() {
     let mut c = base.clone();
     c.arms.log10_step = None;
     assert!(config_error(&c).contains("no arms"));
-    let mut c = base.clone();
-    c.tuner = tune::TunerSpec::Mamba { eta: 1, scoring: tune::Scoring::Round };
-    assert!(config_error(&c).contains("eta"));
+    // eta < 2 cannot be put in a config: the parse refuses it, at its path
+    let mut v = serde_json::to_value(&base).unwrap();
+    v["tuner"]["eta"] = serde_json::json!(1);
+    let e = tunelab::strict::from_value::<TuneConfig>(&v).unwrap_err().to_string();
+    assert!(e.contains("`tuner.eta`: invalid value: integer `1`, expected a reduction factor eta >= 2"), "{e}");
     let mut c = base.clone();
     c.budget = tune::BudgetSpec { grad_evals: Some(0.0), ..Default::default() };
     assert!(config_error(&c).contains("budget"));
@@ -263,6 +265,12 @@ fn bad_configs_give_clear_errors() {
     c.arms.batch = vec![tunelab::sampler::BatchSize::Count(5_000)];
     let m = config_error(&c);
     assert!(m.contains("batch") || m.contains("N"), "{m}");
+    // The KSD kernel's values are checked with the config, not when the run builds its kernel.
+    for (beta, moment, want) in [(Some(0.5), None, "beta"), (None, Some(f64::NAN), "moment")] {
+        let mut c = base.clone();
+        c.metric.kind = tune::MetricKind::Ksd { kernel: None, scale: None, estimator: None, c: None, beta, moment };
+        assert!(matches!(c.validate(), Err(Error::Config(m)) if m.contains(want)), "{want}");
+    }
     let text = serde_json::to_string(&base).unwrap().replace("\"sgld\"", "\"sgldd\"");
     match TuneConfig::from_json(&text) {
         Err(Error::Config(m)) => assert!(m.contains("sgldd"), "{m}"),
@@ -425,7 +433,7 @@ fn kept_sample_memory_does_not_grow_with_the_budget() {
     for iters in [200_000.0, 800_000.0] {
         cfg.budget = tune::BudgetSpec { iterations: Some(iters), ..Default::default() };
         for scoring in [tune::Scoring::Round, tune::Scoring::Chain] {
-            cfg.tuner = tune::TunerSpec::Mamba { eta: 3, scoring };
+            cfg.tuner = tune::TunerSpec::Mamba { eta: tune::Eta::THREE, scoring };
             let rep = contract::run::<TuneExperiment>(cfg.clone(), None, quiet(), &AtomicBool::new(false)).unwrap();
             let best = rep.best.unwrap();
             assert_eq!(best.posterior.n as f64, iters, "every sample enters the moments");

@@ -27,12 +27,13 @@ proptest! {
     /// (when M >= eta; one when M < eta).
     #[test]
     fn halving_schedule_is_consistent(m in 1usize..200, eta in 2usize..6, r in 1.0f64..1e7) {
-        let plan = mamba_schedule(m, eta, r);
+        let e = tunelab::bandit::Eta::new(eta).unwrap();
+        let plan = mamba_schedule(m, e, r);
         // Rounds: the largest k with eta^k <= M, at least 1.
         let mut k = 0u32;
         while eta.pow(k + 1) <= m { k += 1; }
         prop_assert_eq!(plan.len(), (k as usize).max(1));
-        prop_assert_eq!(plan.len(), n_rounds(m, eta));
+        prop_assert_eq!(plan.len(), n_rounds(m, e));
         prop_assert_eq!(plan[0].arms, m);
         for (i, p) in plan.iter().enumerate() {
             prop_assert_eq!(p.keep, (p.arms / eta).max(1), "keep of round {}", i);
