@@ -143,12 +143,26 @@ describe('the live chart and the bracket', () => {
     // A long run starts: the previous chosen arm, tables, chart and message are gone at once.
     await page.selectOption('#preset', 'paper-logreg');
     await waitArmCount(page, /^56 arms/);
+    // The page as the run begins: read in the task that starts it, right after the panel's `begin`, before any
+    // event of the new run can arrive (a snapshot after the click's round trip raced the run's 'started' event,
+    // whose 56 arm rows a fresh-clone run on an idle machine read as stale).
+    await page.evaluate(() => {
+      const p = window.__tunelab.panels.tune.panel;
+      const begin = p.begin;
+      p.begin = function (...args) {
+        const out = begin.apply(this, args);
+        p.begin = begin;
+        window.__atBegin = {
+          best: document.getElementById('best').textContent, message: document.getElementById('message').textContent,
+          arms: document.querySelectorAll('#arms-table tbody tr').length, post: document.querySelectorAll('#post-table tbody tr').length,
+          bracket: document.querySelectorAll('#bracket li').length, result: window.__tunelab.lastResult,
+        };
+        return out;
+      };
+    });
     await page.click('#run');
-    const fresh = await page.evaluate(() => ({
-      best: document.getElementById('best').textContent, message: document.getElementById('message').textContent,
-      arms: document.querySelectorAll('#arms-table tbody tr').length, post: document.querySelectorAll('#post-table tbody tr').length,
-      bracket: document.querySelectorAll('#bracket li').length, result: window.__tunelab.lastResult,
-    }));
+    await page.waitForFunction(() => window.__atBegin != null);
+    const fresh = await page.evaluate(() => window.__atBegin);
     assert.doesNotMatch(fresh.best, /#\d+/, fresh.best);
     assert.doesNotMatch(fresh.message, /chosen arm/);
     assert.equal(fresh.arms, 0);
