@@ -494,9 +494,14 @@ export class Panel extends EstimatingPanel {
     if (document.body.classList.contains('embed') || document.documentElement.classList.contains('embed')) return;
     // A lesson's box heads the results: the lesson keeps it in view (www/embed.js), the charts follow it.
     if (this.section.querySelector('.results #lesson')) return;
-    const chart = [...this.section.querySelectorAll('.results .chart, .results canvas')].find((e) => /** @type {HTMLElement} */ (e).offsetParent !== null);
-    const card = /** @type {HTMLElement|null} */ (chart?.closest('.card') ?? chart ?? null);
+    const card = this.firstChartCard();
     if (card) this.scrollBelowBar(card);
+  }
+
+  /** The card of the first chart on screen in the results (the chart itself when it has no card), or null. */
+  firstChartCard() {
+    const chart = [...this.section.querySelectorAll('.results .chart, .results canvas')].find((e) => /** @type {HTMLElement} */ (e).offsetParent !== null);
+    return /** @type {HTMLElement|null} */ (chart?.closest('.card') ?? chart ?? null);
   }
 
   /**
@@ -668,22 +673,11 @@ export class Panel extends EstimatingPanel {
   showWarnings(warnings) {
     this.section.querySelector('.run-warnings')?.remove();
     if (!warnings.length) return;
-    const box = document.createElement('div');
-    box.className = 'run-warnings card';
-    box.setAttribute('role', 'note');
-    const title = document.createElement('p');
-    title.className = 'run-warnings-title';
-    title.textContent = warnings.length === 1 ? 'Warning about this run' : `${warnings.length} warnings about this run`;
-    const list = document.createElement('ul');
-    for (const w of warnings) {
-      const li = document.createElement('li');
-      li.textContent = `${w.charAt(0).toUpperCase()}${w.slice(1)}.`;
-      list.append(li);
-    }
-    box.append(title, list);
+    const box = el('div', { class: 'run-warnings card', role: 'note' },
+      el('p', { class: 'run-warnings-title', text: warnings.length === 1 ? 'Warning about this run' : `${warnings.length} warnings about this run` }),
+      el('ul', {}, warnings.map((w) => el('li', { text: `${w.charAt(0).toUpperCase()}${w.slice(1)}.` }))));
     // Right after the card of the first chart (the card a run scrolls into view), else under the run bar.
-    const chart = [...this.section.querySelectorAll('.results .chart, .results canvas')].find((e) => /** @type {HTMLElement} */ (e).offsetParent !== null);
-    const card = chart?.closest('.card');
+    const card = this.firstChartCard();
     const bar = this.section.querySelector('.results > .runbar');
     if (card && card !== bar) card.after(box);
     else if (bar) bar.after(box);
