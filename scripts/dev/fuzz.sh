@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the cargo-fuzz targets of fuzz/ (csv, config, ksd, ratings, mnist, svmlight, lesson, report) and runs each for SECONDS (default 30) with
+# Builds the cargo-fuzz targets of fuzz/ (csv, config, ksd, ratings, mnist, svmlight, lesson, report; their bodies
+# are fuzz/src/lib.rs, which `npm test` replays without libFuzzer) and runs each for SECONDS (default 30) with
 # libFuzzer, starting from the seed corpora written by tests/core/robustness/fuzz_seeds.rs. Prints one line per target,
 #   fuzz target <name>: passed (<runs> runs in <s> s)   or   fuzz target <name>: failed (<reason>)
 # and exits non-zero when a target failed. A crash leaves its input in fuzz/artifacts/<target>/; reproduce
@@ -17,7 +18,12 @@ export RUSTUP_AUTO_INSTALL=0
 
 fail_all() { for t in $TARGETS; do echo "fuzz target $t: failed ($1)"; done; exit 1; }
 
-command -v cargo-fuzz >/dev/null 2>&1 || fail_all "cargo-fuzz is not installed; run scripts/dev/setup.sh"
+# cargo-fuzz is installed here, not by scripts/dev/setup.sh: the test command replays the targets' bodies on stable
+# Rust (tests/core/robustness/fuzz_replay.rs) and needs neither it nor the instrumented build.
+if ! command -v cargo-fuzz >/dev/null 2>&1; then
+  echo "[fuzz] cargo install cargo-fuzz (about 2 min)" >&2
+  cargo install -q --locked cargo-fuzz || cargo install -q cargo-fuzz || fail_all "could not install cargo-fuzz"
+fi
 
 # Seed corpora (presets of every kind, CSV files, KSD reference inputs), written by a native test.
 # FUZZ_SEEDS_WRITTEN=1: they are there already (scripts/dev/test.sh writes them right after the native tests).

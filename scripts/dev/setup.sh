@@ -47,12 +47,6 @@ if ! command -v wasm-pack >/dev/null 2>&1; then
   cargo install -q --locked wasm-pack
 fi
 
-# --- cargo-fuzz (the fuzz targets of fuzz/, run briefly by scripts/dev/test.sh) ------------
-if ! command -v cargo-fuzz >/dev/null 2>&1; then
-  log "cargo install cargo-fuzz (about 2 min)"
-  cargo install -q --locked cargo-fuzz || cargo install -q cargo-fuzz
-fi
-
 # --- mdBook (the docs book of docs/, built by scripts/dev/docs.sh) ------------------------
 # Measured 2026-11-26: 11 min wall (4.5 min CPU) with CARGO_BUILD_JOBS=1 on a shared 2-core machine; --locked resolves.
 MDBOOK_VERSION=0.5.4

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The Python section of scripts/dev/test.sh: builds the tunelab wheel (maturin, abi3, Cargo profile wheel-test:
-# release code without LTO, see Cargo.toml), installs it into the test
+# The Python section of scripts/dev/test.sh: builds the tunelab wheel (maturin, abi3, Cargo profile dev, which is
+# the test profile: opt-level 2 with debug assertions, reusing what `cargo test` compiled in target/debug; see
+# Cargo.toml), installs it into the test
 # venv made by scripts/dev/setup.sh, and runs the pytest suite of crates/python/tests (bits equal to the CLI,
 # errors, GIL, KeyboardInterrupt (two SIGINTs), ask/tell, data forms, to_frame, figures (rendered text extents), a
 # notebook executed by nbclient, stubs under mypy --strict, checkpoints, and a
@@ -26,7 +27,7 @@ if [ "$MODE" != test ] || ! ls "$WHEELS"/tunelab-*.whl >/dev/null 2>&1; then
   CARGO_TARGET_DIR="${TUNELAB_WASM_TARGET:-$PWD/target}" bash scripts/dev/build-wasm.sh single 2>&1 \
     | grep -Ev '^\s*(Compiling|Downloaded|Downloading)' || true
   node scripts/dev/build-widget.mjs || fail "the widget bundle failed (scripts/dev/build-widget.mjs)"
-  maturin build --profile wheel-test --quiet -m crates/python/Cargo.toml -o "$WHEELS" 2>&1 | grep -Ev '^\s*(Compiling|Downloaded|Downloading)' \
+  maturin build --profile dev --quiet -m crates/python/Cargo.toml -o "$WHEELS" 2>&1 | grep -Ev '^\s*(Compiling|Downloaded|Downloading)' \
     || true
 fi
 wheel=$(ls "$WHEELS"/tunelab-*.whl 2>/dev/null | head -1)

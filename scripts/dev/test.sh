@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs every test of tunelab: native (cargo test), the Python package, the wasm binding layer in headless Chromium
-# (single-threaded and threaded builds), the page's types, the docs (when scripts/dev/docs.sh exists), the
-# end-to-end browser tests of the page, and the fuzz targets (a smoke run that builds and runs beside the browser
-# tests, at the lowest CPU priority). Installs what is missing first.
+# Runs every test of tunelab: native (cargo test, which also replays the fuzz targets' bodies on their seeds, crash
+# inputs and seeded mutants), the Python package, the wasm binding layer in headless Chromium, the page's types,
+# the docs (when scripts/dev/docs.sh exists) and the end-to-end browser tests of the page. Installs what is missing
+# first. The coverage-guided fuzz runs (libFuzzer, nightly, an instrumented build of 11 min here) are
+# `bash scripts/dev/fuzz.sh SECONDS`, not part of this command.
 # Every section prints its wall time when it ends ("[time] NAME: S s"); the table of them and the total come
 # just before the closing count line `tunelab: N passed, M failed` (and also when a section stops the run).
 set -euo pipefail
@@ -38,8 +39,8 @@ section "setup: scripts/dev/setup.sh (installs what is missing)"
 bash scripts/dev/setup.sh
 
 # One build of the native tests: the core's tests are one integration crate (tests/core) plus the three that need
-# their own process (tests/soak.rs, tests/mnist_page.rs, tests/shipped_page.rs); the CLI binary built here is the one the python,
-# fuzz-seed and browser sections use (no second build of it).
+# their own process (tests/soak.rs, tests/mnist_page.rs, tests/shipped_page.rs); the CLI binary built here is the one the python
+# and browser sections use (no second build of it).
 section "native: cargo fmt --check, cargo test (clippy -D warnings and the toy kind beside the later sections)"
 # Formatting first: a failure stops the run here, naming the command that fixes it. The fuzz crate is its own
 # workspace (fuzz/); plain `cargo fmt` there checks its targets only (`--all` would check the core again through
@@ -87,39 +88,25 @@ if [ -n "$SOAK_BIN" ] && cp "$SOAK_BIN" "$(dirname "$LOG")/soak-test"; then
 else
   echo "soak: 0 passed, 1 failed (no test binary from cargo test --test soak --no-run)" >"$SOAK_LOG"
 fi
-# The fuzz targets' seed corpora (presets of every kind, CSV files, KSD inputs) from the test binary just built;
-# the fuzz run itself comes later, beside the browser tests.
-rm -rf fuzz/seeds
-FUZZ_SEEDS=ok
-TUNELAB_FUZZ_SEEDS="$PWD/fuzz/seeds" cargo test -q --test core robustness::fuzz_seeds >/dev/null 2>&1 || FUZZ_SEEDS=failed
-
-# The threaded wasm page (pkg-parallel/: nightly + build-std, 6 CPU-minutes here) and then every fuzz target for a
-# short budget (FUZZ_SECONDS, default 10 s each: a smoke run of 5,000-200,000 inputs per target on the seed
-# corpora; the long runs are scripts/dev/fuzz.sh SECONDS, README "Fuzzing"; one line per target, counted below)
-# are built in one background job at the lowest CPU priority, started here, so that the browser section need not
-# wait for the threaded page. Measured on the fresh clone of 0296c1b (docs/testing.md): it took about as much time
-# from the python and wasm sections as it saved the browser section. The fuzz output is printed at the end.
-FUZZ_LOG="$(dirname "$LOG")/fuzz.log"; FUZZ_T0=$(date +%s.%N)
+# The threaded wasm page (pkg-parallel/: nightly + build-std, 6 CPU-minutes here) is built in a background job at
+# the lowest CPU priority, started here, so that the browser section need not wait for it. Its own session
+# (setsid), so that a stopped run can end it with all its children; its exit status in threads.end.
 THREADS_LOG="$(dirname "$LOG")/threads.log"; THREADS_END="$(dirname "$LOG")/threads.end"; rm -f "$THREADS_END"
-FUZZ_END="$(dirname "$LOG")/fuzz.end"; rm -f "$FUZZ_END"
-[ "$FUZZ_SEEDS" = ok ] || echo "fuzz target seeds: failed (cargo test --test core robustness::fuzz_seeds)" >"$FUZZ_LOG"
-# Its own session (setsid), so that a stopped run can end it with all its children; end times in *.end.
-FUZZ_SEEDS_WRITTEN=1 setsid bash -c "$LOW_PRIORITY"'
-  nice -n 19 bash scripts/dev/build-wasm.sh parallel >"$2" 2>&1; echo $? >"$3"
-  [ "$5" = ok ] || exit 1
-  nice -n 19 bash scripts/dev/fuzz.sh "$1" >"$6" 2>&1; rc=$?; date +%s.%N >"$4"; exit $rc' \
-  bg "${FUZZ_SECONDS:-10}" "$THREADS_LOG" "$THREADS_END" "$FUZZ_END" "$FUZZ_SEEDS" "$FUZZ_LOG" </dev/null >/dev/null 2>&1 &
-FUZZ_PID=$!
-trap 'st=$?; for p in "${FUZZ_PID:-}" "${LINT_PID:-}" "${SOAK_PID:-}"; do [ -z "$p" ] || kill -- "-$p" 2>/dev/null || true; done; if [ $st -ne 0 ] && [ -z "$TIMES_SHOWN" ]; then s=$SEC_NAME; times_table; echo "scripts/dev/test.sh: stopped in section \"$s\" (exit $st)"; fi' EXIT
+setsid bash -c "$LOW_PRIORITY"'nice -n 19 bash scripts/dev/build-wasm.sh parallel >"$1" 2>&1; echo $? >"$2"' \
+  bg "$THREADS_LOG" "$THREADS_END" </dev/null >/dev/null 2>&1 &
+THREADS_PID=$!
+trap 'st=$?; for p in "${THREADS_PID:-}" "${LINT_PID:-}" "${SOAK_PID:-}"; do [ -z "$p" ] || kill -- "-$p" 2>/dev/null || true; done; if [ $st -ne 0 ] && [ -z "$TIMES_SHOWN" ]; then s=$SEC_NAME; times_table; echo "scripts/dev/test.sh: stopped in section \"$s\" (exit $st)"; fi' EXIT
 
 # The Python package (crates/python: maturin wheel, pytest, a local Ray cluster); pytest's "N passed" /
 # "N failed" enter the closing count. A failure here is counted, not fatal, so the other sections still run.
 section "python: maturin wheel, pytest (bindings, ask/tell, local Ray cluster)"
-# (Its wheel was built beside the native tests for a while: at a low priority it waited for them, 309 s in all;
-# at an equal share it slowed them as much as it gained. Measured 2026-11-27, docs/testing.md.)
-CARGO_TARGET_DIR="$PWD/target/wheel" bash scripts/dev/test-python.sh 2>&1 | tee -a "$LOG" || true
-# Nothing reads the native build directories after this (the CLI is copied above; the fuzz seeds are written).
-drop target/debug target/release target/wheel
+# The wheel is built in target/ with the dev profile, which is the test profile (Cargo.toml): it reuses the
+# dependencies cargo test has just compiled.
+bash scripts/dev/test-python.sh 2>&1 | tee -a "$LOG" || true
+# Nothing reads the native build directory after this (the CLI is copied above). target/release stays: it holds
+# the host half of the wasm build (build scripts, proc macros) that the python section's pkg/ build made and the
+# wasm section's test build reuses; without it the wasm section compiled every crate again (6.5 min).
+drop target/debug target/wheels
 
 if [ -f scripts/dev/test-wasm.sh ]; then
   section "wasm: wasm-pack test --headless --chrome --release (single-threaded; the threaded build in the browser tests)"
@@ -154,26 +141,24 @@ if [ -d tests/e2e ]; then
   # The same run holds the other engines' suites (tests/e2e/firefox.test.mjs: firefox-esr over WebDriver BiDi;
   # tests/e2e/webkit.test.mjs: WebKitGTK under Xvfb) and the axe-core suite (tests/e2e/a11y.test.mjs); their
   # counts are node's, in the closing line like the rest.
-  section "browser: build the wasm page, end-to-end tests in Chromium, Firefox ESR and WebKitGTK, axe-core (the fuzz run beside them, nice 19)"
+  section "browser: build the wasm page, end-to-end tests in Chromium, Firefox ESR and WebKitGTK, axe-core"
   # The threaded page from the background job (started before the python section); then build-wasm.sh finds
   # both flavours up to date, or builds what that job could not (its log is printed).
   # While the browser tests wait for it, the build runs at the foreground's priority (its session's autogroup and
-  # nice back to 0); the fuzz build after it goes back to the lowest.
+  # nice back to 0).
   THREADS_W0=$(date +%s.%N)
   if [ ! -f "$THREADS_END" ]; then
-    { echo 0 > "/proc/$FUZZ_PID/autogroup"; } 2>/dev/null || true
-    renice -n 0 -g "$FUZZ_PID" >/dev/null 2>&1 || true
+    { echo 0 > "/proc/$THREADS_PID/autogroup"; } 2>/dev/null || true
+    renice -n 0 -g "$THREADS_PID" >/dev/null 2>&1 || true
   fi
-  while [ ! -f "$THREADS_END" ] && kill -0 "$FUZZ_PID" 2>/dev/null; do sleep 2; done
-  { echo 19 > "/proc/$FUZZ_PID/autogroup"; } 2>/dev/null || true
-  renice -n 19 -g "$FUZZ_PID" >/dev/null 2>&1 || true
+  while [ ! -f "$THREADS_END" ] && kill -0 "$THREADS_PID" 2>/dev/null; do sleep 2; done
   echo "[browser] waited $(elapsed "$THREADS_W0") s for the threaded page's background build (exit $(cat "$THREADS_END" 2>/dev/null || echo '?'))" | tee -a "$LOG"
   grep -Ev '^\s*(Compiling|Downloaded|Downloading)' "$THREADS_LOG" | tee -a "$LOG"
   bash scripts/dev/build-wasm.sh 2>&1 | tee -a "$LOG"
   node --test --test-concurrency=1 tests/e2e/ 2>&1 | tee -a "$LOG" || true
 fi
 
-section "background: clippy, the toy kind (started after the formatting check) and the soak (after cargo test), cargo-fuzz targets ${FUZZ_SECONDS:-10} s each (started beside the browser tests); waiting for the rest"
+section "background: clippy, the toy kind (started after the formatting check) and the soak (after cargo test); waiting for the rest"
 BG_WAIT_T0=$(date +%s.%N)
 [ -z "${LINT_PID:-}" ] || wait "$LINT_PID" || true
 LINT_PID=""
@@ -186,24 +171,12 @@ echo "[background] waited $(elapsed "$BG_WAIT_T0") s at the end for clippy, the 
 grep -Eq '^clippy: [0-9]+ passed' "$LINT_LOG" || echo "clippy: 0 passed, 1 failed (no result line: the job was killed?)" | tee -a "$LOG"
 grep -Eq '^toy-kind: [0-9]+ passed' "$LINT_LOG" || echo "toy-kind: 0 passed, 1 failed (no result line)" | tee -a "$LOG"
 drop target/lint
-[ -z "${FUZZ_PID:-}" ] || wait "$FUZZ_PID" || true
-FUZZ_PID=""
-cat "$FUZZ_LOG" | tee -a "$LOG"
-[ -f "${FUZZ_END:-}" ] && awk -v a="$FUZZ_T0" -v b="$(cat "$FUZZ_END")" 'BEGIN { printf "[fuzz] the threaded page, then the fuzz build and runs took %.1f s of wall time beside the python, wasm and browser sections\n", b - a }'
-drop fuzz/target
 
-# One closing line over every runner: cargo's "N passed; M failed", wasm-bindgen-test's and node's counts, and
-# one per fuzz target.
+# One closing line over every runner: cargo's "N passed; M failed", wasm-bindgen-test's and node's counts.
 passed=$(grep -Eo '[0-9]+ passed' "$LOG" | awk '{s+=$1} END {print s+0}')
 failed=$(grep -Eo '[0-9]+ failed' "$LOG" | awk '{s+=$1} END {print s+0}')
 node_pass=$(grep -Eo '^# pass [0-9]+' "$LOG" | awk '{s+=$3} END {print s+0}')
 node_fail=$(grep -Eo '^# fail [0-9]+' "$LOG" | awk '{s+=$3} END {print s+0}')
-# Fuzz targets: one "fuzz target NAME: passed|failed" line each (scripts/dev/fuzz.sh).
-fuzz_pass=$(grep -Ec '^fuzz target [a-z0-9_-]+: passed' "$LOG" || true)
-fuzz_fail=$(grep -Ec '^fuzz target [a-z0-9_-]+: failed' "$LOG" || true)
-if [ $((fuzz_pass + fuzz_fail)) -eq 0 ]; then fuzz_fail=1; echo "fuzz: no target reported (scripts/dev/fuzz.sh failed early)"; fi
-node_pass=$((node_pass + fuzz_pass))
-node_fail=$((node_fail + fuzz_fail))
 times_table
 echo
 echo "tunelab: $((passed + node_pass)) passed, $((failed + node_fail)) failed"

@@ -552,7 +552,15 @@ pub fn parse(file: &str, text: &str) -> Result<Lesson, LessonError> {
             ));
         }
     }
-    let join = |v: &[String]| v.join("\n").trim().to_string();
+    // Blank lines around a text go; the first line keeps its leading spaces (" ##" is text, "##" a heading), so
+    // that `to_markdown` writes back what parses to the same lesson.
+    let join = |v: &[String]| match (
+        v.iter().position(|l| !l.trim().is_empty()),
+        v.iter().rposition(|l| !l.trim().is_empty()),
+    ) {
+        (Some(a), Some(b)) => v[a..=b].join("\n").trim_end().to_string(),
+        _ => String::new(),
+    };
     let (start, start_line, start_src) = match start {
         Some((v, l, src)) => (Some(v), l, src),
         None => (None, 0, Vec::new()),

@@ -57,6 +57,10 @@ mod experiments {
 /// Stated limits, the fuzz targets' seed corpora and every crash they found.
 mod robustness {
     mod fuzz_regressions;
+    mod fuzz_replay;
     mod fuzz_seeds;
+    /// The fuzz targets' bodies, the same file the cargo-fuzz targets call (fuzz/src/lib.rs).
+    #[path = "../../../fuzz/src/lib.rs"]
+    mod fuzz_targets;
     mod limits;
 }

@@ -87,7 +87,7 @@ impl TuneConfig {
             DataSource::SimulateRatings { ratings, .. } => Some((ratings, 2)),
             DataSource::Mnist { per_class, pool } => {
                 let side = 28 / pool.max(1);
-                Some((per_class.map_or(10_000, |c| (10 * c).min(10_000)), side * side))
+                Some((per_class.map_or(10_000, |c| c.saturating_mul(10).min(10_000)), side * side))
             }
             _ => None,
         }
@@ -107,9 +107,11 @@ impl TuneConfig {
             ModelSpec::Gaussian { d, .. } => Some(*d as f64),
             ModelSpec::Banana { .. } | ModelSpec::Mixture { .. } => Some(2.0),
             ModelSpec::Pmf { latent, users, items, prior, .. } => match (&self.data.source, users, items) {
-                (_, Some(u), Some(i)) => Some(((u + i + prior.extra_per_latent()) * latent) as f64),
+                (_, Some(u), Some(i)) => {
+                    Some((*u as f64 + *i as f64 + prior.extra_per_latent() as f64) * *latent as f64)
+                }
                 (DataSource::SimulateRatings { users, items, .. }, _, _) => {
-                    Some(((users + items + prior.extra_per_latent()) * latent) as f64)
+                    Some((*users as f64 + *items as f64 + prior.extra_per_latent() as f64) * *latent as f64)
                 }
                 _ => None,
             },

@@ -173,7 +173,10 @@ impl LogRange {
         let span = (self.to - self.from).abs();
         let k = (span / self.by + 1e-9).floor() as usize;
         if k > 10_000 {
-            return Err(Error::config(format!("log10_step range gives {} values; at most 10,000", k + 1)));
+            return Err(Error::config(format!(
+                "log10_step range gives {} values; at most 10,000",
+                k.saturating_add(1)
+            )));
         }
         let dir = if self.to >= self.from { 1.0 } else { -1.0 };
         Ok((0..=k).map(|i| self.from + dir * i as f64 * self.by).collect())

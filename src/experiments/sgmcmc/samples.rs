@@ -44,7 +44,7 @@ pub const RUN_CHAIN_FLOATS: usize = 1 << 25;
 pub fn sub_iters(d: usize, thin: usize) -> u64 {
     let thin = thin.max(1) as u64;
     let rows = (SCRATCH_FLOATS / d.max(1)).max(1) as u64;
-    SUB_ITERS.min(rows * thin)
+    SUB_ITERS.min(rows.saturating_mul(thin))
 }
 
 /// `K` of the chain buffer (it holds at most `2 K` rows):
@@ -54,7 +54,7 @@ pub fn sub_iters(d: usize, thin: usize) -> u64 {
 /// report).
 pub fn chain_cap(d: usize, max_samples: usize, report: usize, arms: usize) -> usize {
     let d = d.max(1);
-    max_samples.max(report.min(CHAIN_FLOATS / d).min(RUN_CHAIN_FLOATS / (arms.max(1) * d)).max(2))
+    max_samples.max(report.min(CHAIN_FLOATS / d).min(RUN_CHAIN_FLOATS / arms.max(1).saturating_mul(d)).max(2))
 }
 
 /// Running per-coordinate mean and sum of squared deviations (Welford 1962).

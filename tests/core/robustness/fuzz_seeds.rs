@@ -176,9 +176,12 @@ fn lesson_seeds() -> Vec<(String, Vec<u8>)> {
     out
 }
 
-#[test]
-fn fuzz_seeds_are_valid_and_written_when_asked() {
-    let sets = [
+/// A target's seeds: file name and bytes.
+pub(crate) type Seeds = Vec<(String, Vec<u8>)>;
+
+/// Every target's seeds by target name (also replayed through the targets' bodies: fuzz_replay.rs).
+pub(crate) fn seed_sets() -> Vec<(&'static str, Seeds)> {
+    vec![
         ("config", config_seeds()),
         ("csv", csv_seeds()),
         ("ksd", ksd_seeds()),
@@ -187,7 +190,12 @@ fn fuzz_seeds_are_valid_and_written_when_asked() {
         ("svmlight", svmlight_seeds()),
         ("lesson", lesson_seeds()),
         ("report", report_seeds()),
-    ];
+    ]
+}
+
+#[test]
+fn fuzz_seeds_are_valid_and_written_when_asked() {
+    let sets = seed_sets();
     assert!(sets.iter().all(|(_, s)| !s.is_empty()));
     if let Some(dir) = std::env::var_os("TUNELAB_FUZZ_SEEDS") {
         for (target, seeds) in &sets {
