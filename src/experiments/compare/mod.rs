@@ -493,7 +493,8 @@ pub fn paper_tuners_with(base: &TuneConfig, grid: &GridBaseline) -> Vec<(String,
     // pooled samples and shared, and the U-statistic, are tunelab's choices: docs/papers/mamba.md).
     mamba_fssd.metric = MetricSpec { kind: MetricKind::FssdOpt { j: 10, per_arm: false }, ..base.metric.clone() };
     out.push(("MAMBA-FSSD".to_string(), mamba_fssd));
-    if base.data.test_fraction > 0.0 {
+    // Only a model with data has held-out predictions to score (the config check refuses log-loss otherwise).
+    if base.data.test_fraction > 0.0 && base.model.needs_data() {
         // Paper section 3.4: batch fixed at 10%, chains started at the MAP plus noise, scored by test log-loss;
         // App. B: the noise's sd and the iterations per grid point by model (`GridBaseline::resolve`).
         let (sigma, budget) = grid.resolve(base);

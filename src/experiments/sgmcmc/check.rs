@@ -51,8 +51,23 @@ impl TuneConfig {
                 return Err(Error::config("`start.map-noise` must be a non-negative number"));
             }
         }
-        if matches!(self.metric.kind, MetricKind::LogLoss | MetricKind::Accuracy) && self.data.test_fraction <= 0.0 {
-            return Err(Error::config("log-loss and accuracy need a test set: set `data.test_fraction` > 0"));
+        if matches!(self.metric.kind, MetricKind::LogLoss | MetricKind::Accuracy) {
+            if !self.model.needs_data() {
+                return Err(Error::config(format!(
+                    "log-loss and accuracy score predictions on held-out data, and a `{}` model has no data: \
+                     choose a Stein metric (`ksd`, `fssd` or `fssd-opt`)",
+                    self.model.kind()
+                )));
+            }
+            if self.data.test_fraction <= 0.0 {
+                return Err(Error::config("log-loss and accuracy need a test set: set `data.test_fraction` > 0"));
+            }
+        }
+        if matches!(self.metric.kind, MetricKind::Accuracy) && !matches!(self.model.kind(), "logistic" | "bnn") {
+            return Err(Error::config(format!(
+                "the accuracy metric needs a classifier (`logistic` or `bnn`), not a `{}` model: use `log-loss`",
+                self.model.kind()
+            )));
         }
         if !matches!(self.tuner, TunerSpec::Heuristic) {
             super::arms::grid_values(&self.arms, self.sampler.kind)?;

@@ -207,6 +207,14 @@ impl Scorer {
             }
             MetricKind::Fssd { j } => Scorer::Fssd { j },
             MetricKind::FssdOpt { j, per_arm } => Scorer::FssdOpt { j, per_arm },
+            // The config check refuses these without a model that has data and a test split; a posterior built
+            // without one fails here, before any arm is scored, not at the first score.
+            MetricKind::LogLoss | MetricKind::Accuracy if problem.test.is_none() => {
+                return Err(Error::config("log-loss and accuracy need a test set: set `data.test_fraction` > 0"))
+            }
+            MetricKind::Accuracy if problem.test.as_ref().is_some_and(|t| t.n_classes() == 0) => {
+                return Err(Error::config("the accuracy metric needs a classifier (logistic or bnn)"))
+            }
             MetricKind::LogLoss => Scorer::LogLoss,
             MetricKind::Accuracy => Scorer::Accuracy,
         })

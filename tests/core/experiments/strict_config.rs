@@ -242,3 +242,23 @@ fn an_eta_below_2_is_refused_at_parse_time_with_its_path() {
         assert!(e.contains(&format!("`algorithms[1].eta`: {want}")), "{algo}: {e}");
     }
 }
+
+/// A held-out metric the run could not compute is refused when the config is checked, not when the first arm is
+/// scored: log-loss or accuracy on a model without data, accuracy on a model that is not a classifier.
+#[test]
+fn a_held_out_metric_the_model_cannot_give_is_refused_at_check() {
+    let check = |model: Value, metric: &str| -> Result<(), String> {
+        let mut v = serde_json::to_value(ExperimentConfig::preset(Kind::Tune, "demo").unwrap()).unwrap();
+        v["model"] = model;
+        v["metric"] = json!({"kind": metric});
+        parse(&v)?.check().map(|_| ()).map_err(|e| e.to_string())
+    };
+    let e = check(json!({"kind": "gaussian", "d": 2}), "log-loss").unwrap_err();
+    assert!(e.contains("a `gaussian` model has no data") && e.contains("choose a Stein metric"), "{e}");
+    let e = check(json!({"kind": "banana"}), "accuracy").unwrap_err();
+    assert!(e.contains("a `banana` model has no data"), "{e}");
+    let e = check(json!({"kind": "linear"}), "accuracy").unwrap_err();
+    assert!(e.contains("needs a classifier") && e.contains("`linear`"), "{e}");
+    check(json!({"kind": "linear"}), "log-loss").unwrap();
+    check(json!({"kind": "logistic"}), "accuracy").unwrap();
+}
