@@ -55,21 +55,27 @@ fi
 # BNN e2e test took 179 s beside the fuzz build instead of 85 s. So each job first lowers its own group's weight
 # (autogroup nice 19; ignored where there is none).
 LOW_PRIORITY='{ echo 19 > /proc/self/autogroup; } 2>/dev/null || true; '
-# Clippy (-D warnings) and the toy kind (scripts/dev/toy-kind.sh: a new kind = its folder + two registry lines) need
-# no test result: they run beside the later sections at the lowest priority, in a build directory of their own
-# (check-mode artifacts, which `cargo test` cannot reuse; the toy kind's check reuses clippy's), and fill the core
-# that pytest and the single-threaded page leave idle. Each prints "NAME: N passed, M failed" for the closing count;
-# their output is printed when they end (the last section waits for them).
+# One background job at the lowest priority, in its own session, started here: first the threaded wasm page
+# (pkg-parallel/: nightly + build-std, 6 CPU-minutes here; exit status in threads.end), which the browser section
+# needs, then clippy (-D warnings) and the toy kind (scripts/dev/toy-kind.sh: a new kind = its folder + two
+# registry lines), which need no test result and run in a build directory of their own (check-mode artifacts, which
+# `cargo test` cannot reuse; the toy kind's check reuses clippy's). The job fills the core that the foreground
+# leaves idle (the core crate's serial compile, pytest, the single-threaded page, the browser tests). The threaded
+# page comes first: in the fresh-clone run of ae48924, with clippy first, the browser section waited 130 s for it.
+# Clippy and the toy kind print "NAME: N passed, M failed" for the closing count; their output is printed when
+# they end (the last section waits for them).
 LINT_LOG="$(dirname "$LOG")/lint.log"
-setsid bash -c "$LOW_PRIORITY"'export CARGO_TARGET_DIR="$PWD/target/lint"
+THREADS_LOG="$(dirname "$LOG")/threads.log"; THREADS_END="$(dirname "$LOG")/threads.end"; rm -f "$THREADS_END"
+setsid bash -c "$LOW_PRIORITY"'nice -n 19 bash scripts/dev/build-wasm.sh parallel >"$1" 2>&1; echo $? >"$2"
+  export CARGO_TARGET_DIR="$PWD/target/lint"
   if nice -n 19 cargo clippy --workspace --all-targets -- -D warnings; then echo "clippy: 1 passed, 0 failed"
   else echo "clippy: 0 passed, 1 failed: fix the warnings above, or allow one narrowly with its reason (see [workspace.lints.clippy] in Cargo.toml); check with \`cargo clippy --workspace --all-targets -- -D warnings\`"; fi
-  nice -n 19 bash scripts/dev/toy-kind.sh' >"$LINT_LOG" 2>&1 &
-LINT_PID=$!
-trap 'st=$?; for p in "${LINT_PID:-}" "${SOAK_PID:-}"; do [ -z "$p" ] || kill -- "-$p" 2>/dev/null || true; done; if [ $st -ne 0 ] && [ -z "$TIMES_SHOWN" ]; then s=$SEC_NAME; times_table; echo "scripts/dev/test.sh: stopped in section \"$s\" (exit $st)"; fi' EXIT
+  nice -n 19 bash scripts/dev/toy-kind.sh' bg "$THREADS_LOG" "$THREADS_END" </dev/null >"$LINT_LOG" 2>&1 &
+BG_PID=$!
+trap 'st=$?; for p in "${BG_PID:-}" "${SOAK_PID:-}"; do [ -z "$p" ] || kill -- "-$p" 2>/dev/null || true; done; if [ $st -ne 0 ] && [ -z "$TIMES_SHOWN" ]; then s=$SEC_NAME; times_table; echo "scripts/dev/test.sh: stopped in section \"$s\" (exit $st)"; fi' EXIT
 # The library's unit tests, the binaries and the integration tests. Not the 13 examples and 4 criterion benches
 # (--all-targets would build and link each at the test profile's opt-level 2, and they hold no test): the clippy job
-# above compiles them with --all-targets, so one that stops compiling still fails the run.
+# compiles them with --all-targets, so one that stops compiling still fails the run.
 cargo test --lib --bins --tests 2>&1 | tee -a "$LOG"
 cargo test --doc 2>&1 | tee -a "$LOG"
 # The CLI that cargo test has just built: the python and browser sections compare bits with it (a copy outside
@@ -88,15 +94,6 @@ if [ -n "$SOAK_BIN" ] && cp "$SOAK_BIN" "$(dirname "$LOG")/soak-test"; then
 else
   echo "soak: 0 passed, 1 failed (no test binary from cargo test --test soak --no-run)" >"$SOAK_LOG"
 fi
-# The threaded wasm page (pkg-parallel/: nightly + build-std, 6 CPU-minutes here) is built in a background job at
-# the lowest CPU priority, started here, so that the browser section need not wait for it. Its own session
-# (setsid), so that a stopped run can end it with all its children; its exit status in threads.end.
-THREADS_LOG="$(dirname "$LOG")/threads.log"; THREADS_END="$(dirname "$LOG")/threads.end"; rm -f "$THREADS_END"
-setsid bash -c "$LOW_PRIORITY"'nice -n 19 bash scripts/dev/build-wasm.sh parallel >"$1" 2>&1; echo $? >"$2"' \
-  bg "$THREADS_LOG" "$THREADS_END" </dev/null >/dev/null 2>&1 &
-THREADS_PID=$!
-trap 'st=$?; for p in "${THREADS_PID:-}" "${LINT_PID:-}" "${SOAK_PID:-}"; do [ -z "$p" ] || kill -- "-$p" 2>/dev/null || true; done; if [ $st -ne 0 ] && [ -z "$TIMES_SHOWN" ]; then s=$SEC_NAME; times_table; echo "scripts/dev/test.sh: stopped in section \"$s\" (exit $st)"; fi' EXIT
-
 # The Python package (crates/python: maturin wheel, pytest, a local Ray cluster); pytest's "N passed" /
 # "N failed" enter the closing count. A failure here is counted, not fatal, so the other sections still run.
 section "python: maturin wheel, pytest (bindings, ask/tell, local Ray cluster)"
@@ -142,26 +139,28 @@ if [ -d tests/e2e ]; then
   # tests/e2e/webkit.test.mjs: WebKitGTK under Xvfb) and the axe-core suite (tests/e2e/a11y.test.mjs); their
   # counts are node's, in the closing line like the rest.
   section "browser: build the wasm page, end-to-end tests in Chromium, Firefox ESR and WebKitGTK, axe-core"
-  # The threaded page from the background job (started before the python section); then build-wasm.sh finds
+  # The threaded page from the background job (started after the format check); then build-wasm.sh finds
   # both flavours up to date, or builds what that job could not (its log is printed).
   # While the browser tests wait for it, the build runs at the foreground's priority (its session's autogroup and
-  # nice back to 0).
+  # nice back to 0); clippy and the toy kind after it go back to the lowest.
   THREADS_W0=$(date +%s.%N)
   if [ ! -f "$THREADS_END" ]; then
-    { echo 0 > "/proc/$THREADS_PID/autogroup"; } 2>/dev/null || true
-    renice -n 0 -g "$THREADS_PID" >/dev/null 2>&1 || true
+    { echo 0 > "/proc/$BG_PID/autogroup"; } 2>/dev/null || true
+    renice -n 0 -g "$BG_PID" >/dev/null 2>&1 || true
   fi
-  while [ ! -f "$THREADS_END" ] && kill -0 "$THREADS_PID" 2>/dev/null; do sleep 2; done
+  while [ ! -f "$THREADS_END" ] && kill -0 "$BG_PID" 2>/dev/null; do sleep 2; done
+  { echo 19 > "/proc/$BG_PID/autogroup"; } 2>/dev/null || true
+  renice -n 19 -g "$BG_PID" >/dev/null 2>&1 || true
   echo "[browser] waited $(elapsed "$THREADS_W0") s for the threaded page's background build (exit $(cat "$THREADS_END" 2>/dev/null || echo '?'))" | tee -a "$LOG"
   grep -Ev '^\s*(Compiling|Downloaded|Downloading)' "$THREADS_LOG" | tee -a "$LOG"
   bash scripts/dev/build-wasm.sh 2>&1 | tee -a "$LOG"
   node --test --test-concurrency=1 tests/e2e/ 2>&1 | tee -a "$LOG" || true
 fi
 
-section "background: clippy, the toy kind (started after the formatting check) and the soak (after cargo test); waiting for the rest"
+section "background: clippy and the toy kind (after the threaded page, started after the formatting check) and the soak (after cargo test); waiting for the rest"
 BG_WAIT_T0=$(date +%s.%N)
-[ -z "${LINT_PID:-}" ] || wait "$LINT_PID" || true
-LINT_PID=""
+[ -z "${BG_PID:-}" ] || wait "$BG_PID" || true
+BG_PID=""
 cat "$LINT_LOG" | tee -a "$LOG"
 [ -z "${SOAK_PID:-}" ] || wait "$SOAK_PID" || true
 SOAK_PID=""
