@@ -63,7 +63,7 @@ impl TuneConfig {
                 return Err(Error::config("log-loss and accuracy need a test set: set `data.test_fraction` > 0"));
             }
         }
-        if matches!(self.metric.kind, MetricKind::Accuracy) && !matches!(self.model.kind(), "logistic" | "bnn") {
+        if matches!(self.metric.kind, MetricKind::Accuracy) && !self.model.is_classifier() {
             return Err(Error::config(format!(
                 "the accuracy metric needs a classifier (`logistic` or `bnn`), not a `{}` model: use `log-loss`",
                 self.model.kind()

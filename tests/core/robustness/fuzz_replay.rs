@@ -125,7 +125,8 @@ fn mutant(rng: &mut Rng, seeds: &[&[u8]]) -> Vec<u8> {
             }
             _ => {
                 // A run of digits replaced by a token (a number parser's edge).
-                if let Some(i) = (0..len).map(|k| (draw(rng, len) + k) % len.max(1)).find(|&k| b[k].is_ascii_digit()) {
+                let start = draw(rng, len);
+                if let Some(i) = (0..len).map(|k| (start + k) % len).find(|&k| b[k].is_ascii_digit()) {
                     let j = (i..len).find(|&k| !b[k].is_ascii_digit()).unwrap_or(len);
                     let t = TOKENS[draw(rng, TOKENS.len())];
                     b.splice(i..j, t.iter().copied());
