@@ -677,6 +677,8 @@ function lessonPanel(lesson, source, opts) {
     if (!panel) {
       runBtn.disabled = true;
       applyBtn.disabled = true;
+      await mdReady; // the steps and the citation are shown before the lesson says what it is missing
+      if (off.signal.aborted) return;
       setStatus('missing-panel', `This lesson needs the ${PANEL_NAMES[name] ?? name} panel, which this build of the playground does not have yet. `
         + 'The steps below still describe the experiment.');
       return;

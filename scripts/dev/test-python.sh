@@ -27,8 +27,17 @@ if [ "$MODE" != test ] || ! ls "$WHEELS"/tunelab-*.whl >/dev/null 2>&1; then
   CARGO_TARGET_DIR="${TUNELAB_WASM_TARGET:-$PWD/target}" bash scripts/dev/build-wasm.sh single 2>&1 \
     | grep -Ev '^\s*(Compiling|Downloaded|Downloading)' || true
   node scripts/dev/build-widget.mjs || fail "the widget bundle failed (scripts/dev/build-widget.mjs)"
-  maturin build --profile dev --quiet -m crates/python/Cargo.toml -o "$WHEELS" 2>&1 | grep -Ev '^\s*(Compiling|Downloaded|Downloading)' \
-    || true
+  MATURIN_LOG=$(mktemp)
+  maturin build --profile dev -m crates/python/Cargo.toml -o "$WHEELS" >"$MATURIN_LOG" 2>&1 || true
+  grep -Ev '^\s*(Compiling|Downloaded|Downloading)' "$MATURIN_LOG" || true
+  # After scripts/dev/test.sh's cargo test, the wheel should compile only PyO3, numpy and the bindings; the core
+  # among them means the features of the two builds drifted apart (crates/python/Cargo.toml, the last block).
+  built=$(grep -Eo '^\s*Compiling [^ ]+' "$MATURIN_LOG" | awk '{print $2}' | sort | tr '\n' ' ')
+  echo "python: the wheel's build compiled $(echo "$built" | wc -w) crates: ${built:-none}"
+  if [ -n "${TUNELAB_CLI:-}" ] && echo " $built" | grep -q ' tunelab '; then
+    echo "python: WARNING: the wheel compiled the core again: its features differ from cargo test's (see crates/python/Cargo.toml)"
+  fi
+  rm -f "$MATURIN_LOG"
 fi
 wheel=$(ls "$WHEELS"/tunelab-*.whl 2>/dev/null | head -1)
 [ -n "$wheel" ] || fail "maturin build failed"

@@ -76,8 +76,14 @@ trap 'st=$?; for p in "${BG_PID:-}" "${SOAK_PID:-}"; do [ -z "$p" ] || kill -- "
 # The library's unit tests, the binaries and the integration tests. Not the 13 examples and 4 criterion benches
 # (--all-targets would build and link each at the test profile's opt-level 2, and they hold no test): the clippy job
 # compiles them with --all-targets, so one that stops compiling still fails the run.
-cargo test --lib --bins --tests 2>&1 | tee -a "$LOG"
-cargo test --doc 2>&1 | tee -a "$LOG"
+# The Python crate is selected too (it has no Rust test: only its dependencies' features join the resolution), so
+# the wheel's build in the next section finds every shared crate built with its features and compiles only PyO3,
+# numpy and the bindings (crates/python/Cargo.toml, the last block). Every cargo command of this section selects
+# the same packages, so none of them resolves features of its own and rebuilds the core (`--doc` compiles the
+# Python crate's library, about 20 s: cargo builds every selected library for it).
+NATIVE_PKGS=(--workspace --exclude tunelab-wasm)
+cargo test "${NATIVE_PKGS[@]}" --bins --tests 2>&1 | tee -a "$LOG"
+cargo test "${NATIVE_PKGS[@]}" --doc 2>&1 | tee -a "$LOG"
 # The CLI that cargo test has just built: the python and browser sections compare bits with it (a copy outside
 # target/, which CI drops below).
 if [ -x target/debug/tunelab ]; then
@@ -87,7 +93,7 @@ fi
 # copy of its binary runs it beside the later sections at the lowest priority (its resident-memory readings are its
 # own process's); its result line enters the closing count at the end.
 SOAK_LOG="$(dirname "$LOG")/soak.log"; SOAK_PID=""
-SOAK_BIN=$(cargo test --test soak --no-run --message-format=json 2>/dev/null | grep -o '"executable":"[^"]*/soak-[^"]*"' | tail -1 | cut -d'"' -f4)
+SOAK_BIN=$(cargo test "${NATIVE_PKGS[@]}" --test soak --no-run --message-format=json 2>/dev/null | grep -o '"executable":"[^"]*/soak-[^"]*"' | tail -1 | cut -d'"' -f4)
 if [ -n "$SOAK_BIN" ] && cp "$SOAK_BIN" "$(dirname "$LOG")/soak-test"; then
   setsid bash -c "$LOW_PRIORITY"'nice -n 19 "$1" --ignored --nocapture' soak "$(dirname "$LOG")/soak-test" >"$SOAK_LOG" 2>&1 &
   SOAK_PID=$!
