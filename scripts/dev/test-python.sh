@@ -10,10 +10,10 @@
 # A failure to build or install prints "python: 0 passed, 1 failed" so the closing count sees it.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-VENV="${TUNELAB_VENV:-$HOME/.cache/tunelab/venv}"
 TARGET="${CARGO_TARGET_DIR:-$PWD/target}"
 WHEELS="$TARGET/wheels"
-export VIRTUAL_ENV="$VENV" PATH="$VENV/bin:$PATH"
+# VENV, VIRTUAL_ENV, PATH (the venv first) and the PyO3 variables maturin sets (shared with test.sh's doc tests).
+. scripts/dev/pyo3-env.sh
 
 fail() { echo "python: $1"; echo "python: 0 passed, 1 failed"; exit 1; }
 # Usage: test-python.sh [build|test|all] (default all). `build` only makes the wheel (scripts/dev/test.sh starts it

@@ -79,11 +79,11 @@ trap 'st=$?; for p in "${BG_PID:-}" "${SOAK_PID:-}"; do [ -z "$p" ] || kill -- "
 # The Python crate is selected too (it has no Rust test: only its dependencies' features join the resolution), so
 # the wheel's build in the next section finds every shared crate built with its features and compiles only PyO3,
 # numpy and the bindings (crates/python/Cargo.toml, the last block). Every cargo command of this section selects
-# the same packages, so none of them resolves features of its own and rebuilds the core (`--doc` compiles the
-# Python crate's library, about 20 s: cargo builds every selected library for it).
+# the same packages, so none of them resolves features of its own and rebuilds the core. The doc tests run after
+# the wheel (python section): `--doc` compiles every selected library, the Python crate's included, and there it
+# finds PyO3 compiled by maturin.
 NATIVE_PKGS=(--workspace --exclude tunelab-wasm)
 cargo test "${NATIVE_PKGS[@]}" --bins --tests 2>&1 | tee -a "$LOG"
-cargo test "${NATIVE_PKGS[@]}" --doc 2>&1 | tee -a "$LOG"
 # The CLI that cargo test has just built: the python and browser sections compare bits with it (a copy outside
 # target/, which CI drops below).
 if [ -x target/debug/tunelab ]; then
@@ -106,6 +106,13 @@ section "python: maturin wheel, pytest (bindings, ask/tell, local Ray cluster)"
 # The wheel is built in target/ with the dev profile, which is the test profile (Cargo.toml): it reuses the
 # dependencies cargo test has just compiled.
 bash scripts/dev/test-python.sh 2>&1 | tee -a "$LOG" || true
+# The doc tests (native, the same packages as cargo test above). `--doc` compiles every selected library, so the
+# Python crate's too: in maturin's environment (scripts/dev/pyo3-env.sh and the PyO3 configuration file maturin
+# wrote), where the PyO3 crates the wheel's build compiled are up to date; elsewhere they would be compiled again.
+(. scripts/dev/pyo3-env.sh
+  cfg=$(ls target/maturin/pyo3-config-*.txt 2>/dev/null | head -1)
+  if [ -n "$cfg" ]; then export PYO3_CONFIG_FILE="$PWD/$cfg"; fi
+  cargo test "${NATIVE_PKGS[@]}" --features tunelab-python/extension-module --doc) 2>&1 | tee -a "$LOG"
 # Nothing reads the native build directory after this (the CLI is copied above). target/release stays: it holds
 # the host half of the wasm build (build scripts, proc macros) that the python section's pkg/ build made and the
 # wasm section's test build reuses; without it the wasm section compiled every crate again (6.5 min).
@@ -160,7 +167,12 @@ if [ -d tests/e2e ]; then
   echo "[browser] waited $(elapsed "$THREADS_W0") s for the threaded page's background build (exit $(cat "$THREADS_END" 2>/dev/null || echo '?'))" | tee -a "$LOG"
   grep -Ev '^\s*(Compiling|Downloaded|Downloading)' "$THREADS_LOG" | tee -a "$LOG"
   bash scripts/dev/build-wasm.sh 2>&1 | tee -a "$LOG"
-  node --test --test-concurrency=1 tests/e2e/ 2>&1 | tee -a "$LOG" || true
+  # Two test files at a time: a browser test mostly waits (page loads, runs in the page's workers, polling), about
+  # half a core on average (tests/e2e/lessons.test.mjs: 15 s of CPU in 34 s), so one file at a time left the
+  # second core to the background job. Every file starts its own server, browser and profile on free ports, and
+  # writes only under its own temporary directory. All 47 files (250 tests) passed this way beside a clippy build at the
+  # lowest priority (575 s, against 708 s one at a time in the same test command a run earlier).
+  node --test --test-concurrency=2 tests/e2e/ 2>&1 | tee -a "$LOG" || true
 fi
 
 section "background: clippy and the toy kind (after the threaded page, started after the formatting check) and the soak (after cargo test); waiting for the rest"

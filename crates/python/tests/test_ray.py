@@ -146,11 +146,9 @@ def test_tune_scheduler_compares_every_trial_at_its_rung(cluster, tmp_path):
         hist = r.metrics_dataframe
         assert hist["stein_score"].notna().all()
         assert list(hist["stein_rung"])[:1] == [1]
-
-    # a rerun with the same seeds makes the same decisions on the same scores
-    sched2, results2 = _tune_run(tmp_path, "b")
-    strip = lambda ds: [{k: v for k, v in x.items() if k != "trial_id"} for x in ds]
-    assert strip(sched2.decisions) == strip(d)
+    # That the decisions depend on the scores only, not on the order Tune delivers the results in, is
+    # test_tune_scheduler_decisions_do_not_depend_on_arrival_order (the scheduler alone; a second Tune run here
+    # took 27 s and compared one arrival order with one other).
 
 
 def test_repeats_of_a_bandit_comparison_as_tasks_equal_one_run(cluster):
