@@ -167,12 +167,10 @@ if [ -d tests/e2e ]; then
   echo "[browser] waited $(elapsed "$THREADS_W0") s for the threaded page's background build (exit $(cat "$THREADS_END" 2>/dev/null || echo '?'))" | tee -a "$LOG"
   grep -Ev '^\s*(Compiling|Downloaded|Downloading)' "$THREADS_LOG" | tee -a "$LOG"
   bash scripts/dev/build-wasm.sh 2>&1 | tee -a "$LOG"
-  # Two test files at a time: a browser test mostly waits (page loads, runs in the page's workers, polling), about
-  # half a core on average (tests/e2e/lessons.test.mjs: 15 s of CPU in 34 s), so one file at a time left the
-  # second core to the background job. Every file starts its own server, browser and profile on free ports, and
-  # writes only under its own temporary directory. All 47 files (250 tests) passed this way beside a clippy build at the
-  # lowest priority (575 s, against 708 s one at a time in the same test command a run earlier).
-  node --test --test-concurrency=2 tests/e2e/ 2>&1 | tee -a "$LOG" || true
+  # One test file at a time: the run is CPU-bound from start to end (vmstat: both cores busy, 4-7 runnable tasks),
+  # and two at a time (f7d57b6 -> e46cceb) took the browser section as long (745 s against 747 s) while the
+  # background job, starved, finished 90 s after it.
+  node --test --test-concurrency=1 tests/e2e/ 2>&1 | tee -a "$LOG" || true
 fi
 
 section "background: clippy and the toy kind (after the threaded page, started after the formatting check) and the soak (after cargo test); waiting for the rest"
