@@ -15,6 +15,12 @@ if ! rustup target list --installed 2>/dev/null | grep -q '^wasm32-unknown-unkno
   log "adding wasm32-unknown-unknown to the stable toolchain"
   rustup target add wasm32-unknown-unknown
 fi
+# clippy and rustfmt: scripts/dev/test.sh lints through clippy-driver and checks the formatting.
+for c in clippy rustfmt; do
+  if ! rustup component list --installed 2>/dev/null | grep -q "^$c"; then
+    log "adding $c to the stable toolchain"; rustup component add "$c"
+  fi
+done
 if ! rustup run "$NIGHTLY" rustc --version >/dev/null 2>&1 \
    || ! rustup component list --toolchain "$NIGHTLY" --installed 2>/dev/null | grep -q '^rust-src'; then
   log "installing $NIGHTLY (rust-src, wasm32) for the threaded build"

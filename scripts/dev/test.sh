@@ -41,7 +41,7 @@ bash scripts/dev/setup.sh
 # One build of the native tests: the core's tests are one integration crate (tests/core) plus the three that need
 # their own process (tests/soak.rs, tests/mnist_page.rs, tests/shipped_page.rs); the CLI binary built here is the one the python
 # and browser sections use (no second build of it).
-section "native: cargo fmt --check, cargo test (clippy -D warnings and the toy kind beside the later sections)"
+section "native: cargo fmt --check, cargo test with clippy -D warnings, the examples and benches"
 # Formatting first: a failure stops the run here, naming the command that fixes it. The fuzz crate is its own
 # workspace (fuzz/); plain `cargo fmt` there checks its targets only (`--all` would check the core again through
 # the path dependency).
@@ -55,27 +55,32 @@ fi
 # BNN e2e test took 179 s beside the fuzz build instead of 85 s. So each job first lowers its own group's weight
 # (autogroup nice 19; ignored where there is none).
 LOW_PRIORITY='{ echo 19 > /proc/self/autogroup; } 2>/dev/null || true; '
-# One background job at the lowest priority, in its own session, started here: first the threaded wasm page
+# One background job at the lowest priority, in its own session, started here: the threaded wasm page
 # (pkg-parallel/: nightly + build-std, 6 CPU-minutes here; exit status in threads.end), which the browser section
-# needs, then clippy (-D warnings) and the toy kind (scripts/dev/toy-kind.sh: a new kind = its folder + two
-# registry lines), which need no test result and run in a build directory of their own (check-mode artifacts, which
-# `cargo test` cannot reuse; the toy kind's check reuses clippy's). The job fills the core that the foreground
-# leaves idle (the core crate's serial compile, pytest, the single-threaded page, the browser tests). The threaded
-# page comes first: in the fresh-clone run of ae48924, with clippy first, the browser section waited 130 s for it.
-# Clippy and the toy kind print "NAME: N passed, M failed" for the closing count; their output is printed when
-# they end (the last section waits for them).
-LINT_LOG="$(dirname "$LOG")/lint.log"
+# needs. It fills the core that the foreground leaves idle (the core crate's serial compile, pytest, the
+# single-threaded page). It starts before the clippy wrapper below is exported: the nightly build must not get
+# stable's clippy-driver.
 THREADS_LOG="$(dirname "$LOG")/threads.log"; THREADS_END="$(dirname "$LOG")/threads.end"; rm -f "$THREADS_END"
-setsid bash -c "$LOW_PRIORITY"'nice -n 19 bash scripts/dev/build-wasm.sh parallel >"$1" 2>&1; echo $? >"$2"
-  export CARGO_TARGET_DIR="$PWD/target/lint"
-  if nice -n 19 cargo clippy --workspace --all-targets -- -D warnings; then echo "clippy: 1 passed, 0 failed"
-  else echo "clippy: 0 passed, 1 failed: fix the warnings above, or allow one narrowly with its reason (see [workspace.lints.clippy] in Cargo.toml); check with \`cargo clippy --workspace --all-targets -- -D warnings\`"; fi
-  nice -n 19 bash scripts/dev/toy-kind.sh' bg "$THREADS_LOG" "$THREADS_END" </dev/null >"$LINT_LOG" 2>&1 &
+setsid bash -c "$LOW_PRIORITY"'nice -n 19 bash scripts/dev/build-wasm.sh parallel >"$1" 2>&1; echo $? >"$2"' \
+  bg "$THREADS_LOG" "$THREADS_END" </dev/null >/dev/null 2>&1 &
 BG_PID=$!
 trap 'st=$?; for p in "${BG_PID:-}" "${SOAK_PID:-}"; do [ -z "$p" ] || kill -- "-$p" 2>/dev/null || true; done; if [ $st -ne 0 ] && [ -z "$TIMES_SHOWN" ]; then s=$SEC_NAME; times_table; echo "scripts/dev/test.sh: stopped in section \"$s\" (exit $st)"; fi' EXIT
+# Clippy runs inside the native builds themselves: cargo gives every compile of a workspace crate to
+# clippy-driver (RUSTC_WORKSPACE_WRAPPER, what `cargo clippy` sets), which compiles it and adds clippy's lints;
+# CLIPPY_ARGS is what `cargo clippy -- -D warnings` passes it, so a lint fails the build that meets it. The
+# dependencies are compiled by plain rustc and shared with every other build. A separate `cargo clippy` cost 323
+# CPU-seconds from a cold target directory (check-mode copies of every dependency and proc macro); inside the
+# builds the lints cost no measurable CPU. The wrapper stays set for every later native cargo command on target/
+# (the wheel, the doc tests, the toy kind): it is part of the workspace crates' fingerprints, so a build without it
+# would compile them again. clippy-driver compiles with MIR optimisations off (its lints read unoptimised MIR),
+# so the native test binaries are not byte for byte what plain rustc makes; the wasm builds unset the wrapper and
+# are built as shipped, and the wasm binding is linted by a check build in the wasm section. Not linted: the
+# threaded wasm build's code paths (nightly) and the fuzz targets (their own workspace).
+export RUSTC_WORKSPACE_WRAPPER CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
+RUSTC_WORKSPACE_WRAPPER=$(rustup which clippy-driver)
+CLIPPY_HINT='scripts/dev/test.sh: the build above failed: a compile error, or a clippy lint (clippy::NAME): fix it, or allow one narrowly with its reason (see [workspace.lints.clippy] in Cargo.toml); `cargo clippy --workspace --all-targets -- -D warnings` shows the lints alone'
 # The library's unit tests, the binaries and the integration tests. Not the 13 examples and 4 criterion benches
-# (--all-targets would build and link each at the test profile's opt-level 2, and they hold no test): the clippy job
-# compiles them with --all-targets, so one that stops compiling still fails the run.
+# (--all-targets would link each at the test profile's opt-level 2): they are compiled (and linted) below.
 # The Python crate is selected too (it has no Rust test: only its dependencies' features join the resolution), so
 # the wheel's build in the next section finds every shared crate built with its features and compiles only PyO3,
 # numpy and the bindings (crates/python/Cargo.toml, the last block). Every cargo command of this section selects
@@ -83,7 +88,13 @@ trap 'st=$?; for p in "${BG_PID:-}" "${SOAK_PID:-}"; do [ -z "$p" ] || kill -- "
 # the wheel (python section): `--doc` compiles every selected library, the Python crate's included, and there it
 # finds PyO3 compiled by maturin.
 NATIVE_PKGS=(--workspace --exclude tunelab-wasm)
+if ! cargo test "${NATIVE_PKGS[@]}" --bins --tests --no-run 2>&1 | tee -a "$LOG"; then echo "$CLIPPY_HINT"; exit 1; fi
 cargo test "${NATIVE_PKGS[@]}" --bins --tests 2>&1 | tee -a "$LOG"
+# The examples and benches: compiled and linted (dev profile), not run.
+if ! cargo build "${NATIVE_PKGS[@]}" --examples --benches 2>&1 | grep -Ev '^\s*Compiling' | tee -a "$LOG"; then
+  echo "$CLIPPY_HINT"; exit 1
+fi
+echo "clippy: 1 passed, 0 failed (-D warnings, in the builds of the tests, binaries, examples and benches)" | tee -a "$LOG"
 # The CLI that cargo test has just built: the python and browser sections compare bits with it (a copy outside
 # target/, which CI drops below).
 if [ -x target/debug/tunelab ]; then
@@ -113,6 +124,10 @@ bash scripts/dev/test-python.sh 2>&1 | tee -a "$LOG" || true
   cfg=$(ls target/maturin/pyo3-config-*.txt 2>/dev/null | head -1)
   if [ -n "$cfg" ]; then export PYO3_CONFIG_FILE="$PWD/$cfg"; fi
   cargo test "${NATIVE_PKGS[@]}" --features tunelab-python/extension-module --doc) 2>&1 | tee -a "$LOG"
+# A new experiment kind is its folder and two registry lines (scripts/dev/toy-kind.sh): a copy of the workspace
+# with a toy kind, built here where every dependency and PyO3 are up to date (only the copy's three crates compile,
+# linted like the rest). A failure is counted, not fatal.
+bash scripts/dev/toy-kind.sh 2>&1 | tee -a "$LOG" || true
 # Nothing reads the native build directory after this (the CLI is copied above). target/release stays: it holds
 # the host half of the wasm build (build scripts, proc macros) that the python section's pkg/ build made and the
 # wasm section's test build reuses; without it the wasm section compiled every crate again (6.5 min).
@@ -121,6 +136,15 @@ drop target/debug target/wheels
 if [ -f scripts/dev/test-wasm.sh ]; then
   section "wasm: wasm-pack test --headless --chrome --release (single-threaded; the threaded build in the browser tests)"
   TUNELAB_WASM_THREADS=0 bash scripts/dev/test-wasm.sh 2>&1 | tee -a "$LOG"
+  # Clippy for the wasm binding, on its own target (its tests and most of its code are wasm32-only): a check
+  # build (60 CPU-seconds) that reuses the host half of the release builds above (proc macros, build scripts).
+  if CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128" \
+    cargo clippy -p tunelab-wasm --target wasm32-unknown-unknown --all-targets --release -- -D warnings 2>&1 \
+    | grep -Ev '^\s*(Checking|Compiling)' | tee -a "$LOG"; then
+    echo "clippy (wasm32): 1 passed, 0 failed" | tee -a "$LOG"
+  else
+    echo "clippy (wasm32): 0 passed, 1 failed (cargo clippy -p tunelab-wasm --target wasm32-unknown-unknown --all-targets --release -- -D warnings)" | tee -a "$LOG"
+  fi
   # target/wasm32-unknown-unknown/release and target-threads/ stay: the browser section links the page from them.
 fi
 
@@ -155,7 +179,7 @@ if [ -d tests/e2e ]; then
   # The threaded page from the background job (started after the format check); then build-wasm.sh finds
   # both flavours up to date, or builds what that job could not (its log is printed).
   # While the browser tests wait for it, the build runs at the foreground's priority (its session's autogroup and
-  # nice back to 0); clippy and the toy kind after it go back to the lowest.
+  # nice back to 0).
   THREADS_W0=$(date +%s.%N)
   if [ ! -f "$THREADS_END" ]; then
     { echo 0 > "/proc/$BG_PID/autogroup"; } 2>/dev/null || true
@@ -173,19 +197,15 @@ if [ -d tests/e2e ]; then
   node --test --test-concurrency=1 tests/e2e/ 2>&1 | tee -a "$LOG" || true
 fi
 
-section "background: clippy and the toy kind (after the threaded page, started after the formatting check) and the soak (after cargo test); waiting for the rest"
+section "background: the soak (after cargo test); waiting for it"
 BG_WAIT_T0=$(date +%s.%N)
 [ -z "${BG_PID:-}" ] || wait "$BG_PID" || true
 BG_PID=""
-cat "$LINT_LOG" | tee -a "$LOG"
 [ -z "${SOAK_PID:-}" ] || wait "$SOAK_PID" || true
 SOAK_PID=""
 cat "$SOAK_LOG" | tee -a "$LOG"
 grep -Eq '^test result: ' "$SOAK_LOG" || echo "soak: 0 passed, 1 failed (no result line)" | tee -a "$LOG"
-echo "[background] waited $(elapsed "$BG_WAIT_T0") s at the end for clippy, the toy kind and the soak"
-grep -Eq '^clippy: [0-9]+ passed' "$LINT_LOG" || echo "clippy: 0 passed, 1 failed (no result line: the job was killed?)" | tee -a "$LOG"
-grep -Eq '^toy-kind: [0-9]+ passed' "$LINT_LOG" || echo "toy-kind: 0 passed, 1 failed (no result line)" | tee -a "$LOG"
-drop target/lint
+echo "[background] waited $(elapsed "$BG_WAIT_T0") s at the end for the soak"
 
 # One closing line over every runner: cargo's "N passed; M failed", wasm-bindgen-test's and node's counts.
 passed=$(grep -Eo '[0-9]+ passed' "$LOG" | awk '{s+=$1} END {print s+0}')

@@ -3,10 +3,16 @@
 # kind"): copies the workspace's Rust sources (Cargo.toml, Cargo.lock, src/, benches/, data/, the CLI, wasm and Python
 # binding crates) into a temporary directory, adds the toy kind of scripts/dev/toy-kind/ there as
 # src/experiments/toy/ and its two lines in the `registry!` call of src/experiments/mod.rs, checks that nothing else
-# changed, and runs `cargo check --workspace --lib --bins` on the copy (the core and every binding; the tests are
-# left out: tests/common/small_configs.rs wants a small config of every kind). Prints "toy-kind: 1 passed, 0 failed" (or 0/1).
-# CARGO_TARGET_DIR (default: this workspace's target/) is shared, so only the workspace's own crates are checked
-# again when the dependencies were checked before (clippy in scripts/dev/test.sh).
+# changed, and builds the copy's core, CLI and Python binding (`cargo build --workspace --exclude tunelab-wasm --lib
+# --bins`; the tests are left out: tests/common/small_configs.rs wants a small config of every kind). Prints
+# "toy-kind: 1 passed, 0 failed" (or 0/1).
+# The build shares this workspace's build directory (CARGO_TARGET_DIR, default target/) and its profile, so after
+# `cargo test` and the wheel (scripts/dev/test.sh) every dependency is up to date and only the copy's three crates
+# compile (at opt-level 0: the check is that they compile, not how fast they run). The Python crate is built in the
+# wheel's environment (scripts/dev/pyo3-env.sh, PYO3_CONFIG_FILE when maturin wrote one), where PyO3 is up to date.
+# The wasm binding is not built here: natively it would compile wasm-bindgen and its macros for this check alone;
+# it reads the kinds through the same registry (`Kind::parse`, `Kind::ALL`).
+# The copy's CLI binary replaces target/debug/tunelab when cargo links it; the script puts the workspace's back.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -29,7 +35,21 @@ if [ "$changed" != "$want" ] || [ "$(diff src/experiments/mod.rs "$MOD" | grep -
   echo "toy-kind: 0 passed, 1 failed"; exit 1
 fi
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
-if (cd "$TMP" && cargo check --offline -q --workspace --lib --bins); then
+. scripts/dev/pyo3-env.sh
+cfg=$(ls "$CARGO_TARGET_DIR"/maturin/pyo3-config-*.txt 2>/dev/null | head -1 || true)
+if [ -n "$cfg" ]; then export PYO3_CONFIG_FILE="$cfg"; fi
+CLI="$CARGO_TARGET_DIR/debug/tunelab"
+if [ -f "$CLI" ]; then cp -p "$CLI" "$TMP/tunelab.workspace"; fi
+opt0=()
+for p in tunelab tunelab-cli tunelab-python; do opt0+=(--config "profile.dev.package.$p.opt-level=0"); done
+ok=0
+(cd "$TMP" && cargo build --offline --workspace --exclude tunelab-wasm --lib --bins \
+  --features tunelab-python/extension-module "${opt0[@]}") >"$TMP/build.log" 2>&1 || ok=$?
+grep -Ev '^\s*(Compiling|Finished)' "$TMP/build.log" || true
+# What the build compiled: only the copy's own crates when the dependencies are up to date.
+echo "toy-kind: compiled $(grep -Eo '^\s*Compiling [^ ]+' "$TMP/build.log" | awk '{print $2}' | sort | tr '\n' ' ')"
+if [ -f "$TMP/tunelab.workspace" ]; then mv -f "$TMP/tunelab.workspace" "$CLI"; fi
+if [ "$ok" = 0 ]; then
   echo "toy-kind: 1 passed, 0 failed"
 else
   echo "toy-kind: 0 passed, 1 failed (a new kind needs more than its folder and two registry lines)"; exit 1

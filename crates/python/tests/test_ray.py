@@ -108,7 +108,7 @@ def _tune_run(tmp_path, name):
     tuner = tune.Tuner(
         _resumable(step, 9),
         param_space={"spread": tune.grid_search(spreads), "seed": 1},
-        tune_config=tune.TuneConfig(scheduler=sched),
+        tune_config=tune.TuneConfig(scheduler=sched, reuse_actors=True),
         run_config=tune.RunConfig(name=name, storage_path=str(tmp_path), verbose=0, callbacks=[sched.callback]),
     )
     return sched, tuner.fit()
@@ -240,7 +240,7 @@ def test_tune_trials_report_scores_only_and_tunes_metric_agrees_with_mamba(clust
     tuner = tune.Tuner(
         _resumable(step, steps),
         param_space={"spread": tune.grid_search(spreads)},
-        tune_config=tune.TuneConfig(metric="stein_score", mode="min", scheduler=sched),
+        tune_config=tune.TuneConfig(metric="stein_score", mode="min", scheduler=sched, reuse_actors=True),
         run_config=tune.RunConfig(name="scores-only", storage_path=str(tmp_path), verbose=0, callbacks=[sched.callback]),
     )
     results = tuner.fit()

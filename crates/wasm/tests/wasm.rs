@@ -87,7 +87,7 @@ fn a_tiny_tune_run_returns_a_report_events_and_samples_as_a_float64array() {
             || js_sys::Array::from(&get(&best, "samples")).length() == 0
     );
     let samples: js_sys::Float64Array = get(&out, "samples").dyn_into().expect("Float64Array");
-    assert!(samples.length() >= 2 * dim && samples.length() % dim == 0);
+    assert!(samples.length() >= 2 * dim && samples.length().is_multiple_of(dim));
     assert!(samples.to_vec().iter().all(|v| v.is_finite()));
     let mean = js_sys::Array::from(&get(&get(&best, "posterior"), "mean"));
     assert_eq!(mean.length(), 2);

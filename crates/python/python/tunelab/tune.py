@@ -18,7 +18,7 @@ to their Stein score inside the trial with ``tunelab.tune.report`` (so Tune's re
 
     results = tune.Tuner(trainable, param_space={...},
                          tune_config=tune.TuneConfig(metric="stein_score", mode="min", scheduler=sched,
-                                                     num_samples=...),
+                                                     num_samples=..., reuse_actors=True),
                          run_config=tune.RunConfig(callbacks=[sched.callback])).fit()
     best = results.get_best_result()   # the metric and mode of the TuneConfig
     results.get_dataframe()            # stein_score, stein_rows, stein_rung, stein_pruned columns

@@ -107,7 +107,7 @@ fn a_tiny_bandit_run_returns_the_report_and_streams_its_curves() {
     // The progress events together carry every checkpoint once, per algorithm.
     let mut seen = Vec::new();
     for e in details(&events).iter().filter(|e| get(e, "type").as_string().as_deref() == Some("progress")) {
-        let c0 = arr(&get(&e, "curves")).get(0);
+        let c0 = arr(&get(e, "curves")).get(0);
         seen.extend(nums(&get(&c0, "rounds")));
     }
     assert_eq!(seen, [10.0, 20.0, 30.0, 40.0, 50.0, 60.0]);
