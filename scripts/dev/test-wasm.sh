@@ -11,10 +11,14 @@ export RUSTUP_AUTO_INSTALL=0
 unset RUSTC_WORKSPACE_WRAPPER CLIPPY_ARGS
 NIGHTLY=nightly-2026-05-20
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
-# Chromedriver leaves profile folders behind: remove the ones this script creates.
-before=$(mktemp); ls -d /tmp/org.chromium.Chromium.* 2>/dev/null | sort > "$before" || true
-cleanup() { comm -13 "$before" <(ls -d /tmp/org.chromium.Chromium.* 2>/dev/null | sort) | xargs -r rm -rf; rm -f "$before"; }
-trap cleanup EXIT
+# Chromedriver leaves profile folders behind: remove the ones that appeared while this script ran. Not when
+# TUNELAB_CHROMIUM_TMP_CLEANUP=0: scripts/dev/test.sh runs this beside pytest, whose Chromium (JupyterLab) makes
+# folders of the same name at the same time, and removes what the whole run left once every browser is closed.
+if [ "${TUNELAB_CHROMIUM_TMP_CLEANUP:-1}" != 0 ]; then
+  before=$(mktemp); ls -d /tmp/org.chromium.Chromium.* 2>/dev/null | sort > "$before" || true
+  cleanup() { comm -13 "$before" <(ls -d /tmp/org.chromium.Chromium.* 2>/dev/null | sort) | xargs -r rm -rf; rm -f "$before"; }
+  trap cleanup EXIT
+fi
 
 # Both test builds are release builds with the page's flags (the single one: +simd128, scripts/dev/build-wasm.sh):
 # the bindings are tested as shipped, and build-wasm.sh after this only links (one compile per flavour, not two).

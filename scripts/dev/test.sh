@@ -35,6 +35,10 @@ disk() { df -h . | awk 'NR==2 {print "[disk] " $4 " free"}'; }
 drop() { if [ "${CI:-}" = true ]; then rm -rf "$@"; fi; }
 if [ "${CI:-}" = true ]; then export CARGO_INCREMENTAL=0; fi
 
+# Chromium's temporary folders that this run leaves behind (chromedriver's profiles) are removed at its end.
+CHROMIUM_TMP_BEFORE="$(dirname "$LOG")/chromium-tmp-before"
+ls -d /tmp/org.chromium.Chromium.* 2>/dev/null | sort > "$CHROMIUM_TMP_BEFORE" || true
+
 section "setup: scripts/dev/setup.sh (installs what is missing)"
 bash scripts/dev/setup.sh
 
@@ -64,7 +68,7 @@ THREADS_LOG="$(dirname "$LOG")/threads.log"; THREADS_END="$(dirname "$LOG")/thre
 setsid bash -c "$LOW_PRIORITY"'nice -n 19 bash scripts/dev/build-wasm.sh parallel >"$1" 2>&1; echo $? >"$2"' \
   bg "$THREADS_LOG" "$THREADS_END" </dev/null >/dev/null 2>&1 &
 BG_PID=$!
-trap 'st=$?; for p in "${BG_PID:-}" "${SOAK_PID:-}"; do [ -z "$p" ] || kill -- "-$p" 2>/dev/null || true; done; if [ $st -ne 0 ] && [ -z "$TIMES_SHOWN" ]; then s=$SEC_NAME; times_table; echo "scripts/dev/test.sh: stopped in section \"$s\" (exit $st)"; fi' EXIT
+trap 'st=$?; for p in "${BG_PID:-}" "${SOAK_PID:-}"; do [ -z "$p" ] || kill -- "-$p" 2>/dev/null || true; done; if [ -n "${BESIDE_PID:-}" ]; then pkill -P "$BESIDE_PID" 2>/dev/null; kill "$BESIDE_PID" 2>/dev/null; fi; if [ $st -ne 0 ] && [ -z "$TIMES_SHOWN" ]; then s=$SEC_NAME; times_table; echo "scripts/dev/test.sh: stopped in section \"$s\" (exit $st)"; fi' EXIT
 # Clippy runs inside the native builds themselves: cargo gives every compile of a workspace crate to
 # clippy-driver (RUSTC_WORKSPACE_WRAPPER, what `cargo clippy` sets), which compiles it and adds clippy's lints;
 # CLIPPY_ARGS is what `cargo clippy -- -D warnings` passes it, so a lint fails the build that meets it. The
@@ -80,7 +84,8 @@ export RUSTC_WORKSPACE_WRAPPER CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_
 RUSTC_WORKSPACE_WRAPPER=$(rustup which clippy-driver)
 CLIPPY_HINT='scripts/dev/test.sh: the build above failed: a compile error, or a clippy lint (clippy::NAME): fix it, or allow one narrowly with its reason (see [workspace.lints.clippy] in Cargo.toml); `cargo clippy --workspace --all-targets -- -D warnings` shows the lints alone'
 # The library's unit tests, the binaries and the integration tests. Not the 13 examples and 4 criterion benches
-# (--all-targets would link each at the test profile's opt-level 2): they are compiled (and linted) below.
+# (--all-targets would link each at the test profile's opt-level 2): they are compiled (and linted) after the
+# wheel, in its environment (below).
 # The Python crate is selected too (it has no Rust test: only its dependencies' features join the resolution), so
 # the wheel's build in the next section finds every shared crate built with its features and compiles only PyO3,
 # numpy and the bindings (crates/python/Cargo.toml, the last block). Every cargo command of this section selects
@@ -90,11 +95,6 @@ CLIPPY_HINT='scripts/dev/test.sh: the build above failed: a compile error, or a 
 NATIVE_PKGS=(--workspace --exclude tunelab-wasm)
 if ! cargo test "${NATIVE_PKGS[@]}" --bins --tests --no-run 2>&1 | tee -a "$LOG"; then echo "$CLIPPY_HINT"; exit 1; fi
 cargo test "${NATIVE_PKGS[@]}" --bins --tests 2>&1 | tee -a "$LOG"
-# The examples and benches: compiled and linted (dev profile), not run.
-if ! cargo build "${NATIVE_PKGS[@]}" --examples --benches 2>&1 | grep -Ev '^\s*Compiling' | tee -a "$LOG"; then
-  echo "$CLIPPY_HINT"; exit 1
-fi
-echo "clippy: 1 passed, 0 failed (-D warnings, in the builds of the tests, binaries, examples and benches)" | tee -a "$LOG"
 # The CLI that cargo test has just built: the python and browser sections compare bits with it (a copy outside
 # target/, which CI drops below).
 if [ -x target/debug/tunelab ]; then
@@ -113,40 +113,65 @@ else
 fi
 # The Python package (crates/python: maturin wheel, pytest, a local Ray cluster); pytest's "N passed" /
 # "N failed" enter the closing count. A failure here is counted, not fatal, so the other sections still run.
-section "python: maturin wheel, pytest (bindings, ask/tell, local Ray cluster)"
+section "python: maturin wheel, then pytest beside the doc tests, examples, toy kind and wasm binding tests"
 # The wheel is built in target/ with the dev profile, which is the test profile (Cargo.toml): it reuses the
-# dependencies cargo test has just compiled.
-bash scripts/dev/test-python.sh 2>&1 | tee -a "$LOG" || true
-# The doc tests (native, the same packages as cargo test above). `--doc` compiles every selected library, so the
-# Python crate's too: in maturin's environment (scripts/dev/pyo3-env.sh and the PyO3 configuration file maturin
-# wrote), where the PyO3 crates the wheel's build compiled are up to date; elsewhere they would be compiled again.
-(. scripts/dev/pyo3-env.sh
-  cfg=$(ls target/maturin/pyo3-config-*.txt 2>/dev/null | head -1)
+# dependencies cargo test has just compiled. Its build also makes the single-threaded page (pkg/), which the
+# notebook widget ships.
+bash scripts/dev/test-python.sh build 2>&1 | tee -a "$LOG" || true
+# pytest keeps about one core busy (measured: 200 CPU-seconds in 300 s; Ray's nodes and JupyterLab mostly wait),
+# so the builds that need the wheel's environment or pkg/ run beside it, one after another, in one job at the
+# foreground's priority: the doc tests, the examples and benches, the toy kind, then the wasm binding's tests and
+# lint. Their output is printed when pytest ends (each line a count for the closing line). A failure is counted.
+#  - The doc tests (native, the same packages as cargo test above) and the examples and benches (compiled and
+#    linted, not run) build every selected library, the Python crate's included: so they run in maturin's
+#    environment (scripts/dev/pyo3-env.sh and the PyO3 configuration file maturin wrote), where the PyO3 crates
+#    the wheel's build compiled are up to date; elsewhere PyO3 would be compiled again (measured: before the
+#    wheel, the examples' build compiled pyo3, pyo3-ffi and numpy, and the wheel compiled them once more).
+#  - The toy kind (scripts/dev/toy-kind.sh): a new experiment kind is its folder and two registry lines; a copy of
+#    the workspace with a toy kind, built where every dependency and PyO3 are up to date (only the copy's three
+#    crates compile, linted like the rest).
+#  - The wasm binding: wasm-pack test --headless --chrome --release of the single-threaded build (it links what
+#    pkg/'s build compiled; the threaded build is tested as shipped by the browser tests), then clippy on its own
+#    target (its tests and most of its code are wasm32-only): a check build (60 CPU-seconds) reusing the host
+#    half of the release builds (proc macros, build scripts).
+wheel_env() {
+  . scripts/dev/pyo3-env.sh
+  local cfg; cfg=$(ls target/maturin/pyo3-config-*.txt 2>/dev/null | head -1)
   if [ -n "$cfg" ]; then export PYO3_CONFIG_FILE="$PWD/$cfg"; fi
-  cargo test "${NATIVE_PKGS[@]}" --features tunelab-python/extension-module --doc) 2>&1 | tee -a "$LOG"
-# A new experiment kind is its folder and two registry lines (scripts/dev/toy-kind.sh): a copy of the workspace
-# with a toy kind, built here where every dependency and PyO3 are up to date (only the copy's three crates compile,
-# linted like the rest). A failure is counted, not fatal.
-bash scripts/dev/toy-kind.sh 2>&1 | tee -a "$LOG" || true
-# Nothing reads the native build directory after this (the CLI is copied above). target/release stays: it holds
-# the host half of the wasm build (build scripts, proc macros) that the python section's pkg/ build made and the
-# wasm section's test build reuses; without it the wasm section compiled every crate again (6.5 min).
-drop target/debug target/wheels
-
-if [ -f scripts/dev/test-wasm.sh ]; then
-  section "wasm: wasm-pack test --headless --chrome --release (single-threaded; the threaded build in the browser tests)"
-  TUNELAB_WASM_THREADS=0 bash scripts/dev/test-wasm.sh 2>&1 | tee -a "$LOG"
-  # Clippy for the wasm binding, on its own target (its tests and most of its code are wasm32-only): a check
-  # build (60 CPU-seconds) that reuses the host half of the release builds above (proc macros, build scripts).
-  if CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128" \
-    cargo clippy -p tunelab-wasm --target wasm32-unknown-unknown --all-targets --release -- -D warnings 2>&1 \
-    | grep -Ev '^\s*(Checking|Compiling)' | tee -a "$LOG"; then
-    echo "clippy (wasm32): 1 passed, 0 failed" | tee -a "$LOG"
+}
+BESIDE_LOG="$(dirname "$LOG")/beside-pytest.log"
+(
+  (wheel_env; cargo test "${NATIVE_PKGS[@]}" --features tunelab-python/extension-module --doc) 2>&1 \
+    || echo "doc tests: 0 passed, 1 failed (cargo test --doc)"
+  if (wheel_env; cargo build "${NATIVE_PKGS[@]}" --features tunelab-python/extension-module --examples --benches) 2>&1 \
+    | grep -Ev '^\s*Compiling'; then
+    echo "clippy: 1 passed, 0 failed (-D warnings, in the builds of the tests, binaries, wheel, examples and benches)"
   else
-    echo "clippy (wasm32): 0 passed, 1 failed (cargo clippy -p tunelab-wasm --target wasm32-unknown-unknown --all-targets --release -- -D warnings)" | tee -a "$LOG"
+    echo "clippy: 0 passed, 1 failed (the examples' and benches' build above)"; echo "$CLIPPY_HINT"
   fi
-  # target/wasm32-unknown-unknown/release and target-threads/ stay: the browser section links the page from them.
-fi
+  bash scripts/dev/toy-kind.sh 2>&1 || true
+  if [ -f scripts/dev/test-wasm.sh ]; then
+    TUNELAB_WASM_THREADS=0 TUNELAB_CHROMIUM_TMP_CLEANUP=0 bash scripts/dev/test-wasm.sh 2>&1 \
+      || echo "wasm: 0 passed, 1 failed (scripts/dev/test-wasm.sh)"
+    if CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128" \
+      cargo clippy -p tunelab-wasm --target wasm32-unknown-unknown --all-targets --release -- -D warnings 2>&1 \
+      | grep -Ev '^\s*(Checking|Compiling)'; then
+      echo "clippy (wasm32): 1 passed, 0 failed"
+    else
+      echo "clippy (wasm32): 0 passed, 1 failed (cargo clippy -p tunelab-wasm --target wasm32-unknown-unknown --all-targets --release -- -D warnings)"
+    fi
+  fi
+) </dev/null >"$BESIDE_LOG" 2>&1 &
+BESIDE_PID=$!
+bash scripts/dev/test-python.sh test 2>&1 | tee -a "$LOG" || true
+BESIDE_W0=$(date +%s.%N)
+wait "$BESIDE_PID" || true
+BESIDE_PID=""
+echo "[python] waited $(elapsed "$BESIDE_W0") s after pytest for the doc tests, examples, toy kind and wasm binding tests:"
+grep -Ev '^\s*(Compiling|Checking|Downloaded|Downloading)' "$BESIDE_LOG" | tee -a "$LOG"
+# Nothing reads the native build directory after this (the CLI is copied above). target/release,
+# target/wasm32-unknown-unknown/release and target-threads/ stay: the browser section links the page from them.
+drop target/debug target/wheels
 
 section "page: typecheck www/ (tsc, JSDoc types)"
 npm run typecheck --silent 2>&1 | tee -a "$LOG"
@@ -191,10 +216,11 @@ if [ -d tests/e2e ]; then
   echo "[browser] waited $(elapsed "$THREADS_W0") s for the threaded page's background build (exit $(cat "$THREADS_END" 2>/dev/null || echo '?'))" | tee -a "$LOG"
   grep -Ev '^\s*(Compiling|Downloaded|Downloading)' "$THREADS_LOG" | tee -a "$LOG"
   bash scripts/dev/build-wasm.sh 2>&1 | tee -a "$LOG"
-  # One test file at a time: the run is CPU-bound from start to end (vmstat: both cores busy, 4-7 runnable tasks),
-  # and two at a time (f7d57b6 -> e46cceb) took the browser section as long (745 s against 747 s) while the
-  # background job, starved, finished 90 s after it.
-  node --test --test-concurrency=1 tests/e2e/ 2>&1 | tee -a "$LOG" || true
+  # Two test files at a time. A browser test file alone keeps about 1.3 cores busy (measured per file with
+  # cgroup CPU accounting on an idle machine: 1,076 CPU-seconds over 860 s of tests), and from here on nothing
+  # else runs but the soak. Two at a time gained nothing while a background clippy build shared the cores
+  # (f7d57b6 -> e46cceb: 745 s against 747 s); that build is gone (clippy runs inside the builds).
+  node --test --test-concurrency=2 tests/e2e/ 2>&1 | tee -a "$LOG" || true
 fi
 
 section "background: the soak (after cargo test); waiting for it"
@@ -206,6 +232,8 @@ SOAK_PID=""
 cat "$SOAK_LOG" | tee -a "$LOG"
 grep -Eq '^test result: ' "$SOAK_LOG" || echo "soak: 0 passed, 1 failed (no result line)" | tee -a "$LOG"
 echo "[background] waited $(elapsed "$BG_WAIT_T0") s at the end for the soak"
+
+comm -13 "$CHROMIUM_TMP_BEFORE" <(ls -d /tmp/org.chromium.Chromium.* 2>/dev/null | sort) | xargs -r rm -rf
 
 # One closing line over every runner: cargo's "N passed; M failed", wasm-bindgen-test's and node's counts.
 passed=$(grep -Eo '[0-9]+ passed' "$LOG" | awk '{s+=$1} END {print s+0}')
