@@ -145,8 +145,13 @@ describe('arm drill-down', () => {
     assert.equal(await p.isVisible('#predict-box'), true);
     await p.click('#lesson-apply');
     await p.waitForFunction(() => window.__tunelab.panels.tune.state.seed === 1 && window.__tunelab.panels.tune.state.dseed === 1);
+    // The step is applied once the lesson says so: its status line changes then, which can move the picker's
+    // buttons. A click while they move can land beside them (a loaded fresh-clone run read `pick` null), so the
+    // test picks after that, and after the settings' check (arm count, picker) is no longer pending.
+    await p.waitForFunction(() => window.__tunelab.lesson.message.startsWith('Changed'));
     await waitArmCount(p, /^18 arms/);
-    await p.waitForFunction(() => document.querySelectorAll('#predict-arms button').length === 18);
+    await p.waitForFunction(() => window.__tunelab.panels.tune.checkTimer === undefined
+      && document.querySelectorAll('#predict-arms button').length === 18);
     // Pick the largest step with the small batch (arm ids are step-major, then batch).
     await p.click('#predict-arms button[data-arm="17"]');
     assert.equal((await p.evaluate(() => window.__tunelab.drill)).predict.pick, 17);
