@@ -218,8 +218,8 @@ if [ -d tests/e2e ]; then
   bash scripts/dev/build-wasm.sh 2>&1 | tee -a "$LOG"
   # One test file at a time. Two at a time (5ccfb73) failed two tests whose page-side steps raced a loaded machine
   # (a Stop that landed after a small comparison had finished; a click on the lesson's arm picker while the
-  # lesson's status line moved it, since fixed in the test); with one at a time the section took 667 s for
-  # 0f68244, and the tests leave about a sixth of the two cores idle (vmstat).
+  # lesson's status line moved it; both tests now wait for the state they act on). With one at a time the section
+  # took 667 s for 0f68244, and the tests leave about a sixth of the two cores idle (vmstat).
   node --test --test-concurrency=1 tests/e2e/ 2>&1 | tee -a "$LOG" || true
 fi
 
