@@ -13,3 +13,9 @@ if [ -x "$VENV/bin/python" ]; then
   PYO3_ENVIRONMENT_SIGNATURE=$("$VENV/bin/python" -c 'import sys, struct; print(f"{sys.implementation.name}-{sys.version_info[0]}.{sys.version_info[1]}-{struct.calcsize(chr(80)) * 8}bit")')
   export PYO3_PYTHON="$VENV/bin/python" PYTHON_SYS_EXECUTABLE="$VENV/bin/python" PYO3_ENVIRONMENT_SIGNATURE PYO3_BUILD_EXTENSION_MODULE=1
 fi
+# After the wheel's build: point PyO3 at the configuration file maturin wrote, so that a later cargo command on the
+# same target directory (the doc tests, the examples, the toy kind) finds the PyO3 crates up to date.
+use_wheel_pyo3_config() {
+  local cfg; cfg=$(ls "${CARGO_TARGET_DIR:-$PWD/target}"/maturin/pyo3-config-*.txt 2>/dev/null | head -1 || true)
+  if [ -n "$cfg" ]; then export PYO3_CONFIG_FILE="$cfg"; fi
+}

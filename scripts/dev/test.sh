@@ -134,11 +134,7 @@ bash scripts/dev/test-python.sh build 2>&1 | tee -a "$LOG" || true
 #    pkg/'s build compiled; the threaded build is tested as shipped by the browser tests), then clippy on its own
 #    target (its tests and most of its code are wasm32-only): a check build (60 CPU-seconds) reusing the host
 #    half of the release builds (proc macros, build scripts).
-wheel_env() {
-  . scripts/dev/pyo3-env.sh
-  local cfg; cfg=$(ls target/maturin/pyo3-config-*.txt 2>/dev/null | head -1)
-  if [ -n "$cfg" ]; then export PYO3_CONFIG_FILE="$PWD/$cfg"; fi
-}
+wheel_env() { . scripts/dev/pyo3-env.sh; use_wheel_pyo3_config; }
 BESIDE_LOG="$(dirname "$LOG")/beside-pytest.log"
 (
   (wheel_env; cargo test "${NATIVE_PKGS[@]}" --features tunelab-python/extension-module --doc) 2>&1 \

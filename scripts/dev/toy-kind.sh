@@ -36,8 +36,7 @@ if [ "$changed" != "$want" ] || [ "$(diff src/experiments/mod.rs "$MOD" | grep -
 fi
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 . scripts/dev/pyo3-env.sh
-cfg=$(ls "$CARGO_TARGET_DIR"/maturin/pyo3-config-*.txt 2>/dev/null | head -1 || true)
-if [ -n "$cfg" ]; then export PYO3_CONFIG_FILE="$cfg"; fi
+use_wheel_pyo3_config
 CLI="$CARGO_TARGET_DIR/debug/tunelab"
 if [ -f "$CLI" ]; then cp -p "$CLI" "$TMP/tunelab.workspace"; fi
 opt0=()
