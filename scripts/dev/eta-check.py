@@ -95,7 +95,7 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--fit", action="store_true", help="measure the work model's constants too")
-    ap.add_argument("--score-time", type=float, default=0.1, help="the SCORE_TIME of the build (for --fit)")
+    ap.add_argument("--score-time", type=float, default=0.2, help="the SCORE_TIME of the build (for --fit; src/experiments/sgmcmc/plan.rs)")
     args = ap.parse_args()
     for _ in range(args.repeat):
         report, end, n, rows, left_worst, finish_worst, events = one(args.preset, args.threads)
