@@ -18,6 +18,10 @@ and KEY names the generator and its committed raw report(s):
     tvo-long:NAME  docs/results/tvo/NAME/*.report.json   (one report: scripts/reproduce/tvo/long-d10.sh)
     tvo-one:NAME  docs/results/tvo/NAME.report.json   (one report, scripts/reproduce/tvo/mnist-table.mjs's table:
                   scripts/reproduce/tvo/mnist-paper.sh, mnist.sh)
+    tvo-seeds:mnist-paper  the per-seed tables above of scripts/reproduce/tvo/mnist-paper.sh, summarised by
+                  scripts/reproduce/tvo/mnist-paper-seeds.mjs
+    tvo-box:NAME  docs/results/tvo/NAME/*.report.json   (scripts/reproduce/tvo/mnist-paper-box.sh: GP-UCB with a
+                  wider beta box, one report per seed; the table is scripts/reproduce/tvo/mnist-paper-box.mjs's)
     lr:numbers    docs/results/lr-schedule/numbers/PRESET-SEED.json   (scripts/reproduce/lr-schedule/numbers.sh)
     lr:multitask  docs/results/lr-schedule/multitask/mt-SEED.json    (scripts/reproduce/lr-schedule/multitask.sh)
     gpucb:all     docs/results/bandit/gpucb/*.json   (scripts/reproduce/bandit/gpucb-numbers.sh: GP-UCB and its
@@ -474,6 +478,31 @@ def tvo_one_block(name):
     return f"Raw report: `{rel}`.\n\n" + out.rstrip("\n") + "\n"
 
 
+def tvo_seeds_block(name):
+    """The paper's VAE and data over its seeds (scripts/reproduce/tvo/mnist-paper-seeds.mjs): per method the test
+    log p(x) of each seed, mean ± sd, paired differences and ranks, read from the per-seed tables (each itself a
+    generated block `tvo-one:NAME/NAME-SEED` of its committed report, checked on its own)."""
+    import subprocess
+    if name != "mnist-paper":
+        raise SystemExit(f"doc_tables: tvo-seeds:{name}: only mnist-paper has per-seed tables")
+    out = subprocess.run(["node", os.path.join(ROOT, "scripts", "reproduce", "tvo", "mnist-paper-seeds.mjs")],
+                         capture_output=True, text=True, check=True).stdout
+    return out.rstrip("\n") + "\n"
+
+
+def tvo_box_block(name):
+    """GP-UCB with a wider beta box against the per-seed tables of the paper's box
+    (scripts/reproduce/tvo/mnist-paper-box.mjs, the script the run wrote it with), run on the committed reports in
+    docs/results/tvo/NAME/ (one per seed, seed order)."""
+    import subprocess
+    d = os.path.join("docs", "results", "tvo", name)
+    reps = sorted((f for f in os.listdir(os.path.join(ROOT, d)) if f.endswith(".report.json")),
+                  key=lambda f: json.load(open(os.path.join(ROOT, d, f)))["config"]["seed"])
+    out = subprocess.run(["node", os.path.join(ROOT, "scripts", "reproduce", "tvo", "mnist-paper-box.mjs"),
+                          *(os.path.join(ROOT, d, f) for f in reps)], capture_output=True, text=True, check=True).stdout
+    return f"Raw reports: `{d}/`.\n\n" + out.rstrip("\n") + "\n"
+
+
 GPUCB = os.path.join("docs", "results", "bandit", "gpucb")
 GPUCB_RUNS = ["branin", "tvo-schedule", "wave1d-drift", "branin-drift", "hartmann3-drift"]
 
@@ -591,7 +620,7 @@ def step_size_block(name):
     return "\n".join(out) + "\n"
 
 
-GENERATORS = {"bandit": bandit_block, "hoag": hoag_block, "hoag-summary": hoag_summary_block, "pmf-probe": pmf_probe_block, "tvo": tvo_block, "pmf-kernels": pmf_kernels_block, "tvo-long": tvo_long_block, "tvo-one": tvo_one_block, "mamba-speedup": mamba_speedup_block,
+GENERATORS = {"bandit": bandit_block, "hoag": hoag_block, "hoag-summary": hoag_summary_block, "pmf-probe": pmf_probe_block, "tvo": tvo_block, "pmf-kernels": pmf_kernels_block, "tvo-long": tvo_long_block, "tvo-one": tvo_one_block, "tvo-seeds": tvo_seeds_block, "tvo-box": tvo_box_block, "mamba-speedup": mamba_speedup_block,
               "gpucb": gpucb_block, "step-size": step_size_block,
               "lr": lambda arg: {"numbers": lr_numbers_block, "multitask": lr_multitask_block}[arg](arg)}
 

@@ -9,8 +9,8 @@
 # one more than its 4 free points), batch 50, Adam lr 3e-3, IWAE K = 200 (the paper: 1,000, 1e-3, 5,000).
 # Keeps the report in docs/results/tvo/mnist-paper/ and writes docs/tvo-mnist-paper-table.md (a block generated
 # from it by scripts/reproduce/doc_tables.py with scripts/reproduce/tvo/mnist-table.mjs) for SEED=1000 (the default), or
-# docs/tvo-mnist-paper-seed-SEED.md for another seed (1001 and 1002 were run after 1000, on a faster machine, one
-# thread each; no setting changed); node scripts/reproduce/tvo/mnist-paper-seeds.mjs summarises the seeds' tables.
+# docs/tvo-mnist-paper-seed-SEED.md for another seed (the reported seeds: 1000, 1001, 1002, each with THREADS=1), then
+# regenerates the summary over the seeds' tables (docs/tvo-mnist-paper-seeds.md, scripts/reproduce/tvo/mnist-paper-seeds.mjs).
 # Usage: CARGO_TARGET_DIR=... [EPOCHS=20] [THREADS=2] [SEED=1000] bash scripts/reproduce/tvo/mnist-paper.sh
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -37,3 +37,5 @@ grep -q "^<!-- BEGIN generated $KEY: " "$TABLE" 2>/dev/null ||
   printf '<!-- BEGIN generated %s: scripts/reproduce/doc_tables.py -->\n<!-- END generated %s -->\n' "$KEY" "$KEY" > "$TABLE"
 python3 scripts/reproduce/doc_tables.py "$TABLE"
 cat "$TABLE"
+# The summary over the seeds (generated block tvo-seeds:mnist-paper, read from the per-seed tables).
+python3 scripts/reproduce/doc_tables.py docs/tvo-mnist-paper-seeds.md
