@@ -12,6 +12,8 @@ and KEY names the generator and its committed raw report(s):
                   of docs/results/mamba/{pmf-paper,pmf-paper-seed3,pmf,mnist-bnn-softmax,mnist-bnn}/SAMPLER.json
     pmf-kernels:NAME  docs/results/mamba/NAME/ and NAME-plain/ (scripts/reproduce/mamba/pmf-table.sh with PAPER=1, and
                   KERNEL=plain): MAMBA-KSD's choice and RMSE under both Stein kernels beside the kernel-free tuners
+    bnn-kernels:NAME  docs/results/mamba/NAME/ and NAME-plain/ (scripts/reproduce/mamba/mnist-bnn-table.sh, and with
+                  KERNEL=plain TUNERS=MAMBA-KSD): MAMBA-KSD's choice under both Stein kernels beside the kernel-free tuners
     pmf-probe:NAME  docs/results/mamba/page/NAME.json   (examples/pmf_page_probe.rs: tuners' chains and exact draws)
     tvo:NAME      docs/results/tvo/NAME/d*.report.json   (scripts/reproduce/tvo/figure4.sh; the table is
                   scripts/reproduce/tvo/table.mjs's, run here on the committed reports)
@@ -400,6 +402,54 @@ def pmf_kernels_block(name):
     return "\n".join(out) + "\n"
 
 
+def bnn_kernels_block(name):
+    """The BNN comparison with both Stein kernels: per sampler MAMBA-KSD's choice and its fresh-evaluation accuracy,
+    ECE and test log-loss under the run kernel (docs/results/mamba/NAME/) and the paper's plain kernel
+    (docs/results/mamba/NAME-plain/, MAMBA-KSD only: scripts/reproduce/mamba/mnist-bnn-table.sh with KERNEL=plain),
+    beside grid (log-loss) and the heuristic of the run-kernel reports (they use no Stein kernel: the same runs), and
+    which choice has the lowest test log-loss. Only kernel-free quantities are compared: a KSD under one kernel is
+    not comparable with one under the other."""
+    plain_dir = os.path.join(ROOT, MAMBA, name + "-plain")
+    ran = [smp for smp in SAMPLERS if os.path.exists(os.path.join(plain_dir, smp + ".json"))]
+    reps = {d: {smp: json.load(open(os.path.join(ROOT, MAMBA, d, smp + ".json"))) for smp in ran}
+            for d in (name, name + "-plain")}
+    keys = {(r["config"]["seed"], json.dumps(r["config"]["evaluation"], sort_keys=True), json.dumps(r["config"]["model"], sort_keys=True))
+            for by in reps.values() for r in by.values()}
+    if len(keys) != 1:
+        raise ValueError(f"{name} and {name}-plain differ in seed, evaluation or model")
+    kernels = {e["kernel"]["kind"] for r in reps[name + "-plain"].values() for e in r["result"]["entries"] if e["name"] == "MAMBA-KSD"}
+    if kernels != {"plain"}:
+        raise ValueError(f"{name}-plain: MAMBA-KSD ran with kernel(s) {sorted(kernels)}, expected plain")
+    out = [f"Reports `{MAMBA}/{name}/SAMPLER.json` (run kernel; grid (log-loss) and the heuristic, which use no Stein "
+           f"kernel) and `{MAMBA}/{name}-plain/SAMPLER.json` (MAMBA-KSD with the paper's plain kernel), the same seed, "
+           "data and fresh evaluation chain length. sd = the chosen arm's posterior sd averaged over the weights (its "
+           "tuning chain); accuracy (acc), ECE and test log-loss of the chosen arm's fresh chain on the held-out digits.", "",
+           "| sampler | MAMBA-KSD, run kernel: h, batch, sd; acc, ECE, log-loss | MAMBA-KSD, plain kernel: h, batch, sd; "
+           "acc, ECE, log-loss | grid (log-loss): sd; acc, ECE, log-loss | heuristic: sd; acc, ECE, log-loss | "
+           "lowest test log-loss |",
+           "|---|---|---|---|---|---|"]
+    f4 = lambda v: "-" if v is None else f"{v:.4f}"
+    for smp in SAMPLERS:
+        if smp not in ran:
+            out.append(f"| {smp} | not run with the plain kernel | | | | |")
+            continue
+        run, plain = ({e["name"]: e for e in reps[d][smp]["result"]["entries"]} for d in (name, name + "-plain"))
+        cal = lambda e: e["evaluation"].get("calibration") or {}
+        sd = lambda e: f"{e['best']['posterior']['std_avg']:.3f}"
+        full = lambda e: (f"{e['best']['step']:.2e}, {e['best']['batch']}, {sd(e)}; {f4(cal(e).get('accuracy'))}, "
+                          f"{f4(cal(e).get('ece'))}, {f4(e['evaluation'].get('test_log_loss'))}")
+        short = lambda e: (f"{sd(e)}; {f4(cal(e).get('accuracy'))}, {f4(cal(e).get('ece'))}, "
+                           f"{f4(e['evaluation'].get('test_log_loss'))}")
+        cand = {"MAMBA-KSD (run)": run["MAMBA-KSD"], "MAMBA-KSD (plain)": plain["MAMBA-KSD"],
+                "grid (log-loss)": run["grid (log-loss)"], "heuristic": run["heuristic"]}
+        ll = {k: e["evaluation"].get("test_log_loss") for k, e in cand.items()}
+        low = min(v for v in ll.values() if v is not None)
+        best = " = ".join(k for k, v in ll.items() if v == low)
+        out.append(f"| {smp} | {full(run['MAMBA-KSD'])} | {full(plain['MAMBA-KSD'])} | {short(run['grid (log-loss)'])} | "
+                   f"{short(run['heuristic'])} | {best} |")
+    return "\n".join(out) + "\n"
+
+
 def tvo_block(name):
     """The TVO table of scripts/reproduce/tvo/table.mjs (the script the run wrote it with), run on the committed
     reports in docs/results/tvo/NAME/."""
@@ -620,7 +670,7 @@ def step_size_block(name):
     return "\n".join(out) + "\n"
 
 
-GENERATORS = {"bandit": bandit_block, "hoag": hoag_block, "hoag-summary": hoag_summary_block, "pmf-probe": pmf_probe_block, "tvo": tvo_block, "pmf-kernels": pmf_kernels_block, "tvo-long": tvo_long_block, "tvo-one": tvo_one_block, "tvo-seeds": tvo_seeds_block, "tvo-box": tvo_box_block, "mamba-speedup": mamba_speedup_block,
+GENERATORS = {"bandit": bandit_block, "hoag": hoag_block, "hoag-summary": hoag_summary_block, "pmf-probe": pmf_probe_block, "tvo": tvo_block, "pmf-kernels": pmf_kernels_block, "bnn-kernels": bnn_kernels_block, "tvo-long": tvo_long_block, "tvo-one": tvo_one_block, "tvo-seeds": tvo_seeds_block, "tvo-box": tvo_box_block, "mamba-speedup": mamba_speedup_block,
               "gpucb": gpucb_block, "step-size": step_size_block,
               "lr": lambda arg: {"numbers": lr_numbers_block, "multitask": lr_multitask_block}[arg](arg)}
 

