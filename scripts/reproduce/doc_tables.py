@@ -28,6 +28,8 @@ and KEY names the generator and its committed raw report(s):
     lr:multitask  docs/results/lr-schedule/multitask/mt-SEED.json    (scripts/reproduce/lr-schedule/multitask.sh)
     gpucb:all     docs/results/bandit/gpucb/*.json   (scripts/reproduce/bandit/gpucb-numbers.sh: GP-UCB and its
                   ablations on branin, tvo-schedule and three drifting functions; slim `tunelab bandit` reports)
+    gpucb:matern  docs/results/bandit/gpucb-matern/*.json   (the same with GPUCB_SETTINGS=matern: Matern-5/2 kernel,
+                  constant kappa 2)
     step-size:NAME  docs/results/step-size/NAME.json   (scripts/reproduce/bandit/step-size.sh: one slim
                   `tunelab step-size` report)
 Nothing is re-run: every number of a block is computed here from the per-seed values of its report.
@@ -557,8 +559,11 @@ GPUCB = os.path.join("docs", "results", "bandit", "gpucb")
 GPUCB_RUNS = ["branin", "tvo-schedule", "wave1d-drift", "branin-drift", "hartmann3-drift"]
 
 
-def _gpucb_report(name):
-    return json.load(open(os.path.join(ROOT, GPUCB, name + ".json")))
+GPUCB_DIRS = {"all": GPUCB, "matern": GPUCB + "-matern"}
+
+
+def _gpucb_report(name, which="all"):
+    return json.load(open(os.path.join(ROOT, GPUCB_DIRS[which], name + ".json")))
 
 
 def _gpucb_simple(alg, band):
@@ -572,10 +577,10 @@ def _gpucb_simple(alg, band):
     return s
 
 
-def _gpucb(name, alg_name, which):
+def _gpucb(name, alg_name, which, settings="all"):
     """(mean, lo, hi) of `which` ('simple' or 'cumulative') final regret of one algorithm in a committed GP-UCB
-    report docs/results/bandit/gpucb/NAME.json."""
-    rep = _gpucb_report(name)
+    report docs/results/bandit/gpucb/NAME.json (settings "matern": gpucb-matern/NAME.json)."""
+    rep = _gpucb_report(name, settings)
     a = next(a for a in rep["result"]["algorithms"] if a["name"] == alg_name)
     if which == "simple":
         return _gpucb_simple(a, rep["config"]["band"])
@@ -591,15 +596,18 @@ def _gpucb_problem(cfg):
     return p["kind"] + " (" + ", ".join(f"{k} {v:g}" for k, v in p.items() if k != "kind" and v is not None) + ")"
 
 
-def gpucb_block(_):
+def gpucb_block(settings):
     """GP-UCB and its ablations on the test problems of scripts/reproduce/bandit/gpucb-numbers.sh, from the committed
-    slim reports docs/results/bandit/gpucb/*.json: final simple regret (from the per-repeat recommendations) and
-    cumulative regret (the report's summary; the report keeps no per-repeat cumulative regret), mean [band]."""
+    slim reports docs/results/bandit/gpucb/*.json (`all`, the paper's settings) or gpucb-matern/*.json (`matern`,
+    GPUCB_SETTINGS=matern): final simple regret (from the per-repeat recommendations) and cumulative regret (the
+    report's summary; the report keeps no per-repeat cumulative regret), mean [band]."""
+    if settings not in GPUCB_DIRS:
+        raise SystemExit(f"doc_tables: gpucb:{settings}: expected one of {sorted(GPUCB_DIRS)}")
     out = ["| problem | rounds x repeats | algorithm | final simple regret | cumulative regret |",
            "|---|---|---|---|---|"]
     notes, problems, gps = [], [], set()
     for name in GPUCB_RUNS:
-        rep = _gpucb_report(name)
+        rep = _gpucb_report(name, settings)
         cfg = rep["config"]
         problems.append(f"`{name}` = {_gpucb_problem(cfg)}")
         rows = []
@@ -609,7 +617,7 @@ def gpucb_block(_):
                 gps.add(f"{ac['kernel']} kernel, kappa_t " + (f"of Theorem 1 (delta {k['delta']:g})"
                                                              if k["type"] == "theorem" else f"{k['type']} {k.get('value')}"))
             s = _gpucb_simple(a, cfg["band"])
-            c = _gpucb(name, a["name"], "cumulative")
+            c = _gpucb(name, a["name"], "cumulative", settings)
             rows.append((a["name"], c))
             out.append(f"| `{name}` | {rep['result']['last_round']} x {cfg['repeats']} | {a['name']} | "
                        f"{g4(s[0])} [{g4(s[1])}, {g4(s[2])}] | {g4(c[0])} [{g4(c[1])}, {g4(c[2])}] |")
@@ -617,9 +625,10 @@ def gpucb_block(_):
         notes.append(f"`{name}`: lowest cumulative regret {best[0]}"
                      + (", separated from " + ", ".join(sep) if sep else "")
                      + ("; inside the band of " + ", ".join(tie) if tie else "") + ".")
-    head = (f"Seed 1, band = mean ± {_gpucb_report(GPUCB_RUNS[0])['config']['band']:g} s.e. over repeats (clipped to "
+    head = (f"Seed 1, band = mean ± {_gpucb_report(GPUCB_RUNS[0], settings)['config']['band']:g} s.e. over repeats (clipped to "
             "the repeats' range); every GP-UCB variant with the " + "; ".join(sorted(gps)) + ". Problems: "
-            + "; ".join(problems) + ". Raw reports `docs/results/bandit/gpucb/*.json` (`bash "
+            + "; ".join(problems) + f". Raw reports `{GPUCB_DIRS[settings]}/*.json` (`"
+            + ("GPUCB_SETTINGS=matern " if settings == "matern" else "") + "bash "
             "scripts/reproduce/bandit/gpucb-numbers.sh`); simple regret is recomputed from each repeat's recommended "
             "arm, cumulative regret is the report's summary (no per-repeat value is kept).")
     return head + "\n\n" + "\n".join(out) + "\n\n" + " ".join(notes) + "\n"
@@ -842,9 +851,9 @@ def _hoag_at_edge(setting, method="HOAG (exponential)"):
     return sum(1 for s in rep["seeds"] for m in s["methods"] if m["name"] == method and m["final_hyper"][0] < lo + 1)
 
 
-def _gb(name, alg, which):
-    """One GP-UCB figure as the gpucb:all table prints it: "mean [lo, hi]"."""
-    m, lo, hi = _gpucb(name, alg, which)
+def _gb(name, alg, which, settings="all"):
+    """One GP-UCB figure as the gpucb:SETTINGS table prints it: "mean [lo, hi]"."""
+    m, lo, hi = _gpucb(name, alg, which, settings)
     return f"{g4(m)} [{g4(lo)}, {g4(hi)}]"
 
 
@@ -927,6 +936,11 @@ QUOTES = [
      "stationary GP ({}) and even random search ({}) do as well",
      lambda: tuple(_gb("tvo-schedule", a, "cumulative") for a in ("gp-ucb", "gp-ucb-noninvariant", "gp-ucb-stationary",
                                                                    "random"))),
+    ("docs/paper-tvo-gpucb.md", "the invariant GP-UCB's cumulative regret on `tvo-schedule` is\n  {}, below random "
+     "search's {} (bands separated), and the temporal kernel's on the drifting\n  1-D function {} against {} for the "
+     "stationary GP (separated)",
+     lambda: (_gb("tvo-schedule", "gp-ucb", "cumulative", "matern"), g4(_gpucb("tvo-schedule", "random", "cumulative", "matern")[0]),
+              _gb("wave1d-drift", "gp-ucb", "cumulative", "matern"), _gb("wave1d-drift", "gp-ucb-stationary", "cumulative", "matern"))),
     ("docs/paper-tvo-gpucb.md", "cumulative regret {} against {} for the stationary GP on a\n  drifting 1-D function "
      "(worse, bands separated), {} against {} on drifting Branin\n  and {} against {} on drifting Hartmann-3 (inside "
      "the bands)", lambda: tuple(_gb(n, a, "cumulative") for n in ("wave1d-drift", "branin-drift", "hartmann3-drift")

@@ -6,17 +6,36 @@
 # regret [band] and cumulative regret, and copies the five reports, slimmed (scripts/reproduce/bandit/slim.py), to
 # docs/results/bandit/gpucb/ (GPUCB_KEEP=DIR elsewhere), from which scripts/reproduce/doc_tables.py generates the
 # `gpucb:all` table of docs/bandit.md.
+# GPUCB_SETTINGS=matern runs the same problems with every GP-UCB variant on the Matern-5/2 kernel and a constant
+# kappa of 2 (the settings docs/bandit.md's older hand-written numbers were measured with, and the sgld-step
+# preset's) and keeps its reports in docs/results/bandit/gpucb-matern/ (the `gpucb:matern` table).
 # Usage: CARGO_TARGET_DIR=... bash scripts/reproduce/bandit/gpucb-numbers.sh   (HEAVY=/work/heavy runs each cargo command
 # through a slot wrapper)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 BIN="${HEAVY:-} cargo run --release -p tunelab-cli --quiet --"
-OUT="${GPUCB_OUT:-target/gpucb-bandit}"
-KEEP="${GPUCB_KEEP:-docs/results/bandit/gpucb}"
+SETTINGS="${GPUCB_SETTINGS:-paper}"
+case "$SETTINGS" in
+  paper) GP='{}'; DEFAULT_KEEP=docs/results/bandit/gpucb ;;
+  matern) GP='{"kernel": "matern52", "kappa": {"type": "constant", "value": 2}}'; DEFAULT_KEEP=docs/results/bandit/gpucb-matern ;;
+  *) echo "GPUCB_SETTINGS must be paper or matern" >&2; exit 2 ;;
+esac
+OUT="${GPUCB_OUT:-target/gpucb-bandit-$SETTINGS}"
+KEEP="${GPUCB_KEEP:-$DEFAULT_KEEP}"
 mkdir -p "$OUT"
-$BIN bandit --preset branin --out "$OUT/branin.json" > /dev/null
-$BIN bandit --preset tvo-schedule --out "$OUT/tvo-schedule.json" > /dev/null
-algos='[{"kind": "gp-ucb"}, {"kind": "gp-ucb-stationary"}, {"kind": "random"}]'
+# Every GP-UCB variant of a config gets the settings' fields (none for the paper's, the defaults).
+with_gp() { python3 -c 'import json, sys
+c = json.load(sys.stdin); gp = json.loads(sys.argv[1])
+for a in c["algorithms"]:
+    if a["kind"].startswith("gp-ucb"):
+        a.update(gp)
+print(json.dumps(c))' "$GP"; }
+for preset in branin tvo-schedule; do
+  $BIN presets --show "bandit/$preset" | with_gp > "$OUT/$preset.config.json"
+  $BIN bandit --config "$OUT/$preset.config.json" --out "$OUT/$preset.json" > /dev/null
+done
+algos=$(echo '{"algorithms": [{"kind": "gp-ucb"}, {"kind": "gp-ucb-stationary"}, {"kind": "random"}]}' | with_gp |
+  python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["algorithms"]))')
 printf '{"kind": "bandit", "problem": {"kind": "function", "function": "wave1d", "noise_sd": 0.02, "drift": 0.1, "period": 40}, "algorithms": %s, "rounds": 80, "repeats": 8, "seed": 1}\n' "$algos" > "$OUT/wave1d-drift.config.json"
 $BIN bandit --config "$OUT/wave1d-drift.config.json" --out "$OUT/wave1d-drift.json" > /dev/null
 printf '{"kind": "bandit", "problem": {"kind": "function", "function": "branin", "noise_sd": 0.1, "drift": 1.0, "period": 40}, "algorithms": %s, "rounds": 80, "repeats": 8, "seed": 1}\n' "$algos" > "$OUT/branin-drift.config.json"
