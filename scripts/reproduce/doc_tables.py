@@ -375,6 +375,14 @@ def pmf_probe_block(name):
     return "\n".join(out) + "\n"
 
 
+def _lowest(cand, key):
+    """Each candidate tuner's evaluation value `key` (None when absent) and the names of those with the lowest, joined
+    by " = " (a tie names all)."""
+    vals = {k: e["evaluation"].get(key) for k, e in cand.items()}
+    low = min(v for v in vals.values() if v is not None)
+    return vals, " = ".join(k for k, v in vals.items() if v == low)
+
+
 def pmf_kernels_block(name):
     """The paper's PMF (App. B.2) with both Stein kernels: per sampler MAMBA-KSD's choice and its fresh-evaluation test
     RMSE and posterior sd under the run kernel (docs/results/mamba/NAME/) and the paper's plain kernel
@@ -406,9 +414,7 @@ def pmf_kernels_block(name):
         cand = {"MAMBA-KSD (run)": run["MAMBA-KSD"], "MAMBA-KSD (plain)": plain["MAMBA-KSD"],
                 "grid (KSD) (plain)": plain["grid (KSD)"], "grid (log-loss)": run["grid (log-loss)"],
                 "heuristic": run["heuristic"]}
-        rm = {k: e["evaluation"].get("test_rmse") for k, e in cand.items()}
-        low = min(v for v in rm.values() if v is not None)
-        best = " = ".join(k for k, v in rm.items() if v == low)
+        rm, best = _lowest(cand, "test_rmse")
         out.append(f"| {smp} | {arm(run['MAMBA-KSD'])} | {arm(plain['MAMBA-KSD'])} | {f4(rm['grid (KSD) (plain)'])} | "
                    f"{f4(rm['grid (log-loss)'])} | {f4(rm['heuristic'])} | {best} |")
     return "\n".join(out) + "\n"
@@ -454,9 +460,7 @@ def bnn_kernels_block(name):
                            f"{f4(e['evaluation'].get('test_log_loss'))}")
         cand = {"MAMBA-KSD (run)": run["MAMBA-KSD"], "MAMBA-KSD (plain)": plain["MAMBA-KSD"],
                 "grid (log-loss)": run["grid (log-loss)"], "heuristic": run["heuristic"]}
-        ll = {k: e["evaluation"].get("test_log_loss") for k, e in cand.items()}
-        low = min(v for v in ll.values() if v is not None)
-        best = " = ".join(k for k, v in ll.items() if v == low)
+        _, best = _lowest(cand, "test_log_loss")
         out.append(f"| {smp} | {full(run['MAMBA-KSD'])} | {full(plain['MAMBA-KSD'])} | {short(run['grid (log-loss)'])} | "
                    f"{short(run['heuristic'])} | {best} |")
     return "\n".join(out) + "\n"
