@@ -6,7 +6,9 @@
 #   pmf        Table 2, PMF on simulated MovieLens-100K-shaped ratings (pmf-table.sh): docs/pmf-results.md, docs/results/mamba/pmf/
 #   mnist-bnn  Table 3, the BNN on MNIST at reduced scale (mnist-bnn-table.sh), tanh and the paper's softmax
 #              network, each choice evaluated on a fresh 5 R chain from the MAP (EVAL_R=5; the paper's 30 R took
-#              hours here): docs/mnist-bnn-results.md, docs/mnist-bnn-softmax-results.md
+#              hours here): docs/mnist-bnn-results.md, docs/mnist-bnn-softmax-results.md; then MAMBA-KSD on the tanh
+#              network with the paper's plain kernel (docs/mnist-bnn-plain-results.md, the bnn-kernels block of
+#              docs/mnist-bnn.md)
 #   page       the page's reduced versions in headless Chromium (page-presets.mjs; needs scripts/dev/build-wasm.sh)
 # Usage: bash scripts/reproduce/mamba/run.sh [table1] [pmf] [mnist-bnn] [page]   (default: all; hours on 2 cores)
 set -euo pipefail
@@ -33,6 +35,9 @@ for part in "${PARTS[@]}"; do
     pmf) bash $HERE/pmf-table.sh "$BIN" ;;
     mnist-bnn)
       for a in tanh softmax; do ACTIVATION=$a EVAL_R="${EVAL_R:-5}" bash $HERE/mnist-bnn-table.sh "$BIN"; done
+      EVAL_R="${EVAL_R:-5}" KERNEL=plain TUNERS=MAMBA-KSD OUT_DIR=docs/results/mamba/mnist-bnn-plain \
+        DOC_OUT=docs/mnist-bnn-plain-results.md bash $HERE/mnist-bnn-table.sh "$BIN"
+      python3 scripts/reproduce/doc_tables.py docs/mnist-bnn.md
       ;;
     page) node $HERE/page-presets.mjs ;;
     *) echo "unknown part '$part' (table1, pmf, mnist-bnn, page)" >&2; exit 2 ;;
