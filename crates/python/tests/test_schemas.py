@@ -81,7 +81,8 @@ def test_committed_reports_validate_against_the_envelope():
     # Every committed report except the slimmed copies that scripts/reproduce/lr-schedule/slim.py and
     # scripts/reproduce/bandit/slim.py keep for doc_tables.py: they drop `compute` (and the traces, curves and charts),
     # so they are data for the tables, not reports to open.
-    slim_dirs = [ROOT / "docs/results/lr-schedule", ROOT / "docs/results/bandit/gpucb", ROOT / "docs/results/step-size"]
+    slim_dirs = [ROOT / "docs/results/lr-schedule", ROOT / "docs/results/bandit/gpucb",
+                 ROOT / "docs/results/bandit/gpucb-matern", ROOT / "docs/results/step-size"]
     # A report is a JSON object with the envelope's kind, status and config (docs/time-estimates/ holds lists of
     # measured runs, not reports).
     reports = []
