@@ -43,6 +43,7 @@ Usage: python3 scripts/reproduce/doc_tables.py [--check | --self-test] [DOC.md .
 naming each block, when a doc differs from what its report gives; --self-test checks that --check catches one
 changed digit in a generated table and in a quoted figure, and writes nothing).
 """
+import functools
 import json
 import math
 import os
@@ -124,8 +125,8 @@ def _bandit_simple(slug):
     D-TTTS's and TTTS's final simple regret with band, the others' means."""
     rep = json.load(open(os.path.join(ROOT, "docs", "results", "bandit", "reports", slug + ".json")))
     s = {a["name"]: summarize(a["simple"], rep["band"]) for a in rep["algorithms"]}
-    band = lambda n: f"{g4(s[n][0])} [{g4(s[n][1])}, {g4(s[n][2])}]"
-    return (band("d-ttts"), g4(s["d-ttts (most pulled)"][0]), band("ttts").replace(", ", ",\n", 1),
+    d = s["d-ttts"]
+    return (g4(d[0]), g4(d[1]), g4(d[2]), g4(s["d-ttts (most pulled)"][0]), *map(g4, s["ttts"]),
             g4(s["successive-halving"][0]), g4(s["hyperband"][0]), g4(s["uniform"][0]), g4(s["random search"][0]))
 
 
@@ -576,7 +577,9 @@ GPUCB_RUNS = ["branin", "tvo-schedule", "wave1d-drift", "branin-drift", "hartman
 GPUCB_DIRS = {"all": GPUCB, "matern": GPUCB + "-matern"}
 
 
+@functools.lru_cache(maxsize=None)
 def _gpucb_report(name, which="all"):
+    """One committed GP-UCB report, read once per run of this script (the table and the quotes read each often)."""
     return json.load(open(os.path.join(ROOT, GPUCB_DIRS[which], name + ".json")))
 
 
@@ -950,8 +953,8 @@ QUOTES = [
      "stationary GP ({}) and even random search ({}) do as well",
      lambda: tuple(_gb("tvo-schedule", a, "cumulative") for a in ("gp-ucb", "gp-ucb-noninvariant", "gp-ucb-stationary",
                                                                    "random"))),
-    ("docs/bandit.md", "final simple regret {}\nfor D-TTTS with the poster's recommendation ({} recommending its most "
-     "pulled arm) against {} for TTTS on 32 arms, {} for successive halving, {} for Hyperband, {} for uniform and {} "
+    ("docs/bandit.md", "final simple regret {} [{}, {}]\nfor D-TTTS with the poster's recommendation ({} recommending its most "
+     "pulled arm) against {} [{},\n{}] for TTTS on 32 arms, {} for successive halving, {} for Hyperband, {} for uniform and {} "
      "for\nrandom search",
      lambda: _bandit_simple("reservoir-beta-1-1-")),
     ("docs/paper-tvo-gpucb.md", "the invariant GP-UCB's cumulative regret on `tvo-schedule` is\n  {}, below random "
