@@ -52,4 +52,5 @@ if [ -z "${TUNELAB_CLI:-}" ]; then
 fi
 
 cd crates/python/tests
-timeout "${PYTEST_TIMEOUT:-600}" python -m pytest -q -p no:cacheprovider .
+# --durations: the slowest tests, so a slower run shows where its time went.
+timeout "${PYTEST_TIMEOUT:-600}" python -m pytest -q -p no:cacheprovider --durations=15 .

@@ -3,6 +3,7 @@ bounded in time, torn down): a MAMBA round spread over the workers gives the sam
 the seeds of a table as Ray tasks equal local runs, and the Ray Tune scheduler prunes by Stein score."""
 
 import importlib.util
+import math
 import os
 import sys
 import time
@@ -105,17 +106,34 @@ def _tune_run(tmp_path, name):
 
     spreads = [1.0, 0.9, 1.7, 5.0, 0.3, 3.0]
     sched = SteinHalvingScheduler(grace_period=1, reduction_factor=3, max_t=9)
+    seen = _Seen()
     tuner = tune.Tuner(
         _resumable(step, 9),
         param_space={"spread": tune.grid_search(spreads), "seed": 1},
         tune_config=tune.TuneConfig(scheduler=sched, reuse_actors=True),
-        run_config=tune.RunConfig(name=name, storage_path=str(tmp_path), verbose=0, callbacks=[sched.callback]),
+        # `seen` after the scheduler's callback: every result as Tune's own loggers receive it
+        run_config=tune.RunConfig(name=name, storage_path=str(tmp_path), verbose=0,
+                                  callbacks=[sched.callback, seen]),
     )
-    return sched, tuner.fit()
+    return sched, tuner.fit(), seen
+
+
+def _Seen():
+    """A Tune callback that keeps, per trial id, every result the callbacks receive (in order)."""
+    from ray.tune import Callback
+
+    class Seen(Callback):
+        def __init__(self):
+            self.results = {}
+
+        def on_trial_result(self, iteration, trials, trial, result, **info):
+            self.results.setdefault(trial.trial_id, []).append(dict(result))
+
+    return Seen()
 
 
 def test_tune_scheduler_compares_every_trial_at_its_rung(cluster, tmp_path):
-    sched, results = _tune_run(tmp_path, "a")
+    sched, results, seen = _tune_run(tmp_path, "a")
     assert not results.errors
     iters = {r.config["spread"]: r.metrics["training_iteration"] for r in results}
     ids = {r.metrics["trial_id"]: r.config["spread"] for r in results}
@@ -142,10 +160,20 @@ def test_tune_scheduler_compares_every_trial_at_its_rung(cluster, tmp_path):
     # stopped without another result, so `sched.stopped` is the record
     assert all(pruned[s] == 0 for s in iters if s not in stopped)
     assert {s for s in iters if pruned[s] == 1} <= set(stopped)
+    # Every result carries the scheduler's fields as Tune's loggers receive it: each trial's first result was
+    # recorded at rung 1, later ones at rung 3 or at no rung (-1). Read from the results the callbacks receive, not
+    # from `metrics_dataframe`: that is Ray's copy of result.json, and Ray can drop rows of a trial that was paused
+    # (see the module doc of tunelab.tune, "rows of a paused trial").
+    assert set(seen.results) == set(ids)
+    for tid, rows in seen.results.items():
+        assert all(math.isfinite(x["stein_score"]) for x in rows)
+        assert [x["stein_rung"] for x in rows][:1] == [1]
+        assert {x["stein_rung"] for x in rows[1:]} <= {3, -1}
+        assert [x["training_iteration"] for x in rows] == list(range(1, iters[ids[tid]] + 1))
     for r in results:
         hist = r.metrics_dataframe
         assert hist["stein_score"].notna().all()
-        assert list(hist["stein_rung"])[:1] == [1]
+        assert set(hist["stein_rung"]) <= {1, 3, -1}
     # That the decisions depend on the scores only, not on the order Tune delivers the results in, is
     # test_tune_scheduler_decisions_do_not_depend_on_arrival_order (the scheduler alone; a second Tune run here
     # took 27 s and compared one arrival order with one other).
