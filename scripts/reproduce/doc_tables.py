@@ -39,6 +39,7 @@ written and checked the same way when no doc is named, and so are figures quoted
 recomputed from the committed reports must appear in its doc; they are checked, not rewritten).
 
 Usage: python3 scripts/reproduce/doc_tables.py [--check | --self-test] [DOC.md ...]
+       python3 scripts/reproduce/doc_tables.py --block KEY DOC.md   (DOC.md made to hold block KEY, then written)
 (default: every .md file under docs/ and README.md; --write is the default, --check writes nothing and exits 1,
 naming each block, when a doc differs from what its report gives; --self-test checks that --check catches one
 changed digit in a generated table and in a quoted figure, and writes nothing).
@@ -1120,9 +1121,23 @@ def docs(args):
     return out
 
 
+def start_block(key, path):
+    """`--block KEY DOC.md`: makes DOC.md hold the (empty) generated block KEY if it holds no block KEY yet, so that
+    the write below fills it (a reproduction script's first run of a new table)."""
+    text = open(path).read() if os.path.exists(path) else None
+    if text is None or f"<!-- BEGIN generated {key}: " not in text:
+        with open(path, "w") as f:
+            f.write(f"<!-- BEGIN generated {key}: scripts/reproduce/doc_tables.py -->\n<!-- END generated {key} -->\n")
+
+
 def main():
     if "--self-test" in sys.argv[1:]:
         self_test()
+    if sys.argv[1:2] == ["--block"]:
+        if len(sys.argv) != 4:
+            sys.exit("usage: python3 scripts/reproduce/doc_tables.py --block KEY DOC.md")
+        start_block(sys.argv[2], sys.argv[3])
+        del sys.argv[1:3]
     check = "--check" in sys.argv[1:]
     bad, blocks = [], 0
     for path in docs(sys.argv[1:]):

@@ -36,9 +36,7 @@ done
 if [ "$LO $HI" = "0.01 0.99" ] && [ "${SEEDS:-1000 1001 1002}" = "1000 1001 1002" ] && [ "${EPOCHS:-20}" = 20 ]; then
   python3 scripts/reproduce/tvo/slim.py docs/results/tvo/mnist-paper-box "${REPORTS[@]}"
   TABLE=docs/tvo-mnist-paper-box.md KEY=tvo-box:mnist-paper-box
-  grep -q "^<!-- BEGIN generated $KEY: " "$TABLE" 2>/dev/null ||
-    printf '<!-- BEGIN generated %s: scripts/reproduce/doc_tables.py -->\n<!-- END generated %s -->\n' "$KEY" "$KEY" > "$TABLE"
-  python3 scripts/reproduce/doc_tables.py "$TABLE"
+  python3 scripts/reproduce/doc_tables.py --block "$KEY" "$TABLE"
   cat "$TABLE"
 else
   node scripts/reproduce/tvo/mnist-paper-box.mjs "${REPORTS[@]}"

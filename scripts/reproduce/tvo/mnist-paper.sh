@@ -33,9 +33,7 @@ PY
 python3 scripts/reproduce/tvo/slim.py docs/results/tvo/mnist-paper "$OUT/mnist-paper-$SEED.report.json"
 TABLE=docs/tvo-mnist-paper-table.md; [ "$SEED" = 1000 ] || TABLE="docs/tvo-mnist-paper-seed-$SEED.md"
 KEY="tvo-one:mnist-paper/mnist-paper-$SEED"
-grep -q "^<!-- BEGIN generated $KEY: " "$TABLE" 2>/dev/null ||
-  printf '<!-- BEGIN generated %s: scripts/reproduce/doc_tables.py -->\n<!-- END generated %s -->\n' "$KEY" "$KEY" > "$TABLE"
-python3 scripts/reproduce/doc_tables.py "$TABLE"
+python3 scripts/reproduce/doc_tables.py --block "$KEY" "$TABLE"
 cat "$TABLE"
 # The summary over the seeds (generated block tvo-seeds:mnist-paper, read from the per-seed tables).
 python3 scripts/reproduce/doc_tables.py docs/tvo-mnist-paper-seeds.md
