@@ -50,9 +50,9 @@ trial was decided "stop", else 0; a trial paused at its rung is stopped without 
 ``stopped`` is the record) into every result, so ``get_best_result(metric="stein_score", mode="min")``, ``get_dataframe()`` and
 the logs have them.
 
-Rows of a paused trial: when a paused trial resumes, Ray Tune's JSON and CSV loggers copy the trial's
-``result.json`` / ``progress.csv`` from the storage path over the driver's copy
-(``ray.tune.logger.LoggerCallback._restore_from_remote``, Ray 2.60). That copy is the last one Ray's background
+Rows of a paused trial: when a paused trial resumes, Ray Tune's JSON logger copies the trial's
+``result.json`` (what ``metrics_dataframe`` reads) from the storage path over the driver's copy
+(``JsonLoggerCallback.log_trial_start`` -> ``LoggerCallback._restore_from_remote``, Ray 2.60). That copy is the last one Ray's background
 sync made, so rows written after it are lost from the file, and with them from the trial's ``metrics_dataframe``;
 a sync made before the trial's first result loses its first row (the rung-1 row). The callbacks and
 ``decisions`` see every result; a ``tune.Callback`` passed after ``callback`` records them as the loggers get them.
