@@ -19,14 +19,9 @@ os.environ.setdefault("TUNE_GLOBAL_CHECKPOINT_S", "4")
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "crates" / "python" / "tests"))
 
-import numpy as np  # noqa: E402
 import ray  # noqa: E402
 import ray.tune.logger.logger as ray_logger  # noqa: E402
-from ray import tune  # noqa: E402
-from ray.tune import Callback  # noqa: E402
-from test_ray import _resumable  # noqa: E402
-
-from tunelab.tune import SteinHalvingScheduler  # noqa: E402
+from test_ray import _tune_run  # noqa: E402
 
 
 def rows(path):
@@ -51,37 +46,19 @@ def traced_restore(self, file_name, trial):
 ray_logger.LoggerCallback._restore_from_remote = traced_restore
 
 
-class Seen(Callback):
-    def __init__(self):
-        self.results = {}
-
-    def on_trial_result(self, iteration, trials, trial, result, **info):
-        self.results.setdefault(trial.trial_id, []).append(result["training_iteration"])
-
-
-def step(config, t, ck):
-    x = config["spread"] * np.random.default_rng(1000 * int(config["seed"]) + t).normal(size=(100, 2))
-    tune.report({"samples": x.tolist(), "scores": (-x).tolist()}, checkpoint=ck)
-
-
 def main(reps):
     ray.init(num_cpus=2, logging_level="ERROR", log_to_driver=False, include_dashboard=False)
     lost = 0
     for rep in range(reps):
-        sched, seen = SteinHalvingScheduler(grace_period=1, reduction_factor=3, max_t=9), Seen()
-        results = tune.Tuner(
-            _resumable(step, 9),
-            param_space={"spread": tune.grid_search([1.0, 0.9, 1.7, 5.0, 0.3, 3.0]), "seed": 1},
-            tune_config=tune.TuneConfig(scheduler=sched, reuse_actors=True),
-            run_config=tune.RunConfig(name=f"r{rep}", storage_path=f"/tmp/ray-lost-rows-{os.getpid()}", verbose=0,
-                                      callbacks=[sched.callback, seen])).fit()
+        # the test's own tuner and recording callback (crates/python/tests/test_ray.py)
+        _, results, seen = _tune_run(Path(f"/tmp/ray-lost-rows-{os.getpid()}"), f"r{rep}")
         for r in results:
             tid = r.metrics["trial_id"]
             got = list(r.metrics_dataframe["training_iteration"])
-            if got != seen.results[tid]:
+            want = [x["training_iteration"] for x in seen.results[tid]]
+            if got != want:
                 lost += 1
-                print(f"repeat {rep}, trial {tid}: callbacks saw iterations {seen.results[tid]}, "
-                      f"the result grid has {got}")
+                print(f"repeat {rep}, trial {tid}: callbacks saw iterations {want}, the result grid has {got}")
     print(f"trials with rows lost: {lost} (of {6 * reps})")
 
 

@@ -1124,8 +1124,8 @@ def docs(args):
 def start_block(key, path):
     """`--block KEY DOC.md`: makes DOC.md hold the (empty) generated block KEY if it holds no block KEY yet, so that
     the write below fills it (a reproduction script's first run of a new table)."""
-    text = open(path).read() if os.path.exists(path) else None
-    if text is None or f"<!-- BEGIN generated {key}: " not in text:
+    text = open(path).read() if os.path.exists(path) else ""
+    if not any(m.group("key") == key for m in BLOCK.finditer(text)):
         with open(path, "w") as f:
             f.write(f"<!-- BEGIN generated {key}: scripts/reproduce/doc_tables.py -->\n<!-- END generated {key} -->\n")
 
